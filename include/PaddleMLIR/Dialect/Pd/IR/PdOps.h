@@ -1,0 +1,29 @@
+//===- PdOps.h - pd op declarations -----------------------------*- C++ -*-===//
+#ifndef PADDLEMLIR_DIALECT_PD_IR_PDOPS_H
+#define PADDLEMLIR_DIALECT_PD_IR_PDOPS_H
+
+#include "mlir/Bytecode/BytecodeOpInterface.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/OpDefinition.h"
+#include "mlir/IR/OpImplementation.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+#include "PaddleMLIR/Dialect/Pd/IR/PdDialect.h"
+#include "PaddleMLIR/Dialect/Pd/IR/PdInterfaces.h"
+
+namespace mlir::pd {
+/// Result type of a Paddle elementwise binary op: X and Y broadcast with
+/// Paddle's rule (the lower-rank operand aligned at `axis`, or trailing when
+/// axis is -1). With `boolResult` the element type is i1.
+LogicalResult inferBroadcastTypes(Operation *op, Type x, Type y, int64_t axis, bool boolResult,
+                                  SmallVectorImpl<Type> &types, bool emitErrors);
+
+/// Maps a Paddle VarType.Type code to an MLIR element type (null if the code
+/// is not a tensor element type).
+Type elementTypeFromPaddleDtype(MLIRContext *ctx, int64_t code);
+} // namespace mlir::pd
+
+#define GET_OP_CLASSES
+#include "PaddleMLIR/Dialect/Pd/IR/PdOps.h.inc"
+
+#endif // PADDLEMLIR_DIALECT_PD_IR_PDOPS_H

@@ -1,0 +1,2536 @@
+//===- PdOpsGenerated.td - pd ops from the op catalogue ---------*- tablegen -*-===//
+//
+// DO NOT EDIT: generated from utils/pd_ops/catalog.py by utils/pd_ops/gen_ods.py.
+// Edit the catalogue and run `utils/pd_ops/gen_ods.py --write`.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef PADDLEMLIR_DIALECT_PD_IR_PDOPSGENERATED_TD
+#define PADDLEMLIR_DIALECT_PD_IR_PDOPSGENERATED_TD
+
+include "PaddleMLIR/Dialect/Pd/IR/PdBase.td"
+
+def Pd_Conv2dOp : Pd_Op<"conv2d"> {
+  let summary = "2-D convolution over NCHW or NHWC input with groups and dilations";
+  let description = [{
+    Paddle operator `conv2d`: 2-D convolution over NCHW or NHWC input with groups and dilations.
+
+    Input slots: Input, Filter. Output slots: Output.
+
+    Example:
+
+    ```mlir
+    %y = pd.conv2d %x, %w {paddings = array<i32: 1, 1>} : (tensor<?x3x224x224xf32>, tensor<32x3x3x3xf32>) -> tensor<?x32x224x224xf32>
+    ```
+  }];
+  let arguments = (ins
+    Pd_FloatTensor:$Input,
+    Pd_FloatTensor:$Filter,
+    DefaultValuedAttr<ConfinedAttr<DenseI32ArrayAttr, [Pd_I32ArrayMin<1>, Pd_I32ArraySizeIn<[2]>]>, "{1, 1}">:$strides,
+    DefaultValuedAttr<ConfinedAttr<DenseI32ArrayAttr, [Pd_I32ArrayMin<0>, Pd_I32ArraySizeIn<[2, 4]>]>, "{0, 0}">:$paddings,
+    DefaultValuedStrAttr<ConfinedAttr<StrAttr, [Pd_StrIn<["EXPLICIT", "SAME", "VALID"]>]>, "EXPLICIT">:$padding_algorithm,
+    DefaultValuedAttr<ConfinedAttr<Pd_I32Attr, [IntMinValue<1>]>, "1">:$groups,
+    DefaultValuedAttr<ConfinedAttr<DenseI32ArrayAttr, [Pd_I32ArrayMin<1>, Pd_I32ArraySizeIn<[2]>]>, "{1, 1}">:$dilations,
+    DefaultValuedStrAttr<ConfinedAttr<StrAttr, [Pd_StrIn<["NCHW", "NHWC", "AnyLayout"]>]>, "NCHW">:$data_format
+  );
+  let results = (outs Pd_FloatTensor:$Output);
+  let assemblyFormat = "$Input `,` $Filter attr-dict `:` functional-type(operands, results)";
+}
+
+def Pd_DepthwiseConv2dOp : Pd_Op<"depthwise_conv2d"> {
+  let summary = "depthwise 2-D convolution (groups equal to input channels)";
+  let description = [{
+    Paddle operator `depthwise_conv2d`: depthwise 2-D convolution (groups equal to input channels).
+
+    Input slots: Input, Filter. Output slots: Output.
+
+    Example:
+
+    ```mlir
+    %y = pd.depthwise_conv2d %x, %w {groups = 32 : i32} : (tensor<?x32x112x112xf32>, tensor<32x1x3x3xf32>) -> tensor<?x32x110x110xf32>
+    ```
+  }];
+  let arguments = (ins
+    Pd_FloatTensor:$Input,
+    Pd_FloatTensor:$Filter,
+    DefaultValuedAttr<ConfinedAttr<DenseI32ArrayAttr, [Pd_I32ArrayMin<1>, Pd_I32ArraySizeIn<[2]>]>, "{1, 1}">:$strides,
+    DefaultValuedAttr<ConfinedAttr<DenseI32ArrayAttr, [Pd_I32ArrayMin<0>, Pd_I32ArraySizeIn<[2, 4]>]>, "{0, 0}">:$paddings,
+    DefaultValuedStrAttr<ConfinedAttr<StrAttr, [Pd_StrIn<["EXPLICIT", "SAME", "VALID"]>]>, "EXPLICIT">:$padding_algorithm,
+    DefaultValuedAttr<ConfinedAttr<Pd_I32Attr, [IntMinValue<1>]>, "1">:$groups,
+    DefaultValuedAttr<ConfinedAttr<DenseI32ArrayAttr, [Pd_I32ArrayMin<1>, Pd_I32ArraySizeIn<[2]>]>, "{1, 1}">:$dilations,
+    DefaultValuedStrAttr<ConfinedAttr<StrAttr, [Pd_StrIn<["NCHW", "NHWC", "AnyLayout"]>]>, "NCHW">:$data_format
+  );
+  let results = (outs Pd_FloatTensor:$Output);
+  let assemblyFormat = "$Input `,` $Filter attr-dict `:` functional-type(operands, results)";
+}
+
+def Pd_Conv2dTransposeOp : Pd_Op<"conv2d_transpose"> {
+  let summary = "transposed 2-D convolution (filter layout [C_in, C_out/groups, kH, kW])";
+  let description = [{
+    Paddle operator `conv2d_transpose`: transposed 2-D convolution (filter layout [C_in, C_out/groups, kH, kW]).
+
+    Input slots: Input, Filter. Output slots: Output.
+
+    Example:
+
+    ```mlir
+    %y = pd.conv2d_transpose %x, %w {strides = array<i32: 2, 2>} : (tensor<1x16x8x8xf32>, tensor<16x8x2x2xf32>) -> tensor<1x8x16x16xf32>
+    ```
+  }];
+  let arguments = (ins
+    Pd_FloatTensor:$Input,
+    Pd_FloatTensor:$Filter,
+    DefaultValuedAttr<ConfinedAttr<DenseI32ArrayAttr, [Pd_I32ArrayMin<1>, Pd_I32ArraySizeIn<[2]>]>, "{1, 1}">:$strides,
+    DefaultValuedAttr<ConfinedAttr<DenseI32ArrayAttr, [Pd_I32ArrayMin<0>, Pd_I32ArraySizeIn<[2, 4]>]>, "{0, 0}">:$paddings,
+    DefaultValuedStrAttr<ConfinedAttr<StrAttr, [Pd_StrIn<["EXPLICIT", "SAME", "VALID"]>]>, "EXPLICIT">:$padding_algorithm,
+    DefaultValuedAttr<ConfinedAttr<Pd_I32Attr, [IntMinValue<1>]>, "1">:$groups,
+    DefaultValuedAttr<ConfinedAttr<DenseI32ArrayAttr, [Pd_I32ArrayMin<1>, Pd_I32ArraySizeIn<[2]>]>, "{1, 1}">:$dilations,
+    DefaultValuedStrAttr<ConfinedAttr<StrAttr, [Pd_StrIn<["NCHW", "NHWC", "AnyLayout"]>]>, "NCHW">:$data_format,
+    DefaultValuedAttr<ConfinedAttr<DenseI32ArrayAttr, [Pd_I32ArrayMin<0>]>, "{}">:$output_padding,
+    DefaultValuedAttr<ConfinedAttr<DenseI32ArrayAttr, [Pd_I32ArrayMin<1>]>, "{}">:$output_size
+  );
+  let results = (outs Pd_FloatTensor:$Output);
+  let assemblyFormat = "$Input `,` $Filter attr-dict `:` functional-type(operands, results)";
+}
+
+def Pd_BatchNormOp : Pd_Op<"batch_norm"> {
+  let summary = "batch normalization with per-channel scale, bias and running statistics";
+  let description = [{
+    Paddle operator `batch_norm`: batch normalization with per-channel scale, bias and running statistics.
+
+    Input slots: X, Scale, Bias, Mean, Variance. Output slots: Y.
+
+    Example:
+
+    ```mlir
+    %y = pd.batch_norm %x, %s, %b, %m, %v : (tensor<?x32x56x56xf32>, tensor<32xf32>, tensor<32xf32>, tensor<32xf32>, tensor<32xf32>) -> tensor<?x32x56x56xf32>
+    ```
+  }];
+  let arguments = (ins
+    Pd_FloatTensor:$X,
+    Pd_FloatTensor:$Scale,
+    Pd_FloatTensor:$Bias,
+    Pd_FloatTensor:$Mean,
+    Pd_FloatTensor:$Variance,
+    DefaultValuedAttr<ConfinedAttr<F32Attr, [Pd_F32Range<"0.0", "0.001">]>, "1e-05">:$epsilon,
+    DefaultValuedAttr<F32Attr, "0.9">:$momentum,
+    DefaultValuedStrAttr<ConfinedAttr<StrAttr, [Pd_StrIn<["NCHW", "NHWC", "AnyLayout"]>]>, "NCHW">:$data_layout,
+    DefaultValuedAttr<BoolAttr, "false">:$is_test,
+    DefaultValuedAttr<BoolAttr, "false">:$use_global_stats,
+    DefaultValuedAttr<BoolAttr, "false">:$trainable_statistics
+  );
+  let results = (outs Pd_FloatTensor:$Y);
+  let assemblyFormat = "$X `,` $Scale `,` $Bias `,` $Mean `,` $Variance attr-dict `:` functional-type(operands, results)";
+}
+
+def Pd_LayerNormOp : Pd_Op<"layer_norm", [AttrSizedOperandSegments]> {
+  let summary = "layer normalization over the dims from begin_norm_axis on";
+  let description = [{
+    Paddle operator `layer_norm`: layer normalization over the dims from begin_norm_axis on.
+
+    Input slots: X, Scale (optional), Bias (optional). Output slots: Y.
+
+    Example:
+
+    ```mlir
+    %y = pd.layer_norm %x Scale(%g) Bias(%b) {begin_norm_axis = 2 : i32} : (tensor<?x128x768xf32>, tensor<768xf32>, tensor<768xf32>) -> tensor<?x128x768xf32>
+    ```
+  }];
+  let arguments = (ins
+    Pd_FloatTensor:$X,
+    Optional<Pd_FloatTensor>:$Scale,
+    Optional<Pd_FloatTensor>:$Bias,
+    DefaultValuedAttr<ConfinedAttr<F32Attr, [Pd_F32Range<"0.0", "0.001">]>, "1e-05">:$epsilon,
+    DefaultValuedAttr<ConfinedAttr<Pd_I32Attr, [IntMinValue<0>]>, "1">:$begin_norm_axis
+  );
+  let results = (outs Pd_FloatTensor:$Y);
+  let assemblyFormat = "$X (`Scale` `(` $Scale^ `)`)? (`Bias` `(` $Bias^ `)`)? attr-dict `:` functional-type(operands, results)";
+}
+
+def Pd_InstanceNormOp : Pd_Op<"instance_norm", [AttrSizedOperandSegments]> {
+  let summary = "instance normalization per sample and channel";
+  let description = [{
+    Paddle operator `instance_norm`: instance normalization per sample and channel.
+
+    Input slots: X, Scale (optional), Bias (optional). Output slots: Y.
+
+    Example:
+
+    ```mlir
+    %y = pd.instance_norm %x Scale(%g) Bias(%b) : (tensor<?x16x8x8xf32>, tensor<16xf32>, tensor<16xf32>) -> tensor<?x16x8x8xf32>
+    ```
+  }];
+  let arguments = (ins
+    Pd_FloatTensor:$X,
+    Optional<Pd_FloatTensor>:$Scale,
+    Optional<Pd_FloatTensor>:$Bias,
+    DefaultValuedAttr<ConfinedAttr<F32Attr, [Pd_F32Range<"0.0", "0.001">]>, "1e-05">:$epsilon
+  );
+  let results = (outs Pd_FloatTensor:$Y);
+  let assemblyFormat = "$X (`Scale` `(` $Scale^ `)`)? (`Bias` `(` $Bias^ `)`)? attr-dict `:` functional-type(operands, results)";
+}
+
+def Pd_GroupNormOp : Pd_Op<"group_norm", [AttrSizedOperandSegments]> {
+  let summary = "group normalization over channel groups";
+  let description = [{
+    Paddle operator `group_norm`: group normalization over channel groups.
+
+    Input slots: X, Scale (optional), Bias (optional). Output slots: Y.
+
+    Example:
+
+    ```mlir
+    %y = pd.group_norm %x Scale(%g) Bias(%b) {groups = 4 : i32} : (tensor<?x16x8x8xf32>, tensor<16xf32>, tensor<16xf32>) -> tensor<?x16x8x8xf32>
+    ```
+  }];
+  let arguments = (ins
+    Pd_FloatTensor:$X,
+    Optional<Pd_FloatTensor>:$Scale,
+    Optional<Pd_FloatTensor>:$Bias,
+    DefaultValuedAttr<ConfinedAttr<F32Attr, [Pd_F32Range<"0.0", "1.0">]>, "1e-05">:$epsilon,
+    DefaultValuedAttr<ConfinedAttr<Pd_I32Attr, [IntMinValue<1>]>, "1">:$groups,
+    DefaultValuedStrAttr<ConfinedAttr<StrAttr, [Pd_StrIn<["NCHW", "NHWC", "AnyLayout"]>]>, "NCHW">:$data_layout
+  );
+  let results = (outs Pd_FloatTensor:$Y);
+  let assemblyFormat = "$X (`Scale` `(` $Scale^ `)`)? (`Bias` `(` $Bias^ `)`)? attr-dict `:` functional-type(operands, results)";
+}
+
+def Pd_Pool2dOp : Pd_Op<"pool2d"> {
+  let summary = "2-D max or average pooling, global or adaptive";
+  let description = [{
+    Paddle operator `pool2d`: 2-D max or average pooling, global or adaptive.
+
+    Input slots: X. Output slots: Out.
+
+    Example:
+
+    ```mlir
+    %y = pd.pool2d %x {ksize = array<i32: 2, 2>, strides = array<i32: 2, 2>} : (tensor<?x64x56x56xf32>) -> tensor<?x64x28x28xf32>
+    ```
+  }];
+  let arguments = (ins
+    Pd_FloatTensor:$X,
+    DefaultValuedStrAttr<ConfinedAttr<StrAttr, [Pd_StrIn<["max", "avg"]>]>, "max">:$pooling_type,
+    ConfinedAttr<DenseI32ArrayAttr, [Pd_I32ArrayMin<1>, Pd_I32ArraySizeIn<[2]>]>:$ksize,
+    DefaultValuedAttr<BoolAttr, "false">:$global_pooling,
+    DefaultValuedAttr<ConfinedAttr<DenseI32ArrayAttr, [Pd_I32ArrayMin<1>, Pd_I32ArraySizeIn<[2]>]>, "{1, 1}">:$strides,
+    DefaultValuedAttr<ConfinedAttr<DenseI32ArrayAttr, [Pd_I32ArrayMin<0>, Pd_I32ArraySizeIn<[2, 4]>]>, "{0, 0}">:$paddings,
+    DefaultValuedAttr<BoolAttr, "true">:$exclusive,
+    DefaultValuedAttr<BoolAttr, "false">:$adaptive,
+    DefaultValuedAttr<BoolAttr, "false">:$ceil_mode,
+    DefaultValuedStrAttr<ConfinedAttr<StrAttr, [Pd_StrIn<["NCHW", "NHWC", "AnyLayout"]>]>, "NCHW">:$data_format,
+    DefaultValuedStrAttr<ConfinedAttr<StrAttr, [Pd_StrIn<["EXPLICIT", "SAME", "VALID"]>]>, "EXPLICIT">:$padding_algorithm
+  );
+  let results = (outs Pd_FloatTensor:$Out);
+  let assemblyFormat = "$X attr-dict `:` functional-type(operands, results)";
+}
+
+def Pd_AffineChannelOp : Pd_Op<"affine_channel"> {
+  let summary = "per-channel affine transform x * scale + bias";
+  let description = [{
+    Paddle operator `affine_channel`: per-channel affine transform x * scale + bias.
+
+    Input slots: X, Scale, Bias. Output slots: Out.
+
+    Example:
+
+    ```mlir
+    %y = pd.affine_channel %x, %s, %b : (tensor<?x32x8x8xf32>, tensor<32xf32>, tensor<32xf32>) -> tensor<?x32x8x8xf32>
+    ```
+  }];
+  let arguments = (ins
+    Pd_FloatTensor:$X,
+    Pd_FloatTensor:$Scale,
+    Pd_FloatTensor:$Bias,
+    DefaultValuedStrAttr<ConfinedAttr<StrAttr, [Pd_StrIn<["NCHW", "NHWC", "AnyLayout"]>]>, "AnyLayout">:$data_layout
+  );
+  let results = (outs Pd_FloatTensor:$Out);
+  let assemblyFormat = "$X `,` $Scale `,` $Bias attr-dict `:` functional-type(operands, results)";
+}
+
+def Pd_Pad3dOp : Pd_Op<"pad3d"> {
+  let summary = "padding of the three innermost spatial dims of a 5-D tensor";
+  let description = [{
+    Paddle operator `pad3d`: padding of the three innermost spatial dims of a 5-D tensor.
+
+    Input slots: X, Paddings (optional). Output slots: Out.
+
+    Example:
+
+    ```mlir
+    %y = pd.pad3d %x {paddings = array<i32: 1, 1, 1, 1, 0, 0>} : (tensor<1x3x1x8x8xf32>) -> tensor<1x3x1x10x10xf32>
+    ```
+  }];
+  let arguments = (ins
+    Pd_NumTensor:$X,
+    Optional<Pd_IndexTensor>:$PaddingsInput,
+    DefaultValuedAttr<ConfinedAttr<DenseI32ArrayAttr, [Pd_I32ArrayMin<0>, Pd_I32ArraySizeIn<[6]>]>, "{0, 0, 0, 0, 0, 0}">:$paddings,
+    DefaultValuedStrAttr<ConfinedAttr<StrAttr, [Pd_StrIn<["constant", "reflect", "replicate", "circular"]>]>, "constant">:$mode,
+    DefaultValuedAttr<F32Attr, "0.0">:$value,
+    DefaultValuedStrAttr<ConfinedAttr<StrAttr, [Pd_StrIn<["NCDHW", "NDHWC"]>]>, "NCDHW">:$data_format
+  );
+  let results = (outs Pd_NumTensor:$Out);
+  let assemblyFormat = "$X (`Paddings` `(` $PaddingsInput^ `)`)? attr-dict `:` functional-type(operands, results)";
+}
+
+def Pd_BilinearInterpV2Op : Pd_Op<"bilinear_interp_v2", [AttrSizedOperandSegments]> {
+  let summary = "bilinear interpolation (resize) of an NCHW/NHWC image batch";
+  let description = [{
+    Paddle operator `bilinear_interp_v2`: bilinear interpolation (resize) of an NCHW/NHWC image batch.
+
+    Input slots: X, OutSize (optional), SizeTensor (list), Scale (optional). Output slots: Out.
+
+    Example:
+
+    ```mlir
+    %y = pd.bilinear_interp_v2 %x {out_h = 64 : i32, out_w = 64 : i32} : (tensor<1x3x32x32xf32>) -> tensor<1x3x64x64xf32>
+    ```
+  }];
+  let arguments = (ins
+    Pd_FloatTensor:$X,
+    Optional<Pd_IndexTensor>:$OutSizeInput,
+    Variadic<Pd_IndexTensor>:$SizeTensor,
+    Optional<Pd_FloatTensor>:$ScaleInput,
+    DefaultValuedStrAttr<ConfinedAttr<StrAttr, [Pd_StrIn<["NCHW", "NHWC", "AnyLayout", "NCDHW", "NDHWC"]>]>, "NCHW">:$data_layout,
+    DefaultValuedAttr<Pd_I32Attr, "-1">:$out_d,
+    DefaultValuedAttr<Pd_I32Attr, "-1">:$out_h,
+    DefaultValuedAttr<Pd_I32Attr, "-1">:$out_w,
+    DefaultValuedAttr<DenseF32ArrayAttr, "{}">:$scale,
+    DefaultValuedStrAttr<ConfinedAttr<StrAttr, [Pd_StrIn<["bilinear", "nearest", "bicubic", "linear", "trilinear"]>]>, "bilinear">:$interp_method,
+    DefaultValuedAttr<BoolAttr, "true">:$align_corners,
+    DefaultValuedAttr<ConfinedAttr<Pd_I32Attr, [IntMinValue<0>]>, "1">:$align_mode
+  );
+  let results = (outs Pd_FloatTensor:$Out);
+  let assemblyFormat = "$X (`OutSize` `(` $OutSizeInput^ `)`)? (`SizeTensor` `[` $SizeTensor^ `]`)? (`Scale` `(` $ScaleInput^ `)`)? attr-dict `:` functional-type(operands, results)";
+}
+
+def Pd_NearestInterpV2Op : Pd_Op<"nearest_interp_v2", [AttrSizedOperandSegments]> {
+  let summary = "nearest interpolation (resize) of an NCHW/NHWC image batch";
+  let description = [{
+    Paddle operator `nearest_interp_v2`: nearest interpolation (resize) of an NCHW/NHWC image batch.
+
+    Input slots: X, OutSize (optional), SizeTensor (list), Scale (optional). Output slots: Out.
+
+    Example:
+
+    ```mlir
+    %y = pd.nearest_interp_v2 %x {out_h = 64 : i32, out_w = 64 : i32} : (tensor<1x3x32x32xf32>) -> tensor<1x3x64x64xf32>
+    ```
+  }];
+  let arguments = (ins
+    Pd_FloatTensor:$X,
+    Optional<Pd_IndexTensor>:$OutSizeInput,
+    Variadic<Pd_IndexTensor>:$SizeTensor,
+    Optional<Pd_FloatTensor>:$ScaleInput,
+    DefaultValuedStrAttr<ConfinedAttr<StrAttr, [Pd_StrIn<["NCHW", "NHWC", "AnyLayout", "NCDHW", "NDHWC"]>]>, "NCHW">:$data_layout,
+    DefaultValuedAttr<Pd_I32Attr, "-1">:$out_d,
+    DefaultValuedAttr<Pd_I32Attr, "-1">:$out_h,
+    DefaultValuedAttr<Pd_I32Attr, "-1">:$out_w,
+    DefaultValuedAttr<DenseF32ArrayAttr, "{}">:$scale,
+    DefaultValuedStrAttr<ConfinedAttr<StrAttr, [Pd_StrIn<["bilinear", "nearest", "bicubic", "linear", "trilinear"]>]>, "nearest">:$interp_method,
+    DefaultValuedAttr<BoolAttr, "true">:$align_corners,
+    DefaultValuedAttr<ConfinedAttr<Pd_I32Attr, [IntMinValue<0>]>, "1">:$align_mode
+  );
+  let results = (outs Pd_FloatTensor:$Out);
+  let assemblyFormat = "$X (`OutSize` `(` $OutSizeInput^ `)`)? (`SizeTensor` `[` $SizeTensor^ `]`)? (`Scale` `(` $ScaleInput^ `)`)? attr-dict `:` functional-type(operands, results)";
+}
+
+def Pd_ReluOp : Pd_Op<"relu"> {
+  let summary = "rectified linear unit max(x, 0)";
+  let description = [{
+    Paddle operator `relu`: rectified linear unit max(x, 0).
+
+    Input slots: X. Output slots: Out.
+
+    Example:
+
+    ```mlir
+    %y = pd.relu %x : (tensor<?x64xf32>) -> tensor<?x64xf32>
+    ```
+  }];
+  let arguments = (ins
+    Pd_FloatTensor:$X
+  );
+  let results = (outs Pd_FloatTensor:$Out);
+  let assemblyFormat = "$X attr-dict `:` functional-type(operands, results)";
+  let extraClassDefinition = [{
+  ::llvm::LogicalResult $cppClass::inferResultTypes(
+      ::llvm::SmallVectorImpl<::mlir::Type> &types, bool emitErrors) {
+    types.push_back(getX().getType());
+    return ::mlir::success();
+  }
+  }];
+}
+
+def Pd_Relu6Op : Pd_Op<"relu6"> {
+  let summary = "min(max(x, 0), threshold)";
+  let description = [{
+    Paddle operator `relu6`: min(max(x, 0), threshold).
+
+    Input slots: X. Output slots: Out.
+
+    Example:
+
+    ```mlir
+    %y = pd.relu6 %x : (tensor<?x64xf32>) -> tensor<?x64xf32>
+    ```
+  }];
+  let arguments = (ins
+    Pd_FloatTensor:$X,
+    DefaultValuedAttr<F32Attr, "6.0">:$threshold
+  );
+  let results = (outs Pd_FloatTensor:$Out);
+  let assemblyFormat = "$X attr-dict `:` functional-type(operands, results)";
+  let extraClassDefinition = [{
+  ::llvm::LogicalResult $cppClass::inferResultTypes(
+      ::llvm::SmallVectorImpl<::mlir::Type> &types, bool emitErrors) {
+    types.push_back(getX().getType());
+    return ::mlir::success();
+  }
+  }];
+}
+
+def Pd_LeakyReluOp : Pd_Op<"leaky_relu"> {
+  let summary = "x if x > 0 else alpha * x";
+  let description = [{
+    Paddle operator `leaky_relu`: x if x > 0 else alpha * x.
+
+    Input slots: X. Output slots: Out.
+
+    Example:
+
+    ```mlir
+    %y = pd.leaky_relu %x : (tensor<?x64xf32>) -> tensor<?x64xf32>
+    ```
+  }];
+  let arguments = (ins
+    Pd_FloatTensor:$X,
+    DefaultValuedAttr<F32Attr, "0.02">:$alpha
+  );
+  let results = (outs Pd_FloatTensor:$Out);
+  let assemblyFormat = "$X attr-dict `:` functional-type(operands, results)";
+  let extraClassDefinition = [{
+  ::llvm::LogicalResult $cppClass::inferResultTypes(
+      ::llvm::SmallVectorImpl<::mlir::Type> &types, bool emitErrors) {
+    types.push_back(getX().getType());
+    return ::mlir::success();
+  }
+  }];
+}
+
+def Pd_PreluOp : Pd_Op<"prelu"> {
+  let summary = "parametric ReLU with a learned slope (all, per channel or per element)";
+  let description = [{
+    Paddle operator `prelu`: parametric ReLU with a learned slope (all, per channel or per element).
+
+    Input slots: X, Alpha. Output slots: Out.
+
+    Example:
+
+    ```mlir
+    %y = pd.prelu %x, %a {mode = "channel"} : (tensor<?x16x8x8xf32>, tensor<16xf32>) -> tensor<?x16x8x8xf32>
+    ```
+  }];
+  let arguments = (ins
+    Pd_FloatTensor:$X,
+    Pd_FloatTensor:$Alpha,
+    DefaultValuedStrAttr<ConfinedAttr<StrAttr, [Pd_StrIn<["all", "channel", "element"]>]>, "all">:$mode,
+    DefaultValuedStrAttr<ConfinedAttr<StrAttr, [Pd_StrIn<["NCHW", "NHWC", "AnyLayout"]>]>, "NCHW">:$data_format
+  );
+  let results = (outs Pd_FloatTensor:$Out);
+  let assemblyFormat = "$X `,` $Alpha attr-dict `:` functional-type(operands, results)";
+}
+
+def Pd_SigmoidOp : Pd_Op<"sigmoid"> {
+  let summary = "logistic function 1 / (1 + exp(-x))";
+  let description = [{
+    Paddle operator `sigmoid`: logistic function 1 / (1 + exp(-x)).
+
+    Input slots: X. Output slots: Out.
+
+    Example:
+
+    ```mlir
+    %y = pd.sigmoid %x : (tensor<?x64xf32>) -> tensor<?x64xf32>
+    ```
+  }];
+  let arguments = (ins
+    Pd_FloatTensor:$X
+  );
+  let results = (outs Pd_FloatTensor:$Out);
+  let assemblyFormat = "$X attr-dict `:` functional-type(operands, results)";
+  let extraClassDefinition = [{
+  ::llvm::LogicalResult $cppClass::inferResultTypes(
+      ::llvm::SmallVectorImpl<::mlir::Type> &types, bool emitErrors) {
+    types.push_back(getX().getType());
+    return ::mlir::success();
+  }
+  }];
+}
+
+def Pd_TanhOp : Pd_Op<"tanh"> {
+  let summary = "hyperbolic tangent";
+  let description = [{
+    Paddle operator `tanh`: hyperbolic tangent.
+
+    Input slots: X. Output slots: Out.
+
+    Example:
+
+    ```mlir
+    %y = pd.tanh %x : (tensor<?x64xf32>) -> tensor<?x64xf32>
+    ```
+  }];
+  let arguments = (ins
+    Pd_FloatTensor:$X
+  );
+  let results = (outs Pd_FloatTensor:$Out);
+  let assemblyFormat = "$X attr-dict `:` functional-type(operands, results)";
+  let extraClassDefinition = [{
+  ::llvm::LogicalResult $cppClass::inferResultTypes(
+      ::llvm::SmallVectorImpl<::mlir::Type> &types, bool emitErrors) {
+    types.push_back(getX().getType());
+    return ::mlir::success();
+  }
+  }];
+}
+
+def Pd_GeluOp : Pd_Op<"gelu"> {
+  let summary = "Gaussian error linear unit (erf form, or tanh approximation)";
+  let description = [{
+    Paddle operator `gelu`: Gaussian error linear unit (erf form, or tanh approximation).
+
+    Input slots: X. Output slots: Out.
+
+    Example:
+
+    ```mlir
+    %y = pd.gelu %x : (tensor<?x64xf32>) -> tensor<?x64xf32>
+    ```
+  }];
+  let arguments = (ins
+    Pd_FloatTensor:$X,
+    DefaultValuedAttr<BoolAttr, "false">:$approximate
+  );
+  let results = (outs Pd_FloatTensor:$Out);
+  let assemblyFormat = "$X attr-dict `:` functional-type(operands, results)";
+  let extraClassDefinition = [{
+  ::llvm::LogicalResult $cppClass::inferResultTypes(
+      ::llvm::SmallVectorImpl<::mlir::Type> &types, bool emitErrors) {
+    types.push_back(getX().getType());
+    return ::mlir::success();
+  }
+  }];
+}
+
+def Pd_SwishOp : Pd_Op<"swish"> {
+  let summary = "x * sigmoid(beta * x)";
+  let description = [{
+    Paddle operator `swish`: x * sigmoid(beta * x).
+
+    Input slots: X. Output slots: Out.
+
+    Example:
+
+    ```mlir
+    %y = pd.swish %x : (tensor<?x64xf32>) -> tensor<?x64xf32>
+    ```
+  }];
+  let arguments = (ins
+    Pd_FloatTensor:$X,
+    DefaultValuedAttr<F32Attr, "1.0">:$beta
+  );
+  let results = (outs Pd_FloatTensor:$Out);
+  let assemblyFormat = "$X attr-dict `:` functional-type(operands, results)";
+  let extraClassDefinition = [{
+  ::llvm::LogicalResult $cppClass::inferResultTypes(
+      ::llvm::SmallVectorImpl<::mlir::Type> &types, bool emitErrors) {
+    types.push_back(getX().getType());
+    return ::mlir::success();
+  }
+  }];
+}
+
+def Pd_HardSwishOp : Pd_Op<"hard_swish"> {
+  let summary = "x * min(max(x + offset, 0), threshold) / scale";
+  let description = [{
+    Paddle operator `hard_swish`: x * min(max(x + offset, 0), threshold) / scale.
+
+    Input slots: X. Output slots: Out.
+
+    Example:
+
+    ```mlir
+    %y = pd.hard_swish %x : (tensor<?x64xf32>) -> tensor<?x64xf32>
+    ```
+  }];
+  let arguments = (ins
+    Pd_FloatTensor:$X,
+    DefaultValuedAttr<F32Attr, "6.0">:$threshold,
+    DefaultValuedAttr<F32Attr, "6.0">:$scale,
+    DefaultValuedAttr<F32Attr, "3.0">:$offset
+  );
+  let results = (outs Pd_FloatTensor:$Out);
+  let assemblyFormat = "$X attr-dict `:` functional-type(operands, results)";
+  let extraClassDefinition = [{
+  ::llvm::LogicalResult $cppClass::inferResultTypes(
+      ::llvm::SmallVectorImpl<::mlir::Type> &types, bool emitErrors) {
+    types.push_back(getX().getType());
+    return ::mlir::success();
+  }
+  }];
+}
+
+def Pd_HardSigmoidOp : Pd_Op<"hard_sigmoid"> {
+  let summary = "min(max(slope * x + offset, 0), 1)";
+  let description = [{
+    Paddle operator `hard_sigmoid`: min(max(slope * x + offset, 0), 1).
+
+    Input slots: X. Output slots: Out.
+
+    Example:
+
+    ```mlir
+    %y = pd.hard_sigmoid %x : (tensor<?x64xf32>) -> tensor<?x64xf32>
+    ```
+  }];
+  let arguments = (ins
+    Pd_FloatTensor:$X,
+    DefaultValuedAttr<F32Attr, "0.2">:$slope,
+    DefaultValuedAttr<F32Attr, "0.5">:$offset
+  );
+  let results = (outs Pd_FloatTensor:$Out);
+  let assemblyFormat = "$X attr-dict `:` functional-type(operands, results)";
+  let extraClassDefinition = [{
+  ::llvm::LogicalResult $cppClass::inferResultTypes(
+      ::llvm::SmallVectorImpl<::mlir::Type> &types, bool emitErrors) {
+    types.push_back(getX().getType());
+    return ::mlir::success();
+  }
+  }];
+}
+
+def Pd_ExpOp : Pd_Op<"exp"> {
+  let summary = "elementwise e^x";
+  let description = [{
+    Paddle operator `exp`: elementwise e^x.
+
+    Input slots: X. Output slots: Out.
+
+    Example:
+
+    ```mlir
+    %y = pd.exp %x : (tensor<?x64xf32>) -> tensor<?x64xf32>
+    ```
+  }];
+  let arguments = (ins
+    Pd_FloatTensor:$X
+  );
+  let results = (outs Pd_FloatTensor:$Out);
+  let assemblyFormat = "$X attr-dict `:` functional-type(operands, results)";
+  let extraClassDefinition = [{
+  ::llvm::LogicalResult $cppClass::inferResultTypes(
+      ::llvm::SmallVectorImpl<::mlir::Type> &types, bool emitErrors) {
+    types.push_back(getX().getType());
+    return ::mlir::success();
+  }
+  }];
+}
+
+def Pd_LogOp : Pd_Op<"log"> {
+  let summary = "elementwise natural logarithm";
+  let description = [{
+    Paddle operator `log`: elementwise natural logarithm.
+
+    Input slots: X. Output slots: Out.
+
+    Example:
+
+    ```mlir
+    %y = pd.log %x : (tensor<?x64xf32>) -> tensor<?x64xf32>
+    ```
+  }];
+  let arguments = (ins
+    Pd_FloatTensor:$X
+  );
+  let results = (outs Pd_FloatTensor:$Out);
+  let assemblyFormat = "$X attr-dict `:` functional-type(operands, results)";
+  let extraClassDefinition = [{
+  ::llvm::LogicalResult $cppClass::inferResultTypes(
+      ::llvm::SmallVectorImpl<::mlir::Type> &types, bool emitErrors) {
+    types.push_back(getX().getType());
+    return ::mlir::success();
+  }
+  }];
+}
+
+def Pd_SqrtOp : Pd_Op<"sqrt"> {
+  let summary = "elementwise square root";
+  let description = [{
+    Paddle operator `sqrt`: elementwise square root.
+
+    Input slots: X. Output slots: Out.
+
+    Example:
+
+    ```mlir
+    %y = pd.sqrt %x : (tensor<?x64xf32>) -> tensor<?x64xf32>
+    ```
+  }];
+  let arguments = (ins
+    Pd_FloatTensor:$X
+  );
+  let results = (outs Pd_FloatTensor:$Out);
+  let assemblyFormat = "$X attr-dict `:` functional-type(operands, results)";
+  let extraClassDefinition = [{
+  ::llvm::LogicalResult $cppClass::inferResultTypes(
+      ::llvm::SmallVectorImpl<::mlir::Type> &types, bool emitErrors) {
+    types.push_back(getX().getType());
+    return ::mlir::success();
+  }
+  }];
+}
+
+def Pd_RsqrtOp : Pd_Op<"rsqrt"> {
+  let summary = "elementwise 1 / sqrt(x)";
+  let description = [{
+    Paddle operator `rsqrt`: elementwise 1 / sqrt(x).
+
+    Input slots: X. Output slots: Out.
+
+    Example:
+
+    ```mlir
+    %y = pd.rsqrt %x : (tensor<?x64xf32>) -> tensor<?x64xf32>
+    ```
+  }];
+  let arguments = (ins
+    Pd_FloatTensor:$X
+  );
+  let results = (outs Pd_FloatTensor:$Out);
+  let assemblyFormat = "$X attr-dict `:` functional-type(operands, results)";
+  let extraClassDefinition = [{
+  ::llvm::LogicalResult $cppClass::inferResultTypes(
+      ::llvm::SmallVectorImpl<::mlir::Type> &types, bool emitErrors) {
+    types.push_back(getX().getType());
+    return ::mlir::success();
+  }
+  }];
+}
+
+def Pd_AbsOp : Pd_Op<"abs"> {
+  let summary = "elementwise absolute value";
+  let description = [{
+    Paddle operator `abs`: elementwise absolute value.
+
+    Input slots: X. Output slots: Out.
+
+    Example:
+
+    ```mlir
+    %y = pd.abs %x : (tensor<?x64xf32>) -> tensor<?x64xf32>
+    ```
+  }];
+  let arguments = (ins
+    Pd_NumTensor:$X
+  );
+  let results = (outs Pd_NumTensor:$Out);
+  let assemblyFormat = "$X attr-dict `:` functional-type(operands, results)";
+  let extraClassDefinition = [{
+  ::llvm::LogicalResult $cppClass::inferResultTypes(
+      ::llvm::SmallVectorImpl<::mlir::Type> &types, bool emitErrors) {
+    types.push_back(getX().getType());
+    return ::mlir::success();
+  }
+  }];
+}
+
+def Pd_SquareOp : Pd_Op<"square"> {
+  let summary = "elementwise x * x";
+  let description = [{
+    Paddle operator `square`: elementwise x * x.
+
+    Input slots: X. Output slots: Out.
+
+    Example:
+
+    ```mlir
+    %y = pd.square %x : (tensor<?x64xf32>) -> tensor<?x64xf32>
+    ```
+  }];
+  let arguments = (ins
+    Pd_NumTensor:$X
+  );
+  let results = (outs Pd_NumTensor:$Out);
+  let assemblyFormat = "$X attr-dict `:` functional-type(operands, results)";
+  let extraClassDefinition = [{
+  ::llvm::LogicalResult $cppClass::inferResultTypes(
+      ::llvm::SmallVectorImpl<::mlir::Type> &types, bool emitErrors) {
+    types.push_back(getX().getType());
+    return ::mlir::success();
+  }
+  }];
+}
+
+def Pd_ErfOp : Pd_Op<"erf"> {
+  let summary = "elementwise Gauss error function";
+  let description = [{
+    Paddle operator `erf`: elementwise Gauss error function.
+
+    Input slots: X. Output slots: Out.
+
+    Example:
+
+    ```mlir
+    %y = pd.erf %x : (tensor<?x64xf32>) -> tensor<?x64xf32>
+    ```
+  }];
+  let arguments = (ins
+    Pd_FloatTensor:$X
+  );
+  let results = (outs Pd_FloatTensor:$Out);
+  let assemblyFormat = "$X attr-dict `:` functional-type(operands, results)";
+  let extraClassDefinition = [{
+  ::llvm::LogicalResult $cppClass::inferResultTypes(
+      ::llvm::SmallVectorImpl<::mlir::Type> &types, bool emitErrors) {
+    types.push_back(getX().getType());
+    return ::mlir::success();
+  }
+  }];
+}
+
+def Pd_PowOp : Pd_Op<"pow"> {
+  let summary = "elementwise x ^ factor";
+  let description = [{
+    Paddle operator `pow`: elementwise x ^ factor.
+
+    Input slots: X, FactorTensor (optional). Output slots: Out.
+
+    Example:
+
+    ```mlir
+    %y = pd.pow %x {factor = 2.0 : f32} : (tensor<?x64xf32>) -> tensor<?x64xf32>
+    ```
+  }];
+  let arguments = (ins
+    Pd_FloatTensor:$X,
+    Optional<Pd_FloatTensor>:$FactorTensor,
+    DefaultValuedAttr<F32Attr, "1.0">:$factor
+  );
+  let results = (outs Pd_FloatTensor:$Out);
+  let assemblyFormat = "$X (`FactorTensor` `(` $FactorTensor^ `)`)? attr-dict `:` functional-type(operands, results)";
+  let extraClassDefinition = [{
+  ::llvm::LogicalResult $cppClass::inferResultTypes(
+      ::llvm::SmallVectorImpl<::mlir::Type> &types, bool emitErrors) {
+    types.push_back(getX().getType());
+    return ::mlir::success();
+  }
+  }];
+}
+
+def Pd_SoftmaxOp : Pd_Op<"softmax"> {
+  let summary = "softmax along an axis";
+  let description = [{
+    Paddle operator `softmax`: softmax along an axis.
+
+    Input slots: X. Output slots: Out.
+
+    Example:
+
+    ```mlir
+    %y = pd.softmax %x : (tensor<?x1000xf32>) -> tensor<?x1000xf32>
+    ```
+  }];
+  let arguments = (ins
+    Pd_FloatTensor:$X,
+    DefaultValuedAttr<Pd_I32Attr, "-1">:$axis
+  );
+  let results = (outs Pd_FloatTensor:$Out);
+  let assemblyFormat = "$X attr-dict `:` functional-type(operands, results)";
+}
+
+def Pd_LogSoftmaxOp : Pd_Op<"log_softmax"> {
+  let summary = "log of softmax along an axis";
+  let description = [{
+    Paddle operator `log_softmax`: log of softmax along an axis.
+
+    Input slots: X. Output slots: Out.
+
+    Example:
+
+    ```mlir
+    %y = pd.log_softmax %x {axis = 1 : i32} : (tensor<?x10xf32>) -> tensor<?x10xf32>
+    ```
+  }];
+  let arguments = (ins
+    Pd_FloatTensor:$X,
+    DefaultValuedAttr<Pd_I32Attr, "-1">:$axis
+  );
+  let results = (outs Pd_FloatTensor:$Out);
+  let assemblyFormat = "$X attr-dict `:` functional-type(operands, results)";
+}
+
+def Pd_ElementwiseAddOp : Pd_Op<"elementwise_add"> {
+  let summary = "elementwise x + y with Paddle broadcasting";
+  let description = [{
+    Paddle operator `elementwise_add`: elementwise x + y with Paddle broadcasting.
+
+    Input slots: X, Y. Output slots: Out.
+
+    Example:
+
+    ```mlir
+    %z = pd.elementwise_add %x, %b {axis = 1 : i32} : (tensor<?x64x7x7xf32>, tensor<64xf32>) -> tensor<?x64x7x7xf32>
+    ```
+  }];
+  let arguments = (ins
+    Pd_NumTensor:$X,
+    Pd_NumTensor:$Y,
+    DefaultValuedAttr<ConfinedAttr<Pd_I32Attr, [IntMinValue<-1>]>, "-1">:$axis
+  );
+  let results = (outs Pd_NumTensor:$Out);
+  let assemblyFormat = "$X `,` $Y attr-dict `:` functional-type(operands, results)";
+  let extraClassDefinition = [{
+  ::llvm::LogicalResult $cppClass::inferResultTypes(
+      ::llvm::SmallVectorImpl<::mlir::Type> &types, bool emitErrors) {
+    return ::mlir::pd::inferBroadcastTypes(getOperation(), getX().getType(), getY().getType(), getAxis(), /*boolResult=*/false, types, emitErrors);
+  }
+  }];
+}
+
+def Pd_ElementwiseSubOp : Pd_Op<"elementwise_sub"> {
+  let summary = "elementwise x - y with Paddle broadcasting";
+  let description = [{
+    Paddle operator `elementwise_sub`: elementwise x - y with Paddle broadcasting.
+
+    Input slots: X, Y. Output slots: Out.
+
+    Example:
+
+    ```mlir
+    %z = pd.elementwise_sub %x, %b {axis = 1 : i32} : (tensor<?x64x7x7xf32>, tensor<64xf32>) -> tensor<?x64x7x7xf32>
+    ```
+  }];
+  let arguments = (ins
+    Pd_NumTensor:$X,
+    Pd_NumTensor:$Y,
+    DefaultValuedAttr<ConfinedAttr<Pd_I32Attr, [IntMinValue<-1>]>, "-1">:$axis
+  );
+  let results = (outs Pd_NumTensor:$Out);
+  let assemblyFormat = "$X `,` $Y attr-dict `:` functional-type(operands, results)";
+  let extraClassDefinition = [{
+  ::llvm::LogicalResult $cppClass::inferResultTypes(
+      ::llvm::SmallVectorImpl<::mlir::Type> &types, bool emitErrors) {
+    return ::mlir::pd::inferBroadcastTypes(getOperation(), getX().getType(), getY().getType(), getAxis(), /*boolResult=*/false, types, emitErrors);
+  }
+  }];
+}
+
+def Pd_ElementwiseMulOp : Pd_Op<"elementwise_mul"> {
+  let summary = "elementwise x * y with Paddle broadcasting";
+  let description = [{
+    Paddle operator `elementwise_mul`: elementwise x * y with Paddle broadcasting.
+
+    Input slots: X, Y. Output slots: Out.
+
+    Example:
+
+    ```mlir
+    %z = pd.elementwise_mul %x, %b {axis = 1 : i32} : (tensor<?x64x7x7xf32>, tensor<64xf32>) -> tensor<?x64x7x7xf32>
+    ```
+  }];
+  let arguments = (ins
+    Pd_NumTensor:$X,
+    Pd_NumTensor:$Y,
+    DefaultValuedAttr<ConfinedAttr<Pd_I32Attr, [IntMinValue<-1>]>, "-1">:$axis
+  );
+  let results = (outs Pd_NumTensor:$Out);
+  let assemblyFormat = "$X `,` $Y attr-dict `:` functional-type(operands, results)";
+  let extraClassDefinition = [{
+  ::llvm::LogicalResult $cppClass::inferResultTypes(
+      ::llvm::SmallVectorImpl<::mlir::Type> &types, bool emitErrors) {
+    return ::mlir::pd::inferBroadcastTypes(getOperation(), getX().getType(), getY().getType(), getAxis(), /*boolResult=*/false, types, emitErrors);
+  }
+  }];
+}
+
+def Pd_ElementwiseDivOp : Pd_Op<"elementwise_div"> {
+  let summary = "elementwise x / y with Paddle broadcasting";
+  let description = [{
+    Paddle operator `elementwise_div`: elementwise x / y with Paddle broadcasting.
+
+    Input slots: X, Y. Output slots: Out.
+
+    Example:
+
+    ```mlir
+    %z = pd.elementwise_div %x, %b {axis = 1 : i32} : (tensor<?x64x7x7xf32>, tensor<64xf32>) -> tensor<?x64x7x7xf32>
+    ```
+  }];
+  let arguments = (ins
+    Pd_NumTensor:$X,
+    Pd_NumTensor:$Y,
+    DefaultValuedAttr<ConfinedAttr<Pd_I32Attr, [IntMinValue<-1>]>, "-1">:$axis
+  );
+  let results = (outs Pd_NumTensor:$Out);
+  let assemblyFormat = "$X `,` $Y attr-dict `:` functional-type(operands, results)";
+  let extraClassDefinition = [{
+  ::llvm::LogicalResult $cppClass::inferResultTypes(
+      ::llvm::SmallVectorImpl<::mlir::Type> &types, bool emitErrors) {
+    return ::mlir::pd::inferBroadcastTypes(getOperation(), getX().getType(), getY().getType(), getAxis(), /*boolResult=*/false, types, emitErrors);
+  }
+  }];
+}
+
+def Pd_ElementwiseMaxOp : Pd_Op<"elementwise_max"> {
+  let summary = "elementwise max(x, y) with Paddle broadcasting";
+  let description = [{
+    Paddle operator `elementwise_max`: elementwise max(x, y) with Paddle broadcasting.
+
+    Input slots: X, Y. Output slots: Out.
+
+    Example:
+
+    ```mlir
+    %z = pd.elementwise_max %x, %b {axis = 1 : i32} : (tensor<?x64x7x7xf32>, tensor<64xf32>) -> tensor<?x64x7x7xf32>
+    ```
+  }];
+  let arguments = (ins
+    Pd_NumTensor:$X,
+    Pd_NumTensor:$Y,
+    DefaultValuedAttr<ConfinedAttr<Pd_I32Attr, [IntMinValue<-1>]>, "-1">:$axis
+  );
+  let results = (outs Pd_NumTensor:$Out);
+  let assemblyFormat = "$X `,` $Y attr-dict `:` functional-type(operands, results)";
+  let extraClassDefinition = [{
+  ::llvm::LogicalResult $cppClass::inferResultTypes(
+      ::llvm::SmallVectorImpl<::mlir::Type> &types, bool emitErrors) {
+    return ::mlir::pd::inferBroadcastTypes(getOperation(), getX().getType(), getY().getType(), getAxis(), /*boolResult=*/false, types, emitErrors);
+  }
+  }];
+}
+
+def Pd_ElementwiseMinOp : Pd_Op<"elementwise_min"> {
+  let summary = "elementwise min(x, y) with Paddle broadcasting";
+  let description = [{
+    Paddle operator `elementwise_min`: elementwise min(x, y) with Paddle broadcasting.
+
+    Input slots: X, Y. Output slots: Out.
+
+    Example:
+
+    ```mlir
+    %z = pd.elementwise_min %x, %b {axis = 1 : i32} : (tensor<?x64x7x7xf32>, tensor<64xf32>) -> tensor<?x64x7x7xf32>
+    ```
+  }];
+  let arguments = (ins
+    Pd_NumTensor:$X,
+    Pd_NumTensor:$Y,
+    DefaultValuedAttr<ConfinedAttr<Pd_I32Attr, [IntMinValue<-1>]>, "-1">:$axis
+  );
+  let results = (outs Pd_NumTensor:$Out);
+  let assemblyFormat = "$X `,` $Y attr-dict `:` functional-type(operands, results)";
+  let extraClassDefinition = [{
+  ::llvm::LogicalResult $cppClass::inferResultTypes(
+      ::llvm::SmallVectorImpl<::mlir::Type> &types, bool emitErrors) {
+    return ::mlir::pd::inferBroadcastTypes(getOperation(), getX().getType(), getY().getType(), getAxis(), /*boolResult=*/false, types, emitErrors);
+  }
+  }];
+}
+
+def Pd_ElementwisePowOp : Pd_Op<"elementwise_pow"> {
+  let summary = "elementwise x ^ y with Paddle broadcasting";
+  let description = [{
+    Paddle operator `elementwise_pow`: elementwise x ^ y with Paddle broadcasting.
+
+    Input slots: X, Y. Output slots: Out.
+
+    Example:
+
+    ```mlir
+    %z = pd.elementwise_pow %x, %b {axis = 1 : i32} : (tensor<?x64x7x7xf32>, tensor<64xf32>) -> tensor<?x64x7x7xf32>
+    ```
+  }];
+  let arguments = (ins
+    Pd_NumTensor:$X,
+    Pd_NumTensor:$Y,
+    DefaultValuedAttr<ConfinedAttr<Pd_I32Attr, [IntMinValue<-1>]>, "-1">:$axis
+  );
+  let results = (outs Pd_NumTensor:$Out);
+  let assemblyFormat = "$X `,` $Y attr-dict `:` functional-type(operands, results)";
+  let extraClassDefinition = [{
+  ::llvm::LogicalResult $cppClass::inferResultTypes(
+      ::llvm::SmallVectorImpl<::mlir::Type> &types, bool emitErrors) {
+    return ::mlir::pd::inferBroadcastTypes(getOperation(), getX().getType(), getY().getType(), getAxis(), /*boolResult=*/false, types, emitErrors);
+  }
+  }];
+}
+
+def Pd_ElementwiseModOp : Pd_Op<"elementwise_mod"> {
+  let summary = "elementwise x mod y (sign of y) with Paddle broadcasting";
+  let description = [{
+    Paddle operator `elementwise_mod`: elementwise x mod y (sign of y) with Paddle broadcasting.
+
+    Input slots: X, Y. Output slots: Out.
+
+    Example:
+
+    ```mlir
+    %z = pd.elementwise_mod %x, %b {axis = 1 : i32} : (tensor<?x64x7x7xf32>, tensor<64xf32>) -> tensor<?x64x7x7xf32>
+    ```
+  }];
+  let arguments = (ins
+    Pd_NumTensor:$X,
+    Pd_NumTensor:$Y,
+    DefaultValuedAttr<ConfinedAttr<Pd_I32Attr, [IntMinValue<-1>]>, "-1">:$axis
+  );
+  let results = (outs Pd_NumTensor:$Out);
+  let assemblyFormat = "$X `,` $Y attr-dict `:` functional-type(operands, results)";
+  let extraClassDefinition = [{
+  ::llvm::LogicalResult $cppClass::inferResultTypes(
+      ::llvm::SmallVectorImpl<::mlir::Type> &types, bool emitErrors) {
+    return ::mlir::pd::inferBroadcastTypes(getOperation(), getX().getType(), getY().getType(), getAxis(), /*boolResult=*/false, types, emitErrors);
+  }
+  }];
+}
+
+def Pd_ElementwiseFloordivOp : Pd_Op<"elementwise_floordiv"> {
+  let summary = "elementwise floor(x / y) with Paddle broadcasting";
+  let description = [{
+    Paddle operator `elementwise_floordiv`: elementwise floor(x / y) with Paddle broadcasting.
+
+    Input slots: X, Y. Output slots: Out.
+
+    Example:
+
+    ```mlir
+    %z = pd.elementwise_floordiv %x, %b {axis = 1 : i32} : (tensor<?x64x7x7xf32>, tensor<64xf32>) -> tensor<?x64x7x7xf32>
+    ```
+  }];
+  let arguments = (ins
+    Pd_NumTensor:$X,
+    Pd_NumTensor:$Y,
+    DefaultValuedAttr<ConfinedAttr<Pd_I32Attr, [IntMinValue<-1>]>, "-1">:$axis
+  );
+  let results = (outs Pd_NumTensor:$Out);
+  let assemblyFormat = "$X `,` $Y attr-dict `:` functional-type(operands, results)";
+  let extraClassDefinition = [{
+  ::llvm::LogicalResult $cppClass::inferResultTypes(
+      ::llvm::SmallVectorImpl<::mlir::Type> &types, bool emitErrors) {
+    return ::mlir::pd::inferBroadcastTypes(getOperation(), getX().getType(), getY().getType(), getAxis(), /*boolResult=*/false, types, emitErrors);
+  }
+  }];
+}
+
+def Pd_MulOp : Pd_Op<"mul"> {
+  let summary = "matrix product of X and Y flattened to 2-D at x_num_col_dims / y_num_col_dims";
+  let description = [{
+    Paddle operator `mul`: matrix product of X and Y flattened to 2-D at x_num_col_dims / y_num_col_dims.
+
+    Input slots: X, Y. Output slots: Out.
+
+    Example:
+
+    ```mlir
+    %y = pd.mul %x, %w : (tensor<?x1024xf32>, tensor<1024x1000xf32>) -> tensor<?x1000xf32>
+    ```
+  }];
+  let arguments = (ins
+    Pd_FloatTensor:$X,
+    Pd_FloatTensor:$Y,
+    DefaultValuedAttr<ConfinedAttr<Pd_I32Attr, [IntMinValue<1>]>, "1">:$x_num_col_dims,
+    DefaultValuedAttr<ConfinedAttr<Pd_I32Attr, [IntMinValue<1>]>, "1">:$y_num_col_dims
+  );
+  let results = (outs Pd_FloatTensor:$Out);
+  let assemblyFormat = "$X `,` $Y attr-dict `:` functional-type(operands, results)";
+}
+
+def Pd_MatmulOp : Pd_Op<"matmul"> {
+  let summary = "batched matrix product alpha * op(X) * op(Y) (Paddle 1.x)";
+  let description = [{
+    Paddle operator `matmul`: batched matrix product alpha * op(X) * op(Y) (Paddle 1.x).
+
+    Input slots: X, Y. Output slots: Out.
+
+    Example:
+
+    ```mlir
+    %y = pd.matmul %q, %k {transpose_Y = true, alpha = 0.125 : f32} : (tensor<?x12x128x64xf32>, tensor<?x12x128x64xf32>) -> tensor<?x12x128x128xf32>
+    ```
+  }];
+  let arguments = (ins
+    Pd_FloatTensor:$X,
+    Pd_FloatTensor:$Y,
+    DefaultValuedAttr<BoolAttr, "false">:$transpose_X,
+    DefaultValuedAttr<BoolAttr, "false">:$transpose_Y,
+    DefaultValuedAttr<F32Attr, "1.0">:$alpha
+  );
+  let results = (outs Pd_FloatTensor:$Out);
+  let assemblyFormat = "$X `,` $Y attr-dict `:` functional-type(operands, results)";
+}
+
+def Pd_MatmulV2Op : Pd_Op<"matmul_v2"> {
+  let summary = "batched matrix product with numpy broadcasting of batch dims";
+  let description = [{
+    Paddle operator `matmul_v2`: batched matrix product with numpy broadcasting of batch dims.
+
+    Input slots: X, Y. Output slots: Out.
+
+    Example:
+
+    ```mlir
+    %y = pd.matmul_v2 %x, %w : (tensor<?x128x768xf32>, tensor<768x768xf32>) -> tensor<?x128x768xf32>
+    ```
+  }];
+  let arguments = (ins
+    Pd_FloatTensor:$X,
+    Pd_FloatTensor:$Y,
+    DefaultValuedAttr<BoolAttr, "false">:$trans_x,
+    DefaultValuedAttr<BoolAttr, "false">:$trans_y
+  );
+  let results = (outs Pd_FloatTensor:$Out);
+  let assemblyFormat = "$X `,` $Y attr-dict `:` functional-type(operands, results)";
+}
+
+def Pd_ScaleOp : Pd_Op<"scale"> {
+  let summary = "x * scale + bias (or (x + bias) * scale)";
+  let description = [{
+    Paddle operator `scale`: x * scale + bias (or (x + bias) * scale).
+
+    Input slots: X, ScaleTensor (optional). Output slots: Out.
+
+    Example:
+
+    ```mlir
+    %y = pd.scale %x {scale = 0.5 : f32} : (tensor<?x64xf32>) -> tensor<?x64xf32>
+    ```
+  }];
+  let arguments = (ins
+    Pd_NumTensor:$X,
+    Optional<Pd_FloatTensor>:$ScaleTensor,
+    DefaultValuedAttr<F32Attr, "1.0">:$scale,
+    DefaultValuedAttr<F32Attr, "0.0">:$bias,
+    DefaultValuedAttr<BoolAttr, "true">:$bias_after_scale
+  );
+  let results = (outs Pd_NumTensor:$Out);
+  let assemblyFormat = "$X (`ScaleTensor` `(` $ScaleTensor^ `)`)? attr-dict `:` functional-type(operands, results)";
+  let hasFolder = 1;
+  let extraClassDefinition = [{
+  ::llvm::LogicalResult $cppClass::inferResultTypes(
+      ::llvm::SmallVectorImpl<::mlir::Type> &types, bool emitErrors) {
+    types.push_back(getX().getType());
+    return ::mlir::success();
+  }
+  }];
+}
+
+def Pd_ClipOp : Pd_Op<"clip", [AttrSizedOperandSegments]> {
+  let summary = "clamps x to [min, max]";
+  let description = [{
+    Paddle operator `clip`: clamps x to [min, max].
+
+    Input slots: X, Min (optional), Max (optional). Output slots: Out.
+
+    Example:
+
+    ```mlir
+    %y = pd.clip %x {min = 0.0 : f32, max = 6.0 : f32} : (tensor<?x64xf32>) -> tensor<?x64xf32>
+    ```
+  }];
+  let arguments = (ins
+    Pd_NumTensor:$X,
+    Optional<Pd_FloatTensor>:$MinInput,
+    Optional<Pd_FloatTensor>:$MaxInput,
+    F32Attr:$min,
+    F32Attr:$max
+  );
+  let results = (outs Pd_NumTensor:$Out);
+  let assemblyFormat = "$X (`Min` `(` $MinInput^ `)`)? (`Max` `(` $MaxInput^ `)`)? attr-dict `:` functional-type(operands, results)";
+}
+
+def Pd_DropoutOp : Pd_Op<"dropout"> {
+  let summary = "dropout; at inference the identity (upscale_in_train) or x * (1 - p) (downgrade_in_infer)";
+  let description = [{
+    Paddle operator `dropout`: dropout; at inference the identity (upscale_in_train) or x * (1 - p) (downgrade_in_infer).
+
+    Input slots: X, Seed (optional). Output slots: Out.
+
+    Example:
+
+    ```mlir
+    %y = pd.dropout %x {dropout_prob = 0.1 : f32, is_test = true} : (tensor<?x64xf32>) -> tensor<?x64xf32>
+    ```
+  }];
+  let arguments = (ins
+    Pd_FloatTensor:$X,
+    Optional<Pd_IntTensor>:$SeedInput,
+    DefaultValuedAttr<ConfinedAttr<F32Attr, [Pd_F32Range<"0.0", "1.0">]>, "0.5">:$dropout_prob,
+    DefaultValuedAttr<BoolAttr, "false">:$is_test,
+    DefaultValuedStrAttr<ConfinedAttr<StrAttr, [Pd_StrIn<["downgrade_in_infer", "upscale_in_train"]>]>, "downgrade_in_infer">:$dropout_implementation,
+    DefaultValuedAttr<BoolAttr, "false">:$fix_seed,
+    DefaultValuedAttr<Pd_I32Attr, "0">:$seed
+  );
+  let results = (outs Pd_FloatTensor:$Out);
+  let assemblyFormat = "$X (`Seed` `(` $SeedInput^ `)`)? attr-dict `:` functional-type(operands, results)";
+  let hasFolder = 1;
+  let extraClassDefinition = [{
+  ::llvm::LogicalResult $cppClass::inferResultTypes(
+      ::llvm::SmallVectorImpl<::mlir::Type> &types, bool emitErrors) {
+    types.push_back(getX().getType());
+    return ::mlir::success();
+  }
+  }];
+}
+
+def Pd_CastOp : Pd_Op<"cast"> {
+  let summary = "converts the element type (in_dtype/out_dtype are Paddle VarType codes)";
+  let description = [{
+    Paddle operator `cast`: converts the element type (in_dtype/out_dtype are Paddle VarType codes).
+
+    Input slots: X. Output slots: Out.
+
+    Example:
+
+    ```mlir
+    %y = pd.cast %x {in_dtype = 5 : i32, out_dtype = 3 : i32} : (tensor<?x4xf32>) -> tensor<?x4xi64>
+    ```
+  }];
+  let arguments = (ins
+    Pd_Tensor:$X,
+    ConfinedAttr<Pd_I32Attr, [IntMinValue<0>]>:$in_dtype,
+    ConfinedAttr<Pd_I32Attr, [IntMinValue<0>]>:$out_dtype
+  );
+  let results = (outs Pd_Tensor:$Out);
+  let assemblyFormat = "$X attr-dict `:` functional-type(operands, results)";
+  let hasFolder = 1;
+}
+
+def Pd_Reshape2Op : Pd_Op<"reshape2", [AttrSizedOperandSegments]> {
+  let summary = "reshape; 0 copies the input dim, -1 is inferred";
+  let description = [{
+    Paddle operator `reshape2`: reshape; 0 copies the input dim, -1 is inferred.
+
+    Input slots: X, Shape (optional), ShapeTensor (list). Output slots: Out.
+
+    Example:
+
+    ```mlir
+    %y = pd.reshape2 %x {shape = array<i32: 0, -1, 12, 64>} : (tensor<?x128x768xf32>) -> tensor<?x128x12x64xf32>
+    ```
+  }];
+  let arguments = (ins
+    Pd_Tensor:$X,
+    Optional<Pd_IndexTensor>:$ShapeInput,
+    Variadic<Pd_IndexTensor>:$ShapeTensor,
+    DefaultValuedAttr<DenseI32ArrayAttr, "{}">:$shape
+  );
+  let results = (outs Pd_Tensor:$Out);
+  let assemblyFormat = "$X (`Shape` `(` $ShapeInput^ `)`)? (`ShapeTensor` `[` $ShapeTensor^ `]`)? attr-dict `:` functional-type(operands, results)";
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+}
+
+def Pd_Transpose2Op : Pd_Op<"transpose2"> {
+  let summary = "permutes the dims of x";
+  let description = [{
+    Paddle operator `transpose2`: permutes the dims of x.
+
+    Input slots: X. Output slots: Out.
+
+    Example:
+
+    ```mlir
+    %y = pd.transpose2 %x {axis = array<i32: 0, 2, 1, 3>} : (tensor<?x128x12x64xf32>) -> tensor<?x12x128x64xf32>
+    ```
+  }];
+  let arguments = (ins
+    Pd_Tensor:$X,
+    DenseI32ArrayAttr:$axis,
+    DefaultValuedStrAttr<ConfinedAttr<StrAttr, [Pd_StrIn<["NCHW", "NHWC", "AnyLayout"]>]>, "AnyLayout">:$data_format
+  );
+  let results = (outs Pd_Tensor:$Out);
+  let assemblyFormat = "$X attr-dict `:` functional-type(operands, results)";
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+}
+
+def Pd_FlattenContiguousRangeOp : Pd_Op<"flatten_contiguous_range"> {
+  let summary = "merges dims start_axis..stop_axis";
+  let description = [{
+    Paddle operator `flatten_contiguous_range`: merges dims start_axis..stop_axis.
+
+    Input slots: X. Output slots: Out.
+
+    Example:
+
+    ```mlir
+    %y = pd.flatten_contiguous_range %x {stop_axis = 3 : i32} : (tensor<?x64x7x7xf32>) -> tensor<?x3136xf32>
+    ```
+  }];
+  let arguments = (ins
+    Pd_Tensor:$X,
+    DefaultValuedAttr<Pd_I32Attr, "1">:$start_axis,
+    DefaultValuedAttr<Pd_I32Attr, "1">:$stop_axis
+  );
+  let results = (outs Pd_Tensor:$Out);
+  let assemblyFormat = "$X attr-dict `:` functional-type(operands, results)";
+  let hasFolder = 1;
+}
+
+def Pd_Flatten2Op : Pd_Op<"flatten2"> {
+  let summary = "flattens to 2-D: dims before axis and dims from axis on";
+  let description = [{
+    Paddle operator `flatten2`: flattens to 2-D: dims before axis and dims from axis on.
+
+    Input slots: X. Output slots: Out.
+
+    Example:
+
+    ```mlir
+    %y = pd.flatten2 %x : (tensor<?x64x7x7xf32>) -> tensor<?x3136xf32>
+    ```
+  }];
+  let arguments = (ins
+    Pd_Tensor:$X,
+    DefaultValuedAttr<ConfinedAttr<Pd_I32Attr, [IntMinValue<0>]>, "1">:$axis
+  );
+  let results = (outs Pd_Tensor:$Out);
+  let assemblyFormat = "$X attr-dict `:` functional-type(operands, results)";
+}
+
+def Pd_Squeeze2Op : Pd_Op<"squeeze2"> {
+  let summary = "removes size-1 dims (the listed ones, or all when axes is empty)";
+  let description = [{
+    Paddle operator `squeeze2`: removes size-1 dims (the listed ones, or all when axes is empty).
+
+    Input slots: X. Output slots: Out.
+
+    Example:
+
+    ```mlir
+    %y = pd.squeeze2 %x {axes = array<i32: 2, 3>} : (tensor<?x1000x1x1xf32>) -> tensor<?x1000xf32>
+    ```
+  }];
+  let arguments = (ins
+    Pd_Tensor:$X,
+    DefaultValuedAttr<DenseI32ArrayAttr, "{}">:$axes
+  );
+  let results = (outs Pd_Tensor:$Out);
+  let assemblyFormat = "$X attr-dict `:` functional-type(operands, results)";
+  let hasFolder = 1;
+}
+
+def Pd_Unsqueeze2Op : Pd_Op<"unsqueeze2", [AttrSizedOperandSegments]> {
+  let summary = "inserts size-1 dims at the listed positions";
+  let description = [{
+    Paddle operator `unsqueeze2`: inserts size-1 dims at the listed positions.
+
+    Input slots: X, AxesTensor (optional), AxesTensorList (list). Output slots: Out.
+
+    Example:
+
+    ```mlir
+    %y = pd.unsqueeze2 %x {axes = array<i32: 1, 2>} : (tensor<?x128xi64>) -> tensor<?x1x1x128xi64>
+    ```
+  }];
+  let arguments = (ins
+    Pd_Tensor:$X,
+    Optional<Pd_IndexTensor>:$AxesTensor,
+    Variadic<Pd_IndexTensor>:$AxesTensorList,
+    DefaultValuedAttr<DenseI32ArrayAttr, "{}">:$axes
+  );
+  let results = (outs Pd_Tensor:$Out);
+  let assemblyFormat = "$X (`AxesTensor` `(` $AxesTensor^ `)`)? (`AxesTensorList` `[` $AxesTensorList^ `]`)? attr-dict `:` functional-type(operands, results)";
+  let hasFolder = 1;
+}
+
+def Pd_ConcatOp : Pd_Op<"concat", [AttrSizedOperandSegments]> {
+  let summary = "concatenates tensors along an axis";
+  let description = [{
+    Paddle operator `concat`: concatenates tensors along an axis.
+
+    Input slots: X (list), AxisTensor (optional). Output slots: Out.
+
+    Example:
+
+    ```mlir
+    %y = pd.concat [%a, %b] {axis = 1 : i32} : (tensor<?x16x8x8xf32>, tensor<?x32x8x8xf32>) -> tensor<?x48x8x8xf32>
+    ```
+  }];
+  let arguments = (ins
+    Variadic<Pd_Tensor>:$X,
+    Optional<Pd_IndexTensor>:$AxisTensor,
+    DefaultValuedAttr<Pd_I32Attr, "0">:$axis
+  );
+  let results = (outs Pd_Tensor:$Out);
+  let assemblyFormat = "`[` $X `]` (`AxisTensor` `(` $AxisTensor^ `)`)? attr-dict `:` functional-type(operands, results)";
+}
+
+def Pd_SplitOp : Pd_Op<"split", [AttrSizedOperandSegments]> {
+  let summary = "splits a tensor along an axis into num equal parts or the given sections";
+  let description = [{
+    Paddle operator `split`: splits a tensor along an axis into num equal parts or the given sections.
+
+    Input slots: X, AxisTensor (optional), SectionsTensorList (list). Output slots: Out (list).
+
+    Example:
+
+    ```mlir
+    %a, %b = pd.split %x {num = 2 : i32, axis = 1 : i32} : (tensor<?x64xf32>) -> (tensor<?x32xf32>, tensor<?x32xf32>)
+    ```
+  }];
+  let arguments = (ins
+    Pd_Tensor:$X,
+    Optional<Pd_IndexTensor>:$AxisTensor,
+    Variadic<Pd_IndexTensor>:$SectionsTensorList,
+    DefaultValuedAttr<ConfinedAttr<Pd_I32Attr, [IntMinValue<0>]>, "0">:$num,
+    DefaultValuedAttr<DenseI32ArrayAttr, "{}">:$sections,
+    DefaultValuedAttr<Pd_I32Attr, "0">:$axis
+  );
+  let results = (outs Variadic<Pd_Tensor>:$Out);
+  let assemblyFormat = "$X (`AxisTensor` `(` $AxisTensor^ `)`)? (`SectionsTensorList` `[` $SectionsTensorList^ `]`)? attr-dict `:` functional-type(operands, results)";
+}
+
+def Pd_SliceOp : Pd_Op<"slice", [AttrSizedOperandSegments]> {
+  let summary = "takes [start, end) along the listed axes";
+  let description = [{
+    Paddle operator `slice`: takes [start, end) along the listed axes.
+
+    Input slots: Input, StartsTensor (optional), EndsTensor (optional), StartsTensorList (list), EndsTensorList (list). Output slots: Out.
+
+    Example:
+
+    ```mlir
+    %y = pd.slice %x {axes = array<i32: 1>, starts = array<i32: 0>, ends = array<i32: 1>, decrease_axis = array<i32: 1>} : (tensor<?x128x768xf32>) -> tensor<?x768xf32>
+    ```
+  }];
+  let arguments = (ins
+    Pd_Tensor:$Input,
+    Optional<Pd_IndexTensor>:$StartsTensor,
+    Optional<Pd_IndexTensor>:$EndsTensor,
+    Variadic<Pd_IndexTensor>:$StartsTensorList,
+    Variadic<Pd_IndexTensor>:$EndsTensorList,
+    DenseI32ArrayAttr:$axes,
+    DefaultValuedAttr<DenseI32ArrayAttr, "{}">:$starts,
+    DefaultValuedAttr<DenseI32ArrayAttr, "{}">:$ends,
+    DefaultValuedAttr<DenseI32ArrayAttr, "{}">:$infer_flags,
+    DefaultValuedAttr<DenseI32ArrayAttr, "{}">:$decrease_axis
+  );
+  let results = (outs Pd_Tensor:$Out);
+  let assemblyFormat = "$Input (`StartsTensor` `(` $StartsTensor^ `)`)? (`EndsTensor` `(` $EndsTensor^ `)`)? (`StartsTensorList` `[` $StartsTensorList^ `]`)? (`EndsTensorList` `[` $EndsTensorList^ `]`)? attr-dict `:` functional-type(operands, results)";
+}
+
+def Pd_StridedSliceOp : Pd_Op<"strided_slice", [AttrSizedOperandSegments]> {
+  let summary = "takes every stride-th element of [start, end) along the listed axes";
+  let description = [{
+    Paddle operator `strided_slice`: takes every stride-th element of [start, end) along the listed axes.
+
+    Input slots: Input, StartsTensor (optional), EndsTensor (optional), StridesTensor (optional), StartsTensorList (list), EndsTensorList (list), StridesTensorList (list). Output slots: Out.
+
+    Example:
+
+    ```mlir
+    %y = pd.strided_slice %x {axes = array<i32: 1>, starts = array<i32: 0>, ends = array<i32: 8>, strides = array<i32: 2>} : (tensor<?x8xf32>) -> tensor<?x4xf32>
+    ```
+  }];
+  let arguments = (ins
+    Pd_Tensor:$Input,
+    Optional<Pd_IndexTensor>:$StartsTensor,
+    Optional<Pd_IndexTensor>:$EndsTensor,
+    Optional<Pd_IndexTensor>:$StridesTensor,
+    Variadic<Pd_IndexTensor>:$StartsTensorList,
+    Variadic<Pd_IndexTensor>:$EndsTensorList,
+    Variadic<Pd_IndexTensor>:$StridesTensorList,
+    DenseI32ArrayAttr:$axes,
+    DefaultValuedAttr<DenseI32ArrayAttr, "{}">:$starts,
+    DefaultValuedAttr<DenseI32ArrayAttr, "{}">:$ends,
+    DefaultValuedAttr<DenseI32ArrayAttr, "{}">:$strides,
+    DefaultValuedAttr<DenseI32ArrayAttr, "{}">:$infer_flags,
+    DefaultValuedAttr<DenseI32ArrayAttr, "{}">:$decrease_axis
+  );
+  let results = (outs Pd_Tensor:$Out);
+  let assemblyFormat = "$Input (`StartsTensor` `(` $StartsTensor^ `)`)? (`EndsTensor` `(` $EndsTensor^ `)`)? (`StridesTensor` `(` $StridesTensor^ `)`)? (`StartsTensorList` `[` $StartsTensorList^ `]`)? (`EndsTensorList` `[` $EndsTensorList^ `]`)? (`StridesTensorList` `[` $StridesTensorList^ `]`)? attr-dict `:` functional-type(operands, results)";
+}
+
+def Pd_StackOp : Pd_Op<"stack"> {
+  let summary = "stacks same-shaped tensors on a new axis";
+  let description = [{
+    Paddle operator `stack`: stacks same-shaped tensors on a new axis.
+
+    Input slots: X (list). Output slots: Y.
+
+    Example:
+
+    ```mlir
+    %y = pd.stack [%a, %b] {axis = 1 : i32} : (tensor<?x4xf32>, tensor<?x4xf32>) -> tensor<?x2x4xf32>
+    ```
+  }];
+  let arguments = (ins
+    Variadic<Pd_Tensor>:$X,
+    DefaultValuedAttr<Pd_I32Attr, "0">:$axis
+  );
+  let results = (outs Pd_Tensor:$Y);
+  let assemblyFormat = "`[` $X `]` attr-dict `:` functional-type(operands, results)";
+}
+
+def Pd_UnstackOp : Pd_Op<"unstack"> {
+  let summary = "splits a tensor into its slices along an axis, removing that axis";
+  let description = [{
+    Paddle operator `unstack`: splits a tensor into its slices along an axis, removing that axis.
+
+    Input slots: X. Output slots: Y (list).
+
+    Example:
+
+    ```mlir
+    %a, %b = pd.unstack %x {axis = 1 : i32, num = 2 : i32} : (tensor<?x2x4xf32>) -> (tensor<?x4xf32>, tensor<?x4xf32>)
+    ```
+  }];
+  let arguments = (ins
+    Pd_Tensor:$X,
+    DefaultValuedAttr<Pd_I32Attr, "0">:$axis,
+    DefaultValuedAttr<ConfinedAttr<Pd_I32Attr, [IntMinValue<0>]>, "0">:$num
+  );
+  let results = (outs Variadic<Pd_Tensor>:$Y);
+  let assemblyFormat = "$X attr-dict `:` functional-type(operands, results)";
+}
+
+def Pd_ExpandV2Op : Pd_Op<"expand_v2", [AttrSizedOperandSegments]> {
+  let summary = "broadcasts x to a shape (-1 keeps the input dim)";
+  let description = [{
+    Paddle operator `expand_v2`: broadcasts x to a shape (-1 keeps the input dim).
+
+    Input slots: X, Shape (optional), expand_shapes_tensor (list). Output slots: Out.
+
+    Example:
+
+    ```mlir
+    %y = pd.expand_v2 %x {shape = array<i32: 4, -1, 8>} : (tensor<1x1x8xf32>) -> tensor<4x1x8xf32>
+    ```
+  }];
+  let arguments = (ins
+    Pd_Tensor:$X,
+    Optional<Pd_IndexTensor>:$ShapeInput,
+    Variadic<Pd_IndexTensor>:$expand_shapes_tensor,
+    DefaultValuedAttr<DenseI32ArrayAttr, "{}">:$shape
+  );
+  let results = (outs Pd_Tensor:$Out);
+  let assemblyFormat = "$X (`Shape` `(` $ShapeInput^ `)`)? (`expand_shapes_tensor` `[` $expand_shapes_tensor^ `]`)? attr-dict `:` functional-type(operands, results)";
+  let hasFolder = 1;
+}
+
+def Pd_TileOp : Pd_Op<"tile", [AttrSizedOperandSegments]> {
+  let summary = "repeats x along each dim";
+  let description = [{
+    Paddle operator `tile`: repeats x along each dim.
+
+    Input slots: X, RepeatTimes (optional), repeat_times_tensor (list). Output slots: Out.
+
+    Example:
+
+    ```mlir
+    %y = pd.tile %x {repeat_times = array<i32: 2, 3>} : (tensor<2x4xf32>) -> tensor<4x12xf32>
+    ```
+  }];
+  let arguments = (ins
+    Pd_Tensor:$X,
+    Optional<Pd_IndexTensor>:$RepeatTimesInput,
+    Variadic<Pd_IndexTensor>:$repeat_times_tensor,
+    DefaultValuedAttr<ConfinedAttr<DenseI32ArrayAttr, [Pd_I32ArrayMin<1>]>, "{}">:$repeat_times
+  );
+  let results = (outs Pd_Tensor:$Out);
+  let assemblyFormat = "$X (`RepeatTimes` `(` $RepeatTimesInput^ `)`)? (`repeat_times_tensor` `[` $repeat_times_tensor^ `]`)? attr-dict `:` functional-type(operands, results)";
+  let hasFolder = 1;
+}
+
+def Pd_GatherOp : Pd_Op<"gather"> {
+  let summary = "takes the slices of x at the given indices along an axis";
+  let description = [{
+    Paddle operator `gather`: takes the slices of x at the given indices along an axis.
+
+    Input slots: X, Index, Axis (optional). Output slots: Out.
+
+    Example:
+
+    ```mlir
+    %y = pd.gather %x, %i : (tensor<100x16xf32>, tensor<?xi64>) -> tensor<?x16xf32>
+    ```
+  }];
+  let arguments = (ins
+    Pd_Tensor:$X,
+    Pd_IndexTensor:$Index,
+    Optional<Pd_IndexTensor>:$AxisInput,
+    DefaultValuedAttr<Pd_I32Attr, "0">:$axis
+  );
+  let results = (outs Pd_Tensor:$Out);
+  let assemblyFormat = "$X `,` $Index (`Axis` `(` $AxisInput^ `)`)? attr-dict `:` functional-type(operands, results)";
+}
+
+def Pd_GatherNdOp : Pd_Op<"gather_nd"> {
+  let summary = "gathers slices of x addressed by the last dim of index";
+  let description = [{
+    Paddle operator `gather_nd`: gathers slices of x addressed by the last dim of index.
+
+    Input slots: X, Index. Output slots: Out.
+
+    Example:
+
+    ```mlir
+    %y = pd.gather_nd %x, %i : (tensor<4x5x6xf32>, tensor<?x2xi64>) -> tensor<?x6xf32>
+    ```
+  }];
+  let arguments = (ins
+    Pd_Tensor:$X,
+    Pd_IndexTensor:$Index
+  );
+  let results = (outs Pd_Tensor:$Out);
+  let assemblyFormat = "$X `,` $Index attr-dict `:` functional-type(operands, results)";
+}
+
+def Pd_LookupTableOp : Pd_Op<"lookup_table"> {
+  let summary = "embedding lookup; Ids has a trailing dim of 1 (Paddle 1.x)";
+  let description = [{
+    Paddle operator `lookup_table`: embedding lookup; Ids has a trailing dim of 1 (Paddle 1.x).
+
+    Input slots: W, Ids. Output slots: Out.
+
+    Example:
+
+    ```mlir
+    %y = pd.lookup_table %w, %ids : (tensor<1000x64xf32>, tensor<?x1xi64>) -> tensor<?x64xf32>
+    ```
+  }];
+  let arguments = (ins
+    Pd_FloatTensor:$W,
+    Pd_IndexTensor:$Ids,
+    DefaultValuedAttr<Pd_I64Attr, "-1">:$padding_idx,
+    DefaultValuedAttr<BoolAttr, "false">:$is_sparse
+  );
+  let results = (outs Pd_FloatTensor:$Out);
+  let assemblyFormat = "$W `,` $Ids attr-dict `:` functional-type(operands, results)";
+}
+
+def Pd_LookupTableV2Op : Pd_Op<"lookup_table_v2"> {
+  let summary = "embedding lookup; the output appends the embedding dim to Ids' shape";
+  let description = [{
+    Paddle operator `lookup_table_v2`: embedding lookup; the output appends the embedding dim to Ids' shape.
+
+    Input slots: W, Ids. Output slots: Out.
+
+    Example:
+
+    ```mlir
+    %y = pd.lookup_table_v2 %w, %ids : (tensor<30522x768xf32>, tensor<?x128xi64>) -> tensor<?x128x768xf32>
+    ```
+  }];
+  let arguments = (ins
+    Pd_FloatTensor:$W,
+    Pd_IndexTensor:$Ids,
+    DefaultValuedAttr<Pd_I64Attr, "-1">:$padding_idx,
+    DefaultValuedAttr<BoolAttr, "false">:$is_sparse
+  );
+  let results = (outs Pd_FloatTensor:$Out);
+  let assemblyFormat = "$W `,` $Ids attr-dict `:` functional-type(operands, results)";
+}
+
+def Pd_OneHotV2Op : Pd_Op<"one_hot_v2"> {
+  let summary = "one-hot encoding with depth classes appended as the last dim";
+  let description = [{
+    Paddle operator `one_hot_v2`: one-hot encoding with depth classes appended as the last dim.
+
+    Input slots: X, depth_tensor (optional). Output slots: Out.
+
+    Example:
+
+    ```mlir
+    %y = pd.one_hot_v2 %x {depth = 10 : i32} : (tensor<?xi64>) -> tensor<?x10xf32>
+    ```
+  }];
+  let arguments = (ins
+    Pd_IndexTensor:$X,
+    Optional<Pd_IndexTensor>:$depth_tensor,
+    DefaultValuedAttr<Pd_I32Attr, "-1">:$depth,
+    DefaultValuedAttr<ConfinedAttr<Pd_I32Attr, [IntMinValue<0>]>, "5">:$dtype,
+    DefaultValuedAttr<BoolAttr, "false">:$allow_out_of_range
+  );
+  let results = (outs Pd_FloatTensor:$Out);
+  let assemblyFormat = "$X (`depth_tensor` `(` $depth_tensor^ `)`)? attr-dict `:` functional-type(operands, results)";
+}
+
+def Pd_FillConstantOp : Pd_Op<"fill_constant", [AttrSizedOperandSegments]> {
+  let summary = "a tensor of the given shape filled with one value";
+  let description = [{
+    Paddle operator `fill_constant`: a tensor of the given shape filled with one value.
+
+    Input slots: ValueTensor (optional), ShapeTensor (optional), ShapeTensorList (list). Output slots: Out.
+
+    Example:
+
+    ```mlir
+    %y = pd.fill_constant {shape = array<i64: 2, 3>, value = 1.0 : f32} : () -> tensor<2x3xf32>
+    ```
+  }];
+  let arguments = (ins
+    Optional<Pd_NumTensor>:$ValueTensor,
+    Optional<Pd_IndexTensor>:$ShapeTensor,
+    Variadic<Pd_IndexTensor>:$ShapeTensorList,
+    DefaultValuedAttr<DenseI64ArrayAttr, "{}">:$shape,
+    DefaultValuedAttr<F32Attr, "0.0">:$value,
+    DefaultValuedStrAttr<StrAttr, "">:$str_value,
+    DefaultValuedAttr<ConfinedAttr<Pd_I32Attr, [IntMinValue<0>]>, "5">:$dtype,
+    DefaultValuedAttr<BoolAttr, "false">:$force_cpu
+  );
+  let results = (outs Pd_Tensor:$Out);
+  let assemblyFormat = "(`ValueTensor` `(` $ValueTensor^ `)`)? (`ShapeTensor` `(` $ShapeTensor^ `)`)? (`ShapeTensorList` `[` $ShapeTensorList^ `]`)? attr-dict `:` functional-type(operands, results)";
+  let hasFolder = 1;
+}
+
+def Pd_FillAnyLikeOp : Pd_Op<"fill_any_like"> {
+  let summary = "a tensor shaped like x filled with one value (dtype -1 keeps x's type)";
+  let description = [{
+    Paddle operator `fill_any_like`: a tensor shaped like x filled with one value (dtype -1 keeps x's type).
+
+    Input slots: X. Output slots: Out.
+
+    Example:
+
+    ```mlir
+    %y = pd.fill_any_like %x {value = 1.0 : f32} : (tensor<?x4xf32>) -> tensor<?x4xf32>
+    ```
+  }];
+  let arguments = (ins
+    Pd_Tensor:$X,
+    DefaultValuedAttr<F32Attr, "0.0">:$value,
+    DefaultValuedAttr<ConfinedAttr<Pd_I32Attr, [IntMinValue<-1>]>, "-1">:$dtype
+  );
+  let results = (outs Pd_Tensor:$Out);
+  let assemblyFormat = "$X attr-dict `:` functional-type(operands, results)";
+}
+
+def Pd_ShapeOp : Pd_Op<"shape"> {
+  let summary = "the shape of the input as a 1-D i32 tensor";
+  let description = [{
+    Paddle operator `shape`: the shape of the input as a 1-D i32 tensor.
+
+    Input slots: Input. Output slots: Out.
+
+    Example:
+
+    ```mlir
+    %s = pd.shape %x : (tensor<?x3x224x224xf32>) -> tensor<4xi32>
+    ```
+  }];
+  let arguments = (ins
+    Pd_Tensor:$Input
+  );
+  let results = (outs Pd_Tensor:$Out);
+  let assemblyFormat = "$Input attr-dict `:` functional-type(operands, results)";
+  let hasFolder = 1;
+}
+
+def Pd_RangeOp : Pd_Op<"range"> {
+  let summary = "the 1-D sequence start, start + step, ... below end";
+  let description = [{
+    Paddle operator `range`: the 1-D sequence start, start + step, ... below end.
+
+    Input slots: Start, End, Step. Output slots: Out.
+
+    Example:
+
+    ```mlir
+    %y = pd.range %s, %e, %st : (tensor<1xi64>, tensor<1xi64>, tensor<1xi64>) -> tensor<?xi64>
+    ```
+  }];
+  let arguments = (ins
+    Pd_NumTensor:$Start,
+    Pd_NumTensor:$End,
+    Pd_NumTensor:$Step
+  );
+  let results = (outs Pd_NumTensor:$Out);
+  let assemblyFormat = "$Start `,` $End `,` $Step attr-dict `:` functional-type(operands, results)";
+}
+
+def Pd_AssignOp : Pd_Op<"assign"> {
+  let summary = "copies x";
+  let description = [{
+    Paddle operator `assign`: copies x.
+
+    Input slots: X. Output slots: Out.
+
+    Example:
+
+    ```mlir
+    %y = pd.assign %x : (tensor<?x4xf32>) -> tensor<?x4xf32>
+    ```
+  }];
+  let arguments = (ins
+    Pd_Tensor:$X
+  );
+  let results = (outs Pd_Tensor:$Out);
+  let assemblyFormat = "$X attr-dict `:` functional-type(operands, results)";
+  let hasFolder = 1;
+  let extraClassDefinition = [{
+  ::llvm::LogicalResult $cppClass::inferResultTypes(
+      ::llvm::SmallVectorImpl<::mlir::Type> &types, bool emitErrors) {
+    types.push_back(getX().getType());
+    return ::mlir::success();
+  }
+  }];
+}
+
+def Pd_ReduceMeanOp : Pd_Op<"reduce_mean"> {
+  let summary = "mean over the listed dims";
+  let description = [{
+    Paddle operator `reduce_mean`: mean over the listed dims.
+
+    Input slots: X. Output slots: Out.
+
+    Example:
+
+    ```mlir
+    %s = pd.reduce_mean %x {dim = array<i32: 1>, keep_dim = true} : (tensor<?x128xf32>) -> tensor<?x1xf32>
+    ```
+  }];
+  let arguments = (ins
+    Pd_NumTensor:$X,
+    DefaultValuedAttr<DenseI32ArrayAttr, "{0}">:$dim,
+    DefaultValuedAttr<BoolAttr, "false">:$keep_dim,
+    DefaultValuedAttr<BoolAttr, "false">:$reduce_all,
+    DefaultValuedAttr<Pd_I32Attr, "-1">:$in_dtype,
+    DefaultValuedAttr<Pd_I32Attr, "-1">:$out_dtype
+  );
+  let results = (outs Pd_NumTensor:$Out);
+  let assemblyFormat = "$X attr-dict `:` functional-type(operands, results)";
+}
+
+def Pd_ReduceSumOp : Pd_Op<"reduce_sum"> {
+  let summary = "sum over the listed dims";
+  let description = [{
+    Paddle operator `reduce_sum`: sum over the listed dims.
+
+    Input slots: X. Output slots: Out.
+
+    Example:
+
+    ```mlir
+    %s = pd.reduce_sum %x {dim = array<i32: 1>, keep_dim = true} : (tensor<?x128xf32>) -> tensor<?x1xf32>
+    ```
+  }];
+  let arguments = (ins
+    Pd_NumTensor:$X,
+    DefaultValuedAttr<DenseI32ArrayAttr, "{0}">:$dim,
+    DefaultValuedAttr<BoolAttr, "false">:$keep_dim,
+    DefaultValuedAttr<BoolAttr, "false">:$reduce_all,
+    DefaultValuedAttr<Pd_I32Attr, "-1">:$in_dtype,
+    DefaultValuedAttr<Pd_I32Attr, "-1">:$out_dtype
+  );
+  let results = (outs Pd_NumTensor:$Out);
+  let assemblyFormat = "$X attr-dict `:` functional-type(operands, results)";
+}
+
+def Pd_ReduceMaxOp : Pd_Op<"reduce_max"> {
+  let summary = "maximum over the listed dims";
+  let description = [{
+    Paddle operator `reduce_max`: maximum over the listed dims.
+
+    Input slots: X. Output slots: Out.
+
+    Example:
+
+    ```mlir
+    %s = pd.reduce_max %x {dim = array<i32: 1>, keep_dim = true} : (tensor<?x128xf32>) -> tensor<?x1xf32>
+    ```
+  }];
+  let arguments = (ins
+    Pd_NumTensor:$X,
+    DefaultValuedAttr<DenseI32ArrayAttr, "{0}">:$dim,
+    DefaultValuedAttr<BoolAttr, "false">:$keep_dim,
+    DefaultValuedAttr<BoolAttr, "false">:$reduce_all,
+    DefaultValuedAttr<Pd_I32Attr, "-1">:$in_dtype,
+    DefaultValuedAttr<Pd_I32Attr, "-1">:$out_dtype
+  );
+  let results = (outs Pd_NumTensor:$Out);
+  let assemblyFormat = "$X attr-dict `:` functional-type(operands, results)";
+}
+
+def Pd_ReduceMinOp : Pd_Op<"reduce_min"> {
+  let summary = "minimum over the listed dims";
+  let description = [{
+    Paddle operator `reduce_min`: minimum over the listed dims.
+
+    Input slots: X. Output slots: Out.
+
+    Example:
+
+    ```mlir
+    %s = pd.reduce_min %x {dim = array<i32: 1>, keep_dim = true} : (tensor<?x128xf32>) -> tensor<?x1xf32>
+    ```
+  }];
+  let arguments = (ins
+    Pd_NumTensor:$X,
+    DefaultValuedAttr<DenseI32ArrayAttr, "{0}">:$dim,
+    DefaultValuedAttr<BoolAttr, "false">:$keep_dim,
+    DefaultValuedAttr<BoolAttr, "false">:$reduce_all,
+    DefaultValuedAttr<Pd_I32Attr, "-1">:$in_dtype,
+    DefaultValuedAttr<Pd_I32Attr, "-1">:$out_dtype
+  );
+  let results = (outs Pd_NumTensor:$Out);
+  let assemblyFormat = "$X attr-dict `:` functional-type(operands, results)";
+}
+
+def Pd_ReduceProdOp : Pd_Op<"reduce_prod"> {
+  let summary = "product over the listed dims";
+  let description = [{
+    Paddle operator `reduce_prod`: product over the listed dims.
+
+    Input slots: X. Output slots: Out.
+
+    Example:
+
+    ```mlir
+    %s = pd.reduce_prod %x {dim = array<i32: 1>, keep_dim = true} : (tensor<?x128xf32>) -> tensor<?x1xf32>
+    ```
+  }];
+  let arguments = (ins
+    Pd_NumTensor:$X,
+    DefaultValuedAttr<DenseI32ArrayAttr, "{0}">:$dim,
+    DefaultValuedAttr<BoolAttr, "false">:$keep_dim,
+    DefaultValuedAttr<BoolAttr, "false">:$reduce_all,
+    DefaultValuedAttr<Pd_I32Attr, "-1">:$in_dtype,
+    DefaultValuedAttr<Pd_I32Attr, "-1">:$out_dtype
+  );
+  let results = (outs Pd_NumTensor:$Out);
+  let assemblyFormat = "$X attr-dict `:` functional-type(operands, results)";
+}
+
+def Pd_MeanOp : Pd_Op<"mean"> {
+  let summary = "mean of all elements, as a 1-element tensor";
+  let description = [{
+    Paddle operator `mean`: mean of all elements, as a 1-element tensor.
+
+    Input slots: X. Output slots: Out.
+
+    Example:
+
+    ```mlir
+    %y = pd.mean %x : (tensor<?x10xf32>) -> tensor<1xf32>
+    ```
+  }];
+  let arguments = (ins
+    Pd_FloatTensor:$X
+  );
+  let results = (outs Pd_FloatTensor:$Out);
+  let assemblyFormat = "$X attr-dict `:` functional-type(operands, results)";
+}
+
+def Pd_SumOp : Pd_Op<"sum"> {
+  let summary = "elementwise sum of same-shaped tensors";
+  let description = [{
+    Paddle operator `sum`: elementwise sum of same-shaped tensors.
+
+    Input slots: X (list). Output slots: Out.
+
+    Example:
+
+    ```mlir
+    %y = pd.sum [%a, %b, %c] : (tensor<?x4xf32>, tensor<?x4xf32>, tensor<?x4xf32>) -> tensor<?x4xf32>
+    ```
+  }];
+  let arguments = (ins
+    Variadic<Pd_NumTensor>:$X
+  );
+  let results = (outs Pd_NumTensor:$Out);
+  let assemblyFormat = "`[` $X `]` attr-dict `:` functional-type(operands, results)";
+}
+
+def Pd_ArgMaxOp : Pd_Op<"arg_max"> {
+  let summary = "index of the maximum along an axis";
+  let description = [{
+    Paddle operator `arg_max`: index of the maximum along an axis.
+
+    Input slots: X. Output slots: Out.
+
+    Example:
+
+    ```mlir
+    %y = pd.arg_max %x {axis = 1 : i64} : (tensor<?x1000xf32>) -> tensor<?xi64>
+    ```
+  }];
+  let arguments = (ins
+    Pd_NumTensor:$X,
+    DefaultValuedAttr<Pd_I64Attr, "0">:$axis,
+    DefaultValuedAttr<BoolAttr, "false">:$keepdims,
+    DefaultValuedAttr<BoolAttr, "false">:$flatten,
+    DefaultValuedAttr<Pd_I32Attr, "3">:$dtype
+  );
+  let results = (outs Pd_IndexTensor:$Out);
+  let assemblyFormat = "$X attr-dict `:` functional-type(operands, results)";
+}
+
+def Pd_ArgMinOp : Pd_Op<"arg_min"> {
+  let summary = "index of the minimum along an axis";
+  let description = [{
+    Paddle operator `arg_min`: index of the minimum along an axis.
+
+    Input slots: X. Output slots: Out.
+
+    Example:
+
+    ```mlir
+    %y = pd.arg_min %x {axis = 1 : i64} : (tensor<?x1000xf32>) -> tensor<?xi64>
+    ```
+  }];
+  let arguments = (ins
+    Pd_NumTensor:$X,
+    DefaultValuedAttr<Pd_I64Attr, "0">:$axis,
+    DefaultValuedAttr<BoolAttr, "false">:$keepdims,
+    DefaultValuedAttr<BoolAttr, "false">:$flatten,
+    DefaultValuedAttr<Pd_I32Attr, "3">:$dtype
+  );
+  let results = (outs Pd_IndexTensor:$Out);
+  let assemblyFormat = "$X attr-dict `:` functional-type(operands, results)";
+}
+
+def Pd_TopKV2Op : Pd_Op<"top_k_v2"> {
+  let summary = "the k largest (or smallest) values along an axis and their indices";
+  let description = [{
+    Paddle operator `top_k_v2`: the k largest (or smallest) values along an axis and their indices.
+
+    Input slots: X, K (optional). Output slots: Out, Indices.
+
+    Example:
+
+    ```mlir
+    %v, %i = pd.top_k_v2 %x {k = 5 : i32} : (tensor<?x1000xf32>) -> (tensor<?x5xf32>, tensor<?x5xi64>)
+    ```
+  }];
+  let arguments = (ins
+    Pd_NumTensor:$X,
+    Optional<Pd_IndexTensor>:$KInput,
+    DefaultValuedAttr<ConfinedAttr<Pd_I32Attr, [IntMinValue<1>]>, "1">:$k,
+    DefaultValuedAttr<Pd_I32Attr, "-1">:$axis,
+    DefaultValuedAttr<BoolAttr, "true">:$largest,
+    DefaultValuedAttr<BoolAttr, "true">:$sorted
+  );
+  let results = (outs Pd_NumTensor:$Out, Pd_IndexTensor:$Indices);
+  let assemblyFormat = "$X (`K` `(` $KInput^ `)`)? attr-dict `:` functional-type(operands, results)";
+}
+
+def Pd_CumsumOp : Pd_Op<"cumsum"> {
+  let summary = "cumulative sum along an axis";
+  let description = [{
+    Paddle operator `cumsum`: cumulative sum along an axis.
+
+    Input slots: X. Output slots: Out.
+
+    Example:
+
+    ```mlir
+    %y = pd.cumsum %x {axis = 1 : i32} : (tensor<?x128xi64>) -> tensor<?x128xi64>
+    ```
+  }];
+  let arguments = (ins
+    Pd_NumTensor:$X,
+    DefaultValuedAttr<Pd_I32Attr, "-1">:$axis,
+    DefaultValuedAttr<BoolAttr, "false">:$flatten,
+    DefaultValuedAttr<BoolAttr, "false">:$exclusive,
+    DefaultValuedAttr<BoolAttr, "false">:$reverse
+  );
+  let results = (outs Pd_NumTensor:$Out);
+  let assemblyFormat = "$X attr-dict `:` functional-type(operands, results)";
+}
+
+def Pd_WhereOp : Pd_Op<"where"> {
+  let summary = "selects x where condition holds, else y (numpy broadcasting)";
+  let description = [{
+    Paddle operator `where`: selects x where condition holds, else y (numpy broadcasting).
+
+    Input slots: Condition, X, Y. Output slots: Out.
+
+    Example:
+
+    ```mlir
+    %y = pd.where %c, %a, %b : (tensor<?x4xi1>, tensor<?x4xf32>, tensor<?x4xf32>) -> tensor<?x4xf32>
+    ```
+  }];
+  let arguments = (ins
+    Pd_BoolTensor:$Condition,
+    Pd_Tensor:$X,
+    Pd_Tensor:$Y
+  );
+  let results = (outs Pd_Tensor:$Out);
+  let assemblyFormat = "$Condition `,` $X `,` $Y attr-dict `:` functional-type(operands, results)";
+}
+
+def Pd_EqualOp : Pd_Op<"equal"> {
+  let summary = "elementwise x == y";
+  let description = [{
+    Paddle operator `equal`: elementwise x == y.
+
+    Input slots: X, Y. Output slots: Out.
+
+    Example:
+
+    ```mlir
+    %m = pd.equal %x, %y : (tensor<?x8xf32>, tensor<?x8xf32>) -> tensor<?x8xi1>
+    ```
+  }];
+  let arguments = (ins
+    Pd_Tensor:$X,
+    Pd_Tensor:$Y,
+    DefaultValuedAttr<ConfinedAttr<Pd_I32Attr, [IntMinValue<-1>]>, "-1">:$axis
+  );
+  let results = (outs Pd_BoolTensor:$Out);
+  let assemblyFormat = "$X `,` $Y attr-dict `:` functional-type(operands, results)";
+  let extraClassDefinition = [{
+  ::llvm::LogicalResult $cppClass::inferResultTypes(
+      ::llvm::SmallVectorImpl<::mlir::Type> &types, bool emitErrors) {
+    return ::mlir::pd::inferBroadcastTypes(getOperation(), getX().getType(), getY().getType(), getAxis(), /*boolResult=*/true, types, emitErrors);
+  }
+  }];
+}
+
+def Pd_NotEqualOp : Pd_Op<"not_equal"> {
+  let summary = "elementwise x != y";
+  let description = [{
+    Paddle operator `not_equal`: elementwise x != y.
+
+    Input slots: X, Y. Output slots: Out.
+
+    Example:
+
+    ```mlir
+    %m = pd.not_equal %x, %y : (tensor<?x8xf32>, tensor<?x8xf32>) -> tensor<?x8xi1>
+    ```
+  }];
+  let arguments = (ins
+    Pd_Tensor:$X,
+    Pd_Tensor:$Y,
+    DefaultValuedAttr<ConfinedAttr<Pd_I32Attr, [IntMinValue<-1>]>, "-1">:$axis
+  );
+  let results = (outs Pd_BoolTensor:$Out);
+  let assemblyFormat = "$X `,` $Y attr-dict `:` functional-type(operands, results)";
+  let extraClassDefinition = [{
+  ::llvm::LogicalResult $cppClass::inferResultTypes(
+      ::llvm::SmallVectorImpl<::mlir::Type> &types, bool emitErrors) {
+    return ::mlir::pd::inferBroadcastTypes(getOperation(), getX().getType(), getY().getType(), getAxis(), /*boolResult=*/true, types, emitErrors);
+  }
+  }];
+}
+
+def Pd_LessThanOp : Pd_Op<"less_than"> {
+  let summary = "elementwise x < y";
+  let description = [{
+    Paddle operator `less_than`: elementwise x < y.
+
+    Input slots: X, Y. Output slots: Out.
+
+    Example:
+
+    ```mlir
+    %m = pd.less_than %x, %y : (tensor<?x8xf32>, tensor<?x8xf32>) -> tensor<?x8xi1>
+    ```
+  }];
+  let arguments = (ins
+    Pd_Tensor:$X,
+    Pd_Tensor:$Y,
+    DefaultValuedAttr<ConfinedAttr<Pd_I32Attr, [IntMinValue<-1>]>, "-1">:$axis
+  );
+  let results = (outs Pd_BoolTensor:$Out);
+  let assemblyFormat = "$X `,` $Y attr-dict `:` functional-type(operands, results)";
+  let extraClassDefinition = [{
+  ::llvm::LogicalResult $cppClass::inferResultTypes(
+      ::llvm::SmallVectorImpl<::mlir::Type> &types, bool emitErrors) {
+    return ::mlir::pd::inferBroadcastTypes(getOperation(), getX().getType(), getY().getType(), getAxis(), /*boolResult=*/true, types, emitErrors);
+  }
+  }];
+}
+
+def Pd_GreaterThanOp : Pd_Op<"greater_than"> {
+  let summary = "elementwise x > y";
+  let description = [{
+    Paddle operator `greater_than`: elementwise x > y.
+
+    Input slots: X, Y. Output slots: Out.
+
+    Example:
+
+    ```mlir
+    %m = pd.greater_than %x, %y : (tensor<?x8xf32>, tensor<?x8xf32>) -> tensor<?x8xi1>
+    ```
+  }];
+  let arguments = (ins
+    Pd_Tensor:$X,
+    Pd_Tensor:$Y,
+    DefaultValuedAttr<ConfinedAttr<Pd_I32Attr, [IntMinValue<-1>]>, "-1">:$axis
+  );
+  let results = (outs Pd_BoolTensor:$Out);
+  let assemblyFormat = "$X `,` $Y attr-dict `:` functional-type(operands, results)";
+  let extraClassDefinition = [{
+  ::llvm::LogicalResult $cppClass::inferResultTypes(
+      ::llvm::SmallVectorImpl<::mlir::Type> &types, bool emitErrors) {
+    return ::mlir::pd::inferBroadcastTypes(getOperation(), getX().getType(), getY().getType(), getAxis(), /*boolResult=*/true, types, emitErrors);
+  }
+  }];
+}
+
+def Pd_LogicalAndOp : Pd_Op<"logical_and"> {
+  let summary = "elementwise x and y";
+  let description = [{
+    Paddle operator `logical_and`: elementwise x and y.
+
+    Input slots: X, Y. Output slots: Out.
+
+    Example:
+
+    ```mlir
+    %z = pd.logical_and %x, %y : (tensor<?x4xi1>, tensor<?x4xi1>) -> tensor<?x4xi1>
+    ```
+  }];
+  let arguments = (ins
+    Pd_BoolTensor:$X,
+    Pd_BoolTensor:$Y
+  );
+  let results = (outs Pd_BoolTensor:$Out);
+  let assemblyFormat = "$X `,` $Y attr-dict `:` functional-type(operands, results)";
+  let extraClassDefinition = [{
+  ::llvm::LogicalResult $cppClass::inferResultTypes(
+      ::llvm::SmallVectorImpl<::mlir::Type> &types, bool emitErrors) {
+    return ::mlir::pd::inferBroadcastTypes(getOperation(), getX().getType(), getY().getType(), -1, /*boolResult=*/false, types, emitErrors);
+  }
+  }];
+}
+
+def Pd_LogicalOrOp : Pd_Op<"logical_or"> {
+  let summary = "elementwise x or y";
+  let description = [{
+    Paddle operator `logical_or`: elementwise x or y.
+
+    Input slots: X, Y. Output slots: Out.
+
+    Example:
+
+    ```mlir
+    %z = pd.logical_or %x, %y : (tensor<?x4xi1>, tensor<?x4xi1>) -> tensor<?x4xi1>
+    ```
+  }];
+  let arguments = (ins
+    Pd_BoolTensor:$X,
+    Pd_BoolTensor:$Y
+  );
+  let results = (outs Pd_BoolTensor:$Out);
+  let assemblyFormat = "$X `,` $Y attr-dict `:` functional-type(operands, results)";
+  let extraClassDefinition = [{
+  ::llvm::LogicalResult $cppClass::inferResultTypes(
+      ::llvm::SmallVectorImpl<::mlir::Type> &types, bool emitErrors) {
+    return ::mlir::pd::inferBroadcastTypes(getOperation(), getX().getType(), getY().getType(), -1, /*boolResult=*/false, types, emitErrors);
+  }
+  }];
+}
+
+def Pd_LogicalNotOp : Pd_Op<"logical_not"> {
+  let summary = "elementwise not x";
+  let description = [{
+    Paddle operator `logical_not`: elementwise not x.
+
+    Input slots: X. Output slots: Out.
+
+    Example:
+
+    ```mlir
+    %z = pd.logical_not %x : (tensor<?x4xi1>) -> tensor<?x4xi1>
+    ```
+  }];
+  let arguments = (ins
+    Pd_BoolTensor:$X
+  );
+  let results = (outs Pd_BoolTensor:$Out);
+  let assemblyFormat = "$X attr-dict `:` functional-type(operands, results)";
+  let extraClassDefinition = [{
+  ::llvm::LogicalResult $cppClass::inferResultTypes(
+      ::llvm::SmallVectorImpl<::mlir::Type> &types, bool emitErrors) {
+    types.push_back(getX().getType());
+    return ::mlir::success();
+  }
+  }];
+}
+
+def Pd_FakeQuantizeMovingAverageAbsMaxOp : Pd_Op<"fake_quantize_moving_average_abs_max", [AttrSizedOperandSegments]> {
+  let summary = "quantizes x to bit_length-bit integers (stored as float) with a moving-average abs-max scale";
+  let description = [{
+    Paddle operator `fake_quantize_moving_average_abs_max`: quantizes x to bit_length-bit integers (stored as float) with a moving-average abs-max scale.
+
+    Input slots: X, InScale, InAccum (optional), InState (optional). Output slots: Out, OutScale.
+
+    Example:
+
+    ```mlir
+    %q, %s = pd.fake_quantize_moving_average_abs_max %x, %in_scale {is_test = true} : (tensor<?x64xf32>, tensor<1xf32>) -> (tensor<?x64xf32>, tensor<1xf32>)
+    ```
+  }];
+  let arguments = (ins
+    Pd_FloatTensor:$X,
+    Pd_FloatTensor:$InScale,
+    Optional<Pd_FloatTensor>:$InAccum,
+    Optional<Pd_FloatTensor>:$InState,
+    DefaultValuedAttr<ConfinedAttr<F32Attr, [Pd_F32Range<"0.0", "1.0">]>, "0.9">:$moving_rate,
+    DefaultValuedAttr<ConfinedAttr<Pd_I32Attr, [IntMinValue<1>]>, "8">:$bit_length,
+    DefaultValuedAttr<BoolAttr, "false">:$is_test,
+    DefaultValuedAttr<ConfinedAttr<Pd_I32Attr, [IntMinValue<0>]>, "1">:$round_type
+  );
+  let results = (outs Pd_FloatTensor:$Out, Pd_FloatTensor:$OutScale);
+  let assemblyFormat = "$X `,` $InScale (`InAccum` `(` $InAccum^ `)`)? (`InState` `(` $InState^ `)`)? attr-dict `:` functional-type(operands, results)";
+}
+
+def Pd_FakeQuantizeDequantizeMovingAverageAbsMaxOp : Pd_Op<"fake_quantize_dequantize_moving_average_abs_max", [AttrSizedOperandSegments]> {
+  let summary = "quantizes then dequantizes x with a moving-average abs-max scale (QAT simulation)";
+  let description = [{
+    Paddle operator `fake_quantize_dequantize_moving_average_abs_max`: quantizes then dequantizes x with a moving-average abs-max scale (QAT simulation).
+
+    Input slots: X, InScale, InAccum (optional), InState (optional). Output slots: Out, OutScale.
+
+    Example:
+
+    ```mlir
+    %q, %s = pd.fake_quantize_dequantize_moving_average_abs_max %x, %in_scale {is_test = true} : (tensor<?x64xf32>, tensor<1xf32>) -> (tensor<?x64xf32>, tensor<1xf32>)
+    ```
+  }];
+  let arguments = (ins
+    Pd_FloatTensor:$X,
+    Pd_FloatTensor:$InScale,
+    Optional<Pd_FloatTensor>:$InAccum,
+    Optional<Pd_FloatTensor>:$InState,
+    DefaultValuedAttr<ConfinedAttr<F32Attr, [Pd_F32Range<"0.0", "1.0">]>, "0.9">:$moving_rate,
+    DefaultValuedAttr<ConfinedAttr<Pd_I32Attr, [IntMinValue<1>]>, "8">:$bit_length,
+    DefaultValuedAttr<BoolAttr, "false">:$is_test,
+    DefaultValuedAttr<ConfinedAttr<Pd_I32Attr, [IntMinValue<0>]>, "1">:$round_type
+  );
+  let results = (outs Pd_FloatTensor:$Out, Pd_FloatTensor:$OutScale);
+  let assemblyFormat = "$X `,` $InScale (`InAccum` `(` $InAccum^ `)`)? (`InState` `(` $InState^ `)`)? attr-dict `:` functional-type(operands, results)";
+}
+
+def Pd_FakeChannelWiseQuantizeDequantizeAbsMaxOp : Pd_Op<"fake_channel_wise_quantize_dequantize_abs_max"> {
+  let summary = "per-channel abs-max quantize-dequantize of a weight (QAT simulation)";
+  let description = [{
+    Paddle operator `fake_channel_wise_quantize_dequantize_abs_max`: per-channel abs-max quantize-dequantize of a weight (QAT simulation).
+
+    Input slots: X. Output slots: Out, OutScale.
+
+    Example:
+
+    ```mlir
+    %q, %s = pd.fake_channel_wise_quantize_dequantize_abs_max %w : (tensor<32x3x3x3xf32>) -> (tensor<32x3x3x3xf32>, tensor<32xf32>)
+    ```
+  }];
+  let arguments = (ins
+    Pd_FloatTensor:$X,
+    DefaultValuedAttr<ConfinedAttr<Pd_I32Attr, [IntMinValue<1>]>, "8">:$bit_length,
+    DefaultValuedAttr<ConfinedAttr<Pd_I32Attr, [IntMinValue<0>]>, "0">:$quant_axis,
+    DefaultValuedAttr<ConfinedAttr<Pd_I32Attr, [IntMinValue<0>]>, "1">:$round_type,
+    DefaultValuedAttr<BoolAttr, "false">:$is_test
+  );
+  let results = (outs Pd_FloatTensor:$Out, Pd_FloatTensor:$OutScale);
+  let assemblyFormat = "$X attr-dict `:` functional-type(operands, results)";
+}
+
+def Pd_FakeDequantizeMaxAbsOp : Pd_Op<"fake_dequantize_max_abs"> {
+  let summary = "x * scale / max_range";
+  let description = [{
+    Paddle operator `fake_dequantize_max_abs`: x * scale / max_range.
+
+    Input slots: X, Scale. Output slots: Out.
+
+    Example:
+
+    ```mlir
+    %y = pd.fake_dequantize_max_abs %x, %s {max_range = 127.0 : f32} : (tensor<?x64xf32>, tensor<1xf32>) -> tensor<?x64xf32>
+    ```
+  }];
+  let arguments = (ins
+    Pd_FloatTensor:$X,
+    Pd_FloatTensor:$Scale,
+    F32Attr:$max_range
+  );
+  let results = (outs Pd_FloatTensor:$Out);
+  let assemblyFormat = "$X `,` $Scale attr-dict `:` functional-type(operands, results)";
+}
+
+def Pd_FakeChannelWiseDequantizeMaxAbsOp : Pd_Op<"fake_channel_wise_dequantize_max_abs"> {
+  let summary = "per-channel dequantization x * scale[c] / (2^(bits-1) - 1)";
+  let description = [{
+    Paddle operator `fake_channel_wise_dequantize_max_abs`: per-channel dequantization x * scale[c] / (2^(bits-1) - 1).
+
+    Input slots: X, Scales (list). Output slots: Out.
+
+    Example:
+
+    ```mlir
+    %y = pd.fake_channel_wise_dequantize_max_abs %x Scales [%s] : (tensor<?x32x8x8xf32>, tensor<32xf32>) -> tensor<?x32x8x8xf32>
+    ```
+  }];
+  let arguments = (ins
+    Pd_FloatTensor:$X,
+    Variadic<Pd_FloatTensor>:$Scales,
+    DefaultValuedAttr<ConfinedAttr<DenseI32ArrayAttr, [Pd_I32ArrayMin<1>]>, "{8}">:$quant_bits,
+    DefaultValuedAttr<ConfinedAttr<Pd_I32Attr, [IntMinValue<0>]>, "0">:$quant_axis,
+    DefaultValuedAttr<ConfinedAttr<Pd_I32Attr, [IntMinValue<1>]>, "1">:$x_num_col_dims
+  );
+  let results = (outs Pd_FloatTensor:$Out);
+  let assemblyFormat = "$X (`Scales` `[` $Scales^ `]`)? attr-dict `:` functional-type(operands, results)";
+}
+
+def Pd_QuantizeLinearOp : Pd_Op<"quantize_linear", [AttrSizedOperandSegments]> {
+  let summary = "linear quantization round(x / scale * (2^(bits-1) - 1)) + zero_point, per tensor or per axis";
+  let description = [{
+    Paddle operator `quantize_linear`: linear quantization round(x / scale * (2^(bits-1) - 1)) + zero_point, per tensor or per axis.
+
+    Input slots: X, Scale, ZeroPoint, InAccum (optional), InState (optional). Output slots: Y.
+
+    Example:
+
+    ```mlir
+    %q = pd.quantize_linear %x, %s, %zp : (tensor<?x64xf32>, tensor<1xf32>, tensor<1xi32>) -> tensor<?x64xf32>
+    ```
+  }];
+  let arguments = (ins
+    Pd_FloatTensor:$X,
+    Pd_FloatTensor:$Scale,
+    Pd_NumTensor:$ZeroPoint,
+    Optional<Pd_FloatTensor>:$InAccum,
+    Optional<Pd_FloatTensor>:$InState,
+    DefaultValuedAttr<ConfinedAttr<Pd_I32Attr, [IntMinValue<-1>]>, "-1">:$quant_axis,
+    DefaultValuedAttr<ConfinedAttr<Pd_I32Attr, [IntMinValue<1>]>, "8">:$bit_length,
+    DefaultValuedAttr<ConfinedAttr<Pd_I32Attr, [IntMinValue<0>]>, "0">:$round_type,
+    DefaultValuedAttr<BoolAttr, "true">:$is_test,
+    DefaultValuedAttr<F32Attr, "0.9">:$moving_rate
+  );
+  let results = (outs Pd_QuantTensor:$Y);
+  let assemblyFormat = "$X `,` $Scale `,` $ZeroPoint (`InAccum` `(` $InAccum^ `)`)? (`InState` `(` $InState^ `)`)? attr-dict `:` functional-type(operands, results)";
+}
+
+def Pd_DequantizeLinearOp : Pd_Op<"dequantize_linear"> {
+  let summary = "linear dequantization (x - zero_point) * scale / (2^(bits-1) - 1), per tensor or per axis";
+  let description = [{
+    Paddle operator `dequantize_linear`: linear dequantization (x - zero_point) * scale / (2^(bits-1) - 1), per tensor or per axis.
+
+    Input slots: X, Scale, ZeroPoint. Output slots: Y.
+
+    Example:
+
+    ```mlir
+    %y = pd.dequantize_linear %q, %s, %zp : (tensor<?x64xf32>, tensor<1xf32>, tensor<1xi32>) -> tensor<?x64xf32>
+    ```
+  }];
+  let arguments = (ins
+    Pd_QuantTensor:$X,
+    Pd_FloatTensor:$Scale,
+    Pd_NumTensor:$ZeroPoint,
+    DefaultValuedAttr<ConfinedAttr<Pd_I32Attr, [IntMinValue<-1>]>, "-1">:$quant_axis,
+    DefaultValuedAttr<ConfinedAttr<Pd_I32Attr, [IntMinValue<1>]>, "8">:$bit_length,
+    DefaultValuedAttr<ConfinedAttr<Pd_I32Attr, [IntMinValue<0>]>, "0">:$round_type
+  );
+  let results = (outs Pd_FloatTensor:$Y);
+  let assemblyFormat = "$X `,` $Scale `,` $ZeroPoint attr-dict `:` functional-type(operands, results)";
+}
+
+#endif // PADDLEMLIR_DIALECT_PD_IR_PDOPSGENERATED_TD

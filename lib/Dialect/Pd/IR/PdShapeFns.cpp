@@ -1,0 +1,1375 @@
+//===- PdShapeFns.cpp - result-type inference of pd ops ------------------===//
+//
+// Hand-written PdShapeInference for the ops whose catalogue entry says
+// `infer = "custom"`, plus the fused ops. Each function applies the checks
+// Paddle's InferShape applies and propagates dynamic dims as `?`.
+//
+//===----------------------------------------------------------------------===//
+
+#include "PaddleMLIR/Dialect/Pd/IR/PdOps.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallSet.h"
+
+using namespace mlir;
+using namespace mlir::pd;
+
+namespace {
+constexpr int64_t kDyn = ShapedType::kDynamic;
+bool isDyn(int64_t d) { return ShapedType::isDynamic(d); }
+bool conflict(int64_t a, int64_t b) { return !isDyn(a) && !isDyn(b) && a != b; }
+
+RankedTensorType rt(Value v) { return cast<RankedTensorType>(v.getType()); }
+RankedTensorType rt(Type t) { return cast<RankedTensorType>(t); }
+Type tensor(ArrayRef<int64_t> shape, Type elem) { return RankedTensorType::get(shape, elem); }
+
+int64_t prod(ArrayRef<int64_t> dims) {
+  int64_t p = 1;
+  for (int64_t d : dims) {
+    if (isDyn(d))
+      return kDyn;
+    p *= d;
+  }
+  return p;
+}
+
+std::string shapeStr(ArrayRef<int64_t> dims) {
+  std::string s = "[";
+  for (auto [i, d] : llvm::enumerate(dims))
+    s += (i ? ", " : "") + (isDyn(d) ? std::string("?") : std::to_string(d));
+  return s + "]";
+}
+
+/// Emits (when asked) one diagnostic on the op and returns failure.
+struct Checker {
+  Operation *op;
+  bool emit;
+  LogicalResult fail(const Twine &msg) const {
+    if (emit)
+      op->emitOpError(msg);
+    return failure();
+  }
+  /// Normalizes `axis` against `rank` (negative counts from the end).
+  FailureOr<int64_t> axis(int64_t axis, int64_t rank, StringRef what = "axis") const {
+    int64_t a = axis < 0 ? axis + rank : axis;
+    if (a < 0 || a >= rank) {
+      (void)fail(what + " " + Twine(axis) + " is out of range for rank " + Twine(rank));
+      return failure();
+    }
+    return a;
+  }
+  LogicalResult rank(Value v, StringRef slot, int64_t lo, int64_t hi) const {
+    int64_t r = rt(v).getRank();
+    if (r < lo || r > hi)
+      return fail(slot + " must have rank " +
+                  (lo == hi ? Twine(lo) : Twine(lo) + " to " + Twine(hi)) + ", got " + Twine(r));
+    return success();
+  }
+  /// A per-channel parameter: 1-D with `size` elements (when both static).
+  LogicalResult vec(Value v, StringRef slot, int64_t size) const {
+    if (!v)
+      return success();
+    auto t = rt(v);
+    int64_t n = prod(t.getShape());
+    if (t.getRank() > 2 || conflict(n, size))
+      return fail(slot + " must have " + (isDyn(size) ? Twine("C") : Twine(size)) +
+                  " elements, got shape " + shapeStr(t.getShape()));
+    return success();
+  }
+};
+
+int64_t channelDim(StringRef layout, int64_t rank) {
+  return layout == "NHWC" || layout == "NDHWC" ? rank - 1 : 1;
+}
+
+/// Output size of a sliding window along one spatial dim.
+int64_t windowOut(int64_t in, int64_t k, int64_t stride, int64_t padLo, int64_t padHi,
+                  int64_t dilation, StringRef algo, bool ceilMode = false) {
+  if (isDyn(in) || isDyn(k))
+    return kDyn;
+  if (algo == "SAME")
+    return (in + stride - 1) / stride;
+  if (algo == "VALID")
+    padLo = padHi = 0;
+  int64_t eff = dilation * (k - 1) + 1;
+  int64_t num = in + padLo + padHi - eff;
+  return (ceilMode ? (num + stride - 1) / stride : num / stride) + 1;
+}
+
+/// Paddle paddings: [ph, pw] or [top, bottom, left, right].
+std::array<int64_t, 4> expandPads(ArrayRef<int32_t> p) {
+  if (p.size() == 4)
+    return {p[0], p[1], p[2], p[3]};
+  return {p[0], p[0], p[1], p[1]};
+}
+
+LogicalResult convShape(const Checker &c, Value input, Value filter, ArrayRef<int32_t> strides,
+                        ArrayRef<int32_t> paddings, StringRef algo, int64_t groups,
+                        ArrayRef<int32_t> dilations, StringRef format, SmallVectorImpl<Type> &types) {
+  if (failed(c.rank(input, "Input", 4, 4)) || failed(c.rank(filter, "Filter", 4, 4)))
+    return failure();
+  auto in = rt(input), f = rt(filter);
+  bool nhwc = format == "NHWC";
+  int64_t cin = in.getDimSize(nhwc ? 3 : 1);
+  int64_t cout = f.getDimSize(0);
+  if (!isDyn(f.getDimSize(1)) && conflict(cin, f.getDimSize(1) * groups))
+    return c.fail("input channels (" + Twine(cin) + ") must equal Filter dim 1 (" +
+                  Twine(f.getDimSize(1)) + ") times groups (" + Twine(groups) + ")");
+  if (!isDyn(cout) && cout % groups != 0)
+    return c.fail("output channels (" + Twine(cout) + ") must be divisible by groups (" +
+                  Twine(groups) + ")");
+  auto pads = expandPads(paddings);
+  int64_t h = windowOut(in.getDimSize(nhwc ? 1 : 2), f.getDimSize(2), strides[0], pads[0], pads[1],
+                        dilations[0], algo);
+  int64_t w = windowOut(in.getDimSize(nhwc ? 2 : 3), f.getDimSize(3), strides[1], pads[2], pads[3],
+                        dilations[1], algo);
+  if ((!isDyn(h) && h <= 0) || (!isDyn(w) && w <= 0))
+    return c.fail("output spatial size " + shapeStr({h, w}) +
+                  " is not positive (filter larger than padded input)");
+  int64_t n = in.getDimSize(0);
+  SmallVector<int64_t> out = nhwc ? SmallVector<int64_t>{n, h, w, cout}
+                                  : SmallVector<int64_t>{n, cout, h, w};
+  types.push_back(tensor(out, in.getElementType()));
+  return success();
+}
+
+LogicalResult normParams(const Checker &c, Value x, StringRef layout, int64_t minRank,
+                         ArrayRef<std::pair<Value, StringRef>> params) {
+  if (failed(c.rank(x, "X", minRank, 5)))
+    return failure();
+  int64_t ch = rt(x).getDimSize(channelDim(layout, rt(x).getRank()));
+  for (auto [v, name] : params)
+    if (failed(c.vec(v, name, ch)))
+      return failure();
+  return success();
+}
+
+/// Shared by the reshape-like ops: checks the element count is preserved.
+LogicalResult sameNumel(const Checker &c, RankedTensorType in, ArrayRef<int64_t> out) {
+  int64_t a = prod(in.getShape()), b = prod(out);
+  if (conflict(a, b))
+    return c.fail("cannot reshape " + shapeStr(in.getShape()) + " (" + Twine(a) + " elements) to " +
+                  shapeStr(out) + " (" + Twine(b) + " elements)");
+  return success();
+}
+
+/// Number of elements of a 1-D shape operand, if static.
+int64_t listLen(Value v) {
+  auto t = rt(v);
+  return t.getRank() == 0 ? 1 : (t.getRank() == 1 ? t.getDimSize(0) : kDyn);
+}
+
+LogicalResult reduceShape(const Checker &c, Value x, ArrayRef<int32_t> dims, bool keep, bool all,
+                          int64_t outDtype, SmallVectorImpl<Type> &types) {
+  auto t = rt(x);
+  int64_t r = t.getRank();
+  Type elem = t.getElementType();
+  if (outDtype >= 0) {
+    elem = elementTypeFromPaddleDtype(x.getContext(), outDtype);
+    if (!elem)
+      return c.fail("out_dtype " + Twine(outDtype) + " is not a tensor dtype");
+  }
+  llvm::SmallSet<int64_t, 8> red;
+  if (all || dims.empty()) {
+    for (int64_t i = 0; i < r; ++i)
+      red.insert(i);
+  } else {
+    for (int32_t d : dims) {
+      auto a = c.axis(d, r, "dim");
+      if (failed(a))
+        return failure();
+      if (!red.insert(*a).second)
+        return c.fail("dim " + Twine(d) + " is listed twice");
+    }
+  }
+  SmallVector<int64_t> out;
+  for (int64_t i = 0; i < r; ++i) {
+    if (!red.contains(i))
+      out.push_back(t.getDimSize(i));
+    else if (keep)
+      out.push_back(1);
+  }
+  if (out.empty())
+    out.push_back(1); // Paddle <= 2.4 keeps full reductions 1-D.
+  types.push_back(tensor(out, elem));
+  return success();
+}
+
+LogicalResult matmulShape(const Checker &c, Value xv, Value yv, bool tx, bool ty,
+                          SmallVectorImpl<Type> &types) {
+  auto x = rt(xv), y = rt(yv);
+  if (x.getRank() < 1 || y.getRank() < 1)
+    return c.fail("X and Y must have rank >= 1");
+  SmallVector<int64_t> xs(x.getShape()), ys(y.getShape());
+  bool xVec = xs.size() == 1, yVec = ys.size() == 1;
+  if (xVec)
+    xs.insert(xs.begin(), 1);
+  if (yVec)
+    ys.push_back(1);
+  int64_t xr = xs.size(), yr = ys.size();
+  int64_t m = xs[xr - (tx ? 1 : 2)], kx = xs[xr - (tx ? 2 : 1)];
+  int64_t ky = ys[yr - (ty ? 1 : 2)], n = ys[yr - (ty ? 2 : 1)];
+  if (xVec && tx) // a transposed vector stays a vector
+    std::swap(m, kx);
+  if (conflict(kx, ky))
+    return c.fail("contraction dims differ: X has " + Twine(kx) + ", Y has " + Twine(ky));
+  ArrayRef<int64_t> bx = ArrayRef<int64_t>(xs).drop_back(2), by = ArrayRef<int64_t>(ys).drop_back(2);
+  size_t nb = std::max(bx.size(), by.size());
+  SmallVector<int64_t> out(nb, 1);
+  for (size_t i = 0; i < nb; ++i) {
+    int64_t a = i + bx.size() >= nb ? bx[i + bx.size() - nb] : 1;
+    int64_t b = i + by.size() >= nb ? by[i + by.size() - nb] : 1;
+    if (a == 1)
+      out[i] = b;
+    else if (b == 1)
+      out[i] = a;
+    else if (conflict(a, b))
+      return c.fail("batch dims are not broadcastable: " + Twine(a) + " vs " + Twine(b));
+    else
+      out[i] = isDyn(a) ? b : a;
+  }
+  if (!xVec)
+    out.push_back(m);
+  if (!yVec)
+    out.push_back(n);
+  types.push_back(tensor(out, x.getElementType()));
+  return success();
+}
+
+/// Result type whose rank is known but whose dims are all dynamic.
+Type unknownDims(int64_t rank, Type elem) {
+  return tensor(SmallVector<int64_t>(rank, kDyn), elem);
+}
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Convolution, normalization, pooling
+//===----------------------------------------------------------------------===//
+
+LogicalResult Conv2dOp::inferResultTypes(SmallVectorImpl<Type> &types, bool emit) {
+  return convShape({*this, emit}, getInput(), getFilter(), getStrides(), getPaddings(),
+                   getPaddingAlgorithm(), getGroups(), getDilations(), getDataFormat(), types);
+}
+
+LogicalResult DepthwiseConv2dOp::inferResultTypes(SmallVectorImpl<Type> &types, bool emit) {
+  return convShape({*this, emit}, getInput(), getFilter(), getStrides(), getPaddings(),
+                   getPaddingAlgorithm(), getGroups(), getDilations(), getDataFormat(), types);
+}
+
+LogicalResult FusedConv2dOp::inferResultTypes(SmallVectorImpl<Type> &types, bool emit) {
+  Checker c{*this, emit};
+  if (failed(convShape(c, getInput(), getFilter(), getStrides(), getPaddings(),
+                       getPaddingAlgorithm(), getGroups(), getDilations(), getDataFormat(), types)))
+    return failure();
+  if (failed(c.vec(getBias(), "Bias", rt(getFilter()).getDimSize(0))))
+    return failure();
+  if (Value r = getResidualData()) {
+    auto out = rt(types.front());
+    if (rt(r).getRank() != out.getRank() ||
+        llvm::any_of(llvm::zip(rt(r).getShape(), out.getShape()),
+                     [](auto p) { return conflict(std::get<0>(p), std::get<1>(p)); }))
+      return c.fail("ResidualData shape " + shapeStr(rt(r).getShape()) +
+                    " differs from the output shape " + shapeStr(out.getShape()));
+  }
+  return success();
+}
+
+LogicalResult Conv2dTransposeOp::inferResultTypes(SmallVectorImpl<Type> &types, bool emit) {
+  Checker c{*this, emit};
+  if (failed(c.rank(getInput(), "Input", 4, 4)) || failed(c.rank(getFilter(), "Filter", 4, 4)))
+    return failure();
+  auto in = rt(getInput()), f = rt(getFilter());
+  bool nhwc = getDataFormat() == "NHWC";
+  int64_t cin = in.getDimSize(nhwc ? 3 : 1);
+  if (conflict(cin, f.getDimSize(0)))
+    return c.fail("input channels (" + Twine(cin) + ") must equal Filter dim 0 (" +
+                  Twine(f.getDimSize(0)) + ")");
+  int64_t cout = isDyn(f.getDimSize(1)) ? kDyn : f.getDimSize(1) * getGroups();
+  auto pads = expandPads(getPaddings());
+  auto strides = getStrides(), dil = getDilations();
+  ArrayRef<int32_t> outPad = getOutputPadding(), outSize = getOutputSize();
+  if (!outPad.empty() && outPad.size() != 2)
+    return c.fail("output_padding must have 2 elements");
+  if (!outSize.empty() && outSize.size() != 2)
+    return c.fail("output_size must have 2 elements");
+  int64_t sp[2];
+  for (int i = 0; i < 2; ++i) {
+    int64_t d = in.getDimSize(nhwc ? 1 + i : 2 + i), k = f.getDimSize(2 + i);
+    int64_t lo = pads[2 * i], hi = pads[2 * i + 1];
+    if (getPaddingAlgorithm() == "VALID")
+      lo = hi = 0;
+    if (isDyn(d) || isDyn(k)) {
+      sp[i] = outSize.empty() ? kDyn : outSize[i];
+      continue;
+    }
+    int64_t o = getPaddingAlgorithm() == "SAME" ? d * strides[i]
+                                                 : (d - 1) * strides[i] - lo - hi + dil[i] * (k - 1) + 1;
+    if (!outSize.empty()) {
+      if (outSize[i] < o || outSize[i] >= o + strides[i])
+        return c.fail("output_size " + Twine(outSize[i]) + " must be in [" + Twine(o) + ", " +
+                      Twine(o + strides[i]) + ")");
+      o = outSize[i];
+    } else if (!outPad.empty()) {
+      o += outPad[i];
+    }
+    if (o <= 0)
+      return c.fail("output spatial size is not positive");
+    sp[i] = o;
+  }
+  int64_t n = in.getDimSize(0);
+  SmallVector<int64_t> out = nhwc ? SmallVector<int64_t>{n, sp[0], sp[1], cout}
+                                  : SmallVector<int64_t>{n, cout, sp[0], sp[1]};
+  types.push_back(tensor(out, in.getElementType()));
+  return success();
+}
+
+LogicalResult BatchNormOp::inferResultTypes(SmallVectorImpl<Type> &types, bool emit) {
+  if (failed(normParams({*this, emit}, getX(), getDataLayout(), 2,
+                        {{getScale(), "Scale"}, {getBias(), "Bias"}, {getMean(), "Mean"},
+                         {getVariance(), "Variance"}})))
+    return failure();
+  types.push_back(getX().getType());
+  return success();
+}
+
+LogicalResult InstanceNormOp::inferResultTypes(SmallVectorImpl<Type> &types, bool emit) {
+  if (failed(normParams({*this, emit}, getX(), "NCHW", 3, {{getScale(), "Scale"}, {getBias(), "Bias"}})))
+    return failure();
+  types.push_back(getX().getType());
+  return success();
+}
+
+LogicalResult GroupNormOp::inferResultTypes(SmallVectorImpl<Type> &types, bool emit) {
+  Checker c{*this, emit};
+  if (failed(normParams(c, getX(), getDataLayout(), 2, {{getScale(), "Scale"}, {getBias(), "Bias"}})))
+    return failure();
+  int64_t ch = rt(getX()).getDimSize(channelDim(getDataLayout(), rt(getX()).getRank()));
+  if (!isDyn(ch) && ch % getGroups() != 0)
+    return c.fail("channels (" + Twine(ch) + ") must be divisible by groups (" + Twine(getGroups()) + ")");
+  types.push_back(getX().getType());
+  return success();
+}
+
+LogicalResult LayerNormOp::inferResultTypes(SmallVectorImpl<Type> &types, bool emit) {
+  Checker c{*this, emit};
+  auto x = rt(getX());
+  int64_t begin = getBeginNormAxis();
+  if (begin >= x.getRank())
+    return c.fail("begin_norm_axis " + Twine(begin) + " must be less than the rank " + Twine(x.getRank()));
+  int64_t n = prod(x.getShape().drop_front(begin));
+  if (failed(c.vec(getScale(), "Scale", n)) || failed(c.vec(getBias(), "Bias", n)))
+    return failure();
+  types.push_back(x);
+  return success();
+}
+
+LogicalResult SkipLayernormOp::inferResultTypes(SmallVectorImpl<Type> &types, bool emit) {
+  Checker c{*this, emit};
+  auto x = rt(getX()), y = rt(getY());
+  if (x.getRank() != y.getRank() || x.getElementType() != y.getElementType() ||
+      llvm::any_of(llvm::zip(x.getShape(), y.getShape()),
+                   [](auto p) { return conflict(std::get<0>(p), std::get<1>(p)); }))
+    return c.fail("X and Y must have the same shape");
+  int64_t h = x.getRank() ? x.getDimSize(x.getRank() - 1) : 1;
+  if (failed(c.vec(getScale(), "Scale", h)) || failed(c.vec(getBias(), "Bias", h)))
+    return failure();
+  types.push_back(x);
+  return success();
+}
+
+LogicalResult Pool2dOp::inferResultTypes(SmallVectorImpl<Type> &types, bool emit) {
+  Checker c{*this, emit};
+  if (failed(c.rank(getX(), "X", 4, 4)))
+    return failure();
+  auto x = rt(getX());
+  bool nhwc = getDataFormat() == "NHWC";
+  int64_t n = x.getDimSize(0), ch = x.getDimSize(nhwc ? 3 : 1);
+  auto ks = getKsize();
+  auto pads = expandPads(getPaddings());
+  int64_t sp[2];
+  for (int i = 0; i < 2; ++i) {
+    int64_t d = x.getDimSize(nhwc ? 1 + i : 2 + i);
+    if (getGlobalPooling())
+      sp[i] = 1;
+    else if (getAdaptive())
+      sp[i] = ks[i];
+    else
+      sp[i] = windowOut(d, ks[i], getStrides()[i], pads[2 * i], pads[2 * i + 1], 1,
+                        getPaddingAlgorithm(), getCeilMode());
+    if (!isDyn(sp[i]) && sp[i] <= 0)
+      return c.fail("output spatial size is not positive (ksize larger than padded input)");
+  }
+  SmallVector<int64_t> out = nhwc ? SmallVector<int64_t>{n, sp[0], sp[1], ch}
+                                  : SmallVector<int64_t>{n, ch, sp[0], sp[1]};
+  types.push_back(tensor(out, x.getElementType()));
+  return success();
+}
+
+LogicalResult AffineChannelOp::inferResultTypes(SmallVectorImpl<Type> &types, bool emit) {
+  if (failed(normParams({*this, emit}, getX(), getDataLayout(), 2,
+                        {{getScale(), "Scale"}, {getBias(), "Bias"}})))
+    return failure();
+  types.push_back(getX().getType());
+  return success();
+}
+
+LogicalResult Pad3dOp::inferResultTypes(SmallVectorImpl<Type> &types, bool emit) {
+  Checker c{*this, emit};
+  if (failed(c.rank(getX(), "X", 5, 5)))
+    return failure();
+  auto x = rt(getX());
+  SmallVector<int64_t> out(x.getShape());
+  bool ndhwc = getDataFormat() == "NDHWC";
+  // paddings = [left, right, top, bottom, front, back] for W, H, D.
+  int64_t wDim = ndhwc ? 3 : 4;
+  auto p = getPaddings();
+  for (int i = 0; i < 3; ++i) {
+    int64_t d = wDim - i;
+    if (getPaddingsInput())
+      out[d] = kDyn;
+    else if (!isDyn(out[d]))
+      out[d] += p[2 * i] + p[2 * i + 1];
+  }
+  types.push_back(tensor(out, x.getElementType()));
+  return success();
+}
+
+static LogicalResult interpShape(const Checker &c, Value xv, StringRef layout, int64_t outH,
+                                 int64_t outW, ArrayRef<float> scale, bool runtimeSize,
+                                 SmallVectorImpl<Type> &types) {
+  if (failed(c.rank(xv, "X", 4, 4)))
+    return failure();
+  auto x = rt(xv);
+  bool nhwc = layout == "NHWC";
+  int64_t h = x.getDimSize(nhwc ? 1 : 2), w = x.getDimSize(nhwc ? 2 : 3);
+  int64_t oh, ow;
+  if (runtimeSize) {
+    oh = ow = kDyn;
+  } else if (outH > 0 && outW > 0) {
+    oh = outH;
+    ow = outW;
+  } else if (!scale.empty()) {
+    float sh = scale[0], sw = scale.size() > 1 ? scale[1] : scale[0];
+    if (sh <= 0 || sw <= 0)
+      return c.fail("scale must be positive");
+    oh = isDyn(h) ? kDyn : static_cast<int64_t>(h * sh);
+    ow = isDyn(w) ? kDyn : static_cast<int64_t>(w * sw);
+  } else {
+    return c.fail("needs out_h and out_w, a scale, or a size input");
+  }
+  int64_t n = x.getDimSize(0), ch = x.getDimSize(nhwc ? 3 : 1);
+  SmallVector<int64_t> out = nhwc ? SmallVector<int64_t>{n, oh, ow, ch}
+                                  : SmallVector<int64_t>{n, ch, oh, ow};
+  types.push_back(tensor(out, x.getElementType()));
+  return success();
+}
+
+LogicalResult BilinearInterpV2Op::inferResultTypes(SmallVectorImpl<Type> &types, bool emit) {
+  return interpShape({*this, emit}, getX(), getDataLayout(), getOutH(), getOutW(), getScale(),
+                     getOutSizeInput() || !getSizeTensor().empty() || getScaleInput(), types);
+}
+
+LogicalResult NearestInterpV2Op::inferResultTypes(SmallVectorImpl<Type> &types, bool emit) {
+  return interpShape({*this, emit}, getX(), getDataLayout(), getOutH(), getOutW(), getScale(),
+                     getOutSizeInput() || !getSizeTensor().empty() || getScaleInput(), types);
+}
+
+//===----------------------------------------------------------------------===//
+// Activations and elementwise
+//===----------------------------------------------------------------------===//
+
+LogicalResult PreluOp::inferResultTypes(SmallVectorImpl<Type> &types, bool emit) {
+  Checker c{*this, emit};
+  auto x = rt(getX());
+  int64_t want = 1;
+  if (getMode() == "channel") {
+    if (x.getRank() < 2)
+      return c.fail("channel mode needs X of rank >= 2");
+    want = x.getDimSize(channelDim(getDataFormat(), x.getRank()));
+  } else if (getMode() == "element") {
+    want = prod(x.getShape().drop_front());
+  }
+  int64_t have = prod(rt(getAlpha()).getShape());
+  if (conflict(have, want))
+    return c.fail("Alpha has " + Twine(have) + " elements but mode '" + getMode() + "' needs " +
+                  Twine(want));
+  types.push_back(x);
+  return success();
+}
+
+LogicalResult SoftmaxOp::inferResultTypes(SmallVectorImpl<Type> &types, bool emit) {
+  if (failed(Checker{*this, emit}.axis(getAxis(), rt(getX()).getRank())))
+    return failure();
+  types.push_back(getX().getType());
+  return success();
+}
+
+LogicalResult LogSoftmaxOp::inferResultTypes(SmallVectorImpl<Type> &types, bool emit) {
+  if (failed(Checker{*this, emit}.axis(getAxis(), rt(getX()).getRank())))
+    return failure();
+  types.push_back(getX().getType());
+  return success();
+}
+
+LogicalResult ClipOp::inferResultTypes(SmallVectorImpl<Type> &types, bool emit) {
+  if (getMin().convertToFloat() > getMax().convertToFloat())
+    return Checker{*this, emit}.fail("min must not exceed max");
+  types.push_back(getX().getType());
+  return success();
+}
+
+LogicalResult CastOp::inferResultTypes(SmallVectorImpl<Type> &types, bool emit) {
+  Checker c{*this, emit};
+  Type out = elementTypeFromPaddleDtype(getContext(), getOutDtype());
+  if (!out)
+    return c.fail("out_dtype " + Twine(getOutDtype()) + " is not a tensor dtype");
+  Type in = elementTypeFromPaddleDtype(getContext(), getInDtype());
+  if (in != rt(getX()).getElementType())
+    return c.fail("in_dtype " + Twine(getInDtype()) + " does not match the element type of X");
+  types.push_back(tensor(rt(getX()).getShape(), out));
+  return success();
+}
+
+LogicalResult WhereOp::inferResultTypes(SmallVectorImpl<Type> &types, bool emit) {
+  SmallVector<Type> xy;
+  if (failed(inferBroadcastTypes(*this, getX().getType(), getY().getType(), -1, false, xy, emit)))
+    return failure();
+  auto cond = rt(getCondition());
+  SmallVector<Type> withCond;
+  auto boolXY = tensor(rt(xy.front()).getShape(), cond.getElementType());
+  if (failed(inferBroadcastTypes(*this, boolXY, cond, -1, false, withCond, emit)))
+    return failure();
+  types.push_back(tensor(rt(withCond.front()).getShape(), rt(xy.front()).getElementType()));
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Matrix products
+//===----------------------------------------------------------------------===//
+
+LogicalResult MulOp::inferResultTypes(SmallVectorImpl<Type> &types, bool emit) {
+  Checker c{*this, emit};
+  auto x = rt(getX()), y = rt(getY());
+  int64_t xn = getXNumColDims(), yn = getYNumColDims();
+  if (xn >= x.getRank())
+    return c.fail("x_num_col_dims " + Twine(xn) + " must be less than the rank of X (" +
+                  Twine(x.getRank()) + ")");
+  if (yn >= y.getRank())
+    return c.fail("y_num_col_dims " + Twine(yn) + " must be less than the rank of Y (" +
+                  Twine(y.getRank()) + ")");
+  int64_t kx = prod(x.getShape().drop_front(xn)), ky = prod(y.getShape().take_front(yn));
+  if (conflict(kx, ky))
+    return c.fail("contraction sizes differ: X gives " + Twine(kx) + ", Y gives " + Twine(ky));
+  SmallVector<int64_t> out(x.getShape().take_front(xn));
+  llvm::append_range(out, y.getShape().drop_front(yn));
+  types.push_back(tensor(out, x.getElementType()));
+  return success();
+}
+
+LogicalResult MatmulOp::inferResultTypes(SmallVectorImpl<Type> &types, bool emit) {
+  return matmulShape({*this, emit}, getX(), getY(), getTranspose_X(), getTranspose_Y(), types);
+}
+
+LogicalResult MatmulV2Op::inferResultTypes(SmallVectorImpl<Type> &types, bool emit) {
+  return matmulShape({*this, emit}, getX(), getY(), getTransX(), getTransY(), types);
+}
+
+LogicalResult FcOp::inferResultTypes(SmallVectorImpl<Type> &types, bool emit) {
+  Checker c{*this, emit};
+  auto in = rt(getInput()), w = rt(getW());
+  int64_t n = getInNumColDims();
+  if (failed(c.rank(getW(), "W", 2, 2)))
+    return failure();
+  if (n >= in.getRank())
+    return c.fail("in_num_col_dims " + Twine(n) + " must be less than the rank of Input (" +
+                  Twine(in.getRank()) + ")");
+  int64_t k = prod(in.getShape().drop_front(n));
+  if (conflict(k, w.getDimSize(0)))
+    return c.fail("Input flattens to K = " + Twine(k) + " but W has " + Twine(w.getDimSize(0)) + " rows");
+  if (failed(c.vec(getBias(), "Bias", w.getDimSize(1))))
+    return failure();
+  SmallVector<int64_t> out(in.getShape().take_front(n));
+  out.push_back(w.getDimSize(1));
+  types.push_back(tensor(out, in.getElementType()));
+  return success();
+}
+
+LogicalResult MultiheadMatmulOp::inferResultTypes(SmallVectorImpl<Type> &types, bool emit) {
+  Checker c{*this, emit};
+  if (failed(c.rank(getInput(), "Input", 3, 3)) || failed(c.rank(getW(), "W", 3, 3)) ||
+      failed(c.rank(getBias(), "Bias", 2, 2)))
+    return failure();
+  auto in = rt(getInput()), w = rt(getW()), b = rt(getBias());
+  int64_t h = in.getDimSize(2);
+  if (conflict(w.getDimSize(0), h) || conflict(w.getDimSize(1), 3) || conflict(w.getDimSize(2), h))
+    return c.fail("W must be [H, 3, H] with H = " + Twine(h) + ", got " + shapeStr(w.getShape()));
+  if (conflict(b.getDimSize(0), 3) || conflict(b.getDimSize(1), h))
+    return c.fail("Bias must be [3, H] with H = " + Twine(h) + ", got " + shapeStr(b.getShape()));
+  if (!isDyn(h) && h % getHeadNumber() != 0)
+    return c.fail("hidden size " + Twine(h) + " must be divisible by head_number " +
+                  Twine(getHeadNumber()));
+  if (Value qk = getBiasQK())
+    if (rt(qk).getRank() != 4 && rt(qk).getRank() != 2)
+      return c.fail("BiasQK must have rank 2 or 4");
+  types.push_back(in);
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Shape manipulation
+//===----------------------------------------------------------------------===//
+
+LogicalResult Reshape2Op::inferResultTypes(SmallVectorImpl<Type> &types, bool emit) {
+  Checker c{*this, emit};
+  auto x = rt(getX());
+  ArrayRef<int32_t> shape = getShape();
+  bool runtime = getShapeInput() || !getShapeTensor().empty();
+  if (runtime) {
+    int64_t rank = !shape.empty() ? (int64_t)shape.size()
+                   : getShapeInput() ? listLen(getShapeInput())
+                                     : (int64_t)getShapeTensor().size();
+    if (isDyn(rank))
+      return c.fail("the rank of the result is unknown (Shape has a dynamic length)");
+    types.push_back(unknownDims(rank, x.getElementType()));
+    return success();
+  }
+  if (shape.empty())
+    return c.fail("needs a shape attribute or a Shape/ShapeTensor input");
+  SmallVector<int64_t> out;
+  int inferIdx = -1;
+  for (auto [i, d] : llvm::enumerate(shape)) {
+    if (d == 0) {
+      if ((int64_t)i >= x.getRank())
+        return c.fail("shape[" + Twine(i) + "] = 0 copies a dim the input does not have");
+      out.push_back(x.getDimSize(i));
+    } else if (d == -1) {
+      if (inferIdx >= 0)
+        return c.fail("shape has more than one -1");
+      inferIdx = i;
+      out.push_back(kDyn);
+    } else if (d < -1) {
+      return c.fail("shape[" + Twine(i) + "] = " + Twine(d) + " is invalid");
+    } else {
+      out.push_back(d);
+    }
+  }
+  if (inferIdx >= 0) {
+    int64_t total = prod(x.getShape());
+    int64_t known = 1;
+    for (auto [i, d] : llvm::enumerate(out))
+      if ((int)i != inferIdx)
+        known = isDyn(d) || isDyn(known) ? kDyn : known * d;
+    if (!isDyn(total) && !isDyn(known)) {
+      if (known == 0 || total % known != 0)
+        return c.fail("cannot infer the -1 dim: " + Twine(total) + " elements are not divisible by " +
+                      Twine(known));
+      out[inferIdx] = total / known;
+    }
+  }
+  if (failed(sameNumel(c, x, out)))
+    return failure();
+  types.push_back(tensor(out, x.getElementType()));
+  return success();
+}
+
+LogicalResult Transpose2Op::inferResultTypes(SmallVectorImpl<Type> &types, bool emit) {
+  Checker c{*this, emit};
+  auto x = rt(getX());
+  ArrayRef<int32_t> perm = getAxis();
+  if ((int64_t)perm.size() != x.getRank())
+    return c.fail("axis has " + Twine(perm.size()) + " entries but X has rank " + Twine(x.getRank()));
+  SmallVector<bool> seen(perm.size(), false);
+  SmallVector<int64_t> out;
+  for (int32_t p : perm) {
+    if (p < 0 || p >= (int64_t)perm.size() || seen[p])
+      return c.fail("axis is not a permutation of [0, " + Twine(perm.size()) + ")");
+    seen[p] = true;
+    out.push_back(x.getDimSize(p));
+  }
+  types.push_back(tensor(out, x.getElementType()));
+  return success();
+}
+
+LogicalResult FlattenContiguousRangeOp::inferResultTypes(SmallVectorImpl<Type> &types, bool emit) {
+  Checker c{*this, emit};
+  auto x = rt(getX());
+  int64_t r = std::max<int64_t>(x.getRank(), 1);
+  auto start = c.axis(getStartAxis(), r, "start_axis");
+  if (failed(start))
+    return failure();
+  auto stop = c.axis(getStopAxis(), r, "stop_axis");
+  if (failed(stop))
+    return failure();
+  if (*start > *stop)
+    return c.fail("start_axis must not be after stop_axis");
+  SmallVector<int64_t> out(x.getShape().take_front(*start));
+  out.push_back(x.getRank() ? prod(x.getShape().slice(*start, *stop - *start + 1)) : 1);
+  llvm::append_range(out, x.getShape().drop_front(std::min<int64_t>(*stop + 1, x.getRank())));
+  types.push_back(tensor(out, x.getElementType()));
+  return success();
+}
+
+LogicalResult Flatten2Op::inferResultTypes(SmallVectorImpl<Type> &types, bool emit) {
+  auto x = rt(getX());
+  int64_t a = getAxis();
+  if (a > x.getRank())
+    return Checker{*this, emit}.fail("axis " + Twine(a) + " exceeds the rank " + Twine(x.getRank()));
+  types.push_back(tensor({prod(x.getShape().take_front(a)), prod(x.getShape().drop_front(a))},
+                         x.getElementType()));
+  return success();
+}
+
+LogicalResult Squeeze2Op::inferResultTypes(SmallVectorImpl<Type> &types, bool emit) {
+  Checker c{*this, emit};
+  auto x = rt(getX());
+  SmallVector<bool> drop(x.getRank(), false);
+  if (getAxes().empty()) {
+    for (int64_t i = 0; i < x.getRank(); ++i)
+      drop[i] = x.getDimSize(i) == 1;
+  }
+  for (int32_t a : getAxes()) {
+    auto n = c.axis(a, x.getRank(), "axes entry");
+    if (failed(n))
+      return failure();
+    // Like Paddle, a listed dim that is not 1 is kept.
+    drop[*n] = x.getDimSize(*n) == 1;
+  }
+  SmallVector<int64_t> out;
+  for (int64_t i = 0; i < x.getRank(); ++i)
+    if (!drop[i])
+      out.push_back(x.getDimSize(i));
+  types.push_back(tensor(out, x.getElementType()));
+  return success();
+}
+
+LogicalResult Unsqueeze2Op::inferResultTypes(SmallVectorImpl<Type> &types, bool emit) {
+  Checker c{*this, emit};
+  auto x = rt(getX());
+  if (getAxesTensor() || !getAxesTensorList().empty()) {
+    int64_t n = getAxesTensor() ? listLen(getAxesTensor()) : (int64_t)getAxesTensorList().size();
+    if (isDyn(n))
+      return c.fail("the rank of the result is unknown (AxesTensor has a dynamic length)");
+    types.push_back(unknownDims(x.getRank() + n, x.getElementType()));
+    return success();
+  }
+  if (getAxes().empty())
+    return c.fail("needs axes");
+  SmallVector<int64_t> out(x.getShape());
+  for (int32_t a : getAxes()) {
+    int64_t cur = out.size();
+    int64_t pos = a < 0 ? a + cur + 1 : a;
+    if (pos < 0 || pos > cur)
+      return c.fail("axes entry " + Twine(a) + " is out of range for rank " + Twine(cur));
+    out.insert(out.begin() + pos, 1);
+  }
+  types.push_back(tensor(out, x.getElementType()));
+  return success();
+}
+
+LogicalResult ConcatOp::inferResultTypes(SmallVectorImpl<Type> &types, bool emit) {
+  Checker c{*this, emit};
+  if (getX().empty())
+    return c.fail("needs at least one input");
+  auto first = rt(getX().front());
+  int64_t r = first.getRank();
+  for (Value v : getX()) {
+    if (rt(v).getRank() != r)
+      return c.fail("all inputs must have the same rank");
+    if (rt(v).getElementType() != first.getElementType())
+      return c.fail("all inputs must have the same element type");
+  }
+  if (getAxisTensor()) {
+    types.push_back(unknownDims(r, first.getElementType()));
+    return success();
+  }
+  auto axis = c.axis(getAxis(), r);
+  if (failed(axis))
+    return failure();
+  SmallVector<int64_t> out(first.getShape());
+  out[*axis] = 0;
+  for (Value v : getX()) {
+    for (int64_t i = 0; i < r; ++i) {
+      int64_t d = rt(v).getDimSize(i);
+      if (i == *axis) {
+        out[i] = isDyn(d) || isDyn(out[i]) ? kDyn : out[i] + d;
+      } else if (conflict(out[i], d)) {
+        return c.fail("inputs differ in dim " + Twine(i) + " (" + Twine(out[i]) + " vs " + Twine(d) +
+                      ")");
+      } else if (isDyn(out[i])) {
+        out[i] = d;
+      }
+    }
+  }
+  types.push_back(tensor(out, first.getElementType()));
+  return success();
+}
+
+LogicalResult SplitOp::inferResultTypes(SmallVectorImpl<Type> &types, bool emit) {
+  Checker c{*this, emit};
+  auto x = rt(getX());
+  int64_t nOut = getNumResults();
+  if (getAxisTensor() || !getSectionsTensorList().empty()) {
+    for (int64_t i = 0; i < nOut; ++i)
+      types.push_back(unknownDims(x.getRank(), x.getElementType()));
+    return success();
+  }
+  auto axis = c.axis(getAxis(), x.getRank());
+  if (failed(axis))
+    return failure();
+  int64_t d = x.getDimSize(*axis);
+  SmallVector<int64_t> sizes;
+  if (getNum() > 0) {
+    if (!getSections().empty())
+      return c.fail("num and sections must not both be set");
+    if (!isDyn(d) && d % getNum() != 0)
+      return c.fail("dim " + Twine(d) + " is not divisible by num " + Twine(getNum()));
+    sizes.assign(getNum(), isDyn(d) ? kDyn : d / getNum());
+  } else {
+    if (getSections().empty())
+      return c.fail("needs num or sections");
+    int64_t known = 0, unknown = -1;
+    for (auto [i, s] : llvm::enumerate(getSections())) {
+      if (s == -1) {
+        if (unknown >= 0)
+          return c.fail("sections has more than one -1");
+        unknown = i;
+      } else if (s < 0) {
+        return c.fail("sections entries must be >= 0 or -1");
+      } else {
+        known += s;
+      }
+      sizes.push_back(s == -1 ? kDyn : s);
+    }
+    if (!isDyn(d)) {
+      if (unknown >= 0)
+        sizes[unknown] = d - known;
+      if ((unknown < 0 && known != d) || (unknown >= 0 && known > d))
+        return c.fail("sections sum to " + Twine(known) + " but the dim is " + Twine(d));
+    }
+  }
+  if ((int64_t)sizes.size() != nOut)
+    return c.fail("produces " + Twine(sizes.size()) + " parts but has " + Twine(nOut) + " results");
+  for (int64_t s : sizes) {
+    SmallVector<int64_t> out(x.getShape());
+    out[*axis] = s;
+    types.push_back(tensor(out, x.getElementType()));
+  }
+  return success();
+}
+
+/// Shared by slice and strided_slice.
+static LogicalResult sliceShape(const Checker &c, RankedTensorType x, ArrayRef<int32_t> axes,
+                                ArrayRef<int32_t> starts, ArrayRef<int32_t> ends,
+                                ArrayRef<int32_t> strides, ArrayRef<int32_t> decrease, bool runtime,
+                                SmallVectorImpl<Type> &types) {
+  if (!runtime && (starts.size() != axes.size() || ends.size() != axes.size()))
+    return c.fail("axes, starts and ends must have the same length");
+  if (!strides.empty() && strides.size() != axes.size())
+    return c.fail("strides must have one entry per axis");
+  SmallVector<int64_t> out(x.getShape());
+  for (auto [i, a] : llvm::enumerate(axes)) {
+    auto ax = c.axis(a, x.getRank(), "axes entry");
+    if (failed(ax))
+      return failure();
+    int64_t d = x.getDimSize(*ax);
+    int64_t step = strides.empty() ? 1 : strides[i];
+    if (step == 0)
+      return c.fail("strides must not be 0");
+    if (runtime || isDyn(d)) {
+      out[*ax] = kDyn;
+      continue;
+    }
+    int64_t s = starts[i], e = ends[i];
+    auto clampIdx = [&](int64_t v, bool isEnd) {
+      if (v < 0)
+        v += d;
+      int64_t lo = step > 0 ? 0 : -1, hi = step > 0 ? d : d - 1;
+      (void)isEnd;
+      return std::min(std::max(v, lo), hi);
+    };
+    s = clampIdx(s, false);
+    e = clampIdx(e, true);
+    int64_t len = step > 0 ? (e - s + step - 1) / step : (s - e + (-step) - 1) / (-step);
+    out[*ax] = std::max<int64_t>(len, 0);
+  }
+  SmallVector<int64_t> fin;
+  for (int64_t i = 0; i < x.getRank(); ++i) {
+    if (llvm::is_contained(decrease, i)) {
+      if (conflict(out[i], 1))
+        return c.fail("decrease_axis " + Twine(i) + " has size " + Twine(out[i]) + ", not 1");
+      continue;
+    }
+    fin.push_back(out[i]);
+  }
+  types.push_back(tensor(fin, x.getElementType()));
+  return success();
+}
+
+LogicalResult SliceOp::inferResultTypes(SmallVectorImpl<Type> &types, bool emit) {
+  bool runtime = getStartsTensor() || getEndsTensor() || !getStartsTensorList().empty() ||
+                 !getEndsTensorList().empty();
+  return sliceShape({*this, emit}, rt(getInput()), getAxes(), getStarts(), getEnds(), {},
+                    getDecreaseAxis(), runtime, types);
+}
+
+LogicalResult StridedSliceOp::inferResultTypes(SmallVectorImpl<Type> &types, bool emit) {
+  bool runtime = getStartsTensor() || getEndsTensor() || getStridesTensor() ||
+                 !getStartsTensorList().empty() || !getEndsTensorList().empty() ||
+                 !getStridesTensorList().empty();
+  return sliceShape({*this, emit}, rt(getInput()), getAxes(), getStarts(), getEnds(), getStrides(),
+                    getDecreaseAxis(), runtime, types);
+}
+
+LogicalResult StackOp::inferResultTypes(SmallVectorImpl<Type> &types, bool emit) {
+  Checker c{*this, emit};
+  if (getX().empty())
+    return c.fail("needs at least one input");
+  auto first = rt(getX().front());
+  SmallVector<int64_t> shape(first.getShape());
+  for (Value v : getX()) {
+    auto t = rt(v);
+    if (t.getRank() != first.getRank() || t.getElementType() != first.getElementType())
+      return c.fail("all inputs must have the same rank and element type");
+    for (int64_t i = 0; i < t.getRank(); ++i) {
+      if (conflict(shape[i], t.getDimSize(i)))
+        return c.fail("all inputs must have the same shape");
+      if (isDyn(shape[i]))
+        shape[i] = t.getDimSize(i);
+    }
+  }
+  auto axis = c.axis(getAxis(), first.getRank() + 1);
+  if (failed(axis))
+    return failure();
+  shape.insert(shape.begin() + *axis, getX().size());
+  types.push_back(tensor(shape, first.getElementType()));
+  return success();
+}
+
+LogicalResult UnstackOp::inferResultTypes(SmallVectorImpl<Type> &types, bool emit) {
+  Checker c{*this, emit};
+  auto x = rt(getX());
+  auto axis = c.axis(getAxis(), x.getRank());
+  if (failed(axis))
+    return failure();
+  int64_t d = x.getDimSize(*axis);
+  int64_t n = getNumResults();
+  if (conflict(d, n))
+    return c.fail("dim " + Twine(*axis) + " has size " + Twine(d) + " but there are " + Twine(n) +
+                  " results");
+  if (getNum() != 0 && getNum() != n)
+    return c.fail("num " + Twine(getNum()) + " differs from the " + Twine(n) + " results");
+  SmallVector<int64_t> out(x.getShape());
+  out.erase(out.begin() + *axis);
+  for (int64_t i = 0; i < n; ++i)
+    types.push_back(tensor(out, x.getElementType()));
+  return success();
+}
+
+LogicalResult ExpandV2Op::inferResultTypes(SmallVectorImpl<Type> &types, bool emit) {
+  Checker c{*this, emit};
+  auto x = rt(getX());
+  ArrayRef<int32_t> shape = getShape();
+  if (getShapeInput() || !getExpandShapesTensor().empty()) {
+    int64_t rank = getShapeInput() ? listLen(getShapeInput()) : (int64_t)getExpandShapesTensor().size();
+    if (isDyn(rank))
+      return c.fail("the rank of the result is unknown (Shape has a dynamic length)");
+    types.push_back(unknownDims(rank, x.getElementType()));
+    return success();
+  }
+  if ((int64_t)shape.size() < x.getRank())
+    return c.fail("shape has " + Twine(shape.size()) + " entries, fewer than the rank " +
+                  Twine(x.getRank()));
+  int64_t off = shape.size() - x.getRank();
+  SmallVector<int64_t> out;
+  for (auto [i, s] : llvm::enumerate(shape)) {
+    int64_t in = (int64_t)i >= off ? x.getDimSize(i - off) : 1;
+    if (s == -1) {
+      if ((int64_t)i < off)
+        return c.fail("shape[" + Twine(i) + "] = -1 has no input dim to keep");
+      out.push_back(in);
+    } else if (s <= 0) {
+      return c.fail("shape[" + Twine(i) + "] = " + Twine(s) + " is invalid");
+    } else {
+      if (in != 1 && conflict(in, s))
+        return c.fail("cannot expand dim of size " + Twine(in) + " to " + Twine(s));
+      out.push_back(s);
+    }
+  }
+  types.push_back(tensor(out, x.getElementType()));
+  return success();
+}
+
+LogicalResult TileOp::inferResultTypes(SmallVectorImpl<Type> &types, bool emit) {
+  Checker c{*this, emit};
+  auto x = rt(getX());
+  if (getRepeatTimesInput() || !getRepeatTimesTensor().empty()) {
+    int64_t n = getRepeatTimesInput() ? listLen(getRepeatTimesInput())
+                                      : (int64_t)getRepeatTimesTensor().size();
+    if (isDyn(n))
+      return c.fail("the rank of the result is unknown (RepeatTimes has a dynamic length)");
+    types.push_back(unknownDims(std::max<int64_t>(n, x.getRank()), x.getElementType()));
+    return success();
+  }
+  ArrayRef<int32_t> reps = getRepeatTimes();
+  int64_t r = std::max<int64_t>(reps.size(), x.getRank());
+  SmallVector<int64_t> out;
+  for (int64_t i = 0; i < r; ++i) {
+    int64_t xi = i - (r - x.getRank()), ri = i - (r - (int64_t)reps.size());
+    int64_t d = xi >= 0 ? x.getDimSize(xi) : 1;
+    int64_t rep = ri >= 0 ? reps[ri] : 1;
+    out.push_back(isDyn(d) ? kDyn : d * rep);
+  }
+  types.push_back(tensor(out, x.getElementType()));
+  return success();
+}
+
+LogicalResult GatherOp::inferResultTypes(SmallVectorImpl<Type> &types, bool emit) {
+  Checker c{*this, emit};
+  auto x = rt(getX()), idx = rt(getIndex());
+  if (idx.getRank() > 1 && !(idx.getRank() == 2 && idx.getDimSize(1) == 1))
+    return c.fail("Index must be 1-D, got shape " + shapeStr(idx.getShape()));
+  if (getAxisInput()) {
+    types.push_back(unknownDims(x.getRank(), x.getElementType()));
+    return success();
+  }
+  auto axis = c.axis(getAxis(), x.getRank());
+  if (failed(axis))
+    return failure();
+  SmallVector<int64_t> out(x.getShape());
+  out[*axis] = idx.getRank() == 0 ? 1 : idx.getDimSize(0);
+  types.push_back(tensor(out, x.getElementType()));
+  return success();
+}
+
+LogicalResult GatherNdOp::inferResultTypes(SmallVectorImpl<Type> &types, bool emit) {
+  Checker c{*this, emit};
+  auto x = rt(getX()), idx = rt(getIndex());
+  if (idx.getRank() < 1)
+    return c.fail("Index must have rank >= 1");
+  int64_t k = idx.getDimSize(idx.getRank() - 1);
+  if (isDyn(k))
+    return c.fail("the last dim of Index must be static");
+  if (k > x.getRank())
+    return c.fail("the last dim of Index (" + Twine(k) + ") exceeds the rank of X (" +
+                  Twine(x.getRank()) + ")");
+  SmallVector<int64_t> out(idx.getShape().drop_back());
+  llvm::append_range(out, x.getShape().drop_front(k));
+  types.push_back(tensor(out, x.getElementType()));
+  return success();
+}
+
+LogicalResult LookupTableOp::inferResultTypes(SmallVectorImpl<Type> &types, bool emit) {
+  Checker c{*this, emit};
+  if (failed(c.rank(getW(), "W", 2, 2)))
+    return failure();
+  auto ids = rt(getIds());
+  if (ids.getRank() < 1 || conflict(ids.getDimSize(ids.getRank() - 1), 1))
+    return c.fail("the last dim of Ids must be 1, got shape " + shapeStr(ids.getShape()));
+  SmallVector<int64_t> out(ids.getShape().drop_back());
+  out.push_back(rt(getW()).getDimSize(1));
+  types.push_back(tensor(out, rt(getW()).getElementType()));
+  return success();
+}
+
+LogicalResult LookupTableV2Op::inferResultTypes(SmallVectorImpl<Type> &types, bool emit) {
+  Checker c{*this, emit};
+  if (failed(c.rank(getW(), "W", 2, 2)))
+    return failure();
+  SmallVector<int64_t> out(rt(getIds()).getShape());
+  out.push_back(rt(getW()).getDimSize(1));
+  types.push_back(tensor(out, rt(getW()).getElementType()));
+  return success();
+}
+
+LogicalResult FusedEmbeddingEltwiseLayernormOp::inferResultTypes(SmallVectorImpl<Type> &types,
+                                                                 bool emit) {
+  Checker c{*this, emit};
+  if (getIds().empty() || getIds().size() != getEmbs().size())
+    return c.fail("needs one or more Ids with one Embs table each");
+  auto ids0 = rt(getIds().front());
+  int64_t h = kDyn;
+  for (auto [ids, emb] : llvm::zip(getIds(), getEmbs())) {
+    if (rt(ids).getShape() != ids0.getShape())
+      return c.fail("all Ids must have the same shape");
+    if (failed(c.rank(emb, "Embs", 2, 2)))
+      return failure();
+    int64_t eh = rt(emb).getDimSize(1);
+    if (conflict(h, eh))
+      return c.fail("all Embs must have the same width");
+    if (isDyn(h))
+      h = eh;
+  }
+  if (failed(c.vec(getScale(), "Scale", h)) || failed(c.vec(getBias(), "Bias", h)))
+    return failure();
+  SmallVector<int64_t> out(ids0.getShape());
+  out.push_back(h);
+  types.push_back(tensor(out, rt(getEmbs().front()).getElementType()));
+  return success();
+}
+
+LogicalResult OneHotV2Op::inferResultTypes(SmallVectorImpl<Type> &types, bool emit) {
+  Checker c{*this, emit};
+  Type elem = elementTypeFromPaddleDtype(getContext(), getDtype());
+  if (!elem)
+    return c.fail("dtype " + Twine(getDtype()) + " is not a tensor dtype");
+  int64_t depth = getDepth();
+  if (getDepthTensor())
+    depth = kDyn;
+  else if (depth <= 0)
+    return c.fail("depth must be positive (or given by depth_tensor)");
+  SmallVector<int64_t> out(rt(getX()).getShape());
+  out.push_back(depth);
+  types.push_back(tensor(out, elem));
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Creation
+//===----------------------------------------------------------------------===//
+
+LogicalResult FillConstantOp::inferResultTypes(SmallVectorImpl<Type> &types, bool emit) {
+  Checker c{*this, emit};
+  Type elem = elementTypeFromPaddleDtype(getContext(), getDtype());
+  if (!elem)
+    return c.fail("dtype " + Twine(getDtype()) + " is not a tensor dtype");
+  if (getShapeTensor() || !getShapeTensorList().empty()) {
+    int64_t n = getShapeTensor() ? listLen(getShapeTensor()) : (int64_t)getShapeTensorList().size();
+    if (isDyn(n))
+      return c.fail("the rank of the result is unknown (ShapeTensor has a dynamic length)");
+    types.push_back(unknownDims(n, elem));
+    return success();
+  }
+  SmallVector<int64_t> out;
+  for (int64_t d : getShape()) {
+    if (d < -1)
+      return c.fail("shape entries must be >= -1");
+    out.push_back(d == -1 ? kDyn : d);
+  }
+  types.push_back(tensor(out, elem));
+  return success();
+}
+
+LogicalResult FillAnyLikeOp::inferResultTypes(SmallVectorImpl<Type> &types, bool emit) {
+  Type elem = rt(getX()).getElementType();
+  if (getDtype() >= 0) {
+    elem = elementTypeFromPaddleDtype(getContext(), getDtype());
+    if (!elem)
+      return Checker{*this, emit}.fail("dtype " + Twine(getDtype()) + " is not a tensor dtype");
+  }
+  types.push_back(tensor(rt(getX()).getShape(), elem));
+  return success();
+}
+
+LogicalResult ShapeOp::inferResultTypes(SmallVectorImpl<Type> &types, bool) {
+  types.push_back(tensor({rt(getInput()).getRank()}, IntegerType::get(getContext(), 32)));
+  return success();
+}
+
+LogicalResult RangeOp::inferResultTypes(SmallVectorImpl<Type> &types, bool emit) {
+  Checker c{*this, emit};
+  for (auto [v, name] : {std::pair<Value, StringRef>{getStart(), "Start"}, {getEnd(), "End"},
+                         {getStep(), "Step"}}) {
+    if (conflict(prod(rt(v).getShape()), 1))
+      return c.fail(name + " must hold one element");
+    if (rt(v).getElementType() != rt(getStart()).getElementType())
+      return c.fail("Start, End and Step must have the same element type");
+  }
+  types.push_back(tensor({kDyn}, rt(getStart()).getElementType()));
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Reductions and index ops
+//===----------------------------------------------------------------------===//
+
+#define PD_REDUCE_SHAPE(OP)                                                                        \
+  LogicalResult OP::inferResultTypes(SmallVectorImpl<Type> &types, bool emit) {                    \
+    return reduceShape({*this, emit}, getX(), getDim(), getKeepDim(), getReduceAll(),               \
+                       getOutDtype(), types);                                                      \
+  }
+PD_REDUCE_SHAPE(ReduceMeanOp)
+PD_REDUCE_SHAPE(ReduceSumOp)
+PD_REDUCE_SHAPE(ReduceMaxOp)
+PD_REDUCE_SHAPE(ReduceMinOp)
+PD_REDUCE_SHAPE(ReduceProdOp)
+#undef PD_REDUCE_SHAPE
+
+LogicalResult MeanOp::inferResultTypes(SmallVectorImpl<Type> &types, bool) {
+  types.push_back(tensor({1}, rt(getX()).getElementType()));
+  return success();
+}
+
+LogicalResult SumOp::inferResultTypes(SmallVectorImpl<Type> &types, bool emit) {
+  Checker c{*this, emit};
+  if (getX().empty())
+    return c.fail("needs at least one input");
+  auto first = rt(getX().front());
+  SmallVector<int64_t> shape(first.getShape());
+  for (Value v : getX()) {
+    auto t = rt(v);
+    if (t.getElementType() != first.getElementType() || t.getRank() != first.getRank())
+      return c.fail("all inputs must have the same shape and element type");
+    for (int64_t i = 0; i < t.getRank(); ++i) {
+      if (conflict(shape[i], t.getDimSize(i)))
+        return c.fail("all inputs must have the same shape and element type");
+      if (isDyn(shape[i]))
+        shape[i] = t.getDimSize(i);
+    }
+  }
+  types.push_back(tensor(shape, first.getElementType()));
+  return success();
+}
+
+static LogicalResult argShape(const Checker &c, RankedTensorType x, int64_t axis, bool keep,
+                              bool flatten, int64_t dtype, SmallVectorImpl<Type> &types) {
+  if (dtype != 2 && dtype != 3)
+    return c.fail("dtype must be 2 (int32) or 3 (int64), got " + Twine(dtype));
+  Type elem = elementTypeFromPaddleDtype(x.getContext(), dtype);
+  if (flatten) {
+    types.push_back(tensor({1}, elem));
+    return success();
+  }
+  auto a = c.axis(axis, x.getRank());
+  if (failed(a))
+    return failure();
+  SmallVector<int64_t> out(x.getShape());
+  if (keep)
+    out[*a] = 1;
+  else
+    out.erase(out.begin() + *a);
+  types.push_back(tensor(out, elem));
+  return success();
+}
+
+LogicalResult ArgMaxOp::inferResultTypes(SmallVectorImpl<Type> &types, bool emit) {
+  return argShape({*this, emit}, rt(getX()), getAxis(), getKeepdims(), getFlatten(), getDtype(), types);
+}
+
+LogicalResult ArgMinOp::inferResultTypes(SmallVectorImpl<Type> &types, bool emit) {
+  return argShape({*this, emit}, rt(getX()), getAxis(), getKeepdims(), getFlatten(), getDtype(), types);
+}
+
+LogicalResult TopKV2Op::inferResultTypes(SmallVectorImpl<Type> &types, bool emit) {
+  Checker c{*this, emit};
+  auto x = rt(getX());
+  auto axis = c.axis(getAxis(), x.getRank());
+  if (failed(axis))
+    return failure();
+  SmallVector<int64_t> out(x.getShape());
+  int64_t d = out[*axis];
+  if (getKInput()) {
+    out[*axis] = kDyn;
+  } else {
+    if (!isDyn(d) && getK() > d)
+      return c.fail("k (" + Twine(getK()) + ") exceeds the size of the axis (" + Twine(d) + ")");
+    out[*axis] = getK();
+  }
+  types.push_back(tensor(out, x.getElementType()));
+  types.push_back(tensor(out, IntegerType::get(getContext(), 64)));
+  return success();
+}
+
+LogicalResult CumsumOp::inferResultTypes(SmallVectorImpl<Type> &types, bool emit) {
+  auto x = rt(getX());
+  if (getFlatten()) {
+    types.push_back(tensor({prod(x.getShape())}, x.getElementType()));
+    return success();
+  }
+  if (failed(Checker{*this, emit}.axis(getAxis(), x.getRank())))
+    return failure();
+  types.push_back(x);
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Quantization
+//===----------------------------------------------------------------------===//
+
+static LogicalResult scalarScale(const Checker &c, Value scale, StringRef name) {
+  if (conflict(prod(rt(scale).getShape()), 1))
+    return c.fail(name + " must hold one element, got shape " + shapeStr(rt(scale).getShape()));
+  return success();
+}
+
+LogicalResult FakeQuantizeMovingAverageAbsMaxOp::inferResultTypes(SmallVectorImpl<Type> &types,
+                                                                  bool emit) {
+  if (failed(scalarScale({*this, emit}, getInScale(), "InScale")))
+    return failure();
+  types.push_back(getX().getType());
+  types.push_back(getInScale().getType());
+  return success();
+}
+
+LogicalResult
+FakeQuantizeDequantizeMovingAverageAbsMaxOp::inferResultTypes(SmallVectorImpl<Type> &types,
+                                                              bool emit) {
+  if (failed(scalarScale({*this, emit}, getInScale(), "InScale")))
+    return failure();
+  types.push_back(getX().getType());
+  types.push_back(getInScale().getType());
+  return success();
+}
+
+LogicalResult
+FakeChannelWiseQuantizeDequantizeAbsMaxOp::inferResultTypes(SmallVectorImpl<Type> &types,
+                                                            bool emit) {
+  Checker c{*this, emit};
+  auto x = rt(getX());
+  if (getQuantAxis() > 1 || getQuantAxis() >= x.getRank())
+    return c.fail("quant_axis must be 0 or 1 and less than the rank");
+  types.push_back(x);
+  types.push_back(tensor({x.getDimSize(getQuantAxis())}, x.getElementType()));
+  return success();
+}
+
+LogicalResult FakeDequantizeMaxAbsOp::inferResultTypes(SmallVectorImpl<Type> &types, bool emit) {
+  if (failed(scalarScale({*this, emit}, getScale(), "Scale")))
+    return failure();
+  types.push_back(getX().getType());
+  return success();
+}
+
+LogicalResult FakeChannelWiseDequantizeMaxAbsOp::inferResultTypes(SmallVectorImpl<Type> &types,
+                                                                  bool emit) {
+  Checker c{*this, emit};
+  auto x = rt(getX());
+  if (getScales().empty() || getScales().size() > 2)
+    return c.fail("needs one or two Scales");
+  if (getQuantBits().size() != getScales().size())
+    return c.fail("quant_bits must have one entry per Scales input");
+  if (getQuantAxis() >= x.getRank())
+    return c.fail("quant_axis " + Twine(getQuantAxis()) + " is out of range for rank " +
+                  Twine(x.getRank()));
+  if (failed(c.vec(getScales().front(), "Scales[0]", x.getDimSize(getQuantAxis()))))
+    return failure();
+  if (getScales().size() == 2 && failed(scalarScale(c, getScales()[1], "Scales[1]")))
+    return failure();
+  types.push_back(x);
+  return success();
+}
+
+static LogicalResult linearQuantCheck(const Checker &c, RankedTensorType x, Value scale,
+                                      int64_t axis) {
+  if (axis == -1)
+    return scalarScale(c, scale, "Scale");
+  if (axis >= x.getRank())
+    return c.fail("quant_axis " + Twine(axis) + " is out of range for rank " + Twine(x.getRank()));
+  return c.vec(scale, "Scale", x.getDimSize(axis));
+}
+
+LogicalResult QuantizeLinearOp::inferResultTypes(SmallVectorImpl<Type> &types, bool emit) {
+  if (failed(linearQuantCheck({*this, emit}, rt(getX()), getScale(), getQuantAxis())))
+    return failure();
+  types.push_back(getX().getType());
+  return success();
+}
+
+LogicalResult DequantizeLinearOp::inferResultTypes(SmallVectorImpl<Type> &types, bool emit) {
+  auto x = rt(getX());
+  if (failed(linearQuantCheck({*this, emit}, x, getScale(), getQuantAxis())))
+    return failure();
+  types.push_back(tensor(x.getShape(), rt(getScale()).getElementType()));
+  return success();
+}

@@ -1,0 +1,22 @@
+//===- Pipelines.cpp - named pd pipelines and their registration ---------===//
+
+#include "PaddleMLIR/Dialect/Pd/Transforms/Passes.h"
+
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/Passes.h"
+
+using namespace mlir;
+
+void mlir::pd::buildOptimizePipeline(OpPassManager &pm, const OptimizePipelineOptions &) {
+  pm.addPass(createPdInferShapesPass());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+  pm.addPass(createPdInferShapesPass());
+}
+
+void mlir::pd::registerPdPassesAndPipelines() {
+  registerPdTransformsPasses();
+  PassPipelineRegistration<OptimizePipelineOptions>(
+      "pd-optimize", "Graph-level pd optimization pipeline (what paddle-compile runs by default)",
+      buildOptimizePipeline);
+}

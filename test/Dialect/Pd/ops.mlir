@@ -1,0 +1,954 @@
+// Round trip of every pd op through the custom and the generic assembly forms.
+// RUN: paddle-opt %s | paddle-opt | FileCheck %s
+// RUN: paddle-opt %s --mlir-print-op-generic | paddle-opt | FileCheck %s
+
+// Tests that attributes equal to Paddle's defaults are elided when printed,
+// and that optional slots may be given or left out.
+// CHECK-LABEL: func.func @defaults_elided
+// CHECK: %[[A:.*]] = pd.conv2d %arg0, %arg1 : (tensor<1x3x8x8xf32>, tensor<4x3x3x3xf32>) -> tensor<1x4x6x6xf32>
+// CHECK: %[[B:.*]] = pd.layer_norm %[[A]] {begin_norm_axis = 3 : i32} : (tensor<1x4x6x6xf32>) -> tensor<1x4x6x6xf32>
+// CHECK: %[[C:.*]] = pd.layer_norm %[[B]] Bias(%arg2) {begin_norm_axis = 3 : i32} : (tensor<1x4x6x6xf32>, tensor<6xf32>) -> tensor<1x4x6x6xf32>
+// CHECK: return %[[C]]
+func.func @defaults_elided(%x: tensor<1x3x8x8xf32>, %w: tensor<4x3x3x3xf32>, %b: tensor<6xf32>) -> tensor<1x4x6x6xf32> {
+  %0 = pd.conv2d %x, %w {strides = array<i32: 1, 1>, paddings = array<i32: 0, 0>, groups = 1 : i32,
+                          dilations = array<i32: 1, 1>, data_format = "NCHW", padding_algorithm = "EXPLICIT"}
+      : (tensor<1x3x8x8xf32>, tensor<4x3x3x3xf32>) -> tensor<1x4x6x6xf32>
+  %1 = pd.layer_norm %0 {begin_norm_axis = 3 : i32, epsilon = 1.0e-05 : f32} : (tensor<1x4x6x6xf32>) -> tensor<1x4x6x6xf32>
+  %2 = pd.layer_norm %1 Bias(%b) {begin_norm_axis = 3 : i32} : (tensor<1x4x6x6xf32>, tensor<6xf32>) -> tensor<1x4x6x6xf32>
+  return %2 : tensor<1x4x6x6xf32>
+}
+
+// Tests that result types may be less static than the inferred ones.
+// CHECK-LABEL: func.func @less_static_result
+// CHECK: pd.relu %arg0 : (tensor<2x3xf32>) -> tensor<?x?xf32>
+func.func @less_static_result(%x: tensor<2x3xf32>) -> tensor<?x?xf32> {
+  %0 = pd.relu %x : (tensor<2x3xf32>) -> tensor<?x?xf32>
+  return %0 : tensor<?x?xf32>
+}
+
+// Tests that pd.conv2d round-trips.
+// CHECK-LABEL: func.func @conv2d
+// CHECK: %[[R:.*]] = pd.conv2d %arg0, %arg1 {paddings = array<i32: 1, 1>} : (tensor<?x3x224x224xf32>, tensor<32x3x3x3xf32>) -> tensor<?x32x224x224xf32>
+// CHECK: return %[[R]]
+func.func @conv2d(%x: tensor<?x3x224x224xf32>, %w: tensor<32x3x3x3xf32>) -> (tensor<?x32x224x224xf32>) {
+  %y = pd.conv2d %x, %w {paddings = array<i32: 1, 1>} : (tensor<?x3x224x224xf32>, tensor<32x3x3x3xf32>) -> tensor<?x32x224x224xf32>
+  return %y : tensor<?x32x224x224xf32>
+}
+
+// Tests that pd.depthwise_conv2d round-trips.
+// CHECK-LABEL: func.func @depthwise_conv2d
+// CHECK: %[[R:.*]] = pd.depthwise_conv2d %arg0, %arg1 {groups = 32 : i32} : (tensor<?x32x112x112xf32>, tensor<32x1x3x3xf32>) -> tensor<?x32x110x110xf32>
+// CHECK: return %[[R]]
+func.func @depthwise_conv2d(%x: tensor<?x32x112x112xf32>, %w: tensor<32x1x3x3xf32>) -> (tensor<?x32x110x110xf32>) {
+  %y = pd.depthwise_conv2d %x, %w {groups = 32 : i32} : (tensor<?x32x112x112xf32>, tensor<32x1x3x3xf32>) -> tensor<?x32x110x110xf32>
+  return %y : tensor<?x32x110x110xf32>
+}
+
+// Tests that pd.conv2d_transpose round-trips.
+// CHECK-LABEL: func.func @conv2d_transpose
+// CHECK: %[[R:.*]] = pd.conv2d_transpose %arg0, %arg1 {strides = array<i32: 2, 2>} : (tensor<1x16x8x8xf32>, tensor<16x8x2x2xf32>) -> tensor<1x8x16x16xf32>
+// CHECK: return %[[R]]
+func.func @conv2d_transpose(%x: tensor<1x16x8x8xf32>, %w: tensor<16x8x2x2xf32>) -> (tensor<1x8x16x16xf32>) {
+  %y = pd.conv2d_transpose %x, %w {strides = array<i32: 2, 2>} : (tensor<1x16x8x8xf32>, tensor<16x8x2x2xf32>) -> tensor<1x8x16x16xf32>
+  return %y : tensor<1x8x16x16xf32>
+}
+
+// Tests that pd.batch_norm round-trips.
+// CHECK-LABEL: func.func @batch_norm
+// CHECK: %[[R:.*]] = pd.batch_norm %arg0, %arg1, %arg2, %arg3, %arg4 : (tensor<?x32x56x56xf32>, tensor<32xf32>, tensor<32xf32>, tensor<32xf32>, tensor<32xf32>) -> tensor<?x32x56x56xf32>
+// CHECK: return %[[R]]
+func.func @batch_norm(%x: tensor<?x32x56x56xf32>, %s: tensor<32xf32>, %b: tensor<32xf32>, %m: tensor<32xf32>, %v: tensor<32xf32>) -> (tensor<?x32x56x56xf32>) {
+  %y = pd.batch_norm %x, %s, %b, %m, %v : (tensor<?x32x56x56xf32>, tensor<32xf32>, tensor<32xf32>, tensor<32xf32>, tensor<32xf32>) -> tensor<?x32x56x56xf32>
+  return %y : tensor<?x32x56x56xf32>
+}
+
+// Tests that pd.layer_norm round-trips.
+// CHECK-LABEL: func.func @layer_norm
+// CHECK: %[[R:.*]] = pd.layer_norm %arg0 Scale(%arg1) Bias(%arg2) {begin_norm_axis = 2 : i32} : (tensor<?x128x768xf32>, tensor<768xf32>, tensor<768xf32>) -> tensor<?x128x768xf32>
+// CHECK: return %[[R]]
+func.func @layer_norm(%x: tensor<?x128x768xf32>, %g: tensor<768xf32>, %b: tensor<768xf32>) -> (tensor<?x128x768xf32>) {
+  %y = pd.layer_norm %x Scale(%g) Bias(%b) {begin_norm_axis = 2 : i32} : (tensor<?x128x768xf32>, tensor<768xf32>, tensor<768xf32>) -> tensor<?x128x768xf32>
+  return %y : tensor<?x128x768xf32>
+}
+
+// Tests that pd.instance_norm round-trips.
+// CHECK-LABEL: func.func @instance_norm
+// CHECK: %[[R:.*]] = pd.instance_norm %arg0 Scale(%arg1) Bias(%arg2) : (tensor<?x16x8x8xf32>, tensor<16xf32>, tensor<16xf32>) -> tensor<?x16x8x8xf32>
+// CHECK: return %[[R]]
+func.func @instance_norm(%x: tensor<?x16x8x8xf32>, %g: tensor<16xf32>, %b: tensor<16xf32>) -> (tensor<?x16x8x8xf32>) {
+  %y = pd.instance_norm %x Scale(%g) Bias(%b) : (tensor<?x16x8x8xf32>, tensor<16xf32>, tensor<16xf32>) -> tensor<?x16x8x8xf32>
+  return %y : tensor<?x16x8x8xf32>
+}
+
+// Tests that pd.group_norm round-trips.
+// CHECK-LABEL: func.func @group_norm
+// CHECK: %[[R:.*]] = pd.group_norm %arg0 Scale(%arg1) Bias(%arg2) {groups = 4 : i32} : (tensor<?x16x8x8xf32>, tensor<16xf32>, tensor<16xf32>) -> tensor<?x16x8x8xf32>
+// CHECK: return %[[R]]
+func.func @group_norm(%x: tensor<?x16x8x8xf32>, %g: tensor<16xf32>, %b: tensor<16xf32>) -> (tensor<?x16x8x8xf32>) {
+  %y = pd.group_norm %x Scale(%g) Bias(%b) {groups = 4 : i32} : (tensor<?x16x8x8xf32>, tensor<16xf32>, tensor<16xf32>) -> tensor<?x16x8x8xf32>
+  return %y : tensor<?x16x8x8xf32>
+}
+
+// Tests that pd.pool2d round-trips.
+// CHECK-LABEL: func.func @pool2d
+// CHECK: %[[R:.*]] = pd.pool2d %arg0 {ksize = array<i32: 2, 2>, strides = array<i32: 2, 2>} : (tensor<?x64x56x56xf32>) -> tensor<?x64x28x28xf32>
+// CHECK: return %[[R]]
+func.func @pool2d(%x: tensor<?x64x56x56xf32>) -> (tensor<?x64x28x28xf32>) {
+  %y = pd.pool2d %x {ksize = array<i32: 2, 2>, strides = array<i32: 2, 2>} : (tensor<?x64x56x56xf32>) -> tensor<?x64x28x28xf32>
+  return %y : tensor<?x64x28x28xf32>
+}
+
+// Tests that pd.affine_channel round-trips.
+// CHECK-LABEL: func.func @affine_channel
+// CHECK: %[[R:.*]] = pd.affine_channel %arg0, %arg1, %arg2 : (tensor<?x32x8x8xf32>, tensor<32xf32>, tensor<32xf32>) -> tensor<?x32x8x8xf32>
+// CHECK: return %[[R]]
+func.func @affine_channel(%x: tensor<?x32x8x8xf32>, %s: tensor<32xf32>, %b: tensor<32xf32>) -> (tensor<?x32x8x8xf32>) {
+  %y = pd.affine_channel %x, %s, %b : (tensor<?x32x8x8xf32>, tensor<32xf32>, tensor<32xf32>) -> tensor<?x32x8x8xf32>
+  return %y : tensor<?x32x8x8xf32>
+}
+
+// Tests that pd.pad3d round-trips.
+// CHECK-LABEL: func.func @pad3d
+// CHECK: %[[R:.*]] = pd.pad3d %arg0 {paddings = array<i32: 1, 1, 1, 1, 0, 0>} : (tensor<1x3x1x8x8xf32>) -> tensor<1x3x1x10x10xf32>
+// CHECK: return %[[R]]
+func.func @pad3d(%x: tensor<1x3x1x8x8xf32>) -> (tensor<1x3x1x10x10xf32>) {
+  %y = pd.pad3d %x {paddings = array<i32: 1, 1, 1, 1, 0, 0>} : (tensor<1x3x1x8x8xf32>) -> tensor<1x3x1x10x10xf32>
+  return %y : tensor<1x3x1x10x10xf32>
+}
+
+// Tests that pd.bilinear_interp_v2 round-trips.
+// CHECK-LABEL: func.func @bilinear_interp_v2
+// CHECK: %[[R:.*]] = pd.bilinear_interp_v2 %arg0 {out_h = 64 : i32, out_w = 64 : i32} : (tensor<1x3x32x32xf32>) -> tensor<1x3x64x64xf32>
+// CHECK: return %[[R]]
+func.func @bilinear_interp_v2(%x: tensor<1x3x32x32xf32>) -> (tensor<1x3x64x64xf32>) {
+  %y = pd.bilinear_interp_v2 %x {out_h = 64 : i32, out_w = 64 : i32} : (tensor<1x3x32x32xf32>) -> tensor<1x3x64x64xf32>
+  return %y : tensor<1x3x64x64xf32>
+}
+
+// Tests that pd.nearest_interp_v2 round-trips.
+// CHECK-LABEL: func.func @nearest_interp_v2
+// CHECK: %[[R:.*]] = pd.nearest_interp_v2 %arg0 {out_h = 64 : i32, out_w = 64 : i32} : (tensor<1x3x32x32xf32>) -> tensor<1x3x64x64xf32>
+// CHECK: return %[[R]]
+func.func @nearest_interp_v2(%x: tensor<1x3x32x32xf32>) -> (tensor<1x3x64x64xf32>) {
+  %y = pd.nearest_interp_v2 %x {out_h = 64 : i32, out_w = 64 : i32} : (tensor<1x3x32x32xf32>) -> tensor<1x3x64x64xf32>
+  return %y : tensor<1x3x64x64xf32>
+}
+
+// Tests that pd.relu round-trips.
+// CHECK-LABEL: func.func @relu
+// CHECK: %[[R:.*]] = pd.relu %arg0 : (tensor<?x64xf32>) -> tensor<?x64xf32>
+// CHECK: return %[[R]]
+func.func @relu(%x: tensor<?x64xf32>) -> (tensor<?x64xf32>) {
+  %y = pd.relu %x : (tensor<?x64xf32>) -> tensor<?x64xf32>
+  return %y : tensor<?x64xf32>
+}
+
+// Tests that pd.relu6 round-trips.
+// CHECK-LABEL: func.func @relu6
+// CHECK: %[[R:.*]] = pd.relu6 %arg0 : (tensor<?x64xf32>) -> tensor<?x64xf32>
+// CHECK: return %[[R]]
+func.func @relu6(%x: tensor<?x64xf32>) -> (tensor<?x64xf32>) {
+  %y = pd.relu6 %x : (tensor<?x64xf32>) -> tensor<?x64xf32>
+  return %y : tensor<?x64xf32>
+}
+
+// Tests that pd.leaky_relu round-trips.
+// CHECK-LABEL: func.func @leaky_relu
+// CHECK: %[[R:.*]] = pd.leaky_relu %arg0 : (tensor<?x64xf32>) -> tensor<?x64xf32>
+// CHECK: return %[[R]]
+func.func @leaky_relu(%x: tensor<?x64xf32>) -> (tensor<?x64xf32>) {
+  %y = pd.leaky_relu %x : (tensor<?x64xf32>) -> tensor<?x64xf32>
+  return %y : tensor<?x64xf32>
+}
+
+// Tests that pd.prelu round-trips.
+// CHECK-LABEL: func.func @prelu
+// CHECK: %[[R:.*]] = pd.prelu %arg0, %arg1 {mode = "channel"} : (tensor<?x16x8x8xf32>, tensor<16xf32>) -> tensor<?x16x8x8xf32>
+// CHECK: return %[[R]]
+func.func @prelu(%x: tensor<?x16x8x8xf32>, %a: tensor<16xf32>) -> (tensor<?x16x8x8xf32>) {
+  %y = pd.prelu %x, %a {mode = "channel"} : (tensor<?x16x8x8xf32>, tensor<16xf32>) -> tensor<?x16x8x8xf32>
+  return %y : tensor<?x16x8x8xf32>
+}
+
+// Tests that pd.sigmoid round-trips.
+// CHECK-LABEL: func.func @sigmoid
+// CHECK: %[[R:.*]] = pd.sigmoid %arg0 : (tensor<?x64xf32>) -> tensor<?x64xf32>
+// CHECK: return %[[R]]
+func.func @sigmoid(%x: tensor<?x64xf32>) -> (tensor<?x64xf32>) {
+  %y = pd.sigmoid %x : (tensor<?x64xf32>) -> tensor<?x64xf32>
+  return %y : tensor<?x64xf32>
+}
+
+// Tests that pd.tanh round-trips.
+// CHECK-LABEL: func.func @tanh
+// CHECK: %[[R:.*]] = pd.tanh %arg0 : (tensor<?x64xf32>) -> tensor<?x64xf32>
+// CHECK: return %[[R]]
+func.func @tanh(%x: tensor<?x64xf32>) -> (tensor<?x64xf32>) {
+  %y = pd.tanh %x : (tensor<?x64xf32>) -> tensor<?x64xf32>
+  return %y : tensor<?x64xf32>
+}
+
+// Tests that pd.gelu round-trips.
+// CHECK-LABEL: func.func @gelu
+// CHECK: %[[R:.*]] = pd.gelu %arg0 : (tensor<?x64xf32>) -> tensor<?x64xf32>
+// CHECK: return %[[R]]
+func.func @gelu(%x: tensor<?x64xf32>) -> (tensor<?x64xf32>) {
+  %y = pd.gelu %x : (tensor<?x64xf32>) -> tensor<?x64xf32>
+  return %y : tensor<?x64xf32>
+}
+
+// Tests that pd.swish round-trips.
+// CHECK-LABEL: func.func @swish
+// CHECK: %[[R:.*]] = pd.swish %arg0 : (tensor<?x64xf32>) -> tensor<?x64xf32>
+// CHECK: return %[[R]]
+func.func @swish(%x: tensor<?x64xf32>) -> (tensor<?x64xf32>) {
+  %y = pd.swish %x : (tensor<?x64xf32>) -> tensor<?x64xf32>
+  return %y : tensor<?x64xf32>
+}
+
+// Tests that pd.hard_swish round-trips.
+// CHECK-LABEL: func.func @hard_swish
+// CHECK: %[[R:.*]] = pd.hard_swish %arg0 : (tensor<?x64xf32>) -> tensor<?x64xf32>
+// CHECK: return %[[R]]
+func.func @hard_swish(%x: tensor<?x64xf32>) -> (tensor<?x64xf32>) {
+  %y = pd.hard_swish %x : (tensor<?x64xf32>) -> tensor<?x64xf32>
+  return %y : tensor<?x64xf32>
+}
+
+// Tests that pd.hard_sigmoid round-trips.
+// CHECK-LABEL: func.func @hard_sigmoid
+// CHECK: %[[R:.*]] = pd.hard_sigmoid %arg0 : (tensor<?x64xf32>) -> tensor<?x64xf32>
+// CHECK: return %[[R]]
+func.func @hard_sigmoid(%x: tensor<?x64xf32>) -> (tensor<?x64xf32>) {
+  %y = pd.hard_sigmoid %x : (tensor<?x64xf32>) -> tensor<?x64xf32>
+  return %y : tensor<?x64xf32>
+}
+
+// Tests that pd.exp round-trips.
+// CHECK-LABEL: func.func @exp
+// CHECK: %[[R:.*]] = pd.exp %arg0 : (tensor<?x64xf32>) -> tensor<?x64xf32>
+// CHECK: return %[[R]]
+func.func @exp(%x: tensor<?x64xf32>) -> (tensor<?x64xf32>) {
+  %y = pd.exp %x : (tensor<?x64xf32>) -> tensor<?x64xf32>
+  return %y : tensor<?x64xf32>
+}
+
+// Tests that pd.log round-trips.
+// CHECK-LABEL: func.func @log
+// CHECK: %[[R:.*]] = pd.log %arg0 : (tensor<?x64xf32>) -> tensor<?x64xf32>
+// CHECK: return %[[R]]
+func.func @log(%x: tensor<?x64xf32>) -> (tensor<?x64xf32>) {
+  %y = pd.log %x : (tensor<?x64xf32>) -> tensor<?x64xf32>
+  return %y : tensor<?x64xf32>
+}
+
+// Tests that pd.sqrt round-trips.
+// CHECK-LABEL: func.func @sqrt
+// CHECK: %[[R:.*]] = pd.sqrt %arg0 : (tensor<?x64xf32>) -> tensor<?x64xf32>
+// CHECK: return %[[R]]
+func.func @sqrt(%x: tensor<?x64xf32>) -> (tensor<?x64xf32>) {
+  %y = pd.sqrt %x : (tensor<?x64xf32>) -> tensor<?x64xf32>
+  return %y : tensor<?x64xf32>
+}
+
+// Tests that pd.rsqrt round-trips.
+// CHECK-LABEL: func.func @rsqrt
+// CHECK: %[[R:.*]] = pd.rsqrt %arg0 : (tensor<?x64xf32>) -> tensor<?x64xf32>
+// CHECK: return %[[R]]
+func.func @rsqrt(%x: tensor<?x64xf32>) -> (tensor<?x64xf32>) {
+  %y = pd.rsqrt %x : (tensor<?x64xf32>) -> tensor<?x64xf32>
+  return %y : tensor<?x64xf32>
+}
+
+// Tests that pd.abs round-trips.
+// CHECK-LABEL: func.func @abs
+// CHECK: %[[R:.*]] = pd.abs %arg0 : (tensor<?x64xf32>) -> tensor<?x64xf32>
+// CHECK: return %[[R]]
+func.func @abs(%x: tensor<?x64xf32>) -> (tensor<?x64xf32>) {
+  %y = pd.abs %x : (tensor<?x64xf32>) -> tensor<?x64xf32>
+  return %y : tensor<?x64xf32>
+}
+
+// Tests that pd.square round-trips.
+// CHECK-LABEL: func.func @square
+// CHECK: %[[R:.*]] = pd.square %arg0 : (tensor<?x64xf32>) -> tensor<?x64xf32>
+// CHECK: return %[[R]]
+func.func @square(%x: tensor<?x64xf32>) -> (tensor<?x64xf32>) {
+  %y = pd.square %x : (tensor<?x64xf32>) -> tensor<?x64xf32>
+  return %y : tensor<?x64xf32>
+}
+
+// Tests that pd.erf round-trips.
+// CHECK-LABEL: func.func @erf
+// CHECK: %[[R:.*]] = pd.erf %arg0 : (tensor<?x64xf32>) -> tensor<?x64xf32>
+// CHECK: return %[[R]]
+func.func @erf(%x: tensor<?x64xf32>) -> (tensor<?x64xf32>) {
+  %y = pd.erf %x : (tensor<?x64xf32>) -> tensor<?x64xf32>
+  return %y : tensor<?x64xf32>
+}
+
+// Tests that pd.pow round-trips.
+// CHECK-LABEL: func.func @pow
+// CHECK: %[[R:.*]] = pd.pow %arg0 {factor = 2.000000e+00 : f32} : (tensor<?x64xf32>) -> tensor<?x64xf32>
+// CHECK: return %[[R]]
+func.func @pow(%x: tensor<?x64xf32>) -> (tensor<?x64xf32>) {
+  %y = pd.pow %x {factor = 2.0 : f32} : (tensor<?x64xf32>) -> tensor<?x64xf32>
+  return %y : tensor<?x64xf32>
+}
+
+// Tests that pd.softmax round-trips.
+// CHECK-LABEL: func.func @softmax
+// CHECK: %[[R:.*]] = pd.softmax %arg0 : (tensor<?x1000xf32>) -> tensor<?x1000xf32>
+// CHECK: return %[[R]]
+func.func @softmax(%x: tensor<?x1000xf32>) -> (tensor<?x1000xf32>) {
+  %y = pd.softmax %x : (tensor<?x1000xf32>) -> tensor<?x1000xf32>
+  return %y : tensor<?x1000xf32>
+}
+
+// Tests that pd.log_softmax round-trips.
+// CHECK-LABEL: func.func @log_softmax
+// CHECK: %[[R:.*]] = pd.log_softmax %arg0 {axis = 1 : i32} : (tensor<?x10xf32>) -> tensor<?x10xf32>
+// CHECK: return %[[R]]
+func.func @log_softmax(%x: tensor<?x10xf32>) -> (tensor<?x10xf32>) {
+  %y = pd.log_softmax %x {axis = 1 : i32} : (tensor<?x10xf32>) -> tensor<?x10xf32>
+  return %y : tensor<?x10xf32>
+}
+
+// Tests that pd.elementwise_add round-trips.
+// CHECK-LABEL: func.func @elementwise_add
+// CHECK: %[[R:.*]] = pd.elementwise_add %arg0, %arg1 {axis = 1 : i32} : (tensor<?x64x7x7xf32>, tensor<64xf32>) -> tensor<?x64x7x7xf32>
+// CHECK: return %[[R]]
+func.func @elementwise_add(%x: tensor<?x64x7x7xf32>, %b: tensor<64xf32>) -> (tensor<?x64x7x7xf32>) {
+  %z = pd.elementwise_add %x, %b {axis = 1 : i32} : (tensor<?x64x7x7xf32>, tensor<64xf32>) -> tensor<?x64x7x7xf32>
+  return %z : tensor<?x64x7x7xf32>
+}
+
+// Tests that pd.elementwise_sub round-trips.
+// CHECK-LABEL: func.func @elementwise_sub
+// CHECK: %[[R:.*]] = pd.elementwise_sub %arg0, %arg1 {axis = 1 : i32} : (tensor<?x64x7x7xf32>, tensor<64xf32>) -> tensor<?x64x7x7xf32>
+// CHECK: return %[[R]]
+func.func @elementwise_sub(%x: tensor<?x64x7x7xf32>, %b: tensor<64xf32>) -> (tensor<?x64x7x7xf32>) {
+  %z = pd.elementwise_sub %x, %b {axis = 1 : i32} : (tensor<?x64x7x7xf32>, tensor<64xf32>) -> tensor<?x64x7x7xf32>
+  return %z : tensor<?x64x7x7xf32>
+}
+
+// Tests that pd.elementwise_mul round-trips.
+// CHECK-LABEL: func.func @elementwise_mul
+// CHECK: %[[R:.*]] = pd.elementwise_mul %arg0, %arg1 {axis = 1 : i32} : (tensor<?x64x7x7xf32>, tensor<64xf32>) -> tensor<?x64x7x7xf32>
+// CHECK: return %[[R]]
+func.func @elementwise_mul(%x: tensor<?x64x7x7xf32>, %b: tensor<64xf32>) -> (tensor<?x64x7x7xf32>) {
+  %z = pd.elementwise_mul %x, %b {axis = 1 : i32} : (tensor<?x64x7x7xf32>, tensor<64xf32>) -> tensor<?x64x7x7xf32>
+  return %z : tensor<?x64x7x7xf32>
+}
+
+// Tests that pd.elementwise_div round-trips.
+// CHECK-LABEL: func.func @elementwise_div
+// CHECK: %[[R:.*]] = pd.elementwise_div %arg0, %arg1 {axis = 1 : i32} : (tensor<?x64x7x7xf32>, tensor<64xf32>) -> tensor<?x64x7x7xf32>
+// CHECK: return %[[R]]
+func.func @elementwise_div(%x: tensor<?x64x7x7xf32>, %b: tensor<64xf32>) -> (tensor<?x64x7x7xf32>) {
+  %z = pd.elementwise_div %x, %b {axis = 1 : i32} : (tensor<?x64x7x7xf32>, tensor<64xf32>) -> tensor<?x64x7x7xf32>
+  return %z : tensor<?x64x7x7xf32>
+}
+
+// Tests that pd.elementwise_max round-trips.
+// CHECK-LABEL: func.func @elementwise_max
+// CHECK: %[[R:.*]] = pd.elementwise_max %arg0, %arg1 {axis = 1 : i32} : (tensor<?x64x7x7xf32>, tensor<64xf32>) -> tensor<?x64x7x7xf32>
+// CHECK: return %[[R]]
+func.func @elementwise_max(%x: tensor<?x64x7x7xf32>, %b: tensor<64xf32>) -> (tensor<?x64x7x7xf32>) {
+  %z = pd.elementwise_max %x, %b {axis = 1 : i32} : (tensor<?x64x7x7xf32>, tensor<64xf32>) -> tensor<?x64x7x7xf32>
+  return %z : tensor<?x64x7x7xf32>
+}
+
+// Tests that pd.elementwise_min round-trips.
+// CHECK-LABEL: func.func @elementwise_min
+// CHECK: %[[R:.*]] = pd.elementwise_min %arg0, %arg1 {axis = 1 : i32} : (tensor<?x64x7x7xf32>, tensor<64xf32>) -> tensor<?x64x7x7xf32>
+// CHECK: return %[[R]]
+func.func @elementwise_min(%x: tensor<?x64x7x7xf32>, %b: tensor<64xf32>) -> (tensor<?x64x7x7xf32>) {
+  %z = pd.elementwise_min %x, %b {axis = 1 : i32} : (tensor<?x64x7x7xf32>, tensor<64xf32>) -> tensor<?x64x7x7xf32>
+  return %z : tensor<?x64x7x7xf32>
+}
+
+// Tests that pd.elementwise_pow round-trips.
+// CHECK-LABEL: func.func @elementwise_pow
+// CHECK: %[[R:.*]] = pd.elementwise_pow %arg0, %arg1 {axis = 1 : i32} : (tensor<?x64x7x7xf32>, tensor<64xf32>) -> tensor<?x64x7x7xf32>
+// CHECK: return %[[R]]
+func.func @elementwise_pow(%x: tensor<?x64x7x7xf32>, %b: tensor<64xf32>) -> (tensor<?x64x7x7xf32>) {
+  %z = pd.elementwise_pow %x, %b {axis = 1 : i32} : (tensor<?x64x7x7xf32>, tensor<64xf32>) -> tensor<?x64x7x7xf32>
+  return %z : tensor<?x64x7x7xf32>
+}
+
+// Tests that pd.elementwise_mod round-trips.
+// CHECK-LABEL: func.func @elementwise_mod
+// CHECK: %[[R:.*]] = pd.elementwise_mod %arg0, %arg1 {axis = 1 : i32} : (tensor<?x64x7x7xf32>, tensor<64xf32>) -> tensor<?x64x7x7xf32>
+// CHECK: return %[[R]]
+func.func @elementwise_mod(%x: tensor<?x64x7x7xf32>, %b: tensor<64xf32>) -> (tensor<?x64x7x7xf32>) {
+  %z = pd.elementwise_mod %x, %b {axis = 1 : i32} : (tensor<?x64x7x7xf32>, tensor<64xf32>) -> tensor<?x64x7x7xf32>
+  return %z : tensor<?x64x7x7xf32>
+}
+
+// Tests that pd.elementwise_floordiv round-trips.
+// CHECK-LABEL: func.func @elementwise_floordiv
+// CHECK: %[[R:.*]] = pd.elementwise_floordiv %arg0, %arg1 {axis = 1 : i32} : (tensor<?x64x7x7xf32>, tensor<64xf32>) -> tensor<?x64x7x7xf32>
+// CHECK: return %[[R]]
+func.func @elementwise_floordiv(%x: tensor<?x64x7x7xf32>, %b: tensor<64xf32>) -> (tensor<?x64x7x7xf32>) {
+  %z = pd.elementwise_floordiv %x, %b {axis = 1 : i32} : (tensor<?x64x7x7xf32>, tensor<64xf32>) -> tensor<?x64x7x7xf32>
+  return %z : tensor<?x64x7x7xf32>
+}
+
+// Tests that pd.mul round-trips.
+// CHECK-LABEL: func.func @mul
+// CHECK: %[[R:.*]] = pd.mul %arg0, %arg1 : (tensor<?x1024xf32>, tensor<1024x1000xf32>) -> tensor<?x1000xf32>
+// CHECK: return %[[R]]
+func.func @mul(%x: tensor<?x1024xf32>, %w: tensor<1024x1000xf32>) -> (tensor<?x1000xf32>) {
+  %y = pd.mul %x, %w : (tensor<?x1024xf32>, tensor<1024x1000xf32>) -> tensor<?x1000xf32>
+  return %y : tensor<?x1000xf32>
+}
+
+// Tests that pd.matmul round-trips.
+// CHECK-LABEL: func.func @matmul
+// CHECK: %[[R:.*]] = pd.matmul %arg0, %arg1 {alpha = 1.250000e-01 : f32, transpose_Y = true} : (tensor<?x12x128x64xf32>, tensor<?x12x128x64xf32>) -> tensor<?x12x128x128xf32>
+// CHECK: return %[[R]]
+func.func @matmul(%q: tensor<?x12x128x64xf32>, %k: tensor<?x12x128x64xf32>) -> (tensor<?x12x128x128xf32>) {
+  %y = pd.matmul %q, %k {transpose_Y = true, alpha = 0.125 : f32} : (tensor<?x12x128x64xf32>, tensor<?x12x128x64xf32>) -> tensor<?x12x128x128xf32>
+  return %y : tensor<?x12x128x128xf32>
+}
+
+// Tests that pd.matmul_v2 round-trips.
+// CHECK-LABEL: func.func @matmul_v2
+// CHECK: %[[R:.*]] = pd.matmul_v2 %arg0, %arg1 : (tensor<?x128x768xf32>, tensor<768x768xf32>) -> tensor<?x128x768xf32>
+// CHECK: return %[[R]]
+func.func @matmul_v2(%x: tensor<?x128x768xf32>, %w: tensor<768x768xf32>) -> (tensor<?x128x768xf32>) {
+  %y = pd.matmul_v2 %x, %w : (tensor<?x128x768xf32>, tensor<768x768xf32>) -> tensor<?x128x768xf32>
+  return %y : tensor<?x128x768xf32>
+}
+
+// Tests that pd.scale round-trips.
+// CHECK-LABEL: func.func @scale
+// CHECK: %[[R:.*]] = pd.scale %arg0 {scale = 5.000000e-01 : f32} : (tensor<?x64xf32>) -> tensor<?x64xf32>
+// CHECK: return %[[R]]
+func.func @scale(%x: tensor<?x64xf32>) -> (tensor<?x64xf32>) {
+  %y = pd.scale %x {scale = 0.5 : f32} : (tensor<?x64xf32>) -> tensor<?x64xf32>
+  return %y : tensor<?x64xf32>
+}
+
+// Tests that pd.clip round-trips.
+// CHECK-LABEL: func.func @clip
+// CHECK: %[[R:.*]] = pd.clip %arg0 {max = 6.000000e+00 : f32, min = 0.000000e+00 : f32} : (tensor<?x64xf32>) -> tensor<?x64xf32>
+// CHECK: return %[[R]]
+func.func @clip(%x: tensor<?x64xf32>) -> (tensor<?x64xf32>) {
+  %y = pd.clip %x {min = 0.0 : f32, max = 6.0 : f32} : (tensor<?x64xf32>) -> tensor<?x64xf32>
+  return %y : tensor<?x64xf32>
+}
+
+// Tests that pd.dropout round-trips.
+// CHECK-LABEL: func.func @dropout
+// CHECK: %[[R:.*]] = pd.dropout %arg0 {dropout_prob = 1.000000e-01 : f32, is_test = true} : (tensor<?x64xf32>) -> tensor<?x64xf32>
+// CHECK: return %[[R]]
+func.func @dropout(%x: tensor<?x64xf32>) -> (tensor<?x64xf32>) {
+  %y = pd.dropout %x {dropout_prob = 0.1 : f32, is_test = true} : (tensor<?x64xf32>) -> tensor<?x64xf32>
+  return %y : tensor<?x64xf32>
+}
+
+// Tests that pd.cast round-trips.
+// CHECK-LABEL: func.func @cast
+// CHECK: %[[R:.*]] = pd.cast %arg0 {in_dtype = 5 : i32, out_dtype = 3 : i32} : (tensor<?x4xf32>) -> tensor<?x4xi64>
+// CHECK: return %[[R]]
+func.func @cast(%x: tensor<?x4xf32>) -> (tensor<?x4xi64>) {
+  %y = pd.cast %x {in_dtype = 5 : i32, out_dtype = 3 : i32} : (tensor<?x4xf32>) -> tensor<?x4xi64>
+  return %y : tensor<?x4xi64>
+}
+
+// Tests that pd.reshape2 round-trips.
+// CHECK-LABEL: func.func @reshape2
+// CHECK: %[[R:.*]] = pd.reshape2 %arg0 {shape = array<i32: 0, -1, 12, 64>} : (tensor<?x128x768xf32>) -> tensor<?x128x12x64xf32>
+// CHECK: return %[[R]]
+func.func @reshape2(%x: tensor<?x128x768xf32>) -> (tensor<?x128x12x64xf32>) {
+  %y = pd.reshape2 %x {shape = array<i32: 0, -1, 12, 64>} : (tensor<?x128x768xf32>) -> tensor<?x128x12x64xf32>
+  return %y : tensor<?x128x12x64xf32>
+}
+
+// Tests that pd.transpose2 round-trips.
+// CHECK-LABEL: func.func @transpose2
+// CHECK: %[[R:.*]] = pd.transpose2 %arg0 {axis = array<i32: 0, 2, 1, 3>} : (tensor<?x128x12x64xf32>) -> tensor<?x12x128x64xf32>
+// CHECK: return %[[R]]
+func.func @transpose2(%x: tensor<?x128x12x64xf32>) -> (tensor<?x12x128x64xf32>) {
+  %y = pd.transpose2 %x {axis = array<i32: 0, 2, 1, 3>} : (tensor<?x128x12x64xf32>) -> tensor<?x12x128x64xf32>
+  return %y : tensor<?x12x128x64xf32>
+}
+
+// Tests that pd.flatten_contiguous_range round-trips.
+// CHECK-LABEL: func.func @flatten_contiguous_range
+// CHECK: %[[R:.*]] = pd.flatten_contiguous_range %arg0 {stop_axis = 3 : i32} : (tensor<?x64x7x7xf32>) -> tensor<?x3136xf32>
+// CHECK: return %[[R]]
+func.func @flatten_contiguous_range(%x: tensor<?x64x7x7xf32>) -> (tensor<?x3136xf32>) {
+  %y = pd.flatten_contiguous_range %x {stop_axis = 3 : i32} : (tensor<?x64x7x7xf32>) -> tensor<?x3136xf32>
+  return %y : tensor<?x3136xf32>
+}
+
+// Tests that pd.flatten2 round-trips.
+// CHECK-LABEL: func.func @flatten2
+// CHECK: %[[R:.*]] = pd.flatten2 %arg0 : (tensor<?x64x7x7xf32>) -> tensor<?x3136xf32>
+// CHECK: return %[[R]]
+func.func @flatten2(%x: tensor<?x64x7x7xf32>) -> (tensor<?x3136xf32>) {
+  %y = pd.flatten2 %x : (tensor<?x64x7x7xf32>) -> tensor<?x3136xf32>
+  return %y : tensor<?x3136xf32>
+}
+
+// Tests that pd.squeeze2 round-trips.
+// CHECK-LABEL: func.func @squeeze2
+// CHECK: %[[R:.*]] = pd.squeeze2 %arg0 {axes = array<i32: 2, 3>} : (tensor<?x1000x1x1xf32>) -> tensor<?x1000xf32>
+// CHECK: return %[[R]]
+func.func @squeeze2(%x: tensor<?x1000x1x1xf32>) -> (tensor<?x1000xf32>) {
+  %y = pd.squeeze2 %x {axes = array<i32: 2, 3>} : (tensor<?x1000x1x1xf32>) -> tensor<?x1000xf32>
+  return %y : tensor<?x1000xf32>
+}
+
+// Tests that pd.unsqueeze2 round-trips.
+// CHECK-LABEL: func.func @unsqueeze2
+// CHECK: %[[R:.*]] = pd.unsqueeze2 %arg0 {axes = array<i32: 1, 2>} : (tensor<?x128xi64>) -> tensor<?x1x1x128xi64>
+// CHECK: return %[[R]]
+func.func @unsqueeze2(%x: tensor<?x128xi64>) -> (tensor<?x1x1x128xi64>) {
+  %y = pd.unsqueeze2 %x {axes = array<i32: 1, 2>} : (tensor<?x128xi64>) -> tensor<?x1x1x128xi64>
+  return %y : tensor<?x1x1x128xi64>
+}
+
+// Tests that pd.concat round-trips.
+// CHECK-LABEL: func.func @concat
+// CHECK: %[[R:.*]] = pd.concat[%arg0, %arg1] {axis = 1 : i32} : (tensor<?x16x8x8xf32>, tensor<?x32x8x8xf32>) -> tensor<?x48x8x8xf32>
+// CHECK: return %[[R]]
+func.func @concat(%a: tensor<?x16x8x8xf32>, %b: tensor<?x32x8x8xf32>) -> (tensor<?x48x8x8xf32>) {
+  %y = pd.concat [%a, %b] {axis = 1 : i32} : (tensor<?x16x8x8xf32>, tensor<?x32x8x8xf32>) -> tensor<?x48x8x8xf32>
+  return %y : tensor<?x48x8x8xf32>
+}
+
+// Tests that pd.split round-trips.
+// CHECK-LABEL: func.func @split
+// CHECK: %[[R:.*]]:2 = pd.split %arg0 {axis = 1 : i32, num = 2 : i32} : (tensor<?x64xf32>) -> (tensor<?x32xf32>, tensor<?x32xf32>)
+// CHECK: return %[[R]]
+func.func @split(%x: tensor<?x64xf32>) -> (tensor<?x32xf32>, tensor<?x32xf32>) {
+  %a, %b = pd.split %x {num = 2 : i32, axis = 1 : i32} : (tensor<?x64xf32>) -> (tensor<?x32xf32>, tensor<?x32xf32>)
+  return %a, %b : tensor<?x32xf32>, tensor<?x32xf32>
+}
+
+// Tests that pd.slice round-trips.
+// CHECK-LABEL: func.func @slice
+// CHECK: %[[R:.*]] = pd.slice %arg0 {axes = array<i32: 1>, decrease_axis = array<i32: 1>, ends = array<i32: 1>, starts = array<i32: 0>} : (tensor<?x128x768xf32>) -> tensor<?x768xf32>
+// CHECK: return %[[R]]
+func.func @slice(%x: tensor<?x128x768xf32>) -> (tensor<?x768xf32>) {
+  %y = pd.slice %x {axes = array<i32: 1>, starts = array<i32: 0>, ends = array<i32: 1>, decrease_axis = array<i32: 1>} : (tensor<?x128x768xf32>) -> tensor<?x768xf32>
+  return %y : tensor<?x768xf32>
+}
+
+// Tests that pd.strided_slice round-trips.
+// CHECK-LABEL: func.func @strided_slice
+// CHECK: %[[R:.*]] = pd.strided_slice %arg0 {axes = array<i32: 1>, ends = array<i32: 8>, starts = array<i32: 0>, strides = array<i32: 2>} : (tensor<?x8xf32>) -> tensor<?x4xf32>
+// CHECK: return %[[R]]
+func.func @strided_slice(%x: tensor<?x8xf32>) -> (tensor<?x4xf32>) {
+  %y = pd.strided_slice %x {axes = array<i32: 1>, starts = array<i32: 0>, ends = array<i32: 8>, strides = array<i32: 2>} : (tensor<?x8xf32>) -> tensor<?x4xf32>
+  return %y : tensor<?x4xf32>
+}
+
+// Tests that pd.stack round-trips.
+// CHECK-LABEL: func.func @stack
+// CHECK: %[[R:.*]] = pd.stack[%arg0, %arg1] {axis = 1 : i32} : (tensor<?x4xf32>, tensor<?x4xf32>) -> tensor<?x2x4xf32>
+// CHECK: return %[[R]]
+func.func @stack(%a: tensor<?x4xf32>, %b: tensor<?x4xf32>) -> (tensor<?x2x4xf32>) {
+  %y = pd.stack [%a, %b] {axis = 1 : i32} : (tensor<?x4xf32>, tensor<?x4xf32>) -> tensor<?x2x4xf32>
+  return %y : tensor<?x2x4xf32>
+}
+
+// Tests that pd.unstack round-trips.
+// CHECK-LABEL: func.func @unstack
+// CHECK: %[[R:.*]]:2 = pd.unstack %arg0 {axis = 1 : i32, num = 2 : i32} : (tensor<?x2x4xf32>) -> (tensor<?x4xf32>, tensor<?x4xf32>)
+// CHECK: return %[[R]]
+func.func @unstack(%x: tensor<?x2x4xf32>) -> (tensor<?x4xf32>, tensor<?x4xf32>) {
+  %a, %b = pd.unstack %x {axis = 1 : i32, num = 2 : i32} : (tensor<?x2x4xf32>) -> (tensor<?x4xf32>, tensor<?x4xf32>)
+  return %a, %b : tensor<?x4xf32>, tensor<?x4xf32>
+}
+
+// Tests that pd.expand_v2 round-trips.
+// CHECK-LABEL: func.func @expand_v2
+// CHECK: %[[R:.*]] = pd.expand_v2 %arg0 {shape = array<i32: 4, -1, 8>} : (tensor<1x1x8xf32>) -> tensor<4x1x8xf32>
+// CHECK: return %[[R]]
+func.func @expand_v2(%x: tensor<1x1x8xf32>) -> (tensor<4x1x8xf32>) {
+  %y = pd.expand_v2 %x {shape = array<i32: 4, -1, 8>} : (tensor<1x1x8xf32>) -> tensor<4x1x8xf32>
+  return %y : tensor<4x1x8xf32>
+}
+
+// Tests that pd.tile round-trips.
+// CHECK-LABEL: func.func @tile
+// CHECK: %[[R:.*]] = pd.tile %arg0 {repeat_times = array<i32: 2, 3>} : (tensor<2x4xf32>) -> tensor<4x12xf32>
+// CHECK: return %[[R]]
+func.func @tile(%x: tensor<2x4xf32>) -> (tensor<4x12xf32>) {
+  %y = pd.tile %x {repeat_times = array<i32: 2, 3>} : (tensor<2x4xf32>) -> tensor<4x12xf32>
+  return %y : tensor<4x12xf32>
+}
+
+// Tests that pd.gather round-trips.
+// CHECK-LABEL: func.func @gather
+// CHECK: %[[R:.*]] = pd.gather %arg0, %arg1 : (tensor<100x16xf32>, tensor<?xi64>) -> tensor<?x16xf32>
+// CHECK: return %[[R]]
+func.func @gather(%x: tensor<100x16xf32>, %i: tensor<?xi64>) -> (tensor<?x16xf32>) {
+  %y = pd.gather %x, %i : (tensor<100x16xf32>, tensor<?xi64>) -> tensor<?x16xf32>
+  return %y : tensor<?x16xf32>
+}
+
+// Tests that pd.gather_nd round-trips.
+// CHECK-LABEL: func.func @gather_nd
+// CHECK: %[[R:.*]] = pd.gather_nd %arg0, %arg1 : (tensor<4x5x6xf32>, tensor<?x2xi64>) -> tensor<?x6xf32>
+// CHECK: return %[[R]]
+func.func @gather_nd(%x: tensor<4x5x6xf32>, %i: tensor<?x2xi64>) -> (tensor<?x6xf32>) {
+  %y = pd.gather_nd %x, %i : (tensor<4x5x6xf32>, tensor<?x2xi64>) -> tensor<?x6xf32>
+  return %y : tensor<?x6xf32>
+}
+
+// Tests that pd.lookup_table round-trips.
+// CHECK-LABEL: func.func @lookup_table
+// CHECK: %[[R:.*]] = pd.lookup_table %arg0, %arg1 : (tensor<1000x64xf32>, tensor<?x1xi64>) -> tensor<?x64xf32>
+// CHECK: return %[[R]]
+func.func @lookup_table(%w: tensor<1000x64xf32>, %ids: tensor<?x1xi64>) -> (tensor<?x64xf32>) {
+  %y = pd.lookup_table %w, %ids : (tensor<1000x64xf32>, tensor<?x1xi64>) -> tensor<?x64xf32>
+  return %y : tensor<?x64xf32>
+}
+
+// Tests that pd.lookup_table_v2 round-trips.
+// CHECK-LABEL: func.func @lookup_table_v2
+// CHECK: %[[R:.*]] = pd.lookup_table_v2 %arg0, %arg1 : (tensor<30522x768xf32>, tensor<?x128xi64>) -> tensor<?x128x768xf32>
+// CHECK: return %[[R]]
+func.func @lookup_table_v2(%w: tensor<30522x768xf32>, %ids: tensor<?x128xi64>) -> (tensor<?x128x768xf32>) {
+  %y = pd.lookup_table_v2 %w, %ids : (tensor<30522x768xf32>, tensor<?x128xi64>) -> tensor<?x128x768xf32>
+  return %y : tensor<?x128x768xf32>
+}
+
+// Tests that pd.one_hot_v2 round-trips.
+// CHECK-LABEL: func.func @one_hot_v2
+// CHECK: %[[R:.*]] = pd.one_hot_v2 %arg0 {depth = 10 : i32} : (tensor<?xi64>) -> tensor<?x10xf32>
+// CHECK: return %[[R]]
+func.func @one_hot_v2(%x: tensor<?xi64>) -> (tensor<?x10xf32>) {
+  %y = pd.one_hot_v2 %x {depth = 10 : i32} : (tensor<?xi64>) -> tensor<?x10xf32>
+  return %y : tensor<?x10xf32>
+}
+
+// Tests that pd.fill_constant round-trips.
+// CHECK-LABEL: func.func @fill_constant
+// CHECK: %[[R:.*]] = pd.fill_constant {shape = array<i64: 2, 3>, value = 1.000000e+00 : f32} : () -> tensor<2x3xf32>
+// CHECK: return %[[R]]
+func.func @fill_constant() -> (tensor<2x3xf32>) {
+  %y = pd.fill_constant {shape = array<i64: 2, 3>, value = 1.0 : f32} : () -> tensor<2x3xf32>
+  return %y : tensor<2x3xf32>
+}
+
+// Tests that pd.fill_any_like round-trips.
+// CHECK-LABEL: func.func @fill_any_like
+// CHECK: %[[R:.*]] = pd.fill_any_like %arg0 {value = 1.000000e+00 : f32} : (tensor<?x4xf32>) -> tensor<?x4xf32>
+// CHECK: return %[[R]]
+func.func @fill_any_like(%x: tensor<?x4xf32>) -> (tensor<?x4xf32>) {
+  %y = pd.fill_any_like %x {value = 1.0 : f32} : (tensor<?x4xf32>) -> tensor<?x4xf32>
+  return %y : tensor<?x4xf32>
+}
+
+// Tests that pd.shape round-trips.
+// CHECK-LABEL: func.func @shape
+// CHECK: %[[R:.*]] = pd.shape %arg0 : (tensor<?x3x224x224xf32>) -> tensor<4xi32>
+// CHECK: return %[[R]]
+func.func @shape(%x: tensor<?x3x224x224xf32>) -> (tensor<4xi32>) {
+  %s = pd.shape %x : (tensor<?x3x224x224xf32>) -> tensor<4xi32>
+  return %s : tensor<4xi32>
+}
+
+// Tests that pd.range round-trips.
+// CHECK-LABEL: func.func @range
+// CHECK: %[[R:.*]] = pd.range %arg0, %arg1, %arg2 : (tensor<1xi64>, tensor<1xi64>, tensor<1xi64>) -> tensor<?xi64>
+// CHECK: return %[[R]]
+func.func @range(%s: tensor<1xi64>, %e: tensor<1xi64>, %st: tensor<1xi64>) -> (tensor<?xi64>) {
+  %y = pd.range %s, %e, %st : (tensor<1xi64>, tensor<1xi64>, tensor<1xi64>) -> tensor<?xi64>
+  return %y : tensor<?xi64>
+}
+
+// Tests that pd.assign round-trips.
+// CHECK-LABEL: func.func @assign
+// CHECK: %[[R:.*]] = pd.assign %arg0 : (tensor<?x4xf32>) -> tensor<?x4xf32>
+// CHECK: return %[[R]]
+func.func @assign(%x: tensor<?x4xf32>) -> (tensor<?x4xf32>) {
+  %y = pd.assign %x : (tensor<?x4xf32>) -> tensor<?x4xf32>
+  return %y : tensor<?x4xf32>
+}
+
+// Tests that pd.reduce_mean round-trips.
+// CHECK-LABEL: func.func @reduce_mean
+// CHECK: %[[R:.*]] = pd.reduce_mean %arg0 {dim = array<i32: 1>, keep_dim = true} : (tensor<?x128xf32>) -> tensor<?x1xf32>
+// CHECK: return %[[R]]
+func.func @reduce_mean(%x: tensor<?x128xf32>) -> (tensor<?x1xf32>) {
+  %s = pd.reduce_mean %x {dim = array<i32: 1>, keep_dim = true} : (tensor<?x128xf32>) -> tensor<?x1xf32>
+  return %s : tensor<?x1xf32>
+}
+
+// Tests that pd.reduce_sum round-trips.
+// CHECK-LABEL: func.func @reduce_sum
+// CHECK: %[[R:.*]] = pd.reduce_sum %arg0 {dim = array<i32: 1>, keep_dim = true} : (tensor<?x128xf32>) -> tensor<?x1xf32>
+// CHECK: return %[[R]]
+func.func @reduce_sum(%x: tensor<?x128xf32>) -> (tensor<?x1xf32>) {
+  %s = pd.reduce_sum %x {dim = array<i32: 1>, keep_dim = true} : (tensor<?x128xf32>) -> tensor<?x1xf32>
+  return %s : tensor<?x1xf32>
+}
+
+// Tests that pd.reduce_max round-trips.
+// CHECK-LABEL: func.func @reduce_max
+// CHECK: %[[R:.*]] = pd.reduce_max %arg0 {dim = array<i32: 1>, keep_dim = true} : (tensor<?x128xf32>) -> tensor<?x1xf32>
+// CHECK: return %[[R]]
+func.func @reduce_max(%x: tensor<?x128xf32>) -> (tensor<?x1xf32>) {
+  %s = pd.reduce_max %x {dim = array<i32: 1>, keep_dim = true} : (tensor<?x128xf32>) -> tensor<?x1xf32>
+  return %s : tensor<?x1xf32>
+}
+
+// Tests that pd.reduce_min round-trips.
+// CHECK-LABEL: func.func @reduce_min
+// CHECK: %[[R:.*]] = pd.reduce_min %arg0 {dim = array<i32: 1>, keep_dim = true} : (tensor<?x128xf32>) -> tensor<?x1xf32>
+// CHECK: return %[[R]]
+func.func @reduce_min(%x: tensor<?x128xf32>) -> (tensor<?x1xf32>) {
+  %s = pd.reduce_min %x {dim = array<i32: 1>, keep_dim = true} : (tensor<?x128xf32>) -> tensor<?x1xf32>
+  return %s : tensor<?x1xf32>
+}
+
+// Tests that pd.reduce_prod round-trips.
+// CHECK-LABEL: func.func @reduce_prod
+// CHECK: %[[R:.*]] = pd.reduce_prod %arg0 {dim = array<i32: 1>, keep_dim = true} : (tensor<?x128xf32>) -> tensor<?x1xf32>
+// CHECK: return %[[R]]
+func.func @reduce_prod(%x: tensor<?x128xf32>) -> (tensor<?x1xf32>) {
+  %s = pd.reduce_prod %x {dim = array<i32: 1>, keep_dim = true} : (tensor<?x128xf32>) -> tensor<?x1xf32>
+  return %s : tensor<?x1xf32>
+}
+
+// Tests that pd.mean round-trips.
+// CHECK-LABEL: func.func @mean
+// CHECK: %[[R:.*]] = pd.mean %arg0 : (tensor<?x10xf32>) -> tensor<1xf32>
+// CHECK: return %[[R]]
+func.func @mean(%x: tensor<?x10xf32>) -> (tensor<1xf32>) {
+  %y = pd.mean %x : (tensor<?x10xf32>) -> tensor<1xf32>
+  return %y : tensor<1xf32>
+}
+
+// Tests that pd.sum round-trips.
+// CHECK-LABEL: func.func @sum
+// CHECK: %[[R:.*]] = pd.sum[%arg0, %arg1, %arg2] : (tensor<?x4xf32>, tensor<?x4xf32>, tensor<?x4xf32>) -> tensor<?x4xf32>
+// CHECK: return %[[R]]
+func.func @sum(%a: tensor<?x4xf32>, %b: tensor<?x4xf32>, %c: tensor<?x4xf32>) -> (tensor<?x4xf32>) {
+  %y = pd.sum [%a, %b, %c] : (tensor<?x4xf32>, tensor<?x4xf32>, tensor<?x4xf32>) -> tensor<?x4xf32>
+  return %y : tensor<?x4xf32>
+}
+
+// Tests that pd.arg_max round-trips.
+// CHECK-LABEL: func.func @arg_max
+// CHECK: %[[R:.*]] = pd.arg_max %arg0 {axis = 1 : i64} : (tensor<?x1000xf32>) -> tensor<?xi64>
+// CHECK: return %[[R]]
+func.func @arg_max(%x: tensor<?x1000xf32>) -> (tensor<?xi64>) {
+  %y = pd.arg_max %x {axis = 1 : i64} : (tensor<?x1000xf32>) -> tensor<?xi64>
+  return %y : tensor<?xi64>
+}
+
+// Tests that pd.arg_min round-trips.
+// CHECK-LABEL: func.func @arg_min
+// CHECK: %[[R:.*]] = pd.arg_min %arg0 {axis = 1 : i64} : (tensor<?x1000xf32>) -> tensor<?xi64>
+// CHECK: return %[[R]]
+func.func @arg_min(%x: tensor<?x1000xf32>) -> (tensor<?xi64>) {
+  %y = pd.arg_min %x {axis = 1 : i64} : (tensor<?x1000xf32>) -> tensor<?xi64>
+  return %y : tensor<?xi64>
+}
+
+// Tests that pd.top_k_v2 round-trips.
+// CHECK-LABEL: func.func @top_k_v2
+// CHECK: %Out, %Indices = pd.top_k_v2 %arg0 {k = 5 : i32} : (tensor<?x1000xf32>) -> (tensor<?x5xf32>, tensor<?x5xi64>)
+// CHECK: return %[[R]]
+func.func @top_k_v2(%x: tensor<?x1000xf32>) -> (tensor<?x5xf32>, tensor<?x5xi64>) {
+  %v, %i = pd.top_k_v2 %x {k = 5 : i32} : (tensor<?x1000xf32>) -> (tensor<?x5xf32>, tensor<?x5xi64>)
+  return %v, %i : tensor<?x5xf32>, tensor<?x5xi64>
+}
+
+// Tests that pd.cumsum round-trips.
+// CHECK-LABEL: func.func @cumsum
+// CHECK: %[[R:.*]] = pd.cumsum %arg0 {axis = 1 : i32} : (tensor<?x128xi64>) -> tensor<?x128xi64>
+// CHECK: return %[[R]]
+func.func @cumsum(%x: tensor<?x128xi64>) -> (tensor<?x128xi64>) {
+  %y = pd.cumsum %x {axis = 1 : i32} : (tensor<?x128xi64>) -> tensor<?x128xi64>
+  return %y : tensor<?x128xi64>
+}
+
+// Tests that pd.where round-trips.
+// CHECK-LABEL: func.func @where
+// CHECK: %[[R:.*]] = pd.where %arg0, %arg1, %arg2 : (tensor<?x4xi1>, tensor<?x4xf32>, tensor<?x4xf32>) -> tensor<?x4xf32>
+// CHECK: return %[[R]]
+func.func @where(%c: tensor<?x4xi1>, %a: tensor<?x4xf32>, %b: tensor<?x4xf32>) -> (tensor<?x4xf32>) {
+  %y = pd.where %c, %a, %b : (tensor<?x4xi1>, tensor<?x4xf32>, tensor<?x4xf32>) -> tensor<?x4xf32>
+  return %y : tensor<?x4xf32>
+}
+
+// Tests that pd.equal round-trips.
+// CHECK-LABEL: func.func @equal
+// CHECK: %[[R:.*]] = pd.equal %arg0, %arg1 : (tensor<?x8xf32>, tensor<?x8xf32>) -> tensor<?x8xi1>
+// CHECK: return %[[R]]
+func.func @equal(%x: tensor<?x8xf32>, %y: tensor<?x8xf32>) -> (tensor<?x8xi1>) {
+  %m = pd.equal %x, %y : (tensor<?x8xf32>, tensor<?x8xf32>) -> tensor<?x8xi1>
+  return %m : tensor<?x8xi1>
+}
+
+// Tests that pd.not_equal round-trips.
+// CHECK-LABEL: func.func @not_equal
+// CHECK: %[[R:.*]] = pd.not_equal %arg0, %arg1 : (tensor<?x8xf32>, tensor<?x8xf32>) -> tensor<?x8xi1>
+// CHECK: return %[[R]]
+func.func @not_equal(%x: tensor<?x8xf32>, %y: tensor<?x8xf32>) -> (tensor<?x8xi1>) {
+  %m = pd.not_equal %x, %y : (tensor<?x8xf32>, tensor<?x8xf32>) -> tensor<?x8xi1>
+  return %m : tensor<?x8xi1>
+}
+
+// Tests that pd.less_than round-trips.
+// CHECK-LABEL: func.func @less_than
+// CHECK: %[[R:.*]] = pd.less_than %arg0, %arg1 : (tensor<?x8xf32>, tensor<?x8xf32>) -> tensor<?x8xi1>
+// CHECK: return %[[R]]
+func.func @less_than(%x: tensor<?x8xf32>, %y: tensor<?x8xf32>) -> (tensor<?x8xi1>) {
+  %m = pd.less_than %x, %y : (tensor<?x8xf32>, tensor<?x8xf32>) -> tensor<?x8xi1>
+  return %m : tensor<?x8xi1>
+}
+
+// Tests that pd.greater_than round-trips.
+// CHECK-LABEL: func.func @greater_than
+// CHECK: %[[R:.*]] = pd.greater_than %arg0, %arg1 : (tensor<?x8xf32>, tensor<?x8xf32>) -> tensor<?x8xi1>
+// CHECK: return %[[R]]
+func.func @greater_than(%x: tensor<?x8xf32>, %y: tensor<?x8xf32>) -> (tensor<?x8xi1>) {
+  %m = pd.greater_than %x, %y : (tensor<?x8xf32>, tensor<?x8xf32>) -> tensor<?x8xi1>
+  return %m : tensor<?x8xi1>
+}
+
+// Tests that pd.logical_and round-trips.
+// CHECK-LABEL: func.func @logical_and
+// CHECK: %[[R:.*]] = pd.logical_and %arg0, %arg1 : (tensor<?x4xi1>, tensor<?x4xi1>) -> tensor<?x4xi1>
+// CHECK: return %[[R]]
+func.func @logical_and(%x: tensor<?x4xi1>, %y: tensor<?x4xi1>) -> (tensor<?x4xi1>) {
+  %z = pd.logical_and %x, %y : (tensor<?x4xi1>, tensor<?x4xi1>) -> tensor<?x4xi1>
+  return %z : tensor<?x4xi1>
+}
+
+// Tests that pd.logical_or round-trips.
+// CHECK-LABEL: func.func @logical_or
+// CHECK: %[[R:.*]] = pd.logical_or %arg0, %arg1 : (tensor<?x4xi1>, tensor<?x4xi1>) -> tensor<?x4xi1>
+// CHECK: return %[[R]]
+func.func @logical_or(%x: tensor<?x4xi1>, %y: tensor<?x4xi1>) -> (tensor<?x4xi1>) {
+  %z = pd.logical_or %x, %y : (tensor<?x4xi1>, tensor<?x4xi1>) -> tensor<?x4xi1>
+  return %z : tensor<?x4xi1>
+}
+
+// Tests that pd.logical_not round-trips.
+// CHECK-LABEL: func.func @logical_not
+// CHECK: %[[R:.*]] = pd.logical_not %arg0 : (tensor<?x4xi1>) -> tensor<?x4xi1>
+// CHECK: return %[[R]]
+func.func @logical_not(%x: tensor<?x4xi1>) -> (tensor<?x4xi1>) {
+  %z = pd.logical_not %x : (tensor<?x4xi1>) -> tensor<?x4xi1>
+  return %z : tensor<?x4xi1>
+}
+
+// Tests that pd.fake_quantize_moving_average_abs_max round-trips.
+// CHECK-LABEL: func.func @fake_quantize_moving_average_abs_max
+// CHECK: %Out, %OutScale = pd.fake_quantize_moving_average_abs_max %arg0, %arg1 {is_test = true} : (tensor<?x64xf32>, tensor<1xf32>) -> (tensor<?x64xf32>, tensor<1xf32>)
+// CHECK: return %[[R]]
+func.func @fake_quantize_moving_average_abs_max(%x: tensor<?x64xf32>, %in_scale: tensor<1xf32>) -> (tensor<?x64xf32>, tensor<1xf32>) {
+  %q, %s = pd.fake_quantize_moving_average_abs_max %x, %in_scale {is_test = true} : (tensor<?x64xf32>, tensor<1xf32>) -> (tensor<?x64xf32>, tensor<1xf32>)
+  return %q, %s : tensor<?x64xf32>, tensor<1xf32>
+}
+
+// Tests that pd.fake_quantize_dequantize_moving_average_abs_max round-trips.
+// CHECK-LABEL: func.func @fake_quantize_dequantize_moving_average_abs_max
+// CHECK: %Out, %OutScale = pd.fake_quantize_dequantize_moving_average_abs_max %arg0, %arg1 {is_test = true} : (tensor<?x64xf32>, tensor<1xf32>) -> (tensor<?x64xf32>, tensor<1xf32>)
+// CHECK: return %[[R]]
+func.func @fake_quantize_dequantize_moving_average_abs_max(%x: tensor<?x64xf32>, %in_scale: tensor<1xf32>) -> (tensor<?x64xf32>, tensor<1xf32>) {
+  %q, %s = pd.fake_quantize_dequantize_moving_average_abs_max %x, %in_scale {is_test = true} : (tensor<?x64xf32>, tensor<1xf32>) -> (tensor<?x64xf32>, tensor<1xf32>)
+  return %q, %s : tensor<?x64xf32>, tensor<1xf32>
+}
+
+// Tests that pd.fake_channel_wise_quantize_dequantize_abs_max round-trips.
+// CHECK-LABEL: func.func @fake_channel_wise_quantize_dequantize_abs_max
+// CHECK: %Out, %OutScale = pd.fake_channel_wise_quantize_dequantize_abs_max %arg0 : (tensor<32x3x3x3xf32>) -> (tensor<32x3x3x3xf32>, tensor<32xf32>)
+// CHECK: return %[[R]]
+func.func @fake_channel_wise_quantize_dequantize_abs_max(%w: tensor<32x3x3x3xf32>) -> (tensor<32x3x3x3xf32>, tensor<32xf32>) {
+  %q, %s = pd.fake_channel_wise_quantize_dequantize_abs_max %w : (tensor<32x3x3x3xf32>) -> (tensor<32x3x3x3xf32>, tensor<32xf32>)
+  return %q, %s : tensor<32x3x3x3xf32>, tensor<32xf32>
+}
+
+// Tests that pd.fake_dequantize_max_abs round-trips.
+// CHECK-LABEL: func.func @fake_dequantize_max_abs
+// CHECK: %[[R:.*]] = pd.fake_dequantize_max_abs %arg0, %arg1 {max_range = 1.270000e+02 : f32} : (tensor<?x64xf32>, tensor<1xf32>) -> tensor<?x64xf32>
+// CHECK: return %[[R]]
+func.func @fake_dequantize_max_abs(%x: tensor<?x64xf32>, %s: tensor<1xf32>) -> (tensor<?x64xf32>) {
+  %y = pd.fake_dequantize_max_abs %x, %s {max_range = 127.0 : f32} : (tensor<?x64xf32>, tensor<1xf32>) -> tensor<?x64xf32>
+  return %y : tensor<?x64xf32>
+}
+
+// Tests that pd.fake_channel_wise_dequantize_max_abs round-trips.
+// CHECK-LABEL: func.func @fake_channel_wise_dequantize_max_abs
+// CHECK: %[[R:.*]] = pd.fake_channel_wise_dequantize_max_abs %arg0 Scales[%arg1] : (tensor<?x32x8x8xf32>, tensor<32xf32>) -> tensor<?x32x8x8xf32>
+// CHECK: return %[[R]]
+func.func @fake_channel_wise_dequantize_max_abs(%x: tensor<?x32x8x8xf32>, %s: tensor<32xf32>) -> (tensor<?x32x8x8xf32>) {
+  %y = pd.fake_channel_wise_dequantize_max_abs %x Scales [%s] : (tensor<?x32x8x8xf32>, tensor<32xf32>) -> tensor<?x32x8x8xf32>
+  return %y : tensor<?x32x8x8xf32>
+}
+
+// Tests that pd.quantize_linear round-trips.
+// CHECK-LABEL: func.func @quantize_linear
+// CHECK: %[[R:.*]] = pd.quantize_linear %arg0, %arg1, %arg2 : (tensor<?x64xf32>, tensor<1xf32>, tensor<1xi32>) -> tensor<?x64xf32>
+// CHECK: return %[[R]]
+func.func @quantize_linear(%x: tensor<?x64xf32>, %s: tensor<1xf32>, %zp: tensor<1xi32>) -> (tensor<?x64xf32>) {
+  %q = pd.quantize_linear %x, %s, %zp : (tensor<?x64xf32>, tensor<1xf32>, tensor<1xi32>) -> tensor<?x64xf32>
+  return %q : tensor<?x64xf32>
+}
+
+// Tests that pd.dequantize_linear round-trips.
+// CHECK-LABEL: func.func @dequantize_linear
+// CHECK: %[[R:.*]] = pd.dequantize_linear %arg0, %arg1, %arg2 : (tensor<?x64xf32>, tensor<1xf32>, tensor<1xi32>) -> tensor<?x64xf32>
+// CHECK: return %[[R]]
+func.func @dequantize_linear(%q: tensor<?x64xf32>, %s: tensor<1xf32>, %zp: tensor<1xi32>) -> (tensor<?x64xf32>) {
+  %y = pd.dequantize_linear %q, %s, %zp : (tensor<?x64xf32>, tensor<1xf32>, tensor<1xi32>) -> tensor<?x64xf32>
+  return %y : tensor<?x64xf32>
+}
+
+// Tests that pd.fc round-trips.
+// CHECK-LABEL: func.func @fc
+// CHECK: %[[R:.*]] = pd.fc %arg0, %arg1 Bias(%arg2) {activation_type = "relu", in_num_col_dims = 2 : i32} : (tensor<?x128x768xf32>, tensor<768x3072xf32>, tensor<3072xf32>) -> tensor<?x128x3072xf32>
+// CHECK: return %[[R]]
+func.func @fc(%x: tensor<?x128x768xf32>, %w: tensor<768x3072xf32>, %b: tensor<3072xf32>) -> (tensor<?x128x3072xf32>) {
+  %y = pd.fc %x, %w Bias(%b) {in_num_col_dims = 2 : i32, activation_type = "relu"} : (tensor<?x128x768xf32>, tensor<768x3072xf32>, tensor<3072xf32>) -> tensor<?x128x3072xf32>
+  return %y : tensor<?x128x3072xf32>
+}
+
+// Tests that pd.fused_conv2d round-trips.
+// CHECK-LABEL: func.func @fused_conv2d
+// CHECK: %[[R:.*]] = pd.fused_conv2d %arg0, %arg1 Bias(%arg2) {fuse_activation = "relu"} : (tensor<?x3x8x8xf32>, tensor<16x3x3x3xf32>, tensor<16xf32>) -> tensor<?x16x6x6xf32>
+// CHECK: return %[[R]]
+func.func @fused_conv2d(%x: tensor<?x3x8x8xf32>, %w: tensor<16x3x3x3xf32>, %b: tensor<16xf32>) -> (tensor<?x16x6x6xf32>) {
+  %y = pd.fused_conv2d %x, %w Bias(%b) {fuse_activation = "relu"} : (tensor<?x3x8x8xf32>, tensor<16x3x3x3xf32>, tensor<16xf32>) -> tensor<?x16x6x6xf32>
+  return %y : tensor<?x16x6x6xf32>
+}
+
+// Tests that pd.multihead_matmul round-trips.
+// CHECK-LABEL: func.func @multihead_matmul
+// CHECK: %[[R:.*]] = pd.multihead_matmul %arg0, %arg1, %arg2 BiasQK(%arg3) {alpha = 1.250000e-01 : f32, head_number = 12 : i32} : (tensor<?x128x768xf32>, tensor<768x3x768xf32>, tensor<3x768xf32>, tensor<?x12x128x128xf32>) -> tensor<?x128x768xf32>
+// CHECK: return %[[R]]
+func.func @multihead_matmul(%x: tensor<?x128x768xf32>, %w: tensor<768x3x768xf32>, %b: tensor<3x768xf32>, %mask: tensor<?x12x128x128xf32>) -> (tensor<?x128x768xf32>) {
+  %y = pd.multihead_matmul %x, %w, %b BiasQK(%mask) {alpha = 0.125 : f32, head_number = 12 : i32} : (tensor<?x128x768xf32>, tensor<768x3x768xf32>, tensor<3x768xf32>, tensor<?x12x128x128xf32>) -> tensor<?x128x768xf32>
+  return %y : tensor<?x128x768xf32>
+}
+
+// Tests that pd.skip_layernorm round-trips.
+// CHECK-LABEL: func.func @skip_layernorm
+// CHECK: %[[R:.*]] = pd.skip_layernorm %arg0, %arg1, %arg2, %arg3 : (tensor<?x128x768xf32>, tensor<?x128x768xf32>, tensor<768xf32>, tensor<768xf32>) -> tensor<?x128x768xf32>
+// CHECK: return %[[R]]
+func.func @skip_layernorm(%x: tensor<?x128x768xf32>, %r: tensor<?x128x768xf32>, %g: tensor<768xf32>, %b: tensor<768xf32>) -> (tensor<?x128x768xf32>) {
+  %y = pd.skip_layernorm %x, %r, %g, %b : (tensor<?x128x768xf32>, tensor<?x128x768xf32>, tensor<768xf32>, tensor<768xf32>) -> tensor<?x128x768xf32>
+  return %y : tensor<?x128x768xf32>
+}
+
+// Tests that pd.fused_embedding_eltwise_layernorm round-trips.
+// CHECK-LABEL: func.func @fused_embedding_eltwise_layernorm
+// CHECK: %[[R:.*]] = pd.fused_embedding_eltwise_layernorm[%arg0, %arg1] [%arg2, %arg3], %arg4, %arg5 : (tensor<?x128xi64>, tensor<?x128xi64>, tensor<30522x768xf32>, tensor<512x768xf32>, tensor<768xf32>, tensor<768xf32>) -> tensor<?x128x768xf32>
+// CHECK: return %[[R]]
+func.func @fused_embedding_eltwise_layernorm(%word: tensor<?x128xi64>, %pos: tensor<?x128xi64>, %we: tensor<30522x768xf32>, %pe: tensor<512x768xf32>, %b: tensor<768xf32>, %g: tensor<768xf32>) -> (tensor<?x128x768xf32>) {
+  %y = pd.fused_embedding_eltwise_layernorm [%word, %pos] [%we, %pe], %b, %g : (tensor<?x128xi64>, tensor<?x128xi64>, tensor<30522x768xf32>, tensor<512x768xf32>, tensor<768xf32>, tensor<768xf32>) -> tensor<?x128x768xf32>
+  return %y : tensor<?x128x768xf32>
+}

@@ -1,0 +1,27 @@
+# lit configuration for the paddle-mlir test suite (paths come from lit.site.cfg.py).
+import os
+
+import lit.formats
+from lit.llvm import llvm_config
+from lit.llvm.subst import ToolSubst
+
+config.name = "PADDLE_MLIR"
+config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
+config.suffixes = [".mlir", ".test"]
+config.excludes = ["Unit", "lit.cfg.py", "lit.site.cfg.py", "CMakeLists.txt", "Inputs"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.paddle_mlir_obj_root, "test")
+
+config.substitutions.append(("%PATH%", config.environment["PATH"]))
+config.substitutions.append(("%shlibext", ".so"))
+config.substitutions.append(("%src_root", config.paddle_mlir_src_root))
+config.substitutions.append(("%python", config.python_executable))
+
+llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
+llvm_config.use_default_substitutions()
+
+# LLVM 22's FileCheck/not/split-file come first on PATH, then our tools.
+llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
+llvm_config.with_environment("PATH", config.paddle_mlir_tools_dir, append_path=True)
+llvm_config.add_tool_substitutions(
+    [ToolSubst("paddle-opt", unresolved="fatal")], [config.paddle_mlir_tools_dir])
