@@ -15,6 +15,7 @@ config.test_exec_root = os.path.join(config.paddle_mlir_obj_root, "test")
 config.substitutions.append(("%PATH%", config.environment["PATH"]))
 config.substitutions.append(("%shlibext", ".so"))
 config.substitutions.append(("%src_root", config.paddle_mlir_src_root))
+config.substitutions.append(("%obj_root", config.paddle_mlir_obj_root))
 config.substitutions.append(("%python", config.python_executable))
 
 llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])

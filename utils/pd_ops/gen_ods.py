@@ -140,7 +140,7 @@ def gen_op(op):
         if arity == "":
             required.append("$%s" % ods)
         elif arity == "*" and i == 0:
-            required.append("`[` $%s `]`" % ods)
+            required.append("` ` `[` $%s `]`" % ods)
     fmt.append(" `,` ".join(required))
     for i, (paddle, ods, _, arity) in enumerate(ins):
         if arity == "?":

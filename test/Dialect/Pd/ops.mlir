@@ -514,7 +514,7 @@ func.func @unsqueeze2(%x: tensor<?x128xi64>) -> (tensor<?x1x1x128xi64>) {
 
 // Tests that pd.concat round-trips.
 // CHECK-LABEL: func.func @concat
-// CHECK: %[[R:.*]] = pd.concat[%arg0, %arg1] {axis = 1 : i32} : (tensor<?x16x8x8xf32>, tensor<?x32x8x8xf32>) -> tensor<?x48x8x8xf32>
+// CHECK: %[[R:.*]] = pd.concat [%arg0, %arg1] {axis = 1 : i32} : (tensor<?x16x8x8xf32>, tensor<?x32x8x8xf32>) -> tensor<?x48x8x8xf32>
 // CHECK: return %[[R]]
 func.func @concat(%a: tensor<?x16x8x8xf32>, %b: tensor<?x32x8x8xf32>) -> (tensor<?x48x8x8xf32>) {
   %y = pd.concat [%a, %b] {axis = 1 : i32} : (tensor<?x16x8x8xf32>, tensor<?x32x8x8xf32>) -> tensor<?x48x8x8xf32>
@@ -550,7 +550,7 @@ func.func @strided_slice(%x: tensor<?x8xf32>) -> (tensor<?x4xf32>) {
 
 // Tests that pd.stack round-trips.
 // CHECK-LABEL: func.func @stack
-// CHECK: %[[R:.*]] = pd.stack[%arg0, %arg1] {axis = 1 : i32} : (tensor<?x4xf32>, tensor<?x4xf32>) -> tensor<?x2x4xf32>
+// CHECK: %[[R:.*]] = pd.stack [%arg0, %arg1] {axis = 1 : i32} : (tensor<?x4xf32>, tensor<?x4xf32>) -> tensor<?x2x4xf32>
 // CHECK: return %[[R]]
 func.func @stack(%a: tensor<?x4xf32>, %b: tensor<?x4xf32>) -> (tensor<?x2x4xf32>) {
   %y = pd.stack [%a, %b] {axis = 1 : i32} : (tensor<?x4xf32>, tensor<?x4xf32>) -> tensor<?x2x4xf32>
@@ -730,7 +730,7 @@ func.func @mean(%x: tensor<?x10xf32>) -> (tensor<1xf32>) {
 
 // Tests that pd.sum round-trips.
 // CHECK-LABEL: func.func @sum
-// CHECK: %[[R:.*]] = pd.sum[%arg0, %arg1, %arg2] : (tensor<?x4xf32>, tensor<?x4xf32>, tensor<?x4xf32>) -> tensor<?x4xf32>
+// CHECK: %[[R:.*]] = pd.sum [%arg0, %arg1, %arg2] : (tensor<?x4xf32>, tensor<?x4xf32>, tensor<?x4xf32>) -> tensor<?x4xf32>
 // CHECK: return %[[R]]
 func.func @sum(%a: tensor<?x4xf32>, %b: tensor<?x4xf32>, %c: tensor<?x4xf32>) -> (tensor<?x4xf32>) {
   %y = pd.sum [%a, %b, %c] : (tensor<?x4xf32>, tensor<?x4xf32>, tensor<?x4xf32>) -> tensor<?x4xf32>
@@ -758,7 +758,7 @@ func.func @arg_min(%x: tensor<?x1000xf32>) -> (tensor<?xi64>) {
 // Tests that pd.top_k_v2 round-trips.
 // CHECK-LABEL: func.func @top_k_v2
 // CHECK: %Out, %Indices = pd.top_k_v2 %arg0 {k = 5 : i32} : (tensor<?x1000xf32>) -> (tensor<?x5xf32>, tensor<?x5xi64>)
-// CHECK: return %[[R]]
+// CHECK: return %Out
 func.func @top_k_v2(%x: tensor<?x1000xf32>) -> (tensor<?x5xf32>, tensor<?x5xi64>) {
   %v, %i = pd.top_k_v2 %x {k = 5 : i32} : (tensor<?x1000xf32>) -> (tensor<?x5xf32>, tensor<?x5xi64>)
   return %v, %i : tensor<?x5xf32>, tensor<?x5xi64>
@@ -848,7 +848,7 @@ func.func @logical_not(%x: tensor<?x4xi1>) -> (tensor<?x4xi1>) {
 // Tests that pd.fake_quantize_moving_average_abs_max round-trips.
 // CHECK-LABEL: func.func @fake_quantize_moving_average_abs_max
 // CHECK: %Out, %OutScale = pd.fake_quantize_moving_average_abs_max %arg0, %arg1 {is_test = true} : (tensor<?x64xf32>, tensor<1xf32>) -> (tensor<?x64xf32>, tensor<1xf32>)
-// CHECK: return %[[R]]
+// CHECK: return %Out
 func.func @fake_quantize_moving_average_abs_max(%x: tensor<?x64xf32>, %in_scale: tensor<1xf32>) -> (tensor<?x64xf32>, tensor<1xf32>) {
   %q, %s = pd.fake_quantize_moving_average_abs_max %x, %in_scale {is_test = true} : (tensor<?x64xf32>, tensor<1xf32>) -> (tensor<?x64xf32>, tensor<1xf32>)
   return %q, %s : tensor<?x64xf32>, tensor<1xf32>
@@ -857,7 +857,7 @@ func.func @fake_quantize_moving_average_abs_max(%x: tensor<?x64xf32>, %in_scale:
 // Tests that pd.fake_quantize_dequantize_moving_average_abs_max round-trips.
 // CHECK-LABEL: func.func @fake_quantize_dequantize_moving_average_abs_max
 // CHECK: %Out, %OutScale = pd.fake_quantize_dequantize_moving_average_abs_max %arg0, %arg1 {is_test = true} : (tensor<?x64xf32>, tensor<1xf32>) -> (tensor<?x64xf32>, tensor<1xf32>)
-// CHECK: return %[[R]]
+// CHECK: return %Out
 func.func @fake_quantize_dequantize_moving_average_abs_max(%x: tensor<?x64xf32>, %in_scale: tensor<1xf32>) -> (tensor<?x64xf32>, tensor<1xf32>) {
   %q, %s = pd.fake_quantize_dequantize_moving_average_abs_max %x, %in_scale {is_test = true} : (tensor<?x64xf32>, tensor<1xf32>) -> (tensor<?x64xf32>, tensor<1xf32>)
   return %q, %s : tensor<?x64xf32>, tensor<1xf32>
@@ -866,7 +866,7 @@ func.func @fake_quantize_dequantize_moving_average_abs_max(%x: tensor<?x64xf32>,
 // Tests that pd.fake_channel_wise_quantize_dequantize_abs_max round-trips.
 // CHECK-LABEL: func.func @fake_channel_wise_quantize_dequantize_abs_max
 // CHECK: %Out, %OutScale = pd.fake_channel_wise_quantize_dequantize_abs_max %arg0 : (tensor<32x3x3x3xf32>) -> (tensor<32x3x3x3xf32>, tensor<32xf32>)
-// CHECK: return %[[R]]
+// CHECK: return %Out
 func.func @fake_channel_wise_quantize_dequantize_abs_max(%w: tensor<32x3x3x3xf32>) -> (tensor<32x3x3x3xf32>, tensor<32xf32>) {
   %q, %s = pd.fake_channel_wise_quantize_dequantize_abs_max %w : (tensor<32x3x3x3xf32>) -> (tensor<32x3x3x3xf32>, tensor<32xf32>)
   return %q, %s : tensor<32x3x3x3xf32>, tensor<32xf32>
@@ -946,7 +946,7 @@ func.func @skip_layernorm(%x: tensor<?x128x768xf32>, %r: tensor<?x128x768xf32>, 
 
 // Tests that pd.fused_embedding_eltwise_layernorm round-trips.
 // CHECK-LABEL: func.func @fused_embedding_eltwise_layernorm
-// CHECK: %[[R:.*]] = pd.fused_embedding_eltwise_layernorm[%arg0, %arg1] [%arg2, %arg3], %arg4, %arg5 : (tensor<?x128xi64>, tensor<?x128xi64>, tensor<30522x768xf32>, tensor<512x768xf32>, tensor<768xf32>, tensor<768xf32>) -> tensor<?x128x768xf32>
+// CHECK: %[[R:.*]] = pd.fused_embedding_eltwise_layernorm [%arg0, %arg1] [%arg2, %arg3], %arg4, %arg5 : (tensor<?x128xi64>, tensor<?x128xi64>, tensor<30522x768xf32>, tensor<512x768xf32>, tensor<768xf32>, tensor<768xf32>) -> tensor<?x128x768xf32>
 // CHECK: return %[[R]]
 func.func @fused_embedding_eltwise_layernorm(%word: tensor<?x128xi64>, %pos: tensor<?x128xi64>, %we: tensor<30522x768xf32>, %pe: tensor<512x768xf32>, %b: tensor<768xf32>, %g: tensor<768xf32>) -> (tensor<?x128x768xf32>) {
   %y = pd.fused_embedding_eltwise_layernorm [%word, %pos] [%we, %pe], %b, %g : (tensor<?x128xi64>, tensor<?x128xi64>, tensor<30522x768xf32>, tensor<512x768xf32>, tensor<768xf32>, tensor<768xf32>) -> tensor<?x128x768xf32>

@@ -126,8 +126,9 @@ struct MergeReshapes : OpRewritePattern<Reshape2Op> {
     if (!inner || !type.hasStaticShape() || op.getShapeInput() || !op.getShapeTensor().empty())
       return failure();
     SmallVector<int32_t> shape(type.getShape().begin(), type.getShape().end());
-    auto merged = Reshape2Op::create(rewriter, op.getLoc(), type, inner.getX(), /*Shape=*/Value(),
-                                     /*ShapeTensor=*/ValueRange(), rewriter.getDenseI32ArrayAttr(shape));
+    auto merged =
+        Reshape2Op::create(rewriter, op.getLoc(), type, inner.getX(), /*Shape=*/Value(),
+                           /*ShapeTensor=*/ValueRange(), rewriter.getDenseI32ArrayAttr(shape));
     rewriter.replaceOp(op, merged.getResult());
     return success();
   }

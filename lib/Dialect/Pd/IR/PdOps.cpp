@@ -28,8 +28,8 @@ LogicalResult mlir::pd::verifyInferredTypes(Operation *op) {
   if (failed(cast<PdShapeInference>(op).inferResultTypes(inferred, /*emitErrors=*/true)))
     return failure();
   if (inferred.size() != op->getNumResults())
-    return op->emitOpError() << "has " << op->getNumResults() << " results but "
-                             << inferred.size() << " were inferred";
+    return op->emitOpError() << "has " << op->getNumResults() << " results but " << inferred.size()
+                             << " were inferred";
   for (auto [i, pair] : llvm::enumerate(llvm::zip(op->getResultTypes(), inferred))) {
     auto [actual, expected] = pair;
     auto a = dyn_cast<RankedTensorType>(actual);
@@ -61,8 +61,8 @@ LogicalResult mlir::pd::inferBroadcastTypes(Operation *op, Type x, Type y, int64
   int64_t rb = big.getRank(), rs = small.getRank();
   int64_t off = axis == -1 ? rb - rs : axis;
   if (off < 0 || off + rs > rb)
-    return fail("axis " + Twine(axis) + " cannot align a rank-" + Twine(rs) + " operand with a rank-" +
-                Twine(rb) + " operand");
+    return fail("axis " + Twine(axis) + " cannot align a rank-" + Twine(rs) +
+                " operand with a rank-" + Twine(rb) + " operand");
   SmallVector<int64_t> out(big.getShape());
   for (int64_t j = 0; j < rs; ++j) {
     int64_t a = big.getDimSize(off + j), b = small.getDimSize(j);
@@ -71,8 +71,8 @@ LogicalResult mlir::pd::inferBroadcastTypes(Operation *op, Type x, Type y, int64
     else if (b == 1)
       out[off + j] = a;
     else if (dimsConflict(a, b))
-      return fail("operand shapes are not broadcastable: dim " + Twine(off + j) + " is " + Twine(a) +
-                  " vs " + Twine(b));
+      return fail("operand shapes are not broadcastable: dim " + Twine(off + j) + " is " +
+                  Twine(a) + " vs " + Twine(b));
     else
       out[off + j] = ShapedType::isDynamic(a) ? b : a;
   }

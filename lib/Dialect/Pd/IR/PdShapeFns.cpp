@@ -107,7 +107,8 @@ std::array<int64_t, 4> expandPads(ArrayRef<int32_t> p) {
 
 LogicalResult convShape(const Checker &c, Value input, Value filter, ArrayRef<int32_t> strides,
                         ArrayRef<int32_t> paddings, StringRef algo, int64_t groups,
-                        ArrayRef<int32_t> dilations, StringRef format, SmallVectorImpl<Type> &types) {
+                        ArrayRef<int32_t> dilations, StringRef format,
+                        SmallVectorImpl<Type> &types) {
   if (failed(c.rank(input, "Input", 4, 4)) || failed(c.rank(filter, "Filter", 4, 4)))
     return failure();
   auto in = rt(input), f = rt(filter);
@@ -129,8 +130,8 @@ LogicalResult convShape(const Checker &c, Value input, Value filter, ArrayRef<in
     return c.fail("output spatial size " + shapeStr({h, w}) +
                   " is not positive (filter larger than padded input)");
   int64_t n = in.getDimSize(0);
-  SmallVector<int64_t> out = nhwc ? SmallVector<int64_t>{n, h, w, cout}
-                                  : SmallVector<int64_t>{n, cout, h, w};
+  SmallVector<int64_t> out =
+      nhwc ? SmallVector<int64_t>{n, h, w, cout} : SmallVector<int64_t>{n, cout, h, w};
   types.push_back(tensor(out, in.getElementType()));
   return success();
 }
@@ -215,7 +216,8 @@ LogicalResult matmulShape(const Checker &c, Value xv, Value yv, bool tx, bool ty
     std::swap(m, kx);
   if (conflict(kx, ky))
     return c.fail("contraction dims differ: X has " + Twine(kx) + ", Y has " + Twine(ky));
-  ArrayRef<int64_t> bx = ArrayRef<int64_t>(xs).drop_back(2), by = ArrayRef<int64_t>(ys).drop_back(2);
+  ArrayRef<int64_t> bx = ArrayRef<int64_t>(xs).drop_back(2),
+                    by = ArrayRef<int64_t>(ys).drop_back(2);
   size_t nb = std::max(bx.size(), by.size());
   SmallVector<int64_t> out(nb, 1);
   for (size_t i = 0; i < nb; ++i) {
@@ -239,9 +241,7 @@ LogicalResult matmulShape(const Checker &c, Value xv, Value yv, bool tx, bool ty
 }
 
 /// Result type whose rank is known but whose dims are all dynamic.
-Type unknownDims(int64_t rank, Type elem) {
-  return tensor(SmallVector<int64_t>(rank, kDyn), elem);
-}
+Type unknownDims(int64_t rank, Type elem) { return tensor(SmallVector<int64_t>(rank, kDyn), elem); }
 } // namespace
 
 //===----------------------------------------------------------------------===//
@@ -304,8 +304,9 @@ LogicalResult Conv2dTransposeOp::inferResultTypes(SmallVectorImpl<Type> &types, 
       sp[i] = outSize.empty() ? kDyn : outSize[i];
       continue;
     }
-    int64_t o = getPaddingAlgorithm() == "SAME" ? d * strides[i]
-                                                 : (d - 1) * strides[i] - lo - hi + dil[i] * (k - 1) + 1;
+    int64_t o = getPaddingAlgorithm() == "SAME"
+                    ? d * strides[i]
+                    : (d - 1) * strides[i] - lo - hi + dil[i] * (k - 1) + 1;
     if (!outSize.empty()) {
       if (outSize[i] < o || outSize[i] >= o + strides[i])
         return c.fail("output_size " + Twine(outSize[i]) + " must be in [" + Twine(o) + ", " +
@@ -327,7 +328,9 @@ LogicalResult Conv2dTransposeOp::inferResultTypes(SmallVectorImpl<Type> &types, 
 
 LogicalResult BatchNormOp::inferResultTypes(SmallVectorImpl<Type> &types, bool emit) {
   if (failed(normParams({*this, emit}, getX(), getDataLayout(), 2,
-                        {{getScale(), "Scale"}, {getBias(), "Bias"}, {getMean(), "Mean"},
+                        {{getScale(), "Scale"},
+                         {getBias(), "Bias"},
+                         {getMean(), "Mean"},
                          {getVariance(), "Variance"}})))
     return failure();
   types.push_back(getX().getType());
@@ -335,7 +338,8 @@ LogicalResult BatchNormOp::inferResultTypes(SmallVectorImpl<Type> &types, bool e
 }
 
 LogicalResult InstanceNormOp::inferResultTypes(SmallVectorImpl<Type> &types, bool emit) {
-  if (failed(normParams({*this, emit}, getX(), "NCHW", 3, {{getScale(), "Scale"}, {getBias(), "Bias"}})))
+  if (failed(normParams({*this, emit}, getX(), "NCHW", 3,
+                        {{getScale(), "Scale"}, {getBias(), "Bias"}})))
     return failure();
   types.push_back(getX().getType());
   return success();
@@ -343,11 +347,13 @@ LogicalResult InstanceNormOp::inferResultTypes(SmallVectorImpl<Type> &types, boo
 
 LogicalResult GroupNormOp::inferResultTypes(SmallVectorImpl<Type> &types, bool emit) {
   Checker c{*this, emit};
-  if (failed(normParams(c, getX(), getDataLayout(), 2, {{getScale(), "Scale"}, {getBias(), "Bias"}})))
+  if (failed(
+          normParams(c, getX(), getDataLayout(), 2, {{getScale(), "Scale"}, {getBias(), "Bias"}})))
     return failure();
   int64_t ch = rt(getX()).getDimSize(channelDim(getDataLayout(), rt(getX()).getRank()));
   if (!isDyn(ch) && ch % getGroups() != 0)
-    return c.fail("channels (" + Twine(ch) + ") must be divisible by groups (" + Twine(getGroups()) + ")");
+    return c.fail("channels (" + Twine(ch) + ") must be divisible by groups (" +
+                  Twine(getGroups()) + ")");
   types.push_back(getX().getType());
   return success();
 }
@@ -357,7 +363,8 @@ LogicalResult LayerNormOp::inferResultTypes(SmallVectorImpl<Type> &types, bool e
   auto x = rt(getX());
   int64_t begin = getBeginNormAxis();
   if (begin >= x.getRank())
-    return c.fail("begin_norm_axis " + Twine(begin) + " must be less than the rank " + Twine(x.getRank()));
+    return c.fail("begin_norm_axis " + Twine(begin) + " must be less than the rank " +
+                  Twine(x.getRank()));
   int64_t n = prod(x.getShape().drop_front(begin));
   if (failed(c.vec(getScale(), "Scale", n)) || failed(c.vec(getBias(), "Bias", n)))
     return failure();
@@ -401,8 +408,8 @@ LogicalResult Pool2dOp::inferResultTypes(SmallVectorImpl<Type> &types, bool emit
     if (!isDyn(sp[i]) && sp[i] <= 0)
       return c.fail("output spatial size is not positive (ksize larger than padded input)");
   }
-  SmallVector<int64_t> out = nhwc ? SmallVector<int64_t>{n, sp[0], sp[1], ch}
-                                  : SmallVector<int64_t>{n, ch, sp[0], sp[1]};
+  SmallVector<int64_t> out =
+      nhwc ? SmallVector<int64_t>{n, sp[0], sp[1], ch} : SmallVector<int64_t>{n, ch, sp[0], sp[1]};
   types.push_back(tensor(out, x.getElementType()));
   return success();
 }
@@ -460,8 +467,8 @@ static LogicalResult interpShape(const Checker &c, Value xv, StringRef layout, i
     return c.fail("needs out_h and out_w, a scale, or a size input");
   }
   int64_t n = x.getDimSize(0), ch = x.getDimSize(nhwc ? 3 : 1);
-  SmallVector<int64_t> out = nhwc ? SmallVector<int64_t>{n, oh, ow, ch}
-                                  : SmallVector<int64_t>{n, ch, oh, ow};
+  SmallVector<int64_t> out =
+      nhwc ? SmallVector<int64_t>{n, oh, ow, ch} : SmallVector<int64_t>{n, ch, oh, ow};
   types.push_back(tensor(out, x.getElementType()));
   return success();
 }
@@ -587,7 +594,8 @@ LogicalResult FcOp::inferResultTypes(SmallVectorImpl<Type> &types, bool emit) {
                   Twine(in.getRank()) + ")");
   int64_t k = prod(in.getShape().drop_front(n));
   if (conflict(k, w.getDimSize(0)))
-    return c.fail("Input flattens to K = " + Twine(k) + " but W has " + Twine(w.getDimSize(0)) + " rows");
+    return c.fail("Input flattens to K = " + Twine(k) + " but W has " + Twine(w.getDimSize(0)) +
+                  " rows");
   if (failed(c.vec(getBias(), "Bias", w.getDimSize(1))))
     return failure();
   SmallVector<int64_t> out(in.getShape().take_front(n));
@@ -627,7 +635,7 @@ LogicalResult Reshape2Op::inferResultTypes(SmallVectorImpl<Type> &types, bool em
   ArrayRef<int32_t> shape = getShape();
   bool runtime = getShapeInput() || !getShapeTensor().empty();
   if (runtime) {
-    int64_t rank = !shape.empty() ? (int64_t)shape.size()
+    int64_t rank = !shape.empty()    ? (int64_t)shape.size()
                    : getShapeInput() ? listLen(getShapeInput())
                                      : (int64_t)getShapeTensor().size();
     if (isDyn(rank))
@@ -663,8 +671,8 @@ LogicalResult Reshape2Op::inferResultTypes(SmallVectorImpl<Type> &types, bool em
         known = isDyn(d) || isDyn(known) ? kDyn : known * d;
     if (!isDyn(total) && !isDyn(known)) {
       if (known == 0 || total % known != 0)
-        return c.fail("cannot infer the -1 dim: " + Twine(total) + " elements are not divisible by " +
-                      Twine(known));
+        return c.fail("cannot infer the -1 dim: " + Twine(total) +
+                      " elements are not divisible by " + Twine(known));
       out[inferIdx] = total / known;
     }
   }
@@ -679,7 +687,8 @@ LogicalResult Transpose2Op::inferResultTypes(SmallVectorImpl<Type> &types, bool 
   auto x = rt(getX());
   ArrayRef<int32_t> perm = getAxis();
   if ((int64_t)perm.size() != x.getRank())
-    return c.fail("axis has " + Twine(perm.size()) + " entries but X has rank " + Twine(x.getRank()));
+    return c.fail("axis has " + Twine(perm.size()) + " entries but X has rank " +
+                  Twine(x.getRank()));
   SmallVector<bool> seen(perm.size(), false);
   SmallVector<int64_t> out;
   for (int32_t p : perm) {
@@ -715,7 +724,8 @@ LogicalResult Flatten2Op::inferResultTypes(SmallVectorImpl<Type> &types, bool em
   auto x = rt(getX());
   int64_t a = getAxis();
   if (a > x.getRank())
-    return Checker{*this, emit}.fail("axis " + Twine(a) + " exceeds the rank " + Twine(x.getRank()));
+    return Checker{*this, emit}.fail("axis " + Twine(a) + " exceeds the rank " +
+                                     Twine(x.getRank()));
   types.push_back(tensor({prod(x.getShape().take_front(a)), prod(x.getShape().drop_front(a))},
                          x.getElementType()));
   return success();
@@ -795,8 +805,8 @@ LogicalResult ConcatOp::inferResultTypes(SmallVectorImpl<Type> &types, bool emit
       if (i == *axis) {
         out[i] = isDyn(d) || isDyn(out[i]) ? kDyn : out[i] + d;
       } else if (conflict(out[i], d)) {
-        return c.fail("inputs differ in dim " + Twine(i) + " (" + Twine(out[i]) + " vs " + Twine(d) +
-                      ")");
+        return c.fail("inputs differ in dim " + Twine(i) + " (" + Twine(out[i]) + " vs " +
+                      Twine(d) + ")");
       } else if (isDyn(out[i])) {
         out[i] = d;
       }
@@ -972,7 +982,8 @@ LogicalResult ExpandV2Op::inferResultTypes(SmallVectorImpl<Type> &types, bool em
   auto x = rt(getX());
   ArrayRef<int32_t> shape = getShape();
   if (getShapeInput() || !getExpandShapesTensor().empty()) {
-    int64_t rank = getShapeInput() ? listLen(getShapeInput()) : (int64_t)getExpandShapesTensor().size();
+    int64_t rank =
+        getShapeInput() ? listLen(getShapeInput()) : (int64_t)getExpandShapesTensor().size();
     if (isDyn(rank))
       return c.fail("the rank of the result is unknown (Shape has a dynamic length)");
     types.push_back(unknownDims(rank, x.getElementType()));
@@ -1169,8 +1180,8 @@ LogicalResult ShapeOp::inferResultTypes(SmallVectorImpl<Type> &types, bool) {
 
 LogicalResult RangeOp::inferResultTypes(SmallVectorImpl<Type> &types, bool emit) {
   Checker c{*this, emit};
-  for (auto [v, name] : {std::pair<Value, StringRef>{getStart(), "Start"}, {getEnd(), "End"},
-                         {getStep(), "Step"}}) {
+  for (auto [v, name] :
+       {std::pair<Value, StringRef>{getStart(), "Start"}, {getEnd(), "End"}, {getStep(), "Step"}}) {
     if (conflict(prod(rt(v).getShape()), 1))
       return c.fail(name + " must hold one element");
     if (rt(v).getElementType() != rt(getStart()).getElementType())
@@ -1186,7 +1197,7 @@ LogicalResult RangeOp::inferResultTypes(SmallVectorImpl<Type> &types, bool emit)
 
 #define PD_REDUCE_SHAPE(OP)                                                                        \
   LogicalResult OP::inferResultTypes(SmallVectorImpl<Type> &types, bool emit) {                    \
-    return reduceShape({*this, emit}, getX(), getDim(), getKeepDim(), getReduceAll(),               \
+    return reduceShape({*this, emit}, getX(), getDim(), getKeepDim(), getReduceAll(),              \
                        getOutDtype(), types);                                                      \
   }
 PD_REDUCE_SHAPE(ReduceMeanOp)
@@ -1244,11 +1255,13 @@ static LogicalResult argShape(const Checker &c, RankedTensorType x, int64_t axis
 }
 
 LogicalResult ArgMaxOp::inferResultTypes(SmallVectorImpl<Type> &types, bool emit) {
-  return argShape({*this, emit}, rt(getX()), getAxis(), getKeepdims(), getFlatten(), getDtype(), types);
+  return argShape({*this, emit}, rt(getX()), getAxis(), getKeepdims(), getFlatten(), getDtype(),
+                  types);
 }
 
 LogicalResult ArgMinOp::inferResultTypes(SmallVectorImpl<Type> &types, bool emit) {
-  return argShape({*this, emit}, rt(getX()), getAxis(), getKeepdims(), getFlatten(), getDtype(), types);
+  return argShape({*this, emit}, rt(getX()), getAxis(), getKeepdims(), getFlatten(), getDtype(),
+                  types);
 }
 
 LogicalResult TopKV2Op::inferResultTypes(SmallVectorImpl<Type> &types, bool emit) {

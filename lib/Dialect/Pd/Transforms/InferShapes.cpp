@@ -42,8 +42,8 @@ struct PdInferShapesPass : impl::PdInferShapesPassBase<PdInferShapesPass> {
       // Function results follow what is returned.
       for (Block &block : func.getBody())
         if (auto ret = dyn_cast<func::ReturnOp>(block.getTerminator()))
-          func.setFunctionType(FunctionType::get(func.getContext(), func.getArgumentTypes(),
-                                                 ret.getOperandTypes()));
+          func.setFunctionType(
+              FunctionType::get(func.getContext(), func.getArgumentTypes(), ret.getOperandTypes()));
     }
   }
 };

@@ -167,7 +167,7 @@ def Pd_FusedEmbeddingEltwiseLayernormOp
   );
   let results = (outs Pd_FloatTensor:$Out);
   let assemblyFormat = [{
-    `[` $Ids `]` `[` $Embs `]` `,` $Bias `,` $Scale attr-dict `:` functional-type(operands, results)
+    ` ` `[` $Ids `]` `[` $Embs `]` `,` $Bias `,` $Scale attr-dict `:` functional-type(operands, results)
   }];
 }
 

@@ -1463,7 +1463,7 @@ def Pd_ConcatOp : Pd_Op<"concat", [AttrSizedOperandSegments]> {
     DefaultValuedAttr<Pd_I32Attr, "0">:$axis
   );
   let results = (outs Pd_Tensor:$Out);
-  let assemblyFormat = "`[` $X `]` (`AxisTensor` `(` $AxisTensor^ `)`)? attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "` ` `[` $X `]` (`AxisTensor` `(` $AxisTensor^ `)`)? attr-dict `:` functional-type(operands, results)";
 }
 
 def Pd_SplitOp : Pd_Op<"split", [AttrSizedOperandSegments]> {
@@ -1570,7 +1570,7 @@ def Pd_StackOp : Pd_Op<"stack"> {
     DefaultValuedAttr<Pd_I32Attr, "0">:$axis
   );
   let results = (outs Pd_Tensor:$Y);
-  let assemblyFormat = "`[` $X `]` attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "` ` `[` $X `]` attr-dict `:` functional-type(operands, results)";
 }
 
 def Pd_UnstackOp : Pd_Op<"unstack"> {
@@ -2040,7 +2040,7 @@ def Pd_SumOp : Pd_Op<"sum"> {
     Variadic<Pd_NumTensor>:$X
   );
   let results = (outs Pd_NumTensor:$Out);
-  let assemblyFormat = "`[` $X `]` attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "` ` `[` $X `]` attr-dict `:` functional-type(operands, results)";
 }
 
 def Pd_ArgMaxOp : Pd_Op<"arg_max"> {

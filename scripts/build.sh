@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Configures (once) and builds paddle-mlir in ./build with Ninja against Debian's LLVM/MLIR 22.
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+build="${PADDLE_MLIR_BUILD_DIR:-$root/build}"
+jobs="${PADDLE_MLIR_JOBS:-$(nproc)}"
+
+if [ ! -f "$build/build.ninja" ]; then
+  cmake -S "$root" -B "$build" -G Ninja \
+    -DCMAKE_BUILD_TYPE=Release \
+    -DMLIR_DIR=/usr/lib/llvm-22/lib/cmake/mlir \
+    -DLLVM_EXTERNAL_LIT=/usr/lib/llvm-22/bin/lit
+fi
+if [ $# -gt 0 ]; then
+  cmake --build "$build" -j "$jobs" --target "$@"
+else
+  cmake --build "$build" -j "$jobs"
+fi

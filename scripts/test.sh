@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# The README's test command: installs the Debian packages, builds, and runs every test
+# (lit + FileCheck, GoogleTest through lit). Exits non-zero on any failure.
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+build="${PADDLE_MLIR_BUILD_DIR:-$root/build}"
+start=$(date +%s)
+bash "$root/scripts/setup.sh"
+bash "$root/scripts/build.sh" all mlir-doc
+built=$(date +%s)
+
+set +e
+/usr/lib/llvm-22/bin/lit -v "$build/test" "$build/test/Unit" 2>&1 | tee "$build/lit.log"
+status=${PIPESTATUS[0]}
+set -e
+
+passed=$(grep -Eo '^ *Passed *: *[0-9]+' "$build/lit.log" | grep -Eo '[0-9]+' || echo 0)
+failed=$(grep -E '^ *(Failed|Unresolved|Timed Out|Unexpectedly Passed) *: *[0-9]+' "$build/lit.log" |
+  awk -F: '{ n += $2 } END { print n + 0 }' || true)
+end=$(date +%s)
+echo "build: $((built - start)) s, tests: $((end - built)) s"
+echo "lit: ${passed} passed, ${failed} failed"
+if [ "$status" -ne 0 ] && [ "$failed" -eq 0 ]; then
+  echo "lit exited with status $status" >&2
+fi
+exit "$status"
