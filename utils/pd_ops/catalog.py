@@ -120,7 +120,7 @@ OPS = [
        "custom", "group normalization over channel groups",
        "%y = pd.group_norm %x Scale(%g) Bias(%b) {groups = 4 : i32} : (tensor<?x16x8x8xf32>, tensor<16xf32>, tensor<16xf32>) -> tensor<?x16x8x8xf32>"),
     Op("pool2d", ["X:float"], ["Out:float"],
-       [A("pooling_type", "str", "max", choices=("max", "avg")), A("ksize", "ints", None, elem_min=1, sizes=[2]),
+       [A("pooling_type", "str", "max", choices=("max", "avg")), A("ksize", "ints", None, elem_min=0, sizes=[2]),
         A("global_pooling", "bool", False), A("strides", "ints", [1, 1], elem_min=1, sizes=[2]),
         A("paddings", "ints", [0, 0], elem_min=0, sizes=[2, 4]), A("exclusive", "bool", True),
         A("adaptive", "bool", False), A("ceil_mode", "bool", False),
@@ -371,3 +371,23 @@ FOLDERS = {"assign", "scale", "cast", "dropout", "transpose2", "reshape2", "shap
 
 # Ops with hand-written canonicalization patterns.
 CANONICALIZERS = {"transpose2", "reshape2"}
+
+# Fused ops: their ODS is hand-written (PdFusedOps.td); these entries only feed
+# the C++ slot/attribute table used by the importer and exporter. A unit test
+# checks that they agree with the registered ops.
+FUSED_ACT = ("", "identity", "relu", "relu6", "leaky_relu", "hard_swish", "swish", "sigmoid", "tanh", "gelu")
+FUSED_OPS = [
+    Op("fc", ["Input:float", "W:float", "Bias:float?"], ["Out:float"],
+       [A("in_num_col_dims", "i32", 1), A("activation_type", "str", ""), A("padding_weights", "bool", False)],
+       "custom", "", ""),
+    Op("fused_conv2d", ["Input:float", "Filter:float", "Bias:float?", "ResidualData:float?"], ["Output:float"],
+       conv_attrs([A("fuse_activation", "str", ""), A("fuse_alpha", "f32", 0.0), A("fuse_beta", "f32", 0.0),
+                   A("fuse_residual_connection", "bool", False)]), "custom", "", ""),
+    Op("multihead_matmul", ["Input:float", "W:float", "Bias:float", "BiasQK:float?"], ["Out:float"],
+       [A("alpha", "f32", 1.0), A("head_number", "i32", 1), A("transpose_Q", "bool", True),
+        A("transpose_K", "bool", True), A("transpose_V", "bool", True)], "custom", "", ""),
+    Op("skip_layernorm", ["X:float", "Y:float", "Scale:float", "Bias:float"], ["Out:float"],
+       [A("epsilon", "f32", 1e-5), A("begin_norm_axis", "i32", -1)], "custom", "", ""),
+    Op("fused_embedding_eltwise_layernorm", ["Ids:index*", "Embs:float*", "Bias:float", "Scale:float"],
+       ["Out:float"], [A("epsilon", "f32", 1e-5)], "custom", "", ""),
+]

@@ -334,8 +334,17 @@ func.func @negative_36(%x: tensor<3x8x8xf32>) {
 
 // -----
 
+// Tests that pool2d ksize is positive unless pooling is global.
+func.func @negative_37(%x: tensor<1x3x8x8xf32>) {
+  // expected-error @+1 {{ksize must be positive unless global_pooling is set}}
+  %0 = pd.pool2d %x {ksize = array<i32: 0, 0>} : (tensor<1x3x8x8xf32>) -> tensor<1x3x8x8xf32>
+  return
+}
+
+// -----
+
 // Tests that pool2d window must fit.
-func.func @negative_37(%x: tensor<1x3x2x2xf32>) {
+func.func @negative_38(%x: tensor<1x3x2x2xf32>) {
   // expected-error @+1 {{output spatial size is not positive}}
   %0 = pd.pool2d %x {ksize = array<i32: 3, 3>} : (tensor<1x3x2x2xf32>) -> tensor<1x3x1x1xf32>
   return
@@ -344,7 +353,7 @@ func.func @negative_37(%x: tensor<1x3x2x2xf32>) {
 // -----
 
 // Tests that interpolation needs a target size.
-func.func @negative_38(%x: tensor<1x3x8x8xf32>) {
+func.func @negative_39(%x: tensor<1x3x8x8xf32>) {
   // expected-error @+1 {{needs out_h and out_w, a scale, or a size input}}
   %0 = pd.bilinear_interp_v2 %x : (tensor<1x3x8x8xf32>) -> tensor<1x3x8x8xf32>
   return
@@ -353,7 +362,7 @@ func.func @negative_38(%x: tensor<1x3x8x8xf32>) {
 // -----
 
 // Tests that interpolation scales are positive.
-func.func @negative_39(%x: tensor<1x3x8x8xf32>) {
+func.func @negative_40(%x: tensor<1x3x8x8xf32>) {
   // expected-error @+1 {{scale must be positive}}
   %0 = pd.nearest_interp_v2 %x {scale = array<f32: -2.0, 2.0>} : (tensor<1x3x8x8xf32>) -> tensor<1x3x8x8xf32>
   return
@@ -362,7 +371,7 @@ func.func @negative_39(%x: tensor<1x3x8x8xf32>) {
 // -----
 
 // Tests that pad3d needs 5-D input.
-func.func @negative_40(%x: tensor<1x3x8x8xf32>) {
+func.func @negative_41(%x: tensor<1x3x8x8xf32>) {
   // expected-error @+1 {{X must have rank 5, got 4}}
   %0 = pd.pad3d %x : (tensor<1x3x8x8xf32>) -> tensor<1x3x8x8xf32>
   return
@@ -371,7 +380,7 @@ func.func @negative_40(%x: tensor<1x3x8x8xf32>) {
 // -----
 
 // Tests that affine_channel scale has one entry per channel.
-func.func @negative_41(%x: tensor<1x4x2x2xf32>, %s: tensor<3xf32>) {
+func.func @negative_42(%x: tensor<1x4x2x2xf32>, %s: tensor<3xf32>) {
   // expected-error @+1 {{Scale must have 4 elements}}
   %0 = pd.affine_channel %x, %s, %s : (tensor<1x4x2x2xf32>, tensor<3xf32>, tensor<3xf32>) -> tensor<1x4x2x2xf32>
   return
@@ -380,7 +389,7 @@ func.func @negative_41(%x: tensor<1x4x2x2xf32>, %s: tensor<3xf32>) {
 // -----
 
 // Tests that prelu channel mode has one slope per channel.
-func.func @negative_42(%x: tensor<1x4x2x2xf32>, %a: tensor<3xf32>) {
+func.func @negative_43(%x: tensor<1x4x2x2xf32>, %a: tensor<3xf32>) {
   // expected-error @+1 {{Alpha has 3 elements but mode 'channel' needs 4}}
   %0 = pd.prelu %x, %a {mode = "channel"} : (tensor<1x4x2x2xf32>, tensor<3xf32>) -> tensor<1x4x2x2xf32>
   return
@@ -389,7 +398,7 @@ func.func @negative_42(%x: tensor<1x4x2x2xf32>, %a: tensor<3xf32>) {
 // -----
 
 // Tests that prelu channel mode needs rank >= 2.
-func.func @negative_43(%x: tensor<4xf32>, %a: tensor<1xf32>) {
+func.func @negative_44(%x: tensor<4xf32>, %a: tensor<1xf32>) {
   // expected-error @+1 {{channel mode needs X of rank >= 2}}
   %0 = pd.prelu %x, %a {mode = "channel"} : (tensor<4xf32>, tensor<1xf32>) -> tensor<4xf32>
   return
@@ -398,7 +407,7 @@ func.func @negative_43(%x: tensor<4xf32>, %a: tensor<1xf32>) {
 // -----
 
 // Tests that softmax axis is inside the rank.
-func.func @negative_44(%x: tensor<2x8xf32>) {
+func.func @negative_45(%x: tensor<2x8xf32>) {
   // expected-error @+1 {{axis 2 is out of range for rank 2}}
   %0 = pd.softmax %x {axis = 2 : i32} : (tensor<2x8xf32>) -> tensor<2x8xf32>
   return
@@ -407,7 +416,7 @@ func.func @negative_44(%x: tensor<2x8xf32>) {
 // -----
 
 // Tests that log_softmax axis is inside the rank.
-func.func @negative_45(%x: tensor<2x8xf32>) {
+func.func @negative_46(%x: tensor<2x8xf32>) {
   // expected-error @+1 {{axis -3 is out of range for rank 2}}
   %0 = pd.log_softmax %x {axis = -3 : i32} : (tensor<2x8xf32>) -> tensor<2x8xf32>
   return
@@ -416,7 +425,7 @@ func.func @negative_45(%x: tensor<2x8xf32>) {
 // -----
 
 // Tests that clip min does not exceed max.
-func.func @negative_46(%x: tensor<4xf32>) {
+func.func @negative_47(%x: tensor<4xf32>) {
   // expected-error @+1 {{min must not exceed max}}
   %0 = pd.clip %x {min = 2.0 : f32, max = 1.0 : f32} : (tensor<4xf32>) -> tensor<4xf32>
   return
@@ -425,7 +434,7 @@ func.func @negative_46(%x: tensor<4xf32>) {
 // -----
 
 // Tests that cast out_dtype is a tensor dtype.
-func.func @negative_47(%x: tensor<4xf32>) {
+func.func @negative_48(%x: tensor<4xf32>) {
   // expected-error @+1 {{out_dtype 7 is not a tensor dtype}}
   %0 = pd.cast %x {in_dtype = 5 : i32, out_dtype = 7 : i32} : (tensor<4xf32>) -> tensor<4xf32>
   return
@@ -434,7 +443,7 @@ func.func @negative_47(%x: tensor<4xf32>) {
 // -----
 
 // Tests that cast in_dtype matches X.
-func.func @negative_48(%x: tensor<4xf32>) {
+func.func @negative_49(%x: tensor<4xf32>) {
   // expected-error @+1 {{in_dtype 3 does not match the element type of X}}
   %0 = pd.cast %x {in_dtype = 3 : i32, out_dtype = 5 : i32} : (tensor<4xf32>) -> tensor<4xf32>
   return
@@ -443,7 +452,7 @@ func.func @negative_48(%x: tensor<4xf32>) {
 // -----
 
 // Tests that mul x_num_col_dims is below the rank of X.
-func.func @negative_49(%x: tensor<2x4xf32>, %y: tensor<4x3xf32>) {
+func.func @negative_50(%x: tensor<2x4xf32>, %y: tensor<4x3xf32>) {
   // expected-error @+1 {{x_num_col_dims 2 must be less than the rank of X (2)}}
   %0 = pd.mul %x, %y {x_num_col_dims = 2 : i32} : (tensor<2x4xf32>, tensor<4x3xf32>) -> tensor<2x3xf32>
   return
@@ -452,7 +461,7 @@ func.func @negative_49(%x: tensor<2x4xf32>, %y: tensor<4x3xf32>) {
 // -----
 
 // Tests that mul y_num_col_dims is below the rank of Y.
-func.func @negative_50(%x: tensor<2x4xf32>, %y: tensor<4x3xf32>) {
+func.func @negative_51(%x: tensor<2x4xf32>, %y: tensor<4x3xf32>) {
   // expected-error @+1 {{y_num_col_dims 2 must be less than the rank of Y (2)}}
   %0 = pd.mul %x, %y {y_num_col_dims = 2 : i32} : (tensor<2x4xf32>, tensor<4x3xf32>) -> tensor<2x3xf32>
   return
@@ -461,7 +470,7 @@ func.func @negative_50(%x: tensor<2x4xf32>, %y: tensor<4x3xf32>) {
 // -----
 
 // Tests that mul contraction sizes agree.
-func.func @negative_51(%x: tensor<2x4xf32>, %y: tensor<5x3xf32>) {
+func.func @negative_52(%x: tensor<2x4xf32>, %y: tensor<5x3xf32>) {
   // expected-error @+1 {{contraction sizes differ: X gives 4, Y gives 5}}
   %0 = pd.mul %x, %y : (tensor<2x4xf32>, tensor<5x3xf32>) -> tensor<2x3xf32>
   return
@@ -470,7 +479,7 @@ func.func @negative_51(%x: tensor<2x4xf32>, %y: tensor<5x3xf32>) {
 // -----
 
 // Tests that matmul_v2 contraction dims agree.
-func.func @negative_52(%x: tensor<2x4xf32>, %y: tensor<5x3xf32>) {
+func.func @negative_53(%x: tensor<2x4xf32>, %y: tensor<5x3xf32>) {
   // expected-error @+1 {{contraction dims differ: X has 4, Y has 5}}
   %0 = pd.matmul_v2 %x, %y : (tensor<2x4xf32>, tensor<5x3xf32>) -> tensor<2x3xf32>
   return
@@ -479,7 +488,7 @@ func.func @negative_52(%x: tensor<2x4xf32>, %y: tensor<5x3xf32>) {
 // -----
 
 // Tests that matmul batch dims broadcast.
-func.func @negative_53(%x: tensor<2x3x4xf32>, %y: tensor<5x4x6xf32>) {
+func.func @negative_54(%x: tensor<2x3x4xf32>, %y: tensor<5x4x6xf32>) {
   // expected-error @+1 {{batch dims are not broadcastable: 2 vs 5}}
   %0 = pd.matmul %x, %y : (tensor<2x3x4xf32>, tensor<5x4x6xf32>) -> tensor<2x3x6xf32>
   return
@@ -488,7 +497,7 @@ func.func @negative_53(%x: tensor<2x3x4xf32>, %y: tensor<5x4x6xf32>) {
 // -----
 
 // Tests that matmul_v2 operands are not scalars.
-func.func @negative_54(%x: tensor<f32>, %y: tensor<4xf32>) {
+func.func @negative_55(%x: tensor<f32>, %y: tensor<4xf32>) {
   // expected-error @+1 {{X and Y must have rank >= 1}}
   %0 = pd.matmul_v2 %x, %y : (tensor<f32>, tensor<4xf32>) -> tensor<f32>
   return
@@ -497,7 +506,7 @@ func.func @negative_54(%x: tensor<f32>, %y: tensor<4xf32>) {
 // -----
 
 // Tests that fc weight is 2-D.
-func.func @negative_55(%x: tensor<2x4xf32>, %w: tensor<4x3x1xf32>) {
+func.func @negative_56(%x: tensor<2x4xf32>, %w: tensor<4x3x1xf32>) {
   // expected-error @+1 {{W must have rank 2, got 3}}
   %0 = pd.fc %x, %w : (tensor<2x4xf32>, tensor<4x3x1xf32>) -> tensor<2x3xf32>
   return
@@ -506,7 +515,7 @@ func.func @negative_55(%x: tensor<2x4xf32>, %w: tensor<4x3x1xf32>) {
 // -----
 
 // Tests that fc in_num_col_dims is below the rank.
-func.func @negative_56(%x: tensor<2x4xf32>, %w: tensor<4x3xf32>) {
+func.func @negative_57(%x: tensor<2x4xf32>, %w: tensor<4x3xf32>) {
   // expected-error @+1 {{in_num_col_dims 2 must be less than the rank of Input (2)}}
   %0 = pd.fc %x, %w {in_num_col_dims = 2 : i32} : (tensor<2x4xf32>, tensor<4x3xf32>) -> tensor<2x4x3xf32>
   return
@@ -515,7 +524,7 @@ func.func @negative_56(%x: tensor<2x4xf32>, %w: tensor<4x3xf32>) {
 // -----
 
 // Tests that fc input flattens to the weight rows.
-func.func @negative_57(%x: tensor<2x4xf32>, %w: tensor<5x3xf32>) {
+func.func @negative_58(%x: tensor<2x4xf32>, %w: tensor<5x3xf32>) {
   // expected-error @+1 {{Input flattens to K = 4 but W has 5 rows}}
   %0 = pd.fc %x, %w : (tensor<2x4xf32>, tensor<5x3xf32>) -> tensor<2x3xf32>
   return
@@ -524,7 +533,7 @@ func.func @negative_57(%x: tensor<2x4xf32>, %w: tensor<5x3xf32>) {
 // -----
 
 // Tests that fc bias has one entry per output.
-func.func @negative_58(%x: tensor<2x4xf32>, %w: tensor<4x3xf32>, %b: tensor<4xf32>) {
+func.func @negative_59(%x: tensor<2x4xf32>, %w: tensor<4x3xf32>, %b: tensor<4xf32>) {
   // expected-error @+1 {{Bias must have 3 elements, got shape [4]}}
   %0 = pd.fc %x, %w Bias(%b) : (tensor<2x4xf32>, tensor<4x3xf32>, tensor<4xf32>) -> tensor<2x3xf32>
   return
@@ -533,7 +542,7 @@ func.func @negative_58(%x: tensor<2x4xf32>, %w: tensor<4x3xf32>, %b: tensor<4xf3
 // -----
 
 // Tests that multihead_matmul input is [B, S, H].
-func.func @negative_59(%x: tensor<2x8xf32>, %w: tensor<8x3x8xf32>, %b: tensor<3x8xf32>) {
+func.func @negative_60(%x: tensor<2x8xf32>, %w: tensor<8x3x8xf32>, %b: tensor<3x8xf32>) {
   // expected-error @+1 {{Input must have rank 3, got 2}}
   %0 = pd.multihead_matmul %x, %w, %b : (tensor<2x8xf32>, tensor<8x3x8xf32>, tensor<3x8xf32>) -> tensor<2x8xf32>
   return
@@ -542,7 +551,7 @@ func.func @negative_59(%x: tensor<2x8xf32>, %w: tensor<8x3x8xf32>, %b: tensor<3x
 // -----
 
 // Tests that multihead_matmul weight is [H, 3, H].
-func.func @negative_60(%x: tensor<1x4x8xf32>, %w: tensor<8x2x8xf32>, %b: tensor<3x8xf32>) {
+func.func @negative_61(%x: tensor<1x4x8xf32>, %w: tensor<8x2x8xf32>, %b: tensor<3x8xf32>) {
   // expected-error @+1 {{W must be [H, 3, H] with H = 8, got [8, 2, 8]}}
   %0 = pd.multihead_matmul %x, %w, %b : (tensor<1x4x8xf32>, tensor<8x2x8xf32>, tensor<3x8xf32>) -> tensor<1x4x8xf32>
   return
@@ -551,7 +560,7 @@ func.func @negative_60(%x: tensor<1x4x8xf32>, %w: tensor<8x2x8xf32>, %b: tensor<
 // -----
 
 // Tests that multihead_matmul bias is [3, H].
-func.func @negative_61(%x: tensor<1x4x8xf32>, %w: tensor<8x3x8xf32>, %b: tensor<3x4xf32>) {
+func.func @negative_62(%x: tensor<1x4x8xf32>, %w: tensor<8x3x8xf32>, %b: tensor<3x4xf32>) {
   // expected-error @+1 {{Bias must be [3, H] with H = 8, got [3, 4]}}
   %0 = pd.multihead_matmul %x, %w, %b : (tensor<1x4x8xf32>, tensor<8x3x8xf32>, tensor<3x4xf32>) -> tensor<1x4x8xf32>
   return
@@ -560,7 +569,7 @@ func.func @negative_61(%x: tensor<1x4x8xf32>, %w: tensor<8x3x8xf32>, %b: tensor<
 // -----
 
 // Tests that multihead_matmul heads divide the hidden size.
-func.func @negative_62(%x: tensor<1x4x8xf32>, %w: tensor<8x3x8xf32>, %b: tensor<3x8xf32>) {
+func.func @negative_63(%x: tensor<1x4x8xf32>, %w: tensor<8x3x8xf32>, %b: tensor<3x8xf32>) {
   // expected-error @+1 {{hidden size 8 must be divisible by head_number 3}}
   %0 = pd.multihead_matmul %x, %w, %b {head_number = 3 : i32} : (tensor<1x4x8xf32>, tensor<8x3x8xf32>, tensor<3x8xf32>) -> tensor<1x4x8xf32>
   return
@@ -569,7 +578,7 @@ func.func @negative_62(%x: tensor<1x4x8xf32>, %w: tensor<8x3x8xf32>, %b: tensor<
 // -----
 
 // Tests that multihead_matmul mask has rank 2 or 4.
-func.func @negative_63(%x: tensor<1x4x8xf32>, %w: tensor<8x3x8xf32>, %b: tensor<3x8xf32>, %m: tensor<4xf32>) {
+func.func @negative_64(%x: tensor<1x4x8xf32>, %w: tensor<8x3x8xf32>, %b: tensor<3x8xf32>, %m: tensor<4xf32>) {
   // expected-error @+1 {{BiasQK must have rank 2 or 4}}
   %0 = pd.multihead_matmul %x, %w, %b BiasQK(%m) : (tensor<1x4x8xf32>, tensor<8x3x8xf32>, tensor<3x8xf32>, tensor<4xf32>) -> tensor<1x4x8xf32>
   return
@@ -578,7 +587,7 @@ func.func @negative_63(%x: tensor<1x4x8xf32>, %w: tensor<8x3x8xf32>, %b: tensor<
 // -----
 
 // Tests that reshape2 needs a shape.
-func.func @negative_64(%x: tensor<2x4xf32>) {
+func.func @negative_65(%x: tensor<2x4xf32>) {
   // expected-error @+1 {{needs a shape attribute or a Shape/ShapeTensor input}}
   %0 = pd.reshape2 %x : (tensor<2x4xf32>) -> tensor<8xf32>
   return
@@ -587,7 +596,7 @@ func.func @negative_64(%x: tensor<2x4xf32>) {
 // -----
 
 // Tests that reshape2 allows one -1.
-func.func @negative_65(%x: tensor<2x4xf32>) {
+func.func @negative_66(%x: tensor<2x4xf32>) {
   // expected-error @+1 {{shape has more than one -1}}
   %0 = pd.reshape2 %x {shape = array<i32: -1, -1>} : (tensor<2x4xf32>) -> tensor<2x4xf32>
   return
@@ -596,7 +605,7 @@ func.func @negative_65(%x: tensor<2x4xf32>) {
 // -----
 
 // Tests that reshape2 0 copies an existing dim.
-func.func @negative_66(%x: tensor<8xf32>) {
+func.func @negative_67(%x: tensor<8xf32>) {
   // expected-error @+1 {{shape[1] = 0 copies a dim the input does not have}}
   %0 = pd.reshape2 %x {shape = array<i32: 4, 0>} : (tensor<8xf32>) -> tensor<4x2xf32>
   return
@@ -605,7 +614,7 @@ func.func @negative_66(%x: tensor<8xf32>) {
 // -----
 
 // Tests that reshape2 rejects dims below -1.
-func.func @negative_67(%x: tensor<8xf32>) {
+func.func @negative_68(%x: tensor<8xf32>) {
   // expected-error @+1 {{shape[0] = -2 is invalid}}
   %0 = pd.reshape2 %x {shape = array<i32: -2, 4>} : (tensor<8xf32>) -> tensor<2x4xf32>
   return
@@ -614,7 +623,7 @@ func.func @negative_67(%x: tensor<8xf32>) {
 // -----
 
 // Tests that reshape2 -1 must divide the element count.
-func.func @negative_68(%x: tensor<2x5xf32>) {
+func.func @negative_69(%x: tensor<2x5xf32>) {
   // expected-error @+1 {{cannot infer the -1 dim: 10 elements are not divisible by 3}}
   %0 = pd.reshape2 %x {shape = array<i32: -1, 3>} : (tensor<2x5xf32>) -> tensor<3x3xf32>
   return
@@ -623,7 +632,7 @@ func.func @negative_68(%x: tensor<2x5xf32>) {
 // -----
 
 // Tests that reshape2 keeps the element count.
-func.func @negative_69(%x: tensor<2x5xf32>) {
+func.func @negative_70(%x: tensor<2x5xf32>) {
   // expected-error @+1 {{cannot reshape [2, 5] (10 elements) to [3, 3] (9 elements)}}
   %0 = pd.reshape2 %x {shape = array<i32: 3, 3>} : (tensor<2x5xf32>) -> tensor<3x3xf32>
   return
@@ -632,7 +641,7 @@ func.func @negative_69(%x: tensor<2x5xf32>) {
 // -----
 
 // Tests that reshape2 with a dynamic-length Shape has no known rank.
-func.func @negative_70(%x: tensor<2x5xf32>, %s: tensor<?xi32>) {
+func.func @negative_71(%x: tensor<2x5xf32>, %s: tensor<?xi32>) {
   // expected-error @+1 {{the rank of the result is unknown (Shape has a dynamic length)}}
   %0 = pd.reshape2 %x Shape(%s) : (tensor<2x5xf32>, tensor<?xi32>) -> tensor<10xf32>
   return
@@ -641,7 +650,7 @@ func.func @negative_70(%x: tensor<2x5xf32>, %s: tensor<?xi32>) {
 // -----
 
 // Tests that transpose2 axis covers every dim.
-func.func @negative_71(%x: tensor<2x3x4xf32>) {
+func.func @negative_72(%x: tensor<2x3x4xf32>) {
   // expected-error @+1 {{axis has 2 entries but X has rank 3}}
   %0 = pd.transpose2 %x {axis = array<i32: 1, 0>} : (tensor<2x3x4xf32>) -> tensor<3x2x4xf32>
   return
@@ -650,7 +659,7 @@ func.func @negative_71(%x: tensor<2x3x4xf32>) {
 // -----
 
 // Tests that transpose2 axis is a permutation.
-func.func @negative_72(%x: tensor<2x3xf32>) {
+func.func @negative_73(%x: tensor<2x3xf32>) {
   // expected-error @+1 {{axis is not a permutation of [0, 2)}}
   %0 = pd.transpose2 %x {axis = array<i32: 1, 1>} : (tensor<2x3xf32>) -> tensor<3x3xf32>
   return
@@ -659,7 +668,7 @@ func.func @negative_72(%x: tensor<2x3xf32>) {
 // -----
 
 // Tests that flatten_contiguous_range axes are in range.
-func.func @negative_73(%x: tensor<2x3xf32>) {
+func.func @negative_74(%x: tensor<2x3xf32>) {
   // expected-error @+1 {{stop_axis 2 is out of range for rank 2}}
   %0 = pd.flatten_contiguous_range %x {start_axis = 0 : i32, stop_axis = 2 : i32} : (tensor<2x3xf32>) -> tensor<6xf32>
   return
@@ -668,7 +677,7 @@ func.func @negative_73(%x: tensor<2x3xf32>) {
 // -----
 
 // Tests that flatten_contiguous_range start_axis is out of range.
-func.func @negative_74(%x: tensor<2x3xf32>) {
+func.func @negative_75(%x: tensor<2x3xf32>) {
   // expected-error @+1 {{start_axis 5 is out of range for rank 2}}
   %0 = pd.flatten_contiguous_range %x {start_axis = 5 : i32} : (tensor<2x3xf32>) -> tensor<6xf32>
   return
@@ -677,7 +686,7 @@ func.func @negative_74(%x: tensor<2x3xf32>) {
 // -----
 
 // Tests that flatten_contiguous_range start does not pass stop.
-func.func @negative_75(%x: tensor<2x3x4xf32>) {
+func.func @negative_76(%x: tensor<2x3x4xf32>) {
   // expected-error @+1 {{start_axis must not be after stop_axis}}
   %0 = pd.flatten_contiguous_range %x {start_axis = 2 : i32, stop_axis = 1 : i32} : (tensor<2x3x4xf32>) -> tensor<2x3x4xf32>
   return
@@ -686,7 +695,7 @@ func.func @negative_75(%x: tensor<2x3x4xf32>) {
 // -----
 
 // Tests that flatten2 axis is at most the rank.
-func.func @negative_76(%x: tensor<2x3xf32>) {
+func.func @negative_77(%x: tensor<2x3xf32>) {
   // expected-error @+1 {{axis 3 exceeds the rank 2}}
   %0 = pd.flatten2 %x {axis = 3 : i32} : (tensor<2x3xf32>) -> tensor<6x1xf32>
   return
@@ -695,7 +704,7 @@ func.func @negative_76(%x: tensor<2x3xf32>) {
 // -----
 
 // Tests that squeeze2 axes are in range.
-func.func @negative_77(%x: tensor<2x1xf32>) {
+func.func @negative_78(%x: tensor<2x1xf32>) {
   // expected-error @+1 {{axes entry 2 is out of range for rank 2}}
   %0 = pd.squeeze2 %x {axes = array<i32: 2>} : (tensor<2x1xf32>) -> tensor<2xf32>
   return
@@ -704,7 +713,7 @@ func.func @negative_77(%x: tensor<2x1xf32>) {
 // -----
 
 // Tests that unsqueeze2 needs axes.
-func.func @negative_78(%x: tensor<2xf32>) {
+func.func @negative_79(%x: tensor<2xf32>) {
   // expected-error @+1 {{needs axes}}
   %0 = pd.unsqueeze2 %x : (tensor<2xf32>) -> tensor<2xf32>
   return
@@ -713,7 +722,7 @@ func.func @negative_78(%x: tensor<2xf32>) {
 // -----
 
 // Tests that unsqueeze2 axes are in range.
-func.func @negative_79(%x: tensor<2xf32>) {
+func.func @negative_80(%x: tensor<2xf32>) {
   // expected-error @+1 {{axes entry 3 is out of range for rank 1}}
   %0 = pd.unsqueeze2 %x {axes = array<i32: 3>} : (tensor<2xf32>) -> tensor<2x1xf32>
   return
@@ -722,7 +731,7 @@ func.func @negative_79(%x: tensor<2xf32>) {
 // -----
 
 // Tests that unsqueeze2 with a dynamic-length AxesTensor has no known rank.
-func.func @negative_80(%x: tensor<2xf32>, %a: tensor<?xi32>) {
+func.func @negative_81(%x: tensor<2xf32>, %a: tensor<?xi32>) {
   // expected-error @+1 {{the rank of the result is unknown (AxesTensor has a dynamic length)}}
   %0 = pd.unsqueeze2 %x AxesTensor(%a) : (tensor<2xf32>, tensor<?xi32>) -> tensor<2x1xf32>
   return
@@ -731,7 +740,7 @@ func.func @negative_80(%x: tensor<2xf32>, %a: tensor<?xi32>) {
 // -----
 
 // Tests that concat needs inputs.
-func.func @negative_81() {
+func.func @negative_82() {
   // expected-error @+1 {{needs at least one input}}
   %0 = pd.concat [] : () -> tensor<2xf32>
   return
@@ -740,7 +749,7 @@ func.func @negative_81() {
 // -----
 
 // Tests that concat inputs share the rank.
-func.func @negative_82(%a: tensor<2x3xf32>, %b: tensor<2xf32>) {
+func.func @negative_83(%a: tensor<2x3xf32>, %b: tensor<2xf32>) {
   // expected-error @+1 {{all inputs must have the same rank}}
   %0 = pd.concat [%a, %b] : (tensor<2x3xf32>, tensor<2xf32>) -> tensor<4x3xf32>
   return
@@ -749,7 +758,7 @@ func.func @negative_82(%a: tensor<2x3xf32>, %b: tensor<2xf32>) {
 // -----
 
 // Tests that concat inputs share the element type.
-func.func @negative_83(%a: tensor<2xf32>, %b: tensor<2xi64>) {
+func.func @negative_84(%a: tensor<2xf32>, %b: tensor<2xi64>) {
   // expected-error @+1 {{all inputs must have the same element type}}
   %0 = pd.concat [%a, %b] : (tensor<2xf32>, tensor<2xi64>) -> tensor<4xf32>
   return
@@ -758,7 +767,7 @@ func.func @negative_83(%a: tensor<2xf32>, %b: tensor<2xi64>) {
 // -----
 
 // Tests that concat inputs agree off the axis.
-func.func @negative_84(%a: tensor<2x3xf32>, %b: tensor<2x4xf32>) {
+func.func @negative_85(%a: tensor<2x3xf32>, %b: tensor<2x4xf32>) {
   // expected-error @+1 {{inputs differ in dim 1 (3 vs 4)}}
   %0 = pd.concat [%a, %b] : (tensor<2x3xf32>, tensor<2x4xf32>) -> tensor<4x3xf32>
   return
@@ -767,7 +776,7 @@ func.func @negative_84(%a: tensor<2x3xf32>, %b: tensor<2x4xf32>) {
 // -----
 
 // Tests that concat axis is in range.
-func.func @negative_85(%a: tensor<2xf32>) {
+func.func @negative_86(%a: tensor<2xf32>) {
   // expected-error @+1 {{axis 1 is out of range for rank 1}}
   %0 = pd.concat [%a] {axis = 1 : i32} : (tensor<2xf32>) -> tensor<2xf32>
   return
@@ -776,7 +785,7 @@ func.func @negative_85(%a: tensor<2xf32>) {
 // -----
 
 // Tests that split num divides the dim.
-func.func @negative_86(%x: tensor<2x5xf32>) {
+func.func @negative_87(%x: tensor<2x5xf32>) {
   // expected-error @+1 {{dim 5 is not divisible by num 2}}
   %0:2 = pd.split %x {num = 2 : i32, axis = 1 : i32} : (tensor<2x5xf32>) -> (tensor<2x2xf32>, tensor<2x3xf32>)
   return
@@ -785,7 +794,7 @@ func.func @negative_86(%x: tensor<2x5xf32>) {
 // -----
 
 // Tests that split takes num or sections, not both.
-func.func @negative_87(%x: tensor<2x4xf32>) {
+func.func @negative_88(%x: tensor<2x4xf32>) {
   // expected-error @+1 {{num and sections must not both be set}}
   %0:2 = pd.split %x {num = 2 : i32, sections = array<i32: 2, 2>, axis = 1 : i32} : (tensor<2x4xf32>) -> (tensor<2x2xf32>, tensor<2x2xf32>)
   return
@@ -794,7 +803,7 @@ func.func @negative_87(%x: tensor<2x4xf32>) {
 // -----
 
 // Tests that split needs num or sections.
-func.func @negative_88(%x: tensor<2x4xf32>) {
+func.func @negative_89(%x: tensor<2x4xf32>) {
   // expected-error @+1 {{needs num or sections}}
   %0:1 = pd.split %x : (tensor<2x4xf32>) -> (tensor<2x4xf32>)
   return
@@ -803,7 +812,7 @@ func.func @negative_88(%x: tensor<2x4xf32>) {
 // -----
 
 // Tests that split sections allow one -1.
-func.func @negative_89(%x: tensor<2x4xf32>) {
+func.func @negative_90(%x: tensor<2x4xf32>) {
   // expected-error @+1 {{sections has more than one -1}}
   %0:2 = pd.split %x {sections = array<i32: -1, -1>, axis = 1 : i32} : (tensor<2x4xf32>) -> (tensor<2x2xf32>, tensor<2x2xf32>)
   return
@@ -812,7 +821,7 @@ func.func @negative_89(%x: tensor<2x4xf32>) {
 // -----
 
 // Tests that split sections are not negative.
-func.func @negative_90(%x: tensor<2x4xf32>) {
+func.func @negative_91(%x: tensor<2x4xf32>) {
   // expected-error @+1 {{sections entries must be >= 0 or -1}}
   %0:2 = pd.split %x {sections = array<i32: -2, 6>, axis = 1 : i32} : (tensor<2x4xf32>) -> (tensor<2x2xf32>, tensor<2x2xf32>)
   return
@@ -821,7 +830,7 @@ func.func @negative_90(%x: tensor<2x4xf32>) {
 // -----
 
 // Tests that split sections sum to the dim.
-func.func @negative_91(%x: tensor<2x4xf32>) {
+func.func @negative_92(%x: tensor<2x4xf32>) {
   // expected-error @+1 {{sections sum to 3 but the dim is 4}}
   %0:2 = pd.split %x {sections = array<i32: 1, 2>, axis = 1 : i32} : (tensor<2x4xf32>) -> (tensor<2x1xf32>, tensor<2x2xf32>)
   return
@@ -830,7 +839,7 @@ func.func @negative_91(%x: tensor<2x4xf32>) {
 // -----
 
 // Tests that split has one result per part.
-func.func @negative_92(%x: tensor<2x4xf32>) {
+func.func @negative_93(%x: tensor<2x4xf32>) {
   // expected-error @+1 {{produces 2 parts but has 1 results}}
   %0:1 = pd.split %x {num = 2 : i32, axis = 1 : i32} : (tensor<2x4xf32>) -> (tensor<2x2xf32>)
   return
@@ -839,7 +848,7 @@ func.func @negative_92(%x: tensor<2x4xf32>) {
 // -----
 
 // Tests that slice axes, starts and ends have one length.
-func.func @negative_93(%x: tensor<2x4xf32>) {
+func.func @negative_94(%x: tensor<2x4xf32>) {
   // expected-error @+1 {{axes, starts and ends must have the same length}}
   %0 = pd.slice %x {axes = array<i32: 1>, starts = array<i32: 0, 1>, ends = array<i32: 2>} : (tensor<2x4xf32>) -> tensor<2x2xf32>
   return
@@ -848,7 +857,7 @@ func.func @negative_93(%x: tensor<2x4xf32>) {
 // -----
 
 // Tests that slice axes are in range.
-func.func @negative_94(%x: tensor<2x4xf32>) {
+func.func @negative_95(%x: tensor<2x4xf32>) {
   // expected-error @+1 {{axes entry 2 is out of range for rank 2}}
   %0 = pd.slice %x {axes = array<i32: 2>, starts = array<i32: 0>, ends = array<i32: 1>} : (tensor<2x4xf32>) -> tensor<2x4xf32>
   return
@@ -857,7 +866,7 @@ func.func @negative_94(%x: tensor<2x4xf32>) {
 // -----
 
 // Tests that slice decrease_axis removes size-1 dims only.
-func.func @negative_95(%x: tensor<2x4xf32>) {
+func.func @negative_96(%x: tensor<2x4xf32>) {
   // expected-error @+1 {{decrease_axis 1 has size 2, not 1}}
   %0 = pd.slice %x {axes = array<i32: 1>, starts = array<i32: 0>, ends = array<i32: 2>, decrease_axis = array<i32: 1>} : (tensor<2x4xf32>) -> tensor<2xf32>
   return
@@ -866,7 +875,7 @@ func.func @negative_95(%x: tensor<2x4xf32>) {
 // -----
 
 // Tests that strided_slice strides are not 0.
-func.func @negative_96(%x: tensor<2x4xf32>) {
+func.func @negative_97(%x: tensor<2x4xf32>) {
   // expected-error @+1 {{strides must not be 0}}
   %0 = pd.strided_slice %x {axes = array<i32: 1>, starts = array<i32: 0>, ends = array<i32: 2>, strides = array<i32: 0>} : (tensor<2x4xf32>) -> tensor<2x2xf32>
   return
@@ -875,7 +884,7 @@ func.func @negative_96(%x: tensor<2x4xf32>) {
 // -----
 
 // Tests that strided_slice has one stride per axis.
-func.func @negative_97(%x: tensor<2x4xf32>) {
+func.func @negative_98(%x: tensor<2x4xf32>) {
   // expected-error @+1 {{strides must have one entry per axis}}
   %0 = pd.strided_slice %x {axes = array<i32: 1>, starts = array<i32: 0>, ends = array<i32: 2>, strides = array<i32: 1, 1>} : (tensor<2x4xf32>) -> tensor<2x2xf32>
   return
@@ -884,7 +893,7 @@ func.func @negative_97(%x: tensor<2x4xf32>) {
 // -----
 
 // Tests that stack needs inputs.
-func.func @negative_98() {
+func.func @negative_99() {
   // expected-error @+1 {{needs at least one input}}
   %0 = pd.stack [] : () -> tensor<1xf32>
   return
@@ -893,7 +902,7 @@ func.func @negative_98() {
 // -----
 
 // Tests that stack inputs share rank and element type.
-func.func @negative_99(%a: tensor<2xf32>, %b: tensor<2x1xf32>) {
+func.func @negative_100(%a: tensor<2xf32>, %b: tensor<2x1xf32>) {
   // expected-error @+1 {{all inputs must have the same rank and element type}}
   %0 = pd.stack [%a, %b] : (tensor<2xf32>, tensor<2x1xf32>) -> tensor<2x2xf32>
   return
@@ -902,7 +911,7 @@ func.func @negative_99(%a: tensor<2xf32>, %b: tensor<2x1xf32>) {
 // -----
 
 // Tests that stack inputs share the shape.
-func.func @negative_100(%a: tensor<2xf32>, %b: tensor<3xf32>) {
+func.func @negative_101(%a: tensor<2xf32>, %b: tensor<3xf32>) {
   // expected-error @+1 {{all inputs must have the same shape}}
   %0 = pd.stack [%a, %b] : (tensor<2xf32>, tensor<3xf32>) -> tensor<2x2xf32>
   return
@@ -911,7 +920,7 @@ func.func @negative_100(%a: tensor<2xf32>, %b: tensor<3xf32>) {
 // -----
 
 // Tests that unstack has one result per slice.
-func.func @negative_101(%x: tensor<3x4xf32>) {
+func.func @negative_102(%x: tensor<3x4xf32>) {
   // expected-error @+1 {{dim 0 has size 3 but there are 2 results}}
   %0:2 = pd.unstack %x : (tensor<3x4xf32>) -> (tensor<4xf32>, tensor<4xf32>)
   return
@@ -920,7 +929,7 @@ func.func @negative_101(%x: tensor<3x4xf32>) {
 // -----
 
 // Tests that unstack num matches the results.
-func.func @negative_102(%x: tensor<2x4xf32>) {
+func.func @negative_103(%x: tensor<2x4xf32>) {
   // expected-error @+1 {{num 3 differs from the 2 results}}
   %0:2 = pd.unstack %x {num = 3 : i32} : (tensor<2x4xf32>) -> (tensor<4xf32>, tensor<4xf32>)
   return
@@ -929,7 +938,7 @@ func.func @negative_102(%x: tensor<2x4xf32>) {
 // -----
 
 // Tests that unstack axis is in range.
-func.func @negative_103(%x: tensor<2x4xf32>) {
+func.func @negative_104(%x: tensor<2x4xf32>) {
   // expected-error @+1 {{axis 2 is out of range for rank 2}}
   %0:2 = pd.unstack %x {axis = 2 : i32} : (tensor<2x4xf32>) -> (tensor<2xf32>, tensor<2xf32>)
   return
@@ -938,7 +947,7 @@ func.func @negative_103(%x: tensor<2x4xf32>) {
 // -----
 
 // Tests that expand_v2 shape covers the rank.
-func.func @negative_104(%x: tensor<2x3xf32>) {
+func.func @negative_105(%x: tensor<2x3xf32>) {
   // expected-error @+1 {{shape has 1 entries, fewer than the rank 2}}
   %0 = pd.expand_v2 %x {shape = array<i32: 3>} : (tensor<2x3xf32>) -> tensor<2x3xf32>
   return
@@ -947,7 +956,7 @@ func.func @negative_104(%x: tensor<2x3xf32>) {
 // -----
 
 // Tests that expand_v2 -1 keeps an existing dim.
-func.func @negative_105(%x: tensor<3xf32>) {
+func.func @negative_106(%x: tensor<3xf32>) {
   // expected-error @+1 {{shape[0] = -1 has no input dim to keep}}
   %0 = pd.expand_v2 %x {shape = array<i32: -1, 3>} : (tensor<3xf32>) -> tensor<1x3xf32>
   return
@@ -956,7 +965,7 @@ func.func @negative_105(%x: tensor<3xf32>) {
 // -----
 
 // Tests that expand_v2 rejects non-positive sizes.
-func.func @negative_106(%x: tensor<3xf32>) {
+func.func @negative_107(%x: tensor<3xf32>) {
   // expected-error @+1 {{shape[0] = 0 is invalid}}
   %0 = pd.expand_v2 %x {shape = array<i32: 0>} : (tensor<3xf32>) -> tensor<3xf32>
   return
@@ -965,7 +974,7 @@ func.func @negative_106(%x: tensor<3xf32>) {
 // -----
 
 // Tests that expand_v2 only expands size-1 dims.
-func.func @negative_107(%x: tensor<3xf32>) {
+func.func @negative_108(%x: tensor<3xf32>) {
   // expected-error @+1 {{cannot expand dim of size 3 to 6}}
   %0 = pd.expand_v2 %x {shape = array<i32: 6>} : (tensor<3xf32>) -> tensor<6xf32>
   return
@@ -974,7 +983,7 @@ func.func @negative_107(%x: tensor<3xf32>) {
 // -----
 
 // Tests that expand_v2 with a dynamic-length Shape has no known rank.
-func.func @negative_108(%x: tensor<3xf32>, %s: tensor<?xi32>) {
+func.func @negative_109(%x: tensor<3xf32>, %s: tensor<?xi32>) {
   // expected-error @+1 {{the rank of the result is unknown (Shape has a dynamic length)}}
   %0 = pd.expand_v2 %x Shape(%s) : (tensor<3xf32>, tensor<?xi32>) -> tensor<3xf32>
   return
@@ -983,7 +992,7 @@ func.func @negative_108(%x: tensor<3xf32>, %s: tensor<?xi32>) {
 // -----
 
 // Tests that tile repeats are at least 1.
-func.func @negative_109(%x: tensor<3xf32>) {
+func.func @negative_110(%x: tensor<3xf32>) {
   // expected-error @+1 {{whose elements are all >= 1}}
   %0 = pd.tile %x {repeat_times = array<i32: 0>} : (tensor<3xf32>) -> tensor<3xf32>
   return
@@ -992,7 +1001,7 @@ func.func @negative_109(%x: tensor<3xf32>) {
 // -----
 
 // Tests that tile with a dynamic-length RepeatTimes has no known rank.
-func.func @negative_110(%x: tensor<3xf32>, %r: tensor<?xi32>) {
+func.func @negative_111(%x: tensor<3xf32>, %r: tensor<?xi32>) {
   // expected-error @+1 {{the rank of the result is unknown (RepeatTimes has a dynamic length)}}
   %0 = pd.tile %x RepeatTimes(%r) : (tensor<3xf32>, tensor<?xi32>) -> tensor<3xf32>
   return
@@ -1001,7 +1010,7 @@ func.func @negative_110(%x: tensor<3xf32>, %r: tensor<?xi32>) {
 // -----
 
 // Tests that gather index is 1-D.
-func.func @negative_111(%x: tensor<4x3xf32>, %i: tensor<2x2xi64>) {
+func.func @negative_112(%x: tensor<4x3xf32>, %i: tensor<2x2xi64>) {
   // expected-error @+1 {{Index must be 1-D, got shape [2, 2]}}
   %0 = pd.gather %x, %i : (tensor<4x3xf32>, tensor<2x2xi64>) -> tensor<2x3xf32>
   return
@@ -1010,7 +1019,7 @@ func.func @negative_111(%x: tensor<4x3xf32>, %i: tensor<2x2xi64>) {
 // -----
 
 // Tests that gather axis is in range.
-func.func @negative_112(%x: tensor<4x3xf32>, %i: tensor<2xi64>) {
+func.func @negative_113(%x: tensor<4x3xf32>, %i: tensor<2xi64>) {
   // expected-error @+1 {{axis 2 is out of range for rank 2}}
   %0 = pd.gather %x, %i {axis = 2 : i32} : (tensor<4x3xf32>, tensor<2xi64>) -> tensor<2x3xf32>
   return
@@ -1019,7 +1028,7 @@ func.func @negative_112(%x: tensor<4x3xf32>, %i: tensor<2xi64>) {
 // -----
 
 // Tests that gather indices are integers.
-func.func @negative_113(%x: tensor<4x3xf32>, %i: tensor<2xf32>) {
+func.func @negative_114(%x: tensor<4x3xf32>, %i: tensor<2xf32>) {
   // expected-error @+1 {{operand #1 must be ranked tensor of}}
   %0 = pd.gather %x, %i : (tensor<4x3xf32>, tensor<2xf32>) -> tensor<2x3xf32>
   return
@@ -1028,7 +1037,7 @@ func.func @negative_113(%x: tensor<4x3xf32>, %i: tensor<2xf32>) {
 // -----
 
 // Tests that gather_nd index has rank >= 1.
-func.func @negative_114(%x: tensor<4x3xf32>, %i: tensor<i64>) {
+func.func @negative_115(%x: tensor<4x3xf32>, %i: tensor<i64>) {
   // expected-error @+1 {{Index must have rank >= 1}}
   %0 = pd.gather_nd %x, %i : (tensor<4x3xf32>, tensor<i64>) -> tensor<3xf32>
   return
@@ -1037,7 +1046,7 @@ func.func @negative_114(%x: tensor<4x3xf32>, %i: tensor<i64>) {
 // -----
 
 // Tests that gather_nd index depth is static.
-func.func @negative_115(%x: tensor<4x3xf32>, %i: tensor<2x?xi64>) {
+func.func @negative_116(%x: tensor<4x3xf32>, %i: tensor<2x?xi64>) {
   // expected-error @+1 {{the last dim of Index must be static}}
   %0 = pd.gather_nd %x, %i : (tensor<4x3xf32>, tensor<2x?xi64>) -> tensor<2xf32>
   return
@@ -1046,7 +1055,7 @@ func.func @negative_115(%x: tensor<4x3xf32>, %i: tensor<2x?xi64>) {
 // -----
 
 // Tests that gather_nd index depth is at most the rank.
-func.func @negative_116(%x: tensor<4x3xf32>, %i: tensor<2x3xi64>) {
+func.func @negative_117(%x: tensor<4x3xf32>, %i: tensor<2x3xi64>) {
   // expected-error @+1 {{the last dim of Index (3) exceeds the rank of X (2)}}
   %0 = pd.gather_nd %x, %i : (tensor<4x3xf32>, tensor<2x3xi64>) -> tensor<2xf32>
   return
@@ -1055,7 +1064,7 @@ func.func @negative_116(%x: tensor<4x3xf32>, %i: tensor<2x3xi64>) {
 // -----
 
 // Tests that lookup_table ids end in a dim of 1.
-func.func @negative_117(%w: tensor<10x4xf32>, %i: tensor<2x3xi64>) {
+func.func @negative_118(%w: tensor<10x4xf32>, %i: tensor<2x3xi64>) {
   // expected-error @+1 {{the last dim of Ids must be 1, got shape [2, 3]}}
   %0 = pd.lookup_table %w, %i : (tensor<10x4xf32>, tensor<2x3xi64>) -> tensor<2x4xf32>
   return
@@ -1064,7 +1073,7 @@ func.func @negative_117(%w: tensor<10x4xf32>, %i: tensor<2x3xi64>) {
 // -----
 
 // Tests that lookup_table_v2 table is 2-D.
-func.func @negative_118(%w: tensor<10xf32>, %i: tensor<2xi64>) {
+func.func @negative_119(%w: tensor<10xf32>, %i: tensor<2xi64>) {
   // expected-error @+1 {{W must have rank 2, got 1}}
   %0 = pd.lookup_table_v2 %w, %i : (tensor<10xf32>, tensor<2xi64>) -> tensor<2x1xf32>
   return
@@ -1073,7 +1082,7 @@ func.func @negative_118(%w: tensor<10xf32>, %i: tensor<2xi64>) {
 // -----
 
 // Tests that fused embedding has one table per ids.
-func.func @negative_119(%i: tensor<1x4xi64>, %e: tensor<10x8xf32>, %g: tensor<8xf32>) {
+func.func @negative_120(%i: tensor<1x4xi64>, %e: tensor<10x8xf32>, %g: tensor<8xf32>) {
   // expected-error @+1 {{needs one or more Ids with one Embs table each}}
   %0 = pd.fused_embedding_eltwise_layernorm [%i, %i] [%e], %g, %g : (tensor<1x4xi64>, tensor<1x4xi64>, tensor<10x8xf32>, tensor<8xf32>, tensor<8xf32>) -> tensor<1x4x8xf32>
   return
@@ -1082,7 +1091,7 @@ func.func @negative_119(%i: tensor<1x4xi64>, %e: tensor<10x8xf32>, %g: tensor<8x
 // -----
 
 // Tests that fused embedding ids share the shape.
-func.func @negative_120(%i: tensor<1x4xi64>, %j: tensor<1x5xi64>, %e: tensor<10x8xf32>, %g: tensor<8xf32>) {
+func.func @negative_121(%i: tensor<1x4xi64>, %j: tensor<1x5xi64>, %e: tensor<10x8xf32>, %g: tensor<8xf32>) {
   // expected-error @+1 {{all Ids must have the same shape}}
   %0 = pd.fused_embedding_eltwise_layernorm [%i, %j] [%e, %e], %g, %g : (tensor<1x4xi64>, tensor<1x5xi64>, tensor<10x8xf32>, tensor<10x8xf32>, tensor<8xf32>, tensor<8xf32>) -> tensor<1x4x8xf32>
   return
@@ -1091,7 +1100,7 @@ func.func @negative_120(%i: tensor<1x4xi64>, %j: tensor<1x5xi64>, %e: tensor<10x
 // -----
 
 // Tests that fused embedding tables share the width.
-func.func @negative_121(%i: tensor<1x4xi64>, %e: tensor<10x8xf32>, %f: tensor<10x6xf32>, %g: tensor<8xf32>) {
+func.func @negative_122(%i: tensor<1x4xi64>, %e: tensor<10x8xf32>, %f: tensor<10x6xf32>, %g: tensor<8xf32>) {
   // expected-error @+1 {{all Embs must have the same width}}
   %0 = pd.fused_embedding_eltwise_layernorm [%i, %i] [%e, %f], %g, %g : (tensor<1x4xi64>, tensor<1x4xi64>, tensor<10x8xf32>, tensor<10x6xf32>, tensor<8xf32>, tensor<8xf32>) -> tensor<1x4x8xf32>
   return
@@ -1100,7 +1109,7 @@ func.func @negative_121(%i: tensor<1x4xi64>, %e: tensor<10x8xf32>, %f: tensor<10
 // -----
 
 // Tests that fused embedding tables are 2-D.
-func.func @negative_122(%i: tensor<1x4xi64>, %e: tensor<10xf32>, %g: tensor<8xf32>) {
+func.func @negative_123(%i: tensor<1x4xi64>, %e: tensor<10xf32>, %g: tensor<8xf32>) {
   // expected-error @+1 {{Embs must have rank 2, got 1}}
   %0 = pd.fused_embedding_eltwise_layernorm [%i] [%e], %g, %g : (tensor<1x4xi64>, tensor<10xf32>, tensor<8xf32>, tensor<8xf32>) -> tensor<1x4x8xf32>
   return
@@ -1109,7 +1118,7 @@ func.func @negative_122(%i: tensor<1x4xi64>, %e: tensor<10xf32>, %g: tensor<8xf3
 // -----
 
 // Tests that one_hot_v2 depth is positive.
-func.func @negative_123(%x: tensor<4xi64>) {
+func.func @negative_124(%x: tensor<4xi64>) {
   // expected-error @+1 {{depth must be positive (or given by depth_tensor)}}
   %0 = pd.one_hot_v2 %x : (tensor<4xi64>) -> tensor<4x1xf32>
   return
@@ -1118,7 +1127,7 @@ func.func @negative_123(%x: tensor<4xi64>) {
 // -----
 
 // Tests that one_hot_v2 dtype is a tensor dtype.
-func.func @negative_124(%x: tensor<4xi64>) {
+func.func @negative_125(%x: tensor<4xi64>) {
   // expected-error @+1 {{dtype 9 is not a tensor dtype}}
   %0 = pd.one_hot_v2 %x {depth = 3 : i32, dtype = 9 : i32} : (tensor<4xi64>) -> tensor<4x3xf32>
   return
@@ -1127,7 +1136,7 @@ func.func @negative_124(%x: tensor<4xi64>) {
 // -----
 
 // Tests that fill_constant dtype is a tensor dtype.
-func.func @negative_125() {
+func.func @negative_126() {
   // expected-error @+1 {{dtype 8 is not a tensor dtype}}
   %0 = pd.fill_constant {dtype = 8 : i32} : () -> tensor<f32>
   return
@@ -1136,7 +1145,7 @@ func.func @negative_125() {
 // -----
 
 // Tests that fill_constant shape entries are >= -1.
-func.func @negative_126() {
+func.func @negative_127() {
   // expected-error @+1 {{shape entries must be >= -1}}
   %0 = pd.fill_constant {shape = array<i64: -2>} : () -> tensor<?xf32>
   return
@@ -1145,7 +1154,7 @@ func.func @negative_126() {
 // -----
 
 // Tests that fill_constant with a dynamic-length ShapeTensor has no known rank.
-func.func @negative_127(%s: tensor<?xi64>) {
+func.func @negative_128(%s: tensor<?xi64>) {
   // expected-error @+1 {{the rank of the result is unknown (ShapeTensor has a dynamic length)}}
   %0 = pd.fill_constant ShapeTensor(%s) : (tensor<?xi64>) -> tensor<?xf32>
   return
@@ -1154,7 +1163,7 @@ func.func @negative_127(%s: tensor<?xi64>) {
 // -----
 
 // Tests that fill_any_like dtype is a tensor dtype.
-func.func @negative_128(%x: tensor<4xf32>) {
+func.func @negative_129(%x: tensor<4xf32>) {
   // expected-error @+1 {{dtype 10 is not a tensor dtype}}
   %0 = pd.fill_any_like %x {dtype = 10 : i32} : (tensor<4xf32>) -> tensor<4xf32>
   return
@@ -1163,7 +1172,7 @@ func.func @negative_128(%x: tensor<4xf32>) {
 // -----
 
 // Tests that range bounds hold one element.
-func.func @negative_129(%s: tensor<2xi64>, %e: tensor<1xi64>) {
+func.func @negative_130(%s: tensor<2xi64>, %e: tensor<1xi64>) {
   // expected-error @+1 {{Start must hold one element}}
   %0 = pd.range %s, %e, %e : (tensor<2xi64>, tensor<1xi64>, tensor<1xi64>) -> tensor<?xi64>
   return
@@ -1172,7 +1181,7 @@ func.func @negative_129(%s: tensor<2xi64>, %e: tensor<1xi64>) {
 // -----
 
 // Tests that range bounds share the element type.
-func.func @negative_130(%s: tensor<1xi64>, %e: tensor<1xi32>) {
+func.func @negative_131(%s: tensor<1xi64>, %e: tensor<1xi32>) {
   // expected-error @+1 {{Start, End and Step must have the same element type}}
   %0 = pd.range %s, %e, %s : (tensor<1xi64>, tensor<1xi32>, tensor<1xi64>) -> tensor<?xi64>
   return
@@ -1181,7 +1190,7 @@ func.func @negative_130(%s: tensor<1xi64>, %e: tensor<1xi32>) {
 // -----
 
 // Tests that reduce dims are in range.
-func.func @negative_131(%x: tensor<2x3xf32>) {
+func.func @negative_132(%x: tensor<2x3xf32>) {
   // expected-error @+1 {{dim 2 is out of range for rank 2}}
   %0 = pd.reduce_sum %x {dim = array<i32: 2>} : (tensor<2x3xf32>) -> tensor<2xf32>
   return
@@ -1190,7 +1199,7 @@ func.func @negative_131(%x: tensor<2x3xf32>) {
 // -----
 
 // Tests that reduce dims are listed once.
-func.func @negative_132(%x: tensor<2x3xf32>) {
+func.func @negative_133(%x: tensor<2x3xf32>) {
   // expected-error @+1 {{dim -1 is listed twice}}
   %0 = pd.reduce_max %x {dim = array<i32: 1, -1>} : (tensor<2x3xf32>) -> tensor<2xf32>
   return
@@ -1199,7 +1208,7 @@ func.func @negative_132(%x: tensor<2x3xf32>) {
 // -----
 
 // Tests that reduce out_dtype is a tensor dtype.
-func.func @negative_133(%x: tensor<2x3xf32>) {
+func.func @negative_134(%x: tensor<2x3xf32>) {
   // expected-error @+1 {{out_dtype 11 is not a tensor dtype}}
   %0 = pd.reduce_mean %x {out_dtype = 11 : i32} : (tensor<2x3xf32>) -> tensor<3xf32>
   return
@@ -1208,7 +1217,7 @@ func.func @negative_133(%x: tensor<2x3xf32>) {
 // -----
 
 // Tests that sum needs inputs.
-func.func @negative_134() {
+func.func @negative_135() {
   // expected-error @+1 {{needs at least one input}}
   %0 = pd.sum [] : () -> tensor<2xf32>
   return
@@ -1217,7 +1226,7 @@ func.func @negative_134() {
 // -----
 
 // Tests that sum inputs share the shape.
-func.func @negative_135(%a: tensor<2xf32>, %b: tensor<3xf32>) {
+func.func @negative_136(%a: tensor<2xf32>, %b: tensor<3xf32>) {
   // expected-error @+1 {{all inputs must have the same shape and element type}}
   %0 = pd.sum [%a, %b] : (tensor<2xf32>, tensor<3xf32>) -> tensor<2xf32>
   return
@@ -1226,7 +1235,7 @@ func.func @negative_135(%a: tensor<2xf32>, %b: tensor<3xf32>) {
 // -----
 
 // Tests that arg_max dtype is int32 or int64.
-func.func @negative_136(%x: tensor<2x3xf32>) {
+func.func @negative_137(%x: tensor<2x3xf32>) {
   // expected-error @+1 {{dtype must be 2 (int32) or 3 (int64), got 5}}
   %0 = pd.arg_max %x {dtype = 5 : i32} : (tensor<2x3xf32>) -> tensor<3xi64>
   return
@@ -1235,7 +1244,7 @@ func.func @negative_136(%x: tensor<2x3xf32>) {
 // -----
 
 // Tests that arg_min axis is in range.
-func.func @negative_137(%x: tensor<2x3xf32>) {
+func.func @negative_138(%x: tensor<2x3xf32>) {
   // expected-error @+1 {{axis 2 is out of range for rank 2}}
   %0 = pd.arg_min %x {axis = 2 : i64} : (tensor<2x3xf32>) -> tensor<2xi64>
   return
@@ -1244,7 +1253,7 @@ func.func @negative_137(%x: tensor<2x3xf32>) {
 // -----
 
 // Tests that top_k_v2 k fits the axis.
-func.func @negative_138(%x: tensor<2x3xf32>) {
+func.func @negative_139(%x: tensor<2x3xf32>) {
   // expected-error @+1 {{k (4) exceeds the size of the axis (3)}}
   %0:2 = pd.top_k_v2 %x {k = 4 : i32} : (tensor<2x3xf32>) -> (tensor<2x4xf32>, tensor<2x4xi64>)
   return
@@ -1253,7 +1262,7 @@ func.func @negative_138(%x: tensor<2x3xf32>) {
 // -----
 
 // Tests that top_k_v2 axis is in range.
-func.func @negative_139(%x: tensor<2x3xf32>) {
+func.func @negative_140(%x: tensor<2x3xf32>) {
   // expected-error @+1 {{axis 3 is out of range for rank 2}}
   %0:2 = pd.top_k_v2 %x {axis = 3 : i32} : (tensor<2x3xf32>) -> (tensor<2x1xf32>, tensor<2x1xi64>)
   return
@@ -1262,7 +1271,7 @@ func.func @negative_139(%x: tensor<2x3xf32>) {
 // -----
 
 // Tests that cumsum axis is in range.
-func.func @negative_140(%x: tensor<2x3xf32>) {
+func.func @negative_141(%x: tensor<2x3xf32>) {
   // expected-error @+1 {{axis 2 is out of range for rank 2}}
   %0 = pd.cumsum %x {axis = 2 : i32} : (tensor<2x3xf32>) -> tensor<2x3xf32>
   return
@@ -1271,7 +1280,7 @@ func.func @negative_140(%x: tensor<2x3xf32>) {
 // -----
 
 // Tests that where condition is boolean.
-func.func @negative_141(%c: tensor<2xf32>, %x: tensor<2xf32>) {
+func.func @negative_142(%c: tensor<2xf32>, %x: tensor<2xf32>) {
   // expected-error @+1 {{operand #0 must be ranked tensor of 1-bit signless integer values}}
   %0 = pd.where %c, %x, %x : (tensor<2xf32>, tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
   return
@@ -1280,7 +1289,7 @@ func.func @negative_141(%c: tensor<2xf32>, %x: tensor<2xf32>) {
 // -----
 
 // Tests that where operands broadcast.
-func.func @negative_142(%c: tensor<3xi1>, %x: tensor<2xf32>) {
+func.func @negative_143(%c: tensor<3xi1>, %x: tensor<2xf32>) {
   // expected-error @+1 {{operand shapes are not broadcastable: dim 0 is 2 vs 3}}
   %0 = pd.where %c, %x, %x : (tensor<3xi1>, tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
   return
@@ -1289,7 +1298,7 @@ func.func @negative_142(%c: tensor<3xi1>, %x: tensor<2xf32>) {
 // -----
 
 // Tests that moving-average fake quant scale holds one element.
-func.func @negative_143(%x: tensor<4xf32>, %s: tensor<2xf32>) {
+func.func @negative_144(%x: tensor<4xf32>, %s: tensor<2xf32>) {
   // expected-error @+1 {{InScale must hold one element, got shape [2]}}
   %0:2 = pd.fake_quantize_moving_average_abs_max %x, %s : (tensor<4xf32>, tensor<2xf32>) -> (tensor<4xf32>, tensor<2xf32>)
   return
@@ -1298,7 +1307,7 @@ func.func @negative_143(%x: tensor<4xf32>, %s: tensor<2xf32>) {
 // -----
 
 // Tests that fake quant-dequant scale holds one element.
-func.func @negative_144(%x: tensor<4xf32>, %s: tensor<2xf32>) {
+func.func @negative_145(%x: tensor<4xf32>, %s: tensor<2xf32>) {
   // expected-error @+1 {{InScale must hold one element, got shape [2]}}
   %0:2 = pd.fake_quantize_dequantize_moving_average_abs_max %x, %s : (tensor<4xf32>, tensor<2xf32>) -> (tensor<4xf32>, tensor<2xf32>)
   return
@@ -1307,7 +1316,7 @@ func.func @negative_144(%x: tensor<4xf32>, %s: tensor<2xf32>) {
 // -----
 
 // Tests that channel-wise fake quant axis is 0 or 1.
-func.func @negative_145(%x: tensor<4x3xf32>) {
+func.func @negative_146(%x: tensor<4x3xf32>) {
   // expected-error @+1 {{quant_axis must be 0 or 1 and less than the rank}}
   %0:2 = pd.fake_channel_wise_quantize_dequantize_abs_max %x {quant_axis = 2 : i32} : (tensor<4x3xf32>) -> (tensor<4x3xf32>, tensor<4xf32>)
   return
@@ -1316,7 +1325,7 @@ func.func @negative_145(%x: tensor<4x3xf32>) {
 // -----
 
 // Tests that fake dequant scale holds one element.
-func.func @negative_146(%x: tensor<4xf32>, %s: tensor<2xf32>) {
+func.func @negative_147(%x: tensor<4xf32>, %s: tensor<2xf32>) {
   // expected-error @+1 {{Scale must hold one element, got shape [2]}}
   %0 = pd.fake_dequantize_max_abs %x, %s {max_range = 127.0 : f32} : (tensor<4xf32>, tensor<2xf32>) -> tensor<4xf32>
   return
@@ -1325,7 +1334,7 @@ func.func @negative_146(%x: tensor<4xf32>, %s: tensor<2xf32>) {
 // -----
 
 // Tests that fake dequant needs max_range.
-func.func @negative_147(%x: tensor<4xf32>, %s: tensor<1xf32>) {
+func.func @negative_148(%x: tensor<4xf32>, %s: tensor<1xf32>) {
   // expected-error @+1 {{requires attribute 'max_range'}}
   %0 = pd.fake_dequantize_max_abs %x, %s : (tensor<4xf32>, tensor<1xf32>) -> tensor<4xf32>
   return
@@ -1334,7 +1343,7 @@ func.func @negative_147(%x: tensor<4xf32>, %s: tensor<1xf32>) {
 // -----
 
 // Tests that channel-wise dequant takes one or two scales.
-func.func @negative_148(%x: tensor<4x3xf32>) {
+func.func @negative_149(%x: tensor<4x3xf32>) {
   // expected-error @+1 {{needs one or two Scales}}
   %0 = pd.fake_channel_wise_dequantize_max_abs %x : (tensor<4x3xf32>) -> tensor<4x3xf32>
   return
@@ -1343,7 +1352,7 @@ func.func @negative_148(%x: tensor<4x3xf32>) {
 // -----
 
 // Tests that channel-wise dequant has one bit width per scale.
-func.func @negative_149(%x: tensor<4x3xf32>, %s: tensor<4xf32>) {
+func.func @negative_150(%x: tensor<4x3xf32>, %s: tensor<4xf32>) {
   // expected-error @+1 {{quant_bits must have one entry per Scales input}}
   %0 = pd.fake_channel_wise_dequantize_max_abs %x Scales [%s] {quant_bits = array<i32: 8, 8>} : (tensor<4x3xf32>, tensor<4xf32>) -> tensor<4x3xf32>
   return
@@ -1352,7 +1361,7 @@ func.func @negative_149(%x: tensor<4x3xf32>, %s: tensor<4xf32>) {
 // -----
 
 // Tests that channel-wise dequant axis is in range.
-func.func @negative_150(%x: tensor<4x3xf32>, %s: tensor<4xf32>) {
+func.func @negative_151(%x: tensor<4x3xf32>, %s: tensor<4xf32>) {
   // expected-error @+1 {{quant_axis 2 is out of range for rank 2}}
   %0 = pd.fake_channel_wise_dequantize_max_abs %x Scales [%s] {quant_axis = 2 : i32} : (tensor<4x3xf32>, tensor<4xf32>) -> tensor<4x3xf32>
   return
@@ -1361,7 +1370,7 @@ func.func @negative_150(%x: tensor<4x3xf32>, %s: tensor<4xf32>) {
 // -----
 
 // Tests that channel-wise dequant has one scale per channel.
-func.func @negative_151(%x: tensor<4x3xf32>, %s: tensor<3xf32>) {
+func.func @negative_152(%x: tensor<4x3xf32>, %s: tensor<3xf32>) {
   // expected-error @+1 {{Scales[0] must have 4 elements, got shape [3]}}
   %0 = pd.fake_channel_wise_dequantize_max_abs %x Scales [%s] : (tensor<4x3xf32>, tensor<3xf32>) -> tensor<4x3xf32>
   return
@@ -1370,7 +1379,7 @@ func.func @negative_151(%x: tensor<4x3xf32>, %s: tensor<3xf32>) {
 // -----
 
 // Tests that channel-wise dequant second scale holds one element.
-func.func @negative_152(%x: tensor<4x3xf32>, %s: tensor<4xf32>) {
+func.func @negative_153(%x: tensor<4x3xf32>, %s: tensor<4xf32>) {
   // expected-error @+1 {{Scales[1] must hold one element, got shape [4]}}
   %0 = pd.fake_channel_wise_dequantize_max_abs %x Scales [%s, %s] {quant_bits = array<i32: 8, 8>} : (tensor<4x3xf32>, tensor<4xf32>, tensor<4xf32>) -> tensor<4x3xf32>
   return
@@ -1379,7 +1388,7 @@ func.func @negative_152(%x: tensor<4x3xf32>, %s: tensor<4xf32>) {
 // -----
 
 // Tests that per-tensor quantize_linear scale holds one element.
-func.func @negative_153(%x: tensor<4x3xf32>, %s: tensor<4xf32>, %z: tensor<4xi32>) {
+func.func @negative_154(%x: tensor<4x3xf32>, %s: tensor<4xf32>, %z: tensor<4xi32>) {
   // expected-error @+1 {{Scale must hold one element, got shape [4]}}
   %0 = pd.quantize_linear %x, %s, %z : (tensor<4x3xf32>, tensor<4xf32>, tensor<4xi32>) -> tensor<4x3xf32>
   return
@@ -1388,7 +1397,7 @@ func.func @negative_153(%x: tensor<4x3xf32>, %s: tensor<4xf32>, %z: tensor<4xi32
 // -----
 
 // Tests that per-axis quantize_linear axis is in range.
-func.func @negative_154(%x: tensor<4x3xf32>, %s: tensor<4xf32>, %z: tensor<4xi32>) {
+func.func @negative_155(%x: tensor<4x3xf32>, %s: tensor<4xf32>, %z: tensor<4xi32>) {
   // expected-error @+1 {{quant_axis 2 is out of range for rank 2}}
   %0 = pd.quantize_linear %x, %s, %z {quant_axis = 2 : i32} : (tensor<4x3xf32>, tensor<4xf32>, tensor<4xi32>) -> tensor<4x3xf32>
   return
@@ -1397,7 +1406,7 @@ func.func @negative_154(%x: tensor<4x3xf32>, %s: tensor<4xf32>, %z: tensor<4xi32
 // -----
 
 // Tests that per-axis dequantize_linear has one scale per channel.
-func.func @negative_155(%x: tensor<4x3xi8>, %s: tensor<4xf32>, %z: tensor<4xi32>) {
+func.func @negative_156(%x: tensor<4x3xi8>, %s: tensor<4xf32>, %z: tensor<4xi32>) {
   // expected-error @+1 {{Scale must have 3 elements, got shape [4]}}
   %0 = pd.dequantize_linear %x, %s, %z {quant_axis = 1 : i32} : (tensor<4x3xi8>, tensor<4xf32>, tensor<4xi32>) -> tensor<4x3xf32>
   return

@@ -394,6 +394,8 @@ LogicalResult Pool2dOp::inferResultTypes(SmallVectorImpl<Type> &types, bool emit
   bool nhwc = getDataFormat() == "NHWC";
   int64_t n = x.getDimSize(0), ch = x.getDimSize(nhwc ? 3 : 1);
   auto ks = getKsize();
+  if (!getGlobalPooling() && (ks[0] < 1 || ks[1] < 1))
+    return c.fail("ksize must be positive unless global_pooling is set");
   auto pads = expandPads(getPaddings());
   int64_t sp[2];
   for (int i = 0; i < 2; ++i) {

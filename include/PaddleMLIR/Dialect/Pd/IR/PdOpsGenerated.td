@@ -211,7 +211,7 @@ def Pd_Pool2dOp : Pd_Op<"pool2d"> {
   let arguments = (ins
     Pd_FloatTensor:$X,
     DefaultValuedStrAttr<ConfinedAttr<StrAttr, [Pd_StrIn<["max", "avg"]>]>, "max">:$pooling_type,
-    ConfinedAttr<DenseI32ArrayAttr, [Pd_I32ArrayMin<1>, Pd_I32ArraySizeIn<[2]>]>:$ksize,
+    ConfinedAttr<DenseI32ArrayAttr, [Pd_I32ArrayMin<0>, Pd_I32ArraySizeIn<[2]>]>:$ksize,
     DefaultValuedAttr<BoolAttr, "false">:$global_pooling,
     DefaultValuedAttr<ConfinedAttr<DenseI32ArrayAttr, [Pd_I32ArrayMin<1>, Pd_I32ArraySizeIn<[2]>]>, "{1, 1}">:$strides,
     DefaultValuedAttr<ConfinedAttr<DenseI32ArrayAttr, [Pd_I32ArrayMin<0>, Pd_I32ArraySizeIn<[2, 4]>]>, "{0, 0}">:$paddings,

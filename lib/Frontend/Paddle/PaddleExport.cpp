@@ -1,0 +1,480 @@
+//===- PaddleExport.cpp - pd module -> Paddle 2.x model files ------------===//
+
+#include "PaddleMLIR/Frontend/Paddle/PaddleExport.h"
+#include "PaddleMLIR/Dialect/Pd/IR/PdOpCatalog.h"
+#include "PaddleMLIR/Dialect/Pd/IR/PdOps.h"
+#include "PaddleMLIR/Frontend/Paddle/PaddleFormat.h"
+
+#include "framework.pb.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/MLProgram/IR/MLProgram.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/DialectResourceBlobManager.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/Path.h"
+
+#include <fstream>
+#include <map>
+
+namespace pdp = paddle::framework::proto;
+using namespace mlir;
+using namespace mlir::pd;
+namespace pdfmt = paddle_mlir::format;
+
+namespace {
+int paddleDtype(Type t) {
+  if (t.isF32())
+    return pdp::VarType::FP32;
+  if (t.isF16())
+    return pdp::VarType::FP16;
+  if (t.isBF16())
+    return pdp::VarType::BF16;
+  if (t.isF64())
+    return pdp::VarType::FP64;
+  if (auto i = dyn_cast<IntegerType>(t)) {
+    if (i.getWidth() == 1)
+      return pdp::VarType::BOOL;
+    if (i.getWidth() == 8)
+      return i.isUnsigned() ? pdp::VarType::UINT8 : pdp::VarType::INT8;
+    if (i.getWidth() == 16)
+      return pdp::VarType::INT16;
+    if (i.getWidth() == 32)
+      return pdp::VarType::INT32;
+    if (i.getWidth() == 64)
+      return pdp::VarType::INT64;
+  }
+  return -1;
+}
+
+std::vector<std::string> splitList(StringRef s) {
+  std::vector<std::string> out;
+  SmallVector<StringRef> parts;
+  s.split(parts, ',', -1, /*KeepEmpty=*/false);
+  for (StringRef p : parts)
+    out.push_back(p.trim().str());
+  return out;
+}
+
+/// Output variable names recorded by the importer in "type #i -> a, b".
+std::vector<std::string> namesFromLoc(Location loc) {
+  if (auto n = dyn_cast<NameLoc>(loc)) {
+    StringRef s = n.getName().getValue();
+    size_t arrow = s.find(" -> ");
+    if (arrow != StringRef::npos)
+      return splitList(s.drop_front(arrow + 4));
+  }
+  return {};
+}
+
+class Exporter {
+public:
+  Exporter(ModuleOp module) : module(module) {}
+  LogicalResult run(StringRef dir, StringRef stem);
+
+private:
+  LogicalResult fail(Operation *op, const Twine &msg) {
+    op->emitError(msg);
+    return failure();
+  }
+  std::string fresh(StringRef base) {
+    for (;;) {
+      std::string n = (base + "_" + Twine(counter++) + ".tmp").str();
+      if (!used.contains(n))
+        return n;
+    }
+  }
+  std::string claim(Value v, std::string want) {
+    if (want.empty() || used.contains(want))
+      want = fresh("tmp");
+    used.insert(want);
+    names[v] = want;
+    return want;
+  }
+  pdp::VarDesc *addVar(const std::string &name, Type type, bool persistable = false);
+  LogicalResult exportOp(Operation *op);
+  LogicalResult addParameter(Operation *op, const std::string &name, ElementsAttr value);
+  void setAttr(pdp::OpDesc::Attr &a, PdAttrKind kind, Attribute value, const char *deflt);
+  void addAuxOutputs(Operation *op, pdp::OpDesc &desc);
+
+  ModuleOp module;
+  pdp::ProgramDesc program;
+  pdp::BlockDesc *block = nullptr;
+  llvm::DenseMap<Value, std::string> names;
+  llvm::StringSet<> used;
+  std::map<std::string, std::string> params; // name -> record bytes (sorted)
+  int counter = 0;
+};
+
+pdp::VarDesc *Exporter::addVar(const std::string &name, Type type, bool persistable) {
+  auto *var = block->add_vars();
+  var->set_name(name);
+  var->set_persistable(persistable);
+  auto *vt = var->mutable_type();
+  vt->set_type(pdp::VarType::LOD_TENSOR);
+  auto *td = vt->mutable_lod_tensor()->mutable_tensor();
+  auto t = cast<RankedTensorType>(type);
+  td->set_data_type(static_cast<pdp::VarType::Type>(paddleDtype(t.getElementType())));
+  for (int64_t d : t.getShape())
+    td->add_dims(ShapedType::isDynamic(d) ? -1 : d);
+  return var;
+}
+
+LogicalResult Exporter::addParameter(Operation *op, const std::string &name, ElementsAttr value) {
+  auto type = cast<RankedTensorType>(value.getType());
+  int dtype = paddleDtype(type.getElementType());
+  if (dtype < 0 || pdfmt::elementSize(dtype) == 0)
+    return fail(op, "cannot export a constant of element type " +
+                        llvm::formatv("{0}", type.getElementType()).str());
+  std::vector<int64_t> dims(type.getShape().begin(), type.getShape().end());
+  std::string record;
+  if (auto res = dyn_cast<DenseResourceElementsAttr>(value)) {
+    AsmResourceBlob *blob = res.getRawHandle().getBlob();
+    if (!blob)
+      return fail(op, "parameter '" + name + "' has no data (its resource blob is missing)");
+    ArrayRef<char> data = blob->getData();
+    pdfmt::appendTensorRecord(record, dtype, dims, data.data(), data.size());
+  } else if (auto dense = dyn_cast<DenseIntOrFPElementsAttr>(value)) {
+    ArrayRef<char> raw = dense.getRawData();
+    std::string bytes;
+    size_t elem = pdfmt::elementSize(dtype);
+    if (dense.isSplat()) {
+      for (int64_t i = 0; i < type.getNumElements(); ++i)
+        bytes.append(raw.data(), elem);
+    } else {
+      bytes.assign(raw.data(), raw.size());
+    }
+    if (type.getElementType().isInteger(1)) // MLIR packs i1 as bits
+      return fail(op, "cannot export a boolean constant");
+    pdfmt::appendTensorRecord(record, dtype, dims, bytes.data(), bytes.size());
+  } else {
+    return fail(op, "cannot export the value of parameter '" + name + "'");
+  }
+  params[name] = std::move(record);
+  addVar(name, type, /*persistable=*/true);
+  return success();
+}
+
+void Exporter::setAttr(pdp::OpDesc::Attr &a, PdAttrKind kind, Attribute value, const char *deflt) {
+  StringRef text = deflt ? deflt : "";
+  auto ints = [&]() {
+    std::vector<int64_t> v;
+    if (auto arr = dyn_cast_or_null<DenseI32ArrayAttr>(value))
+      v.assign(arr.asArrayRef().begin(), arr.asArrayRef().end());
+    else if (auto arr = dyn_cast_or_null<DenseI64ArrayAttr>(value))
+      v.assign(arr.asArrayRef().begin(), arr.asArrayRef().end());
+    else
+      for (const std::string &s : splitList(text))
+        v.push_back(std::stoll(s));
+    return v;
+  };
+  auto intVal = [&]() -> int64_t {
+    if (auto i = dyn_cast_or_null<IntegerAttr>(value))
+      return i.getInt();
+    if (auto bv = dyn_cast_or_null<BoolAttr>(value))
+      return bv.getValue();
+    return text.empty() ? 0 : std::stoll(text.str());
+  };
+  auto floatVal = [&]() -> double {
+    if (auto f = dyn_cast_or_null<FloatAttr>(value))
+      return f.getValueAsDouble();
+    return text.empty() ? 0.0 : std::stod(text.str());
+  };
+  switch (kind) {
+  case PdAttrKind::Int:
+    a.set_type(pdp::INT);
+    a.set_i(static_cast<int32_t>(intVal()));
+    break;
+  case PdAttrKind::Long:
+    a.set_type(pdp::LONG);
+    a.set_l(intVal());
+    break;
+  case PdAttrKind::Bool:
+    a.set_type(pdp::BOOLEAN);
+    a.set_b(intVal() != 0);
+    break;
+  case PdAttrKind::Float:
+    a.set_type(pdp::FLOAT);
+    a.set_f(static_cast<float>(floatVal()));
+    break;
+  case PdAttrKind::Float64:
+    a.set_type(pdp::FLOAT64);
+    a.set_float64(floatVal());
+    break;
+  case PdAttrKind::String:
+    a.set_type(pdp::STRING);
+    a.set_s(value ? cast<StringAttr>(value).getValue().str() : text.str());
+    break;
+  case PdAttrKind::Ints:
+    a.set_type(pdp::INTS);
+    for (int64_t v : ints())
+      a.add_ints(static_cast<int32_t>(v));
+    break;
+  case PdAttrKind::Longs:
+    a.set_type(pdp::LONGS);
+    for (int64_t v : ints())
+      a.add_longs(v);
+    break;
+  case PdAttrKind::Floats:
+    a.set_type(pdp::FLOATS);
+    if (auto arr = dyn_cast_or_null<DenseF32ArrayAttr>(value))
+      for (float f : arr.asArrayRef())
+        a.add_floats(f);
+    else
+      for (const std::string &s : splitList(text))
+        a.add_floats(std::stof(s));
+    break;
+  case PdAttrKind::Strings:
+    a.set_type(pdp::STRINGS);
+    if (auto arr = dyn_cast_or_null<ArrayAttr>(value))
+      for (Attribute s : arr)
+        a.add_strings(cast<StringAttr>(s).getValue().str());
+    else
+      for (const std::string &s : splitList(text))
+        a.add_strings(s);
+    break;
+  }
+}
+
+/// Outputs Paddle's kernels expect but pd does not model.
+void Exporter::addAuxOutputs(Operation *op, pdp::OpDesc &desc) {
+  StringRef type = op->getName().stripDialect();
+  std::string out = names[op->getResult(0)];
+  auto outSlot = [&](StringRef slot, const std::string &var) {
+    auto *v = desc.add_outputs();
+    v->set_parameter(slot.str());
+    v->add_arguments(var);
+  };
+  auto inType = cast<RankedTensorType>(op->getOperand(0).getType());
+  if (llvm::is_contained({"reshape2", "transpose2", "squeeze2", "unsqueeze2", "flatten2",
+                          "flatten_contiguous_range"},
+                         type)) {
+    SmallVector<int64_t> dims{0};
+    llvm::append_range(dims, inType.getShape());
+    std::string name = out + ".xshape";
+    addVar(name, RankedTensorType::get(dims, inType.getElementType()));
+    outSlot("XShape", name);
+  } else if (type == "batch_norm") {
+    outSlot("MeanOut", names[op->getOperand(3)]);
+    outSlot("VarianceOut", names[op->getOperand(4)]);
+    for (StringRef s : {"SavedMean", "SavedVariance"}) {
+      std::string name = out + "." + s.lower();
+      addVar(name, op->getOperand(1).getType());
+      outSlot(s, name);
+    }
+  } else if (type == "dropout") {
+    std::string name = out + ".mask";
+    addVar(name, RankedTensorType::get(inType.getShape(), IntegerType::get(op->getContext(), 8,
+                                                                           IntegerType::Unsigned)));
+    outSlot("Mask", name);
+  } else if (type == "layer_norm") {
+    int64_t begin = cast<LayerNormOp>(op).getBeginNormAxis();
+    int64_t rows = 1;
+    for (int64_t d : inType.getShape().take_front(begin))
+      rows =
+          ShapedType::isDynamic(d) || ShapedType::isDynamic(rows) ? ShapedType::kDynamic : rows * d;
+    for (StringRef s : {"Mean", "Variance"}) {
+      std::string name = out + "." + s.lower();
+      addVar(name, RankedTensorType::get({rows}, inType.getElementType()));
+      outSlot(s, name);
+    }
+  }
+}
+
+LogicalResult Exporter::exportOp(Operation *op) {
+  if (auto load = dyn_cast<ml_program::GlobalLoadConstOp>(op)) {
+    names[load.getResult()] = load.getGlobal().getLeafReference().str();
+    return success();
+  }
+  if (auto cst = dyn_cast<arith::ConstantOp>(op)) {
+    auto value = dyn_cast<ElementsAttr>(cst.getValue());
+    if (!value)
+      return fail(op, "cannot export a non-tensor constant");
+    std::string name = claim(cst.getResult(), fresh("constant"));
+    return addParameter(op, name, value);
+  }
+  if (isa<func::ReturnOp>(op))
+    return success();
+  if (op->getDialect() == nullptr || op->getDialect()->getNamespace() != "pd")
+    return fail(op, "cannot export '" + op->getName().getStringRef() + "' to a Paddle program");
+  StringRef type = op->getName().stripDialect();
+  const PdOpSpec *spec = lookupPdOpSpec(type);
+  if (!spec)
+    return fail(op, "pd op '" + type + "' has no catalogue entry");
+
+  auto *desc = block->add_ops();
+  desc->set_type(type.str());
+
+  // Operand groups per slot: from operandSegmentSizes, or 1 per required slot
+  // with the rest going to the one optional/list slot.
+  SmallVector<int64_t> sizes;
+  if (auto seg = dyn_cast_or_null<DenseI32ArrayAttr>(
+          op->getInherentAttr("operandSegmentSizes").value_or(Attribute()))) {
+    sizes.assign(seg.asArrayRef().begin(), seg.asArrayRef().end());
+  } else {
+    int64_t required = llvm::count_if(
+        spec->inputs, [](const PdSlotSpec &s) { return s.arity == PdSlotArity::Required; });
+    for (const PdSlotSpec &s : spec->inputs)
+      sizes.push_back(s.arity == PdSlotArity::Required ? 1 : op->getNumOperands() - required);
+  }
+  unsigned idx = 0;
+  for (auto [slot, n] : llvm::zip(spec->inputs, sizes)) {
+    if (n == 0)
+      continue;
+    auto *v = desc->add_inputs();
+    v->set_parameter(slot.name);
+    for (int64_t i = 0; i < n; ++i)
+      v->add_arguments(names[op->getOperand(idx++)]);
+  }
+
+  std::vector<std::string> locNames = namesFromLoc(op->getLoc());
+  for (auto [i, r] : llvm::enumerate(op->getResults())) {
+    auto it = names.find(r);
+    if (it != names.end()) { // a fetch target named up front
+      addVar(it->second, r.getType());
+      continue;
+    }
+    std::string want = i < locNames.size() ? locNames[i] : "";
+    if (want.empty())
+      want = fresh(type);
+    addVar(claim(r, want), r.getType());
+  }
+  int64_t fixedOuts = llvm::count_if(
+      spec->outputs, [](const PdSlotSpec &s) { return s.arity != PdSlotArity::List; });
+  unsigned ridx = 0;
+  for (const PdSlotSpec &slot : spec->outputs) {
+    int64_t n = slot.arity == PdSlotArity::List ? op->getNumResults() - fixedOuts : 1;
+    auto *v = desc->add_outputs();
+    v->set_parameter(slot.name);
+    for (int64_t i = 0; i < n; ++i)
+      v->add_arguments(names[op->getResult(ridx++)]);
+  }
+  addAuxOutputs(op, *desc);
+
+  for (const PdAttrSpec &as : spec->attrs) {
+    Attribute value = op->getInherentAttr(as.name).value_or(Attribute());
+    if (!value && !as.defaultValue)
+      return fail(op, "required attribute '" + Twine(as.name) + "' is missing");
+    auto *a = desc->add_attrs();
+    a->set_name(as.name);
+    setAttr(*a, as.kind, value, as.defaultValue);
+  }
+  return success();
+}
+
+LogicalResult Exporter::run(StringRef dir, StringRef stem) {
+  auto funcs = llvm::to_vector(module.getOps<func::FuncOp>());
+  func::FuncOp main;
+  for (auto f : funcs)
+    if (f.getSymName() == "main" || funcs.size() == 1)
+      main = f;
+  if (!main) {
+    module.emitError("cannot export: the module has no @main function");
+    return failure();
+  }
+  if (!main.getBody().hasOneBlock())
+    return fail(main, "cannot export a function with control flow");
+  block = program.add_blocks();
+  block->set_idx(0);
+  block->set_parent_idx(-1);
+  program.mutable_version()->set_version(0);
+
+  auto feedVar = block->add_vars();
+  feedVar->set_name("feed");
+  feedVar->set_persistable(true);
+  feedVar->mutable_type()->set_type(pdp::VarType::FEED_MINIBATCH);
+  auto fetchVar = block->add_vars();
+  fetchVar->set_name("fetch");
+  fetchVar->set_persistable(true);
+  fetchVar->mutable_type()->set_type(pdp::VarType::FETCH_LIST);
+
+  // Parameters: every global the program reads.
+  for (auto global : module.getOps<ml_program::GlobalOp>()) {
+    auto value = dyn_cast_or_null<ElementsAttr>(global.getValueAttr());
+    if (!value)
+      return fail(global, "global '" + global.getSymName() + "' has no tensor value");
+    used.insert(global.getSymName());
+    if (failed(addParameter(global, global.getSymName().str(), value)))
+      return failure();
+  }
+
+  // Feeds, prepended in reverse col order as Paddle's save_inference_model does.
+  Block &body = main.getBody().front();
+  for (auto [i, arg] : llvm::enumerate(body.getArguments())) {
+    auto nameAttr = main.getArgAttrOfType<StringAttr>(i, "pd.name");
+    std::string name =
+        claim(arg, nameAttr ? nameAttr.getValue().str() : "feed_" + std::to_string(i));
+    addVar(name, arg.getType());
+  }
+  for (int64_t i = body.getNumArguments() - 1; i >= 0; --i) {
+    auto *op = block->add_ops();
+    op->set_type("feed");
+    auto *x = op->add_inputs();
+    x->set_parameter("X");
+    x->add_arguments("feed");
+    auto *out = op->add_outputs();
+    out->set_parameter("Out");
+    out->add_arguments(names[body.getArgument(i)]);
+    auto *col = op->add_attrs();
+    col->set_name("col");
+    col->set_type(pdp::INT);
+    col->set_i(static_cast<int32_t>(i));
+  }
+
+  // Fetch targets keep their Paddle names even when the IR carries no
+  // locations (e.g. it was printed without debug info).
+  auto ret = cast<func::ReturnOp>(body.getTerminator());
+  for (auto [i, v] : llvm::enumerate(ret.getOperands()))
+    if (auto nameAttr = main.getResultAttrOfType<StringAttr>(i, "pd.name"))
+      if (!names.count(v) && v.getDefiningOp() &&
+          !isa<ml_program::GlobalLoadConstOp>(v.getDefiningOp()))
+        claim(v, nameAttr.getValue().str());
+
+  for (Operation &op : body)
+    if (failed(exportOp(&op)))
+      return failure();
+
+  for (auto [i, v] : llvm::enumerate(ret.getOperands())) {
+    auto *op = block->add_ops();
+    op->set_type("fetch");
+    auto *x = op->add_inputs();
+    x->set_parameter("X");
+    x->add_arguments(names[v]);
+    auto *out = op->add_outputs();
+    out->set_parameter("Out");
+    out->add_arguments("fetch");
+    auto *col = op->add_attrs();
+    col->set_name("col");
+    col->set_type(pdp::INT);
+    col->set_i(static_cast<int32_t>(i));
+  }
+
+  if (std::error_code ec = llvm::sys::fs::create_directories(dir)) {
+    module.emitError("cannot create directory '" + dir + "': " + ec.message());
+    return failure();
+  }
+  SmallString<256> modelPath(dir), paramsPath(dir);
+  llvm::sys::path::append(modelPath, stem + ".pdmodel");
+  llvm::sys::path::append(paramsPath, stem + ".pdiparams");
+  std::string paramBytes;
+  for (const auto &[name, record] : params)
+    paramBytes += record;
+  std::ofstream m(modelPath.str().str(), std::ios::binary),
+      p(paramsPath.str().str(), std::ios::binary);
+  if (!m || !program.SerializeToOstream(&m) || !p ||
+      !p.write(paramBytes.data(), static_cast<std::streamsize>(paramBytes.size()))) {
+    module.emitError("cannot write '" + modelPath + "' and '" + paramsPath + "'");
+    return failure();
+  }
+  return success();
+}
+} // namespace
+
+LogicalResult mlir::pd::exportPaddleModel(ModuleOp module, StringRef dir, StringRef stem) {
+  Exporter exporter(module);
+  return exporter.run(dir, stem);
+}

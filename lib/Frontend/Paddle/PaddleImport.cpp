@@ -1,0 +1,612 @@
+//===- PaddleImport.cpp - Paddle model files -> pd module ----------------===//
+
+#include "PaddleMLIR/Frontend/Paddle/PaddleImport.h"
+#include "PaddleMLIR/Dialect/Pd/IR/PdOpCatalog.h"
+#include "PaddleMLIR/Dialect/Pd/IR/PdOps.h"
+#include "PaddleMLIR/Frontend/Paddle/PaddleFormat.h"
+
+#include "framework.pb.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/MLProgram/IR/MLProgram.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/DialectResourceBlobManager.h"
+#include "mlir/IR/Verifier.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+namespace pdp = paddle::framework::proto;
+using namespace mlir;
+using namespace mlir::pd;
+namespace pdfmt = paddle_mlir::format;
+
+namespace {
+/// Where the program and its parameters live.
+struct ModelFiles {
+  std::string program;
+  std::string combinedParams; // empty: one file per variable in `dir`
+  std::string dir;
+};
+
+LogicalResult resolveFiles(MLIRContext *ctx, StringRef model, StringRef params, ModelFiles &out) {
+  auto err = [&](const Twine &msg) {
+    emitError(UnknownLoc::get(ctx)) << msg;
+    return failure();
+  };
+  if (!llvm::sys::fs::exists(model))
+    return err("model path '" + model + "' does not exist");
+  std::string program = model.str();
+  if (llvm::sys::fs::is_directory(model)) {
+    SmallString<256> p(model);
+    llvm::sys::path::append(p, "__model__");
+    if (llvm::sys::fs::exists(p)) {
+      program = p.str().str();
+    } else {
+      std::error_code ec;
+      std::vector<std::string> found;
+      for (llvm::sys::fs::directory_iterator it(model, ec), end; it != end && !ec; it.increment(ec))
+        if (llvm::sys::path::extension(it->path()) == ".pdmodel")
+          found.push_back(it->path());
+      if (found.size() != 1)
+        return err("directory '" + model + "' holds " + Twine(found.size()) +
+                   " *.pdmodel files and no __model__; name the model file");
+      program = found.front();
+    }
+  }
+  out.program = program;
+  out.dir = llvm::sys::path::parent_path(program).str();
+  if (out.dir.empty())
+    out.dir = ".";
+  if (!params.empty()) {
+    if (!llvm::sys::fs::exists(params))
+      return err("params file '" + params + "' does not exist");
+    out.combinedParams = params.str();
+    return success();
+  }
+  if (llvm::sys::path::extension(program) == ".pdmodel") {
+    SmallString<256> p(program);
+    llvm::sys::path::replace_extension(p, ".pdiparams");
+    out.combinedParams = p.str().str(); // may be missing: only needed with parameters
+    return success();
+  }
+  SmallString<256> p(out.dir);
+  llvm::sys::path::append(p, "__params__");
+  if (llvm::sys::fs::exists(p))
+    out.combinedParams = p.str().str();
+  return success();
+}
+
+const pdp::OpDesc::Attr *findAttr(const pdp::OpDesc &op, StringRef name) {
+  for (const auto &a : op.attrs())
+    if (a.name() == name)
+      return &a;
+  return nullptr;
+}
+
+const pdp::OpDesc::Var *findSlot(const google::protobuf::RepeatedPtrField<pdp::OpDesc::Var> &slots,
+                                 StringRef name) {
+  for (const auto &s : slots)
+    if (s.parameter() == name)
+      return &s;
+  return nullptr;
+}
+
+std::string describeSlots(const google::protobuf::RepeatedPtrField<pdp::OpDesc::Var> &slots) {
+  std::string s;
+  for (const auto &v : slots) {
+    if (!s.empty())
+      s += "; ";
+    s += v.parameter() + "=[";
+    for (int i = 0; i < v.arguments_size(); ++i)
+      s += (i ? ", " : "") + v.arguments(i);
+    s += "]";
+  }
+  return s;
+}
+
+class Importer {
+public:
+  Importer(MLIRContext *ctx, const ModelFiles &files) : ctx(ctx), files(files), b(ctx) {}
+
+  OwningOpRef<ModuleOp> run();
+
+private:
+  LogicalResult fail(Location loc, const Twine &msg) {
+    emitError(loc) << msg;
+    return failure();
+  }
+  Location fileLoc() { return FileLineColLoc::get(ctx, files.program, 0, 0); }
+  Location opLoc(const pdp::OpDesc &op, int index);
+  FailureOr<RankedTensorType> varType(const pdp::VarDesc &var, Location loc);
+  LogicalResult loadParams(ArrayRef<const pdp::VarDesc *> params);
+  LogicalResult importOp(const pdp::OpDesc &op, int index);
+  FailureOr<Value> lookup(const std::string &name, Location loc, const pdp::OpDesc &op, int index);
+  FailureOr<Attribute> convertAttr(const pdp::OpDesc::Attr &attr, PdAttrKind kind, Location loc,
+                                   const pdp::OpDesc &op);
+
+  MLIRContext *ctx;
+  const ModelFiles &files;
+  OpBuilder b;
+  pdp::ProgramDesc program;
+  std::map<std::string, const pdp::VarDesc *> vars;
+  llvm::StringMap<Value> env;
+  llvm::StringMap<ml_program::GlobalOp> globals;
+  ModuleOp module;
+  func::FuncOp func;
+};
+
+Location Importer::opLoc(const pdp::OpDesc &op, int index) {
+  // Name the outputs pd models (in result order, so the exporter can reuse
+  // them); ops without a catalogue entry list every output.
+  std::vector<std::string> outs;
+  if (const PdOpSpec *spec = lookupPdOpSpec(op.type())) {
+    for (const PdSlotSpec &slot : spec->outputs)
+      if (const pdp::OpDesc::Var *v = findSlot(op.outputs(), slot.name))
+        outs.insert(outs.end(), v->arguments().begin(), v->arguments().end());
+  } else {
+    for (const auto &slot : op.outputs())
+      outs.insert(outs.end(), slot.arguments().begin(), slot.arguments().end());
+  }
+  std::string name = op.type() + " #" + std::to_string(index) + " ->";
+  for (size_t i = 0; i < outs.size(); ++i)
+    name += (i ? ", " : " ") + outs[i];
+  return NameLoc::get(StringAttr::get(ctx, name), fileLoc());
+}
+
+FailureOr<RankedTensorType> Importer::varType(const pdp::VarDesc &var, Location loc) {
+  const auto &t = var.type();
+  if (t.type() != pdp::VarType::LOD_TENSOR)
+    return fail(loc, "variable '" + var.name() + "' has type " + pdfmt::typeName(t.type()) +
+                         ", which paddle-mlir does not support"),
+           failure();
+  const auto &desc = t.lod_tensor().tensor();
+  Type elem = elementTypeFromPaddleDtype(ctx, desc.data_type());
+  if (!elem)
+    return fail(loc, "variable '" + var.name() + "' has element type " +
+                         pdfmt::typeName(desc.data_type()) +
+                         ", which paddle-mlir does not support"),
+           failure();
+  SmallVector<int64_t> dims;
+  for (int64_t d : desc.dims())
+    dims.push_back(d < 0 ? ShapedType::kDynamic : d);
+  return RankedTensorType::get(dims, elem);
+}
+
+LogicalResult Importer::loadParams(ArrayRef<const pdp::VarDesc *> params) {
+  std::string combined;
+  const uint8_t *data = nullptr;
+  size_t size = 0, offset = 0;
+  std::string error;
+  bool useCombined = !files.combinedParams.empty() && llvm::sys::fs::exists(files.combinedParams);
+  if (!params.empty() && !files.combinedParams.empty() && !useCombined &&
+      llvm::sys::path::extension(files.program) == ".pdmodel")
+    return fail(fileLoc(), "params file '" + files.combinedParams +
+                               "' does not exist (the model has " + Twine(params.size()) +
+                               " parameters)");
+  if (useCombined) {
+    if (!pdfmt::readFile(files.combinedParams, combined, error))
+      return fail(fileLoc(), error);
+    data = reinterpret_cast<const uint8_t *>(combined.data());
+    size = combined.size();
+  }
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(module.getBody());
+  for (const pdp::VarDesc *var : params) {
+    Location loc = NameLoc::get(StringAttr::get(ctx, "parameter " + var->name()), fileLoc());
+    auto type = varType(*var, loc);
+    if (failed(type))
+      return failure();
+    std::string single;
+    const uint8_t *recData = data;
+    size_t recSize = size, recOff = offset;
+    std::string where = files.combinedParams;
+    if (!useCombined) {
+      SmallString<256> p(files.dir);
+      llvm::sys::path::append(p, var->name());
+      where = p.str().str();
+      if (!llvm::sys::fs::exists(p))
+        return fail(loc,
+                    "missing parameter file '" + where + "' for variable '" + var->name() + "'");
+      if (!pdfmt::readFile(where, single, error))
+        return fail(loc, error);
+      recData = reinterpret_cast<const uint8_t *>(single.data());
+      recSize = single.size();
+      recOff = 0;
+    }
+    pdfmt::TensorRecord rec;
+    if (!pdfmt::parseTensorRecord(recData, recSize, recOff, rec, error))
+      return fail(loc, "parameter '" + var->name() + "' in '" + where + "': " + error);
+    if (useCombined)
+      offset = recOff;
+    else if (recOff != recSize)
+      return fail(loc, "parameter file '" + where + "' has " + Twine(recSize - recOff) +
+                           " bytes after the tensor");
+    Type elem = elementTypeFromPaddleDtype(ctx, rec.dtype);
+    if (elem != type->getElementType())
+      return fail(loc, "parameter '" + var->name() + "' is stored as " +
+                           pdfmt::typeName(rec.dtype) + " but declared as " +
+                           pdfmt::typeName(var->type().lod_tensor().tensor().data_type()));
+    auto stored = RankedTensorType::get(rec.dims, elem);
+    bool dimsOk = stored.getRank() == type->getRank();
+    for (int64_t i = 0; dimsOk && i < stored.getRank(); ++i)
+      dimsOk = type->isDynamicDim(i) || type->getDimSize(i) == stored.getDimSize(i);
+    if (!dimsOk) {
+      std::string a, d;
+      llvm::raw_string_ostream(a) << stored;
+      llvm::raw_string_ostream(d) << *type;
+      return fail(loc,
+                  "parameter '" + var->name() + "' is stored as " + a + " but declared as " + d);
+    }
+    // Resource keys must be identifiers; the symbol keeps the Paddle name.
+    std::string key = var->name();
+    for (char &c : key)
+      if (!isalnum(static_cast<unsigned char>(c)) && c != '_' && c != '.')
+        c = '_';
+    auto blob = HeapAsmResourceBlob::allocateAndCopyWithAlign(
+        ArrayRef<char>(reinterpret_cast<const char *>(rec.data), rec.nbytes), 64);
+    auto attr = DenseResourceElementsAttr::get(stored, key, std::move(blob));
+    auto global = ml_program::GlobalOp::create(b, loc, var->name(), stored, /*is_mutable=*/false,
+                                               attr, b.getStringAttr("private"));
+    globals[var->name()] = global;
+  }
+  if (useCombined && offset != size)
+    return fail(fileLoc(), "params file '" + files.combinedParams + "' has " +
+                               Twine(size - offset) + " bytes after the last of its " +
+                               Twine(params.size()) +
+                               " parameters (does it belong to this model?)");
+  return success();
+}
+
+FailureOr<Value> Importer::lookup(const std::string &name, Location loc, const pdp::OpDesc &op,
+                                  int index) {
+  auto it = env.find(name);
+  if (it != env.end())
+    return it->second;
+  auto g = globals.find(name);
+  if (g != globals.end()) {
+    Value v = ml_program::GlobalLoadConstOp::create(b, g->second.getLoc(), g->second.getType(),
+                                                    SymbolRefAttr::get(g->second))
+                  .getResult();
+    env[name] = v;
+    return v;
+  }
+  return fail(loc, "input variable '" + name + "' of op '" + op.type() + "' #" + Twine(index) +
+                       " is not defined before use"),
+         failure();
+}
+
+FailureOr<Attribute> Importer::convertAttr(const pdp::OpDesc::Attr &a, PdAttrKind kind,
+                                           Location loc, const pdp::OpDesc &op) {
+  auto bad = [&]() -> FailureOr<Attribute> {
+    (void)fail(loc, "attribute '" + a.name() + "' of op '" + op.type() + "' has Paddle type " +
+                        pdp::AttrType_Name(a.type()) + ", which does not fit its kind");
+    return failure();
+  };
+  auto i32 = [&](int64_t v) -> FailureOr<Attribute> {
+    if (v < INT32_MIN || v > INT32_MAX)
+      return bad();
+    return Attribute(b.getI32IntegerAttr(static_cast<int32_t>(v)));
+  };
+  switch (kind) {
+  case PdAttrKind::Bool:
+    if (a.type() == pdp::BOOLEAN)
+      return Attribute(b.getBoolAttr(a.b()));
+    if (a.type() == pdp::INT) // Fluid 1.x stores is_test as INT
+      return Attribute(b.getBoolAttr(a.i() != 0));
+    if (a.type() == pdp::LONG)
+      return Attribute(b.getBoolAttr(a.l() != 0));
+    return bad();
+  case PdAttrKind::Int:
+    if (a.type() == pdp::INT)
+      return Attribute(b.getI32IntegerAttr(a.i()));
+    if (a.type() == pdp::LONG)
+      return i32(a.l());
+    if (a.type() == pdp::BOOLEAN)
+      return Attribute(b.getI32IntegerAttr(a.b()));
+    return bad();
+  case PdAttrKind::Long:
+    if (a.type() == pdp::LONG)
+      return Attribute(b.getI64IntegerAttr(a.l()));
+    if (a.type() == pdp::INT)
+      return Attribute(b.getI64IntegerAttr(a.i()));
+    return bad();
+  case PdAttrKind::Float:
+    if (a.type() == pdp::FLOAT)
+      return Attribute(b.getF32FloatAttr(a.f()));
+    if (a.type() == pdp::FLOAT64)
+      return Attribute(b.getF32FloatAttr(static_cast<float>(a.float64())));
+    if (a.type() == pdp::INT)
+      return Attribute(b.getF32FloatAttr(static_cast<float>(a.i())));
+    if (a.type() == pdp::LONG)
+      return Attribute(b.getF32FloatAttr(static_cast<float>(a.l())));
+    return bad();
+  case PdAttrKind::Float64:
+    if (a.type() == pdp::FLOAT64)
+      return Attribute(b.getF64FloatAttr(a.float64()));
+    if (a.type() == pdp::FLOAT)
+      return Attribute(b.getF64FloatAttr(a.f()));
+    return bad();
+  case PdAttrKind::String:
+    if (a.type() == pdp::STRING)
+      return Attribute(b.getStringAttr(a.s()));
+    return bad();
+  case PdAttrKind::Ints: {
+    SmallVector<int32_t> v;
+    if (a.type() == pdp::INTS) {
+      v.assign(a.ints().begin(), a.ints().end());
+    } else if (a.type() == pdp::LONGS) {
+      for (int64_t l : a.longs()) {
+        if (l < INT32_MIN || l > INT32_MAX)
+          return bad();
+        v.push_back(static_cast<int32_t>(l));
+      }
+    } else {
+      return bad();
+    }
+    return Attribute(b.getDenseI32ArrayAttr(v));
+  }
+  case PdAttrKind::Longs: {
+    SmallVector<int64_t> v;
+    if (a.type() == pdp::LONGS)
+      v.assign(a.longs().begin(), a.longs().end());
+    else if (a.type() == pdp::INTS)
+      v.assign(a.ints().begin(), a.ints().end());
+    else
+      return bad();
+    return Attribute(b.getDenseI64ArrayAttr(v));
+  }
+  case PdAttrKind::Floats: {
+    SmallVector<float> v;
+    if (a.type() == pdp::FLOATS)
+      v.assign(a.floats().begin(), a.floats().end());
+    else if (a.type() == pdp::FLOAT64S)
+      for (double d : a.float64s())
+        v.push_back(static_cast<float>(d));
+    else
+      return bad();
+    return Attribute(b.getDenseF32ArrayAttr(v));
+  }
+  case PdAttrKind::Strings: {
+    if (a.type() != pdp::STRINGS)
+      return bad();
+    SmallVector<StringRef> v(a.strings().begin(), a.strings().end());
+    return Attribute(b.getStrArrayAttr(v));
+  }
+  }
+  return bad();
+}
+
+/// The join of two ranked tensor types (static where either is), or the
+/// inferred type when they disagree.
+Type refine(Type declared, Type inferred) {
+  auto d = dyn_cast_or_null<RankedTensorType>(declared);
+  auto i = cast<RankedTensorType>(inferred);
+  if (!d || d.getRank() != i.getRank() || d.getElementType() != i.getElementType())
+    return i;
+  SmallVector<int64_t> dims;
+  for (auto [x, y] : llvm::zip(d.getShape(), i.getShape())) {
+    if (!ShapedType::isDynamic(x) && !ShapedType::isDynamic(y) && x != y)
+      return i;
+    dims.push_back(ShapedType::isDynamic(x) ? y : x);
+  }
+  return RankedTensorType::get(dims, i.getElementType());
+}
+
+LogicalResult Importer::importOp(const pdp::OpDesc &op, int index) {
+  Location loc = opLoc(op, index);
+  const PdOpSpec *spec = lookupPdOpSpec(op.type());
+  if (!spec)
+    return fail(loc, "unsupported Paddle op '" + op.type() + "' (op #" + Twine(index) +
+                         " of block 0; inputs: " + describeSlots(op.inputs()) +
+                         "; outputs: " + describeSlots(op.outputs()) + ")");
+  OperationState state(loc, "pd." + std::string(op.type()));
+  SmallVector<int32_t> segments;
+  bool hasSegments = llvm::count_if(spec->inputs, [](const PdSlotSpec &s) {
+                       return s.arity != PdSlotArity::Required;
+                     }) > 1;
+  for (const PdSlotSpec &slot : spec->inputs) {
+    const pdp::OpDesc::Var *v = findSlot(op.inputs(), slot.name);
+    int n = v ? v->arguments_size() : 0;
+    if (slot.arity == PdSlotArity::Required && n != 1)
+      return fail(loc, "op '" + op.type() + "' #" + Twine(index) +
+                           " needs exactly one variable in input slot '" + slot.name + "', got " +
+                           Twine(n));
+    if (slot.arity == PdSlotArity::Optional && n > 1)
+      return fail(loc, "op '" + op.type() + "' #" + Twine(index) +
+                           " takes at most one variable in input slot '" + slot.name + "', got " +
+                           Twine(n));
+    for (int i = 0; i < n; ++i) {
+      auto value = lookup(v->arguments(i), loc, op, index);
+      if (failed(value))
+        return failure();
+      state.addOperands(*value);
+    }
+    segments.push_back(n);
+  }
+  for (const auto &v : op.inputs()) {
+    bool known =
+        llvm::any_of(spec->inputs, [&](const PdSlotSpec &s) { return v.parameter() == s.name; });
+    if (!known && v.arguments_size() > 0)
+      return fail(loc, "input slot '" + v.parameter() + "' of op '" + op.type() + "' #" +
+                           Twine(index) + " is not supported by paddle-mlir");
+  }
+  if (hasSegments)
+    state.addAttribute("operandSegmentSizes", b.getDenseI32ArrayAttr(segments));
+  for (const PdAttrSpec &as : spec->attrs) {
+    const pdp::OpDesc::Attr *a = findAttr(op, as.name);
+    if (!a)
+      continue; // stripped or absent: the op's default applies
+    auto attr = convertAttr(*a, as.kind, loc, op);
+    if (failed(attr))
+      return failure();
+    state.addAttribute(as.name, *attr);
+  }
+  SmallVector<std::string> outNames;
+  for (const PdSlotSpec &slot : spec->outputs) {
+    const pdp::OpDesc::Var *v = findSlot(op.outputs(), slot.name);
+    int n = v ? v->arguments_size() : 0;
+    if (slot.arity == PdSlotArity::Required && n != 1)
+      return fail(loc, "op '" + op.type() + "' #" + Twine(index) +
+                           " needs exactly one variable in output slot '" + slot.name + "', got " +
+                           Twine(n));
+    for (int i = 0; i < n; ++i) {
+      const std::string &name = v->arguments(i);
+      auto it = vars.find(name);
+      if (it == vars.end())
+        return fail(loc, "output variable '" + name + "' of op '" + op.type() + "' #" +
+                             Twine(index) + " has no VarDesc");
+      auto type = varType(*it->second, loc);
+      if (failed(type))
+        return failure();
+      state.addTypes(*type);
+      outNames.push_back(name);
+    }
+  }
+  Operation *created = b.create(state);
+  SmallVector<Type> inferred;
+  if (succeeded(cast<PdShapeInference>(created).inferResultTypes(inferred, /*emitErrors=*/false)) &&
+      inferred.size() == created->getNumResults())
+    for (auto [result, type] : llvm::zip(created->getResults(), inferred))
+      result.setType(refine(result.getType(), type));
+  for (auto [name, result] : llvm::zip(outNames, created->getResults()))
+    env[name] = result;
+  return success();
+}
+
+OwningOpRef<ModuleOp> Importer::run() {
+  std::string bytes, error;
+  if (!pdfmt::readFile(files.program, bytes, error)) {
+    emitError(fileLoc()) << error;
+    return nullptr;
+  }
+  if (!pdfmt::parseProgram(bytes.data(), bytes.size(), program, error)) {
+    emitError(fileLoc()) << "cannot read Paddle program '" << files.program << "': " << error;
+    return nullptr;
+  }
+  const pdp::BlockDesc &block = program.blocks(0);
+  for (const auto &v : block.vars())
+    vars[v.name()] = &v;
+
+  // Feeds and fetches, by column.
+  std::map<int, std::string> feeds, fetches;
+  std::set<std::string> feedTargets;
+  for (int i = 0; i < block.ops_size(); ++i) {
+    const auto &op = block.ops(i);
+    for (const auto &a : op.attrs())
+      if (a.type() == pdp::BLOCK || a.type() == pdp::BLOCKS) {
+        emitError(opLoc(op, i)) << "op '" << op.type() << "' #" << i
+                                << " has a sub-block (control flow), which paddle-mlir does not "
+                                   "support yet";
+        return nullptr;
+      }
+    if (op.type() != "feed" && op.type() != "fetch")
+      continue;
+    const auto *col = findAttr(op, "col");
+    bool isFeed = op.type() == "feed";
+    const auto *slot = findSlot(isFeed ? op.outputs() : op.inputs(), isFeed ? "Out" : "X");
+    if (!col || !slot || slot->arguments_size() != 1) {
+      emitError(opLoc(op, i)) << "malformed '" << op.type() << "' op #" << i
+                              << " (needs a 'col' attribute and one variable)";
+      return nullptr;
+    }
+    auto &table = isFeed ? feeds : fetches;
+    if (!table.emplace(col->i(), slot->arguments(0)).second) {
+      emitError(opLoc(op, i)) << "two '" << op.type() << "' ops use col " << col->i();
+      return nullptr;
+    }
+    if (isFeed)
+      feedTargets.insert(slot->arguments(0));
+  }
+  if (feeds.empty() || fetches.empty()) {
+    emitError(fileLoc()) << "program has no feed or no fetch ops; only inference programs "
+                            "(saved with save_inference_model) can be imported";
+    return nullptr;
+  }
+
+  // Parameters: persistable tensors that are not feed targets, in byte-wise
+  // sorted name order (the order of combined params files).
+  std::vector<const pdp::VarDesc *> params;
+  for (const auto &[name, var] : vars) {
+    if (!var->persistable() || feedTargets.count(name))
+      continue;
+    auto t = var->type().type();
+    if (t == pdp::VarType::FEED_MINIBATCH || t == pdp::VarType::FETCH_LIST ||
+        t == pdp::VarType::RAW)
+      continue;
+    params.push_back(var);
+  }
+
+  module = ModuleOp::create(fileLoc());
+  OwningOpRef<ModuleOp> owned(module);
+  if (failed(loadParams(params)))
+    return nullptr;
+
+  SmallVector<Type> argTypes;
+  SmallVector<Attribute> argAttrs;
+  for (const auto &[col, name] : feeds) {
+    auto it = vars.find(name);
+    if (it == vars.end()) {
+      emitError(fileLoc()) << "feed target '" << name << "' has no VarDesc";
+      return nullptr;
+    }
+    auto type = varType(*it->second, fileLoc());
+    if (failed(type))
+      return nullptr;
+    argTypes.push_back(*type);
+    argAttrs.push_back(b.getDictionaryAttr(b.getNamedAttr("pd.name", b.getStringAttr(name))));
+  }
+  b.setInsertionPointToEnd(module.getBody());
+  func = func::FuncOp::create(b, fileLoc(), "main", b.getFunctionType(argTypes, {}));
+  func.setAllArgAttrs(argAttrs);
+  Block *entry = func.addEntryBlock();
+  for (auto [i, feed] : llvm::enumerate(feeds))
+    env[feed.second] = entry->getArgument(i);
+  b.setInsertionPointToEnd(entry);
+
+  for (int i = 0; i < block.ops_size(); ++i) {
+    const auto &op = block.ops(i);
+    if (op.type() == "feed" || op.type() == "fetch")
+      continue;
+    if (failed(importOp(op, i)))
+      return nullptr;
+  }
+
+  SmallVector<Value> results;
+  SmallVector<Attribute> resAttrs;
+  for (const auto &[col, name] : fetches) {
+    auto it = env.find(name);
+    if (it == env.end()) {
+      emitError(fileLoc()) << "fetch target '" << name << "' is not computed by the program";
+      return nullptr;
+    }
+    results.push_back(it->second);
+    resAttrs.push_back(b.getDictionaryAttr(b.getNamedAttr("pd.name", b.getStringAttr(name))));
+  }
+  func::ReturnOp::create(b, fileLoc(), results);
+  func.setFunctionType(b.getFunctionType(argTypes, ValueRange(results).getTypes()));
+  func.setAllResultAttrs(resAttrs);
+  if (failed(verify(module)))
+    return nullptr;
+  return owned;
+}
+} // namespace
+
+OwningOpRef<ModuleOp> mlir::pd::importPaddleModel(MLIRContext *ctx, StringRef model,
+                                                  StringRef params) {
+  ctx->loadDialect<PdDialect, func::FuncDialect, ml_program::MLProgramDialect>();
+  ModelFiles files;
+  if (failed(resolveFiles(ctx, model, params, files)))
+    return nullptr;
+  Importer importer(ctx, files);
+  return importer.run();
+}
+
+void mlir::pd::registerPaddleImportDialects(DialectRegistry &registry) {
+  registry.insert<PdDialect, func::FuncDialect, ml_program::MLProgramDialect>();
+}
