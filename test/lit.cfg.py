@@ -18,6 +18,24 @@ config.substitutions.append(("%src_root", config.paddle_mlir_src_root))
 config.substitutions.append(("%obj_root", config.paddle_mlir_obj_root))
 config.substitutions.append(("%python", config.python_executable))
 
+# Real Paddle model files shared by the team (read-only); tests that need
+# them are UNSUPPORTED (listed by lit) when the folder is absent.
+models = os.path.normpath(os.path.join(config.paddle_mlir_src_root, "..", "shared", "models", "paddle"))
+if os.path.isdir(models):
+    config.available_features.add("paddle-models")
+config.substitutions.append(("%models", models))
+
+# The Python package built into build/python, run with Debian's interpreter.
+config.environment["PYTHONPATH"] = os.path.join(config.paddle_mlir_obj_root, "python")
+config.substitutions.append(("%zoo", config.python_executable + " -m paddle_mlir.zoo"))
+try:
+    import subprocess
+    subprocess.run([config.python_executable, "-c", "import torch, torchvision"], check=True,
+                   capture_output=True, timeout=120)
+    config.available_features.add("torch")
+except Exception:
+    pass
+
 llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
 llvm_config.use_default_substitutions()
 

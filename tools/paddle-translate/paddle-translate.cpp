@@ -1,6 +1,6 @@
 //===- paddle-translate.cpp - import/export of model formats -------------===//
 //
-//   paddle-translate --import-paddle MODEL [--params FILE] [-o OUT.mlir]
+//   paddle-translate --import-paddle MODEL [--params FILE] [--emit-bytecode] [-o OUT.mlir]
 //   paddle-translate --import-onnx FILE [-o OUT.mlir]
 //   paddle-translate --export-paddle IN.mlir -o DIR
 //
@@ -14,6 +14,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MLProgram/IR/MLProgram.h"
+#include "mlir/Bytecode/BytecodeWriter.h"
 #include "mlir/IR/AsmState.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
@@ -40,6 +41,10 @@ static cl::opt<std::string> exportPaddle("export-paddle",
                                          cl::desc("Export a pd module (.mlir) as a Paddle 2.x "
                                                   "model into the -o directory"),
                                          cl::value_desc("IN.mlir"), cl::cat(category));
+static cl::opt<bool> emitBytecode("emit-bytecode",
+                                  cl::desc("Write MLIR bytecode (weights stay binary; faster "
+                                           "for large models)"),
+                                  cl::cat(category));
 static cl::opt<std::string> output("o", cl::desc("Output file (import) or directory (export)"),
                                    cl::value_desc("PATH"), cl::init("-"), cl::cat(category));
 
@@ -77,8 +82,13 @@ int main(int argc, char **argv) {
     auto out = openOutputFile(output, &error);
     if (!out)
       return fail(error);
-    module->print(out->os());
-    out->os() << "\n";
+    if (emitBytecode) {
+      if (failed(writeBytecodeToFile(*module, out->os())))
+        return fail("cannot write bytecode");
+    } else {
+      module->print(out->os());
+      out->os() << "\n";
+    }
     out->keep();
     return 0;
   }

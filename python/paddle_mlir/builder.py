@@ -1,0 +1,369 @@
+"""Write Paddle inference programs from Python.
+
+A ProgramBuilder collects feeds, parameters and ops, computes the output
+shapes of the layer helpers (-1 marks a dynamic dim), and saves the result in
+Paddle's formats:
+
+    b = ProgramBuilder()
+    x = b.feed("image", [-1, 3, 32, 32])
+    w = b.param("conv1_weights", np.random.rand(8, 3, 3, 3).astype("float32"))
+    y = b.relu(b.conv2d(x, w, padding=1))
+    b.fetch(y)
+    b.save("out_dir")            # out_dir/model.pdmodel + model.pdiparams
+    b.save_fluid("fluid_dir")    # __model__ + one file per parameter
+
+Ops carry the slots, attributes and auxiliary outputs (XShape, batch_norm
+statistics, dropout Mask) that Paddle 2.x writes, plus a few of its "extra"
+attributes (op_role, op_callstack, use_mkldnn), so files look like real
+exports. The ProgramDesc classes come from the project's framework.proto.
+"""
+
+import os
+import struct
+
+import numpy as np
+
+from . import framework_pb2 as fp
+
+DTYPES = {
+    "bool": fp.VarType.BOOL, "int16": fp.VarType.INT16, "int32": fp.VarType.INT32,
+    "int64": fp.VarType.INT64, "float16": fp.VarType.FP16, "float32": fp.VarType.FP32,
+    "float64": fp.VarType.FP64, "uint8": fp.VarType.UINT8, "int8": fp.VarType.INT8,
+}
+
+
+class Long(int):
+    """An int attribute stored as Paddle LONG."""
+
+
+class Longs(list):
+    """A list attribute stored as Paddle LONGS."""
+
+
+class Var:
+    def __init__(self, name, shape, dtype):
+        self.name, self.shape, self.dtype = name, list(shape), dtype
+
+    def __repr__(self):
+        return "Var(%s, %s, %s)" % (self.name, self.shape, self.dtype)
+
+
+def _mul(a, b):
+    return -1 if a < 0 or b < 0 else a * b
+
+
+def _prod(dims):
+    p = 1
+    for d in dims:
+        p = _mul(p, d)
+    return p
+
+
+def tensor_record(array):
+    """One parameter record: version, LoD, tensor version, TensorDesc, data."""
+    array = np.ascontiguousarray(array)
+    desc = fp.VarType.TensorDesc(data_type=DTYPES[str(array.dtype)], dims=list(array.shape))
+    blob = desc.SerializeToString()
+    return (struct.pack("<IQI", 0, 0, 0) + struct.pack("<i", len(blob)) + blob + array.tobytes())
+
+
+class ProgramBuilder:
+    def __init__(self, extra_attrs=True):
+        self.vars = {}
+        self.params = {}
+        self.ops = []
+        self.feeds = []
+        self.fetches = []
+        self.counters = {}
+        self.extra_attrs = extra_attrs
+
+    # ------------------------------------------------------------- variables
+    def _add_var(self, name, shape, dtype):
+        if name in self.vars:
+            raise ValueError("variable %r defined twice" % name)
+        v = Var(name, shape, dtype)
+        self.vars[name] = v
+        return v
+
+    def feed(self, name, shape, dtype="float32"):
+        v = self._add_var(name, shape, dtype)
+        self.feeds.append(v)
+        return v
+
+    def param(self, name, array):
+        array = np.ascontiguousarray(array)
+        v = self._add_var(name, array.shape, str(array.dtype))
+        self.params[name] = array
+        return v
+
+    def tmp(self, prefix, shape, dtype="float32"):
+        n = self.counters.get(prefix, 0)
+        self.counters[prefix] = n + 1
+        return self._add_var("%s_%d.tmp_0" % (prefix, n), shape, dtype)
+
+    def fetch(self, var):
+        self.fetches.append(var)
+
+    # ------------------------------------------------------------------- ops
+    def op(self, type, inputs, outputs, attrs=None):
+        self.ops.append((type, inputs, outputs, dict(attrs or {})))
+        outs = [v for vs in outputs.values() for v in vs]
+        return outs[0] if len(outs) == 1 else outs
+
+    def _simple(self, type, x, attrs=None, shape=None, dtype=None, slot="X", out="Out"):
+        y = self.tmp(type, x.shape if shape is None else shape, dtype or x.dtype)
+        return self.op(type, {slot: [x]}, {out: [y]}, attrs)
+
+    def _xshape(self, prefix, x):
+        return self.tmp(prefix + "_xshape", [0] + x.shape, x.dtype)
+
+    def conv2d(self, x, w, stride=1, padding=0, groups=1, dilation=1, depthwise=False):
+        s = [stride] * 2 if isinstance(stride, int) else list(stride)
+        p = [padding] * 2 if isinstance(padding, int) else list(padding)
+        d = [dilation] * 2 if isinstance(dilation, int) else list(dilation)
+        n, c, h, wd = x.shape
+        k = w.shape
+
+        def out(i, kk, ss, pp, dd):
+            return -1 if i < 0 else (i + 2 * pp - (dd * (kk - 1) + 1)) // ss + 1
+        shape = [n, k[0], out(h, k[2], s[0], p[0], d[0]), out(wd, k[3], s[1], p[1], d[1])]
+        type = "depthwise_conv2d" if depthwise else "conv2d"
+        y = self.tmp(type, shape, x.dtype)
+        return self.op(type, {"Input": [x], "Filter": [w]}, {"Output": [y]},
+                       {"strides": s, "paddings": p, "dilations": d, "groups": groups,
+                        "padding_algorithm": "EXPLICIT", "data_format": "NCHW"})
+
+    def batch_norm(self, x, scale, bias, mean, var, epsilon=1e-5):
+        y = self.tmp("batch_norm", x.shape, x.dtype)
+        saved_mean = self.tmp("batch_norm_saved_mean", scale.shape)
+        saved_var = self.tmp("batch_norm_saved_var", scale.shape)
+        return self.op("batch_norm", {"X": [x], "Scale": [scale], "Bias": [bias], "Mean": [mean],
+                                      "Variance": [var]},
+                       {"Y": [y], "MeanOut": [mean], "VarianceOut": [var], "SavedMean": [saved_mean],
+                        "SavedVariance": [saved_var]},
+                       {"epsilon": epsilon, "momentum": 0.9, "is_test": True, "data_layout": "NCHW",
+                        "use_global_stats": False, "trainable_statistics": False})[0]
+
+    def layer_norm(self, x, scale, bias, begin_norm_axis, epsilon=1e-5):
+        y = self.tmp("layer_norm", x.shape, x.dtype)
+        rows = _prod(x.shape[:begin_norm_axis])
+        mean = self.tmp("layer_norm_mean", [rows])
+        var = self.tmp("layer_norm_var", [rows])
+        return self.op("layer_norm", {"X": [x], "Scale": [scale], "Bias": [bias]},
+                       {"Y": [y], "Mean": [mean], "Variance": [var]},
+                       {"epsilon": epsilon, "begin_norm_axis": begin_norm_axis})[0]
+
+    def act(self, type, x, **attrs):
+        return self._simple(type, x, attrs)
+
+    def relu(self, x):
+        return self.act("relu", x)
+
+    def pool2d(self, x, kind, ksize, stride=1, padding=0, global_pooling=False, adaptive=False,
+               ceil_mode=False):
+        n, c, h, w = x.shape
+        ks = [ksize] * 2 if isinstance(ksize, int) else list(ksize)
+        s = [stride] * 2 if isinstance(stride, int) else list(stride)
+        p = [padding] * 2 if isinstance(padding, int) else list(padding)
+        if global_pooling:
+            shape = [n, c, 1, 1]
+        elif adaptive:
+            shape = [n, c] + ks
+        else:
+            def out(i, k, ss, pp):
+                if i < 0:
+                    return -1
+                num = i + 2 * pp - k
+                return (num + ss - 1) // ss + 1 if ceil_mode else num // ss + 1
+            shape = [n, c, out(h, ks[0], s[0], p[0]), out(w, ks[1], s[1], p[1])]
+        return self._simple("pool2d", x, {
+            "pooling_type": kind, "ksize": ks, "strides": s, "paddings": p,
+            "global_pooling": global_pooling, "adaptive": adaptive, "ceil_mode": ceil_mode,
+            "exclusive": True, "data_format": "NCHW", "padding_algorithm": "EXPLICIT"}, shape=shape)
+
+    def elementwise(self, type, x, y, axis=-1):
+        big, small = (x, y) if len(x.shape) >= len(y.shape) else (y, x)
+        off = len(big.shape) - len(small.shape) if axis == -1 else axis
+        shape = list(big.shape)
+        for j, d in enumerate(small.shape):
+            a = shape[off + j]
+            shape[off + j] = d if a == 1 else (a if d == 1 else (d if a < 0 else a))
+        out = self.tmp(type, shape, "bool" if type in ("equal", "not_equal", "less_than",
+                                                       "greater_than") else x.dtype)
+        return self.op(type, {"X": [x], "Y": [y]}, {"Out": [out]}, {"axis": axis})
+
+    def matmul_v2(self, x, y, trans_x=False, trans_y=False):
+        xs, ys = list(x.shape), list(y.shape)
+        m = xs[-1] if trans_x else xs[-2]
+        n = ys[-2] if trans_y else ys[-1]
+        bx, by = xs[:-2], ys[:-2]
+        nb = max(len(bx), len(by))
+        bx, by = [1] * (nb - len(bx)) + bx, [1] * (nb - len(by)) + by
+        batch = [b if a == 1 else a for a, b in zip(bx, by)]
+        out = self.tmp("matmul_v2", batch + [m, n], x.dtype)
+        return self.op("matmul_v2", {"X": [x], "Y": [y]}, {"Out": [out]},
+                       {"trans_x": trans_x, "trans_y": trans_y})
+
+    def linear(self, x, w, b, act=None):
+        """Paddle's nn.Linear as exported: matmul_v2 + elementwise_add (+ act)."""
+        y = self.elementwise("elementwise_add", self.matmul_v2(x, w), b, axis=-1)
+        return self.act(act, y) if act else y
+
+    def reshape2(self, x, shape):
+        known = _prod([x.shape[i] if d == 0 else d for i, d in enumerate(shape) if d != -1])
+        total = _prod(x.shape)
+        out_shape = [x.shape[i] if d == 0 else d for i, d in enumerate(shape)]
+        if -1 in shape:
+            out_shape[shape.index(-1)] = -1 if known < 0 or total < 0 else total // known
+        out = self.tmp("reshape2", out_shape, x.dtype)
+        return self.op("reshape2", {"X": [x]}, {"Out": [out], "XShape": [self._xshape("reshape2", x)]},
+                       {"shape": list(shape)})[0]
+
+    def transpose2(self, x, perm):
+        out = self.tmp("transpose", [x.shape[p] for p in perm], x.dtype)
+        return self.op("transpose2", {"X": [x]}, {"Out": [out], "XShape": [self._xshape("transpose", x)]},
+                       {"axis": list(perm), "data_format": "AnyLayout"})[0]
+
+    def flatten(self, x, start, stop):
+        shape = x.shape[:start] + [_prod(x.shape[start:stop + 1])] + x.shape[stop + 1:]
+        out = self.tmp("flatten", shape, x.dtype)
+        return self.op("flatten_contiguous_range", {"X": [x]},
+                       {"Out": [out], "XShape": [self._xshape("flatten", x)]},
+                       {"start_axis": start, "stop_axis": stop})[0]
+
+    def squeeze2(self, x, axes):
+        axes = [a % len(x.shape) for a in axes]
+        shape = [d for i, d in enumerate(x.shape) if not (i in axes and d == 1)]
+        out = self.tmp("squeeze", shape, x.dtype)
+        return self.op("squeeze2", {"X": [x]}, {"Out": [out], "XShape": [self._xshape("squeeze", x)]},
+                       {"axes": list(axes)})[0]
+
+    def unsqueeze2(self, x, axes):
+        shape = list(x.shape)
+        for a in axes:
+            shape.insert(a if a >= 0 else a + len(shape) + 1, 1)
+        out = self.tmp("unsqueeze", shape, x.dtype)
+        return self.op("unsqueeze2", {"X": [x]}, {"Out": [out], "XShape": [self._xshape("unsqueeze", x)]},
+                       {"axes": list(axes)})[0]
+
+    def softmax(self, x, axis=-1):
+        return self._simple("softmax", x, {"axis": axis})
+
+    def scale(self, x, scale=1.0, bias=0.0, bias_after_scale=True):
+        return self._simple("scale", x, {"scale": scale, "bias": bias, "bias_after_scale": bias_after_scale})
+
+    def dropout(self, x, p=0.1):
+        out = self.tmp("dropout", x.shape, x.dtype)
+        mask = self.tmp("dropout_mask", x.shape, "uint8")
+        return self.op("dropout", {"X": [x]}, {"Out": [out], "Mask": [mask]},
+                       {"dropout_prob": p, "is_test": True, "dropout_implementation": "upscale_in_train",
+                        "fix_seed": False, "seed": 0})[0]
+
+    def lookup_table_v2(self, w, ids, padding_idx=-1):
+        out = self.tmp("embedding", ids.shape + [w.shape[1]], w.dtype)
+        return self.op("lookup_table_v2", {"W": [w], "Ids": [ids]}, {"Out": [out]},
+                       {"padding_idx": Long(padding_idx), "is_sparse": False})
+
+    def concat(self, xs, axis):
+        shape = list(xs[0].shape)
+        a = axis % len(shape)
+        shape[a] = 0
+        for x in xs:
+            shape[a] = -1 if shape[a] < 0 or x.shape[a] < 0 else shape[a] + x.shape[a]
+        out = self.tmp("concat", shape, xs[0].dtype)
+        return self.op("concat", {"X": list(xs)}, {"Out": [out]}, {"axis": axis})
+
+    def cast(self, x, dtype):
+        return self._simple("cast", x, {"in_dtype": int(DTYPES[x.dtype]), "out_dtype": int(DTYPES[dtype])},
+                            dtype=dtype)
+
+    def fill_any_like(self, x, value, dtype=None):
+        code = -1 if dtype is None else int(DTYPES[dtype])
+        return self._simple("fill_any_like", x, {"value": float(value), "dtype": code}, dtype=dtype or x.dtype)
+
+    def cumsum(self, x, axis):
+        return self._simple("cumsum", x, {"axis": axis, "flatten": False, "exclusive": False, "reverse": False})
+
+    # ------------------------------------------------------------- writing
+    def _attr(self, name, value):
+        a = fp.OpDesc.Attr(name=name)
+        if isinstance(value, bool):
+            a.type, a.b = fp.BOOLEAN, value
+        elif isinstance(value, Long):
+            a.type, a.l = fp.LONG, int(value)
+        elif isinstance(value, int):
+            a.type, a.i = fp.INT, value
+        elif isinstance(value, float):
+            a.type, a.f = fp.FLOAT, value
+        elif isinstance(value, str):
+            a.type, a.s = fp.STRING, value
+        elif isinstance(value, Longs):
+            a.type = fp.LONGS
+            a.longs.extend(int(v) for v in value)
+        elif isinstance(value, list) and value and all(isinstance(v, str) for v in value):
+            a.type = fp.STRINGS
+            a.strings.extend(value)
+        elif isinstance(value, list) and any(isinstance(v, float) for v in value):
+            a.type = fp.FLOATS
+            a.floats.extend(float(v) for v in value)
+        elif isinstance(value, list):
+            a.type = fp.INTS
+            a.ints.extend(int(v) for v in value)
+        else:
+            raise TypeError("attribute %s: unsupported value %r" % (name, value))
+        return a
+
+    def _op_desc(self, type, inputs, outputs, attrs):
+        op = fp.OpDesc(type=type)
+        for slot, vs in inputs.items():
+            op.inputs.add(parameter=slot, arguments=[v.name for v in vs])
+        for slot, vs in outputs.items():
+            op.outputs.add(parameter=slot, arguments=[v.name for v in vs])
+        if self.extra_attrs and type not in ("feed", "fetch"):
+            attrs = dict(attrs)
+            attrs.setdefault("op_role", 0)
+            attrs.setdefault("op_callstack", ["  File \"model.py\", line 1, in forward"])
+            attrs.setdefault("use_mkldnn", False)
+        for name in sorted(attrs):
+            op.attrs.append(self._attr(name, attrs[name]))
+        return op
+
+    def program_desc(self):
+        prog = fp.ProgramDesc()
+        prog.version.version = 0
+        block = prog.blocks.add(idx=0, parent_idx=-1)
+        block.vars.add(name="feed", type=fp.VarType(type=fp.VarType.FEED_MINIBATCH), persistable=True)
+        block.vars.add(name="fetch", type=fp.VarType(type=fp.VarType.FETCH_LIST), persistable=True)
+        for v in self.vars.values():
+            desc = block.vars.add(name=v.name, persistable=v.name in self.params)
+            desc.type.type = fp.VarType.LOD_TENSOR
+            desc.type.lod_tensor.tensor.data_type = DTYPES[v.dtype]
+            desc.type.lod_tensor.tensor.dims.extend(v.shape)
+        feed_var, fetch_var = Var("feed", [], ""), Var("fetch", [], "")
+        for col in reversed(range(len(self.feeds))):
+            block.ops.append(self._op_desc("feed", {"X": [feed_var]}, {"Out": [self.feeds[col]]}, {"col": col}))
+        for type, ins, outs, attrs in self.ops:
+            block.ops.append(self._op_desc(type, ins, outs, attrs))
+        for col, v in enumerate(self.fetches):
+            block.ops.append(self._op_desc("fetch", {"X": [v]}, {"Out": [fetch_var]}, {"col": col}))
+        return prog
+
+    def save(self, directory, stem="model"):
+        """Paddle 2.x layout: <stem>.pdmodel + combined <stem>.pdiparams."""
+        os.makedirs(directory, exist_ok=True)
+        with open(os.path.join(directory, stem + ".pdmodel"), "wb") as f:
+            f.write(self.program_desc().SerializeToString())
+        with open(os.path.join(directory, stem + ".pdiparams"), "wb") as f:
+            for name in sorted(self.params, key=lambda n: n.encode()):
+                f.write(tensor_record(self.params[name]))
+        return directory
+
+    def save_fluid(self, directory):
+        """Fluid 1.x layout: __model__ + one file per parameter."""
+        os.makedirs(directory, exist_ok=True)
+        with open(os.path.join(directory, "__model__"), "wb") as f:
+            f.write(self.program_desc().SerializeToString())
+        for name, array in self.params.items():
+            with open(os.path.join(directory, name), "wb") as f:
+                f.write(tensor_record(array))
+        return directory
