@@ -14,13 +14,27 @@ set +e
 status=${PIPESTATUS[0]}
 set -e
 
+# Python tests (package from build/python, Debian's interpreter and pytest).
+set +e
+PYTHONPATH="$build/python" PADDLE_MLIR_BUILD_DIR="$build" /usr/bin/python3 -m pytest -q "$root/python/tests" 2>&1 |
+  tee "$build/pytest.log"
+pystatus=${PIPESTATUS[0]}
+set -e
+
 passed=$(grep -Eo '^ *Passed *: *[0-9]+' "$build/lit.log" | grep -Eo '[0-9]+' || echo 0)
 failed=$(grep -E '^ *(Failed|Unresolved|Timed Out|Unexpectedly Passed) *: *[0-9]+' "$build/lit.log" |
   awk -F: '{ n += $2 } END { print n + 0 }' || true)
 end=$(date +%s)
 echo "build: $((built - start)) s, tests: $((end - built)) s"
 echo "lit: ${passed} passed, ${failed} failed"
+pyline=$(tail -n 1 "$build/pytest.log")
+count() { echo "$pyline" | awk -v pat="$1" '{ for (i = 2; i <= NF; i++) if ($i ~ pat) n += $(i - 1) } END { print n + 0 }'; }
+pypassed=$(count '^passed')
+pyfailed=$(count '^(failed|errors?)')
+[ "$pystatus" -eq 0 ] || [ "$pyfailed" -gt 0 ] || pyfailed=1
+echo "total: $((passed + pypassed)) passed, $((failed + pyfailed)) failed"
 if [ "$status" -ne 0 ] && [ "$failed" -eq 0 ]; then
   echo "lit exited with status $status" >&2
 fi
-exit "$status"
+[ "$status" -eq 0 ] || exit "$status"
+exit "$pystatus"

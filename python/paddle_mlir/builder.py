@@ -29,6 +29,7 @@ DTYPES = {
     "bool": fp.VarType.BOOL, "int16": fp.VarType.INT16, "int32": fp.VarType.INT32,
     "int64": fp.VarType.INT64, "float16": fp.VarType.FP16, "float32": fp.VarType.FP32,
     "float64": fp.VarType.FP64, "uint8": fp.VarType.UINT8, "int8": fp.VarType.INT8,
+    "bfloat16": fp.VarType.BF16,  # numpy has no bfloat16: pass the bits as uint16
 }
 
 
@@ -59,10 +60,10 @@ def _prod(dims):
     return p
 
 
-def tensor_record(array):
+def tensor_record(array, dtype=None):
     """One parameter record: version, LoD, tensor version, TensorDesc, data."""
     array = np.ascontiguousarray(array)
-    desc = fp.VarType.TensorDesc(data_type=DTYPES[str(array.dtype)], dims=list(array.shape))
+    desc = fp.VarType.TensorDesc(data_type=DTYPES[dtype or str(array.dtype)], dims=list(array.shape))
     blob = desc.SerializeToString()
     return (struct.pack("<IQI", 0, 0, 0) + struct.pack("<i", len(blob)) + blob + array.tobytes())
 
@@ -90,9 +91,13 @@ class ProgramBuilder:
         self.feeds.append(v)
         return v
 
-    def param(self, name, array):
+    def param(self, name, array, dtype=None):
+        """A persistable variable holding `array` (dtype overrides the element
+        type, e.g. "bfloat16" for uint16 bit patterns)."""
         array = np.ascontiguousarray(array)
-        v = self._add_var(name, array.shape, str(array.dtype))
+        if dtype == "bfloat16" and array.dtype != np.uint16:
+            raise TypeError("bfloat16 parameters are passed as uint16 bit patterns")
+        v = self._add_var(name, array.shape, dtype or str(array.dtype))
         self.params[name] = array
         return v
 
@@ -355,7 +360,7 @@ class ProgramBuilder:
             f.write(self.program_desc().SerializeToString())
         with open(os.path.join(directory, stem + ".pdiparams"), "wb") as f:
             for name in sorted(self.params, key=lambda n: n.encode()):
-                f.write(tensor_record(self.params[name]))
+                f.write(tensor_record(self.params[name], self.vars[name].dtype))
         return directory
 
     def save_fluid(self, directory):
@@ -365,5 +370,5 @@ class ProgramBuilder:
             f.write(self.program_desc().SerializeToString())
         for name, array in self.params.items():
             with open(os.path.join(directory, name), "wb") as f:
-                f.write(tensor_record(array))
+                f.write(tensor_record(array, self.vars[name].dtype))
         return directory

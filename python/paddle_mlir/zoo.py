@@ -164,7 +164,7 @@ def make_torch_bert(seed=0, layers=12, hidden=768, heads=12, inter=None, vocab=3
             super().__init__()
             self.word = nn.Embedding(vocab, hidden)
             self.pos = nn.Embedding(max_pos, hidden)
-            self.type = nn.Embedding(2, hidden)
+            self.tok_type = nn.Embedding(2, hidden)
             self.ln = nn.LayerNorm(hidden, eps=1e-12)
             self.layers = nn.ModuleList(Layer() for _ in range(layers))
             self.heads = heads
@@ -172,7 +172,7 @@ def make_torch_bert(seed=0, layers=12, hidden=768, heads=12, inter=None, vocab=3
         def forward(self, input_ids, token_type_ids):
             seq = input_ids.shape[1]
             pos = torch.arange(seq, dtype=torch.int64).unsqueeze(0)
-            x = self.ln(self.word(input_ids) + self.pos(pos) + self.type(token_type_ids))
+            x = self.ln(self.word(input_ids) + self.pos(pos) + self.tok_type(token_type_ids))
             mask = ((input_ids == 0).float() * -1e4)[:, None, None, :]
             for layer in self.layers:
                 x = layer(x, mask)
@@ -194,7 +194,7 @@ def bert_base(seed=0, layers=12, hidden=768, heads=12):
     pos = b.elementwise("elementwise_sub", b.cumsum(ones, 1), ones)
     x = b.elementwise("elementwise_add", b.lookup_table_v2(w("word.weight"), ids),
                       b.lookup_table_v2(w("pos.weight"), pos))
-    x = b.elementwise("elementwise_add", x, b.lookup_table_v2(w("type.weight"), types))
+    x = b.elementwise("elementwise_add", x, b.lookup_table_v2(w("tok_type.weight"), types))
     x = b.dropout(b.layer_norm(x, w("ln.weight"), w("ln.bias"), 2, 1e-12))
     # attention mask: (ids == 0) * -1e4, unsqueezed to [B, 1, 1, S]
     zero = b.param("pad_token_id", np.zeros([1], np.int64))

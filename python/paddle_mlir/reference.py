@@ -1,0 +1,397 @@
+"""A NumPy reference evaluator for Paddle inference programs.
+
+Written separately from the compiler (it shares nothing with the C++
+importer or the pd lowering) so it can serve as an independent oracle: it
+parses the ProgramDesc with the Python protobuf classes, reads parameter
+records with its own reader, and executes each op with NumPy following
+Paddle's operator definitions.
+
+    from paddle_mlir.reference import load
+    model = load("model_dir")              # or a .pdmodel / __model__ path
+    outputs = model.run({"image": x})      # {fetch name: ndarray}
+"""
+
+import math
+import os
+import struct
+
+import numpy as np
+
+from . import framework_pb2 as fp
+
+NP_DTYPE = {
+    fp.VarType.BOOL: np.bool_, fp.VarType.INT16: np.int16, fp.VarType.INT32: np.int32,
+    fp.VarType.INT64: np.int64, fp.VarType.FP16: np.float16, fp.VarType.FP32: np.float32,
+    fp.VarType.FP64: np.float64, fp.VarType.UINT8: np.uint8, fp.VarType.INT8: np.int8,
+}
+
+
+def read_records(data, count=None):
+    """Parses tensor records back to back; returns a list of ndarrays."""
+    out, off = [], 0
+    while off < len(data) and (count is None or len(out) < count):
+        version, lod_level = struct.unpack_from("<IQ", data, off)
+        off += 12
+        if version != 0:
+            raise ValueError("record version %d at byte %d" % (version, off - 12))
+        for _ in range(lod_level):
+            (n,) = struct.unpack_from("<Q", data, off)
+            off += 8 + n
+        _, desc_size = struct.unpack_from("<Ii", data, off)
+        off += 8
+        desc = fp.VarType.TensorDesc()
+        desc.ParseFromString(data[off:off + desc_size])
+        off += desc_size
+        dtype = np.dtype(NP_DTYPE[desc.data_type])
+        shape = tuple(desc.dims)
+        n = int(np.prod(shape)) * dtype.itemsize
+        out.append(np.frombuffer(data[off:off + n], dtype).reshape(shape).copy())
+        off += n
+    return out
+
+
+def _attrs(op):
+    a = {}
+    for at in op.attrs:
+        t = at.type
+        a[at.name] = {fp.INT: lambda: at.i, fp.FLOAT: lambda: at.f, fp.STRING: lambda: at.s,
+                      fp.INTS: lambda: list(at.ints), fp.FLOATS: lambda: list(at.floats),
+                      fp.STRINGS: lambda: list(at.strings), fp.BOOLEAN: lambda: at.b,
+                      fp.BOOLEANS: lambda: list(at.bools), fp.LONG: lambda: at.l,
+                      fp.LONGS: lambda: list(at.longs), fp.FLOAT64: lambda: at.float64,
+                      fp.FLOAT64S: lambda: list(at.float64s)}.get(t, lambda: None)()
+    return a
+
+
+def _align(y, x_rank, axis):
+    """Reshapes Y so it broadcasts against X with Paddle's axis rule."""
+    if axis == -1 or y.ndim == x_rank:
+        return y
+    return y.reshape(y.shape + (1,) * (x_rank - axis - y.ndim))
+
+
+def _elementwise(fn):
+    def run(ins, a):
+        x, y = ins["X"][0], ins["Y"][0]
+        axis = a.get("axis", -1)
+        if x.ndim >= y.ndim:
+            y = _align(y, x.ndim, axis)
+        else:
+            x = _align(x, y.ndim, axis)
+        return {"Out": fn(x, y)}
+    return run
+
+
+def _pads(p):
+    return (p[0], p[0], p[1], p[1]) if len(p) == 2 else tuple(p)
+
+
+def _conv2d(ins, a):
+    x, w = ins["Input"][0], ins["Filter"][0]
+    nhwc = a.get("data_format", "NCHW") == "NHWC"
+    if nhwc:
+        x = x.transpose(0, 3, 1, 2)
+    s, d, g = a.get("strides", [1, 1]), a.get("dilations", [1, 1]), a.get("groups", 1)
+    pt, pb, pl, pr = _pads(a.get("paddings", [0, 0]))
+    algo = a.get("padding_algorithm", "EXPLICIT")
+    kh, kw = w.shape[2], w.shape[3]
+    if algo == "VALID":
+        pt = pb = pl = pr = 0
+    elif algo == "SAME":
+        def same(i, k, st, dl):
+            out = -(-i // st)
+            total = max((out - 1) * st + dl * (k - 1) + 1 - i, 0)
+            return total // 2, total - total // 2
+        pt, pb = same(x.shape[2], kh, s[0], d[0])
+        pl, pr = same(x.shape[3], kw, s[1], d[1])
+    x = np.pad(x, ((0, 0), (0, 0), (pt, pb), (pl, pr)))
+    n, c, h, wd = x.shape
+    oh = (h - (d[0] * (kh - 1) + 1)) // s[0] + 1
+    ow = (wd - (d[1] * (kw - 1) + 1)) // s[1] + 1
+    cg, og = c // g, w.shape[0] // g
+    out = np.empty((n, w.shape[0], oh, ow), np.float32)
+    for gi in range(g):
+        xs = x[:, gi * cg:(gi + 1) * cg]
+        cols = np.empty((n, cg, kh, kw, oh, ow), x.dtype)
+        for i in range(kh):
+            for j in range(kw):
+                hi, wj = i * d[0], j * d[1]
+                cols[:, :, i, j] = xs[:, :, hi:hi + s[0] * (oh - 1) + 1:s[0], wj:wj + s[1] * (ow - 1) + 1:s[1]]
+        wg = w[gi * og:(gi + 1) * og]
+        out[:, gi * og:(gi + 1) * og] = np.einsum("ncijhw,ocij->nohw", cols, wg, optimize=True)
+    return {"Output": out.transpose(0, 2, 3, 1) if nhwc else out}
+
+
+def _pool2d(ins, a):
+    x = ins["X"][0]
+    kind = a.get("pooling_type", "max")
+    n, c, h, w = x.shape
+    if a.get("global_pooling", False):
+        r = x.max(axis=(2, 3), keepdims=True) if kind == "max" else x.mean(axis=(2, 3), keepdims=True)
+        return {"Out": r}
+    ks = a["ksize"]
+    if a.get("adaptive", False):
+        out = np.empty((n, c, ks[0], ks[1]), x.dtype)
+        for i in range(ks[0]):
+            h0, h1 = (i * h) // ks[0], -(-((i + 1) * h) // ks[0])
+            for j in range(ks[1]):
+                w0, w1 = (j * w) // ks[1], -(-((j + 1) * w) // ks[1])
+                win = x[:, :, h0:h1, w0:w1]
+                out[:, :, i, j] = win.max(axis=(2, 3)) if kind == "max" else win.mean(axis=(2, 3))
+        return {"Out": out}
+    s = a.get("strides", [1, 1])
+    pt, pb, pl, pr = _pads(a.get("paddings", [0, 0]))
+    ceil = a.get("ceil_mode", False)
+
+    def osz(i, k, st, p0, p1):
+        num = i + p0 + p1 - k
+        return (num + st - 1) // st + 1 if ceil else num // st + 1
+    oh, ow = osz(h, ks[0], s[0], pt, pb), osz(w, ks[1], s[1], pl, pr)
+    out = np.empty((n, c, oh, ow), x.dtype)
+    exclusive = a.get("exclusive", True)
+    for i in range(oh):
+        h0 = i * s[0] - pt
+        hs, he = max(h0, 0), min(h0 + ks[0], h)
+        for j in range(ow):
+            w0 = j * s[1] - pl
+            ws, we = max(w0, 0), min(w0 + ks[1], w)
+            win = x[:, :, hs:he, ws:we]
+            if kind == "max":
+                out[:, :, i, j] = win.max(axis=(2, 3))
+            else:
+                cnt = (he - hs) * (we - ws) if exclusive else ks[0] * ks[1]
+                out[:, :, i, j] = win.sum(axis=(2, 3)) / cnt
+    return {"Out": out}
+
+
+def _batch_norm(ins, a):
+    x = ins["X"][0]
+    ch = x.ndim - 1 if a.get("data_layout", "NCHW") == "NHWC" else 1
+    shape = [1] * x.ndim
+    shape[ch] = -1
+
+    def r(v):
+        return v.reshape(shape)
+    eps = a.get("epsilon", 1e-5)
+    y = (x - r(ins["Mean"][0])) / np.sqrt(r(ins["Variance"][0]) + eps) * r(ins["Scale"][0]) + r(ins["Bias"][0])
+    return {"Y": y.astype(x.dtype)}
+
+
+def _layer_norm(ins, a):
+    x = ins["X"][0]
+    b = a.get("begin_norm_axis", 1)
+    axes = tuple(range(b, x.ndim))
+    mean = x.mean(axis=axes, keepdims=True)
+    var = ((x - mean) ** 2).mean(axis=axes, keepdims=True)
+    y = (x - mean) / np.sqrt(var + a.get("epsilon", 1e-5))
+    tail = x.shape[b:]
+    if ins.get("Scale"):
+        y = y * ins["Scale"][0].reshape(tail)
+    if ins.get("Bias"):
+        y = y + ins["Bias"][0].reshape(tail)
+    return {"Y": y.astype(x.dtype)}
+
+
+def _mul(ins, a):
+    x, y = ins["X"][0], ins["Y"][0]
+    xn, yn = a.get("x_num_col_dims", 1), a.get("y_num_col_dims", 1)
+    x2 = x.reshape(int(np.prod(x.shape[:xn])), -1)
+    y2 = y.reshape(int(np.prod(y.shape[:yn])), -1)
+    return {"Out": (x2 @ y2).reshape(x.shape[:xn] + y.shape[yn:])}
+
+
+def _matmul(tx_key, ty_key, alpha_key=None):
+    def run(ins, a):
+        x, y = ins["X"][0], ins["Y"][0]
+        if a.get(tx_key, False) and x.ndim >= 2:
+            x = np.swapaxes(x, -1, -2)
+        if a.get(ty_key, False) and y.ndim >= 2:
+            y = np.swapaxes(y, -1, -2)
+        out = np.matmul(x, y)
+        if alpha_key:
+            out = out * a.get(alpha_key, 1.0)
+        return {"Out": out.astype(ins["X"][0].dtype)}
+    return run
+
+
+def _softmax(x, axis):
+    e = np.exp(x - x.max(axis=axis, keepdims=True))
+    return e / e.sum(axis=axis, keepdims=True)
+
+
+def _reshape2(ins, a):
+    x = ins["X"][0]
+    shape = [x.shape[i] if d == 0 else d for i, d in enumerate(a["shape"])]
+    return {"Out": x.reshape(shape)}
+
+
+def _squeeze2(ins, a):
+    x = ins["X"][0]
+    axes = [ax % x.ndim for ax in a.get("axes", [])] or [i for i, d in enumerate(x.shape) if d == 1]
+    return {"Out": x.reshape([d for i, d in enumerate(x.shape) if not (i in axes and d == 1)])}
+
+
+def _unsqueeze2(ins, a):
+    x = ins["X"][0]
+    shape = list(x.shape)
+    for ax in a["axes"]:
+        shape.insert(ax if ax >= 0 else ax + len(shape) + 1, 1)
+    return {"Out": x.reshape(shape)}
+
+
+def _flatten(ins, a):
+    x = ins["X"][0]
+    s, e = a.get("start_axis", 1) % max(x.ndim, 1), a.get("stop_axis", 1) % max(x.ndim, 1)
+    return {"Out": x.reshape(x.shape[:s] + (-1,) + x.shape[e + 1:])}
+
+
+def _lookup(ins, a):
+    w, ids = ins["W"][0], ins["Ids"][0]
+    out = w[ids]
+    pad = a.get("padding_idx", -1)
+    if pad != -1:
+        out[ids == (pad if pad >= 0 else pad + w.shape[0])] = 0
+    return {"Out": out}
+
+
+def _cumsum(ins, a):
+    x = ins["X"][0]
+    if a.get("flatten", False):
+        x = x.reshape(-1)
+    axis = a.get("axis", -1)
+    if a.get("reverse", False):
+        x = np.flip(x, axis)
+    r = np.cumsum(x, axis=axis, dtype=x.dtype)
+    if a.get("exclusive", False):
+        r = r - x
+    if a.get("reverse", False):
+        r = np.flip(r, axis)
+    return {"Out": r}
+
+
+_erf = np.vectorize(math.erf, otypes=[np.float64])
+
+
+def _gelu(x, approximate):
+    if approximate:
+        return (0.5 * x * (1 + np.tanh(math.sqrt(2 / math.pi) * (x + 0.044715 * x ** 3)))).astype(x.dtype)
+    return (0.5 * x * (1 + _erf(x / math.sqrt(2)))).astype(x.dtype)
+
+
+def _scale(ins, a):
+    x = ins["X"][0]
+    s, b = a.get("scale", 1.0), a.get("bias", 0.0)
+    y = x * s + b if a.get("bias_after_scale", True) else (x + b) * s
+    return {"Out": y.astype(x.dtype)}
+
+
+def _dropout(ins, a):
+    x = ins["X"][0]
+    if a.get("dropout_implementation", "downgrade_in_infer") == "upscale_in_train":
+        return {"Out": x}
+    return {"Out": (x * (1 - a.get("dropout_prob", 0.5))).astype(x.dtype)}
+
+
+def _unary(fn):
+    return lambda ins, a: {"Out": fn(ins["X"][0], a).astype(ins["X"][0].dtype)}
+
+
+OPS = {
+    "conv2d": _conv2d, "depthwise_conv2d": _conv2d, "pool2d": _pool2d,
+    "batch_norm": _batch_norm, "layer_norm": _layer_norm,
+    "relu": _unary(lambda x, a: np.maximum(x, 0)),
+    "relu6": _unary(lambda x, a: np.clip(x, 0, a.get("threshold", 6.0))),
+    "sigmoid": _unary(lambda x, a: 1 / (1 + np.exp(-x))),
+    "tanh": _unary(lambda x, a: np.tanh(x)),
+    "hard_swish": _unary(lambda x, a: x * np.clip(x + a.get("offset", 3.0), 0, a.get("threshold", 6.0))
+                         / a.get("scale", 6.0)),
+    "hard_sigmoid": _unary(lambda x, a: np.clip(a.get("slope", 0.2) * x + a.get("offset", 0.5), 0, 1)),
+    "leaky_relu": _unary(lambda x, a: np.where(x > 0, x, a.get("alpha", 0.02) * x)),
+    "swish": _unary(lambda x, a: x / (1 + np.exp(-a.get("beta", 1.0) * x))),
+    "gelu": lambda ins, a: {"Out": _gelu(ins["X"][0], a.get("approximate", False))},
+    "exp": _unary(lambda x, a: np.exp(x)), "sqrt": _unary(lambda x, a: np.sqrt(x)),
+    "softmax": lambda ins, a: {"Out": _softmax(ins["X"][0], a.get("axis", -1)).astype(ins["X"][0].dtype)},
+    "elementwise_add": _elementwise(np.add), "elementwise_sub": _elementwise(np.subtract),
+    "elementwise_mul": _elementwise(np.multiply), "elementwise_div": _elementwise(np.divide),
+    "elementwise_max": _elementwise(np.maximum), "elementwise_min": _elementwise(np.minimum),
+    "equal": _elementwise(np.equal), "not_equal": _elementwise(np.not_equal),
+    "less_than": _elementwise(np.less), "greater_than": _elementwise(np.greater),
+    "mul": _mul, "matmul_v2": _matmul("trans_x", "trans_y"),
+    "matmul": _matmul("transpose_X", "transpose_Y", "alpha"),
+    "scale": _scale, "dropout": _dropout,
+    "reshape2": _reshape2, "squeeze2": _squeeze2, "unsqueeze2": _unsqueeze2,
+    "transpose2": lambda ins, a: {"Out": ins["X"][0].transpose(a["axis"])},
+    "flatten_contiguous_range": _flatten,
+    "concat": lambda ins, a: {"Out": np.concatenate(ins["X"], axis=a.get("axis", 0))},
+    "lookup_table_v2": _lookup,
+    "cast": lambda ins, a: {"Out": ins["X"][0].astype(NP_DTYPE[a["out_dtype"]])},
+    "fill_any_like": lambda ins, a: {"Out": np.full_like(
+        ins["X"][0], a.get("value", 0.0),
+        dtype=ins["X"][0].dtype if a.get("dtype", -1) == -1 else NP_DTYPE[a["dtype"]])},
+    "cumsum": _cumsum,
+    "assign": lambda ins, a: {"Out": ins["X"][0].copy()},
+}
+
+
+class Model:
+    def __init__(self, program, params):
+        self.program, self.params = program, params
+        block = program.blocks[0]
+        self.feeds = sorted((_attrs(o)["col"], o.outputs[0].arguments[0]) for o in block.ops if o.type == "feed")
+        self.fetches = sorted((_attrs(o)["col"], o.inputs[0].arguments[0]) for o in block.ops if o.type == "fetch")
+
+    @property
+    def input_names(self):
+        return [n for _, n in self.feeds]
+
+    @property
+    def output_names(self):
+        return [n for _, n in self.fetches]
+
+    def run(self, inputs):
+        env = dict(self.params)
+        env.update(inputs)
+        for op in self.program.blocks[0].ops:
+            if op.type in ("feed", "fetch"):
+                continue
+            fn = OPS.get(op.type)
+            if fn is None:
+                raise NotImplementedError("reference: op %r is not implemented" % op.type)
+            ins = {v.parameter: [env[n] for n in v.arguments] for v in op.inputs if v.arguments}
+            outs = fn(ins, _attrs(op))
+            for v in op.outputs:
+                if v.parameter in outs and v.arguments:
+                    env[v.arguments[0]] = np.asarray(outs[v.parameter])
+        return {n: env[n] for _, n in self.fetches}
+
+
+def load(path, params=None):
+    """Loads a Paddle inference model (same layouts as paddle-translate)."""
+    if os.path.isdir(path):
+        if os.path.exists(os.path.join(path, "__model__")):
+            path = os.path.join(path, "__model__")
+        else:
+            path = os.path.join(path, [f for f in os.listdir(path) if f.endswith(".pdmodel")][0])
+    program = fp.ProgramDesc()
+    with open(path, "rb") as f:
+        program.ParseFromString(f.read())
+    block = program.blocks[0]
+    feed_targets = {o.outputs[0].arguments[0] for o in block.ops if o.type == "feed"}
+    names = sorted((v.name for v in block.vars if v.persistable and v.name not in feed_targets
+                    and v.type.type not in (fp.VarType.FEED_MINIBATCH, fp.VarType.FETCH_LIST, fp.VarType.RAW)),
+                   key=lambda n: n.encode())
+    d = os.path.dirname(path)
+    if params is None and path.endswith(".pdmodel"):
+        params = path[:-len(".pdmodel")] + ".pdiparams"
+    elif params is None and os.path.exists(os.path.join(d, "__params__")):
+        params = os.path.join(d, "__params__")
+    values = {}
+    if params:
+        with open(params, "rb") as f:
+            arrays = read_records(f.read())
+        values = dict(zip(names, arrays))
+    else:
+        for n in names:
+            with open(os.path.join(d, n), "rb") as f:
+                values[n] = read_records(f.read(), 1)[0]
+    return Model(program, values)

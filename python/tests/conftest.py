@@ -1,0 +1,8 @@
+"""pytest setup: the package is imported from the build tree (build/python)."""
+import os
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+BUILD_PY = os.path.join(os.environ.get("PADDLE_MLIR_BUILD_DIR", os.path.join(ROOT, "build")), "python")
+if BUILD_PY not in sys.path:
+    sys.path.insert(0, BUILD_PY)
