@@ -1,5 +1,6 @@
 //===- paddle-opt.cpp - mlir-opt with the pd dialect and passes ----------===//
 
+#include "PaddleMLIR/CodeGen/Passes.h"
 #include "PaddleMLIR/Dialect/Pd/IR/PdDialect.h"
 #include "PaddleMLIR/Dialect/Pd/Transforms/Passes.h"
 
@@ -15,6 +16,8 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/DialectRegistry.h"
+#include "mlir/InitAllDialects.h"
+#include "mlir/InitAllExtensions.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 #include "mlir/Transforms/Passes.h"
 
@@ -26,8 +29,11 @@ int main(int argc, char **argv) {
                   mlir::linalg::LinalgDialect, mlir::math::MathDialect, mlir::scf::SCFDialect,
                   mlir::memref::MemRefDialect, mlir::bufferization::BufferizationDialect,
                   mlir::vector::VectorDialect, mlir::LLVM::LLVMDialect>();
-  mlir::registerTransformsPasses();
+  // Bufferization and LLVM lowering need the upstream interface models.
+  mlir::registerAllDialects(registry);
+  mlir::registerAllExtensions(registry);
   mlir::pd::registerPdPassesAndPipelines();
+  mlir::pd::registerCodeGenPassesAndPipelines();
   return mlir::asMainReturnCode(
       mlir::MlirOptMain(argc, argv, "paddle-mlir optimizer driver\n", registry));
 }

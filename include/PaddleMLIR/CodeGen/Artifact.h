@@ -1,0 +1,37 @@
+//===- Artifact.h - ahead-of-time compilation to an artifact dir -*- C++ -*-===//
+//
+// The AOT artifact (DESIGN.md section 7): lib<name>.so exporting
+// `pd_entry(void **args)`, <name>.h, <name>.weights (64-byte aligned records)
+// and manifest.json describing inputs, outputs, weights and the target.
+//
+//===----------------------------------------------------------------------===//
+#ifndef PADDLEMLIR_CODEGEN_ARTIFACT_H
+#define PADDLEMLIR_CODEGEN_ARTIFACT_H
+
+#include "mlir/IR/BuiltinOps.h"
+#include "llvm/ADT/StringRef.h"
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace mlir::pd {
+struct CompileOptions {
+  std::string name = "model"; // artifact name: lib<name>.so, <name>.h
+  std::string target = "cpu"; // cpu (cuda: not yet)
+  std::string precision = "fp32";
+  /// Static shapes for inputs, replacing dynamic dims (e.g. image=1x3x224x224).
+  std::map<std::string, std::vector<int64_t>> inputShapes;
+  bool optimize = true;
+};
+
+/// Compiles `module` (a pd module with @main, as the importers produce it)
+/// into an artifact directory. Emits diagnostics and fails on any error.
+LogicalResult compileToArtifact(ModuleOp module, const CompileOptions &options,
+                                llvm::StringRef outDir);
+
+/// The element type name used in manifests and headers ("float32", ...).
+std::string dtypeName(Type elementType);
+} // namespace mlir::pd
+
+#endif // PADDLEMLIR_CODEGEN_ARTIFACT_H

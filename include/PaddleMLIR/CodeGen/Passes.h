@@ -1,0 +1,42 @@
+//===- Passes.h - lowering passes and the CPU pipeline ---------*- C++ -*-===//
+#ifndef PADDLEMLIR_CODEGEN_PASSES_H
+#define PADDLEMLIR_CODEGEN_PASSES_H
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Pass/Pass.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Transforms/DialectConversion.h"
+
+namespace mlir::pd {
+#define GEN_PASS_DECL
+#include "PaddleMLIR/CodeGen/Passes.h.inc"
+
+#define GEN_PASS_REGISTRATION
+#include "PaddleMLIR/CodeGen/Passes.h.inc"
+
+/// pd -> linalg/tensor/arith/math patterns, one populate function per op family.
+void populatePdElementwiseToLinalgPatterns(RewritePatternSet &patterns);
+void populatePdNNToLinalgPatterns(RewritePatternSet &patterns);
+void populatePdMatMulToLinalgPatterns(RewritePatternSet &patterns);
+void populatePdShapeToTensorPatterns(RewritePatternSet &patterns);
+
+struct LowerToCPUOptions : public PassPipelineOptions<LowerToCPUOptions> {};
+
+/// pd (after --pd-optimize) -> LLVM dialect for the host CPU: externalize
+/// weights, pd -> linalg, one-shot bufferization with function boundaries,
+/// buffer deallocation, loops, and the LLVM conversions, with C interfaces
+/// on @main for the runtime.
+void buildLowerToCPUPipeline(OpPassManager &pm, const LowerToCPUOptions &options);
+
+/// The part of the CPU pipeline after the graph passes (weights
+/// externalization through the LLVM conversions).
+void addCPUCodegenPasses(OpPassManager &pm);
+
+void registerCodeGenPassesAndPipelines();
+} // namespace mlir::pd
+
+#endif // PADDLEMLIR_CODEGEN_PASSES_H

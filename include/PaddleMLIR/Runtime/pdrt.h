@@ -1,0 +1,85 @@
+/* pdrt.h - the paddle-mlir runtime: load a compiled artifact and run it.
+ *
+ * Plain C ABI, no MLIR or LLVM types. A model (pdrt_model) is loaded once
+ * from an artifact directory (manifest.json, lib<name>.so, <name>.weights)
+ * and is read-only afterwards; each thread runs its own instance
+ * (pdrt_instance). Every call returns a status; on failure
+ * pdrt_last_error() gives one line saying what, where and why (per thread).
+ */
+#ifndef PADDLE_MLIR_PDRT_H
+#define PADDLE_MLIR_PDRT_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum {
+  PDRT_OK = 0,
+  PDRT_ERR_IO = 1,               /* a file is missing or unreadable */
+  PDRT_ERR_FORMAT = 2,           /* a file is malformed or inconsistent */
+  PDRT_ERR_INVALID_ARGUMENT = 3, /* wrong name, dtype, rank or shape */
+  PDRT_ERR_STATE = 4,            /* e.g. running with an input not set */
+  PDRT_ERR_INTERNAL = 5
+} pdrt_status;
+
+typedef enum {
+  PDRT_FLOAT32 = 0,
+  PDRT_FLOAT64,
+  PDRT_FLOAT16,
+  PDRT_BFLOAT16,
+  PDRT_INT8,
+  PDRT_UINT8,
+  PDRT_INT16,
+  PDRT_INT32,
+  PDRT_INT64,
+  PDRT_BOOL,
+  PDRT_DTYPE_INVALID
+} pdrt_dtype;
+
+typedef struct pdrt_model pdrt_model;
+typedef struct pdrt_instance pdrt_instance;
+
+/* The message of the last failed call on this thread ("" if none). */
+const char *pdrt_last_error(void);
+const char *pdrt_dtype_name(pdrt_dtype dtype);
+/* Parses "float32", "int64", ...; PDRT_DTYPE_INVALID if unknown. */
+pdrt_dtype pdrt_dtype_from_name(const char *name);
+int64_t pdrt_dtype_size(pdrt_dtype dtype);
+
+pdrt_status pdrt_model_load(const char *artifact_dir, pdrt_model **model);
+void pdrt_model_free(pdrt_model *model);
+const char *pdrt_model_name(const pdrt_model *model);
+
+int64_t pdrt_model_num_inputs(const pdrt_model *model);
+int64_t pdrt_model_num_outputs(const pdrt_model *model);
+/* Interface of input/output i: name, dtype, rank and shape (-1: dynamic). */
+const char *pdrt_model_input_name(const pdrt_model *model, int64_t i);
+pdrt_dtype pdrt_model_input_dtype(const pdrt_model *model, int64_t i);
+int64_t pdrt_model_input_rank(const pdrt_model *model, int64_t i);
+const int64_t *pdrt_model_input_shape(const pdrt_model *model, int64_t i);
+const char *pdrt_model_output_name(const pdrt_model *model, int64_t i);
+pdrt_dtype pdrt_model_output_dtype(const pdrt_model *model, int64_t i);
+int64_t pdrt_model_output_rank(const pdrt_model *model, int64_t i);
+const int64_t *pdrt_model_output_shape(const pdrt_model *model, int64_t i);
+
+pdrt_status pdrt_instance_create(const pdrt_model *model, pdrt_instance **instance);
+void pdrt_instance_free(pdrt_instance *instance);
+
+/* Binds input `name` to row-major `data` (borrowed until the next run). The
+ * dtype, rank and static dims must match the model. */
+pdrt_status pdrt_set_input(pdrt_instance *instance, const char *name, pdrt_dtype dtype,
+                           const int64_t *shape, int64_t rank, const void *data);
+/* Runs the model on the bound inputs. */
+pdrt_status pdrt_run(pdrt_instance *instance);
+/* Output i of the last run: row-major data, owned by the instance and valid
+ * until the next run or free. */
+pdrt_status pdrt_get_output(const pdrt_instance *instance, int64_t i, const void **data,
+                            const int64_t **shape, int64_t *rank, pdrt_dtype *dtype);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* PADDLE_MLIR_PDRT_H */

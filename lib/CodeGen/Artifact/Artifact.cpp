@@ -1,0 +1,427 @@
+//===- Artifact.cpp - AOT compilation: pd module -> artifact directory ---===//
+
+#include "PaddleMLIR/CodeGen/Artifact.h"
+#include "PaddleMLIR/CodeGen/Passes.h"
+#include "PaddleMLIR/Dialect/Pd/IR/PdOps.h"
+#include "PaddleMLIR/Dialect/Pd/Transforms/Passes.h"
+
+#include "mlir/Dialect/MLProgram/IR/MLProgram.h"
+#include "mlir/ExecutionEngine/OptUtils.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/DialectResourceBlobManager.h"
+#include "mlir/IR/Verifier.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Export.h"
+
+#include "llvm/Config/llvm-config.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/LegacyPassManager.h"
+#include "llvm/IR/Module.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Support/ToolOutputFile.h"
+#include "llvm/Support/xxhash.h"
+#include "llvm/Target/TargetMachine.h"
+#include "llvm/Target/TargetOptions.h"
+#include "llvm/TargetParser/Host.h"
+
+using namespace mlir;
+using namespace mlir::pd;
+
+std::string mlir::pd::dtypeName(Type t) {
+  if (t.isF32())
+    return "float32";
+  if (t.isF16())
+    return "float16";
+  if (t.isBF16())
+    return "bfloat16";
+  if (t.isF64())
+    return "float64";
+  if (auto i = dyn_cast<IntegerType>(t)) {
+    if (i.getWidth() == 1)
+      return "bool";
+    return std::string(i.isUnsigned() ? "uint" : "int") + std::to_string(i.getWidth());
+  }
+  return "unknown";
+}
+
+namespace {
+constexpr uint64_t kAlign = 64;
+
+struct TensorInfo {
+  std::string name, dtype;
+  std::vector<int64_t> shape; // -1: dynamic
+  uint64_t offset = 0, nbytes = 0;
+};
+
+std::vector<int64_t> shapeOf(Type t) {
+  std::vector<int64_t> s;
+  for (int64_t d : cast<RankedTensorType>(t).getShape())
+    s.push_back(ShapedType::isDynamic(d) ? -1 : d);
+  return s;
+}
+
+llvm::json::Array toJson(const std::vector<TensorInfo> &list, bool withOffsets) {
+  llvm::json::Array arr;
+  for (const TensorInfo &t : list) {
+    llvm::json::Object o{
+        {"name", t.name}, {"dtype", t.dtype}, {"shape", llvm::json::Array(t.shape)}};
+    if (withOffsets) {
+      o["offset"] = static_cast<int64_t>(t.offset);
+      o["nbytes"] = static_cast<int64_t>(t.nbytes);
+    }
+    arr.push_back(std::move(o));
+  }
+  return arr;
+}
+
+std::string cIdent(StringRef s) {
+  std::string out;
+  for (char c : s)
+    out += isalnum(static_cast<unsigned char>(c)) ? c : '_';
+  if (out.empty() || isdigit(static_cast<unsigned char>(out[0])))
+    out = "_" + out;
+  return out;
+}
+
+std::string cType(StringRef dtype) {
+  static const llvm::StringMap<std::string> m = {{"float32", "float"},    {"float64", "double"},
+                                                 {"float16", "uint16_t"}, {"bfloat16", "uint16_t"},
+                                                 {"int8", "int8_t"},      {"uint8", "uint8_t"},
+                                                 {"int16", "int16_t"},    {"int32", "int32_t"},
+                                                 {"int64", "int64_t"},    {"bool", "uint8_t"}};
+  auto it = m.find(dtype);
+  return it == m.end() ? "void" : it->second;
+}
+
+LogicalResult fail(ModuleOp m, const Twine &msg) {
+  m.emitError(msg);
+  return failure();
+}
+
+/// Applies --input-shape: replaces argument types by the given static shapes.
+LogicalResult applyInputShapes(func::FuncOp main, const CompileOptions &opts) {
+  std::map<std::string, bool> used;
+  for (unsigned i = 0; i < main.getNumArguments(); ++i) {
+    auto nameAttr = main.getArgAttrOfType<StringAttr>(i, "pd.name");
+    if (!nameAttr)
+      continue;
+    auto it = opts.inputShapes.find(nameAttr.getValue().str());
+    if (it == opts.inputShapes.end())
+      continue;
+    used[it->first] = true;
+    auto t = cast<RankedTensorType>(main.getArgument(i).getType());
+    if ((int64_t)it->second.size() != t.getRank())
+      return main.emitError() << "--input-shape " << it->first << " has " << it->second.size()
+                              << " dims but the input has rank " << t.getRank();
+    for (int64_t d = 0; d < t.getRank(); ++d)
+      if (!t.isDynamicDim(d) && t.getDimSize(d) != it->second[d])
+        return main.emitError() << "--input-shape " << it->first << ": dim " << d << " is fixed to "
+                                << t.getDimSize(d) << " by the model";
+    auto nt = RankedTensorType::get(it->second, t.getElementType());
+    main.getArgument(i).setType(nt);
+  }
+  for (const auto &[name, shape] : opts.inputShapes)
+    if (!used.count(name))
+      return main.emitError() << "--input-shape names '" << name << "', which is not an input";
+  main.setFunctionType(
+      FunctionType::get(main.getContext(), main.getArgumentTypes(), main.getResultTypes()));
+  return success();
+}
+
+/// `void pd_entry(void **args)`: calls the C interface of @main with
+/// args[0] the result descriptor(s) and args[1..] the argument descriptors.
+LogicalResult addEntryPoint(llvm::Module &m, StringRef fingerprint) {
+  llvm::Function *ciface = m.getFunction("_mlir_ciface_main");
+  if (!ciface)
+    return failure();
+  llvm::LLVMContext &ctx = m.getContext();
+  auto *ptr = llvm::PointerType::getUnqual(ctx);
+  auto *fn =
+      llvm::Function::Create(llvm::FunctionType::get(llvm::Type::getVoidTy(ctx), {ptr}, false),
+                             llvm::GlobalValue::ExternalLinkage, "pd_entry", m);
+  llvm::IRBuilder<> b(llvm::BasicBlock::Create(ctx, "entry", fn));
+  SmallVector<llvm::Value *> args;
+  for (unsigned i = 0; i < ciface->arg_size(); ++i) {
+    llvm::Value *slot = b.CreateConstGEP1_64(ptr, fn->getArg(0), i);
+    args.push_back(b.CreateLoad(ptr, slot));
+  }
+  b.CreateCall(ciface, args);
+  b.CreateRetVoid();
+  auto *fp = llvm::ConstantDataArray::getString(ctx, fingerprint);
+  new llvm::GlobalVariable(m, fp->getType(), /*isConstant=*/true,
+                           llvm::GlobalValue::ExternalLinkage, fp, "pd_model_fingerprint");
+  return success();
+}
+
+LogicalResult emitObject(ModuleOp lowered, StringRef fingerprint, StringRef objPath,
+                         std::string &cpu) {
+  llvm::InitializeNativeTarget();
+  llvm::InitializeNativeTargetAsmPrinter();
+  registerBuiltinDialectTranslation(*lowered.getContext());
+  registerLLVMDialectTranslation(*lowered.getContext());
+  llvm::LLVMContext llvmCtx;
+  std::unique_ptr<llvm::Module> m = translateModuleToLLVMIR(lowered, llvmCtx, "paddle_mlir_model");
+  if (!m)
+    return fail(lowered, "cannot translate the lowered module to LLVM IR");
+  if (failed(addEntryPoint(*m, fingerprint)))
+    return fail(lowered, "the lowered module has no C interface for @main");
+  llvm::Triple triple(llvm::sys::getDefaultTargetTriple());
+  std::string error;
+  const llvm::Target *target = llvm::TargetRegistry::lookupTarget(triple, error);
+  if (!target)
+    return fail(lowered, "no LLVM target for " + triple.str() + ": " + error);
+  cpu = llvm::sys::getHostCPUName().str();
+  std::string features;
+  for (const auto &f : llvm::sys::getHostCPUFeatures())
+    features += (features.empty() ? "" : ",") + std::string(f.second ? "+" : "-") + f.first().str();
+  llvm::TargetOptions topts;
+  std::unique_ptr<llvm::TargetMachine> tm(
+      target->createTargetMachine(triple, cpu, features, topts, llvm::Reloc::PIC_, std::nullopt,
+                                  llvm::CodeGenOptLevel::Aggressive));
+  if (!tm)
+    return fail(lowered, "cannot create a target machine for " + cpu);
+  m->setTargetTriple(triple);
+  m->setDataLayout(tm->createDataLayout());
+  if (llvm::Error e = makeOptimizingTransformer(3, 0, tm.get())(m.get()))
+    return fail(lowered, "LLVM optimization failed: " + llvm::toString(std::move(e)));
+  std::error_code ec;
+  llvm::ToolOutputFile out(objPath, ec, llvm::sys::fs::OF_None);
+  if (ec)
+    return fail(lowered, "cannot write '" + objPath + "': " + ec.message());
+  llvm::legacy::PassManager pm;
+  if (tm->addPassesToEmitFile(pm, out.os(), nullptr, llvm::CodeGenFileType::ObjectFile))
+    return fail(lowered, "the target cannot emit object files");
+  pm.run(*m);
+  out.keep();
+  return success();
+}
+
+/// Support routines the lowered code may call, linked into every model
+/// library so artifacts need nothing but libc and libm at run time.
+const char *kSupportSource = R"c(
+#include <stdint.h>
+#include <string.h>
+typedef struct { int64_t rank; void *descriptor; } UnrankedMemRef;
+/* Strided copy between two memrefs of the same shape (MLIR's memrefCopy). */
+void memrefCopy(int64_t elemSize, UnrankedMemRef *src, UnrankedMemRef *dst) {
+  int64_t rank = src->rank;
+  int64_t *s = (int64_t *)src->descriptor, *d = (int64_t *)dst->descriptor;
+  char *sp = (char *)(intptr_t)s[1] + s[2] * elemSize;
+  char *dp = (char *)(intptr_t)d[1] + d[2] * elemSize;
+  int64_t *sizes = s + 3, *sstr = s + 3 + rank, *dstr = d + 3 + rank;
+  int64_t n = 1, k;
+  for (k = 0; k < rank; ++k)
+    n *= sizes[k];
+  int64_t idx[rank > 0 ? rank : 1];
+  memset(idx, 0, sizeof(idx));
+  for (int64_t e = 0; e < n; ++e) {
+    int64_t so = 0, doff = 0;
+    for (k = 0; k < rank; ++k) {
+      so += idx[k] * sstr[k];
+      doff += idx[k] * dstr[k];
+    }
+    memcpy(dp + doff * elemSize, sp + so * elemSize, elemSize);
+    for (k = rank - 1; k >= 0; --k) {
+      if (++idx[k] < sizes[k])
+        break;
+      idx[k] = 0;
+    }
+  }
+}
+)c";
+
+LogicalResult linkShared(ModuleOp m, StringRef obj, StringRef so, StringRef support) {
+  auto cc = llvm::sys::findProgramByName("cc");
+  if (!cc)
+    return fail(m, "cannot find the system C compiler 'cc' to link the shared library");
+  std::string err;
+  SmallVector<StringRef> args = {*cc, "-shared", "-fPIC", "-O2", "-o", so, obj, support, "-lm"};
+  int rc = llvm::sys::ExecuteAndWait(*cc, args, std::nullopt, {}, 0, 0, &err);
+  if (rc != 0)
+    return fail(m, "linking '" + so + "' failed (" + Twine(rc) + ") " + err);
+  return success();
+}
+
+std::string header(StringRef name, const std::vector<TensorInfo> &inputs,
+                   const std::vector<TensorInfo> &outputs) {
+  std::string id = cIdent(name), up = StringRef(id).upper();
+  std::string h;
+  llvm::raw_string_ostream os(h);
+  os << "/* " << name << ".h - generated by paddle-compile: the C interface of model '" << name
+     << "'. */\n#ifndef PADDLE_MLIR_MODEL_" << up << "_H\n#define PADDLE_MLIR_MODEL_" << up
+     << "_H\n\n#include \"pdrt.h\"\n\n#include <stdint.h>\n\n";
+  auto list = [&](const char *kind, const std::vector<TensorInfo> &ts) {
+    os << "/* " << kind << " */\n";
+    os << "#define " << up << "_NUM_" << StringRef(kind).upper() << " " << ts.size() << "\n";
+    for (auto [i, t] : llvm::enumerate(ts)) {
+      std::string tid = up + "_" + StringRef(kind).upper().substr(0, StringRef(kind).size() - 1) +
+                        "_" + StringRef(cIdent(t.name)).upper();
+      os << "/* " << t.name << ": " << t.dtype << " [";
+      for (auto [j, d] : llvm::enumerate(t.shape))
+        os << (j ? ", " : "") << (d < 0 ? std::string("?") : std::to_string(d));
+      os << "] (" << cType(t.dtype) << ") */\n";
+      os << "#define " << tid << "_NAME \"" << t.name << "\"\n";
+      os << "#define " << tid << "_INDEX " << i << "\n";
+      os << "#define " << tid << "_RANK " << t.shape.size() << "\n";
+    }
+    os << "\n";
+  };
+  list("inputs", inputs);
+  list("outputs", outputs);
+  os << "/* Loads the artifact in `dir` (this header's directory). */\n"
+     << "static inline pdrt_status " << id << "_load(const char *dir, pdrt_model **model) {\n"
+     << "  return pdrt_model_load(dir, model);\n}\n\n#endif\n";
+  return h;
+}
+} // namespace
+
+LogicalResult mlir::pd::compileToArtifact(ModuleOp module, const CompileOptions &opts,
+                                          StringRef outDir) {
+  if (opts.target != "cpu")
+    return fail(module, "--target " + opts.target + " is not supported yet (only cpu)");
+  if (opts.precision != "fp32")
+    return fail(module, "--precision " + opts.precision + " is not supported yet (only fp32)");
+  auto main = module.lookupSymbol<func::FuncOp>("main");
+  if (!main)
+    return fail(module, "the module has no @main function");
+  if (failed(applyInputShapes(main, opts)))
+    return failure();
+
+  PassManager graph(module.getContext());
+  if (opts.optimize) {
+    OptimizePipelineOptions o;
+    buildOptimizePipeline(graph, o);
+  } else {
+    graph.addPass(createPdInferShapesPass());
+  }
+  if (failed(graph.run(module)))
+    return failure();
+
+  // Interface: inputs, outputs, weights (in the order the pass appends them).
+  std::vector<TensorInfo> inputs, outputs, weights;
+  for (unsigned i = 0; i < main.getNumArguments(); ++i) {
+    auto nameAttr = main.getArgAttrOfType<StringAttr>(i, "pd.name");
+    Type t = main.getArgument(i).getType();
+    inputs.push_back({nameAttr ? nameAttr.getValue().str() : "input_" + std::to_string(i),
+                      dtypeName(cast<RankedTensorType>(t).getElementType()), shapeOf(t)});
+  }
+  for (unsigned i = 0; i < main.getNumResults(); ++i) {
+    auto nameAttr = main.getResultAttrOfType<StringAttr>(i, "pd.name");
+    Type t = main.getResultTypes()[i];
+    outputs.push_back({nameAttr ? nameAttr.getValue().str() : "output_" + std::to_string(i),
+                       dtypeName(cast<RankedTensorType>(t).getElementType()), shapeOf(t)});
+  }
+  std::string blob;
+  for (auto global : module.getOps<ml_program::GlobalOp>()) {
+    auto res = dyn_cast_or_null<DenseResourceElementsAttr>(global.getValueAttr());
+    AsmResourceBlob *data = res ? res.getRawHandle().getBlob() : nullptr;
+    if (!data)
+      return fail(module, "weight '" + global.getSymName() + "' has no data");
+    blob.resize((blob.size() + kAlign - 1) / kAlign * kAlign, '\0');
+    TensorInfo w{global.getSymName().str(),
+                 dtypeName(cast<RankedTensorType>(global.getType()).getElementType()),
+                 shapeOf(global.getType()), blob.size(), data->getData().size()};
+    blob.append(data->getData().data(), data->getData().size());
+    weights.push_back(w);
+  }
+
+  PassManager lower(module.getContext());
+  addCPUCodegenPasses(lower);
+  if (failed(lower.run(module)))
+    return failure();
+
+  // Our argument annotations mean nothing to LLVM IR translation.
+  module.walk([](FunctionOpInterface fn) {
+    for (unsigned i = 0; i < fn.getNumArguments(); ++i)
+      for (StringRef a : {"pd.name", "pd.weight"})
+        fn.removeArgAttr(i, StringAttr::get(fn.getContext(), a));
+    for (unsigned i = 0; i < fn.getNumResults(); ++i)
+      fn.removeResultAttr(i, StringAttr::get(fn.getContext(), "pd.name"));
+  });
+
+  std::string lowered;
+  {
+    llvm::raw_string_ostream os(lowered);
+    module.print(os, OpPrintingFlags().elideLargeResourceString(0));
+  }
+  char fp[17];
+  snprintf(fp, sizeof(fp), "%016llx",
+           static_cast<unsigned long long>(llvm::xxh3_64bits(lowered + opts.name)));
+  std::string fingerprint = fp;
+
+  if (std::error_code ec = llvm::sys::fs::create_directories(outDir))
+    return fail(module, "cannot create '" + outDir + "': " + ec.message());
+  auto path = [&](StringRef file) {
+    SmallString<256> p(outDir);
+    llvm::sys::path::append(p, file);
+    return p.str().str();
+  };
+  std::string cpu;
+  std::string obj = path(opts.name + ".o"), so = path("lib" + opts.name + ".so");
+  std::string support = path(opts.name + "_support.c");
+  {
+    std::error_code ec;
+    llvm::raw_fd_ostream os(support, ec);
+    if (ec)
+      return fail(module, "cannot write '" + support + "': " + ec.message());
+    os << kSupportSource;
+  }
+  LogicalResult built = success(succeeded(emitObject(module, fingerprint, obj, cpu)) &&
+                                succeeded(linkShared(module, obj, so, support)));
+  llvm::sys::fs::remove(obj);
+  llvm::sys::fs::remove(support);
+  if (failed(built))
+    return failure();
+  // FNV-1a of the weights; the runtime checks it at load.
+  uint64_t sum = 1469598103934665603ull;
+  for (unsigned char c : blob)
+    sum = (sum ^ c) * 1099511628211ull;
+  char sumHex[17];
+  snprintf(sumHex, sizeof(sumHex), "%016llx", static_cast<unsigned long long>(sum));
+
+  auto writeFile = [&](const std::string &p, StringRef data) -> LogicalResult {
+    std::error_code ec;
+    llvm::raw_fd_ostream os(p, ec);
+    if (ec)
+      return fail(module, "cannot write '" + p + "': " + ec.message());
+    os << data;
+    return success();
+  };
+  llvm::json::Object manifest{
+      {"format", "paddle-mlir-artifact"},
+      {"format_version", 1},
+      {"name", opts.name},
+      {"library", "lib" + opts.name + ".so"},
+      {"header", opts.name + ".h"},
+      {"weights_file", opts.name + ".weights"},
+      {"weights_bytes", static_cast<int64_t>(blob.size())},
+      {"weights_checksum", std::string(sumHex)},
+      {"fingerprint", fingerprint},
+      {"target", "cpu"},
+      {"cpu", cpu},
+      {"precision", opts.precision},
+      {"compiler_version", "paddle-mlir 0.1.0 (MLIR " LLVM_VERSION_STRING ")"},
+      {"arena_bytes", 0},
+      {"memory_plan", "none: buffers are allocated per run"},
+      {"inputs", toJson(inputs, false)},
+      {"outputs", toJson(outputs, false)},
+      {"weights", toJson(weights, true)},
+  };
+  std::string json;
+  llvm::raw_string_ostream js(json);
+  js << llvm::formatv("{0:2}", llvm::json::Value(std::move(manifest))) << "\n";
+  if (failed(writeFile(path(opts.name + ".weights"), blob)) ||
+      failed(writeFile(path(opts.name + ".h"), header(opts.name, inputs, outputs))) ||
+      failed(writeFile(path("manifest.json"), json)))
+    return failure();
+  return success();
+}

@@ -1,0 +1,298 @@
+//===- Elementwise.cpp - pd elementwise ops -> linalg.generic ------------===//
+//
+// Activations, Paddle-broadcasting binary ops, comparisons, scale, clip,
+// dropout (inference), cast and assign.
+//
+//===----------------------------------------------------------------------===//
+
+#include "PaddleMLIR/CodeGen/Passes.h"
+#include "PaddleMLIR/Dialect/Pd/IR/PdOps.h"
+#include "Utils.h"
+
+#include "mlir/Dialect/Math/IR/Math.h"
+
+#include <cmath>
+
+using namespace mlir;
+using namespace mlir::pd;
+using namespace mlir::pd::lowering;
+
+namespace {
+Value cst(OpBuilder &b, Location loc, Value like, double v) {
+  return scalar(b, loc, like.getType(), v);
+}
+
+bool isFloat(Value v) { return isa<FloatType>(v.getType()); }
+
+Value maxOf(OpBuilder &b, Location loc, Value x, Value y) {
+  return isFloat(x) ? arith::MaximumFOp::create(b, loc, x, y).getResult()
+                    : arith::MaxSIOp::create(b, loc, x, y).getResult();
+}
+Value minOf(OpBuilder &b, Location loc, Value x, Value y) {
+  return isFloat(x) ? arith::MinimumFOp::create(b, loc, x, y).getResult()
+                    : arith::MinSIOp::create(b, loc, x, y).getResult();
+}
+Value mulOf(OpBuilder &b, Location loc, Value x, Value y) {
+  return isFloat(x) ? arith::MulFOp::create(b, loc, x, y).getResult()
+                    : arith::MulIOp::create(b, loc, x, y).getResult();
+}
+Value addOf(OpBuilder &b, Location loc, Value x, Value y) {
+  return isFloat(x) ? arith::AddFOp::create(b, loc, x, y).getResult()
+                    : arith::AddIOp::create(b, loc, x, y).getResult();
+}
+Value sigmoid(OpBuilder &b, Location loc, Value x) {
+  Value one = cst(b, loc, x, 1.0);
+  Value e = math::ExpOp::create(b, loc, arith::NegFOp::create(b, loc, x));
+  return arith::DivFOp::create(b, loc, one, arith::AddFOp::create(b, loc, one, e));
+}
+
+/// Lowers a one-input op whose result has the input's shape.
+template <typename OpTy> struct UnaryLowering : OpConversionPattern<OpTy> {
+  using Body = std::function<Value(OpTy, OpBuilder &, Location, Value)>;
+  UnaryLowering(MLIRContext *ctx, Body body)
+      : OpConversionPattern<OpTy>(ctx), body(std::move(body)) {}
+  LogicalResult matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    auto type = cast<RankedTensorType>(op->getResult(0).getType());
+    Value x = adaptor.getOperands()[0];
+    auto r = elementwise(
+        rewriter, op.getLoc(), type, ValueRange{x}, {0},
+        [&](OpBuilder &b, Location loc, ValueRange args) { return body(op, b, loc, args[0]); });
+    if (failed(r))
+      return rewriter.notifyMatchFailure(op, "cannot size the result");
+    rewriter.replaceOp(op, *r);
+    return success();
+  }
+  Body body;
+};
+
+template <typename T> auto axisOf(T op, int) -> decltype(int64_t(op.getAxis())) {
+  return op.getAxis();
+}
+template <typename T> int64_t axisOf(T, long) { return -1; }
+
+/// Lowers a Paddle binary op with its axis broadcasting rule.
+template <typename OpTy> struct BinaryLowering : OpConversionPattern<OpTy> {
+  using Body = std::function<Value(OpBuilder &, Location, Value, Value)>;
+  BinaryLowering(MLIRContext *ctx, Body body)
+      : OpConversionPattern<OpTy>(ctx), body(std::move(body)) {}
+  LogicalResult matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    auto type = cast<RankedTensorType>(op->getResult(0).getType());
+    Value x = adaptor.getX(), y = adaptor.getY();
+    int64_t axis = axisOf(op, 0);
+    int64_t rx = cast<RankedTensorType>(x.getType()).getRank();
+    int64_t ry = cast<RankedTensorType>(y.getType()).getRank();
+    int64_t ox = rx >= ry ? 0 : alignOffset(ry, rx, axis);
+    int64_t oy = rx >= ry ? alignOffset(rx, ry, axis) : 0;
+    auto r = elementwise(rewriter, op.getLoc(), type, ValueRange{x, y}, {ox, oy},
+                         [&](OpBuilder &b, Location loc, ValueRange args) {
+                           return body(b, loc, args[0], args[1]);
+                         });
+    if (failed(r))
+      return rewriter.notifyMatchFailure(op, "cannot size the result");
+    rewriter.replaceOp(op, *r);
+    return success();
+  }
+  Body body;
+};
+
+/// Converts between element types with arith casts.
+Value convert(OpBuilder &b, Location loc, Value v, Type to) {
+  Type from = v.getType();
+  if (from == to)
+    return v;
+  auto fi = dyn_cast<FloatType>(from), ft = dyn_cast<FloatType>(to);
+  if (fi && ft)
+    return fi.getWidth() < ft.getWidth() ? arith::ExtFOp::create(b, loc, to, v).getResult()
+                                         : arith::TruncFOp::create(b, loc, to, v).getResult();
+  auto ii = dyn_cast<IntegerType>(from), it = dyn_cast<IntegerType>(to);
+  if (ii && ft)
+    return ii.isUnsigned() || ii.getWidth() == 1
+               ? arith::UIToFPOp::create(b, loc, to, v).getResult()
+               : arith::SIToFPOp::create(b, loc, to, v).getResult();
+  if (fi && it) {
+    if (it.getWidth() == 1)
+      return arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNE, v, scalar(b, loc, from, 0));
+    return arith::FPToSIOp::create(b, loc, to, v);
+  }
+  if (it.getWidth() == 1)
+    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, v, scalar(b, loc, from, 0));
+  if (ii.getWidth() < it.getWidth())
+    return ii.isUnsigned() || ii.getWidth() == 1
+               ? arith::ExtUIOp::create(b, loc, to, v).getResult()
+               : arith::ExtSIOp::create(b, loc, to, v).getResult();
+  return arith::TruncIOp::create(b, loc, to, v);
+}
+
+struct CastLowering : OpConversionPattern<CastOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(CastOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    auto type = cast<RankedTensorType>(op.getType());
+    auto r = elementwise(rewriter, op.getLoc(), type, ValueRange{adaptor.getX()}, {0},
+                         [&](OpBuilder &b, Location loc, ValueRange args) {
+                           return convert(b, loc, args[0], type.getElementType());
+                         });
+    if (failed(r))
+      return failure();
+    rewriter.replaceOp(op, *r);
+    return success();
+  }
+};
+
+/// assign (and other identities that survive) forward their operand.
+struct AssignLowering : OpConversionPattern<AssignOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(AssignOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    Value x = adaptor.getX();
+    if (x.getType() != op.getType())
+      x = tensor::CastOp::create(rewriter, op.getLoc(), op.getType(), x);
+    rewriter.replaceOp(op, x);
+    return success();
+  }
+};
+
+template <typename OpTy>
+void addUnary(RewritePatternSet &p, typename UnaryLowering<OpTy>::Body body) {
+  p.add<UnaryLowering<OpTy>>(p.getContext(), std::move(body));
+}
+template <typename OpTy>
+void addBinary(RewritePatternSet &p, typename BinaryLowering<OpTy>::Body body) {
+  p.add<BinaryLowering<OpTy>>(p.getContext(), std::move(body));
+}
+
+template <typename F, typename I> typename BinaryLowering<ElementwiseAddOp>::Body arith2() {
+  return [](OpBuilder &b, Location loc, Value x, Value y) -> Value {
+    if (isFloat(x))
+      return F::create(b, loc, x, y);
+    return I::create(b, loc, x, y);
+  };
+}
+
+template <arith::CmpFPredicate F, arith::CmpIPredicate I>
+typename BinaryLowering<EqualOp>::Body compare() {
+  return [](OpBuilder &b, Location loc, Value x, Value y) -> Value {
+    if (isFloat(x))
+      return arith::CmpFOp::create(b, loc, F, x, y);
+    return arith::CmpIOp::create(b, loc, I, x, y);
+  };
+}
+} // namespace
+
+void mlir::pd::populatePdElementwiseToLinalgPatterns(RewritePatternSet &p) {
+  addUnary<ReluOp>(
+      p, [](ReluOp, OpBuilder &b, Location l, Value x) { return maxOf(b, l, x, cst(b, l, x, 0)); });
+  addUnary<Relu6Op>(p, [](Relu6Op op, OpBuilder &b, Location l, Value x) {
+    return minOf(b, l, maxOf(b, l, x, cst(b, l, x, 0)),
+                 cst(b, l, x, op.getThreshold().convertToDouble()));
+  });
+  addUnary<LeakyReluOp>(p, [](LeakyReluOp op, OpBuilder &b, Location l, Value x) -> Value {
+    Value pos = arith::CmpFOp::create(b, l, arith::CmpFPredicate::OGT, x, cst(b, l, x, 0));
+    Value neg = arith::MulFOp::create(b, l, x, cst(b, l, x, op.getAlpha().convertToDouble()));
+    return arith::SelectOp::create(b, l, pos, x, neg);
+  });
+  addUnary<SigmoidOp>(
+      p, [](SigmoidOp, OpBuilder &b, Location l, Value x) { return sigmoid(b, l, x); });
+  addUnary<TanhOp>(p, [](TanhOp, OpBuilder &b, Location l, Value x) -> Value {
+    return math::TanhOp::create(b, l, x);
+  });
+  addUnary<ExpOp>(p, [](ExpOp, OpBuilder &b, Location l, Value x) -> Value {
+    return math::ExpOp::create(b, l, x);
+  });
+  addUnary<LogOp>(p, [](LogOp, OpBuilder &b, Location l, Value x) -> Value {
+    return math::LogOp::create(b, l, x);
+  });
+  addUnary<SqrtOp>(p, [](SqrtOp, OpBuilder &b, Location l, Value x) -> Value {
+    return math::SqrtOp::create(b, l, x);
+  });
+  addUnary<RsqrtOp>(p, [](RsqrtOp, OpBuilder &b, Location l, Value x) -> Value {
+    return math::RsqrtOp::create(b, l, x);
+  });
+  addUnary<ErfOp>(p, [](ErfOp, OpBuilder &b, Location l, Value x) -> Value {
+    return math::ErfOp::create(b, l, x);
+  });
+  addUnary<AbsOp>(p, [](AbsOp, OpBuilder &b, Location l, Value x) -> Value {
+    if (isFloat(x))
+      return math::AbsFOp::create(b, l, x);
+    return math::AbsIOp::create(b, l, x);
+  });
+  addUnary<SquareOp>(p,
+                     [](SquareOp, OpBuilder &b, Location l, Value x) { return mulOf(b, l, x, x); });
+  addUnary<PowOp>(p, [](PowOp op, OpBuilder &b, Location l, Value x) -> Value {
+    return math::PowFOp::create(b, l, x, cst(b, l, x, op.getFactor().convertToDouble()));
+  });
+  addUnary<GeluOp>(p, [](GeluOp op, OpBuilder &b, Location l, Value x) -> Value {
+    Value half = cst(b, l, x, 0.5), one = cst(b, l, x, 1.0);
+    Value inner;
+    if (op.getApproximate()) {
+      Value x3 = arith::MulFOp::create(b, l, arith::MulFOp::create(b, l, x, x), x);
+      Value t =
+          arith::AddFOp::create(b, l, x, arith::MulFOp::create(b, l, x3, cst(b, l, x, 0.044715)));
+      inner = math::TanhOp::create(
+          b, l, arith::MulFOp::create(b, l, t, cst(b, l, x, std::sqrt(2.0 / M_PI))));
+    } else {
+      inner = math::ErfOp::create(
+          b, l, arith::MulFOp::create(b, l, x, cst(b, l, x, 1.0 / std::sqrt(2.0))));
+    }
+    return arith::MulFOp::create(b, l, arith::MulFOp::create(b, l, x, half),
+                                 arith::AddFOp::create(b, l, one, inner));
+  });
+  addUnary<SwishOp>(p, [](SwishOp op, OpBuilder &b, Location l, Value x) -> Value {
+    Value bx = arith::MulFOp::create(b, l, x, cst(b, l, x, op.getBeta().convertToDouble()));
+    return arith::MulFOp::create(b, l, x, sigmoid(b, l, bx));
+  });
+  addUnary<HardSwishOp>(p, [](HardSwishOp op, OpBuilder &b, Location l, Value x) -> Value {
+    Value t = addOf(b, l, x, cst(b, l, x, op.getOffset().convertToDouble()));
+    t = minOf(b, l, maxOf(b, l, t, cst(b, l, x, 0)),
+              cst(b, l, x, op.getThreshold().convertToDouble()));
+    return arith::DivFOp::create(b, l, arith::MulFOp::create(b, l, x, t),
+                                 cst(b, l, x, op.getScale().convertToDouble()));
+  });
+  addUnary<HardSigmoidOp>(p, [](HardSigmoidOp op, OpBuilder &b, Location l, Value x) -> Value {
+    Value t = addOf(b, l, mulOf(b, l, x, cst(b, l, x, op.getSlope().convertToDouble())),
+                    cst(b, l, x, op.getOffset().convertToDouble()));
+    return minOf(b, l, maxOf(b, l, t, cst(b, l, x, 0)), cst(b, l, x, 1));
+  });
+  addUnary<ScaleOp>(p, [](ScaleOp op, OpBuilder &b, Location l, Value x) -> Value {
+    Value s = cst(b, l, x, op.getScale().convertToDouble()),
+          bias = cst(b, l, x, op.getBias().convertToDouble());
+    return op.getBiasAfterScale() ? addOf(b, l, mulOf(b, l, x, s), bias)
+                                  : mulOf(b, l, addOf(b, l, x, bias), s);
+  });
+  addUnary<ClipOp>(p, [](ClipOp op, OpBuilder &b, Location l, Value x) {
+    return minOf(b, l, maxOf(b, l, x, cst(b, l, x, op.getMin().convertToDouble())),
+                 cst(b, l, x, op.getMax().convertToDouble()));
+  });
+  addUnary<DropoutOp>(p, [](DropoutOp op, OpBuilder &b, Location l, Value x) -> Value {
+    if (op.getDropoutImplementation() == "upscale_in_train")
+      return x;
+    return arith::MulFOp::create(b, l, x,
+                                 cst(b, l, x, 1.0 - op.getDropoutProb().convertToDouble()));
+  });
+  addUnary<LogicalNotOp>(p, [](LogicalNotOp, OpBuilder &b, Location l, Value x) -> Value {
+    return arith::XOrIOp::create(b, l, x, cst(b, l, x, 1));
+  });
+
+  addBinary<ElementwiseAddOp>(p, arith2<arith::AddFOp, arith::AddIOp>());
+  addBinary<ElementwiseSubOp>(p, arith2<arith::SubFOp, arith::SubIOp>());
+  addBinary<ElementwiseMulOp>(p, arith2<arith::MulFOp, arith::MulIOp>());
+  addBinary<ElementwiseDivOp>(p, arith2<arith::DivFOp, arith::DivSIOp>());
+  addBinary<ElementwiseMaxOp>(p, arith2<arith::MaximumFOp, arith::MaxSIOp>());
+  addBinary<ElementwiseMinOp>(p, arith2<arith::MinimumFOp, arith::MinSIOp>());
+  addBinary<ElementwisePowOp>(p, [](OpBuilder &b, Location l, Value x, Value y) -> Value {
+    return math::PowFOp::create(b, l, x, y);
+  });
+  addBinary<EqualOp>(p, compare<arith::CmpFPredicate::OEQ, arith::CmpIPredicate::eq>());
+  addBinary<NotEqualOp>(p, compare<arith::CmpFPredicate::UNE, arith::CmpIPredicate::ne>());
+  addBinary<LessThanOp>(p, compare<arith::CmpFPredicate::OLT, arith::CmpIPredicate::slt>());
+  addBinary<GreaterThanOp>(p, compare<arith::CmpFPredicate::OGT, arith::CmpIPredicate::sgt>());
+  addBinary<LogicalAndOp>(p, [](OpBuilder &b, Location l, Value x, Value y) -> Value {
+    return arith::AndIOp::create(b, l, x, y);
+  });
+  addBinary<LogicalOrOp>(p, [](OpBuilder &b, Location l, Value x, Value y) -> Value {
+    return arith::OrIOp::create(b, l, x, y);
+  });
+  p.add<CastLowering, AssignLowering>(p.getContext());
+}

@@ -1,0 +1,163 @@
+//===- MatMul.cpp - pd mul / matmul / matmul_v2 -> linalg.generic --------===//
+//
+// One batched contraction with numpy broadcasting of the batch dims and the
+// transposes folded into the indexing maps.
+//
+//===----------------------------------------------------------------------===//
+
+#include "PaddleMLIR/CodeGen/Passes.h"
+#include "PaddleMLIR/Dialect/Pd/IR/PdOps.h"
+#include "Utils.h"
+
+using namespace mlir;
+using namespace mlir::pd;
+using namespace mlir::pd::lowering;
+
+namespace {
+FailureOr<Value> contraction(OpBuilder &b, Location loc, Value x, Value y, bool tx, bool ty,
+                             RankedTensorType outType) {
+  auto xt = cast<RankedTensorType>(x.getType()), yt = cast<RankedTensorType>(y.getType());
+  int64_t rx = xt.getRank(), ry = yt.getRank(), R = outType.getRank();
+  if (rx < 2 || ry < 2 || R < 2)
+    return failure();
+  MLIRContext *ctx = b.getContext();
+  int64_t nb = R - 2;
+  auto d = [&](int64_t i) { return getAffineDimExpr(i, ctx); };
+  auto operandMap = [&](RankedTensorType t, bool trans, bool isX) {
+    SmallVector<AffineExpr> e;
+    int64_t bt = t.getRank() - 2;
+    for (int64_t j = 0; j < bt; ++j) {
+      int64_t i = nb - bt + j;
+      bool bcast = t.getDimSize(j) == 1 && outType.getDimSize(i) != 1;
+      e.push_back(bcast ? getAffineConstantExpr(0, ctx) : d(i));
+    }
+    AffineExpr outer = isX ? d(R - 2) : d(R - 1), k = d(R);
+    if (isX)
+      trans ? (e.push_back(k), e.push_back(outer)) : (e.push_back(outer), e.push_back(k));
+    else
+      trans ? (e.push_back(outer), e.push_back(k)) : (e.push_back(k), e.push_back(outer));
+    return AffineMap::get(R + 1, 0, e, ctx);
+  };
+  SmallVector<Value> dyn;
+  for (int64_t i = 0; i < R; ++i) {
+    if (!outType.isDynamicDim(i))
+      continue;
+    Value found;
+    if (i < nb) {
+      for (auto [v, t] : {std::pair<Value, RankedTensorType>{x, xt}, {y, yt}}) {
+        int64_t j = i - (nb - (t.getRank() - 2));
+        if (!found && j >= 0 && t.isDynamicDim(j))
+          found = tensor::DimOp::create(b, loc, v, j);
+      }
+    } else if (i == R - 2) {
+      found = tensor::DimOp::create(b, loc, x, tx ? rx - 1 : rx - 2);
+    } else {
+      found = tensor::DimOp::create(b, loc, y, ty ? ry - 2 : ry - 1);
+    }
+    if (!found)
+      return failure();
+    dyn.push_back(found);
+  }
+  Value init = filled(b, loc, outType, dyn, 0.0);
+  SmallVector<AffineMap> maps = {operandMap(xt, tx, true), operandMap(yt, ty, false),
+                                 AffineMap::get(R + 1, 0,
+                                                ArrayRef<AffineExpr>(llvm::to_vector(
+                                                    llvm::map_range(llvm::seq<int64_t>(0, R), d))),
+                                                ctx)};
+  SmallVector<utils::IteratorType> iters(R, utils::IteratorType::parallel);
+  iters.push_back(utils::IteratorType::reduction);
+  return linalg::GenericOp::create(
+             b, loc, TypeRange{outType}, ValueRange{x, y}, ValueRange{init}, maps, iters,
+             [](OpBuilder &nb2, Location l, ValueRange a) {
+               Value m = arith::MulFOp::create(nb2, l, a[0], a[1]);
+               linalg::YieldOp::create(nb2, l, ValueRange{arith::AddFOp::create(nb2, l, a[2], m)});
+             })
+      .getResult(0);
+}
+
+/// Collapses dims [0, n) and [n, rank) of a tensor into a matrix.
+Value toMatrix(OpBuilder &b, Location loc, Value v, int64_t n) {
+  auto t = cast<RankedTensorType>(v.getType());
+  if (t.getRank() == 2 && n == 1)
+    return v;
+  ReassociationIndices lead, tail;
+  for (int64_t i = 0; i < t.getRank(); ++i)
+    (i < n ? lead : tail).push_back(i);
+  auto prod = [&](ArrayRef<int64_t> dims) {
+    int64_t p = 1;
+    for (int64_t i : dims) {
+      if (t.isDynamicDim(i))
+        return ShapedType::kDynamic;
+      p *= t.getDimSize(i);
+    }
+    return p;
+  };
+  auto mt = RankedTensorType::get({prod(lead), prod(tail)}, t.getElementType());
+  return tensor::CollapseShapeOp::create(b, loc, mt, v, ArrayRef<ReassociationIndices>{lead, tail});
+}
+
+struct MulLowering : OpConversionPattern<MulOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(MulOp op, OpAdaptor a,
+                                ConversionPatternRewriter &r) const override {
+    Location loc = op.getLoc();
+    auto outType = cast<RankedTensorType>(op.getType());
+    Value x = toMatrix(r, loc, a.getX(), op.getXNumColDims());
+    Value y = toMatrix(r, loc, a.getY(), op.getYNumColDims());
+    auto xt = cast<RankedTensorType>(x.getType()), yt = cast<RankedTensorType>(y.getType());
+    auto mt = RankedTensorType::get({xt.getDimSize(0), yt.getDimSize(1)}, outType.getElementType());
+    auto m = contraction(r, loc, x, y, false, false, mt);
+    if (failed(m))
+      return r.notifyMatchFailure(op, "unsupported mul shapes");
+    Value out = *m;
+    if (mt != outType) {
+      int64_t xn = op.getXNumColDims();
+      ReassociationIndices lead, tail;
+      for (int64_t i = 0; i < outType.getRank(); ++i)
+        (i < xn ? lead : tail).push_back(i);
+      out = tensor::ExpandShapeOp::create(r, loc, outType, out,
+                                          ArrayRef<ReassociationIndices>{lead, tail});
+    }
+    r.replaceOp(op, out);
+    return success();
+  }
+};
+
+template <typename OpTy>
+LogicalResult lowerMatmul(OpTy op, Value x, Value y, bool tx, bool ty, double alpha,
+                          ConversionPatternRewriter &r) {
+  auto outType = cast<RankedTensorType>(op.getType());
+  auto m = contraction(r, op.getLoc(), x, y, tx, ty, outType);
+  if (failed(m))
+    return r.notifyMatchFailure(op, "matmul with rank-1 operands is not supported yet");
+  Value out = *m;
+  if (alpha != 1.0)
+    out = *elementwise(r, op.getLoc(), outType, ValueRange{out}, {0},
+                       [&](OpBuilder &b, Location l, ValueRange v) -> Value {
+                         return arith::MulFOp::create(
+                             b, l, v[0], scalar(b, l, outType.getElementType(), alpha));
+                       });
+  r.replaceOp(op, out);
+  return success();
+}
+
+struct MatmulV2Lowering : OpConversionPattern<MatmulV2Op> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(MatmulV2Op op, OpAdaptor a,
+                                ConversionPatternRewriter &r) const override {
+    return lowerMatmul(op, a.getX(), a.getY(), op.getTransX(), op.getTransY(), 1.0, r);
+  }
+};
+struct MatmulLowering : OpConversionPattern<MatmulOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(MatmulOp op, OpAdaptor a,
+                                ConversionPatternRewriter &r) const override {
+    return lowerMatmul(op, a.getX(), a.getY(), op.getTranspose_X(), op.getTranspose_Y(),
+                       op.getAlpha().convertToDouble(), r);
+  }
+};
+} // namespace
+
+void mlir::pd::populatePdMatMulToLinalgPatterns(RewritePatternSet &p) {
+  p.add<MulLowering, MatmulV2Lowering, MatmulLowering>(p.getContext());
+}

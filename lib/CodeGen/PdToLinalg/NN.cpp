@@ -1,0 +1,415 @@
+//===- NN.cpp - pd conv, normalization, pooling, softmax -> linalg -------===//
+
+#include "PaddleMLIR/CodeGen/Passes.h"
+#include "PaddleMLIR/Dialect/Pd/IR/PdOps.h"
+#include "Utils.h"
+
+#include "mlir/Dialect/Math/IR/Math.h"
+
+#include <limits>
+
+using namespace mlir;
+using namespace mlir::pd;
+using namespace mlir::pd::lowering;
+
+namespace {
+std::array<int64_t, 4> pads4(ArrayRef<int32_t> p) {
+  if (p.size() == 4)
+    return {p[0], p[1], p[2], p[3]};
+  return {p[0], p[0], p[1], p[1]};
+}
+
+DenseIntElementsAttr i64Vec(OpBuilder &b, ArrayRef<int64_t> v) {
+  return DenseIntElementsAttr::get(RankedTensorType::get({(int64_t)v.size()}, b.getI64Type()), v);
+}
+
+/// Pads the two spatial dims of an NCHW tensor with `value`.
+Value padSpatial(OpBuilder &b, Location loc, Value x, std::array<int64_t, 4> p, double value) {
+  if (p[0] == 0 && p[1] == 0 && p[2] == 0 && p[3] == 0)
+    return x;
+  auto t = cast<RankedTensorType>(x.getType());
+  SmallVector<int64_t> shape(t.getShape());
+  auto grow = [](int64_t d, int64_t n) { return ShapedType::isDynamic(d) ? d : d + n; };
+  shape[2] = grow(shape[2], p[0] + p[1]);
+  shape[3] = grow(shape[3], p[2] + p[3]);
+  SmallVector<OpFoldResult> low = {b.getIndexAttr(0), b.getIndexAttr(0), b.getIndexAttr(p[0]),
+                                   b.getIndexAttr(p[2])};
+  SmallVector<OpFoldResult> high = {b.getIndexAttr(0), b.getIndexAttr(0), b.getIndexAttr(p[1]),
+                                    b.getIndexAttr(p[3])};
+  Value pad = scalar(b, loc, t.getElementType(), value);
+  return tensor::PadOp::create(b, loc, RankedTensorType::get(shape, t.getElementType()), x, low,
+                               high, pad);
+}
+
+/// Explicit paddings of a conv/pool, resolving SAME and VALID.
+std::array<int64_t, 4> resolvePads(RankedTensorType in, ArrayRef<int64_t> k, ArrayRef<int32_t> s,
+                                   ArrayRef<int32_t> d, ArrayRef<int32_t> paddings,
+                                   StringRef algo) {
+  if (algo == "VALID")
+    return {0, 0, 0, 0};
+  if (algo != "SAME")
+    return pads4(paddings);
+  std::array<int64_t, 4> p{};
+  for (int i = 0; i < 2; ++i) {
+    int64_t size = in.getDimSize(2 + i);
+    int64_t out = (size + s[i] - 1) / s[i];
+    int64_t total = std::max<int64_t>((out - 1) * s[i] + d[i] * (k[i] - 1) + 1 - size, 0);
+    p[2 * i] = total / 2;
+    p[2 * i + 1] = total - total / 2;
+  }
+  return p;
+}
+
+template <typename OpTy>
+LogicalResult lowerConv(OpTy op, Value input, Value filter, ConversionPatternRewriter &rewriter) {
+  Location loc = op.getLoc();
+  if (op.getDataFormat() == "NHWC")
+    return rewriter.notifyMatchFailure(op,
+                                       "NHWC convolution is not supported by the CPU backend yet");
+  auto resultType = cast<RankedTensorType>(op.getType());
+  auto in = cast<RankedTensorType>(input.getType());
+  auto f = cast<RankedTensorType>(filter.getType());
+  if (!f.hasStaticShape())
+    return rewriter.notifyMatchFailure(op, "the filter must have a static shape");
+  int64_t groups = op.getGroups();
+  auto pads = resolvePads(in, {f.getDimSize(2), f.getDimSize(3)}, op.getStrides(),
+                          op.getDilations(), op.getPaddings(), op.getPaddingAlgorithm());
+  if (op.getPaddingAlgorithm() == "SAME" && !in.hasStaticShape())
+    return rewriter.notifyMatchFailure(op, "SAME padding needs static spatial dims");
+  Value padded = padSpatial(rewriter, loc, input, pads, 0.0);
+  SmallVector<int64_t> strides(op.getStrides().begin(), op.getStrides().end());
+  SmallVector<int64_t> dil(op.getDilations().begin(), op.getDilations().end());
+  SmallVector<Value> dyn = dynSizesFrom(rewriter, loc, input, resultType);
+  // Only the batch dim may be dynamic in what the CPU backend accepts.
+  if (!resultType.hasStaticShape() &&
+      (resultType.getNumDynamicDims() != 1 || !resultType.isDynamicDim(0)))
+    return rewriter.notifyMatchFailure(op, "only the batch dim of a convolution may be dynamic");
+  Value init = filled(rewriter, loc, resultType, dyn, 0.0);
+  Value result;
+  int64_t cin = in.getDimSize(1);
+  if (groups == 1) {
+    result = linalg::Conv2DNchwFchwOp::create(rewriter, loc, TypeRange{resultType},
+                                              ValueRange{padded, filter}, ValueRange{init},
+                                              i64Vec(rewriter, strides), i64Vec(rewriter, dil))
+                 .getResult(0);
+  } else if (groups == cin && f.getDimSize(0) == cin && f.getDimSize(1) == 1) {
+    // Depthwise: filter [C, 1, kh, kw] -> [C, kh, kw].
+    auto f3 = RankedTensorType::get({f.getDimSize(0), f.getDimSize(2), f.getDimSize(3)},
+                                    f.getElementType());
+    Value filter3 = tensor::CollapseShapeOp::create(
+        rewriter, loc, f3, filter, ArrayRef<ReassociationIndices>{{0, 1}, {2}, {3}});
+    result = linalg::DepthwiseConv2DNchwChwOp::create(
+                 rewriter, loc, TypeRange{resultType}, ValueRange{padded, filter3},
+                 ValueRange{init}, i64Vec(rewriter, strides), i64Vec(rewriter, dil))
+                 .getResult(0);
+  } else {
+    return rewriter.notifyMatchFailure(op,
+                                       "grouped convolution (not depthwise) is not supported yet");
+  }
+  rewriter.replaceOp(op, result);
+  return success();
+}
+
+struct Conv2dLowering : OpConversionPattern<Conv2dOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(Conv2dOp op, OpAdaptor a,
+                                ConversionPatternRewriter &r) const override {
+    return lowerConv(op, a.getInput(), a.getFilter(), r);
+  }
+};
+struct DepthwiseConv2dLowering : OpConversionPattern<DepthwiseConv2dOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(DepthwiseConv2dOp op, OpAdaptor a,
+                                ConversionPatternRewriter &r) const override {
+    return lowerConv(op, a.getInput(), a.getFilter(), r);
+  }
+};
+
+/// x * a[c] + b[c] with a = scale / sqrt(var + eps), b = bias - mean * a.
+struct BatchNormLowering : OpConversionPattern<BatchNormOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(BatchNormOp op, OpAdaptor a,
+                                ConversionPatternRewriter &r) const override {
+    Location loc = op.getLoc();
+    auto type = cast<RankedTensorType>(op.getType());
+    int64_t ch = op.getDataLayout() == "NHWC" ? type.getRank() - 1 : 1;
+    double eps = op.getEpsilon().convertToDouble();
+    auto vecType = cast<RankedTensorType>(a.getScale().getType());
+    auto coef = elementwise(r, loc, vecType, ValueRange{a.getScale(), a.getVariance()}, {0, 0},
+                            [&](OpBuilder &b, Location l, ValueRange v) -> Value {
+                              Value e = scalar(b, l, v[1].getType(), eps);
+                              Value s =
+                                  math::SqrtOp::create(b, l, arith::AddFOp::create(b, l, v[1], e));
+                              return arith::DivFOp::create(b, l, v[0], s);
+                            });
+    if (failed(coef))
+      return failure();
+    auto shift = elementwise(r, loc, vecType, ValueRange{a.getBias(), a.getMean(), *coef},
+                             {0, 0, 0}, [&](OpBuilder &b, Location l, ValueRange v) -> Value {
+                               return arith::SubFOp::create(
+                                   b, l, v[0], arith::MulFOp::create(b, l, v[1], v[2]));
+                             });
+    if (failed(shift))
+      return failure();
+    auto y = elementwise(r, loc, type, ValueRange{a.getX(), *coef, *shift}, {0, ch, ch},
+                         [&](OpBuilder &b, Location l, ValueRange v) -> Value {
+                           return arith::AddFOp::create(
+                               b, l, arith::MulFOp::create(b, l, v[0], v[1]), v[2]);
+                         });
+    if (failed(y))
+      return failure();
+    r.replaceOp(op, *y);
+    return success();
+  }
+};
+
+/// A reduction over `dims` of x into a tensor without those dims, then
+/// broadcast back: used by softmax and layer_norm.
+Value reduceDims(OpBuilder &b, Location loc, Value x, ArrayRef<int64_t> dims, double init,
+                 function_ref<Value(OpBuilder &, Location, Value, Value)> combine) {
+  auto t = cast<RankedTensorType>(x.getType());
+  SmallVector<int64_t> keptShape;
+  SmallVector<AffineExpr> keptExprs;
+  SmallVector<Value> dyn;
+  SmallVector<utils::IteratorType> iters;
+  for (int64_t i = 0; i < t.getRank(); ++i) {
+    bool red = llvm::is_contained(dims, i);
+    iters.push_back(red ? utils::IteratorType::reduction : utils::IteratorType::parallel);
+    if (red)
+      continue;
+    keptShape.push_back(t.getDimSize(i));
+    keptExprs.push_back(b.getAffineDimExpr(i));
+    if (t.isDynamicDim(i))
+      dyn.push_back(tensor::DimOp::create(b, loc, x, i));
+  }
+  auto outType = RankedTensorType::get(keptShape, t.getElementType());
+  Value acc = filled(b, loc, outType, dyn, init);
+  SmallVector<AffineMap> maps = {b.getMultiDimIdentityMap(t.getRank()),
+                                 AffineMap::get(t.getRank(), 0, keptExprs, b.getContext())};
+  return linalg::GenericOp::create(
+             b, loc, TypeRange{outType}, ValueRange{x}, ValueRange{acc}, maps, iters,
+             [&](OpBuilder &nb, Location nl, ValueRange args) {
+               linalg::YieldOp::create(nb, nl, combine(nb, nl, args[1], args[0]));
+             })
+      .getResult(0);
+}
+
+/// A linalg.generic over x's shape reading x and per-row values (x's dims
+/// without `dims`).
+FailureOr<Value> withRows(OpBuilder &b, Location loc, Value x, ValueRange rows,
+                          ArrayRef<int64_t> dims,
+                          function_ref<Value(OpBuilder &, Location, ValueRange)> body) {
+  auto t = cast<RankedTensorType>(x.getType());
+  SmallVector<AffineExpr> kept;
+  for (int64_t i = 0; i < t.getRank(); ++i)
+    if (!llvm::is_contained(dims, i))
+      kept.push_back(b.getAffineDimExpr(i));
+  SmallVector<AffineMap> maps = {b.getMultiDimIdentityMap(t.getRank())};
+  for (size_t i = 0; i < rows.size(); ++i)
+    maps.push_back(AffineMap::get(t.getRank(), 0, kept, b.getContext()));
+  maps.push_back(b.getMultiDimIdentityMap(t.getRank()));
+  Value init =
+      tensor::EmptyOp::create(b, loc, t.getShape(), t.getElementType(), dynSizesFrom(b, loc, x, t));
+  SmallVector<Value> ins = {x};
+  llvm::append_range(ins, rows);
+  SmallVector<utils::IteratorType> iters(t.getRank(), utils::IteratorType::parallel);
+  return linalg::GenericOp::create(b, loc, TypeRange{t}, ins, ValueRange{init}, maps, iters,
+                                   [&](OpBuilder &nb, Location nl, ValueRange args) {
+                                     linalg::YieldOp::create(nb, nl,
+                                                             body(nb, nl, args.drop_back()));
+                                   })
+      .getResult(0);
+}
+
+Value softmax(OpBuilder &b, Location loc, Value x, int64_t axis, bool log) {
+  Value mx = reduceDims(b, loc, x, {axis}, -std::numeric_limits<double>::infinity(),
+                        [](OpBuilder &nb, Location l, Value acc, Value v) -> Value {
+                          return arith::MaximumFOp::create(nb, l, acc, v);
+                        });
+  Value shifted =
+      *withRows(b, loc, x, {mx}, {axis}, [](OpBuilder &nb, Location l, ValueRange v) -> Value {
+        return arith::SubFOp::create(nb, l, v[0], v[1]);
+      });
+  Value sum = reduceDims(b, loc, shifted, {axis}, 0.0,
+                         [](OpBuilder &nb, Location l, Value acc, Value v) -> Value {
+                           return arith::AddFOp::create(nb, l, acc, math::ExpOp::create(nb, l, v));
+                         });
+  return *withRows(b, loc, shifted, {sum}, {axis},
+                   [&](OpBuilder &nb, Location l, ValueRange v) -> Value {
+                     if (log)
+                       return arith::SubFOp::create(nb, l, v[0], math::LogOp::create(nb, l, v[1]));
+                     return arith::DivFOp::create(nb, l, math::ExpOp::create(nb, l, v[0]), v[1]);
+                   });
+}
+
+template <typename OpTy, bool Log> struct SoftmaxLowering : OpConversionPattern<OpTy> {
+  using OpConversionPattern<OpTy>::OpConversionPattern;
+  LogicalResult matchAndRewrite(OpTy op, typename OpTy::Adaptor a,
+                                ConversionPatternRewriter &r) const override {
+    int64_t rank = cast<RankedTensorType>(op.getType()).getRank();
+    int64_t axis = op.getAxis() < 0 ? op.getAxis() + rank : op.getAxis();
+    Value y = softmax(r, op.getLoc(), a.getX(), axis, Log);
+    if (y.getType() != op.getType())
+      y = tensor::CastOp::create(r, op.getLoc(), op.getType(), y);
+    r.replaceOp(op, y);
+    return success();
+  }
+};
+
+struct LayerNormLowering : OpConversionPattern<LayerNormOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(LayerNormOp op, OpAdaptor a,
+                                ConversionPatternRewriter &r) const override {
+    Location loc = op.getLoc();
+    auto t = cast<RankedTensorType>(op.getType());
+    int64_t begin = op.getBeginNormAxis();
+    if (begin != t.getRank() - 1)
+      return r.notifyMatchFailure(op, "layer_norm is supported over the last dim only");
+    int64_t n = t.getDimSize(begin);
+    if (ShapedType::isDynamic(n))
+      return r.notifyMatchFailure(op, "the normalized dim must be static");
+    SmallVector<int64_t> dims = {begin};
+    Value x = a.getX();
+    Type elem = t.getElementType();
+    auto add = [](OpBuilder &b, Location l, Value acc, Value v) -> Value {
+      return arith::AddFOp::create(b, l, acc, v);
+    };
+    Value sum = reduceDims(r, loc, x, dims, 0.0, add);
+    Value centered =
+        *withRows(r, loc, x, {sum}, dims, [&](OpBuilder &b, Location l, ValueRange v) -> Value {
+          return arith::SubFOp::create(b, l, v[0],
+                                       arith::DivFOp::create(b, l, v[1], scalar(b, l, elem, n)));
+        });
+    Value sq = reduceDims(
+        r, loc, centered, dims, 0.0, [](OpBuilder &b, Location l, Value acc, Value v) -> Value {
+          return arith::AddFOp::create(b, l, acc, arith::MulFOp::create(b, l, v, v));
+        });
+    double eps = op.getEpsilon().convertToDouble();
+    Value norm = *withRows(r, loc, centered, {sq}, dims,
+                           [&](OpBuilder &b, Location l, ValueRange v) -> Value {
+                             Value var = arith::DivFOp::create(b, l, v[1], scalar(b, l, elem, n));
+                             Value inv = math::RsqrtOp::create(
+                                 b, l, arith::AddFOp::create(b, l, var, scalar(b, l, elem, eps)));
+                             return arith::MulFOp::create(b, l, v[0], inv);
+                           });
+    SmallVector<Value> ins = {norm};
+    SmallVector<int64_t> offs = {0};
+    if (a.getScale()) {
+      ins.push_back(a.getScale());
+      offs.push_back(begin);
+    }
+    if (a.getBias()) {
+      ins.push_back(a.getBias());
+      offs.push_back(begin);
+    }
+    bool hasScale = bool(a.getScale()), hasBias = bool(a.getBias());
+    auto y =
+        elementwise(r, loc, t, ins, offs, [&](OpBuilder &b, Location l, ValueRange v) -> Value {
+          Value out = v[0];
+          if (hasScale)
+            out = arith::MulFOp::create(b, l, out, v[1]);
+          if (hasBias)
+            out = arith::AddFOp::create(b, l, out, v[hasScale ? 2 : 1]);
+          return out;
+        });
+    if (failed(y))
+      return failure();
+    r.replaceOp(op, *y);
+    return success();
+  }
+};
+
+struct Pool2dLowering : OpConversionPattern<Pool2dOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(Pool2dOp op, OpAdaptor a,
+                                ConversionPatternRewriter &r) const override {
+    Location loc = op.getLoc();
+    if (op.getDataFormat() == "NHWC")
+      return r.notifyMatchFailure(op, "NHWC pooling is not supported by the CPU backend yet");
+    auto type = cast<RankedTensorType>(op.getType());
+    auto in = cast<RankedTensorType>(a.getX().getType());
+    bool isMax = op.getPoolingType() == "max";
+    double init = isMax ? -std::numeric_limits<double>::infinity() : 0.0;
+    auto combine = [isMax](OpBuilder &b, Location l, Value acc, Value v) -> Value {
+      return isMax ? arith::MaximumFOp::create(b, l, acc, v).getResult()
+                   : arith::AddFOp::create(b, l, acc, v).getResult();
+    };
+    bool global = op.getGlobalPooling() ||
+                  (op.getAdaptive() && op.getKsize()[0] == 1 && op.getKsize()[1] == 1);
+    if (global) {
+      Value red = reduceDims(r, loc, a.getX(), {2, 3}, init, combine);
+      if (!isMax) {
+        if (!in.hasStaticShape() && (in.isDynamicDim(2) || in.isDynamicDim(3)))
+          return r.notifyMatchFailure(op, "global average pooling needs static spatial dims");
+        double count = double(in.getDimSize(2) * in.getDimSize(3));
+        auto rt = cast<RankedTensorType>(red.getType());
+        red = *elementwise(
+            r, loc, rt, ValueRange{red}, {0}, [&](OpBuilder &b, Location l, ValueRange v) -> Value {
+              return arith::DivFOp::create(b, l, v[0], scalar(b, l, rt.getElementType(), count));
+            });
+      }
+      Value y = tensor::ExpandShapeOp::create(r, loc, type, red,
+                                              ArrayRef<ReassociationIndices>{{0}, {1, 2, 3}});
+      r.replaceOp(op, y);
+      return success();
+    }
+    if (op.getAdaptive())
+      return r.notifyMatchFailure(op,
+                                  "adaptive pooling to sizes other than 1x1 is not supported yet");
+    if (in.isDynamicDim(2) || in.isDynamicDim(3))
+      return r.notifyMatchFailure(op, "windowed pooling needs static spatial dims");
+    auto ks = op.getKsize();
+    auto st = op.getStrides();
+    auto pads =
+        resolvePads(in, {ks[0], ks[1]}, st, {1, 1}, op.getPaddings(), op.getPaddingAlgorithm());
+    // ceil_mode: extra high padding so the last partial window exists.
+    int64_t oh = type.getDimSize(2), ow = type.getDimSize(3);
+    int64_t H = in.getDimSize(2), W = in.getDimSize(3);
+    int64_t extraH = std::max<int64_t>((oh - 1) * st[0] + ks[0] - (H + pads[0] + pads[1]), 0);
+    int64_t extraW = std::max<int64_t>((ow - 1) * st[1] + ks[1] - (W + pads[2] + pads[3]), 0);
+    auto padded =
+        padSpatial(r, loc, a.getX(), {pads[0], pads[1] + extraH, pads[2], pads[3] + extraW}, init);
+    SmallVector<Value> dyn = dynSizesFrom(r, loc, a.getX(), type);
+    Value acc = filled(r, loc, type, dyn, init);
+    Value window =
+        tensor::EmptyOp::create(r, loc, ArrayRef<int64_t>{ks[0], ks[1]}, type.getElementType());
+    SmallVector<int64_t> strides = {st[0], st[1]}, dil = {1, 1};
+    Value y;
+    if (isMax)
+      y = linalg::PoolingNchwMaxOp::create(r, loc, TypeRange{type}, ValueRange{padded, window},
+                                           ValueRange{acc}, i64Vec(r, strides), i64Vec(r, dil))
+              .getResult(0);
+    else
+      y = linalg::PoolingNchwSumOp::create(r, loc, TypeRange{type}, ValueRange{padded, window},
+                                           ValueRange{acc}, i64Vec(r, strides), i64Vec(r, dil))
+              .getResult(0);
+    if (!isMax) {
+      // Divisors per output position: the window size, or with `exclusive`
+      // the number of window cells inside the unpadded input.
+      SmallVector<float> counts;
+      for (int64_t i = 0; i < oh; ++i)
+        for (int64_t j = 0; j < ow; ++j) {
+          int64_t h0 = i * st[0] - pads[0], w0 = j * st[1] - pads[2];
+          int64_t hs = std::max<int64_t>(h0, 0), he = std::min<int64_t>(h0 + ks[0], H);
+          int64_t ws = std::max<int64_t>(w0, 0), we = std::min<int64_t>(w0 + ks[1], W);
+          counts.push_back(op.getExclusive() ? float((he - hs) * (we - ws)) : float(ks[0] * ks[1]));
+        }
+      auto ct = RankedTensorType::get({oh, ow}, type.getElementType());
+      Value c = arith::ConstantOp::create(r, loc, ct,
+                                          DenseElementsAttr::get(ct, ArrayRef<float>(counts)));
+      y = *elementwise(r, loc, type, ValueRange{y, c}, {0, 2},
+                       [](OpBuilder &b, Location l, ValueRange v) -> Value {
+                         return arith::DivFOp::create(b, l, v[0], v[1]);
+                       });
+    }
+    r.replaceOp(op, y);
+    return success();
+  }
+};
+} // namespace
+
+void mlir::pd::populatePdNNToLinalgPatterns(RewritePatternSet &p) {
+  p.add<Conv2dLowering, DepthwiseConv2dLowering, BatchNormLowering, LayerNormLowering,
+        Pool2dLowering, SoftmaxLowering<SoftmaxOp, false>, SoftmaxLowering<LogSoftmaxOp, true>>(
+      p.getContext());
+}

@@ -1,0 +1,86 @@
+//===- Utils.cpp - helpers shared by the pd -> linalg patterns -----------===//
+
+#include "Utils.h"
+
+#include "mlir/Dialect/Utils/StructuredOpsUtils.h"
+
+using namespace mlir;
+
+namespace mlir::pd::lowering {
+
+Value scalar(OpBuilder &b, Location loc, Type elem, double v) {
+  if (auto f = dyn_cast<FloatType>(elem))
+    return arith::ConstantOp::create(b, loc, elem, b.getFloatAttr(f, v));
+  return arith::ConstantOp::create(b, loc, elem, b.getIntegerAttr(elem, static_cast<int64_t>(v)));
+}
+
+SmallVector<Value> dynSizesFrom(OpBuilder &b, Location loc, Value src, RankedTensorType type) {
+  SmallVector<Value> sizes;
+  for (int64_t i = 0; i < type.getRank(); ++i)
+    if (type.isDynamicDim(i))
+      sizes.push_back(tensor::DimOp::create(b, loc, src, i));
+  return sizes;
+}
+
+FailureOr<SmallVector<Value>> elementwiseDynSizes(OpBuilder &b, Location loc, RankedTensorType type,
+                                                  ValueRange inputs, ArrayRef<int64_t> offsets) {
+  SmallVector<Value> sizes;
+  for (int64_t i = 0; i < type.getRank(); ++i) {
+    if (!type.isDynamicDim(i))
+      continue;
+    Value found;
+    for (auto [in, off] : llvm::zip(inputs, offsets)) {
+      auto t = cast<RankedTensorType>(in.getType());
+      int64_t j = i - off;
+      if (j >= 0 && j < t.getRank() && t.isDynamicDim(j)) {
+        found = tensor::DimOp::create(b, loc, in, j);
+        break;
+      }
+    }
+    if (!found)
+      return failure();
+    sizes.push_back(found);
+  }
+  return sizes;
+}
+
+Value filled(OpBuilder &b, Location loc, RankedTensorType type, ValueRange dynSizes, double value) {
+  Value empty = tensor::EmptyOp::create(b, loc, type.getShape(), type.getElementType(), dynSizes);
+  Value v = scalar(b, loc, type.getElementType(), value);
+  return linalg::FillOp::create(b, loc, ValueRange{v}, ValueRange{empty}).getResult(0);
+}
+
+AffineMap broadcastMap(RankedTensorType in, RankedTensorType out, int64_t offset) {
+  MLIRContext *ctx = in.getContext();
+  SmallVector<AffineExpr> exprs;
+  for (int64_t j = 0; j < in.getRank(); ++j) {
+    int64_t i = offset + j;
+    bool broadcast = in.getDimSize(j) == 1 && out.getDimSize(i) != 1;
+    exprs.push_back(broadcast ? getAffineConstantExpr(0, ctx) : getAffineDimExpr(i, ctx));
+  }
+  return AffineMap::get(out.getRank(), 0, exprs, ctx);
+}
+
+FailureOr<Value> elementwise(OpBuilder &b, Location loc, RankedTensorType resultType,
+                             ValueRange inputs, ArrayRef<int64_t> offsets,
+                             function_ref<Value(OpBuilder &, Location, ValueRange)> body) {
+  auto sizes = elementwiseDynSizes(b, loc, resultType, inputs, offsets);
+  if (failed(sizes))
+    return failure();
+  Value init =
+      tensor::EmptyOp::create(b, loc, resultType.getShape(), resultType.getElementType(), *sizes);
+  SmallVector<AffineMap> maps;
+  for (auto [in, off] : llvm::zip(inputs, offsets))
+    maps.push_back(broadcastMap(cast<RankedTensorType>(in.getType()), resultType, off));
+  maps.push_back(b.getMultiDimIdentityMap(resultType.getRank()));
+  SmallVector<utils::IteratorType> iters(resultType.getRank(), utils::IteratorType::parallel);
+  auto generic =
+      linalg::GenericOp::create(b, loc, TypeRange{resultType}, inputs, ValueRange{init}, maps,
+                                iters, [&](OpBuilder &nb, Location nl, ValueRange args) {
+                                  Value r = body(nb, nl, args.drop_back());
+                                  linalg::YieldOp::create(nb, nl, r);
+                                });
+  return generic.getResult(0);
+}
+
+} // namespace mlir::pd::lowering

@@ -1,0 +1,42 @@
+//===- Utils.h - helpers shared by the pd -> linalg patterns ----*- C++ -*-===//
+#ifndef PADDLEMLIR_LIB_CODEGEN_PDTOLINALG_UTILS_H
+#define PADDLEMLIR_LIB_CODEGEN_PDTOLINALG_UTILS_H
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/Builders.h"
+
+namespace mlir::pd::lowering {
+/// A value of the (float or integer) element type.
+Value scalar(OpBuilder &b, Location loc, Type elem, double v);
+
+/// Sizes of the dynamic dims of `type`, taken from `src` (same rank).
+SmallVector<Value> dynSizesFrom(OpBuilder &b, Location loc, Value src, RankedTensorType type);
+
+/// Dynamic sizes of an elementwise result: each dynamic result dim is read
+/// from an input that has it (input k aligned at offsets[k]) and is dynamic.
+FailureOr<SmallVector<Value>> elementwiseDynSizes(OpBuilder &b, Location loc, RankedTensorType type,
+                                                  ValueRange inputs, ArrayRef<int64_t> offsets);
+
+/// tensor.empty of `type` filled with `value`.
+Value filled(OpBuilder &b, Location loc, RankedTensorType type, ValueRange dynSizes, double value);
+
+/// The indexing map of an input of rank r aligned at `offset` inside an
+/// iteration space of `out`'s rank; static size-1 dims that the result
+/// broadcasts become constant 0.
+AffineMap broadcastMap(RankedTensorType in, RankedTensorType out, int64_t offset);
+
+/// A linalg.generic computing `body` elementwise over the inputs (each
+/// aligned at offsets[k], broadcast where its dims are 1).
+FailureOr<Value> elementwise(OpBuilder &b, Location loc, RankedTensorType resultType,
+                             ValueRange inputs, ArrayRef<int64_t> offsets,
+                             function_ref<Value(OpBuilder &, Location, ValueRange)> body);
+
+/// Paddle's alignment offset of a rank-`small` operand against rank `big`.
+inline int64_t alignOffset(int64_t big, int64_t small, int64_t axis) {
+  return axis == -1 ? big - small : axis;
+}
+} // namespace mlir::pd::lowering
+
+#endif // PADDLEMLIR_LIB_CODEGEN_PDTOLINALG_UTILS_H

@@ -1,0 +1,41 @@
+//===- Pipelines.cpp - the --pd-lower-to-cpu pipeline --------------------===//
+
+#include "PaddleMLIR/CodeGen/Passes.h"
+#include "PaddleMLIR/Dialect/Pd/Transforms/Passes.h"
+
+#include "mlir/InitAllPasses.h"
+#include "mlir/Pass/PassRegistry.h"
+
+using namespace mlir;
+
+// Upstream passes by their registered names: the pipeline reads like the
+// mlir-opt command a developer would run to reproduce a step.
+static const char *kCPUPipeline =
+    "pd-externalize-weights,convert-pd-to-linalg,canonicalize,cse,"
+    "func.func(linalg-fuse-elementwise-ops),"
+    "one-shot-bufferize{bufferize-function-boundaries "
+    "function-boundary-type-conversion=identity-layout-map},"
+    "buffer-deallocation-pipeline,"
+    "convert-linalg-to-loops,lower-affine,convert-scf-to-cf,expand-strided-metadata,lower-affine,"
+    "convert-math-to-llvm,convert-math-to-libm,convert-arith-to-llvm,finalize-memref-to-llvm,"
+    "convert-cf-to-llvm,convert-func-to-llvm,convert-index-to-llvm,reconcile-unrealized-casts";
+
+void mlir::pd::addCPUCodegenPasses(OpPassManager &pm) {
+  if (failed(parsePassPipeline(kCPUPipeline, pm)))
+    llvm::report_fatal_error("paddle-mlir: the built-in CPU pipeline does not parse");
+}
+
+void mlir::pd::buildLowerToCPUPipeline(OpPassManager &pm, const LowerToCPUOptions &) {
+  OptimizePipelineOptions graph;
+  buildOptimizePipeline(pm, graph);
+  addCPUCodegenPasses(pm);
+}
+
+void mlir::pd::registerCodeGenPassesAndPipelines() {
+  registerAllPasses();
+  registerPdCodeGenPasses();
+  PassPipelineRegistration<LowerToCPUOptions>(
+      "pd-lower-to-cpu",
+      "Lower a pd module to the LLVM dialect for the host CPU (what paddle-compile runs)",
+      buildLowerToCPUPipeline);
+}

@@ -1,0 +1,415 @@
+//===- Runtime.cpp - pdrt: load compiled artifacts and run them -----------===//
+//
+// No MLIR or LLVM here: the runtime reads manifest.json, maps the weights,
+// dlopens lib<name>.so and calls its `pd_entry(void **args)` with memref
+// descriptors (allocated, aligned, offset, sizes[r], strides[r]) for the
+// inputs and weights; results come back as descriptors of buffers the model
+// allocated, which are copied out and freed.
+//
+//===----------------------------------------------------------------------===//
+
+#include "PaddleMLIR/Runtime/pdrt.h"
+
+#include "Json.h"
+
+#include <cstdlib>
+#include <cstring>
+#include <dlfcn.h>
+#include <fstream>
+#include <memory>
+#include <new>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace {
+thread_local std::string lastError;
+
+pdrt_status fail(pdrt_status s, const std::string &msg) {
+  lastError = msg;
+  return s;
+}
+
+struct TensorDesc {
+  std::string name;
+  pdrt_dtype dtype = PDRT_DTYPE_INVALID;
+  std::vector<int64_t> shape;
+  uint64_t offset = 0, nbytes = 0;
+};
+
+const char *kDtypeNames[] = {"float32", "float64", "float16", "bfloat16", "int8",
+                             "uint8",   "int16",   "int32",   "int64",    "bool"};
+const int64_t kDtypeSizes[] = {4, 8, 2, 2, 1, 1, 2, 4, 8, 1};
+
+/// FNV-1a over the weights, matching the compiler's checksum.
+uint64_t checksum(const unsigned char *p, size_t n) {
+  uint64_t h = 1469598103934665603ull;
+  for (size_t i = 0; i < n; ++i)
+    h = (h ^ p[i]) * 1099511628211ull;
+  return h;
+}
+
+bool readFile(const std::string &path, std::string &out) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in)
+    return false;
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  out = ss.str();
+  return !in.bad();
+}
+} // namespace
+
+struct pdrt_model {
+  std::string dir, name;
+  std::vector<TensorDesc> inputs, outputs, weights;
+  void *library = nullptr;
+  void (*entry)(void **) = nullptr;
+  unsigned char *weightData = nullptr;
+  size_t weightBytes = 0;
+  ~pdrt_model() {
+    std::free(weightData);
+    if (library)
+      dlclose(library);
+  }
+};
+
+struct pdrt_instance {
+  const pdrt_model *model;
+  std::vector<const void *> inputData;
+  std::vector<std::vector<int64_t>> inputShapes;
+  std::vector<std::vector<char>> outputData;
+  std::vector<std::vector<int64_t>> outputShapes;
+  bool ran = false;
+};
+
+extern "C" {
+
+const char *pdrt_last_error(void) { return lastError.c_str(); }
+
+const char *pdrt_dtype_name(pdrt_dtype d) {
+  return d >= 0 && d < PDRT_DTYPE_INVALID ? kDtypeNames[d] : "invalid";
+}
+
+pdrt_dtype pdrt_dtype_from_name(const char *name) {
+  for (int i = 0; i < PDRT_DTYPE_INVALID; ++i)
+    if (name && std::strcmp(name, kDtypeNames[i]) == 0)
+      return static_cast<pdrt_dtype>(i);
+  return PDRT_DTYPE_INVALID;
+}
+
+int64_t pdrt_dtype_size(pdrt_dtype d) {
+  return d >= 0 && d < PDRT_DTYPE_INVALID ? kDtypeSizes[d] : 0;
+}
+
+static bool parseTensors(const pdrt::json::Value *list, std::vector<TensorDesc> &out, bool weights,
+                         std::string &error) {
+  if (!list || list->kind != pdrt::json::Value::Array) {
+    error = "missing tensor list";
+    return false;
+  }
+  for (const auto &t : list->arr) {
+    TensorDesc d;
+    const auto *name = t.get("name"), *dtype = t.get("dtype"), *shape = t.get("shape");
+    if (!name || name->kind != pdrt::json::Value::String || !dtype || !shape ||
+        shape->kind != pdrt::json::Value::Array) {
+      error = "a tensor entry lacks name, dtype or shape";
+      return false;
+    }
+    d.name = name->str;
+    d.dtype = pdrt_dtype_from_name(dtype->str.c_str());
+    if (d.dtype == PDRT_DTYPE_INVALID) {
+      error = "tensor '" + d.name + "' has unknown dtype '" + dtype->str + "'";
+      return false;
+    }
+    for (const auto &dim : shape->arr)
+      d.shape.push_back(static_cast<int64_t>(dim.num));
+    if (weights) {
+      const auto *off = t.get("offset"), *nb = t.get("nbytes");
+      if (!off || !nb) {
+        error = "weight '" + d.name + "' lacks offset or nbytes";
+        return false;
+      }
+      d.offset = static_cast<uint64_t>(off->num);
+      d.nbytes = static_cast<uint64_t>(nb->num);
+    }
+    out.push_back(std::move(d));
+  }
+  return true;
+}
+
+pdrt_status pdrt_model_load(const char *dirArg, pdrt_model **out) {
+  if (!dirArg || !out)
+    return fail(PDRT_ERR_INVALID_ARGUMENT, "pdrt_model_load: null argument");
+  *out = nullptr;
+  std::string dir = dirArg, text, error;
+  std::string manifestPath = dir + "/manifest.json";
+  if (!readFile(manifestPath, text))
+    return fail(PDRT_ERR_IO,
+                "cannot read '" + manifestPath + "' (is '" + dir + "' an artifact directory?)");
+  pdrt::json::Value m;
+  if (!pdrt::json::parse(text, m, error))
+    return fail(PDRT_ERR_FORMAT, "'" + manifestPath + "' is not valid JSON: " + error);
+  const auto *format = m.get("format");
+  if (!format || format->str != "paddle-mlir-artifact")
+    return fail(PDRT_ERR_FORMAT, "'" + manifestPath + "' is not a paddle-mlir artifact manifest");
+  auto model = std::make_unique<pdrt_model>();
+  model->dir = dir;
+  const auto *name = m.get("name"), *lib = m.get("library"), *wfile = m.get("weights_file"),
+             *wbytes = m.get("weights_bytes"), *fp = m.get("fingerprint"),
+             *sum = m.get("weights_checksum");
+  if (!name || !lib || !wfile || !wbytes || !fp || !sum)
+    return fail(PDRT_ERR_FORMAT,
+                "'" + manifestPath + "' lacks name, library, weights or fingerprint fields");
+  model->name = name->str;
+  if (!parseTensors(m.get("inputs"), model->inputs, false, error) ||
+      !parseTensors(m.get("outputs"), model->outputs, false, error) ||
+      !parseTensors(m.get("weights"), model->weights, true, error))
+    return fail(PDRT_ERR_FORMAT, "'" + manifestPath + "': " + error);
+
+  // Weights: one 64-byte aligned buffer, checked against size and checksum.
+  std::string weightsPath = dir + "/" + wfile->str, bytes;
+  if (!readFile(weightsPath, bytes))
+    return fail(PDRT_ERR_IO, "cannot read weights file '" + weightsPath + "'");
+  if (bytes.size() != static_cast<size_t>(wbytes->num))
+    return fail(PDRT_ERR_FORMAT, "weights file '" + weightsPath + "' has " +
+                                     std::to_string(bytes.size()) + " bytes, the manifest says " +
+                                     std::to_string((uint64_t)wbytes->num));
+  model->weightBytes = bytes.size();
+  model->weightData =
+      static_cast<unsigned char *>(std::aligned_alloc(64, (bytes.size() + 63) / 64 * 64 + 64));
+  if (!model->weightData)
+    return fail(PDRT_ERR_INTERNAL,
+                "out of memory for " + std::to_string(bytes.size()) + " bytes of weights");
+  std::memcpy(model->weightData, bytes.data(), bytes.size());
+  char hex[17];
+  std::snprintf(hex, sizeof(hex), "%016llx",
+                static_cast<unsigned long long>(checksum(model->weightData, bytes.size())));
+  if (sum->str != hex)
+    return fail(PDRT_ERR_FORMAT, "weights file '" + weightsPath + "' is corrupted (checksum " +
+                                     hex + ", manifest " + sum->str + ")");
+  for (const auto &w : model->weights)
+    if (w.offset + w.nbytes > bytes.size() || w.offset % 64 != 0)
+      return fail(PDRT_ERR_FORMAT, "weight '" + w.name + "' lies outside the weights file");
+
+  std::string libPath = dir + "/" + lib->str;
+  model->library = dlopen(libPath.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (!model->library) {
+    const char *e = dlerror();
+    return fail(PDRT_ERR_IO, "cannot load '" + libPath + "': " + (e ? e : "unknown error"));
+  }
+  model->entry = reinterpret_cast<void (*)(void **)>(dlsym(model->library, "pd_entry"));
+  const char *libFp = static_cast<const char *>(dlsym(model->library, "pd_model_fingerprint"));
+  if (!model->entry || !libFp)
+    return fail(PDRT_ERR_FORMAT, "'" + libPath + "' is not a paddle-mlir model library");
+  if (fp->str != libFp)
+    return fail(PDRT_ERR_FORMAT, "'" + libPath + "' was compiled for another model (fingerprint " +
+                                     libFp + ", manifest " + fp->str + ")");
+  *out = model.release();
+  return PDRT_OK;
+}
+
+void pdrt_model_free(pdrt_model *model) { delete model; }
+const char *pdrt_model_name(const pdrt_model *m) { return m ? m->name.c_str() : ""; }
+int64_t pdrt_model_num_inputs(const pdrt_model *m) { return m ? (int64_t)m->inputs.size() : 0; }
+int64_t pdrt_model_num_outputs(const pdrt_model *m) { return m ? (int64_t)m->outputs.size() : 0; }
+
+static const TensorDesc *at(const std::vector<TensorDesc> &v, int64_t i) {
+  return i >= 0 && i < (int64_t)v.size() ? &v[i] : nullptr;
+}
+#define PDRT_ACCESSORS(KIND, LIST)                                                                 \
+  const char *pdrt_model_##KIND##_name(const pdrt_model *m, int64_t i) {                           \
+    const TensorDesc *d = m ? at(m->LIST, i) : nullptr;                                            \
+    return d ? d->name.c_str() : nullptr;                                                          \
+  }                                                                                                \
+  pdrt_dtype pdrt_model_##KIND##_dtype(const pdrt_model *m, int64_t i) {                           \
+    const TensorDesc *d = m ? at(m->LIST, i) : nullptr;                                            \
+    return d ? d->dtype : PDRT_DTYPE_INVALID;                                                      \
+  }                                                                                                \
+  int64_t pdrt_model_##KIND##_rank(const pdrt_model *m, int64_t i) {                               \
+    const TensorDesc *d = m ? at(m->LIST, i) : nullptr;                                            \
+    return d ? (int64_t)d->shape.size() : -1;                                                      \
+  }                                                                                                \
+  const int64_t *pdrt_model_##KIND##_shape(const pdrt_model *m, int64_t i) {                       \
+    const TensorDesc *d = m ? at(m->LIST, i) : nullptr;                                            \
+    return d ? d->shape.data() : nullptr;                                                          \
+  }
+PDRT_ACCESSORS(input, inputs)
+PDRT_ACCESSORS(output, outputs)
+#undef PDRT_ACCESSORS
+
+pdrt_status pdrt_instance_create(const pdrt_model *model, pdrt_instance **out) {
+  if (!model || !out)
+    return fail(PDRT_ERR_INVALID_ARGUMENT, "pdrt_instance_create: null argument");
+  auto *inst = new (std::nothrow) pdrt_instance{model, {}, {}, {}, {}, false};
+  if (!inst)
+    return fail(PDRT_ERR_INTERNAL, "out of memory");
+  inst->inputData.assign(model->inputs.size(), nullptr);
+  inst->inputShapes.resize(model->inputs.size());
+  *out = inst;
+  return PDRT_OK;
+}
+
+void pdrt_instance_free(pdrt_instance *inst) { delete inst; }
+
+static std::string shapeStr(const int64_t *s, int64_t r) {
+  std::string out = "[";
+  for (int64_t i = 0; i < r; ++i)
+    out += (i ? ", " : "") + (s[i] < 0 ? std::string("?") : std::to_string(s[i]));
+  return out + "]";
+}
+
+pdrt_status pdrt_set_input(pdrt_instance *inst, const char *name, pdrt_dtype dtype,
+                           const int64_t *shape, int64_t rank, const void *data) {
+  if (!inst || !name || (!shape && rank > 0) || !data)
+    return fail(PDRT_ERR_INVALID_ARGUMENT, "pdrt_set_input: null argument");
+  const pdrt_model *m = inst->model;
+  for (size_t i = 0; i < m->inputs.size(); ++i) {
+    const TensorDesc &d = m->inputs[i];
+    if (d.name != name)
+      continue;
+    if (dtype != d.dtype)
+      return fail(PDRT_ERR_INVALID_ARGUMENT, "input '" + d.name + "' must be " +
+                                                 pdrt_dtype_name(d.dtype) + ", got " +
+                                                 pdrt_dtype_name(dtype));
+    if (rank != (int64_t)d.shape.size())
+      return fail(PDRT_ERR_INVALID_ARGUMENT,
+                  "input '" + d.name + "' must have rank " + std::to_string(d.shape.size()) + " " +
+                      shapeStr(d.shape.data(), d.shape.size()) + ", got rank " +
+                      std::to_string(rank) + " " + shapeStr(shape, rank));
+    for (int64_t k = 0; k < rank; ++k) {
+      if (shape[k] < 0)
+        return fail(PDRT_ERR_INVALID_ARGUMENT, "input '" + d.name + "' has a negative dim");
+      if (d.shape[k] >= 0 && d.shape[k] != shape[k])
+        return fail(PDRT_ERR_INVALID_ARGUMENT, "input '" + d.name + "' dim " + std::to_string(k) +
+                                                   " must be " + std::to_string(d.shape[k]) +
+                                                   ", got " + std::to_string(shape[k]) +
+                                                   " (shape " + shapeStr(shape, rank) + ")");
+    }
+    inst->inputData[i] = data;
+    inst->inputShapes[i].assign(shape, shape + rank);
+    return PDRT_OK;
+  }
+  std::string known;
+  for (const auto &d : m->inputs)
+    known += (known.empty() ? "" : ", ") + d.name;
+  return fail(PDRT_ERR_INVALID_ARGUMENT, std::string("model '") + m->name + "' has no input '" +
+                                             name + "' (inputs: " + known + ")");
+}
+
+/// A memref descriptor: allocated, aligned, offset, sizes[r], strides[r].
+static void appendDescriptor(std::vector<int64_t> &buf, const void *data,
+                             const std::vector<int64_t> &shape) {
+  int64_t p;
+  std::memcpy(&p, &data, sizeof(p));
+  buf.push_back(p);
+  buf.push_back(p);
+  buf.push_back(0);
+  for (int64_t s : shape)
+    buf.push_back(s);
+  int64_t stride = 1;
+  std::vector<int64_t> strides(shape.size());
+  for (int64_t k = (int64_t)shape.size() - 1; k >= 0; --k) {
+    strides[k] = stride;
+    stride *= shape[k];
+  }
+  buf.insert(buf.end(), strides.begin(), strides.end());
+}
+
+pdrt_status pdrt_run(pdrt_instance *inst) {
+  if (!inst)
+    return fail(PDRT_ERR_INVALID_ARGUMENT, "pdrt_run: null instance");
+  const pdrt_model *m = inst->model;
+  for (size_t i = 0; i < m->inputs.size(); ++i)
+    if (!inst->inputData[i])
+      return fail(PDRT_ERR_STATE,
+                  "input '" + m->inputs[i].name + "' of model '" + m->name + "' is not set");
+  // Descriptors live in separate buffers so their addresses stay fixed.
+  std::vector<std::vector<int64_t>> descs;
+  for (size_t i = 0; i < m->inputs.size(); ++i) {
+    descs.emplace_back();
+    appendDescriptor(descs.back(), inst->inputData[i], inst->inputShapes[i]);
+  }
+  for (const auto &w : m->weights) {
+    descs.emplace_back();
+    appendDescriptor(descs.back(), m->weightData + w.offset, w.shape);
+  }
+  size_t resultWords = 0;
+  for (const auto &o : m->outputs)
+    resultWords += 3 + 2 * o.shape.size();
+  std::vector<int64_t> results(resultWords, 0);
+  std::vector<void *> args;
+  args.push_back(results.data());
+  for (auto &d : descs)
+    args.push_back(d.data());
+  m->entry(args.data());
+
+  inst->outputData.resize(m->outputs.size());
+  inst->outputShapes.resize(m->outputs.size());
+  std::set<void *> freed;
+  size_t word = 0;
+  for (size_t i = 0; i < m->outputs.size(); ++i) {
+    const TensorDesc &d = m->outputs[i];
+    size_t r = d.shape.size();
+    void *allocated, *aligned;
+    std::memcpy(&allocated, &results[word], sizeof(void *));
+    std::memcpy(&aligned, &results[word + 1], sizeof(void *));
+    int64_t offset = results[word + 2];
+    std::vector<int64_t> sizes(results.begin() + word + 3, results.begin() + word + 3 + r);
+    std::vector<int64_t> strides(results.begin() + word + 3 + r,
+                                 results.begin() + word + 3 + 2 * r);
+    word += 3 + 2 * r;
+    int64_t esize = pdrt_dtype_size(d.dtype), numel = 1;
+    for (int64_t s : sizes)
+      numel *= s;
+    auto &buf = inst->outputData[i];
+    buf.resize(numel * esize);
+    const char *base = static_cast<const char *>(aligned) + offset * esize;
+    std::vector<int64_t> idx(r, 0);
+    for (int64_t e = 0; e < numel; ++e) {
+      int64_t off = 0;
+      for (size_t k = 0; k < r; ++k)
+        off += idx[k] * strides[k];
+      std::memcpy(buf.data() + e * esize, base + off * esize, esize);
+      for (int64_t k = (int64_t)r - 1; k >= 0; --k) {
+        if (++idx[k] < sizes[k])
+          break;
+        idx[k] = 0;
+      }
+    }
+    inst->outputShapes[i] = sizes;
+    // Free buffers the model allocated (never inputs or weights).
+    auto *a = static_cast<unsigned char *>(allocated);
+    bool isWeight = a >= m->weightData && a < m->weightData + m->weightBytes + 64;
+    bool isInput = false;
+    for (const void *in : inst->inputData)
+      isInput |= in == allocated;
+    if (allocated && !isWeight && !isInput && freed.insert(allocated).second)
+      std::free(allocated);
+  }
+  inst->ran = true;
+  return PDRT_OK;
+}
+
+pdrt_status pdrt_get_output(const pdrt_instance *inst, int64_t i, const void **data,
+                            const int64_t **shape, int64_t *rank, pdrt_dtype *dtype) {
+  if (!inst)
+    return fail(PDRT_ERR_INVALID_ARGUMENT, "pdrt_get_output: null instance");
+  if (!inst->ran)
+    return fail(PDRT_ERR_STATE, "pdrt_get_output: the instance has not run");
+  if (i < 0 || i >= (int64_t)inst->outputData.size())
+    return fail(PDRT_ERR_INVALID_ARGUMENT,
+                "output index " + std::to_string(i) + " is out of range");
+  if (data)
+    *data = inst->outputData[i].data();
+  if (shape)
+    *shape = inst->outputShapes[i].data();
+  if (rank)
+    *rank = (int64_t)inst->outputShapes[i].size();
+  if (dtype)
+    *dtype = inst->model->outputs[i].dtype;
+  return PDRT_OK;
+}
+
+} // extern "C"

@@ -1,0 +1,86 @@
+//===- paddle-compile.cpp - ahead-of-time compiler driver ----------------===//
+//
+//   paddle-compile MODEL|FILE.mlir [--params FILE] [--target cpu|cuda]
+//       [--precision fp32|bf16|fp16|int8] [--calibration-data DIR]
+//       [--input-shape NAME=1x3x224x224]... [--name NAME] -o OUTDIR
+//
+//===----------------------------------------------------------------------===//
+
+#include "ModelLoader.h"
+#include "PaddleMLIR/CodeGen/Artifact.h"
+#include "PaddleMLIR/CodeGen/Passes.h"
+#include "PaddleMLIR/Dialect/Pd/IR/PdDialect.h"
+#include "PaddleMLIR/Dialect/Pd/Transforms/Passes.h"
+#include "PaddleMLIR/Frontend/Paddle/PaddleImport.h"
+#include "PaddleMLIR/Support/Diagnostics.h"
+
+#include "mlir/IR/MLIRContext.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <chrono>
+
+using namespace mlir;
+namespace cl = llvm::cl;
+
+static cl::OptionCategory category("paddle-compile options");
+static cl::opt<std::string> input(cl::Positional, cl::desc("MODEL|FILE.mlir"), cl::Required,
+                                  cl::cat(category));
+static cl::opt<std::string> params("params", cl::desc("Combined parameter file"),
+                                   cl::value_desc("FILE"), cl::cat(category));
+static cl::opt<std::string> target("target", cl::desc("cpu (default) or cuda"), cl::init("cpu"),
+                                   cl::cat(category));
+static cl::opt<std::string> precision("precision", cl::desc("fp32 (default), bf16, fp16 or int8"),
+                                      cl::init("fp32"), cl::cat(category));
+static cl::opt<std::string> calibration("calibration-data", cl::desc("Calibration inputs for int8"),
+                                        cl::value_desc("DIR"), cl::cat(category));
+static cl::list<std::string> inputShapes("input-shape",
+                                         cl::desc("Static shape of an input: NAME=1x3x224x224"),
+                                         cl::value_desc("NAME=DIMS"), cl::cat(category));
+static cl::opt<std::string> name("name", cl::desc("Artifact name (lib<name>.so, <name>.h)"),
+                                 cl::init("model"), cl::cat(category));
+static cl::opt<bool> noOptimize("no-optimize", cl::desc("Skip the graph pipeline (--pd-optimize)"),
+                                cl::cat(category));
+static cl::opt<std::string> output("o", cl::desc("Output directory"), cl::value_desc("OUTDIR"),
+                                   cl::Required, cl::cat(category));
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM y(argc, argv);
+  cl::HideUnrelatedOptions(category);
+  cl::ParseCommandLineOptions(argc, argv, "paddle-mlir ahead-of-time compiler\n");
+  pd::registerCodeGenPassesAndPipelines();
+
+  pd::CompileOptions opts;
+  opts.name = name;
+  opts.target = target;
+  opts.precision = precision;
+  opts.optimize = !noOptimize;
+  if (!calibration.empty() && precision != "int8") {
+    llvm::errs() << "paddle-compile: error: --calibration-data only applies to --precision int8\n";
+    return 1;
+  }
+  for (const std::string &spec : inputShapes) {
+    std::vector<int64_t> dims;
+    std::string error;
+    std::string inputName;
+    if (!pd::tool::parseShapeSpec(spec, inputName, dims, error)) {
+      llvm::errs() << "paddle-compile: error: --input-shape " << spec << ": " << error << "\n";
+      return 1;
+    }
+    opts.inputShapes[inputName] = dims;
+  }
+  MLIRContext ctx(pd::tool::compilerRegistry());
+  pd::ToolDiagnosticHandler handler(&ctx);
+  auto start = std::chrono::steady_clock::now();
+  OwningOpRef<ModuleOp> module = pd::tool::loadModel(&ctx, input, params);
+  if (!module)
+    return 1;
+  if (failed(pd::compileToArtifact(*module, opts, output)))
+    return 1;
+  double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  llvm::outs() << "compiled " << input << " -> " << output << " in " << llvm::format("%.2f", secs)
+               << " s\n";
+  return 0;
+}

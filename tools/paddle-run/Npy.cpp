@@ -1,0 +1,155 @@
+//===- Npy.cpp - reading and writing NumPy .npy files --------------------===//
+
+#include "Npy.h"
+
+#include <cstring>
+#include <fstream>
+#include <iterator>
+
+namespace npy {
+namespace {
+struct Descr {
+  const char *descr;
+  pdrt_dtype dtype;
+};
+const Descr kDescrs[] = {{"<f4", PDRT_FLOAT32}, {"<f8", PDRT_FLOAT64}, {"<f2", PDRT_FLOAT16},
+                         {"|i1", PDRT_INT8},    {"|u1", PDRT_UINT8},   {"<i2", PDRT_INT16},
+                         {"<i4", PDRT_INT32},   {"<i8", PDRT_INT64},   {"|b1", PDRT_BOOL}};
+
+std::string field(const std::string &header, const std::string &key) {
+  size_t k = header.find("'" + key + "'");
+  if (k == std::string::npos)
+    return "";
+  size_t colon = header.find(':', k);
+  if (colon == std::string::npos)
+    return "";
+  size_t start = header.find_first_not_of(' ', colon + 1);
+  if (start == std::string::npos)
+    return "";
+  if (header[start] == '(') {
+    size_t end = header.find(')', start);
+    return end == std::string::npos ? "" : header.substr(start, end - start + 1);
+  }
+  size_t end = header.find_first_of(",}", start);
+  return header.substr(start, end == std::string::npos ? std::string::npos : end - start);
+}
+} // namespace
+
+bool read(const std::string &path, Array &out, std::string &error) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    error = "cannot open '" + path + "'";
+    return false;
+  }
+  std::vector<char> bytes((std::istreambuf_iterator<char>(in)), {});
+  auto bad = [&](const std::string &why) {
+    error = "'" + path + "' is not a valid .npy file: " + why;
+    return false;
+  };
+  if (bytes.size() < 10 || std::memcmp(bytes.data(), "\x93NUMPY", 6) != 0)
+    return bad("missing the \\x93NUMPY magic");
+  int major = static_cast<unsigned char>(bytes[6]);
+  size_t headerLen, headerStart;
+  if (major == 1) {
+    headerLen = static_cast<unsigned char>(bytes[8]) | (static_cast<unsigned char>(bytes[9]) << 8);
+    headerStart = 10;
+  } else if (major == 2 || major == 3) {
+    if (bytes.size() < 12)
+      return bad("truncated header");
+    uint32_t len;
+    std::memcpy(&len, &bytes[8], 4);
+    headerLen = len;
+    headerStart = 12;
+  } else {
+    return bad("unsupported format version " + std::to_string(major));
+  }
+  if (headerStart + headerLen > bytes.size())
+    return bad("truncated header");
+  std::string header(bytes.begin() + headerStart, bytes.begin() + headerStart + headerLen);
+  std::string descr = field(header, "descr"), fortran = field(header, "fortran_order"),
+              shape = field(header, "shape");
+  if (descr.size() < 5 || shape.empty())
+    return bad("header lacks descr or shape");
+  descr = descr.substr(1, descr.size() - 2);
+  if (descr == "=f4" || descr == "<f4")
+    descr = "<f4";
+  out.dtype = PDRT_DTYPE_INVALID;
+  for (const Descr &d : kDescrs)
+    if (descr == d.descr ||
+        (descr.size() == 3 && descr[0] == '<' && std::string("|") + descr.substr(1) == d.descr))
+      out.dtype = d.dtype;
+  if (out.dtype == PDRT_DTYPE_INVALID)
+    return bad("unsupported dtype '" + descr + "'");
+  if (fortran.find("True") != std::string::npos)
+    return bad("Fortran-order arrays are not supported");
+  out.shape.clear();
+  std::string dims = shape.substr(1, shape.size() - 2);
+  size_t pos = 0;
+  while (pos < dims.size()) {
+    size_t comma = dims.find(',', pos);
+    std::string tok =
+        dims.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos);
+    size_t a = tok.find_first_not_of(' '), b = tok.find_last_not_of(' ');
+    if (a != std::string::npos) {
+      tok = tok.substr(a, b - a + 1);
+      char *end = nullptr;
+      long long v = std::strtoll(tok.c_str(), &end, 10);
+      if (*end != '\0' || v < 0)
+        return bad("bad shape '" + shape + "'");
+      out.shape.push_back(v);
+    }
+    if (comma == std::string::npos)
+      break;
+    pos = comma + 1;
+  }
+  size_t numel = 1;
+  for (int64_t d : out.shape)
+    numel *= static_cast<size_t>(d);
+  size_t need = numel * pdrt_dtype_size(out.dtype), have = bytes.size() - headerStart - headerLen;
+  if (have < need)
+    return bad("truncated data (" + std::to_string(have) + " of " + std::to_string(need) +
+               " bytes)");
+  out.data.assign(bytes.begin() + headerStart + headerLen,
+                  bytes.begin() + headerStart + headerLen + need);
+  return true;
+}
+
+bool write(const std::string &path, pdrt_dtype dtype, const int64_t *shape, int64_t rank,
+           const void *data, std::string &error) {
+  const char *descr = nullptr;
+  for (const Descr &d : kDescrs)
+    if (d.dtype == dtype)
+      descr = d.descr;
+  if (!descr) {
+    error = std::string("cannot write dtype ") + pdrt_dtype_name(dtype) + " as .npy";
+    return false;
+  }
+  std::string dims;
+  size_t numel = 1;
+  for (int64_t i = 0; i < rank; ++i) {
+    dims += std::to_string(shape[i]) + (rank == 1 ? "," : (i + 1 < rank ? ", " : ""));
+    numel *= static_cast<size_t>(shape[i]);
+  }
+  std::string header =
+      std::string("{'descr': '") + descr + "', 'fortran_order': False, 'shape': (" + dims + "), }";
+  while ((10 + header.size() + 1) % 64 != 0)
+    header += ' ';
+  header += '\n';
+  std::ofstream out(path, std::ios::binary);
+  if (!out) {
+    error = "cannot write '" + path + "'";
+    return false;
+  }
+  out.write("\x93NUMPY\x01\x00", 8);
+  uint16_t len = static_cast<uint16_t>(header.size());
+  out.write(reinterpret_cast<const char *>(&len), 2);
+  out << header;
+  out.write(static_cast<const char *>(data),
+            static_cast<std::streamsize>(numel * pdrt_dtype_size(dtype)));
+  if (!out) {
+    error = "cannot write '" + path + "'";
+    return false;
+  }
+  return true;
+}
+} // namespace npy
