@@ -21,6 +21,8 @@ PKGS=(
   python3-torch python3-torchvision python3-onnx
   # fuzzing (clang 14 + libFuzzer runtime)
   clang-14 libclang-rt-14-dev
+  # memory checking of the runtime
+  valgrind
 )
 
 missing=()

@@ -16,6 +16,9 @@ config.substitutions.append(("%PATH%", config.environment["PATH"]))
 config.substitutions.append(("%shlibext", ".so"))
 config.substitutions.append(("%src_root", config.paddle_mlir_src_root))
 config.substitutions.append(("%obj_root", config.paddle_mlir_obj_root))
+config.substitutions.append(("%cc", "cc"))
+config.substitutions.append(("%runtime_include", os.path.join(config.paddle_mlir_src_root, "include", "PaddleMLIR", "Runtime")))
+config.substitutions.append(("%runtime_lib", os.path.join(config.paddle_mlir_obj_root, "lib")))
 config.substitutions.append(("%python", config.python_executable))
 
 # Real Paddle model files shared by the team (read-only); tests that need
