@@ -17,6 +17,8 @@ config.substitutions.append(("%shlibext", ".so"))
 config.substitutions.append(("%src_root", config.paddle_mlir_src_root))
 config.substitutions.append(("%obj_root", config.paddle_mlir_obj_root))
 config.substitutions.append(("%cc", "cc"))
+# The 26 sparse id inputs of the zoo CTR DNN, for compare.py.
+config.substitutions.append(("%{ctr_ids}", " ".join("--shape C%d=3x1:int64:1000" % i for i in range(1, 27))))
 config.substitutions.append(("%runtime_include", os.path.join(config.paddle_mlir_src_root, "include", "PaddleMLIR", "Runtime")))
 config.substitutions.append(("%runtime_lib", os.path.join(config.paddle_mlir_obj_root, "lib")))
 config.substitutions.append(("%python", config.python_executable))

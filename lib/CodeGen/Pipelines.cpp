@@ -12,7 +12,7 @@ using namespace mlir;
 // mlir-opt command a developer would run to reproduce a step.
 static const char *kCPUPipeline =
     "pd-externalize-weights,convert-pd-to-linalg,canonicalize,cse,"
-    "func.func(linalg-fuse-elementwise-ops),"
+    "func.func(pd-fuse-elementwise),"
     "one-shot-bufferize{bufferize-function-boundaries "
     "function-boundary-type-conversion=identity-layout-map},"
     "buffer-deallocation-pipeline,"

@@ -23,6 +23,7 @@ void populatePdElementwiseToLinalgPatterns(RewritePatternSet &patterns);
 void populatePdNNToLinalgPatterns(RewritePatternSet &patterns);
 void populatePdMatMulToLinalgPatterns(RewritePatternSet &patterns);
 void populatePdShapeToTensorPatterns(RewritePatternSet &patterns);
+void populatePdGatherToLinalgPatterns(RewritePatternSet &patterns);
 
 struct LowerToCPUOptions : public PassPipelineOptions<LowerToCPUOptions> {};
 

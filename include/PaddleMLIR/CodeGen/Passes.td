@@ -31,4 +31,15 @@ def ConvertPdToLinalgPass : Pass<"convert-pd-to-linalg", "::mlir::ModuleOp"> {
   ];
 }
 
+def PdFuseElementwisePass : Pass<"pd-fuse-elementwise", "::mlir::func::FuncOp"> {
+  let summary = "Fuse chains of elementwise linalg ops without recomputation";
+  let description = [{
+    Upstream elementwise fusion also fuses an elementwise producer into a
+    reduction consumer (a matmul reading `gelu(x)`), which recomputes the
+    producer once per reduction step. This pass fuses a producer only into
+    consumers whose loops are all parallel, so every value is computed once.
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect"];
+}
+
 #endif // PADDLEMLIR_CODEGEN_PASSES_TD

@@ -23,6 +23,10 @@ FailureOr<Value> contraction(OpBuilder &b, Location loc, Value x, Value y, bool 
   MLIRContext *ctx = b.getContext();
   int64_t nb = R - 2;
   auto d = [&](int64_t i) { return getAffineDimExpr(i, ctx); };
+  // Loop order: batch..., m, then (k, n) so the innermost loop walks rows of
+  // Y and of the output contiguously; when Y is transposed, (n, k) so both
+  // operands are read along k.
+  int64_t kDim = ty ? R : R - 1, nDim = ty ? R - 1 : R;
   auto operandMap = [&](RankedTensorType t, bool trans, bool isX) {
     SmallVector<AffineExpr> e;
     int64_t bt = t.getRank() - 2;
@@ -31,7 +35,7 @@ FailureOr<Value> contraction(OpBuilder &b, Location loc, Value x, Value y, bool 
       bool bcast = t.getDimSize(j) == 1 && outType.getDimSize(i) != 1;
       e.push_back(bcast ? getAffineConstantExpr(0, ctx) : d(i));
     }
-    AffineExpr outer = isX ? d(R - 2) : d(R - 1), k = d(R);
+    AffineExpr outer = isX ? d(R - 2) : d(nDim), k = d(kDim);
     if (isX)
       trans ? (e.push_back(k), e.push_back(outer)) : (e.push_back(outer), e.push_back(k));
     else
@@ -59,13 +63,14 @@ FailureOr<Value> contraction(OpBuilder &b, Location loc, Value x, Value y, bool 
     dyn.push_back(found);
   }
   Value init = filled(b, loc, outType, dyn, 0.0);
+  SmallVector<AffineExpr> outExprs;
+  for (int64_t i = 0; i < R - 1; ++i)
+    outExprs.push_back(d(i));
+  outExprs.push_back(d(nDim));
   SmallVector<AffineMap> maps = {operandMap(xt, tx, true), operandMap(yt, ty, false),
-                                 AffineMap::get(R + 1, 0,
-                                                ArrayRef<AffineExpr>(llvm::to_vector(
-                                                    llvm::map_range(llvm::seq<int64_t>(0, R), d))),
-                                                ctx)};
-  SmallVector<utils::IteratorType> iters(R, utils::IteratorType::parallel);
-  iters.push_back(utils::IteratorType::reduction);
+                                 AffineMap::get(R + 1, 0, outExprs, ctx)};
+  SmallVector<utils::IteratorType> iters(R + 1, utils::IteratorType::parallel);
+  iters[kDim] = utils::IteratorType::reduction;
   return linalg::GenericOp::create(
              b, loc, TypeRange{outType}, ValueRange{x, y}, ValueRange{init}, maps, iters,
              [](OpBuilder &nb2, Location l, ValueRange a) {

@@ -60,6 +60,27 @@ std::array<int64_t, 4> resolvePads(RankedTensorType in, ArrayRef<int64_t> k, Arr
   return p;
 }
 
+/// Dynamic output sizes of a sliding window over a padded NCHW tensor:
+/// (padded - (d * (k - 1) + 1)) / s + 1 for the spatial dims, the batch as is.
+SmallVector<Value> windowDynSizes(OpBuilder &b, Location loc, Value padded, RankedTensorType out,
+                                  ArrayRef<int64_t> k, ArrayRef<int64_t> s, ArrayRef<int64_t> d) {
+  SmallVector<Value> dyn;
+  for (int64_t i = 0; i < out.getRank(); ++i) {
+    if (!out.isDynamicDim(i))
+      continue;
+    Value in = tensor::DimOp::create(b, loc, padded, i);
+    if (i < 2) {
+      dyn.push_back(in);
+      continue;
+    }
+    int64_t eff = d[i - 2] * (k[i - 2] - 1) + 1;
+    Value num = arith::SubIOp::create(b, loc, in, arith::ConstantIndexOp::create(b, loc, eff));
+    Value q = arith::DivSIOp::create(b, loc, num, arith::ConstantIndexOp::create(b, loc, s[i - 2]));
+    dyn.push_back(arith::AddIOp::create(b, loc, q, arith::ConstantIndexOp::create(b, loc, 1)));
+  }
+  return dyn;
+}
+
 template <typename OpTy>
 LogicalResult lowerConv(OpTy op, Value input, Value filter, ConversionPatternRewriter &rewriter) {
   Location loc = op.getLoc();
@@ -79,11 +100,8 @@ LogicalResult lowerConv(OpTy op, Value input, Value filter, ConversionPatternRew
   Value padded = padSpatial(rewriter, loc, input, pads, 0.0);
   SmallVector<int64_t> strides(op.getStrides().begin(), op.getStrides().end());
   SmallVector<int64_t> dil(op.getDilations().begin(), op.getDilations().end());
-  SmallVector<Value> dyn = dynSizesFrom(rewriter, loc, input, resultType);
-  // Only the batch dim may be dynamic in what the CPU backend accepts.
-  if (!resultType.hasStaticShape() &&
-      (resultType.getNumDynamicDims() != 1 || !resultType.isDynamicDim(0)))
-    return rewriter.notifyMatchFailure(op, "only the batch dim of a convolution may be dynamic");
+  SmallVector<Value> dyn = windowDynSizes(rewriter, loc, padded, resultType,
+                                          {f.getDimSize(2), f.getDimSize(3)}, strides, dil);
   Value init = filled(rewriter, loc, resultType, dyn, 0.0);
   Value result;
   int64_t cin = in.getDimSize(1);
@@ -356,34 +374,48 @@ struct Pool2dLowering : OpConversionPattern<Pool2dOp> {
     if (op.getAdaptive())
       return r.notifyMatchFailure(op,
                                   "adaptive pooling to sizes other than 1x1 is not supported yet");
-    if (in.isDynamicDim(2) || in.isDynamicDim(3))
-      return r.notifyMatchFailure(op, "windowed pooling needs static spatial dims");
     auto ks = op.getKsize();
     auto st = op.getStrides();
     auto pads =
         resolvePads(in, {ks[0], ks[1]}, st, {1, 1}, op.getPaddings(), op.getPaddingAlgorithm());
+    bool dynamicSpatial = in.isDynamicDim(2) || in.isDynamicDim(3);
+    bool padded = pads[0] || pads[1] || pads[2] || pads[3];
+    if (dynamicSpatial && (op.getCeilMode() || op.getPaddingAlgorithm() == "SAME" ||
+                           (!isMax && op.getExclusive() && padded)))
+      return r.notifyMatchFailure(op,
+                                  "pooling over dynamic spatial dims supports plain windows only");
     // ceil_mode: extra high padding so the last partial window exists.
     int64_t oh = type.getDimSize(2), ow = type.getDimSize(3);
     int64_t H = in.getDimSize(2), W = in.getDimSize(3);
-    int64_t extraH = std::max<int64_t>((oh - 1) * st[0] + ks[0] - (H + pads[0] + pads[1]), 0);
-    int64_t extraW = std::max<int64_t>((ow - 1) * st[1] + ks[1] - (W + pads[2] + pads[3]), 0);
-    auto padded =
+    int64_t extraH = 0, extraW = 0;
+    if (!dynamicSpatial) {
+      extraH = std::max<int64_t>((oh - 1) * st[0] + ks[0] - (H + pads[0] + pads[1]), 0);
+      extraW = std::max<int64_t>((ow - 1) * st[1] + ks[1] - (W + pads[2] + pads[3]), 0);
+    }
+    Value paddedIn =
         padSpatial(r, loc, a.getX(), {pads[0], pads[1] + extraH, pads[2], pads[3] + extraW}, init);
-    SmallVector<Value> dyn = dynSizesFrom(r, loc, a.getX(), type);
+    SmallVector<int64_t> stl = {st[0], st[1]};
+    SmallVector<Value> dyn = windowDynSizes(r, loc, paddedIn, type, {ks[0], ks[1]}, stl, {1, 1});
     Value acc = filled(r, loc, type, dyn, init);
     Value window =
         tensor::EmptyOp::create(r, loc, ArrayRef<int64_t>{ks[0], ks[1]}, type.getElementType());
     SmallVector<int64_t> strides = {st[0], st[1]}, dil = {1, 1};
     Value y;
     if (isMax)
-      y = linalg::PoolingNchwMaxOp::create(r, loc, TypeRange{type}, ValueRange{padded, window},
+      y = linalg::PoolingNchwMaxOp::create(r, loc, TypeRange{type}, ValueRange{paddedIn, window},
                                            ValueRange{acc}, i64Vec(r, strides), i64Vec(r, dil))
               .getResult(0);
     else
-      y = linalg::PoolingNchwSumOp::create(r, loc, TypeRange{type}, ValueRange{padded, window},
+      y = linalg::PoolingNchwSumOp::create(r, loc, TypeRange{type}, ValueRange{paddedIn, window},
                                            ValueRange{acc}, i64Vec(r, strides), i64Vec(r, dil))
               .getResult(0);
-    if (!isMax) {
+    if (!isMax && (dynamicSpatial || !op.getExclusive() || !padded)) {
+      double count = double(ks[0] * ks[1]);
+      y = *elementwise(
+          r, loc, type, ValueRange{y}, {0}, [&](OpBuilder &b, Location l, ValueRange v) -> Value {
+            return arith::DivFOp::create(b, l, v[0], scalar(b, l, type.getElementType(), count));
+          });
+    } else if (!isMax) {
       // Divisors per output position: the window size, or with `exclusive`
       // the number of window cells inside the unpadded input.
       SmallVector<float> counts;

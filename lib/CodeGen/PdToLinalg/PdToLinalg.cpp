@@ -5,6 +5,7 @@
 
 #include "mlir/Dialect/MLProgram/IR/MLProgram.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/IR/Diagnostics.h"
 
 namespace mlir::pd {
 #define GEN_PASS_DEF_CONVERTPDTOLINALGPASS
@@ -23,10 +24,19 @@ struct ConvertPdToLinalgPass : impl::ConvertPdToLinalgPassBase<ConvertPdToLinalg
     populatePdNNToLinalgPatterns(patterns);
     populatePdMatMulToLinalgPatterns(patterns);
     populatePdShapeToTensorPatterns(patterns);
+    populatePdGatherToLinalgPatterns(patterns);
     // Name every op that stays illegal, with its own location, so users see
     // which Paddle op the CPU backend cannot compile yet.
     ConversionConfig config;
-    if (failed(applyPartialConversion(getOperation(), target, std::move(patterns), config))) {
+    // The framework's generic "failed to legalize" is replaced by the
+    // per-op error below.
+    ScopedDiagnosticHandler filter(ctx, [](Diagnostic &diag) {
+      return success(diag.getSeverity() == DiagnosticSeverity::Error &&
+                     StringRef(diag.str()).starts_with("failed to legalize"));
+    });
+    LogicalResult converted =
+        applyPartialConversion(getOperation(), target, std::move(patterns), config);
+    if (failed(converted)) {
       getOperation().walk([&](Operation *op) {
         if (op->getDialect() && isa<PdDialect>(op->getDialect()))
           op->emitError() << "the CPU backend cannot compile '" << op->getName()

@@ -3,8 +3,8 @@ independent oracle: the NumPy reference evaluator (for any Paddle model) or
 the PyTorch module a zoo model was built from.
 
 Usage:
-  compare.py ARTIFACT --reference MODEL_DIR --shape NAME=DxD... [--seed N]
-  compare.py ARTIFACT --torch ZOO_NAME --shape NAME=DxD... [--seed N]
+  compare.py ARTIFACT --reference MODEL_DIR --shape NAME=DxD[:int64:HIGH]... [--seed N]
+  compare.py ARTIFACT --torch ZOO_NAME [--zoo-arg K=V] --shape ... [--seed N]
 
 Prints one line per output: "<name>: max|ours-oracle|/max|oracle| = E (tol T) OK"
 and exits 1 if any output is off (fp32 tolerance 1e-4, DESIGN.md section 9).
@@ -25,14 +25,24 @@ ap.add_argument("--reference")
 ap.add_argument("--torch")
 ap.add_argument("--shape", action="append", default=[])
 ap.add_argument("--seed", type=int, default=0)
+ap.add_argument("--zoo-arg", action="append", default=[], help="K=V passed to the zoo builder")
 args = ap.parse_args()
 
 rng = np.random.RandomState(args.seed)
-shapes = {s.split("=")[0]: [int(d) for d in s.split("=")[1].split("x")] for s in args.shape}
+# --shape NAME=DxD[:int64:HIGH]: float32 uniform [0, 1), or integers in [0, HIGH).
+shapes = {}
+for spec in args.shape:
+    name, rest = spec.split("=")
+    dims, _, kind = rest.partition(":")
+    shapes[name] = ([int(d) for d in dims.split("x")], kind)
 work = tempfile.mkdtemp()
 inputs = {}
-for name, shape in shapes.items():
-    inputs[name] = rng.rand(*shape).astype(np.float32)
+for name, (shape, kind) in shapes.items():
+    if kind:
+        dtype, high = kind.split(":")
+        inputs[name] = rng.randint(0, int(high), size=shape).astype(dtype)
+    else:
+        inputs[name] = rng.rand(*shape).astype(np.float32)
     np.save(os.path.join(work, name + ".npy"), inputs[name])
 
 if args.reference:
@@ -41,7 +51,8 @@ if args.reference:
 else:
     import torch
     from paddle_mlir import zoo
-    _, module = zoo.build(args.torch)
+    kw = {k: int(v) for k, v in (a.split("=") for a in args.zoo_arg)}
+    _, module = zoo.build(args.torch, **kw)
     with torch.no_grad():
         out = module(*[torch.from_numpy(inputs[n]) for n in shapes])
     oracle = None

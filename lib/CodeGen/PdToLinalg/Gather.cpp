@@ -1,0 +1,120 @@
+//===- Gather.cpp - pd lookups, fills and scans -> linalg ----------------===//
+//
+// lookup_table_v2 (embedding gather), fill_any_like, and cumsum (as a
+// masked reduction, O(n^2) along the axis, fine for sequence lengths).
+//
+//===----------------------------------------------------------------------===//
+
+#include "PaddleMLIR/CodeGen/Passes.h"
+#include "PaddleMLIR/Dialect/Pd/IR/PdOps.h"
+#include "Utils.h"
+
+using namespace mlir;
+using namespace mlir::pd;
+using namespace mlir::pd::lowering;
+
+namespace {
+struct LookupTableV2Lowering : OpConversionPattern<LookupTableV2Op> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(LookupTableV2Op op, OpAdaptor a,
+                                ConversionPatternRewriter &r) const override {
+    Location loc = op.getLoc();
+    auto type = cast<RankedTensorType>(op.getType());
+    Value w = a.getW(), ids = a.getIds();
+    auto wt = cast<RankedTensorType>(w.getType());
+    auto it = cast<RankedTensorType>(ids.getType());
+    int64_t rank = type.getRank();
+    SmallVector<Value> dyn;
+    for (int64_t i = 0; i < rank; ++i)
+      if (type.isDynamicDim(i))
+        dyn.push_back(i < it.getRank() ? tensor::DimOp::create(r, loc, ids, i).getResult()
+                                       : tensor::DimOp::create(r, loc, w, 1).getResult());
+    Value init = tensor::EmptyOp::create(r, loc, type.getShape(), type.getElementType(), dyn);
+    SmallVector<AffineExpr> idExprs;
+    for (int64_t i = 0; i < it.getRank(); ++i)
+      idExprs.push_back(r.getAffineDimExpr(i));
+    SmallVector<AffineMap> maps = {AffineMap::get(rank, 0, idExprs, r.getContext()),
+                                   r.getMultiDimIdentityMap(rank)};
+    SmallVector<utils::IteratorType> iters(rank, utils::IteratorType::parallel);
+    int64_t pad = op.getPaddingIdx();
+    auto gen = linalg::GenericOp::create(
+        r, loc, TypeRange{type}, ValueRange{ids}, ValueRange{init}, maps, iters,
+        [&](OpBuilder &b, Location l, ValueRange args) {
+          Value id = arith::IndexCastOp::create(b, l, b.getIndexType(), args[0]);
+          // Clamp into the table so a bad id can never read out of bounds.
+          Value rows = tensor::DimOp::create(b, l, w, 0);
+          Value last = arith::SubIOp::create(b, l, rows, arith::ConstantIndexOp::create(b, l, 1));
+          Value zero = arith::ConstantIndexOp::create(b, l, 0);
+          Value row = arith::MinSIOp::create(b, l, arith::MaxSIOp::create(b, l, id, zero), last);
+          Value col = linalg::IndexOp::create(b, l, rank - 1);
+          Value v = tensor::ExtractOp::create(b, l, w, ValueRange{row, col});
+          if (pad != -1) {
+            int64_t p = pad < 0 ? pad + wt.getDimSize(0) : pad;
+            Value isPad = arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq, id,
+                                                arith::ConstantIndexOp::create(b, l, p));
+            v = arith::SelectOp::create(b, l, isPad, scalar(b, l, v.getType(), 0.0), v);
+          }
+          linalg::YieldOp::create(b, l, v);
+        });
+    r.replaceOp(op, gen.getResult(0));
+    return success();
+  }
+};
+
+struct FillAnyLikeLowering : OpConversionPattern<FillAnyLikeOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(FillAnyLikeOp op, OpAdaptor a,
+                                ConversionPatternRewriter &r) const override {
+    auto type = cast<RankedTensorType>(op.getType());
+    Value out = filled(r, op.getLoc(), type, dynSizesFrom(r, op.getLoc(), a.getX(), type),
+                       op.getValue().convertToDouble());
+    r.replaceOp(op, out);
+    return success();
+  }
+};
+
+/// out[.., i, ..] = sum over j <= i (j < i when exclusive) of x[.., j, ..].
+struct CumsumLowering : OpConversionPattern<CumsumOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(CumsumOp op, OpAdaptor a,
+                                ConversionPatternRewriter &r) const override {
+    if (op.getFlatten() || op.getReverse())
+      return r.notifyMatchFailure(op, "cumsum with flatten or reverse is not supported yet");
+    Location loc = op.getLoc();
+    auto type = cast<RankedTensorType>(op.getType());
+    int64_t rank = type.getRank();
+    int64_t axis = op.getAxis() < 0 ? op.getAxis() + rank : op.getAxis();
+    Value init = filled(r, loc, type, dynSizesFrom(r, loc, a.getX(), type), 0.0);
+    // Iteration space: the output dims plus j (the summed position) last.
+    SmallVector<AffineExpr> in, out;
+    for (int64_t i = 0; i < rank; ++i) {
+      in.push_back(i == axis ? r.getAffineDimExpr(rank) : r.getAffineDimExpr(i));
+      out.push_back(r.getAffineDimExpr(i));
+    }
+    SmallVector<AffineMap> maps = {AffineMap::get(rank + 1, 0, in, r.getContext()),
+                                   AffineMap::get(rank + 1, 0, out, r.getContext())};
+    SmallVector<utils::IteratorType> iters(rank, utils::IteratorType::parallel);
+    iters.push_back(utils::IteratorType::reduction);
+    bool exclusive = op.getExclusive();
+    bool isFloatElem = isa<FloatType>(type.getElementType());
+    auto gen = linalg::GenericOp::create(
+        r, loc, TypeRange{type}, ValueRange{a.getX()}, ValueRange{init}, maps, iters,
+        [&](OpBuilder &b, Location l, ValueRange args) {
+          Value i = linalg::IndexOp::create(b, l, axis), j = linalg::IndexOp::create(b, l, rank);
+          Value take = arith::CmpIOp::create(
+              b, l, exclusive ? arith::CmpIPredicate::slt : arith::CmpIPredicate::sle, j, i);
+          Value v =
+              arith::SelectOp::create(b, l, take, args[0], scalar(b, l, args[0].getType(), 0.0));
+          Value s = isFloatElem ? arith::AddFOp::create(b, l, args[1], v).getResult()
+                                : arith::AddIOp::create(b, l, args[1], v).getResult();
+          linalg::YieldOp::create(b, l, s);
+        });
+    r.replaceOp(op, gen.getResult(0));
+    return success();
+  }
+};
+} // namespace
+
+void mlir::pd::populatePdGatherToLinalgPatterns(RewritePatternSet &p) {
+  p.add<LookupTableV2Lowering, FillAnyLikeLowering, CumsumLowering>(p.getContext());
+}

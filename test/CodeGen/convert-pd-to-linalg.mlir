@@ -1,0 +1,82 @@
+// RUN: paddle-opt %s -convert-pd-to-linalg -split-input-file -verify-diagnostics | FileCheck %s
+
+// Tests that conv2d pads explicitly and becomes a named NCHW convolution
+// whose output sizes follow from the padded input.
+// CHECK-LABEL: func.func @conv
+// CHECK: %[[P:.*]] = tensor.pad %arg0 low[0, 0, 1, 1] high[0, 0, 1, 1]
+// CHECK: %[[F:.*]] = linalg.fill
+// CHECK: linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>} ins(%[[P]], %arg1 : tensor<?x3x10x10xf32>, tensor<4x3x3x3xf32>) outs(%[[F]] : tensor<?x4x4x4xf32>)
+func.func @conv(%x: tensor<?x3x8x8xf32>, %w: tensor<4x3x3x3xf32>) -> tensor<?x4x4x4xf32> {
+  %0 = pd.conv2d %x, %w {strides = array<i32: 2, 2>, paddings = array<i32: 1, 1>} : (tensor<?x3x8x8xf32>, tensor<4x3x3x3xf32>) -> tensor<?x4x4x4xf32>
+  return %0 : tensor<?x4x4x4xf32>
+}
+
+// -----
+
+// Tests that a depthwise conv collapses its [C, 1, kh, kw] filter.
+// CHECK-LABEL: func.func @depthwise
+// CHECK: %[[F:.*]] = tensor.collapse_shape %arg1 {{\[\[}}0, 1], [2], [3]] : tensor<8x1x3x3xf32> into tensor<8x3x3xf32>
+// CHECK: linalg.depthwise_conv_2d_nchw_chw {{.*}} ins(%{{.*}}, %[[F]]
+func.func @depthwise(%x: tensor<1x8x6x6xf32>, %w: tensor<8x1x3x3xf32>) -> tensor<1x8x4x4xf32> {
+  %0 = pd.depthwise_conv2d %x, %w {groups = 8 : i32} : (tensor<1x8x6x6xf32>, tensor<8x1x3x3xf32>) -> tensor<1x8x4x4xf32>
+  return %0 : tensor<1x8x4x4xf32>
+}
+
+// -----
+
+// Tests Paddle's axis broadcasting: the bias is read at the channel dim.
+// CHECK: #[[ID:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+// CHECK: #[[CH:.*]] = affine_map<(d0, d1, d2, d3) -> (d1)>
+// CHECK-LABEL: func.func @bias_add
+// CHECK: linalg.generic {indexing_maps = [#[[ID]], #[[CH]], #[[ID]]], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+// CHECK: arith.addf
+func.func @bias_add(%x: tensor<?x4x2x2xf32>, %b: tensor<4xf32>) -> tensor<?x4x2x2xf32> {
+  %0 = pd.elementwise_add %x, %b {axis = 1 : i32} : (tensor<?x4x2x2xf32>, tensor<4xf32>) -> tensor<?x4x2x2xf32>
+  return %0 : tensor<?x4x2x2xf32>
+}
+
+// -----
+
+// Tests that matmul_v2 broadcasts a 2-D weight over the batch and keeps the
+// reduction dim before the output column (contiguous inner loop).
+// CHECK: #[[X:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>
+// CHECK: #[[Y:.*]] = affine_map<(d0, d1, d2, d3) -> (d2, d3)>
+// CHECK: #[[O:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>
+// CHECK-LABEL: func.func @matmul
+// CHECK: linalg.generic {indexing_maps = [#[[X]], #[[Y]], #[[O]]], iterator_types = ["parallel", "parallel", "reduction", "parallel"]}
+func.func @matmul(%x: tensor<?x5x8xf32>, %w: tensor<8x3xf32>) -> tensor<?x5x3xf32> {
+  %0 = pd.matmul_v2 %x, %w : (tensor<?x5x8xf32>, tensor<8x3xf32>) -> tensor<?x5x3xf32>
+  return %0 : tensor<?x5x3xf32>
+}
+
+// -----
+
+// Tests max pooling: -inf padding and a named pooling op.
+// CHECK-LABEL: func.func @max_pool
+// CHECK: %[[NEG:.*]] = arith.constant 0xFF800000 : f32
+// CHECK: tensor.pad %arg0 low[0, 0, 1, 1] high[0, 0, 1, 1]
+// CHECK: linalg.pooling_nchw_max
+func.func @max_pool(%x: tensor<1x2x4x4xf32>) -> tensor<1x2x2x2xf32> {
+  %0 = pd.pool2d %x {ksize = array<i32: 3, 3>, strides = array<i32: 2, 2>, paddings = array<i32: 1, 1>} : (tensor<1x2x4x4xf32>) -> tensor<1x2x2x2xf32>
+  return %0 : tensor<1x2x2x2xf32>
+}
+
+// -----
+
+// Tests that reshape2 computes the 0 and -1 dims at run time.
+// CHECK-LABEL: func.func @reshape
+// CHECK: tensor.from_elements
+// CHECK: tensor.reshape %arg0(%{{.*}}) : (tensor<?x6xf32>, tensor<3xindex>) -> tensor<?x2x3xf32>
+func.func @reshape(%x: tensor<?x6xf32>) -> tensor<?x2x3xf32> {
+  %0 = pd.reshape2 %x {shape = array<i32: 0, -1, 3>} : (tensor<?x6xf32>) -> tensor<?x2x3xf32>
+  return %0 : tensor<?x2x3xf32>
+}
+
+// -----
+
+// Tests that an op the backend does not handle is reported on the op.
+func.func @negative_nhwc(%x: tensor<1x8x8x3xf32>, %w: tensor<4x3x3x3xf32>) -> tensor<1x6x6x4xf32> {
+  // expected-error @+1 {{the CPU backend cannot compile 'pd.conv2d' with these operand types or attributes yet}}
+  %0 = pd.conv2d %x, %w {data_format = "NHWC"} : (tensor<1x8x8x3xf32>, tensor<4x3x3x3xf32>) -> tensor<1x6x6x4xf32>
+  return %0 : tensor<1x6x6x4xf32>
+}

@@ -1,0 +1,28 @@
+// RUN: paddle-opt %s -pd-externalize-weights -split-input-file -verify-diagnostics | FileCheck %s
+
+// Tests that globals become trailing @main arguments named after them.
+// CHECK-NOT: ml_program
+// CHECK-LABEL: func.func @main(
+// CHECK-SAME: %[[X:.*]]: tensor<2xf32> {pd.name = "x"}, %[[A:.*]]: tensor<2xf32> {pd.weight = "a"}, %[[B:.*]]: tensor<2xf32> {pd.weight = "b"})
+// CHECK-SAME: attributes {llvm.emit_c_interface}
+// CHECK: pd.elementwise_add %[[B]], %[[A]]
+module {
+  ml_program.global private @a(dense<1.0> : tensor<2xf32>) : tensor<2xf32>
+  ml_program.global private @b(dense<2.0> : tensor<2xf32>) : tensor<2xf32>
+  func.func @main(%x: tensor<2xf32> {pd.name = "x"}) -> tensor<2xf32> {
+    %b = ml_program.global_load_const @b : tensor<2xf32>
+    %a = ml_program.global_load_const @a : tensor<2xf32>
+    %0 = pd.elementwise_add %b, %a : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
+    return %0 : tensor<2xf32>
+  }
+}
+
+// -----
+
+// Tests that a module without @main is rejected.
+// expected-error @+1 {{pd-externalize-weights: the module has no @main}}
+module {
+  func.func @other() {
+    return
+  }
+}
