@@ -10,9 +10,11 @@ PyTorch module, that module, so it can serve as a numerical oracle):
                           layer_norm + matmul_v2 attention); dynamic batch and
                           sequence length; weights copied from TorchBert
     ocr_rec(seed)         PP-OCR-like text recognizer (conv backbone + SVTR-style
-                          mixer + CTC head), dynamic image width, seeded weights
+                          mixer + CTC head), dynamic image width; weights of
+                          the TorchOCR module
     ctr_dnn(seed)         CTR DNN: 26 sparse slots through lookup_table_v2,
-                          a dense input, three fc layers, softmax; seeded weights
+                          a dense input, three fc layers, softmax; weights of
+                          the TorchCTR module
 
 Command line:  python3 -m paddle_mlir.zoo NAME OUTDIR [--format pdmodel|fluid]
 """
@@ -221,67 +223,103 @@ def bert_base(seed=0, layers=12, hidden=768, heads=12):
     return b, m
 
 
-def _seeded(seed):
-    rng = np.random.RandomState(seed)
+def make_torch_ocr(seed=0, classes=97):
+    """The PP-OCR-like recognizer in PyTorch: conv backbone (conv + bn +
+    hard_swish, depthwise separable blocks), pooling to height 1, an
+    SVTR-style MLP mixer with a residual, and a per-column class head."""
+    torch = _torch()
+    nn = torch.nn
 
-    def rand(*shape, scale=None):
-        fan_in = int(np.prod(shape[1:])) if len(shape) > 1 else shape[0]
-        s = scale if scale is not None else (1.0 / max(fan_in, 1)) ** 0.5
-        return (rng.standard_normal(shape) * s).astype(np.float32)
-    return rng, rand
+    def cbh(cin, cout, k, stride, groups=1):
+        return nn.Sequential(nn.Conv2d(cin, cout, k, stride, k // 2, groups=groups, bias=False),
+                             nn.BatchNorm2d(cout), nn.Hardswish())
+
+    class TorchOCR(nn.Module):
+        def __init__(self):
+            super().__init__()
+            blocks = [cbh(3, 16, 3, 2)]
+            for cin, cout, stride in ((16, 32, (1, 1)), (32, 64, (2, 1)), (64, 96, (2, 1))):
+                blocks += [cbh(cin, cin, 3, stride, groups=cin), cbh(cin, cout, 1, 1)]
+            self.backbone = nn.Sequential(*blocks)
+            self.pool = nn.AvgPool2d((4, 2), (4, 2))
+            self.ln = nn.LayerNorm(96)
+            self.fc1, self.fc2 = nn.Linear(96, 192), nn.Linear(192, 96)
+            self.head = nn.Linear(96, classes)
+
+        def forward(self, x):
+            y = self.pool(self.backbone(x)).squeeze(2).permute(0, 2, 1)
+            y = y + self.fc2(torch.nn.functional.gelu(self.fc1(self.ln(y))))
+            return torch.softmax(self.head(y), dim=2)
+
+    torch.manual_seed(seed)
+    m = TorchOCR().eval()
+    _randomize_bn(m, torch, torch.Generator().manual_seed(seed))
+    with torch.no_grad():
+        m.ln.weight.uniform_(0.5, 1.5)
+        m.ln.bias.uniform_(-0.1, 0.1)
+    return m
 
 
 def ocr_rec(seed=0, classes=97):
-    rng, rand = _seeded(seed)
+    m = make_torch_ocr(seed, classes)
     b = ProgramBuilder()
+    w = _TorchWeights(b, m)
     x = b.feed("x", [-1, 3, 32, -1])
-    n = [0]
-
-    def conv_bn_act(y, cin, cout, k, stride, groups=1):
-        i = n[0]
-        n[0] += 1
-        wt = b.param("conv%d_weights" % i, rand(cout, cin // groups, k, k))
-        y = b.conv2d(y, wt, stride=stride, padding=k // 2, groups=groups, depthwise=groups > 1)
-        y = b.batch_norm(y, b.param("bn%d_scale" % i, 1 + 0.1 * rand(cout, scale=1.0)),
-                         b.param("bn%d_offset" % i, 0.1 * rand(cout, scale=1.0)),
-                         b.param("bn%d_mean" % i, 0.1 * rand(cout, scale=1.0)),
-                         b.param("bn%d_variance" % i, (1 + 0.1 * np.abs(rand(cout, scale=1.0)))))
-        return b.act("hard_swish", y)
-
-    y = conv_bn_act(x, 3, 16, 3, 2)                     # [N, 16, 16, W/2]
-    for cin, cout, stride in ((16, 32, [1, 1]), (32, 64, [2, 1]), (64, 96, [2, 1])):
-        y = conv_bn_act(y, cin, cin, 3, stride, groups=cin)  # depthwise
-        y = conv_bn_act(y, cin, cout, 1, 1)                  # pointwise
+    y = x
+    for i, blk in enumerate(m.backbone):
+        y = _conv_bn(b, w, y, blk[0], blk[1], "backbone.%d.0" % i, "backbone.%d.1" % i, "hard_swish")
     y = b.pool2d(y, "avg", [4, 2], stride=[4, 2])      # [N, 96, 1, W/4]
     y = b.transpose2(b.squeeze2(y, [2]), [0, 2, 1])    # [N, W/4, 96]
-    # SVTR-style mixer: layer_norm -> MLP -> residual
-    h = b.layer_norm(y, b.param("mix_ln_scale", np.ones(96, np.float32)),
-                     b.param("mix_ln_bias", np.zeros(96, np.float32)), 2)
-    h = b.linear(h, b.param("mix_fc1_w", rand(96, 192)), b.param("mix_fc1_b", rand(192, scale=0.1)), act="gelu")
-    h = b.linear(h, b.param("mix_fc2_w", rand(192, 96)), b.param("mix_fc2_b", rand(96, scale=0.1)))
+    h = b.layer_norm(y, w("ln.weight"), w("ln.bias"), 2)
+    h = b.linear(h, w("fc1.weight", True), w("fc1.bias"), act="gelu")
+    h = b.linear(h, w("fc2.weight", True), w("fc2.bias"))
     y = b.elementwise("elementwise_add", y, h)
-    y = b.linear(y, b.param("head_w", rand(96, classes)), b.param("head_b", rand(classes, scale=0.1)))
+    y = b.linear(y, w("head.weight", True), w("head.bias"))
     b.fetch(b.softmax(y, axis=2))
-    return b, None
+    return b, m
+
+
+def make_torch_ctr(seed=0, slots=26, vocab=1000, emb=9, dense=13, hidden=400):
+    """The CTR DNN in PyTorch: one embedding table shared by the sparse
+    slots, concatenated with the dense features, three ReLU layers, softmax."""
+    torch = _torch()
+    nn = torch.nn
+
+    class TorchCTR(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.table = nn.Embedding(vocab, emb)
+            widths = [slots * emb + dense, hidden, hidden, hidden]
+            self.fcs = nn.ModuleList(nn.Linear(a, b_) for a, b_ in zip(widths, widths[1:]))
+            self.out = nn.Linear(hidden, 2)
+
+        def forward(self, *inputs):
+            ids, dense_in = inputs[:-1], inputs[-1]
+            y = torch.cat([self.table(i) for i in ids], dim=1).flatten(1)
+            y = torch.cat([y, dense_in], dim=1)
+            for fc in self.fcs:
+                y = torch.relu(fc(y))
+            return torch.softmax(self.out(y), dim=1)
+
+    torch.manual_seed(seed)
+    return TorchCTR().eval()
 
 
 def ctr_dnn(seed=0, slots=26, vocab=1000, emb=9, dense=13, hidden=400):
-    rng, rand = _seeded(seed)
+    m = make_torch_ctr(seed, slots, vocab, emb, dense, hidden)
     b = ProgramBuilder()
+    w = _TorchWeights(b, m)
     ids = [b.feed("C%d" % (i + 1), [-1, 1], "int64") for i in range(slots)]
     dense_in = b.feed("dense_input", [-1, dense])
-    table = b.param("SparseFeatFactors", rand(vocab, emb, scale=0.1))
+    table = w("table.weight")
     embs = [b.lookup_table_v2(table, i) for i in ids]              # each [N, 1, emb]
     y = b.flatten(b.concat(embs, 1), 1, 2)                          # [N, slots * emb]
     y = b.concat([y, dense_in], 1)
-    width = slots * emb + dense
     for i in range(3):
-        y = b.linear(y, b.param("fc%d.w_0" % i, rand(width, hidden)),
-                     b.param("fc%d.b_0" % i, rand(hidden, scale=0.1)), act="relu")
-        width = hidden
-    y = b.linear(y, b.param("fc3.w_0", rand(hidden, 2)), b.param("fc3.b_0", rand(2, scale=0.1)))
+        y = b.linear(y, w("fcs.%d.weight" % i, True), w("fcs.%d.bias" % i), act="relu")
+    y = b.linear(y, w("out.weight", True), w("out.bias"))
     b.fetch(b.softmax(y))
-    return b, None
+    return b, m
 
 
 def build(name, seed=0, **kw):

@@ -79,3 +79,23 @@ def test_bert_matches_torch(tmp_path):
     with torch.no_grad():
         want = m(torch.from_numpy(ids), torch.from_numpy(types)).numpy()
     assert rel_err(ours, want) < 1e-4
+
+
+def test_ocr_matches_torch(tmp_path):
+    b, m = zoo.ocr_rec(seed=4)
+    x = np.random.RandomState(3).rand(2, 3, 32, 96).astype(np.float32)
+    (ours,) = run(b, {"x": x}, tmp_path)
+    with torch.no_grad():
+        want = m(torch.from_numpy(x)).numpy()
+    assert rel_err(ours, want) < 1e-4
+
+
+def test_ctr_matches_torch(tmp_path):
+    b, m = zoo.ctr_dnn(seed=5)
+    rng = np.random.RandomState(4)
+    feeds = {"C%d" % (i + 1): rng.randint(0, 1000, (3, 1)).astype(np.int64) for i in range(26)}
+    feeds["dense_input"] = rng.rand(3, 13).astype(np.float32)
+    (ours,) = run(b, feeds, tmp_path)
+    with torch.no_grad():
+        want = m(*[torch.from_numpy(feeds[k]) for k in list(feeds)]).numpy()
+    assert rel_err(ours, want) < 1e-4

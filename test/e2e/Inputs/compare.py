@@ -13,6 +13,7 @@ import argparse
 import os
 import subprocess
 import sys
+import json
 import tempfile
 
 import numpy as np
@@ -53,8 +54,9 @@ else:
     from paddle_mlir import zoo
     kw = {k: int(v) for k, v in (a.split("=") for a in args.zoo_arg)}
     _, module = zoo.build(args.torch, **kw)
+    order = [i["name"] for i in json.load(open(os.path.join(args.artifact, "manifest.json")))["inputs"]]
     with torch.no_grad():
-        out = module(*[torch.from_numpy(inputs[n]) for n in shapes])
+        out = module(*[torch.from_numpy(inputs[n]) for n in order])
     oracle = None
     oracle_list = [out.numpy()]
 
@@ -62,7 +64,6 @@ cmd = ["paddle-run", args.artifact, "--output-dir", os.path.join(work, "out")]
 cmd += ["--input=%s=%s" % (n, os.path.join(work, n + ".npy")) for n in shapes]
 subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
 
-import json  # noqa: E402
 manifest = json.load(open(os.path.join(args.artifact, "manifest.json")))
 bad = 0
 for i, o in enumerate(manifest["outputs"]):
