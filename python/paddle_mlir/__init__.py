@@ -1,7 +1,164 @@
-"""paddle_mlir: the Python side of the paddle-mlir compiler.
+"""paddle_mlir: compile, load and run PaddlePaddle (and later ONNX) models.
 
-- paddle_mlir.builder: write Paddle inference programs (ProgramDesc + params)
-  from Python, op by op, as Paddle 2.x exports them.
-- paddle_mlir.zoo: real architectures (ResNet-50, MobileNetV2, BERT-base, a
-  PP-OCR-like recognizer, a CTR DNN) built with the builder.
+    import numpy as np
+    import paddle_mlir
+    model = paddle_mlir.compile("mobilenet_v2/")          # a Paddle model dir
+    probs = model(np.random.rand(1, 3, 224, 224).astype("float32"))[0]
+    print(np.argsort(-probs[0])[:5])
+    model.save("artifact/")                               # AOT artifact
+    again = paddle_mlir.load("artifact/")                 # needs only the runtime
+
+Submodules: `paddle_mlir.ir` (import, pipelines, export on MLIR text),
+`paddle_mlir.builder` (write Paddle programs), `paddle_mlir.zoo` (model
+zoo), `paddle_mlir.reference` (NumPy reference evaluator).
 """
+
+import os
+import shutil
+import tempfile
+import threading
+import time
+
+import numpy as np
+
+__all__ = ["compile", "load", "CompiledModel", "TensorSpec", "benchmark"]
+
+
+class TensorSpec(tuple):
+    """(name, dtype, shape) of a model input or output; None marks a dynamic dim."""
+
+    __slots__ = ()
+
+    def __new__(cls, name, dtype, shape):
+        return super().__new__(cls, (name, dtype, tuple(shape)))
+
+    name = property(lambda self: self[0])
+    dtype = property(lambda self: self[1])
+    shape = property(lambda self: self[2])
+
+    def __repr__(self):
+        dims = ", ".join("?" if d is None else str(d) for d in self.shape)
+        return "TensorSpec(%r, %s, [%s])" % (self.name, self.dtype, dims)
+
+
+class CompiledModel:
+    """A compiled artifact loaded with the runtime.
+
+    Call it with arrays in input order and/or by input name; it returns a
+    tuple of numpy arrays (or a dict with return_dict=True). Each thread
+    uses its own runtime instance; the GIL is released while the model runs.
+    """
+
+    def __init__(self, artifact_dir, _owned_tmpdir=None):
+        from . import _pdrt
+        self._dir = os.path.abspath(artifact_dir)
+        self._model = _pdrt.Model(self._dir)
+        self._instances = threading.local()
+        self._tmp = _owned_tmpdir
+        self.inputs = [TensorSpec(*s) for s in self._model.inputs]
+        self.outputs = [TensorSpec(*s) for s in self._model.outputs]
+
+    def __del__(self):
+        if getattr(self, "_tmp", None):
+            shutil.rmtree(self._tmp, ignore_errors=True)
+
+    @property
+    def artifact_dir(self):
+        return self._dir
+
+    def _instance(self):
+        inst = getattr(self._instances, "inst", None)
+        if inst is None:
+            from . import _pdrt
+            inst = self._instances.inst = _pdrt.Instance(self._model)
+        return inst
+
+    def _bind(self, arrays, named):
+        if len(arrays) > len(self.inputs):
+            raise ValueError("model takes %d inputs, got %d positional arrays" % (len(self.inputs), len(arrays)))
+        by_name = {spec.name: i for i, spec in enumerate(self.inputs)}
+        bound = list(arrays) + [None] * (len(self.inputs) - len(arrays))
+        for name, value in named.items():
+            if name not in by_name:
+                raise ValueError("model has no input %r (inputs: %s)" % (name, ", ".join(by_name)))
+            if bound[by_name[name]] is not None:
+                raise ValueError("input %r given twice" % name)
+            bound[by_name[name]] = value
+        out = []
+        for spec, value in zip(self.inputs, bound):
+            if value is None:
+                raise ValueError("missing input %r" % spec.name)
+            a = np.asarray(value)
+            if a.dtype != np.dtype(spec.dtype if spec.dtype != "bfloat16" else "uint16"):
+                raise TypeError("input %r must be %s, got %s" % (spec.name, spec.dtype, a.dtype))
+            if a.ndim != len(spec.shape) or any(d is not None and d != s for d, s in zip(spec.shape, a.shape)):
+                want = "[" + ", ".join("?" if d is None else str(d) for d in spec.shape) + "]"
+                raise ValueError("input %r must have shape %s, got %s" % (spec.name, want, list(a.shape)))
+            out.append(np.ascontiguousarray(a))  # no copy when already contiguous
+        return out
+
+    def __call__(self, *arrays, return_dict=False, **named):
+        results = self._instance().run(self._bind(arrays, named))
+        if return_dict:
+            return {spec.name: r for spec, r in zip(self.outputs, results)}
+        return tuple(results)
+
+    def save(self, directory):
+        """Writes the AOT artifact (library, header, weights, manifest) to `directory`."""
+        os.makedirs(directory, exist_ok=True)
+        for f in os.listdir(self._dir):
+            shutil.copy2(os.path.join(self._dir, f), os.path.join(directory, f))
+        return directory
+
+    def __repr__(self):
+        return "CompiledModel(%s, inputs=%s, outputs=%s)" % (self._dir, self.inputs, self.outputs)
+
+
+def load(artifact_dir):
+    """Loads an artifact written by paddle-compile or CompiledModel.save.
+    Needs only the runtime part of the package (paddle_mlir._pdrt)."""
+    return CompiledModel(artifact_dir)
+
+
+def compile(model, params=None, *, target="cpu", precision="fp32", input_shapes=None, optimize=True,
+            output_dir=None, name="model"):
+    """Compiles a Paddle model path (file or directory) or pd MLIR text.
+
+    input_shapes: {input name: static shape} to fix dynamic dims.
+    output_dir: where the artifact goes (a temporary directory by default,
+    removed with the returned CompiledModel; use .save() to keep it).
+    """
+    from . import _compiler
+    model = os.fspath(model)
+    is_text = not os.path.exists(model) and ("func.func" in model or "module" in model)
+    if not is_text and not os.path.exists(model):
+        raise ValueError("model %r is neither a path nor MLIR text" % model)
+    tmp = None
+    if output_dir is None:
+        tmp = output_dir = tempfile.mkdtemp(prefix="paddle_mlir_")
+    shapes = {k: [int(d) for d in v] for k, v in (input_shapes or {}).items()}
+    try:
+        _compiler.compile(model, is_text, os.fspath(params) if params else "", target, precision, shapes,
+                          bool(optimize), name, os.fspath(output_dir))
+    except Exception:
+        if tmp:
+            shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    return CompiledModel(output_dir, _owned_tmpdir=tmp)
+
+
+def benchmark(compiled, inputs, iterations=50, warmup=5):
+    """Times compiled(*inputs) (or **inputs for a dict); returns
+    {"min", "median", "p90"} in milliseconds."""
+    def call():
+        return compiled(**inputs) if isinstance(inputs, dict) else compiled(*inputs)
+    for _ in range(warmup):
+        call()
+    times = []
+    for _ in range(iterations):
+        t = time.perf_counter()
+        call()
+        times.append((time.perf_counter() - t) * 1e3)
+    times.sort()
+    return {"min": times[0], "median": times[len(times) // 2],
+            "p90": times[min(len(times) - 1, int(0.9 * (len(times) - 1)))]}

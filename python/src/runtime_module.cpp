@@ -1,0 +1,156 @@
+//===- runtime_module.cpp - paddle_mlir._pdrt: the runtime for Python ----===//
+//
+// Wraps the C runtime (pdrt.h) only, so compiled artifacts load and run
+// without the compiler. Inputs that are C-contiguous and of the model's
+// dtype are passed without a copy; the GIL is released while a model runs.
+//
+//===----------------------------------------------------------------------===//
+
+#include "pdrt.h"
+
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <cstring>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace py = pybind11;
+
+namespace {
+[[noreturn]] void raise(pdrt_status s) {
+  std::string msg = pdrt_last_error();
+  if (s == PDRT_ERR_INVALID_ARGUMENT)
+    throw py::value_error(msg);
+  if (s == PDRT_ERR_IO)
+    throw py::value_error(msg);
+  throw std::runtime_error(msg);
+}
+
+py::dtype numpyDtype(pdrt_dtype d) {
+  switch (d) {
+  case PDRT_FLOAT32:
+    return py::dtype("float32");
+  case PDRT_FLOAT64:
+    return py::dtype("float64");
+  case PDRT_FLOAT16:
+    return py::dtype("float16");
+  case PDRT_BFLOAT16:
+    return py::dtype("uint16");
+  case PDRT_INT8:
+    return py::dtype("int8");
+  case PDRT_UINT8:
+    return py::dtype("uint8");
+  case PDRT_INT16:
+    return py::dtype("int16");
+  case PDRT_INT32:
+    return py::dtype("int32");
+  case PDRT_INT64:
+    return py::dtype("int64");
+  case PDRT_BOOL:
+    return py::dtype("bool");
+  default:
+    throw std::runtime_error("unknown dtype");
+  }
+}
+
+struct Model {
+  explicit Model(const std::string &dir) {
+    pdrt_model *m = nullptr;
+    pdrt_status s = pdrt_model_load(dir.c_str(), &m);
+    if (s != PDRT_OK)
+      raise(s);
+    model.reset(m);
+  }
+  py::list specs(bool inputs) const {
+    py::list out;
+    int64_t n = inputs ? pdrt_model_num_inputs(model.get()) : pdrt_model_num_outputs(model.get());
+    for (int64_t i = 0; i < n; ++i) {
+      const char *name =
+          inputs ? pdrt_model_input_name(model.get(), i) : pdrt_model_output_name(model.get(), i);
+      pdrt_dtype d =
+          inputs ? pdrt_model_input_dtype(model.get(), i) : pdrt_model_output_dtype(model.get(), i);
+      int64_t r =
+          inputs ? pdrt_model_input_rank(model.get(), i) : pdrt_model_output_rank(model.get(), i);
+      const int64_t *s =
+          inputs ? pdrt_model_input_shape(model.get(), i) : pdrt_model_output_shape(model.get(), i);
+      py::list shape;
+      for (int64_t k = 0; k < r; ++k)
+        shape.append(s[k] < 0 ? py::object(py::none()) : py::object(py::int_(s[k])));
+      out.append(py::make_tuple(name, pdrt_dtype_name(d), py::tuple(shape)));
+    }
+    return out;
+  }
+  std::unique_ptr<pdrt_model, void (*)(pdrt_model *)> model{nullptr, pdrt_model_free};
+};
+
+struct Instance {
+  explicit Instance(std::shared_ptr<Model> m) : owner(std::move(m)) {
+    pdrt_instance *i = nullptr;
+    pdrt_status s = pdrt_instance_create(owner->model.get(), &i);
+    if (s != PDRT_OK)
+      raise(s);
+    inst.reset(i);
+  }
+  /// Runs on arrays given in the model's input order; returns the outputs.
+  py::list run(const std::vector<py::array> &arrays) {
+    const pdrt_model *m = owner->model.get();
+    if ((int64_t)arrays.size() != pdrt_model_num_inputs(m))
+      throw py::value_error("expected " + std::to_string(pdrt_model_num_inputs(m)) +
+                            " inputs, got " + std::to_string(arrays.size()));
+    for (size_t i = 0; i < arrays.size(); ++i) {
+      const py::array &a = arrays[i];
+      pdrt_dtype want = pdrt_model_input_dtype(m, i);
+      if (!a.dtype().is(numpyDtype(want)))
+        throw py::type_error(std::string("input '") + pdrt_model_input_name(m, i) + "' must be " +
+                             pdrt_dtype_name(want) + ", got " + std::string(py::str(a.dtype())));
+      if (!(a.flags() & py::array::c_style))
+        throw py::value_error(std::string("input '") + pdrt_model_input_name(m, i) +
+                              "' must be C-contiguous");
+      std::vector<int64_t> shape(a.shape(), a.shape() + a.ndim());
+      pdrt_status s = pdrt_set_input(inst.get(), pdrt_model_input_name(m, i), want, shape.data(),
+                                     (int64_t)shape.size(), a.data());
+      if (s != PDRT_OK)
+        raise(s);
+    }
+    pdrt_status s;
+    {
+      py::gil_scoped_release release;
+      s = pdrt_run(inst.get());
+    }
+    if (s != PDRT_OK)
+      raise(s);
+    py::list out;
+    for (int64_t i = 0; i < pdrt_model_num_outputs(m); ++i) {
+      const void *data;
+      const int64_t *shape;
+      int64_t rank;
+      pdrt_dtype dtype;
+      if ((s = pdrt_get_output(inst.get(), i, &data, &shape, &rank, &dtype)) != PDRT_OK)
+        raise(s);
+      std::vector<py::ssize_t> dims(shape, shape + rank);
+      py::array arr(numpyDtype(dtype), dims);
+      std::memcpy(arr.mutable_data(), data, arr.nbytes());
+      out.append(arr);
+    }
+    return out;
+  }
+  std::shared_ptr<Model> owner;
+  std::unique_ptr<pdrt_instance, void (*)(pdrt_instance *)> inst{nullptr, pdrt_instance_free};
+};
+} // namespace
+
+PYBIND11_MODULE(_pdrt, m) {
+  m.doc() = "paddle-mlir runtime: load and run compiled artifacts";
+  py::class_<Model, std::shared_ptr<Model>>(m, "Model")
+      .def(py::init<const std::string &>(), py::arg("artifact_dir"))
+      .def_property_readonly("name",
+                             [](const Model &self) { return pdrt_model_name(self.model.get()); })
+      .def_property_readonly("inputs", [](const Model &self) { return self.specs(true); })
+      .def_property_readonly("outputs", [](const Model &self) { return self.specs(false); });
+  py::class_<Instance>(m, "Instance")
+      .def(py::init<std::shared_ptr<Model>>(), py::arg("model"))
+      .def("run", &Instance::run, py::arg("arrays"));
+}

@@ -1,0 +1,153 @@
+"""The paddle_mlir Python API: compile, call, save/load, ir, benchmark, threads."""
+import os
+import subprocess
+import sys
+import threading
+
+import numpy as np
+import pytest
+
+import paddle_mlir
+from paddle_mlir import ir, reference
+from paddle_mlir.builder import ProgramBuilder
+
+BUILD = os.environ.get("PADDLE_MLIR_BUILD_DIR",
+                       os.path.join(os.path.dirname(__file__), "..", "..", "build"))
+
+
+@pytest.fixture(scope="module")
+def tiny(tmp_path_factory):
+    """A small classifier with a dynamic batch and two inputs (image, bias)."""
+    d = str(tmp_path_factory.mktemp("tiny"))
+    rng = np.random.RandomState(0)
+    b = ProgramBuilder()
+    x = b.feed("image", [-1, 3, 8, 8])
+    bias = b.feed("bias", [4])
+    y = b.conv2d(x, b.param("w", (rng.standard_normal((4, 3, 3, 3)) * 0.3).astype(np.float32)), padding=1)
+    y = b.relu(b.elementwise("elementwise_add", y, bias, axis=1))
+    y = b.flatten(b.pool2d(y, "avg", 1, global_pooling=True), 1, 3)
+    b.fetch(b.softmax(y))
+    b.save(d)
+    return d
+
+
+@pytest.fixture(scope="module")
+def compiled(tiny):
+    return paddle_mlir.compile(tiny)
+
+
+def inputs(batch=2, seed=0):
+    rng = np.random.RandomState(seed)
+    return rng.rand(batch, 3, 8, 8).astype(np.float32), rng.rand(4).astype(np.float32)
+
+
+def test_interface(compiled):
+    assert [(s.name, s.dtype, s.shape) for s in compiled.inputs] == [
+        ("image", "float32", (None, 3, 8, 8)), ("bias", "float32", (4,))]
+    assert compiled.outputs[0].shape == (None, 4)
+
+
+def test_call_matches_reference(tiny, compiled):
+    x, bias = inputs()
+    (ours,) = compiled(x, bias)
+    want = list(reference.load(tiny).run({"image": x, "bias": bias}).values())[0]
+    np.testing.assert_allclose(ours, want, rtol=1e-5, atol=1e-6)
+    named = compiled(bias=bias, image=x, return_dict=True)
+    np.testing.assert_array_equal(named[compiled.outputs[0].name], ours)
+    # a non-contiguous view is accepted (copied) and gives the same result
+    xt = np.ascontiguousarray(x.transpose(0, 1, 3, 2)).transpose(0, 1, 3, 2)
+    np.testing.assert_array_equal(compiled(xt, bias)[0], ours)
+
+
+def test_input_errors(compiled):
+    x, bias = inputs()
+    with pytest.raises(TypeError, match="input 'image' must be float32, got float64"):
+        compiled(x.astype(np.float64), bias)
+    with pytest.raises(ValueError, match=r"input 'image' must have shape \[\?, 3, 8, 8\], got \[2, 3, 4, 8\]"):
+        compiled(x[:, :, :4], bias)
+    with pytest.raises(ValueError, match="missing input 'bias'"):
+        compiled(x)
+    with pytest.raises(ValueError, match="model has no input 'mask'"):
+        compiled(x, bias, mask=bias)
+    with pytest.raises(ValueError, match="input 'image' given twice"):
+        compiled(x, bias, image=x)
+
+
+def test_save_and_load_without_compiler(compiled, tmp_path):
+    x, bias = inputs(batch=3, seed=1)
+    (want,) = compiled(x, bias)
+    compiled.save(str(tmp_path / "art"))
+    np.save(tmp_path / "x.npy", x)
+    np.save(tmp_path / "b.npy", bias)
+    script = (
+        "import sys, numpy as np\n"
+        "sys.modules['paddle_mlir._compiler'] = None  # the compiler is not installed\n"
+        "import paddle_mlir\n"
+        "m = paddle_mlir.load(sys.argv[1])\n"
+        "np.save(sys.argv[4], m(np.load(sys.argv[2]), np.load(sys.argv[3]))[0])\n")
+    subprocess.run([sys.executable, "-c", script, str(tmp_path / "art"), str(tmp_path / "x.npy"),
+                    str(tmp_path / "b.npy"), str(tmp_path / "out.npy")], check=True, env=dict(os.environ))
+    np.testing.assert_array_equal(np.load(tmp_path / "out.npy"), want)
+
+
+def test_compile_from_mlir_text_and_ir(tiny, tmp_path):
+    text = ir.import_paddle(tiny)
+    assert "pd.conv2d" in text and "dense_resource" in text
+    optimized = ir.run_pipeline(text, "pd-optimize")
+    assert "pd.softmax" in optimized
+    ir.export_paddle(text, str(tmp_path / "exported"))
+    assert ir.import_paddle(str(tmp_path / "exported")) == text
+    m = paddle_mlir.compile(text, input_shapes={"image": [1, 3, 8, 8]})
+    assert m.inputs[0].shape == (1, 3, 8, 8)
+    x, bias = inputs(batch=1)
+    np.testing.assert_allclose(m(x, bias)[0], paddle_mlir.compile(tiny)(x, bias)[0], rtol=1e-6)
+    with pytest.raises(NotImplementedError):
+        ir.import_onnx("model.onnx")
+    with pytest.raises(ValueError, match="invalid pipeline"):
+        ir.run_pipeline(text, "no-such-pass")
+
+
+def test_compile_errors(tmp_path):
+    b = ProgramBuilder()
+    x = b.feed("x", [2, 4])
+    b.fetch(b.op("arg_max", {"X": [x]}, {"Out": [b.tmp("arg_max", [2], "int64")]}, {"dtype": 3}))
+    b.save(str(tmp_path))
+    with pytest.raises(RuntimeError, match="arg_max #1 -> arg_max_0.tmp_0: error: the CPU backend cannot compile"):
+        paddle_mlir.compile(str(tmp_path))
+    with pytest.raises(RuntimeError, match="--target cuda is not supported yet"):
+        paddle_mlir.compile(str(tmp_path), target="cuda")
+    with pytest.raises(ValueError, match="neither a path nor MLIR text"):
+        paddle_mlir.compile(str(tmp_path / "missing"))
+
+
+def test_benchmark(compiled):
+    stats = paddle_mlir.benchmark(compiled, list(inputs()), iterations=5, warmup=1)
+    assert set(stats) == {"min", "median", "p90"}
+    assert 0 < stats["min"] <= stats["median"] <= stats["p90"]
+
+
+def test_threads_match_sequential(compiled):
+    data = [inputs(batch=4, seed=s) for s in range(4)]
+    expected = [compiled(*d)[0] for d in data]
+    results = [None] * len(data)
+
+    def work(i):
+        for _ in range(10):
+            results[i] = compiled(*data[i])[0]
+    threads = [threading.Thread(target=work, args=(i,)) for i in range(len(data))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    for got, want in zip(results, expected):
+        np.testing.assert_array_equal(got, want)
+
+
+def test_cmake_install(tmp_path, tiny):
+    prefix = tmp_path / "prefix"
+    subprocess.run(["cmake", "--install", BUILD, "--prefix", str(prefix)], check=True, capture_output=True)
+    site = prefix / "lib" / "python3" / "dist-packages"
+    script = "import paddle_mlir, sys; print(paddle_mlir.__file__); m = paddle_mlir.compile(sys.argv[1]); print(m.outputs)"
+    out = subprocess.run([sys.executable, "-c", script, tiny], check=True, capture_output=True, text=True,
+                         env={**os.environ, "PYTHONPATH": str(site)}).stdout
+    assert str(site) in out and "softmax" in out
