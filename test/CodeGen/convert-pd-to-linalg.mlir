@@ -80,3 +80,18 @@ func.func @negative_nhwc(%x: tensor<1x8x8x3xf32>, %w: tensor<4x3x3x3xf32>) -> te
   %0 = pd.conv2d %x, %w {data_format = "NHWC"} : (tensor<1x8x8x3xf32>, tensor<4x3x3x3xf32>) -> tensor<1x6x6x4xf32>
   return %0 : tensor<1x6x6x4xf32>
 }
+
+// -----
+
+// Tests that fused_conv2d is the convolution plus one epilogue applying the
+// bias at the channel dim, the residual, and the activation.
+// CHECK-LABEL: func.func @fused_conv
+// CHECK: %[[C:.*]] = linalg.conv_2d_nchw_fchw
+// CHECK: linalg.generic {{.*}} ins(%[[C]], %arg2, %arg3 : tensor<1x2x3x3xf32>, tensor<2xf32>, tensor<1x2x3x3xf32>)
+// CHECK: arith.addf
+// CHECK: arith.addf
+// CHECK: arith.minimumf
+func.func @fused_conv(%x: tensor<1x2x3x3xf32>, %w: tensor<2x2x1x1xf32>, %b: tensor<2xf32>, %r: tensor<1x2x3x3xf32>) -> tensor<1x2x3x3xf32> {
+  %0 = pd.fused_conv2d %x, %w Bias(%b) ResidualData(%r) {fuse_activation = "relu6", fuse_alpha = 6.0 : f32} : (tensor<1x2x3x3xf32>, tensor<2x2x1x1xf32>, tensor<2xf32>, tensor<1x2x3x3xf32>) -> tensor<1x2x3x3xf32>
+  return %0 : tensor<1x2x3x3xf32>
+}

@@ -82,21 +82,22 @@ SmallVector<Value> windowDynSizes(OpBuilder &b, Location loc, Value padded, Rank
 }
 
 template <typename OpTy>
-LogicalResult lowerConv(OpTy op, Value input, Value filter, ConversionPatternRewriter &rewriter) {
+FailureOr<Value> buildConv(OpTy op, Value input, Value filter,
+                           ConversionPatternRewriter &rewriter) {
   Location loc = op.getLoc();
   if (op.getDataFormat() == "NHWC")
-    return rewriter.notifyMatchFailure(op,
-                                       "NHWC convolution is not supported by the CPU backend yet");
+    return (LogicalResult)rewriter.notifyMatchFailure(
+        op, "NHWC convolution is not supported by the CPU backend yet");
   auto resultType = cast<RankedTensorType>(op.getType());
   auto in = cast<RankedTensorType>(input.getType());
   auto f = cast<RankedTensorType>(filter.getType());
   if (!f.hasStaticShape())
-    return rewriter.notifyMatchFailure(op, "the filter must have a static shape");
+    return (LogicalResult)rewriter.notifyMatchFailure(op, "the filter must have a static shape");
   int64_t groups = op.getGroups();
   auto pads = resolvePads(in, {f.getDimSize(2), f.getDimSize(3)}, op.getStrides(),
                           op.getDilations(), op.getPaddings(), op.getPaddingAlgorithm());
   if (op.getPaddingAlgorithm() == "SAME" && !in.hasStaticShape())
-    return rewriter.notifyMatchFailure(op, "SAME padding needs static spatial dims");
+    return (LogicalResult)rewriter.notifyMatchFailure(op, "SAME padding needs static spatial dims");
   Value padded = padSpatial(rewriter, loc, input, pads, 0.0);
   SmallVector<int64_t> strides(op.getStrides().begin(), op.getStrides().end());
   SmallVector<int64_t> dil(op.getDilations().begin(), op.getDilations().end());
@@ -121,12 +122,83 @@ LogicalResult lowerConv(OpTy op, Value input, Value filter, ConversionPatternRew
                  ValueRange{init}, i64Vec(rewriter, strides), i64Vec(rewriter, dil))
                  .getResult(0);
   } else {
-    return rewriter.notifyMatchFailure(op,
-                                       "grouped convolution (not depthwise) is not supported yet");
+    return (LogicalResult)rewriter.notifyMatchFailure(
+        op, "grouped convolution (not depthwise) is not supported yet");
   }
-  rewriter.replaceOp(op, result);
+  return result;
+}
+
+template <typename OpTy>
+LogicalResult lowerConv(OpTy op, Value input, Value filter, ConversionPatternRewriter &rewriter) {
+  auto r = buildConv(op, input, filter, rewriter);
+  if (failed(r))
+    return failure();
+  rewriter.replaceOp(op, *r);
   return success();
 }
+
+/// act(conv(Input, Filter) + Bias[c] (+ ResidualData)) as conv + one epilogue.
+struct FusedConv2dLowering : OpConversionPattern<FusedConv2dOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(FusedConv2dOp op, OpAdaptor a,
+                                ConversionPatternRewriter &r) const override {
+    StringRef act = op.getFuseActivation();
+    if (!llvm::is_contained(
+            {"", "identity", "relu", "relu6", "leaky_relu", "sigmoid", "hard_swish", "swish"}, act))
+      return r.notifyMatchFailure(op, "unsupported fused activation");
+    auto conv = buildConv(op, a.getInput(), a.getFilter(), r);
+    if (failed(conv))
+      return failure();
+    auto type = cast<RankedTensorType>(op.getType());
+    SmallVector<Value> ins = {*conv};
+    SmallVector<int64_t> offs = {0};
+    if (a.getBias()) {
+      ins.push_back(a.getBias());
+      offs.push_back(1);
+    }
+    if (a.getResidualData()) {
+      ins.push_back(a.getResidualData());
+      offs.push_back(0);
+    }
+    bool hasBias = bool(a.getBias()), hasRes = bool(a.getResidualData());
+    double alpha = op.getFuseAlpha().convertToDouble();
+    auto y = elementwise(
+        r, op.getLoc(), type, ins, offs, [&](OpBuilder &b, Location l, ValueRange v) -> Value {
+          Value x = v[0];
+          Type e = x.getType();
+          if (hasBias)
+            x = arith::AddFOp::create(b, l, x, v[1]);
+          if (hasRes)
+            x = arith::AddFOp::create(b, l, x, v[hasBias ? 2 : 1]);
+          auto c = [&](double d) { return scalar(b, l, e, d); };
+          if (act == "relu")
+            return arith::MaximumFOp::create(b, l, x, c(0));
+          if (act == "relu6")
+            return arith::MinimumFOp::create(b, l, arith::MaximumFOp::create(b, l, x, c(0)),
+                                             c(alpha ? alpha : 6.0));
+          if (act == "leaky_relu") {
+            Value pos = arith::CmpFOp::create(b, l, arith::CmpFPredicate::OGT, x, c(0));
+            return arith::SelectOp::create(b, l, pos, x, arith::MulFOp::create(b, l, x, c(alpha)));
+          }
+          if (act == "sigmoid" || act == "swish") {
+            Value e1 = math::ExpOp::create(b, l, arith::NegFOp::create(b, l, x));
+            Value s = arith::DivFOp::create(b, l, c(1), arith::AddFOp::create(b, l, c(1), e1));
+            return act == "swish" ? arith::MulFOp::create(b, l, x, s).getResult() : s;
+          }
+          if (act == "hard_swish") {
+            Value t = arith::MinimumFOp::create(
+                b, l, arith::MaximumFOp::create(b, l, arith::AddFOp::create(b, l, x, c(3)), c(0)),
+                c(6));
+            return arith::DivFOp::create(b, l, arith::MulFOp::create(b, l, x, t), c(6));
+          }
+          return x;
+        });
+    if (failed(y))
+      return failure();
+    r.replaceOp(op, *y);
+    return success();
+  }
+};
 
 struct Conv2dLowering : OpConversionPattern<Conv2dOp> {
   using OpConversionPattern::OpConversionPattern;
@@ -441,7 +513,7 @@ struct Pool2dLowering : OpConversionPattern<Pool2dOp> {
 } // namespace
 
 void mlir::pd::populatePdNNToLinalgPatterns(RewritePatternSet &p) {
-  p.add<Conv2dLowering, DepthwiseConv2dLowering, BatchNormLowering, LayerNormLowering,
-        Pool2dLowering, SoftmaxLowering<SoftmaxOp, false>, SoftmaxLowering<LogSoftmaxOp, true>>(
-      p.getContext());
+  p.add<Conv2dLowering, DepthwiseConv2dLowering, FusedConv2dLowering, BatchNormLowering,
+        LayerNormLowering, Pool2dLowering, SoftmaxLowering<SoftmaxOp, false>,
+        SoftmaxLowering<LogSoftmaxOp, true>>(p.getContext());
 }

@@ -12,6 +12,8 @@ void mlir::pd::buildOptimizePipeline(OpPassManager &pm, const OptimizePipelineOp
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   pm.addPass(createPdInferShapesPass());
+  pm.addPass(createPdFuseConvPass());
+  pm.addPass(createCanonicalizerPass());
 }
 
 void mlir::pd::registerPdPassesAndPipelines() {

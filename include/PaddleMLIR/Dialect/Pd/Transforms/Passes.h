@@ -4,6 +4,7 @@
 
 #include "PaddleMLIR/Dialect/Pd/IR/PdDialect.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/MLProgram/IR/MLProgram.h"
 #include "mlir/Pass/Pass.h"
 #include "mlir/Pass/PassManager.h"
 

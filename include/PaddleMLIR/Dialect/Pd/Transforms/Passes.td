@@ -20,4 +20,22 @@ def PdInferShapesPass : Pass<"pd-infer-shapes", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::pd::PdDialect", "::mlir::func::FuncDialect"];
 }
 
+def PdFuseConvPass : Pass<"pd-fuse-conv", "::mlir::ModuleOp"> {
+  let summary = "Fold batch_norm into convolutions and fuse bias, residual and activation";
+  let description = [{
+    Paddle's conv_bn_fuse / conv_elementwise_add_act fuse passes as one pass:
+    - conv2d / depthwise_conv2d followed by an inference batch_norm whose
+      filter and statistics are constant globals becomes `pd.fused_conv2d`
+      with the filter scaled per output channel and a folded bias (new
+      globals; globals left unused are erased);
+    - an elementwise_add of a constant per-channel vector (axis 1) becomes
+      the fused conv's bias;
+    - an elementwise_add of a same-shaped tensor becomes `ResidualData`;
+    - a following relu, relu6, leaky_relu, sigmoid, hard_swish or swish
+      (with Paddle's default parameters) becomes `fuse_activation`.
+    Each rewrite needs the intermediate value to have a single use.
+  }];
+  let dependentDialects = ["::mlir::pd::PdDialect", "::mlir::ml_program::MLProgramDialect"];
+}
+
 #endif // PADDLEMLIR_DIALECT_PD_TRANSFORMS_PASSES_TD

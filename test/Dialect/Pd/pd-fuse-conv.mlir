@@ -1,0 +1,99 @@
+// RUN: paddle-opt %s -pd-fuse-conv -split-input-file | FileCheck %s
+
+// Tests that batch_norm folds into the conv: W' = W * s / sqrt(v + eps),
+// b' = bias - mean * s / sqrt(v + eps). Here s = 3, v = 4, eps = 0, so the
+// factor is 1.5: W' = 2 * 1.5 = 3.0 (0x40400000), b' = 0.5 - 1 * 1.5 = -1.0
+// (0xBF800000). A following relu becomes the fused activation; the original
+// weights are erased.
+// CHECK-NOT: @w(
+// CHECK-DAG: ml_program.global private @w.bn_folded(dense_resource<w.bn_folded> : tensor<1x1x1x1xf32>)
+// CHECK-DAG: ml_program.global private @b.bn_folded(dense_resource<b.bn_folded> : tensor<1xf32>)
+// CHECK-LABEL: func.func @conv_bn_relu
+// CHECK: %[[W:.*]] = ml_program.global_load_const @w.bn_folded
+// CHECK: %[[B:.*]] = ml_program.global_load_const @b.bn_folded
+// CHECK: %[[F:.*]] = pd.fused_conv2d %arg0, %[[W]] Bias(%[[B]]) {fuse_activation = "relu"}
+// CHECK-NOT: pd.batch_norm
+// CHECK-NOT: pd.relu
+// CHECK: return %[[F]]
+// CHECK-DAG: w.bn_folded: "0x4000000000004040"
+// CHECK-DAG: b.bn_folded: "0x40000000000080BF"
+module {
+  ml_program.global private @w(dense<2.0> : tensor<1x1x1x1xf32>) : tensor<1x1x1x1xf32>
+  ml_program.global private @s(dense<3.0> : tensor<1xf32>) : tensor<1xf32>
+  ml_program.global private @b(dense<0.5> : tensor<1xf32>) : tensor<1xf32>
+  ml_program.global private @m(dense<1.0> : tensor<1xf32>) : tensor<1xf32>
+  ml_program.global private @v(dense<4.0> : tensor<1xf32>) : tensor<1xf32>
+  func.func @conv_bn_relu(%x: tensor<?x1x4x4xf32>) -> tensor<?x1x4x4xf32> {
+    %w = ml_program.global_load_const @w : tensor<1x1x1x1xf32>
+    %s = ml_program.global_load_const @s : tensor<1xf32>
+    %b = ml_program.global_load_const @b : tensor<1xf32>
+    %m = ml_program.global_load_const @m : tensor<1xf32>
+    %v = ml_program.global_load_const @v : tensor<1xf32>
+    %0 = pd.conv2d %x, %w : (tensor<?x1x4x4xf32>, tensor<1x1x1x1xf32>) -> tensor<?x1x4x4xf32>
+    %1 = pd.batch_norm %0, %s, %b, %m, %v {epsilon = 0.0 : f32, is_test = true} : (tensor<?x1x4x4xf32>, tensor<1xf32>, tensor<1xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<?x1x4x4xf32>
+    %2 = pd.relu %1 : (tensor<?x1x4x4xf32>) -> tensor<?x1x4x4xf32>
+    return %2 : tensor<?x1x4x4xf32>
+  }
+}
+
+// -----
+
+// Tests the bias add (axis 1, constant [C]) and the residual add with relu
+// of a ResNet block tail.
+// CHECK-LABEL: func.func @bias_residual_relu
+// CHECK: %[[F:.*]] = pd.fused_conv2d %arg0, %{{.*}} Bias(%{{.*}}) ResidualData(%arg1) {fuse_activation = "relu", fuse_residual_connection = true}
+// CHECK-NEXT: return %[[F]]
+module {
+  ml_program.global private @w(dense<1.0> : tensor<2x2x1x1xf32>) : tensor<2x2x1x1xf32>
+  ml_program.global private @bias(dense<0.5> : tensor<2xf32>) : tensor<2xf32>
+  func.func @bias_residual_relu(%x: tensor<1x2x3x3xf32>, %r: tensor<1x2x3x3xf32>) -> tensor<1x2x3x3xf32> {
+    %w = ml_program.global_load_const @w : tensor<2x2x1x1xf32>
+    %bias = ml_program.global_load_const @bias : tensor<2xf32>
+    %0 = pd.conv2d %x, %w : (tensor<1x2x3x3xf32>, tensor<2x2x1x1xf32>) -> tensor<1x2x3x3xf32>
+    %1 = pd.elementwise_add %0, %bias {axis = 1 : i32} : (tensor<1x2x3x3xf32>, tensor<2xf32>) -> tensor<1x2x3x3xf32>
+    %2 = pd.elementwise_add %1, %r : (tensor<1x2x3x3xf32>, tensor<1x2x3x3xf32>) -> tensor<1x2x3x3xf32>
+    %3 = pd.relu %2 : (tensor<1x2x3x3xf32>) -> tensor<1x2x3x3xf32>
+    return %3 : tensor<1x2x3x3xf32>
+  }
+}
+
+// -----
+
+// Tests that batch_norm with run-time statistics is left alone.
+// CHECK-LABEL: func.func @negative_runtime_stats
+// CHECK: pd.conv2d
+// CHECK: pd.batch_norm
+module {
+  ml_program.global private @w(dense<1.0> : tensor<1x1x1x1xf32>) : tensor<1x1x1x1xf32>
+  func.func @negative_runtime_stats(%x: tensor<1x1x2x2xf32>, %s: tensor<1xf32>) -> tensor<1x1x2x2xf32> {
+    %w = ml_program.global_load_const @w : tensor<1x1x1x1xf32>
+    %0 = pd.conv2d %x, %w : (tensor<1x1x2x2xf32>, tensor<1x1x1x1xf32>) -> tensor<1x1x2x2xf32>
+    %1 = pd.batch_norm %0, %s, %s, %s, %s : (tensor<1x1x2x2xf32>, tensor<1xf32>, tensor<1xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x1x2x2xf32>
+    return %1 : tensor<1x1x2x2xf32>
+  }
+}
+
+// -----
+
+// Tests that a conv whose result is also returned is not fused away, and
+// that hard_swish with non-default parameters is not folded into the conv.
+// CHECK-LABEL: func.func @negative_two_uses
+// CHECK: %[[C:.*]] = pd.conv2d
+// CHECK: pd.elementwise_add %[[C]]
+// CHECK: %[[F:.*]] = pd.fused_conv2d
+// CHECK-NOT: fuse_activation
+// CHECK: pd.hard_swish %[[F]] {offset = 2.000000e+00 : f32}
+module {
+  ml_program.global private @w(dense<1.0> : tensor<1x1x1x1xf32>) : tensor<1x1x1x1xf32>
+  ml_program.global private @bias(dense<0.5> : tensor<1xf32>) : tensor<1xf32>
+  func.func @negative_two_uses(%x: tensor<1x1x2x2xf32>) -> (tensor<1x1x2x2xf32>, tensor<1x1x2x2xf32>, tensor<1x1x2x2xf32>) {
+    %w = ml_program.global_load_const @w : tensor<1x1x1x1xf32>
+    %bias = ml_program.global_load_const @bias : tensor<1xf32>
+    %0 = pd.conv2d %x, %w : (tensor<1x1x2x2xf32>, tensor<1x1x1x1xf32>) -> tensor<1x1x2x2xf32>
+    %1 = pd.elementwise_add %0, %bias {axis = 1 : i32} : (tensor<1x1x2x2xf32>, tensor<1xf32>) -> tensor<1x1x2x2xf32>
+    %2 = pd.conv2d %x, %w : (tensor<1x1x2x2xf32>, tensor<1x1x1x1xf32>) -> tensor<1x1x2x2xf32>
+    %3 = pd.elementwise_add %2, %bias {axis = 1 : i32} : (tensor<1x1x2x2xf32>, tensor<1xf32>) -> tensor<1x1x2x2xf32>
+    %4 = pd.hard_swish %3 {offset = 2.0 : f32} : (tensor<1x1x2x2xf32>) -> tensor<1x1x2x2xf32>
+    return %0, %1, %4 : tensor<1x1x2x2xf32>, tensor<1x1x2x2xf32>, tensor<1x1x2x2xf32>
+  }
+}
