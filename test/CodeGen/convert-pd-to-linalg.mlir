@@ -95,3 +95,17 @@ func.func @fused_conv(%x: tensor<1x2x3x3xf32>, %w: tensor<2x2x1x1xf32>, %b: tens
   %0 = pd.fused_conv2d %x, %w Bias(%b) ResidualData(%r) {fuse_activation = "relu6", fuse_alpha = 6.0 : f32} : (tensor<1x2x3x3xf32>, tensor<2x2x1x1xf32>, tensor<2xf32>, tensor<1x2x3x3xf32>) -> tensor<1x2x3x3xf32>
   return %0 : tensor<1x2x3x3xf32>
 }
+
+// -----
+
+// Tests that fc with in_num_col_dims = rank - 1 contracts the last dim
+// directly (no reshapes) and applies bias and activation in one epilogue.
+// CHECK-LABEL: func.func @fc
+// CHECK-NOT: tensor.collapse_shape
+// CHECK: iterator_types = ["parallel", "parallel", "reduction", "parallel"]
+// CHECK: arith.maximumf
+// CHECK-NOT: tensor.expand_shape
+func.func @fc(%x: tensor<?x5x4xf32>, %w: tensor<4x3xf32>, %b: tensor<3xf32>) -> tensor<?x5x3xf32> {
+  %0 = pd.fc %x, %w Bias(%b) {in_num_col_dims = 2 : i32, activation_type = "relu"} : (tensor<?x5x4xf32>, tensor<4x3xf32>, tensor<3xf32>) -> tensor<?x5x3xf32>
+  return %0 : tensor<?x5x3xf32>
+}

@@ -9,6 +9,8 @@
 #include "PaddleMLIR/Dialect/Pd/IR/PdOps.h"
 #include "Utils.h"
 
+#include "mlir/Dialect/Math/IR/Math.h"
+
 using namespace mlir;
 using namespace mlir::pd;
 using namespace mlir::pd::lowering;
@@ -146,6 +148,64 @@ LogicalResult lowerMatmul(OpTy op, Value x, Value y, bool tx, bool ty, double al
   return success();
 }
 
+/// fc: flatten Input at in_num_col_dims, multiply by W, add Bias, activate.
+struct FcLowering : OpConversionPattern<FcOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(FcOp op, OpAdaptor a, ConversionPatternRewriter &r) const override {
+    Location loc = op.getLoc();
+    StringRef act = op.getActivationType();
+    if (!llvm::is_contained({"", "identity", "relu", "gelu"}, act))
+      return r.notifyMatchFailure(op, "unsupported fc activation");
+    auto outType = cast<RankedTensorType>(op.getType());
+    int64_t n = op.getInNumColDims();
+    int64_t inRank = cast<RankedTensorType>(a.getInput().getType()).getRank();
+    // Contract the last dim directly (no reshapes) when in_num_col_dims is
+    // rank - 1; otherwise flatten to a matrix, which needs a 2-D result.
+    Value x = a.getInput();
+    if (n != inRank - 1) {
+      if (outType.getRank() != 2)
+        return r.notifyMatchFailure(op,
+                                    "fc with in_num_col_dims < rank - 1 and a result of rank > 2");
+      x = toMatrix(r, loc, x, n);
+    }
+    auto m = contraction(r, loc, x, a.getW(), false, false, outType);
+    if (failed(m))
+      return failure();
+    SmallVector<Value> ins = {*m};
+    SmallVector<int64_t> offs = {0};
+    if (a.getBias()) {
+      Value bias = a.getBias();
+      auto bt = cast<RankedTensorType>(bias.getType());
+      if (bt.getRank() == 2) // [1, N] -> [N]
+        bias = tensor::CollapseShapeOp::create(
+            r, loc, RankedTensorType::get({bt.getDimSize(1)}, bt.getElementType()), bias,
+            ArrayRef<ReassociationIndices>{{0, 1}});
+      ins.push_back(bias);
+      offs.push_back(outType.getRank() - 1);
+    }
+    bool hasBias = bool(a.getBias());
+    auto y = elementwise(
+        r, loc, outType, ins, offs, [&](OpBuilder &b, Location l, ValueRange v) -> Value {
+          Value x = hasBias ? arith::AddFOp::create(b, l, v[0], v[1]).getResult() : v[0];
+          Type e = x.getType();
+          if (act == "relu")
+            return arith::MaximumFOp::create(b, l, x, scalar(b, l, e, 0.0));
+          if (act == "gelu") {
+            Value erf = math::ErfOp::create(
+                b, l, arith::MulFOp::create(b, l, x, scalar(b, l, e, 0.7071067811865476)));
+            Value half = arith::MulFOp::create(b, l, x, scalar(b, l, e, 0.5));
+            return arith::MulFOp::create(b, l, half,
+                                         arith::AddFOp::create(b, l, scalar(b, l, e, 1.0), erf));
+          }
+          return x;
+        });
+    if (failed(y))
+      return failure();
+    r.replaceOp(op, *y);
+    return success();
+  }
+};
+
 struct MatmulV2Lowering : OpConversionPattern<MatmulV2Op> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult matchAndRewrite(MatmulV2Op op, OpAdaptor a,
@@ -164,5 +224,5 @@ struct MatmulLowering : OpConversionPattern<MatmulOp> {
 } // namespace
 
 void mlir::pd::populatePdMatMulToLinalgPatterns(RewritePatternSet &p) {
-  p.add<MulLowering, MatmulV2Lowering, MatmulLowering>(p.getContext());
+  p.add<MulLowering, MatmulV2Lowering, MatmulLowering, FcLowering>(p.getContext());
 }

@@ -38,4 +38,16 @@ def PdFuseConvPass : Pass<"pd-fuse-conv", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::pd::PdDialect", "::mlir::ml_program::MLProgramDialect"];
 }
 
+def PdFuseFcPass : Pass<"pd-fuse-fc", "::mlir::func::FuncOp"> {
+  let summary = "Fuse mul/matmul_v2 + bias add (+ activation) into pd.fc";
+  let description = [{
+    Paddle's fc_fuse_pass: `mul(X, W)` or `matmul_v2(X, W)` with a 2-D
+    constant weight and no transposes, followed by an elementwise_add of a
+    constant [N] bias on the last dim, becomes `pd.fc` (in_num_col_dims =
+    x_num_col_dims, or rank(X) - 1 for matmul_v2); a following relu or gelu
+    becomes its activation_type. Intermediate values must have one use.
+  }];
+  let dependentDialects = ["::mlir::pd::PdDialect"];
+}
+
 #endif // PADDLEMLIR_DIALECT_PD_TRANSFORMS_PASSES_TD
