@@ -154,8 +154,6 @@ struct FcLowering : OpConversionPattern<FcOp> {
   LogicalResult matchAndRewrite(FcOp op, OpAdaptor a, ConversionPatternRewriter &r) const override {
     Location loc = op.getLoc();
     StringRef act = op.getActivationType();
-    if (!llvm::is_contained({"", "identity", "relu", "gelu"}, act))
-      return r.notifyMatchFailure(op, "unsupported fc activation");
     auto outType = cast<RankedTensorType>(op.getType());
     int64_t n = op.getInNumColDims();
     int64_t inRank = cast<RankedTensorType>(a.getInput().getType()).getRank();
@@ -187,17 +185,8 @@ struct FcLowering : OpConversionPattern<FcOp> {
     auto y = elementwise(
         r, loc, outType, ins, offs, [&](OpBuilder &b, Location l, ValueRange v) -> Value {
           Value x = hasBias ? arith::AddFOp::create(b, l, v[0], v[1]).getResult() : v[0];
-          Type e = x.getType();
-          if (act == "relu")
-            return arith::MaximumFOp::create(b, l, x, scalar(b, l, e, 0.0));
-          if (act == "gelu") {
-            Value erf = math::ErfOp::create(
-                b, l, arith::MulFOp::create(b, l, x, scalar(b, l, e, 0.7071067811865476)));
-            Value half = arith::MulFOp::create(b, l, x, scalar(b, l, e, 0.5));
-            return arith::MulFOp::create(b, l, half,
-                                         arith::AddFOp::create(b, l, scalar(b, l, e, 1.0), erf));
-          }
-          return x;
+          // fc has no alpha attribute: leaky_relu uses Paddle's default 0.02.
+          return applyActivation(b, l, x, act, act == "leaky_relu" ? 0.02 : 0.0);
         });
     if (failed(y))
       return failure();

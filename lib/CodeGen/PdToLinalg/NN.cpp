@@ -142,10 +142,8 @@ struct FusedConv2dLowering : OpConversionPattern<FusedConv2dOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult matchAndRewrite(FusedConv2dOp op, OpAdaptor a,
                                 ConversionPatternRewriter &r) const override {
+    // The op's verifier limits fuse_activation to names applyActivation handles.
     StringRef act = op.getFuseActivation();
-    if (!llvm::is_contained(
-            {"", "identity", "relu", "relu6", "leaky_relu", "sigmoid", "hard_swish", "swish"}, act))
-      return r.notifyMatchFailure(op, "unsupported fused activation");
     auto conv = buildConv(op, a.getInput(), a.getFilter(), r);
     if (failed(conv))
       return failure();
@@ -162,37 +160,16 @@ struct FusedConv2dLowering : OpConversionPattern<FusedConv2dOp> {
     }
     bool hasBias = bool(a.getBias()), hasRes = bool(a.getResidualData());
     double alpha = op.getFuseAlpha().convertToDouble();
-    auto y = elementwise(
-        r, op.getLoc(), type, ins, offs, [&](OpBuilder &b, Location l, ValueRange v) -> Value {
-          Value x = v[0];
-          Type e = x.getType();
-          if (hasBias)
-            x = arith::AddFOp::create(b, l, x, v[1]);
-          if (hasRes)
-            x = arith::AddFOp::create(b, l, x, v[hasBias ? 2 : 1]);
-          auto c = [&](double d) { return scalar(b, l, e, d); };
-          if (act == "relu")
-            return arith::MaximumFOp::create(b, l, x, c(0));
-          if (act == "relu6")
-            return arith::MinimumFOp::create(b, l, arith::MaximumFOp::create(b, l, x, c(0)),
-                                             c(alpha ? alpha : 6.0));
-          if (act == "leaky_relu") {
-            Value pos = arith::CmpFOp::create(b, l, arith::CmpFPredicate::OGT, x, c(0));
-            return arith::SelectOp::create(b, l, pos, x, arith::MulFOp::create(b, l, x, c(alpha)));
-          }
-          if (act == "sigmoid" || act == "swish") {
-            Value e1 = math::ExpOp::create(b, l, arith::NegFOp::create(b, l, x));
-            Value s = arith::DivFOp::create(b, l, c(1), arith::AddFOp::create(b, l, c(1), e1));
-            return act == "swish" ? arith::MulFOp::create(b, l, x, s).getResult() : s;
-          }
-          if (act == "hard_swish") {
-            Value t = arith::MinimumFOp::create(
-                b, l, arith::MaximumFOp::create(b, l, arith::AddFOp::create(b, l, x, c(3)), c(0)),
-                c(6));
-            return arith::DivFOp::create(b, l, arith::MulFOp::create(b, l, x, t), c(6));
-          }
-          return x;
-        });
+    auto y = elementwise(r, op.getLoc(), type, ins, offs,
+                         [&](OpBuilder &b, Location l, ValueRange v) -> Value {
+                           Value x = v[0];
+                           Type e = x.getType();
+                           if (hasBias)
+                             x = arith::AddFOp::create(b, l, x, v[1]);
+                           if (hasRes)
+                             x = arith::AddFOp::create(b, l, x, v[hasBias ? 2 : 1]);
+                           return applyActivation(b, l, x, act, alpha);
+                         });
     if (failed(y))
       return failure();
     r.replaceOp(op, *y);

@@ -2,6 +2,7 @@
 
 #include "Utils.h"
 
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Utils/StructuredOpsUtils.h"
 
 using namespace mlir;
@@ -81,6 +82,40 @@ FailureOr<Value> elementwise(OpBuilder &b, Location loc, RankedTensorType result
                                   linalg::YieldOp::create(nb, nl, r);
                                 });
   return generic.getResult(0);
+}
+
+Value applyActivation(OpBuilder &b, Location l, Value x, StringRef act, double alpha) {
+  Type e = x.getType();
+  auto c = [&](double d) { return scalar(b, l, e, d); };
+  if (act.empty() || act == "identity")
+    return x;
+  if (act == "relu")
+    return arith::MaximumFOp::create(b, l, x, c(0));
+  if (act == "relu6")
+    return arith::MinimumFOp::create(b, l, arith::MaximumFOp::create(b, l, x, c(0)),
+                                     c(alpha ? alpha : 6.0));
+  if (act == "leaky_relu") {
+    Value pos = arith::CmpFOp::create(b, l, arith::CmpFPredicate::OGT, x, c(0));
+    return arith::SelectOp::create(b, l, pos, x, arith::MulFOp::create(b, l, x, c(alpha)));
+  }
+  if (act == "sigmoid" || act == "swish") {
+    Value e1 = math::ExpOp::create(b, l, arith::NegFOp::create(b, l, x));
+    Value s = arith::DivFOp::create(b, l, c(1), arith::AddFOp::create(b, l, c(1), e1));
+    return act == "swish" ? arith::MulFOp::create(b, l, x, s).getResult() : s;
+  }
+  if (act == "hard_swish") {
+    Value t = arith::MinimumFOp::create(
+        b, l, arith::MaximumFOp::create(b, l, arith::AddFOp::create(b, l, x, c(3)), c(0)), c(6));
+    return arith::DivFOp::create(b, l, arith::MulFOp::create(b, l, x, t), c(6));
+  }
+  if (act == "tanh")
+    return math::TanhOp::create(b, l, x);
+  if (act == "gelu") {
+    Value erf = math::ErfOp::create(b, l, arith::MulFOp::create(b, l, x, c(0.7071067811865476)));
+    return arith::MulFOp::create(b, l, arith::MulFOp::create(b, l, x, c(0.5)),
+                                 arith::AddFOp::create(b, l, c(1), erf));
+  }
+  return nullptr;
 }
 
 } // namespace mlir::pd::lowering

@@ -33,6 +33,12 @@ FailureOr<Value> elementwise(OpBuilder &b, Location loc, RankedTensorType result
                              ValueRange inputs, ArrayRef<int64_t> offsets,
                              function_ref<Value(OpBuilder &, Location, ValueRange)> body);
 
+/// The activations fused ops name (fuse_activation / activation_type), as
+/// scalar code: "", identity, relu, relu6 (alpha = threshold, 0 means 6),
+/// leaky_relu (alpha), sigmoid, swish, hard_swish, tanh, gelu (erf form).
+/// Returns null for an unknown name.
+Value applyActivation(OpBuilder &b, Location loc, Value x, StringRef act, double alpha);
+
 /// Paddle's alignment offset of a rank-`small` operand against rank `big`.
 inline int64_t alignOffset(int64_t big, int64_t small, int64_t axis) {
   return axis == -1 ? big - small : axis;
