@@ -109,3 +109,16 @@ func.func @fc(%x: tensor<?x5x4xf32>, %w: tensor<4x3xf32>, %b: tensor<3xf32>) -> 
   %0 = pd.fc %x, %w Bias(%b) {in_num_col_dims = 2 : i32, activation_type = "relu"} : (tensor<?x5x4xf32>, tensor<4x3xf32>, tensor<3xf32>) -> tensor<?x5x3xf32>
   return %0 : tensor<?x5x3xf32>
 }
+
+// -----
+
+// Tests that skip_layernorm adds the residual then normalizes the last dim.
+// CHECK-LABEL: func.func @skip_ln
+// CHECK: linalg.generic
+// CHECK: arith.addf
+// CHECK: iterator_types = ["parallel", "reduction"]
+// CHECK: math.rsqrt
+func.func @skip_ln(%x: tensor<2x8xf32>, %y: tensor<2x8xf32>, %g: tensor<8xf32>, %b: tensor<8xf32>) -> tensor<2x8xf32> {
+  %0 = pd.skip_layernorm %x, %y, %g, %b : (tensor<2x8xf32>, tensor<2x8xf32>, tensor<8xf32>, tensor<8xf32>) -> tensor<2x8xf32>
+  return %0 : tensor<2x8xf32>
+}

@@ -323,62 +323,91 @@ template <typename OpTy, bool Log> struct SoftmaxLowering : OpConversionPattern<
   }
 };
 
+/// Layer normalization over the last dim of x, then scale and bias.
+FailureOr<Value> layerNormLastDim(Operation *op, ConversionPatternRewriter &r, Value x, Value scale,
+                                  Value bias, double eps) {
+  Location loc = op->getLoc();
+  auto t = cast<RankedTensorType>(x.getType());
+  int64_t begin = t.getRank() - 1;
+  int64_t n = t.getDimSize(begin);
+  if (ShapedType::isDynamic(n))
+    return (LogicalResult)r.notifyMatchFailure(op, "the normalized dim must be static");
+  SmallVector<int64_t> dims = {begin};
+  Type elem = t.getElementType();
+  auto add = [](OpBuilder &b, Location l, Value acc, Value v) -> Value {
+    return arith::AddFOp::create(b, l, acc, v);
+  };
+  Value sum = reduceDims(r, loc, x, dims, 0.0, add);
+  Value centered =
+      *withRows(r, loc, x, {sum}, dims, [&](OpBuilder &b, Location l, ValueRange v) -> Value {
+        return arith::SubFOp::create(b, l, v[0],
+                                     arith::DivFOp::create(b, l, v[1], scalar(b, l, elem, n)));
+      });
+  Value sq = reduceDims(
+      r, loc, centered, dims, 0.0, [](OpBuilder &b, Location l, Value acc, Value v) -> Value {
+        return arith::AddFOp::create(b, l, acc, arith::MulFOp::create(b, l, v, v));
+      });
+  Value norm =
+      *withRows(r, loc, centered, {sq}, dims, [&](OpBuilder &b, Location l, ValueRange v) -> Value {
+        Value var = arith::DivFOp::create(b, l, v[1], scalar(b, l, elem, n));
+        Value inv =
+            math::RsqrtOp::create(b, l, arith::AddFOp::create(b, l, var, scalar(b, l, elem, eps)));
+        return arith::MulFOp::create(b, l, v[0], inv);
+      });
+  SmallVector<Value> ins = {norm};
+  SmallVector<int64_t> offs = {0};
+  if (scale) {
+    ins.push_back(scale);
+    offs.push_back(begin);
+  }
+  if (bias) {
+    ins.push_back(bias);
+    offs.push_back(begin);
+  }
+  bool hasScale = bool(scale), hasBias = bool(bias);
+  auto y = elementwise(r, loc, t, ins, offs, [&](OpBuilder &b, Location l, ValueRange v) -> Value {
+    Value out = v[0];
+    if (hasScale)
+      out = arith::MulFOp::create(b, l, out, v[1]);
+    if (hasBias)
+      out = arith::AddFOp::create(b, l, out, v[hasScale ? 2 : 1]);
+    return out;
+  });
+  return y;
+}
+
 struct LayerNormLowering : OpConversionPattern<LayerNormOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult matchAndRewrite(LayerNormOp op, OpAdaptor a,
                                 ConversionPatternRewriter &r) const override {
-    Location loc = op.getLoc();
-    auto t = cast<RankedTensorType>(op.getType());
-    int64_t begin = op.getBeginNormAxis();
-    if (begin != t.getRank() - 1)
+    if (op.getBeginNormAxis() != cast<RankedTensorType>(op.getType()).getRank() - 1)
       return r.notifyMatchFailure(op, "layer_norm is supported over the last dim only");
-    int64_t n = t.getDimSize(begin);
-    if (ShapedType::isDynamic(n))
-      return r.notifyMatchFailure(op, "the normalized dim must be static");
-    SmallVector<int64_t> dims = {begin};
-    Value x = a.getX();
-    Type elem = t.getElementType();
-    auto add = [](OpBuilder &b, Location l, Value acc, Value v) -> Value {
-      return arith::AddFOp::create(b, l, acc, v);
-    };
-    Value sum = reduceDims(r, loc, x, dims, 0.0, add);
-    Value centered =
-        *withRows(r, loc, x, {sum}, dims, [&](OpBuilder &b, Location l, ValueRange v) -> Value {
-          return arith::SubFOp::create(b, l, v[0],
-                                       arith::DivFOp::create(b, l, v[1], scalar(b, l, elem, n)));
-        });
-    Value sq = reduceDims(
-        r, loc, centered, dims, 0.0, [](OpBuilder &b, Location l, Value acc, Value v) -> Value {
-          return arith::AddFOp::create(b, l, acc, arith::MulFOp::create(b, l, v, v));
-        });
-    double eps = op.getEpsilon().convertToDouble();
-    Value norm = *withRows(r, loc, centered, {sq}, dims,
-                           [&](OpBuilder &b, Location l, ValueRange v) -> Value {
-                             Value var = arith::DivFOp::create(b, l, v[1], scalar(b, l, elem, n));
-                             Value inv = math::RsqrtOp::create(
-                                 b, l, arith::AddFOp::create(b, l, var, scalar(b, l, elem, eps)));
-                             return arith::MulFOp::create(b, l, v[0], inv);
+    auto y = layerNormLastDim(op, r, a.getX(), a.getScale(), a.getBias(),
+                              op.getEpsilon().convertToDouble());
+    if (failed(y))
+      return failure();
+    r.replaceOp(op, *y);
+    return success();
+  }
+};
+
+/// skip_layernorm: layer_norm(X + Y) over the last dim.
+struct SkipLayernormLowering : OpConversionPattern<SkipLayernormOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(SkipLayernormOp op, OpAdaptor a,
+                                ConversionPatternRewriter &r) const override {
+    auto type = cast<RankedTensorType>(op.getType());
+    int64_t begin = op.getBeginNormAxis();
+    if (begin != -1 && begin != type.getRank() - 1)
+      return r.notifyMatchFailure(op, "skip_layernorm is supported over the last dim only");
+    auto sum = elementwise(r, op.getLoc(), type, ValueRange{a.getX(), a.getY()}, {0, 0},
+                           [](OpBuilder &b, Location l, ValueRange v) -> Value {
+                             return arith::AddFOp::create(b, l, v[0], v[1]);
                            });
-    SmallVector<Value> ins = {norm};
-    SmallVector<int64_t> offs = {0};
-    if (a.getScale()) {
-      ins.push_back(a.getScale());
-      offs.push_back(begin);
-    }
-    if (a.getBias()) {
-      ins.push_back(a.getBias());
-      offs.push_back(begin);
-    }
-    bool hasScale = bool(a.getScale()), hasBias = bool(a.getBias());
+    if (failed(sum))
+      return failure();
     auto y =
-        elementwise(r, loc, t, ins, offs, [&](OpBuilder &b, Location l, ValueRange v) -> Value {
-          Value out = v[0];
-          if (hasScale)
-            out = arith::MulFOp::create(b, l, out, v[1]);
-          if (hasBias)
-            out = arith::AddFOp::create(b, l, out, v[hasScale ? 2 : 1]);
-          return out;
-        });
+        layerNormLastDim(op, r, *sum, a.getScale(), a.getBias(), op.getEpsilon().convertToDouble());
     if (failed(y))
       return failure();
     r.replaceOp(op, *y);
@@ -491,6 +520,6 @@ struct Pool2dLowering : OpConversionPattern<Pool2dOp> {
 
 void mlir::pd::populatePdNNToLinalgPatterns(RewritePatternSet &p) {
   p.add<Conv2dLowering, DepthwiseConv2dLowering, FusedConv2dLowering, BatchNormLowering,
-        LayerNormLowering, Pool2dLowering, SoftmaxLowering<SoftmaxOp, false>,
+        LayerNormLowering, SkipLayernormLowering, Pool2dLowering, SoftmaxLowering<SoftmaxOp, false>,
         SoftmaxLowering<LogSoftmaxOp, true>>(p.getContext());
 }

@@ -14,6 +14,7 @@ void mlir::pd::buildOptimizePipeline(OpPassManager &pm, const OptimizePipelineOp
   pm.addPass(createPdInferShapesPass());
   pm.addPass(createPdFuseConvPass());
   pm.addNestedPass<func::FuncOp>(createPdFuseFcPass());
+  pm.addNestedPass<func::FuncOp>(createPdFuseSkipLayernormPass());
   pm.addPass(createCanonicalizerPass());
 }
 

@@ -50,4 +50,14 @@ def PdFuseFcPass : Pass<"pd-fuse-fc", "::mlir::func::FuncOp"> {
   let dependentDialects = ["::mlir::pd::PdDialect"];
 }
 
+def PdFuseSkipLayernormPass : Pass<"pd-fuse-skip-layernorm", "::mlir::func::FuncOp"> {
+  let summary = "Fuse a residual add followed by layer_norm into pd.skip_layernorm";
+  let description = [{
+    Paddle's skip_layernorm_fuse_pass: `layer_norm(elementwise_add(X, Y))`
+    over the last dim, with X and Y of the same shape and Scale and Bias
+    given, becomes `pd.skip_layernorm` (the add must have one use).
+  }];
+  let dependentDialects = ["::mlir::pd::PdDialect"];
+}
+
 #endif // PADDLEMLIR_DIALECT_PD_TRANSFORMS_PASSES_TD
