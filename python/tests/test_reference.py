@@ -51,22 +51,25 @@ def test_elementwise_axis_and_mul(tmp_path):
 torch = pytest.importorskip("torch")
 
 
+def check_torch(builder, module, feeds, tmp_path):
+    """The reference evaluator on `builder`'s program matches `module` called
+    with the feeds in order."""
+    (ours,) = run(builder, feeds, tmp_path)
+    with torch.no_grad():
+        want = module(*[torch.from_numpy(v) for v in feeds.values()]).numpy()
+    assert rel_err(ours, want) < 1e-4
+
+
 def test_resnet50_matches_torchvision(tmp_path):
     b, m = zoo.resnet50(seed=1)
     x = np.random.RandomState(0).rand(1, 3, 224, 224).astype(np.float32)
-    (ours,) = run(b, {"image": x}, tmp_path)
-    with torch.no_grad():
-        want = m(torch.from_numpy(x)).numpy()
-    assert rel_err(ours, want) < 1e-4
+    check_torch(b, m, {"image": x}, tmp_path)
 
 
 def test_mobilenet_v2_matches_torchvision(tmp_path):
     b, m = zoo.mobilenet_v2(seed=2)
     x = np.random.RandomState(1).rand(2, 3, 224, 224).astype(np.float32)
-    (ours,) = run(b, {"image": x}, tmp_path)
-    with torch.no_grad():
-        want = m(torch.from_numpy(x)).numpy()
-    assert rel_err(ours, want) < 1e-4
+    check_torch(b, m, {"image": x}, tmp_path)
 
 
 def test_bert_matches_torch(tmp_path):
@@ -75,19 +78,13 @@ def test_bert_matches_torch(tmp_path):
     ids = rng.randint(1, 30522, size=(2, 16)).astype(np.int64)
     ids[1, 12:] = 0  # padding, masked out
     types = (rng.rand(2, 16) > 0.5).astype(np.int64)
-    (ours,) = run(b, {"input_ids": ids, "token_type_ids": types}, tmp_path)
-    with torch.no_grad():
-        want = m(torch.from_numpy(ids), torch.from_numpy(types)).numpy()
-    assert rel_err(ours, want) < 1e-4
+    check_torch(b, m, {"input_ids": ids, "token_type_ids": types}, tmp_path)
 
 
 def test_ocr_matches_torch(tmp_path):
     b, m = zoo.ocr_rec(seed=4)
     x = np.random.RandomState(3).rand(2, 3, 32, 96).astype(np.float32)
-    (ours,) = run(b, {"x": x}, tmp_path)
-    with torch.no_grad():
-        want = m(torch.from_numpy(x)).numpy()
-    assert rel_err(ours, want) < 1e-4
+    check_torch(b, m, {"x": x}, tmp_path)
 
 
 def test_ctr_matches_torch(tmp_path):
@@ -95,7 +92,4 @@ def test_ctr_matches_torch(tmp_path):
     rng = np.random.RandomState(4)
     feeds = {"C%d" % (i + 1): rng.randint(0, 1000, (3, 1)).astype(np.int64) for i in range(26)}
     feeds["dense_input"] = rng.rand(3, 13).astype(np.float32)
-    (ours,) = run(b, feeds, tmp_path)
-    with torch.no_grad():
-        want = m(*[torch.from_numpy(feeds[k]) for k in list(feeds)]).numpy()
-    assert rel_err(ours, want) < 1e-4
+    check_torch(b, m, feeds, tmp_path)

@@ -40,12 +40,6 @@ Value addOf(OpBuilder &b, Location loc, Value x, Value y) {
   return isFloat(x) ? arith::AddFOp::create(b, loc, x, y).getResult()
                     : arith::AddIOp::create(b, loc, x, y).getResult();
 }
-Value sigmoid(OpBuilder &b, Location loc, Value x) {
-  Value one = cst(b, loc, x, 1.0);
-  Value e = math::ExpOp::create(b, loc, arith::NegFOp::create(b, loc, x));
-  return arith::DivFOp::create(b, loc, one, arith::AddFOp::create(b, loc, one, e));
-}
-
 /// Lowers a one-input op whose result has the input's shape.
 template <typename OpTy> struct UnaryLowering : OpConversionPattern<OpTy> {
   using Body = std::function<Value(OpTy, OpBuilder &, Location, Value)>;
@@ -188,10 +182,8 @@ void mlir::pd::populatePdElementwiseToLinalgPatterns(RewritePatternSet &p) {
     return minOf(b, l, maxOf(b, l, x, cst(b, l, x, 0)),
                  cst(b, l, x, op.getThreshold().convertToDouble()));
   });
-  addUnary<LeakyReluOp>(p, [](LeakyReluOp op, OpBuilder &b, Location l, Value x) -> Value {
-    Value pos = arith::CmpFOp::create(b, l, arith::CmpFPredicate::OGT, x, cst(b, l, x, 0));
-    Value neg = arith::MulFOp::create(b, l, x, cst(b, l, x, op.getAlpha().convertToDouble()));
-    return arith::SelectOp::create(b, l, pos, x, neg);
+  addUnary<LeakyReluOp>(p, [](LeakyReluOp op, OpBuilder &b, Location l, Value x) {
+    return applyActivation(b, l, x, "leaky_relu", op.getAlpha().convertToDouble());
   });
   addUnary<SigmoidOp>(
       p, [](SigmoidOp, OpBuilder &b, Location l, Value x) { return sigmoid(b, l, x); });
@@ -224,20 +216,16 @@ void mlir::pd::populatePdElementwiseToLinalgPatterns(RewritePatternSet &p) {
     return math::PowFOp::create(b, l, x, cst(b, l, x, op.getFactor().convertToDouble()));
   });
   addUnary<GeluOp>(p, [](GeluOp op, OpBuilder &b, Location l, Value x) -> Value {
-    Value half = cst(b, l, x, 0.5), one = cst(b, l, x, 1.0);
-    Value inner;
-    if (op.getApproximate()) {
-      Value x3 = arith::MulFOp::create(b, l, arith::MulFOp::create(b, l, x, x), x);
-      Value t =
-          arith::AddFOp::create(b, l, x, arith::MulFOp::create(b, l, x3, cst(b, l, x, 0.044715)));
-      inner = math::TanhOp::create(
-          b, l, arith::MulFOp::create(b, l, t, cst(b, l, x, std::sqrt(2.0 / M_PI))));
-    } else {
-      inner = math::ErfOp::create(
-          b, l, arith::MulFOp::create(b, l, x, cst(b, l, x, 1.0 / std::sqrt(2.0))));
-    }
-    return arith::MulFOp::create(b, l, arith::MulFOp::create(b, l, x, half),
-                                 arith::AddFOp::create(b, l, one, inner));
+    if (!op.getApproximate())
+      return applyActivation(b, l, x, "gelu", 0.0);
+    // tanh form: 0.5 x (1 + tanh(sqrt(2 / pi) (x + 0.044715 x^3)))
+    Value x3 = arith::MulFOp::create(b, l, arith::MulFOp::create(b, l, x, x), x);
+    Value t =
+        arith::AddFOp::create(b, l, x, arith::MulFOp::create(b, l, x3, cst(b, l, x, 0.044715)));
+    Value inner = math::TanhOp::create(
+        b, l, arith::MulFOp::create(b, l, t, cst(b, l, x, std::sqrt(2.0 / M_PI))));
+    return arith::MulFOp::create(b, l, arith::MulFOp::create(b, l, x, cst(b, l, x, 0.5)),
+                                 arith::AddFOp::create(b, l, cst(b, l, x, 1.0), inner));
   });
   addUnary<SwishOp>(p, [](SwishOp op, OpBuilder &b, Location l, Value x) -> Value {
     Value bx = arith::MulFOp::create(b, l, x, cst(b, l, x, op.getBeta().convertToDouble()));

@@ -84,6 +84,12 @@ FailureOr<Value> elementwise(OpBuilder &b, Location loc, RankedTensorType result
   return generic.getResult(0);
 }
 
+Value sigmoid(OpBuilder &b, Location l, Value x) {
+  Value one = scalar(b, l, x.getType(), 1.0);
+  Value e = math::ExpOp::create(b, l, arith::NegFOp::create(b, l, x));
+  return arith::DivFOp::create(b, l, one, arith::AddFOp::create(b, l, one, e));
+}
+
 Value applyActivation(OpBuilder &b, Location l, Value x, StringRef act, double alpha) {
   Type e = x.getType();
   auto c = [&](double d) { return scalar(b, l, e, d); };
@@ -98,11 +104,10 @@ Value applyActivation(OpBuilder &b, Location l, Value x, StringRef act, double a
     Value pos = arith::CmpFOp::create(b, l, arith::CmpFPredicate::OGT, x, c(0));
     return arith::SelectOp::create(b, l, pos, x, arith::MulFOp::create(b, l, x, c(alpha)));
   }
-  if (act == "sigmoid" || act == "swish") {
-    Value e1 = math::ExpOp::create(b, l, arith::NegFOp::create(b, l, x));
-    Value s = arith::DivFOp::create(b, l, c(1), arith::AddFOp::create(b, l, c(1), e1));
-    return act == "swish" ? arith::MulFOp::create(b, l, x, s).getResult() : s;
-  }
+  if (act == "sigmoid")
+    return sigmoid(b, l, x);
+  if (act == "swish")
+    return arith::MulFOp::create(b, l, x, sigmoid(b, l, x));
   if (act == "hard_swish") {
     Value t = arith::MinimumFOp::create(
         b, l, arith::MaximumFOp::create(b, l, arith::AddFOp::create(b, l, x, c(3)), c(0)), c(6));

@@ -33,6 +33,9 @@ FailureOr<Value> elementwise(OpBuilder &b, Location loc, RankedTensorType result
                              ValueRange inputs, ArrayRef<int64_t> offsets,
                              function_ref<Value(OpBuilder &, Location, ValueRange)> body);
 
+/// 1 / (1 + exp(-x)).
+Value sigmoid(OpBuilder &b, Location loc, Value x);
+
 /// The activations fused ops name (fuse_activation / activation_type), as
 /// scalar code: "", identity, relu, relu6 (alpha = threshold, 0 means 6),
 /// leaky_relu (alpha), sigmoid, swish, hard_swish, tanh, gelu (erf form).
