@@ -11,17 +11,22 @@ using namespace mlir;
 // Upstream passes by their registered names: the pipeline reads like the
 // mlir-opt command a developer would run to reproduce a step.
 static const char *kCPUPipeline =
-    "pd-externalize-weights,convert-pd-to-linalg,canonicalize,cse,"
-    "func.func(pd-fuse-elementwise),"
+    "pd-externalize-weights,convert-pd-to-linalg,canonicalize,resolve-ranked-shaped-type-result-"
+    "dims,"
+    "canonicalize,cse,"
+    "func.func(pd-fuse-elementwise,pd-split-init-tensors),"
     "one-shot-bufferize{bufferize-function-boundaries "
     "function-boundary-type-conversion=identity-layout-map},"
+    "canonicalize,cse,pd-plan-memory{report=%s},cse,"
     "buffer-deallocation-pipeline,"
     "convert-linalg-to-loops,lower-affine,convert-scf-to-cf,expand-strided-metadata,lower-affine,"
     "convert-math-to-llvm,convert-math-to-libm,convert-arith-to-llvm,finalize-memref-to-llvm,"
     "convert-cf-to-llvm,convert-func-to-llvm,convert-index-to-llvm,reconcile-unrealized-casts";
 
-void mlir::pd::addCPUCodegenPasses(OpPassManager &pm) {
-  if (failed(parsePassPipeline(kCPUPipeline, pm)))
+void mlir::pd::addCPUCodegenPasses(OpPassManager &pm, bool memoryReport) {
+  std::string pipeline = kCPUPipeline;
+  pipeline.replace(pipeline.find("%s"), 2, memoryReport ? "true" : "false");
+  if (failed(parsePassPipeline(pipeline, pm)))
     llvm::report_fatal_error("paddle-mlir: the built-in CPU pipeline does not parse");
 }
 

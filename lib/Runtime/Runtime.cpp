@@ -66,6 +66,7 @@ struct pdrt_model {
   std::vector<TensorDesc> inputs, outputs, weights;
   void *library = nullptr;
   void (*entry)(void **) = nullptr;
+  int64_t (*arenaBytes)(void **) = nullptr;
   unsigned char *weightData = nullptr;
   size_t weightBytes = 0;
   ~pdrt_model() {
@@ -82,6 +83,11 @@ struct pdrt_instance {
   std::vector<std::vector<char>> outputData;
   std::vector<std::vector<int64_t>> outputShapes;
   bool ran = false;
+  // The model's activation arena: grown (never shrunk) to what the current
+  // input shapes need, so runs at the same shapes allocate nothing here.
+  unsigned char *arena = nullptr;
+  size_t arenaBytes = 0;
+  ~pdrt_instance() { std::free(arena); }
 };
 
 extern "C" {
@@ -200,8 +206,10 @@ pdrt_status pdrt_model_load(const char *dirArg, pdrt_model **out) {
     return fail(PDRT_ERR_IO, "cannot load '" + libPath + "': " + (e ? e : "unknown error"));
   }
   model->entry = reinterpret_cast<void (*)(void **)>(dlsym(model->library, "pd_entry"));
+  model->arenaBytes =
+      reinterpret_cast<int64_t (*)(void **)>(dlsym(model->library, "pd_arena_bytes"));
   const char *libFp = static_cast<const char *>(dlsym(model->library, "pd_model_fingerprint"));
-  if (!model->entry || !libFp)
+  if (!model->entry || !model->arenaBytes || !libFp)
     return fail(PDRT_ERR_FORMAT, "'" + libPath + "' is not a paddle-mlir model library");
   if (fp->str != libFp)
     return fail(PDRT_ERR_FORMAT, "'" + libPath + "' was compiled for another model (fingerprint " +
@@ -242,7 +250,7 @@ PDRT_ACCESSORS(output, outputs)
 pdrt_status pdrt_instance_create(const pdrt_model *model, pdrt_instance **out) {
   if (!model || !out)
     return fail(PDRT_ERR_INVALID_ARGUMENT, "pdrt_instance_create: null argument");
-  auto *inst = new (std::nothrow) pdrt_instance{model, {}, {}, {}, {}, false};
+  auto *inst = new (std::nothrow) pdrt_instance{model, {}, {}, {}, {}, false, nullptr, 0};
   if (!inst)
     return fail(PDRT_ERR_INTERNAL, "out of memory");
   inst->inputData.assign(model->inputs.size(), nullptr);
@@ -343,6 +351,23 @@ pdrt_status pdrt_run(pdrt_instance *inst) {
   args.push_back(results.data());
   for (auto &d : descs)
     args.push_back(d.data());
+  // The arena size depends on the input dims only; the descriptor goes last.
+  int64_t need = m->arenaBytes(args.data());
+  if (need < 0)
+    return fail(PDRT_ERR_INTERNAL, "model '" + m->name + "' computed a negative arena size");
+  if ((size_t)need > inst->arenaBytes) {
+    std::free(inst->arena);
+    inst->arenaBytes = 0;
+    inst->arena = static_cast<unsigned char *>(std::aligned_alloc(64, (need + 63) / 64 * 64));
+    if (!inst->arena)
+      return fail(PDRT_ERR_INTERNAL,
+                  "out of memory for an activation arena of " + std::to_string(need) + " bytes");
+    inst->arenaBytes = need;
+  }
+  descs.emplace_back();
+  appendDescriptor(descs.back(), inst->arena ? (void *)inst->arena : (void *)&inst->arenaBytes,
+                   {(int64_t)inst->arenaBytes});
+  args.push_back(descs.back().data());
   m->entry(args.data());
 
   inst->outputData.resize(m->outputs.size());

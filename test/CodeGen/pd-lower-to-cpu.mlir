@@ -2,10 +2,15 @@
 
 // Tests the whole CPU pipeline: weights become trailing arguments, @main gets
 // a C interface, and everything reaches the LLVM dialect.
+// The memory plan is recorded on the module: relu's output is returned, so
+// it stays on the heap, and the matmul result is the arena's only buffer.
+// CHECK: module attributes {pd.memory_plan = {arena_bytes = -1 : i64, {{.*}}buffers = 1 : i64, {{.*}}heap_buffers = 1 : i64
 // CHECK-NOT: ml_program
-// CHECK-NOT: pd.
+// CHECK-NOT: = pd.
 // CHECK: llvm.func @main(
 // CHECK: llvm.func @_mlir_ciface_main(
+// CHECK: llvm.func @main_arena_bytes(
+// CHECK: llvm.func @_mlir_ciface_main_arena_bytes(
 module {
   ml_program.global private @w(dense<1.0> : tensor<4x2xf32>) : tensor<4x2xf32>
   func.func @main(%x: tensor<?x4xf32> {pd.name = "x"}) -> (tensor<?x2xf32> {pd.name = "y"}) {

@@ -23,6 +23,8 @@ struct CompileOptions {
   /// Static shapes for inputs, replacing dynamic dims (e.g. image=1x3x224x224).
   std::map<std::string, std::vector<int64_t>> inputShapes;
   bool optimize = true;
+  /// Print the static memory plan (pd-plan-memory report) to stderr.
+  bool memoryReport = false;
 };
 
 /// Compiles `module` (a pd module with @main, as the importers produce it)

@@ -6,6 +6,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Pass/Pass.h"
 #include "mlir/Pass/PassManager.h"
@@ -35,7 +36,8 @@ void buildLowerToCPUPipeline(OpPassManager &pm, const LowerToCPUOptions &options
 
 /// The part of the CPU pipeline after the graph passes (weights
 /// externalization through the LLVM conversions).
-void addCPUCodegenPasses(OpPassManager &pm);
+/// With `memoryReport`, pd-plan-memory prints its plan to stderr.
+void addCPUCodegenPasses(OpPassManager &pm, bool memoryReport = false);
 
 void registerCodeGenPassesAndPipelines();
 } // namespace mlir::pd

@@ -42,4 +42,55 @@ def PdFuseElementwisePass : Pass<"pd-fuse-elementwise", "::mlir::func::FuncOp"> 
   let dependentDialects = ["::mlir::linalg::LinalgDialect"];
 }
 
+def PdSplitInitTensorsPass : Pass<"pd-split-init-tensors", "::mlir::func::FuncOp"> {
+  let summary = "Give every destination tensor one use so each op gets its own buffer";
+  let description = [{
+    CSE merges identical `tensor.empty` and `linalg.fill` destinations, so
+    several ops end up sharing one init tensor. Bufferization then either
+    copies the shared fill before every use or writes several results into
+    one buffer, which keeps it alive across all of them. This pass clones
+    such destinations (with the `tensor.empty` a fill writes into) next to
+    each use, so buffers get their true lifetimes and `pd-plan-memory`
+    decides the reuse.
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect", "::mlir::tensor::TensorDialect"];
+}
+
+def PdPlanMemoryPass : Pass<"pd-plan-memory", "::mlir::ModuleOp"> {
+  let summary = "Place the intermediate buffers of @main in one arena";
+  let description = [{
+    Runs after bufferization. Every `memref.alloc` in the body of `@main`
+    that does not escape through the results becomes a `memref.view` into
+    one arena, passed as a new trailing argument `pd.arena` of type
+    `memref<?xi8>`:
+
+    * liveness is the span, in the final schedule, from a buffer's first to
+      its last use (through views of it such as reshapes);
+    * an elementwise `linalg.generic` (all loops parallel, identity maps)
+      writes in place into an input buffer whose last use it is, when both
+      have the same size;
+    * buffers (and in-place chains) are placed largest first; with static
+      shapes each goes into the best-fitting gap left by buffers whose
+      lifetimes overlap it; with dynamic dims each goes on top of the
+      overlapping ones, so offsets are exact expressions of the input dims;
+      offsets and sizes are 64-byte aligned;
+    * a function `@main_arena_bytes` with the arguments of `@main` (without
+      the arena) returns the arena size, so the runtime can allocate it
+      once per instance; `pd.memory_plan` on the module records the plan.
+
+    Buffers whose size depends on data (not on input dims) stay heap
+    allocations and are counted as unplanned.
+  }];
+  let options = [
+    Option<"report", "report", "bool", "false",
+           "Print the plan (peak bytes, buffers, reuse) to stderr">,
+    Option<"dimHint", "dynamic-dim-hint", "int64_t", "16",
+           "Value assumed for dynamic input dims when ordering buffers and in the report">,
+  ];
+  let dependentDialects = [
+    "::mlir::memref::MemRefDialect", "::mlir::arith::ArithDialect",
+    "::mlir::func::FuncDialect"
+  ];
+}
+
 #endif // PADDLEMLIR_CODEGEN_PASSES_TD

@@ -156,6 +156,22 @@ LogicalResult addEntryPoint(llvm::Module &m, StringRef fingerprint) {
   }
   b.CreateCall(ciface, args);
   b.CreateRetVoid();
+
+  // `int64_t pd_arena_bytes(void **args)`: same argument array (the arena
+  // slot is not read), returns the activation arena size for these inputs.
+  llvm::Function *arena = m.getFunction("_mlir_ciface_main_arena_bytes");
+  if (!arena)
+    return failure();
+  auto *i64 = llvm::Type::getInt64Ty(ctx);
+  auto *sizeFn = llvm::Function::Create(llvm::FunctionType::get(i64, {ptr}, false),
+                                        llvm::GlobalValue::ExternalLinkage, "pd_arena_bytes", m);
+  llvm::IRBuilder<> sb(llvm::BasicBlock::Create(ctx, "entry", sizeFn));
+  SmallVector<llvm::Value *> sizeArgs;
+  for (unsigned i = 0; i < arena->arg_size(); ++i) {
+    llvm::Value *slot = sb.CreateConstGEP1_64(ptr, sizeFn->getArg(0), i + 1);
+    sizeArgs.push_back(sb.CreateLoad(ptr, slot));
+  }
+  sb.CreateRet(sb.CreateCall(arena, sizeArgs));
   auto *fp = llvm::ConstantDataArray::getString(ctx, fingerprint);
   new llvm::GlobalVariable(m, fp->getType(), /*isConstant=*/true,
                            llvm::GlobalValue::ExternalLinkage, fp, "pd_model_fingerprint");
@@ -172,8 +188,13 @@ LogicalResult emitObject(ModuleOp lowered, StringRef fingerprint, StringRef objP
   std::unique_ptr<llvm::Module> m = translateModuleToLLVMIR(lowered, llvmCtx, "paddle_mlir_model");
   if (!m)
     return fail(lowered, "cannot translate the lowered module to LLVM IR");
+  // With dynamic dims @main reads its arena offsets from a table this
+  // function fills; inlined, the offset arithmetic would land in @main's
+  // entry block and make LLVM's loop analyses crawl (pd-plan-memory).
+  if (llvm::Function *offsets = m->getFunction("main_arena_offsets"))
+    offsets->addFnAttr(llvm::Attribute::NoInline);
   if (failed(addEntryPoint(*m, fingerprint)))
-    return fail(lowered, "the lowered module has no C interface for @main");
+    return fail(lowered, "the lowered module has no C interface for @main or @main_arena_bytes");
   llvm::Triple triple(llvm::sys::getDefaultTargetTriple());
   std::string error;
   const llvm::Target *target = llvm::TargetRegistry::lookupTarget(triple, error);
@@ -340,14 +361,23 @@ LogicalResult mlir::pd::compileToArtifact(ModuleOp module, const CompileOptions 
   }
 
   PassManager lower(module.getContext());
-  addCPUCodegenPasses(lower);
+  addCPUCodegenPasses(lower, opts.memoryReport);
   if (failed(lower.run(module)))
     return failure();
+  auto plan = module->getAttrOfType<DictionaryAttr>("pd.memory_plan");
+  if (!plan)
+    return fail(module, "the CPU pipeline produced no memory plan");
+  module->removeAttr("pd.memory_plan");
+  llvm::json::Object memoryPlan{{"arena_size_function", "pd_arena_bytes"}};
+  for (NamedAttribute a : plan)
+    if (auto i = dyn_cast<IntegerAttr>(a.getValue()))
+      memoryPlan[a.getName().getValue()] = i.getInt();
+  int64_t arenaBytes = cast<IntegerAttr>(plan.get("arena_bytes")).getInt();
 
   // Our argument annotations mean nothing to LLVM IR translation.
   module.walk([](FunctionOpInterface fn) {
     for (unsigned i = 0; i < fn.getNumArguments(); ++i)
-      for (StringRef a : {"pd.name", "pd.weight"})
+      for (StringRef a : {"pd.name", "pd.weight", "pd.arena"})
         fn.removeArgAttr(i, StringAttr::get(fn.getContext(), a));
     for (unsigned i = 0; i < fn.getNumResults(); ++i)
       fn.removeResultAttr(i, StringAttr::get(fn.getContext(), "pd.name"));
@@ -415,8 +445,9 @@ LogicalResult mlir::pd::compileToArtifact(ModuleOp module, const CompileOptions 
       {"cpu", cpu},
       {"precision", opts.precision},
       {"compiler_version", "paddle-mlir 0.1.0 (MLIR " LLVM_VERSION_STRING ")"},
-      {"arena_bytes", 0},
-      {"memory_plan", "none: buffers are allocated per run"},
+      // null when it depends on dynamic input dims (pd_arena_bytes computes it).
+      {"arena_bytes", arenaBytes >= 0 ? llvm::json::Value(arenaBytes) : llvm::json::Value(nullptr)},
+      {"memory_plan", std::move(memoryPlan)},
       {"inputs", toJson(inputs, false)},
       {"outputs", toJson(outputs, false)},
       {"weights", toJson(weights, true)},
