@@ -122,3 +122,36 @@ func.func @skip_ln(%x: tensor<2x8xf32>, %y: tensor<2x8xf32>, %g: tensor<8xf32>, 
   %0 = pd.skip_layernorm %x, %y, %g, %b : (tensor<2x8xf32>, tensor<2x8xf32>, tensor<8xf32>, tensor<8xf32>) -> tensor<2x8xf32>
   return %0 : tensor<2x8xf32>
 }
+
+// -----
+
+// Tests that the fused embeddings gather every table's row in one generic
+// (ids clamped into each table), sum them, then layer-normalize.
+// CHECK-LABEL: func.func @fused_embeddings
+// CHECK: linalg.generic {{.*}} ins(%arg0, %arg1 : tensor<?x?xi64>, tensor<?x?xi64>)
+// CHECK-COUNT-2: tensor.extract
+// CHECK: arith.addf
+// CHECK: math.rsqrt
+func.func @fused_embeddings(%a: tensor<?x?xi64>, %b: tensor<?x?xi64>, %ea: tensor<10x8xf32>, %eb: tensor<4x8xf32>, %g: tensor<8xf32>, %h: tensor<8xf32>) -> tensor<?x?x8xf32> {
+  %0 = pd.fused_embedding_eltwise_layernorm [%a, %b] [%ea, %eb], %h, %g : (tensor<?x?xi64>, tensor<?x?xi64>, tensor<10x8xf32>, tensor<4x8xf32>, tensor<8xf32>, tensor<8xf32>) -> tensor<?x?x8xf32>
+  return %0 : tensor<?x?x8xf32>
+}
+
+// -----
+
+// Tests that multihead_matmul projects once into [B, S, 3, H], reads Q, K
+// and V from it per head without transposes, scales and masks the scores,
+// takes the softmax over the last dim and merges the heads by a reshape.
+// CHECK-LABEL: func.func @attention
+// CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]
+// CHECK-SAME: ins(%arg0, %arg1 : tensor<?x3x4xf32>, tensor<4x3x4xf32>)
+// CHECK: %[[QKV:.*]] = tensor.expand_shape %{{.*}} {{\[\[}}0], [1], [2], [3, 4]] output_shape [%{{.*}}, 3, 3, 2, 2] : tensor<?x3x3x4xf32> into tensor<?x3x3x2x2xf32>
+// CHECK: linalg.generic {{.*}} ins(%[[QKV]], %[[QKV]] : tensor<?x3x3x2x2xf32>, tensor<?x3x3x2x2xf32>) outs(%{{.*}} : tensor<?x2x3x3xf32>)
+// CHECK: arith.constant 5.000000e-01 : f32
+// CHECK: math.exp
+// CHECK: linalg.generic {{.*}} ins(%{{.*}}, %[[QKV]] : tensor<?x2x3x3xf32>, tensor<?x3x3x2x2xf32>) outs(%{{.*}} : tensor<?x3x2x2xf32>)
+// CHECK: tensor.collapse_shape %{{.*}} {{\[\[}}0], [1], [2, 3]] : tensor<?x3x2x2xf32> into tensor<?x3x4xf32>
+func.func @attention(%x: tensor<?x3x4xf32>, %w: tensor<4x3x4xf32>, %b: tensor<3x4xf32>, %m: tensor<?x1x1x3xf32>) -> tensor<?x3x4xf32> {
+  %0 = pd.multihead_matmul %x, %w, %b BiasQK(%m) {alpha = 0.5 : f32, head_number = 2 : i32} : (tensor<?x3x4xf32>, tensor<4x3x4xf32>, tensor<3x4xf32>, tensor<?x1x1x3xf32>) -> tensor<?x3x4xf32>
+  return %0 : tensor<?x3x4xf32>
+}

@@ -415,6 +415,187 @@ struct SkipLayernormLowering : OpConversionPattern<SkipLayernormOp> {
   }
 };
 
+/// fused_embedding_eltwise_layernorm: one generic gathers and sums a row of
+/// every table, then the shared last-dim layer norm.
+struct FusedEmbeddingLowering : OpConversionPattern<FusedEmbeddingEltwiseLayernormOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(FusedEmbeddingEltwiseLayernormOp op, OpAdaptor a,
+                                ConversionPatternRewriter &r) const override {
+    Location loc = op.getLoc();
+    auto type = cast<RankedTensorType>(op.getType());
+    ValueRange ids = a.getIds(), embs = a.getEmbs();
+    if (type.getRank() != 3 || ids.empty() || ids.size() != embs.size())
+      return r.notifyMatchFailure(op, "expects [B, S] ids and one table per ids");
+    SmallVector<Value> dyn;
+    for (int64_t i = 0; i < 2; ++i)
+      if (type.isDynamicDim(i))
+        dyn.push_back(tensor::DimOp::create(r, loc, ids[0], i));
+    if (type.isDynamicDim(2))
+      return r.notifyMatchFailure(op, "the hidden size must be static");
+    Value init = tensor::EmptyOp::create(r, loc, type.getShape(), type.getElementType(), dyn);
+    AffineMap idMap =
+        AffineMap::get(3, 0, {r.getAffineDimExpr(0), r.getAffineDimExpr(1)}, r.getContext());
+    SmallVector<AffineMap> maps(ids.size(), idMap);
+    maps.push_back(r.getMultiDimIdentityMap(3));
+    SmallVector<utils::IteratorType> iters(3, utils::IteratorType::parallel);
+    SmallVector<Value> tables(embs.begin(), embs.end());
+    auto gen = linalg::GenericOp::create(
+        r, loc, TypeRange{type}, ids, ValueRange{init}, maps, iters,
+        [&](OpBuilder &b, Location l, ValueRange args) {
+          Value col = linalg::IndexOp::create(b, l, 2);
+          Value sum;
+          for (size_t k = 0; k < tables.size(); ++k) {
+            Value id = arith::IndexCastOp::create(b, l, b.getIndexType(), args[k]);
+            // Clamp into the table so a bad id can never read out of bounds.
+            Value rows = tensor::DimOp::create(b, l, tables[k], 0);
+            Value last = arith::SubIOp::create(b, l, rows, arith::ConstantIndexOp::create(b, l, 1));
+            Value zero = arith::ConstantIndexOp::create(b, l, 0);
+            Value row = arith::MinSIOp::create(b, l, arith::MaxSIOp::create(b, l, id, zero), last);
+            Value v = tensor::ExtractOp::create(b, l, tables[k], ValueRange{row, col});
+            sum = sum ? arith::AddFOp::create(b, l, sum, v).getResult() : v;
+          }
+          linalg::YieldOp::create(b, l, sum);
+        });
+    auto y = layerNormLastDim(op, r, gen.getResult(0), a.getScale(), a.getBias(),
+                              op.getEpsilon().convertToDouble());
+    if (failed(y))
+      return failure();
+    r.replaceOp(op, *y);
+    return success();
+  }
+};
+
+/// multihead_matmul without materializing transposes: QKV = x W + b as
+/// [B, S, 3, n, d]; scores[b, h, i, j] = alpha * sum_d Q[b, i, h, d] K[b, j, h, d]
+/// (+ BiasQK, broadcast); softmax over j; out[b, i, h, d] = sum_j P V.
+struct MultiheadMatmulLowering : OpConversionPattern<MultiheadMatmulOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(MultiheadMatmulOp op, OpAdaptor a,
+                                ConversionPatternRewriter &r) const override {
+    Location loc = op.getLoc();
+    auto type = cast<RankedTensorType>(op.getType());
+    auto xt = cast<RankedTensorType>(a.getInput().getType());
+    auto wt = cast<RankedTensorType>(a.getW().getType());
+    int64_t n = op.getHeadNumber(), hidden = xt.getDimSize(2);
+    if (xt.getRank() != 3 || ShapedType::isDynamic(hidden) || hidden % n != 0 ||
+        !wt.hasStaticShape() || wt.getRank() != 3 || wt.getDimSize(0) != hidden ||
+        wt.getDimSize(1) != 3 || wt.getDimSize(2) != hidden || !op.getTranspose_Q() ||
+        !op.getTranspose_K() || !op.getTranspose_V())
+      return r.notifyMatchFailure(op, "expects Input [B, S, H], W [H, 3, H], static H");
+    int64_t d = hidden / n;
+    Type f = type.getElementType();
+    MLIRContext *ctx = r.getContext();
+    auto dims = [&](ArrayRef<unsigned> ds, unsigned count) {
+      SmallVector<AffineExpr> e;
+      for (unsigned i : ds)
+        e.push_back(r.getAffineDimExpr(i));
+      return AffineMap::get(count, 0, e, ctx);
+    };
+    auto par = utils::IteratorType::parallel, red = utils::IteratorType::reduction;
+    Value x = a.getInput();
+    SmallVector<Value> bs;
+    int64_t B = xt.getDimSize(0), S = xt.getDimSize(1);
+    if (ShapedType::isDynamic(B))
+      bs.push_back(tensor::DimOp::create(r, loc, x, 0));
+    SmallVector<Value> bss = bs;
+    if (ShapedType::isDynamic(S))
+      bss.push_back(tensor::DimOp::create(r, loc, x, 1));
+
+    // qkv[b, s, t, h] = bias[t, h] + sum_k x[b, s, k] W[k, t, h]
+    auto qkvT = RankedTensorType::get({B, S, 3, hidden}, f);
+    Value qkvInit = tensor::EmptyOp::create(r, loc, qkvT.getShape(), f, bss);
+    Value biased =
+        linalg::GenericOp::create(
+            r, loc, TypeRange{qkvT}, ValueRange{a.getBias()}, ValueRange{qkvInit},
+            {dims({2, 3}, 4), dims({0, 1, 2, 3}, 4)}, {par, par, par, par},
+            [](OpBuilder &b, Location l, ValueRange v) { linalg::YieldOp::create(b, l, v[0]); })
+            .getResult(0);
+    Value qkv =
+        linalg::GenericOp::create(
+            r, loc, TypeRange{qkvT}, ValueRange{x, a.getW()}, ValueRange{biased},
+            {dims({0, 1, 4}, 5), dims({4, 2, 3}, 5), dims({0, 1, 2, 3}, 5)},
+            {par, par, par, par, red},
+            [](OpBuilder &b, Location l, ValueRange v) {
+              Value m = arith::MulFOp::create(b, l, v[0], v[1]);
+              linalg::YieldOp::create(b, l, arith::AddFOp::create(b, l, v[2], m).getResult());
+            })
+            .getResult(0);
+    // [B, S, 3, H] -> [B, S, 3, n, d]
+    auto qkv5T = RankedTensorType::get({B, S, 3, n, d}, f);
+    SmallVector<OpFoldResult> outShape;
+    outShape.push_back(ShapedType::isDynamic(B) ? OpFoldResult(bs[0]) : r.getIndexAttr(B));
+    outShape.push_back(ShapedType::isDynamic(S) ? OpFoldResult(bss.back()) : r.getIndexAttr(S));
+    for (int64_t v : {int64_t(3), n, d})
+      outShape.push_back(r.getIndexAttr(v));
+    Value qkv5 = tensor::ExpandShapeOp::create(
+        r, loc, qkv5T, qkv, SmallVector<ReassociationIndices>{{0}, {1}, {2}, {3, 4}}, outShape);
+
+    // scores[b, h, i, j] = sum_e q[b, i, 0, h, e] k[b, j, 1, h, e]
+    auto scoresT = RankedTensorType::get({B, n, S, S}, f);
+    SmallVector<Value> sdyn = bs;
+    if (ShapedType::isDynamic(S)) {
+      sdyn.push_back(bss.back());
+      sdyn.push_back(bss.back());
+    }
+    Value zeros = filled(r, loc, scoresT, sdyn, 0.0);
+    AffineExpr b0 = r.getAffineDimExpr(0), h = r.getAffineDimExpr(1), i = r.getAffineDimExpr(2),
+               j = r.getAffineDimExpr(3), e = r.getAffineDimExpr(4);
+    AffineExpr c0 = r.getAffineConstantExpr(0), c1 = r.getAffineConstantExpr(1),
+               c2 = r.getAffineConstantExpr(2);
+    Value scores =
+        linalg::GenericOp::create(
+            r, loc, TypeRange{scoresT}, ValueRange{qkv5, qkv5}, ValueRange{zeros},
+            {AffineMap::get(5, 0, {b0, i, c0, h, e}, ctx),
+             AffineMap::get(5, 0, {b0, j, c1, h, e}, ctx), dims({0, 1, 2, 3}, 5)},
+            {par, par, par, par, red},
+            [](OpBuilder &b, Location l, ValueRange v) {
+              Value m = arith::MulFOp::create(b, l, v[0], v[1]);
+              linalg::YieldOp::create(b, l, arith::AddFOp::create(b, l, v[2], m).getResult());
+            })
+            .getResult(0);
+    // alpha * scores (+ BiasQK), then softmax over j.
+    double alpha = op.getAlpha().convertToDouble();
+    SmallVector<Value> ins = {scores};
+    SmallVector<int64_t> offs = {0};
+    if (Value mask = a.getBiasQK()) {
+      ins.push_back(mask);
+      offs.push_back(4 - cast<RankedTensorType>(mask.getType()).getRank());
+    }
+    bool hasMask = ins.size() == 2;
+    auto scaled = elementwise(
+        r, loc, scoresT, ins, offs, [&](OpBuilder &b, Location l, ValueRange v) -> Value {
+          Value s = arith::MulFOp::create(b, l, v[0], scalar(b, l, f, alpha));
+          return hasMask ? arith::AddFOp::create(b, l, s, v[1]).getResult() : s;
+        });
+    if (failed(scaled))
+      return failure();
+    Value probs = softmax(r, loc, *scaled, 3, false);
+    // out[b, i, h, e] = sum_j p[b, h, i, j] v[b, j, 2, h, e]
+    auto ctxT = RankedTensorType::get({B, S, n, d}, f);
+    Value ctxInit = filled(r, loc, ctxT, bss, 0.0);
+    Value out4 =
+        linalg::GenericOp::create(
+            r, loc, TypeRange{ctxT}, ValueRange{probs, qkv5}, ValueRange{ctxInit},
+            // loops (b, i, h, e, j): with the names above, v[b, j, 2, h, e] is
+            // (d0, d4, 2, d2, d3) = (b0, e, c2, i, j)
+            {dims({0, 2, 1, 4}, 5), AffineMap::get(5, 0, {b0, e, c2, i, j}, ctx),
+             dims({0, 1, 2, 3}, 5)},
+            {par, par, par, par, red},
+            [](OpBuilder &b, Location l, ValueRange v) {
+              Value m = arith::MulFOp::create(b, l, v[0], v[1]);
+              linalg::YieldOp::create(b, l, arith::AddFOp::create(b, l, v[2], m).getResult());
+            })
+            .getResult(0);
+    Value y =
+        tensor::CollapseShapeOp::create(r, loc, RankedTensorType::get({B, S, hidden}, f), out4,
+                                        SmallVector<ReassociationIndices>{{0}, {1}, {2, 3}});
+    if (y.getType() != type)
+      y = tensor::CastOp::create(r, loc, type, y);
+    r.replaceOp(op, y);
+    return success();
+  }
+};
+
 struct Pool2dLowering : OpConversionPattern<Pool2dOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult matchAndRewrite(Pool2dOp op, OpAdaptor a,
@@ -520,6 +701,7 @@ struct Pool2dLowering : OpConversionPattern<Pool2dOp> {
 
 void mlir::pd::populatePdNNToLinalgPatterns(RewritePatternSet &p) {
   p.add<Conv2dLowering, DepthwiseConv2dLowering, FusedConv2dLowering, BatchNormLowering,
-        LayerNormLowering, SkipLayernormLowering, Pool2dLowering, SoftmaxLowering<SoftmaxOp, false>,
-        SoftmaxLowering<LogSoftmaxOp, true>>(p.getContext());
+        LayerNormLowering, SkipLayernormLowering, FusedEmbeddingLowering, MultiheadMatmulLowering,
+        Pool2dLowering, SoftmaxLowering<SoftmaxOp, false>, SoftmaxLowering<LogSoftmaxOp, true>>(
+      p.getContext());
 }

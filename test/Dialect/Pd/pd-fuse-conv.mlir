@@ -97,3 +97,62 @@ module {
     return %0, %1, %4 : tensor<1x1x2x2xf32>, tensor<1x1x2x2xf32>, tensor<1x1x2x2xf32>
   }
 }
+
+// -----
+
+// Tests conv + affine_channel (Fluid detection models): W' = W * s = 2 * 3 =
+// 6.0 (0x40C00000), b' = t = 0.5 (0x3F000000).
+// CHECK-LABEL: func.func @conv_affine_channel
+// CHECK: %[[W:.*]] = ml_program.global_load_const @w.affine_folded
+// CHECK: %[[B:.*]] = ml_program.global_load_const @t.affine_folded
+// CHECK: %[[F:.*]] = pd.fused_conv2d %arg0, %[[W]] Bias(%[[B]])
+// CHECK-NOT: pd.affine_channel
+// CHECK: return %[[F]]
+// CHECK-DAG: w.affine_folded: "0x400000000000C040"
+// CHECK-DAG: t.affine_folded: "0x400000000000003F"
+module {
+  ml_program.global private @w(dense<2.0> : tensor<1x1x1x1xf32>) : tensor<1x1x1x1xf32>
+  ml_program.global private @s(dense<3.0> : tensor<1xf32>) : tensor<1xf32>
+  ml_program.global private @t(dense<0.5> : tensor<1xf32>) : tensor<1xf32>
+  func.func @conv_affine_channel(%x: tensor<?x1x4x4xf32>) -> tensor<?x1x4x4xf32> {
+    %w = ml_program.global_load_const @w : tensor<1x1x1x1xf32>
+    %s = ml_program.global_load_const @s : tensor<1xf32>
+    %t = ml_program.global_load_const @t : tensor<1xf32>
+    %0 = pd.conv2d %x, %w : (tensor<?x1x4x4xf32>, tensor<1x1x1x1xf32>) -> tensor<?x1x4x4xf32>
+    %1 = pd.affine_channel %0, %s, %t {data_layout = "NCHW"} : (tensor<?x1x4x4xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<?x1x4x4xf32>
+    return %1 : tensor<?x1x4x4xf32>
+  }
+}
+
+// -----
+
+// Tests batch_norm folding across a conv bias add: conv + add(bias 1.0)
+// becomes fused_conv2d with that bias first, then the batch_norm (factor
+// 1.5 as above) folds into it: W' = 3.0, b' = (1.0 - 1.0) * 1.5 + 0.5 = 0.5.
+// CHECK-LABEL: func.func @conv_bias_bn
+// CHECK: %[[F:.*]] = pd.fused_conv2d %arg0, %{{.*}} Bias(%{{.*}})
+// CHECK-NOT: pd.batch_norm
+// CHECK-NOT: pd.elementwise_add
+// CHECK: return %[[F]]
+// CHECK-DAG: w.bn_folded: "0x4000000000004040"
+// CHECK-DAG: b.bn_folded: "0x400000000000003F"
+module {
+  ml_program.global private @w(dense<2.0> : tensor<1x1x1x1xf32>) : tensor<1x1x1x1xf32>
+  ml_program.global private @cb(dense<1.0> : tensor<1xf32>) : tensor<1xf32>
+  ml_program.global private @s(dense<3.0> : tensor<1xf32>) : tensor<1xf32>
+  ml_program.global private @b(dense<0.5> : tensor<1xf32>) : tensor<1xf32>
+  ml_program.global private @m(dense<1.0> : tensor<1xf32>) : tensor<1xf32>
+  ml_program.global private @v(dense<4.0> : tensor<1xf32>) : tensor<1xf32>
+  func.func @conv_bias_bn(%x: tensor<?x1x4x4xf32>) -> tensor<?x1x4x4xf32> {
+    %w = ml_program.global_load_const @w : tensor<1x1x1x1xf32>
+    %cb = ml_program.global_load_const @cb : tensor<1xf32>
+    %s = ml_program.global_load_const @s : tensor<1xf32>
+    %b = ml_program.global_load_const @b : tensor<1xf32>
+    %m = ml_program.global_load_const @m : tensor<1xf32>
+    %v = ml_program.global_load_const @v : tensor<1xf32>
+    %0 = pd.conv2d %x, %w : (tensor<?x1x4x4xf32>, tensor<1x1x1x1xf32>) -> tensor<?x1x4x4xf32>
+    %1 = pd.elementwise_add %0, %cb {axis = 1 : i32} : (tensor<?x1x4x4xf32>, tensor<1xf32>) -> tensor<?x1x4x4xf32>
+    %2 = pd.batch_norm %1, %s, %b, %m, %v {epsilon = 0.0 : f32, is_test = true} : (tensor<?x1x4x4xf32>, tensor<1xf32>, tensor<1xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<?x1x4x4xf32>
+    return %2 : tensor<?x1x4x4xf32>
+  }
+}

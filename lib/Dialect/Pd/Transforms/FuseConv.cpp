@@ -4,6 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Constants.h"
 #include "PaddleMLIR/Dialect/Pd/IR/PdOps.h"
 #include "PaddleMLIR/Dialect/Pd/Transforms/Passes.h"
 
@@ -21,64 +22,6 @@ namespace mlir::pd {
 #include "PaddleMLIR/Dialect/Pd/Transforms/Passes.h.inc"
 
 namespace {
-/// The f32 data of a constant global read by `v`, if any.
-std::optional<std::vector<float>> constantData(Value v) {
-  auto load = v.getDefiningOp<ml_program::GlobalLoadConstOp>();
-  if (!load)
-    return std::nullopt;
-  auto global =
-      SymbolTable::lookupNearestSymbolFrom<ml_program::GlobalOp>(load, load.getGlobalAttr());
-  if (!global || !global.getValueAttr())
-    return std::nullopt;
-  auto type = dyn_cast<RankedTensorType>(global.getType());
-  if (!type || !type.getElementType().isF32() || !type.hasStaticShape())
-    return std::nullopt;
-  Attribute value = *global.getValue();
-  if (auto res = dyn_cast<DenseResourceElementsAttr>(value)) {
-    AsmResourceBlob *blob = res.getRawHandle().getBlob();
-    if (!blob || blob->getData().size() != size_t(type.getNumElements()) * 4)
-      return std::nullopt;
-    std::vector<float> out(type.getNumElements());
-    std::memcpy(out.data(), blob->getData().data(), out.size() * 4);
-    return out;
-  }
-  if (auto dense = dyn_cast<DenseFPElementsAttr>(value)) {
-    std::vector<float> out;
-    for (APFloat f : dense.getValues<APFloat>())
-      out.push_back(f.convertToFloat());
-    return out;
-  }
-  return std::nullopt;
-}
-
-/// A new private global holding `data`, loaded before `before`.
-Value newConstant(PatternRewriter &rewriter, Operation *before, StringRef base,
-                  RankedTensorType type, ArrayRef<float> data) {
-  auto module = before->getParentOfType<ModuleOp>();
-  std::string name = base.str();
-  for (int i = 1; module.lookupSymbol(name); ++i)
-    name = (base + "_" + Twine(i)).str();
-  OpBuilder::InsertionGuard guard(rewriter);
-  rewriter.setInsertionPointToStart(module.getBody());
-  std::string key = name;
-  for (char &c : key)
-    if (!isalnum(static_cast<unsigned char>(c)) && c != '_' && c != '.')
-      c = '_';
-  auto blob = HeapAsmResourceBlob::allocateAndCopyWithAlign(
-      ArrayRef<char>(reinterpret_cast<const char *>(data.data()), data.size() * 4), 64);
-  auto global =
-      ml_program::GlobalOp::create(rewriter, before->getLoc(), name, type, false,
-                                   DenseResourceElementsAttr::get(type, key, std::move(blob)),
-                                   rewriter.getStringAttr("private"));
-  rewriter.setInsertionPoint(before);
-  return ml_program::GlobalLoadConstOp::create(rewriter, before->getLoc(), type,
-                                               SymbolRefAttr::get(global));
-}
-
-std::string globalName(Value v) {
-  auto load = v.getDefiningOp<ml_program::GlobalLoadConstOp>();
-  return load ? load.getGlobal().getLeafReference().str() : "conv";
-}
 
 template <typename ConvOp>
 FusedConv2dOp makeFused(PatternRewriter &rewriter, ConvOp conv, Type resultType, Value filter,
@@ -90,39 +33,100 @@ FusedConv2dOp makeFused(PatternRewriter &rewriter, ConvOp conv, Type resultType,
       conv.getDataFormatAttr(), StringAttr(), FloatAttr(), FloatAttr(), BoolAttr());
 }
 
-/// conv + batch_norm(is_test) with constant operands -> fused_conv2d.
-template <typename ConvOp> struct FoldBatchNorm : OpRewritePattern<BatchNormOp> {
-  using OpRewritePattern<BatchNormOp>::OpRewritePattern;
-  LogicalResult matchAndRewrite(BatchNormOp bn, PatternRewriter &rewriter) const override {
-    auto conv = bn.getX().template getDefiningOp<ConvOp>();
-    if (!conv || !conv->hasOneUse() || conv.getDataFormat() == "NHWC" ||
-        bn.getDataLayout() == "NHWC")
+/// The per-channel `y = a * x + c` of an inference batch_norm or an
+/// affine_channel whose parameters are constants.
+struct ChannelAffine {
+  std::vector<double> a, c;
+};
+
+std::optional<ChannelAffine> channelAffine(BatchNormOp bn) {
+  if (bn.getDataLayout() == "NHWC")
+    return std::nullopt;
+  auto scale = constantData(bn.getScale()), shift = constantData(bn.getBias());
+  auto mean = constantData(bn.getMean()), var = constantData(bn.getVariance());
+  if (!scale || !shift || !mean || !var)
+    return std::nullopt;
+  ChannelAffine f;
+  double eps = bn.getEpsilon().convertToDouble();
+  for (size_t k = 0; k < scale->size(); ++k) {
+    f.a.push_back((*scale)[k] / std::sqrt(double((*var)[k]) + eps));
+    f.c.push_back((*shift)[k] - (*mean)[k] * f.a.back());
+  }
+  return f;
+}
+
+std::optional<ChannelAffine> channelAffine(AffineChannelOp ac) {
+  if (ac.getDataLayout() == "NHWC")
+    return std::nullopt;
+  auto scale = constantData(ac.getScale()), bias = constantData(ac.getBias());
+  if (!scale || !bias || scale->size() != bias->size())
+    return std::nullopt;
+  return ChannelAffine{std::vector<double>(scale->begin(), scale->end()),
+                       std::vector<double>(bias->begin(), bias->end())};
+}
+
+/// conv2d / depthwise_conv2d / fused_conv2d (bias only) followed by a
+/// constant per-channel affine (batch_norm in inference, affine_channel):
+/// W' = W * a per output channel, b' = b * a + c -> fused_conv2d.
+template <typename RootOp> struct FoldChannelAffine : OpRewritePattern<RootOp> {
+  using OpRewritePattern<RootOp>::OpRewritePattern;
+  LogicalResult matchAndRewrite(RootOp root, PatternRewriter &rewriter) const override {
+    Operation *conv = root.getX().getDefiningOp();
+    if (!conv || !conv->hasOneUse())
       return failure();
-    auto filter = constantData(conv.getFilter());
-    auto scale = constantData(bn.getScale()), shift = constantData(bn.getBias());
-    auto mean = constantData(bn.getMean()), var = constantData(bn.getVariance());
-    if (!filter || !scale || !shift || !mean || !var)
+    Value filter, bias;
+    StringRef format;
+    auto fusedConv = dyn_cast<FusedConv2dOp>(conv);
+    if (auto c = dyn_cast<Conv2dOp>(conv)) {
+      filter = c.getFilter();
+      format = c.getDataFormat();
+    } else if (auto c = dyn_cast<DepthwiseConv2dOp>(conv)) {
+      filter = c.getFilter();
+      format = c.getDataFormat();
+    } else if (fusedConv && !fusedConv.getResidualData() && fusedConv.getFuseActivation().empty()) {
+      filter = fusedConv.getFilter();
+      bias = fusedConv.getBias();
+      format = fusedConv.getDataFormat();
+    } else {
       return failure();
-    auto ftype = cast<RankedTensorType>(conv.getFilter().getType());
-    int64_t outC = ftype.getDimSize(0);
-    if ((int64_t)scale->size() != outC)
-      return failure();
-    int64_t per = ftype.getNumElements() / outC;
-    double eps = bn.getEpsilon().convertToDouble();
-    std::vector<float> w(*filter), b(outC);
-    for (int64_t c = 0; c < outC; ++c) {
-      double a = (*scale)[c] / std::sqrt(double((*var)[c]) + eps);
-      for (int64_t i = 0; i < per; ++i)
-        w[c * per + i] = float((*filter)[c * per + i] * a);
-      b[c] = float((*shift)[c] - (*mean)[c] * a);
     }
-    Value newFilter =
-        newConstant(rewriter, conv, globalName(conv.getFilter()) + ".bn_folded", ftype, w);
-    Value newBias = newConstant(rewriter, conv, globalName(bn.getBias()) + ".bn_folded",
+    std::optional<ChannelAffine> f = channelAffine(root);
+    auto w = constantData(filter);
+    auto ftype = cast<RankedTensorType>(filter.getType());
+    int64_t outC = ftype.getDimSize(0);
+    if (format == "NHWC" || !f || !w || (int64_t)f->a.size() != outC)
+      return failure();
+    std::vector<float> b(outC, 0.0f);
+    if (bias) {
+      auto bd = constantData(bias);
+      if (!bd || (int64_t)bd->size() != outC)
+        return failure();
+      b = *bd;
+    }
+    int64_t per = ftype.getNumElements() / outC;
+    for (int64_t k = 0; k < outC; ++k) {
+      for (int64_t i = 0; i < per; ++i)
+        (*w)[k * per + i] = float((*w)[k * per + i] * f->a[k]);
+      b[k] = float(b[k] * f->a[k] + f->c[k]);
+    }
+    std::string tag = std::is_same_v<RootOp, BatchNormOp> ? ".bn_folded" : ".affine_folded";
+    Value newFilter = newConstant(rewriter, conv, globalName(filter, "conv") + tag, ftype, *w);
+    Value newBias = newConstant(rewriter, conv, globalName(root.getBias(), "conv") + tag,
                                 RankedTensorType::get({outC}, rewriter.getF32Type()), b);
-    rewriter.setInsertionPoint(bn);
-    auto fused = makeFused(rewriter, conv, bn.getType(), newFilter, newBias);
-    rewriter.replaceOp(bn, fused.getResult());
+    if (fusedConv) {
+      rewriter.modifyOpInPlace(fusedConv, [&] {
+        fusedConv.getFilterMutable().assign(newFilter);
+        fusedConv.getBiasMutable().assign(newBias);
+      });
+      rewriter.replaceOp(root, fusedConv.getResult());
+      return success();
+    }
+    rewriter.setInsertionPoint(root);
+    FusedConv2dOp fused = isa<Conv2dOp>(conv) ? makeFused(rewriter, cast<Conv2dOp>(conv),
+                                                          root.getType(), newFilter, newBias)
+                                              : makeFused(rewriter, cast<DepthwiseConv2dOp>(conv),
+                                                          root.getType(), newFilter, newBias);
+    rewriter.replaceOp(root, fused.getResult());
     rewriter.eraseOp(conv);
     return success();
   }
@@ -206,8 +210,8 @@ struct PdFuseConvPass : impl::PdFuseConvPassBase<PdFuseConvPass> {
   void runOnOperation() override {
     MLIRContext *ctx = &getContext();
     RewritePatternSet patterns(ctx);
-    patterns.add<FoldBatchNorm<Conv2dOp>, FoldBatchNorm<DepthwiseConv2dOp>, FuseBiasAdd<Conv2dOp>,
-                 FuseBiasAdd<DepthwiseConv2dOp>, FuseResidual>(ctx);
+    patterns.add<FoldChannelAffine<BatchNormOp>, FoldChannelAffine<AffineChannelOp>,
+                 FuseBiasAdd<Conv2dOp>, FuseBiasAdd<DepthwiseConv2dOp>, FuseResidual>(ctx);
     patterns.add<FuseActivation<ReluOp>>(ctx, "relu");
     patterns.add<FuseActivation<Relu6Op>>(ctx, "relu6");
     patterns.add<FuseActivation<LeakyReluOp>>(ctx, "leaky_relu");
@@ -216,11 +220,7 @@ struct PdFuseConvPass : impl::PdFuseConvPassBase<PdFuseConvPass> {
     patterns.add<FuseActivation<SwishOp>>(ctx, "swish");
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       return signalPassFailure();
-    // Weights the fusions replaced are no longer read.
-    ModuleOp module = getOperation();
-    for (auto global : llvm::make_early_inc_range(module.getOps<ml_program::GlobalOp>()))
-      if (SymbolTable::symbolKnownUseEmpty(global, module))
-        global.erase();
+    eraseUnusedGlobals(getOperation());
   }
 };
 } // namespace

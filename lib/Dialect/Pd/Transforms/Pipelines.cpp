@@ -12,8 +12,11 @@ void mlir::pd::buildOptimizePipeline(OpPassManager &pm, const OptimizePipelineOp
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   pm.addPass(createPdInferShapesPass());
+  pm.addPass(createPdFoldConstantsPass());
   pm.addPass(createPdFuseConvPass());
   pm.addNestedPass<func::FuncOp>(createPdFuseFcPass());
+  pm.addPass(createPdFuseMultiheadMatmulPass());
+  pm.addNestedPass<func::FuncOp>(createPdFuseEmbeddingLayernormPass());
   pm.addNestedPass<func::FuncOp>(createPdFuseSkipLayernormPass());
   pm.addPass(createCanonicalizerPass());
 }

@@ -60,4 +60,51 @@ def PdFuseSkipLayernormPass : Pass<"pd-fuse-skip-layernorm", "::mlir::func::Func
   let dependentDialects = ["::mlir::pd::PdDialect"];
 }
 
+def PdFuseMultiheadMatmulPass : Pass<"pd-fuse-multihead-matmul", "::mlir::ModuleOp"> {
+  let summary = "Fuse the BERT/ERNIE self-attention block into pd.multihead_matmul";
+  let description = [{
+    Paddle's multihead_matmul_fuse_pass. Matches, after pd-fuse-fc, three
+    projections `fc(x, Wq|Wk|Wv, bq|bk|bv)` of the same input, each split into
+    heads by `reshape2 [0, 0, n, d]` + `transpose2 [0, 2, 1, 3]`, the scores
+    `Q K^T` (matmul_v2 with trans_y, or matmul with transpose_Y and alpha),
+    an optional scale (of the scores, or of Q or K), an optional mask add,
+    softmax over the last dim, the product with V, and the merge of the heads
+    (`transpose2 [0, 2, 1, 3]` + `reshape2 [0, 0, H]`). The weights are
+    concatenated into new [H, 3, H] and [3, H] globals; all scales fold into
+    `alpha`. Every intermediate must have one use; globals left unread are
+    erased.
+  }];
+  let dependentDialects = ["::mlir::pd::PdDialect", "::mlir::ml_program::MLProgramDialect"];
+}
+
+def PdFuseEmbeddingLayernormPass : Pass<"pd-fuse-embedding-layernorm", "::mlir::func::FuncOp"> {
+  let summary = "Fuse summed embedding lookups + layer_norm into pd.fused_embedding_eltwise_layernorm";
+  let description = [{
+    Paddle's embedding_eltwise_layernorm_fuse_pass: `layer_norm` over the
+    last dim of a sum (any tree of single-use elementwise_add of equal shapes)
+    of two or more `lookup_table_v2` results with [B, S] ids and no
+    padding_idx becomes one `pd.fused_embedding_eltwise_layernorm`. Runs
+    before pd-fuse-skip-layernorm, which would otherwise take the last add.
+  }];
+  let dependentDialects = ["::mlir::pd::PdDialect"];
+}
+
+def PdFoldConstantsPass : Pass<"pd-fold-constants", "::mlir::ModuleOp"> {
+  let summary = "Evaluate ops on parameters at compile time into new globals";
+  let description = [{
+    Ops whose operands are all parameters (`ml_program.global_load_const` of
+    a global with data) or `arith.constant`s, with static result shapes, are
+    evaluated and their results written back as new private dense_resource
+    globals named `<first operand's global>.<op>`: reshape2, squeeze2,
+    unsqueeze2, flatten2, flatten_contiguous_range and assign (same bytes),
+    transpose2, scale, cast (float and integer types), float
+    elementwise_add/sub/mul/div with Paddle broadcasting, and
+    fake_channel_wise_quantize_dequantize_abs_max of a weight (both the
+    quant-dequantized weight and the per-channel scales). Ops are visited in
+    program order, so whole parameter subgraphs fold; globals left unread are
+    erased.
+  }];
+  let dependentDialects = ["::mlir::pd::PdDialect", "::mlir::ml_program::MLProgramDialect"];
+}
+
 #endif // PADDLEMLIR_DIALECT_PD_TRANSFORMS_PASSES_TD

@@ -1,0 +1,76 @@
+// RUN: paddle-opt %s -split-input-file -pd-fold-constants | FileCheck %s
+
+// Tests a parameter subgraph folded in program order: transpose2 of a 2x3
+// weight, reshape2 of the result, then scale (2x + 1) -> one new global;
+// the original weight is erased. Values: w = [[0,1,2],[3,4,5]] ->
+// transposed [[0,3],[1,4],[2,5]] -> flat [0,3,1,4,2,5] -> [1,7,3,9,5,11].
+// CHECK-NOT: ml_program.global private @w(
+// CHECK-LABEL: func.func @weight_chain
+// CHECK: %[[C:.*]] = ml_program.global_load_const @w.transpose2.reshape2.scale : tensor<6xf32>
+// CHECK-NEXT: %[[Y:.*]] = pd.elementwise_mul %arg0, %[[C]]
+// CHECK-NEXT: return %[[Y]]
+// 1, 7, 3, 9, 5, 11 as little-endian f32 (computed with NumPy):
+// CHECK: w.transpose2.reshape2.scale: "0x400000000000803F0000E04000004040000010410000A04000003041"
+module {
+  ml_program.global private @w(dense<[[0.0, 1.0, 2.0], [3.0, 4.0, 5.0]]> : tensor<2x3xf32>) : tensor<2x3xf32>
+  func.func @weight_chain(%x: tensor<6xf32>) -> tensor<6xf32> {
+    %w = ml_program.global_load_const @w : tensor<2x3xf32>
+    %0 = pd.transpose2 %w {axis = array<i32: 1, 0>} : (tensor<2x3xf32>) -> tensor<3x2xf32>
+    %1 = pd.reshape2 %0 {shape = array<i32: 6>} : (tensor<3x2xf32>) -> tensor<6xf32>
+    %2 = pd.scale %1 {scale = 2.0 : f32, bias = 1.0 : f32} : (tensor<6xf32>) -> tensor<6xf32>
+    %3 = pd.elementwise_mul %x, %2 : (tensor<6xf32>, tensor<6xf32>) -> tensor<6xf32>
+    return %3 : tensor<6xf32>
+  }
+}
+
+// -----
+
+// Tests broadcasting arithmetic between parameters (Paddle axis rule: b
+// [2] aligned at dim 0 of a [2x2]), a cast to int32, and channel-wise fake
+// quant-dequant of a weight (8 bits: scale per row = max|x|, values rounded
+// to multiples of scale/127; both outputs fold).
+// a + b = [[1+10, 2+10], [3+20, 4+20]] = [[11, 12], [23, 24]].
+// CHECK-LABEL: func.func @arith_cast_quant
+// CHECK-DAG: %[[S:.*]] = ml_program.global_load_const @a.elementwise_add : tensor<2x2xf32>
+// CHECK-DAG: %[[I:.*]] = ml_program.global_load_const @a.cast : tensor<2x2xi32>
+// CHECK-DAG: %[[Q:.*]] = ml_program.global_load_const @q.fake_channel_wise_quantize_dequantize_abs_max : tensor<2x2xf32>
+// CHECK-DAG: %[[QS:.*]] = ml_program.global_load_const @q.fake_channel_wise_quantize_dequantize_abs_max_1 : tensor<2xf32>
+// CHECK: return %[[S]], %[[I]], %[[Q]], %[[QS]]
+// CHECK-DAG: a.elementwise_add: "0x4000000000003041000040410000B8410000C041"
+// CHECK-DAG: a.cast: "0x4000000001000000020000000300000004000000"
+// Row 0 is [1, -0.5] (scale 1): -0.5 * 127 = -63.5 rounds away from zero to
+// -64, so -64/127 = -0.503937 (0xBF010204); row 1 is [0, 2] (scale 2).
+// CHECK-DAG: q.fake_channel_wise_quantize_dequantize_abs_max: "0x400000000000803F040201BF0000000000000040"
+// CHECK-DAG: q.fake_channel_wise_quantize_dequantize_abs_max_1: "0x400000000000803F00000040"
+module {
+  ml_program.global private @a(dense<[[1.0, 2.0], [3.0, 4.0]]> : tensor<2x2xf32>) : tensor<2x2xf32>
+  ml_program.global private @b(dense<[10.0, 20.0]> : tensor<2xf32>) : tensor<2xf32>
+  ml_program.global private @q(dense<[[1.0, -0.5], [0.0, 2.0]]> : tensor<2x2xf32>) : tensor<2x2xf32>
+  func.func @arith_cast_quant() -> (tensor<2x2xf32>, tensor<2x2xi32>, tensor<2x2xf32>, tensor<2xf32>) {
+    %a = ml_program.global_load_const @a : tensor<2x2xf32>
+    %b = ml_program.global_load_const @b : tensor<2xf32>
+    %q = ml_program.global_load_const @q : tensor<2x2xf32>
+    %0 = pd.elementwise_add %a, %b {axis = 0 : i32} : (tensor<2x2xf32>, tensor<2xf32>) -> tensor<2x2xf32>
+    %1 = pd.cast %a {in_dtype = 5 : i32, out_dtype = 2 : i32} : (tensor<2x2xf32>) -> tensor<2x2xi32>
+    %2:2 = pd.fake_channel_wise_quantize_dequantize_abs_max %q {quant_axis = 0 : i32} : (tensor<2x2xf32>) -> (tensor<2x2xf32>, tensor<2xf32>)
+    return %0, %1, %2#0, %2#1 : tensor<2x2xf32>, tensor<2x2xi32>, tensor<2x2xf32>, tensor<2xf32>
+  }
+}
+
+// -----
+
+// Negative: an op reading a model input, and a weight read by a non-folding
+// op, stay as they are.
+// CHECK-LABEL: func.func @negative_cases
+// CHECK: ml_program.global_load_const @w : tensor<4xf32>
+// CHECK: pd.scale %arg0
+// CHECK: pd.relu
+module {
+  ml_program.global private @w(dense<1.0> : tensor<4xf32>) : tensor<4xf32>
+  func.func @negative_cases(%x: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
+    %w = ml_program.global_load_const @w : tensor<4xf32>
+    %0 = pd.scale %x {scale = 2.0 : f32} : (tensor<4xf32>) -> tensor<4xf32>
+    %1 = pd.relu %w : (tensor<4xf32>) -> tensor<4xf32>
+    return %0, %1 : tensor<4xf32>, tensor<4xf32>
+  }
+}
