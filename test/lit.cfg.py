@@ -8,7 +8,7 @@ from lit.llvm.subst import ToolSubst
 config.name = "PADDLE_MLIR"
 config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
 config.suffixes = [".mlir", ".test"]
-config.excludes = ["Unit", "lit.cfg.py", "lit.site.cfg.py", "CMakeLists.txt", "Inputs"]
+config.excludes = ["Unit", "lit.cfg.py", "lit.site.cfg.py", "CMakeLists.txt", "Inputs", "conformance.py", "expected-failures.txt"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.paddle_mlir_obj_root, "test")
 
@@ -40,6 +40,12 @@ try:
     config.available_features.add("torch")
 except Exception:
     pass
+
+# ONNX backend node tests from Debian's libonnx-testdata (conformance subset).
+onnx_node_tests = "/usr/share/libonnx-testdata/data/node"
+if os.path.isdir(onnx_node_tests):
+    config.available_features.add("onnx-testdata")
+config.substitutions.append(("%onnx_node_tests", onnx_node_tests))
 
 llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
 llvm_config.use_default_substitutions()

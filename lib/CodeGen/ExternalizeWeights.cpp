@@ -2,6 +2,8 @@
 
 #include "PaddleMLIR/CodeGen/Passes.h"
 
+#include "PaddleMLIR/Dialect/Pd/IR/PdOps.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/MLProgram/IR/MLProgram.h"
 #include "mlir/IR/Builders.h"
 
@@ -46,6 +48,32 @@ struct PdExternalizeWeightsPass : impl::PdExternalizeWeightsPassBase<PdExternali
       return signalPassFailure();
     for (auto global : llvm::make_early_inc_range(module.getOps<ml_program::GlobalOp>()))
       global.erase();
+    // A result that is an argument (an identity model, a weight returned as
+    // is) gets its own buffer: the runtime frees results and never owns
+    // inputs or weights.
+    main.walk([&](func::ReturnOp ret) {
+      OpBuilder b(ret);
+      for (OpOperand &operand : ret->getOpOperands()) {
+        // Reshape-like ops bufferize to views, so a result reached from an
+        // argument only through them aliases the argument too.
+        Value src = operand.get();
+        while (Operation *def = src.getDefiningOp()) {
+          if (!isa<Reshape2Op, Squeeze2Op, Unsqueeze2Op, FlattenContiguousRangeOp, Flatten2Op,
+                   AssignOp, tensor::CastOp>(def))
+            break;
+          src = def->getOperand(0);
+        }
+        auto type = dyn_cast<RankedTensorType>(operand.get().getType());
+        if (!isa<BlockArgument>(src) || !type)
+          continue;
+        Value arg = operand.get();
+        SmallVector<Value> dyn;
+        for (int64_t i = 0; i < type.getRank(); ++i)
+          if (type.isDynamicDim(i))
+            dyn.push_back(tensor::DimOp::create(b, ret.getLoc(), arg, i));
+        operand.set(bufferization::AllocTensorOp::create(b, ret.getLoc(), type, dyn, arg));
+      }
+    });
     // The runtime calls @main through its C interface.
     main->setAttr("llvm.emit_c_interface", UnitAttr::get(&getContext()));
   }

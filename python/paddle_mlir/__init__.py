@@ -122,7 +122,8 @@ def load(artifact_dir):
 
 def compile(model, params=None, *, target="cpu", precision="fp32", input_shapes=None, optimize=True,
             output_dir=None, name="model"):
-    """Compiles a Paddle model path (file or directory) or pd MLIR text.
+    """Compiles a Paddle model path (file or directory), an ONNX file (.onnx) or pd
+    MLIR text.
 
     input_shapes: {input name: static shape} to fix dynamic dims.
     output_dir: where the artifact goes (a temporary directory by default,

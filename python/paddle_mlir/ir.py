@@ -14,9 +14,9 @@ def import_paddle(path, params=None, elide_weights=False):
     return _compiler.import_paddle(str(path), str(params) if params else "", elide_weights)
 
 
-def import_onnx(path):
-    """ONNX model -> pd MLIR text (not implemented yet: raises NotImplementedError)."""
-    raise NotImplementedError("ONNX import is not implemented yet (tracked by the ONNX import issue)")
+def import_onnx(path, elide_weights=False):
+    """ONNX model (.onnx file, opsets 7 to 17) -> pd MLIR text."""
+    return _compiler.import_onnx(str(path), elide_weights)
 
 
 def run_pipeline(mlir_text, pipeline):

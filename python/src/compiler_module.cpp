@@ -9,6 +9,7 @@
 #include "PaddleMLIR/CodeGen/Artifact.h"
 #include "PaddleMLIR/CodeGen/Passes.h"
 #include "PaddleMLIR/Dialect/Pd/Transforms/Passes.h"
+#include "PaddleMLIR/Frontend/ONNX/OnnxImport.h"
 #include "PaddleMLIR/Frontend/Paddle/PaddleExport.h"
 #include "PaddleMLIR/Frontend/Paddle/PaddleImport.h"
 #include "PaddleMLIR/Support/Diagnostics.h"
@@ -84,6 +85,17 @@ PYBIND11_MODULE(_compiler, m) {
         return s.print(*mod, elideWeights);
       },
       py::arg("path"), py::arg("params") = "", py::arg("elide_weights") = false);
+
+  m.def(
+      "import_onnx",
+      [](const std::string &path, bool elideWeights) {
+        Session s;
+        OwningOpRef<ModuleOp> mod = pd::importOnnxModel(&s.ctx, path);
+        if (!mod)
+          s.fail("cannot import '" + path + "'");
+        return s.print(*mod, elideWeights);
+      },
+      py::arg("path"), py::arg("elide_weights") = false);
 
   m.def(
       "run_pipeline",

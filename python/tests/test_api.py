@@ -101,8 +101,10 @@ def test_compile_from_mlir_text_and_ir(tiny, tmp_path):
     assert m.inputs[0].shape == (1, 3, 8, 8)
     x, bias = inputs(batch=1)
     np.testing.assert_allclose(m(x, bias)[0], paddle_mlir.compile(tiny)(x, bias)[0], rtol=1e-6)
-    with pytest.raises(NotImplementedError):
-        ir.import_onnx("model.onnx")
+    with pytest.raises(RuntimeError, match="is not an ONNX model"):
+        bad = tmp_path / "bad.onnx"
+        bad.write_text("not a model")
+        ir.import_onnx(str(bad))
     with pytest.raises(ValueError, match="invalid pipeline"):
         ir.run_pipeline(text, "no-such-pass")
 
@@ -151,3 +153,27 @@ def test_cmake_install(tmp_path, tiny):
     out = subprocess.run([sys.executable, "-c", script, tiny], check=True, capture_output=True, text=True,
                          env={**os.environ, "PYTHONPATH": str(site)}).stdout
     assert str(site) in out and "softmax" in out
+
+
+def test_onnx_model(tmp_path):
+    """An ONNX file imports to pd text and compiles through the same API;
+    the result is checked against a NumPy computation of the same graph."""
+    onnx = pytest.importorskip("onnx")
+    from onnx import TensorProto, helper, numpy_helper
+    rng = np.random.default_rng(0)
+    w = rng.standard_normal([4, 3]).astype(np.float32)
+    b = rng.standard_normal([3]).astype(np.float32)
+    graph = helper.make_graph(
+        [helper.make_node("Gemm", ["x", "w", "b"], ["h"], name="fc"),
+         helper.make_node("Relu", ["h"], ["y"], name="relu")], "mlp",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["N", 4])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, ["N", 3])],
+        [numpy_helper.from_array(w, "w"), numpy_helper.from_array(b, "b")])
+    path = tmp_path / "mlp.onnx"
+    onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)]), str(path))
+    text = ir.import_onnx(path)
+    assert "pd.matmul_v2" in text and "pd.relu" in text
+    m = paddle_mlir.compile(str(path))
+    assert [i.name for i in m.inputs] == ["x"] and m.inputs[0].shape == (None, 4)
+    x = rng.standard_normal([5, 4]).astype(np.float32)
+    np.testing.assert_allclose(m(x)[0], np.maximum(x @ w + b, 0), rtol=1e-5, atol=1e-6)

@@ -2,6 +2,7 @@
 
 #include "ModelLoader.h"
 
+#include "PaddleMLIR/Frontend/ONNX/OnnxImport.h"
 #include "PaddleMLIR/Frontend/Paddle/PaddleImport.h"
 
 #include "mlir/InitAllDialects.h"
@@ -18,6 +19,7 @@ DialectRegistry compilerRegistry() {
   registerAllExtensions(registry);
   registerAllToLLVMIRTranslations(registry);
   registerPaddleImportDialects(registry);
+  registerOnnxImportDialects(registry);
   return registry;
 }
 
@@ -34,6 +36,14 @@ OwningOpRef<ModuleOp> loadModel(MLIRContext *ctx, const std::string &path,
     }
     sm.AddNewSourceBuffer(std::move(*file), llvm::SMLoc());
     return parseSourceFile<ModuleOp>(sm, ctx);
+  }
+  if (isOnnxPath(p)) {
+    if (!params.empty()) {
+      emitError(UnknownLoc::get(ctx))
+          << "--params is for Paddle models; '" << path << "' is an ONNX model";
+      return nullptr;
+    }
+    return importOnnxModel(ctx, path);
   }
   return importPaddleModel(ctx, path, params);
 }

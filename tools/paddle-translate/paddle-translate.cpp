@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "PaddleMLIR/Dialect/Pd/IR/PdDialect.h"
+#include "PaddleMLIR/Frontend/ONNX/OnnxImport.h"
 #include "PaddleMLIR/Frontend/Paddle/PaddleExport.h"
 #include "PaddleMLIR/Frontend/Paddle/PaddleImport.h"
 #include "PaddleMLIR/Support/Diagnostics.h"
@@ -71,11 +72,12 @@ int main(int argc, char **argv) {
   llvm::SourceMgr sourceMgr;
   pd::ToolDiagnosticHandler handler(&ctx);
 
-  if (!importOnnx.empty())
-    return fail("ONNX import is not implemented yet (tracked by the ONNX import issue)");
-
-  if (!importPaddle.empty()) {
-    OwningOpRef<ModuleOp> module = pd::importPaddleModel(&ctx, importPaddle, paramsFile);
+  if (!importPaddle.empty() || !importOnnx.empty()) {
+    if (!importOnnx.empty() && !paramsFile.empty())
+      return fail("--params is for Paddle models, not --import-onnx");
+    OwningOpRef<ModuleOp> module = importOnnx.empty()
+                                       ? pd::importPaddleModel(&ctx, importPaddle, paramsFile)
+                                       : pd::importOnnxModel(&ctx, importOnnx);
     if (!module)
       return 1;
     std::string error;

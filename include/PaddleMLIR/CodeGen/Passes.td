@@ -11,9 +11,13 @@ def PdExternalizeWeightsPass : Pass<"pd-externalize-weights", "::mlir::ModuleOp"
     Every `ml_program.global_load_const` of `@main` becomes a function
     argument (after the model inputs) carrying `pd.weight = "<name>"`, and
     the globals are erased. The runtime passes the weights from the
-    artifact's weights blob, so they are never copied into the code.
+    artifact's weights blob, so they are never copied into the code. A
+    result that is an argument is copied into a new tensor
+    (`bufferization.alloc_tensor ... copy`), since results are owned by the
+    caller.
   }];
-  let dependentDialects = ["::mlir::func::FuncDialect"];
+  let dependentDialects = ["::mlir::func::FuncDialect", "::mlir::bufferization::BufferizationDialect",
+                           "::mlir::tensor::TensorDialect"];
 }
 
 def ConvertPdToLinalgPass : Pass<"convert-pd-to-linalg", "::mlir::ModuleOp"> {

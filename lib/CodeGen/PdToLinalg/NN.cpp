@@ -596,6 +596,84 @@ struct MultiheadMatmulLowering : OpConversionPattern<MultiheadMatmulOp> {
   }
 };
 
+/// reduce_sum / reduce_mean / reduce_max / reduce_min over `dim` (or all
+/// dims), with keep_dim restoring the reduced dims as size 1.
+template <typename OpTy> struct ReduceLowering : OpConversionPattern<OpTy> {
+  using OpConversionPattern<OpTy>::OpConversionPattern;
+  LogicalResult matchAndRewrite(OpTy op, typename OpTy::Adaptor a,
+                                ConversionPatternRewriter &r) const override {
+    Location loc = op.getLoc();
+    Value x = a.getX();
+    auto xt = cast<RankedTensorType>(x.getType());
+    auto rt = cast<RankedTensorType>(op.getType());
+    Type elem = xt.getElementType();
+    if (!isa<FloatType>(elem) || rt.getElementType() != elem)
+      return r.notifyMatchFailure(op, "float reductions only");
+    int64_t rank = xt.getRank();
+    SmallVector<int64_t> dims;
+    if (op.getReduceAll() || rank == 0) {
+      for (int64_t i = 0; i < rank; ++i)
+        dims.push_back(i);
+    } else {
+      for (int32_t d : op.getDim())
+        dims.push_back(d < 0 ? d + rank : d);
+    }
+    llvm::sort(dims);
+    dims.erase(std::unique(dims.begin(), dims.end()), dims.end());
+    constexpr bool isMax = std::is_same_v<OpTy, ReduceMaxOp>;
+    constexpr bool isMin = std::is_same_v<OpTy, ReduceMinOp>;
+    double init = isMax   ? -std::numeric_limits<double>::infinity()
+                  : isMin ? std::numeric_limits<double>::infinity()
+                          : 0.0;
+    Value y = reduceDims(r, loc, x, dims, init,
+                         [&](OpBuilder &b, Location l, Value acc, Value v) -> Value {
+                           if (isMax)
+                             return arith::MaximumFOp::create(b, l, acc, v);
+                           if (isMin)
+                             return arith::MinimumFOp::create(b, l, acc, v);
+                           return arith::AddFOp::create(b, l, acc, v);
+                         });
+    if constexpr (std::is_same_v<OpTy, ReduceMeanOp>) {
+      Value count = arith::ConstantIndexOp::create(r, loc, 1);
+      for (int64_t d : dims)
+        count = arith::MulIOp::create(r, loc, count, tensor::DimOp::create(r, loc, x, d));
+      Value n = arith::UIToFPOp::create(r, loc, elem,
+                                        arith::IndexCastOp::create(r, loc, r.getI64Type(), count));
+      auto yt = cast<RankedTensorType>(y.getType());
+      y = *elementwise(r, loc, yt, ValueRange{y}, {0},
+                       [&](OpBuilder &b, Location l, ValueRange v) -> Value {
+                         return arith::DivFOp::create(b, l, v[0], n);
+                       });
+    }
+    auto yt = cast<RankedTensorType>(y.getType());
+    if (yt.getShape() != rt.getShape()) {
+      // Restore size-1 dims (keep_dim, or Paddle's [1] for a full reduction):
+      // each reduced dim joins the group of the kept dim before it (or the
+      // first kept dim).
+      SmallVector<ReassociationIndices> groups;
+      if (rt.getRank() == rank) {
+        ReassociationIndices pending;
+        for (int64_t i = 0; i < rank; ++i) {
+          if (!llvm::is_contained(dims, i)) {
+            pending.push_back(i);
+            groups.push_back(pending);
+            pending.clear();
+          } else if (groups.empty()) {
+            pending.push_back(i);
+          } else {
+            groups.back().push_back(i);
+          }
+        }
+      } else if (yt.getRank() != 0 || rt.getNumElements() != 1) {
+        return r.notifyMatchFailure(op, "unexpected reduction result shape");
+      }
+      y = tensor::ExpandShapeOp::create(r, loc, rt, y, groups);
+    }
+    r.replaceOp(op, y);
+    return success();
+  }
+};
+
 struct Pool2dLowering : OpConversionPattern<Pool2dOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult matchAndRewrite(Pool2dOp op, OpAdaptor a,
@@ -702,6 +780,7 @@ struct Pool2dLowering : OpConversionPattern<Pool2dOp> {
 void mlir::pd::populatePdNNToLinalgPatterns(RewritePatternSet &p) {
   p.add<Conv2dLowering, DepthwiseConv2dLowering, FusedConv2dLowering, BatchNormLowering,
         LayerNormLowering, SkipLayernormLowering, FusedEmbeddingLowering, MultiheadMatmulLowering,
-        Pool2dLowering, SoftmaxLowering<SoftmaxOp, false>, SoftmaxLowering<LogSoftmaxOp, true>>(
-      p.getContext());
+        Pool2dLowering, ReduceLowering<ReduceSumOp>, ReduceLowering<ReduceMeanOp>,
+        ReduceLowering<ReduceMaxOp>, ReduceLowering<ReduceMinOp>, SoftmaxLowering<SoftmaxOp, false>,
+        SoftmaxLowering<LogSoftmaxOp, true>>(p.getContext());
 }

@@ -19,29 +19,41 @@ struct ConvertPdToLinalgPass : impl::ConvertPdToLinalgPassBase<ConvertPdToLinalg
     target.addIllegalDialect<PdDialect>();
     target.addLegalDialect<linalg::LinalgDialect, tensor::TensorDialect, arith::ArithDialect,
                            math::MathDialect, func::FuncDialect, ml_program::MLProgramDialect>();
+    auto populate = [&](RewritePatternSet &patterns) {
+      populatePdElementwiseToLinalgPatterns(patterns);
+      populatePdNNToLinalgPatterns(patterns);
+      populatePdMatMulToLinalgPatterns(patterns);
+      populatePdShapeToTensorPatterns(patterns);
+      populatePdGatherToLinalgPatterns(patterns);
+    };
     RewritePatternSet patterns(ctx);
-    populatePdElementwiseToLinalgPatterns(patterns);
-    populatePdNNToLinalgPatterns(patterns);
-    populatePdMatMulToLinalgPatterns(patterns);
-    populatePdShapeToTensorPatterns(patterns);
-    populatePdGatherToLinalgPatterns(patterns);
-    // Name every op that stays illegal, with its own location, so users see
-    // which Paddle op the CPU backend cannot compile yet.
-    ConversionConfig config;
+    populate(patterns);
     // The framework's generic "failed to legalize" is replaced by the
     // per-op error below.
     ScopedDiagnosticHandler filter(ctx, [](Diagnostic &diag) {
       return success(diag.getSeverity() == DiagnosticSeverity::Error &&
                      StringRef(diag.str()).starts_with("failed to legalize"));
     });
-    LogicalResult converted =
-        applyPartialConversion(getOperation(), target, std::move(patterns), config);
+    LogicalResult converted = applyPartialConversion(getOperation(), target, std::move(patterns));
     if (failed(converted)) {
+      // The conversion rolled back; find the ops no pattern can convert and
+      // name only those, each with its own (Paddle or ONNX) location.
+      DenseSet<Operation *> legalizable;
+      ConversionConfig config;
+      config.legalizableOps = &legalizable;
+      RewritePatternSet again(ctx);
+      populate(again);
+      (void)applyAnalysisConversion(getOperation(), target, std::move(again), config);
+      bool named = false;
       getOperation().walk([&](Operation *op) {
-        if (op->getDialect() && isa<PdDialect>(op->getDialect()))
+        if (op->getDialect() && isa<PdDialect>(op->getDialect()) && !legalizable.contains(op)) {
           op->emitError() << "the CPU backend cannot compile '" << op->getName()
                           << "' with these operand types or attributes yet";
+          named = true;
+        }
       });
+      if (!named)
+        getOperation().emitError("convert-pd-to-linalg failed");
       signalPassFailure();
     }
   }

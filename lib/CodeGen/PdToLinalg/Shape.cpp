@@ -177,7 +177,90 @@ struct ConcatLowering : OpConversionPattern<ConcatOp> {
 };
 } // namespace
 
+/// slice / strided_slice with attribute starts, ends (and positive strides):
+/// Paddle/ONNX clamping (negative indices count from the end) computed on
+/// index values, so dynamic dims work; decrease_axis drops size-1 dims.
+template <typename OpTy> struct SliceLowering : OpConversionPattern<OpTy> {
+  using OpConversionPattern<OpTy>::OpConversionPattern;
+  LogicalResult matchAndRewrite(OpTy op, typename OpTy::Adaptor a,
+                                ConversionPatternRewriter &r) const override {
+    if (op->getNumOperands() != 1)
+      return r.notifyMatchFailure(op, "run-time starts/ends are not supported yet");
+    Location loc = op.getLoc();
+    Value x = a.getInput();
+    auto xt = cast<RankedTensorType>(x.getType());
+    auto rt = cast<RankedTensorType>(op.getType());
+    ArrayRef<int32_t> axes = op.getAxes(), starts = op.getStarts(), ends = op.getEnds();
+    SmallVector<int64_t> steps(axes.size(), 1);
+    if constexpr (std::is_same_v<OpTy, StridedSliceOp>)
+      for (auto [k, v] : llvm::enumerate(op.getStrides()))
+        steps[k] = v;
+    if (starts.size() != axes.size() || ends.size() != axes.size() ||
+        llvm::any_of(steps, [](int64_t v) { return v <= 0; }))
+      return r.notifyMatchFailure(op, "only positive strides are supported");
+    int64_t rank = xt.getRank();
+    SmallVector<OpFoldResult> offsets(rank, r.getIndexAttr(0)), sizes,
+        strides(rank, r.getIndexAttr(1));
+    for (int64_t i = 0; i < rank; ++i)
+      sizes.push_back(xt.isDynamicDim(i)
+                          ? OpFoldResult(tensor::DimOp::create(r, loc, x, i).getResult())
+                          : OpFoldResult(r.getIndexAttr(xt.getDimSize(i))));
+    auto cst = [&](int64_t v) { return arith::ConstantIndexOp::create(r, loc, v).getResult(); };
+    for (size_t k = 0; k < axes.size(); ++k) {
+      int64_t axis = axes[k] < 0 ? axes[k] + rank : axes[k];
+      if (axis < 0 || axis >= rank)
+        return r.notifyMatchFailure(op, "axis out of range");
+      Value dim = xt.isDynamicDim(axis) ? tensor::DimOp::create(r, loc, x, axis).getResult()
+                                        : cst(xt.getDimSize(axis));
+      auto clampIndex = [&](int64_t v) -> Value {
+        Value i = v < 0 ? arith::AddIOp::create(r, loc, dim, cst(v)).getResult() : cst(v);
+        i = arith::MaxSIOp::create(r, loc, i, cst(0));
+        return arith::MinSIOp::create(r, loc, i, dim);
+      };
+      Value s = clampIndex(starts[k]), e = clampIndex(ends[k]);
+      Value len = arith::MaxSIOp::create(r, loc, arith::SubIOp::create(r, loc, e, s), cst(0));
+      // ceil(len / step)
+      Value n = arith::DivSIOp::create(
+          r, loc, arith::AddIOp::create(r, loc, len, cst(steps[k] - 1)), cst(steps[k]));
+      offsets[axis] = s;
+      sizes[axis] = n;
+      strides[axis] = r.getIndexAttr(steps[k]);
+    }
+    Value y = tensor::ExtractSliceOp::create(r, loc, x, offsets, sizes, strides);
+    auto yt = cast<RankedTensorType>(y.getType());
+    if (yt.getRank() != rt.getRank()) {
+      // decrease_axis: drop the sliced size-1 dims; each joins the group of
+      // the kept dim before it (or the first kept dim).
+      ArrayRef<int32_t> dec = op.getDecreaseAxis();
+      SmallVector<ReassociationIndices> groups;
+      ReassociationIndices pending;
+      SmallVector<int64_t> staticShape(yt.getShape());
+      for (int64_t i = 0; i < yt.getRank(); ++i) {
+        if (llvm::is_contained(dec, i)) {
+          staticShape[i] = 1; // size 1 by construction; make it static
+          if (groups.empty())
+            pending.push_back(i);
+          else
+            groups.back().push_back(i);
+          continue;
+        }
+        pending.push_back(i);
+        groups.push_back(pending);
+        pending.clear();
+      }
+      y = tensor::CastOp::create(r, loc, RankedTensorType::get(staticShape, yt.getElementType()),
+                                 y);
+      y = tensor::CollapseShapeOp::create(r, loc, y, groups);
+    }
+    if (y.getType() != rt)
+      y = tensor::CastOp::create(r, loc, rt, y);
+    r.replaceOp(op, y);
+    return success();
+  }
+};
+
 void mlir::pd::populatePdShapeToTensorPatterns(RewritePatternSet &p) {
   p.add<Reshape2Lowering, FlattenLowering, Transpose2Lowering, ConcatLowering,
-        UnitDimReshapeLowering<Squeeze2Op>, UnitDimReshapeLowering<Unsqueeze2Op>>(p.getContext());
+        UnitDimReshapeLowering<Squeeze2Op>, UnitDimReshapeLowering<Unsqueeze2Op>,
+        SliceLowering<SliceOp>, SliceLowering<StridedSliceOp>>(p.getContext());
 }

@@ -1,0 +1,1249 @@
+//===- OnnxImport.cpp - ONNX model -> pd dialect --------------------------===//
+//
+// Parses the model with Debian's libonnx (ModelProto, checker), then maps
+// every node to pd ops with ONNX semantics. Values that must be known at
+// compile time (Reshape's shape, Slice's starts, Squeeze's axes, ...) are
+// read from initializers and Constant nodes; initializers are materialized
+// as ml_program globals only when a node reads them as data.
+//
+//===----------------------------------------------------------------------===//
+
+#include "PaddleMLIR/Frontend/ONNX/OnnxImport.h"
+
+#include "PaddleMLIR/Dialect/Pd/IR/PdDialect.h"
+#include "PaddleMLIR/Dialect/Pd/IR/PdOps.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/MLProgram/IR/MLProgram.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/DialectResourceBlobManager.h"
+#include "mlir/IR/Verifier.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/MemoryBuffer.h"
+
+#include <onnx/checker.h>
+#include <onnx/onnx_pb.h>
+
+#include <cfloat>
+#include <climits>
+#include <cstring>
+
+using namespace mlir;
+using namespace mlir::pd;
+
+namespace {
+/// A compile-time tensor: type and little-endian bytes (bools one per byte).
+struct ConstTensor {
+  RankedTensorType type;
+  std::vector<char> bytes;
+
+  std::vector<int64_t> ints() const {
+    std::vector<int64_t> out;
+    Type e = type.getElementType();
+    size_t n = type.getNumElements();
+    for (size_t i = 0; i < n; ++i) {
+      if (e.isInteger(64)) {
+        int64_t v;
+        std::memcpy(&v, bytes.data() + 8 * i, 8);
+        out.push_back(v);
+      } else if (e.isInteger(32)) {
+        int32_t v;
+        std::memcpy(&v, bytes.data() + 4 * i, 4);
+        out.push_back(v);
+      }
+    }
+    return out;
+  }
+  std::optional<double> scalar() const {
+    if (type.getNumElements() != 1)
+      return std::nullopt;
+    Type e = type.getElementType();
+    if (e.isF32()) {
+      float v;
+      std::memcpy(&v, bytes.data(), 4);
+      return v;
+    }
+    if (e.isF64()) {
+      double v;
+      std::memcpy(&v, bytes.data(), 8);
+      return v;
+    }
+    std::vector<int64_t> i = ints();
+    if (i.size() == 1)
+      return double(i[0]);
+    return std::nullopt;
+  }
+};
+
+ConstTensor intTensor(ArrayRef<int64_t> shape, Type elem, ArrayRef<int64_t> values) {
+  ConstTensor c{RankedTensorType::get(shape, elem), {}};
+  size_t size = elem.getIntOrFloatBitWidth() / 8;
+  c.bytes.resize(values.size() * size);
+  for (size_t i = 0; i < values.size(); ++i) {
+    if (size == 8)
+      std::memcpy(c.bytes.data() + 8 * i, &values[i], 8);
+    else {
+      int32_t v = int32_t(values[i]);
+      std::memcpy(c.bytes.data() + 4 * i, &v, 4);
+    }
+  }
+  return c;
+}
+
+Type elementType(MLIRContext *ctx, int32_t dt) {
+  Builder b(ctx);
+  switch (dt) {
+  case onnx::TensorProto::FLOAT:
+    return b.getF32Type();
+  case onnx::TensorProto::DOUBLE:
+    return b.getF64Type();
+  case onnx::TensorProto::FLOAT16:
+    return b.getF16Type();
+  case onnx::TensorProto::BFLOAT16:
+    return b.getBF16Type();
+  case onnx::TensorProto::INT8:
+    return b.getIntegerType(8);
+  case onnx::TensorProto::UINT8:
+    return IntegerType::get(ctx, 8, IntegerType::Unsigned);
+  case onnx::TensorProto::INT16:
+    return b.getIntegerType(16);
+  case onnx::TensorProto::INT32:
+    return b.getIntegerType(32);
+  case onnx::TensorProto::INT64:
+    return b.getIntegerType(64);
+  case onnx::TensorProto::BOOL:
+    return b.getI1Type();
+  default:
+    return nullptr;
+  }
+}
+
+/// Paddle's VarType code of an element type (for pd.cast).
+int paddleDtype(Type t) {
+  if (t.isInteger(1))
+    return 0;
+  if (t.isInteger(16))
+    return 1;
+  if (t.isInteger(32))
+    return 2;
+  if (t.isInteger(64))
+    return 3;
+  if (t.isF16())
+    return 4;
+  if (t.isF32())
+    return 5;
+  if (t.isF64())
+    return 6;
+  if (t.isUnsignedInteger(8))
+    return 20;
+  if (t.isInteger(8))
+    return 21;
+  if (t.isBF16())
+    return 22;
+  return -1;
+}
+
+int32_t clampI32(int64_t v) {
+  return int32_t(std::max<int64_t>(INT32_MIN, std::min<int64_t>(INT32_MAX, v)));
+}
+
+class OnnxImporter {
+public:
+  OnnxImporter(MLIRContext *ctx, StringRef path) : ctx(ctx), b(ctx), path(path.str()) {}
+  OwningOpRef<ModuleOp> run();
+
+private:
+  Location fileLoc() { return FileLineColLoc::get(ctx, path, 0, 0); }
+  LogicalResult fail(Location loc, const Twine &msg) {
+    emitError(loc) << msg;
+    return failure();
+  }
+  /// Error on the current node, naming it, its op type and the opset.
+  LogicalResult nodeError(const Twine &msg) {
+    return fail(loc, "ONNX node '" + node->name() + "' (" + node->op_type() + ", opset " +
+                         Twine(opset) + "): " + msg);
+  }
+  FailureOr<ConstTensor> readTensor(const onnx::TensorProto &t);
+  LogicalResult importNode(const onnx::NodeProto &n, int index);
+
+  // Node helpers.
+  bool hasInput(int i) const { return i < node->input_size() && !node->input(i).empty(); }
+  FailureOr<Value> input(int i);
+  /// The value of `name`; a constant is materialized on its first use.
+  FailureOr<Value> valueOf(const std::string &name);
+  const ConstTensor *constInput(int i) const {
+    if (!hasInput(i))
+      return nullptr;
+    auto it = consts.find(node->input(i));
+    return it == consts.end() ? nullptr : &it->second;
+  }
+  const onnx::AttributeProto *attr(StringRef name) const {
+    for (const auto &a : node->attribute())
+      if (a.name() == name)
+        return &a;
+    return nullptr;
+  }
+  int64_t attrInt(StringRef name, int64_t def) const {
+    const auto *a = attr(name);
+    return a ? a->i() : def;
+  }
+  double attrFloat(StringRef name, double def) const {
+    const auto *a = attr(name);
+    return a ? a->f() : def;
+  }
+  std::string attrStr(StringRef name, StringRef def) const {
+    const auto *a = attr(name);
+    return a ? a->s() : def.str();
+  }
+  std::optional<std::vector<int64_t>> attrInts(StringRef name) const {
+    const auto *a = attr(name);
+    if (!a)
+      return std::nullopt;
+    return std::vector<int64_t>(a->ints().begin(), a->ints().end());
+  }
+  /// Ints from an attribute (older opsets) or a constant input (newer ones).
+  FailureOr<std::optional<std::vector<int64_t>>> intsFrom(StringRef attrName, int inputIndex);
+
+  /// Creates pd.<name> and infers its result types.
+  FailureOr<Operation *> pd(StringRef name, ValueRange operands, ArrayRef<NamedAttribute> attrs,
+                            unsigned results = 1, ArrayRef<int32_t> segments = {});
+  FailureOr<Value> pd1(StringRef name, ValueRange operands, ArrayRef<NamedAttribute> attrs = {},
+                       ArrayRef<int32_t> segments = {}) {
+    auto op = pd(name, operands, attrs, 1, segments);
+    if (failed(op))
+      return failure();
+    return (*op)->getResult(0);
+  }
+  LogicalResult define(int output, FailureOr<Value> v) {
+    if (failed(v))
+      return failure();
+    if (output < node->output_size() && !node->output(output).empty())
+      env[node->output(output)] = *v;
+    return success();
+  }
+  NamedAttribute i32(StringRef n, int64_t v) { return b.getNamedAttr(n, b.getI32IntegerAttr(v)); }
+  NamedAttribute f32(StringRef n, double v) {
+    return b.getNamedAttr(n, b.getF32FloatAttr(float(v)));
+  }
+  NamedAttribute ints(StringRef n, ArrayRef<int64_t> v) {
+    SmallVector<int32_t> c;
+    for (int64_t x : v)
+      c.push_back(clampI32(x));
+    return b.getNamedAttr(n, b.getDenseI32ArrayAttr(c));
+  }
+  NamedAttribute str(StringRef n, StringRef v) { return b.getNamedAttr(n, b.getStringAttr(v)); }
+  NamedAttribute flag(StringRef n, bool v) { return b.getNamedAttr(n, b.getBoolAttr(v)); }
+  Value scalarConst(Type elem, double v);
+  int64_t rankOf(Value v) { return cast<RankedTensorType>(v.getType()).getRank(); }
+
+  /// Shape arithmetic on compile-time integer tensors (Shape of a static
+  /// tensor, and Gather/Add/Sub/Mul/Div/Concat/Unsqueeze/Squeeze/Reshape/
+  /// Cast/Slice of constants), as exporters emit for reshapes.
+  bool foldShapeMath();
+  LogicalResult convPool(StringRef kind);
+  LogicalResult reduce(StringRef pdName);
+
+  MLIRContext *ctx;
+  OpBuilder b;
+  std::string path;
+  onnx::ModelProto model;
+  int64_t opset = 0;
+  ModuleOp module;
+  llvm::StringMap<Value> env;
+  llvm::StringMap<ConstTensor> consts;
+  const onnx::NodeProto *node = nullptr;
+  Location loc = UnknownLoc::get(ctx);
+  int globalCount = 0;
+};
+
+FailureOr<ConstTensor> OnnxImporter::readTensor(const onnx::TensorProto &t) {
+  Type elem = elementType(ctx, t.data_type());
+  if (!elem)
+    return (LogicalResult)fail(fileLoc(), "tensor '" + t.name() + "' has unsupported data type " +
+                                              Twine(t.data_type()));
+  if (t.data_location() == onnx::TensorProto::EXTERNAL)
+    return (LogicalResult)fail(fileLoc(), "tensor '" + t.name() +
+                                              "' keeps its data in an external file, which is "
+                                              "not supported");
+  SmallVector<int64_t> shape(t.dims().begin(), t.dims().end());
+  ConstTensor c{RankedTensorType::get(shape, elem), {}};
+  int64_t n = c.type.getNumElements();
+  size_t esize = elem.isInteger(1) ? 1 : elem.getIntOrFloatBitWidth() / 8;
+  c.bytes.resize(n * esize);
+  if (t.has_raw_data()) {
+    if (t.raw_data().size() != c.bytes.size())
+      return (LogicalResult)fail(fileLoc(), "tensor '" + t.name() + "' has " +
+                                                Twine(t.raw_data().size()) + " bytes, expected " +
+                                                Twine(c.bytes.size()));
+    std::memcpy(c.bytes.data(), t.raw_data().data(), c.bytes.size());
+    return c;
+  }
+  auto fill = [&](const auto &field, auto convert) -> LogicalResult {
+    if ((int64_t)field.size() != n)
+      return fail(fileLoc(), "tensor '" + t.name() + "' has " + Twine(field.size()) +
+                                 " values, expected " + Twine(n));
+    for (int64_t i = 0; i < n; ++i)
+      convert(field.Get(i), c.bytes.data() + i * esize);
+    return success();
+  };
+  auto copyAs = [&](auto tag) {
+    return [](auto v, char *p) {
+      decltype(tag) x = static_cast<decltype(tag)>(v);
+      std::memcpy(p, &x, sizeof(x));
+    };
+  };
+  LogicalResult ok = success();
+  switch (t.data_type()) {
+  case onnx::TensorProto::FLOAT:
+    ok = fill(t.float_data(), copyAs(float()));
+    break;
+  case onnx::TensorProto::DOUBLE:
+    ok = fill(t.double_data(), copyAs(double()));
+    break;
+  case onnx::TensorProto::INT64:
+    ok = fill(t.int64_data(), copyAs(int64_t()));
+    break;
+  case onnx::TensorProto::INT32:
+    ok = fill(t.int32_data(), copyAs(int32_t()));
+    break;
+  case onnx::TensorProto::INT16:
+    ok = fill(t.int32_data(), copyAs(int16_t()));
+    break;
+  case onnx::TensorProto::INT8:
+  case onnx::TensorProto::UINT8:
+  case onnx::TensorProto::BOOL:
+    ok = fill(t.int32_data(), copyAs(int8_t()));
+    break;
+  case onnx::TensorProto::FLOAT16:
+  case onnx::TensorProto::BFLOAT16:
+    ok = fill(t.int32_data(), copyAs(uint16_t()));
+    break;
+  default:
+    ok = fail(fileLoc(), "tensor '" + t.name() + "' has no data");
+  }
+  if (failed(ok))
+    return failure();
+  return c;
+}
+
+Value OnnxImporter::scalarConst(Type elem, double v) {
+  auto type = RankedTensorType::get({1}, elem);
+  Attribute a = isa<FloatType>(elem) ? Attribute(b.getFloatAttr(elem, v))
+                                     : Attribute(b.getIntegerAttr(elem, int64_t(v)));
+  return arith::ConstantOp::create(b, loc, type, DenseElementsAttr::get(type, a));
+}
+
+FailureOr<Value> OnnxImporter::input(int i) {
+  if (!hasInput(i))
+    return (LogicalResult)nodeError("input " + Twine(i) + " is missing");
+  auto v = valueOf(node->input(i));
+  if (failed(v))
+    return (LogicalResult)nodeError("input '" + node->input(i) +
+                                    "' is not defined before the node");
+  return v;
+}
+
+FailureOr<Value> OnnxImporter::valueOf(const std::string &name) {
+  auto it = env.find(name);
+  if (it != env.end())
+    return it->second;
+  auto c = consts.find(name);
+  if (c == consts.end())
+    return failure();
+  // First use of a constant as data: a global (weights) or, for bools, an
+  // inline constant.
+  const ConstTensor &t = c->second;
+  Value v;
+  if (t.type.getElementType().isInteger(1)) {
+    SmallVector<bool> bits(t.bytes.begin(), t.bytes.end());
+    v = arith::ConstantOp::create(b, loc, t.type, DenseElementsAttr::get(t.type, bits));
+  } else {
+    std::string symbol = name;
+    for (char &ch : symbol)
+      if (!isalnum(static_cast<unsigned char>(ch)) && ch != '_' && ch != '.')
+        ch = '_';
+    if (symbol.empty() || isdigit(static_cast<unsigned char>(symbol[0])))
+      symbol = "c_" + symbol;
+    std::string unique = symbol;
+    for (int k = 1; module.lookupSymbol(unique); ++k)
+      unique = symbol + "_" + std::to_string(k);
+    auto blob = HeapAsmResourceBlob::allocateAndCopyWithAlign(t.bytes, 64);
+    OpBuilder gb = OpBuilder::atBlockBegin(module.getBody());
+    auto global = ml_program::GlobalOp::create(
+        gb, NameLoc::get(b.getStringAttr("initializer " + name), fileLoc()), unique, t.type,
+        /*is_mutable=*/false, DenseResourceElementsAttr::get(t.type, unique, std::move(blob)),
+        b.getStringAttr("private"));
+    v = ml_program::GlobalLoadConstOp::create(b, loc, t.type, SymbolRefAttr::get(global));
+    ++globalCount;
+  }
+  env[name] = v;
+  return v;
+}
+
+FailureOr<std::optional<std::vector<int64_t>>> OnnxImporter::intsFrom(StringRef attrName,
+                                                                      int inputIndex) {
+  if (auto a = attrInts(attrName))
+    return std::optional<std::vector<int64_t>>(*a);
+  if (!hasInput(inputIndex))
+    return std::optional<std::vector<int64_t>>();
+  const ConstTensor *c = constInput(inputIndex);
+  if (!c)
+    return (LogicalResult)nodeError("input '" + node->input(inputIndex) +
+                                    "' must be a constant (initializer or Constant node)");
+  return std::optional<std::vector<int64_t>>(c->ints());
+}
+
+FailureOr<Operation *> OnnxImporter::pd(StringRef name, ValueRange operands,
+                                        ArrayRef<NamedAttribute> attrs, unsigned results,
+                                        ArrayRef<int32_t> segments) {
+  // Paddle has no unsigned arithmetic (uint8 is a storage type for
+  // quantized data only).
+  if (name != "cast" && name != "dequantize_linear" && name != "quantize_linear")
+    for (Value v : operands)
+      if (cast<ShapedType>(v.getType()).getElementType().isUnsignedInteger())
+        return (LogicalResult)nodeError("unsigned integer operands are not supported");
+  OperationState state(loc, ("pd." + name).str());
+  state.addOperands(operands);
+  state.addAttributes(attrs);
+  if (!segments.empty())
+    state.addAttribute("operandSegmentSizes", b.getDenseI32ArrayAttr(segments));
+  Type elem =
+      operands.empty() ? b.getF32Type() : cast<ShapedType>(operands[0].getType()).getElementType();
+  for (unsigned i = 0; i < results; ++i)
+    state.addTypes(UnrankedTensorType::get(elem));
+  Operation *op = b.create(state);
+  auto shaped = dyn_cast<PdShapeInference>(op);
+  SmallVector<Type> inferred;
+  if (!shaped || failed(shaped.inferResultTypes(inferred, /*emitErrors=*/true)) ||
+      inferred.size() != results) {
+    op->erase();
+    return (LogicalResult)nodeError("cannot map to pd." + name + " (shapes or attributes)");
+  }
+  for (auto [r, t] : llvm::zip(op->getResults(), inferred))
+    r.setType(t);
+  return op;
+}
+
+bool OnnxImporter::foldShapeMath() {
+  const std::string &t = node->op_type();
+  if (node->output_size() != 1)
+    return false;
+  const std::string &out = node->output(0);
+  Type i64 = b.getIntegerType(64);
+  if (t == "Shape") {
+    auto it = env.find(node->input(0));
+    RankedTensorType type;
+    if (it != env.end())
+      type = dyn_cast<RankedTensorType>(it->second.getType());
+    else if (const ConstTensor *c = constInput(0))
+      type = c->type;
+    if (!type || !type.hasStaticShape())
+      return false;
+    int64_t rank = type.getRank(), start = attrInt("start", 0), end = attrInt("end", rank);
+    start = std::clamp<int64_t>(start < 0 ? start + rank : start, 0, rank);
+    end = std::clamp<int64_t>(end < 0 ? end + rank : end, 0, rank);
+    std::vector<int64_t> dims(type.getShape().begin() + start,
+                              type.getShape().begin() + std::max(start, end));
+    consts[out] = intTensor({int64_t(dims.size())}, i64, dims);
+    return true;
+  }
+  static const llvm::StringSet<> foldable = {"Gather",  "Add",    "Sub",       "Mul",
+                                             "Div",     "Concat", "Unsqueeze", "Squeeze",
+                                             "Reshape", "Cast",   "Slice"};
+  if (!foldable.contains(t) || node->input_size() == 0)
+    return false;
+  std::vector<const ConstTensor *> in;
+  for (int i = 0; i < node->input_size(); ++i) {
+    if (!hasInput(i)) {
+      in.push_back(nullptr);
+      continue;
+    }
+    const ConstTensor *c = constInput(i);
+    if (!c || !c->type.getElementType().isSignlessInteger() ||
+        (c->type.getElementTypeBitWidth() != 64 && c->type.getElementTypeBitWidth() != 32) ||
+        c->type.getNumElements() > 64)
+      return false;
+    in.push_back(c);
+  }
+  const ConstTensor &x = *in[0];
+  std::vector<int64_t> xv = x.ints();
+  Type elem = x.type.getElementType();
+  auto shapeOf = [](const ConstTensor &c) {
+    return std::vector<int64_t>(c.type.getShape().begin(), c.type.getShape().end());
+  };
+  if (t == "Add" || t == "Sub" || t == "Mul" || t == "Div") {
+    const ConstTensor &y = *in[1];
+    std::vector<int64_t> yv = y.ints();
+    bool xs = xv.size() == 1, ys = yv.size() == 1;
+    if (!xs && !ys && shapeOf(x) != shapeOf(y))
+      return false;
+    const ConstTensor &big = xs && !ys ? y : x;
+    std::vector<int64_t> r(std::max(xv.size(), yv.size()));
+    for (size_t i = 0; i < r.size(); ++i) {
+      int64_t a = xv[xs ? 0 : i], c = yv[ys ? 0 : i];
+      if (t == "Div" && c == 0)
+        return false;
+      r[i] = t == "Add" ? a + c : t == "Sub" ? a - c : t == "Mul" ? a * c : a / c;
+    }
+    consts[out] = intTensor(shapeOf(big), elem, r);
+    return true;
+  }
+  if (t == "Gather") {
+    if (x.type.getRank() != 1 || !in[1])
+      return false;
+    std::vector<int64_t> r;
+    for (int64_t i : in[1]->ints()) {
+      int64_t k = i < 0 ? i + (int64_t)xv.size() : i;
+      if (k < 0 || k >= (int64_t)xv.size())
+        return false;
+      r.push_back(xv[k]);
+    }
+    consts[out] = intTensor(shapeOf(*in[1]), elem, r);
+    return true;
+  }
+  if (t == "Concat") {
+    std::vector<int64_t> r;
+    for (const ConstTensor *c : in) {
+      if (!c || c->type.getRank() != 1 || c->type.getElementType() != elem)
+        return false;
+      auto v = c->ints();
+      r.insert(r.end(), v.begin(), v.end());
+    }
+    consts[out] = intTensor({int64_t(r.size())}, elem, r);
+    return true;
+  }
+  if (t == "Unsqueeze" || t == "Squeeze" || t == "Reshape") {
+    // Only the shape changes: take it from the node's axes/shape.
+    std::vector<int64_t> shape = shapeOf(x);
+    std::vector<int64_t> arg =
+        attrInts(t == "Reshape" ? "shape" : "axes")
+            .value_or(in.size() > 1 && in[1] ? in[1]->ints() : std::vector<int64_t>{});
+    if (t == "Reshape") {
+      if (llvm::any_of(arg, [](int64_t d) { return d <= 0; }))
+        return false;
+      shape = arg;
+    } else if (t == "Unsqueeze") {
+      int64_t rank = shape.size() + arg.size();
+      for (int64_t &a : arg)
+        a = a < 0 ? a + rank : a;
+      llvm::sort(arg);
+      for (int64_t a : arg)
+        shape.insert(shape.begin() + std::min<int64_t>(a, shape.size()), 1);
+    } else {
+      std::vector<int64_t> kept;
+      for (int64_t k = 0; k < (int64_t)shape.size(); ++k) {
+        bool drop = arg.empty() ? shape[k] == 1
+                                : llvm::is_contained(arg, k) ||
+                                      llvm::is_contained(arg, k - (int64_t)shape.size());
+        if (!drop)
+          kept.push_back(shape[k]);
+      }
+      shape = kept;
+    }
+    int64_t n = 1;
+    for (int64_t d : shape)
+      n *= d;
+    if (n != (int64_t)xv.size())
+      return false;
+    consts[out] = intTensor(shape, elem, xv);
+    return true;
+  }
+  if (t == "Cast") {
+    Type to = elementType(ctx, attrInt("to", 0));
+    if (!to || !to.isSignlessInteger() ||
+        (to.getIntOrFloatBitWidth() != 64 && to.getIntOrFloatBitWidth() != 32))
+      return false;
+    consts[out] = intTensor(shapeOf(x), to, xv);
+    return true;
+  }
+  if (t == "Slice") {
+    if (x.type.getRank() != 1 || in.size() < 3 || !in[1] || !in[2])
+      return false;
+    int64_t n = xv.size(), start = in[1]->ints()[0], end = in[2]->ints()[0];
+    int64_t step = in.size() > 4 && in[4] ? in[4]->ints()[0] : 1;
+    if (step != 1)
+      return false;
+    start = std::clamp<int64_t>(start < 0 ? start + n : start, 0, n);
+    end = std::clamp<int64_t>(end < 0 ? end + n : end, 0, n);
+    std::vector<int64_t> r(xv.begin() + start, xv.begin() + std::max(start, end));
+    consts[out] = intTensor({int64_t(r.size())}, elem, r);
+    return true;
+  }
+  return false;
+}
+
+/// Conv, ConvTranspose, MaxPool, AveragePool: 2-D only.
+LogicalResult OnnxImporter::convPool(StringRef kind) {
+  auto x = input(0);
+  if (failed(x))
+    return failure();
+  auto xt = cast<RankedTensorType>(x->getType());
+  if (xt.getRank() != 4)
+    return nodeError("only 2-D (NCHW) inputs are supported, got rank " + Twine(xt.getRank()));
+  std::vector<int64_t> strides = attrInts("strides").value_or(std::vector<int64_t>{1, 1});
+  std::vector<int64_t> dil = attrInts("dilations").value_or(std::vector<int64_t>{1, 1});
+  std::optional<std::vector<int64_t>> kernel = attrInts("kernel_shape");
+  Value w;
+  if (kind == "Conv" || kind == "ConvTranspose") {
+    auto wv = input(1);
+    if (failed(wv))
+      return failure();
+    w = *wv;
+    auto wt = cast<RankedTensorType>(w.getType());
+    kernel = std::vector<int64_t>{wt.getDimSize(2), wt.getDimSize(3)};
+  }
+  if (!kernel || kernel->size() != 2)
+    return nodeError("kernel_shape must have 2 entries");
+  // pads [h_begin, w_begin, h_end, w_end] -> Paddle [top, bottom, left, right]
+  std::vector<int64_t> pads = attrInts("pads").value_or(std::vector<int64_t>{0, 0, 0, 0});
+  std::string autoPad = attrStr("auto_pad", "NOTSET");
+  if (pads.size() != 4)
+    return nodeError("pads must have 4 entries");
+  if (autoPad == "VALID") {
+    pads = {0, 0, 0, 0};
+  } else if (autoPad == "SAME_UPPER" || autoPad == "SAME_LOWER") {
+    if (kind == "ConvTranspose")
+      return nodeError("auto_pad " + autoPad + " is not supported for ConvTranspose");
+    for (int k = 0; k < 2; ++k) {
+      int64_t in = xt.getDimSize(2 + k);
+      if (ShapedType::isDynamic(in))
+        return nodeError("auto_pad " + autoPad + " needs static spatial dims");
+      int64_t out = (in + strides[k] - 1) / strides[k];
+      int64_t total =
+          std::max<int64_t>(0, (out - 1) * strides[k] + ((*kernel)[k] - 1) * dil[k] + 1 - in);
+      int64_t small = total / 2, big = total - small;
+      pads[k] = autoPad == "SAME_UPPER" ? small : big;
+      pads[k + 2] = autoPad == "SAME_UPPER" ? big : small;
+    }
+  } else if (autoPad != "NOTSET") {
+    return nodeError("auto_pad '" + autoPad + "' is not supported");
+  }
+  std::vector<int64_t> paddle = {pads[0], pads[2], pads[1], pads[3]};
+  SmallVector<NamedAttribute> attrs = {ints("strides", strides), ints("paddings", paddle)};
+  FailureOr<Value> y;
+  if (kind == "Conv" || kind == "ConvTranspose") {
+    int64_t group = attrInt("group", 1);
+    attrs.push_back(ints("dilations", dil));
+    attrs.push_back(i32("groups", group));
+    auto wt = cast<RankedTensorType>(w.getType());
+    std::string op = "conv2d";
+    if (kind == "ConvTranspose") {
+      op = "conv2d_transpose";
+      if (auto outPad = attrInts("output_padding"))
+        attrs.push_back(ints("output_padding", *outPad));
+      if (attrInts("output_shape"))
+        return nodeError("output_shape is not supported");
+    } else if (group > 1 && group == xt.getDimSize(1) && wt.getDimSize(1) == 1) {
+      op = "depthwise_conv2d";
+    }
+    y = pd1(op, {*x, w}, attrs);
+    if (succeeded(y) && hasInput(2)) {
+      auto bias = input(2);
+      if (failed(bias))
+        return failure();
+      y = pd1("elementwise_add", {*y, *bias}, {i32("axis", 1)});
+    }
+  } else {
+    if (llvm::any_of(dil, [](int64_t d) { return d != 1; }))
+      return nodeError("pooling with dilations is not supported");
+    if (node->output_size() > 1 && !node->output(1).empty())
+      return nodeError("the Indices output of MaxPool is not supported");
+    if (attrInt("storage_order", 0) != 0)
+      return nodeError("storage_order 1 is not supported");
+    attrs.push_back(str("pooling_type", kind == "MaxPool" ? "max" : "avg"));
+    attrs.push_back(ints("ksize", *kernel));
+    attrs.push_back(flag("ceil_mode", attrInt("ceil_mode", 0) != 0));
+    attrs.push_back(flag("exclusive", attrInt("count_include_pad", 0) == 0));
+    y = pd1("pool2d", {*x}, attrs);
+  }
+  return define(0, y);
+}
+
+/// ReduceMean/Sum/Max/Min: axes from the attribute or (ReduceSum >= 13) input.
+LogicalResult OnnxImporter::reduce(StringRef pdName) {
+  auto x = input(0);
+  if (failed(x))
+    return failure();
+  auto axes = intsFrom("axes", 1);
+  if (failed(axes))
+    return failure();
+  bool keep = attrInt("keepdims", 1) != 0;
+  bool all = !*axes || (*axes)->empty();
+  if (all && attrInt("noop_with_empty_axes", 0))
+    return define(0, *x);
+  SmallVector<NamedAttribute> attrs = {flag("keep_dim", keep), flag("reduce_all", all)};
+  attrs.push_back(ints("dim", all ? std::vector<int64_t>{0} : **axes));
+  return define(0, pd1(pdName, {*x}, attrs));
+}
+
+LogicalResult OnnxImporter::importNode(const onnx::NodeProto &n, int index) {
+  node = &n;
+  std::string outName = n.output_size() ? n.output(0) : std::string();
+  loc = NameLoc::get(
+      b.getStringAttr(n.op_type() + " '" + n.name() + "' #" + Twine(index) + " -> " + outName),
+      fileLoc());
+  const std::string &t = n.op_type();
+  if (!n.domain().empty() && n.domain() != "ai.onnx")
+    return nodeError("operator domain '" + n.domain() + "' is not supported");
+
+  static const llvm::StringMap<std::string> unary = {
+      {"Relu", "relu"}, {"Sigmoid", "sigmoid"}, {"Tanh", "tanh"}, {"Exp", "exp"},
+      {"Log", "log"},   {"Sqrt", "sqrt"},       {"Erf", "erf"},   {"Abs", "abs"}};
+  static const llvm::StringMap<std::string> binary = {
+      {"Add", "elementwise_add"},  {"Sub", "elementwise_sub"}, {"Mul", "elementwise_mul"},
+      {"Div", "elementwise_div"},  {"Pow", "elementwise_pow"}, {"Equal", "equal"},
+      {"Greater", "greater_than"}, {"Less", "less_than"}};
+
+  if (t == "Constant") {
+    const auto *v = attr("value");
+    if (!v || !v->has_t())
+      return nodeError("only the 'value' form of Constant is supported");
+    auto c = readTensor(v->t());
+    if (failed(c))
+      return failure();
+    consts[outName] = std::move(*c);
+    return success();
+  }
+  if (foldShapeMath())
+    return success();
+  if (t == "Identity" || t == "Dropout") {
+    if (t == "Dropout" && n.output_size() > 1 && !n.output(1).empty())
+      return nodeError("the mask output of Dropout is not supported");
+    if (t == "Dropout" && hasInput(2)) {
+      const ConstTensor *training = constInput(2);
+      if (!training || training->bytes.empty() || training->bytes[0] != 0)
+        return nodeError("training-mode Dropout is not supported (inference only)");
+    }
+    if (const ConstTensor *c = constInput(0)) {
+      consts[outName] = *c;
+      return success();
+    }
+    return define(0, input(0));
+  }
+  if (auto it = unary.find(t); it != unary.end())
+    return define(0, pd1(it->second, {*input(0)}));
+  if (auto it = binary.find(t); it != binary.end()) {
+    auto x = input(0), y = input(1);
+    if (failed(x) || failed(y))
+      return failure();
+    // Pow's exponent may have another type than the base.
+    Type ex = cast<ShapedType>(x->getType()).getElementType();
+    Type ey = cast<ShapedType>(y->getType()).getElementType();
+    if (t == "Pow" && !isa<FloatType>(ex))
+      return nodeError("integer Pow is not supported");
+    if (t == "Pow" && ex != ey) {
+      if (paddleDtype(ex) < 0 || paddleDtype(ey) < 0)
+        return nodeError("unsupported operand types");
+      y = pd1("cast", {*y}, {i32("in_dtype", paddleDtype(ey)), i32("out_dtype", paddleDtype(ex))});
+      if (failed(y))
+        return failure();
+    }
+    return define(0, pd1(it->second, {*x, *y}, {i32("axis", -1)}));
+  }
+  if (t == "Max" || t == "Min") {
+    if (n.input_size() < 1)
+      return nodeError("needs at least one input");
+    auto acc = input(0);
+    if (failed(acc))
+      return failure();
+    Value v = *acc;
+    for (int i = 1; i < n.input_size(); ++i) {
+      auto y = input(i);
+      if (failed(y))
+        return failure();
+      auto r = pd1(t == "Max" ? "elementwise_max" : "elementwise_min", {v, *y}, {i32("axis", -1)});
+      if (failed(r))
+        return failure();
+      v = *r;
+    }
+    return define(0, v);
+  }
+  if (t == "Neg")
+    return define(0, pd1("scale", {*input(0)}, {f32("scale", -1.0)}));
+  if (t == "LeakyRelu")
+    return define(0, pd1("leaky_relu", {*input(0)}, {f32("alpha", attrFloat("alpha", 0.01))}));
+  if (t == "HardSigmoid")
+    return define(
+        0, pd1("hard_sigmoid", {*input(0)},
+               {f32("slope", attrFloat("alpha", 0.2)), f32("offset", attrFloat("beta", 0.5))}));
+  if (t == "HardSwish")
+    return define(0, pd1("hard_swish", {*input(0)}));
+  if (t == "PRelu") {
+    // max(x, 0) + slope * min(x, 0), with ONNX broadcasting of the slope.
+    auto x = input(0), s = input(1);
+    if (failed(x) || failed(s))
+      return failure();
+    Value zero = scalarConst(cast<ShapedType>(x->getType()).getElementType(), 0.0);
+    auto pos = pd1("elementwise_max", {*x, zero});
+    auto neg = pd1("elementwise_min", {*x, zero});
+    if (failed(pos) || failed(neg))
+      return failure();
+    auto scaled = pd1("elementwise_mul", {*neg, *s});
+    if (failed(scaled))
+      return failure();
+    return define(0, pd1("elementwise_add", {*pos, *scaled}));
+  }
+  if (t == "Softmax" || t == "LogSoftmax") {
+    auto x = input(0);
+    if (failed(x))
+      return failure();
+    int64_t rank = rankOf(*x);
+    int64_t axis = attrInt("axis", opset >= 13 ? -1 : 1);
+    if (axis < 0)
+      axis += rank;
+    std::string op = t == "Softmax" ? "softmax" : "log_softmax";
+    if (opset >= 13 || axis == rank - 1)
+      return define(0, pd1(op, {*x}, {i32("axis", axis)}));
+    // Before opset 13: softmax over the flattened dims [axis, rank).
+    auto xt = cast<RankedTensorType>(x->getType());
+    if (!xt.hasStaticShape())
+      return nodeError("softmax over several dims (opset < 13) needs static shapes");
+    int64_t outer = 1;
+    for (int64_t k = 0; k < axis; ++k)
+      outer *= xt.getDimSize(k);
+    auto flat = pd1("reshape2", {*x}, {ints("shape", {outer, -1})}, {1, 0, 0});
+    if (failed(flat))
+      return failure();
+    auto sm = pd1(op, {*flat}, {i32("axis", 1)});
+    if (failed(sm))
+      return failure();
+    return define(0, pd1("reshape2", {*sm}, {ints("shape", xt.getShape())}, {1, 0, 0}));
+  }
+  if (t == "MatMul") {
+    auto x = input(0), y = input(1);
+    if (failed(x) || failed(y))
+      return failure();
+    return define(0, pd1("matmul_v2", {*x, *y}));
+  }
+  if (t == "Gemm") {
+    auto a = input(0), bv = input(1);
+    if (failed(a) || failed(bv))
+      return failure();
+    auto y = pd1(
+        "matmul_v2", {*a, *bv},
+        {flag("trans_x", attrInt("transA", 0) != 0), flag("trans_y", attrInt("transB", 0) != 0)});
+    if (failed(y))
+      return failure();
+    double alpha = attrFloat("alpha", 1.0), beta = attrFloat("beta", 1.0);
+    if (alpha != 1.0)
+      y = pd1("scale", {*y}, {f32("scale", alpha)});
+    if (failed(y) || !hasInput(2))
+      return define(0, y);
+    auto c = input(2);
+    if (failed(c))
+      return failure();
+    Value cv = *c;
+    if (beta != 1.0) {
+      auto scaled = pd1("scale", {cv}, {f32("scale", beta)});
+      if (failed(scaled))
+        return failure();
+      cv = *scaled;
+    }
+    return define(0, pd1("elementwise_add", {*y, cv}, {i32("axis", -1)}));
+  }
+  if (t == "Conv" || t == "ConvTranspose" || t == "MaxPool" || t == "AveragePool")
+    return convPool(t);
+  if (t == "GlobalAveragePool" || t == "GlobalMaxPool") {
+    auto x = input(0);
+    if (failed(x))
+      return failure();
+    if (rankOf(*x) != 4)
+      return nodeError("only 2-D (NCHW) inputs are supported");
+    return define(0, pd1("pool2d", {*x},
+                         {str("pooling_type", t == "GlobalMaxPool" ? "max" : "avg"),
+                          ints("ksize", {1, 1}), flag("global_pooling", true)}));
+  }
+  if (t == "BatchNormalization") {
+    if (n.output_size() > 1)
+      return nodeError("training-mode outputs (running mean/var) are not supported");
+    SmallVector<Value> in;
+    for (int i = 0; i < 5; ++i) {
+      auto v = input(i);
+      if (failed(v))
+        return failure();
+      in.push_back(*v);
+    }
+    // Paddle limits epsilon to [0, 1e-3]; a larger one moves into the
+    // variance (var + eps with epsilon 0 is the same normalization).
+    double eps = attrFloat("epsilon", 1e-5);
+    if (eps > 1e-3) {
+      auto shifted = pd1("scale", {in[4]}, {f32("scale", 1.0), f32("bias", eps)});
+      if (failed(shifted))
+        return failure();
+      in[4] = *shifted;
+      eps = 0.0;
+    }
+    return define(0, pd1("batch_norm", in, {f32("epsilon", eps), flag("is_test", true)}));
+  }
+  if (t == "Reshape") {
+    auto x = input(0);
+    auto shape = intsFrom("shape", 1);
+    if (failed(x) || failed(shape))
+      return failure();
+    if (!*shape)
+      return nodeError("the shape input is missing");
+    if (attrInt("allowzero", 0) && llvm::is_contained(**shape, 0))
+      return nodeError("allowzero with a 0 in the shape is not supported");
+    return define(0, pd1("reshape2", {*x}, {ints("shape", **shape)}, {1, 0, 0}));
+  }
+  if (t == "Flatten") {
+    auto x = input(0);
+    if (failed(x))
+      return failure();
+    int64_t rank = rankOf(*x), axis = attrInt("axis", 1);
+    if (axis < 0)
+      axis += rank;
+    Value v = *x;
+    if (axis == 0 || axis == rank) {
+      auto flat = pd1("flatten_contiguous_range", {v},
+                      {i32("start_axis", 0), i32("stop_axis", int32_t(rank - 1))});
+      if (failed(flat))
+        return failure();
+      return define(0, pd1("unsqueeze2", {*flat}, {ints("axes", {axis == 0 ? 0 : 1})}, {1, 0, 0}));
+    }
+    if (axis < rank - 1) {
+      auto r = pd1("flatten_contiguous_range", {v},
+                   {i32("start_axis", int32_t(axis)), i32("stop_axis", int32_t(rank - 1))});
+      if (failed(r))
+        return failure();
+      v = *r;
+    }
+    if (axis > 1) {
+      auto r = pd1("flatten_contiguous_range", {v},
+                   {i32("start_axis", 0), i32("stop_axis", int32_t(axis - 1))});
+      if (failed(r))
+        return failure();
+      v = *r;
+    }
+    return define(0, v);
+  }
+  if (t == "Transpose") {
+    auto x = input(0);
+    if (failed(x))
+      return failure();
+    int64_t rank = rankOf(*x);
+    std::vector<int64_t> perm;
+    for (int64_t k = rank - 1; k >= 0; --k)
+      perm.push_back(k);
+    perm = attrInts("perm").value_or(perm);
+    return define(0, pd1("transpose2", {*x}, {ints("axis", perm)}));
+  }
+  if (t == "Concat") {
+    SmallVector<Value> in;
+    for (int i = 0; i < n.input_size(); ++i) {
+      auto v = input(i);
+      if (failed(v))
+        return failure();
+      in.push_back(*v);
+    }
+    int64_t axis = attrInt("axis", 0);
+    if (axis < 0 && !in.empty())
+      axis += rankOf(in[0]);
+    return define(0, pd1("concat", in, {i32("axis", axis)}, {int32_t(in.size()), 0}));
+  }
+  if (t == "Split") {
+    auto x = input(0);
+    auto split = intsFrom("split", 1);
+    if (failed(x) || failed(split))
+      return failure();
+    int64_t axis = attrInt("axis", 0);
+    if (axis < 0)
+      axis += rankOf(*x);
+    SmallVector<NamedAttribute> attrs = {i32("axis", axis)};
+    if (*split && !(*split)->empty())
+      attrs.push_back(ints("sections", **split));
+    else
+      attrs.push_back(i32("num", n.output_size()));
+    auto op = pd("split", {*x}, attrs, n.output_size(), {1, 0, 0});
+    if (failed(op))
+      return failure();
+    for (int i = 0; i < n.output_size(); ++i)
+      if (failed(define(i, (*op)->getResult(i))))
+        return failure();
+    return success();
+  }
+  if (t == "Squeeze" || t == "Unsqueeze") {
+    auto x = input(0);
+    auto axes = intsFrom("axes", 1);
+    if (failed(x) || failed(axes))
+      return failure();
+    std::vector<int64_t> a = axes->value_or(std::vector<int64_t>{});
+    if (t == "Squeeze")
+      return define(0, pd1("squeeze2", {*x}, {ints("axes", a)}));
+    // Unsqueeze axes refer to the output rank.
+    int64_t outRank = rankOf(*x) + a.size();
+    for (int64_t &v : a)
+      if (v < 0)
+        v += outRank;
+    llvm::sort(a);
+    return define(0, pd1("unsqueeze2", {*x}, {ints("axes", a)}, {1, 0, 0}));
+  }
+  if (t == "Slice") {
+    auto x = input(0);
+    if (failed(x))
+      return failure();
+    std::optional<std::vector<int64_t>> starts, ends, axes, steps;
+    if (opset < 10) {
+      starts = attrInts("starts");
+      ends = attrInts("ends");
+      axes = attrInts("axes");
+    } else {
+      auto s = intsFrom("", 1), e = intsFrom("", 2), a = intsFrom("", 3), st = intsFrom("", 4);
+      if (failed(s) || failed(e) || failed(a) || failed(st))
+        return failure();
+      starts = *s;
+      ends = *e;
+      axes = *a;
+      steps = *st;
+    }
+    if (!starts || !ends || starts->size() != ends->size())
+      return nodeError("starts and ends must be constants of the same length");
+    if (!axes) {
+      axes = std::vector<int64_t>();
+      for (size_t k = 0; k < starts->size(); ++k)
+        axes->push_back(k);
+    }
+    int64_t rank = rankOf(*x);
+    for (int64_t &a : *axes)
+      if (a < 0)
+        a += rank;
+    bool unit = !steps || llvm::all_of(*steps, [](int64_t s) { return s == 1; });
+    SmallVector<NamedAttribute> attrs = {ints("axes", *axes), ints("starts", *starts),
+                                         ints("ends", *ends)};
+    if (unit)
+      return define(0, pd1("slice", {*x}, attrs, {1, 0, 0, 0, 0}));
+    attrs.push_back(ints("strides", *steps));
+    return define(0, pd1("strided_slice", {*x}, attrs, {1, 0, 0, 0, 0, 0, 0}));
+  }
+  if (t == "Gather") {
+    auto x = input(0), idx = input(1);
+    if (failed(x) || failed(idx))
+      return failure();
+    int64_t axis = attrInt("axis", 0);
+    if (axis < 0)
+      axis += rankOf(*x);
+    return define(0, pd1("gather", {*x, *idx}, {i32("axis", axis)}, {1, 1, 0}));
+  }
+  if (t == "ReduceMean")
+    return reduce("reduce_mean");
+  if (t == "ReduceSum")
+    return reduce("reduce_sum");
+  if (t == "ReduceMax")
+    return reduce("reduce_max");
+  if (t == "ReduceMin")
+    return reduce("reduce_min");
+  if (t == "Cast") {
+    auto x = input(0);
+    if (failed(x))
+      return failure();
+    Type to = elementType(ctx, attrInt("to", 0));
+    int from = paddleDtype(cast<ShapedType>(x->getType()).getElementType());
+    if (!to || paddleDtype(to) < 0 || from < 0)
+      return nodeError("cast to type " + Twine(attrInt("to", 0)) + " is not supported");
+    return define(0, pd1("cast", {*x}, {i32("in_dtype", from), i32("out_dtype", paddleDtype(to))}));
+  }
+  if (t == "Clip") {
+    auto x = input(0);
+    if (failed(x))
+      return failure();
+    double lo = -FLT_MAX, hi = FLT_MAX;
+    if (opset < 11) {
+      lo = attrFloat("min", lo);
+      hi = attrFloat("max", hi);
+    } else {
+      for (int i = 1; i <= 2; ++i) {
+        if (!hasInput(i))
+          continue;
+        const ConstTensor *c = constInput(i);
+        std::optional<double> v = c ? c->scalar() : std::nullopt;
+        if (!v)
+          return nodeError("min and max must be constant scalars");
+        (i == 1 ? lo : hi) = *v;
+      }
+    }
+    return define(0, pd1("clip", {*x}, {f32("min", lo), f32("max", hi)}, {1, 0, 0}));
+  }
+  if (t == "Where") {
+    auto c = input(0), x = input(1), y = input(2);
+    if (failed(c) || failed(x) || failed(y))
+      return failure();
+    return define(0, pd1("where", {*c, *x, *y}));
+  }
+  if (t == "Expand") {
+    auto x = input(0);
+    auto shape = intsFrom("", 1);
+    if (failed(x) || failed(shape))
+      return failure();
+    if (!*shape)
+      return nodeError("the shape input must be a constant");
+    // ONNX broadcasts both ways: the result dim is max(in, shape) per dim.
+    auto xt = cast<RankedTensorType>(x->getType());
+    std::vector<int64_t> target = **shape;
+    int64_t rank = std::max<int64_t>(xt.getRank(), target.size());
+    std::vector<int64_t> out(rank);
+    for (int64_t k = 0; k < rank; ++k) {
+      int64_t ik = k - (rank - xt.getRank()), sk = k - (rank - (int64_t)target.size());
+      int64_t in = ik >= 0 ? xt.getDimSize(ik) : 1, s = sk >= 0 ? target[sk] : 1;
+      out[k] = s == 1 ? (ShapedType::isDynamic(in) ? -1 : in) : s;
+    }
+    return define(0, pd1("expand_v2", {*x}, {ints("shape", out)}, {1, 0, 0}));
+  }
+  if (t == "Pad") {
+    auto pads = intsFrom("pads", 1);
+    if (failed(pads))
+      return failure();
+    if (*pads && llvm::all_of(**pads, [](int64_t p) { return p == 0; }))
+      return define(0, input(0)); // exporters emit zero pads before pooling
+    return nodeError("non-zero padding is not supported yet");
+  }
+  if (t == "LayerNormalization") {
+    auto x = input(0), scale = input(1);
+    if (failed(x) || failed(scale))
+      return failure();
+    int64_t rank = rankOf(*x), axis = attrInt("axis", -1);
+    if (axis < 0)
+      axis += rank;
+    if (axis != rank - 1)
+      return nodeError("normalization over several dims (axis " + Twine(axis) +
+                       ") is not supported");
+    if (n.output_size() > 1)
+      return nodeError("the Mean/InvStdDev outputs are not supported");
+    SmallVector<Value> in = {*x, *scale};
+    if (hasInput(2)) {
+      auto bias = input(2);
+      if (failed(bias))
+        return failure();
+      in.push_back(*bias);
+    }
+    return define(0, pd1("layer_norm", in,
+                         {f32("epsilon", attrFloat("epsilon", 1e-5)), i32("begin_norm_axis", axis)},
+                         {1, 1, int32_t(in.size() - 2)}));
+  }
+  if (t == "QuantizeLinear" || t == "DequantizeLinear") {
+    auto x = input(0), scale = input(1);
+    if (failed(x) || failed(scale))
+      return failure();
+    Value zp;
+    if (hasInput(2)) {
+      auto z = input(2);
+      if (failed(z))
+        return failure();
+      zp = *z;
+    } else {
+      zp = scalarConst(IntegerType::get(ctx, 8, IntegerType::Unsigned), 0);
+    }
+    int64_t axis = cast<RankedTensorType>(scale->getType()).getRank() == 0 ||
+                           cast<RankedTensorType>(scale->getType()).getNumElements() == 1
+                       ? -1
+                       : attrInt("axis", 1);
+    if (axis < -1)
+      axis += rankOf(*x);
+    SmallVector<NamedAttribute> attrs = {i32("quant_axis", axis), i32("bit_length", 8),
+                                         i32("round_type", 0)};
+    if (t == "QuantizeLinear")
+      return define(0, pd1("quantize_linear", {*x, *scale, zp}, attrs, {1, 1, 1, 0, 0}));
+    return define(0, pd1("dequantize_linear", {*x, *scale, zp}, attrs));
+  }
+  return nodeError("unsupported ONNX op");
+}
+
+OwningOpRef<ModuleOp> OnnxImporter::run() {
+  auto buffer = llvm::MemoryBuffer::getFile(path);
+  if (!buffer) {
+    emitError(fileLoc()) << "cannot read '" << path << "': " << buffer.getError().message();
+    return nullptr;
+  }
+  if (!model.ParseFromArray((*buffer)->getBufferStart(), int((*buffer)->getBufferSize()))) {
+    emitError(fileLoc()) << "'" << path << "' is not an ONNX model (protobuf parse failed)";
+    return nullptr;
+  }
+  try {
+    onnx::checker::check_model(model);
+  } catch (const std::exception &e) {
+    std::string msg = e.what();
+    std::replace(msg.begin(), msg.end(), '\n', ' ');
+    emitError(fileLoc()) << "the ONNX checker rejects '" << path << "': " << msg;
+    return nullptr;
+  }
+  for (const auto &o : model.opset_import())
+    if (o.domain().empty() || o.domain() == "ai.onnx")
+      opset = o.version();
+  if (opset < 7 || opset > 17) {
+    emitError(fileLoc()) << "ONNX opset " << opset << " is not supported (7 to 17 are)";
+    return nullptr;
+  }
+  const onnx::GraphProto &g = model.graph();
+  OwningOpRef<ModuleOp> owned = ModuleOp::create(fileLoc());
+  module = *owned;
+  for (const auto &init : g.initializer()) {
+    auto c = readTensor(init);
+    if (failed(c))
+      return nullptr;
+    consts[init.name()] = std::move(*c);
+  }
+  SmallVector<Type> argTypes;
+  SmallVector<Attribute> argAttrs;
+  SmallVector<std::string> argNames;
+  for (const auto &in : g.input()) {
+    if (consts.count(in.name()))
+      continue;
+    const auto &tt = in.type().tensor_type();
+    Type elem = elementType(ctx, tt.elem_type());
+    if (!in.type().has_tensor_type() || !elem || !tt.has_shape()) {
+      emitError(fileLoc()) << "graph input '" << in.name()
+                           << "' must be a tensor of a supported type with a known rank";
+      return nullptr;
+    }
+    SmallVector<int64_t> shape;
+    for (const auto &d : tt.shape().dim())
+      shape.push_back(d.has_dim_value() ? d.dim_value() : ShapedType::kDynamic);
+    argTypes.push_back(RankedTensorType::get(shape, elem));
+    argAttrs.push_back(b.getDictionaryAttr(b.getNamedAttr("pd.name", b.getStringAttr(in.name()))));
+    argNames.push_back(in.name());
+  }
+  b.setInsertionPointToEnd(module.getBody());
+  auto func = func::FuncOp::create(b, fileLoc(), "main", b.getFunctionType(argTypes, {}));
+  func.setAllArgAttrs(argAttrs);
+  Block *entry = func.addEntryBlock();
+  for (auto [i, name] : llvm::enumerate(argNames))
+    env[name] = entry->getArgument(i);
+  b.setInsertionPointToEnd(entry);
+  for (int i = 0; i < g.node_size(); ++i)
+    if (failed(importNode(g.node(i), i)))
+      return nullptr;
+  SmallVector<Value> results;
+  SmallVector<Attribute> resAttrs;
+  node = nullptr;
+  for (const auto &out : g.output()) {
+    auto v = valueOf(out.name());
+    if (failed(v)) {
+      emitError(fileLoc()) << "graph output '" << out.name() << "' is not computed by any node";
+      return nullptr;
+    }
+    results.push_back(*v);
+    resAttrs.push_back(b.getDictionaryAttr(b.getNamedAttr("pd.name", b.getStringAttr(out.name()))));
+  }
+  func::ReturnOp::create(b, fileLoc(), results);
+  func.setFunctionType(b.getFunctionType(argTypes, ValueRange(results).getTypes()));
+  func.setAllResultAttrs(resAttrs);
+  if (failed(verify(module)))
+    return nullptr;
+  return owned;
+}
+} // namespace
+
+bool mlir::pd::isOnnxPath(StringRef path) { return path.ends_with(".onnx"); }
+
+OwningOpRef<ModuleOp> mlir::pd::importOnnxModel(MLIRContext *ctx, StringRef path) {
+  ctx->loadDialect<PdDialect, func::FuncDialect, ml_program::MLProgramDialect,
+                   arith::ArithDialect>();
+  OnnxImporter importer(ctx, path);
+  return importer.run();
+}
+
+void mlir::pd::registerOnnxImportDialects(DialectRegistry &registry) {
+  registry
+      .insert<PdDialect, func::FuncDialect, ml_program::MLProgramDialect, arith::ArithDialect>();
+}

@@ -1,0 +1,75 @@
+#!/usr/bin/env python3
+"""Writes small ONNX models for the importer tests with onnx.helper.
+
+    make_models.py OUTDIR
+"""
+import os
+import sys
+
+import numpy as np
+import onnx
+from onnx import TensorProto, helper, numpy_helper
+
+
+def save(model, path, check=True):
+    if check:
+        onnx.checker.check_model(model)
+    onnx.save(model, path)
+
+
+def main():
+    out = sys.argv[1]
+    os.makedirs(out, exist_ok=True)
+    rng = np.random.default_rng(0)
+    w = numpy_helper.from_array(rng.standard_normal([8, 3, 3, 3]).astype(np.float32), "w")
+    bias = numpy_helper.from_array(rng.standard_normal([8]).astype(np.float32), "b")
+    fcw = numpy_helper.from_array(rng.standard_normal([10, 8]).astype(np.float32), "fcw")
+    shape = numpy_helper.from_array(np.array([0, -1], np.int64), "shape")
+    nodes = [
+        # asymmetric pads [h_begin, w_begin, h_end, w_end] = [1, 0, 2, 1]
+        helper.make_node("Conv", ["x", "w", "b"], ["c"], name="conv", pads=[1, 0, 2, 1],
+                         strides=[2, 2]),
+        helper.make_node("Relu", ["c"], ["r"], name="relu"),
+        helper.make_node("MaxPool", ["r"], ["p"], name="pool", kernel_shape=[3, 3],
+                         auto_pad="SAME_UPPER", strides=[2, 2]),
+        helper.make_node("GlobalAveragePool", ["p"], ["g"], name="gap"),
+        helper.make_node("Reshape", ["g", "shape"], ["f"], name="flatten"),
+        helper.make_node("Gemm", ["f", "fcw"], ["y0"], name="fc", transB=1, alpha=0.5),
+        helper.make_node("Softmax", ["y0"], ["y"], name="softmax"),
+    ]
+    graph = helper.make_graph(nodes, "cnn", [helper.make_tensor_value_info(
+        "x", TensorProto.FLOAT, ["N", 3, 16, 16])], [helper.make_tensor_value_info(
+            "y", TensorProto.FLOAT, ["N", 10])], [w, bias, fcw, shape])
+    save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)]),
+         os.path.join(out, "cnn.onnx"))
+
+    # An op the importer does not handle.
+    graph = helper.make_graph([helper.make_node("Trilu", ["x"], ["y"], name="tri")], "trilu",
+                              [helper.make_tensor_value_info("x", TensorProto.FLOAT, [4, 4])],
+                              [helper.make_tensor_value_info("y", TensorProto.FLOAT, [4, 4])])
+    save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 14)]),
+         os.path.join(out, "trilu.onnx"))
+
+    # An opset outside 7..17.
+    graph = helper.make_graph([helper.make_node("Relu", ["x"], ["y"])], "old",
+                              [helper.make_tensor_value_info("x", TensorProto.FLOAT, [4])],
+                              [helper.make_tensor_value_info("y", TensorProto.FLOAT, [4])])
+    save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 6)]),
+         os.path.join(out, "opset6.onnx"), check=False)
+
+    # Reshape whose shape is only known at run time.
+    graph = helper.make_graph([helper.make_node("Reshape", ["x", "s"], ["y"], name="dyn")], "dyn",
+                              [helper.make_tensor_value_info("x", TensorProto.FLOAT, [4]),
+                               helper.make_tensor_value_info("s", TensorProto.INT64, [2])],
+                              [helper.make_tensor_value_info("y", TensorProto.FLOAT, [2, 2])])
+    save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)]),
+         os.path.join(out, "dynreshape.onnx"))
+
+    # Truncated and non-ONNX files.
+    data = open(os.path.join(out, "cnn.onnx"), "rb").read()
+    open(os.path.join(out, "truncated.onnx"), "wb").write(data[: len(data) // 2])
+    open(os.path.join(out, "text.onnx"), "w").write("this is not a model\n")
+
+
+if __name__ == "__main__":
+    main()
