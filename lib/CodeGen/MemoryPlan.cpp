@@ -104,7 +104,8 @@ struct Slot {
 
 class Planner {
 public:
-  Planner(func::FuncOp main, int64_t hint) : main(main), entry(main.front()), hint(hint) {}
+  Planner(func::FuncOp main, int64_t hint, bool enabled)
+      : main(main), entry(main.front()), hint(hint), enabled(enabled) {}
 
   LogicalResult run(bool report);
 
@@ -130,6 +131,7 @@ private:
   func::FuncOp main;
   Block &entry;
   int64_t hint;
+  bool enabled; // false: every buffer stays on the heap
   OpBuilder prologue{main.getContext()};
   Operation *firstBodyOp = nullptr;
   SmallVector<Operation *> prologueOps; // what @main_arena_bytes replays
@@ -550,6 +552,10 @@ void Planner::printReport(llvm::raw_ostream &os) {
 LogicalResult Planner::run(bool report) {
   hoistSizes();
   analyze();
+  if (!enabled) {
+    unplanned += buffers.size();
+    buffers.clear();
+  }
   formSlots();
   bool allStatic = llvm::all_of(buffers, [](const Buffer &b) { return b.staticBytes; });
   place(allStatic);
@@ -609,7 +615,7 @@ struct PdPlanMemoryPass : impl::PdPlanMemoryPassBase<PdPlanMemoryPass> {
       main.emitError("pd-plan-memory: dynamic-dim-hint must be positive");
       return signalPassFailure();
     }
-    Planner planner(main, dimHint);
+    Planner planner(main, dimHint, place);
     if (failed(planner.run(report)))
       signalPassFailure();
   }

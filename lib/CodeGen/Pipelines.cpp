@@ -17,23 +17,24 @@ static const char *kCPUPipeline =
     "func.func(pd-fuse-elementwise,pd-split-init-tensors),"
     "one-shot-bufferize{bufferize-function-boundaries "
     "function-boundary-type-conversion=identity-layout-map},"
-    "canonicalize,cse,pd-plan-memory{report=%s},cse,"
-    "buffer-deallocation-pipeline,"
+    "canonicalize,cse,pd-plan-memory{place=%p report=%s},cse,"
+    "buffer-deallocation-pipeline,convert-bufferization-to-memref,"
     "convert-linalg-to-loops,lower-affine,convert-scf-to-cf,expand-strided-metadata,lower-affine,"
     "convert-math-to-llvm,convert-math-to-libm,convert-arith-to-llvm,finalize-memref-to-llvm,"
     "convert-cf-to-llvm,convert-func-to-llvm,convert-index-to-llvm,reconcile-unrealized-casts";
 
-void mlir::pd::addCPUCodegenPasses(OpPassManager &pm, bool memoryReport) {
+void mlir::pd::addCPUCodegenPasses(OpPassManager &pm, bool memoryPlan, bool memoryReport) {
   std::string pipeline = kCPUPipeline;
+  pipeline.replace(pipeline.find("%p"), 2, memoryPlan ? "true" : "false");
   pipeline.replace(pipeline.find("%s"), 2, memoryReport ? "true" : "false");
   if (failed(parsePassPipeline(pipeline, pm)))
     llvm::report_fatal_error("paddle-mlir: the built-in CPU pipeline does not parse");
 }
 
-void mlir::pd::buildLowerToCPUPipeline(OpPassManager &pm, const LowerToCPUOptions &) {
+void mlir::pd::buildLowerToCPUPipeline(OpPassManager &pm, const LowerToCPUOptions &options) {
   OptimizePipelineOptions graph;
   buildOptimizePipeline(pm, graph);
-  addCPUCodegenPasses(pm);
+  addCPUCodegenPasses(pm, options.memoryPlan);
 }
 
 void mlir::pd::registerCodeGenPassesAndPipelines() {

@@ -139,19 +139,34 @@ func.func @fused_embeddings(%a: tensor<?x?xi64>, %b: tensor<?x?xi64>, %ea: tenso
 
 // -----
 
-// Tests that multihead_matmul projects once into [B, S, 3, H], reads Q, K
-// and V from it per head without transposes, scales and masks the scores,
-// takes the softmax over the last dim and merges the heads by a reshape.
+// Tests that multihead_matmul becomes one [H, 3H] projection (W reshaped,
+// bias added), heads split by a reshape to [B, S, 3, n, d] and a transpose to
+// [3, B, n, S, d], Q/K/V slices, Q K^T, alpha, the mask, softmax, P V and the
+// heads merged back.
 // CHECK-LABEL: func.func @attention
-// CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]
-// CHECK-SAME: ins(%arg0, %arg1 : tensor<?x3x4xf32>, tensor<4x3x4xf32>)
-// CHECK: %[[QKV:.*]] = tensor.expand_shape %{{.*}} {{\[\[}}0], [1], [2], [3, 4]] output_shape [%{{.*}}, 3, 3, 2, 2] : tensor<?x3x3x4xf32> into tensor<?x3x3x2x2xf32>
-// CHECK: linalg.generic {{.*}} ins(%[[QKV]], %[[QKV]] : tensor<?x3x3x2x2xf32>, tensor<?x3x3x2x2xf32>) outs(%{{.*}} : tensor<?x2x3x3xf32>)
+// CHECK: tensor.reshape %arg1({{.*}}) : (tensor<4x3x4xf32>, tensor<2xindex>) -> tensor<4x12xf32>
+// CHECK: linalg.generic {{.*}} ins(%arg0, %{{.*}} : tensor<?x3x4xf32>, tensor<4x12xf32>) outs(%{{.*}} : tensor<?x3x12xf32>)
+// CHECK: linalg.transpose ins(%{{.*}} : tensor<?x3x3x2x2xf32>) outs(%{{.*}} : tensor<3x?x2x3x2xf32>) permutation = [2, 0, 3, 1, 4]
+// CHECK-COUNT-3: tensor.extract_slice
+// CHECK: iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]
 // CHECK: arith.constant 5.000000e-01 : f32
+// CHECK: ins(%{{.*}}, %arg3 : tensor<?x2x3x3xf32>, tensor<?x1x1x3xf32>)
 // CHECK: math.exp
-// CHECK: linalg.generic {{.*}} ins(%{{.*}}, %[[QKV]] : tensor<?x2x3x3xf32>, tensor<?x3x3x2x2xf32>) outs(%{{.*}} : tensor<?x3x2x2xf32>)
-// CHECK: tensor.collapse_shape %{{.*}} {{\[\[}}0], [1], [2, 3]] : tensor<?x3x2x2xf32> into tensor<?x3x4xf32>
+// CHECK: linalg.transpose ins(%{{.*}} : tensor<?x2x3x2xf32>) outs(%{{.*}} : tensor<?x3x2x2xf32>) permutation = [0, 2, 1, 3]
+// CHECK: tensor.reshape %{{.*}} : (tensor<?x3x2x2xf32>, tensor<3xindex>) -> tensor<?x3x4xf32>
 func.func @attention(%x: tensor<?x3x4xf32>, %w: tensor<4x3x4xf32>, %b: tensor<3x4xf32>, %m: tensor<?x1x1x3xf32>) -> tensor<?x3x4xf32> {
   %0 = pd.multihead_matmul %x, %w, %b BiasQK(%m) {alpha = 0.5 : f32, head_number = 2 : i32} : (tensor<?x3x4xf32>, tensor<4x3x4xf32>, tensor<3x4xf32>, tensor<?x1x1x3xf32>) -> tensor<?x3x4xf32>
   return %0 : tensor<?x3x4xf32>
+}
+
+// -----
+
+// Tests that gather reads X at the (wrapped, clamped) index along the axis.
+// CHECK-LABEL: func.func @gather
+// CHECK: linalg.generic {{.*}} ins(%arg1 : tensor<?xi64>) outs(%{{.*}} : tensor<3x?x5xf32>)
+// CHECK: arith.select
+// CHECK: tensor.extract %arg0[%{{.*}}, %{{.*}}, %{{.*}}] : tensor<3x4x5xf32>
+func.func @gather(%x: tensor<3x4x5xf32>, %i: tensor<?xi64>) -> tensor<3x?x5xf32> {
+  %0 = pd.gather %x, %i {axis = 1 : i32} : (tensor<3x4x5xf32>, tensor<?xi64>) -> tensor<3x?x5xf32>
+  return %0 : tensor<3x?x5xf32>
 }

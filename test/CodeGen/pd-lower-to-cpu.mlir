@@ -1,4 +1,6 @@
-// RUN: paddle-opt %s --pd-lower-to-cpu | FileCheck %s
+// RUN: paddle-opt %s --pd-lower-to-cpu="memory-plan=true" | FileCheck %s
+// RUN: paddle-opt %s --pd-lower-to-cpu | FileCheck %s --check-prefix=NOPLAN
+// NOPLAN: module attributes {pd.memory_plan = {arena_bytes = 0 : i64, {{.*}}buffers = 0 : i64, {{.*}}heap_buffers = 2 : i64
 
 // Tests the whole CPU pipeline: weights become trailing arguments, @main gets
 // a C interface, and everything reaches the LLVM dialect.

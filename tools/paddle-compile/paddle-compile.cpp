@@ -43,8 +43,11 @@ static cl::opt<std::string> name("name", cl::desc("Artifact name (lib<name>.so, 
                                  cl::init("model"), cl::cat(category));
 static cl::opt<bool> noOptimize("no-optimize", cl::desc("Skip the graph pipeline (--pd-optimize)"),
                                 cl::cat(category));
+static cl::opt<bool> memoryPlan("memory-plan",
+                                cl::desc("Place intermediate buffers in one arena per instance"),
+                                cl::init(false), cl::cat(category));
 static cl::opt<bool> memoryReport("memory-report",
-                                  cl::desc("Print the static memory plan of the activations"),
+                                  cl::desc("Print the static memory plan (implies --memory-plan)"),
                                   cl::init(false), cl::cat(category));
 static cl::opt<std::string> output("o", cl::desc("Output directory"), cl::value_desc("OUTDIR"),
                                    cl::Required, cl::cat(category));
@@ -60,6 +63,7 @@ int main(int argc, char **argv) {
   opts.target = target;
   opts.precision = precision;
   opts.optimize = !noOptimize;
+  opts.memoryPlan = memoryPlan;
   opts.memoryReport = memoryReport;
   if (!calibration.empty() && precision != "int8") {
     llvm::errs() << "paddle-compile: error: --calibration-data only applies to --precision int8\n";

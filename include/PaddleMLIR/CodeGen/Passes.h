@@ -27,7 +27,12 @@ void populatePdMatMulToLinalgPatterns(RewritePatternSet &patterns);
 void populatePdShapeToTensorPatterns(RewritePatternSet &patterns);
 void populatePdGatherToLinalgPatterns(RewritePatternSet &patterns);
 
-struct LowerToCPUOptions : public PassPipelineOptions<LowerToCPUOptions> {};
+struct LowerToCPUOptions : public PassPipelineOptions<LowerToCPUOptions> {
+  Option<bool> memoryPlan{
+      *this, "memory-plan",
+      llvm::cl::desc("Place intermediate buffers in one arena (pd-plan-memory)"),
+      llvm::cl::init(false)};
+};
 
 /// pd (after --pd-optimize) -> LLVM dialect for the host CPU: externalize
 /// weights, pd -> linalg, one-shot bufferization with function boundaries,
@@ -37,8 +42,10 @@ void buildLowerToCPUPipeline(OpPassManager &pm, const LowerToCPUOptions &options
 
 /// The part of the CPU pipeline after the graph passes (weights
 /// externalization through the LLVM conversions).
-/// With `memoryReport`, pd-plan-memory prints its plan to stderr.
-void addCPUCodegenPasses(OpPassManager &pm, bool memoryReport = false);
+/// With `memoryPlan`, intermediate buffers go into one arena (otherwise
+/// they stay malloc'ed per run); with `memoryReport`, pd-plan-memory prints
+/// its plan to stderr.
+void addCPUCodegenPasses(OpPassManager &pm, bool memoryPlan = false, bool memoryReport = false);
 
 void registerCodeGenPassesAndPipelines();
 } // namespace mlir::pd

@@ -86,6 +86,9 @@ def PdPlanMemoryPass : Pass<"pd-plan-memory", "::mlir::ModuleOp"> {
     allocations and are counted as unplanned.
   }];
   let options = [
+    Option<"place", "place", "bool", "true",
+           "Place the buffers in the arena; false keeps them on the heap (the arena "
+           "argument and @main_arena_bytes are still added, with size 0)">,
     Option<"report", "report", "bool", "false",
            "Print the plan (peak bytes, buffers, reuse) to stderr">,
     Option<"dimHint", "dynamic-dim-hint", "int64_t", "16",

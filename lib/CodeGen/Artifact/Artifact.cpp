@@ -361,7 +361,7 @@ LogicalResult mlir::pd::compileToArtifact(ModuleOp module, const CompileOptions 
   }
 
   PassManager lower(module.getContext());
-  addCPUCodegenPasses(lower, opts.memoryReport);
+  addCPUCodegenPasses(lower, opts.memoryPlan || opts.memoryReport, opts.memoryReport);
   if (failed(lower.run(module)))
     return failure();
   auto plan = module->getAttrOfType<DictionaryAttr>("pd.memory_plan");

@@ -61,6 +61,52 @@ struct LookupTableV2Lowering : OpConversionPattern<LookupTableV2Op> {
   }
 };
 
+/// gather(X, Index [n], axis): out[.., i, ..] = X[.., Index[i], ..], with
+/// negative indices counted from the end and indices clamped into range.
+struct GatherLowering : OpConversionPattern<GatherOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(GatherOp op, OpAdaptor a,
+                                ConversionPatternRewriter &r) const override {
+    if (a.getAxisInput())
+      return r.notifyMatchFailure(op, "a run-time axis is not supported");
+    Location loc = op.getLoc();
+    auto type = cast<RankedTensorType>(op.getType());
+    Value x = a.getX(), index = a.getIndex();
+    auto xt = cast<RankedTensorType>(x.getType());
+    auto it = cast<RankedTensorType>(index.getType());
+    int64_t rank = xt.getRank(), axis = op.getAxis() < 0 ? op.getAxis() + rank : op.getAxis();
+    if (it.getRank() != 1 || type.getRank() != rank || axis < 0 || axis >= rank)
+      return r.notifyMatchFailure(op, "expects a 1-D index");
+    SmallVector<Value> dyn;
+    for (int64_t i = 0; i < rank; ++i)
+      if (type.isDynamicDim(i))
+        dyn.push_back(i == axis ? tensor::DimOp::create(r, loc, index, 0).getResult()
+                                : tensor::DimOp::create(r, loc, x, i).getResult());
+    Value init = tensor::EmptyOp::create(r, loc, type.getShape(), type.getElementType(), dyn);
+    SmallVector<AffineMap> maps = {
+        AffineMap::get(rank, 0, {r.getAffineDimExpr(axis)}, r.getContext()),
+        r.getMultiDimIdentityMap(rank)};
+    SmallVector<utils::IteratorType> iters(rank, utils::IteratorType::parallel);
+    auto gen = linalg::GenericOp::create(
+        r, loc, TypeRange{type}, ValueRange{index}, ValueRange{init}, maps, iters,
+        [&](OpBuilder &b, Location l, ValueRange args) {
+          Value id = arith::IndexCastOp::create(b, l, b.getIndexType(), args[0]);
+          Value n = tensor::DimOp::create(b, l, x, axis);
+          Value zero = arith::ConstantIndexOp::create(b, l, 0);
+          Value neg = arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, id, zero);
+          id = arith::SelectOp::create(b, l, neg, arith::AddIOp::create(b, l, id, n), id);
+          Value last = arith::SubIOp::create(b, l, n, arith::ConstantIndexOp::create(b, l, 1));
+          id = arith::MinSIOp::create(b, l, arith::MaxSIOp::create(b, l, id, zero), last);
+          SmallVector<Value> at;
+          for (int64_t i = 0; i < rank; ++i)
+            at.push_back(i == axis ? id : linalg::IndexOp::create(b, l, i).getResult());
+          linalg::YieldOp::create(b, l, tensor::ExtractOp::create(b, l, x, at).getResult());
+        });
+    r.replaceOp(op, gen.getResult(0));
+    return success();
+  }
+};
+
 struct FillAnyLikeLowering : OpConversionPattern<FillAnyLikeOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult matchAndRewrite(FillAnyLikeOp op, OpAdaptor a,
@@ -116,5 +162,5 @@ struct CumsumLowering : OpConversionPattern<CumsumOp> {
 } // namespace
 
 void mlir::pd::populatePdGatherToLinalgPatterns(RewritePatternSet &p) {
-  p.add<LookupTableV2Lowering, FillAnyLikeLowering, CumsumLowering>(p.getContext());
+  p.add<LookupTableV2Lowering, GatherLowering, FillAnyLikeLowering, CumsumLowering>(p.getContext());
 }

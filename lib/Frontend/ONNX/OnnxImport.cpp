@@ -449,6 +449,18 @@ bool OnnxImporter::foldShapeMath() {
     consts[out] = intTensor({int64_t(dims.size())}, i64, dims);
     return true;
   }
+  if (t == "Size") {
+    auto it = env.find(node->input(0));
+    RankedTensorType type;
+    if (it != env.end())
+      type = dyn_cast<RankedTensorType>(it->second.getType());
+    else if (const ConstTensor *c = constInput(0))
+      type = c->type;
+    if (!type || !type.hasStaticShape())
+      return false;
+    consts[out] = intTensor({}, i64, {type.getNumElements()});
+    return true;
+  }
   static const llvm::StringSet<> foldable = {"Gather",  "Add",    "Sub",       "Mul",
                                              "Div",     "Concat", "Unsqueeze", "Squeeze",
                                              "Reshape", "Cast",   "Slice"};
