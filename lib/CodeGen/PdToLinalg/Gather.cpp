@@ -41,11 +41,7 @@ struct LookupTableV2Lowering : OpConversionPattern<LookupTableV2Op> {
         r, loc, TypeRange{type}, ValueRange{ids}, ValueRange{init}, maps, iters,
         [&](OpBuilder &b, Location l, ValueRange args) {
           Value id = arith::IndexCastOp::create(b, l, b.getIndexType(), args[0]);
-          // Clamp into the table so a bad id can never read out of bounds.
-          Value rows = tensor::DimOp::create(b, l, w, 0);
-          Value last = arith::SubIOp::create(b, l, rows, arith::ConstantIndexOp::create(b, l, 1));
-          Value zero = arith::ConstantIndexOp::create(b, l, 0);
-          Value row = arith::MinSIOp::create(b, l, arith::MaxSIOp::create(b, l, id, zero), last);
+          Value row = clampedIndex(b, l, args[0], w, 0, /*wrapNegative=*/false);
           Value col = linalg::IndexOp::create(b, l, rank - 1);
           Value v = tensor::ExtractOp::create(b, l, w, ValueRange{row, col});
           if (pad != -1) {
@@ -90,13 +86,7 @@ struct GatherLowering : OpConversionPattern<GatherOp> {
     auto gen = linalg::GenericOp::create(
         r, loc, TypeRange{type}, ValueRange{index}, ValueRange{init}, maps, iters,
         [&](OpBuilder &b, Location l, ValueRange args) {
-          Value id = arith::IndexCastOp::create(b, l, b.getIndexType(), args[0]);
-          Value n = tensor::DimOp::create(b, l, x, axis);
-          Value zero = arith::ConstantIndexOp::create(b, l, 0);
-          Value neg = arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, id, zero);
-          id = arith::SelectOp::create(b, l, neg, arith::AddIOp::create(b, l, id, n), id);
-          Value last = arith::SubIOp::create(b, l, n, arith::ConstantIndexOp::create(b, l, 1));
-          id = arith::MinSIOp::create(b, l, arith::MaxSIOp::create(b, l, id, zero), last);
+          Value id = clampedIndex(b, l, args[0], x, axis, /*wrapNegative=*/true);
           SmallVector<Value> at;
           for (int64_t i = 0; i < rank; ++i)
             at.push_back(i == axis ? id : linalg::IndexOp::create(b, l, i).getResult());

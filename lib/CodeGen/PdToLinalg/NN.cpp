@@ -445,12 +445,7 @@ struct FusedEmbeddingLowering : OpConversionPattern<FusedEmbeddingEltwiseLayerno
           Value col = linalg::IndexOp::create(b, l, 2);
           Value sum;
           for (size_t k = 0; k < tables.size(); ++k) {
-            Value id = arith::IndexCastOp::create(b, l, b.getIndexType(), args[k]);
-            // Clamp into the table so a bad id can never read out of bounds.
-            Value rows = tensor::DimOp::create(b, l, tables[k], 0);
-            Value last = arith::SubIOp::create(b, l, rows, arith::ConstantIndexOp::create(b, l, 1));
-            Value zero = arith::ConstantIndexOp::create(b, l, 0);
-            Value row = arith::MinSIOp::create(b, l, arith::MaxSIOp::create(b, l, id, zero), last);
+            Value row = clampedIndex(b, l, args[k], tables[k], 0, /*wrapNegative=*/false);
             Value v = tensor::ExtractOp::create(b, l, tables[k], ValueRange{row, col});
             sum = sum ? arith::AddFOp::create(b, l, sum, v).getResult() : v;
           }

@@ -84,6 +84,18 @@ FailureOr<Value> elementwise(OpBuilder &b, Location loc, RankedTensorType result
   return generic.getResult(0);
 }
 
+Value clampedIndex(OpBuilder &b, Location loc, Value id, Value t, int64_t dim, bool wrapNegative) {
+  Value i = arith::IndexCastOp::create(b, loc, b.getIndexType(), id);
+  Value n = tensor::DimOp::create(b, loc, t, dim);
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  if (wrapNegative) {
+    Value neg = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, i, zero);
+    i = arith::SelectOp::create(b, loc, neg, arith::AddIOp::create(b, loc, i, n), i);
+  }
+  Value last = arith::SubIOp::create(b, loc, n, arith::ConstantIndexOp::create(b, loc, 1));
+  return arith::MinSIOp::create(b, loc, arith::MaxSIOp::create(b, loc, i, zero), last);
+}
+
 Value sigmoid(OpBuilder &b, Location l, Value x) {
   Value one = scalar(b, l, x.getType(), 1.0);
   Value e = math::ExpOp::create(b, l, arith::NegFOp::create(b, l, x));

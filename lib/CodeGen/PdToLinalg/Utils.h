@@ -33,6 +33,11 @@ FailureOr<Value> elementwise(OpBuilder &b, Location loc, RankedTensorType result
                              ValueRange inputs, ArrayRef<int64_t> offsets,
                              function_ref<Value(OpBuilder &, Location, ValueRange)> body);
 
+/// An integer id (any int type) as an index into dim `dim` of `t`, clamped
+/// into [0, size) so a bad id can never read out of bounds; with
+/// `wrapNegative`, negative ids count from the end first.
+Value clampedIndex(OpBuilder &b, Location loc, Value id, Value t, int64_t dim, bool wrapNegative);
+
 /// 1 / (1 + exp(-x)).
 Value sigmoid(OpBuilder &b, Location loc, Value x);
 
