@@ -11,6 +11,8 @@ PKGS=(
   protobuf-compiler libprotobuf-dev libonnx-dev libonnx-testdata
   # kernels
   libdnnl-dev
+  # benchmarks: an optimized BLAS for the PyTorch peer (benchmarks/peers.py)
+  libopenblas0-openmp
   # tests
   libgtest-dev
   # python

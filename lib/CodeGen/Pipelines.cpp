@@ -11,20 +11,23 @@ using namespace mlir;
 // Upstream passes by their registered names: the pipeline reads like the
 // mlir-opt command a developer would run to reproduce a step.
 static const char *kCPUPipeline =
-    "pd-externalize-weights,convert-pd-to-linalg,canonicalize,resolve-ranked-shaped-type-result-"
+    "pd-externalize-weights,convert-pd-to-linalg{kernels=%k},canonicalize,resolve-ranked-shaped-"
+    "type-result-"
     "dims,"
     "canonicalize,cse,"
     "func.func(pd-fuse-elementwise,pd-split-init-tensors),"
     "one-shot-bufferize{bufferize-function-boundaries "
     "function-boundary-type-conversion=identity-layout-map},"
     "canonicalize,cse,pd-plan-memory{place=%p report=%s},cse,"
-    "buffer-deallocation-pipeline,convert-bufferization-to-memref,"
+    "buffer-deallocation-pipeline,convert-bufferization-to-memref,pd-lower-kernel-calls,"
     "convert-linalg-to-loops,lower-affine,convert-scf-to-cf,expand-strided-metadata,lower-affine,"
     "convert-math-to-llvm,convert-math-to-libm,convert-arith-to-llvm,finalize-memref-to-llvm,"
     "convert-cf-to-llvm,convert-func-to-llvm,convert-index-to-llvm,reconcile-unrealized-casts";
 
-void mlir::pd::addCPUCodegenPasses(OpPassManager &pm, bool memoryPlan, bool memoryReport) {
+void mlir::pd::addCPUCodegenPasses(OpPassManager &pm, bool memoryPlan, bool memoryReport,
+                                   StringRef kernels) {
   std::string pipeline = kCPUPipeline;
+  pipeline.replace(pipeline.find("%k"), 2, kernels.str());
   pipeline.replace(pipeline.find("%p"), 2, memoryPlan ? "true" : "false");
   pipeline.replace(pipeline.find("%s"), 2, memoryReport ? "true" : "false");
   if (failed(parsePassPipeline(pipeline, pm)))
@@ -34,7 +37,7 @@ void mlir::pd::addCPUCodegenPasses(OpPassManager &pm, bool memoryPlan, bool memo
 void mlir::pd::buildLowerToCPUPipeline(OpPassManager &pm, const LowerToCPUOptions &options) {
   OptimizePipelineOptions graph;
   buildOptimizePipeline(pm, graph);
-  addCPUCodegenPasses(pm, options.memoryPlan);
+  addCPUCodegenPasses(pm, options.memoryPlan, /*memoryReport=*/false, options.kernels);
 }
 
 void mlir::pd::registerCodeGenPassesAndPipelines() {

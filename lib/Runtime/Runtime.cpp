@@ -70,6 +70,12 @@ struct pdrt_model {
   unsigned char *weightData = nullptr;
   size_t weightBytes = 0;
   ~pdrt_model() {
+    // Kernels that packed these weights (libpdrt_kernels, when the model
+    // uses it) must drop them before the memory can be reused.
+    using Forget = void (*)(const void *, const void *);
+    if (library && weightData)
+      if (auto forget = reinterpret_cast<Forget>(dlsym(library, "pdk_forget")))
+        forget(weightData, weightData + weightBytes + 64);
     std::free(weightData);
     if (library)
       dlclose(library);

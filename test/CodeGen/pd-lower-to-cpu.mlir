@@ -1,15 +1,22 @@
 // RUN: paddle-opt %s --pd-lower-to-cpu="memory-plan=true" | FileCheck %s
 // RUN: paddle-opt %s --pd-lower-to-cpu | FileCheck %s --check-prefix=NOPLAN
-// NOPLAN: module attributes {pd.memory_plan = {arena_bytes = 0 : i64, {{.*}}buffers = 0 : i64, {{.*}}heap_buffers = 2 : i64
+// Without library kernels the matmul is generated code.
+// RUN: paddle-opt %s --pd-lower-to-cpu="kernels=none" | FileCheck %s --check-prefix=NOKERNELS
+// NOKERNELS-NOT: pd.kernel_calls
+// NOKERNELS-NOT: pdk_
+// NOPLAN: module attributes {{{.*}}pd.memory_plan = {arena_bytes = 0 : i64, {{.*}}buffers = 0 : i64, {{.*}}heap_buffers = 2 : i64
 
 // Tests the whole CPU pipeline: weights become trailing arguments, @main gets
 // a C interface, and everything reaches the LLVM dialect.
 // The memory plan is recorded on the module: relu's output is returned, so
-// it stays on the heap, and the matmul result is the arena's only buffer.
-// CHECK: module attributes {pd.memory_plan = {arena_bytes = -1 : i64, {{.*}}buffers = 1 : i64, {{.*}}heap_buffers = 1 : i64
+// it stays on the heap, and the matmul result (computed by the oneDNN kernel,
+// called through its C function) is the arena's only buffer.
+// CHECK: module attributes {pd.kernel_calls = {"pd.matmul_v2 -> pdk_matmul" = 1 : i64}, pd.memory_plan = {arena_bytes = -1 : i64, {{.*}}buffers = 1 : i64, {{.*}}heap_buffers = 1 : i64
 // CHECK-NOT: ml_program
 // CHECK-NOT: = pd.
+// CHECK: llvm.func @pdk_matmul(i64, i64, i64)
 // CHECK: llvm.func @main(
+// CHECK: llvm.call @pdk_matmul(
 // CHECK: llvm.func @_mlir_ciface_main(
 // CHECK: llvm.func @main_arena_bytes(
 // CHECK: llvm.func @_mlir_ciface_main_arena_bytes(

@@ -49,6 +49,11 @@ static cl::opt<bool> memoryPlan("memory-plan",
 static cl::opt<bool> memoryReport("memory-report",
                                   cl::desc("Print the static memory plan (implies --memory-plan)"),
                                   cl::init(false), cl::cat(category));
+static cl::opt<std::string> kernels(
+    "kernels",
+    cl::desc("Kernels for conv/matmul: onednn (default: oneDNN through libpdrt_kernels.so) or "
+             "none (all generated code)"),
+    cl::init("onednn"), cl::cat(category));
 static cl::opt<std::string> output("o", cl::desc("Output directory"), cl::value_desc("OUTDIR"),
                                    cl::Required, cl::cat(category));
 
@@ -65,6 +70,12 @@ int main(int argc, char **argv) {
   opts.optimize = !noOptimize;
   opts.memoryPlan = memoryPlan;
   opts.memoryReport = memoryReport;
+  if (kernels != "onednn" && kernels != "none") {
+    llvm::errs() << "paddle-compile: error: --kernels must be onednn or none, not '" << kernels
+                 << "'\n";
+    return 1;
+  }
+  opts.kernels = kernels;
   if (!calibration.empty() && precision != "int8") {
     llvm::errs() << "paddle-compile: error: --calibration-data only applies to --precision int8\n";
     return 1;

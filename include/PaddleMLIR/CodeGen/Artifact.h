@@ -30,6 +30,9 @@ struct CompileOptions {
   bool memoryPlan = false;
   /// Print the static memory plan (pd-plan-memory report) to stderr.
   bool memoryReport = false;
+  /// Library kernels for conv/matmul: "onednn" (the runtime's
+  /// libpdrt_kernels.so, copied into the artifact when used) or "none".
+  std::string kernels = "onednn";
 };
 
 /// Compiles `module` (a pd module with @main, as the importers produce it)

@@ -26,12 +26,20 @@ void populatePdNNToLinalgPatterns(RewritePatternSet &patterns);
 void populatePdMatMulToLinalgPatterns(RewritePatternSet &patterns);
 void populatePdShapeToTensorPatterns(RewritePatternSet &patterns);
 void populatePdGatherToLinalgPatterns(RewritePatternSet &patterns);
+/// pd conv / fc / matmul_v2 -> pd.kernel_call of the oneDNN kernels
+/// (higher benefit than the linalg patterns; forms they do not cover are left
+/// to those).
+void populatePdToOneDNNPatterns(RewritePatternSet &patterns);
 
 struct LowerToCPUOptions : public PassPipelineOptions<LowerToCPUOptions> {
   Option<bool> memoryPlan{
       *this, "memory-plan",
       llvm::cl::desc("Place intermediate buffers in one arena (pd-plan-memory)"),
       llvm::cl::init(false)};
+  Option<std::string> kernels{
+      *this, "kernels",
+      llvm::cl::desc("Library kernels for conv/matmul: 'onednn' (default) or 'none'"),
+      llvm::cl::init("onednn")};
 };
 
 /// pd (after --pd-optimize) -> LLVM dialect for the host CPU: externalize
@@ -45,7 +53,10 @@ void buildLowerToCPUPipeline(OpPassManager &pm, const LowerToCPUOptions &options
 /// With `memoryPlan`, intermediate buffers go into one arena (otherwise
 /// they stay malloc'ed per run); with `memoryReport`, pd-plan-memory prints
 /// its plan to stderr.
-void addCPUCodegenPasses(OpPassManager &pm, bool memoryPlan = false, bool memoryReport = false);
+/// `kernels` is "onednn" (conv/matmul through the runtime's oneDNN kernels)
+/// or "none" (everything generated).
+void addCPUCodegenPasses(OpPassManager &pm, bool memoryPlan = false, bool memoryReport = false,
+                         StringRef kernels = "onednn");
 
 void registerCodeGenPassesAndPipelines();
 } // namespace mlir::pd

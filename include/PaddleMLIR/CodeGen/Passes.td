@@ -29,6 +29,12 @@ def ConvertPdToLinalgPass : Pass<"convert-pd-to-linalg", "::mlir::ModuleOp"> {
     padding); reshape-like ops become `tensor.reshape`. Ops or attribute
     values the CPU backend does not handle yet are reported on the op.
   }];
+  let options = [
+    Option<"kernels", "kernels", "std::string", "\"none\"",
+           "Library kernels for heavy ops: 'none' (everything to linalg) or 'onednn' "
+           "(fp32 NCHW conv2d/depthwise/fused_conv2d, fc and matmul_v2 become "
+           "pd.kernel_call of the runtime's oneDNN kernels)">,
+  ];
   let dependentDialects = [
     "::mlir::linalg::LinalgDialect", "::mlir::tensor::TensorDialect",
     "::mlir::arith::ArithDialect", "::mlir::math::MathDialect"
@@ -98,6 +104,20 @@ def PdPlanMemoryPass : Pass<"pd-plan-memory", "::mlir::ModuleOp"> {
     "::mlir::memref::MemRefDialect", "::mlir::arith::ArithDialect",
     "::mlir::func::FuncDialect"
   ];
+}
+
+def PdLowerKernelCallsPass : Pass<"pd-lower-kernel-calls", "::mlir::ModuleOp"> {
+  let summary = "Turn bufferized pd.kernel_call ops into calls of the kernels' C functions";
+  let description = [{
+    Each `pd.kernel_call` on memrefs becomes `func.call @callee(ptrs, ints,
+    floats)` with three i64 addresses of stack arrays filled right before
+    the call: the data pointers of the slots (0 for an absent one) and of
+    the destination, the op's integer parameters followed by rank and dims
+    of every present operand and of the destination, and the float
+    parameters. Non-contiguous buffers are passed through contiguous copies.
+  }];
+  let dependentDialects = ["::mlir::memref::MemRefDialect", "::mlir::arith::ArithDialect",
+                           "::mlir::func::FuncDialect"];
 }
 
 #endif // PADDLEMLIR_CODEGEN_PASSES_TD

@@ -33,6 +33,8 @@
 #include "llvm/Target/TargetOptions.h"
 #include "llvm/TargetParser/Host.h"
 
+#include <dlfcn.h>
+
 using namespace mlir;
 using namespace mlir::pd;
 
@@ -260,12 +262,47 @@ void memrefCopy(int64_t elemSize, UnrankedMemRef *src, UnrankedMemRef *dst) {
 }
 )c";
 
-LogicalResult linkShared(ModuleOp m, StringRef obj, StringRef so, StringRef support) {
+/// The kernel library (libpdrt_kernels.so) models with pd.kernel_call
+/// link: $PADDLE_MLIR_KERNELS_LIB, else one beside the binary holding this
+/// code (the Python package installs it there), else <bin>/../lib of the
+/// compiler, else the build tree's.
+std::string kernelsLibrary() {
+  if (const char *env = std::getenv("PADDLE_MLIR_KERNELS_LIB"))
+    return env;
+  SmallVector<std::string> dirs;
+  Dl_info info;
+  if (dladdr(reinterpret_cast<void *>(&kernelsLibrary), &info) && info.dli_fname)
+    dirs.push_back(llvm::sys::path::parent_path(info.dli_fname).str());
+  std::string exe = llvm::sys::fs::getMainExecutable(nullptr, (void *)&kernelsLibrary);
+  if (!exe.empty())
+    dirs.push_back(
+        (llvm::sys::path::parent_path(llvm::sys::path::parent_path(exe)) + "/lib").str());
+  for (const std::string &d : dirs) {
+    SmallString<256> p(d);
+    llvm::sys::path::append(p, "libpdrt_kernels.so");
+    if (llvm::sys::fs::exists(p))
+      return p.str().str();
+  }
+  return PADDLE_MLIR_KERNELS_LIB;
+}
+
+/// `kernels`: the kernel library to link (copied into the artifact and
+/// found there through $ORIGIN), or empty when the model calls none.
+LogicalResult linkShared(ModuleOp m, StringRef obj, StringRef so, StringRef support,
+                         StringRef kernels) {
   auto cc = llvm::sys::findProgramByName("cc");
   if (!cc)
     return fail(m, "cannot find the system C compiler 'cc' to link the shared library");
   std::string err;
   SmallVector<StringRef> args = {*cc, "-shared", "-fPIC", "-O2", "-o", so, obj, support, "-lm"};
+  std::string lib;
+  if (!kernels.empty()) {
+    lib = (llvm::sys::path::parent_path(so) + "/libpdrt_kernels.so").str();
+    if (std::error_code ec = llvm::sys::fs::copy_file(kernels, lib))
+      return fail(m, "cannot copy the kernel library '" + kernels +
+                         "' into the artifact: " + ec.message());
+    args.append({lib, "-Wl,-rpath,$ORIGIN"});
+  }
   int rc = llvm::sys::ExecuteAndWait(*cc, args, std::nullopt, {}, 0, 0, &err);
   if (rc != 0)
     return fail(m, "linking '" + so + "' failed (" + Twine(rc) + ") " + err);
@@ -361,9 +398,17 @@ LogicalResult mlir::pd::compileToArtifact(ModuleOp module, const CompileOptions 
   }
 
   PassManager lower(module.getContext());
-  addCPUCodegenPasses(lower, opts.memoryPlan || opts.memoryReport, opts.memoryReport);
+  addCPUCodegenPasses(lower, opts.memoryPlan || opts.memoryReport, opts.memoryReport, opts.kernels);
   if (failed(lower.run(module)))
     return failure();
+  // Which ops went to library kernels (pd-lower-kernel-calls counts them).
+  llvm::json::Object kernelCalls;
+  if (auto k = module->getAttrOfType<DictionaryAttr>("pd.kernel_calls")) {
+    for (NamedAttribute a : k)
+      kernelCalls[a.getName().getValue()] = cast<IntegerAttr>(a.getValue()).getInt();
+    module->removeAttr("pd.kernel_calls");
+  }
+  bool usesKernels = !kernelCalls.empty();
   auto plan = module->getAttrOfType<DictionaryAttr>("pd.memory_plan");
   if (!plan)
     return fail(module, "the CPU pipeline produced no memory plan");
@@ -410,8 +455,9 @@ LogicalResult mlir::pd::compileToArtifact(ModuleOp module, const CompileOptions 
       return fail(module, "cannot write '" + support + "': " + ec.message());
     os << kSupportSource;
   }
-  LogicalResult built = success(succeeded(emitObject(module, fingerprint, obj, cpu)) &&
-                                succeeded(linkShared(module, obj, so, support)));
+  LogicalResult built =
+      success(succeeded(emitObject(module, fingerprint, obj, cpu)) &&
+              succeeded(linkShared(module, obj, so, support, usesKernels ? kernelsLibrary() : "")));
   llvm::sys::fs::remove(obj);
   llvm::sys::fs::remove(support);
   if (failed(built))
@@ -448,6 +494,13 @@ LogicalResult mlir::pd::compileToArtifact(ModuleOp module, const CompileOptions 
       // null when it depends on dynamic input dims (pd_arena_bytes computes it).
       {"arena_bytes", arenaBytes >= 0 ? llvm::json::Value(arenaBytes) : llvm::json::Value(nullptr)},
       {"memory_plan", std::move(memoryPlan)},
+      // Heavy ops computed by library kernels ("<pd op> -> <kernel>": count);
+      // every other op is generated code.
+      {"kernels",
+       llvm::json::Object{{"requested", opts.kernels},
+                          {"library", usesKernels ? llvm::json::Value("libpdrt_kernels.so")
+                                                  : llvm::json::Value(nullptr)},
+                          {"calls", std::move(kernelCalls)}}},
       {"inputs", toJson(inputs, false)},
       {"outputs", toJson(outputs, false)},
       {"weights", toJson(weights, true)},

@@ -13,12 +13,6 @@ using namespace mlir::pd;
 using namespace mlir::pd::lowering;
 
 namespace {
-std::array<int64_t, 4> pads4(ArrayRef<int32_t> p) {
-  if (p.size() == 4)
-    return {p[0], p[1], p[2], p[3]};
-  return {p[0], p[0], p[1], p[1]};
-}
-
 DenseIntElementsAttr i64Vec(OpBuilder &b, ArrayRef<int64_t> v) {
   return DenseIntElementsAttr::get(RankedTensorType::get({(int64_t)v.size()}, b.getI64Type()), v);
 }
@@ -39,25 +33,6 @@ Value padSpatial(OpBuilder &b, Location loc, Value x, std::array<int64_t, 4> p, 
   Value pad = scalar(b, loc, t.getElementType(), value);
   return tensor::PadOp::create(b, loc, RankedTensorType::get(shape, t.getElementType()), x, low,
                                high, pad);
-}
-
-/// Explicit paddings of a conv/pool, resolving SAME and VALID.
-std::array<int64_t, 4> resolvePads(RankedTensorType in, ArrayRef<int64_t> k, ArrayRef<int32_t> s,
-                                   ArrayRef<int32_t> d, ArrayRef<int32_t> paddings,
-                                   StringRef algo) {
-  if (algo == "VALID")
-    return {0, 0, 0, 0};
-  if (algo != "SAME")
-    return pads4(paddings);
-  std::array<int64_t, 4> p{};
-  for (int i = 0; i < 2; ++i) {
-    int64_t size = in.getDimSize(2 + i);
-    int64_t out = (size + s[i] - 1) / s[i];
-    int64_t total = std::max<int64_t>((out - 1) * s[i] + d[i] * (k[i] - 1) + 1 - size, 0);
-    p[2 * i] = total / 2;
-    p[2 * i + 1] = total - total / 2;
-  }
-  return p;
 }
 
 /// Dynamic output sizes of a sliding window over a padded NCHW tensor:

@@ -2,6 +2,7 @@
 
 #include "PaddleMLIR/CodeGen/Passes.h"
 #include "PaddleMLIR/Dialect/Pd/IR/PdDialect.h"
+#include "PaddleMLIR/Dialect/Pd/IR/PdOps.h"
 
 #include "mlir/Dialect/MLProgram/IR/MLProgram.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -13,10 +14,18 @@ namespace mlir::pd {
 
 namespace {
 struct ConvertPdToLinalgPass : impl::ConvertPdToLinalgPassBase<ConvertPdToLinalgPass> {
+  using Base::Base;
   void runOnOperation() override {
     MLIRContext *ctx = &getContext();
     ConversionTarget target(*ctx);
+    if (kernels != "none" && kernels != "onednn") {
+      getOperation().emitError("convert-pd-to-linalg: unknown kernels '")
+          << kernels << "' (expected none or onednn)";
+      return signalPassFailure();
+    }
+    bool onednn = kernels == "onednn";
     target.addIllegalDialect<PdDialect>();
+    target.addLegalOp<KernelCallOp>();
     target.addLegalDialect<linalg::LinalgDialect, tensor::TensorDialect, arith::ArithDialect,
                            math::MathDialect, func::FuncDialect, ml_program::MLProgramDialect>();
     auto populate = [&](RewritePatternSet &patterns) {
@@ -25,6 +34,8 @@ struct ConvertPdToLinalgPass : impl::ConvertPdToLinalgPassBase<ConvertPdToLinalg
       populatePdMatMulToLinalgPatterns(patterns);
       populatePdShapeToTensorPatterns(patterns);
       populatePdGatherToLinalgPatterns(patterns);
+      if (onednn)
+        populatePdToOneDNNPatterns(patterns);
     };
     RewritePatternSet patterns(ctx);
     populate(patterns);
@@ -46,7 +57,8 @@ struct ConvertPdToLinalgPass : impl::ConvertPdToLinalgPassBase<ConvertPdToLinalg
       (void)applyAnalysisConversion(getOperation(), target, std::move(again), config);
       bool named = false;
       getOperation().walk([&](Operation *op) {
-        if (op->getDialect() && isa<PdDialect>(op->getDialect()) && !legalizable.contains(op)) {
+        if (op->getDialect() && isa<PdDialect>(op->getDialect()) && !isa<KernelCallOp>(op) &&
+            !legalizable.contains(op)) {
           op->emitError() << "the CPU backend cannot compile '" << op->getName()
                           << "' with these operand types or attributes yet";
           named = true;

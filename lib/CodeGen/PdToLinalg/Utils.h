@@ -7,6 +7,8 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Builders.h"
 
+#include <array>
+
 namespace mlir::pd::lowering {
 /// A value of the (float or integer) element type.
 Value scalar(OpBuilder &b, Location loc, Type elem, double v);
@@ -46,6 +48,15 @@ Value sigmoid(OpBuilder &b, Location loc, Value x);
 /// leaky_relu (alpha), sigmoid, swish, hard_swish, tanh, gelu (erf form).
 /// Returns null for an unknown name.
 Value applyActivation(OpBuilder &b, Location loc, Value x, StringRef act, double alpha);
+
+/// Paddle's 2- or 4-element paddings as {top, bottom, left, right}.
+std::array<int64_t, 4> pads4(ArrayRef<int32_t> p);
+
+/// Explicit paddings {top, bottom, left, right} of a conv/pool over the NCHW
+/// input `in` with kernel `k`, strides `s` and dilations `d`, resolving
+/// SAME (needs static spatial dims) and VALID.
+std::array<int64_t, 4> resolvePads(RankedTensorType in, ArrayRef<int64_t> k, ArrayRef<int32_t> s,
+                                   ArrayRef<int32_t> d, ArrayRef<int32_t> paddings, StringRef algo);
 
 /// Paddle's alignment offset of a rank-`small` operand against rank `big`.
 inline int64_t alignOffset(int64_t big, int64_t small, int64_t axis) {

@@ -1411,3 +1411,27 @@ func.func @negative_156(%x: tensor<4x3xi8>, %s: tensor<4xf32>, %z: tensor<4xi32>
   %0 = pd.dequantize_linear %x, %s, %z {quant_axis = 1 : i32} : (tensor<4x3xi8>, tensor<4xf32>, tensor<4xi32>) -> tensor<4x3xf32>
   return
 }
+
+// -----
+
+func.func @kernel_call_slot_out_of_range(%a: tensor<4xf32>, %o: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{slot index 1 is out of range for 1 inputs}}
+  %0 = pd.kernel_call "pdk_x"(%a) init(%o) {slots = array<i64: 0, 1>, ints = array<i64>, floats = array<f32>} : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+func.func @kernel_call_no_result_on_tensors(%a: tensor<4xf32>, %o: tensor<4xf32>) {
+  // expected-error @+1 {{has a result exactly when its destination is a tensor}}
+  pd.kernel_call "pdk_x"(%a) init(%o) {slots = array<i64: 0>, ints = array<i64>, floats = array<f32>} : (tensor<4xf32>, tensor<4xf32>) -> ()
+  return
+}
+
+// -----
+
+func.func @kernel_call_mixed(%a: memref<4xf32>, %o: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{mixes tensor and memref operands}}
+  %0 = pd.kernel_call "pdk_x"(%a) init(%o) {slots = array<i64: 0>, ints = array<i64>, floats = array<f32>} : (memref<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}

@@ -952,3 +952,15 @@ func.func @fused_embedding_eltwise_layernorm(%word: tensor<?x128xi64>, %pos: ten
   %y = pd.fused_embedding_eltwise_layernorm [%word, %pos] [%we, %pe], %b, %g : (tensor<?x128xi64>, tensor<?x128xi64>, tensor<30522x768xf32>, tensor<512x768xf32>, tensor<768xf32>, tensor<768xf32>) -> tensor<?x128x768xf32>
   return %y : tensor<?x128x768xf32>
 }
+
+// Tests that pd.kernel_call round-trips on tensors (with a result) and on
+// memrefs (without).
+// CHECK-LABEL: func.func @kernel_call
+// CHECK: %[[R:.*]] = pd.kernel_call "pdk_matmul"(%arg0, %arg1) init(%arg2) {floats = array<f32: 0.000000e+00>, ints = array<i64: 0, 0, 0, 0, 0>, slots = array<i64: 0, 1, -1>} : (tensor<4x8xf32>, tensor<8x2xf32>, tensor<4x2xf32>) -> tensor<4x2xf32>
+// CHECK: pd.kernel_call "pdk_matmul"(%arg3, %arg4) init(%arg5) {floats = array<f32: 0.000000e+00>, ints = array<i64: 0, 0, 0, 0, 0>, slots = array<i64: 0, 1, -1>} : (memref<4x8xf32>, memref<8x2xf32>, memref<4x2xf32>) -> ()
+// CHECK: return %[[R]]
+func.func @kernel_call(%a: tensor<4x8xf32>, %b: tensor<8x2xf32>, %o: tensor<4x2xf32>, %ma: memref<4x8xf32>, %mb: memref<8x2xf32>, %mo: memref<4x2xf32>) -> tensor<4x2xf32> {
+  %y = pd.kernel_call "pdk_matmul"(%a, %b) init(%o) {slots = array<i64: 0, 1, -1>, ints = array<i64: 0, 0, 0, 0, 0>, floats = array<f32: 0.0>} : (tensor<4x8xf32>, tensor<8x2xf32>, tensor<4x2xf32>) -> tensor<4x2xf32>
+  pd.kernel_call "pdk_matmul"(%ma, %mb) init(%mo) {slots = array<i64: 0, 1, -1>, ints = array<i64: 0, 0, 0, 0, 0>, floats = array<f32: 0.0>} : (memref<4x8xf32>, memref<8x2xf32>, memref<4x2xf32>) -> ()
+  return %y : tensor<4x2xf32>
+}

@@ -112,6 +112,10 @@ TEST(PdOpCatalog, MatchesRegisteredOps) {
     if (name.getDialectNamespace() != "pd")
       continue;
     StringRef op = name.getStringRef().drop_front(3);
+    // Code generation's library call is not a Paddle operator and never
+    // reaches import or export.
+    if (op == "kernel_call")
+      continue;
     registered.insert(op.str());
     const pd::PdOpSpec *spec = pd::lookupPdOpSpec(op);
     ASSERT_NE(spec, nullptr) << op.str() << " has no catalogue entry";

@@ -10,6 +10,7 @@
 #define PADDLEMLIR_DIALECT_PD_IR_PDFUSEDOPS_TD
 
 include "PaddleMLIR/Dialect/Pd/IR/PdBase.td"
+include "mlir/Dialect/Bufferization/IR/BufferizableOpInterface.td"
 
 def Pd_FusedActivation : Pd_StrIn<["", "identity", "relu", "relu6", "leaky_relu", "hard_swish", "swish",
                                    "sigmoid", "tanh", "gelu"]>;
@@ -169,6 +170,47 @@ def Pd_FusedEmbeddingEltwiseLayernormOp
   let assemblyFormat = [{
     ` ` `[` $Ids `]` `[` $Embs `]` `,` $Bias `,` $Scale attr-dict `:` functional-type(operands, results)
   }];
+}
+
+def Pd_KernelCallOp : Op<Pd_Dialect, "kernel_call", [
+    DeclareOpInterfaceMethods<BufferizableOpInterface,
+        ["bufferizesToMemoryRead", "bufferizesToMemoryWrite", "getAliasingValues", "bufferize"]>,
+    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
+  let summary = "call of a runtime kernel (oneDNN conv/matmul), compiler-only";
+  let description = [{
+    Produced by `pd-to-kernel-calls` for the heavy ops the runtime's kernel
+    library computes. `$inputs` are read, `$init` is the destination (it is
+    written, never read), and on tensors the result is the destination's
+    new value, so bufferization gives the kernel its output buffer.
+
+    The callee is a C function `void callee(const int64_t *ptrs,
+    const int64_t *ints, const float *floats)`: `ptrs` holds one data
+    pointer per slot (null where `slots` has -1, otherwise the input of that
+    index) and then the destination; `ints` holds `$ints` followed by the
+    dims of every present input and of the destination; `floats` holds
+    `$floats`. `pd-lower-kernel-calls` builds those arrays on the stack.
+
+    Example:
+
+    ```mlir
+    %y = pd.kernel_call "pdk_conv2d"(%x, %w) init(%e) {slots = array<i64: 0, 1, -1, -1>,
+        ints = array<i64: 1, 1, 0, 0, 0, 0, 1, 1, 1, 0, 1>, floats = array<f32: 0.0, 0.0>}
+        : (tensor<1x3x8x8xf32>, tensor<4x3x3x3xf32>, tensor<1x4x6x6xf32>) -> tensor<1x4x6x6xf32>
+    ```
+  }];
+  let arguments = (ins
+    StrAttr:$callee,
+    Variadic<AnyShaped>:$inputs,
+    AnyShaped:$init,
+    DenseI64ArrayAttr:$slots,
+    DenseI64ArrayAttr:$ints,
+    DenseF32ArrayAttr:$floats
+  );
+  let results = (outs Optional<AnyRankedTensor>:$result);
+  let assemblyFormat = [{
+    $callee `(` $inputs `)` `init` `(` $init `)` attr-dict `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
 }
 
 #endif // PADDLEMLIR_DIALECT_PD_IR_PDFUSEDOPS_TD

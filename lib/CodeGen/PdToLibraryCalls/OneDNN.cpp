@@ -1,0 +1,244 @@
+//===- OneDNN.cpp - pd conv / matmul -> pd.kernel_call of oneDNN kernels --===//
+//
+// With convert-pd-to-linalg{kernels=onednn} these patterns take precedence
+// over the linalg lowerings for the ops and forms the runtime's oneDNN
+// kernels (lib/Runtime/Kernels.cpp) compute: fp32 NCHW convolutions (plain,
+// grouped, depthwise, with fused bias / residual / activation) and matrix
+// products (fc, matmul_v2 with equal or broadcast batch). Other forms fall
+// through to the linalg patterns. The parameter layouts written here are the
+// ones Kernels.cpp reads; keep the two in step.
+//
+//===----------------------------------------------------------------------===//
+
+#include "../PdToLinalg/Utils.h"
+#include "PaddleMLIR/CodeGen/Passes.h"
+#include "PaddleMLIR/Dialect/Pd/IR/PdOps.h"
+
+using namespace mlir;
+using namespace mlir::pd;
+using namespace mlir::pd::lowering;
+
+namespace {
+/// Benefit above the linalg lowerings of the same ops.
+constexpr unsigned kKernelBenefit = 10;
+
+/// The activation codes Kernels.cpp understands; -1 when unknown.
+int64_t activationCode(StringRef act) {
+  return llvm::StringSwitch<int64_t>(act)
+      .Cases({"", "identity"}, 0)
+      .Case("relu", 1)
+      .Case("relu6", 2)
+      .Case("leaky_relu", 3)
+      .Case("sigmoid", 4)
+      .Case("tanh", 5)
+      .Case("swish", 6)
+      .Case("hard_swish", 7)
+      .Case("gelu", 8)
+      .Default(-1);
+}
+
+bool isF32(Value v) {
+  auto t = dyn_cast<RankedTensorType>(v.getType());
+  return t && t.getElementType().isF32();
+}
+
+/// A model parameter: an argument of the entry function that
+/// pd-externalize-weights marked with `pd.weight` (constant for the life of
+/// the loaded model, so the kernel may pack it once).
+bool isWeight(Value v) {
+  auto arg = dyn_cast<BlockArgument>(v);
+  if (!arg)
+    return false;
+  auto fn = dyn_cast<func::FuncOp>(arg.getOwner()->getParentOp());
+  return fn && arg.getOwner()->isEntryBlock() &&
+         fn.getArgAttr(arg.getArgNumber(), "pd.weight") != nullptr;
+}
+
+/// `v` as a 1-D tensor (a bias given as [N], [1, N], [1, N, 1, 1], ...).
+Value flatten1D(OpBuilder &b, Location loc, Value v) {
+  auto t = cast<RankedTensorType>(v.getType());
+  if (t.getRank() == 1)
+    return v;
+  ReassociationIndices all;
+  for (int64_t i = 0; i < t.getRank(); ++i)
+    all.push_back(i);
+  auto flat = RankedTensorType::get({t.getNumElements()}, t.getElementType());
+  return tensor::CollapseShapeOp::create(b, loc, flat, v, ArrayRef<ReassociationIndices>{all});
+}
+
+/// Replaces `op` with a kernel call writing a new tensor of its result type.
+void replaceWithCall(ConversionPatternRewriter &r, Operation *op, StringRef callee,
+                     ValueRange inputs, ArrayRef<int64_t> slots, ArrayRef<int64_t> ints,
+                     ArrayRef<float> floats, ValueRange dynSizes) {
+  auto type = cast<RankedTensorType>(op->getResult(0).getType());
+  Value init = tensor::EmptyOp::create(r, op->getLoc(), type, dynSizes);
+  auto call = KernelCallOp::create(r, op->getLoc(), TypeRange{type}, r.getStringAttr(callee),
+                                   inputs, init, r.getDenseI64ArrayAttr(slots),
+                                   r.getDenseI64ArrayAttr(ints), r.getDenseF32ArrayAttr(floats));
+  // Recorded in the artifact's manifest (which op went to which kernel).
+  call->setAttr("pd.from", r.getStringAttr(op->getName().getStringRef()));
+  r.replaceOp(op, call.getResult());
+}
+
+/// conv2d / depthwise_conv2d / fused_conv2d -> pdk_conv2d.
+template <typename OpTy> struct ConvToKernel : OpConversionPattern<OpTy> {
+  ConvToKernel(MLIRContext *ctx) : OpConversionPattern<OpTy>(ctx, kKernelBenefit) {}
+
+  LogicalResult matchAndRewrite(OpTy op, typename OpTy::Adaptor a,
+                                ConversionPatternRewriter &r) const override {
+    Value input = a.getInput(), filter = a.getFilter(), bias, res;
+    StringRef act = "";
+    float alpha = 0.f, beta = 0.f;
+    if constexpr (std::is_same_v<OpTy, FusedConv2dOp>) {
+      bias = a.getBias();
+      res = a.getResidualData();
+      act = op.getFuseActivation();
+      alpha = op.getFuseAlpha().convertToFloat();
+      beta = op.getFuseBeta().convertToFloat();
+    }
+    auto type = cast<RankedTensorType>(op.getType());
+    auto in = dyn_cast<RankedTensorType>(input.getType());
+    auto f = dyn_cast<RankedTensorType>(filter.getType());
+    if (op.getDataFormat() == "NHWC" || !isF32(input) || !isF32(filter) || !in || !f ||
+        in.getRank() != 4 || !f.hasStaticShape() || !type.getElementType().isF32())
+      return r.notifyMatchFailure(op, "not an fp32 NCHW convolution with a static filter");
+    for (int64_t i = 1; i < 4; ++i)
+      if (in.isDynamicDim(i) || type.isDynamicDim(i))
+        return r.notifyMatchFailure(op, "only the batch dim may be dynamic");
+    int64_t groups = op.getGroups(), code = activationCode(act);
+    if (code < 0 || groups < 1 || in.getDimSize(1) != f.getDimSize(1) * groups ||
+        f.getDimSize(0) % groups != 0)
+      return r.notifyMatchFailure(op, "unsupported activation or group shape");
+    if (bias && (!isF32(bias) ||
+                 cast<RankedTensorType>(bias.getType()).getNumElements() != f.getDimSize(0)))
+      return r.notifyMatchFailure(op, "bias is not one value per output channel");
+    if (res && (!isF32(res) || res.getType() != op.getType()))
+      return r.notifyMatchFailure(op, "residual must have the result's type");
+    auto s = op.getStrides();
+    auto d = op.getDilations();
+    auto p = resolvePads(in, {f.getDimSize(2), f.getDimSize(3)}, s, d, op.getPaddings(),
+                         op.getPaddingAlgorithm());
+    Location loc = op.getLoc();
+    SmallVector<Value> inputs = {input, filter};
+    SmallVector<int64_t> slots = {0, 1, -1, -1};
+    if (bias) {
+      slots[2] = inputs.size();
+      inputs.push_back(flatten1D(r, loc, bias));
+    }
+    if (res) {
+      slots[3] = inputs.size();
+      inputs.push_back(res);
+    }
+    SmallVector<int64_t> ints = {s[0],
+                                 s[1],
+                                 p[0],
+                                 p[1],
+                                 p[2],
+                                 p[3],
+                                 d[0],
+                                 d[1],
+                                 groups,
+                                 code,
+                                 isWeight(op.getFilter()) ? 1 : 0};
+    SmallVector<Value> dyn;
+    if (type.isDynamicDim(0))
+      dyn.push_back(tensor::DimOp::create(r, loc, input, 0));
+    replaceWithCall(r, op, "pdk_conv2d", inputs, slots, ints, {alpha, beta}, dyn);
+    return success();
+  }
+};
+
+/// fc -> pdk_matmul (kind 1: Input flattened to [M, K]).
+struct FcToKernel : OpConversionPattern<FcOp> {
+  FcToKernel(MLIRContext *ctx) : OpConversionPattern<FcOp>(ctx, kKernelBenefit) {}
+
+  LogicalResult matchAndRewrite(FcOp op, OpAdaptor a, ConversionPatternRewriter &r) const override {
+    auto type = cast<RankedTensorType>(op.getType());
+    auto w = dyn_cast<RankedTensorType>(a.getW().getType());
+    auto in = dyn_cast<RankedTensorType>(a.getInput().getType());
+    int64_t code = activationCode(op.getActivationType());
+    if (!isF32(a.getInput()) || !isF32(a.getW()) || !in || !w || w.getRank() != 2 ||
+        !w.hasStaticShape() || op.getPaddingWeights() || code < 0 || !type.getElementType().isF32())
+      return r.notifyMatchFailure(op, "not an fp32 fc with a static 2-D weight");
+    int64_t ncol = op.getInNumColDims();
+    for (int64_t i = ncol; i < in.getRank(); ++i)
+      if (in.isDynamicDim(i))
+        return r.notifyMatchFailure(op, "the flattened K dims must be static");
+    Value bias = a.getBias();
+    if (bias && (!isF32(bias) ||
+                 cast<RankedTensorType>(bias.getType()).getNumElements() != w.getDimSize(1)))
+      return r.notifyMatchFailure(op, "bias is not one value per output column");
+    Location loc = op.getLoc();
+    SmallVector<Value> inputs = {a.getInput(), a.getW()};
+    SmallVector<int64_t> slots = {0, 1, -1};
+    if (bias) {
+      slots[2] = inputs.size();
+      inputs.push_back(flatten1D(r, loc, bias));
+    }
+    SmallVector<Value> dyn;
+    for (int64_t i = 0; i + 1 < type.getRank(); ++i)
+      if (type.isDynamicDim(i))
+        dyn.push_back(tensor::DimOp::create(r, loc, a.getInput(), i));
+    replaceWithCall(r, op, "pdk_matmul", inputs, slots,
+                    {1, 0, 0, code, isWeight(op.getW()) ? 1 : 0}, {0.f}, dyn);
+    return success();
+  }
+};
+
+/// matmul_v2 -> pdk_matmul (kind 0), when each operand's batch dims are
+/// absent, all 1, or exactly the result's.
+struct MatmulV2ToKernel : OpConversionPattern<MatmulV2Op> {
+  MatmulV2ToKernel(MLIRContext *ctx) : OpConversionPattern<MatmulV2Op>(ctx, kKernelBenefit) {}
+
+  LogicalResult matchAndRewrite(MatmulV2Op op, OpAdaptor a,
+                                ConversionPatternRewriter &r) const override {
+    Value x = a.getX(), y = a.getY();
+    auto type = cast<RankedTensorType>(op.getType());
+    auto xt = dyn_cast<RankedTensorType>(x.getType()), yt = dyn_cast<RankedTensorType>(y.getType());
+    if (!isF32(x) || !isF32(y) || !xt || !yt || xt.getRank() < 2 || yt.getRank() < 2 ||
+        type.getRank() < 2 || !type.getElementType().isF32())
+      return r.notifyMatchFailure(op, "not an fp32 matrix product of rank >= 2 operands");
+    int64_t nb = type.getRank() - 2;
+    auto batchOk = [&](RankedTensorType t) {
+      int64_t bt = t.getRank() - 2;
+      bool allOne = true, same = bt == nb;
+      for (int64_t j = 0; j < bt; ++j) {
+        allOne &= t.getDimSize(j) == 1;
+        if (same && t.getDimSize(j) != type.getDimSize(j))
+          same = false;
+      }
+      return allOne || same;
+    };
+    if (!batchOk(xt) || !batchOk(yt))
+      return r.notifyMatchFailure(op, "batch dims broadcast partially");
+    bool tx = op.getTransX(), ty = op.getTransY();
+    Location loc = op.getLoc();
+    SmallVector<Value> dyn;
+    for (int64_t i = 0; i < type.getRank(); ++i) {
+      if (!type.isDynamicDim(i))
+        continue;
+      Value v;
+      if (i < nb) {
+        for (auto [o, t] : {std::pair<Value, RankedTensorType>{x, xt}, {y, yt}})
+          if (!v && t.getRank() == type.getRank() && t.isDynamicDim(i))
+            v = tensor::DimOp::create(r, loc, o, i);
+      } else if (i == nb) {
+        v = tensor::DimOp::create(r, loc, x, tx ? xt.getRank() - 1 : xt.getRank() - 2);
+      } else {
+        v = tensor::DimOp::create(r, loc, y, ty ? yt.getRank() - 2 : yt.getRank() - 1);
+      }
+      if (!v)
+        return r.notifyMatchFailure(op, "cannot size a dynamic batch dim");
+      dyn.push_back(v);
+    }
+    replaceWithCall(r, op, "pdk_matmul", {x, y}, {0, 1, -1},
+                    {0, tx ? 1 : 0, ty ? 1 : 0, 0, isWeight(op.getY()) ? 1 : 0}, {0.f}, dyn);
+    return success();
+  }
+};
+} // namespace
+
+void mlir::pd::populatePdToOneDNNPatterns(RewritePatternSet &patterns) {
+  patterns.add<ConvToKernel<Conv2dOp>, ConvToKernel<DepthwiseConv2dOp>, ConvToKernel<FusedConv2dOp>,
+               FcToKernel, MatmulV2ToKernel>(patterns.getContext());
+}

@@ -1,0 +1,394 @@
+//===- Kernels.cpp - oneDNN-backed kernels that compiled models call ------===//
+//
+// libpdrt_kernels.so: the heavy ops `pd.kernel_call` names (convolution and
+// matrix products) computed by oneDNN. No MLIR or LLVM here.
+//
+// Calling convention (see pd.kernel_call): every kernel is
+//   void pdk_<name>(const int64_t *ptrs, const int64_t *ints, const float *floats)
+// `ptrs` holds the operand data pointers (null for an absent optional slot)
+// and then the destination; `ints` the kernel's integer parameters followed by
+// the dims of each present operand and of the destination; `floats` its float
+// parameters.
+//
+// Primitives are created on first use for a given shape and kept (per
+// process, keyed by every parameter and dim). A constant weight (the
+// compiler says so) is re-laid-out once into the primitive's preferred
+// layout and the packed copy is kept with the primitive, keyed by the
+// weight's address too; pdk_forget() drops entries whose weights lie in a
+// range, which the runtime calls before it frees a model's weights.
+//
+//===----------------------------------------------------------------------===//
+
+#include "oneapi/dnnl/dnnl.hpp"
+
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <unordered_map>
+#include <vector>
+
+using dnnl::algorithm;
+using dnnl::memory;
+using tag = dnnl::memory::format_tag;
+using dt = dnnl::memory::data_type;
+
+namespace {
+
+dnnl::engine &engine() {
+  static dnnl::engine e(dnnl::engine::kind::cpu, 0);
+  return e;
+}
+
+dnnl::stream &stream() {
+  thread_local dnnl::stream s(engine());
+  return s;
+}
+
+/// A per-thread, grow-only, 64-byte aligned scratch buffer (one per role),
+/// so runs after the first allocate nothing.
+void *scratch(int role, size_t bytes) {
+  struct Buf {
+    void *p = nullptr;
+    size_t n = 0;
+    ~Buf() { std::free(p); }
+  };
+  thread_local Buf bufs[3];
+  Buf &b = bufs[role];
+  if (b.n < bytes) {
+    std::free(b.p);
+    b.n = (bytes + 63) / 64 * 64;
+    b.p = std::aligned_alloc(64, b.n);
+    if (!b.p) {
+      std::fprintf(stderr, "paddle-mlir kernels: out of memory for %zu bytes of scratch\n", bytes);
+      std::abort();
+    }
+  }
+  return b.p;
+}
+
+/// Fused activation codes (the compiler's ActivationCode).
+enum Act : int64_t { None = 0, Relu, Relu6, LeakyRelu, Sigmoid, Tanh, Swish, HardSwish, Gelu };
+
+void appendActivation(dnnl::post_ops &po, int64_t act, float alpha) {
+  switch (act) {
+  case Relu:
+    po.append_eltwise(1.f, algorithm::eltwise_relu, 0.f, 0.f);
+    break;
+  case Relu6:
+    po.append_eltwise(1.f, algorithm::eltwise_clip, 0.f, alpha != 0.f ? alpha : 6.f);
+    break;
+  case LeakyRelu:
+    po.append_eltwise(1.f, algorithm::eltwise_relu, alpha, 0.f);
+    break;
+  case Sigmoid:
+    po.append_eltwise(1.f, algorithm::eltwise_logistic, 0.f, 0.f);
+    break;
+  case Tanh:
+    po.append_eltwise(1.f, algorithm::eltwise_tanh, 0.f, 0.f);
+    break;
+  case Swish:
+    po.append_eltwise(1.f, algorithm::eltwise_swish, 1.f, 0.f);
+    break;
+  case HardSwish:
+    po.append_eltwise(1.f, algorithm::eltwise_hardswish, 0.f, 0.f);
+    break;
+  case Gelu:
+    po.append_eltwise(1.f, algorithm::eltwise_gelu_erf, 0.f, 0.f);
+    break;
+  default:
+    break;
+  }
+}
+
+/// One created primitive with what running it needs.
+struct Entry {
+  dnnl::primitive prim;
+  memory::desc srcUser, srcPrim, dstUser, dstPrim, weiPrim, resUser, biasMd;
+  memory packedWeights; // valid when the weights are constant and re-laid-out
+  bool weightsConst = false;
+  dnnl::reorder weiReorder, srcReorder, dstReorder, resReorder;
+  memory::desc weiUser;
+  const void *weightAddr = nullptr;
+};
+
+std::mutex cacheMutex;
+std::map<std::vector<int64_t>, std::unique_ptr<Entry>> &cache() {
+  static auto *c = new std::map<std::vector<int64_t>, std::unique_ptr<Entry>>();
+  return *c;
+}
+
+std::vector<int64_t> makeKey(int64_t kind, const int64_t *ints, size_t n, const float *floats,
+                             size_t nf, const void *constWeights) {
+  std::vector<int64_t> key;
+  key.reserve(n + nf + 2);
+  key.push_back(kind);
+  key.insert(key.end(), ints, ints + n);
+  for (size_t i = 0; i < nf; ++i) {
+    int32_t bits;
+    std::memcpy(&bits, &floats[i], 4);
+    key.push_back(bits);
+  }
+  key.push_back(static_cast<int64_t>(reinterpret_cast<intptr_t>(constWeights)));
+  return key;
+}
+
+/// Finds or creates the entry for `key` (creation under the lock: primitive
+/// creation is rare and packing must happen once).
+template <typename Create> Entry &lookup(std::vector<int64_t> &&key, Create create) {
+  std::lock_guard<std::mutex> lock(cacheMutex);
+  auto &c = cache();
+  auto it = c.find(key);
+  if (it != c.end())
+    return *it->second;
+  auto e = std::make_unique<Entry>();
+  create(*e);
+  Entry &ref = *e;
+  c.emplace(std::move(key), std::move(e));
+  return ref;
+}
+
+dnnl::reorder makeReorder(const memory::desc &from, const memory::desc &to) {
+  return dnnl::reorder(dnnl::reorder::primitive_desc(engine(), from, engine(), to));
+}
+
+/// Reads the rank-prefixed operand dims that follow a kernel's parameters.
+struct Dims {
+  const int64_t *p;
+  explicit Dims(const int64_t *start) : p(start) {}
+  /// The dims of the next operand (its rank is at [-1]).
+  const int64_t *next() {
+    const int64_t *d = p + 1;
+    p += 1 + *p;
+    return d;
+  }
+};
+
+void *ptrAt(const int64_t *ptrs, int i) { return reinterpret_cast<void *>(ptrs[i]); }
+
+/// Runs `e.prim` with the user buffers, reordering src/dst/weights where the
+/// primitive chose other layouts.
+void run(Entry &e, void *src, void *wei, void *bias, void *res, void *dst, bool hasSum) {
+  dnnl::stream &s = stream();
+  memory srcM(e.srcUser, engine(), src), dstM(e.dstUser, engine(), dst);
+  memory srcP = srcM, dstP = dstM;
+  if (e.srcPrim != e.srcUser) {
+    srcP = memory(e.srcPrim, engine(), scratch(0, e.srcPrim.get_size()));
+    e.srcReorder.execute(s, srcM, srcP);
+  }
+  if (e.dstPrim != e.dstUser)
+    dstP = memory(e.dstPrim, engine(), scratch(1, e.dstPrim.get_size()));
+  if (hasSum) {
+    // The residual is accumulated by the sum post-op: it must already be in
+    // the destination, in the primitive's layout.
+    memory resM(e.resUser, engine(), res);
+    if (e.dstPrim != e.dstUser)
+      e.resReorder.execute(s, resM, dstP);
+    else if (res != dst)
+      std::memcpy(dst, res, e.dstUser.get_size());
+  }
+  memory weiP;
+  if (e.weightsConst) {
+    weiP = e.packedWeights;
+  } else {
+    memory weiM(e.weiUser, engine(), wei);
+    weiP = weiM;
+    if (e.weiPrim != e.weiUser) {
+      weiP = memory(e.weiPrim, engine(), scratch(2, e.weiPrim.get_size()));
+      e.weiReorder.execute(s, weiM, weiP);
+    }
+  }
+  std::unordered_map<int, memory> args = {
+      {DNNL_ARG_SRC, srcP}, {DNNL_ARG_WEIGHTS, weiP}, {DNNL_ARG_DST, dstP}};
+  if (bias)
+    args[DNNL_ARG_BIAS] = memory(e.biasMd, engine(), bias);
+  e.prim.execute(s, args);
+  if (e.dstPrim != e.dstUser)
+    e.dstReorder.execute(s, dstP, dstM);
+  s.wait();
+}
+
+/// Packs constant weights once into the primitive's layout.
+void packWeights(Entry &e, const void *wei) {
+  memory user(e.weiUser, engine(), const_cast<void *>(wei));
+  if (e.weiPrim == e.weiUser) {
+    e.packedWeights = user;
+  } else {
+    e.packedWeights = memory(e.weiPrim, engine());
+    dnnl::reorder(user, e.packedWeights).execute(stream(), user, e.packedWeights);
+    stream().wait();
+  }
+  e.weightAddr = wei;
+}
+
+[[noreturn]] void fatal(const char *what, const dnnl::error &err) {
+  std::fprintf(stderr, "paddle-mlir kernels: %s: oneDNN error %d (%s)\n", what,
+               static_cast<int>(err.status), err.what());
+  std::abort();
+}
+
+} // namespace
+
+extern "C" {
+
+/// NCHW convolution: act(conv(x, w) + bias [+ residual]).
+/// ptrs: x, w, bias?, residual?, out.
+/// ints: stride h/w, pad top/bottom/left/right, dilation h/w, groups,
+///       activation, weights constant, then (rank, dims) of x, w, bias?,
+///       residual?, out.  floats: activation alpha, beta.
+__attribute__((visibility("default"))) void pdk_conv2d(const int64_t *ptrs, const int64_t *ints,
+                                                       const float *floats) {
+  constexpr int kParams = 11;
+  void *x = ptrAt(ptrs, 0), *w = ptrAt(ptrs, 1), *bias = ptrAt(ptrs, 2), *res = ptrAt(ptrs, 3),
+       *out = ptrAt(ptrs, 4);
+  Dims dims(ints + kParams);
+  const int64_t *xd = dims.next(), *wd = dims.next();
+  if (bias)
+    dims.next();
+  if (res)
+    dims.next();
+  const int64_t *od = dims.next();
+  size_t nInts = static_cast<size_t>(dims.p - ints);
+  bool constW = ints[10] != 0;
+  int64_t groups = ints[8];
+  Entry &e = lookup(makeKey(1, ints, nInts, floats, 2, constW ? w : nullptr), [&](Entry &e) {
+    try {
+      memory::dims src = {xd[0], xd[1], xd[2], xd[3]}, dst = {od[0], od[1], od[2], od[3]};
+      memory::dims wei = groups == 1 ? memory::dims{wd[0], wd[1], wd[2], wd[3]}
+                                     : memory::dims{groups, wd[0] / groups, wd[1], wd[2], wd[3]};
+      tag wtag = groups == 1 ? tag::oihw : tag::goihw;
+      e.srcUser = memory::desc(src, dt::f32, tag::nchw);
+      e.dstUser = memory::desc(dst, dt::f32, tag::nchw);
+      e.weiUser = memory::desc(wei, dt::f32, wtag);
+      e.resUser = e.dstUser;
+      e.biasMd = bias ? memory::desc({wd[0]}, dt::f32, tag::a) : memory::desc();
+      const memory::desc &biasMd = e.biasMd;
+      bool plain = std::getenv("PDK_PLAIN_LAYOUT") != nullptr;
+      memory::desc srcAny = plain ? e.srcUser : memory::desc(src, dt::f32, tag::any);
+      memory::desc dstAny = plain ? e.dstUser : memory::desc(dst, dt::f32, tag::any);
+      memory::desc weiAny = constW ? memory::desc(wei, dt::f32, tag::any) : e.weiUser;
+      dnnl::convolution_forward::desc cd(dnnl::prop_kind::forward_inference,
+                                         algorithm::convolution_direct, srcAny, weiAny, biasMd,
+                                         dstAny, {ints[0], ints[1]}, {ints[6] - 1, ints[7] - 1},
+                                         {ints[2], ints[4]}, {ints[3], ints[5]});
+      dnnl::post_ops po;
+      if (res)
+        po.append_sum(1.f);
+      appendActivation(po, ints[9], floats[0]);
+      dnnl::primitive_attr attr;
+      attr.set_post_ops(po);
+      dnnl::convolution_forward::primitive_desc pd(cd, attr, engine());
+      e.prim = dnnl::convolution_forward(pd);
+      e.srcPrim = pd.src_desc();
+      e.dstPrim = pd.dst_desc();
+      e.weiPrim = pd.weights_desc();
+      if (e.srcPrim != e.srcUser)
+        e.srcReorder = makeReorder(e.srcUser, e.srcPrim);
+      if (e.dstPrim != e.dstUser) {
+        e.dstReorder = makeReorder(e.dstPrim, e.dstUser);
+        e.resReorder = makeReorder(e.resUser, e.dstPrim);
+      }
+      if (e.weiPrim != e.weiUser && !constW)
+        e.weiReorder = makeReorder(e.weiUser, e.weiPrim);
+      e.weightsConst = constW;
+      if (constW)
+        packWeights(e, w);
+    } catch (const dnnl::error &err) {
+      fatal("cannot create a convolution", err);
+    }
+  });
+  try {
+    run(e, x, w, bias, res, out, res != nullptr);
+  } catch (const dnnl::error &err) {
+    fatal("convolution failed", err);
+  }
+}
+
+/// Batched matrix product out = act(A x B + bias).
+/// ptrs: A, B, bias?, out.
+/// ints: kind (0: batched, all operands rank >= 2, leading dims are batch,
+///       1 or the output's; 1: fc, A flattened to [M, K] with M the product
+///       of the output's leading dims), transpose A, transpose B,
+///       activation, weights constant, then the dims of A, B, bias? and out,
+///       each preceded by its rank.  floats: activation alpha.
+__attribute__((visibility("default"))) void pdk_matmul(const int64_t *ptrs, const int64_t *ints,
+                                                       const float *floats) {
+  constexpr int kParams = 5;
+  void *a = ptrAt(ptrs, 0), *b = ptrAt(ptrs, 1), *bias = ptrAt(ptrs, 2), *out = ptrAt(ptrs, 3);
+  Dims dims(ints + kParams);
+  auto vec = [](const int64_t *d) { return std::vector<int64_t>(d, d + d[-1]); };
+  std::vector<int64_t> ad = vec(dims.next()), bd = vec(dims.next());
+  if (bias)
+    dims.next();
+  std::vector<int64_t> od = vec(dims.next());
+  size_t nInts = static_cast<size_t>(dims.p - ints);
+  bool fc = ints[0] == 1, ta = ints[1] != 0, tb = ints[2] != 0, constW = ints[4] != 0;
+  auto prod = [](const std::vector<int64_t> &v, size_t n) {
+    int64_t r = 1;
+    for (size_t i = 0; i < n; ++i)
+      r *= v[i];
+    return r;
+  };
+  int64_t M = prod(od, od.size() - 1), N = od.back(), batch = 1, bA = 1, bB = 1, K;
+  if (fc) {
+    K = bd[0];
+  } else {
+    M = od[od.size() - 2];
+    batch = prod(od, od.size() - 2);
+    bA = prod(ad, ad.size() - 2);
+    bB = prod(bd, bd.size() - 2);
+    K = ta ? ad[ad.size() - 2] : ad.back();
+  }
+  Entry &e = lookup(makeKey(2, ints, nInts, floats, 1, constW ? b : nullptr), [&](Entry &e) {
+    try {
+      // A: [bA, M, K] (stored [bA, K, M] when transposed); likewise B.
+      e.srcUser = ta ? memory::desc({bA, M, K}, dt::f32, memory::dims{M * K, 1, M})
+                     : memory::desc({bA, M, K}, dt::f32, memory::dims{M * K, K, 1});
+      e.weiUser = tb ? memory::desc({bB, K, N}, dt::f32, memory::dims{K * N, 1, K})
+                     : memory::desc({bB, K, N}, dt::f32, memory::dims{K * N, N, 1});
+      e.dstUser = memory::desc({batch, M, N}, dt::f32, tag::abc);
+      memory::desc weiAny = constW ? memory::desc({bB, K, N}, dt::f32, tag::any) : e.weiUser;
+      e.biasMd = bias ? memory::desc({1, 1, N}, dt::f32, tag::abc) : memory::desc();
+      const memory::desc &biasMd = e.biasMd;
+      dnnl::matmul::desc md(e.srcUser, weiAny, biasMd, e.dstUser);
+      dnnl::post_ops po;
+      appendActivation(po, ints[3], floats[0]);
+      dnnl::primitive_attr attr;
+      attr.set_post_ops(po);
+      dnnl::matmul::primitive_desc pd(md, attr, engine());
+      e.prim = dnnl::matmul(pd);
+      e.srcPrim = e.srcUser;
+      e.dstPrim = e.dstUser;
+      e.weiPrim = pd.weights_desc();
+      e.weightsConst = constW;
+      if (constW)
+        packWeights(e, b);
+    } catch (const dnnl::error &err) {
+      fatal("cannot create a matrix product", err);
+    }
+  });
+  try {
+    run(e, a, b, bias, nullptr, out, false);
+  } catch (const dnnl::error &err) {
+    fatal("matrix product failed", err);
+  }
+}
+
+/// Drops every cached primitive whose packed weights came from
+/// [begin, end): the runtime calls this before it frees a model's weights,
+/// so a later model whose weights land at the same address never sees them.
+__attribute__((visibility("default"))) void pdk_forget(const void *begin, const void *end) {
+  std::lock_guard<std::mutex> lock(cacheMutex);
+  auto &c = cache();
+  for (auto it = c.begin(); it != c.end();) {
+    const char *w = static_cast<const char *>(it->second->weightAddr);
+    if (w && w >= static_cast<const char *>(begin) && w < static_cast<const char *>(end))
+      it = c.erase(it);
+    else
+      ++it;
+  }
+}
+}
