@@ -156,7 +156,7 @@ def bench_one(args, name, batch, torch, zoo, pm, ort_version):
     tfeeds = tuple(torch.from_numpy(v) for v in feeds.values())
     onnx_path = os.path.join(tmp, "model.onnx")
     torch.onnx.export(module, tfeeds, onnx_path, opset_version=17, input_names=list(feeds),
-                      output_names=["out"], dynamo=False)
+                      output_names=["out"])
     shapes = ["--input-shape=%s=%s" % (k, "x".join(map(str, v.shape))) for k, v in feeds.items()]
     compile_s = {}
     arts = {}
@@ -190,6 +190,8 @@ def bench_one(args, name, batch, torch, zoo, pm, ort_version):
         times = {k: [] for k in systems}
         for r in range(args.warmup + args.rounds):
             for k, fn in systems.items():
+                # Let the previous system's spinning worker threads go idle.
+                time.sleep(args.pause)
                 t = fn()
                 if r >= args.warmup:
                     times[k].append(t)
@@ -216,6 +218,8 @@ def main():
     ap.add_argument("--rounds", type=int, default=20)
     ap.add_argument("--warmup", type=int, default=3)
     ap.add_argument("--tol", type=float, default=1e-4)
+    ap.add_argument("--pause", type=float, default=0.05,
+                    help="seconds of idle before each timed call (thread pools stop spinning)")
     ap.add_argument("--workdir", default="/tmp/paddle-mlir-bench")
     ap.add_argument("--json")
     args = ap.parse_args()

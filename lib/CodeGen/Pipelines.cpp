@@ -15,11 +15,11 @@ static const char *kCPUPipeline =
     "type-result-"
     "dims,"
     "canonicalize,cse,"
-    "func.func(pd-fuse-elementwise,pd-split-init-tensors),"
+    "func.func(pd-kernel-layouts,pd-fuse-elementwise,pd-split-init-tensors),"
     "one-shot-bufferize{bufferize-function-boundaries "
     "function-boundary-type-conversion=identity-layout-map},"
     "canonicalize,cse,pd-plan-memory{place=%p report=%s},cse,"
-    "buffer-deallocation-pipeline,convert-bufferization-to-memref,pd-lower-kernel-calls,"
+    "buffer-deallocation-pipeline,convert-bufferization-to-memref,pd-lower-kernel-calls,pd-outline-ops,"
     "convert-linalg-to-loops,lower-affine,convert-scf-to-cf,expand-strided-metadata,lower-affine,"
     "convert-math-to-llvm,convert-math-to-libm,convert-arith-to-llvm,finalize-memref-to-llvm,"
     "convert-cf-to-llvm,convert-func-to-llvm,convert-index-to-llvm,reconcile-unrealized-casts";

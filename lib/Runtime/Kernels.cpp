@@ -185,10 +185,10 @@ void run(Entry &e, void *src, void *wei, void *bias, void *res, void *dst, bool 
     // The residual is accumulated by the sum post-op: it must already be in
     // the destination, in the primitive's layout.
     memory resM(e.resUser, engine(), res);
-    if (e.dstPrim != e.dstUser)
+    if (e.resUser != e.dstPrim)
       e.resReorder.execute(s, resM, dstP);
-    else if (res != dst)
-      std::memcpy(dst, res, e.dstUser.get_size());
+    else if (res != dstP.get_data_handle())
+      std::memcpy(dstP.get_data_handle(), res, e.resUser.get_size());
   }
   memory weiP;
   if (e.weightsConst) {
@@ -237,11 +237,13 @@ extern "C" {
 /// NCHW convolution: act(conv(x, w) + bias [+ residual]).
 /// ptrs: x, w, bias?, residual?, out.
 /// ints: stride h/w, pad top/bottom/left/right, dilation h/w, groups,
-///       activation, weights constant, then (rank, dims) of x, w, bias?,
+///       activation, weights constant, channel block of x, residual and
+///       out (0: plain NCHW, 8/16: nChw8c/nChw16c), then (rank, dims) of
+///       x, w, bias?,
 ///       residual?, out.  floats: activation alpha, beta.
 __attribute__((visibility("default"))) void pdk_conv2d(const int64_t *ptrs, const int64_t *ints,
                                                        const float *floats) {
-  constexpr int kParams = 11;
+  constexpr int kParams = 14;
   void *x = ptrAt(ptrs, 0), *w = ptrAt(ptrs, 1), *bias = ptrAt(ptrs, 2), *res = ptrAt(ptrs, 3),
        *out = ptrAt(ptrs, 4);
   Dims dims(ints + kParams);
@@ -260,10 +262,13 @@ __attribute__((visibility("default"))) void pdk_conv2d(const int64_t *ptrs, cons
       memory::dims wei = groups == 1 ? memory::dims{wd[0], wd[1], wd[2], wd[3]}
                                      : memory::dims{groups, wd[0] / groups, wd[1], wd[2], wd[3]};
       tag wtag = groups == 1 ? tag::oihw : tag::goihw;
-      e.srcUser = memory::desc(src, dt::f32, tag::nchw);
-      e.dstUser = memory::desc(dst, dt::f32, tag::nchw);
+      auto layout = [](int64_t block) {
+        return block == 16 ? tag::nChw16c : block == 8 ? tag::nChw8c : tag::nchw;
+      };
+      e.srcUser = memory::desc(src, dt::f32, layout(ints[11]));
+      e.resUser = memory::desc(dst, dt::f32, layout(ints[12]));
+      e.dstUser = memory::desc(dst, dt::f32, layout(ints[13]));
       e.weiUser = memory::desc(wei, dt::f32, wtag);
-      e.resUser = e.dstUser;
       e.biasMd = bias ? memory::desc({wd[0]}, dt::f32, tag::a) : memory::desc();
       const memory::desc &biasMd = e.biasMd;
       bool plain = std::getenv("PDK_PLAIN_LAYOUT") != nullptr;
@@ -287,10 +292,10 @@ __attribute__((visibility("default"))) void pdk_conv2d(const int64_t *ptrs, cons
       e.weiPrim = pd.weights_desc();
       if (e.srcPrim != e.srcUser)
         e.srcReorder = makeReorder(e.srcUser, e.srcPrim);
-      if (e.dstPrim != e.dstUser) {
+      if (e.dstPrim != e.dstUser)
         e.dstReorder = makeReorder(e.dstPrim, e.dstUser);
+      if (res && e.resUser != e.dstPrim)
         e.resReorder = makeReorder(e.resUser, e.dstPrim);
-      }
       if (e.weiPrim != e.weiUser && !constW)
         e.weiReorder = makeReorder(e.weiUser, e.weiPrim);
       e.weightsConst = constW;

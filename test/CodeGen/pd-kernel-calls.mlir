@@ -17,7 +17,7 @@
 // CHECK: %[[E:.*]] = tensor.empty(%[[N]]) : tensor<?x6x4x4xf32>
 // CHECK: pd.kernel_call "pdk_conv2d"(%arg0, %arg1, %arg2, %arg3) init(%[[E]])
 // CHECK-SAME: floats = array<f32: 0.000000e+00, 0.000000e+00>
-// CHECK-SAME: ints = array<i64: 2, 2, 1, 0, 1, 0, 1, 1, 1, 2, 1>
+// CHECK-SAME: ints = array<i64: 2, 2, 1, 0, 1, 0, 1, 1, 1, 2, 1, 0, 0, 0>
 // CHECK-SAME: pd.from = "pd.fused_conv2d", slots = array<i64: 0, 1, 2, 3>
 func.func @conv_all_slots(%x: tensor<?x4x8x8xf32>, %w: tensor<6x4x3x3xf32> {pd.weight = "w"},
                           %b: tensor<6xf32>, %r: tensor<?x6x4x4xf32>) -> tensor<?x6x4x4xf32> {
@@ -33,7 +33,7 @@ func.func @conv_all_slots(%x: tensor<?x4x8x8xf32>, %w: tensor<6x4x3x3xf32> {pd.w
 // depthwise_conv2d has neither bias nor residual.
 // CHECK-LABEL: func.func @depthwise_same
 // CHECK: pd.kernel_call "pdk_conv2d"(%arg0, %arg1, %arg2)
-// CHECK-SAME: ints = array<i64: 1, 1, 1, 1, 1, 1, 1, 1, 8, 0, 0>
+// CHECK-SAME: ints = array<i64: 1, 1, 1, 1, 1, 1, 1, 1, 8, 0, 0, 0, 0, 0>
 // CHECK-SAME: pd.from = "pd.fused_conv2d", slots = array<i64: 0, 1, 2, -1>
 // CHECK: pd.kernel_call "pdk_conv2d"(%arg0, %arg1) init
 // CHECK-SAME: pd.from = "pd.depthwise_conv2d", slots = array<i64: 0, 1, -1, -1>

@@ -1,5 +1,5 @@
 // RUN: paddle-opt %s --pd-lower-to-cpu="memory-plan=true" | FileCheck %s
-// RUN: paddle-opt %s --pd-lower-to-cpu | FileCheck %s --check-prefix=NOPLAN
+// RUN: paddle-opt %s --pd-lower-to-cpu="memory-plan=false" | FileCheck %s --check-prefix=NOPLAN
 // Without library kernels the matmul is generated code.
 // RUN: paddle-opt %s --pd-lower-to-cpu="kernels=none" | FileCheck %s --check-prefix=NOKERNELS
 // NOKERNELS-NOT: pd.kernel_calls

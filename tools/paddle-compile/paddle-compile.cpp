@@ -44,8 +44,9 @@ static cl::opt<std::string> name("name", cl::desc("Artifact name (lib<name>.so, 
 static cl::opt<bool> noOptimize("no-optimize", cl::desc("Skip the graph pipeline (--pd-optimize)"),
                                 cl::cat(category));
 static cl::opt<bool> memoryPlan("memory-plan",
-                                cl::desc("Place intermediate buffers in one arena per instance"),
-                                cl::init(false), cl::cat(category));
+                                cl::desc("Place intermediate buffers in one arena per instance "
+                                         "(default; --memory-plan=false keeps them on the heap)"),
+                                cl::init(true), cl::cat(category));
 static cl::opt<bool> memoryReport("memory-report",
                                   cl::desc("Print the static memory plan (implies --memory-plan)"),
                                   cl::init(false), cl::cat(category));

@@ -23,11 +23,9 @@ struct CompileOptions {
   /// Static shapes for inputs, replacing dynamic dims (e.g. image=1x3x224x224).
   std::map<std::string, std::vector<int64_t>> inputShapes;
   bool optimize = true;
-  /// Place intermediate buffers in one arena per instance (pd-plan-memory).
-  /// Off by default for now: views of one arena hide from LLVM that the
-  /// buffers are distinct, which makes matmul-heavy models several times
-  /// slower (see docs/CodeGen.md).
-  bool memoryPlan = false;
+  /// Place intermediate buffers in one arena per instance (pd-plan-memory),
+  /// so runs after the first allocate nothing for them.
+  bool memoryPlan = true;
   /// Print the static memory plan (pd-plan-memory report) to stderr.
   bool memoryReport = false;
   /// Library kernels for conv/matmul: "onednn" (the runtime's

@@ -35,7 +35,7 @@ struct LowerToCPUOptions : public PassPipelineOptions<LowerToCPUOptions> {
   Option<bool> memoryPlan{
       *this, "memory-plan",
       llvm::cl::desc("Place intermediate buffers in one arena (pd-plan-memory)"),
-      llvm::cl::init(false)};
+      llvm::cl::init(true)};
   Option<std::string> kernels{
       *this, "kernels",
       llvm::cl::desc("Library kernels for conv/matmul: 'onednn' (default) or 'none'"),
@@ -57,6 +57,9 @@ void buildLowerToCPUPipeline(OpPassManager &pm, const LowerToCPUOptions &options
 /// or "none" (everything generated).
 void addCPUCodegenPasses(OpPassManager &pm, bool memoryPlan = false, bool memoryReport = false,
                          StringRef kernels = "onednn");
+
+/// Name prefix of the functions pd-outline-ops creates.
+inline constexpr const char *kOutlinedPrefix = "__pd_op_";
 
 void registerCodeGenPassesAndPipelines();
 } // namespace mlir::pd

@@ -47,7 +47,8 @@ def PdFuseElementwisePass : Pass<"pd-fuse-elementwise", "::mlir::func::FuncOp"> 
     Upstream elementwise fusion also fuses an elementwise producer into a
     reduction consumer (a matmul reading `gelu(x)`), which recomputes the
     producer once per reduction step. This pass fuses a producer only into
-    consumers whose loops are all parallel, so every value is computed once.
+    consumers whose loops are all parallel, and only when the consumer is
+    the producer's only user, so every value is computed once.
   }];
   let dependentDialects = ["::mlir::linalg::LinalgDialect"];
 }
@@ -104,6 +105,38 @@ def PdPlanMemoryPass : Pass<"pd-plan-memory", "::mlir::ModuleOp"> {
     "::mlir::memref::MemRefDialect", "::mlir::arith::ArithDialect",
     "::mlir::func::FuncDialect"
   ];
+}
+
+def PdKernelLayoutsPass : Pass<"pd-kernel-layouts", "::mlir::func::FuncOp"> {
+  let summary = "Keep activations in oneDNN's blocked layout between convolution kernels";
+  let description = [{
+    A tensor produced by a `pdk_conv2d` call and read only by other
+    `pdk_conv2d` calls (as input or residual; `tensor.dim` reads of its
+    shape are fine) never needs the plain NCHW layout: the producer writes
+    it channel-blocked (nChw8c, or nChw16c on AVX-512) and the consumers
+    read it so, which removes two reorders per convolution. Marks the
+    source/residual/destination block fields of the calls' parameters
+    (ints 11-13: 0 = plain NCHW, else the block size). The channel count
+    must be a multiple of the block so the buffer size is unchanged.
+  }];
+  let options = [
+    Option<"block", "block", "int64_t", "0",
+           "Channel block (8 or 16); 0 picks 16 when the host has AVX-512, else 8">,
+  ];
+}
+
+def PdOutlineOpsPass : Pass<"pd-outline-ops", "::mlir::ModuleOp"> {
+  let summary = "Move each bufferized linalg op into its own small function";
+  let description = [{
+    Every linalg op on buffers becomes a call of a new private function
+    `__pd_op_<N>` holding just that op (captured constants are cloned in).
+    LLVM optimizes and compiles many small loop nests far better and faster
+    than one giant `@main`; the artifact keeps these functions noinline.
+    An output argument gets `llvm.noalias` when it provably overlaps no other
+    buffer argument: a different allocation or argument, or a disjoint
+    constant byte range of the same arena.
+  }];
+  let dependentDialects = ["::mlir::func::FuncDialect"];
 }
 
 def PdLowerKernelCallsPass : Pass<"pd-lower-kernel-calls", "::mlir::ModuleOp"> {

@@ -195,6 +195,11 @@ LogicalResult emitObject(ModuleOp lowered, StringRef fingerprint, StringRef objP
   // entry block and make LLVM's loop analyses crawl (pd-plan-memory).
   if (llvm::Function *offsets = m->getFunction("main_arena_offsets"))
     offsets->addFnAttr(llvm::Attribute::NoInline);
+  // The same for the op functions pd-outline-ops made: inlined back, @main
+  // would be one giant function again.
+  for (llvm::Function &f : *m)
+    if (f.getName().starts_with(kOutlinedPrefix))
+      f.addFnAttr(llvm::Attribute::NoInline);
   if (failed(addEntryPoint(*m, fingerprint)))
     return fail(lowered, "the lowered module has no C interface for @main or @main_arena_bytes");
   llvm::Triple triple(llvm::sys::getDefaultTargetTriple());

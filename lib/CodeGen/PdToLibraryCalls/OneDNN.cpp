@@ -11,8 +11,10 @@
 //===----------------------------------------------------------------------===//
 
 #include "../PdToLinalg/Utils.h"
+
 #include "PaddleMLIR/CodeGen/Passes.h"
 #include "PaddleMLIR/Dialect/Pd/IR/PdOps.h"
+#include "llvm/TargetParser/Host.h"
 
 using namespace mlir;
 using namespace mlir::pd;
@@ -129,17 +131,11 @@ template <typename OpTy> struct ConvToKernel : OpConversionPattern<OpTy> {
       slots[3] = inputs.size();
       inputs.push_back(res);
     }
-    SmallVector<int64_t> ints = {s[0],
-                                 s[1],
-                                 p[0],
-                                 p[1],
-                                 p[2],
-                                 p[3],
-                                 d[0],
-                                 d[1],
-                                 groups,
-                                 code,
-                                 isWeight(op.getFilter()) ? 1 : 0};
+    SmallVector<int64_t> ints = {s[0], s[1], p[0], p[1], p[2], p[3], d[0], d[1], groups, code,
+                                 isWeight(op.getFilter()) ? 1 : 0,
+                                 // source / residual / destination block
+                                 // (pd-kernel-layouts sets them)
+                                 0, 0, 0};
     SmallVector<Value> dyn;
     if (type.isDynamicDim(0))
       dyn.push_back(tensor::DimOp::create(r, loc, input, 0));
@@ -234,6 +230,71 @@ struct MatmulV2ToKernel : OpConversionPattern<MatmulV2Op> {
     replaceWithCall(r, op, "pdk_matmul", {x, y}, {0, 1, -1},
                     {0, tx ? 1 : 0, ty ? 1 : 0, 0, isWeight(op.getY()) ? 1 : 0}, {0.f}, dyn);
     return success();
+  }
+};
+} // namespace
+
+namespace mlir::pd {
+#define GEN_PASS_DEF_PDKERNELLAYOUTSPASS
+#include "PaddleMLIR/CodeGen/Passes.h.inc"
+} // namespace mlir::pd
+
+namespace {
+// Parameter indices of pdk_conv2d (Kernels.cpp).
+constexpr int64_t kSrcBlock = 11, kResBlock = 12, kDstBlock = 13;
+constexpr int64_t kConvInputSlot = 0, kConvResidualSlot = 3;
+
+bool isConvCall(Operation *op) {
+  auto call = dyn_cast_or_null<KernelCallOp>(op);
+  return call && call.getCallee() == "pdk_conv2d" && call.getResult();
+}
+
+/// The conv slot `use` feeds (input or residual), or -1.
+int64_t convSlotOf(OpOperand &use) {
+  auto call = dyn_cast<KernelCallOp>(use.getOwner());
+  if (!call || !isConvCall(call) || use.getOperandNumber() >= call.getInputs().size())
+    return -1;
+  ArrayRef<int64_t> slots = call.getSlots();
+  for (int64_t s : {kConvInputSlot, kConvResidualSlot})
+    if (slots[s] == static_cast<int64_t>(use.getOperandNumber()))
+      return s;
+  return -1;
+}
+
+struct PdKernelLayoutsPass : mlir::pd::impl::PdKernelLayoutsPassBase<PdKernelLayoutsPass> {
+  using Base::Base;
+  void runOnOperation() override {
+    int64_t b = block;
+    if (b == 0) {
+      llvm::StringMap<bool> features = llvm::sys::getHostCPUFeatures();
+      b = features.lookup("avx512f") ? 16 : 8;
+    }
+    SmallVector<KernelCallOp> producers;
+    getOperation().walk([&](KernelCallOp call) {
+      if (!isConvCall(call))
+        return;
+      auto type = cast<RankedTensorType>(call.getResult().getType());
+      if (type.getDimSize(1) % b != 0)
+        return;
+      for (OpOperand &use : call.getResult().getUses())
+        if (!isa<tensor::DimOp>(use.getOwner()) && convSlotOf(use) < 0)
+          return;
+      producers.push_back(call);
+    });
+    auto setInt = [](KernelCallOp call, int64_t index, int64_t value) {
+      SmallVector<int64_t> ints(call.getInts());
+      ints[index] = value;
+      call.setInts(ints);
+    };
+    for (KernelCallOp p : producers) {
+      setInt(p, kDstBlock, b);
+      for (OpOperand &use : p.getResult().getUses()) {
+        int64_t slot = convSlotOf(use);
+        if (slot >= 0)
+          setInt(cast<KernelCallOp>(use.getOwner()), slot == kConvInputSlot ? kSrcBlock : kResBlock,
+                 b);
+      }
+    }
   }
 };
 } // namespace

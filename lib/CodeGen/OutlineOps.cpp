@@ -1,0 +1,158 @@
+//===- OutlineOps.cpp - one function per bufferized linalg op -------------===//
+//
+// A model's @main holds every op of the program. LLVM optimizes such a
+// function poorly (loop passes give up or crawl on a function of 100k+
+// instructions) and slowly. Outlining each linalg op on buffers into its own
+// private function keeps every loop nest in a small function LLVM optimizes
+// fully; the artifact marks these functions noinline. An output buffer that
+// cannot overlap any input (another allocation, or a disjoint constant range
+// of the same arena) gets `llvm.noalias`, so the loops vectorize without
+// run-time alias checks.
+//
+//===----------------------------------------------------------------------===//
+
+#include "PaddleMLIR/CodeGen/Passes.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
+#include "mlir/Transforms/RegionUtils.h"
+
+#include <optional>
+
+using namespace mlir;
+
+namespace mlir::pd {
+#define GEN_PASS_DEF_PDOUTLINEOPSPASS
+#include "PaddleMLIR/CodeGen/Passes.h.inc"
+
+namespace {
+/// The allocation (or function argument) a buffer is a view of.
+Value rootOf(Value v) {
+  while (auto like = dyn_cast_or_null<ViewLikeOpInterface>(v.getDefiningOp()))
+    v = like.getViewSource();
+  return v;
+}
+
+/// True when `out` and `in` are views of different buffers that cannot
+/// overlap: distinct allocations, an allocation and an argument, or two
+/// arguments (the runtime never passes overlapping buffers).
+bool differentBuffers(Value out, Value in) {
+  Value a = rootOf(out), b = rootOf(in);
+  if (a == b)
+    return false;
+  auto isAlloc = [](Value r) {
+    return isa_and_nonnull<memref::AllocOp, memref::AllocaOp>(r.getDefiningOp());
+  };
+  return isAlloc(a) || isAlloc(b) || (isa<BlockArgument>(a) && isa<BlockArgument>(b));
+}
+
+/// Byte range of a memref.view result at a constant shift with a static size.
+std::optional<std::pair<int64_t, int64_t>> viewRange(Value v) {
+  auto view = v.getDefiningOp<memref::ViewOp>();
+  if (!view)
+    return std::nullopt;
+  std::optional<int64_t> shift = getConstantIntValue(view.getByteShift());
+  auto type = view.getType();
+  if (!shift || !type.hasStaticShape())
+    return std::nullopt;
+  int64_t bytes = type.getNumElements() * type.getElementTypeBitWidth() / 8;
+  return std::make_pair(*shift, *shift + bytes);
+}
+
+/// The memref.view of an arena that `v` is (through shape-only views).
+Value arenaView(Value v) {
+  while (Operation *def = v.getDefiningOp()) {
+    if (isa<memref::ViewOp>(def))
+      return v;
+    if (!isa<memref::CollapseShapeOp, memref::ExpandShapeOp, memref::CastOp>(def))
+      return nullptr;
+    v = def->getOperand(0);
+  }
+  return nullptr;
+}
+
+bool provablyDisjoint(Value out, Value in) {
+  if (differentBuffers(out, in))
+    return true;
+  Value va = arenaView(out), vb = arenaView(in);
+  if (!va || !vb)
+    return false;
+  auto ra = viewRange(va), rb = viewRange(vb);
+  return ra && rb && (ra->second <= rb->first || rb->second <= ra->first);
+}
+
+struct PdOutlineOpsPass : impl::PdOutlineOpsPassBase<PdOutlineOpsPass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    OpBuilder b(module.getContext());
+    int64_t counter = 0;
+    SmallVector<func::FuncOp> funcs(module.getOps<func::FuncOp>());
+    for (func::FuncOp fn : funcs) {
+      if (fn.isExternal() || fn.getSymName().starts_with(kOutlinedPrefix))
+        continue;
+      SmallVector<linalg::LinalgOp> ops;
+      fn.walk([&](linalg::LinalgOp op) {
+        if (op.hasPureBufferSemantics() && op->getParentOfType<linalg::LinalgOp>() == nullptr)
+          ops.push_back(op);
+      });
+      for (linalg::LinalgOp op : ops)
+        outline(b, module, op, counter++);
+    }
+  }
+
+  void outline(OpBuilder &b, ModuleOp module, linalg::LinalgOp op, int64_t id) {
+    // Values the op uses: its operands and anything its body captures.
+    // Constants are cloned into the new function instead.
+    SetVector<Value> captured;
+    for (Value v : op->getOperands())
+      captured.insert(v);
+    getUsedValuesDefinedAbove(op->getRegions(), captured);
+    SmallVector<Value> args;
+    SmallVector<Operation *> constants;
+    for (Value v : captured) {
+      Operation *def = v.getDefiningOp();
+      if (def && def->hasTrait<OpTrait::ConstantLike>())
+        constants.push_back(def);
+      else
+        args.push_back(v);
+    }
+    SmallVector<Type> types;
+    for (Value v : args)
+      types.push_back(v.getType());
+    b.setInsertionPoint(op->getParentOfType<func::FuncOp>());
+    std::string name = (kOutlinedPrefix + Twine(id)).str();
+    auto fn = func::FuncOp::create(b, op.getLoc(), name, b.getFunctionType(types, {}));
+    fn.setPrivate();
+    Block *body = fn.addEntryBlock();
+    IRMapping map;
+    for (auto [v, a] : llvm::zip(args, body->getArguments()))
+      map.map(v, a);
+    b.setInsertionPointToStart(body);
+    for (Operation *c : constants)
+      map.map(c->getResult(0), b.clone(*c)->getResult(0));
+    b.clone(*op, map);
+    func::ReturnOp::create(b, op.getLoc());
+
+    // noalias on an output that overlaps no other buffer operand.
+    for (OpOperand &init : op.getDpsInitsMutable()) {
+      Value out = init.get();
+      bool ok = true;
+      for (Value other : args)
+        if (other != out && isa<MemRefType>(other.getType()) && !provablyDisjoint(out, other))
+          ok = false;
+      if (llvm::count(args, out) != 1)
+        ok = false;
+      if (ok)
+        fn.setArgAttr(llvm::find(args, out) - args.begin(), "llvm.noalias", b.getUnitAttr());
+    }
+
+    b.setInsertionPoint(op);
+    func::CallOp::create(b, op.getLoc(), fn, args);
+    op->erase();
+  }
+};
+} // namespace
+} // namespace mlir::pd

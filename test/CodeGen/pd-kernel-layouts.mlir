@@ -1,0 +1,60 @@
+// RUN: paddle-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(pd-kernel-layouts{block=8}))" | FileCheck %s
+// RUN: paddle-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(pd-kernel-layouts{block=16}))" | FileCheck %s --check-prefix=B16
+
+// Tests which conv results stay channel-blocked. ints[11..13] are the
+// source / residual / destination blocks.
+//
+// %a feeds the next conv as input and the last one as residual (and its
+// shape is read by tensor.dim): it is blocked at the producer and at both
+// consumers. %b feeds a conv only: blocked. %c is returned: plain. The input
+// %x comes from outside: plain.
+// CHECK-LABEL: func.func @chain
+// CHECK: %[[A:.*]] = pd.kernel_call "pdk_conv2d"(%arg0, %arg1) {{.*}}ints = array<i64: 1, 1, 0, 0, 0, 0, 1, 1, 1, 0, 1, 0, 0, 8>
+// CHECK: %[[B:.*]] = pd.kernel_call "pdk_conv2d"(%[[A]], %arg2) {{.*}}ints = array<i64: 1, 1, 0, 0, 0, 0, 1, 1, 1, 0, 1, 8, 0, 8>
+// CHECK: pd.kernel_call "pdk_conv2d"(%[[B]], %arg2, %[[A]]) {{.*}}ints = array<i64: 1, 1, 0, 0, 0, 0, 1, 1, 1, 0, 1, 8, 8, 0>
+// 16 channels are a multiple of 16 too.
+// B16-LABEL: func.func @chain
+// B16: ints = array<i64: 1, 1, 0, 0, 0, 0, 1, 1, 1, 0, 1, 0, 0, 16>
+func.func @chain(%x: tensor<1x3x8x8xf32>, %w0: tensor<16x3x1x1xf32>, %w1: tensor<16x16x1x1xf32>) -> (tensor<1x16x8x8xf32>, index) {
+  %c1 = arith.constant 1 : index
+  %e0 = tensor.empty() : tensor<1x16x8x8xf32>
+  %a = pd.kernel_call "pdk_conv2d"(%x, %w0) init(%e0) {slots = array<i64: 0, 1, -1, -1>, ints = array<i64: 1, 1, 0, 0, 0, 0, 1, 1, 1, 0, 1, 0, 0, 0>, floats = array<f32: 0.0, 0.0>} : (tensor<1x3x8x8xf32>, tensor<16x3x1x1xf32>, tensor<1x16x8x8xf32>) -> tensor<1x16x8x8xf32>
+  %d = tensor.dim %a, %c1 : tensor<1x16x8x8xf32>
+  %e1 = tensor.empty() : tensor<1x16x8x8xf32>
+  %b = pd.kernel_call "pdk_conv2d"(%a, %w1) init(%e1) {slots = array<i64: 0, 1, -1, -1>, ints = array<i64: 1, 1, 0, 0, 0, 0, 1, 1, 1, 0, 1, 0, 0, 0>, floats = array<f32: 0.0, 0.0>} : (tensor<1x16x8x8xf32>, tensor<16x16x1x1xf32>, tensor<1x16x8x8xf32>) -> tensor<1x16x8x8xf32>
+  %e2 = tensor.empty() : tensor<1x16x8x8xf32>
+  %c = pd.kernel_call "pdk_conv2d"(%b, %w1, %a) init(%e2) {slots = array<i64: 0, 1, -1, 2>, ints = array<i64: 1, 1, 0, 0, 0, 0, 1, 1, 1, 0, 1, 0, 0, 0>, floats = array<f32: 0.0, 0.0>} : (tensor<1x16x8x8xf32>, tensor<16x16x1x1xf32>, tensor<1x16x8x8xf32>, tensor<1x16x8x8xf32>) -> tensor<1x16x8x8xf32>
+  return %c, %d : tensor<1x16x8x8xf32>, index
+}
+
+// -----
+
+// Negative: a result also read by generated code (here a linalg op) stays
+// plain, and so does one whose channels are not a multiple of the block
+// (24 channels: blocked with 8, plain with 16).
+// CHECK-LABEL: func.func @mixed_use
+// CHECK: %[[A:.*]] = pd.kernel_call "pdk_conv2d"{{.*}}ints = array<i64: 1, 1, 0, 0, 0, 0, 1, 1, 1, 0, 1, 0, 0, 0>
+// CHECK: pd.kernel_call "pdk_conv2d"(%[[A]], {{.*}}ints = array<i64: 1, 1, 0, 0, 0, 0, 1, 1, 1, 0, 1, 0, 0, 0>
+// CHECK: linalg.copy
+// CHECK-LABEL: func.func @odd_channels
+// CHECK: ints = array<i64: 1, 1, 0, 0, 0, 0, 1, 1, 1, 0, 1, 0, 0, 8>
+// B16-LABEL: func.func @odd_channels
+// B16: ints = array<i64: 1, 1, 0, 0, 0, 0, 1, 1, 1, 0, 1, 0, 0, 0>
+// B16: ints = array<i64: 1, 1, 0, 0, 0, 0, 1, 1, 1, 0, 1, 0, 0, 0>
+func.func @mixed_use(%x: tensor<1x3x8x8xf32>, %w0: tensor<16x3x1x1xf32>, %w1: tensor<16x16x1x1xf32>) -> (tensor<1x16x8x8xf32>, tensor<1x16x8x8xf32>) {
+  %e0 = tensor.empty() : tensor<1x16x8x8xf32>
+  %a = pd.kernel_call "pdk_conv2d"(%x, %w0) init(%e0) {slots = array<i64: 0, 1, -1, -1>, ints = array<i64: 1, 1, 0, 0, 0, 0, 1, 1, 1, 0, 1, 0, 0, 0>, floats = array<f32: 0.0, 0.0>} : (tensor<1x3x8x8xf32>, tensor<16x3x1x1xf32>, tensor<1x16x8x8xf32>) -> tensor<1x16x8x8xf32>
+  %e1 = tensor.empty() : tensor<1x16x8x8xf32>
+  %b = pd.kernel_call "pdk_conv2d"(%a, %w1) init(%e1) {slots = array<i64: 0, 1, -1, -1>, ints = array<i64: 1, 1, 0, 0, 0, 0, 1, 1, 1, 0, 1, 0, 0, 0>, floats = array<f32: 0.0, 0.0>} : (tensor<1x16x8x8xf32>, tensor<16x16x1x1xf32>, tensor<1x16x8x8xf32>) -> tensor<1x16x8x8xf32>
+  %e2 = tensor.empty() : tensor<1x16x8x8xf32>
+  %c = linalg.copy ins(%a : tensor<1x16x8x8xf32>) outs(%e2 : tensor<1x16x8x8xf32>) -> tensor<1x16x8x8xf32>
+  return %b, %c : tensor<1x16x8x8xf32>, tensor<1x16x8x8xf32>
+}
+
+func.func @odd_channels(%x: tensor<1x3x8x8xf32>, %w0: tensor<24x3x1x1xf32>, %w1: tensor<24x24x1x1xf32>) -> tensor<1x24x8x8xf32> {
+  %e0 = tensor.empty() : tensor<1x24x8x8xf32>
+  %a = pd.kernel_call "pdk_conv2d"(%x, %w0) init(%e0) {slots = array<i64: 0, 1, -1, -1>, ints = array<i64: 1, 1, 0, 0, 0, 0, 1, 1, 1, 0, 1, 0, 0, 0>, floats = array<f32: 0.0, 0.0>} : (tensor<1x3x8x8xf32>, tensor<24x3x1x1xf32>, tensor<1x24x8x8xf32>) -> tensor<1x24x8x8xf32>
+  %e1 = tensor.empty() : tensor<1x24x8x8xf32>
+  %b = pd.kernel_call "pdk_conv2d"(%a, %w1) init(%e1) {slots = array<i64: 0, 1, -1, -1>, ints = array<i64: 1, 1, 0, 0, 0, 0, 1, 1, 1, 0, 1, 0, 0, 0>, floats = array<f32: 0.0, 0.0>} : (tensor<1x24x8x8xf32>, tensor<24x24x1x1xf32>, tensor<1x24x8x8xf32>) -> tensor<1x24x8x8xf32>
+  return %b : tensor<1x24x8x8xf32>
+}

@@ -1,0 +1,77 @@
+// RUN: paddle-opt %s --split-input-file --pd-outline-ops | FileCheck %s
+
+// Tests that each linalg op on buffers moves into its own function, that
+// captured constants are cloned in, and when the output gets llvm.noalias.
+
+// Output is a fresh allocation: noalias. The constant the body uses is
+// cloned into the outlined function, not passed.
+// CHECK-LABEL: func.func private @__pd_op_0(%arg0: memref<4xf32>, %arg1: memref<4xf32> {llvm.noalias})
+// CHECK: arith.constant 2.0
+// CHECK: linalg.generic
+// CHECK: func.func @fresh_output
+// CHECK: %[[A:.*]] = memref.alloc
+// CHECK: call @__pd_op_0(%arg0, %[[A]]) : (memref<4xf32>, memref<4xf32>) -> ()
+// CHECK-NOT: linalg.generic
+#id = affine_map<(d0) -> (d0)>
+func.func @fresh_output(%x: memref<4xf32>) -> memref<4xf32> {
+  %c2 = arith.constant 2.0 : f32
+  %o = memref.alloc() : memref<4xf32>
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]}
+      ins(%x : memref<4xf32>) outs(%o : memref<4xf32>) {
+  ^bb0(%a: f32, %b: f32):
+    %m = arith.mulf %a, %c2 : f32
+    linalg.yield %m : f32
+  }
+  return %o : memref<4xf32>
+}
+
+// -----
+
+// In place through a view (the output is a cast of the input buffer): two
+// arguments with one root, no noalias. (In place through the same value is
+// one argument, for which noalias holds trivially.)
+// CHECK-LABEL: func.func private @__pd_op_0(%arg0: memref<4xf32>, %arg1: memref<?xf32>)
+// CHECK-NEXT: linalg.generic
+// CHECK: func.func @in_place
+// CHECK: %[[C:.*]] = memref.cast %arg0
+// CHECK: call @__pd_op_0(%arg0, %[[C]])
+#id = affine_map<(d0) -> (d0)>
+func.func @in_place(%x: memref<4xf32>) {
+  %y = memref.cast %x : memref<4xf32> to memref<?xf32>
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]}
+      ins(%x : memref<4xf32>) outs(%y : memref<?xf32>) {
+  ^bb0(%a: f32, %b: f32):
+    %m = arith.addf %a, %a : f32
+    linalg.yield %m : f32
+  }
+  return
+}
+
+// -----
+
+// Views of one arena: disjoint constant byte ranges [0, 16) and [64, 80)
+// give noalias; overlapping ranges [0, 16) and [8, 24) do not.
+// CHECK-LABEL: func.func private @__pd_op_0(%arg0: memref<4xf32>, %arg1: memref<4xf32> {llvm.noalias})
+// CHECK-LABEL: func.func private @__pd_op_1(%arg0: memref<4xf32>, %arg1: memref<4xf32>)
+// CHECK-NEXT: linalg.generic
+// CHECK-LABEL: func.func @arena
+#id = affine_map<(d0) -> (d0)>
+func.func @arena(%arena: memref<?xi8>) {
+  %c0 = arith.constant 0 : index
+  %c8 = arith.constant 8 : index
+  %c64 = arith.constant 64 : index
+  %a = memref.view %arena[%c0][] : memref<?xi8> to memref<4xf32>
+  %b = memref.view %arena[%c64][] : memref<?xi8> to memref<4xf32>
+  %c = memref.view %arena[%c8][] : memref<?xi8> to memref<4xf32>
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]}
+      ins(%a : memref<4xf32>) outs(%b : memref<4xf32>) {
+  ^bb0(%x: f32, %y: f32):
+    linalg.yield %x : f32
+  }
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]}
+      ins(%a : memref<4xf32>) outs(%c : memref<4xf32>) {
+  ^bb0(%x: f32, %y: f32):
+    linalg.yield %x : f32
+  }
+  return
+}
