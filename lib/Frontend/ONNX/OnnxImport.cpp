@@ -1036,6 +1036,14 @@ LogicalResult OnnxImporter::importNode(const onnx::NodeProto &n, int index) {
     int64_t axis = attrInt("axis", 0);
     if (axis < 0)
       axis += rankOf(*x);
+    // Rows of a 2-D float table picked by an index tensor of any rank (an
+    // embedding lookup, e.g. BERT's word embeddings): lookup_table_v2.
+    // Its ids are clamped into range, where ONNX would wrap negative ones.
+    auto xt = dyn_cast<RankedTensorType>(x->getType());
+    auto it = dyn_cast<RankedTensorType>(idx->getType());
+    if (axis == 0 && xt && it && it.getRank() != 1 && xt.getRank() == 2 &&
+        isa<FloatType>(xt.getElementType()))
+      return define(0, pd1("lookup_table_v2", {*x, *idx}));
     return define(0, pd1("gather", {*x, *idx}, {i32("axis", axis)}, {1, 1, 0}));
   }
   if (t == "ReduceMean")

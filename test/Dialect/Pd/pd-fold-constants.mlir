@@ -74,3 +74,25 @@ module {
     return %0, %1 : tensor<4xf32>, tensor<4xf32>
   }
 }
+
+// -----
+
+// Tests that a matmul_v2 reading a constant 2-D weight transposed (ONNX Gemm
+// transB = 1) reads a folded transposed copy instead: w = [[0,1,2],[3,4,5]]
+// (2x3, used as 3x2 via trans_y) becomes [[0,3],[1,4],[2,5]] and trans_y is
+// dropped. A non-constant Y keeps trans_y.
+// CHECK-LABEL: func.func @gemm_trans_b
+// CHECK: %[[W:.*]] = ml_program.global_load_const @w.transpose2 : tensor<3x2xf32>
+// CHECK: pd.matmul_v2 %arg0, %[[W]] : (tensor<4x3xf32>, tensor<3x2xf32>) -> tensor<4x2xf32>
+// CHECK: pd.matmul_v2 %arg0, %arg1 {trans_y = true}
+// 0, 3, 1, 4, 2, 5 as little-endian f32 (after the 64-byte alignment word):
+// CHECK: w.transpose2: "0x4000000000000000000040400000803F00008040000000400000A040"
+module {
+  ml_program.global private @w(dense<[[0.0, 1.0, 2.0], [3.0, 4.0, 5.0]]> : tensor<2x3xf32>) : tensor<2x3xf32>
+  func.func @gemm_trans_b(%x: tensor<4x3xf32>, %y: tensor<2x3xf32>) -> (tensor<4x2xf32>, tensor<4x2xf32>) {
+    %w = ml_program.global_load_const @w : tensor<2x3xf32>
+    %0 = pd.matmul_v2 %x, %w {trans_y = true} : (tensor<4x3xf32>, tensor<2x3xf32>) -> tensor<4x2xf32>
+    %1 = pd.matmul_v2 %x, %y {trans_y = true} : (tensor<4x3xf32>, tensor<2x3xf32>) -> tensor<4x2xf32>
+    return %0, %1 : tensor<4x2xf32>, tensor<4x2xf32>
+  }
+}

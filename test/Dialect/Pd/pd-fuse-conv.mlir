@@ -156,3 +156,24 @@ module {
     return %2 : tensor<?x1x4x4xf32>
   }
 }
+
+// -----
+
+// Tests that clip(0, 6) after a fused conv becomes its relu6 activation
+// (alpha = the upper bound), clip(0, +inf) its relu, and that clip(-1, 6)
+// stays a separate op.
+// CHECK-LABEL: func.func @clip_activations
+// CHECK: %[[A:.*]] = pd.fused_conv2d {{.*}}fuse_activation = "relu6"{{.*}}fuse_alpha = 6.000000e+00
+// CHECK: %[[B:.*]] = pd.fused_conv2d {{.*}}fuse_activation = "relu"
+// CHECK: %[[C:.*]] = pd.fused_conv2d
+// CHECK-NOT: fuse_activation
+// CHECK: pd.clip %[[C]] {max = 6.000000e+00 : f32, min = -1.000000e+00 : f32}
+func.func @clip_activations(%x: tensor<1x3x8x8xf32>, %w: tensor<4x3x3x3xf32>, %b: tensor<4xf32>) -> (tensor<1x4x6x6xf32>, tensor<1x4x6x6xf32>, tensor<1x4x6x6xf32>) {
+  %0 = pd.fused_conv2d %x, %w Bias(%b) : (tensor<1x3x8x8xf32>, tensor<4x3x3x3xf32>, tensor<4xf32>) -> tensor<1x4x6x6xf32>
+  %1 = pd.clip %0 {min = 0.0 : f32, max = 6.0 : f32} : (tensor<1x4x6x6xf32>) -> tensor<1x4x6x6xf32>
+  %2 = pd.fused_conv2d %x, %w Bias(%b) : (tensor<1x3x8x8xf32>, tensor<4x3x3x3xf32>, tensor<4xf32>) -> tensor<1x4x6x6xf32>
+  %3 = pd.clip %2 {min = 0.0 : f32, max = 0x7F800000 : f32} : (tensor<1x4x6x6xf32>) -> tensor<1x4x6x6xf32>
+  %4 = pd.fused_conv2d %x, %w Bias(%b) : (tensor<1x3x8x8xf32>, tensor<4x3x3x3xf32>, tensor<4xf32>) -> tensor<1x4x6x6xf32>
+  %5 = pd.clip %4 {min = -1.0 : f32, max = 6.0 : f32} : (tensor<1x4x6x6xf32>) -> tensor<1x4x6x6xf32>
+  return %1, %3, %5 : tensor<1x4x6x6xf32>, tensor<1x4x6x6xf32>, tensor<1x4x6x6xf32>
+}

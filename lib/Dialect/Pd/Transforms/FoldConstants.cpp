@@ -236,6 +236,21 @@ struct PdFoldConstantsPass : impl::PdFoldConstantsPassBase<PdFoldConstantsPass> 
   void runOnOperation() override {
     ModuleOp module = getOperation();
     OpBuilder builder(&getContext());
+    // A matmul_v2 reading a constant 2-D Y transposed (ONNX Gemm with
+    // transB) reads a transposed copy instead, folded below; the plain
+    // [K, N] weight lets pd-fuse-fc make it an fc.
+    module.walk([&](MatmulV2Op mm) {
+      auto yt = dyn_cast<RankedTensorType>(mm.getY().getType());
+      if (!mm.getTransY() || !yt || yt.getRank() != 2 ||
+          !mm.getY().getDefiningOp<ml_program::GlobalLoadConstOp>())
+        return;
+      builder.setInsertionPoint(mm);
+      auto type = RankedTensorType::get({yt.getDimSize(1), yt.getDimSize(0)}, yt.getElementType());
+      auto t = Transpose2Op::create(builder, mm.getLoc(), type, mm.getY(),
+                                    builder.getDenseI32ArrayAttr({1, 0}), StringAttr());
+      mm.getYMutable().assign(t.getResult());
+      mm.setTransY(false);
+    });
     SmallVector<Operation *> ops;
     module.walk([&](Operation *op) {
       if (isa<PdDialect>(op->getDialect()) && op->getNumOperands() > 0 && op->getNumRegions() == 0)

@@ -206,12 +206,33 @@ template <typename ActOp> struct FuseActivation : OpRewritePattern<ActOp> {
   std::string name;
 };
 
+/// fused_conv2d + clip(min 0, max M > 0) -> relu6 with threshold M (ONNX
+/// exports ReLU6 as Clip); clip(0, +inf) -> relu.
+struct FuseClip : OpRewritePattern<ClipOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(ClipOp clip, PatternRewriter &rewriter) const override {
+    auto fused = clip.getX().getDefiningOp<FusedConv2dOp>();
+    float lo = clip.getMin().convertToFloat(), hi = clip.getMax().convertToFloat();
+    if (!fused || !fused->hasOneUse() || !fused.getFuseActivation().empty() || clip.getMinInput() ||
+        clip.getMaxInput() || lo != 0.f || !(hi > 0.f))
+      return failure();
+    bool relu = std::isinf(hi);
+    rewriter.modifyOpInPlace(fused, [&] {
+      fused.setFuseActivation(relu ? "relu" : "relu6");
+      fused.setFuseAlpha(APFloat(relu ? 0.f : hi));
+    });
+    rewriter.replaceOp(clip, fused.getResult());
+    return success();
+  }
+};
+
 struct PdFuseConvPass : impl::PdFuseConvPassBase<PdFuseConvPass> {
   void runOnOperation() override {
     MLIRContext *ctx = &getContext();
     RewritePatternSet patterns(ctx);
     patterns.add<FoldChannelAffine<BatchNormOp>, FoldChannelAffine<AffineChannelOp>,
-                 FuseBiasAdd<Conv2dOp>, FuseBiasAdd<DepthwiseConv2dOp>, FuseResidual>(ctx);
+                 FuseBiasAdd<Conv2dOp>, FuseBiasAdd<DepthwiseConv2dOp>, FuseResidual, FuseClip>(
+        ctx);
     patterns.add<FuseActivation<ReluOp>>(ctx, "relu");
     patterns.add<FuseActivation<Relu6Op>>(ctx, "relu6");
     patterns.add<FuseActivation<LeakyReluOp>>(ctx, "leaky_relu");

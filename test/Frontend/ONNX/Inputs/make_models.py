@@ -43,6 +43,17 @@ def main():
     save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)]),
          os.path.join(out, "cnn.onnx"))
 
+    # An embedding lookup: Gather on axis 0 of a 2-D table with 2-D indices.
+    table = numpy_helper.from_array(rng.standard_normal([6, 4]).astype(np.float32), "table")
+    np.save(os.path.join(out, "table.npy"), numpy_helper.to_array(table))
+    graph = helper.make_graph([helper.make_node("Gather", ["table", "ids"], ["y"], name="emb")],
+                              "emb", [helper.make_tensor_value_info("ids", TensorProto.INT64,
+                                                                    ["B", 3])],
+                              [helper.make_tensor_value_info("y", TensorProto.FLOAT, ["B", 3, 4])],
+                              [table])
+    save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)]),
+         os.path.join(out, "embedding.onnx"))
+
     # An op the importer does not handle.
     graph = helper.make_graph([helper.make_node("Trilu", ["x"], ["y"], name="tri")], "trilu",
                               [helper.make_tensor_value_info("x", TensorProto.FLOAT, [4, 4])],
