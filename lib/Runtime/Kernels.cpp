@@ -22,12 +22,12 @@
 #include "oneapi/dnnl/dnnl.hpp"
 
 #include <cstdint>
-#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <map>
 #include <memory>
 #include <mutex>
+#include <string>
 #include <unordered_map>
 #include <vector>
 
@@ -63,8 +63,8 @@ void *scratch(int role, size_t bytes) {
     b.n = (bytes + 63) / 64 * 64;
     b.p = std::aligned_alloc(64, b.n);
     if (!b.p) {
-      std::fprintf(stderr, "paddle-mlir kernels: out of memory for %zu bytes of scratch\n", bytes);
-      std::abort();
+      b.n = 0;
+      throw dnnl::error(dnnl_out_of_memory, "out of memory for a reorder scratch buffer");
     }
   }
   return b.p;
@@ -154,16 +154,18 @@ std::vector<int64_t> makeKey(int64_t kind, const int64_t *ints, size_t n, const 
 }
 
 /// Finds or creates the entry for `key` (creation under the lock: primitive
-/// creation is rare and packing must happen once).
-template <typename Create> Entry &lookup(std::vector<int64_t> &&key, Create create) {
+/// creation is rare and packing must happen once). Null when `create`
+/// fails (returns false); nothing is cached then.
+template <typename Create> Entry *lookup(std::vector<int64_t> &&key, Create create) {
   std::lock_guard<std::mutex> lock(cacheMutex);
   auto &c = cache();
   auto it = c.find(key);
   if (it != c.end())
-    return *it->second;
+    return it->second.get();
   auto e = std::make_unique<Entry>();
-  create(*e);
-  Entry &ref = *e;
+  if (!create(*e))
+    return nullptr;
+  Entry *ref = e.get();
   c.emplace(std::move(key), std::move(e));
   return ref;
 }
@@ -243,10 +245,22 @@ void packWeights(Entry &e, const void *wei) {
   e.weightAddr = wei;
 }
 
-[[noreturn]] void fatal(const char *what, const dnnl::error &err) {
-  std::fprintf(stderr, "paddle-mlir kernels: %s: oneDNN error %d (%s)\n", what,
-               static_cast<int>(err.status), err.what());
-  std::abort();
+/// The first kernel error of the current run on this thread (empty: none).
+/// Kernels never abort: after an error they skip their work and the runtime
+/// reports the message (pdk_take_error) as the run's failure.
+thread_local std::string kernelError;
+
+void fail(const char *what, const dnnl::error &err) {
+  if (kernelError.empty())
+    kernelError = std::string("oneDNN kernel: ") + what + ": " + err.what() + " (status " +
+                  std::to_string(static_cast<int>(err.status)) + ")";
+}
+
+/// Test hook: PDK_TEST_FAIL_CREATE makes primitive creation fail, so the
+/// error path can be tested end to end.
+void maybeInjectFailure() {
+  if (std::getenv("PDK_TEST_FAIL_CREATE"))
+    throw dnnl::error(dnnl_runtime_error, "failure injected by PDK_TEST_FAIL_CREATE");
 }
 
 } // namespace
@@ -275,8 +289,11 @@ __attribute__((visibility("default"))) void pdk_conv2d(const int64_t *ptrs, cons
   size_t nInts = static_cast<size_t>(dims.p - ints);
   bool constW = ints[10] != 0;
   int64_t groups = ints[8];
-  Entry &e = lookup(makeKey(1, ints, nInts, floats, 2, constW ? w : nullptr), [&](Entry &e) {
+  if (!kernelError.empty())
+    return;
+  Entry *found = lookup(makeKey(1, ints, nInts, floats, 2, constW ? w : nullptr), [&](Entry &e) {
     try {
+      maybeInjectFailure();
       memory::dims src = {xd[0], xd[1], xd[2], xd[3]}, dst = {od[0], od[1], od[2], od[3]};
       memory::dims wei = groups == 1 ? memory::dims{wd[0], wd[1], wd[2], wd[3]}
                                      : memory::dims{groups, wd[0] / groups, wd[1], wd[2], wd[3]};
@@ -321,13 +338,17 @@ __attribute__((visibility("default"))) void pdk_conv2d(const int64_t *ptrs, cons
       if (constW)
         packWeights(e, w);
     } catch (const dnnl::error &err) {
-      fatal("cannot create a convolution", err);
+      fail("cannot create a convolution", err);
+      return false;
     }
+    return true;
   });
+  if (!found)
+    return;
   try {
-    run(e, x, w, bias, res, out, res != nullptr);
+    run(*found, x, w, bias, res, out, res != nullptr);
   } catch (const dnnl::error &err) {
-    fatal("convolution failed", err);
+    fail("convolution failed", err);
   }
 }
 
@@ -366,8 +387,11 @@ __attribute__((visibility("default"))) void pdk_matmul(const int64_t *ptrs, cons
     bB = prod(bd, bd.size() - 2);
     K = ta ? ad[ad.size() - 2] : ad.back();
   }
-  Entry &e = lookup(makeKey(2, ints, nInts, floats, 1, constW ? b : nullptr), [&](Entry &e) {
+  if (!kernelError.empty())
+    return;
+  Entry *found = lookup(makeKey(2, ints, nInts, floats, 1, constW ? b : nullptr), [&](Entry &e) {
     try {
+      maybeInjectFailure();
       // A: [bA, M, K] (stored [bA, K, M] when transposed); likewise B.
       e.srcUser = ta ? memory::desc({bA, M, K}, dt::f32, memory::dims{M * K, 1, M})
                      : memory::desc({bA, M, K}, dt::f32, memory::dims{M * K, K, 1});
@@ -407,14 +431,29 @@ __attribute__((visibility("default"))) void pdk_matmul(const int64_t *ptrs, cons
       if (constW)
         packWeights(e, b);
     } catch (const dnnl::error &err) {
-      fatal("cannot create a matrix product", err);
+      fail("cannot create a matrix product", err);
+      return false;
     }
+    return true;
   });
+  if (!found)
+    return;
   try {
-    run(e, a, b, bias, nullptr, out, false);
+    run(*found, a, b, bias, nullptr, out, false);
   } catch (const dnnl::error &err) {
-    fatal("matrix product failed", err);
+    fail("matrix product failed", err);
   }
+}
+
+/// The first kernel error since the last call on this thread, or null; the
+/// runtime calls it after every run and fails the run with the message.
+__attribute__((visibility("default"))) const char *pdk_take_error() {
+  thread_local std::string taken;
+  if (kernelError.empty())
+    return nullptr;
+  taken.swap(kernelError);
+  kernelError.clear();
+  return taken.c_str();
 }
 
 /// Drops every cached primitive whose packed weights came from

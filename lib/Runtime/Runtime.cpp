@@ -67,6 +67,8 @@ struct pdrt_model {
   void *library = nullptr;
   void (*entry)(void **) = nullptr;
   int64_t (*arenaBytes)(void **) = nullptr;
+  // libpdrt_kernels' error channel, when the model uses library kernels.
+  const char *(*takeKernelError)() = nullptr;
   unsigned char *weightData = nullptr;
   size_t weightBytes = 0;
   ~pdrt_model() {
@@ -215,6 +217,8 @@ pdrt_status pdrt_model_load(const char *dirArg, pdrt_model **out) {
   model->arenaBytes =
       reinterpret_cast<int64_t (*)(void **)>(dlsym(model->library, "pd_arena_bytes"));
   const char *libFp = static_cast<const char *>(dlsym(model->library, "pd_model_fingerprint"));
+  model->takeKernelError =
+      reinterpret_cast<const char *(*)()>(dlsym(model->library, "pdk_take_error"));
   if (!model->entry || !model->arenaBytes || !libFp)
     return fail(PDRT_ERR_FORMAT, "'" + libPath + "' is not a paddle-mlir model library");
   if (fp->str != libFp)
@@ -419,6 +423,11 @@ pdrt_status pdrt_run(pdrt_instance *inst) {
     if (allocated && !isWeight && !isInput && freed.insert(allocated).second)
       std::free(allocated);
   }
+  if (m->takeKernelError)
+    if (const char *err = m->takeKernelError()) {
+      inst->ran = false;
+      return fail(PDRT_ERR_INTERNAL, "pdrt_run: " + std::string(err));
+    }
   inst->ran = true;
   return PDRT_OK;
 }
