@@ -93,6 +93,19 @@ struct PdOutlineOpsPass : impl::PdOutlineOpsPassBase<PdOutlineOpsPass> {
     for (func::FuncOp fn : funcs) {
       if (fn.isExternal() || fn.getSymName().starts_with(kOutlinedPrefix))
         continue;
+      // A strided memref.copy (e.g. into the interior of a padded buffer)
+      // would become a call of the generic element-by-element memrefCopy;
+      // as a linalg.copy it is outlined below into a loop nest LLVM
+      // vectorizes (ResNet-50: memrefCopy was 2.8% of the run).
+      fn.walk([&](memref::CopyOp copy) {
+        auto src = cast<MemRefType>(copy.getSource().getType());
+        auto dst = cast<MemRefType>(copy.getTarget().getType());
+        if (src.getLayout().isIdentity() && dst.getLayout().isIdentity())
+          return; // lowered to one memcpy
+        b.setInsertionPoint(copy);
+        linalg::CopyOp::create(b, copy.getLoc(), copy.getSource(), copy.getTarget());
+        copy.erase();
+      });
       SmallVector<linalg::LinalgOp> ops;
       fn.walk([&](linalg::LinalgOp op) {
         if (op.hasPureBufferSemantics() && op->getParentOfType<linalg::LinalgOp>() == nullptr)

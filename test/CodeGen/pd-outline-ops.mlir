@@ -75,3 +75,21 @@ func.func @arena(%arena: memref<?xi8>) {
   }
   return
 }
+
+// -----
+
+// A copy into a strided view becomes an outlined linalg.copy; a copy
+// between identity layouts stays a memref.copy (one memcpy).
+// CHECK-LABEL: func.func private @__pd_op_0(%arg0: memref<2x2xf32>, %arg1: memref<2x2xf32, strided<[4, 1], offset: 5>> {llvm.noalias})
+// CHECK-NEXT: linalg.copy
+// CHECK-LABEL: func.func @copies
+// CHECK: call @__pd_op_0
+// CHECK: memref.copy %arg0, %{{.*}} : memref<2x2xf32> to memref<2x2xf32>
+func.func @copies(%x: memref<2x2xf32>) {
+  %big = memref.alloc() : memref<4x4xf32>
+  %s = memref.subview %big[1, 1] [2, 2] [1, 1] : memref<4x4xf32> to memref<2x2xf32, strided<[4, 1], offset: 5>>
+  memref.copy %x, %s : memref<2x2xf32> to memref<2x2xf32, strided<[4, 1], offset: 5>>
+  %o = memref.alloc() : memref<2x2xf32>
+  memref.copy %x, %o : memref<2x2xf32> to memref<2x2xf32>
+  return
+}

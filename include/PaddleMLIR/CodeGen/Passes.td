@@ -129,14 +129,16 @@ def PdOutlineOpsPass : Pass<"pd-outline-ops", "::mlir::ModuleOp"> {
   let summary = "Move each bufferized linalg op into its own small function";
   let description = [{
     Every linalg op on buffers becomes a call of a new private function
-    `__pd_op_<N>` holding just that op (captured constants are cloned in).
+    `__pd_op_<N>` holding just that op (captured constants are cloned in);
+    a `memref.copy` with a strided side becomes a `linalg.copy` first (else
+    it would run through the element-by-element `memrefCopy`).
     LLVM optimizes and compiles many small loop nests far better and faster
     than one giant `@main`; the artifact keeps these functions noinline.
     An output argument gets `llvm.noalias` when it provably overlaps no other
     buffer argument: a different allocation or argument, or a disjoint
     constant byte range of the same arena.
   }];
-  let dependentDialects = ["::mlir::func::FuncDialect"];
+  let dependentDialects = ["::mlir::func::FuncDialect", "::mlir::linalg::LinalgDialect"];
 }
 
 def PdLowerKernelCallsPass : Pass<"pd-lower-kernel-calls", "::mlir::ModuleOp"> {
