@@ -126,7 +126,8 @@ PYBIND11_MODULE(_compiler, m) {
   m.def("compile", [](const std::string &source, bool isText, const std::string &params,
                       const std::string &target, const std::string &precision,
                       const std::map<std::string, std::vector<int64_t>> &inputShapes, bool optimize,
-                      const std::string &name, const std::string &outDir) {
+                      const std::string &name, const std::string &outDir, bool memoryPlan,
+                      const std::string &kernels) {
     Session s;
     OwningOpRef<ModuleOp> mod =
         isText ? s.parse(source) : pd::tool::loadModel(&s.ctx, source, params);
@@ -138,6 +139,10 @@ PYBIND11_MODULE(_compiler, m) {
     opts.precision = precision;
     opts.inputShapes = inputShapes;
     opts.optimize = optimize;
+    opts.memoryPlan = memoryPlan;
+    if (kernels != "onednn" && kernels != "none")
+      throw std::invalid_argument("kernels must be 'onednn' or 'none', not '" + kernels + "'");
+    opts.kernels = kernels;
     LogicalResult ok = success();
     {
       py::gil_scoped_release release;

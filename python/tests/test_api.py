@@ -109,6 +109,25 @@ def test_compile_from_mlir_text_and_ir(tiny, tmp_path):
         ir.run_pipeline(text, "no-such-pass")
 
 
+def test_compile_options_kernels_and_memory_plan(tiny):
+    """kernels= and memory_plan= reach the compiler: the manifest records the
+    choices, and every combination computes the same result."""
+    import json
+    x, bias = inputs()
+    want = list(reference.load(tiny).run({"image": x, "bias": bias}).values())[0]
+    for kernels in ("onednn", "none"):
+        for plan in (True, False):
+            m = paddle_mlir.compile(tiny, kernels=kernels, memory_plan=plan)
+            with open(os.path.join(m.artifact_dir, "manifest.json")) as f:
+                manifest = json.load(f)
+            assert manifest["kernels"]["requested"] == kernels
+            assert bool(manifest["kernels"]["calls"]) == (kernels == "onednn"), manifest["kernels"]
+            assert (manifest["memory_plan"]["buffers"] > 0) == plan, manifest["memory_plan"]
+            np.testing.assert_allclose(m(x, bias)[0], want, rtol=1e-5, atol=1e-6)
+    with pytest.raises(ValueError, match="kernels must be 'onednn' or 'none'"):
+        paddle_mlir.compile(tiny, kernels="mkl")
+
+
 def test_compile_errors(tmp_path):
     b = ProgramBuilder()
     x = b.feed("x", [2, 4])
