@@ -1,5 +1,6 @@
 //===- FuseFc.cpp - the pd-fuse-fc pass -----------------------------------===//
 
+#include "Constants.h"
 #include "PaddleMLIR/Dialect/Pd/IR/PdOps.h"
 #include "PaddleMLIR/Dialect/Pd/Transforms/Passes.h"
 
@@ -18,7 +19,12 @@ bool isConstant(Value v) { return v.getDefiningOp<ml_program::GlobalLoadConstOp>
 struct FuseMatmulBias : OpRewritePattern<ElementwiseAddOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(ElementwiseAddOp add, PatternRewriter &rewriter) const override {
-    Operation *mm = add.getX().getDefiningOp();
+    // The product may be either operand (ONNX exports bias + x @ W).
+    Value prod = add.getX(), bias = add.getY();
+    if (!isa_and_nonnull<MatmulV2Op, MulOp>(prod.getDefiningOp()) && add.getAxis() == -1 &&
+        add.getType() == add.getY().getType())
+      std::swap(prod, bias);
+    Operation *mm = prod.getDefiningOp();
     if (!mm || !mm->hasOneUse())
       return failure();
     Value x, w;
@@ -37,18 +43,64 @@ struct FuseMatmulBias : OpRewritePattern<ElementwiseAddOp> {
       return failure();
     }
     auto wt = cast<RankedTensorType>(w.getType());
-    auto bt = cast<RankedTensorType>(add.getY().getType());
+    auto bt = cast<RankedTensorType>(bias.getType());
     auto out = cast<RankedTensorType>(add.getType());
     int64_t axis = add.getAxis();
-    if (wt.getRank() != 2 || !isConstant(w) || !isConstant(add.getY()) || bt.getRank() != 1 ||
+    if (wt.getRank() != 2 || !isConstant(w) || !isConstant(bias) || bt.getRank() != 1 ||
         bt.getDimSize(0) != wt.getDimSize(1) || numCol < 1 ||
         !(axis == -1 || axis == out.getRank() - 1))
       return failure();
-    auto fc = FcOp::create(rewriter, add.getLoc(), add.getType(), x, w, add.getY(),
+    auto fc = FcOp::create(rewriter, add.getLoc(), add.getType(), x, w, bias,
                            rewriter.getI32IntegerAttr(numCol), StringAttr(), BoolAttr());
     rewriter.replaceOp(add, fc.getResult());
     rewriter.eraseOp(mm);
     return success();
+  }
+};
+
+/// The value of a one-element f32 constant, if `v` is one.
+std::optional<float> scalarConstant(Value v) {
+  std::optional<std::vector<float>> d = constantData(v);
+  if (!d || d->size() != 1)
+    return std::nullopt;
+  return (*d)[0];
+}
+
+/// x * (erf(x / sqrt(2)) + 1) * 0.5, the exact GELU as exporters write it
+/// (operands of the commutative ops in either order), -> gelu.
+struct FuseErfGelu : OpRewritePattern<ElementwiseMulOp> {
+  using OpRewritePattern::OpRewritePattern;
+  static bool near(std::optional<float> v, double want) {
+    return v && std::abs(*v - want) <= 1e-4 * std::abs(want);
+  }
+  LogicalResult matchAndRewrite(ElementwiseMulOp outer, PatternRewriter &rewriter) const override {
+    // outer = inner * 0.5
+    auto [innerV, half] = std::pair{outer.getX(), outer.getY()};
+    if (!near(scalarConstant(half), 0.5))
+      std::swap(innerV, half);
+    auto inner = innerV.getDefiningOp<ElementwiseMulOp>();
+    if (!inner || !inner->hasOneUse() || !near(scalarConstant(half), 0.5))
+      return failure();
+    // inner = x * (erf(x / c) + 1)
+    for (auto [x, plusOne] :
+         {std::pair{inner.getX(), inner.getY()}, {inner.getY(), inner.getX()}}) {
+      auto add = plusOne.getDefiningOp<ElementwiseAddOp>();
+      if (!add || !add->hasOneUse())
+        continue;
+      Value erfV = add.getX(), one = add.getY();
+      if (!near(scalarConstant(one), 1.0))
+        std::swap(erfV, one);
+      auto erf = erfV.getDefiningOp<ErfOp>();
+      if (!erf || !erf->hasOneUse() || !near(scalarConstant(one), 1.0))
+        continue;
+      auto div = erf.getX().getDefiningOp<ElementwiseDivOp>();
+      if (!div || !div->hasOneUse() || div.getX() != x ||
+          !near(scalarConstant(div.getY()), 1.4142135623730951) || x.getType() != outer.getType())
+        continue;
+      rewriter.replaceOpWithNewOp<GeluOp>(outer, outer.getType(), x, BoolAttr());
+      return success();
+    }
+    return failure();
   }
 };
 
@@ -71,7 +123,7 @@ template <typename ActOp> struct FuseFcActivation : OpRewritePattern<ActOp> {
 struct PdFuseFcPass : impl::PdFuseFcPassBase<PdFuseFcPass> {
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
-    patterns.add<FuseMatmulBias>(&getContext());
+    patterns.add<FuseMatmulBias, FuseErfGelu>(&getContext());
     patterns.add<FuseFcActivation<ReluOp>>(&getContext(), "relu");
     patterns.add<FuseFcActivation<GeluOp>>(&getContext(), "gelu");
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))

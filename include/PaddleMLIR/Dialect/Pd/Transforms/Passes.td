@@ -44,8 +44,11 @@ def PdFuseFcPass : Pass<"pd-fuse-fc", "::mlir::func::FuncOp"> {
     Paddle's fc_fuse_pass: `mul(X, W)` or `matmul_v2(X, W)` with a 2-D
     constant weight and no transposes, followed by an elementwise_add of a
     constant [N] bias on the last dim, becomes `pd.fc` (in_num_col_dims =
-    x_num_col_dims, or rank(X) - 1 for matmul_v2); a following relu or gelu
-    becomes its activation_type. Intermediate values must have one use.
+    x_num_col_dims, or rank(X) - 1 for matmul_v2; the bias may also be the
+    add's first operand, as ONNX exports it); a following relu or gelu
+    becomes its activation_type. The exact-GELU subgraph exporters write,
+    `x * (erf(x / sqrt(2)) + 1) * 0.5`, is first rewritten to `pd.gelu`.
+    Intermediate values must have one use.
   }];
   let dependentDialects = ["::mlir::pd::PdDialect"];
 }
