@@ -263,6 +263,36 @@ void maybeInjectFailure() {
     throw dnnl::error(dnnl_runtime_error, "failure injected by PDK_TEST_FAIL_CREATE");
 }
 
+/// The cached entry for `key`, built by `build` on first use (then, for
+/// constant weights, the weights are packed once). Null, with the error
+/// recorded, when oneDNN refuses.
+template <typename Build>
+Entry *create(std::vector<int64_t> &&key, const char *what, const void *constWeights, Build build) {
+  return lookup(std::move(key), [&](Entry &e) {
+    try {
+      maybeInjectFailure();
+      build(e);
+      e.weightsConst = constWeights != nullptr;
+      if (constWeights)
+        packWeights(e, constWeights);
+    } catch (const dnnl::error &err) {
+      fail((std::string("cannot create a ") + what).c_str(), err);
+      return false;
+    }
+    return true;
+  });
+}
+
+/// run(), with a oneDNN failure recorded instead of thrown.
+void runOrRecord(Entry &e, const char *what, void *src, void *wei, void *bias, void *res, void *dst,
+                 bool hasSum) {
+  try {
+    run(e, src, wei, bias, res, dst, hasSum);
+  } catch (const dnnl::error &err) {
+    fail((std::string(what) + " failed").c_str(), err);
+  }
+}
+
 } // namespace
 
 extern "C" {
@@ -291,65 +321,52 @@ __attribute__((visibility("default"))) void pdk_conv2d(const int64_t *ptrs, cons
   int64_t groups = ints[8];
   if (!kernelError.empty())
     return;
-  Entry *found = lookup(makeKey(1, ints, nInts, floats, 2, constW ? w : nullptr), [&](Entry &e) {
-    try {
-      maybeInjectFailure();
-      memory::dims src = {xd[0], xd[1], xd[2], xd[3]}, dst = {od[0], od[1], od[2], od[3]};
-      memory::dims wei = groups == 1 ? memory::dims{wd[0], wd[1], wd[2], wd[3]}
-                                     : memory::dims{groups, wd[0] / groups, wd[1], wd[2], wd[3]};
-      tag wtag = groups == 1 ? tag::oihw : tag::goihw;
-      auto layout = [](int64_t block) {
-        return block == 16 ? tag::nChw16c : block == 8 ? tag::nChw8c : tag::nchw;
-      };
-      e.srcUser = memory::desc(src, dt::f32, layout(ints[11]));
-      e.resUser = memory::desc(dst, dt::f32, layout(ints[12]));
-      e.dstUser = memory::desc(dst, dt::f32, layout(ints[13]));
-      e.weiUser = memory::desc(wei, dt::f32, wtag);
-      e.biasMd = bias ? memory::desc({wd[0]}, dt::f32, tag::a) : memory::desc();
-      const memory::desc &biasMd = e.biasMd;
-      bool plain = std::getenv("PDK_PLAIN_LAYOUT") != nullptr;
-      memory::desc srcAny = plain ? e.srcUser : memory::desc(src, dt::f32, tag::any);
-      memory::desc dstAny = plain ? e.dstUser : memory::desc(dst, dt::f32, tag::any);
-      memory::desc weiAny = constW ? memory::desc(wei, dt::f32, tag::any) : e.weiUser;
-      dnnl::convolution_forward::desc cd(dnnl::prop_kind::forward_inference,
-                                         algorithm::convolution_direct, srcAny, weiAny, biasMd,
-                                         dstAny, {ints[0], ints[1]}, {ints[6] - 1, ints[7] - 1},
-                                         {ints[2], ints[4]}, {ints[3], ints[5]});
-      dnnl::post_ops po;
-      if (res)
-        po.append_sum(1.f);
-      appendActivation(po, ints[9], floats[0]);
-      dnnl::primitive_attr attr;
-      attr.set_post_ops(po);
-      dnnl::convolution_forward::primitive_desc pd(cd, attr, engine());
-      e.prim = dnnl::convolution_forward(pd);
-      e.srcPrim = pd.src_desc();
-      e.dstPrim = pd.dst_desc();
-      e.weiPrim = pd.weights_desc();
-      if (e.srcPrim != e.srcUser)
-        e.srcReorder = makeReorder(e.srcUser, e.srcPrim);
-      if (e.dstPrim != e.dstUser)
-        e.dstReorder = makeReorder(e.dstPrim, e.dstUser);
-      if (res && e.resUser != e.dstPrim)
-        e.resReorder = makeReorder(e.resUser, e.dstPrim);
-      if (e.weiPrim != e.weiUser && !constW)
-        e.weiReorder = makeReorder(e.weiUser, e.weiPrim);
-      e.weightsConst = constW;
-      if (constW)
-        packWeights(e, w);
-    } catch (const dnnl::error &err) {
-      fail("cannot create a convolution", err);
-      return false;
-    }
-    return true;
-  });
-  if (!found)
-    return;
-  try {
-    run(*found, x, w, bias, res, out, res != nullptr);
-  } catch (const dnnl::error &err) {
-    fail("convolution failed", err);
-  }
+  Entry *found = create(
+      makeKey(1, ints, nInts, floats, 2, constW ? w : nullptr), "convolution", constW ? w : nullptr,
+      [&](Entry &e) {
+        memory::dims src = {xd[0], xd[1], xd[2], xd[3]}, dst = {od[0], od[1], od[2], od[3]};
+        memory::dims wei = groups == 1 ? memory::dims{wd[0], wd[1], wd[2], wd[3]}
+                                       : memory::dims{groups, wd[0] / groups, wd[1], wd[2], wd[3]};
+        tag wtag = groups == 1 ? tag::oihw : tag::goihw;
+        auto layout = [](int64_t block) {
+          return block == 16 ? tag::nChw16c : block == 8 ? tag::nChw8c : tag::nchw;
+        };
+        e.srcUser = memory::desc(src, dt::f32, layout(ints[11]));
+        e.resUser = memory::desc(dst, dt::f32, layout(ints[12]));
+        e.dstUser = memory::desc(dst, dt::f32, layout(ints[13]));
+        e.weiUser = memory::desc(wei, dt::f32, wtag);
+        e.biasMd = bias ? memory::desc({wd[0]}, dt::f32, tag::a) : memory::desc();
+        const memory::desc &biasMd = e.biasMd;
+        bool plain = std::getenv("PDK_PLAIN_LAYOUT") != nullptr;
+        memory::desc srcAny = plain ? e.srcUser : memory::desc(src, dt::f32, tag::any);
+        memory::desc dstAny = plain ? e.dstUser : memory::desc(dst, dt::f32, tag::any);
+        memory::desc weiAny = constW ? memory::desc(wei, dt::f32, tag::any) : e.weiUser;
+        dnnl::convolution_forward::desc cd(dnnl::prop_kind::forward_inference,
+                                           algorithm::convolution_direct, srcAny, weiAny, biasMd,
+                                           dstAny, {ints[0], ints[1]}, {ints[6] - 1, ints[7] - 1},
+                                           {ints[2], ints[4]}, {ints[3], ints[5]});
+        dnnl::post_ops po;
+        if (res)
+          po.append_sum(1.f);
+        appendActivation(po, ints[9], floats[0]);
+        dnnl::primitive_attr attr;
+        attr.set_post_ops(po);
+        dnnl::convolution_forward::primitive_desc pd(cd, attr, engine());
+        e.prim = dnnl::convolution_forward(pd);
+        e.srcPrim = pd.src_desc();
+        e.dstPrim = pd.dst_desc();
+        e.weiPrim = pd.weights_desc();
+        if (e.srcPrim != e.srcUser)
+          e.srcReorder = makeReorder(e.srcUser, e.srcPrim);
+        if (e.dstPrim != e.dstUser)
+          e.dstReorder = makeReorder(e.dstPrim, e.dstUser);
+        if (res && e.resUser != e.dstPrim)
+          e.resReorder = makeReorder(e.resUser, e.dstPrim);
+        if (e.weiPrim != e.weiUser && !constW)
+          e.weiReorder = makeReorder(e.weiUser, e.weiPrim);
+      });
+  if (found)
+    runOrRecord(*found, "convolution", x, w, bias, res, out, res != nullptr);
 }
 
 /// Batched matrix product out = act(A x B + bias).
@@ -389,60 +406,48 @@ __attribute__((visibility("default"))) void pdk_matmul(const int64_t *ptrs, cons
   }
   if (!kernelError.empty())
     return;
-  Entry *found = lookup(makeKey(2, ints, nInts, floats, 1, constW ? b : nullptr), [&](Entry &e) {
-    try {
-      maybeInjectFailure();
-      // A: [bA, M, K] (stored [bA, K, M] when transposed); likewise B.
-      e.srcUser = ta ? memory::desc({bA, M, K}, dt::f32, memory::dims{M * K, 1, M})
-                     : memory::desc({bA, M, K}, dt::f32, memory::dims{M * K, K, 1});
-      e.weiUser = tb ? memory::desc({bB, K, N}, dt::f32, memory::dims{K * N, 1, K})
-                     : memory::desc({bB, K, N}, dt::f32, memory::dims{K * N, N, 1});
-      e.dstUser = memory::desc({batch, M, N}, dt::f32, tag::abc);
-      // Constant weights are packed transposed (K contiguous per output
-      // column): oneDNN 2.6 leaves `any` plain for gemm-based matmul, and
-      // the transposed copy measured 1.3x faster on BERT-base batch 1
-      // (PDK_MATMUL_ANY_WEIGHTS=1 restores `any` to compare).
-      tag wtag = std::getenv("PDK_MATMUL_ANY_WEIGHTS") ? tag::any : tag::acb;
-      memory::desc weiAny = constW ? memory::desc({bB, K, N}, dt::f32, wtag) : e.weiUser;
-      e.biasMd = bias ? memory::desc({1, 1, N}, dt::f32, tag::abc) : memory::desc();
-      const memory::desc &biasMd = e.biasMd;
-      dnnl::matmul::desc md(e.srcUser, weiAny, biasMd, e.dstUser);
-      dnnl::post_ops po;
-      if (cheapPostOp(ints[3])) {
-        appendActivation(po, ints[3], floats[0]);
-      } else {
-        algorithm alg;
-        float ea, eb;
-        if (activation(ints[3], floats[0], alg, ea, eb)) {
-          dnnl::eltwise_forward::desc ed(dnnl::prop_kind::forward_inference, alg, e.dstUser, ea,
-                                         eb);
-          e.epilogue = dnnl::eltwise_forward(dnnl::eltwise_forward::primitive_desc(ed, engine()));
-          e.hasEpilogue = true;
-        }
-      }
-      dnnl::primitive_attr attr;
-      attr.set_post_ops(po);
-      dnnl::matmul::primitive_desc pd(md, attr, engine());
-      e.prim = dnnl::matmul(pd);
-      e.srcPrim = e.srcUser;
-      e.dstPrim = e.dstUser;
-      e.weiPrim = pd.weights_desc();
-      e.weightsConst = constW;
-      if (constW)
-        packWeights(e, b);
-    } catch (const dnnl::error &err) {
-      fail("cannot create a matrix product", err);
-      return false;
-    }
-    return true;
-  });
-  if (!found)
-    return;
-  try {
-    run(*found, a, b, bias, nullptr, out, false);
-  } catch (const dnnl::error &err) {
-    fail("matrix product failed", err);
-  }
+  Entry *found =
+      create(makeKey(2, ints, nInts, floats, 1, constW ? b : nullptr), "matrix product",
+             constW ? b : nullptr, [&](Entry &e) {
+               // A: [bA, M, K] (stored [bA, K, M] when transposed); likewise B.
+               e.srcUser = ta ? memory::desc({bA, M, K}, dt::f32, memory::dims{M * K, 1, M})
+                              : memory::desc({bA, M, K}, dt::f32, memory::dims{M * K, K, 1});
+               e.weiUser = tb ? memory::desc({bB, K, N}, dt::f32, memory::dims{K * N, 1, K})
+                              : memory::desc({bB, K, N}, dt::f32, memory::dims{K * N, N, 1});
+               e.dstUser = memory::desc({batch, M, N}, dt::f32, tag::abc);
+               // Constant weights are packed transposed (K contiguous per output
+               // column): oneDNN 2.6 leaves `any` plain for gemm-based matmul, and
+               // the transposed copy measured 1.3x faster on BERT-base batch 1
+               // (PDK_MATMUL_ANY_WEIGHTS=1 restores `any` to compare).
+               tag wtag = std::getenv("PDK_MATMUL_ANY_WEIGHTS") ? tag::any : tag::acb;
+               memory::desc weiAny = constW ? memory::desc({bB, K, N}, dt::f32, wtag) : e.weiUser;
+               e.biasMd = bias ? memory::desc({1, 1, N}, dt::f32, tag::abc) : memory::desc();
+               const memory::desc &biasMd = e.biasMd;
+               dnnl::matmul::desc md(e.srcUser, weiAny, biasMd, e.dstUser);
+               dnnl::post_ops po;
+               if (cheapPostOp(ints[3])) {
+                 appendActivation(po, ints[3], floats[0]);
+               } else {
+                 algorithm alg;
+                 float ea, eb;
+                 if (activation(ints[3], floats[0], alg, ea, eb)) {
+                   dnnl::eltwise_forward::desc ed(dnnl::prop_kind::forward_inference, alg,
+                                                  e.dstUser, ea, eb);
+                   e.epilogue =
+                       dnnl::eltwise_forward(dnnl::eltwise_forward::primitive_desc(ed, engine()));
+                   e.hasEpilogue = true;
+                 }
+               }
+               dnnl::primitive_attr attr;
+               attr.set_post_ops(po);
+               dnnl::matmul::primitive_desc pd(md, attr, engine());
+               e.prim = dnnl::matmul(pd);
+               e.srcPrim = e.srcUser;
+               e.dstPrim = e.dstUser;
+               e.weiPrim = pd.weights_desc();
+             });
+  if (found)
+    runOrRecord(*found, "matrix product", a, b, bias, nullptr, out, false);
 }
 
 /// The first kernel error since the last call on this thread, or null; the

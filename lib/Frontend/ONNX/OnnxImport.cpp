@@ -432,14 +432,19 @@ bool OnnxImporter::foldShapeMath() {
     return false;
   const std::string &out = node->output(0);
   Type i64 = b.getIntegerType(64);
-  if (t == "Shape") {
-    auto it = env.find(node->input(0));
+  // The static type of input 0, whether an imported value or a constant.
+  auto staticInputType = [&]() -> RankedTensorType {
     RankedTensorType type;
+    auto it = env.find(node->input(0));
     if (it != env.end())
       type = dyn_cast<RankedTensorType>(it->second.getType());
     else if (const ConstTensor *c = constInput(0))
       type = c->type;
-    if (!type || !type.hasStaticShape())
+    return type && type.hasStaticShape() ? type : RankedTensorType();
+  };
+  if (t == "Shape") {
+    RankedTensorType type = staticInputType();
+    if (!type)
       return false;
     int64_t rank = type.getRank(), start = attrInt("start", 0), end = attrInt("end", rank);
     start = std::clamp<int64_t>(start < 0 ? start + rank : start, 0, rank);
@@ -450,13 +455,8 @@ bool OnnxImporter::foldShapeMath() {
     return true;
   }
   if (t == "Size") {
-    auto it = env.find(node->input(0));
-    RankedTensorType type;
-    if (it != env.end())
-      type = dyn_cast<RankedTensorType>(it->second.getType());
-    else if (const ConstTensor *c = constInput(0))
-      type = c->type;
-    if (!type || !type.hasStaticShape())
+    RankedTensorType type = staticInputType();
+    if (!type)
       return false;
     consts[out] = intTensor({}, i64, {type.getNumElements()});
     return true;
