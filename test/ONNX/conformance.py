@@ -6,7 +6,7 @@ A case is compiled with paddle-compile, run with paddle-run on every data
 set, and its outputs compared with the stored ones (rtol 1e-3, atol 1e-5).
 
     conformance.py [--data DIR] [--filter REGEX] [--cases FILE] [--jobs N]
-                   [--xfail FILE] [--json OUT] [--keep-going]
+                   [--xfail FILE] [--json OUT] [--write-xfail FILE]
 
 Outcomes: pass; fail (wrong numbers, or a run-time error); unsupported (the
 importer or the CPU backend reports an op or attribute value it does not
@@ -16,7 +16,8 @@ op, and writes a JSON summary with every case's outcome and message.
 With --xfail FILE (lines "case_name  reason"), a failing or unsupported
 case listed there is expected; the exit status is non-zero only for
 unexpected failures (and for listed cases that now pass, so the list stays
-honest).
+honest). --write-xfail FILE rewrites such a list from this run (keeping the
+file's leading comment lines); only meaningful for a run over all cases.
 """
 import argparse
 import collections
@@ -113,6 +114,7 @@ def main():
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     ap.add_argument("--xfail")
     ap.add_argument("--json")
+    ap.add_argument("--write-xfail", metavar="FILE")
     args = ap.parse_args()
 
     cases = sorted(d for d in glob.glob(os.path.join(args.data, "test_*"))
@@ -169,7 +171,30 @@ def main():
                        "per_op": {k: dict(v) for k, v in per_op.items()},
                        "cases": [{"name": n, "ops": o, "outcome": r, "message": m}
                                  for n, o, r, m in results]}, f, indent=1)
+    if args.write_xfail:
+        write_xfail(args.write_xfail, results)
     return 1 if (args.xfail and unexpected) else 0
+
+
+def reason(msg):
+    """The message without the model path and the 'error: ' tag."""
+    msg = re.sub(r"^\S*model\.onnx: ", "", msg)
+    return re.sub(r"\berror: ", "", msg).strip()
+
+
+def write_xfail(path, results):
+    header = []
+    if os.path.exists(path):
+        with open(path) as f:
+            for line in f:
+                if not line.startswith("#") and line.strip():
+                    break
+                header.append(line)
+    with open(path, "w") as f:
+        f.writelines(header)
+        for name, _, outcome, msg in sorted(results):
+            if outcome != "pass":
+                f.write("%-60s %s: %s\n" % (name, outcome, reason(msg)))
 
 
 if __name__ == "__main__":

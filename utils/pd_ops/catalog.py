@@ -19,9 +19,9 @@ FOLDERS and CANONICALIZERS name the ops with a hand-written folder
 (lib/Dialect/Pd/IR/PdFolders.cpp) or canonicalization patterns
 (lib/Dialect/Pd/IR/PdCanonicalize.cpp).
 
-infer: "same:X" (result type of slot X), "bcast" (Paddle elementwise
-broadcast of X and Y, axis attribute), "cmp" (bcast with i1 result), or
-"custom" (hand-written in lib/Dialect/Pd/IR/PdShapeFns.cpp).
+infer: "same:X" (result type of slot X), "bool:X" (X's shape with i1
+elements), "bcast" (Paddle elementwise broadcast of X and Y, axis
+attribute), "cmp" (bcast with i1 result), or "custom" (hand-written in lib/Dialect/Pd/IR/PdShapeFns.cpp).
 """
 
 from collections import namedtuple
@@ -163,6 +163,33 @@ OPS = [
     unary("abs", "elementwise absolute value", kind="num"),
     unary("square", "elementwise x * x", kind="num"),
     unary("erf", "elementwise Gauss error function"),
+    unary("sin", "elementwise sine"),
+    unary("cos", "elementwise cosine"),
+    unary("tan", "elementwise tangent"),
+    unary("asin", "elementwise arcsine"),
+    unary("acos", "elementwise arccosine"),
+    unary("atan", "elementwise arctangent"),
+    unary("sinh", "elementwise hyperbolic sine"),
+    unary("cosh", "elementwise hyperbolic cosine"),
+    unary("asinh", "elementwise inverse hyperbolic sine"),
+    unary("acosh", "elementwise inverse hyperbolic cosine"),
+    unary("atanh", "elementwise inverse hyperbolic tangent"),
+    unary("floor", "elementwise round toward negative infinity"),
+    unary("ceil", "elementwise round toward positive infinity"),
+    unary("reciprocal", "elementwise 1 / x"),
+    unary("sign", "elementwise sign (-1, 0 or 1)", kind="num"),
+    unary("softsign", "x / (1 + |x|)"),
+    unary("softplus", "log(1 + exp(beta * x)) / beta, x itself where beta * x > threshold",
+          [A("beta", "f32", 1.0), A("threshold", "f32", 20.0)]),
+    unary("elu", "x if x > 0 else alpha * (exp(x) - 1)", [A("alpha", "f32", 1.0)]),
+    unary("selu", "scale * (x if x > 0 else alpha * (exp(x) - 1))",
+          [A("scale", "f32", 1.0507009873554805), A("alpha", "f32", 1.6732632423543772)]),
+    unary("celu", "max(x, 0) + min(0, alpha * (exp(x / alpha) - 1))", [A("alpha", "f32", 1.0)]),
+    unary("thresholded_relu", "x if x > threshold else 0", [A("threshold", "f32", 1.0)]),
+    Op("isinf_v2", ["X:float"], ["Out:bool"], [], "bool:X", "elementwise test for +-infinity",
+       "%m = pd.isinf_v2 %x : (tensor<?x64xf32>) -> tensor<?x64xi1>"),
+    Op("isnan_v2", ["X:float"], ["Out:bool"], [], "bool:X", "elementwise test for NaN",
+       "%m = pd.isnan_v2 %x : (tensor<?x64xf32>) -> tensor<?x64xi1>"),
     Op("pow", ["X:float", "FactorTensor:float?"], ["Out:float"], [A("factor", "f32", 1.0)], "same:X",
        "elementwise x ^ factor",
        "%y = pd.pow %x {factor = 2.0 : f32} : (tensor<?x64xf32>) -> tensor<?x64xf32>"),
@@ -265,6 +292,14 @@ OPS = [
     Op("gather_nd", ["X:any", "Index:index"], ["Out:any"], [], "custom",
        "gathers slices of x addressed by the last dim of index",
        "%y = pd.gather_nd %x, %i : (tensor<4x5x6xf32>, tensor<?x2xi64>) -> tensor<?x6xf32>"),
+    Op("take_along_axis", ["Input:any", "Index:index"], ["Result:any"], [A("Axis", "i32", 0)], "custom",
+       "picks elements of input along an axis at the positions in index (index has input's rank)",
+       "%y = pd.take_along_axis %x, %i {Axis = 1 : i32} : (tensor<4x5xf32>, tensor<4x2xi64>) -> tensor<4x2xf32>"),
+    Op("tril_triu", ["X:any"], ["Out:any"], [A("diagonal", "i32", 0), A("lower", "bool", True)], "same:X",
+       "keeps the lower (or upper) triangle of the last two dims from a diagonal offset, zeroes the rest",
+       "%y = pd.tril_triu %x {lower = false} : (tensor<?x4x4xf32>) -> tensor<?x4x4xf32>"),
+    Op("flip", ["X:any"], ["Out:any"], [A("axis", "ints", None)], "same:X", "reverses x along the listed dims",
+       "%y = pd.flip %x {axis = array<i32: 1>} : (tensor<?x8xf32>) -> tensor<?x8xf32>"),
     Op("lookup_table", ["W:float", "Ids:index"], ["Out:float"],
        [A("padding_idx", "i64", -1), A("is_sparse", "bool", False)], "custom",
        "embedding lookup; Ids has a trailing dim of 1 (Paddle 1.x)",
@@ -330,6 +365,8 @@ OPS = [
        "%z = pd.logical_and %x, %y : (tensor<?x4xi1>, tensor<?x4xi1>) -> tensor<?x4xi1>"),
     Op("logical_or", ["X:bool", "Y:bool"], ["Out:bool"], [], "bcast", "elementwise x or y",
        "%z = pd.logical_or %x, %y : (tensor<?x4xi1>, tensor<?x4xi1>) -> tensor<?x4xi1>"),
+    Op("logical_xor", ["X:bool", "Y:bool"], ["Out:bool"], [], "bcast", "elementwise x xor y",
+       "%z = pd.logical_xor %x, %y : (tensor<?x4xi1>, tensor<?x4xi1>) -> tensor<?x4xi1>"),
     Op("logical_not", ["X:bool"], ["Out:bool"], [], "same:X", "elementwise not x",
        "%z = pd.logical_not %x : (tensor<?x4xi1>) -> tensor<?x4xi1>"),
     # ---------------------------------------------------------------- quantization (QAT programs)

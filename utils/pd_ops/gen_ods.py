@@ -94,6 +94,11 @@ def infer_body(op, ins):
         slot = kind.split(":")[1]
         ods = next(o for p, o, _, _ in ins if p == slot)
         return "types.push_back(get%s().getType());\n    return ::mlir::success();" % camel(ods)
+    if kind.startswith("bool:"):
+        slot = kind.split(":")[1]
+        ods = next(o for p, o, _, _ in ins if p == slot)
+        return ("types.push_back(::llvm::cast<::mlir::ShapedType>(get%s().getType()).clone("
+                "::mlir::IntegerType::get(getContext(), 1)));\n    return ::mlir::success();" % camel(ods))
     if kind in ("bcast", "cmp"):
         axis = "getAxis()" if any(a.name == "axis" for a in op.attrs) else "-1"
         return ("return ::mlir::pd::inferBroadcastTypes(getOperation(), getX().getType(), getY().getType(), "

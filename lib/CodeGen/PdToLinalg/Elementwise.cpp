@@ -135,6 +135,27 @@ struct CastLowering : OpConversionPattern<CastOp> {
   }
 };
 
+/// where(c, x, y) with numpy broadcasting of all three operands.
+struct WhereLowering : OpConversionPattern<WhereOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(WhereOp op, OpAdaptor adaptor,
+                                ConversionPatternRewriter &rewriter) const override {
+    auto type = cast<RankedTensorType>(op.getType());
+    SmallVector<Value> in = {adaptor.getCondition(), adaptor.getX(), adaptor.getY()};
+    SmallVector<int64_t> offsets;
+    for (Value v : in)
+      offsets.push_back(type.getRank() - cast<RankedTensorType>(v.getType()).getRank());
+    auto r = elementwise(rewriter, op.getLoc(), type, in, offsets,
+                         [&](OpBuilder &b, Location loc, ValueRange args) -> Value {
+                           return arith::SelectOp::create(b, loc, args[0], args[1], args[2]);
+                         });
+    if (failed(r))
+      return failure();
+    rewriter.replaceOp(op, *r);
+    return success();
+  }
+};
+
 /// assign (and other identities that survive) forward their operand.
 struct AssignLowering : OpConversionPattern<AssignOp> {
   using OpConversionPattern::OpConversionPattern;
@@ -205,6 +226,91 @@ void mlir::pd::populatePdElementwiseToLinalgPatterns(RewritePatternSet &p) {
   addUnary<ErfOp>(p, [](ErfOp, OpBuilder &b, Location l, Value x) -> Value {
     return math::ErfOp::create(b, l, x);
   });
+  // Unary math with a direct math-dialect op (libm or LLVM intrinsics).
+  auto mathUnary = [&p]<typename OpTy, typename MathOp>() {
+    addUnary<OpTy>(p, [](OpTy, OpBuilder &b, Location l, Value x) -> Value {
+      return MathOp::create(b, l, x);
+    });
+  };
+  mathUnary.operator()<SinOp, math::SinOp>();
+  mathUnary.operator()<CosOp, math::CosOp>();
+  mathUnary.operator()<TanOp, math::TanOp>();
+  mathUnary.operator()<AsinOp, math::AsinOp>();
+  mathUnary.operator()<AcosOp, math::AcosOp>();
+  mathUnary.operator()<AtanOp, math::AtanOp>();
+  mathUnary.operator()<SinhOp, math::SinhOp>();
+  mathUnary.operator()<CoshOp, math::CoshOp>();
+  mathUnary.operator()<AsinhOp, math::AsinhOp>();
+  mathUnary.operator()<AcoshOp, math::AcoshOp>();
+  mathUnary.operator()<AtanhOp, math::AtanhOp>();
+  mathUnary.operator()<FloorOp, math::FloorOp>();
+  mathUnary.operator()<CeilOp, math::CeilOp>();
+  addUnary<ReciprocalOp>(p, [](ReciprocalOp, OpBuilder &b, Location l, Value x) -> Value {
+    return arith::DivFOp::create(b, l, cst(b, l, x, 1.0), x);
+  });
+  addUnary<SignOp>(p, [](SignOp, OpBuilder &b, Location l, Value x) -> Value {
+    Value zero = cst(b, l, x, 0);
+    Value pos, neg;
+    if (isFloat(x)) {
+      pos = arith::CmpFOp::create(b, l, arith::CmpFPredicate::OGT, x, zero);
+      neg = arith::CmpFOp::create(b, l, arith::CmpFPredicate::OLT, x, zero);
+    } else {
+      pos = arith::CmpIOp::create(b, l, arith::CmpIPredicate::sgt, x, zero);
+      neg = arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, x, zero);
+    }
+    Value r = arith::SelectOp::create(b, l, neg, cst(b, l, x, -1), zero);
+    // NaN keeps NaN (neither comparison holds): select x itself there.
+    if (isFloat(x)) {
+      Value nan = arith::CmpFOp::create(b, l, arith::CmpFPredicate::UNO, x, x);
+      r = arith::SelectOp::create(b, l, nan, x, r);
+    }
+    return arith::SelectOp::create(b, l, pos, cst(b, l, x, 1), r);
+  });
+  addUnary<SoftsignOp>(p, [](SoftsignOp, OpBuilder &b, Location l, Value x) -> Value {
+    Value d = arith::AddFOp::create(b, l, cst(b, l, x, 1.0), math::AbsFOp::create(b, l, x));
+    return arith::DivFOp::create(b, l, x, d);
+  });
+  addUnary<SoftplusOp>(p, [](SoftplusOp op, OpBuilder &b, Location l, Value x) -> Value {
+    double beta = op.getBeta().convertToDouble();
+    Value bx = arith::MulFOp::create(b, l, x, cst(b, l, x, beta));
+    Value sp = arith::DivFOp::create(b, l, math::Log1pOp::create(b, l, math::ExpOp::create(b, l, bx)),
+                                     cst(b, l, x, beta));
+    Value big = arith::CmpFOp::create(b, l, arith::CmpFPredicate::OGT, bx,
+                                      cst(b, l, x, op.getThreshold().convertToDouble()));
+    return arith::SelectOp::create(b, l, big, x, sp);
+  });
+  // alpha * (exp(x) - 1) for x <= 0, x otherwise.
+  auto elu = [](OpBuilder &b, Location l, Value x, double alpha) -> Value {
+    Value neg = arith::MulFOp::create(b, l, math::ExpM1Op::create(b, l, x), cst(b, l, x, alpha));
+    Value pos = arith::CmpFOp::create(b, l, arith::CmpFPredicate::OGT, x, cst(b, l, x, 0));
+    return arith::SelectOp::create(b, l, pos, x, neg);
+  };
+  addUnary<EluOp>(p, [elu](EluOp op, OpBuilder &b, Location l, Value x) -> Value {
+    return elu(b, l, x, op.getAlpha().convertToDouble());
+  });
+  addUnary<SeluOp>(p, [elu](SeluOp op, OpBuilder &b, Location l, Value x) -> Value {
+    return arith::MulFOp::create(b, l, elu(b, l, x, op.getAlpha().convertToDouble()),
+                                 cst(b, l, x, op.getScale().convertToDouble()));
+  });
+  addUnary<CeluOp>(p, [](CeluOp op, OpBuilder &b, Location l, Value x) -> Value {
+    double alpha = op.getAlpha().convertToDouble();
+    Value e = math::ExpM1Op::create(b, l, arith::DivFOp::create(b, l, x, cst(b, l, x, alpha)));
+    Value neg = minOf(b, l, cst(b, l, x, 0), arith::MulFOp::create(b, l, e, cst(b, l, x, alpha)));
+    return arith::AddFOp::create(b, l, maxOf(b, l, x, cst(b, l, x, 0)), neg);
+  });
+  addUnary<ThresholdedReluOp>(p, [](ThresholdedReluOp op, OpBuilder &b, Location l,
+                                    Value x) -> Value {
+    Value keep = arith::CmpFOp::create(b, l, arith::CmpFPredicate::OGT, x,
+                                       cst(b, l, x, op.getThreshold().convertToDouble()));
+    return arith::SelectOp::create(b, l, keep, x, cst(b, l, x, 0));
+  });
+  addUnary<IsinfV2Op>(p, [](IsinfV2Op, OpBuilder &b, Location l, Value x) -> Value {
+    return arith::CmpFOp::create(b, l, arith::CmpFPredicate::OEQ, math::AbsFOp::create(b, l, x),
+                                 cst(b, l, x, INFINITY));
+  });
+  addUnary<IsnanV2Op>(p, [](IsnanV2Op, OpBuilder &b, Location l, Value x) -> Value {
+    return arith::CmpFOp::create(b, l, arith::CmpFPredicate::UNO, x, x);
+  });
   addUnary<AbsOp>(p, [](AbsOp, OpBuilder &b, Location l, Value x) -> Value {
     if (isFloat(x))
       return math::AbsFOp::create(b, l, x);
@@ -272,6 +378,25 @@ void mlir::pd::populatePdElementwiseToLinalgPatterns(RewritePatternSet &p) {
   addBinary<ElementwisePowOp>(p, [](OpBuilder &b, Location l, Value x, Value y) -> Value {
     return math::PowFOp::create(b, l, x, y);
   });
+  // Python-style remainder: the result takes the sign of the divisor.
+  addBinary<ElementwiseModOp>(p, [](OpBuilder &b, Location l, Value x, Value y) -> Value {
+    Value zero = cst(b, l, x, 0);
+    Value r, fix;
+    if (isFloat(x)) {
+      r = arith::RemFOp::create(b, l, x, y);
+      Value nz = arith::CmpFOp::create(b, l, arith::CmpFPredicate::ONE, r, zero);
+      Value rn = arith::CmpFOp::create(b, l, arith::CmpFPredicate::OLT, r, zero);
+      Value yn = arith::CmpFOp::create(b, l, arith::CmpFPredicate::OLT, y, zero);
+      fix = arith::AndIOp::create(b, l, nz, arith::XOrIOp::create(b, l, rn, yn));
+    } else {
+      r = arith::RemSIOp::create(b, l, x, y);
+      Value nz = arith::CmpIOp::create(b, l, arith::CmpIPredicate::ne, r, zero);
+      Value rn = arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, r, zero);
+      Value yn = arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, y, zero);
+      fix = arith::AndIOp::create(b, l, nz, arith::XOrIOp::create(b, l, rn, yn));
+    }
+    return arith::SelectOp::create(b, l, fix, addOf(b, l, r, y), r);
+  });
   addBinary<EqualOp>(p, compare<arith::CmpFPredicate::OEQ, arith::CmpIPredicate::eq>());
   addBinary<NotEqualOp>(p, compare<arith::CmpFPredicate::UNE, arith::CmpIPredicate::ne>());
   addBinary<LessThanOp>(p, compare<arith::CmpFPredicate::OLT, arith::CmpIPredicate::slt>());
@@ -282,5 +407,8 @@ void mlir::pd::populatePdElementwiseToLinalgPatterns(RewritePatternSet &p) {
   addBinary<LogicalOrOp>(p, [](OpBuilder &b, Location l, Value x, Value y) -> Value {
     return arith::OrIOp::create(b, l, x, y);
   });
-  p.add<CastLowering, AssignLowering>(p.getContext());
+  addBinary<LogicalXorOp>(p, [](OpBuilder &b, Location l, Value x, Value y) -> Value {
+    return arith::XOrIOp::create(b, l, x, y);
+  });
+  p.add<CastLowering, AssignLowering, WhereLowering>(p.getContext());
 }

@@ -1,7 +1,8 @@
 //===- Gather.cpp - pd lookups, fills and scans -> linalg ----------------===//
 //
-// lookup_table_v2 (embedding gather), fill_any_like, and cumsum (as a
-// masked reduction, O(n^2) along the axis, fine for sequence lengths).
+// lookup_table_v2 (embedding gather), gather, take_along_axis, flip,
+// tril_triu, fill_any_like, and cumsum (as a masked reduction, O(n^2) along
+// the axis, fine for sequence lengths).
 //
 //===----------------------------------------------------------------------===//
 
@@ -97,6 +98,106 @@ struct GatherLowering : OpConversionPattern<GatherOp> {
   }
 };
 
+/// take_along_axis(X, Index, Axis): out[i] = X[i with i[Axis] = Index[i]],
+/// negative indices counted from the end, clamped into range.
+struct TakeAlongAxisLowering : OpConversionPattern<TakeAlongAxisOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(TakeAlongAxisOp op, OpAdaptor a,
+                                ConversionPatternRewriter &r) const override {
+    Location loc = op.getLoc();
+    auto type = cast<RankedTensorType>(op.getType());
+    Value x = a.getInput(), index = a.getIndex();
+    int64_t rank = type.getRank(), axis = op.getAxis() < 0 ? op.getAxis() + rank : op.getAxis();
+    Value init =
+        tensor::EmptyOp::create(r, loc, type.getShape(), type.getElementType(),
+                                dynSizesFrom(r, loc, index, type));
+    SmallVector<AffineMap> maps(2, r.getMultiDimIdentityMap(rank));
+    SmallVector<utils::IteratorType> iters(rank, utils::IteratorType::parallel);
+    auto gen = linalg::GenericOp::create(
+        r, loc, TypeRange{type}, ValueRange{index}, ValueRange{init}, maps, iters,
+        [&](OpBuilder &b, Location l, ValueRange args) {
+          Value id = clampedIndex(b, l, args[0], x, axis, /*wrapNegative=*/true);
+          SmallVector<Value> at;
+          for (int64_t i = 0; i < rank; ++i)
+            at.push_back(i == axis ? id : linalg::IndexOp::create(b, l, i).getResult());
+          linalg::YieldOp::create(b, l, tensor::ExtractOp::create(b, l, x, at).getResult());
+        });
+    r.replaceOp(op, gen.getResult(0));
+    return success();
+  }
+};
+
+/// flip(X, axis): out[i] = X[i with i[d] = size(d) - 1 - i[d] for d in axis].
+struct FlipLowering : OpConversionPattern<FlipOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(FlipOp op, OpAdaptor a,
+                                ConversionPatternRewriter &r) const override {
+    Location loc = op.getLoc();
+    auto type = cast<RankedTensorType>(op.getType());
+    Value x = a.getX();
+    int64_t rank = type.getRank();
+    SmallVector<bool> flipped(rank, false);
+    for (int32_t d : op.getAxis()) {
+      int64_t k = d < 0 ? d + rank : d;
+      if (k < 0 || k >= rank)
+        return r.notifyMatchFailure(op, "axis out of range");
+      flipped[k] = true;
+    }
+    Value init = tensor::EmptyOp::create(r, loc, type.getShape(), type.getElementType(),
+                                         dynSizesFrom(r, loc, x, type));
+    SmallVector<AffineMap> maps = {r.getMultiDimIdentityMap(rank)};
+    SmallVector<utils::IteratorType> iters(rank, utils::IteratorType::parallel);
+    auto gen = linalg::GenericOp::create(
+        r, loc, TypeRange{type}, ValueRange{}, ValueRange{init}, maps, iters,
+        [&](OpBuilder &b, Location l, ValueRange) {
+          SmallVector<Value> at;
+          for (int64_t i = 0; i < rank; ++i) {
+            Value idx = linalg::IndexOp::create(b, l, i);
+            if (flipped[i]) {
+              Value last = arith::SubIOp::create(b, l, tensor::DimOp::create(b, l, x, i),
+                                                 arith::ConstantIndexOp::create(b, l, 1));
+              idx = arith::SubIOp::create(b, l, last, idx);
+            }
+            at.push_back(idx);
+          }
+          linalg::YieldOp::create(b, l, tensor::ExtractOp::create(b, l, x, at).getResult());
+        });
+    r.replaceOp(op, gen.getResult(0));
+    return success();
+  }
+};
+
+/// tril_triu: keeps X[.., i, j] where j - i <= diagonal (lower) or
+/// j - i >= diagonal (upper), zero elsewhere.
+struct TrilTriuLowering : OpConversionPattern<TrilTriuOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(TrilTriuOp op, OpAdaptor a,
+                                ConversionPatternRewriter &r) const override {
+    Location loc = op.getLoc();
+    auto type = cast<RankedTensorType>(op.getType());
+    int64_t rank = type.getRank();
+    if (rank < 2)
+      return r.notifyMatchFailure(op, "tril_triu needs rank >= 2");
+    int64_t diag = op.getDiagonal();
+    bool lower = op.getLower();
+    auto res = elementwise(
+        r, loc, type, ValueRange{a.getX()}, {0},
+        [&](OpBuilder &b, Location l, ValueRange args) -> Value {
+          Value i = linalg::IndexOp::create(b, l, rank - 2), j = linalg::IndexOp::create(b, l, rank - 1);
+          Value d = arith::SubIOp::create(b, l, j, i);
+          Value keep = arith::CmpIOp::create(
+              b, l, lower ? arith::CmpIPredicate::sle : arith::CmpIPredicate::sge, d,
+              arith::ConstantIndexOp::create(b, l, diag));
+          return arith::SelectOp::create(b, l, keep, args[0],
+                                         scalar(b, l, args[0].getType(), 0.0));
+        });
+    if (failed(res))
+      return failure();
+    r.replaceOp(op, *res);
+    return success();
+  }
+};
+
 struct FillAnyLikeLowering : OpConversionPattern<FillAnyLikeOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult matchAndRewrite(FillAnyLikeOp op, OpAdaptor a,
@@ -109,13 +210,14 @@ struct FillAnyLikeLowering : OpConversionPattern<FillAnyLikeOp> {
   }
 };
 
-/// out[.., i, ..] = sum over j <= i (j < i when exclusive) of x[.., j, ..].
+/// out[.., i, ..] = sum over j <= i (j < i when exclusive; j >= i / j > i
+/// when reversed) of x[.., j, ..].
 struct CumsumLowering : OpConversionPattern<CumsumOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult matchAndRewrite(CumsumOp op, OpAdaptor a,
                                 ConversionPatternRewriter &r) const override {
-    if (op.getFlatten() || op.getReverse())
-      return r.notifyMatchFailure(op, "cumsum with flatten or reverse is not supported yet");
+    if (op.getFlatten())
+      return r.notifyMatchFailure(op, "cumsum with flatten is not supported yet");
     Location loc = op.getLoc();
     auto type = cast<RankedTensorType>(op.getType());
     int64_t rank = type.getRank();
@@ -131,14 +233,16 @@ struct CumsumLowering : OpConversionPattern<CumsumOp> {
                                    AffineMap::get(rank + 1, 0, out, r.getContext())};
     SmallVector<utils::IteratorType> iters(rank, utils::IteratorType::parallel);
     iters.push_back(utils::IteratorType::reduction);
-    bool exclusive = op.getExclusive();
+    bool exclusive = op.getExclusive(), reverse = op.getReverse();
+    // Summed positions j: j <= i (j < i when exclusive); reversed, j >= i.
+    auto pred = reverse ? (exclusive ? arith::CmpIPredicate::sgt : arith::CmpIPredicate::sge)
+                        : (exclusive ? arith::CmpIPredicate::slt : arith::CmpIPredicate::sle);
     bool isFloatElem = isa<FloatType>(type.getElementType());
     auto gen = linalg::GenericOp::create(
         r, loc, TypeRange{type}, ValueRange{a.getX()}, ValueRange{init}, maps, iters,
         [&](OpBuilder &b, Location l, ValueRange args) {
           Value i = linalg::IndexOp::create(b, l, axis), j = linalg::IndexOp::create(b, l, rank);
-          Value take = arith::CmpIOp::create(
-              b, l, exclusive ? arith::CmpIPredicate::slt : arith::CmpIPredicate::sle, j, i);
+          Value take = arith::CmpIOp::create(b, l, pred, j, i);
           Value v =
               arith::SelectOp::create(b, l, take, args[0], scalar(b, l, args[0].getType(), 0.0));
           Value s = isFloatElem ? arith::AddFOp::create(b, l, args[1], v).getResult()
@@ -152,5 +256,6 @@ struct CumsumLowering : OpConversionPattern<CumsumOp> {
 } // namespace
 
 void mlir::pd::populatePdGatherToLinalgPatterns(RewritePatternSet &p) {
-  p.add<LookupTableV2Lowering, GatherLowering, FillAnyLikeLowering, CumsumLowering>(p.getContext());
+  p.add<LookupTableV2Lowering, GatherLowering, TakeAlongAxisLowering, FlipLowering,
+        TrilTriuLowering, FillAnyLikeLowering, CumsumLowering>(p.getContext());
 }

@@ -501,8 +501,38 @@ struct MultiheadMatmulLowering : OpConversionPattern<MultiheadMatmulOp> {
   }
 };
 
-/// reduce_sum / reduce_mean / reduce_max / reduce_min over `dim` (or all
-/// dims), with keep_dim restoring the reduced dims as size 1.
+/// A reduction's result y (x's dims without `dims`) reshaped to the op's
+/// result type `rt`: size-1 dims restored (keep_dim), or Paddle's [1] for a
+/// full reduction. Each reduced dim joins the group of the kept dim before
+/// it (or the first kept dim).
+FailureOr<Value> restoreReducedDims(OpBuilder &b, Location loc, Value y, RankedTensorType rt,
+                                    ArrayRef<int64_t> dims, int64_t rank) {
+  auto yt = cast<RankedTensorType>(y.getType());
+  if (yt.getShape() == rt.getShape())
+    return y;
+  SmallVector<ReassociationIndices> groups;
+  if (rt.getRank() == rank) {
+    ReassociationIndices pending;
+    for (int64_t i = 0; i < rank; ++i) {
+      if (!llvm::is_contained(dims, i)) {
+        pending.push_back(i);
+        groups.push_back(pending);
+        pending.clear();
+      } else if (groups.empty()) {
+        pending.push_back(i);
+      } else {
+        groups.back().push_back(i);
+      }
+    }
+  } else if (yt.getRank() != 0 || rt.getNumElements() != 1) {
+    return failure();
+  }
+  return tensor::ExpandShapeOp::create(b, loc, rt, y, groups).getResult();
+}
+
+/// reduce_sum / reduce_mean / reduce_max / reduce_min / reduce_prod over
+/// `dim` (or all dims), with keep_dim restoring the reduced dims as size 1.
+/// Float and (except mean) signed integer elements.
 template <typename OpTy> struct ReduceLowering : OpConversionPattern<OpTy> {
   using OpConversionPattern<OpTy>::OpConversionPattern;
   LogicalResult matchAndRewrite(OpTy op, typename OpTy::Adaptor a,
@@ -512,8 +542,15 @@ template <typename OpTy> struct ReduceLowering : OpConversionPattern<OpTy> {
     auto xt = cast<RankedTensorType>(x.getType());
     auto rt = cast<RankedTensorType>(op.getType());
     Type elem = xt.getElementType();
-    if (!isa<FloatType>(elem) || rt.getElementType() != elem)
-      return r.notifyMatchFailure(op, "float reductions only");
+    constexpr bool isMax = std::is_same_v<OpTy, ReduceMaxOp>;
+    constexpr bool isMin = std::is_same_v<OpTy, ReduceMinOp>;
+    constexpr bool isProd = std::is_same_v<OpTy, ReduceProdOp>;
+    constexpr bool isMean = std::is_same_v<OpTy, ReduceMeanOp>;
+    bool isF = isa<FloatType>(elem);
+    bool isInt = isa<IntegerType>(elem) && elem.getIntOrFloatBitWidth() > 1 &&
+                 !elem.isUnsignedInteger();
+    if ((!isF && !(isInt && !isMean)) || rt.getElementType() != elem)
+      return r.notifyMatchFailure(op, "float or signed integer reductions only");
     int64_t rank = xt.getRank();
     SmallVector<int64_t> dims;
     if (op.getReduceAll() || rank == 0) {
@@ -525,20 +562,25 @@ template <typename OpTy> struct ReduceLowering : OpConversionPattern<OpTy> {
     }
     llvm::sort(dims);
     dims.erase(std::unique(dims.begin(), dims.end()), dims.end());
-    constexpr bool isMax = std::is_same_v<OpTy, ReduceMaxOp>;
-    constexpr bool isMin = std::is_same_v<OpTy, ReduceMinOp>;
     double init = isMax   ? -std::numeric_limits<double>::infinity()
                   : isMin ? std::numeric_limits<double>::infinity()
-                          : 0.0;
+                  : isProd ? 1.0
+                           : 0.0;
     Value y = reduceDims(r, loc, x, dims, init,
                          [&](OpBuilder &b, Location l, Value acc, Value v) -> Value {
                            if (isMax)
-                             return arith::MaximumFOp::create(b, l, acc, v);
+                             return isF ? arith::MaximumFOp::create(b, l, acc, v).getResult()
+                                        : arith::MaxSIOp::create(b, l, acc, v).getResult();
                            if (isMin)
-                             return arith::MinimumFOp::create(b, l, acc, v);
-                           return arith::AddFOp::create(b, l, acc, v);
+                             return isF ? arith::MinimumFOp::create(b, l, acc, v).getResult()
+                                        : arith::MinSIOp::create(b, l, acc, v).getResult();
+                           if (isProd)
+                             return isF ? arith::MulFOp::create(b, l, acc, v).getResult()
+                                        : arith::MulIOp::create(b, l, acc, v).getResult();
+                           return isF ? arith::AddFOp::create(b, l, acc, v).getResult()
+                                      : arith::AddIOp::create(b, l, acc, v).getResult();
                          });
-    if constexpr (std::is_same_v<OpTy, ReduceMeanOp>) {
+    if constexpr (isMean) {
       Value count = arith::ConstantIndexOp::create(r, loc, 1);
       for (int64_t d : dims)
         count = arith::MulIOp::create(r, loc, count, tensor::DimOp::create(r, loc, x, d));
@@ -550,31 +592,85 @@ template <typename OpTy> struct ReduceLowering : OpConversionPattern<OpTy> {
                          return arith::DivFOp::create(b, l, v[0], n);
                        });
     }
-    auto yt = cast<RankedTensorType>(y.getType());
-    if (yt.getShape() != rt.getShape()) {
-      // Restore size-1 dims (keep_dim, or Paddle's [1] for a full reduction):
-      // each reduced dim joins the group of the kept dim before it (or the
-      // first kept dim).
-      SmallVector<ReassociationIndices> groups;
-      if (rt.getRank() == rank) {
-        ReassociationIndices pending;
-        for (int64_t i = 0; i < rank; ++i) {
-          if (!llvm::is_contained(dims, i)) {
-            pending.push_back(i);
-            groups.push_back(pending);
-            pending.clear();
-          } else if (groups.empty()) {
-            pending.push_back(i);
-          } else {
-            groups.back().push_back(i);
-          }
-        }
-      } else if (yt.getRank() != 0 || rt.getNumElements() != 1) {
-        return r.notifyMatchFailure(op, "unexpected reduction result shape");
-      }
-      y = tensor::ExpandShapeOp::create(r, loc, rt, y, groups);
+    auto restored = restoreReducedDims(r, loc, y, rt, dims, rank);
+    if (failed(restored))
+      return r.notifyMatchFailure(op, "unexpected reduction result shape");
+    r.replaceOp(op, *restored);
+    return success();
+  }
+};
+
+/// arg_max / arg_min: the first position of the extreme value along `axis`
+/// (of the flattened input with `flatten`), as int32 or int64.
+template <typename OpTy> struct ArgLowering : OpConversionPattern<OpTy> {
+  using OpConversionPattern<OpTy>::OpConversionPattern;
+  LogicalResult matchAndRewrite(OpTy op, typename OpTy::Adaptor a,
+                                ConversionPatternRewriter &r) const override {
+    constexpr bool isMax = std::is_same_v<OpTy, ArgMaxOp>;
+    Location loc = op.getLoc();
+    Value x = a.getX();
+    auto xt = cast<RankedTensorType>(x.getType());
+    auto rt = cast<RankedTensorType>(op.getType());
+    Type elem = xt.getElementType();
+    bool isF = isa<FloatType>(elem);
+    if (!isF && (!isa<IntegerType>(elem) || elem.getIntOrFloatBitWidth() == 1 ||
+                 elem.isUnsignedInteger()))
+      return r.notifyMatchFailure(op, "float or signed integer input only");
+    int64_t axis = op.getAxis();
+    if (op.getFlatten()) {
+      SmallVector<ReassociationIndices> all(1);
+      for (int64_t i = 0; i < xt.getRank(); ++i)
+        all[0].push_back(i);
+      x = tensor::CollapseShapeOp::create(r, loc, x, all);
+      xt = cast<RankedTensorType>(x.getType());
+      axis = 0;
     }
-    r.replaceOp(op, y);
+    int64_t rank = xt.getRank();
+    if (axis < 0)
+      axis += rank;
+    SmallVector<int64_t> kept;
+    SmallVector<AffineExpr> keptExprs;
+    SmallVector<Value> dyn;
+    SmallVector<utils::IteratorType> iters;
+    for (int64_t i = 0; i < rank; ++i) {
+      iters.push_back(i == axis ? utils::IteratorType::reduction : utils::IteratorType::parallel);
+      if (i == axis)
+        continue;
+      kept.push_back(xt.getDimSize(i));
+      keptExprs.push_back(r.getAffineDimExpr(i));
+      if (xt.isDynamicDim(i))
+        dyn.push_back(tensor::DimOp::create(r, loc, x, i));
+    }
+    auto valType = RankedTensorType::get(kept, elem);
+    auto idxType = RankedTensorType::get(kept, rt.getElementType());
+    double worst = isMax ? -std::numeric_limits<double>::infinity()
+                         : std::numeric_limits<double>::infinity();
+    Value accV = filled(r, loc, valType, dyn, worst), accI = filled(r, loc, idxType, dyn, 0.0);
+    AffineMap keptMap = AffineMap::get(rank, 0, keptExprs, r.getContext());
+    SmallVector<AffineMap> maps = {r.getMultiDimIdentityMap(rank), keptMap, keptMap};
+    auto gen = linalg::GenericOp::create(
+        r, loc, TypeRange{valType, idxType}, ValueRange{x}, ValueRange{accV, accI}, maps, iters,
+        [&](OpBuilder &b, Location l, ValueRange args) {
+          Value better;
+          if (isF)
+            better = arith::CmpFOp::create(
+                b, l, isMax ? arith::CmpFPredicate::OGT : arith::CmpFPredicate::OLT, args[0],
+                args[1]);
+          else
+            better = arith::CmpIOp::create(
+                b, l, isMax ? arith::CmpIPredicate::sgt : arith::CmpIPredicate::slt, args[0],
+                args[1]);
+          Value pos = arith::IndexCastOp::create(b, l, rt.getElementType(),
+                                                 linalg::IndexOp::create(b, l, axis));
+          linalg::YieldOp::create(
+              b, l,
+              ValueRange{arith::SelectOp::create(b, l, better, args[0], args[1]).getResult(),
+                         arith::SelectOp::create(b, l, better, pos, args[2]).getResult()});
+        });
+    auto restored = restoreReducedDims(r, loc, gen.getResult(1), rt, {axis}, rank);
+    if (failed(restored))
+      return r.notifyMatchFailure(op, "unexpected result shape");
+    r.replaceOp(op, *restored);
     return success();
   }
 };
@@ -686,6 +782,7 @@ void mlir::pd::populatePdNNToLinalgPatterns(RewritePatternSet &p) {
   p.add<Conv2dLowering, DepthwiseConv2dLowering, FusedConv2dLowering, BatchNormLowering,
         LayerNormLowering, SkipLayernormLowering, FusedEmbeddingLowering, MultiheadMatmulLowering,
         Pool2dLowering, ReduceLowering<ReduceSumOp>, ReduceLowering<ReduceMeanOp>,
-        ReduceLowering<ReduceMaxOp>, ReduceLowering<ReduceMinOp>, SoftmaxLowering<SoftmaxOp, false>,
+        ReduceLowering<ReduceMaxOp>, ReduceLowering<ReduceMinOp>, ReduceLowering<ReduceProdOp>,
+        ArgLowering<ArgMaxOp>, ArgLowering<ArgMinOp>, SoftmaxLowering<SoftmaxOp, false>,
         SoftmaxLowering<LogSoftmaxOp, true>>(p.getContext());
 }

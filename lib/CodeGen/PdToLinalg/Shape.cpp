@@ -259,7 +259,57 @@ template <typename OpTy> struct SliceLowering : OpConversionPattern<OpTy> {
   }
 };
 
+namespace {
+/// split: consecutive tensor.extract_slice pieces along the axis (num equal
+/// parts, or the sections with at most one -1 taking the rest).
+struct SplitLowering : OpConversionPattern<SplitOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(SplitOp op, OpAdaptor a,
+                                ConversionPatternRewriter &r) const override {
+    if (op.getAxisTensor() || !op.getSectionsTensorList().empty())
+      return r.notifyMatchFailure(op, "run-time axis or sections are not supported");
+    Location loc = op.getLoc();
+    Value x = a.getX();
+    auto xt = cast<RankedTensorType>(x.getType());
+    int64_t rank = xt.getRank(), axis = op.getAxis() < 0 ? op.getAxis() + rank : op.getAxis();
+    auto cst = [&](int64_t v) { return arith::ConstantIndexOp::create(r, loc, v).getResult(); };
+    Value dim = tensor::DimOp::create(r, loc, x, axis);
+    int64_t known = 0;
+    for (int32_t s : op.getSections())
+      known += s > 0 ? s : 0;
+    SmallVector<Value> pieces;
+    Value offset = cst(0);
+    for (auto [i, res] : llvm::enumerate(op.getResults())) {
+      auto pt = cast<RankedTensorType>(res.getType());
+      Value size;
+      if (!pt.isDynamicDim(axis))
+        size = cst(pt.getDimSize(axis));
+      else if (op.getNum() > 0)
+        size = arith::DivSIOp::create(r, loc, dim, cst(op.getNum()));
+      else
+        size = arith::SubIOp::create(r, loc, dim, cst(known));
+      SmallVector<OpFoldResult> offsets(rank, r.getIndexAttr(0)), sizes,
+          strides(rank, r.getIndexAttr(1));
+      for (int64_t k = 0; k < rank; ++k)
+        sizes.push_back(k == axis ? OpFoldResult(size)
+                        : xt.isDynamicDim(k)
+                            ? OpFoldResult(tensor::DimOp::create(r, loc, x, k).getResult())
+                            : OpFoldResult(r.getIndexAttr(xt.getDimSize(k))));
+      offsets[axis] = offset;
+      Value piece = tensor::ExtractSliceOp::create(r, loc, x, offsets, sizes, strides);
+      if (piece.getType() != pt)
+        piece = tensor::CastOp::create(r, loc, pt, piece);
+      pieces.push_back(piece);
+      offset = arith::AddIOp::create(r, loc, offset, size);
+    }
+    r.replaceOp(op, pieces);
+    return success();
+  }
+};
+} // namespace
+
 void mlir::pd::populatePdShapeToTensorPatterns(RewritePatternSet &p) {
+  p.add<SplitLowering>(p.getContext());
   p.add<Reshape2Lowering, FlattenLowering, Transpose2Lowering, ConcatLowering,
         UnitDimReshapeLowering<Squeeze2Op>, UnitDimReshapeLowering<Unsqueeze2Op>,
         SliceLowering<SliceOp>, SliceLowering<StridedSliceOp>>(p.getContext());

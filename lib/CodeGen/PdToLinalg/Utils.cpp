@@ -12,6 +12,16 @@ namespace mlir::pd::lowering {
 Value scalar(OpBuilder &b, Location loc, Type elem, double v) {
   if (auto f = dyn_cast<FloatType>(elem))
     return arith::ConstantOp::create(b, loc, elem, b.getFloatAttr(f, v));
+  // Integers saturate to the type's signed range (so +-inf make the
+  // identities of max/min reductions).
+  unsigned w = elem.getIntOrFloatBitWidth();
+  if (w > 1 && w <= 64) {
+    APInt lo = APInt::getSignedMinValue(w), hi = APInt::getSignedMaxValue(w);
+    if (v <= double(lo.getSExtValue()))
+      return arith::ConstantOp::create(b, loc, elem, b.getIntegerAttr(elem, lo));
+    if (v >= double(hi.getSExtValue()))
+      return arith::ConstantOp::create(b, loc, elem, b.getIntegerAttr(elem, hi));
+  }
   return arith::ConstantOp::create(b, loc, elem, b.getIntegerAttr(elem, static_cast<int64_t>(v)));
 }
 

@@ -24,6 +24,8 @@
 #include "llvm/Support/MemoryBuffer.h"
 
 #include <onnx/checker.h>
+#include <onnx/defs/function.h>
+#include <onnx/defs/schema.h>
 #include <onnx/onnx_pb.h>
 
 #include <cfloat>
@@ -118,6 +120,31 @@ Type elementType(MLIRContext *ctx, int32_t dt) {
   default:
     return nullptr;
   }
+}
+
+/// The ONNX TensorProto data type of an element type (0 if none).
+int32_t onnxDtype(Type t) {
+  if (t.isF32())
+    return onnx::TensorProto::FLOAT;
+  if (t.isF64())
+    return onnx::TensorProto::DOUBLE;
+  if (t.isF16())
+    return onnx::TensorProto::FLOAT16;
+  if (t.isBF16())
+    return onnx::TensorProto::BFLOAT16;
+  if (t.isUnsignedInteger(8))
+    return onnx::TensorProto::UINT8;
+  if (t.isInteger(1))
+    return onnx::TensorProto::BOOL;
+  if (t.isInteger(8))
+    return onnx::TensorProto::INT8;
+  if (t.isInteger(16))
+    return onnx::TensorProto::INT16;
+  if (t.isInteger(32))
+    return onnx::TensorProto::INT32;
+  if (t.isInteger(64))
+    return onnx::TensorProto::INT64;
+  return 0;
 }
 
 /// Paddle's VarType code of an element type (for pd.cast).
@@ -244,6 +271,18 @@ private:
   bool foldShapeMath();
   LogicalResult convPool(StringRef kind);
   LogicalResult reduce(StringRef pdName);
+  /// The reduction `pdName` of x over the node's axes (attribute or input
+  /// 1); `keep` overrides the node's keepdims.
+  FailureOr<Value> reduceOf(StringRef pdName, Value x, std::optional<bool> keep = std::nullopt);
+  /// Ops composed from several pd ops (trigonometry, logic, arg max/min,
+  /// reduction variants, ...); std::nullopt when the op is not one of them.
+  std::optional<LogicalResult> importComposite();
+  /// An op without a direct mapping whose ONNX schema defines it as a
+  /// function: imports the function body's nodes in its place.
+  LogicalResult expandFunction();
+  FailureOr<Value> castTo(Value x, Type to);
+  /// A constant tensor of `type` holding `values` (integer types).
+  Value intConst(RankedTensorType type, ArrayRef<int64_t> values);
 
   MLIRContext *ctx;
   OpBuilder b;
@@ -256,6 +295,7 @@ private:
   const onnx::NodeProto *node = nullptr;
   Location loc = UnknownLoc::get(ctx);
   int globalCount = 0;
+  int expansions = 0;
 };
 
 FailureOr<ConstTensor> OnnxImporter::readTensor(const onnx::TensorProto &t) {
@@ -463,7 +503,7 @@ bool OnnxImporter::foldShapeMath() {
   }
   static const llvm::StringSet<> foldable = {"Gather",  "Add",    "Sub",       "Mul",
                                              "Div",     "Concat", "Unsqueeze", "Squeeze",
-                                             "Reshape", "Cast",   "Slice"};
+                                             "Reshape", "Cast",   "Slice",     "Neg"};
   if (!foldable.contains(t) || node->input_size() == 0)
     return false;
   std::vector<const ConstTensor *> in;
@@ -500,6 +540,13 @@ bool OnnxImporter::foldShapeMath() {
       r[i] = t == "Add" ? a + c : t == "Sub" ? a - c : t == "Mul" ? a * c : a / c;
     }
     consts[out] = intTensor(shapeOf(big), elem, r);
+    return true;
+  }
+  if (t == "Neg") {
+    std::vector<int64_t> r;
+    for (int64_t v : xv)
+      r.push_back(-v);
+    consts[out] = intTensor(shapeOf(x), elem, r);
     return true;
   }
   if (t == "Gather") {
@@ -673,21 +720,30 @@ LogicalResult OnnxImporter::convPool(StringRef kind) {
   return define(0, y);
 }
 
-/// ReduceMean/Sum/Max/Min: axes from the attribute or (ReduceSum >= 13) input.
+/// ReduceMean/Sum/Max/Min/Prod: axes from the attribute or (ReduceSum >= 13)
+/// input.
+FailureOr<Value> OnnxImporter::reduceOf(StringRef pdName, Value x, std::optional<bool> keepOpt) {
+  auto axes = intsFrom("axes", 1);
+  if (failed(axes))
+    return failure();
+  bool keep = keepOpt.value_or(attrInt("keepdims", 1) != 0);
+  bool all = !*axes || (*axes)->empty();
+  if (all && attrInt("noop_with_empty_axes", 0))
+    return x;
+  SmallVector<NamedAttribute> attrs = {flag("keep_dim", keep), flag("reduce_all", all)};
+  attrs.push_back(ints("dim", all ? std::vector<int64_t>{0} : **axes));
+  auto y = pd1(pdName, {x}, attrs);
+  // A full reduction without keepdims is a scalar in ONNX, [1] in Paddle.
+  if (succeeded(y) && !keep && rankOf(*y) == 1 && all)
+    y = pd1("squeeze2", {*y}, {ints("axes", {0})});
+  return y;
+}
+
 LogicalResult OnnxImporter::reduce(StringRef pdName) {
   auto x = input(0);
   if (failed(x))
     return failure();
-  auto axes = intsFrom("axes", 1);
-  if (failed(axes))
-    return failure();
-  bool keep = attrInt("keepdims", 1) != 0;
-  bool all = !*axes || (*axes)->empty();
-  if (all && attrInt("noop_with_empty_axes", 0))
-    return define(0, *x);
-  SmallVector<NamedAttribute> attrs = {flag("keep_dim", keep), flag("reduce_all", all)};
-  attrs.push_back(ints("dim", all ? std::vector<int64_t>{0} : **axes));
-  return define(0, pd1(pdName, {*x}, attrs));
+  return define(0, reduceOf(pdName, *x));
 }
 
 LogicalResult OnnxImporter::importNode(const onnx::NodeProto &n, int index) {
@@ -699,6 +755,10 @@ LogicalResult OnnxImporter::importNode(const onnx::NodeProto &n, int index) {
   const std::string &t = n.op_type();
   if (!n.domain().empty() && n.domain() != "ai.onnx")
     return nodeError("operator domain '" + n.domain() + "' is not supported");
+  // Opset 6 is accepted where its ops mean what they mean at opset 7; the
+  // legacy broadcasting of binary ops (opset < 7) is not.
+  if (opset < 7 && attr("broadcast"))
+    return nodeError("the legacy 'broadcast' attribute (opset < 7) is not supported");
 
   static const llvm::StringMap<std::string> unary = {
       {"Relu", "relu"}, {"Sigmoid", "sigmoid"}, {"Tanh", "tanh"}, {"Exp", "exp"},
@@ -710,8 +770,36 @@ LogicalResult OnnxImporter::importNode(const onnx::NodeProto &n, int index) {
 
   if (t == "Constant") {
     const auto *v = attr("value");
+    if (!v) {
+      // The scalar and list forms.
+      Type i64 = b.getIntegerType(64);
+      if (const auto *a = attr("value_int")) {
+        consts[outName] = intTensor({}, i64, {a->i()});
+        return success();
+      }
+      if (const auto *a = attr("value_ints")) {
+        std::vector<int64_t> vals(a->ints().begin(), a->ints().end());
+        consts[outName] = intTensor({int64_t(vals.size())}, i64, vals);
+        return success();
+      }
+      const auto *f = attr("value_float");
+      const auto *fs = attr("value_floats");
+      if (f || fs) {
+        std::vector<float> vals =
+            f ? std::vector<float>{f->f()} : std::vector<float>(fs->floats().begin(), fs->floats().end());
+        SmallVector<int64_t> shape;
+        if (fs)
+          shape.push_back(int64_t(vals.size()));
+        ConstTensor c{RankedTensorType::get(shape, b.getF32Type()), {}};
+        c.bytes.resize(vals.size() * 4);
+        std::memcpy(c.bytes.data(), vals.data(), c.bytes.size());
+        consts[outName] = std::move(c);
+        return success();
+      }
+    }
     if (!v || !v->has_t())
-      return nodeError("only the 'value' form of Constant is supported");
+      return nodeError("only the 'value', 'value_int(s)' and 'value_float(s)' forms of Constant "
+                       "are supported");
     auto c = readTensor(v->t());
     if (failed(c))
       return failure();
@@ -1044,7 +1132,24 @@ LogicalResult OnnxImporter::importNode(const onnx::NodeProto &n, int index) {
     if (axis == 0 && xt && it && it.getRank() != 1 && xt.getRank() == 2 &&
         isa<FloatType>(xt.getElementType()))
       return define(0, pd1("lookup_table_v2", {*x, *idx}));
-    return define(0, pd1("gather", {*x, *idx}, {i32("axis", axis)}, {1, 1, 0}));
+    if (it && it.getRank() == 1)
+      return define(0, pd1("gather", {*x, *idx}, {i32("axis", axis)}, {1, 1, 0}));
+    // Other index ranks: gather by the flattened index, then give the
+    // result x.shape[:axis] + index.shape + x.shape[axis+1:].
+    if (!xt || !it || !xt.hasStaticShape() || !it.hasStaticShape())
+      return nodeError("an index of rank other than 1 needs static shapes");
+    auto flat = pd1("reshape2", {*idx}, {ints("shape", {it.getNumElements()})}, {1, 0, 0});
+    if (failed(flat))
+      return failure();
+    auto g = pd1("gather", {*x, *flat}, {i32("axis", axis)}, {1, 1, 0});
+    if (failed(g))
+      return failure();
+    std::vector<int64_t> shape(xt.getShape().begin(), xt.getShape().begin() + axis);
+    shape.insert(shape.end(), it.getShape().begin(), it.getShape().end());
+    shape.insert(shape.end(), xt.getShape().begin() + axis + 1, xt.getShape().end());
+    if (shape.empty())
+      return define(0, pd1("squeeze2", {*g}, {ints("axes", {0})}));
+    return define(0, pd1("reshape2", {*g}, {ints("shape", shape)}, {1, 0, 0}));
   }
   if (t == "ReduceMean")
     return reduce("reduce_mean");
@@ -1054,15 +1159,18 @@ LogicalResult OnnxImporter::importNode(const onnx::NodeProto &n, int index) {
     return reduce("reduce_max");
   if (t == "ReduceMin")
     return reduce("reduce_min");
-  if (t == "Cast") {
+  if (t == "Cast" || t == "CastLike") {
     auto x = input(0);
     if (failed(x))
       return failure();
     Type to = elementType(ctx, attrInt("to", 0));
-    int from = paddleDtype(cast<ShapedType>(x->getType()).getElementType());
-    if (!to || paddleDtype(to) < 0 || from < 0)
-      return nodeError("cast to type " + Twine(attrInt("to", 0)) + " is not supported");
-    return define(0, pd1("cast", {*x}, {i32("in_dtype", from), i32("out_dtype", paddleDtype(to))}));
+    if (t == "CastLike") {
+      auto like = input(1);
+      if (failed(like))
+        return failure();
+      to = cast<ShapedType>(like->getType()).getElementType();
+    }
+    return define(0, castTo(*x, to));
   }
   if (t == "Clip") {
     auto x = input(0);
@@ -1078,8 +1186,22 @@ LogicalResult OnnxImporter::importNode(const onnx::NodeProto &n, int index) {
           continue;
         const ConstTensor *c = constInput(i);
         std::optional<double> v = c ? c->scalar() : std::nullopt;
-        if (!v)
-          return nodeError("min and max must be constant scalars");
+        if (!v) {
+          // Run-time bounds: max(x, min) then min(., max).
+          Value y = *x;
+          for (int k = 1; k <= 2; ++k) {
+            if (!hasInput(k))
+              continue;
+            auto bound = input(k);
+            if (failed(bound))
+              return failure();
+            auto r = pd1(k == 1 ? "elementwise_max" : "elementwise_min", {y, *bound});
+            if (failed(r))
+              return failure();
+            y = *r;
+          }
+          return define(0, y);
+        }
         (i == 1 ? lo : hi) = *v;
       }
     }
@@ -1122,14 +1244,11 @@ LogicalResult OnnxImporter::importNode(const onnx::NodeProto &n, int index) {
     auto x = input(0), scale = input(1);
     if (failed(x) || failed(scale))
       return failure();
-    int64_t rank = rankOf(*x), axis = attrInt("axis", -1);
+    auto xt = cast<RankedTensorType>(x->getType());
+    int64_t rank = xt.getRank(), axis = attrInt("axis", -1);
     if (axis < 0)
       axis += rank;
-    if (axis != rank - 1)
-      return nodeError("normalization over several dims (axis " + Twine(axis) +
-                       ") is not supported");
-    if (n.output_size() > 1)
-      return nodeError("the Mean/InvStdDev outputs are not supported");
+    double eps = attrFloat("epsilon", 1e-5);
     SmallVector<Value> in = {*x, *scale};
     if (hasInput(2)) {
       auto bias = input(2);
@@ -1137,9 +1256,79 @@ LogicalResult OnnxImporter::importNode(const onnx::NodeProto &n, int index) {
         return failure();
       in.push_back(*bias);
     }
-    return define(0, pd1("layer_norm", in,
-                         {f32("epsilon", attrFloat("epsilon", 1e-5)), i32("begin_norm_axis", axis)},
-                         {1, 1, int32_t(in.size() - 2)}));
+    std::vector<int64_t> all;
+    for (int64_t k = axis; k < rank; ++k)
+      all.push_back(k);
+    // Mean and 1 / sqrt(var + eps) over the normalized dims, kept as
+    // size-1 dims (the optional outputs, and the whole computation when
+    // epsilon is above pd.layer_norm's range).
+    SmallVector<NamedAttribute> red = {flag("keep_dim", true), ints("dim", all)};
+    FailureOr<Value> mean = failure(), centered = failure(), invStd = failure();
+    auto stats = [&]() -> LogicalResult {
+      mean = pd1("reduce_mean", {*x}, red);
+      if (failed(mean))
+        return failure();
+      centered = pd1("elementwise_sub", {*x, *mean});
+      if (failed(centered))
+        return failure();
+      auto sq = pd1("square", {*centered});
+      if (failed(sq))
+        return failure();
+      auto var = pd1("reduce_mean", {*sq}, red);
+      if (failed(var))
+        return failure();
+      auto shifted = pd1("scale", {*var}, {f32("bias", eps)});
+      if (failed(shifted))
+        return failure();
+      invStd = pd1("rsqrt", {*shifted});
+      return failure(failed(invStd));
+    };
+    bool wantMean = n.output_size() > 1 && !n.output(1).empty();
+    bool wantInv = n.output_size() > 2 && !n.output(2).empty();
+    if ((wantMean || wantInv || eps > 1e-3) && failed(stats()))
+      return failure();
+    SmallVector<NamedAttribute> attrs = {f32("epsilon", eps), i32("begin_norm_axis", axis)};
+    FailureOr<Value> y;
+    if (eps > 1e-3) {
+      y = pd1("elementwise_mul", {*centered, *invStd});
+      for (size_t k = 1; k < in.size() && succeeded(y); ++k)
+        y = pd1(k == 1 ? "elementwise_mul" : "elementwise_add", {*y, in[k]});
+    } else if (axis == rank - 1) {
+      y = pd1("layer_norm", in, attrs, {1, 1, int32_t(in.size() - 2)});
+    } else {
+      // Normalizing over dims [axis, rank): a 2-D [outer, inner] view
+      // normalized over its last dim, scale and bias flattened to [inner].
+      if (!xt.hasStaticShape())
+        return nodeError("normalization over several dims needs static shapes");
+      int64_t outer = 1, inner = 1;
+      for (int64_t k = 0; k < rank; ++k)
+        (k < axis ? outer : inner) *= xt.getDimSize(k);
+      SmallVector<Value> flat;
+      for (auto [k, v] : llvm::enumerate(in)) {
+        auto vt = cast<RankedTensorType>(v.getType());
+        if (k > 0 && (!vt.hasStaticShape() || vt.getNumElements() != inner))
+          return nodeError("scale and bias must have the normalized dims' shape");
+        auto f = pd1("reshape2", {v},
+                     {ints("shape", k == 0 ? std::vector<int64_t>{outer, inner}
+                                           : std::vector<int64_t>{inner})},
+                     {1, 0, 0});
+        if (failed(f))
+          return failure();
+        flat.push_back(*f);
+      }
+      attrs[1] = i32("begin_norm_axis", 1);
+      auto y2 = pd1("layer_norm", flat, attrs, {1, 1, int32_t(flat.size() - 2)});
+      if (failed(y2))
+        return failure();
+      y = pd1("reshape2", {*y2}, {ints("shape", xt.getShape())}, {1, 0, 0});
+    }
+    if (failed(define(0, y)))
+      return failure();
+    if (wantMean && failed(define(1, mean)))
+      return failure();
+    if (wantInv && failed(define(2, invStd)))
+      return failure();
+    return success();
   }
   if (t == "QuantizeLinear" || t == "DequantizeLinear") {
     auto x = input(0), scale = input(1);
@@ -1166,7 +1355,322 @@ LogicalResult OnnxImporter::importNode(const onnx::NodeProto &n, int index) {
       return define(0, pd1("quantize_linear", {*x, *scale, zp}, attrs, {1, 1, 1, 0, 0}));
     return define(0, pd1("dequantize_linear", {*x, *scale, zp}, attrs));
   }
+  if (auto handled = importComposite())
+    return *handled;
+  return expandFunction();
+}
+
+FailureOr<Value> OnnxImporter::castTo(Value x, Type to) {
+  Type fromType = cast<ShapedType>(x.getType()).getElementType();
+  if (fromType == to)
+    return x;
+  int from = paddleDtype(fromType);
+  if (!to || paddleDtype(to) < 0 || from < 0)
+    return (LogicalResult)nodeError("this cast's types are not supported");
+  return pd1("cast", {x}, {i32("in_dtype", from), i32("out_dtype", paddleDtype(to))});
+}
+
+Value OnnxImporter::intConst(RankedTensorType type, ArrayRef<int64_t> values) {
+  SmallVector<APInt> bits;
+  for (int64_t v : values)
+    bits.push_back(APInt(type.getElementTypeBitWidth(), uint64_t(v), /*isSigned=*/true));
+  return arith::ConstantOp::create(b, loc, type, DenseElementsAttr::get(type, bits));
+}
+
+std::optional<LogicalResult> OnnxImporter::importComposite() {
+  const std::string &t = node->op_type();
+  static const llvm::StringMap<std::string> unary = {
+      {"Sin", "sin"},     {"Cos", "cos"},         {"Tan", "tan"},
+      {"Asin", "asin"},   {"Acos", "acos"},       {"Atan", "atan"},
+      {"Sinh", "sinh"},   {"Cosh", "cosh"},       {"Asinh", "asinh"},
+      {"Acosh", "acosh"}, {"Atanh", "atanh"},     {"Floor", "floor"},
+      {"Ceil", "ceil"},   {"Reciprocal", "reciprocal"}, {"Sign", "sign"},
+      {"Softsign", "softsign"}, {"Softplus", "softplus"}, {"IsNaN", "isnan_v2"},
+      {"Not", "logical_not"}};
+  static const llvm::StringMap<std::string> logic = {
+      {"And", "logical_and"}, {"Or", "logical_or"}, {"Xor", "logical_xor"}};
+  static const llvm::StringSet<> others = {
+      "Elu",        "Selu",       "Celu",         "ThresholdedRelu", "IsInf",
+      "Mod",        "ArgMax",     "ArgMin",       "GatherElements",  "Trilu",
+      "CumSum",     "ReduceProd", "ReduceL1",     "ReduceL2",        "ReduceSumSquare",
+      "ReduceLogSum", "ReduceLogSumExp", "Sum",   "Mean",            "GreaterOrEqual",
+      "LessOrEqual", "ConstantOfShape"};
+  if (!unary.contains(t) && !logic.contains(t) && !others.contains(t))
+    return std::nullopt;
+  auto x = input(0);
+  if (failed(x))
+    return failure();
+  Type elem = cast<ShapedType>(x->getType()).getElementType();
+  auto zero = [&]() { return scalarConst(elem, 0.0); };
+  if (auto it = unary.find(t); it != unary.end())
+    return define(0, pd1(it->second, {*x}));
+  if (auto it = logic.find(t); it != logic.end()) {
+    auto y = input(1);
+    if (failed(y))
+      return failure();
+    return define(0, pd1(it->second, {*x, *y}));
+  }
+  if (t == "Elu" || t == "Celu")
+    return define(0, pd1(t == "Elu" ? "elu" : "celu", {*x}, {f32("alpha", attrFloat("alpha", 1.0))}));
+  if (t == "Selu")
+    return define(0, pd1("selu", {*x},
+                         {f32("alpha", attrFloat("alpha", 1.67326319217681884765625)),
+                          f32("scale", attrFloat("gamma", 1.05070102214813232421875))}));
+  if (t == "ThresholdedRelu")
+    return define(0, pd1("thresholded_relu", {*x}, {f32("threshold", attrFloat("alpha", 1.0))}));
+  if (t == "IsInf") {
+    // isinf, restricted to one sign by detect_positive / detect_negative.
+    auto mask = pd1("isinf_v2", {*x});
+    for (auto [name, cmp] : {std::pair<StringRef, StringRef>{"detect_positive", "less_than"},
+                             {"detect_negative", "greater_than"}}) {
+      if (failed(mask) || attrInt(name, 1))
+        continue;
+      auto sign = pd1(cmp, {*x, zero()});
+      mask = failed(sign) ? sign : pd1("logical_and", {*mask, *sign});
+    }
+    return define(0, mask);
+  }
+  if (t == "GreaterOrEqual" || t == "LessOrEqual") {
+    auto y = input(1);
+    if (failed(y))
+      return failure();
+    auto strict = pd1(t == "GreaterOrEqual" ? "greater_than" : "less_than", {*x, *y});
+    auto eq = pd1("equal", {*x, *y});
+    if (failed(strict) || failed(eq))
+      return failure();
+    return define(0, pd1("logical_or", {*strict, *eq}));
+  }
+  if (t == "Mod") {
+    auto y = input(1);
+    if (failed(y))
+      return failure();
+    // elementwise_mod takes the divisor's sign; fmod takes the dividend's:
+    // where they differ (and r != 0), fmod = r - y.
+    auto r = pd1("elementwise_mod", {*x, *y});
+    if (failed(r) || !attrInt("fmod", 0))
+      return define(0, r);
+    auto nz = pd1("not_equal", {*r, zero()});
+    auto rn = pd1("less_than", {*r, zero()});
+    auto xn = pd1("less_than", {*x, zero()});
+    if (failed(nz) || failed(rn) || failed(xn))
+      return failure();
+    auto differ = pd1("logical_xor", {*rn, *xn});
+    if (failed(differ))
+      return failure();
+    auto fix = pd1("logical_and", {*nz, *differ});
+    auto shifted = pd1("elementwise_sub", {*r, *y});
+    if (failed(fix) || failed(shifted))
+      return failure();
+    return define(0, pd1("where", {*fix, *shifted, *r}));
+  }
+  if (t == "ArgMax" || t == "ArgMin") {
+    int64_t rank = rankOf(*x), axis = attrInt("axis", 0);
+    if (axis < 0)
+      axis += rank;
+    std::string op = t == "ArgMax" ? "arg_max" : "arg_min";
+    bool keep = attrInt("keepdims", 1) != 0;
+    SmallVector<NamedAttribute> attrs = {b.getNamedAttr("axis", b.getI64IntegerAttr(axis)),
+                                         flag("keepdims", keep), i32("dtype", 3)};
+    if (!attrInt("select_last_index", 0))
+      return define(0, pd1(op, {*x}, attrs));
+    // The last extreme: the first one of the reversed axis, mapped back.
+    int64_t size = cast<RankedTensorType>(x->getType()).getDimSize(axis);
+    if (ShapedType::isDynamic(size))
+      return nodeError("select_last_index needs a static size along the axis");
+    auto flipped = pd1("flip", {*x}, {ints("axis", {axis})});
+    if (failed(flipped))
+      return failure();
+    auto first = pd1(op, {*flipped}, attrs);
+    if (failed(first))
+      return failure();
+    return define(0, pd1("scale", {*first}, {f32("scale", -1.0), f32("bias", double(size - 1))}));
+  }
+  if (t == "GatherElements") {
+    auto idx = input(1);
+    if (failed(idx))
+      return failure();
+    int64_t axis = attrInt("axis", 0);
+    if (axis < 0)
+      axis += rankOf(*x);
+    return define(0, pd1("take_along_axis", {*x, *idx}, {i32("Axis", axis)}));
+  }
+  if (t == "Trilu") {
+    bool upper = attrInt("upper", 1) != 0;
+    int64_t k = 0;
+    if (hasInput(1)) {
+      const ConstTensor *c = constInput(1);
+      if (!c) {
+        // A run-time k: compare a constant (j - i) grid with it.
+        auto xt = cast<RankedTensorType>(x->getType());
+        int64_t rank = xt.getRank();
+        if (rank < 2 || xt.isDynamicDim(rank - 2) || xt.isDynamicDim(rank - 1))
+          return nodeError("a run-time k needs static sizes of the last two dims");
+        auto kv = input(1);
+        if (failed(kv))
+          return failure();
+        int64_t rows = xt.getDimSize(rank - 2), cols = xt.getDimSize(rank - 1);
+        auto kt = cast<RankedTensorType>(kv->getType());
+        std::vector<int64_t> diff;
+        for (int64_t i = 0; i < rows; ++i)
+          for (int64_t j = 0; j < cols; ++j)
+            diff.push_back(j - i);
+        Value grid = intConst(RankedTensorType::get({rows, cols}, kt.getElementType()), diff);
+        auto outside = pd1(upper ? "less_than" : "greater_than", {grid, *kv});
+        if (failed(outside))
+          return failure();
+        auto keep = pd1("logical_not", {*outside});
+        if (failed(keep))
+          return failure();
+        return define(0, pd1("where", {*keep, *x, zero()}));
+      }
+      std::optional<double> v = c->scalar();
+      if (!v)
+        return nodeError("k must hold one integer");
+      k = int64_t(*v);
+    }
+    return define(0, pd1("tril_triu", {*x}, {i32("diagonal", k), flag("lower", !upper)}));
+  }
+  if (t == "CumSum") {
+    const ConstTensor *c = constInput(1);
+    std::optional<double> axis = c ? c->scalar() : std::nullopt;
+    if (!axis)
+      return nodeError("the axis input must be a constant (initializer or Constant node)");
+    int64_t a = int64_t(*axis);
+    if (a < 0)
+      a += rankOf(*x);
+    return define(0, pd1("cumsum", {*x},
+                         {i32("axis", a), flag("exclusive", attrInt("exclusive", 0) != 0),
+                          flag("reverse", attrInt("reverse", 0) != 0)}));
+  }
+  if (t == "ReduceProd")
+    return define(0, reduceOf("reduce_prod", *x));
+  if (t == "ReduceL1" || t == "ReduceL2" || t == "ReduceSumSquare") {
+    auto pre = pd1(t == "ReduceL1" ? "abs" : "square", {*x});
+    if (failed(pre))
+      return failure();
+    auto sum = reduceOf("reduce_sum", *pre);
+    if (failed(sum) || t != "ReduceL2")
+      return define(0, sum);
+    return define(0, pd1("sqrt", {*sum}));
+  }
+  if (t == "ReduceLogSum") {
+    auto sum = reduceOf("reduce_sum", *x);
+    if (failed(sum))
+      return failure();
+    return define(0, pd1("log", {*sum}));
+  }
+  if (t == "ReduceLogSumExp") {
+    // log(sum(exp(x - m))) + m with m the max, so large inputs do not
+    // overflow.
+    auto mKeep = reduceOf("reduce_max", *x, true);
+    auto m = reduceOf("reduce_max", *x);
+    if (failed(mKeep) || failed(m))
+      return failure();
+    auto shifted = pd1("elementwise_sub", {*x, *mKeep});
+    if (failed(shifted))
+      return failure();
+    auto e = pd1("exp", {*shifted});
+    if (failed(e))
+      return failure();
+    auto sum = reduceOf("reduce_sum", *e);
+    if (failed(sum))
+      return failure();
+    auto lg = pd1("log", {*sum});
+    if (failed(lg))
+      return failure();
+    return define(0, pd1("elementwise_add", {*lg, *m}));
+  }
+  if (t == "Sum" || t == "Mean") {
+    Value acc = *x;
+    for (int i = 1; i < node->input_size(); ++i) {
+      auto y = input(i);
+      if (failed(y))
+        return failure();
+      auto r = pd1("elementwise_add", {acc, *y});
+      if (failed(r))
+        return failure();
+      acc = *r;
+    }
+    if (t == "Sum" || node->input_size() == 1)
+      return define(0, acc);
+    return define(0, pd1("scale", {acc}, {f32("scale", 1.0 / node->input_size())}));
+  }
+  if (t == "ConstantOfShape") {
+    const ConstTensor *shape = constInput(0);
+    if (!shape)
+      return nodeError("the shape input must be a constant (initializer or Constant node)");
+    ConstTensor fillv = intTensor({1}, b.getF32Type(), {});
+    fillv.bytes.assign(4, 0);
+    if (const auto *v = attr("value")) {
+      auto c = readTensor(v->t());
+      if (failed(c))
+        return failure();
+      if (c->type.getNumElements() != 1)
+        return nodeError("value must hold one element");
+      fillv = *c;
+    }
+    std::vector<int64_t> dims = shape->ints();
+    ConstTensor out{RankedTensorType::get(dims, fillv.type.getElementType()), {}};
+    int64_t count = out.type.getNumElements();
+    for (int64_t i = 0; i < count; ++i)
+      out.bytes.insert(out.bytes.end(), fillv.bytes.begin(), fillv.bytes.end());
+    consts[node->output(0)] = std::move(out);
+    return success();
+  }
   return nodeError("unsupported ONNX op");
+}
+
+LogicalResult OnnxImporter::expandFunction() {
+  const onnx::OpSchema *schema = onnx::OpSchemaRegistry::Schema(node->op_type(), int(opset), "");
+  if (!schema || (!schema->HasFunction() && !schema->HasContextDependentFunction()))
+    return nodeError("unsupported ONNX op");
+  onnx::FunctionProto fn;
+  if (schema->HasFunction()) {
+    fn = *schema->GetFunction();
+  } else {
+    // Context-dependent bodies (e.g. the loss functions) depend on the
+    // input types: describe each input's element type and shape.
+    std::vector<onnx::TypeProto> types;
+    for (int i = 0; i < node->input_size(); ++i) {
+      onnx::TypeProto tp;
+      if (hasInput(i)) {
+        auto v = input(i);
+        if (failed(v))
+          return failure();
+        auto vt = cast<RankedTensorType>(v->getType());
+        auto *tt = tp.mutable_tensor_type();
+        tt->set_elem_type(onnxDtype(vt.getElementType()));
+        for (int64_t d : vt.getShape()) {
+          auto *dim = tt->mutable_shape()->add_dim();
+          if (!ShapedType::isDynamic(d))
+            dim->set_dim_value(d);
+        }
+      }
+      types.push_back(tp);
+    }
+    onnx::FunctionBodyBuildContextImpl fctx(*node, types);
+    if (!schema->BuildContextDependentFunction(fctx, fn))
+      return nodeError("unsupported ONNX op (its function body cannot be built for these inputs)");
+  }
+  // The body's nodes, with its names made unique and wired to this node's
+  // inputs and outputs; imported under the body's own opset.
+  onnx::GraphProto body;
+  onnx::FunctionExpandHelper(*node, fn, body,
+                             "__" + node->op_type() + "_" + std::to_string(expansions++) + "_");
+  int64_t savedOpset = opset;
+  for (const auto &o : fn.opset_import())
+    if (o.domain().empty() || o.domain() == "ai.onnx")
+      opset = o.version();
+  const onnx::NodeProto *outer = node;
+  LogicalResult result = success();
+  for (int i = 0; i < body.node_size() && succeeded(result); ++i)
+    result = importNode(body.node(i), i);
+  node = outer;
+  opset = savedOpset;
+  if (failed(result))
+    return fail(loc, "(while expanding ONNX node '" + outer->name() + "' (" + outer->op_type() +
+                         ") into its function body)");
+  return success();
 }
 
 OwningOpRef<ModuleOp> OnnxImporter::run() {
@@ -1190,8 +1694,8 @@ OwningOpRef<ModuleOp> OnnxImporter::run() {
   for (const auto &o : model.opset_import())
     if (o.domain().empty() || o.domain() == "ai.onnx")
       opset = o.version();
-  if (opset < 7 || opset > 17) {
-    emitError(fileLoc()) << "ONNX opset " << opset << " is not supported (7 to 17 are)";
+  if (opset < 6 || opset > 17) {
+    emitError(fileLoc()) << "ONNX opset " << opset << " is not supported (6 to 17 are)";
     return nullptr;
   }
   const onnx::GraphProto &g = model.graph();

@@ -1073,6 +1073,18 @@ LogicalResult GatherNdOp::inferResultTypes(SmallVectorImpl<Type> &types, bool em
   return success();
 }
 
+LogicalResult TakeAlongAxisOp::inferResultTypes(SmallVectorImpl<Type> &types, bool emit) {
+  Checker c{*this, emit};
+  auto x = rt(getInput()), idx = rt(getIndex());
+  if (idx.getRank() != x.getRank())
+    return c.fail("Index must have the rank of Input (" + Twine(x.getRank()) + "), got " +
+                  Twine(idx.getRank()));
+  if (failed(c.axis(getAxis(), x.getRank())))
+    return failure();
+  types.push_back(tensor(idx.getShape(), x.getElementType()));
+  return success();
+}
+
 LogicalResult LookupTableOp::inferResultTypes(SmallVectorImpl<Type> &types, bool emit) {
   Checker c{*this, emit};
   if (failed(c.rank(getW(), "W", 2, 2)))

@@ -55,18 +55,27 @@ def main():
          os.path.join(out, "embedding.onnx"))
 
     # An op the importer does not handle.
-    graph = helper.make_graph([helper.make_node("Trilu", ["x"], ["y"], name="tri")], "trilu",
+    graph = helper.make_graph([helper.make_node("Det", ["x"], ["y"], name="det")], "det",
                               [helper.make_tensor_value_info("x", TensorProto.FLOAT, [4, 4])],
-                              [helper.make_tensor_value_info("y", TensorProto.FLOAT, [4, 4])])
+                              [helper.make_tensor_value_info("y", TensorProto.FLOAT, [])])
     save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 14)]),
-         os.path.join(out, "trilu.onnx"))
+         os.path.join(out, "det.onnx"))
 
-    # An opset outside 7..17.
+    # An opset outside 6..17.
     graph = helper.make_graph([helper.make_node("Relu", ["x"], ["y"])], "old",
                               [helper.make_tensor_value_info("x", TensorProto.FLOAT, [4])],
                               [helper.make_tensor_value_info("y", TensorProto.FLOAT, [4])])
+    save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 5)]),
+         os.path.join(out, "opset5.onnx"), check=False)
+
+    # Opset 6 with the legacy broadcasting attribute of binary ops.
+    graph = helper.make_graph([helper.make_node("Add", ["x", "b"], ["y"], name="add", broadcast=1)],
+                              "legacy",
+                              [helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 4]),
+                               helper.make_tensor_value_info("b", TensorProto.FLOAT, [4])],
+                              [helper.make_tensor_value_info("y", TensorProto.FLOAT, [2, 4])])
     save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 6)]),
-         os.path.join(out, "opset6.onnx"), check=False)
+         os.path.join(out, "legacy_broadcast.onnx"), check=False)
 
     # Reshape whose shape is only known at run time.
     graph = helper.make_graph([helper.make_node("Reshape", ["x", "s"], ["y"], name="dyn")], "dyn",

@@ -799,6 +799,634 @@ def Pd_ErfOp : Pd_Op<"erf"> {
   }];
 }
 
+def Pd_SinOp : Pd_Op<"sin"> {
+  let summary = "elementwise sine";
+  let description = [{
+    Paddle operator `sin`: elementwise sine.
+
+    Input slots: X. Output slots: Out.
+
+    Example:
+
+    ```mlir
+    %y = pd.sin %x : (tensor<?x64xf32>) -> tensor<?x64xf32>
+    ```
+  }];
+  let arguments = (ins
+    Pd_FloatTensor:$X
+  );
+  let results = (outs Pd_FloatTensor:$Out);
+  let assemblyFormat = "$X attr-dict `:` functional-type(operands, results)";
+  let extraClassDefinition = [{
+  ::llvm::LogicalResult $cppClass::inferResultTypes(
+      ::llvm::SmallVectorImpl<::mlir::Type> &types, bool emitErrors) {
+    types.push_back(getX().getType());
+    return ::mlir::success();
+  }
+  }];
+}
+
+def Pd_CosOp : Pd_Op<"cos"> {
+  let summary = "elementwise cosine";
+  let description = [{
+    Paddle operator `cos`: elementwise cosine.
+
+    Input slots: X. Output slots: Out.
+
+    Example:
+
+    ```mlir
+    %y = pd.cos %x : (tensor<?x64xf32>) -> tensor<?x64xf32>
+    ```
+  }];
+  let arguments = (ins
+    Pd_FloatTensor:$X
+  );
+  let results = (outs Pd_FloatTensor:$Out);
+  let assemblyFormat = "$X attr-dict `:` functional-type(operands, results)";
+  let extraClassDefinition = [{
+  ::llvm::LogicalResult $cppClass::inferResultTypes(
+      ::llvm::SmallVectorImpl<::mlir::Type> &types, bool emitErrors) {
+    types.push_back(getX().getType());
+    return ::mlir::success();
+  }
+  }];
+}
+
+def Pd_TanOp : Pd_Op<"tan"> {
+  let summary = "elementwise tangent";
+  let description = [{
+    Paddle operator `tan`: elementwise tangent.
+
+    Input slots: X. Output slots: Out.
+
+    Example:
+
+    ```mlir
+    %y = pd.tan %x : (tensor<?x64xf32>) -> tensor<?x64xf32>
+    ```
+  }];
+  let arguments = (ins
+    Pd_FloatTensor:$X
+  );
+  let results = (outs Pd_FloatTensor:$Out);
+  let assemblyFormat = "$X attr-dict `:` functional-type(operands, results)";
+  let extraClassDefinition = [{
+  ::llvm::LogicalResult $cppClass::inferResultTypes(
+      ::llvm::SmallVectorImpl<::mlir::Type> &types, bool emitErrors) {
+    types.push_back(getX().getType());
+    return ::mlir::success();
+  }
+  }];
+}
+
+def Pd_AsinOp : Pd_Op<"asin"> {
+  let summary = "elementwise arcsine";
+  let description = [{
+    Paddle operator `asin`: elementwise arcsine.
+
+    Input slots: X. Output slots: Out.
+
+    Example:
+
+    ```mlir
+    %y = pd.asin %x : (tensor<?x64xf32>) -> tensor<?x64xf32>
+    ```
+  }];
+  let arguments = (ins
+    Pd_FloatTensor:$X
+  );
+  let results = (outs Pd_FloatTensor:$Out);
+  let assemblyFormat = "$X attr-dict `:` functional-type(operands, results)";
+  let extraClassDefinition = [{
+  ::llvm::LogicalResult $cppClass::inferResultTypes(
+      ::llvm::SmallVectorImpl<::mlir::Type> &types, bool emitErrors) {
+    types.push_back(getX().getType());
+    return ::mlir::success();
+  }
+  }];
+}
+
+def Pd_AcosOp : Pd_Op<"acos"> {
+  let summary = "elementwise arccosine";
+  let description = [{
+    Paddle operator `acos`: elementwise arccosine.
+
+    Input slots: X. Output slots: Out.
+
+    Example:
+
+    ```mlir
+    %y = pd.acos %x : (tensor<?x64xf32>) -> tensor<?x64xf32>
+    ```
+  }];
+  let arguments = (ins
+    Pd_FloatTensor:$X
+  );
+  let results = (outs Pd_FloatTensor:$Out);
+  let assemblyFormat = "$X attr-dict `:` functional-type(operands, results)";
+  let extraClassDefinition = [{
+  ::llvm::LogicalResult $cppClass::inferResultTypes(
+      ::llvm::SmallVectorImpl<::mlir::Type> &types, bool emitErrors) {
+    types.push_back(getX().getType());
+    return ::mlir::success();
+  }
+  }];
+}
+
+def Pd_AtanOp : Pd_Op<"atan"> {
+  let summary = "elementwise arctangent";
+  let description = [{
+    Paddle operator `atan`: elementwise arctangent.
+
+    Input slots: X. Output slots: Out.
+
+    Example:
+
+    ```mlir
+    %y = pd.atan %x : (tensor<?x64xf32>) -> tensor<?x64xf32>
+    ```
+  }];
+  let arguments = (ins
+    Pd_FloatTensor:$X
+  );
+  let results = (outs Pd_FloatTensor:$Out);
+  let assemblyFormat = "$X attr-dict `:` functional-type(operands, results)";
+  let extraClassDefinition = [{
+  ::llvm::LogicalResult $cppClass::inferResultTypes(
+      ::llvm::SmallVectorImpl<::mlir::Type> &types, bool emitErrors) {
+    types.push_back(getX().getType());
+    return ::mlir::success();
+  }
+  }];
+}
+
+def Pd_SinhOp : Pd_Op<"sinh"> {
+  let summary = "elementwise hyperbolic sine";
+  let description = [{
+    Paddle operator `sinh`: elementwise hyperbolic sine.
+
+    Input slots: X. Output slots: Out.
+
+    Example:
+
+    ```mlir
+    %y = pd.sinh %x : (tensor<?x64xf32>) -> tensor<?x64xf32>
+    ```
+  }];
+  let arguments = (ins
+    Pd_FloatTensor:$X
+  );
+  let results = (outs Pd_FloatTensor:$Out);
+  let assemblyFormat = "$X attr-dict `:` functional-type(operands, results)";
+  let extraClassDefinition = [{
+  ::llvm::LogicalResult $cppClass::inferResultTypes(
+      ::llvm::SmallVectorImpl<::mlir::Type> &types, bool emitErrors) {
+    types.push_back(getX().getType());
+    return ::mlir::success();
+  }
+  }];
+}
+
+def Pd_CoshOp : Pd_Op<"cosh"> {
+  let summary = "elementwise hyperbolic cosine";
+  let description = [{
+    Paddle operator `cosh`: elementwise hyperbolic cosine.
+
+    Input slots: X. Output slots: Out.
+
+    Example:
+
+    ```mlir
+    %y = pd.cosh %x : (tensor<?x64xf32>) -> tensor<?x64xf32>
+    ```
+  }];
+  let arguments = (ins
+    Pd_FloatTensor:$X
+  );
+  let results = (outs Pd_FloatTensor:$Out);
+  let assemblyFormat = "$X attr-dict `:` functional-type(operands, results)";
+  let extraClassDefinition = [{
+  ::llvm::LogicalResult $cppClass::inferResultTypes(
+      ::llvm::SmallVectorImpl<::mlir::Type> &types, bool emitErrors) {
+    types.push_back(getX().getType());
+    return ::mlir::success();
+  }
+  }];
+}
+
+def Pd_AsinhOp : Pd_Op<"asinh"> {
+  let summary = "elementwise inverse hyperbolic sine";
+  let description = [{
+    Paddle operator `asinh`: elementwise inverse hyperbolic sine.
+
+    Input slots: X. Output slots: Out.
+
+    Example:
+
+    ```mlir
+    %y = pd.asinh %x : (tensor<?x64xf32>) -> tensor<?x64xf32>
+    ```
+  }];
+  let arguments = (ins
+    Pd_FloatTensor:$X
+  );
+  let results = (outs Pd_FloatTensor:$Out);
+  let assemblyFormat = "$X attr-dict `:` functional-type(operands, results)";
+  let extraClassDefinition = [{
+  ::llvm::LogicalResult $cppClass::inferResultTypes(
+      ::llvm::SmallVectorImpl<::mlir::Type> &types, bool emitErrors) {
+    types.push_back(getX().getType());
+    return ::mlir::success();
+  }
+  }];
+}
+
+def Pd_AcoshOp : Pd_Op<"acosh"> {
+  let summary = "elementwise inverse hyperbolic cosine";
+  let description = [{
+    Paddle operator `acosh`: elementwise inverse hyperbolic cosine.
+
+    Input slots: X. Output slots: Out.
+
+    Example:
+
+    ```mlir
+    %y = pd.acosh %x : (tensor<?x64xf32>) -> tensor<?x64xf32>
+    ```
+  }];
+  let arguments = (ins
+    Pd_FloatTensor:$X
+  );
+  let results = (outs Pd_FloatTensor:$Out);
+  let assemblyFormat = "$X attr-dict `:` functional-type(operands, results)";
+  let extraClassDefinition = [{
+  ::llvm::LogicalResult $cppClass::inferResultTypes(
+      ::llvm::SmallVectorImpl<::mlir::Type> &types, bool emitErrors) {
+    types.push_back(getX().getType());
+    return ::mlir::success();
+  }
+  }];
+}
+
+def Pd_AtanhOp : Pd_Op<"atanh"> {
+  let summary = "elementwise inverse hyperbolic tangent";
+  let description = [{
+    Paddle operator `atanh`: elementwise inverse hyperbolic tangent.
+
+    Input slots: X. Output slots: Out.
+
+    Example:
+
+    ```mlir
+    %y = pd.atanh %x : (tensor<?x64xf32>) -> tensor<?x64xf32>
+    ```
+  }];
+  let arguments = (ins
+    Pd_FloatTensor:$X
+  );
+  let results = (outs Pd_FloatTensor:$Out);
+  let assemblyFormat = "$X attr-dict `:` functional-type(operands, results)";
+  let extraClassDefinition = [{
+  ::llvm::LogicalResult $cppClass::inferResultTypes(
+      ::llvm::SmallVectorImpl<::mlir::Type> &types, bool emitErrors) {
+    types.push_back(getX().getType());
+    return ::mlir::success();
+  }
+  }];
+}
+
+def Pd_FloorOp : Pd_Op<"floor"> {
+  let summary = "elementwise round toward negative infinity";
+  let description = [{
+    Paddle operator `floor`: elementwise round toward negative infinity.
+
+    Input slots: X. Output slots: Out.
+
+    Example:
+
+    ```mlir
+    %y = pd.floor %x : (tensor<?x64xf32>) -> tensor<?x64xf32>
+    ```
+  }];
+  let arguments = (ins
+    Pd_FloatTensor:$X
+  );
+  let results = (outs Pd_FloatTensor:$Out);
+  let assemblyFormat = "$X attr-dict `:` functional-type(operands, results)";
+  let extraClassDefinition = [{
+  ::llvm::LogicalResult $cppClass::inferResultTypes(
+      ::llvm::SmallVectorImpl<::mlir::Type> &types, bool emitErrors) {
+    types.push_back(getX().getType());
+    return ::mlir::success();
+  }
+  }];
+}
+
+def Pd_CeilOp : Pd_Op<"ceil"> {
+  let summary = "elementwise round toward positive infinity";
+  let description = [{
+    Paddle operator `ceil`: elementwise round toward positive infinity.
+
+    Input slots: X. Output slots: Out.
+
+    Example:
+
+    ```mlir
+    %y = pd.ceil %x : (tensor<?x64xf32>) -> tensor<?x64xf32>
+    ```
+  }];
+  let arguments = (ins
+    Pd_FloatTensor:$X
+  );
+  let results = (outs Pd_FloatTensor:$Out);
+  let assemblyFormat = "$X attr-dict `:` functional-type(operands, results)";
+  let extraClassDefinition = [{
+  ::llvm::LogicalResult $cppClass::inferResultTypes(
+      ::llvm::SmallVectorImpl<::mlir::Type> &types, bool emitErrors) {
+    types.push_back(getX().getType());
+    return ::mlir::success();
+  }
+  }];
+}
+
+def Pd_ReciprocalOp : Pd_Op<"reciprocal"> {
+  let summary = "elementwise 1 / x";
+  let description = [{
+    Paddle operator `reciprocal`: elementwise 1 / x.
+
+    Input slots: X. Output slots: Out.
+
+    Example:
+
+    ```mlir
+    %y = pd.reciprocal %x : (tensor<?x64xf32>) -> tensor<?x64xf32>
+    ```
+  }];
+  let arguments = (ins
+    Pd_FloatTensor:$X
+  );
+  let results = (outs Pd_FloatTensor:$Out);
+  let assemblyFormat = "$X attr-dict `:` functional-type(operands, results)";
+  let extraClassDefinition = [{
+  ::llvm::LogicalResult $cppClass::inferResultTypes(
+      ::llvm::SmallVectorImpl<::mlir::Type> &types, bool emitErrors) {
+    types.push_back(getX().getType());
+    return ::mlir::success();
+  }
+  }];
+}
+
+def Pd_SignOp : Pd_Op<"sign"> {
+  let summary = "elementwise sign (-1, 0 or 1)";
+  let description = [{
+    Paddle operator `sign`: elementwise sign (-1, 0 or 1).
+
+    Input slots: X. Output slots: Out.
+
+    Example:
+
+    ```mlir
+    %y = pd.sign %x : (tensor<?x64xf32>) -> tensor<?x64xf32>
+    ```
+  }];
+  let arguments = (ins
+    Pd_NumTensor:$X
+  );
+  let results = (outs Pd_NumTensor:$Out);
+  let assemblyFormat = "$X attr-dict `:` functional-type(operands, results)";
+  let extraClassDefinition = [{
+  ::llvm::LogicalResult $cppClass::inferResultTypes(
+      ::llvm::SmallVectorImpl<::mlir::Type> &types, bool emitErrors) {
+    types.push_back(getX().getType());
+    return ::mlir::success();
+  }
+  }];
+}
+
+def Pd_SoftsignOp : Pd_Op<"softsign"> {
+  let summary = "x / (1 + |x|)";
+  let description = [{
+    Paddle operator `softsign`: x / (1 + |x|).
+
+    Input slots: X. Output slots: Out.
+
+    Example:
+
+    ```mlir
+    %y = pd.softsign %x : (tensor<?x64xf32>) -> tensor<?x64xf32>
+    ```
+  }];
+  let arguments = (ins
+    Pd_FloatTensor:$X
+  );
+  let results = (outs Pd_FloatTensor:$Out);
+  let assemblyFormat = "$X attr-dict `:` functional-type(operands, results)";
+  let extraClassDefinition = [{
+  ::llvm::LogicalResult $cppClass::inferResultTypes(
+      ::llvm::SmallVectorImpl<::mlir::Type> &types, bool emitErrors) {
+    types.push_back(getX().getType());
+    return ::mlir::success();
+  }
+  }];
+}
+
+def Pd_SoftplusOp : Pd_Op<"softplus"> {
+  let summary = "log(1 + exp(beta * x)) / beta, x itself where beta * x > threshold";
+  let description = [{
+    Paddle operator `softplus`: log(1 + exp(beta * x)) / beta, x itself where beta * x > threshold.
+
+    Input slots: X. Output slots: Out.
+
+    Example:
+
+    ```mlir
+    %y = pd.softplus %x : (tensor<?x64xf32>) -> tensor<?x64xf32>
+    ```
+  }];
+  let arguments = (ins
+    Pd_FloatTensor:$X,
+    DefaultValuedAttr<F32Attr, "1.0">:$beta,
+    DefaultValuedAttr<F32Attr, "20.0">:$threshold
+  );
+  let results = (outs Pd_FloatTensor:$Out);
+  let assemblyFormat = "$X attr-dict `:` functional-type(operands, results)";
+  let extraClassDefinition = [{
+  ::llvm::LogicalResult $cppClass::inferResultTypes(
+      ::llvm::SmallVectorImpl<::mlir::Type> &types, bool emitErrors) {
+    types.push_back(getX().getType());
+    return ::mlir::success();
+  }
+  }];
+}
+
+def Pd_EluOp : Pd_Op<"elu"> {
+  let summary = "x if x > 0 else alpha * (exp(x) - 1)";
+  let description = [{
+    Paddle operator `elu`: x if x > 0 else alpha * (exp(x) - 1).
+
+    Input slots: X. Output slots: Out.
+
+    Example:
+
+    ```mlir
+    %y = pd.elu %x : (tensor<?x64xf32>) -> tensor<?x64xf32>
+    ```
+  }];
+  let arguments = (ins
+    Pd_FloatTensor:$X,
+    DefaultValuedAttr<F32Attr, "1.0">:$alpha
+  );
+  let results = (outs Pd_FloatTensor:$Out);
+  let assemblyFormat = "$X attr-dict `:` functional-type(operands, results)";
+  let extraClassDefinition = [{
+  ::llvm::LogicalResult $cppClass::inferResultTypes(
+      ::llvm::SmallVectorImpl<::mlir::Type> &types, bool emitErrors) {
+    types.push_back(getX().getType());
+    return ::mlir::success();
+  }
+  }];
+}
+
+def Pd_SeluOp : Pd_Op<"selu"> {
+  let summary = "scale * (x if x > 0 else alpha * (exp(x) - 1))";
+  let description = [{
+    Paddle operator `selu`: scale * (x if x > 0 else alpha * (exp(x) - 1)).
+
+    Input slots: X. Output slots: Out.
+
+    Example:
+
+    ```mlir
+    %y = pd.selu %x : (tensor<?x64xf32>) -> tensor<?x64xf32>
+    ```
+  }];
+  let arguments = (ins
+    Pd_FloatTensor:$X,
+    DefaultValuedAttr<F32Attr, "1.0507009873554805">:$scale,
+    DefaultValuedAttr<F32Attr, "1.6732632423543772">:$alpha
+  );
+  let results = (outs Pd_FloatTensor:$Out);
+  let assemblyFormat = "$X attr-dict `:` functional-type(operands, results)";
+  let extraClassDefinition = [{
+  ::llvm::LogicalResult $cppClass::inferResultTypes(
+      ::llvm::SmallVectorImpl<::mlir::Type> &types, bool emitErrors) {
+    types.push_back(getX().getType());
+    return ::mlir::success();
+  }
+  }];
+}
+
+def Pd_CeluOp : Pd_Op<"celu"> {
+  let summary = "max(x, 0) + min(0, alpha * (exp(x / alpha) - 1))";
+  let description = [{
+    Paddle operator `celu`: max(x, 0) + min(0, alpha * (exp(x / alpha) - 1)).
+
+    Input slots: X. Output slots: Out.
+
+    Example:
+
+    ```mlir
+    %y = pd.celu %x : (tensor<?x64xf32>) -> tensor<?x64xf32>
+    ```
+  }];
+  let arguments = (ins
+    Pd_FloatTensor:$X,
+    DefaultValuedAttr<F32Attr, "1.0">:$alpha
+  );
+  let results = (outs Pd_FloatTensor:$Out);
+  let assemblyFormat = "$X attr-dict `:` functional-type(operands, results)";
+  let extraClassDefinition = [{
+  ::llvm::LogicalResult $cppClass::inferResultTypes(
+      ::llvm::SmallVectorImpl<::mlir::Type> &types, bool emitErrors) {
+    types.push_back(getX().getType());
+    return ::mlir::success();
+  }
+  }];
+}
+
+def Pd_ThresholdedReluOp : Pd_Op<"thresholded_relu"> {
+  let summary = "x if x > threshold else 0";
+  let description = [{
+    Paddle operator `thresholded_relu`: x if x > threshold else 0.
+
+    Input slots: X. Output slots: Out.
+
+    Example:
+
+    ```mlir
+    %y = pd.thresholded_relu %x : (tensor<?x64xf32>) -> tensor<?x64xf32>
+    ```
+  }];
+  let arguments = (ins
+    Pd_FloatTensor:$X,
+    DefaultValuedAttr<F32Attr, "1.0">:$threshold
+  );
+  let results = (outs Pd_FloatTensor:$Out);
+  let assemblyFormat = "$X attr-dict `:` functional-type(operands, results)";
+  let extraClassDefinition = [{
+  ::llvm::LogicalResult $cppClass::inferResultTypes(
+      ::llvm::SmallVectorImpl<::mlir::Type> &types, bool emitErrors) {
+    types.push_back(getX().getType());
+    return ::mlir::success();
+  }
+  }];
+}
+
+def Pd_IsinfV2Op : Pd_Op<"isinf_v2"> {
+  let summary = "elementwise test for +-infinity";
+  let description = [{
+    Paddle operator `isinf_v2`: elementwise test for +-infinity.
+
+    Input slots: X. Output slots: Out.
+
+    Example:
+
+    ```mlir
+    %m = pd.isinf_v2 %x : (tensor<?x64xf32>) -> tensor<?x64xi1>
+    ```
+  }];
+  let arguments = (ins
+    Pd_FloatTensor:$X
+  );
+  let results = (outs Pd_BoolTensor:$Out);
+  let assemblyFormat = "$X attr-dict `:` functional-type(operands, results)";
+  let extraClassDefinition = [{
+  ::llvm::LogicalResult $cppClass::inferResultTypes(
+      ::llvm::SmallVectorImpl<::mlir::Type> &types, bool emitErrors) {
+    types.push_back(::llvm::cast<::mlir::ShapedType>(getX().getType()).clone(::mlir::IntegerType::get(getContext(), 1)));
+    return ::mlir::success();
+  }
+  }];
+}
+
+def Pd_IsnanV2Op : Pd_Op<"isnan_v2"> {
+  let summary = "elementwise test for NaN";
+  let description = [{
+    Paddle operator `isnan_v2`: elementwise test for NaN.
+
+    Input slots: X. Output slots: Out.
+
+    Example:
+
+    ```mlir
+    %m = pd.isnan_v2 %x : (tensor<?x64xf32>) -> tensor<?x64xi1>
+    ```
+  }];
+  let arguments = (ins
+    Pd_FloatTensor:$X
+  );
+  let results = (outs Pd_BoolTensor:$Out);
+  let assemblyFormat = "$X attr-dict `:` functional-type(operands, results)";
+  let extraClassDefinition = [{
+  ::llvm::LogicalResult $cppClass::inferResultTypes(
+      ::llvm::SmallVectorImpl<::mlir::Type> &types, bool emitErrors) {
+    types.push_back(::llvm::cast<::mlir::ShapedType>(getX().getType()).clone(::mlir::IntegerType::get(getContext(), 1)));
+    return ::mlir::success();
+  }
+  }];
+}
+
 def Pd_PowOp : Pd_Op<"pow"> {
   let summary = "elementwise x ^ factor";
   let description = [{
@@ -1687,6 +2315,85 @@ def Pd_GatherNdOp : Pd_Op<"gather_nd"> {
   let assemblyFormat = "$X `,` $Index attr-dict `:` functional-type(operands, results)";
 }
 
+def Pd_TakeAlongAxisOp : Pd_Op<"take_along_axis"> {
+  let summary = "picks elements of input along an axis at the positions in index (index has input's rank)";
+  let description = [{
+    Paddle operator `take_along_axis`: picks elements of input along an axis at the positions in index (index has input's rank).
+
+    Input slots: Input, Index. Output slots: Result.
+
+    Example:
+
+    ```mlir
+    %y = pd.take_along_axis %x, %i {Axis = 1 : i32} : (tensor<4x5xf32>, tensor<4x2xi64>) -> tensor<4x2xf32>
+    ```
+  }];
+  let arguments = (ins
+    Pd_Tensor:$Input,
+    Pd_IndexTensor:$Index,
+    DefaultValuedAttr<Pd_I32Attr, "0">:$Axis
+  );
+  let results = (outs Pd_Tensor:$Result);
+  let assemblyFormat = "$Input `,` $Index attr-dict `:` functional-type(operands, results)";
+}
+
+def Pd_TrilTriuOp : Pd_Op<"tril_triu"> {
+  let summary = "keeps the lower (or upper) triangle of the last two dims from a diagonal offset, zeroes the rest";
+  let description = [{
+    Paddle operator `tril_triu`: keeps the lower (or upper) triangle of the last two dims from a diagonal offset, zeroes the rest.
+
+    Input slots: X. Output slots: Out.
+
+    Example:
+
+    ```mlir
+    %y = pd.tril_triu %x {lower = false} : (tensor<?x4x4xf32>) -> tensor<?x4x4xf32>
+    ```
+  }];
+  let arguments = (ins
+    Pd_Tensor:$X,
+    DefaultValuedAttr<Pd_I32Attr, "0">:$diagonal,
+    DefaultValuedAttr<BoolAttr, "true">:$lower
+  );
+  let results = (outs Pd_Tensor:$Out);
+  let assemblyFormat = "$X attr-dict `:` functional-type(operands, results)";
+  let extraClassDefinition = [{
+  ::llvm::LogicalResult $cppClass::inferResultTypes(
+      ::llvm::SmallVectorImpl<::mlir::Type> &types, bool emitErrors) {
+    types.push_back(getX().getType());
+    return ::mlir::success();
+  }
+  }];
+}
+
+def Pd_FlipOp : Pd_Op<"flip"> {
+  let summary = "reverses x along the listed dims";
+  let description = [{
+    Paddle operator `flip`: reverses x along the listed dims.
+
+    Input slots: X. Output slots: Out.
+
+    Example:
+
+    ```mlir
+    %y = pd.flip %x {axis = array<i32: 1>} : (tensor<?x8xf32>) -> tensor<?x8xf32>
+    ```
+  }];
+  let arguments = (ins
+    Pd_Tensor:$X,
+    DenseI32ArrayAttr:$axis
+  );
+  let results = (outs Pd_Tensor:$Out);
+  let assemblyFormat = "$X attr-dict `:` functional-type(operands, results)";
+  let extraClassDefinition = [{
+  ::llvm::LogicalResult $cppClass::inferResultTypes(
+      ::llvm::SmallVectorImpl<::mlir::Type> &types, bool emitErrors) {
+    types.push_back(getX().getType());
+    return ::mlir::success();
+  }
+  }];
+}
+
 def Pd_LookupTableOp : Pd_Op<"lookup_table"> {
   let summary = "embedding lookup; Ids has a trailing dim of 1 (Paddle 1.x)";
   let description = [{
@@ -2312,6 +3019,33 @@ def Pd_LogicalOrOp : Pd_Op<"logical_or"> {
 
     ```mlir
     %z = pd.logical_or %x, %y : (tensor<?x4xi1>, tensor<?x4xi1>) -> tensor<?x4xi1>
+    ```
+  }];
+  let arguments = (ins
+    Pd_BoolTensor:$X,
+    Pd_BoolTensor:$Y
+  );
+  let results = (outs Pd_BoolTensor:$Out);
+  let assemblyFormat = "$X `,` $Y attr-dict `:` functional-type(operands, results)";
+  let extraClassDefinition = [{
+  ::llvm::LogicalResult $cppClass::inferResultTypes(
+      ::llvm::SmallVectorImpl<::mlir::Type> &types, bool emitErrors) {
+    return ::mlir::pd::inferBroadcastTypes(getOperation(), getX().getType(), getY().getType(), -1, /*boolResult=*/false, types, emitErrors);
+  }
+  }];
+}
+
+def Pd_LogicalXorOp : Pd_Op<"logical_xor"> {
+  let summary = "elementwise x xor y";
+  let description = [{
+    Paddle operator `logical_xor`: elementwise x xor y.
+
+    Input slots: X, Y. Output slots: Out.
+
+    Example:
+
+    ```mlir
+    %z = pd.logical_xor %x, %y : (tensor<?x4xi1>, tensor<?x4xi1>) -> tensor<?x4xi1>
     ```
   }];
   let arguments = (ins
