@@ -280,7 +280,11 @@ static std::string shapeStr(const int64_t *s, int64_t r) {
 
 pdrt_status pdrt_set_input(pdrt_instance *inst, const char *name, pdrt_dtype dtype,
                            const int64_t *shape, int64_t rank, const void *data) {
-  if (!inst || !name || (!shape && rank > 0) || !data)
+  // A tensor without elements needs no data.
+  bool empty = false;
+  for (int64_t k = 0; shape && k < rank; ++k)
+    empty = empty || shape[k] == 0;
+  if (!inst || !name || (!shape && rank > 0) || (!data && !empty))
     return fail(PDRT_ERR_INVALID_ARGUMENT, "pdrt_set_input: null argument");
   const pdrt_model *m = inst->model;
   for (size_t i = 0; i < m->inputs.size(); ++i) {
@@ -305,7 +309,10 @@ pdrt_status pdrt_set_input(pdrt_instance *inst, const char *name, pdrt_dtype dty
                                                    ", got " + std::to_string(shape[k]) +
                                                    " (shape " + shapeStr(shape, rank) + ")");
     }
-    inst->inputData[i] = data;
+    // An empty tensor gets a valid (never read) address, so "set" stays
+    // distinguishable from "not set".
+    alignas(64) static const char noElements[64] = {};
+    inst->inputData[i] = data ? data : noElements;
     inst->inputShapes[i].assign(shape, shape + rank);
     return PDRT_OK;
   }

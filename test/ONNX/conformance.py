@@ -179,6 +179,7 @@ def main():
 def reason(msg):
     """The message without the model path and the 'error: ' tag."""
     msg = re.sub(r"^\S*model\.onnx: ", "", msg)
+    msg = re.sub(r"\S*/onnx-conformance\.[^/]+/", "", msg)
     return re.sub(r"\berror: ", "", msg).strip()
 
 

@@ -91,11 +91,33 @@ template <typename OpTy> struct BinaryLowering : OpConversionPattern<OpTy> {
   Body body;
 };
 
-/// Converts between element types with arith casts.
+/// Converts between element types with arith casts. Unsigned integers
+/// (uint8 of quantized data) are reinterpreted as signless of the same
+/// width around the arith ops, which only take signless integers.
 Value convert(OpBuilder &b, Location loc, Value v, Type to) {
   Type from = v.getType();
   if (from == to)
     return v;
+  auto reinterpret = [&](Value x, Type t) {
+    return UnrealizedConversionCastOp::create(b, loc, t, x).getResult(0);
+  };
+  if (from.isUnsignedInteger()) {
+    Type signless = b.getIntegerType(from.getIntOrFloatBitWidth());
+    v = reinterpret(v, signless);
+    if (isa<FloatType>(to))
+      return arith::UIToFPOp::create(b, loc, to, v);
+    if (to.isUnsignedInteger())
+      return reinterpret(convert(b, loc, v, b.getIntegerType(to.getIntOrFloatBitWidth())), to);
+    if (to.getIntOrFloatBitWidth() > from.getIntOrFloatBitWidth())
+      return arith::ExtUIOp::create(b, loc, to, v);
+    return convert(b, loc, v, to);
+  }
+  if (to.isUnsignedInteger()) {
+    Type signless = b.getIntegerType(to.getIntOrFloatBitWidth());
+    Value r = isa<FloatType>(from) ? arith::FPToUIOp::create(b, loc, signless, v).getResult()
+                                   : convert(b, loc, v, signless);
+    return reinterpret(r, to);
+  }
   auto fi = dyn_cast<FloatType>(from), ft = dyn_cast<FloatType>(to);
   if (fi && ft)
     return fi.getWidth() < ft.getWidth() ? arith::ExtFOp::create(b, loc, to, v).getResult()
@@ -273,8 +295,8 @@ void mlir::pd::populatePdElementwiseToLinalgPatterns(RewritePatternSet &p) {
   addUnary<SoftplusOp>(p, [](SoftplusOp op, OpBuilder &b, Location l, Value x) -> Value {
     double beta = op.getBeta().convertToDouble();
     Value bx = arith::MulFOp::create(b, l, x, cst(b, l, x, beta));
-    Value sp = arith::DivFOp::create(b, l, math::Log1pOp::create(b, l, math::ExpOp::create(b, l, bx)),
-                                     cst(b, l, x, beta));
+    Value sp = arith::DivFOp::create(
+        b, l, math::Log1pOp::create(b, l, math::ExpOp::create(b, l, bx)), cst(b, l, x, beta));
     Value big = arith::CmpFOp::create(b, l, arith::CmpFPredicate::OGT, bx,
                                       cst(b, l, x, op.getThreshold().convertToDouble()));
     return arith::SelectOp::create(b, l, big, x, sp);
@@ -298,12 +320,12 @@ void mlir::pd::populatePdElementwiseToLinalgPatterns(RewritePatternSet &p) {
     Value neg = minOf(b, l, cst(b, l, x, 0), arith::MulFOp::create(b, l, e, cst(b, l, x, alpha)));
     return arith::AddFOp::create(b, l, maxOf(b, l, x, cst(b, l, x, 0)), neg);
   });
-  addUnary<ThresholdedReluOp>(p, [](ThresholdedReluOp op, OpBuilder &b, Location l,
-                                    Value x) -> Value {
-    Value keep = arith::CmpFOp::create(b, l, arith::CmpFPredicate::OGT, x,
-                                       cst(b, l, x, op.getThreshold().convertToDouble()));
-    return arith::SelectOp::create(b, l, keep, x, cst(b, l, x, 0));
-  });
+  addUnary<ThresholdedReluOp>(
+      p, [](ThresholdedReluOp op, OpBuilder &b, Location l, Value x) -> Value {
+        Value keep = arith::CmpFOp::create(b, l, arith::CmpFPredicate::OGT, x,
+                                           cst(b, l, x, op.getThreshold().convertToDouble()));
+        return arith::SelectOp::create(b, l, keep, x, cst(b, l, x, 0));
+      });
   addUnary<IsinfV2Op>(p, [](IsinfV2Op, OpBuilder &b, Location l, Value x) -> Value {
     return arith::CmpFOp::create(b, l, arith::CmpFPredicate::OEQ, math::AbsFOp::create(b, l, x),
                                  cst(b, l, x, INFINITY));

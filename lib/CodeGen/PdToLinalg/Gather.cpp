@@ -108,9 +108,8 @@ struct TakeAlongAxisLowering : OpConversionPattern<TakeAlongAxisOp> {
     auto type = cast<RankedTensorType>(op.getType());
     Value x = a.getInput(), index = a.getIndex();
     int64_t rank = type.getRank(), axis = op.getAxis() < 0 ? op.getAxis() + rank : op.getAxis();
-    Value init =
-        tensor::EmptyOp::create(r, loc, type.getShape(), type.getElementType(),
-                                dynSizesFrom(r, loc, index, type));
+    Value init = tensor::EmptyOp::create(r, loc, type.getShape(), type.getElementType(),
+                                         dynSizesFrom(r, loc, index, type));
     SmallVector<AffineMap> maps(2, r.getMultiDimIdentityMap(rank));
     SmallVector<utils::IteratorType> iters(rank, utils::IteratorType::parallel);
     auto gen = linalg::GenericOp::create(
@@ -183,13 +182,13 @@ struct TrilTriuLowering : OpConversionPattern<TrilTriuOp> {
     auto res = elementwise(
         r, loc, type, ValueRange{a.getX()}, {0},
         [&](OpBuilder &b, Location l, ValueRange args) -> Value {
-          Value i = linalg::IndexOp::create(b, l, rank - 2), j = linalg::IndexOp::create(b, l, rank - 1);
+          Value i = linalg::IndexOp::create(b, l, rank - 2),
+                j = linalg::IndexOp::create(b, l, rank - 1);
           Value d = arith::SubIOp::create(b, l, j, i);
           Value keep = arith::CmpIOp::create(
               b, l, lower ? arith::CmpIPredicate::sle : arith::CmpIPredicate::sge, d,
               arith::ConstantIndexOp::create(b, l, diag));
-          return arith::SelectOp::create(b, l, keep, args[0],
-                                         scalar(b, l, args[0].getType(), 0.0));
+          return arith::SelectOp::create(b, l, keep, args[0], scalar(b, l, args[0].getType(), 0.0));
         });
     if (failed(res))
       return failure();

@@ -530,6 +530,91 @@ FailureOr<Value> restoreReducedDims(OpBuilder &b, Location loc, Value y, RankedT
   return tensor::ExpandShapeOp::create(b, loc, rt, y, groups).getResult();
 }
 
+/// conv2d_transpose (NCHW, explicit or VALID padding) as a gather: each
+/// output element sums x[n, ic, ih, iw] * w[ic, oc % cpg, kh, kw] over the
+/// input channels of its group and the kernel taps with
+/// oh + pad_top - kh * dil_h = ih * stride_h (same for w). A direct loop
+/// nest; transposed convolutions are rare in inference models.
+struct Conv2dTransposeLowering : OpConversionPattern<Conv2dTransposeOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(Conv2dTransposeOp op, OpAdaptor a,
+                                ConversionPatternRewriter &r) const override {
+    if (op.getDataFormat() == "NHWC" || op.getPaddingAlgorithm() == "SAME")
+      return r.notifyMatchFailure(op, "NCHW with explicit or VALID padding only");
+    Location loc = op.getLoc();
+    auto type = cast<RankedTensorType>(op.getType());
+    Value x = a.getInput(), w = a.getFilter();
+    auto xt = cast<RankedTensorType>(x.getType());
+    auto wt = cast<RankedTensorType>(w.getType());
+    if (!type.hasStaticShape() || !wt.hasStaticShape() || xt.isDynamicDim(1) ||
+        xt.isDynamicDim(2) || xt.isDynamicDim(3))
+      return r.notifyMatchFailure(op, "needs static shapes (batch may be dynamic)");
+    std::array<int64_t, 4> pads = {0, 0, 0, 0};
+    if (op.getPaddingAlgorithm() != "VALID")
+      pads = pads4(op.getPaddings());
+    auto st = op.getStrides();
+    auto dil = op.getDilations();
+    int64_t groups = op.getGroups(), cinPerGroup = wt.getDimSize(0) / groups,
+            coutPerGroup = wt.getDimSize(1);
+    int64_t H = xt.getDimSize(2), W = xt.getDimSize(3);
+    Type elem = type.getElementType();
+    SmallVector<Value> dyn;
+    if (type.isDynamicDim(0))
+      dyn.push_back(tensor::DimOp::create(r, loc, x, 0));
+    Value acc = filled(r, loc, type, dyn, 0.0);
+    // Loops: n, oc, oh, ow (parallel), icg, kh, kw (reduction); the taps
+    // tensor only gives the reduction loops their extents.
+    Value taps = tensor::EmptyOp::create(
+        r, loc, ArrayRef<int64_t>{cinPerGroup, wt.getDimSize(2), wt.getDimSize(3)}, elem);
+    MLIRContext *ctx = r.getContext();
+    SmallVector<AffineMap> maps = {
+        AffineMap::get(7, 0, {r.getAffineDimExpr(4), r.getAffineDimExpr(5), r.getAffineDimExpr(6)},
+                       ctx),
+        AffineMap::get(7, 0,
+                       {r.getAffineDimExpr(0), r.getAffineDimExpr(1), r.getAffineDimExpr(2),
+                        r.getAffineDimExpr(3)},
+                       ctx)};
+    SmallVector<utils::IteratorType> iters(4, utils::IteratorType::parallel);
+    iters.append(3, utils::IteratorType::reduction);
+    auto gen = linalg::GenericOp::create(
+        r, loc, TypeRange{type}, ValueRange{taps}, ValueRange{acc}, maps, iters,
+        [&](OpBuilder &b, Location l, ValueRange args) {
+          auto idx = [&](int64_t d) { return linalg::IndexOp::create(b, l, d).getResult(); };
+          auto c = [&](int64_t v) { return arith::ConstantIndexOp::create(b, l, v).getResult(); };
+          Value n = idx(0), oc = idx(1), oh = idx(2), ow = idx(3), icg = idx(4), kh = idx(5),
+                kw = idx(6);
+          Value g = arith::DivUIOp::create(b, l, oc, c(coutPerGroup));
+          Value ocg = arith::RemUIOp::create(b, l, oc, c(coutPerGroup));
+          Value ic =
+              arith::AddIOp::create(b, l, arith::MulIOp::create(b, l, g, c(cinPerGroup)), icg);
+          Value valid = arith::ConstantIntOp::create(b, l, 1, 1);
+          // The input position along one spatial dim, and whether it exists.
+          auto source = [&](Value o, Value k, int64_t pad, int64_t s, int64_t d, int64_t size) {
+            Value num = arith::SubIOp::create(b, l, arith::AddIOp::create(b, l, o, c(pad)),
+                                              arith::MulIOp::create(b, l, k, c(d)));
+            Value q = arith::DivSIOp::create(b, l, num, c(s));
+            Value ok = arith::AndIOp::create(
+                b, l, arith::CmpIOp::create(b, l, arith::CmpIPredicate::sge, num, c(0)),
+                arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq,
+                                      arith::RemSIOp::create(b, l, num, c(s)), c(0)));
+            ok = arith::AndIOp::create(
+                b, l, ok, arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, q, c(size)));
+            valid = arith::AndIOp::create(b, l, valid, ok);
+            return arith::SelectOp::create(b, l, ok, q, c(0)).getResult();
+          };
+          Value ih = source(oh, kh, pads[0], st[0], dil[0], H);
+          Value iw = source(ow, kw, pads[2], st[1], dil[1], W);
+          Value xv = tensor::ExtractOp::create(b, l, x, ValueRange{n, ic, ih, iw});
+          Value wv = tensor::ExtractOp::create(b, l, w, ValueRange{ic, ocg, kh, kw});
+          Value prod = arith::MulFOp::create(b, l, xv, wv);
+          prod = arith::SelectOp::create(b, l, valid, prod, scalar(b, l, elem, 0.0));
+          linalg::YieldOp::create(b, l, arith::AddFOp::create(b, l, args[1], prod).getResult());
+        });
+    r.replaceOp(op, gen.getResult(0));
+    return success();
+  }
+};
+
 /// reduce_sum / reduce_mean / reduce_max / reduce_min / reduce_prod over
 /// `dim` (or all dims), with keep_dim restoring the reduced dims as size 1.
 /// Float and (except mean) signed integer elements.
@@ -547,8 +632,8 @@ template <typename OpTy> struct ReduceLowering : OpConversionPattern<OpTy> {
     constexpr bool isProd = std::is_same_v<OpTy, ReduceProdOp>;
     constexpr bool isMean = std::is_same_v<OpTy, ReduceMeanOp>;
     bool isF = isa<FloatType>(elem);
-    bool isInt = isa<IntegerType>(elem) && elem.getIntOrFloatBitWidth() > 1 &&
-                 !elem.isUnsignedInteger();
+    bool isInt =
+        isa<IntegerType>(elem) && elem.getIntOrFloatBitWidth() > 1 && !elem.isUnsignedInteger();
     if ((!isF && !(isInt && !isMean)) || rt.getElementType() != elem)
       return r.notifyMatchFailure(op, "float or signed integer reductions only");
     int64_t rank = xt.getRank();
@@ -562,8 +647,8 @@ template <typename OpTy> struct ReduceLowering : OpConversionPattern<OpTy> {
     }
     llvm::sort(dims);
     dims.erase(std::unique(dims.begin(), dims.end()), dims.end());
-    double init = isMax   ? -std::numeric_limits<double>::infinity()
-                  : isMin ? std::numeric_limits<double>::infinity()
+    double init = isMax    ? -std::numeric_limits<double>::infinity()
+                  : isMin  ? std::numeric_limits<double>::infinity()
                   : isProd ? 1.0
                            : 0.0;
     Value y = reduceDims(r, loc, x, dims, init,
@@ -613,8 +698,8 @@ template <typename OpTy> struct ArgLowering : OpConversionPattern<OpTy> {
     auto rt = cast<RankedTensorType>(op.getType());
     Type elem = xt.getElementType();
     bool isF = isa<FloatType>(elem);
-    if (!isF && (!isa<IntegerType>(elem) || elem.getIntOrFloatBitWidth() == 1 ||
-                 elem.isUnsignedInteger()))
+    if (!isF &&
+        (!isa<IntegerType>(elem) || elem.getIntOrFloatBitWidth() == 1 || elem.isUnsignedInteger()))
       return r.notifyMatchFailure(op, "float or signed integer input only");
     int64_t axis = op.getAxis();
     if (op.getFlatten()) {
@@ -643,8 +728,8 @@ template <typename OpTy> struct ArgLowering : OpConversionPattern<OpTy> {
     }
     auto valType = RankedTensorType::get(kept, elem);
     auto idxType = RankedTensorType::get(kept, rt.getElementType());
-    double worst = isMax ? -std::numeric_limits<double>::infinity()
-                         : std::numeric_limits<double>::infinity();
+    double worst =
+        isMax ? -std::numeric_limits<double>::infinity() : std::numeric_limits<double>::infinity();
     Value accV = filled(r, loc, valType, dyn, worst), accI = filled(r, loc, idxType, dyn, 0.0);
     AffineMap keptMap = AffineMap::get(rank, 0, keptExprs, r.getContext());
     SmallVector<AffineMap> maps = {r.getMultiDimIdentityMap(rank), keptMap, keptMap};
@@ -747,6 +832,9 @@ struct Pool2dLowering : OpConversionPattern<Pool2dOp> {
       y = linalg::PoolingNchwSumOp::create(r, loc, TypeRange{type}, ValueRange{paddedIn, window},
                                            ValueRange{acc}, i64Vec(r, strides), i64Vec(r, dil))
               .getResult(0);
+    // The ceil_mode overhang counts as padding: exclusive averages divide
+    // by the cells inside the input.
+    padded = padded || extraH || extraW;
     if (!isMax && (dynamicSpatial || !op.getExclusive() || !padded)) {
       double count = double(ks[0] * ks[1]);
       y = *elementwise(
@@ -779,10 +867,10 @@ struct Pool2dLowering : OpConversionPattern<Pool2dOp> {
 } // namespace
 
 void mlir::pd::populatePdNNToLinalgPatterns(RewritePatternSet &p) {
-  p.add<Conv2dLowering, DepthwiseConv2dLowering, FusedConv2dLowering, BatchNormLowering,
-        LayerNormLowering, SkipLayernormLowering, FusedEmbeddingLowering, MultiheadMatmulLowering,
-        Pool2dLowering, ReduceLowering<ReduceSumOp>, ReduceLowering<ReduceMeanOp>,
-        ReduceLowering<ReduceMaxOp>, ReduceLowering<ReduceMinOp>, ReduceLowering<ReduceProdOp>,
-        ArgLowering<ArgMaxOp>, ArgLowering<ArgMinOp>, SoftmaxLowering<SoftmaxOp, false>,
-        SoftmaxLowering<LogSoftmaxOp, true>>(p.getContext());
+  p.add<Conv2dLowering, DepthwiseConv2dLowering, Conv2dTransposeLowering, FusedConv2dLowering,
+        BatchNormLowering, LayerNormLowering, SkipLayernormLowering, FusedEmbeddingLowering,
+        MultiheadMatmulLowering, Pool2dLowering, ReduceLowering<ReduceSumOp>,
+        ReduceLowering<ReduceMeanOp>, ReduceLowering<ReduceMaxOp>, ReduceLowering<ReduceMinOp>,
+        ReduceLowering<ReduceProdOp>, ArgLowering<ArgMaxOp>, ArgLowering<ArgMinOp>,
+        SoftmaxLowering<SoftmaxOp, false>, SoftmaxLowering<LogSoftmaxOp, true>>(p.getContext());
 }

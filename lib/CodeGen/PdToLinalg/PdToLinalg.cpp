@@ -26,6 +26,8 @@ struct ConvertPdToLinalgPass : impl::ConvertPdToLinalgPassBase<ConvertPdToLinalg
     bool onednn = kernels == "onednn";
     target.addIllegalDialect<PdDialect>();
     target.addLegalOp<KernelCallOp>();
+    // Reinterpretations of unsigned (uint8) values as signless in casts.
+    target.addLegalOp<UnrealizedConversionCastOp>();
     target.addLegalDialect<linalg::LinalgDialect, tensor::TensorDialect, arith::ArithDialect,
                            math::MathDialect, func::FuncDialect, ml_program::MLProgramDialect>();
     auto populate = [&](RewritePatternSet &patterns) {

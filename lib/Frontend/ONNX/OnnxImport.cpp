@@ -270,6 +270,7 @@ private:
   /// Cast/Slice of constants), as exporters emit for reshapes.
   bool foldShapeMath();
   LogicalResult convPool(StringRef kind);
+  LogicalResult convPool1d(StringRef kind);
   LogicalResult reduce(StringRef pdName);
   /// The reduction `pdName` of x over the node's axes (attribute or input
   /// 1); `keep` overrides the node's keepdims.
@@ -283,6 +284,12 @@ private:
   FailureOr<Value> castTo(Value x, Type to);
   /// A constant tensor of `type` holding `values` (integer types).
   Value intConst(RankedTensorType type, ArrayRef<int64_t> values);
+  /// Mean, x - mean and 1 / sqrt(var + eps) of x over `dims` (kept as
+  /// size-1 dims): the statistics of the normalization ops.
+  LogicalResult normStats(Value x, ArrayRef<int64_t> dims, double eps, Value &mean, Value &centered,
+                          Value &invStd);
+  /// Rounds half to even (ONNX Round), from floor, mod and where.
+  FailureOr<Value> roundHalfEven(Value x);
 
   MLIRContext *ctx;
   OpBuilder b;
@@ -369,7 +376,7 @@ FailureOr<ConstTensor> OnnxImporter::readTensor(const onnx::TensorProto &t) {
 }
 
 Value OnnxImporter::scalarConst(Type elem, double v) {
-  auto type = RankedTensorType::get({1}, elem);
+  auto type = RankedTensorType::get({}, elem);
   Attribute a = isa<FloatType>(elem) ? Attribute(b.getFloatAttr(elem, v))
                                      : Attribute(b.getIntegerAttr(elem, int64_t(v)));
   return arith::ConstantOp::create(b, loc, type, DenseElementsAttr::get(type, a));
@@ -639,8 +646,11 @@ LogicalResult OnnxImporter::convPool(StringRef kind) {
   if (failed(x))
     return failure();
   auto xt = cast<RankedTensorType>(x->getType());
+  if (xt.getRank() == 3)
+    return convPool1d(kind);
   if (xt.getRank() != 4)
-    return nodeError("only 2-D (NCHW) inputs are supported, got rank " + Twine(xt.getRank()));
+    return nodeError("only 1-D and 2-D (NCL, NCHW) inputs are supported, got rank " +
+                     Twine(xt.getRank()));
   std::vector<int64_t> strides = attrInts("strides").value_or(std::vector<int64_t>{1, 1});
   std::vector<int64_t> dil = attrInts("dilations").value_or(std::vector<int64_t>{1, 1});
   std::optional<std::vector<int64_t>> kernel = attrInts("kernel_shape");
@@ -660,11 +670,37 @@ LogicalResult OnnxImporter::convPool(StringRef kind) {
   std::string autoPad = attrStr("auto_pad", "NOTSET");
   if (pads.size() != 4)
     return nodeError("pads must have 4 entries");
-  if (autoPad == "VALID") {
+  auto outShape = attrInts("output_shape");
+  std::optional<std::vector<int64_t>> extraOutPad;
+  if (kind == "ConvTranspose" && autoPad != "VALID" &&
+      (outShape || autoPad == "SAME_UPPER" || autoPad == "SAME_LOWER")) {
+    // The pads that give output_shape (or input * stride for SAME_*):
+    // total = stride * (in - 1) + output_padding + (k - 1) * dil + 1 - out,
+    // the odd half at the end for SAME_UPPER, at the start otherwise.
+    std::vector<int64_t> outPad = attrInts("output_padding").value_or(std::vector<int64_t>{0, 0});
+    if (outShape && outShape->size() < 2)
+      return nodeError("output_shape must have at least 2 entries");
+    for (int k = 0; k < 2; ++k) {
+      int64_t in = xt.getDimSize(2 + k);
+      if (ShapedType::isDynamic(in))
+        return nodeError("output_shape / auto_pad needs static spatial dims");
+      int64_t target = outShape ? (*outShape)[outShape->size() - 2 + k] : in * strides[k];
+      int64_t total = strides[k] * (in - 1) + outPad[k] + ((*kernel)[k] - 1) * dil[k] + 1 - target;
+      if (total < 0) {
+        // Larger than the full result: the extra rows come from
+        // output_padding at the end.
+        outPad[k] -= total;
+        extraOutPad = outPad;
+        total = 0;
+      }
+      int64_t half = total / 2;
+      bool upper = autoPad == "SAME_UPPER";
+      pads[k] = upper ? half : total - half;
+      pads[k + 2] = upper ? total - half : half;
+    }
+  } else if (autoPad == "VALID") {
     pads = {0, 0, 0, 0};
   } else if (autoPad == "SAME_UPPER" || autoPad == "SAME_LOWER") {
-    if (kind == "ConvTranspose")
-      return nodeError("auto_pad " + autoPad + " is not supported for ConvTranspose");
     for (int k = 0; k < 2; ++k) {
       int64_t in = xt.getDimSize(2 + k);
       if (ShapedType::isDynamic(in))
@@ -690,10 +726,8 @@ LogicalResult OnnxImporter::convPool(StringRef kind) {
     std::string op = "conv2d";
     if (kind == "ConvTranspose") {
       op = "conv2d_transpose";
-      if (auto outPad = attrInts("output_padding"))
+      if (auto outPad = extraOutPad ? extraOutPad : attrInts("output_padding"))
         attrs.push_back(ints("output_padding", *outPad));
-      if (attrInts("output_shape"))
-        return nodeError("output_shape is not supported");
     } else if (group > 1 && group == xt.getDimSize(1) && wt.getDimSize(1) == 1) {
       op = "depthwise_conv2d";
     }
@@ -718,6 +752,49 @@ LogicalResult OnnxImporter::convPool(StringRef kind) {
     y = pd1("pool2d", {*x}, attrs);
   }
   return define(0, y);
+}
+
+/// A 1-D Conv/ConvTranspose/pool as the 2-D one over a unit height: the
+/// node is rewritten with 2-D attributes and unsqueezed operands, then its
+/// result squeezed back.
+LogicalResult OnnxImporter::convPool1d(StringRef kind) {
+  const onnx::NodeProto *outer = node;
+  onnx::NodeProto n2 = *outer;
+  for (auto &a : *n2.mutable_attribute()) {
+    std::vector<int64_t> v(a.ints().begin(), a.ints().end());
+    if (a.name() == "pads" && v.size() == 2)
+      v = {0, v[0], 0, v[1]};
+    else if ((a.name() == "strides" || a.name() == "dilations" || a.name() == "kernel_shape" ||
+              a.name() == "output_shape") &&
+             v.size() == 1)
+      v = {1, v[0]};
+    else if (a.name() == "output_padding" && v.size() == 1)
+      v = {0, v[0]};
+    else
+      continue;
+    a.clear_ints();
+    for (int64_t x : v)
+      a.add_ints(x);
+  }
+  std::string tag = "__1d_" + std::to_string(expansions++) + "_";
+  int operands = kind == "Conv" || kind == "ConvTranspose" ? 2 : 1;
+  for (int i = 0; i < operands; ++i) {
+    auto v = input(i);
+    if (failed(v))
+      return failure();
+    auto u = pd1("unsqueeze2", {*v}, {ints("axes", {2})}, {1, 0, 0});
+    if (failed(u))
+      return failure();
+    env[tag + std::to_string(i)] = *u;
+    n2.set_input(i, tag + std::to_string(i));
+  }
+  n2.set_output(0, tag + "y");
+  node = &n2;
+  LogicalResult ok = convPool(kind);
+  node = outer;
+  if (failed(ok))
+    return failure();
+  return define(0, pd1("squeeze2", {env[tag + "y"]}, {ints("axes", {2})}));
 }
 
 /// ReduceMean/Sum/Max/Min/Prod: axes from the attribute or (ReduceSum >= 13)
@@ -755,10 +832,16 @@ LogicalResult OnnxImporter::importNode(const onnx::NodeProto &n, int index) {
   const std::string &t = n.op_type();
   if (!n.domain().empty() && n.domain() != "ai.onnx")
     return nodeError("operator domain '" + n.domain() + "' is not supported");
-  // Opset 6 is accepted where its ops mean what they mean at opset 7; the
-  // legacy broadcasting of binary ops (opset < 7) is not.
-  if (opset < 7 && attr("broadcast"))
-    return nodeError("the legacy 'broadcast' attribute (opset < 7) is not supported");
+  // Below opset 7 a node is accepted when its op has not changed since:
+  // the schema in effect is the one in effect at opset 7 (so e.g. the
+  // legacy broadcasting of binary ops is refused).
+  if (opset < 7) {
+    const auto *then = onnx::OpSchemaRegistry::Schema(t, int(opset), "");
+    const auto *now = onnx::OpSchemaRegistry::Schema(t, 7, "");
+    if (!then || !now || then->SinceVersion() != now->SinceVersion())
+      return nodeError("this op's semantics before opset 7 (version " +
+                       Twine(then ? then->SinceVersion() : 0) + ") are not supported");
+  }
 
   static const llvm::StringMap<std::string> unary = {
       {"Relu", "relu"}, {"Sigmoid", "sigmoid"}, {"Tanh", "tanh"}, {"Exp", "exp"},
@@ -785,8 +868,8 @@ LogicalResult OnnxImporter::importNode(const onnx::NodeProto &n, int index) {
       const auto *f = attr("value_float");
       const auto *fs = attr("value_floats");
       if (f || fs) {
-        std::vector<float> vals =
-            f ? std::vector<float>{f->f()} : std::vector<float>(fs->floats().begin(), fs->floats().end());
+        std::vector<float> vals = f ? std::vector<float>{f->f()}
+                                    : std::vector<float>(fs->floats().begin(), fs->floats().end());
         SmallVector<int64_t> shape;
         if (fs)
           shape.push_back(int64_t(vals.size()));
@@ -809,11 +892,24 @@ LogicalResult OnnxImporter::importNode(const onnx::NodeProto &n, int index) {
   if (foldShapeMath())
     return success();
   if (t == "Identity" || t == "Dropout") {
-    if (t == "Dropout" && n.output_size() > 1 && !n.output(1).empty())
-      return nodeError("the mask output of Dropout is not supported");
+    if (t == "Dropout" && n.output_size() > 1 && !n.output(1).empty()) {
+      // Inference: nothing is dropped, the mask is all true.
+      auto x = input(0);
+      if (failed(x))
+        return failure();
+      auto xt = cast<RankedTensorType>(x->getType());
+      if (!xt.hasStaticShape())
+        return nodeError("the mask output of Dropout needs a static shape");
+      auto mt = RankedTensorType::get(xt.getShape(), b.getI1Type());
+      env[n.output(1)] = arith::ConstantOp::create(b, loc, mt, DenseElementsAttr::get(mt, true));
+    }
     if (t == "Dropout" && hasInput(2)) {
+      // Training mode drops nothing only with a ratio of 0.
       const ConstTensor *training = constInput(2);
-      if (!training || training->bytes.empty() || training->bytes[0] != 0)
+      const ConstTensor *ratio = constInput(1);
+      std::optional<double> r = ratio ? ratio->scalar() : std::nullopt;
+      bool dropsNothing = hasInput(1) && r && *r == 0.0;
+      if ((!training || training->bytes.empty() || training->bytes[0] != 0) && !dropsNothing)
         return nodeError("training-mode Dropout is not supported (inference only)");
     }
     if (const ConstTensor *c = constInput(0)) {
@@ -831,8 +927,18 @@ LogicalResult OnnxImporter::importNode(const onnx::NodeProto &n, int index) {
     // Pow's exponent may have another type than the base.
     Type ex = cast<ShapedType>(x->getType()).getElementType();
     Type ey = cast<ShapedType>(y->getType()).getElementType();
-    if (t == "Pow" && !isa<FloatType>(ex))
-      return nodeError("integer Pow is not supported");
+    if (t == "Pow" && !isa<FloatType>(ex)) {
+      // Integer powers: computed in f64 (exact while the result fits its
+      // 53-bit mantissa), then cast back to the base's type.
+      Type f64 = b.getF64Type();
+      auto xf = castTo(*x, f64), yf = castTo(*y, f64);
+      if (failed(xf) || failed(yf))
+        return failure();
+      auto p = pd1("elementwise_pow", {*xf, *yf}, {i32("axis", -1)});
+      if (failed(p))
+        return failure();
+      return define(0, castTo(*p, ex));
+    }
     if (t == "Pow" && ex != ey) {
       if (paddleDtype(ex) < 0 || paddleDtype(ey) < 0)
         return nodeError("unsupported operand types");
@@ -1262,35 +1368,16 @@ LogicalResult OnnxImporter::importNode(const onnx::NodeProto &n, int index) {
     // Mean and 1 / sqrt(var + eps) over the normalized dims, kept as
     // size-1 dims (the optional outputs, and the whole computation when
     // epsilon is above pd.layer_norm's range).
-    SmallVector<NamedAttribute> red = {flag("keep_dim", true), ints("dim", all)};
-    FailureOr<Value> mean = failure(), centered = failure(), invStd = failure();
-    auto stats = [&]() -> LogicalResult {
-      mean = pd1("reduce_mean", {*x}, red);
-      if (failed(mean))
-        return failure();
-      centered = pd1("elementwise_sub", {*x, *mean});
-      if (failed(centered))
-        return failure();
-      auto sq = pd1("square", {*centered});
-      if (failed(sq))
-        return failure();
-      auto var = pd1("reduce_mean", {*sq}, red);
-      if (failed(var))
-        return failure();
-      auto shifted = pd1("scale", {*var}, {f32("bias", eps)});
-      if (failed(shifted))
-        return failure();
-      invStd = pd1("rsqrt", {*shifted});
-      return failure(failed(invStd));
-    };
+    Value mean, centered, invStd;
     bool wantMean = n.output_size() > 1 && !n.output(1).empty();
     bool wantInv = n.output_size() > 2 && !n.output(2).empty();
-    if ((wantMean || wantInv || eps > 1e-3) && failed(stats()))
+    if ((wantMean || wantInv || eps > 1e-3) &&
+        failed(normStats(*x, all, eps, mean, centered, invStd)))
       return failure();
     SmallVector<NamedAttribute> attrs = {f32("epsilon", eps), i32("begin_norm_axis", axis)};
     FailureOr<Value> y;
     if (eps > 1e-3) {
-      y = pd1("elementwise_mul", {*centered, *invStd});
+      y = pd1("elementwise_mul", {centered, invStd});
       for (size_t k = 1; k < in.size() && succeeded(y); ++k)
         y = pd1(k == 1 ? "elementwise_mul" : "elementwise_add", {*y, in[k]});
     } else if (axis == rank - 1) {
@@ -1324,36 +1411,65 @@ LogicalResult OnnxImporter::importNode(const onnx::NodeProto &n, int index) {
     }
     if (failed(define(0, y)))
       return failure();
-    if (wantMean && failed(define(1, mean)))
+    if (wantMean && failed(define(1, FailureOr<Value>(mean))))
       return failure();
-    if (wantInv && failed(define(2, invStd)))
+    if (wantInv && failed(define(2, FailureOr<Value>(invStd))))
       return failure();
     return success();
   }
   if (t == "QuantizeLinear" || t == "DequantizeLinear") {
+    // ONNX's affine quantization, composed: y = saturate(round(x / scale) +
+    // zero_point) and x = (q - zero_point) * scale, per tensor or along
+    // `axis`. (pd.quantize_linear is Paddle's symmetric form, which also
+    // divides by 2^(bits-1) - 1.)
     auto x = input(0), scale = input(1);
     if (failed(x) || failed(scale))
       return failure();
-    Value zp;
+    auto st = cast<RankedTensorType>(scale->getType());
+    int64_t axis = -1;
+    if (st.getRank() > 0 && st.getNumElements() != 1) {
+      axis = attrInt("axis", 1);
+      if (axis < 0)
+        axis += rankOf(*x);
+    }
+    Type f32t = b.getF32Type();
+    FailureOr<Value> zp = failure();
     if (hasInput(2)) {
       auto z = input(2);
       if (failed(z))
         return failure();
-      zp = *z;
-    } else {
-      zp = scalarConst(IntegerType::get(ctx, 8, IntegerType::Unsigned), 0);
+      zp = castTo(*z, f32t);
+      if (failed(zp))
+        return failure();
     }
-    int64_t axis = cast<RankedTensorType>(scale->getType()).getRank() == 0 ||
-                           cast<RankedTensorType>(scale->getType()).getNumElements() == 1
-                       ? -1
-                       : attrInt("axis", 1);
-    if (axis < -1)
-      axis += rankOf(*x);
-    SmallVector<NamedAttribute> attrs = {i32("quant_axis", axis), i32("bit_length", 8),
-                                         i32("round_type", 0)};
-    if (t == "QuantizeLinear")
-      return define(0, pd1("quantize_linear", {*x, *scale, zp}, attrs, {1, 1, 1, 0, 0}));
-    return define(0, pd1("dequantize_linear", {*x, *scale, zp}, attrs));
+    if (t == "DequantizeLinear") {
+      auto xf = castTo(*x, f32t);
+      if (failed(xf))
+        return failure();
+      if (succeeded(zp))
+        xf = pd1("elementwise_sub", {*xf, *zp}, {i32("axis", axis)});
+      if (failed(xf))
+        return failure();
+      return define(0, pd1("elementwise_mul", {*xf, *scale}, {i32("axis", axis)}));
+    }
+    Type out = IntegerType::get(ctx, 8, IntegerType::Unsigned);
+    if (hasInput(2))
+      out = cast<ShapedType>(input(2)->getType()).getElementType();
+    if (!out.isInteger(8) && !out.isUnsignedInteger(8))
+      return nodeError("only int8 and uint8 quantization is supported");
+    auto q = pd1("elementwise_div", {*x, *scale}, {i32("axis", axis)});
+    if (failed(q))
+      return failure();
+    q = roundHalfEven(*q);
+    if (succeeded(q) && succeeded(zp))
+      q = pd1("elementwise_add", {*q, *zp}, {i32("axis", axis)});
+    if (failed(q))
+      return failure();
+    bool u = out.isUnsignedInteger();
+    q = pd1("clip", {*q}, {f32("min", u ? 0.0 : -128.0), f32("max", u ? 255.0 : 127.0)}, {1, 0, 0});
+    if (failed(q))
+      return failure();
+    return define(0, castTo(*q, out));
   }
   if (auto handled = importComposite())
     return *handled;
@@ -1377,24 +1493,106 @@ Value OnnxImporter::intConst(RankedTensorType type, ArrayRef<int64_t> values) {
   return arith::ConstantOp::create(b, loc, type, DenseElementsAttr::get(type, bits));
 }
 
+LogicalResult OnnxImporter::normStats(Value x, ArrayRef<int64_t> dims, double eps, Value &mean,
+                                      Value &centered, Value &invStd) {
+  SmallVector<NamedAttribute> red = {flag("keep_dim", true), ints("dim", dims)};
+  auto m = pd1("reduce_mean", {x}, red);
+  if (failed(m))
+    return failure();
+  auto c = pd1("elementwise_sub", {x, *m});
+  if (failed(c))
+    return failure();
+  auto sq = pd1("square", {*c});
+  if (failed(sq))
+    return failure();
+  auto var = pd1("reduce_mean", {*sq}, red);
+  if (failed(var))
+    return failure();
+  auto shifted = pd1("scale", {*var}, {f32("bias", eps)});
+  if (failed(shifted))
+    return failure();
+  auto inv = pd1("rsqrt", {*shifted});
+  if (failed(inv))
+    return failure();
+  mean = *m;
+  centered = *c;
+  invStd = *inv;
+  return success();
+}
+
+FailureOr<Value> OnnxImporter::roundHalfEven(Value x) {
+  // floor(x) + 1 where the fraction is above 0.5, or is 0.5 and floor(x)
+  // is odd.
+  Type elem = cast<ShapedType>(x.getType()).getElementType();
+  auto f = pd1("floor", {x});
+  if (failed(f))
+    return failure();
+  auto frac = pd1("elementwise_sub", {x, *f});
+  if (failed(frac))
+    return failure();
+  Value half = scalarConst(elem, 0.5);
+  auto above = pd1("greater_than", {*frac, half});
+  auto tie = pd1("equal", {*frac, half});
+  auto parity = pd1("elementwise_mod", {*f, scalarConst(elem, 2.0)});
+  if (failed(above) || failed(tie) || failed(parity))
+    return failure();
+  auto odd = pd1("equal", {*parity, scalarConst(elem, 1.0)});
+  if (failed(odd))
+    return failure();
+  auto tieUp = pd1("logical_and", {*tie, *odd});
+  if (failed(tieUp))
+    return failure();
+  auto up = pd1("logical_or", {*above, *tieUp});
+  auto next = pd1("scale", {*f}, {f32("bias", 1.0)});
+  if (failed(up) || failed(next))
+    return failure();
+  return pd1("where", {*up, *next, *f});
+}
+
 std::optional<LogicalResult> OnnxImporter::importComposite() {
   const std::string &t = node->op_type();
   static const llvm::StringMap<std::string> unary = {
-      {"Sin", "sin"},     {"Cos", "cos"},         {"Tan", "tan"},
-      {"Asin", "asin"},   {"Acos", "acos"},       {"Atan", "atan"},
-      {"Sinh", "sinh"},   {"Cosh", "cosh"},       {"Asinh", "asinh"},
-      {"Acosh", "acosh"}, {"Atanh", "atanh"},     {"Floor", "floor"},
-      {"Ceil", "ceil"},   {"Reciprocal", "reciprocal"}, {"Sign", "sign"},
-      {"Softsign", "softsign"}, {"Softplus", "softplus"}, {"IsNaN", "isnan_v2"},
+      {"Sin", "sin"},           {"Cos", "cos"},
+      {"Tan", "tan"},           {"Asin", "asin"},
+      {"Acos", "acos"},         {"Atan", "atan"},
+      {"Sinh", "sinh"},         {"Cosh", "cosh"},
+      {"Asinh", "asinh"},       {"Acosh", "acosh"},
+      {"Atanh", "atanh"},       {"Floor", "floor"},
+      {"Ceil", "ceil"},         {"Reciprocal", "reciprocal"},
+      {"Sign", "sign"},         {"Softsign", "softsign"},
+      {"Softplus", "softplus"}, {"IsNaN", "isnan_v2"},
       {"Not", "logical_not"}};
   static const llvm::StringMap<std::string> logic = {
       {"And", "logical_and"}, {"Or", "logical_or"}, {"Xor", "logical_xor"}};
-  static const llvm::StringSet<> others = {
-      "Elu",        "Selu",       "Celu",         "ThresholdedRelu", "IsInf",
-      "Mod",        "ArgMax",     "ArgMin",       "GatherElements",  "Trilu",
-      "CumSum",     "ReduceProd", "ReduceL1",     "ReduceL2",        "ReduceSumSquare",
-      "ReduceLogSum", "ReduceLogSumExp", "Sum",   "Mean",            "GreaterOrEqual",
-      "LessOrEqual", "ConstantOfShape"};
+  static const llvm::StringSet<> others = {"Elu",
+                                           "Selu",
+                                           "Celu",
+                                           "ThresholdedRelu",
+                                           "IsInf",
+                                           "Mod",
+                                           "ArgMax",
+                                           "ArgMin",
+                                           "GatherElements",
+                                           "Trilu",
+                                           "CumSum",
+                                           "ReduceProd",
+                                           "ReduceL1",
+                                           "ReduceL2",
+                                           "ReduceSumSquare",
+                                           "ReduceLogSum",
+                                           "ReduceLogSumExp",
+                                           "Sum",
+                                           "Mean",
+                                           "GreaterOrEqual",
+                                           "LessOrEqual",
+                                           "ConstantOfShape",
+                                           "Round",
+                                           "Hardmax",
+                                           "DepthToSpace",
+                                           "SpaceToDepth",
+                                           "EyeLike",
+                                           "InstanceNormalization",
+                                           "LRN"};
   if (!unary.contains(t) && !logic.contains(t) && !others.contains(t))
     return std::nullopt;
   auto x = input(0);
@@ -1411,7 +1609,8 @@ std::optional<LogicalResult> OnnxImporter::importComposite() {
     return define(0, pd1(it->second, {*x, *y}));
   }
   if (t == "Elu" || t == "Celu")
-    return define(0, pd1(t == "Elu" ? "elu" : "celu", {*x}, {f32("alpha", attrFloat("alpha", 1.0))}));
+    return define(0,
+                  pd1(t == "Elu" ? "elu" : "celu", {*x}, {f32("alpha", attrFloat("alpha", 1.0))}));
   if (t == "Selu")
     return define(0, pd1("selu", {*x},
                          {f32("alpha", attrFloat("alpha", 1.67326319217681884765625)),
@@ -1533,6 +1732,9 @@ std::optional<LogicalResult> OnnxImporter::importComposite() {
   if (t == "CumSum") {
     const ConstTensor *c = constInput(1);
     std::optional<double> axis = c ? c->scalar() : std::nullopt;
+    // A 1-D input has one axis: any valid run-time axis (0 or -1) means it.
+    if (!axis && rankOf(*x) == 1)
+      axis = 0.0;
     if (!axis)
       return nodeError("the axis input must be a constant (initializer or Constant node)");
     int64_t a = int64_t(*axis);
@@ -1594,6 +1796,143 @@ std::optional<LogicalResult> OnnxImporter::importComposite() {
     if (t == "Sum" || node->input_size() == 1)
       return define(0, acc);
     return define(0, pd1("scale", {acc}, {f32("scale", 1.0 / node->input_size())}));
+  }
+  if (t == "Round")
+    return define(0, roundHalfEven(*x));
+  if (t == "Hardmax") {
+    // 1 at the first maximum along the axis: arg_max compared with the
+    // positions 0..n-1 laid along that axis.
+    auto xt = cast<RankedTensorType>(x->getType());
+    int64_t rank = xt.getRank(), axis = attrInt("axis", opset >= 13 ? -1 : 1);
+    if (axis < 0)
+      axis += rank;
+    if (opset < 13 && axis != rank - 1)
+      return nodeError(
+          "Hardmax over flattened dims (opset < 13) is only supported for the last axis");
+    int64_t size = xt.getDimSize(axis);
+    if (ShapedType::isDynamic(size))
+      return nodeError("needs a static size along the axis");
+    auto am = pd1("arg_max", {*x},
+                  {b.getNamedAttr("axis", b.getI64IntegerAttr(axis)), flag("keepdims", true),
+                   i32("dtype", 3)});
+    if (failed(am))
+      return failure();
+    SmallVector<int64_t> iotaShape(rank - axis, 1);
+    iotaShape[0] = size;
+    std::vector<int64_t> iota;
+    for (int64_t k = 0; k < size; ++k)
+      iota.push_back(k);
+    Value pos = intConst(RankedTensorType::get(iotaShape, b.getIntegerType(64)), iota);
+    auto hit = pd1("equal", {*am, pos});
+    if (failed(hit))
+      return failure();
+    return define(0, castTo(*hit, elem));
+  }
+  if (t == "DepthToSpace" || t == "SpaceToDepth") {
+    auto xt = cast<RankedTensorType>(x->getType());
+    int64_t bs = attrInt("blocksize", 0);
+    if (xt.getRank() != 4 || !xt.hasStaticShape() || bs <= 0)
+      return nodeError("needs a static 4-D input and a positive blocksize");
+    int64_t N = xt.getDimSize(0), C = xt.getDimSize(1), H = xt.getDimSize(2), W = xt.getDimSize(3);
+    std::vector<int64_t> split, perm, merged;
+    if (t == "DepthToSpace") {
+      if (C % (bs * bs))
+        return nodeError("channels must be divisible by blocksize^2");
+      bool crd = attrStr("mode", "DCR") == "CRD";
+      split = crd ? std::vector<int64_t>{N, C / (bs * bs), bs, bs, H, W}
+                  : std::vector<int64_t>{N, bs, bs, C / (bs * bs), H, W};
+      perm = crd ? std::vector<int64_t>{0, 1, 4, 2, 5, 3} : std::vector<int64_t>{0, 3, 4, 1, 5, 2};
+      merged = {N, C / (bs * bs), H * bs, W * bs};
+    } else {
+      if (H % bs || W % bs)
+        return nodeError("spatial dims must be divisible by blocksize");
+      split = {N, C, H / bs, bs, W / bs, bs};
+      perm = {0, 3, 5, 1, 2, 4};
+      merged = {N, C * bs * bs, H / bs, W / bs};
+    }
+    auto r6 = pd1("reshape2", {*x}, {ints("shape", split)}, {1, 0, 0});
+    if (failed(r6))
+      return failure();
+    auto tr = pd1("transpose2", {*r6}, {ints("axis", perm)});
+    if (failed(tr))
+      return failure();
+    return define(0, pd1("reshape2", {*tr}, {ints("shape", merged)}, {1, 0, 0}));
+  }
+  if (t == "EyeLike") {
+    auto xt = cast<RankedTensorType>(x->getType());
+    if (xt.getRank() != 2 || !xt.hasStaticShape())
+      return nodeError("needs a static 2-D input");
+    Type out = attr("dtype") ? elementType(ctx, attrInt("dtype", 1)) : elem;
+    if (!out || out.isUnsignedInteger())
+      return nodeError("unsupported dtype");
+    int64_t rows = xt.getDimSize(0), cols = xt.getDimSize(1), k = attrInt("k", 0);
+    auto ot = RankedTensorType::get({rows, cols}, out);
+    SmallVector<Attribute> vals;
+    for (int64_t i = 0; i < rows; ++i)
+      for (int64_t j = 0; j < cols; ++j) {
+        double v = j - i == k ? 1.0 : 0.0;
+        vals.push_back(isa<FloatType>(out) ? Attribute(b.getFloatAttr(out, v))
+                                           : Attribute(b.getIntegerAttr(out, int64_t(v))));
+      }
+    return define(0,
+                  Value(arith::ConstantOp::create(b, loc, ot, DenseElementsAttr::get(ot, vals))));
+  }
+  if (t == "InstanceNormalization") {
+    // Per sample and channel over the spatial dims, then the per-channel
+    // scale and bias.
+    auto scale = input(1), bias = input(2);
+    if (failed(scale) || failed(bias))
+      return failure();
+    int64_t rank = rankOf(*x);
+    if (rank < 3)
+      return nodeError("needs rank >= 3");
+    std::vector<int64_t> spatial;
+    for (int64_t k = 2; k < rank; ++k)
+      spatial.push_back(k);
+    Value mean, centered, inv;
+    if (failed(normStats(*x, spatial, attrFloat("epsilon", 1e-5), mean, centered, inv)))
+      return failure();
+    auto y = pd1("elementwise_mul", {centered, inv});
+    if (failed(y))
+      return failure();
+    y = pd1("elementwise_mul", {*y, *scale}, {i32("axis", 1)});
+    if (failed(y))
+      return failure();
+    return define(0, pd1("elementwise_add", {*y, *bias}, {i32("axis", 1)}));
+  }
+  if (t == "LRN") {
+    // x / (bias + alpha / size * sum of x^2 over `size` neighbouring
+    // channels)^beta; the windowed channel sum is an average pool (padding
+    // counted, so it divides by size) over a [N, 1, C, H*W] view.
+    auto xt = cast<RankedTensorType>(x->getType());
+    int64_t size = attrInt("size", 0);
+    if (xt.getRank() != 4 || !xt.hasStaticShape() || size <= 0)
+      return nodeError("needs a static 4-D input and a positive size");
+    int64_t N = xt.getDimSize(0), C = xt.getDimSize(1), HW = xt.getDimSize(2) * xt.getDimSize(3);
+    auto sq = pd1("square", {*x});
+    if (failed(sq))
+      return failure();
+    auto view = pd1("reshape2", {*sq}, {ints("shape", {N, 1, C, HW})}, {1, 0, 0});
+    if (failed(view))
+      return failure();
+    int64_t before = (size - 1) / 2, after = size - 1 - before;
+    auto pooled =
+        pd1("pool2d", {*view},
+            {str("pooling_type", "avg"), ints("ksize", {size, 1}), ints("strides", {1, 1}),
+             ints("paddings", {before, after, 0, 0}), flag("exclusive", false)});
+    if (failed(pooled))
+      return failure();
+    auto back = pd1("reshape2", {*pooled}, {ints("shape", xt.getShape())}, {1, 0, 0});
+    if (failed(back))
+      return failure();
+    auto base = pd1("scale", {*back},
+                    {f32("scale", attrFloat("alpha", 1e-4)), f32("bias", attrFloat("bias", 1.0))});
+    if (failed(base))
+      return failure();
+    auto denom = pd1("pow", {*base}, {f32("factor", attrFloat("beta", 0.75))});
+    if (failed(denom))
+      return failure();
+    return define(0, pd1("elementwise_div", {*x, *denom}));
   }
   if (t == "ConstantOfShape") {
     const ConstTensor *shape = constInput(0);
@@ -1657,6 +1996,27 @@ LogicalResult OnnxImporter::expandFunction() {
   onnx::GraphProto body;
   onnx::FunctionExpandHelper(*node, fn, body,
                              "__" + node->op_type() + "_" + std::to_string(expansions++) + "_");
+  // An attribute that refers to one the node does not set takes the outer
+  // op's declared default, or is absent from the inner node (so the inner
+  // op takes its own default); the helper fills it with an empty value
+  // instead (e.g. ignore_index = 0 in the softmax cross-entropy body).
+  for (int i = 0; i < fn.node_size() && i < body.node_size(); ++i) {
+    auto *attrs = body.mutable_node(i)->mutable_attribute();
+    for (const auto &a : fn.node(i).attribute()) {
+      if (a.ref_attr_name().empty() || attr(a.ref_attr_name()))
+        continue;
+      for (int k = attrs->size() - 1; k >= 0; --k)
+        if (attrs->Get(k).name() == a.name())
+          attrs->DeleteSubrange(k, 1);
+      // The outer op's declared default, where it has one (e.g. MVN's axes).
+      auto it = schema->attributes().find(a.ref_attr_name());
+      if (it != schema->attributes().end() && it->second.default_value.type() != 0) {
+        onnx::AttributeProto d = it->second.default_value;
+        d.set_name(a.name());
+        *attrs->Add() = d;
+      }
+    }
+  }
   int64_t savedOpset = opset;
   for (const auto &o : fn.opset_import())
     if (o.domain().empty() || o.domain() == "ai.onnx")
@@ -1694,8 +2054,8 @@ OwningOpRef<ModuleOp> OnnxImporter::run() {
   for (const auto &o : model.opset_import())
     if (o.domain().empty() || o.domain() == "ai.onnx")
       opset = o.version();
-  if (opset < 6 || opset > 17) {
-    emitError(fileLoc()) << "ONNX opset " << opset << " is not supported (6 to 17 are)";
+  if (opset < 1 || opset > 17) {
+    emitError(fileLoc()) << "ONNX opset " << opset << " is not supported (1 to 17 are)";
     return nullptr;
   }
   const onnx::GraphProto &g = model.graph();

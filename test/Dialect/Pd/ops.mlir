@@ -964,3 +964,246 @@ func.func @kernel_call(%a: tensor<4x8xf32>, %b: tensor<8x2xf32>, %o: tensor<4x2x
   pd.kernel_call "pdk_matmul"(%ma, %mb) init(%mo) {slots = array<i64: 0, 1, -1>, ints = array<i64: 0, 0, 0, 0, 0>, floats = array<f32: 0.0>} : (memref<4x8xf32>, memref<8x2xf32>, memref<4x2xf32>) -> ()
   return %y : tensor<4x2xf32>
 }
+
+// Tests that pd.sin round-trips.
+// CHECK-LABEL: func.func @sin
+// CHECK: %[[R:.*]] = pd.sin %arg0 : (tensor<?x64xf32>) -> tensor<?x64xf32>
+// CHECK: return %[[R]]
+func.func @sin(%x: tensor<?x64xf32>) -> (tensor<?x64xf32>) {
+  %y = pd.sin %x : (tensor<?x64xf32>) -> tensor<?x64xf32>
+  return %y : tensor<?x64xf32>
+}
+
+// Tests that pd.cos round-trips.
+// CHECK-LABEL: func.func @cos
+// CHECK: %[[R:.*]] = pd.cos %arg0 : (tensor<?x64xf32>) -> tensor<?x64xf32>
+// CHECK: return %[[R]]
+func.func @cos(%x: tensor<?x64xf32>) -> (tensor<?x64xf32>) {
+  %y = pd.cos %x : (tensor<?x64xf32>) -> tensor<?x64xf32>
+  return %y : tensor<?x64xf32>
+}
+
+// Tests that pd.tan round-trips.
+// CHECK-LABEL: func.func @tan
+// CHECK: %[[R:.*]] = pd.tan %arg0 : (tensor<?x64xf32>) -> tensor<?x64xf32>
+// CHECK: return %[[R]]
+func.func @tan(%x: tensor<?x64xf32>) -> (tensor<?x64xf32>) {
+  %y = pd.tan %x : (tensor<?x64xf32>) -> tensor<?x64xf32>
+  return %y : tensor<?x64xf32>
+}
+
+// Tests that pd.asin round-trips.
+// CHECK-LABEL: func.func @asin
+// CHECK: %[[R:.*]] = pd.asin %arg0 : (tensor<?x64xf32>) -> tensor<?x64xf32>
+// CHECK: return %[[R]]
+func.func @asin(%x: tensor<?x64xf32>) -> (tensor<?x64xf32>) {
+  %y = pd.asin %x : (tensor<?x64xf32>) -> tensor<?x64xf32>
+  return %y : tensor<?x64xf32>
+}
+
+// Tests that pd.acos round-trips.
+// CHECK-LABEL: func.func @acos
+// CHECK: %[[R:.*]] = pd.acos %arg0 : (tensor<?x64xf32>) -> tensor<?x64xf32>
+// CHECK: return %[[R]]
+func.func @acos(%x: tensor<?x64xf32>) -> (tensor<?x64xf32>) {
+  %y = pd.acos %x : (tensor<?x64xf32>) -> tensor<?x64xf32>
+  return %y : tensor<?x64xf32>
+}
+
+// Tests that pd.atan round-trips.
+// CHECK-LABEL: func.func @atan
+// CHECK: %[[R:.*]] = pd.atan %arg0 : (tensor<?x64xf32>) -> tensor<?x64xf32>
+// CHECK: return %[[R]]
+func.func @atan(%x: tensor<?x64xf32>) -> (tensor<?x64xf32>) {
+  %y = pd.atan %x : (tensor<?x64xf32>) -> tensor<?x64xf32>
+  return %y : tensor<?x64xf32>
+}
+
+// Tests that pd.sinh round-trips.
+// CHECK-LABEL: func.func @sinh
+// CHECK: %[[R:.*]] = pd.sinh %arg0 : (tensor<?x64xf32>) -> tensor<?x64xf32>
+// CHECK: return %[[R]]
+func.func @sinh(%x: tensor<?x64xf32>) -> (tensor<?x64xf32>) {
+  %y = pd.sinh %x : (tensor<?x64xf32>) -> tensor<?x64xf32>
+  return %y : tensor<?x64xf32>
+}
+
+// Tests that pd.cosh round-trips.
+// CHECK-LABEL: func.func @cosh
+// CHECK: %[[R:.*]] = pd.cosh %arg0 : (tensor<?x64xf32>) -> tensor<?x64xf32>
+// CHECK: return %[[R]]
+func.func @cosh(%x: tensor<?x64xf32>) -> (tensor<?x64xf32>) {
+  %y = pd.cosh %x : (tensor<?x64xf32>) -> tensor<?x64xf32>
+  return %y : tensor<?x64xf32>
+}
+
+// Tests that pd.asinh round-trips.
+// CHECK-LABEL: func.func @asinh
+// CHECK: %[[R:.*]] = pd.asinh %arg0 : (tensor<?x64xf32>) -> tensor<?x64xf32>
+// CHECK: return %[[R]]
+func.func @asinh(%x: tensor<?x64xf32>) -> (tensor<?x64xf32>) {
+  %y = pd.asinh %x : (tensor<?x64xf32>) -> tensor<?x64xf32>
+  return %y : tensor<?x64xf32>
+}
+
+// Tests that pd.acosh round-trips.
+// CHECK-LABEL: func.func @acosh
+// CHECK: %[[R:.*]] = pd.acosh %arg0 : (tensor<?x64xf32>) -> tensor<?x64xf32>
+// CHECK: return %[[R]]
+func.func @acosh(%x: tensor<?x64xf32>) -> (tensor<?x64xf32>) {
+  %y = pd.acosh %x : (tensor<?x64xf32>) -> tensor<?x64xf32>
+  return %y : tensor<?x64xf32>
+}
+
+// Tests that pd.atanh round-trips.
+// CHECK-LABEL: func.func @atanh
+// CHECK: %[[R:.*]] = pd.atanh %arg0 : (tensor<?x64xf32>) -> tensor<?x64xf32>
+// CHECK: return %[[R]]
+func.func @atanh(%x: tensor<?x64xf32>) -> (tensor<?x64xf32>) {
+  %y = pd.atanh %x : (tensor<?x64xf32>) -> tensor<?x64xf32>
+  return %y : tensor<?x64xf32>
+}
+
+// Tests that pd.floor round-trips.
+// CHECK-LABEL: func.func @floor
+// CHECK: %[[R:.*]] = pd.floor %arg0 : (tensor<?x64xf32>) -> tensor<?x64xf32>
+// CHECK: return %[[R]]
+func.func @floor(%x: tensor<?x64xf32>) -> (tensor<?x64xf32>) {
+  %y = pd.floor %x : (tensor<?x64xf32>) -> tensor<?x64xf32>
+  return %y : tensor<?x64xf32>
+}
+
+// Tests that pd.ceil round-trips.
+// CHECK-LABEL: func.func @ceil
+// CHECK: %[[R:.*]] = pd.ceil %arg0 : (tensor<?x64xf32>) -> tensor<?x64xf32>
+// CHECK: return %[[R]]
+func.func @ceil(%x: tensor<?x64xf32>) -> (tensor<?x64xf32>) {
+  %y = pd.ceil %x : (tensor<?x64xf32>) -> tensor<?x64xf32>
+  return %y : tensor<?x64xf32>
+}
+
+// Tests that pd.reciprocal round-trips.
+// CHECK-LABEL: func.func @reciprocal
+// CHECK: %[[R:.*]] = pd.reciprocal %arg0 : (tensor<?x64xf32>) -> tensor<?x64xf32>
+// CHECK: return %[[R]]
+func.func @reciprocal(%x: tensor<?x64xf32>) -> (tensor<?x64xf32>) {
+  %y = pd.reciprocal %x : (tensor<?x64xf32>) -> tensor<?x64xf32>
+  return %y : tensor<?x64xf32>
+}
+
+// Tests that pd.sign round-trips.
+// CHECK-LABEL: func.func @sign
+// CHECK: %[[R:.*]] = pd.sign %arg0 : (tensor<?x64xf32>) -> tensor<?x64xf32>
+// CHECK: return %[[R]]
+func.func @sign(%x: tensor<?x64xf32>) -> (tensor<?x64xf32>) {
+  %y = pd.sign %x : (tensor<?x64xf32>) -> tensor<?x64xf32>
+  return %y : tensor<?x64xf32>
+}
+
+// Tests that pd.softsign round-trips.
+// CHECK-LABEL: func.func @softsign
+// CHECK: %[[R:.*]] = pd.softsign %arg0 : (tensor<?x64xf32>) -> tensor<?x64xf32>
+// CHECK: return %[[R]]
+func.func @softsign(%x: tensor<?x64xf32>) -> (tensor<?x64xf32>) {
+  %y = pd.softsign %x : (tensor<?x64xf32>) -> tensor<?x64xf32>
+  return %y : tensor<?x64xf32>
+}
+
+// Tests that pd.softplus round-trips.
+// CHECK-LABEL: func.func @softplus
+// CHECK: %[[R:.*]] = pd.softplus %arg0 : (tensor<?x64xf32>) -> tensor<?x64xf32>
+// CHECK: return %[[R]]
+func.func @softplus(%x: tensor<?x64xf32>) -> (tensor<?x64xf32>) {
+  %y = pd.softplus %x : (tensor<?x64xf32>) -> tensor<?x64xf32>
+  return %y : tensor<?x64xf32>
+}
+
+// Tests that pd.elu round-trips.
+// CHECK-LABEL: func.func @elu
+// CHECK: %[[R:.*]] = pd.elu %arg0 : (tensor<?x64xf32>) -> tensor<?x64xf32>
+// CHECK: return %[[R]]
+func.func @elu(%x: tensor<?x64xf32>) -> (tensor<?x64xf32>) {
+  %y = pd.elu %x : (tensor<?x64xf32>) -> tensor<?x64xf32>
+  return %y : tensor<?x64xf32>
+}
+
+// Tests that pd.selu round-trips.
+// CHECK-LABEL: func.func @selu
+// CHECK: %[[R:.*]] = pd.selu %arg0 : (tensor<?x64xf32>) -> tensor<?x64xf32>
+// CHECK: return %[[R]]
+func.func @selu(%x: tensor<?x64xf32>) -> (tensor<?x64xf32>) {
+  %y = pd.selu %x : (tensor<?x64xf32>) -> tensor<?x64xf32>
+  return %y : tensor<?x64xf32>
+}
+
+// Tests that pd.celu round-trips.
+// CHECK-LABEL: func.func @celu
+// CHECK: %[[R:.*]] = pd.celu %arg0 : (tensor<?x64xf32>) -> tensor<?x64xf32>
+// CHECK: return %[[R]]
+func.func @celu(%x: tensor<?x64xf32>) -> (tensor<?x64xf32>) {
+  %y = pd.celu %x : (tensor<?x64xf32>) -> tensor<?x64xf32>
+  return %y : tensor<?x64xf32>
+}
+
+// Tests that pd.thresholded_relu round-trips.
+// CHECK-LABEL: func.func @thresholded_relu
+// CHECK: %[[R:.*]] = pd.thresholded_relu %arg0 : (tensor<?x64xf32>) -> tensor<?x64xf32>
+// CHECK: return %[[R]]
+func.func @thresholded_relu(%x: tensor<?x64xf32>) -> (tensor<?x64xf32>) {
+  %y = pd.thresholded_relu %x : (tensor<?x64xf32>) -> tensor<?x64xf32>
+  return %y : tensor<?x64xf32>
+}
+
+// Tests that pd.isinf_v2 round-trips.
+// CHECK-LABEL: func.func @isinf_v2
+// CHECK: %[[R:.*]] = pd.isinf_v2 %arg0 : (tensor<?x64xf32>) -> tensor<?x64xi1>
+// CHECK: return %[[R]]
+func.func @isinf_v2(%x: tensor<?x64xf32>) -> (tensor<?x64xi1>) {
+  %m = pd.isinf_v2 %x : (tensor<?x64xf32>) -> tensor<?x64xi1>
+  return %m : tensor<?x64xi1>
+}
+
+// Tests that pd.isnan_v2 round-trips.
+// CHECK-LABEL: func.func @isnan_v2
+// CHECK: %[[R:.*]] = pd.isnan_v2 %arg0 : (tensor<?x64xf32>) -> tensor<?x64xi1>
+// CHECK: return %[[R]]
+func.func @isnan_v2(%x: tensor<?x64xf32>) -> (tensor<?x64xi1>) {
+  %m = pd.isnan_v2 %x : (tensor<?x64xf32>) -> tensor<?x64xi1>
+  return %m : tensor<?x64xi1>
+}
+
+// Tests that pd.logical_xor round-trips.
+// CHECK-LABEL: func.func @logical_xor
+// CHECK: %[[R:.*]] = pd.logical_xor %arg0, %arg1 : (tensor<?x4xi1>, tensor<?x4xi1>) -> tensor<?x4xi1>
+// CHECK: return %[[R]]
+func.func @logical_xor(%x: tensor<?x4xi1>, %y: tensor<?x4xi1>) -> (tensor<?x4xi1>) {
+  %z = pd.logical_xor %x, %y : (tensor<?x4xi1>, tensor<?x4xi1>) -> tensor<?x4xi1>
+  return %z : tensor<?x4xi1>
+}
+
+// Tests that pd.take_along_axis round-trips.
+// CHECK-LABEL: func.func @take_along_axis
+// CHECK: %[[R:.*]] = pd.take_along_axis %arg0, %arg1 {Axis = 1 : i32} : (tensor<4x5xf32>, tensor<4x2xi64>) -> tensor<4x2xf32>
+// CHECK: return %[[R]]
+func.func @take_along_axis(%x: tensor<4x5xf32>, %i: tensor<4x2xi64>) -> (tensor<4x2xf32>) {
+  %y = pd.take_along_axis %x, %i {Axis = 1 : i32} : (tensor<4x5xf32>, tensor<4x2xi64>) -> tensor<4x2xf32>
+  return %y : tensor<4x2xf32>
+}
+
+// Tests that pd.tril_triu round-trips.
+// CHECK-LABEL: func.func @tril_triu
+// CHECK: %[[R:.*]] = pd.tril_triu %arg0 {lower = false} : (tensor<?x4x4xf32>) -> tensor<?x4x4xf32>
+// CHECK: return %[[R]]
+func.func @tril_triu(%x: tensor<?x4x4xf32>) -> (tensor<?x4x4xf32>) {
+  %y = pd.tril_triu %x {lower = false} : (tensor<?x4x4xf32>) -> tensor<?x4x4xf32>
+  return %y : tensor<?x4x4xf32>
+}
+
+// Tests that pd.flip round-trips.
+// CHECK-LABEL: func.func @flip
+// CHECK: %[[R:.*]] = pd.flip %arg0 {axis = array<i32: 1>} : (tensor<?x8xf32>) -> tensor<?x8xf32>
+// CHECK: return %[[R]]
+func.func @flip(%x: tensor<?x8xf32>) -> (tensor<?x8xf32>) {
+  %y = pd.flip %x {axis = array<i32: 1>} : (tensor<?x8xf32>) -> tensor<?x8xf32>
+  return %y : tensor<?x8xf32>
+}

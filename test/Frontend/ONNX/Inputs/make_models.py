@@ -61,7 +61,7 @@ def main():
     save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 14)]),
          os.path.join(out, "det.onnx"))
 
-    # An opset outside 6..17.
+    # Relu at opset 5 (version 1, with consumed_inputs), not the version of opset 7.
     graph = helper.make_graph([helper.make_node("Relu", ["x"], ["y"])], "old",
                               [helper.make_tensor_value_info("x", TensorProto.FLOAT, [4])],
                               [helper.make_tensor_value_info("y", TensorProto.FLOAT, [4])])
