@@ -272,14 +272,8 @@ void mlir::pd::populatePdElementwiseToLinalgPatterns(RewritePatternSet &p) {
   });
   addUnary<SignOp>(p, [](SignOp, OpBuilder &b, Location l, Value x) -> Value {
     Value zero = cst(b, l, x, 0);
-    Value pos, neg;
-    if (isFloat(x)) {
-      pos = arith::CmpFOp::create(b, l, arith::CmpFPredicate::OGT, x, zero);
-      neg = arith::CmpFOp::create(b, l, arith::CmpFPredicate::OLT, x, zero);
-    } else {
-      pos = arith::CmpIOp::create(b, l, arith::CmpIPredicate::sgt, x, zero);
-      neg = arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, x, zero);
-    }
+    Value pos = compare<arith::CmpFPredicate::OGT, arith::CmpIPredicate::sgt>()(b, l, x, zero);
+    Value neg = compare<arith::CmpFPredicate::OLT, arith::CmpIPredicate::slt>()(b, l, x, zero);
     Value r = arith::SelectOp::create(b, l, neg, cst(b, l, x, -1), zero);
     // NaN keeps NaN (neither comparison holds): select x itself there.
     if (isFloat(x)) {
@@ -403,20 +397,13 @@ void mlir::pd::populatePdElementwiseToLinalgPatterns(RewritePatternSet &p) {
   // Python-style remainder: the result takes the sign of the divisor.
   addBinary<ElementwiseModOp>(p, [](OpBuilder &b, Location l, Value x, Value y) -> Value {
     Value zero = cst(b, l, x, 0);
-    Value r, fix;
-    if (isFloat(x)) {
-      r = arith::RemFOp::create(b, l, x, y);
-      Value nz = arith::CmpFOp::create(b, l, arith::CmpFPredicate::ONE, r, zero);
-      Value rn = arith::CmpFOp::create(b, l, arith::CmpFPredicate::OLT, r, zero);
-      Value yn = arith::CmpFOp::create(b, l, arith::CmpFPredicate::OLT, y, zero);
-      fix = arith::AndIOp::create(b, l, nz, arith::XOrIOp::create(b, l, rn, yn));
-    } else {
-      r = arith::RemSIOp::create(b, l, x, y);
-      Value nz = arith::CmpIOp::create(b, l, arith::CmpIPredicate::ne, r, zero);
-      Value rn = arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, r, zero);
-      Value yn = arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, y, zero);
-      fix = arith::AndIOp::create(b, l, nz, arith::XOrIOp::create(b, l, rn, yn));
-    }
+    Value r = isFloat(x) ? arith::RemFOp::create(b, l, x, y).getResult()
+                         : arith::RemSIOp::create(b, l, x, y).getResult();
+    auto negative = compare<arith::CmpFPredicate::OLT, arith::CmpIPredicate::slt>();
+    Value nz = compare<arith::CmpFPredicate::UNE, arith::CmpIPredicate::ne>()(b, l, r, zero);
+    Value signsDiffer =
+        arith::XOrIOp::create(b, l, negative(b, l, r, zero), negative(b, l, y, zero));
+    Value fix = arith::AndIOp::create(b, l, nz, signsDiffer);
     return arith::SelectOp::create(b, l, fix, addOf(b, l, r, y), r);
   });
   addBinary<EqualOp>(p, compare<arith::CmpFPredicate::OEQ, arith::CmpIPredicate::eq>());

@@ -58,6 +58,27 @@ struct LookupTableV2Lowering : OpConversionPattern<LookupTableV2Op> {
   }
 };
 
+/// out[i] = x[i with i[axis] = index[indexMap(i)]]: the result of `type`
+/// (dynamic sizes `dyn`) reads x at each position, the axis coordinate taken
+/// from `index` (negative ids counted from the end, clamped into range).
+Value gatherAlongAxis(OpBuilder &r, Location loc, RankedTensorType type, ValueRange dyn, Value x,
+                      Value index, AffineMap indexMap, int64_t axis) {
+  int64_t rank = type.getRank();
+  Value init = tensor::EmptyOp::create(r, loc, type.getShape(), type.getElementType(), dyn);
+  SmallVector<AffineMap> maps = {indexMap, r.getMultiDimIdentityMap(rank)};
+  SmallVector<utils::IteratorType> iters(rank, utils::IteratorType::parallel);
+  auto gen = linalg::GenericOp::create(
+      r, loc, TypeRange{type}, ValueRange{index}, ValueRange{init}, maps, iters,
+      [&](OpBuilder &b, Location l, ValueRange args) {
+        Value id = clampedIndex(b, l, args[0], x, axis, /*wrapNegative=*/true);
+        SmallVector<Value> at;
+        for (int64_t i = 0; i < rank; ++i)
+          at.push_back(i == axis ? id : linalg::IndexOp::create(b, l, i).getResult());
+        linalg::YieldOp::create(b, l, tensor::ExtractOp::create(b, l, x, at).getResult());
+      });
+  return gen.getResult(0);
+}
+
 /// gather(X, Index [n], axis): out[.., i, ..] = X[.., Index[i], ..], with
 /// negative indices counted from the end and indices clamped into range.
 struct GatherLowering : OpConversionPattern<GatherOp> {
@@ -79,21 +100,8 @@ struct GatherLowering : OpConversionPattern<GatherOp> {
       if (type.isDynamicDim(i))
         dyn.push_back(i == axis ? tensor::DimOp::create(r, loc, index, 0).getResult()
                                 : tensor::DimOp::create(r, loc, x, i).getResult());
-    Value init = tensor::EmptyOp::create(r, loc, type.getShape(), type.getElementType(), dyn);
-    SmallVector<AffineMap> maps = {
-        AffineMap::get(rank, 0, {r.getAffineDimExpr(axis)}, r.getContext()),
-        r.getMultiDimIdentityMap(rank)};
-    SmallVector<utils::IteratorType> iters(rank, utils::IteratorType::parallel);
-    auto gen = linalg::GenericOp::create(
-        r, loc, TypeRange{type}, ValueRange{index}, ValueRange{init}, maps, iters,
-        [&](OpBuilder &b, Location l, ValueRange args) {
-          Value id = clampedIndex(b, l, args[0], x, axis, /*wrapNegative=*/true);
-          SmallVector<Value> at;
-          for (int64_t i = 0; i < rank; ++i)
-            at.push_back(i == axis ? id : linalg::IndexOp::create(b, l, i).getResult());
-          linalg::YieldOp::create(b, l, tensor::ExtractOp::create(b, l, x, at).getResult());
-        });
-    r.replaceOp(op, gen.getResult(0));
+    AffineMap indexMap = AffineMap::get(rank, 0, {r.getAffineDimExpr(axis)}, r.getContext());
+    r.replaceOp(op, gatherAlongAxis(r, loc, type, dyn, x, index, indexMap, axis));
     return success();
   }
 };
@@ -108,20 +116,8 @@ struct TakeAlongAxisLowering : OpConversionPattern<TakeAlongAxisOp> {
     auto type = cast<RankedTensorType>(op.getType());
     Value x = a.getInput(), index = a.getIndex();
     int64_t rank = type.getRank(), axis = op.getAxis() < 0 ? op.getAxis() + rank : op.getAxis();
-    Value init = tensor::EmptyOp::create(r, loc, type.getShape(), type.getElementType(),
-                                         dynSizesFrom(r, loc, index, type));
-    SmallVector<AffineMap> maps(2, r.getMultiDimIdentityMap(rank));
-    SmallVector<utils::IteratorType> iters(rank, utils::IteratorType::parallel);
-    auto gen = linalg::GenericOp::create(
-        r, loc, TypeRange{type}, ValueRange{index}, ValueRange{init}, maps, iters,
-        [&](OpBuilder &b, Location l, ValueRange args) {
-          Value id = clampedIndex(b, l, args[0], x, axis, /*wrapNegative=*/true);
-          SmallVector<Value> at;
-          for (int64_t i = 0; i < rank; ++i)
-            at.push_back(i == axis ? id : linalg::IndexOp::create(b, l, i).getResult());
-          linalg::YieldOp::create(b, l, tensor::ExtractOp::create(b, l, x, at).getResult());
-        });
-    r.replaceOp(op, gen.getResult(0));
+    r.replaceOp(op, gatherAlongAxis(r, loc, type, dynSizesFrom(r, loc, index, type), x, index,
+                                    r.getMultiDimIdentityMap(rank), axis));
     return success();
   }
 };

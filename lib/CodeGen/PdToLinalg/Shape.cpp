@@ -175,7 +175,6 @@ struct ConcatLowering : OpConversionPattern<ConcatOp> {
     return success();
   }
 };
-} // namespace
 
 /// slice / strided_slice with attribute starts, ends (and positive strides):
 /// Paddle/ONNX clamping (negative indices count from the end) computed on
@@ -199,19 +198,14 @@ template <typename OpTy> struct SliceLowering : OpConversionPattern<OpTy> {
         llvm::any_of(steps, [](int64_t v) { return v <= 0; }))
       return r.notifyMatchFailure(op, "only positive strides are supported");
     int64_t rank = xt.getRank();
-    SmallVector<OpFoldResult> offsets(rank, r.getIndexAttr(0)), sizes,
-        strides(rank, r.getIndexAttr(1));
-    for (int64_t i = 0; i < rank; ++i)
-      sizes.push_back(xt.isDynamicDim(i)
-                          ? OpFoldResult(tensor::DimOp::create(r, loc, x, i).getResult())
-                          : OpFoldResult(r.getIndexAttr(xt.getDimSize(i))));
-    auto cst = [&](int64_t v) { return arith::ConstantIndexOp::create(r, loc, v).getResult(); };
+    SmallVector<OpFoldResult> offsets(rank, r.getIndexAttr(0)),
+        sizes = tensor::getMixedSizes(r, loc, x), strides(rank, r.getIndexAttr(1));
+    auto cst = [&](int64_t v) { return idx(r, loc, v); };
     for (size_t k = 0; k < axes.size(); ++k) {
       int64_t axis = axes[k] < 0 ? axes[k] + rank : axes[k];
       if (axis < 0 || axis >= rank)
         return r.notifyMatchFailure(op, "axis out of range");
-      Value dim = xt.isDynamicDim(axis) ? tensor::DimOp::create(r, loc, x, axis).getResult()
-                                        : cst(xt.getDimSize(axis));
+      Value dim = dimOf(r, loc, x, axis);
       auto clampIndex = [&](int64_t v) -> Value {
         Value i = v < 0 ? arith::AddIOp::create(r, loc, dim, cst(v)).getResult() : cst(v);
         i = arith::MaxSIOp::create(r, loc, i, cst(0));
@@ -259,7 +253,6 @@ template <typename OpTy> struct SliceLowering : OpConversionPattern<OpTy> {
   }
 };
 
-namespace {
 /// split: consecutive tensor.extract_slice pieces along the axis (num equal
 /// parts, or the sections with at most one -1 taking the rest).
 struct SplitLowering : OpConversionPattern<SplitOp> {
@@ -270,32 +263,27 @@ struct SplitLowering : OpConversionPattern<SplitOp> {
       return r.notifyMatchFailure(op, "run-time axis or sections are not supported");
     Location loc = op.getLoc();
     Value x = a.getX();
-    auto xt = cast<RankedTensorType>(x.getType());
-    int64_t rank = xt.getRank(), axis = op.getAxis() < 0 ? op.getAxis() + rank : op.getAxis();
-    auto cst = [&](int64_t v) { return arith::ConstantIndexOp::create(r, loc, v).getResult(); };
+    int64_t rank = cast<RankedTensorType>(x.getType()).getRank();
+    int64_t axis = op.getAxis() < 0 ? op.getAxis() + rank : op.getAxis();
     Value dim = tensor::DimOp::create(r, loc, x, axis);
     int64_t known = 0;
     for (int32_t s : op.getSections())
       known += s > 0 ? s : 0;
     SmallVector<Value> pieces;
-    Value offset = cst(0);
-    for (auto [i, res] : llvm::enumerate(op.getResults())) {
+    Value offset = idx(r, loc, 0);
+    for (Value res : op.getResults()) {
       auto pt = cast<RankedTensorType>(res.getType());
       Value size;
       if (!pt.isDynamicDim(axis))
-        size = cst(pt.getDimSize(axis));
+        size = idx(r, loc, pt.getDimSize(axis));
       else if (op.getNum() > 0)
-        size = arith::DivSIOp::create(r, loc, dim, cst(op.getNum()));
+        size = arith::DivSIOp::create(r, loc, dim, idx(r, loc, op.getNum()));
       else
-        size = arith::SubIOp::create(r, loc, dim, cst(known));
-      SmallVector<OpFoldResult> offsets(rank, r.getIndexAttr(0)), sizes,
-          strides(rank, r.getIndexAttr(1));
-      for (int64_t k = 0; k < rank; ++k)
-        sizes.push_back(k == axis ? OpFoldResult(size)
-                        : xt.isDynamicDim(k)
-                            ? OpFoldResult(tensor::DimOp::create(r, loc, x, k).getResult())
-                            : OpFoldResult(r.getIndexAttr(xt.getDimSize(k))));
+        size = arith::SubIOp::create(r, loc, dim, idx(r, loc, known));
+      SmallVector<OpFoldResult> offsets(rank, r.getIndexAttr(0)),
+          sizes = tensor::getMixedSizes(r, loc, x), strides(rank, r.getIndexAttr(1));
       offsets[axis] = offset;
+      sizes[axis] = size;
       Value piece = tensor::ExtractSliceOp::create(r, loc, x, offsets, sizes, strides);
       if (piece.getType() != pt)
         piece = tensor::CastOp::create(r, loc, pt, piece);
@@ -309,8 +297,7 @@ struct SplitLowering : OpConversionPattern<SplitOp> {
 } // namespace
 
 void mlir::pd::populatePdShapeToTensorPatterns(RewritePatternSet &p) {
-  p.add<SplitLowering>(p.getContext());
   p.add<Reshape2Lowering, FlattenLowering, Transpose2Lowering, ConcatLowering,
         UnitDimReshapeLowering<Squeeze2Op>, UnitDimReshapeLowering<Unsqueeze2Op>,
-        SliceLowering<SliceOp>, SliceLowering<StridedSliceOp>>(p.getContext());
+        SliceLowering<SliceOp>, SliceLowering<StridedSliceOp>, SplitLowering>(p.getContext());
 }

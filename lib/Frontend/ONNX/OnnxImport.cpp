@@ -275,8 +275,9 @@ private:
   /// The reduction `pdName` of x over the node's axes (attribute or input
   /// 1); `keep` overrides the node's keepdims.
   FailureOr<Value> reduceOf(StringRef pdName, Value x, std::optional<bool> keep = std::nullopt);
-  /// Ops composed from several pd ops (trigonometry, logic, arg max/min,
-  /// reduction variants, ...); std::nullopt when the op is not one of them.
+  /// Ops composed from pd ops (logic, arg max/min, reduction variants,
+  /// normalizations, ...); std::nullopt when the op is not one of them
+  /// (listed in its dispatch set).
   std::optional<LogicalResult> importComposite();
   /// An op without a direct mapping whose ONNX schema defines it as a
   /// function: imports the function body's nodes in its place.
@@ -844,8 +845,20 @@ LogicalResult OnnxImporter::importNode(const onnx::NodeProto &n, int index) {
   }
 
   static const llvm::StringMap<std::string> unary = {
-      {"Relu", "relu"}, {"Sigmoid", "sigmoid"}, {"Tanh", "tanh"}, {"Exp", "exp"},
-      {"Log", "log"},   {"Sqrt", "sqrt"},       {"Erf", "erf"},   {"Abs", "abs"}};
+      {"Relu", "relu"},         {"Sigmoid", "sigmoid"},
+      {"Tanh", "tanh"},         {"Exp", "exp"},
+      {"Log", "log"},           {"Sqrt", "sqrt"},
+      {"Erf", "erf"},           {"Abs", "abs"},
+      {"Sin", "sin"},           {"Cos", "cos"},
+      {"Tan", "tan"},           {"Asin", "asin"},
+      {"Acos", "acos"},         {"Atan", "atan"},
+      {"Sinh", "sinh"},         {"Cosh", "cosh"},
+      {"Asinh", "asinh"},       {"Acosh", "acosh"},
+      {"Atanh", "atanh"},       {"Floor", "floor"},
+      {"Ceil", "ceil"},         {"Reciprocal", "reciprocal"},
+      {"Sign", "sign"},         {"Softsign", "softsign"},
+      {"Softplus", "softplus"}, {"IsNaN", "isnan_v2"},
+      {"Not", "logical_not"}};
   static const llvm::StringMap<std::string> binary = {
       {"Add", "elementwise_add"},  {"Sub", "elementwise_sub"}, {"Mul", "elementwise_mul"},
       {"Div", "elementwise_div"},  {"Pow", "elementwise_pow"}, {"Equal", "equal"},
@@ -918,8 +931,12 @@ LogicalResult OnnxImporter::importNode(const onnx::NodeProto &n, int index) {
     }
     return define(0, input(0));
   }
-  if (auto it = unary.find(t); it != unary.end())
-    return define(0, pd1(it->second, {*input(0)}));
+  if (auto it = unary.find(t); it != unary.end()) {
+    auto x = input(0);
+    if (failed(x))
+      return failure();
+    return define(0, pd1(it->second, {*x}));
+  }
   if (auto it = binary.find(t); it != binary.end()) {
     auto x = input(0), y = input(1);
     if (failed(x) || failed(y))
@@ -1551,17 +1568,6 @@ FailureOr<Value> OnnxImporter::roundHalfEven(Value x) {
 
 std::optional<LogicalResult> OnnxImporter::importComposite() {
   const std::string &t = node->op_type();
-  static const llvm::StringMap<std::string> unary = {
-      {"Sin", "sin"},           {"Cos", "cos"},
-      {"Tan", "tan"},           {"Asin", "asin"},
-      {"Acos", "acos"},         {"Atan", "atan"},
-      {"Sinh", "sinh"},         {"Cosh", "cosh"},
-      {"Asinh", "asinh"},       {"Acosh", "acosh"},
-      {"Atanh", "atanh"},       {"Floor", "floor"},
-      {"Ceil", "ceil"},         {"Reciprocal", "reciprocal"},
-      {"Sign", "sign"},         {"Softsign", "softsign"},
-      {"Softplus", "softplus"}, {"IsNaN", "isnan_v2"},
-      {"Not", "logical_not"}};
   static const llvm::StringMap<std::string> logic = {
       {"And", "logical_and"}, {"Or", "logical_or"}, {"Xor", "logical_xor"}};
   static const llvm::StringSet<> others = {"Elu",
@@ -1593,15 +1599,13 @@ std::optional<LogicalResult> OnnxImporter::importComposite() {
                                            "EyeLike",
                                            "InstanceNormalization",
                                            "LRN"};
-  if (!unary.contains(t) && !logic.contains(t) && !others.contains(t))
+  if (!logic.contains(t) && !others.contains(t))
     return std::nullopt;
   auto x = input(0);
   if (failed(x))
     return failure();
   Type elem = cast<ShapedType>(x->getType()).getElementType();
   auto zero = [&]() { return scalarConst(elem, 0.0); };
-  if (auto it = unary.find(t); it != unary.end())
-    return define(0, pd1(it->second, {*x}));
   if (auto it = logic.find(t); it != logic.end()) {
     auto y = input(1);
     if (failed(y))
