@@ -170,3 +170,176 @@ func.func @gather(%x: tensor<3x4x5xf32>, %i: tensor<?xi64>) -> tensor<3x?x5xf32>
   %0 = pd.gather %x, %i {axis = 1 : i32} : (tensor<3x4x5xf32>, tensor<?xi64>) -> tensor<3x?x5xf32>
   return %0 : tensor<3x?x5xf32>
 }
+
+// -----
+
+// Tests that arg_max keeps the running maximum and its position (the first
+// one: strictly greater replaces), then restores the kept dim.
+// CHECK-LABEL: func.func @arg_max
+// CHECK: arith.constant 0xFF800000 : f32
+// CHECK: %[[R:.*]]:2 = linalg.generic {{.*}} iterator_types = ["parallel", "reduction"]} ins(%arg0 : tensor<3x4xf32>) outs(%{{.*}}, %{{.*}} : tensor<3xf32>, tensor<3xi64>)
+// CHECK: %[[GT:.*]] = arith.cmpf ogt
+// CHECK: %[[POS:.*]] = linalg.index 1
+// CHECK: arith.select %[[GT]]
+// CHECK: tensor.expand_shape %[[R]]#1 {{\[\[}}0, 1]] output_shape [3, 1]
+func.func @arg_max(%x: tensor<3x4xf32>) -> tensor<3x1xi64> {
+  %0 = pd.arg_max %x {axis = 1 : i64, keepdims = true} : (tensor<3x4xf32>) -> tensor<3x1xi64>
+  return %0 : tensor<3x1xi64>
+}
+
+// -----
+
+// Tests that take_along_axis reads X at the (wrapped, clamped) index of the
+// same position along the axis.
+// CHECK-LABEL: func.func @take_along_axis
+// CHECK: linalg.generic {{.*}} ins(%arg1 : tensor<3x2xi64>) outs(%{{.*}} : tensor<3x2xf32>)
+// CHECK: %[[ID:.*]] = arith.minsi
+// CHECK: %[[ROW:.*]] = linalg.index 0
+// CHECK: tensor.extract %arg0[%[[ROW]], %[[ID]]] : tensor<3x4xf32>
+func.func @take_along_axis(%x: tensor<3x4xf32>, %i: tensor<3x2xi64>) -> tensor<3x2xf32> {
+  %0 = pd.take_along_axis %x, %i {Axis = 1 : i32} : (tensor<3x4xf32>, tensor<3x2xi64>) -> tensor<3x2xf32>
+  return %0 : tensor<3x2xf32>
+}
+
+// -----
+
+// Tests that flip reads the mirrored position (size - 1 - i) of a dynamic dim.
+// CHECK-LABEL: func.func @flip
+// CHECK: linalg.generic
+// CHECK: %[[I:.*]] = linalg.index 0
+// CHECK: %[[D:.*]] = tensor.dim %arg0
+// CHECK: %[[LAST:.*]] = arith.subi %[[D]]
+// CHECK: %[[M:.*]] = arith.subi %[[LAST]], %[[I]]
+// CHECK: %[[J:.*]] = linalg.index 1
+// CHECK: tensor.extract %arg0[%[[M]], %[[J]]]
+func.func @flip(%x: tensor<?x8xf32>) -> tensor<?x8xf32> {
+  %0 = pd.flip %x {axis = array<i32: 0>} : (tensor<?x8xf32>) -> tensor<?x8xf32>
+  return %0 : tensor<?x8xf32>
+}
+
+// -----
+
+// Tests that the upper triangle from diagonal 1 keeps j - i >= 1.
+// CHECK-LABEL: func.func @tril_triu
+// CHECK: %[[D:.*]] = arith.subi
+// CHECK: %[[C:.*]] = arith.constant 1 : index
+// CHECK: %[[K:.*]] = arith.cmpi sge, %[[D]], %[[C]]
+// CHECK: arith.select %[[K]]
+func.func @tril_triu(%x: tensor<4x5xf32>) -> tensor<4x5xf32> {
+  %0 = pd.tril_triu %x {lower = false, diagonal = 1 : i32} : (tensor<4x5xf32>) -> tensor<4x5xf32>
+  return %0 : tensor<4x5xf32>
+}
+
+// -----
+
+// Tests that where broadcasts all three operands numpy-style.
+// CHECK: #[[C:.*]] = affine_map<(d0, d1) -> (d0, 0)>
+// CHECK: #[[X:.*]] = affine_map<(d0, d1) -> (d1)>
+// CHECK: #[[Y:.*]] = affine_map<(d0, d1) -> ()>
+// CHECK-LABEL: func.func @where
+// CHECK: linalg.generic {indexing_maps = [#[[C]], #[[X]], #[[Y]], #{{.*}}]
+// CHECK: arith.select
+func.func @where(%c: tensor<4x1xi1>, %x: tensor<5xf32>, %y: tensor<f32>) -> tensor<4x5xf32> {
+  %0 = pd.where %c, %x, %y : (tensor<4x1xi1>, tensor<5xf32>, tensor<f32>) -> tensor<4x5xf32>
+  return %0 : tensor<4x5xf32>
+}
+
+// -----
+
+// Tests that split takes consecutive slices, the -1 section the rest.
+// CHECK-LABEL: func.func @split
+// CHECK: %[[S0:.*]] = tensor.extract_slice %arg0[0, %{{.*}}] [%{{.*}}, %[[C2:.*]]] [1, 1]
+// CHECK: %[[OFF:.*]] = arith.addi %{{.*}}, %[[C2]]
+// CHECK: tensor.extract_slice %arg0[0, %[[OFF]]] [%{{.*}}, %{{.*}}] [1, 1]
+func.func @split(%x: tensor<?x6xf32>) -> (tensor<?x2xf32>, tensor<?x4xf32>) {
+  %0, %1 = pd.split %x {sections = array<i32: 2, -1>, axis = 1 : i32} : (tensor<?x6xf32>) -> (tensor<?x2xf32>, tensor<?x4xf32>)
+  return %0, %1 : tensor<?x2xf32>, tensor<?x4xf32>
+}
+
+// -----
+
+// Tests that elementwise_mod moves a remainder whose sign differs from the
+// divisor's by one divisor (Python's rule).
+// CHECK-LABEL: func.func @mod
+// CHECK: %[[R:.*]] = arith.remsi %in, %in_0
+// CHECK: %[[NZ:.*]] = arith.cmpi ne, %[[R]]
+// CHECK: arith.xori
+// CHECK: %[[FIX:.*]] = arith.andi %[[NZ]]
+// CHECK: %[[SUM:.*]] = arith.addi %[[R]], %in_0
+// CHECK: arith.select %[[FIX]], %[[SUM]], %[[R]]
+func.func @mod(%x: tensor<6xi32>, %y: tensor<6xi32>) -> tensor<6xi32> {
+  %0 = pd.elementwise_mod %x, %y : (tensor<6xi32>, tensor<6xi32>) -> tensor<6xi32>
+  return %0 : tensor<6xi32>
+}
+
+// -----
+
+// Tests that an integer max reduction starts from the type's minimum.
+// CHECK-LABEL: func.func @reduce_max_int
+// CHECK: arith.constant -2147483648 : i32
+// CHECK: arith.maxsi
+func.func @reduce_max_int(%x: tensor<3x4xi32>) -> tensor<3xi32> {
+  %0 = pd.reduce_max %x {dim = array<i32: 1>} : (tensor<3x4xi32>) -> tensor<3xi32>
+  return %0 : tensor<3xi32>
+}
+
+// -----
+
+// Tests that conv2d_transpose sums over input channels and taps, masking
+// the taps that fall between input positions.
+// CHECK-LABEL: func.func @conv_transpose
+// CHECK: linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]} ins(%{{.*}} : tensor<2x3x3xf32>) outs(%{{.*}} : tensor<1x3x5x5xf32>)
+// CHECK: arith.remsi
+// CHECK: tensor.extract %arg0
+// CHECK: tensor.extract %arg1
+// CHECK: %[[P:.*]] = arith.mulf
+// CHECK: arith.select %{{.*}}, %[[P]]
+func.func @conv_transpose(%x: tensor<1x2x3x3xf32>, %w: tensor<2x3x3x3xf32>) -> tensor<1x3x5x5xf32> {
+  %0 = pd.conv2d_transpose %x, %w : (tensor<1x2x3x3xf32>, tensor<2x3x3x3xf32>) -> tensor<1x3x5x5xf32>
+  return %0 : tensor<1x3x5x5xf32>
+}
+
+// -----
+
+// Tests that uint8 values are reinterpreted as signless around the casts.
+// CHECK-LABEL: func.func @cast_u8
+// CHECK: %[[S:.*]] = builtin.unrealized_conversion_cast %in : ui8 to i8
+// CHECK: arith.uitofp %[[S]] : i8 to f32
+// CHECK-LABEL: func.func @cast_to_u8
+// CHECK: %[[Q:.*]] = arith.fptoui %in : f32 to i8
+// CHECK: builtin.unrealized_conversion_cast %[[Q]] : i8 to ui8
+func.func @cast_u8(%x: tensor<4xui8>) -> tensor<4xf32> {
+  %0 = pd.cast %x {in_dtype = 20 : i32, out_dtype = 5 : i32} : (tensor<4xui8>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+func.func @cast_to_u8(%x: tensor<4xf32>) -> tensor<4xui8> {
+  %0 = pd.cast %x {in_dtype = 5 : i32, out_dtype = 20 : i32} : (tensor<4xf32>) -> tensor<4xui8>
+  return %0 : tensor<4xui8>
+}
+
+// -----
+
+// Tests that a transposed convolution in NHWC is reported on the op.
+func.func @negative_conv_transpose_nhwc(%x: tensor<1x3x3x2xf32>, %w: tensor<2x3x3x3xf32>) -> tensor<1x5x5x3xf32> {
+  // expected-error @+1 {{the CPU backend cannot compile 'pd.conv2d_transpose' with these operand types or attributes yet}}
+  %0 = pd.conv2d_transpose %x, %w {data_format = "NHWC"} : (tensor<1x3x3x2xf32>, tensor<2x3x3x3xf32>) -> tensor<1x5x5x3xf32>
+  return %0 : tensor<1x5x5x3xf32>
+}
+
+// -----
+
+// Tests that a mean of integers (no integer division rule) is reported.
+func.func @negative_reduce_mean_int(%x: tensor<3x4xi32>) -> tensor<3xi32> {
+  // expected-error @+1 {{the CPU backend cannot compile 'pd.reduce_mean' with these operand types or attributes yet}}
+  %0 = pd.reduce_mean %x {dim = array<i32: 1>} : (tensor<3x4xi32>) -> tensor<3xi32>
+  return %0 : tensor<3xi32>
+}
+
+// -----
+
+// Tests that a split with run-time sections is reported.
+func.func @negative_split_runtime(%x: tensor<?x6xf32>, %s: tensor<1xi32>) -> (tensor<?x?xf32>, tensor<?x?xf32>) {
+  // expected-error @+1 {{the CPU backend cannot compile 'pd.split' with these operand types or attributes yet}}
+  %0, %1 = pd.split %x SectionsTensorList [%s, %s] {axis = 1 : i32} : (tensor<?x6xf32>, tensor<1xi32>, tensor<1xi32>) -> (tensor<?x?xf32>, tensor<?x?xf32>)
+  return %0, %1 : tensor<?x?xf32>, tensor<?x?xf32>
+}

@@ -54,6 +54,26 @@ def main():
     save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)]),
          os.path.join(out, "embedding.onnx"))
 
+    # SoftmaxCrossEntropyLoss has no pd op: its (context-dependent) ONNX
+    # function body is imported instead. No ignore_index is set.
+    graph = helper.make_graph(
+        [helper.make_node("SoftmaxCrossEntropyLoss", ["x", "t"], ["loss"], name="sce",
+                          reduction="mean")], "sce",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [3, 5]),
+         helper.make_tensor_value_info("t", TensorProto.INT64, [3])],
+        [helper.make_tensor_value_info("loss", TensorProto.FLOAT, [])])
+    save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)]),
+         os.path.join(out, "sce.onnx"))
+
+    # CumSum over a run-time axis of a 2-D input (which dim is unknown).
+    graph = helper.make_graph(
+        [helper.make_node("CumSum", ["x", "axis"], ["y"], name="cs")], "cumsum",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 3]),
+         helper.make_tensor_value_info("axis", TensorProto.INT64, [])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [2, 3])])
+    save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 14)]),
+         os.path.join(out, "cumsum_axis.onnx"))
+
     # An op the importer does not handle.
     graph = helper.make_graph([helper.make_node("Det", ["x"], ["y"], name="det")], "det",
                               [helper.make_tensor_value_info("x", TensorProto.FLOAT, [4, 4])],
