@@ -66,12 +66,10 @@ struct PdExternalizeWeightsPass : impl::PdExternalizeWeightsPassBase<PdExternali
         auto type = dyn_cast<RankedTensorType>(operand.get().getType());
         if (!isa<BlockArgument>(src) || !type)
           continue;
-        Value arg = operand.get();
-        SmallVector<Value> dyn;
-        for (int64_t i = 0; i < type.getRank(); ++i)
-          if (type.isDynamicDim(i))
-            dyn.push_back(tensor::DimOp::create(b, ret.getLoc(), arg, i));
-        operand.set(bufferization::AllocTensorOp::create(b, ret.getLoc(), type, dyn, arg));
+        // The copy gives the sizes (alloc_tensor takes no dynamic sizes
+        // with a copy).
+        operand.set(bufferization::AllocTensorOp::create(b, ret.getLoc(), type, ValueRange{},
+                                                         operand.get()));
       }
     });
     // The runtime calls @main through its C interface.

@@ -337,9 +337,183 @@ func.func @negative_reduce_mean_int(%x: tensor<3x4xi32>) -> tensor<3xi32> {
 
 // -----
 
-// Tests that a split with run-time sections is reported.
-func.func @negative_split_runtime(%x: tensor<?x6xf32>, %s: tensor<1xi32>) -> (tensor<?x?xf32>, tensor<?x?xf32>) {
+// Tests that a split with a run-time axis is reported.
+func.func @negative_split_runtime_axis(%x: tensor<?x6xf32>, %a: tensor<1xi32>) -> (tensor<?x?xf32>, tensor<?x?xf32>) {
   // expected-error @+1 {{the CPU backend cannot compile 'pd.split' with these operand types or attributes yet}}
+  %0, %1 = pd.split %x AxisTensor(%a) {num = 2 : i32} : (tensor<?x6xf32>, tensor<1xi32>) -> (tensor<?x?xf32>, tensor<?x?xf32>)
+  return %0, %1 : tensor<?x?xf32>, tensor<?x?xf32>
+}
+
+// -----
+
+// Tests that run-time split sections are read from their tensors and the
+// pieces are consecutive.
+// CHECK-LABEL: func.func @split_runtime
+// CHECK: %[[S:.*]] = tensor.extract %arg1[%{{.*}}] : tensor<1xi32>
+// CHECK: %[[N:.*]] = arith.index_cast %[[S]] : i32 to index
+// CHECK: tensor.extract_slice %arg0[0, %[[O:.*]]] [%{{.*}}, %[[N]]] [1, 1]
+// CHECK: %[[O2:.*]] = arith.addi %[[O]], %[[N]]
+// CHECK: tensor.extract_slice %arg0[0, %[[O2]]]
+func.func @split_runtime(%x: tensor<?x6xf32>, %s: tensor<1xi32>) -> (tensor<?x?xf32>, tensor<?x?xf32>) {
   %0, %1 = pd.split %x SectionsTensorList [%s, %s] {axis = 1 : i32} : (tensor<?x6xf32>, tensor<1xi32>, tensor<1xi32>) -> (tensor<?x?xf32>, tensor<?x?xf32>)
   return %0, %1 : tensor<?x?xf32>, tensor<?x?xf32>
+}
+
+// -----
+
+// Tests that range has max(ceil((end - start) / step), 0) elements
+// start + i * step.
+// CHECK-LABEL: func.func @range
+// CHECK: %[[S:.*]] = tensor.extract %arg0
+// CHECK: %[[E:.*]] = tensor.extract %arg1
+// CHECK: %[[ST:.*]] = tensor.extract %arg2
+// CHECK: %[[D:.*]] = arith.subi %[[E]], %[[S]] : i64
+// CHECK: %[[Q:.*]] = arith.ceildivsi %[[D]], %[[ST]] : i64
+// CHECK: %[[QI:.*]] = arith.index_cast %[[Q]]
+// CHECK: %[[N:.*]] = arith.maxsi %[[QI]], %{{.*}} : index
+// CHECK: tensor.empty(%[[N]]) : tensor<?xi64>
+// CHECK: %[[I:.*]] = linalg.index 0
+// CHECK: %[[IV:.*]] = arith.index_cast %[[I]] : index to i64
+// CHECK: %[[M:.*]] = arith.muli %[[IV]], %[[ST]]
+// CHECK: arith.addi %[[S]], %[[M]]
+func.func @range(%s: tensor<1xi64>, %e: tensor<1xi64>, %st: tensor<1xi64>) -> tensor<?xi64> {
+  %0 = pd.range %s, %e, %st : (tensor<1xi64>, tensor<1xi64>, tensor<1xi64>) -> tensor<?xi64>
+  return %0 : tensor<?xi64>
+}
+
+// -----
+
+// Tests that fill_constant takes its sizes from a run-time ShapeTensor.
+// CHECK-LABEL: func.func @fill_runtime
+// CHECK: %[[A:.*]] = tensor.extract %arg0[%{{.*}}] : tensor<2xi64>
+// CHECK: %[[AI:.*]] = arith.index_cast %[[A]]
+// CHECK: %[[B:.*]] = tensor.extract %arg0[%{{.*}}] : tensor<2xi64>
+// CHECK: %[[BI:.*]] = arith.index_cast %[[B]]
+// CHECK: %[[E:.*]] = tensor.empty(%[[AI]], %[[BI]]) : tensor<?x?xf32>
+// CHECK: %[[V:.*]] = arith.constant 1.500000e+00 : f32
+// CHECK: linalg.fill ins(%[[V]] : f32) outs(%[[E]]
+func.func @fill_runtime(%s: tensor<2xi64>) -> tensor<?x?xf32> {
+  %0 = pd.fill_constant ShapeTensor(%s) {value = 1.5 : f32} : (tensor<2xi64>) -> tensor<?x?xf32>
+  return %0 : tensor<?x?xf32>
+}
+
+// -----
+
+// Tests that expand_v2 with a run-time shape keeps the input dim where the
+// target says -1 or 1, and broadcasts the static unit dim.
+// CHECK: #[[IN:.*]] = affine_map<(d0, d1, d2) -> (d1, 0)>
+// CHECK-LABEL: func.func @expand_runtime
+// CHECK: %[[T1:.*]] = arith.index_cast
+// CHECK: %[[T2:.*]] = arith.index_cast
+// CHECK: %[[D0:.*]] = tensor.dim %arg0, %{{.*}} : tensor<3x1xf32>
+// CHECK: %[[ONE:.*]] = arith.cmpi eq, %[[T2]], %{{.*}}
+// CHECK: %[[NEG:.*]] = arith.cmpi eq, %[[T2]], %{{.*}}
+// CHECK: %[[K:.*]] = arith.ori %[[NEG]], %[[ONE]]
+// CHECK: arith.select %[[K]], %[[D0]], %[[T2]]
+// CHECK: linalg.generic {indexing_maps = [#[[IN]], #{{.*}}]
+func.func @expand_runtime(%x: tensor<3x1xf32>, %s: tensor<3xi64>) -> tensor<?x?x?xf32> {
+  %0 = pd.expand_v2 %x Shape(%s) : (tensor<3x1xf32>, tensor<3xi64>) -> tensor<?x?x?xf32>
+  return %0 : tensor<?x?x?xf32>
+}
+
+// -----
+
+// Tests that tile reads x at the output index modulo x's dims.
+// CHECK-LABEL: func.func @tile
+// CHECK: %[[D0:.*]] = tensor.dim %arg0, %{{.*}} : tensor<2x4xf32>
+// CHECK: %[[D1:.*]] = tensor.dim %arg0, %{{.*}} : tensor<2x4xf32>
+// CHECK: tensor.empty() : tensor<4x12xf32>
+// CHECK: %[[I:.*]] = linalg.index 0
+// CHECK: %[[R:.*]] = arith.remui %[[I]], %[[D0]]
+// CHECK: %[[J:.*]] = linalg.index 1
+// CHECK: %[[S:.*]] = arith.remui %[[J]], %[[D1]]
+// CHECK: tensor.extract %arg0[%[[R]], %[[S]]]
+func.func @tile(%x: tensor<2x4xf32>) -> tensor<4x12xf32> {
+  %0 = pd.tile %x {repeat_times = array<i32: 2, 3>} : (tensor<2x4xf32>) -> tensor<4x12xf32>
+  return %0 : tensor<4x12xf32>
+}
+
+// -----
+
+// Tests that a run-time reshape shape maps 0 to the input dim and -1 to
+// the elements left over (24 here), then reshapes.
+// CHECK-LABEL: func.func @reshape_runtime
+// CHECK: %[[A:.*]] = arith.index_cast
+// CHECK: %[[Z:.*]] = arith.cmpi eq, %[[A]], %{{.*}}
+// CHECK: %[[A0:.*]] = arith.select %[[Z]], %{{.*}}, %[[A]]
+// CHECK: %[[REST:.*]] = arith.divui
+// CHECK: %[[M:.*]] = arith.cmpi eq, %[[A0]], %{{.*}}
+// CHECK: %[[S0:.*]] = arith.select %[[M]], %[[REST]], %[[A0]]
+// CHECK: %[[SH:.*]] = tensor.from_elements %[[S0]], %{{.*}} : tensor<2xindex>
+// CHECK: tensor.reshape %arg0(%[[SH]]) : (tensor<2x3x4xf32>, tensor<2xindex>) -> tensor<?x?xf32>
+func.func @reshape_runtime(%x: tensor<2x3x4xf32>, %s: tensor<2xi64>) -> tensor<?x?xf32> {
+  %0 = pd.reshape2 %x Shape(%s) : (tensor<2x3x4xf32>, tensor<2xi64>) -> tensor<?x?xf32>
+  return %0 : tensor<?x?xf32>
+}
+
+// -----
+
+// Tests that a run-time unsqueeze puts 1 at the listed positions and the
+// input dims, in order, elsewhere.
+// CHECK-LABEL: func.func @unsqueeze_runtime
+// CHECK: %[[A:.*]] = arith.index_cast
+// CHECK: %[[NEG:.*]] = arith.cmpi slt, %[[A]]
+// CHECK: %[[AN:.*]] = arith.select %[[NEG]]
+// CHECK: arith.cmpi eq, %[[AN]]
+// CHECK: %[[SH:.*]] = tensor.from_elements %{{.*}}, %{{.*}}, %{{.*}} : tensor<3xindex>
+// CHECK: tensor.reshape %arg0(%[[SH]]) : (tensor<3x4xf32>, tensor<3xindex>) -> tensor<?x?x?xf32>
+func.func @unsqueeze_runtime(%x: tensor<3x4xf32>, %a: tensor<1xi64>) -> tensor<?x?x?xf32> {
+  %0 = pd.unsqueeze2 %x AxesTensor(%a) : (tensor<3x4xf32>, tensor<1xi64>) -> tensor<?x?x?xf32>
+  return %0 : tensor<?x?x?xf32>
+}
+
+// -----
+
+// Tests that a negative stride reads x[start + i * stride] (start clamped
+// to [0, d - 1], end to [-1, d - 1]) in a gather loop.
+// CHECK-LABEL: func.func @slice_negative_stride
+// CHECK: %[[N:.*]] = arith.ceildivsi %{{.*}}, %[[ST:.*]] : index
+// CHECK: %[[L:.*]] = arith.maxsi %[[N]]
+// CHECK: tensor.empty(%[[L]]) : tensor<?xf32>
+// CHECK: %[[I:.*]] = linalg.index 0
+// CHECK: %[[O:.*]] = arith.muli %[[I]], %[[ST]]
+// CHECK: %[[P:.*]] = arith.addi %{{.*}}, %[[O]]
+// CHECK: tensor.extract %arg0[%[[P]]]
+// CHECK: tensor.cast %{{.*}} : tensor<?xf32> to tensor<5xf32>
+func.func @slice_negative_stride(%x: tensor<10xf32>) -> tensor<5xf32> {
+  %0 = pd.strided_slice %x {axes = array<i32: 0>, starts = array<i32: 9>, ends = array<i32: 0>, strides = array<i32: -2>} : (tensor<10xf32>) -> tensor<5xf32>
+  return %0 : tensor<5xf32>
+}
+
+// -----
+
+// Tests that shape reads the dims (the dynamic one at run time).
+// CHECK-LABEL: func.func @shape
+// CHECK: %[[D:.*]] = tensor.dim %arg0, %{{.*}} : tensor<?x3xf32>
+// CHECK: %[[A:.*]] = arith.index_cast %[[D]] : index to i32
+// CHECK: %[[B:.*]] = arith.index_cast %{{.*}} : index to i32
+// CHECK: tensor.from_elements %[[A]], %[[B]] : tensor<2xi32>
+func.func @shape(%x: tensor<?x3xf32>) -> tensor<2xi32> {
+  %0 = pd.shape %x : (tensor<?x3xf32>) -> tensor<2xi32>
+  return %0 : tensor<2xi32>
+}
+
+// -----
+
+// Tests that uint8 division and max are unsigned on the reinterpreted
+// values, and the result goes back to ui8.
+// CHECK-LABEL: func.func @div_u8
+// CHECK: %[[X:.*]] = builtin.unrealized_conversion_cast %in : ui8 to i8
+// CHECK: %[[Y:.*]] = builtin.unrealized_conversion_cast %in_0 : ui8 to i8
+// CHECK: %[[Q:.*]] = arith.divui %[[X]], %[[Y]] : i8
+// CHECK: builtin.unrealized_conversion_cast %[[Q]] : i8 to ui8
+// CHECK-LABEL: func.func @max_u8
+// CHECK: arith.maxui
+func.func @div_u8(%x: tensor<4xui8>, %y: tensor<4xui8>) -> tensor<4xui8> {
+  %0 = pd.elementwise_div %x, %y : (tensor<4xui8>, tensor<4xui8>) -> tensor<4xui8>
+  return %0 : tensor<4xui8>
+}
+func.func @max_u8(%x: tensor<4xui8>, %y: tensor<4xui8>) -> tensor<4xui8> {
+  %0 = pd.elementwise_max %x, %y : (tensor<4xui8>, tensor<4xui8>) -> tensor<4xui8>
+  return %0 : tensor<4xui8>
 }

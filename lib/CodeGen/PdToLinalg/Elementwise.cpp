@@ -65,11 +65,14 @@ template <typename T> auto axisOf(T op, int) -> decltype(int64_t(op.getAxis())) 
 }
 template <typename T> int64_t axisOf(T, long) { return -1; }
 
-/// Lowers a Paddle binary op with its axis broadcasting rule.
+/// Lowers a Paddle binary op with its axis broadcasting rule. Unsigned
+/// integer operands (uint8) take `unsignedBody` on the values
+/// reinterpreted as signless (ops without one do not match them).
 template <typename OpTy> struct BinaryLowering : OpConversionPattern<OpTy> {
   using Body = std::function<Value(OpBuilder &, Location, Value, Value)>;
-  BinaryLowering(MLIRContext *ctx, Body body)
-      : OpConversionPattern<OpTy>(ctx), body(std::move(body)) {}
+  BinaryLowering(MLIRContext *ctx, Body body, Body unsignedBody)
+      : OpConversionPattern<OpTy>(ctx), body(std::move(body)),
+        unsignedBody(std::move(unsignedBody)) {}
   LogicalResult matchAndRewrite(OpTy op, typename OpTy::Adaptor adaptor,
                                 ConversionPatternRewriter &rewriter) const override {
     auto type = cast<RankedTensorType>(op->getResult(0).getType());
@@ -79,67 +82,30 @@ template <typename OpTy> struct BinaryLowering : OpConversionPattern<OpTy> {
     int64_t ry = cast<RankedTensorType>(y.getType()).getRank();
     int64_t ox = rx >= ry ? 0 : alignOffset(ry, rx, axis);
     int64_t oy = rx >= ry ? alignOffset(rx, ry, axis) : 0;
+    Type elem = cast<RankedTensorType>(x.getType()).getElementType();
+    bool isUnsigned = elem.isUnsignedInteger();
+    if (isUnsigned && !unsignedBody)
+      return rewriter.notifyMatchFailure(op, "no unsigned form");
     auto r = elementwise(rewriter, op.getLoc(), type, ValueRange{x, y}, {ox, oy},
-                         [&](OpBuilder &b, Location loc, ValueRange args) {
-                           return body(b, loc, args[0], args[1]);
+                         [&](OpBuilder &b, Location loc, ValueRange args) -> Value {
+                           if (!isUnsigned)
+                             return body(b, loc, args[0], args[1]);
+                           Type signless = b.getIntegerType(elem.getIntOrFloatBitWidth());
+                           auto as = [&](Value v, Type t) {
+                             return UnrealizedConversionCastOp::create(b, loc, t, v).getResult(0);
+                           };
+                           Value xs = as(args[0], signless);
+                           Value ys = as(args[1], signless);
+                           Value res = unsignedBody(b, loc, xs, ys);
+                           return res.getType() == signless ? as(res, elem) : res;
                          });
     if (failed(r))
       return rewriter.notifyMatchFailure(op, "cannot size the result");
     rewriter.replaceOp(op, *r);
     return success();
   }
-  Body body;
+  Body body, unsignedBody;
 };
-
-/// Converts between element types with arith casts. Unsigned integers
-/// (uint8 of quantized data) are reinterpreted as signless of the same
-/// width around the arith ops, which only take signless integers.
-Value convert(OpBuilder &b, Location loc, Value v, Type to) {
-  Type from = v.getType();
-  if (from == to)
-    return v;
-  auto reinterpret = [&](Value x, Type t) {
-    return UnrealizedConversionCastOp::create(b, loc, t, x).getResult(0);
-  };
-  if (from.isUnsignedInteger()) {
-    Type signless = b.getIntegerType(from.getIntOrFloatBitWidth());
-    v = reinterpret(v, signless);
-    if (isa<FloatType>(to))
-      return arith::UIToFPOp::create(b, loc, to, v);
-    if (to.isUnsignedInteger())
-      return reinterpret(convert(b, loc, v, b.getIntegerType(to.getIntOrFloatBitWidth())), to);
-    if (to.getIntOrFloatBitWidth() > from.getIntOrFloatBitWidth())
-      return arith::ExtUIOp::create(b, loc, to, v);
-    return convert(b, loc, v, to);
-  }
-  if (to.isUnsignedInteger()) {
-    Type signless = b.getIntegerType(to.getIntOrFloatBitWidth());
-    Value r = isa<FloatType>(from) ? arith::FPToUIOp::create(b, loc, signless, v).getResult()
-                                   : convert(b, loc, v, signless);
-    return reinterpret(r, to);
-  }
-  auto fi = dyn_cast<FloatType>(from), ft = dyn_cast<FloatType>(to);
-  if (fi && ft)
-    return fi.getWidth() < ft.getWidth() ? arith::ExtFOp::create(b, loc, to, v).getResult()
-                                         : arith::TruncFOp::create(b, loc, to, v).getResult();
-  auto ii = dyn_cast<IntegerType>(from), it = dyn_cast<IntegerType>(to);
-  if (ii && ft)
-    return ii.isUnsigned() || ii.getWidth() == 1
-               ? arith::UIToFPOp::create(b, loc, to, v).getResult()
-               : arith::SIToFPOp::create(b, loc, to, v).getResult();
-  if (fi && it) {
-    if (it.getWidth() == 1)
-      return arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNE, v, scalar(b, loc, from, 0));
-    return arith::FPToSIOp::create(b, loc, to, v);
-  }
-  if (it.getWidth() == 1)
-    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, v, scalar(b, loc, from, 0));
-  if (ii.getWidth() < it.getWidth())
-    return ii.isUnsigned() || ii.getWidth() == 1
-               ? arith::ExtUIOp::create(b, loc, to, v).getResult()
-               : arith::ExtSIOp::create(b, loc, to, v).getResult();
-  return arith::TruncIOp::create(b, loc, to, v);
-}
 
 struct CastLowering : OpConversionPattern<CastOp> {
   using OpConversionPattern::OpConversionPattern;
@@ -148,7 +114,7 @@ struct CastLowering : OpConversionPattern<CastOp> {
     auto type = cast<RankedTensorType>(op.getType());
     auto r = elementwise(rewriter, op.getLoc(), type, ValueRange{adaptor.getX()}, {0},
                          [&](OpBuilder &b, Location loc, ValueRange args) {
-                           return convert(b, loc, args[0], type.getElementType());
+                           return convertScalar(b, loc, args[0], type.getElementType());
                          });
     if (failed(r))
       return failure();
@@ -196,8 +162,9 @@ void addUnary(RewritePatternSet &p, typename UnaryLowering<OpTy>::Body body) {
   p.add<UnaryLowering<OpTy>>(p.getContext(), std::move(body));
 }
 template <typename OpTy>
-void addBinary(RewritePatternSet &p, typename BinaryLowering<OpTy>::Body body) {
-  p.add<BinaryLowering<OpTy>>(p.getContext(), std::move(body));
+void addBinary(RewritePatternSet &p, typename BinaryLowering<OpTy>::Body body,
+               typename BinaryLowering<OpTy>::Body unsignedBody = nullptr) {
+  p.add<BinaryLowering<OpTy>>(p.getContext(), std::move(body), std::move(unsignedBody));
 }
 
 template <typename F, typename I> typename BinaryLowering<ElementwiseAddOp>::Body arith2() {
@@ -385,12 +352,19 @@ void mlir::pd::populatePdElementwiseToLinalgPatterns(RewritePatternSet &p) {
     return arith::XOrIOp::create(b, l, x, cst(b, l, x, 1));
   });
 
-  addBinary<ElementwiseAddOp>(p, arith2<arith::AddFOp, arith::AddIOp>());
-  addBinary<ElementwiseSubOp>(p, arith2<arith::SubFOp, arith::SubIOp>());
-  addBinary<ElementwiseMulOp>(p, arith2<arith::MulFOp, arith::MulIOp>());
-  addBinary<ElementwiseDivOp>(p, arith2<arith::DivFOp, arith::DivSIOp>());
-  addBinary<ElementwiseMaxOp>(p, arith2<arith::MaximumFOp, arith::MaxSIOp>());
-  addBinary<ElementwiseMinOp>(p, arith2<arith::MinimumFOp, arith::MinSIOp>());
+  // Unsigned (uint8) forms: wrapping add/sub/mul, unsigned div/max/min/rem.
+  addBinary<ElementwiseAddOp>(p, arith2<arith::AddFOp, arith::AddIOp>(),
+                              arith2<arith::AddFOp, arith::AddIOp>());
+  addBinary<ElementwiseSubOp>(p, arith2<arith::SubFOp, arith::SubIOp>(),
+                              arith2<arith::SubFOp, arith::SubIOp>());
+  addBinary<ElementwiseMulOp>(p, arith2<arith::MulFOp, arith::MulIOp>(),
+                              arith2<arith::MulFOp, arith::MulIOp>());
+  addBinary<ElementwiseDivOp>(p, arith2<arith::DivFOp, arith::DivSIOp>(),
+                              arith2<arith::DivFOp, arith::DivUIOp>());
+  addBinary<ElementwiseMaxOp>(p, arith2<arith::MaximumFOp, arith::MaxSIOp>(),
+                              arith2<arith::MaximumFOp, arith::MaxUIOp>());
+  addBinary<ElementwiseMinOp>(p, arith2<arith::MinimumFOp, arith::MinSIOp>(),
+                              arith2<arith::MinimumFOp, arith::MinUIOp>());
   addBinary<ElementwisePowOp>(p, [](OpBuilder &b, Location l, Value x, Value y) -> Value {
     return math::PowFOp::create(b, l, x, y);
   });
@@ -405,7 +379,7 @@ void mlir::pd::populatePdElementwiseToLinalgPatterns(RewritePatternSet &p) {
         arith::XOrIOp::create(b, l, negative(b, l, r, zero), negative(b, l, y, zero));
     Value fix = arith::AndIOp::create(b, l, nz, signsDiffer);
     return arith::SelectOp::create(b, l, fix, addOf(b, l, r, y), r);
-  });
+  }, arith2<arith::RemFOp, arith::RemUIOp>());
   addBinary<EqualOp>(p, compare<arith::CmpFPredicate::OEQ, arith::CmpIPredicate::eq>());
   addBinary<NotEqualOp>(p, compare<arith::CmpFPredicate::UNE, arith::CmpIPredicate::ne>());
   addBinary<LessThanOp>(p, compare<arith::CmpFPredicate::OLT, arith::CmpIPredicate::slt>());

@@ -36,6 +36,7 @@ struct ConvertPdToLinalgPass : impl::ConvertPdToLinalgPassBase<ConvertPdToLinalg
       populatePdMatMulToLinalgPatterns(patterns);
       populatePdShapeToTensorPatterns(patterns);
       populatePdGatherToLinalgPatterns(patterns);
+      populatePdGenerateToLinalgPatterns(patterns);
       if (onednn)
         populatePdToOneDNNPatterns(patterns);
     };

@@ -48,15 +48,75 @@ Value dimOf(OpBuilder &b, Location loc, Value x, int64_t i) {
                            : idx(b, loc, t.getDimSize(i));
 }
 
+/// The sizes of a reshape of x to the run-time `shape` (1-D, static
+/// length): 0 copies the input dim at that position, -1 takes the rest.
+SmallVector<Value> runtimeShape(OpBuilder &b, Location loc, Value x, Value shape) {
+  SmallVector<Value> s = indexElements(b, loc, shape);
+  int64_t rank = cast<RankedTensorType>(x.getType()).getRank();
+  Value one = idx(b, loc, 1), total = one, known = one;
+  auto eq = [&](Value v, int64_t c) {
+    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, v, idx(b, loc, c)).getResult();
+  };
+  for (int64_t i = 0; i < rank; ++i)
+    total = arith::MulIOp::create(b, loc, total, dimOf(b, loc, x, i));
+  for (auto [i, v] : llvm::enumerate(s)) {
+    if ((int64_t)i < rank)
+      v = arith::SelectOp::create(b, loc, eq(v, 0), dimOf(b, loc, x, i), v);
+    known =
+        arith::MulIOp::create(b, loc, known, arith::SelectOp::create(b, loc, eq(v, -1), one, v));
+  }
+  // A zero-sized known part leaves nothing for -1 to take; avoid dividing by 0.
+  Value rest = arith::DivUIOp::create(b, loc, total,
+                                      arith::SelectOp::create(b, loc, eq(known, 0), one, known));
+  for (Value &v : s)
+    v = arith::SelectOp::create(b, loc, eq(v, -1), rest, v);
+  return s;
+}
+
+/// Sizes of an unsqueeze of x at the run-time `axes` (negative entries
+/// count from the end of the result of rank `outRank`).
+SmallVector<Value> runtimeUnsqueeze(OpBuilder &b, Location loc, Value x, Value axes,
+                                    int64_t outRank) {
+  SmallVector<Value> ax = indexElements(b, loc, axes);
+  int64_t rank = cast<RankedTensorType>(x.getType()).getRank();
+  Value zero = idx(b, loc, 0), one = idx(b, loc, 1), rankOut = idx(b, loc, outRank);
+  for (Value &a : ax) {
+    Value neg = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, a, zero);
+    a = arith::SelectOp::create(b, loc, neg, arith::AddIOp::create(b, loc, a, rankOut), a);
+  }
+  SmallVector<Value> sizes;
+  Value consumed = zero; // input dims placed so far
+  for (int64_t j = 0; j < outRank; ++j) {
+    Value isAxis = arith::ConstantIntOp::create(b, loc, 0, 1);
+    for (Value a : ax)
+      isAxis = arith::OrIOp::create(
+          b, loc, isAxis,
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, a, idx(b, loc, j)));
+    Value d = one;
+    for (int64_t k = 0; k < rank; ++k)
+      d = arith::SelectOp::create(
+          b, loc, arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, consumed, idx(b, loc, k)),
+          dimOf(b, loc, x, k), d);
+    sizes.push_back(arith::SelectOp::create(b, loc, isAxis, one, d));
+    consumed = arith::SelectOp::create(b, loc, isAxis, consumed,
+                                       arith::AddIOp::create(b, loc, consumed, one));
+  }
+  return sizes;
+}
+
 struct Reshape2Lowering : OpConversionPattern<Reshape2Op> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult matchAndRewrite(Reshape2Op op, OpAdaptor a,
                                 ConversionPatternRewriter &r) const override {
-    if (a.getShapeInput() || !a.getShapeTensor().empty())
-      return r.notifyMatchFailure(op, "reshape2 with a run-time shape is not supported yet");
+    if (!a.getShapeTensor().empty())
+      return r.notifyMatchFailure(op, "a ShapeTensor list is not supported");
     Location loc = op.getLoc();
     auto type = cast<RankedTensorType>(op.getType());
     Value x = a.getX();
+    if (a.getShapeInput()) {
+      r.replaceOp(op, reshapeTo(r, loc, x, type, runtimeShape(r, loc, x, a.getShapeInput())));
+      return success();
+    }
     SmallVector<Value> sizes;
     int minusOne = -1;
     for (auto [i, d] : llvm::enumerate(op.getShape())) {
@@ -88,8 +148,16 @@ template <typename OpTy> struct UnitDimReshapeLowering : OpConversionPattern<OpT
                                 ConversionPatternRewriter &r) const override {
     auto type = cast<RankedTensorType>(op.getType());
     Value x = a.getOperands()[0];
+    if constexpr (std::is_same_v<OpTy, Unsqueeze2Op>) {
+      if (a.getAxesTensor() && a.getAxesTensorList().empty()) {
+        r.replaceOp(
+            op, reshapeTo(r, op.getLoc(), x, type,
+                          runtimeUnsqueeze(r, op.getLoc(), x, a.getAxesTensor(), type.getRank())));
+        return success();
+      }
+    }
     if (op->getNumOperands() != 1)
-      return r.notifyMatchFailure(op, "run-time axes are not supported yet");
+      return r.notifyMatchFailure(op, "run-time axes lists are not supported");
     r.replaceOp(
         op, reshapeTo(r, op.getLoc(), x, type, sizesKeepingDynamicOrder(r, op.getLoc(), x, type)));
     return success();
@@ -176,51 +244,124 @@ struct ConcatLowering : OpConversionPattern<ConcatOp> {
   }
 };
 
-/// slice / strided_slice with attribute starts, ends (and positive strides):
-/// Paddle/ONNX clamping (negative indices count from the end) computed on
-/// index values, so dynamic dims work; decrease_axis drops size-1 dims.
+/// The start tensor of a slice op (StartsTensor), its ends and strides
+/// (strided_slice only); null when given by attributes.
+Value startsTensor(SliceOp op) { return op.getStartsTensor(); }
+Value endsTensor(SliceOp op) { return op.getEndsTensor(); }
+Value stridesTensor(SliceOp) { return {}; }
+Value startsTensor(StridedSliceOp op) { return op.getStartsTensor(); }
+Value endsTensor(StridedSliceOp op) { return op.getEndsTensor(); }
+Value stridesTensor(StridedSliceOp op) { return op.getStridesTensor(); }
+
+/// slice / strided_slice with starts, ends and strides from attributes or
+/// 1-D tensors: ONNX/Paddle clamping (negative indices count from the end;
+/// with a negative stride the start is clamped to [0, d-1] and the end to
+/// [-1, d-1]) computed on index values, so dynamic dims and run-time
+/// values work. Static positive strides take a tensor.extract_slice;
+/// negative or run-time strides a gather loop. decrease_axis drops the
+/// sliced size-1 dims.
 template <typename OpTy> struct SliceLowering : OpConversionPattern<OpTy> {
   using OpConversionPattern<OpTy>::OpConversionPattern;
   LogicalResult matchAndRewrite(OpTy op, typename OpTy::Adaptor a,
                                 ConversionPatternRewriter &r) const override {
-    if (op->getNumOperands() != 1)
-      return r.notifyMatchFailure(op, "run-time starts/ends are not supported yet");
     Location loc = op.getLoc();
     Value x = a.getInput();
     auto xt = cast<RankedTensorType>(x.getType());
     auto rt = cast<RankedTensorType>(op.getType());
-    ArrayRef<int32_t> axes = op.getAxes(), starts = op.getStarts(), ends = op.getEnds();
-    SmallVector<int64_t> steps(axes.size(), 1);
-    if constexpr (std::is_same_v<OpTy, StridedSliceOp>)
-      for (auto [k, v] : llvm::enumerate(op.getStrides()))
-        steps[k] = v;
-    if (starts.size() != axes.size() || ends.size() != axes.size() ||
-        llvm::any_of(steps, [](int64_t v) { return v <= 0; }))
-      return r.notifyMatchFailure(op, "only positive strides are supported");
+    ArrayRef<int32_t> axes = op.getAxes();
+    size_t n = axes.size();
+    auto fromTensor = [&](Value t, ArrayRef<int32_t> attr,
+                          int64_t def) -> std::optional<SmallVector<Value>> {
+      SmallVector<Value> v;
+      if (t) {
+        v = indexElements(r, loc, t);
+        if (v.size() != n)
+          return std::nullopt;
+        return v;
+      }
+      if (!attr.empty() && attr.size() != n)
+        return std::nullopt;
+      for (size_t k = 0; k < n; ++k)
+        v.push_back(idx(r, loc, attr.empty() ? def : attr[k]));
+      return v;
+    };
+    ArrayRef<int32_t> stridesAttr;
+    if constexpr (std::is_same_v<OpTy, StridedSliceOp>) {
+      stridesAttr = op.getStrides();
+      if (!op.getStridesTensorList().empty())
+        return r.notifyMatchFailure(op, "tensor lists are not supported");
+    }
+    if (!op.getStartsTensorList().empty() || !op.getEndsTensorList().empty())
+      return r.notifyMatchFailure(op, "tensor lists are not supported");
+    Value stT = stridesTensor(op);
+    auto starts = fromTensor(startsTensor(op), op.getStarts(), 0);
+    auto ends = fromTensor(endsTensor(op), op.getEnds(), 0);
+    auto steps = fromTensor(stT, stridesAttr, 1);
+    if (!starts || !ends || !steps)
+      return r.notifyMatchFailure(op, "starts, ends and strides need one entry per axis");
+    bool staticPositive = !stT && llvm::all_of(stridesAttr, [](int32_t v) { return v > 0; });
     int64_t rank = xt.getRank();
     SmallVector<OpFoldResult> offsets(rank, r.getIndexAttr(0)),
         sizes = tensor::getMixedSizes(r, loc, x), strides(rank, r.getIndexAttr(1));
-    auto cst = [&](int64_t v) { return idx(r, loc, v); };
-    for (size_t k = 0; k < axes.size(); ++k) {
+    auto lt = [&](Value p, Value q) {
+      return arith::CmpIOp::create(r, loc, arith::CmpIPredicate::slt, p, q).getResult();
+    };
+    auto clamp = [&](Value v, Value lo, Value hi) {
+      return arith::MinSIOp::create(r, loc, arith::MaxSIOp::create(r, loc, v, lo), hi).getResult();
+    };
+    Value zero = idx(r, loc, 0), minusOne = idx(r, loc, -1);
+    for (size_t k = 0; k < n; ++k) {
       int64_t axis = axes[k] < 0 ? axes[k] + rank : axes[k];
       if (axis < 0 || axis >= rank)
         return r.notifyMatchFailure(op, "axis out of range");
-      Value dim = dimOf(r, loc, x, axis);
-      auto clampIndex = [&](int64_t v) -> Value {
-        Value i = v < 0 ? arith::AddIOp::create(r, loc, dim, cst(v)).getResult() : cst(v);
-        i = arith::MaxSIOp::create(r, loc, i, cst(0));
-        return arith::MinSIOp::create(r, loc, i, dim);
+      Value dim = dimOf(r, loc, x, axis), last = arith::AddIOp::create(r, loc, dim, minusOne);
+      auto wrap = [&](Value v) {
+        return arith::SelectOp::create(r, loc, lt(v, zero), arith::AddIOp::create(r, loc, v, dim),
+                                       v)
+            .getResult();
       };
-      Value s = clampIndex(starts[k]), e = clampIndex(ends[k]);
-      Value len = arith::MaxSIOp::create(r, loc, arith::SubIOp::create(r, loc, e, s), cst(0));
-      // ceil(len / step)
-      Value n = arith::DivSIOp::create(
-          r, loc, arith::AddIOp::create(r, loc, len, cst(steps[k] - 1)), cst(steps[k]));
+      Value s = wrap((*starts)[k]), e = wrap((*ends)[k]), step = (*steps)[k];
+      Value sPos = clamp(s, zero, dim), ePos = clamp(e, zero, dim);
+      if (!staticPositive) {
+        Value neg = lt(step, zero);
+        s = arith::SelectOp::create(r, loc, neg, clamp(s, zero, last), sPos);
+        e = arith::SelectOp::create(r, loc, neg, clamp(e, minusOne, last), ePos);
+      } else {
+        s = sPos;
+        e = ePos;
+      }
+      Value len = arith::CeilDivSIOp::create(r, loc, arith::SubIOp::create(r, loc, e, s), step);
       offsets[axis] = s;
-      sizes[axis] = n;
-      strides[axis] = r.getIndexAttr(steps[k]);
+      sizes[axis] = arith::MaxSIOp::create(r, loc, len, zero).getResult();
+      strides[axis] = staticPositive
+                          ? OpFoldResult(r.getIndexAttr(stridesAttr.empty() ? 1 : stridesAttr[k]))
+                          : OpFoldResult(step);
     }
-    Value y = tensor::ExtractSliceOp::create(r, loc, x, offsets, sizes, strides);
+    Value y;
+    if (staticPositive) {
+      y = tensor::ExtractSliceOp::create(r, loc, x, offsets, sizes, strides);
+    } else {
+      // out[i] = x[offset + i * stride] per dim.
+      SmallVector<int64_t> shape(rank, ShapedType::kDynamic);
+      auto gt = RankedTensorType::get(shape, xt.getElementType());
+      SmallVector<Value> dyn = getValueOrCreateConstantIndexOp(r, loc, sizes);
+      Value init = tensor::EmptyOp::create(r, loc, shape, xt.getElementType(), dyn);
+      SmallVector<Value> offV = getValueOrCreateConstantIndexOp(r, loc, offsets),
+                         strV = getValueOrCreateConstantIndexOp(r, loc, strides);
+      SmallVector<utils::IteratorType> iters(rank, utils::IteratorType::parallel);
+      y = linalg::GenericOp::create(
+              r, loc, TypeRange{gt}, ValueRange{}, ValueRange{init},
+              SmallVector<AffineMap>{r.getMultiDimIdentityMap(rank)}, iters,
+              [&](OpBuilder &b, Location l, ValueRange) {
+                SmallVector<Value> at;
+                for (int64_t i = 0; i < rank; ++i)
+                  at.push_back(arith::AddIOp::create(
+                      b, l, offV[i],
+                      arith::MulIOp::create(b, l, linalg::IndexOp::create(b, l, i), strV[i])));
+                linalg::YieldOp::create(b, l, tensor::ExtractOp::create(b, l, x, at).getResult());
+              })
+              .getResult(0);
+    }
     auto yt = cast<RankedTensorType>(y.getType());
     if (yt.getRank() != rt.getRank()) {
       // decrease_axis: drop the sliced size-1 dims; each joins the group of
@@ -259,8 +400,8 @@ struct SplitLowering : OpConversionPattern<SplitOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult matchAndRewrite(SplitOp op, OpAdaptor a,
                                 ConversionPatternRewriter &r) const override {
-    if (op.getAxisTensor() || !op.getSectionsTensorList().empty())
-      return r.notifyMatchFailure(op, "run-time axis or sections are not supported");
+    if (op.getAxisTensor())
+      return r.notifyMatchFailure(op, "a run-time axis is not supported");
     Location loc = op.getLoc();
     Value x = a.getX();
     int64_t rank = cast<RankedTensorType>(x.getType()).getRank();
@@ -271,10 +412,16 @@ struct SplitLowering : OpConversionPattern<SplitOp> {
       known += s > 0 ? s : 0;
     SmallVector<Value> pieces;
     Value offset = idx(r, loc, 0);
-    for (Value res : op.getResults()) {
+    ValueRange runtimeSections = a.getSectionsTensorList();
+    if (!runtimeSections.empty() && runtimeSections.size() != op.getNumResults())
+      return r.notifyMatchFailure(op, "needs one section tensor per result");
+    for (auto [i, res] : llvm::enumerate(op.getResults())) {
       auto pt = cast<RankedTensorType>(res.getType());
       Value size;
-      if (!pt.isDynamicDim(axis))
+      if (!runtimeSections.empty())
+        size = arith::IndexCastOp::create(r, loc, r.getIndexType(),
+                                          extractScalar(r, loc, runtimeSections[i]));
+      else if (!pt.isDynamicDim(axis))
         size = idx(r, loc, pt.getDimSize(axis));
       else if (op.getNum() > 0)
         size = arith::DivSIOp::create(r, loc, dim, idx(r, loc, op.getNum()));

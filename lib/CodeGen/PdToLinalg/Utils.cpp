@@ -25,6 +25,76 @@ Value scalar(OpBuilder &b, Location loc, Type elem, double v) {
   return arith::ConstantOp::create(b, loc, elem, b.getIntegerAttr(elem, static_cast<int64_t>(v)));
 }
 
+// Converts between element types with arith casts. Unsigned integers
+// (uint8 of quantized data) are reinterpreted as signless of the same
+// width around the arith ops, which only take signless integers.
+Value convertScalar(OpBuilder &b, Location loc, Value v, Type to) {
+  Type from = v.getType();
+  if (from == to)
+    return v;
+  auto reinterpret = [&](Value x, Type t) {
+    return UnrealizedConversionCastOp::create(b, loc, t, x).getResult(0);
+  };
+  if (from.isUnsignedInteger()) {
+    Type signless = b.getIntegerType(from.getIntOrFloatBitWidth());
+    v = reinterpret(v, signless);
+    if (isa<FloatType>(to))
+      return arith::UIToFPOp::create(b, loc, to, v);
+    if (to.isUnsignedInteger())
+      return reinterpret(convertScalar(b, loc, v, b.getIntegerType(to.getIntOrFloatBitWidth())),
+                         to);
+    if (to.getIntOrFloatBitWidth() > from.getIntOrFloatBitWidth())
+      return arith::ExtUIOp::create(b, loc, to, v);
+    return convertScalar(b, loc, v, to);
+  }
+  if (to.isUnsignedInteger()) {
+    Type signless = b.getIntegerType(to.getIntOrFloatBitWidth());
+    Value r = isa<FloatType>(from) ? arith::FPToUIOp::create(b, loc, signless, v).getResult()
+                                   : convertScalar(b, loc, v, signless);
+    return reinterpret(r, to);
+  }
+  auto fi = dyn_cast<FloatType>(from), ft = dyn_cast<FloatType>(to);
+  if (fi && ft)
+    return fi.getWidth() < ft.getWidth() ? arith::ExtFOp::create(b, loc, to, v).getResult()
+                                         : arith::TruncFOp::create(b, loc, to, v).getResult();
+  auto ii = dyn_cast<IntegerType>(from), it = dyn_cast<IntegerType>(to);
+  if (ii && ft)
+    return ii.isUnsigned() || ii.getWidth() == 1
+               ? arith::UIToFPOp::create(b, loc, to, v).getResult()
+               : arith::SIToFPOp::create(b, loc, to, v).getResult();
+  if (fi && it) {
+    if (it.getWidth() == 1)
+      return arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNE, v, scalar(b, loc, from, 0));
+    return arith::FPToSIOp::create(b, loc, to, v);
+  }
+  if (it.getWidth() == 1)
+    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, v, scalar(b, loc, from, 0));
+  if (ii.getWidth() < it.getWidth())
+    return ii.isUnsigned() || ii.getWidth() == 1
+               ? arith::ExtUIOp::create(b, loc, to, v).getResult()
+               : arith::ExtSIOp::create(b, loc, to, v).getResult();
+  return arith::TruncIOp::create(b, loc, to, v);
+}
+
+Value extractScalar(OpBuilder &b, Location loc, Value t) {
+  auto type = cast<RankedTensorType>(t.getType());
+  SmallVector<Value> zeros(type.getRank(), arith::ConstantIndexOp::create(b, loc, 0));
+  return tensor::ExtractOp::create(b, loc, t, zeros);
+}
+
+SmallVector<Value> indexElements(OpBuilder &b, Location loc, Value t) {
+  auto type = cast<RankedTensorType>(t.getType());
+  SmallVector<Value> out;
+  if (type.getRank() != 1 || type.isDynamicDim(0))
+    return out;
+  for (int64_t i = 0; i < type.getDimSize(0); ++i) {
+    Value e =
+        tensor::ExtractOp::create(b, loc, t, ValueRange{arith::ConstantIndexOp::create(b, loc, i)});
+    out.push_back(arith::IndexCastOp::create(b, loc, b.getIndexType(), e));
+  }
+  return out;
+}
+
 SmallVector<Value> dynSizesFrom(OpBuilder &b, Location loc, Value src, RankedTensorType type) {
   SmallVector<Value> sizes;
   for (int64_t i = 0; i < type.getRank(); ++i)

@@ -13,6 +13,17 @@ namespace mlir::pd::lowering {
 /// A value of the (float or integer) element type.
 Value scalar(OpBuilder &b, Location loc, Type elem, double v);
 
+/// Converts a scalar between element types with arith casts (unsigned
+/// integers are reinterpreted as signless around the arith ops).
+Value convertScalar(OpBuilder &b, Location loc, Value v, Type to);
+
+/// The single element of a one-element tensor (any rank).
+Value extractScalar(OpBuilder &b, Location loc, Value t);
+
+/// The elements of a 1-D integer tensor of static length as index values
+/// (empty when the length is not static).
+SmallVector<Value> indexElements(OpBuilder &b, Location loc, Value t);
+
 /// Sizes of the dynamic dims of `type`, taken from `src` (same rank).
 SmallVector<Value> dynSizesFrom(OpBuilder &b, Location loc, Value src, RankedTensorType type);
 

@@ -58,6 +58,23 @@ struct ConstTensor {
     }
     return out;
   }
+  /// The values of a float tensor (f32 or f64) as doubles.
+  std::vector<double> floats() const {
+    std::vector<double> out;
+    Type e = type.getElementType();
+    for (int64_t i = 0; i < type.getNumElements(); ++i) {
+      if (e.isF32()) {
+        float v;
+        std::memcpy(&v, bytes.data() + 4 * i, 4);
+        out.push_back(v);
+      } else if (e.isF64()) {
+        double v;
+        std::memcpy(&v, bytes.data() + 8 * i, 8);
+        out.push_back(v);
+      }
+    }
+    return out;
+  }
   std::optional<double> scalar() const {
     if (type.getNumElements() != 1)
       return std::nullopt;
@@ -230,6 +247,15 @@ private:
       return std::nullopt;
     return std::vector<int64_t>(a->ints().begin(), a->ints().end());
   }
+  /// Input i when it is a value computed at run time (not a constant).
+  std::optional<Value> runtimeInput(int i) {
+    if (!hasInput(i) || constInput(i))
+      return std::nullopt;
+    auto it = env.find(node->input(i));
+    if (it == env.end())
+      return std::nullopt;
+    return it->second;
+  }
   /// Ints from an attribute (older opsets) or a constant input (newer ones).
   FailureOr<std::optional<std::vector<int64_t>>> intsFrom(StringRef attrName, int inputIndex);
 
@@ -289,6 +315,25 @@ private:
   /// size-1 dims): the statistics of the normalization ops.
   LogicalResult normStats(Value x, ArrayRef<int64_t> dims, double eps, Value &mean, Value &centered,
                           Value &invStd);
+  /// Slice with run-time starts/ends/axes/steps (opset >= 10).
+  FailureOr<Value> sliceRuntime(Value x);
+  /// Resize (opsets 10-17) and Upsample: separable 1-D interpolation per
+  /// resized dim from gathers and weights.
+  LogicalResult resize();
+  /// A [rank] bool tensor: whether each dim is listed in the run-time
+  /// `axes` (static length; negative entries count from the end).
+  FailureOr<Value> axisMask(Value axes, int64_t rank);
+  /// The [kept] i64 shape of x without the dims `mask` lists.
+  FailureOr<Value> keptDims(Value x, Value mask, int64_t kept);
+  /// Reduction over run-time axes: reduces every listed dim in turn
+  /// (broadcast back, so shapes stay put), then slices the reduced dims to
+  /// 1 and, without keepdims, reshapes them away.
+  FailureOr<Value> reduceRuntimeAxes(StringRef pdName, Value x, Value axes, bool keep);
+  /// Pad (constant, reflect, edge; constant or run-time pads): one gather
+  /// per padded dim with the source index mapped by the mode.
+  LogicalResult pad();
+  /// Tile, Range and OneHot: ops whose result shape may come from data.
+  LogicalResult shapeFromData();
   /// Rounds half to even (ONNX Round), from floor, mod and where.
   FailureOr<Value> roundHalfEven(Value x);
 
@@ -437,6 +482,10 @@ FailureOr<std::optional<std::vector<int64_t>>> OnnxImporter::intsFrom(StringRef 
   if (!hasInput(inputIndex))
     return std::optional<std::vector<int64_t>>();
   const ConstTensor *c = constInput(inputIndex);
+  if (!c && runtimeInput(inputIndex))
+    if (auto t = dyn_cast<RankedTensorType>((*runtimeInput(inputIndex)).getType());
+        t && t.hasStaticShape() && t.getNumElements() == 0)
+      return std::optional<std::vector<int64_t>>(std::vector<int64_t>{}); // empty list
   if (!c)
     return (LogicalResult)nodeError("input '" + node->input(inputIndex) +
                                     "' must be a constant (initializer or Constant node)");
@@ -446,9 +495,13 @@ FailureOr<std::optional<std::vector<int64_t>>> OnnxImporter::intsFrom(StringRef 
 FailureOr<Operation *> OnnxImporter::pd(StringRef name, ValueRange operands,
                                         ArrayRef<NamedAttribute> attrs, unsigned results,
                                         ArrayRef<int32_t> segments) {
-  // Paddle has no unsigned arithmetic (uint8 is a storage type for
-  // quantized data only).
-  if (name != "cast" && name != "dequantize_linear" && name != "quantize_linear")
+  // Unsigned integers (uint8) are a storage type for quantized data, with
+  // arithmetic only in the elementwise ops below.
+  static const llvm::StringSet<> unsignedOk = {
+      "cast",           "dequantize_linear", "quantize_linear", "elementwise_add",
+      "elementwise_sub", "elementwise_mul",  "elementwise_div", "elementwise_max",
+      "elementwise_min", "elementwise_mod"};
+  if (!unsignedOk.contains(name))
     for (Value v : operands)
       if (cast<ShapedType>(v.getType()).getElementType().isUnsignedInteger())
         return (LogicalResult)nodeError("unsigned integer operands are not supported");
@@ -801,10 +854,14 @@ LogicalResult OnnxImporter::convPool1d(StringRef kind) {
 /// ReduceMean/Sum/Max/Min/Prod: axes from the attribute or (ReduceSum >= 13)
 /// input.
 FailureOr<Value> OnnxImporter::reduceOf(StringRef pdName, Value x, std::optional<bool> keepOpt) {
+  bool keep = keepOpt.value_or(attrInt("keepdims", 1) != 0);
+  if (auto axesV = runtimeInput(1))
+    if (auto at = dyn_cast<RankedTensorType>(axesV->getType());
+        at && at.hasStaticShape() && at.getNumElements() > 0)
+      return reduceRuntimeAxes(pdName, x, *axesV, keep);
   auto axes = intsFrom("axes", 1);
   if (failed(axes))
     return failure();
-  bool keep = keepOpt.value_or(attrInt("keepdims", 1) != 0);
   bool all = !*axes || (*axes)->empty();
   if (all && attrInt("noop_with_empty_axes", 0))
     return x;
@@ -1101,6 +1158,14 @@ LogicalResult OnnxImporter::importNode(const onnx::NodeProto &n, int index) {
     return define(0, pd1("batch_norm", in, {f32("epsilon", eps), flag("is_test", true)}));
   }
   if (t == "Reshape") {
+    if (auto shapeV = runtimeInput(1)) {
+      auto x = input(0);
+      if (failed(x))
+        return failure();
+      if (attrInt("allowzero", 0))
+        return nodeError("allowzero with a run-time shape is not supported");
+      return define(0, pd1("reshape2", {*x, *shapeV}, {}, {1, 1, 0}));
+    }
     auto x = input(0);
     auto shape = intsFrom("shape", 1);
     if (failed(x) || failed(shape))
@@ -1168,6 +1233,33 @@ LogicalResult OnnxImporter::importNode(const onnx::NodeProto &n, int index) {
   }
   if (t == "Split") {
     auto x = input(0);
+    if (failed(x))
+      return failure();
+    if (auto splitV = runtimeInput(1)) {
+      // Run-time sizes: one 1-element slice of the split tensor per output.
+      int64_t axis = attrInt("axis", 0);
+      if (axis < 0)
+        axis += rankOf(*x);
+      SmallVector<Value> sections;
+      for (int i = 0; i < n.output_size(); ++i) {
+        auto piece =
+            pd1("slice", {*splitV}, {ints("axes", {0}), ints("starts", {i}), ints("ends", {i + 1})},
+                {1, 0, 0, 0, 0});
+        if (failed(piece))
+          return failure();
+        sections.push_back(*piece);
+      }
+      SmallVector<Value> operands = {*x};
+      operands.append(sections);
+      auto op = pd("split", operands, {i32("axis", axis)}, n.output_size(),
+                   {1, 0, int32_t(sections.size())});
+      if (failed(op))
+        return failure();
+      for (int i = 0; i < n.output_size(); ++i)
+        if (failed(define(i, (*op)->getResult(i))))
+          return failure();
+      return success();
+    }
     auto split = intsFrom("split", 1);
     if (failed(x) || failed(split))
       return failure();
@@ -1189,6 +1281,20 @@ LogicalResult OnnxImporter::importNode(const onnx::NodeProto &n, int index) {
   }
   if (t == "Squeeze" || t == "Unsqueeze") {
     auto x = input(0);
+    if (failed(x))
+      return failure();
+    if (auto axesV = runtimeInput(1); axesV && t == "Unsqueeze")
+      return define(0, pd1("unsqueeze2", {*x, *axesV}, {}, {1, 1, 0}));
+    if (auto axesV = runtimeInput(1); axesV && t == "Squeeze") {
+      auto at = cast<RankedTensorType>(axesV->getType());
+      auto mask = axisMask(*axesV, rankOf(*x));
+      if (failed(mask))
+        return failure();
+      auto shape = keptDims(*x, *mask, rankOf(*x) - at.getNumElements());
+      if (failed(shape))
+        return failure();
+      return define(0, pd1("reshape2", {*x, *shape}, {}, {1, 1, 0}));
+    }
     auto axes = intsFrom("axes", 1);
     if (failed(x) || failed(axes))
       return failure();
@@ -1213,6 +1319,9 @@ LogicalResult OnnxImporter::importNode(const onnx::NodeProto &n, int index) {
       ends = attrInts("ends");
       axes = attrInts("axes");
     } else {
+      for (int i = 1; i <= 4; ++i)
+        if (runtimeInput(i))
+          return define(0, sliceRuntime(*x));
       auto s = intsFrom("", 1), e = intsFrom("", 2), a = intsFrom("", 3), st = intsFrom("", 4);
       if (failed(s) || failed(e) || failed(a) || failed(st))
         return failure();
@@ -1338,6 +1447,14 @@ LogicalResult OnnxImporter::importNode(const onnx::NodeProto &n, int index) {
   }
   if (t == "Expand") {
     auto x = input(0);
+    if (failed(x))
+      return failure();
+    if (auto shapeV = runtimeInput(1)) {
+      auto st = cast<RankedTensorType>(shapeV->getType());
+      if (st.getRank() != 1 || st.isDynamicDim(0) || st.getDimSize(0) < rankOf(*x))
+        return nodeError("a run-time shape needs a static length of at least the input rank");
+      return define(0, pd1("expand_v2", {*x, *shapeV}, {}, {1, 1, 0}));
+    }
     auto shape = intsFrom("", 1);
     if (failed(x) || failed(shape))
       return failure();
@@ -1355,14 +1472,8 @@ LogicalResult OnnxImporter::importNode(const onnx::NodeProto &n, int index) {
     }
     return define(0, pd1("expand_v2", {*x}, {ints("shape", out)}, {1, 0, 0}));
   }
-  if (t == "Pad") {
-    auto pads = intsFrom("pads", 1);
-    if (failed(pads))
-      return failure();
-    if (*pads && llvm::all_of(**pads, [](int64_t p) { return p == 0; }))
-      return define(0, input(0)); // exporters emit zero pads before pooling
-    return nodeError("non-zero padding is not supported yet");
-  }
+  if (t == "Pad")
+    return pad();
   if (t == "LayerNormalization") {
     auto x = input(0), scale = input(1);
     if (failed(x) || failed(scale))
@@ -1488,6 +1599,10 @@ LogicalResult OnnxImporter::importNode(const onnx::NodeProto &n, int index) {
       return failure();
     return define(0, castTo(*q, out));
   }
+  if (t == "Resize" || t == "Upsample")
+    return resize();
+  if (t == "Tile" || t == "Range" || t == "OneHot")
+    return shapeFromData();
   if (auto handled = importComposite())
     return *handled;
   return expandFunction();
@@ -1739,8 +1854,37 @@ std::optional<LogicalResult> OnnxImporter::importComposite() {
     // A 1-D input has one axis: any valid run-time axis (0 or -1) means it.
     if (!axis && rankOf(*x) == 1)
       axis = 0.0;
-    if (!axis)
-      return nodeError("the axis input must be a constant (initializer or Constant node)");
+    if (!axis) {
+      // Run-time axis: the cumsum along the dim the axis names.
+      auto axisV = input(1);
+      if (failed(axisV))
+        return failure();
+      auto mask = axisMask(*axisV, rankOf(*x));
+      if (failed(mask))
+        return failure();
+      Value out;
+      for (int64_t d = 0; d < rankOf(*x); ++d) {
+        auto c = pd1("cumsum", {*x},
+                     {i32("axis", d), flag("exclusive", attrInt("exclusive", 0) != 0),
+                      flag("reverse", attrInt("reverse", 0) != 0)});
+        if (failed(c))
+          return failure();
+        if (!out) {
+          out = *c;
+          continue;
+        }
+        auto m =
+            pd1("slice", {*mask}, {ints("axes", {0}), ints("starts", {d}), ints("ends", {d + 1})},
+                {1, 0, 0, 0, 0});
+        if (failed(m))
+          return failure();
+        auto w = pd1("where", {*m, *c, out});
+        if (failed(w))
+          return failure();
+        out = *w;
+      }
+      return define(0, out);
+    }
     int64_t a = int64_t(*axis);
     if (a < 0)
       a += rankOf(*x);
@@ -1939,9 +2083,6 @@ std::optional<LogicalResult> OnnxImporter::importComposite() {
     return define(0, pd1("elementwise_div", {*x, *denom}));
   }
   if (t == "ConstantOfShape") {
-    const ConstTensor *shape = constInput(0);
-    if (!shape)
-      return nodeError("the shape input must be a constant (initializer or Constant node)");
     ConstTensor fillv = intTensor({1}, b.getF32Type(), {});
     fillv.bytes.assign(4, 0);
     if (const auto *v = attr("value")) {
@@ -1952,6 +2093,20 @@ std::optional<LogicalResult> OnnxImporter::importComposite() {
         return nodeError("value must hold one element");
       fillv = *c;
     }
+    const ConstTensor *shape = constInput(0);
+    if (!shape) {
+      // Run-time shape: fill_constant with a ShapeTensor (integers go
+      // through str_value so 64-bit values stay exact).
+      Type fe = fillv.type.getElementType();
+      int dtype = paddleDtype(fe);
+      std::optional<double> value = fillv.scalar();
+      if (dtype < 0 || !value)
+        return nodeError("the value's type is not supported");
+      SmallVector<NamedAttribute> attrs = {i32("dtype", dtype), f32("value", *value)};
+      if (isa<IntegerType>(fe))
+        attrs.push_back(str("str_value", std::to_string(int64_t(*value))));
+      return define(0, pd1("fill_constant", {*x}, attrs, {0, 1, 0}));
+    }
     std::vector<int64_t> dims = shape->ints();
     ConstTensor out{RankedTensorType::get(dims, fillv.type.getElementType()), {}};
     int64_t count = out.type.getNumElements();
@@ -1961,6 +2116,601 @@ std::optional<LogicalResult> OnnxImporter::importComposite() {
     return success();
   }
   return nodeError("unsupported ONNX op");
+}
+
+FailureOr<Value> OnnxImporter::sliceRuntime(Value x) {
+  Type i64 = b.getI64Type();
+  int64_t rank = rankOf(x);
+  auto asI64 = [&](int i) -> FailureOr<Value> {
+    auto v = input(i);
+    if (failed(v))
+      return failure();
+    return castTo(*v, i64);
+  };
+  auto starts = asI64(1), ends = asI64(2);
+  if (failed(starts) || failed(ends))
+    return failure();
+  auto st = cast<RankedTensorType>(starts->getType());
+  if (st.getRank() != 1 || st.isDynamicDim(0))
+    return (LogicalResult)nodeError("starts needs a static length");
+  int64_t n = st.getDimSize(0);
+  auto vec = [&](int64_t len, ArrayRef<int64_t> vals) {
+    return intConst(RankedTensorType::get({len}, i64), vals);
+  };
+  Value steps = vec(n, SmallVector<int64_t>(n, 1));
+  if (hasInput(4)) {
+    auto v = asI64(4);
+    if (failed(v))
+      return failure();
+    steps = *v;
+  }
+  std::optional<std::vector<int64_t>> axesC;
+  Value axesV;
+  if (!hasInput(3)) {
+    axesC = std::vector<int64_t>();
+    for (int64_t k = 0; k < n; ++k)
+      axesC->push_back(k);
+  } else if (const ConstTensor *c = constInput(3)) {
+    axesC = c->ints();
+  } else {
+    auto v = asI64(3);
+    if (failed(v))
+      return failure();
+    axesV = *v;
+  }
+  if (axesC) {
+    for (int64_t &a : *axesC)
+      if (a < 0)
+        a += rank;
+    return pd1("strided_slice", {x, *starts, *ends, steps}, {ints("axes", *axesC)},
+               {1, 1, 1, 1, 0, 0, 0});
+  }
+  // Run-time axes: starts/ends/steps for every dim of x, picked by a
+  // [n, rank] match of the (normalized) axes against 0..rank-1; dims not
+  // listed take the whole range.
+  bool ok = true;
+  auto op = [&](StringRef name, SmallVector<Value> in, ArrayRef<NamedAttribute> attrs = {},
+                ArrayRef<int32_t> seg = {}) -> Value {
+    if (!ok)
+      return Value();
+    auto r = pd1(name, in, attrs, seg);
+    ok = succeeded(r);
+    return ok ? *r : Value();
+  };
+  SmallVector<int64_t> iota;
+  for (int64_t k = 0; k < rank; ++k)
+    iota.push_back(k);
+  Value zero = vec(1, {0});
+  Value neg = op("less_than", {axesV, zero});
+  Value axesN = op("where", {neg, op("elementwise_add", {axesV, vec(1, {rank})}), axesV});
+  Value match =
+      op("equal", {op("unsqueeze2", {axesN}, {ints("axes", {1})}, {1, 0, 0}), vec(rank, iota)});
+  auto pick = [&](Value v, int64_t def) {
+    Value col = op("unsqueeze2", {v}, {ints("axes", {1})}, {1, 0, 0});
+    Value sum = op("reduce_sum", {op("where", {match, col, zero})},
+                   {ints("dim", {0}), flag("keep_dim", false)});
+    Value count = op("reduce_sum", {op("cast", {match}, {i32("in_dtype", 0), i32("out_dtype", 3)})},
+                     {ints("dim", {0}), flag("keep_dim", false)});
+    return op("where", {op("greater_than", {count, zero}), sum, vec(1, {def})});
+  };
+  Value fs = pick(*starts, 0), fe = pick(*ends, INT64_MAX), fst = pick(steps, 1);
+  Value y = op("strided_slice", {x, fs, fe, fst}, {ints("axes", iota)}, {1, 1, 1, 1, 0, 0, 0});
+  if (!ok)
+    return failure();
+  return y;
+}
+
+LogicalResult OnnxImporter::resize() {
+  auto xIn = input(0);
+  if (failed(xIn))
+    return failure();
+  Value x = *xIn;
+  auto xt = cast<RankedTensorType>(x.getType());
+  int64_t rank = xt.getRank();
+  bool upsample = node->op_type() == "Upsample";
+  std::string mode = attrStr("mode", "nearest");
+  if (mode == "bilinear")
+    mode = "linear";
+  if (mode != "nearest" && mode != "linear" && mode != "cubic")
+    return nodeError("mode '" + mode + "' is not supported");
+  // Resize-10 and Upsample: asymmetric coordinates, nearest = floor.
+  bool v11 = !upsample && opset >= 11;
+  std::string ctm = v11 ? attrStr("coordinate_transformation_mode", "half_pixel") : "asymmetric";
+  std::string nearest = v11 ? attrStr("nearest_mode", "round_prefer_floor") : "floor";
+  double cubicA = attrFloat("cubic_coeff_a", -0.75), extrap = attrFloat("extrapolation_value", 0);
+  bool exclude = attrInt("exclude_outside", 0) != 0;
+  static const llvm::StringSet<> modes = {"half_pixel",           "pytorch_half_pixel",
+                                          "align_corners",        "asymmetric",
+                                          "tf_half_pixel_for_nn", "tf_crop_and_resize"};
+  if (!modes.contains(ctm))
+    return nodeError("coordinate_transformation_mode '" + ctm + "' is not supported");
+  static const llvm::StringSet<> nearestModes = {"round_prefer_floor", "round_prefer_ceil", "floor",
+                                                 "ceil"};
+  if (!nearestModes.contains(nearest))
+    return nodeError("nearest_mode '" + nearest + "' is not supported");
+  if (!isa<FloatType>(xt.getElementType()) && mode != "nearest")
+    return nodeError("linear and cubic modes need a float input");
+
+  // Where the scales, sizes and roi come from.
+  int scalesIdx = upsample ? (opset >= 9 ? 1 : -1) : (opset >= 11 ? 2 : 1);
+  int sizesIdx = v11 ? 3 : -1, roiIdx = v11 ? 1 : -1;
+  auto nonEmpty = [&](int i) {
+    if (i < 0 || !hasInput(i))
+      return false;
+    auto v = valueOf(node->input(i));
+    if (const ConstTensor *c = constInput(i))
+      return c->type.getNumElements() != 0;
+    auto t = succeeded(v) ? dyn_cast<RankedTensorType>(v->getType()) : RankedTensorType();
+    return !(t && t.hasStaticShape() && t.getNumElements() == 0);
+  };
+  bool useSizes = nonEmpty(sizesIdx);
+  std::optional<std::vector<double>> scalesC;
+  std::optional<std::vector<int64_t>> sizesC;
+  if (upsample && opset < 9) {
+    auto a = attr("scales");
+    if (!a)
+      return nodeError("the scales attribute is missing");
+    scalesC = std::vector<double>(a->floats().begin(), a->floats().end());
+  } else if (useSizes) {
+    if (const ConstTensor *c = constInput(sizesIdx))
+      sizesC = c->ints();
+  } else if (!nonEmpty(scalesIdx)) {
+    return nodeError("needs scales or sizes");
+  } else if (const ConstTensor *c = constInput(scalesIdx)) {
+    scalesC = c->floats();
+  }
+  if ((scalesC && (int64_t)scalesC->size() != rank) || (sizesC && (int64_t)sizesC->size() != rank))
+    return nodeError("scales/sizes need one entry per input dim");
+
+  bool ok = true;
+  auto op = [&](StringRef name, SmallVector<Value> in, ArrayRef<NamedAttribute> attrs = {},
+                ArrayRef<int32_t> seg = {}) -> Value {
+    if (!ok || llvm::any_of(in, [](Value v) { return !v; }))
+      return ok = false, Value();
+    auto r = pd1(name, in, attrs, seg);
+    ok = succeeded(r);
+    return ok ? *r : Value();
+  };
+  Type f32 = b.getF32Type(), i64 = b.getI64Type();
+  auto f = [&](double v) {
+    auto type = RankedTensorType::get({1}, f32);
+    return (Value)arith::ConstantOp::create(
+        b, loc, type, DenseElementsAttr::get(type, b.getF32FloatAttr(float(v))));
+  };
+  auto i = [&](int64_t v) { return intConst(RankedTensorType::get({1}, i64), {v}); };
+  auto castF = [&](Value v) {
+    if (!v)
+      return ok = false, Value();
+    auto c = castTo(v, f32);
+    return succeeded(c) ? *c : (ok = false, Value());
+  };
+  auto castI = [&](Value v) {
+    if (!v)
+      return ok = false, Value();
+    auto c = castTo(v, i64);
+    return succeeded(c) ? *c : (ok = false, Value());
+  };
+  auto add = [&](Value p, Value q) { return op("elementwise_add", {p, q}); };
+  auto sub = [&](Value p, Value q) { return op("elementwise_sub", {p, q}); };
+  auto mul = [&](Value p, Value q) { return op("elementwise_mul", {p, q}); };
+  auto div = [&](Value p, Value q) { return op("elementwise_div", {p, q}); };
+  auto elem = [&](int idx, int64_t d) { // element d of input idx as a [1] tensor
+    auto v = input(idx);
+    if (failed(v))
+      return ok = false, Value();
+    return op("slice", {*v}, {ints("axes", {0}), ints("starts", {d}), ints("ends", {d + 1})},
+              {1, 0, 0, 0, 0});
+  };
+  Value shapeOfX;
+  Value y = x;
+  for (int64_t d = 0; d < rank && ok; ++d) {
+    int64_t nStatic = xt.getDimSize(d);
+    if (ctm != "tf_crop_and_resize") {
+      if (scalesC && (*scalesC)[d] == 1.0)
+        continue;
+      if (sizesC && (*sizesC)[d] == nStatic)
+        continue;
+    }
+    Value n;
+    if (ShapedType::isDynamic(nStatic)) {
+      if (!shapeOfX)
+        shapeOfX = op("shape", {x});
+      n = castF(op("slice", {shapeOfX},
+                   {ints("axes", {0}), ints("starts", {d}), ints("ends", {d + 1})},
+                   {1, 0, 0, 0, 0}));
+    } else {
+      n = f(double(nStatic));
+    }
+    // Scale s, float output length L and integer output length m.
+    Value s, len, m;
+    if (useSizes) {
+      m = sizesC ? i((*sizesC)[d]) : castI(elem(sizesIdx, d));
+      len = castF(m);
+      s = div(len, n);
+    } else {
+      s = scalesC ? f((*scalesC)[d]) : castF(elem(scalesIdx, d));
+      len = mul(n, s);
+      m = castI(op("floor", {len}));
+    }
+    Value o = castF(op("range", {i(0), m, i(1)}));
+    Value half = f(0.5), one = f(1.0), lenIsOne = op("equal", {len, one});
+    Value nm1 = sub(n, one);
+    Value c; // source coordinate per output index
+    if (ctm == "half_pixel" || ctm == "pytorch_half_pixel") {
+      c = sub(div(add(o, half), s), half);
+      if (ctm == "pytorch_half_pixel")
+        c = op("where", {op("greater_than", {len, one}), c, f(0.0)});
+    } else if (ctm == "tf_half_pixel_for_nn") {
+      c = div(add(o, half), s);
+    } else if (ctm == "asymmetric") {
+      c = div(o, s);
+    } else if (ctm == "align_corners") {
+      c = op("where", {lenIsOne, f(0.0), div(mul(o, nm1), sub(len, one))});
+    } else { // tf_crop_and_resize
+      if (!hasInput(roiIdx))
+        return nodeError("tf_crop_and_resize needs roi");
+      Value r0 = castF(elem(roiIdx, d)), r1 = castF(elem(roiIdx, rank + d));
+      Value span = mul(sub(r1, r0), nm1);
+      c = op("where", {lenIsOne, div(span, f(2.0)), div(mul(o, span), sub(len, one))});
+      c = add(c, mul(r0, nm1));
+    }
+    Value nI = castI(n);
+    Value last = sub(nI, i(1));
+    auto clampIdx = [&](Value v) {
+      return op("elementwise_min", {op("elementwise_max", {v, i(0)}), last});
+    };
+    auto gather = [&](Value idx) {
+      return op("gather", {y, clampIdx(idx)}, {i32("axis", int32_t(d))}, {1, 1, 0});
+    };
+    auto weighted = [&](Value g, Value w) {
+      Value wc = castTo(w, xt.getElementType()).value_or(Value());
+      return op("elementwise_mul", {g, wc}, {i32("axis", int32_t(d))});
+    };
+    Value out;
+    if (mode == "nearest") {
+      Value r = nearest == "round_prefer_floor"  ? op("ceil", {sub(c, half)})
+                : nearest == "round_prefer_ceil" ? op("floor", {add(c, half)})
+                : nearest == "floor"             ? op("floor", {c})
+                                                 : op("ceil", {c});
+      out = gather(castI(r));
+    } else {
+      Value x0f = op("floor", {c}), t = sub(c, x0f), x0 = castI(x0f);
+      SmallVector<std::pair<int64_t, Value>> taps; // offset from x0, weight
+      if (mode == "linear") {
+        taps = {{0, sub(one, t)}, {1, t}};
+      } else {
+        double a = cubicA;
+        // Keys kernel: |d| <= 1: ((a+2)d - (a+3))d^2 + 1;
+        //              1 < |d| < 2: ((a d - 5a) d + 8a) d - 4a.
+        auto inner = [&](Value v) {
+          return add(mul(mul(sub(mul(f(a + 2), v), f(a + 3)), v), v), one);
+        };
+        auto outer = [&](Value v) {
+          return sub(mul(add(mul(sub(mul(f(a), v), f(5 * a)), v), f(8 * a)), v), f(4 * a));
+        };
+        taps = {{-1, outer(add(one, t))},
+                {0, inner(t)},
+                {1, inner(sub(one, t))},
+                {2, outer(sub(f(2.0), t))}};
+        if (exclude) {
+          Value total;
+          for (auto &[k, w] : taps) {
+            Value at = add(x0, i(k));
+            Value inside =
+                op("logical_and", {op("greater_than", {at, i(-1)}), op("less_than", {at, nI})});
+            w = op("where", {inside, w, f(0.0)});
+            total = total ? add(total, w) : w;
+          }
+          for (auto &[k, w] : taps)
+            w = div(w, total);
+        }
+      }
+      for (auto &[k, w] : taps) {
+        Value term = weighted(gather(k ? add(x0, i(k)) : x0), w);
+        out = out ? add(out, term) : term;
+      }
+    }
+    if (ctm == "tf_crop_and_resize") {
+      Value outside =
+          op("logical_or", {op("less_than", {c, f(0.0)}), op("greater_than", {c, nm1})});
+      SmallVector<int64_t> shape(rank - d, 1);
+      shape[0] = -1;
+      outside = op("reshape2", {outside}, {ints("shape", shape)}, {1, 0, 0});
+      Value e = castTo(f(extrap), xt.getElementType()).value_or(Value());
+      out = op("where", {outside, e, out});
+    }
+    y = out;
+  }
+  if (!ok)
+    return failure();
+  return define(0, y);
+}
+
+LogicalResult OnnxImporter::shapeFromData() {
+  const std::string &t = node->op_type();
+  auto x = input(0);
+  if (failed(x))
+    return failure();
+  if (t == "Range") {
+    auto limit = input(1), delta = input(2);
+    if (failed(limit) || failed(delta))
+      return failure();
+    return define(0, pd1("range", {*x, *limit, *delta}));
+  }
+  if (t == "Tile") {
+    if (const ConstTensor *c = constInput(1))
+      return define(0, pd1("tile", {*x}, {ints("repeat_times", c->ints())}, {1, 0, 0}));
+    auto reps = input(1);
+    if (failed(reps))
+      return failure();
+    return define(0, pd1("tile", {*x, *reps}, {}, {1, 1, 0}));
+  }
+  // OneHot(indices, depth, values): values[1] where the (wrapped) index
+  // equals the position along the new axis, else values[0].
+  auto depthIn = input(1), values = input(2);
+  if (failed(depthIn) || failed(values))
+    return failure();
+  int64_t rank = rankOf(*x) + 1, axis = attrInt("axis", -1);
+  if (axis < 0)
+    axis += rank;
+  if (axis < 0 || axis >= rank)
+    return nodeError("axis is out of range");
+  Type i64 = b.getI64Type();
+  auto idx = castTo(*x, i64);
+  auto depthF = castTo(*depthIn, b.getF32Type());
+  if (failed(idx) || failed(depthF))
+    return failure();
+  auto depth = castTo(*depthF, i64); // ONNX takes depth's value, truncated
+  auto idxKeep = pd1("unsqueeze2", {*idx}, {ints("axes", {axis})}, {1, 0, 0});
+  if (failed(depth) || failed(idxKeep))
+    return failure();
+  auto one = intConst(RankedTensorType::get({1}, i64), {1}),
+       zero = intConst(RankedTensorType::get({1}, i64), {0});
+  auto positions = pd1("range", {zero, *depth, one});
+  if (failed(positions))
+    return failure();
+  // Wrap negative indices: idx < 0 ? idx + depth : idx.
+  auto isNeg = pd1("less_than", {*idxKeep, zero});
+  auto plus = pd1("elementwise_add", {*idxKeep, *depth});
+  if (failed(isNeg) || failed(plus))
+    return failure();
+  auto wrapped = pd1("where", {*isNeg, *plus, *idxKeep});
+  SmallVector<int64_t> shape(rank - axis, 1);
+  shape[0] = -1;
+  auto posCol = pd1("reshape2", {*positions}, {ints("shape", shape)}, {1, 0, 0});
+  if (failed(wrapped) || failed(posCol))
+    return failure();
+  auto hit = pd1("equal", {*wrapped, *posCol});
+  auto off = pd1("slice", {*values}, {ints("axes", {0}), ints("starts", {0}), ints("ends", {1})},
+                 {1, 0, 0, 0, 0});
+  auto on = pd1("slice", {*values}, {ints("axes", {0}), ints("starts", {1}), ints("ends", {2})},
+                {1, 0, 0, 0, 0});
+  if (failed(hit) || failed(off) || failed(on))
+    return failure();
+  return define(0, pd1("where", {*hit, *on, *off}));
+}
+
+FailureOr<Value> OnnxImporter::axisMask(Value axes, int64_t rank) {
+  Type i64 = b.getI64Type();
+  auto at = cast<RankedTensorType>(axes.getType());
+  if (at.getRank() > 1 || !at.hasStaticShape())
+    return (LogicalResult)nodeError("run-time axes need a static length");
+  int64_t k = at.getNumElements();
+  auto vec = [&](ArrayRef<int64_t> vals) {
+    return intConst(RankedTensorType::get({(int64_t)vals.size()}, i64), vals);
+  };
+  SmallVector<int64_t> iota;
+  for (int64_t d = 0; d < rank; ++d)
+    iota.push_back(d);
+  bool ok = true;
+  auto op = [&](StringRef name, SmallVector<Value> in, ArrayRef<NamedAttribute> attrs = {},
+                ArrayRef<int32_t> seg = {}) -> Value {
+    if (!ok || llvm::any_of(in, [](Value v) { return !v; }))
+      return ok = false, Value();
+    auto r = pd1(name, in, attrs, seg);
+    ok = succeeded(r);
+    return ok ? *r : Value();
+  };
+  auto a = castTo(axes, i64);
+  if (failed(a))
+    return failure();
+  Value v = op("reshape2", {*a}, {ints("shape", {k})}, {1, 0, 0});
+  Value axesN =
+      op("where", {op("less_than", {v, vec({0})}), op("elementwise_add", {v, vec({rank})}), v});
+  Value match = op("equal", {op("unsqueeze2", {axesN}, {ints("axes", {1})}, {1, 0, 0}), vec(iota)});
+  Value count = op("reduce_sum", {op("cast", {match}, {i32("in_dtype", 0), i32("out_dtype", 3)})},
+                   {ints("dim", {0}), flag("keep_dim", false)});
+  Value mask = op("greater_than", {count, vec({0})});
+  if (!ok)
+    return failure();
+  return mask;
+}
+
+FailureOr<Value> OnnxImporter::keptDims(Value x, Value mask, int64_t kept) {
+  Type i64 = b.getI64Type();
+  int64_t rank = rankOf(x);
+  bool ok = true;
+  auto op = [&](StringRef name, SmallVector<Value> in, ArrayRef<NamedAttribute> attrs = {},
+                ArrayRef<int32_t> seg = {}) -> Value {
+    if (!ok || llvm::any_of(in, [](Value v) { return !v; }))
+      return ok = false, Value();
+    auto r = pd1(name, in, attrs, seg);
+    ok = succeeded(r);
+    return ok ? *r : Value();
+  };
+  auto col = [&](Value v) { return op("unsqueeze2", {v}, {ints("axes", {1})}, {1, 0, 0}); };
+  auto toI64 = [&](Value v) {
+    return op("cast", {v},
+              {i32("in_dtype", paddleDtype(cast<ShapedType>(v.getType()).getElementType())),
+               i32("out_dtype", 3)});
+  };
+  // Position of each kept dim in the result: (number of kept dims up to
+  // and including it) - 1; listed dims match no position.
+  Value keep = op("logical_not", {mask});
+  Value pos = op("elementwise_sub", {op("cumsum", {toI64(keep)}, {i32("axis", 0)}),
+                                     intConst(RankedTensorType::get({1}, i64), {1})});
+  SmallVector<int64_t> iota;
+  for (int64_t j = 0; j < kept; ++j)
+    iota.push_back(j);
+  Value at =
+      op("logical_and",
+         {op("equal", {col(pos), intConst(RankedTensorType::get({kept}, i64), iota)}), col(keep)});
+  Value dims = toI64(op("shape", {x}));
+  Value shape = op("reduce_sum", {op("elementwise_mul", {toI64(at), col(dims)})},
+                   {ints("dim", {0}), flag("keep_dim", false)});
+  (void)rank;
+  if (!ok)
+    return failure();
+  return shape;
+}
+
+FailureOr<Value> OnnxImporter::reduceRuntimeAxes(StringRef pdName, Value x, Value axes, bool keep) {
+  Type i64 = b.getI64Type();
+  int64_t rank = rankOf(x), k = cast<RankedTensorType>(axes.getType()).getNumElements();
+  auto mask = axisMask(axes, rank);
+  if (failed(mask))
+    return failure();
+  Value y = x;
+  for (int64_t d = 0; d < rank; ++d) {
+    auto m = pd1("slice", {*mask}, {ints("axes", {0}), ints("starts", {d}), ints("ends", {d + 1})},
+                 {1, 0, 0, 0, 0});
+    if (failed(m))
+      return failure();
+    auto r = pd1(pdName, {y}, {ints("dim", {d}), flag("keep_dim", true)});
+    if (failed(r))
+      return failure();
+    auto w = pd1("where", {*m, *r, y});
+    if (failed(w))
+      return failure();
+    y = *w;
+  }
+  SmallVector<int64_t> iota, zeros(rank, 0), ones(rank, 1);
+  for (int64_t d = 0; d < rank; ++d)
+    iota.push_back(d);
+  auto vecT = RankedTensorType::get({rank}, i64);
+  auto dims = pd1("shape", {x});
+  if (failed(dims))
+    return failure();
+  auto dims64 = castTo(*dims, i64);
+  if (failed(dims64))
+    return failure();
+  auto ends = pd1("where", {*mask, intConst(RankedTensorType::get({1}, i64), {1}), *dims64});
+  if (failed(ends))
+    return failure();
+  auto sliced = pd1("strided_slice", {y, intConst(vecT, zeros), *ends, intConst(vecT, ones)},
+                    {ints("axes", iota)}, {1, 1, 1, 1, 0, 0, 0});
+  if (failed(sliced) || keep)
+    return sliced;
+  auto shape = keptDims(x, *mask, rank - k);
+  if (failed(shape))
+    return failure();
+  return pd1("reshape2", {*sliced, *shape}, {}, {1, 1, 0});
+}
+
+LogicalResult OnnxImporter::pad() {
+  auto xIn = input(0);
+  if (failed(xIn))
+    return failure();
+  Value x = *xIn;
+  auto xt = cast<RankedTensorType>(x.getType());
+  int64_t rank = xt.getRank();
+  std::string mode = attrStr("mode", "constant");
+  if (mode != "constant" && mode != "reflect" && mode != "edge")
+    return nodeError("mode '" + mode + "' is not supported");
+  Type i64 = b.getI64Type();
+  auto i = [&](int64_t v) { return intConst(RankedTensorType::get({1}, i64), {v}); };
+  std::optional<std::vector<int64_t>> padsC;
+  Value padsV;
+  if (opset < 11) {
+    padsC = attrInts("pads");
+  } else if (const ConstTensor *c = constInput(1)) {
+    padsC = c->ints();
+  } else {
+    auto v = input(1);
+    if (failed(v))
+      return failure();
+    auto cv = castTo(*v, i64);
+    if (failed(cv))
+      return failure();
+    padsV = *cv;
+  }
+  if (!padsC && !padsV)
+    return nodeError("the pads are missing");
+  if (padsC && (int64_t)padsC->size() != 2 * rank)
+    return nodeError("pads needs " + Twine(2 * rank) + " entries");
+  if (padsC && llvm::all_of(*padsC, [](int64_t p) { return p == 0; }))
+    return define(0, x); // exporters emit zero pads before pooling
+  // The constant fill value, in x's element type.
+  Value fill;
+  if (mode == "constant") {
+    if (opset < 11) {
+      fill = scalarConst(xt.getElementType(), attrFloat("value", 0.0));
+    } else if (hasInput(2)) {
+      auto v = input(2);
+      if (failed(v))
+        return failure();
+      fill = *v;
+    } else {
+      fill = scalarConst(xt.getElementType(), 0.0);
+    }
+  }
+  bool ok = true;
+  auto op = [&](StringRef name, SmallVector<Value> in, ArrayRef<NamedAttribute> attrs = {},
+                ArrayRef<int32_t> seg = {}) -> Value {
+    if (!ok || llvm::any_of(in, [](Value v) { return !v; }))
+      return ok = false, Value();
+    auto r = pd1(name, in, attrs, seg);
+    ok = succeeded(r);
+    return ok ? *r : Value();
+  };
+  auto padAt = [&](int64_t k) {
+    if (padsC)
+      return i((*padsC)[k]);
+    return op("slice", {padsV}, {ints("axes", {0}), ints("starts", {k}), ints("ends", {k + 1})},
+              {1, 0, 0, 0, 0});
+  };
+  Value shapeOfX;
+  Value y = x;
+  // One gather per padded dim: output position p reads input index
+  // p - before, mapped into range by the mode (constant: masked after).
+  for (int64_t d = 0; d < rank && ok; ++d) {
+    if (padsC && (*padsC)[d] == 0 && (*padsC)[rank + d] == 0)
+      continue;
+    Value n;
+    if (ShapedType::isDynamic(xt.getDimSize(d))) {
+      if (!shapeOfX)
+        shapeOfX = op("cast", {op("shape", {x})}, {i32("in_dtype", 2), i32("out_dtype", 3)});
+      n = op("slice", {shapeOfX}, {ints("axes", {0}), ints("starts", {d}), ints("ends", {d + 1})},
+             {1, 0, 0, 0, 0});
+    } else {
+      n = i(xt.getDimSize(d));
+    }
+    Value before = padAt(d), after = padAt(rank + d);
+    Value zero = i(0), last = op("elementwise_sub", {n, i(1)});
+    Value idx = op(
+        "range", {op("elementwise_sub", {zero, before}), op("elementwise_add", {n, after}), i(1)});
+    Value src;
+    if (mode == "reflect") {
+      Value r =
+          op("where", {op("less_than", {idx, zero}), op("elementwise_sub", {zero, idx}), idx});
+      Value mirrored = op("elementwise_sub", {op("elementwise_add", {last, last}), r});
+      src = op("where", {op("greater_than", {r, last}), mirrored, r});
+    }
+    Value clamped = op("elementwise_min", {op("elementwise_max", {src ? src : idx, zero}), last});
+    Value out = op("gather", {y, clamped}, {i32("axis", int32_t(d))}, {1, 1, 0});
+    if (mode == "constant") {
+      Value outside =
+          op("logical_or", {op("less_than", {idx, zero}), op("greater_than", {idx, last})});
+      SmallVector<int64_t> shape(rank - d, 1);
+      shape[0] = -1;
+      outside = op("reshape2", {outside}, {ints("shape", shape)}, {1, 0, 0});
+      out = op("where", {outside, fill, out});
+    }
+    y = out;
+  }
+  if (!ok)
+    return failure();
+  return define(0, y);
 }
 
 LogicalResult OnnxImporter::expandFunction() {

@@ -105,6 +105,37 @@ def main():
     save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)]),
          os.path.join(out, "dynreshape.onnx"))
 
+    # The same with allowzero (a 0 is a zero-sized dim, not a copy).
+    graph = helper.make_graph(
+        [helper.make_node("Reshape", ["x", "s"], ["y"], name="dynz", allowzero=1)], "dynz",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [4]),
+         helper.make_tensor_value_info("s", TensorProto.INT64, [2])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [2, 2])])
+    save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 14)]),
+         os.path.join(out, "dynreshape_allowzero.onnx"))
+
+    # Slice whose starts/ends have a run-time length (the result rank of
+    # the per-axis parameters is unknown).
+    graph = helper.make_graph(
+        [helper.make_node("Slice", ["x", "st", "en"], ["y"], name="sl")], "slice",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [4, 4]),
+         helper.make_tensor_value_info("st", TensorProto.INT64, ["n"]),
+         helper.make_tensor_value_info("en", TensorProto.INT64, ["n"])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [None, None])])
+    save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)]),
+         os.path.join(out, "slice_dynlen.onnx"))
+
+    # Resize with run-time scales and Pad with run-time pads (reflect).
+    graph = helper.make_graph(
+        [helper.make_node("Resize", ["x", "", "sc"], ["r"], name="rs", mode="linear"),
+         helper.make_node("Pad", ["r", "p"], ["y"], name="pad", mode="reflect")], "resize_pad",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 1, 2, 3]),
+         helper.make_tensor_value_info("sc", TensorProto.FLOAT, [4]),
+         helper.make_tensor_value_info("p", TensorProto.INT64, [8])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [None, None, None, None])])
+    save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)]),
+         os.path.join(out, "resize_pad.onnx"))
+
     # Truncated and non-ONNX files.
     data = open(os.path.join(out, "cnn.onnx"), "rb").read()
     open(os.path.join(out, "truncated.onnx"), "wb").write(data[: len(data) // 2])
