@@ -9,7 +9,9 @@
 using namespace mlir;
 
 // Upstream passes by their registered names: the pipeline reads like the
-// mlir-opt command a developer would run to reproduce a step.
+// mlir-opt command a developer would run to reproduce a step. bf16
+// conversions are expanded to integer code (no libgcc/compiler-rt helper
+// such as __truncsfbf2 at load time).
 static const char *kCPUPipeline =
     "pd-externalize-weights,convert-pd-to-linalg{kernels=%k},canonicalize,resolve-ranked-shaped-"
     "type-result-"
@@ -19,9 +21,11 @@ static const char *kCPUPipeline =
     "one-shot-bufferize{bufferize-function-boundaries "
     "function-boundary-type-conversion=identity-layout-map},"
     "canonicalize,cse,pd-plan-memory{place=%p report=%s},cse,"
-    "buffer-deallocation-pipeline,convert-bufferization-to-memref,pd-lower-kernel-calls,pd-outline-ops,"
+    "buffer-deallocation-pipeline,convert-bufferization-to-memref,pd-lower-kernel-calls,pd-outline-"
+    "ops,"
     "convert-linalg-to-loops,lower-affine,convert-scf-to-cf,expand-strided-metadata,lower-affine,"
-    "convert-math-to-llvm,convert-math-to-libm,convert-arith-to-llvm,finalize-memref-to-llvm,"
+    "convert-math-to-llvm,convert-math-to-libm,arith-expand{include-bf16=true},convert-arith-to-"
+    "llvm,finalize-memref-to-llvm,"
     "convert-cf-to-llvm,convert-func-to-llvm,convert-index-to-llvm,reconcile-unrealized-casts";
 
 void mlir::pd::addCPUCodegenPasses(OpPassManager &pm, bool memoryPlan, bool memoryReport,

@@ -517,3 +517,35 @@ func.func @max_u8(%x: tensor<4xui8>, %y: tensor<4xui8>) -> tensor<4xui8> {
   %0 = pd.elementwise_max %x, %y : (tensor<4xui8>, tensor<4xui8>) -> tensor<4xui8>
   return %0 : tensor<4xui8>
 }
+
+// -----
+
+// Tests that einsum is one linalg.generic: result loops parallel, the
+// summed letter a reduction, "..." right-aligned, a repeated letter a
+// diagonal, and the implicit result (letters used once, sorted).
+// CHECK-DAG: #[[A:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>
+// CHECK-DAG: #[[B:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d3, d2)>
+// CHECK-DAG: #[[O:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>
+// CHECK-DAG: #[[D:.*]] = affine_map<(d0, d1) -> (d0, d1, d1)>
+// CHECK-DAG: #[[T:.*]] = affine_map<(d0, d1) -> (d1, d0)>
+// CHECK-LABEL: func.func @einsum_bmm
+// CHECK: linalg.fill
+// CHECK: linalg.generic {indexing_maps = [#[[A]], #[[B]], #[[O]]], iterator_types = ["parallel", "parallel", "parallel", "reduction"]}
+// CHECK: %[[P:.*]] = arith.mulf
+// CHECK: arith.addf %{{.*}}, %[[P]]
+// CHECK-LABEL: func.func @einsum_diagonal
+// CHECK: linalg.generic {indexing_maps = [#[[D]], #{{.*}}], iterator_types = ["parallel", "parallel"]}
+// CHECK-LABEL: func.func @einsum_implicit
+// CHECK: linalg.generic {indexing_maps = [#[[T]], #{{.*}}], iterator_types = ["parallel", "parallel"]}
+func.func @einsum_bmm(%a: tensor<2x3x4xf32>, %b: tensor<2x4x5xf32>) -> tensor<2x3x5xf32> {
+  %0 = pd.einsum [%a, %b] {equation = "bij, bjk -> bik"} : (tensor<2x3x4xf32>, tensor<2x4x5xf32>) -> tensor<2x3x5xf32>
+  return %0 : tensor<2x3x5xf32>
+}
+func.func @einsum_diagonal(%x: tensor<3x5x5xf32>) -> tensor<3x5xf32> {
+  %0 = pd.einsum [%x] {equation = "...ii->...i"} : (tensor<3x5x5xf32>) -> tensor<3x5xf32>
+  return %0 : tensor<3x5xf32>
+}
+func.func @einsum_implicit(%x: tensor<3x4xf32>) -> tensor<4x3xf32> {
+  %0 = pd.einsum [%x] {equation = "ji"} : (tensor<3x4xf32>) -> tensor<4x3xf32>
+  return %0 : tensor<4x3xf32>
+}

@@ -12,9 +12,17 @@ struct Descr {
   const char *descr;
   pdrt_dtype dtype;
 };
-const Descr kDescrs[] = {{"<f4", PDRT_FLOAT32}, {"<f8", PDRT_FLOAT64}, {"<f2", PDRT_FLOAT16},
-                         {"|i1", PDRT_INT8},    {"|u1", PDRT_UINT8},   {"<i2", PDRT_INT16},
-                         {"<i4", PDRT_INT32},   {"<i8", PDRT_INT64},   {"|b1", PDRT_BOOL}};
+const Descr kDescrs[] = {{"<f4", PDRT_FLOAT32},
+                         {"<f8", PDRT_FLOAT64},
+                         {"<f2", PDRT_FLOAT16},
+                         {"|i1", PDRT_INT8},
+                         {"|u1", PDRT_UINT8},
+                         {"<i2", PDRT_INT16},
+                         {"<i4", PDRT_INT32},
+                         {"<i8", PDRT_INT64},
+                         {"|b1", PDRT_BOOL},
+                         // NumPy has no bfloat16: its bit patterns travel as uint16.
+                         {"<u2", PDRT_BFLOAT16}};
 
 std::string field(const std::string &header, const std::string &key) {
   size_t k = header.find("'" + key + "'");

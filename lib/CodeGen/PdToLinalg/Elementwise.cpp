@@ -369,17 +369,20 @@ void mlir::pd::populatePdElementwiseToLinalgPatterns(RewritePatternSet &p) {
     return math::PowFOp::create(b, l, x, y);
   });
   // Python-style remainder: the result takes the sign of the divisor.
-  addBinary<ElementwiseModOp>(p, [](OpBuilder &b, Location l, Value x, Value y) -> Value {
-    Value zero = cst(b, l, x, 0);
-    Value r = isFloat(x) ? arith::RemFOp::create(b, l, x, y).getResult()
-                         : arith::RemSIOp::create(b, l, x, y).getResult();
-    auto negative = compare<arith::CmpFPredicate::OLT, arith::CmpIPredicate::slt>();
-    Value nz = compare<arith::CmpFPredicate::UNE, arith::CmpIPredicate::ne>()(b, l, r, zero);
-    Value signsDiffer =
-        arith::XOrIOp::create(b, l, negative(b, l, r, zero), negative(b, l, y, zero));
-    Value fix = arith::AndIOp::create(b, l, nz, signsDiffer);
-    return arith::SelectOp::create(b, l, fix, addOf(b, l, r, y), r);
-  }, arith2<arith::RemFOp, arith::RemUIOp>());
+  addBinary<ElementwiseModOp>(
+      p,
+      [](OpBuilder &b, Location l, Value x, Value y) -> Value {
+        Value zero = cst(b, l, x, 0);
+        Value r = isFloat(x) ? arith::RemFOp::create(b, l, x, y).getResult()
+                             : arith::RemSIOp::create(b, l, x, y).getResult();
+        auto negative = compare<arith::CmpFPredicate::OLT, arith::CmpIPredicate::slt>();
+        Value nz = compare<arith::CmpFPredicate::UNE, arith::CmpIPredicate::ne>()(b, l, r, zero);
+        Value signsDiffer =
+            arith::XOrIOp::create(b, l, negative(b, l, r, zero), negative(b, l, y, zero));
+        Value fix = arith::AndIOp::create(b, l, nz, signsDiffer);
+        return arith::SelectOp::create(b, l, fix, addOf(b, l, r, y), r);
+      },
+      arith2<arith::RemFOp, arith::RemUIOp>());
   addBinary<EqualOp>(p, compare<arith::CmpFPredicate::OEQ, arith::CmpIPredicate::eq>());
   addBinary<NotEqualOp>(p, compare<arith::CmpFPredicate::UNE, arith::CmpIPredicate::ne>());
   addBinary<LessThanOp>(p, compare<arith::CmpFPredicate::OLT, arith::CmpIPredicate::slt>());

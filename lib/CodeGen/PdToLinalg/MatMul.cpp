@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "PaddleMLIR/CodeGen/Passes.h"
+#include "PaddleMLIR/Dialect/Pd/IR/Einsum.h"
 #include "PaddleMLIR/Dialect/Pd/IR/PdOps.h"
 #include "Utils.h"
 
@@ -210,8 +211,58 @@ struct MatmulLowering : OpConversionPattern<MatmulOp> {
                        op.getAlpha().convertToDouble(), r);
   }
 };
+/// einsum: one linalg.generic over the equation's loops (result dims
+/// parallel, summed letters reductions) accumulating the operands' product.
+struct EinsumLowering : OpConversionPattern<EinsumOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(EinsumOp op, OpAdaptor a,
+                                ConversionPatternRewriter &r) const override {
+    Location loc = op.getLoc();
+    auto type = cast<RankedTensorType>(op.getType());
+    SmallVector<RankedTensorType> types;
+    for (Value v : a.getOperands())
+      types.push_back(cast<RankedTensorType>(v.getType()));
+    std::string error;
+    auto spec = parseEinsum(op.getEquation(), types, error);
+    if (!spec)
+      return r.notifyMatchFailure(op, error);
+    MLIRContext *ctx = r.getContext();
+    SmallVector<AffineMap> maps;
+    for (const auto &loops : spec->operandLoops) {
+      SmallVector<AffineExpr> e;
+      for (int64_t l : loops)
+        e.push_back(l < 0 ? getAffineConstantExpr(0, ctx) : getAffineDimExpr(l, ctx));
+      maps.push_back(AffineMap::get(spec->numLoops, 0, e, ctx));
+    }
+    SmallVector<Value> dyn;
+    for (auto [k, l] : llvm::enumerate(spec->operandLoops.back()))
+      if (type.isDynamicDim(k)) {
+        auto [operand, dim] = spec->loopSource[l];
+        dyn.push_back(tensor::DimOp::create(r, loc, a.getOperands()[operand], dim));
+      }
+    Value init = filled(r, loc, type, dyn, 0.0);
+    SmallVector<utils::IteratorType> iters(spec->numLoops, utils::IteratorType::reduction);
+    for (int64_t l = 0; l < spec->numParallel; ++l)
+      iters[l] = utils::IteratorType::parallel;
+    auto generic = linalg::GenericOp::create(
+        r, loc, TypeRange{type}, a.getOperands(), ValueRange{init}, maps, iters,
+        [&](OpBuilder &b, Location l, ValueRange args) {
+          bool isFloat = isa<FloatType>(args[0].getType());
+          Value p = args[0];
+          for (Value v : args.drop_front().drop_back())
+            p = isFloat ? arith::MulFOp::create(b, l, p, v).getResult()
+                        : arith::MulIOp::create(b, l, p, v).getResult();
+          Value acc = args.back();
+          linalg::YieldOp::create(b, l,
+                                  isFloat ? arith::AddFOp::create(b, l, acc, p).getResult()
+                                          : arith::AddIOp::create(b, l, acc, p).getResult());
+        });
+    r.replaceOp(op, generic.getResult(0));
+    return success();
+  }
+};
 } // namespace
 
 void mlir::pd::populatePdMatMulToLinalgPatterns(RewritePatternSet &p) {
-  p.add<MulLowering, MatmulV2Lowering, MatmulLowering, FcLowering>(p.getContext());
+  p.add<MulLowering, MatmulV2Lowering, MatmulLowering, FcLowering, EinsumLowering>(p.getContext());
 }

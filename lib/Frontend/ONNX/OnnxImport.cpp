@@ -314,7 +314,7 @@ private:
   /// Mean, x - mean and 1 / sqrt(var + eps) of x over `dims` (kept as
   /// size-1 dims): the statistics of the normalization ops.
   LogicalResult normStats(Value x, ArrayRef<int64_t> dims, double eps, Value &mean, Value &centered,
-                          Value &invStd);
+                          Value &invStd, Value *variance = nullptr);
   /// Slice with run-time starts/ends/axes/steps (opset >= 10).
   FailureOr<Value> sliceRuntime(Value x);
   /// Resize (opsets 10-17) and Upsample: separable 1-D interpolation per
@@ -334,6 +334,9 @@ private:
   LogicalResult pad();
   /// Tile, Range and OneHot: ops whose result shape may come from data.
   LogicalResult shapeFromData();
+  /// BatchNormalization with training_mode: batch statistics over all dims
+  /// but the channel, and the updated running mean and variance.
+  LogicalResult batchNormTraining();
   /// Rounds half to even (ONNX Round), from floor, mod and where.
   FailureOr<Value> roundHalfEven(Value x);
 
@@ -497,10 +500,16 @@ FailureOr<Operation *> OnnxImporter::pd(StringRef name, ValueRange operands,
                                         ArrayRef<int32_t> segments) {
   // Unsigned integers (uint8) are a storage type for quantized data, with
   // arithmetic only in the elementwise ops below.
-  static const llvm::StringSet<> unsignedOk = {
-      "cast",           "dequantize_linear", "quantize_linear", "elementwise_add",
-      "elementwise_sub", "elementwise_mul",  "elementwise_div", "elementwise_max",
-      "elementwise_min", "elementwise_mod"};
+  static const llvm::StringSet<> unsignedOk = {"cast",
+                                               "dequantize_linear",
+                                               "quantize_linear",
+                                               "elementwise_add",
+                                               "elementwise_sub",
+                                               "elementwise_mul",
+                                               "elementwise_div",
+                                               "elementwise_max",
+                                               "elementwise_min",
+                                               "elementwise_mod"};
   if (!unsignedOk.contains(name))
     for (Value v : operands)
       if (cast<ShapedType>(v.getType()).getElementType().isUnsignedInteger())
@@ -1136,8 +1145,10 @@ LogicalResult OnnxImporter::importNode(const onnx::NodeProto &n, int index) {
                           ints("ksize", {1, 1}), flag("global_pooling", true)}));
   }
   if (t == "BatchNormalization") {
+    if (attrInt("training_mode", 0) || (n.output_size() > 1 && opset >= 14))
+      return batchNormTraining();
     if (n.output_size() > 1)
-      return nodeError("training-mode outputs (running mean/var) are not supported");
+      return nodeError("training-mode outputs of opsets before 14 are not supported");
     SmallVector<Value> in;
     for (int i = 0; i < 5; ++i) {
       auto v = input(i);
@@ -1601,6 +1612,16 @@ LogicalResult OnnxImporter::importNode(const onnx::NodeProto &n, int index) {
   }
   if (t == "Resize" || t == "Upsample")
     return resize();
+  if (t == "Einsum") {
+    SmallVector<Value> in;
+    for (int i = 0; i < n.input_size(); ++i) {
+      auto v = input(i);
+      if (failed(v))
+        return failure();
+      in.push_back(*v);
+    }
+    return define(0, pd1("einsum", in, {str("equation", attrStr("equation", ""))}));
+  }
   if (t == "Tile" || t == "Range" || t == "OneHot")
     return shapeFromData();
   if (auto handled = importComposite())
@@ -1626,7 +1647,7 @@ Value OnnxImporter::intConst(RankedTensorType type, ArrayRef<int64_t> values) {
 }
 
 LogicalResult OnnxImporter::normStats(Value x, ArrayRef<int64_t> dims, double eps, Value &mean,
-                                      Value &centered, Value &invStd) {
+                                      Value &centered, Value &invStd, Value *variance) {
   SmallVector<NamedAttribute> red = {flag("keep_dim", true), ints("dim", dims)};
   auto m = pd1("reduce_mean", {x}, red);
   if (failed(m))
@@ -1649,6 +1670,47 @@ LogicalResult OnnxImporter::normStats(Value x, ArrayRef<int64_t> dims, double ep
   mean = *m;
   centered = *c;
   invStd = *inv;
+  if (variance)
+    *variance = *var;
+  return success();
+}
+
+LogicalResult OnnxImporter::batchNormTraining() {
+  SmallVector<Value> in;
+  for (int i = 0; i < 5; ++i) {
+    auto v = input(i);
+    if (failed(v))
+      return failure();
+    in.push_back(*v);
+  }
+  Value x = in[0];
+  int64_t rank = rankOf(x);
+  if (rank < 2)
+    return nodeError("needs an input of rank >= 2");
+  SmallVector<int64_t> dims = {0};
+  for (int64_t d = 2; d < rank; ++d)
+    dims.push_back(d);
+  Value mean, centered, invStd, var;
+  if (failed(normStats(x, dims, attrFloat("epsilon", 1e-5), mean, centered, invStd, &var)))
+    return failure();
+  auto normed = pd1("elementwise_mul", {centered, invStd});
+  if (failed(normed))
+    return failure();
+  auto scaled = pd1("elementwise_mul", {*normed, in[1]}, {i32("axis", 1)});
+  if (failed(scaled) ||
+      failed(define(0, pd1("elementwise_add", {*scaled, in[2]}, {i32("axis", 1)}))))
+    return failure();
+  // running = input * momentum + current * (1 - momentum), per channel.
+  double momentum = attrFloat("momentum", 0.9);
+  for (auto [k, cur, run] : {std::tuple<int, Value, Value>{1, mean, in[3]}, {2, var, in[4]}}) {
+    auto flat = pd1("reshape2", {cur}, {ints("shape", {-1})}, {1, 0, 0});
+    if (failed(flat))
+      return failure();
+    auto a = pd1("scale", {run}, {f32("scale", momentum)});
+    auto c = pd1("scale", {*flat}, {f32("scale", 1.0 - momentum)});
+    if (failed(a) || failed(c) || failed(define(k, pd1("elementwise_add", {*a, *c}))))
+      return failure();
+  }
   return success();
 }
 

@@ -1435,3 +1435,30 @@ func.func @kernel_call_mixed(%a: memref<4xf32>, %o: tensor<4xf32>) -> tensor<4xf
   %0 = pd.kernel_call "pdk_x"(%a) init(%o) {slots = array<i64: 0>, ints = array<i64>, floats = array<f32>} : (memref<4xf32>, tensor<4xf32>) -> tensor<4xf32>
   return %0 : tensor<4xf32>
 }
+
+// -----
+
+// Tests that einsum checks its equation against the operands.
+func.func @negative_einsum_rank(%x: tensor<2x3xf32>) {
+  // expected-error @+1 {{term 'ijk' does not match operand 0 of rank 2}}
+  %0 = pd.einsum [%x] {equation = "ijk->i"} : (tensor<2x3xf32>) -> tensor<2xf32>
+  return
+}
+
+// -----
+
+// Tests that einsum's summed letters agree in size.
+func.func @negative_einsum_sizes(%x: tensor<2x3xf32>, %y: tensor<4x5xf32>) {
+  // expected-error @+1 {{operand 1 dim 0 has size 4 where another operand has 3}}
+  %0 = pd.einsum [%x, %y] {equation = "ij,jk->ik"} : (tensor<2x3xf32>, tensor<4x5xf32>) -> tensor<2x5xf32>
+  return
+}
+
+// -----
+
+// Tests that a result letter must come from an operand.
+func.func @negative_einsum_result(%x: tensor<2x3xf32>) {
+  // expected-error @+1 {{result letter 'k' appears in no operand}}
+  %0 = pd.einsum [%x] {equation = "ij->k"} : (tensor<2x3xf32>) -> tensor<2xf32>
+  return
+}

@@ -548,6 +548,15 @@ func.func @strided_slice(%x: tensor<?x8xf32>) -> (tensor<?x4xf32>) {
   return %y : tensor<?x4xf32>
 }
 
+// Tests that pd.einsum round-trips.
+// CHECK-LABEL: func.func @einsum
+// CHECK: %[[R:.*]] = pd.einsum [%arg0, %arg1] {equation = "bij,bjk->bik"} : (tensor<2x3x4xf32>, tensor<2x4x5xf32>) -> tensor<2x3x5xf32>
+// CHECK: return %[[R]]
+func.func @einsum(%a: tensor<2x3x4xf32>, %b: tensor<2x4x5xf32>) -> (tensor<2x3x5xf32>) {
+  %y = pd.einsum [%a, %b] {equation = "bij,bjk->bik"} : (tensor<2x3x4xf32>, tensor<2x4x5xf32>) -> tensor<2x3x5xf32>
+  return %y : tensor<2x3x5xf32>
+}
+
 // Tests that pd.stack round-trips.
 // CHECK-LABEL: func.func @stack
 // CHECK: %[[R:.*]] = pd.stack [%arg0, %arg1] {axis = 1 : i32} : (tensor<?x4xf32>, tensor<?x4xf32>) -> tensor<?x2x4xf32>

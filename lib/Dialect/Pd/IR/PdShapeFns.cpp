@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "PaddleMLIR/Dialect/Pd/IR/Einsum.h"
 #include "PaddleMLIR/Dialect/Pd/IR/PdOps.h"
 
 #include "mlir/IR/Builders.h"
@@ -932,6 +933,27 @@ LogicalResult StridedSliceOp::inferResultTypes(SmallVectorImpl<Type> &types, boo
                  !getStridesTensorList().empty();
   return sliceShape({*this, emit}, rt(getInput()), getAxes(), getStarts(), getEnds(), getStrides(),
                     getDecreaseAxis(), runtime, types);
+}
+
+LogicalResult EinsumOp::inferResultTypes(SmallVectorImpl<Type> &types, bool emit) {
+  Checker c{*this, emit};
+  SmallVector<RankedTensorType> operands;
+  for (Value v : getOperands()) {
+    operands.push_back(rt(v));
+    if (operands.back().getElementType() != operands.front().getElementType())
+      return c.fail("all operands must have the same element type");
+  }
+  if (operands.empty())
+    return c.fail("needs at least one operand");
+  std::string error;
+  auto spec = parseEinsum(getEquation(), operands, error);
+  if (!spec)
+    return c.fail(error);
+  SmallVector<int64_t> out;
+  for (int64_t l : spec->operandLoops.back())
+    out.push_back(spec->loopSizes[l]);
+  types.push_back(tensor(out, operands.front().getElementType()));
+  return success();
 }
 
 LogicalResult StackOp::inferResultTypes(SmallVectorImpl<Type> &types, bool emit) {

@@ -125,6 +125,14 @@ def main():
     save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)]),
          os.path.join(out, "slice_dynlen.onnx"))
 
+    # float32 -> bfloat16 (output as uint16 bits).
+    graph = helper.make_graph(
+        [helper.make_node("Cast", ["x"], ["y"], name="tobf16", to=TensorProto.BFLOAT16)], "bf16",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [4])],
+        [helper.make_tensor_value_info("y", TensorProto.BFLOAT16, [4])])
+    save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)]),
+         os.path.join(out, "cast_bf16.onnx"))
+
     # Resize with run-time scales and Pad with run-time pads (reflect).
     graph = helper.make_graph(
         [helper.make_node("Resize", ["x", "", "sc"], ["r"], name="rs", mode="linear"),

@@ -2180,6 +2180,27 @@ def Pd_StridedSliceOp : Pd_Op<"strided_slice", [AttrSizedOperandSegments]> {
   let assemblyFormat = "$Input (`StartsTensor` `(` $StartsTensor^ `)`)? (`EndsTensor` `(` $EndsTensor^ `)`)? (`StridesTensor` `(` $StridesTensor^ `)`)? (`StartsTensorList` `[` $StartsTensorList^ `]`)? (`EndsTensorList` `[` $EndsTensorList^ `]`)? (`StridesTensorList` `[` $StridesTensorList^ `]`)? attr-dict `:` functional-type(operands, results)";
 }
 
+def Pd_EinsumOp : Pd_Op<"einsum"> {
+  let summary = "Einstein summation over the operands (numpy notation, \"...\" broadcasts)";
+  let description = [{
+    Paddle operator `einsum`: Einstein summation over the operands (numpy notation, "..." broadcasts).
+
+    Input slots: Operands (list). Output slots: Out.
+
+    Example:
+
+    ```mlir
+    %y = pd.einsum [%a, %b] {equation = "bij,bjk->bik"} : (tensor<2x3x4xf32>, tensor<2x4x5xf32>) -> tensor<2x3x5xf32>
+    ```
+  }];
+  let arguments = (ins
+    Variadic<Pd_NumTensor>:$Operands,
+    StrAttr:$equation
+  );
+  let results = (outs Pd_NumTensor:$Out);
+  let assemblyFormat = "` ` `[` $Operands `]` attr-dict `:` functional-type(operands, results)";
+}
+
 def Pd_StackOp : Pd_Op<"stack"> {
   let summary = "stacks same-shaped tensors on a new axis";
   let description = [{
