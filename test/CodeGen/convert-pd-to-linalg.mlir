@@ -549,3 +549,19 @@ func.func @einsum_implicit(%x: tensor<3x4xf32>) -> tensor<4x3xf32> {
   %0 = pd.einsum [%x] {equation = "ji"} : (tensor<3x4xf32>) -> tensor<4x3xf32>
   return %0 : tensor<4x3xf32>
 }
+
+// -----
+
+// Tests that gather_nd reads the index tuple along Index's last dim (each
+// wrapped and clamped) and copies the trailing dims of X.
+// CHECK-LABEL: func.func @gather_nd
+// CHECK: tensor.empty() : tensor<3x6xf32>
+// CHECK: %[[B:.*]] = linalg.index 0
+// CHECK: %[[I0:.*]] = tensor.extract %arg1[%[[B]], %{{.*}}] : tensor<3x2xi64>
+// CHECK: %[[I1:.*]] = tensor.extract %arg1[%[[B]], %{{.*}}] : tensor<3x2xi64>
+// CHECK: %[[J:.*]] = linalg.index 1
+// CHECK: tensor.extract %arg0[%{{.*}}, %{{.*}}, %[[J]]] : tensor<4x5x6xf32>
+func.func @gather_nd(%x: tensor<4x5x6xf32>, %i: tensor<3x2xi64>) -> tensor<3x6xf32> {
+  %0 = pd.gather_nd %x, %i : (tensor<4x5x6xf32>, tensor<3x2xi64>) -> tensor<3x6xf32>
+  return %0 : tensor<3x6xf32>
+}

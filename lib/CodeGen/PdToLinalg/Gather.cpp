@@ -106,6 +106,47 @@ struct GatherLowering : OpConversionPattern<GatherOp> {
   }
 };
 
+/// gather_nd(X, Index): out[i..., j...] = X[Index[i..., 0], ...,
+/// Index[i..., q-1], j...] with q = Index's last dim (negative indices
+/// count from the end, then clamped into range).
+struct GatherNdLowering : OpConversionPattern<GatherNdOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(GatherNdOp op, OpAdaptor a,
+                                ConversionPatternRewriter &r) const override {
+    Location loc = op.getLoc();
+    auto type = cast<RankedTensorType>(op.getType());
+    Value x = a.getX(), index = a.getIndex();
+    auto it = cast<RankedTensorType>(index.getType());
+    int64_t batch = it.getRank() - 1, q = it.getDimSize(batch), rank = type.getRank();
+    SmallVector<Value> dyn;
+    for (int64_t i = 0; i < rank; ++i)
+      if (type.isDynamicDim(i))
+        dyn.push_back(i < batch ? tensor::DimOp::create(r, loc, index, i).getResult()
+                                : tensor::DimOp::create(r, loc, x, q + i - batch).getResult());
+    Value init = tensor::EmptyOp::create(r, loc, type.getShape(), type.getElementType(), dyn);
+    SmallVector<utils::IteratorType> iters(rank, utils::IteratorType::parallel);
+    auto generic = linalg::GenericOp::create(
+        r, loc, TypeRange{type}, ValueRange{}, ValueRange{init},
+        SmallVector<AffineMap>{r.getMultiDimIdentityMap(rank)}, iters,
+        [&](OpBuilder &b, Location l, ValueRange) {
+          SmallVector<Value> at, idxAt;
+          for (int64_t i = 0; i < batch; ++i)
+            idxAt.push_back(linalg::IndexOp::create(b, l, i));
+          for (int64_t j = 0; j < q; ++j) {
+            SmallVector<Value> pos = idxAt;
+            pos.push_back(arith::ConstantIndexOp::create(b, l, j));
+            Value id = tensor::ExtractOp::create(b, l, index, pos);
+            at.push_back(clampedIndex(b, l, id, x, j, /*wrapNegative=*/true));
+          }
+          for (int64_t i = batch; i < rank; ++i)
+            at.push_back(linalg::IndexOp::create(b, l, i));
+          linalg::YieldOp::create(b, l, tensor::ExtractOp::create(b, l, x, at).getResult());
+        });
+    r.replaceOp(op, generic.getResult(0));
+    return success();
+  }
+};
+
 /// take_along_axis(X, Index, Axis): out[i] = X[i with i[Axis] = Index[i]],
 /// negative indices counted from the end, clamped into range.
 struct TakeAlongAxisLowering : OpConversionPattern<TakeAlongAxisOp> {
@@ -251,6 +292,6 @@ struct CumsumLowering : OpConversionPattern<CumsumOp> {
 } // namespace
 
 void mlir::pd::populatePdGatherToLinalgPatterns(RewritePatternSet &p) {
-  p.add<LookupTableV2Lowering, GatherLowering, TakeAlongAxisLowering, FlipLowering,
-        TrilTriuLowering, FillAnyLikeLowering, CumsumLowering>(p.getContext());
+  p.add<LookupTableV2Lowering, GatherLowering, GatherNdLowering, TakeAlongAxisLowering,
+        FlipLowering, TrilTriuLowering, FillAnyLikeLowering, CumsumLowering>(p.getContext());
 }

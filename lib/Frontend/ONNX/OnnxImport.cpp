@@ -332,6 +332,9 @@ private:
   /// Pad (constant, reflect, edge; constant or run-time pads): one gather
   /// per padded dim with the source index mapped by the mode.
   LogicalResult pad();
+  /// TopK with a constant k: k rounds of arg max (min) along the axis, each
+  /// masking the pick (O(k n); ties keep the lower index first).
+  LogicalResult topK();
   /// Tile, Range and OneHot: ops whose result shape may come from data.
   LogicalResult shapeFromData();
   /// BatchNormalization with training_mode: batch statistics over all dims
@@ -1612,6 +1615,34 @@ LogicalResult OnnxImporter::importNode(const onnx::NodeProto &n, int index) {
   }
   if (t == "Resize" || t == "Upsample")
     return resize();
+  if (t == "GatherND") {
+    auto x = input(0), idx = input(1);
+    if (failed(x) || failed(idx))
+      return failure();
+    if (attrInt("batch_dims", 0) != 0)
+      return nodeError("batch_dims other than 0 is not supported");
+    return define(0, pd1("gather_nd", {*x, *idx}));
+  }
+  if (t == "Shrink") {
+    // x < -lambd: x + bias; x > lambd: x - bias; else 0.
+    auto x = input(0);
+    if (failed(x))
+      return failure();
+    Type elem = cast<ShapedType>(x->getType()).getElementType();
+    double lambd = attrFloat("lambd", 0.5), bias = attrFloat("bias", 0.0);
+    auto low = pd1("less_than", {*x, scalarConst(elem, -lambd)});
+    auto high = pd1("greater_than", {*x, scalarConst(elem, lambd)});
+    auto plus = pd1("scale", {*x}, {f32("bias", bias)});
+    auto minus = pd1("scale", {*x}, {f32("bias", -bias)});
+    if (failed(low) || failed(high) || failed(plus) || failed(minus))
+      return failure();
+    auto inner = pd1("where", {*high, *minus, scalarConst(elem, 0.0)});
+    if (failed(inner))
+      return failure();
+    return define(0, pd1("where", {*low, *plus, *inner}));
+  }
+  if (t == "TopK")
+    return topK();
   if (t == "Einsum") {
     SmallVector<Value> in;
     for (int i = 0; i < n.input_size(); ++i) {
@@ -2773,6 +2804,78 @@ LogicalResult OnnxImporter::pad() {
   if (!ok)
     return failure();
   return define(0, y);
+}
+
+LogicalResult OnnxImporter::topK() {
+  auto xIn = input(0);
+  if (failed(xIn))
+    return failure();
+  Value x = *xIn;
+  auto xt = cast<RankedTensorType>(x.getType());
+  int64_t rank = xt.getRank(), axis = attrInt("axis", -1);
+  if (axis < 0)
+    axis += rank;
+  std::optional<int64_t> k;
+  if (opset < 10) {
+    if (attr("k"))
+      k = attrInt("k", 1);
+  } else if (const ConstTensor *c = constInput(1)) {
+    if (c->ints().size() == 1)
+      k = c->ints()[0];
+  }
+  int64_t n = xt.getDimSize(axis);
+  // A run-time k: sort the whole (short) axis, then keep the first k.
+  std::optional<Value> kRuntime = k ? std::nullopt : runtimeInput(1);
+  if (!k && (!kRuntime || ShapedType::isDynamic(n) || n > 64))
+    return nodeError("k must be a constant (or a run-time k on a static axis of at most 64)");
+  if (!k)
+    k = n;
+  if (ShapedType::isDynamic(n) || *k < 1 || *k > n)
+    return nodeError("needs a static axis size and 1 <= k <= size");
+  if (!isa<FloatType>(xt.getElementType()))
+    return nodeError("only float inputs are supported (picked values are masked with infinity)");
+  bool largest = attrInt("largest", 1) != 0;
+  Type i64 = b.getI64Type();
+  // Positions along the axis, shaped to broadcast against x.
+  SmallVector<int64_t> posShape(rank, 1), pos;
+  posShape[axis] = n;
+  for (int64_t i = 0; i < n; ++i)
+    pos.push_back(i);
+  Value positions = intConst(RankedTensorType::get(posShape, i64), pos);
+  Value masked = scalarConst(xt.getElementType(), largest ? -INFINITY : INFINITY);
+  SmallVector<NamedAttribute> argAttrs = {b.getNamedAttr("axis", b.getI64IntegerAttr(axis)),
+                                          flag("keepdims", true), i32("dtype", 3)};
+  SmallVector<Value> values, indices;
+  Value cur = x;
+  for (int64_t i = 0; i < *k; ++i) {
+    auto pick = pd1(largest ? "arg_max" : "arg_min", {cur}, argAttrs);
+    if (failed(pick))
+      return failure();
+    auto v = pd1("take_along_axis", {x, *pick}, {i32("Axis", axis)});
+    if (failed(v))
+      return failure();
+    values.push_back(*v);
+    indices.push_back(*pick);
+    if (i + 1 == *k)
+      break;
+    auto hit = pd1("equal", {positions, *pick});
+    if (failed(hit))
+      return failure();
+    auto next = pd1("where", {*hit, masked, cur});
+    if (failed(next))
+      return failure();
+    cur = *next;
+  }
+  auto cat = [&](ArrayRef<Value> parts) -> FailureOr<Value> {
+    auto all = pd1("concat", parts, {i32("axis", axis)}, {int32_t(parts.size()), 0});
+    if (failed(all) || !kRuntime)
+      return all;
+    return pd1("slice", {*all, *kRuntime}, {ints("axes", {axis}), ints("starts", {0})},
+               {1, 0, 1, 0, 0});
+  };
+  if (failed(define(0, cat(values))))
+    return failure();
+  return define(1, cat(indices));
 }
 
 LogicalResult OnnxImporter::expandFunction() {

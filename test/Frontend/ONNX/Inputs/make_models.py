@@ -125,6 +125,16 @@ def main():
     save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)]),
          os.path.join(out, "slice_dynlen.onnx"))
 
+    # TopK with a constant k (an initializer).
+    graph = helper.make_graph(
+        [helper.make_node("TopK", ["x", "k"], ["v", "i"], name="topk", axis=1)], "topk",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 5])],
+        [helper.make_tensor_value_info("v", TensorProto.FLOAT, [2, 2]),
+         helper.make_tensor_value_info("i", TensorProto.INT64, [2, 2])],
+        [helper.make_tensor("k", TensorProto.INT64, [1], [2])])
+    save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)]),
+         os.path.join(out, "topk.onnx"))
+
     # float32 -> bfloat16 (output as uint16 bits).
     graph = helper.make_graph(
         [helper.make_node("Cast", ["x"], ["y"], name="tobf16", to=TensorProto.BFLOAT16)], "bf16",
