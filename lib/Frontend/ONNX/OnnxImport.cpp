@@ -332,6 +332,11 @@ private:
   /// Pad (constant, reflect, edge; constant or run-time pads): one gather
   /// per padded dim with the source index mapped by the mode.
   LogicalResult pad();
+  /// MaxPool/AveragePool of any spatial rank, with dilations, MaxPool's
+  /// Indices output or uint8 data: one strided slice of the padded input
+  /// per kernel tap, combined by max (with the winning input index) or
+  /// summed and divided by the window's count.
+  LogicalResult poolTaps(StringRef kind);
   /// TopK with a constant k: k rounds of arg max (min) along the axis, each
   /// masking the pick (O(k n); ties keep the lower index first).
   LogicalResult topK();
@@ -504,6 +509,8 @@ FailureOr<Operation *> OnnxImporter::pd(StringRef name, ValueRange operands,
   // Unsigned integers (uint8) are a storage type for quantized data, with
   // arithmetic only in the elementwise ops below.
   static const llvm::StringSet<> unsignedOk = {"cast",
+                                               "strided_slice",
+                                               "concat",
                                                "dequantize_linear",
                                                "quantize_linear",
                                                "elementwise_add",
@@ -712,6 +719,13 @@ LogicalResult OnnxImporter::convPool(StringRef kind) {
   if (failed(x))
     return failure();
   auto xt = cast<RankedTensorType>(x->getType());
+  if (kind == "MaxPool" || kind == "AveragePool") {
+    auto dil = attrInts("dilations");
+    bool dilated = dil && llvm::any_of(*dil, [](int64_t d) { return d != 1; });
+    bool indices = node->output_size() > 1 && !node->output(1).empty();
+    if (xt.getRank() > 4 || dilated || indices || xt.getElementType().isUnsignedInteger())
+      return poolTaps(kind);
+  }
   if (xt.getRank() == 3)
     return convPool1d(kind);
   if (xt.getRank() != 4)
@@ -2876,6 +2890,220 @@ LogicalResult OnnxImporter::topK() {
   if (failed(define(0, cat(values))))
     return failure();
   return define(1, cat(indices));
+}
+
+LogicalResult OnnxImporter::poolTaps(StringRef kind) {
+  auto xIn = input(0);
+  if (failed(xIn))
+    return failure();
+  Value x = *xIn;
+  auto xt = cast<RankedTensorType>(x.getType());
+  int64_t rank = xt.getRank(), k = rank - 2;
+  if (k < 1 || !xt.hasStaticShape())
+    return nodeError("pooling this way needs a static N, C, spatial... input");
+  bool isMax = kind == "MaxPool";
+  Type elem = xt.getElementType();
+  bool wantIndices = isMax && node->output_size() > 1 && !node->output(1).empty();
+  if (!isa<FloatType>(elem) && (!isMax || wantIndices || !elem.isUnsignedInteger(8)))
+    return nodeError("integer pooling is supported for uint8 max pooling without indices");
+  auto kernel = attrInts("kernel_shape");
+  if (!kernel || (int64_t)kernel->size() != k)
+    return nodeError("kernel_shape must have " + Twine(k) + " entries");
+  std::vector<int64_t> ones(k, 1);
+  std::vector<int64_t> strides = attrInts("strides").value_or(ones);
+  std::vector<int64_t> dil = attrInts("dilations").value_or(ones);
+  std::vector<int64_t> pads = attrInts("pads").value_or(std::vector<int64_t>(2 * k, 0));
+  if ((int64_t)strides.size() != k || (int64_t)dil.size() != k || (int64_t)pads.size() != 2 * k)
+    return nodeError("strides, dilations and pads must match the spatial rank");
+  std::string autoPad = attrStr("auto_pad", "NOTSET");
+  bool ceilMode = attrInt("ceil_mode", 0) != 0;
+  int storage = attrInt("storage_order", 0);
+  if (storage && k != 2)
+    return nodeError("storage_order 1 needs a 2-D pool");
+  SmallVector<int64_t> in(xt.getShape().drop_front(2)), out(k);
+  for (int64_t i = 0; i < k; ++i) {
+    int64_t span = (kernel->at(i) - 1) * dil[i] + 1;
+    if (autoPad == "VALID") {
+      pads[i] = pads[k + i] = 0;
+    } else if (autoPad == "SAME_UPPER" || autoPad == "SAME_LOWER") {
+      int64_t o = (in[i] + strides[i] - 1) / strides[i];
+      int64_t total = std::max<int64_t>(0, (o - 1) * strides[i] + span - in[i]);
+      int64_t small = total / 2;
+      pads[i] = autoPad == "SAME_UPPER" ? small : total - small;
+      pads[k + i] = total - pads[i];
+    } else if (autoPad != "NOTSET") {
+      return nodeError("auto_pad '" + autoPad + "' is not supported");
+    }
+    int64_t room = in[i] + pads[i] + pads[k + i] - span;
+    if (room < 0)
+      return nodeError("the kernel is larger than the padded input");
+    // ONNX's formula (opsets <= 17): no rule dropping a last window that
+    // starts in the end padding.
+    out[i] = (ceilMode ? (room + strides[i] - 1) / strides[i] : room / strides[i]) + 1;
+    // Room for windows that reach past the end padding (ceil_mode).
+    pads[k + i] =
+        std::max<int64_t>(pads[k + i], (out[i] - 1) * strides[i] + span - in[i] - pads[i]);
+  }
+  // Pad with a value that never wins (max) or adds nothing (avg); uint8
+  // goes through a float fill cast to uint8.
+  Value padded = x;
+  for (int64_t i = 0; i < k; ++i) {
+    SmallVector<Value> parts;
+    for (int64_t side = 0; side < 2; ++side) {
+      int64_t p = pads[side * k + i];
+      if (p == 0)
+        continue;
+      SmallVector<int64_t> shape(cast<RankedTensorType>(padded.getType()).getShape());
+      shape[2 + i] = p;
+      Type fillElem = isa<FloatType>(elem) ? elem : b.getF32Type();
+      auto fill = pd1("fill_constant", {},
+                      {b.getNamedAttr("shape", b.getDenseI64ArrayAttr(shape)),
+                       f32("value", isMax && isa<FloatType>(elem) ? -INFINITY : 0.0),
+                       i32("dtype", paddleDtype(fillElem))},
+                      {0, 0, 0});
+      if (failed(fill))
+        return failure();
+      Value f = *fill;
+      if (fillElem != elem) {
+        auto c = castTo(f, elem);
+        if (failed(c))
+          return failure();
+        f = *c;
+      }
+      parts.push_back(f);
+      if (side == 0)
+        parts.push_back(padded);
+    }
+    if (parts.empty())
+      continue;
+    if (pads[i] == 0)
+      parts.insert(parts.begin(), padded);
+    auto cat = pd1("concat", parts, {i32("axis", 2 + i)}, {int32_t(parts.size()), 0});
+    if (failed(cat))
+      return failure();
+    padded = *cat;
+  }
+  // One strided slice per kernel tap, combined.
+  int64_t taps = 1;
+  for (int64_t v : *kernel)
+    taps *= v;
+  SmallVector<int64_t> axes, tap(k, 0);
+  for (int64_t i = 0; i < k; ++i)
+    axes.push_back(2 + i);
+  int64_t N = xt.getDimSize(0), C = xt.getDimSize(1), plane = 1;
+  for (int64_t v : in)
+    plane *= v;
+  SmallVector<int64_t> idxShape = {N, C};
+  llvm::append_range(idxShape, out);
+  auto idxType = RankedTensorType::get(idxShape, b.getI64Type());
+  Value best, bestIdx;
+  for (int64_t t = 0; t < taps; ++t) {
+    SmallVector<int64_t> starts, ends;
+    for (int64_t i = 0; i < k; ++i) {
+      starts.push_back(tap[i] * dil[i]);
+      ends.push_back(tap[i] * dil[i] + (out[i] - 1) * strides[i] + 1);
+    }
+    auto v = pd1(
+        "strided_slice", {padded},
+        {ints("axes", axes), ints("starts", starts), ints("ends", ends), ints("strides", strides)},
+        {1, 0, 0, 0, 0, 0, 0});
+    if (failed(v))
+      return failure();
+    Value idx;
+    if (wantIndices) {
+      // The input element each output reads at this tap, flattened over
+      // N, C and the spatial dims (row major, or column major over H, W).
+      SmallVector<int64_t> vals;
+      SmallVector<int64_t> o(k, 0);
+      int64_t count = idxType.getNumElements() / (N * C);
+      for (int64_t nc = 0; nc < N * C; ++nc)
+        for (int64_t e = 0; e < count; ++e) {
+          int64_t rem = e, flat = 0;
+          SmallVector<int64_t> p(k);
+          for (int64_t i = k - 1; i >= 0; --i) {
+            o[i] = rem % out[i];
+            rem /= out[i];
+          }
+          for (int64_t i = 0; i < k; ++i)
+            p[i] = o[i] * strides[i] - pads[i] + tap[i] * dil[i];
+          if (storage)
+            flat = p[0] + p[1] * in[0];
+          else
+            for (int64_t i = 0; i < k; ++i)
+              flat = flat * in[i] + p[i];
+          vals.push_back(nc * plane + flat);
+        }
+      idx = intConst(idxType, vals);
+    }
+    if (!best) {
+      best = *v;
+      bestIdx = idx;
+    } else if (!isMax) {
+      auto s = pd1("elementwise_add", {best, *v});
+      if (failed(s))
+        return failure();
+      best = *s;
+    } else if (!wantIndices) {
+      auto m = pd1("elementwise_max", {best, *v});
+      if (failed(m))
+        return failure();
+      best = *m;
+    } else {
+      // Strictly greater: among equal values the earlier tap (lower index)
+      // stays.
+      auto gt = pd1("greater_than", {*v, best});
+      if (failed(gt))
+        return failure();
+      auto m = pd1("where", {*gt, *v, best});
+      auto mi = pd1("where", {*gt, idx, bestIdx});
+      if (failed(m) || failed(mi))
+        return failure();
+      best = *m;
+      bestIdx = *mi;
+    }
+    for (int64_t i = k - 1; i >= 0; --i) {
+      if (++tap[i] < kernel->at(i))
+        break;
+      tap[i] = 0;
+    }
+  }
+  if (!isMax) {
+    // Divide by the window size, or by the inputs (not pads) it covers.
+    SmallVector<int64_t> cntShape = {1, 1};
+    llvm::append_range(cntShape, out);
+    auto cntType = RankedTensorType::get(cntShape, elem);
+    bool includePad = attrInt("count_include_pad", 0) != 0;
+    SmallVector<Attribute> counts;
+    SmallVector<int64_t> o(k, 0);
+    for (int64_t e = 0, n = cntType.getNumElements(); e < n; ++e) {
+      int64_t rem = e, c = 1;
+      for (int64_t i = k - 1; i >= 0; --i) {
+        o[i] = rem % out[i];
+        rem /= out[i];
+      }
+      for (int64_t i = 0; i < k; ++i) {
+        int64_t valid = 0;
+        for (int64_t j = 0; j < kernel->at(i); ++j) {
+          int64_t p = o[i] * strides[i] - pads[i] + j * dil[i];
+          // count_include_pad counts the declared pads, not ceil_mode's
+          // extra room past them.
+          int64_t hi = includePad ? in[i] + attrInts("pads").value_or(pads)[k + i] : in[i];
+          int64_t lo = includePad ? -pads[i] : 0;
+          valid += p >= lo && p < hi;
+        }
+        c *= valid;
+      }
+      counts.push_back(b.getFloatAttr(elem, double(std::max<int64_t>(c, 1))));
+    }
+    Value cnt = arith::ConstantOp::create(b, loc, cntType, DenseElementsAttr::get(cntType, counts));
+    auto avg = pd1("elementwise_div", {best, cnt});
+    if (failed(avg))
+      return failure();
+    best = *avg;
+  }
+  if (failed(define(0, best)))
+    return failure();
+  return wantIndices ? define(1, bestIdx) : success();
 }
 
 LogicalResult OnnxImporter::expandFunction() {

@@ -135,6 +135,20 @@ def main():
     save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)]),
          os.path.join(out, "topk.onnx"))
 
+    # 3-D pools through kernel taps: a dilated MaxPool with Indices, an
+    # AveragePool with pads, ceil_mode and count_include_pad=0.
+    graph = helper.make_graph(
+        [helper.make_node("MaxPool", ["x"], ["m", "mi"], name="mp", kernel_shape=[2, 3, 2],
+                          strides=[1, 2, 2], dilations=[2, 1, 1], pads=[0, 1, 0, 0, 1, 1]),
+         helper.make_node("AveragePool", ["x"], ["a"], name="ap", kernel_shape=[3, 2, 3],
+                          strides=[2, 2, 2], pads=[1, 0, 1, 1, 0, 0], ceil_mode=1)], "pool3d",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 3, 5, 6, 7])],
+        [helper.make_tensor_value_info("m", TensorProto.FLOAT, [None] * 5),
+         helper.make_tensor_value_info("mi", TensorProto.INT64, [None] * 5),
+         helper.make_tensor_value_info("a", TensorProto.FLOAT, [None] * 5)])
+    save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)]),
+         os.path.join(out, "pool3d.onnx"))
+
     # float32 -> bfloat16 (output as uint16 bits).
     graph = helper.make_graph(
         [helper.make_node("Cast", ["x"], ["y"], name="tobf16", to=TensorProto.BFLOAT16)], "bf16",
