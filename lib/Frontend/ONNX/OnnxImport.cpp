@@ -1190,8 +1190,20 @@ LogicalResult OnnxImporter::importNode(const onnx::NodeProto &n, int index) {
       auto x = input(0);
       if (failed(x))
         return failure();
-      if (attrInt("allowzero", 0))
-        return nodeError("allowzero with a run-time shape is not supported");
+      auto xt = cast<RankedTensorType>(x->getType());
+      if (attrInt("allowzero", 0)) {
+        // A 0 in the shape is a zero-sized dim, which only an empty input
+        // can have: an empty input takes the shape as given, a non-empty
+        // one reshapes as usual (a 0 there would be invalid either way).
+        if (!xt.hasStaticShape())
+          return nodeError("allowzero with a run-time shape needs a static input shape");
+        if (xt.getNumElements() == 0) {
+          int dtype = paddleDtype(xt.getElementType());
+          if (dtype < 0)
+            return nodeError("the element type is not supported");
+          return define(0, pd1("fill_constant", {*shapeV}, {i32("dtype", dtype)}, {0, 1, 0}));
+        }
+      }
       return define(0, pd1("reshape2", {*x, *shapeV}, {}, {1, 1, 0}));
     }
     auto x = input(0);

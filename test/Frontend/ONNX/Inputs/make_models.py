@@ -105,10 +105,11 @@ def main():
     save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)]),
          os.path.join(out, "dynreshape.onnx"))
 
-    # The same with allowzero (a 0 is a zero-sized dim, not a copy).
+    # The same with allowzero (a 0 is a zero-sized dim, not a copy) and an
+    # input of unknown size.
     graph = helper.make_graph(
         [helper.make_node("Reshape", ["x", "s"], ["y"], name="dynz", allowzero=1)], "dynz",
-        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [4]),
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["n"]),
          helper.make_tensor_value_info("s", TensorProto.INT64, [2])],
         [helper.make_tensor_value_info("y", TensorProto.FLOAT, [2, 2])])
     save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 14)]),
