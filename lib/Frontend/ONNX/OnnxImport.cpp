@@ -315,6 +315,21 @@ private:
   /// size-1 dims): the statistics of the normalization ops.
   LogicalResult normStats(Value x, ArrayRef<int64_t> dims, double eps, Value &mean, Value &centered,
                           Value &invStd, Value *variance = nullptr);
+  /// Builds pd ops one after another, stopping at the first failure (which
+  /// has reported its error): later calls, and calls with a null operand,
+  /// return null and leave `ok` false.
+  struct Chain {
+    OnnxImporter &im;
+    bool ok = true;
+    Value operator()(StringRef name, SmallVector<Value> in, ArrayRef<NamedAttribute> attrs = {},
+                     ArrayRef<int32_t> seg = {}) {
+      if (!ok || llvm::any_of(in, [](Value v) { return !v; }))
+        return ok = false, Value();
+      auto r = im.pd1(name, in, attrs, seg);
+      ok = succeeded(r);
+      return ok ? *r : Value();
+    }
+  };
   /// Slice with run-time starts/ends/axes/steps (opset >= 10).
   FailureOr<Value> sliceRuntime(Value x);
   /// Resize (opsets 10-17) and Upsample: separable 1-D interpolation per
@@ -2287,15 +2302,7 @@ FailureOr<Value> OnnxImporter::sliceRuntime(Value x) {
   // Run-time axes: starts/ends/steps for every dim of x, picked by a
   // [n, rank] match of the (normalized) axes against 0..rank-1; dims not
   // listed take the whole range.
-  bool ok = true;
-  auto op = [&](StringRef name, SmallVector<Value> in, ArrayRef<NamedAttribute> attrs = {},
-                ArrayRef<int32_t> seg = {}) -> Value {
-    if (!ok)
-      return Value();
-    auto r = pd1(name, in, attrs, seg);
-    ok = succeeded(r);
-    return ok ? *r : Value();
-  };
+  Chain op{*this};
   SmallVector<int64_t> iota;
   for (int64_t k = 0; k < rank; ++k)
     iota.push_back(k);
@@ -2314,7 +2321,7 @@ FailureOr<Value> OnnxImporter::sliceRuntime(Value x) {
   };
   Value fs = pick(*starts, 0), fe = pick(*ends, INT64_MAX), fst = pick(steps, 1);
   Value y = op("strided_slice", {x, fs, fe, fst}, {ints("axes", iota)}, {1, 1, 1, 1, 0, 0, 0});
-  if (!ok)
+  if (!op.ok)
     return failure();
   return y;
 }
@@ -2381,15 +2388,7 @@ LogicalResult OnnxImporter::resize() {
   if ((scalesC && (int64_t)scalesC->size() != rank) || (sizesC && (int64_t)sizesC->size() != rank))
     return nodeError("scales/sizes need one entry per input dim");
 
-  bool ok = true;
-  auto op = [&](StringRef name, SmallVector<Value> in, ArrayRef<NamedAttribute> attrs = {},
-                ArrayRef<int32_t> seg = {}) -> Value {
-    if (!ok || llvm::any_of(in, [](Value v) { return !v; }))
-      return ok = false, Value();
-    auto r = pd1(name, in, attrs, seg);
-    ok = succeeded(r);
-    return ok ? *r : Value();
-  };
+  Chain op{*this};
   Type f32 = b.getF32Type(), i64 = b.getI64Type();
   auto f = [&](double v) {
     auto type = RankedTensorType::get({1}, f32);
@@ -2399,15 +2398,15 @@ LogicalResult OnnxImporter::resize() {
   auto i = [&](int64_t v) { return intConst(RankedTensorType::get({1}, i64), {v}); };
   auto castF = [&](Value v) {
     if (!v)
-      return ok = false, Value();
+      return op.ok = false, Value();
     auto c = castTo(v, f32);
-    return succeeded(c) ? *c : (ok = false, Value());
+    return succeeded(c) ? *c : (op.ok = false, Value());
   };
   auto castI = [&](Value v) {
     if (!v)
-      return ok = false, Value();
+      return op.ok = false, Value();
     auto c = castTo(v, i64);
-    return succeeded(c) ? *c : (ok = false, Value());
+    return succeeded(c) ? *c : (op.ok = false, Value());
   };
   auto add = [&](Value p, Value q) { return op("elementwise_add", {p, q}); };
   auto sub = [&](Value p, Value q) { return op("elementwise_sub", {p, q}); };
@@ -2416,13 +2415,13 @@ LogicalResult OnnxImporter::resize() {
   auto elem = [&](int idx, int64_t d) { // element d of input idx as a [1] tensor
     auto v = input(idx);
     if (failed(v))
-      return ok = false, Value();
+      return op.ok = false, Value();
     return op("slice", {*v}, {ints("axes", {0}), ints("starts", {d}), ints("ends", {d + 1})},
               {1, 0, 0, 0, 0});
   };
   Value shapeOfX;
   Value y = x;
-  for (int64_t d = 0; d < rank && ok; ++d) {
+  for (int64_t d = 0; d < rank && op.ok; ++d) {
     int64_t nStatic = xt.getDimSize(d);
     if (ctm != "tf_crop_and_resize") {
       if (scalesC && (*scalesC)[d] == 1.0)
@@ -2540,7 +2539,7 @@ LogicalResult OnnxImporter::resize() {
     }
     y = out;
   }
-  if (!ok)
+  if (!op.ok)
     return failure();
   return define(0, y);
 }
@@ -2621,15 +2620,7 @@ FailureOr<Value> OnnxImporter::axisMask(Value axes, int64_t rank) {
   SmallVector<int64_t> iota;
   for (int64_t d = 0; d < rank; ++d)
     iota.push_back(d);
-  bool ok = true;
-  auto op = [&](StringRef name, SmallVector<Value> in, ArrayRef<NamedAttribute> attrs = {},
-                ArrayRef<int32_t> seg = {}) -> Value {
-    if (!ok || llvm::any_of(in, [](Value v) { return !v; }))
-      return ok = false, Value();
-    auto r = pd1(name, in, attrs, seg);
-    ok = succeeded(r);
-    return ok ? *r : Value();
-  };
+  Chain op{*this};
   auto a = castTo(axes, i64);
   if (failed(a))
     return failure();
@@ -2640,7 +2631,7 @@ FailureOr<Value> OnnxImporter::axisMask(Value axes, int64_t rank) {
   Value count = op("reduce_sum", {op("cast", {match}, {i32("in_dtype", 0), i32("out_dtype", 3)})},
                    {ints("dim", {0}), flag("keep_dim", false)});
   Value mask = op("greater_than", {count, vec({0})});
-  if (!ok)
+  if (!op.ok)
     return failure();
   return mask;
 }
@@ -2648,15 +2639,7 @@ FailureOr<Value> OnnxImporter::axisMask(Value axes, int64_t rank) {
 FailureOr<Value> OnnxImporter::keptDims(Value x, Value mask, int64_t kept) {
   Type i64 = b.getI64Type();
   int64_t rank = rankOf(x);
-  bool ok = true;
-  auto op = [&](StringRef name, SmallVector<Value> in, ArrayRef<NamedAttribute> attrs = {},
-                ArrayRef<int32_t> seg = {}) -> Value {
-    if (!ok || llvm::any_of(in, [](Value v) { return !v; }))
-      return ok = false, Value();
-    auto r = pd1(name, in, attrs, seg);
-    ok = succeeded(r);
-    return ok ? *r : Value();
-  };
+  Chain op{*this};
   auto col = [&](Value v) { return op("unsqueeze2", {v}, {ints("axes", {1})}, {1, 0, 0}); };
   auto toI64 = [&](Value v) {
     return op("cast", {v},
@@ -2678,7 +2661,7 @@ FailureOr<Value> OnnxImporter::keptDims(Value x, Value mask, int64_t kept) {
   Value shape = op("reduce_sum", {op("elementwise_mul", {toI64(at), col(dims)})},
                    {ints("dim", {0}), flag("keep_dim", false)});
   (void)rank;
-  if (!ok)
+  if (!op.ok)
     return failure();
   return shape;
 }
@@ -2773,15 +2756,7 @@ LogicalResult OnnxImporter::pad() {
       fill = scalarConst(xt.getElementType(), 0.0);
     }
   }
-  bool ok = true;
-  auto op = [&](StringRef name, SmallVector<Value> in, ArrayRef<NamedAttribute> attrs = {},
-                ArrayRef<int32_t> seg = {}) -> Value {
-    if (!ok || llvm::any_of(in, [](Value v) { return !v; }))
-      return ok = false, Value();
-    auto r = pd1(name, in, attrs, seg);
-    ok = succeeded(r);
-    return ok ? *r : Value();
-  };
+  Chain op{*this};
   auto padAt = [&](int64_t k) {
     if (padsC)
       return i((*padsC)[k]);
@@ -2792,7 +2767,7 @@ LogicalResult OnnxImporter::pad() {
   Value y = x;
   // One gather per padded dim: output position p reads input index
   // p - before, mapped into range by the mode (constant: masked after).
-  for (int64_t d = 0; d < rank && ok; ++d) {
+  for (int64_t d = 0; d < rank && op.ok; ++d) {
     if (padsC && (*padsC)[d] == 0 && (*padsC)[rank + d] == 0)
       continue;
     Value n;
@@ -2827,7 +2802,7 @@ LogicalResult OnnxImporter::pad() {
     }
     y = out;
   }
-  if (!ok)
+  if (!op.ok)
     return failure();
   return define(0, y);
 }
