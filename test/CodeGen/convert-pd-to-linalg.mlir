@@ -565,3 +565,22 @@ func.func @gather_nd(%x: tensor<4x5x6xf32>, %i: tensor<3x2xi64>) -> tensor<3x6xf
   %0 = pd.gather_nd %x, %i : (tensor<4x5x6xf32>, tensor<3x2xi64>) -> tensor<3x6xf32>
   return %0 : tensor<3x6xf32>
 }
+
+// -----
+
+// Tests that scatter_nd_add loops over the index tuples in order, carrying
+// the result, and adds each update row into the row its tuple addresses.
+// CHECK-LABEL: func.func @scatter_nd_add
+// CHECK: scf.for %[[I:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[ACC:.*]] = %arg0) -> (tensor<4x5xf32>)
+// CHECK: %[[ID:.*]] = tensor.extract %arg1[%[[I]], %{{.*}}] : tensor<3x1xi64>
+// CHECK: %[[ROW:.*]] = arith.minsi
+// CHECK: %[[CUR:.*]] = tensor.extract_slice %[[ACC]][%[[ROW]], 0] [1, 5] [1, 1] : tensor<4x5xf32> to tensor<5xf32>
+// CHECK: %[[UPD:.*]] = tensor.extract_slice %arg2[%[[I]], 0] [1, 5] [1, 1] : tensor<3x5xf32> to tensor<5xf32>
+// CHECK: linalg.generic {{.*}} ins(%[[CUR]], %[[UPD]] : tensor<5xf32>, tensor<5xf32>)
+// CHECK: arith.addf
+// CHECK: %[[NEW:.*]] = tensor.insert_slice %{{.*}} into %[[ACC]][%[[ROW]], 0] [1, 5] [1, 1]
+// CHECK: scf.yield %[[NEW]]
+func.func @scatter_nd_add(%x: tensor<4x5xf32>, %i: tensor<3x1xi64>, %u: tensor<3x5xf32>) -> tensor<4x5xf32> {
+  %0 = pd.scatter_nd_add %x, %i, %u : (tensor<4x5xf32>, tensor<3x1xi64>, tensor<3x5xf32>) -> tensor<4x5xf32>
+  return %0 : tensor<4x5xf32>
+}

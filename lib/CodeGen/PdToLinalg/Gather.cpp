@@ -10,6 +10,8 @@
 #include "PaddleMLIR/Dialect/Pd/IR/PdOps.h"
 #include "Utils.h"
 
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
 using namespace mlir;
 using namespace mlir::pd;
 using namespace mlir::pd::lowering;
@@ -143,6 +145,71 @@ struct GatherNdLowering : OpConversionPattern<GatherNdOp> {
           linalg::YieldOp::create(b, l, tensor::ExtractOp::create(b, l, x, at).getResult());
         });
     r.replaceOp(op, generic.getResult(0));
+    return success();
+  }
+};
+
+/// scatter_nd_add(X, Index, Updates): a loop over Index's leading dims (in
+/// order, so repeated tuples accumulate) adding each update slice into the
+/// slice of X its tuple (negative entries wrapped, clamped) addresses.
+struct ScatterNdAddLowering : OpConversionPattern<ScatterNdAddOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(ScatterNdAddOp op, OpAdaptor a,
+                                ConversionPatternRewriter &r) const override {
+    Location loc = op.getLoc();
+    Value x = a.getX(), index = a.getIndex(), updates = a.getUpdates();
+    auto xt = cast<RankedTensorType>(x.getType());
+    auto it = cast<RankedTensorType>(index.getType());
+    int64_t batch = it.getRank() - 1, q = it.getDimSize(batch), rank = xt.getRank();
+    if (ShapedType::isDynamic(q) || q > rank ||
+        cast<RankedTensorType>(updates.getType()).getRank() != batch + rank - q)
+      return r.notifyMatchFailure(op, "Updates must be Index's leading dims + X's trailing dims");
+    auto sliceType = RankedTensorType::get(xt.getShape().drop_front(q), xt.getElementType());
+    bool isFloat = isa<FloatType>(xt.getElementType());
+    Value zero = arith::ConstantIndexOp::create(r, loc, 0),
+          one = arith::ConstantIndexOp::create(r, loc, 1);
+    SmallVector<Value> ivs;
+    std::function<Value(OpBuilder &, int64_t, Value)> loops = [&](OpBuilder &b, int64_t d,
+                                                                  Value acc) -> Value {
+      if (d < batch) {
+        Value n = tensor::DimOp::create(b, loc, index, d);
+        auto loop = scf::ForOp::create(b, loc, zero, n, one, ValueRange{acc},
+                                       [&](OpBuilder &nb, Location, Value iv, ValueRange iter) {
+                                         ivs.push_back(iv);
+                                         scf::YieldOp::create(nb, loc, loops(nb, d + 1, iter[0]));
+                                         ivs.pop_back();
+                                       });
+        return loop.getResult(0);
+      }
+      SmallVector<OpFoldResult> xOff, xSizes, xStrides(rank, b.getIndexAttr(1));
+      for (int64_t j = 0; j < q; ++j) {
+        SmallVector<Value> pos = ivs;
+        pos.push_back(arith::ConstantIndexOp::create(b, loc, j));
+        Value id = tensor::ExtractOp::create(b, loc, index, pos);
+        xOff.push_back(clampedIndex(b, loc, id, acc, j, /*wrapNegative=*/true));
+        xSizes.push_back(b.getIndexAttr(1));
+      }
+      SmallVector<OpFoldResult> uOff(ivs.begin(), ivs.end()), uSizes(batch, b.getIndexAttr(1)),
+          uStrides(batch + rank - q, b.getIndexAttr(1));
+      for (int64_t i = q; i < rank; ++i) {
+        OpFoldResult size = tensor::getMixedSize(b, loc, acc, i);
+        xOff.push_back(b.getIndexAttr(0));
+        xSizes.push_back(size);
+        uOff.push_back(b.getIndexAttr(0));
+        uSizes.push_back(size);
+      }
+      Value cur = tensor::ExtractSliceOp::create(b, loc, sliceType, acc, xOff, xSizes, xStrides);
+      Value upd =
+          tensor::ExtractSliceOp::create(b, loc, sliceType, updates, uOff, uSizes, uStrides);
+      auto sum = elementwise(b, loc, sliceType, ValueRange{cur, upd}, {0, 0},
+                             [&](OpBuilder &nb, Location l, ValueRange v) -> Value {
+                               return isFloat
+                                          ? arith::AddFOp::create(nb, l, v[0], v[1]).getResult()
+                                          : arith::AddIOp::create(nb, l, v[0], v[1]).getResult();
+                             });
+      return tensor::InsertSliceOp::create(b, loc, *sum, acc, xOff, xSizes, xStrides);
+    };
+    r.replaceOp(op, loops(r, 0, x));
     return success();
   }
 };
@@ -292,6 +359,7 @@ struct CumsumLowering : OpConversionPattern<CumsumOp> {
 } // namespace
 
 void mlir::pd::populatePdGatherToLinalgPatterns(RewritePatternSet &p) {
-  p.add<LookupTableV2Lowering, GatherLowering, GatherNdLowering, TakeAlongAxisLowering,
-        FlipLowering, TrilTriuLowering, FillAnyLikeLowering, CumsumLowering>(p.getContext());
+  p.add<LookupTableV2Lowering, GatherLowering, GatherNdLowering, ScatterNdAddLowering,
+        TakeAlongAxisLowering, FlipLowering, TrilTriuLowering, FillAnyLikeLowering, CumsumLowering>(
+      p.getContext());
 }

@@ -6,6 +6,7 @@
 
 #include "mlir/Dialect/MLProgram/IR/MLProgram.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Diagnostics.h"
 
 namespace mlir::pd {
@@ -29,7 +30,8 @@ struct ConvertPdToLinalgPass : impl::ConvertPdToLinalgPassBase<ConvertPdToLinalg
     // Reinterpretations of unsigned (uint8) values as signless in casts.
     target.addLegalOp<UnrealizedConversionCastOp>();
     target.addLegalDialect<linalg::LinalgDialect, tensor::TensorDialect, arith::ArithDialect,
-                           math::MathDialect, func::FuncDialect, ml_program::MLProgramDialect>();
+                           math::MathDialect, func::FuncDialect, ml_program::MLProgramDialect,
+                           scf::SCFDialect>();
     auto populate = [&](RewritePatternSet &patterns) {
       populatePdElementwiseToLinalgPatterns(patterns);
       populatePdNNToLinalgPatterns(patterns);

@@ -352,6 +352,11 @@ private:
   /// per kernel tap, combined by max (with the winning input index) or
   /// summed and divided by the window's count.
   LogicalResult poolTaps(StringRef kind);
+  /// ScatterND, ScatterElements and Scatter (reduction none or add) through
+  /// scatter_nd_add: ScatterElements' indices become full index tuples;
+  /// "none" places the updates where a scatter of ones lands, data
+  /// elsewhere.
+  LogicalResult scatter();
   /// TopK with a constant k: k rounds of arg max (min) along the axis, each
   /// masking the pick (O(k n); ties keep the lower index first).
   LogicalResult topK();
@@ -1684,6 +1689,8 @@ LogicalResult OnnxImporter::importNode(const onnx::NodeProto &n, int index) {
   }
   if (t == "TopK")
     return topK();
+  if (t == "ScatterND" || t == "ScatterElements" || t == "Scatter")
+    return scatter();
   if (t == "Einsum") {
     SmallVector<Value> in;
     for (int i = 0; i < n.input_size(); ++i) {
@@ -3091,6 +3098,59 @@ LogicalResult OnnxImporter::poolTaps(StringRef kind) {
   if (failed(define(0, best)))
     return failure();
   return wantIndices ? define(1, bestIdx) : success();
+}
+
+LogicalResult OnnxImporter::scatter() {
+  auto data = input(0), indices = input(1), updates = input(2);
+  if (failed(data) || failed(indices) || failed(updates))
+    return failure();
+  std::string reduction = attrStr("reduction", "none");
+  if (reduction != "none" && reduction != "add")
+    return nodeError("reduction '" + reduction + "' is not supported");
+  Chain op{*this};
+  Type i64 = b.getI64Type();
+  Value idx = *indices;
+  if (node->op_type() != "ScatterND") {
+    // Element (i...) of indices addresses data at (i... with i[axis]
+    // replaced by the index): build those tuples along a new last dim.
+    auto it = cast<RankedTensorType>(idx.getType());
+    int64_t rank = it.getRank(), axis = attrInt("axis", 0);
+    if (axis < 0)
+      axis += rank;
+    if (!it.hasStaticShape() || axis < 0 || axis >= rank)
+      return nodeError("needs static index shapes and a valid axis");
+    idx = castTo(idx, i64).value_or(Value());
+    SmallVector<Value> parts;
+    for (int64_t d = 0; d < rank; ++d) {
+      Value coord = idx;
+      if (d != axis) {
+        SmallVector<int64_t> vals;
+        for (int64_t e = 0, n = it.getNumElements(); e < n; ++e) {
+          int64_t rem = e;
+          for (int64_t k = rank - 1; k > d; --k)
+            rem /= it.getDimSize(k);
+          vals.push_back(rem % it.getDimSize(d));
+        }
+        coord = intConst(RankedTensorType::get(it.getShape(), i64), vals);
+      }
+      parts.push_back(op("unsqueeze2", {coord}, {ints("axes", {rank})}, {1, 0, 0}));
+    }
+    idx = op("concat", parts, {i32("axis", rank)}, {int32_t(parts.size()), 0});
+  }
+  Value y;
+  if (reduction == "add") {
+    y = op("scatter_nd_add", {*data, idx, *updates});
+  } else {
+    Value zeros = op("fill_any_like", {*data}, {f32("value", 0.0)});
+    Value ones = op("fill_any_like", {*updates}, {f32("value", 1.0)});
+    Value hits = op("scatter_nd_add", {zeros, idx, ones});
+    Value placed = op("scatter_nd_add", {zeros, idx, *updates});
+    Value hit = op("greater_than", {hits, zeros});
+    y = op("where", {hit, placed, *data});
+  }
+  if (!op.ok)
+    return failure();
+  return define(0, y);
 }
 
 LogicalResult OnnxImporter::expandFunction() {

@@ -557,6 +557,15 @@ func.func @einsum(%a: tensor<2x3x4xf32>, %b: tensor<2x4x5xf32>) -> (tensor<2x3x5
   return %y : tensor<2x3x5xf32>
 }
 
+// Tests that pd.scatter_nd_add round-trips.
+// CHECK-LABEL: func.func @scatter_nd_add
+// CHECK: %[[R:.*]] = pd.scatter_nd_add %arg0, %arg1, %arg2 : (tensor<4x5xf32>, tensor<3x1xi64>, tensor<3x5xf32>) -> tensor<4x5xf32>
+// CHECK: return %[[R]]
+func.func @scatter_nd_add(%x: tensor<4x5xf32>, %i: tensor<3x1xi64>, %u: tensor<3x5xf32>) -> (tensor<4x5xf32>) {
+  %y = pd.scatter_nd_add %x, %i, %u : (tensor<4x5xf32>, tensor<3x1xi64>, tensor<3x5xf32>) -> tensor<4x5xf32>
+  return %y : tensor<4x5xf32>
+}
+
 // Tests that pd.stack round-trips.
 // CHECK-LABEL: func.func @stack
 // CHECK: %[[R:.*]] = pd.stack [%arg0, %arg1] {axis = 1 : i32} : (tensor<?x4xf32>, tensor<?x4xf32>) -> tensor<?x2x4xf32>

@@ -2336,6 +2336,35 @@ def Pd_GatherNdOp : Pd_Op<"gather_nd"> {
   let assemblyFormat = "$X `,` $Index attr-dict `:` functional-type(operands, results)";
 }
 
+def Pd_ScatterNdAddOp : Pd_Op<"scatter_nd_add"> {
+  let summary = "adds each update slice into x at the index tuple along Index's last dim";
+  let description = [{
+    Paddle operator `scatter_nd_add`: adds each update slice into x at the index tuple along Index's last dim.
+
+    Input slots: X, Index, Updates. Output slots: Out.
+
+    Example:
+
+    ```mlir
+    %y = pd.scatter_nd_add %x, %i, %u : (tensor<4x5xf32>, tensor<3x1xi64>, tensor<3x5xf32>) -> tensor<4x5xf32>
+    ```
+  }];
+  let arguments = (ins
+    Pd_NumTensor:$X,
+    Pd_IndexTensor:$Index,
+    Pd_NumTensor:$Updates
+  );
+  let results = (outs Pd_NumTensor:$Out);
+  let assemblyFormat = "$X `,` $Index `,` $Updates attr-dict `:` functional-type(operands, results)";
+  let extraClassDefinition = [{
+  ::llvm::LogicalResult $cppClass::inferResultTypes(
+      ::llvm::SmallVectorImpl<::mlir::Type> &types, bool emitErrors) {
+    types.push_back(getX().getType());
+    return ::mlir::success();
+  }
+  }];
+}
+
 def Pd_TakeAlongAxisOp : Pd_Op<"take_along_axis"> {
   let summary = "picks elements of input along an axis at the positions in index (index has input's rank)";
   let description = [{
