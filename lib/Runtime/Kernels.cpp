@@ -48,6 +48,9 @@ dnnl::stream &stream() {
   return s;
 }
 
+/// Roles of the per-thread scratch buffers.
+enum Scratch : int { SrcBuf, DstBuf, WeiBuf, PadBuf, NumScratch };
+
 /// A per-thread, grow-only, 64-byte aligned scratch buffer (one per role),
 /// so runs after the first allocate nothing.
 void *scratch(int role, size_t bytes) {
@@ -56,7 +59,7 @@ void *scratch(int role, size_t bytes) {
     size_t n = 0;
     ~Buf() { std::free(p); }
   };
-  thread_local Buf bufs[3];
+  thread_local Buf bufs[NumScratch];
   Buf &b = bufs[role];
   if (b.n < bytes) {
     std::free(b.p);
@@ -119,16 +122,50 @@ void appendActivation(dnnl::post_ops &po, int64_t act, float alpha) {
 /// longer than the same fc without; a separate eltwise primitive costs ~1%).
 bool cheapPostOp(int64_t act) { return act == Relu || act == Relu6 || act == LeakyRelu; }
 
+/// Attributes with user-managed scratchpad (see Prim).
+dnnl::primitive_attr userScratchpad(dnnl::primitive_attr attr = dnnl::primitive_attr()) {
+  attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
+  return attr;
+}
+
+/// A primitive and the scratchpad it needs. A cached primitive serves every
+/// instance of a model, so several threads run it at once; oneDNN's
+/// library-managed scratchpad does not allow that (a primitive must stay
+/// on the thread that created it, and the AVX-512 brgemm convolutions and
+/// matmuls returned wrong results from test/e2e/threads.test). So every
+/// primitive is created in user scratchpad mode and each run passes the
+/// calling thread's own scratch buffer.
+struct Prim {
+  dnnl::primitive p;
+  memory::desc pad;
+  Prim() = default;
+  /// The primitive `P` for `pd`, with `pd`'s scratchpad.
+  template <typename P, typename PrimitiveDesc> static Prim of(const PrimitiveDesc &pd) {
+    Prim r;
+    r.p = P(pd);
+    r.pad = pd.scratchpad_desc();
+    return r;
+  }
+  void execute(dnnl::stream &s, std::unordered_map<int, memory> args) const {
+    if (size_t bytes = pad.get_size())
+      args[DNNL_ARG_SCRATCHPAD] = memory(pad, engine(), scratch(PadBuf, bytes));
+    p.execute(s, args);
+  }
+  void execute(dnnl::stream &s, const memory &from, const memory &to) const {
+    execute(s, {{DNNL_ARG_FROM, from}, {DNNL_ARG_TO, to}});
+  }
+};
+
 /// One created primitive with what running it needs.
 struct Entry {
-  dnnl::primitive prim;
+  Prim prim;
   memory::desc srcUser, srcPrim, dstUser, dstPrim, weiPrim, resUser, biasMd;
   memory packedWeights; // valid when the weights are constant and re-laid-out
   bool weightsConst = false;
-  dnnl::reorder weiReorder, srcReorder, dstReorder, resReorder;
+  Prim weiReorder, srcReorder, dstReorder, resReorder;
   memory::desc weiUser;
   const void *weightAddr = nullptr;
-  dnnl::primitive epilogue; // in-place eltwise on the destination, if any
+  Prim epilogue; // in-place eltwise on the destination, if any
   bool hasEpilogue = false;
 };
 
@@ -170,8 +207,9 @@ template <typename Create> Entry *lookup(std::vector<int64_t> &&key, Create crea
   return ref;
 }
 
-dnnl::reorder makeReorder(const memory::desc &from, const memory::desc &to) {
-  return dnnl::reorder(dnnl::reorder::primitive_desc(engine(), from, engine(), to));
+Prim makeReorder(const memory::desc &from, const memory::desc &to) {
+  return Prim::of<dnnl::reorder>(
+      dnnl::reorder::primitive_desc(engine(), from, engine(), to, userScratchpad()));
 }
 
 /// Reads the rank-prefixed operand dims that follow a kernel's parameters.
@@ -195,11 +233,11 @@ void run(Entry &e, void *src, void *wei, void *bias, void *res, void *dst, bool 
   memory srcM(e.srcUser, engine(), src), dstM(e.dstUser, engine(), dst);
   memory srcP = srcM, dstP = dstM;
   if (e.srcPrim != e.srcUser) {
-    srcP = memory(e.srcPrim, engine(), scratch(0, e.srcPrim.get_size()));
+    srcP = memory(e.srcPrim, engine(), scratch(SrcBuf, e.srcPrim.get_size()));
     e.srcReorder.execute(s, srcM, srcP);
   }
   if (e.dstPrim != e.dstUser)
-    dstP = memory(e.dstPrim, engine(), scratch(1, e.dstPrim.get_size()));
+    dstP = memory(e.dstPrim, engine(), scratch(DstBuf, e.dstPrim.get_size()));
   if (hasSum) {
     // The residual is accumulated by the sum post-op: it must already be in
     // the destination, in the primitive's layout.
@@ -216,7 +254,7 @@ void run(Entry &e, void *src, void *wei, void *bias, void *res, void *dst, bool 
     memory weiM(e.weiUser, engine(), wei);
     weiP = weiM;
     if (e.weiPrim != e.weiUser) {
-      weiP = memory(e.weiPrim, engine(), scratch(2, e.weiPrim.get_size()));
+      weiP = memory(e.weiPrim, engine(), scratch(WeiBuf, e.weiPrim.get_size()));
       e.weiReorder.execute(s, weiM, weiP);
     }
   }
@@ -239,7 +277,7 @@ void packWeights(Entry &e, const void *wei) {
     e.packedWeights = user;
   } else {
     e.packedWeights = memory(e.weiPrim, engine());
-    dnnl::reorder(user, e.packedWeights).execute(stream(), user, e.packedWeights);
+    makeReorder(e.weiUser, e.weiPrim).execute(stream(), user, e.packedWeights);
     stream().wait();
   }
   e.weightAddr = wei;
@@ -349,10 +387,10 @@ __attribute__((visibility("default"))) void pdk_conv2d(const int64_t *ptrs, cons
         if (res)
           po.append_sum(1.f);
         appendActivation(po, ints[9], floats[0]);
-        dnnl::primitive_attr attr;
+        dnnl::primitive_attr attr = userScratchpad();
         attr.set_post_ops(po);
         dnnl::convolution_forward::primitive_desc pd(cd, attr, engine());
-        e.prim = dnnl::convolution_forward(pd);
+        e.prim = Prim::of<dnnl::convolution_forward>(pd);
         e.srcPrim = pd.src_desc();
         e.dstPrim = pd.dst_desc();
         e.weiPrim = pd.weights_desc();
@@ -433,15 +471,15 @@ __attribute__((visibility("default"))) void pdk_matmul(const int64_t *ptrs, cons
                  if (activation(ints[3], floats[0], alg, ea, eb)) {
                    dnnl::eltwise_forward::desc ed(dnnl::prop_kind::forward_inference, alg,
                                                   e.dstUser, ea, eb);
-                   e.epilogue =
-                       dnnl::eltwise_forward(dnnl::eltwise_forward::primitive_desc(ed, engine()));
+                   e.epilogue = Prim::of<dnnl::eltwise_forward>(
+                       dnnl::eltwise_forward::primitive_desc(ed, userScratchpad(), engine()));
                    e.hasEpilogue = true;
                  }
                }
-               dnnl::primitive_attr attr;
+               dnnl::primitive_attr attr = userScratchpad();
                attr.set_post_ops(po);
                dnnl::matmul::primitive_desc pd(md, attr, engine());
-               e.prim = dnnl::matmul(pd);
+               e.prim = Prim::of<dnnl::matmul>(pd);
                e.srcPrim = e.srcUser;
                e.dstPrim = e.dstUser;
                e.weiPrim = pd.weights_desc();

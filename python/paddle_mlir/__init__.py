@@ -121,14 +121,15 @@ def load(artifact_dir):
 
 
 def compile(model, params=None, *, target="cpu", precision="fp32", input_shapes=None, optimize=True,
-            output_dir=None, name="model", memory_plan=True, kernels="onednn"):
+            output_dir=None, name="model", memory_plan=True, kernels="onednn", cpu="host"):
     """Compiles a Paddle model path (file or directory), an ONNX file (.onnx) or pd
     MLIR text.
 
     input_shapes: {input name: static shape} to fix dynamic dims.
     memory_plan: intermediate buffers in one arena per instance (paddle-compile
     --memory-plan); kernels: "onednn" (conv/matmul in oneDNN) or "none"
-    (paddle-compile --kernels).
+    (paddle-compile --kernels); cpu: "host" or an LLVM CPU name such as
+    "x86-64-v3" (paddle-compile --cpu).
     output_dir: where the artifact goes (a temporary directory by default,
     removed with the returned CompiledModel; use .save() to keep it).
     """
@@ -143,7 +144,7 @@ def compile(model, params=None, *, target="cpu", precision="fp32", input_shapes=
     shapes = {k: [int(d) for d in v] for k, v in (input_shapes or {}).items()}
     try:
         _compiler.compile(model, is_text, os.fspath(params) if params else "", target, precision, shapes,
-                          bool(optimize), name, os.fspath(output_dir), bool(memory_plan), kernels)
+                          bool(optimize), name, os.fspath(output_dir), bool(memory_plan), kernels, cpu)
     except Exception:
         if tmp:
             shutil.rmtree(tmp, ignore_errors=True)

@@ -128,6 +128,20 @@ def test_compile_options_kernels_and_memory_plan(tiny):
         paddle_mlir.compile(tiny, kernels="mkl")
 
 
+def test_compile_option_cpu(tiny):
+    """cpu= reaches the code generator: the manifest names the CPU, a build
+    for x86-64-v3 computes the same result, and an unknown CPU is an error."""
+    import json
+    x, bias = inputs()
+    want = list(reference.load(tiny).run({"image": x, "bias": bias}).values())[0]
+    m = paddle_mlir.compile(tiny, cpu="x86-64-v3")
+    with open(os.path.join(m.artifact_dir, "manifest.json")) as f:
+        assert json.load(f)["cpu"] == "x86-64-v3"
+    np.testing.assert_allclose(m(x, bias)[0], want, rtol=1e-5, atol=1e-6)
+    with pytest.raises(RuntimeError, match="--cpu 'pentium9' is not a CPU LLVM knows"):
+        paddle_mlir.compile(tiny, cpu="pentium9")
+
+
 def test_compile_errors(tmp_path):
     b = ProgramBuilder()
     x = b.feed("x", [2, 4])

@@ -55,6 +55,11 @@ static cl::opt<std::string> kernels(
     cl::desc("Kernels for conv/matmul: onednn (default: oneDNN through libpdrt_kernels.so) or "
              "none (all generated code)"),
     cl::init("onednn"), cl::cat(category));
+static cl::opt<std::string>
+    cpu("cpu",
+        cl::desc("CPU the generated code targets: host (default: this machine's CPU and "
+                 "features) or an LLVM CPU name such as x86-64-v3, skylake-avx512 or znver4"),
+        cl::init("host"), cl::cat(category));
 static cl::opt<std::string> output("o", cl::desc("Output directory"), cl::value_desc("OUTDIR"),
                                    cl::Required, cl::cat(category));
 
@@ -77,6 +82,7 @@ int main(int argc, char **argv) {
     return 1;
   }
   opts.kernels = kernels;
+  opts.cpu = cpu;
   if (!calibration.empty() && precision != "int8") {
     llvm::errs() << "paddle-compile: error: --calibration-data only applies to --precision int8\n";
     return 1;

@@ -31,6 +31,11 @@ struct CompileOptions {
   /// Library kernels for conv/matmul: "onednn" (the runtime's
   /// libpdrt_kernels.so, copied into the artifact when used) or "none".
   std::string kernels = "onednn";
+  /// LLVM CPU the generated code is tuned for and may use the instructions
+  /// of: "host" (this machine's CPU and features) or a name such as
+  /// x86-64-v3 or znver4, to build for other machines (or for tools like
+  /// valgrind that do not decode AVX-512).
+  std::string cpu = "host";
 };
 
 /// Compiles `module` (a pd module with @main, as the importers produce it)

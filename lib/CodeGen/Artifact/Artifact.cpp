@@ -20,6 +20,7 @@
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
+#include "llvm/MC/MCSubtargetInfo.h"
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -180,8 +181,37 @@ LogicalResult addEntryPoint(llvm::Module &m, StringRef fingerprint) {
   return success();
 }
 
+/// The LLVM CPU name and feature string for `requested` ("host": this
+/// machine's CPU and features; else a CPU name, which brings its own
+/// features). Fails, naming the CPU, when LLVM does not know it (LLVM itself
+/// would only warn and fall back to a generic CPU).
+LogicalResult resolveCpu(ModuleOp where, StringRef requested, std::string &cpu,
+                         std::string &features) {
+  llvm::InitializeNativeTarget();
+  features.clear();
+  if (requested == "host") {
+    cpu = llvm::sys::getHostCPUName().str();
+    for (const auto &f : llvm::sys::getHostCPUFeatures())
+      features +=
+          (features.empty() ? "" : ",") + std::string(f.second ? "+" : "-") + f.first().str();
+    return success();
+  }
+  cpu = requested.str();
+  llvm::Triple triple(llvm::sys::getDefaultTargetTriple());
+  std::string error;
+  const llvm::Target *target = llvm::TargetRegistry::lookupTarget(triple, error);
+  // Asked of a generic subtarget: one made for an unknown CPU would warn.
+  std::unique_ptr<llvm::MCSubtargetInfo> sti(target ? target->createMCSubtargetInfo(triple, "", "")
+                                                    : nullptr);
+  if (sti && sti->isCPUStringValid(cpu))
+    return success();
+  return fail(where, "--cpu '" + cpu + "' is not a CPU LLVM knows for " + triple.str() +
+                         " (use host, x86-64-v2, x86-64-v3, x86-64-v4 or a name such as "
+                         "skylake-avx512 or znver4)");
+}
+
 LogicalResult emitObject(ModuleOp lowered, StringRef fingerprint, StringRef objPath,
-                         std::string &cpu) {
+                         StringRef requestedCpu, std::string &cpu) {
   llvm::InitializeNativeTarget();
   llvm::InitializeNativeTargetAsmPrinter();
   registerBuiltinDialectTranslation(*lowered.getContext());
@@ -207,10 +237,9 @@ LogicalResult emitObject(ModuleOp lowered, StringRef fingerprint, StringRef objP
   const llvm::Target *target = llvm::TargetRegistry::lookupTarget(triple, error);
   if (!target)
     return fail(lowered, "no LLVM target for " + triple.str() + ": " + error);
-  cpu = llvm::sys::getHostCPUName().str();
   std::string features;
-  for (const auto &f : llvm::sys::getHostCPUFeatures())
-    features += (features.empty() ? "" : ",") + std::string(f.second ? "+" : "-") + f.first().str();
+  if (failed(resolveCpu(lowered, requestedCpu, cpu, features)))
+    return failure();
   llvm::TargetOptions topts;
   std::unique_ptr<llvm::TargetMachine> tm(
       target->createTargetMachine(triple, cpu, features, topts, llvm::Reloc::PIC_, std::nullopt,
@@ -356,6 +385,11 @@ LogicalResult mlir::pd::compileToArtifact(ModuleOp module, const CompileOptions 
                                           StringRef outDir) {
   if (opts.target != "cpu")
     return fail(module, "--target " + opts.target + " is not supported yet (only cpu)");
+  {
+    std::string cpuName, features;
+    if (failed(resolveCpu(module, opts.cpu, cpuName, features)))
+      return failure();
+  }
   if (opts.precision != "fp32")
     return fail(module, "--precision " + opts.precision + " is not supported yet (only fp32)");
   auto main = module.lookupSymbol<func::FuncOp>("main");
@@ -461,7 +495,7 @@ LogicalResult mlir::pd::compileToArtifact(ModuleOp module, const CompileOptions 
     os << kSupportSource;
   }
   LogicalResult built =
-      success(succeeded(emitObject(module, fingerprint, obj, cpu)) &&
+      success(succeeded(emitObject(module, fingerprint, obj, opts.cpu, cpu)) &&
               succeeded(linkShared(module, obj, so, support, usesKernels ? kernelsLibrary() : "")));
   llvm::sys::fs::remove(obj);
   llvm::sys::fs::remove(support);
