@@ -339,7 +339,7 @@ extern "C" {
 /// ptrs: x, w, bias?, residual?, out.
 /// ints: stride h/w, pad top/bottom/left/right, dilation h/w, groups,
 ///       activation, weights constant, channel block of x, residual and
-///       out (0: plain NCHW, 8/16: nChw8c/nChw16c), then (rank, dims) of
+///       out (0: plain NCHW, 8/16: nChw8c/nChw16c, -1: NHWC), then (rank, dims) of
 ///       x, w, bias?,
 ///       residual?, out.  floats: activation alpha, beta.
 __attribute__((visibility("default"))) void pdk_conv2d(const int64_t *ptrs, const int64_t *ints,
@@ -367,7 +367,10 @@ __attribute__((visibility("default"))) void pdk_conv2d(const int64_t *ptrs, cons
                                        : memory::dims{groups, wd[0] / groups, wd[1], wd[2], wd[3]};
         tag wtag = groups == 1 ? tag::oihw : tag::goihw;
         auto layout = [](int64_t block) {
-          return block == 16 ? tag::nChw16c : block == 8 ? tag::nChw8c : tag::nchw;
+          return block == 16  ? tag::nChw16c
+                 : block == 8 ? tag::nChw8c
+                 : block < 0  ? tag::nhwc
+                              : tag::nchw;
         };
         e.srcUser = memory::desc(src, dt::f32, layout(ints[11]));
         e.resUser = memory::desc(dst, dt::f32, layout(ints[12]));

@@ -1,5 +1,8 @@
 // RUN: paddle-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(pd-kernel-layouts{block=8}))" | FileCheck %s
 // RUN: paddle-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(pd-kernel-layouts{block=16}))" | FileCheck %s --check-prefix=B16
+// RUN: paddle-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(pd-kernel-layouts{block=-1}))" | FileCheck %s --check-prefix=NHWC
+// RUN: not paddle-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(pd-kernel-layouts{block=4}))" 2>&1 | FileCheck %s --check-prefix=BAD
+// BAD: error: pd-kernel-layouts: block must be 8, 16, -1 (NHWC) or 0, not 4
 
 // Tests which conv results stay channel-blocked. ints[11..13] are the
 // source / residual / destination blocks.
@@ -15,6 +18,11 @@
 // 16 channels are a multiple of 16 too.
 // B16-LABEL: func.func @chain
 // B16: ints = array<i64: 1, 1, 0, 0, 0, 0, 1, 1, 1, 0, 1, 0, 0, 16>
+// NHWC (-1) marks the same tensors.
+// NHWC-LABEL: func.func @chain
+// NHWC: ints = array<i64: 1, 1, 0, 0, 0, 0, 1, 1, 1, 0, 1, 0, 0, -1>
+// NHWC: ints = array<i64: 1, 1, 0, 0, 0, 0, 1, 1, 1, 0, 1, -1, 0, -1>
+// NHWC: ints = array<i64: 1, 1, 0, 0, 0, 0, 1, 1, 1, 0, 1, -1, -1, 0>
 func.func @chain(%x: tensor<1x3x8x8xf32>, %w0: tensor<16x3x1x1xf32>, %w1: tensor<16x16x1x1xf32>) -> (tensor<1x16x8x8xf32>, index) {
   %c1 = arith.constant 1 : index
   %e0 = tensor.empty() : tensor<1x16x8x8xf32>
@@ -41,6 +49,10 @@ func.func @chain(%x: tensor<1x3x8x8xf32>, %w0: tensor<16x3x1x1xf32>, %w1: tensor
 // B16-LABEL: func.func @odd_channels
 // B16: ints = array<i64: 1, 1, 0, 0, 0, 0, 1, 1, 1, 0, 1, 0, 0, 0>
 // B16: ints = array<i64: 1, 1, 0, 0, 0, 0, 1, 1, 1, 0, 1, 0, 0, 0>
+// NHWC needs no channel multiple: 24 channels stay channels-last.
+// NHWC-LABEL: func.func @odd_channels
+// NHWC: ints = array<i64: 1, 1, 0, 0, 0, 0, 1, 1, 1, 0, 1, 0, 0, -1>
+// NHWC: ints = array<i64: 1, 1, 0, 0, 0, 0, 1, 1, 1, 0, 1, -1, 0, 0>
 func.func @mixed_use(%x: tensor<1x3x8x8xf32>, %w0: tensor<16x3x1x1xf32>, %w1: tensor<16x16x1x1xf32>) -> (tensor<1x16x8x8xf32>, tensor<1x16x8x8xf32>) {
   %e0 = tensor.empty() : tensor<1x16x8x8xf32>
   %a = pd.kernel_call "pdk_conv2d"(%x, %w0) init(%e0) {slots = array<i64: 0, 1, -1, -1>, ints = array<i64: 1, 1, 0, 0, 0, 0, 1, 1, 1, 0, 1, 0, 0, 0>, floats = array<f32: 0.0, 0.0>} : (tensor<1x3x8x8xf32>, tensor<16x3x1x1xf32>, tensor<1x16x8x8xf32>) -> tensor<1x16x8x8xf32>

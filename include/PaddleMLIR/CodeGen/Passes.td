@@ -108,20 +108,23 @@ def PdPlanMemoryPass : Pass<"pd-plan-memory", "::mlir::ModuleOp"> {
 }
 
 def PdKernelLayoutsPass : Pass<"pd-kernel-layouts", "::mlir::func::FuncOp"> {
-  let summary = "Keep activations in oneDNN's blocked layout between convolution kernels";
+  let summary = "Keep activations in oneDNN's preferred layout between convolution kernels";
   let description = [{
     A tensor produced by a `pdk_conv2d` call and read only by other
     `pdk_conv2d` calls (as input or residual; `tensor.dim` reads of its
     shape are fine) never needs the plain NCHW layout: the producer writes
-    it channel-blocked (nChw8c, or nChw16c on AVX-512) and the consumers
-    read it so, which removes two reorders per convolution. Marks the
-    source/residual/destination block fields of the calls' parameters
-    (ints 11-13: 0 = plain NCHW, else the block size). The channel count
-    must be a multiple of the block so the buffer size is unchanged.
+    it in the layout oneDNN 2.6's convolutions pick for themselves and the
+    consumers read it so, which removes two reorders per convolution: NHWC
+    on AVX-512 (the brgemm convolutions), nChw8c elsewhere. Marks the
+    source/residual/destination layout fields of the calls' parameters
+    (ints 11-13: 0 = plain NCHW, 8/16 = nChw8c/nChw16c, -1 = NHWC). A
+    blocked layout needs a channel count that is a multiple of the block,
+    so the buffer size is unchanged.
   }];
   let options = [
     Option<"block", "block", "int64_t", "0",
-           "Channel block (8 or 16); 0 picks 16 when the host has AVX-512, else 8">,
+           "Layout: 8 or 16 (nChw8c/nChw16c), -1 (NHWC); 0 picks NHWC when the "
+           "host has AVX-512, else 8">,
   ];
 }
 
