@@ -491,6 +491,46 @@ __attribute__((visibility("default"))) void pdk_matmul(const int64_t *ptrs, cons
     runOrRecord(*found, "matrix product", a, b, bias, nullptr, out, false);
 }
 
+/// Softmax (or log-softmax) of x along one axis, into out (x's shape).
+/// ptrs: x, out.  ints: axis, log (0/1), then (rank, dims) of x and out.
+__attribute__((visibility("default"))) void pdk_softmax(const int64_t *ptrs, const int64_t *ints,
+                                                        const float *) {
+  constexpr int kParams = 2;
+  void *x = ptrAt(ptrs, 0), *out = ptrAt(ptrs, 1);
+  Dims dims(ints + kParams);
+  const int64_t *xd = dims.next();
+  dims.next();
+  size_t nInts = static_cast<size_t>(dims.p - ints);
+  memory::dims shape(xd, xd + xd[-1]);
+  if (!kernelError.empty())
+    return;
+  for (int64_t d : shape)
+    if (d == 0)
+      return; // nothing to compute (oneDNN refuses empty tensors)
+  Entry *found =
+      create(makeKey(3, ints, nInts, nullptr, 0, nullptr), "softmax", nullptr, [&](Entry &e) {
+        memory::dims strides(shape.size(), 1);
+        for (size_t i = shape.size() - 1; i > 0; --i)
+          strides[i - 1] = strides[i] * shape[i];
+        e.srcUser = e.dstUser = memory::desc(shape, dt::f32, strides);
+        auto alg = ints[1] ? algorithm::softmax_log : algorithm::softmax_accurate;
+        dnnl::softmax_v2_forward::desc sd(dnnl::prop_kind::forward_inference, alg, e.srcUser,
+                                          e.dstUser, static_cast<int>(ints[0]));
+        e.prim = Prim::of<dnnl::softmax_v2_forward>(
+            dnnl::softmax_v2_forward::primitive_desc(sd, userScratchpad(), engine()));
+      });
+  if (!found)
+    return;
+  try {
+    dnnl::stream &s = stream();
+    found->prim.execute(s, {{DNNL_ARG_SRC, memory(found->srcUser, engine(), x)},
+                            {DNNL_ARG_DST, memory(found->dstUser, engine(), out)}});
+    s.wait();
+  } catch (const dnnl::error &err) {
+    fail("softmax failed", err);
+  }
+}
+
 /// The first kernel error since the last call on this thread, or null; the
 /// runtime calls it after every run and fails the run with the message.
 __attribute__((visibility("default"))) const char *pdk_take_error() {

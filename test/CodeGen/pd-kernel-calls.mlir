@@ -118,6 +118,34 @@ func.func @fc_dynamic_k(%x: tensor<4x?xf32>, %w: tensor<8x2xf32>) -> tensor<4x2x
 
 // -----
 
+// softmax and log_softmax become pdk_softmax: ints are the axis (made
+// non-negative) and the log flag; the dynamic batch sizes the result.
+// CHECK-LABEL: func.func @softmax
+// CHECK: %[[N:.*]] = tensor.dim %arg0, %c0
+// CHECK: %[[E:.*]] = tensor.empty(%[[N]]) : tensor<?x3x5xf32>
+// CHECK: %[[S:.*]] = pd.kernel_call "pdk_softmax"(%arg0) init(%[[E]])
+// CHECK-SAME: ints = array<i64: 1, 0>
+// CHECK-SAME: pd.from = "pd.softmax", slots = array<i64: 0>
+// CHECK: pd.kernel_call "pdk_softmax"(%[[S]])
+// CHECK-SAME: ints = array<i64: 2, 1>
+// CHECK-SAME: pd.from = "pd.log_softmax"
+// An f64 softmax is not the kernel's: it stays generated code.
+// CHECK-LABEL: func.func @softmax_f64
+// CHECK-NOT: pd.kernel_call
+// CHECK: linalg.generic
+func.func @softmax(%x: tensor<?x3x5xf32>) -> tensor<?x3x5xf32> {
+  %0 = pd.softmax %x {axis = 1 : i32} : (tensor<?x3x5xf32>) -> tensor<?x3x5xf32>
+  %1 = pd.log_softmax %0 {axis = -1 : i32} : (tensor<?x3x5xf32>) -> tensor<?x3x5xf32>
+  return %1 : tensor<?x3x5xf32>
+}
+
+func.func @softmax_f64(%x: tensor<4x5xf64>) -> tensor<4x5xf64> {
+  %0 = pd.softmax %x {axis = -1 : i32} : (tensor<4x5xf64>) -> tensor<4x5xf64>
+  return %0 : tensor<4x5xf64>
+}
+
+// -----
+
 // After bufferization, pd-lower-kernel-calls builds the three stack arrays:
 // pointers (the element address of each slot, 0 for an absent one, then the
 // destination), ints (the op's parameters then rank + dims of each present
