@@ -297,6 +297,19 @@ private:
   bool foldShapeMath();
   LogicalResult convPool(StringRef kind);
   LogicalResult convPool1d(StringRef kind);
+  /// A 3-D Conv/ConvTranspose (NCDHW) as 2-D ones per depth tap: output
+  /// depth slice od sums the 2-D op of input slice id with kernel slice kd
+  /// over every (id, kd) that meets at od; slices are then stacked. Work
+  /// grows with depth x kernel depth: right for small 3-D layers, no fast
+  /// path for video-sized ones.
+  LogicalResult convTaps3d(StringRef kind);
+  /// MatMulInteger, ConvInteger, QLinearMatMul, QLinearConv: the product of
+  /// the zero-point-shifted operands in f64 (exact for 8-bit operands: pd's
+  /// matmul and conv are floating-point ops), then for QLinear*
+  /// the requantization y = saturate(round(acc * sa * sb / sy) + zy) with
+  /// per-tensor, per-row (matmul A) or per-output-channel scales and zero
+  /// points.
+  LogicalResult quantizedProduct();
   LogicalResult reduce(StringRef pdName);
   /// The reduction `pdName` of x over the node's axes (attribute or input
   /// 1); `keep` overrides the node's keepdims.
@@ -748,6 +761,8 @@ LogicalResult OnnxImporter::convPool(StringRef kind) {
   }
   if (xt.getRank() == 3)
     return convPool1d(kind);
+  if (xt.getRank() == 5 && (kind == "Conv" || kind == "ConvTranspose"))
+    return convTaps3d(kind);
   if (xt.getRank() != 4)
     return nodeError("only 1-D and 2-D (NCL, NCHW) inputs are supported, got rank " +
                      Twine(xt.getRank()));
@@ -895,6 +910,212 @@ LogicalResult OnnxImporter::convPool1d(StringRef kind) {
   if (failed(ok))
     return failure();
   return define(0, pd1("squeeze2", {env[tag + "y"]}, {ints("axes", {2})}));
+}
+
+LogicalResult OnnxImporter::quantizedProduct() {
+  StringRef t = node->op_type();
+  bool qlinear = t.starts_with("QLinear"), conv = t.contains("Conv");
+  // Operand positions: MatMulInteger/ConvInteger (a, b, a_zp, b_zp);
+  // QLinear* (a, a_scale, a_zp, b, b_scale, b_zp, y_scale, y_zp[, bias]).
+  int ia = 0, ib = qlinear ? 3 : 1, iaz = qlinear ? 2 : 2, ibz = qlinear ? 5 : 3;
+  auto a = input(ia), bv = input(ib);
+  if (failed(a) || failed(bv))
+    return failure();
+  int64_t rankA = rankOf(*a), rankB = rankOf(*bv);
+  if (conv && (rankA != 4 || rankB != 4))
+    return nodeError("only 2-D (NCHW) integer convolutions are supported");
+  Chain op{*this};
+  Type i32t = b.getI32Type(), f64t = b.getF64Type();
+  // A per-row (matmul A: [M] -> [M, 1]) or per-output-channel (conv
+  // weights: [M] -> [M, 1, 1, 1]; conv result: [M] -> [M, 1, 1]) vector
+  // reshaped to broadcast against its tensor; scalars and [1] stay.
+  auto along = [&](Value v, int64_t trailing) -> Value {
+    auto vt = cast<RankedTensorType>(v.getType());
+    if (!v || vt.getRank() == 0 || vt.getNumElements() == 1 || trailing == 0)
+      return v;
+    SmallVector<int64_t> shape = {vt.getDimSize(0)};
+    shape.append(trailing, 1);
+    return op("reshape2", {v}, {ints("shape", shape)}, {1, 0, 0});
+  };
+  auto shifted = [&](Value v, int zpIndex, int64_t trailing) -> Value {
+    Value vi = castTo(v, f64t).value_or(Value());
+    if (!vi || !hasInput(zpIndex))
+      return vi;
+    auto zp = input(zpIndex);
+    if (failed(zp))
+      return op.ok = false, Value();
+    Value zi = castTo(*zp, f64t).value_or(Value());
+    return op("elementwise_sub", {vi, along(zi, trailing)});
+  };
+  // a's zero point / scale: per row of a 2-D matmul A; b's: per column of
+  // B (broadcasts as is) or per output channel of conv weights.
+  Value ai = shifted(*a, iaz, conv ? 0 : 1);
+  Value bi = shifted(*bv, ibz, conv ? 3 : 0);
+  if (!ai || !bi || !op.ok)
+    return failure();
+  Value acc;
+  if (conv) {
+    const onnx::NodeProto *outer = node;
+    onnx::NodeProto n2 = *outer;
+    n2.set_op_type("Conv");
+    n2.clear_input();
+    std::string tag = "__qconv_" + std::to_string(expansions++) + "_";
+    env[tag + "x"] = ai;
+    env[tag + "w"] = bi;
+    n2.add_input(tag + "x");
+    n2.add_input(tag + "w");
+    n2.set_output(0, tag + "y");
+    node = &n2;
+    LogicalResult ok = convPool("Conv");
+    node = outer;
+    if (failed(ok))
+      return failure();
+    acc = env[tag + "y"];
+  } else {
+    acc = op("matmul_v2", {ai, bi});
+  }
+  if (!qlinear)
+    return op.ok ? define(0, castTo(acc, i32t)) : failure();
+
+  if (conv && hasInput(8)) { // int32 bias, one per output channel
+    auto bias = input(8);
+    if (failed(bias))
+      return failure();
+    acc = op("elementwise_add", {acc, along(castTo(*bias, f64t).value_or(Value()), 2)});
+  }
+  auto sa = input(1), sb = input(4), sy = input(6), zy = input(7);
+  if (failed(sa) || failed(sb) || failed(sy) || failed(zy))
+    return failure();
+  Type out = cast<ShapedType>(zy->getType()).getElementType();
+  if (!out.isInteger(8) && !out.isUnsignedInteger(8))
+    return nodeError("only int8 and uint8 outputs are supported");
+  // The multiplier in f32 (the scales' type), applied in f64.
+  Value mult = op("elementwise_mul", {along(*sa, conv ? 0 : 1), along(*sb, conv ? 2 : 0)});
+  mult = op("elementwise_div", {mult, *sy});
+  Value y = op("elementwise_mul", {acc, castTo(mult, f64t).value_or(Value())});
+  if (!op.ok)
+    return failure();
+  y = roundHalfEven(y).value_or(Value());
+  y = op("elementwise_add", {y, castTo(*zy, f64t).value_or(Value())});
+  bool u = out.isUnsignedInteger();
+  y = op("clip", {y}, {f32("min", u ? 0.0 : -128.0), f32("max", u ? 255.0 : 127.0)}, {1, 0, 0});
+  if (!op.ok)
+    return failure();
+  return define(0, castTo(y, out));
+}
+
+LogicalResult OnnxImporter::convTaps3d(StringRef kind) {
+  auto x = input(0), w = input(1);
+  if (failed(x) || failed(w))
+    return failure();
+  auto xt = cast<RankedTensorType>(x->getType());
+  auto wt = cast<RankedTensorType>(w->getType());
+  bool transpose = kind == "ConvTranspose";
+  std::string autoPad = attrStr("auto_pad", "NOTSET");
+  if (autoPad != "NOTSET" && autoPad != "VALID")
+    return nodeError("3-D " + kind.str() + " supports auto_pad NOTSET and VALID only, not " +
+                     autoPad);
+  if (transpose && attrInts("output_shape"))
+    return nodeError("3-D ConvTranspose with output_shape is not supported");
+  std::vector<int64_t> strides = attrInts("strides").value_or(std::vector<int64_t>{1, 1, 1});
+  std::vector<int64_t> dil = attrInts("dilations").value_or(std::vector<int64_t>{1, 1, 1});
+  std::vector<int64_t> pads = attrInts("pads").value_or(std::vector<int64_t>{0, 0, 0, 0, 0, 0});
+  std::vector<int64_t> outPad = attrInts("output_padding").value_or(std::vector<int64_t>{0, 0, 0});
+  if (autoPad == "VALID")
+    pads = {0, 0, 0, 0, 0, 0};
+  if (strides.size() != 3 || dil.size() != 3 || pads.size() != 6 || outPad.size() != 3)
+    return nodeError("strides, dilations, output_padding need 3 entries and pads 6");
+  int64_t din = xt.getDimSize(2), kd = wt.getDimSize(2);
+  if (ShapedType::isDynamic(din) || ShapedType::isDynamic(kd))
+    return nodeError("3-D " + kind.str() + " needs a static input and kernel depth");
+  int64_t s = strides[0], d = dil[0], pb = pads[0], pe = pads[3];
+  int64_t dout = transpose ? s * (din - 1) + outPad[0] + d * (kd - 1) + 1 - pb - pe
+                           : (din + pb + pe - d * (kd - 1) - 1) / s + 1;
+  if (dout <= 0)
+    return nodeError("the output depth would be " + Twine(dout));
+
+  // The 2-D node every tap runs: the same op without bias, with the
+  // height/width half of each attribute.
+  const onnx::NodeProto *outer = node;
+  onnx::NodeProto n2 = *outer;
+  while (n2.input_size() > 2)
+    n2.mutable_input()->RemoveLast();
+  for (auto &a : *n2.mutable_attribute()) {
+    std::vector<int64_t> v(a.ints().begin(), a.ints().end());
+    if (a.name() == "pads")
+      v = {pads[1], pads[2], pads[4], pads[5]};
+    else if (a.name() == "strides" || a.name() == "dilations" || a.name() == "kernel_shape" ||
+             a.name() == "output_padding")
+      v.erase(v.begin());
+    else
+      continue;
+    a.clear_ints();
+    for (int64_t e : v)
+      a.add_ints(e);
+  }
+  Chain op{*this};
+  auto depthSlice = [&](Value v, int64_t i) {
+    Value sl = op("slice", {v}, {ints("axes", {2}), ints("starts", {i}), ints("ends", {i + 1})},
+                  {1, 0, 0, 0, 0});
+    return op("squeeze2", {sl}, {ints("axes", {2})});
+  };
+  std::string tag = "__3d_" + std::to_string(expansions++) + "_";
+  auto tap = [&](int64_t id, int64_t k) -> Value {
+    Value xs = depthSlice(*x, id), ws = depthSlice(*w, k);
+    if (!op.ok)
+      return Value();
+    std::string t = tag + std::to_string(id) + "_" + std::to_string(k) + "_";
+    env[t + "x"] = xs;
+    env[t + "w"] = ws;
+    n2.set_input(0, t + "x");
+    n2.set_input(1, t + "w");
+    n2.set_output(0, t + "y");
+    node = &n2;
+    LogicalResult ok = convPool(kind);
+    node = outer;
+    if (failed(ok))
+      return op.ok = false, Value();
+    return env[t + "y"];
+  };
+  SmallVector<Value> planes;
+  Value anyTap;
+  for (int64_t od = 0; od < dout && op.ok; ++od) {
+    Value sum;
+    for (int64_t k = 0; k < kd && op.ok; ++k) {
+      // Conv: od reads id = od * s - pb + k * d. Transpose: id writes
+      // od = id * s - pb + k * d.
+      int64_t id = od * s - pb + k * d;
+      if (transpose) {
+        int64_t num = od + pb - k * d;
+        if (num % s != 0)
+          continue;
+        id = num / s;
+      }
+      if (id < 0 || id >= din)
+        continue;
+      Value y = tap(id, k);
+      sum = sum ? op("elementwise_add", {sum, y}) : y;
+    }
+    if (!sum) { // only padding meets here: zeros of a tap's shape
+      if (!anyTap)
+        anyTap = tap(0, 0);
+      sum = op("scale", {anyTap}, {f32("scale", 0.0)});
+    }
+    anyTap = anyTap ? anyTap : sum;
+    planes.push_back(op("unsqueeze2", {sum}, {ints("axes", {2})}, {1, 0, 0}));
+  }
+  Value y = planes.size() == 1
+                ? planes[0]
+                : op("concat", planes, {i32("axis", 2)}, {int32_t(planes.size()), 0});
+  if (op.ok && hasInput(2)) {
+    auto bias = input(2);
+    if (failed(bias))
+      return failure();
+    y = op("elementwise_add", {y, *bias}, {i32("axis", 1)});
+  }
+  if (!op.ok)
+    return failure();
+  return define(0, y);
 }
 
 /// ReduceMean/Sum/Max/Min/Prod: axes from the attribute or (ReduceSum >= 13)
@@ -1689,6 +1910,8 @@ LogicalResult OnnxImporter::importNode(const onnx::NodeProto &n, int index) {
   }
   if (t == "TopK")
     return topK();
+  if (t == "MatMulInteger" || t == "ConvInteger" || t == "QLinearMatMul" || t == "QLinearConv")
+    return quantizedProduct();
   if (t == "ScatterND" || t == "ScatterElements" || t == "Scatter")
     return scatter();
   if (t == "Einsum") {
