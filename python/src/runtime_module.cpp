@@ -51,6 +51,10 @@ py::dtype numpyDtype(pdrt_dtype d) {
     return py::dtype("int64");
   case PDRT_BOOL:
     return py::dtype("bool");
+  case PDRT_UINT32:
+    return py::dtype("uint32");
+  case PDRT_UINT64:
+    return py::dtype("uint64");
   default:
     throw std::runtime_error("unknown dtype");
   }

@@ -21,6 +21,8 @@ const Descr kDescrs[] = {{"<f4", PDRT_FLOAT32},
                          {"<i4", PDRT_INT32},
                          {"<i8", PDRT_INT64},
                          {"|b1", PDRT_BOOL},
+                         {"<u4", PDRT_UINT32},
+                         {"<u8", PDRT_UINT64},
                          // NumPy has no bfloat16: its bit patterns travel as uint16.
                          {"<u2", PDRT_BFLOAT16}};
 

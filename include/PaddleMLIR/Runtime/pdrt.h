@@ -35,6 +35,8 @@ typedef enum {
   PDRT_INT32,
   PDRT_INT64,
   PDRT_BOOL,
+  PDRT_UINT32,
+  PDRT_UINT64,
   PDRT_DTYPE_INVALID
 } pdrt_dtype;
 

@@ -126,6 +126,10 @@ Type elementType(MLIRContext *ctx, int32_t dt) {
     return b.getIntegerType(8);
   case onnx::TensorProto::UINT8:
     return IntegerType::get(ctx, 8, IntegerType::Unsigned);
+  case onnx::TensorProto::UINT32:
+    return IntegerType::get(ctx, 32, IntegerType::Unsigned);
+  case onnx::TensorProto::UINT64:
+    return IntegerType::get(ctx, 64, IntegerType::Unsigned);
   case onnx::TensorProto::INT16:
     return b.getIntegerType(16);
   case onnx::TensorProto::INT32:
@@ -151,6 +155,10 @@ int32_t onnxDtype(Type t) {
     return onnx::TensorProto::BFLOAT16;
   if (t.isUnsignedInteger(8))
     return onnx::TensorProto::UINT8;
+  if (t.isUnsignedInteger(32))
+    return onnx::TensorProto::UINT32;
+  if (t.isUnsignedInteger(64))
+    return onnx::TensorProto::UINT64;
   if (t.isInteger(1))
     return onnx::TensorProto::BOOL;
   if (t.isInteger(8))
@@ -166,6 +174,10 @@ int32_t onnxDtype(Type t) {
 
 /// Paddle's VarType code of an element type (for pd.cast).
 int paddleDtype(Type t) {
+  if (t.isUnsignedInteger(32))
+    return mlir::pd::kUInt32Dtype;
+  if (t.isUnsignedInteger(64))
+    return mlir::pd::kUInt64Dtype;
   if (t.isInteger(1))
     return 0;
   if (t.isInteger(16))
@@ -444,6 +456,12 @@ FailureOr<ConstTensor> OnnxImporter::readTensor(const onnx::TensorProto &t) {
     break;
   case onnx::TensorProto::INT32:
     ok = fill(t.int32_data(), copyAs(int32_t()));
+    break;
+  case onnx::TensorProto::UINT32:
+    ok = fill(t.uint64_data(), copyAs(uint32_t()));
+    break;
+  case onnx::TensorProto::UINT64:
+    ok = fill(t.uint64_data(), copyAs(uint64_t()));
     break;
   case onnx::TensorProto::INT16:
     ok = fill(t.int32_data(), copyAs(int16_t()));

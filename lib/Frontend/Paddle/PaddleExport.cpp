@@ -41,6 +41,8 @@ int paddleDtype(Type t) {
       return pdp::VarType::BOOL;
     if (i.getWidth() == 8)
       return i.isUnsigned() ? pdp::VarType::UINT8 : pdp::VarType::INT8;
+    if (i.isUnsigned()) // uint32 / uint64 (ONNX only): no Paddle VarType
+      return -1;
     if (i.getWidth() == 16)
       return pdp::VarType::INT16;
     if (i.getWidth() == 32)
@@ -378,6 +380,27 @@ LogicalResult Exporter::run(StringRef dir, StringRef stem) {
   }
   if (!main.getBody().hasOneBlock())
     return fail(main, "cannot export a function with control flow");
+  // Every tensor needs a Paddle VarType (uint32 / uint64 from ONNX have none).
+  auto noVarType = [&](Type t) {
+    auto rt = dyn_cast<RankedTensorType>(t);
+    return rt && paddleDtype(rt.getElementType()) < 0;
+  };
+  for (BlockArgument arg : main.getArguments())
+    if (noVarType(arg.getType()))
+      return fail(main, "cannot export: argument #" + std::to_string(arg.getArgNumber()) +
+                            " has type " + llvm::formatv("{0}", arg.getType()).str() +
+                            ", which no Paddle VarType holds");
+  WalkResult walk = main.walk([&](Operation *op) {
+    for (Value r : op->getResults())
+      if (noVarType(r.getType())) {
+        (void)fail(op, "cannot export a result of type " + llvm::formatv("{0}", r.getType()).str() +
+                           ", which no Paddle VarType holds");
+        return WalkResult::interrupt();
+      }
+    return WalkResult::advance();
+  });
+  if (walk.wasInterrupted())
+    return failure();
   block = program.add_blocks();
   block->set_idx(0);
   block->set_parent_idx(-1);

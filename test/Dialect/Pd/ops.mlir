@@ -458,6 +458,16 @@ func.func @cast(%x: tensor<?x4xf32>) -> (tensor<?x4xi64>) {
   return %y : tensor<?x4xi64>
 }
 
+// uint32 / uint64 use paddle-mlir's own dtype codes 1032 / 1064.
+// CHECK-LABEL: func.func @cast_unsigned
+// CHECK: pd.cast %arg0 {in_dtype = 1032 : i32, out_dtype = 5 : i32} : (tensor<4xui32>) -> tensor<4xf32>
+// CHECK: pd.cast %{{.*}} {in_dtype = 5 : i32, out_dtype = 1064 : i32} : (tensor<4xf32>) -> tensor<4xui64>
+func.func @cast_unsigned(%x: tensor<4xui32>) -> (tensor<4xui64>) {
+  %f = pd.cast %x {in_dtype = 1032 : i32, out_dtype = 5 : i32} : (tensor<4xui32>) -> tensor<4xf32>
+  %y = pd.cast %f {in_dtype = 5 : i32, out_dtype = 1064 : i32} : (tensor<4xf32>) -> tensor<4xui64>
+  return %y : tensor<4xui64>
+}
+
 // Tests that pd.reshape2 round-trips.
 // CHECK-LABEL: func.func @reshape2
 // CHECK: %[[R:.*]] = pd.reshape2 %arg0 {shape = array<i32: 0, -1, 12, 64>} : (tensor<?x128x768xf32>) -> tensor<?x128x12x64xf32>

@@ -104,6 +104,12 @@ Type mlir::pd::elementTypeFromPaddleDtype(MLIRContext *ctx, int64_t code) {
     return b.getI8Type();
   case 22:
     return b.getBF16Type();
+  // paddle-mlir's own codes for the ONNX-only unsigned types (Paddle has
+  // no VarType for them; the Paddle exporter refuses them).
+  case kUInt32Dtype:
+    return IntegerType::get(ctx, 32, IntegerType::Unsigned);
+  case kUInt64Dtype:
+    return IntegerType::get(ctx, 64, IntegerType::Unsigned);
   default:
     return nullptr;
   }
