@@ -274,6 +274,28 @@ func.func @mod(%x: tensor<6xi32>, %y: tensor<6xi32>) -> tensor<6xi32> {
 
 // -----
 
+// Tests the shifts' guards: a shift by the bit width or more gives 0 (left,
+// logical right) or the sign fill (arithmetic right: the amount clamped to
+// width - 1), since arith's shifts are poison there.
+// CHECK-LABEL: func.func @shifts
+// CHECK: %[[W:.*]] = arith.constant 32 : i32
+// CHECK: %[[FAR:.*]] = arith.cmpi uge, %in_0, %[[W]]
+// CHECK: %[[S:.*]] = arith.shli %in, %in_0
+// CHECK: arith.select %[[FAR]], %{{.*}}, %[[S]]
+// CHECK: %[[FAR2:.*]] = arith.cmpi uge, %in_0, %{{.*}}
+// CHECK: %[[AMT:.*]] = arith.select %[[FAR2]], %{{.*}}, %in_0
+// CHECK: arith.shrsi %in, %[[AMT]]
+// CHECK: arith.shrui
+// CHECK: ui8
+func.func @shifts(%x: tensor<6xi32>, %y: tensor<6xi32>, %u: tensor<6xui8>, %v: tensor<6xui8>) -> (tensor<6xi32>, tensor<6xi32>, tensor<6xui8>) {
+  %0 = pd.bitwise_left_shift %x, %y : (tensor<6xi32>, tensor<6xi32>) -> tensor<6xi32>
+  %1 = pd.bitwise_right_shift %0, %y : (tensor<6xi32>, tensor<6xi32>) -> tensor<6xi32>
+  %2 = pd.bitwise_right_shift %u, %v : (tensor<6xui8>, tensor<6xui8>) -> tensor<6xui8>
+  return %0, %1, %2 : tensor<6xi32>, tensor<6xi32>, tensor<6xui8>
+}
+
+// -----
+
 // Tests that an integer max reduction starts from the type's minimum.
 // CHECK-LABEL: func.func @reduce_max_int
 // CHECK: arith.constant -2147483648 : i32

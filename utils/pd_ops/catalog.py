@@ -207,6 +207,15 @@ OPS = [
     binary("elementwise_pow", "elementwise x ^ y with Paddle broadcasting"),
     binary("elementwise_mod", "elementwise x mod y (sign of y) with Paddle broadcasting"),
     binary("elementwise_floordiv", "elementwise floor(x / y) with Paddle broadcasting"),
+    Op("bitwise_left_shift", ["X:int", "Y:int"], ["Out:int"],
+       [A("axis", "i32", -1, min=-1), A("is_arithmetic", "bool", True)], "bcast",
+       "elementwise x << y (0 once y reaches the bit width) with Paddle broadcasting",
+       "%z = pd.bitwise_left_shift %x, %y : (tensor<?x8xi32>, tensor<?x8xi32>) -> tensor<?x8xi32>"),
+    Op("bitwise_right_shift", ["X:int", "Y:int"], ["Out:int"],
+       [A("axis", "i32", -1, min=-1), A("is_arithmetic", "bool", True)], "bcast",
+       "elementwise x >> y: arithmetic (sign fill) when is_arithmetic and x is signed, else logical; "
+       "a shift of the bit width or more leaves only the fill",
+       "%z = pd.bitwise_right_shift %x, %y : (tensor<?x8xi32>, tensor<?x8xi32>) -> tensor<?x8xi32>"),
     # ---------------------------------------------------------------- matmul family
     Op("mul", ["X:float", "Y:float"], ["Out:float"],
        [A("x_num_col_dims", "i32", 1, min=1), A("y_num_col_dims", "i32", 1, min=1)], "custom",

@@ -161,6 +161,19 @@ template <typename OpTy>
 void addUnary(RewritePatternSet &p, typename UnaryLowering<OpTy>::Body body) {
   p.add<UnaryLowering<OpTy>>(p.getContext(), std::move(body));
 }
+/// bitwise_right_shift with the given is_arithmetic (false: logical for
+/// signed values too).
+template <bool Arithmetic> struct RightShiftLowering : BinaryLowering<BitwiseRightShiftOp> {
+  using Base = BinaryLowering<BitwiseRightShiftOp>;
+  using Base::Base;
+  LogicalResult matchAndRewrite(BitwiseRightShiftOp op, OpAdaptor a,
+                                ConversionPatternRewriter &r) const override {
+    if (op.getIsArithmetic() != Arithmetic)
+      return r.notifyMatchFailure(op, "other is_arithmetic");
+    return Base::matchAndRewrite(op, a, r);
+  }
+};
+
 template <typename OpTy>
 void addBinary(RewritePatternSet &p, typename BinaryLowering<OpTy>::Body body,
                typename BinaryLowering<OpTy>::Body unsignedBody = nullptr) {
@@ -383,6 +396,25 @@ void mlir::pd::populatePdElementwiseToLinalgPatterns(RewritePatternSet &p) {
         return arith::SelectOp::create(b, l, fix, addOf(b, l, r, y), r);
       },
       arith2<arith::RemFOp, arith::RemUIOp>());
+  // Shifts by the bit width or more (or by a negative amount, seen
+  // unsigned) give 0, or the sign fill for an arithmetic right shift;
+  // arith's shifts would give poison there.
+  auto shift = [](bool left, bool arithmetic) {
+    return [=](OpBuilder &b, Location l, Value x, Value y) -> Value {
+      Value width = cst(b, l, y, x.getType().getIntOrFloatBitWidth());
+      Value tooFar = arith::CmpIOp::create(b, l, arith::CmpIPredicate::uge, y, width);
+      if (!left && arithmetic) {
+        Value last = arith::SubIOp::create(b, l, width, cst(b, l, y, 1));
+        return arith::ShRSIOp::create(b, l, x, arith::SelectOp::create(b, l, tooFar, last, y));
+      }
+      Value s = left ? arith::ShLIOp::create(b, l, x, y).getResult()
+                     : arith::ShRUIOp::create(b, l, x, y).getResult();
+      return arith::SelectOp::create(b, l, tooFar, cst(b, l, x, 0), s);
+    };
+  };
+  addBinary<BitwiseLeftShiftOp>(p, shift(true, true), shift(true, false));
+  p.add<RightShiftLowering<true>>(p.getContext(), shift(false, true), shift(false, false));
+  p.add<RightShiftLowering<false>>(p.getContext(), shift(false, false), shift(false, false));
   addBinary<EqualOp>(p, compare<arith::CmpFPredicate::OEQ, arith::CmpIPredicate::eq>());
   addBinary<NotEqualOp>(p, compare<arith::CmpFPredicate::UNE, arith::CmpIPredicate::ne>());
   addBinary<LessThanOp>(p, compare<arith::CmpFPredicate::OLT, arith::CmpIPredicate::slt>());

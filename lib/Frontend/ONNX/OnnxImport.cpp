@@ -570,7 +570,9 @@ FailureOr<Operation *> OnnxImporter::pd(StringRef name, ValueRange operands,
                                                "elementwise_div",
                                                "elementwise_max",
                                                "elementwise_min",
-                                               "elementwise_mod"};
+                                               "elementwise_mod",
+                                               "bitwise_left_shift",
+                                               "bitwise_right_shift"};
   if (!unsignedOk.contains(name))
     for (Value v : operands)
       if (cast<ShapedType>(v.getType()).getElementType().isUnsignedInteger())
@@ -1928,6 +1930,15 @@ LogicalResult OnnxImporter::importNode(const onnx::NodeProto &n, int index) {
   }
   if (t == "TopK")
     return topK();
+  if (t == "BitShift") {
+    auto x = input(0), y = input(1);
+    if (failed(x) || failed(y))
+      return failure();
+    std::string dir = attrStr("direction", "");
+    if (dir != "LEFT" && dir != "RIGHT")
+      return nodeError("direction must be LEFT or RIGHT, not '" + dir + "'");
+    return define(0, pd1(dir == "LEFT" ? "bitwise_left_shift" : "bitwise_right_shift", {*x, *y}));
+  }
   if (t == "MatMulInteger" || t == "ConvInteger" || t == "QLinearMatMul" || t == "QLinearConv")
     return quantizedProduct();
   if (t == "ScatterND" || t == "ScatterElements" || t == "Scatter")

@@ -395,6 +395,17 @@ func.func @elementwise_floordiv(%x: tensor<?x64x7x7xf32>, %b: tensor<64xf32>) ->
   return %z : tensor<?x64x7x7xf32>
 }
 
+// Tests that pd.bitwise_left_shift and pd.bitwise_right_shift round-trip.
+// CHECK-LABEL: func.func @bitwise_shifts
+// CHECK: %[[L:.*]] = pd.bitwise_left_shift %arg0, %arg1 : (tensor<?x8xi32>, tensor<?x8xi32>) -> tensor<?x8xi32>
+// CHECK: %[[R:.*]] = pd.bitwise_right_shift %[[L]], %arg1 {is_arithmetic = false} : (tensor<?x8xi32>, tensor<?x8xi32>) -> tensor<?x8xi32>
+// CHECK: return %[[R]]
+func.func @bitwise_shifts(%x: tensor<?x8xi32>, %y: tensor<?x8xi32>) -> (tensor<?x8xi32>) {
+  %l = pd.bitwise_left_shift %x, %y : (tensor<?x8xi32>, tensor<?x8xi32>) -> tensor<?x8xi32>
+  %r = pd.bitwise_right_shift %l, %y {is_arithmetic = false} : (tensor<?x8xi32>, tensor<?x8xi32>) -> tensor<?x8xi32>
+  return %r : tensor<?x8xi32>
+}
+
 // Tests that pd.mul round-trips.
 // CHECK-LABEL: func.func @mul
 // CHECK: %[[R:.*]] = pd.mul %arg0, %arg1 : (tensor<?x1024xf32>, tensor<1024x1000xf32>) -> tensor<?x1000xf32>

@@ -1750,6 +1750,64 @@ def Pd_ElementwiseFloordivOp : Pd_Op<"elementwise_floordiv"> {
   }];
 }
 
+def Pd_BitwiseLeftShiftOp : Pd_Op<"bitwise_left_shift"> {
+  let summary = "elementwise x << y (0 once y reaches the bit width) with Paddle broadcasting";
+  let description = [{
+    Paddle operator `bitwise_left_shift`: elementwise x << y (0 once y reaches the bit width) with Paddle broadcasting.
+
+    Input slots: X, Y. Output slots: Out.
+
+    Example:
+
+    ```mlir
+    %z = pd.bitwise_left_shift %x, %y : (tensor<?x8xi32>, tensor<?x8xi32>) -> tensor<?x8xi32>
+    ```
+  }];
+  let arguments = (ins
+    Pd_IntTensor:$X,
+    Pd_IntTensor:$Y,
+    DefaultValuedAttr<ConfinedAttr<Pd_I32Attr, [IntMinValue<-1>]>, "-1">:$axis,
+    DefaultValuedAttr<BoolAttr, "true">:$is_arithmetic
+  );
+  let results = (outs Pd_IntTensor:$Out);
+  let assemblyFormat = "$X `,` $Y attr-dict `:` functional-type(operands, results)";
+  let extraClassDefinition = [{
+  ::llvm::LogicalResult $cppClass::inferResultTypes(
+      ::llvm::SmallVectorImpl<::mlir::Type> &types, bool emitErrors) {
+    return ::mlir::pd::inferBroadcastTypes(getOperation(), getX().getType(), getY().getType(), getAxis(), /*boolResult=*/false, types, emitErrors);
+  }
+  }];
+}
+
+def Pd_BitwiseRightShiftOp : Pd_Op<"bitwise_right_shift"> {
+  let summary = "elementwise x >> y: arithmetic (sign fill) when is_arithmetic and x is signed, else logical; a shift of the bit width or more leaves only the fill";
+  let description = [{
+    Paddle operator `bitwise_right_shift`: elementwise x >> y: arithmetic (sign fill) when is_arithmetic and x is signed, else logical; a shift of the bit width or more leaves only the fill.
+
+    Input slots: X, Y. Output slots: Out.
+
+    Example:
+
+    ```mlir
+    %z = pd.bitwise_right_shift %x, %y : (tensor<?x8xi32>, tensor<?x8xi32>) -> tensor<?x8xi32>
+    ```
+  }];
+  let arguments = (ins
+    Pd_IntTensor:$X,
+    Pd_IntTensor:$Y,
+    DefaultValuedAttr<ConfinedAttr<Pd_I32Attr, [IntMinValue<-1>]>, "-1">:$axis,
+    DefaultValuedAttr<BoolAttr, "true">:$is_arithmetic
+  );
+  let results = (outs Pd_IntTensor:$Out);
+  let assemblyFormat = "$X `,` $Y attr-dict `:` functional-type(operands, results)";
+  let extraClassDefinition = [{
+  ::llvm::LogicalResult $cppClass::inferResultTypes(
+      ::llvm::SmallVectorImpl<::mlir::Type> &types, bool emitErrors) {
+    return ::mlir::pd::inferBroadcastTypes(getOperation(), getX().getType(), getY().getType(), getAxis(), /*boolResult=*/false, types, emitErrors);
+  }
+  }];
+}
+
 def Pd_MulOp : Pd_Op<"mul"> {
   let summary = "matrix product of X and Y flattened to 2-D at x_num_col_dims / y_num_col_dims";
   let description = [{
