@@ -38,9 +38,10 @@ struct TensorDesc {
   uint64_t offset = 0, nbytes = 0;
 };
 
-const char *kDtypeNames[] = {"float32", "float64", "float16", "bfloat16", "int8",   "uint8",
-                             "int16",   "int32",   "int64",   "bool",     "uint32", "uint64"};
-const int64_t kDtypeSizes[] = {4, 8, 2, 2, 1, 1, 2, 4, 8, 1, 4, 8};
+const char *kDtypeNames[] = {"float32", "float64", "float16", "bfloat16", "int8",
+                             "uint8",   "int16",   "int32",   "int64",    "bool",
+                             "uint32",  "uint64",  "uint16"};
+const int64_t kDtypeSizes[] = {4, 8, 2, 2, 1, 1, 2, 4, 8, 1, 4, 8, 2};
 static_assert(sizeof(kDtypeNames) / sizeof(kDtypeNames[0]) == PDRT_DTYPE_INVALID &&
                   sizeof(kDtypeSizes) / sizeof(kDtypeSizes[0]) == PDRT_DTYPE_INVALID,
               "one name and size per pdrt_dtype");

@@ -55,6 +55,8 @@ py::dtype numpyDtype(pdrt_dtype d) {
     return py::dtype("uint32");
   case PDRT_UINT64:
     return py::dtype("uint64");
+  case PDRT_UINT16:
+    return py::dtype("uint16");
   default:
     throw std::runtime_error("unknown dtype");
   }

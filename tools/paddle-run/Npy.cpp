@@ -23,6 +23,10 @@ const Descr kDescrs[] = {{"<f4", PDRT_FLOAT32},
                          {"|b1", PDRT_BOOL},
                          {"<u4", PDRT_UINT32},
                          {"<u8", PDRT_UINT64},
+                         // uint16 writes as <u2; a <u2 file reads as bfloat16
+                         // (below), and paddle-run retypes it for a uint16
+                         // input.
+                         {"<u2", PDRT_UINT16},
                          // NumPy has no bfloat16: its bit patterns travel as uint16.
                          {"<u2", PDRT_BFLOAT16}};
 

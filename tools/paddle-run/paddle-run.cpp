@@ -106,6 +106,12 @@ int main(int argc, char **argv) {
     npy::Array &a = arrays[name];
     if (!npy::read(spec.substr(eq + 1), a, error))
       return fail("input '" + name + "': " + error);
+    // NumPy's <u2 serves both bfloat16 (bit patterns) and uint16: the
+    // model's input decides.
+    for (int64_t i = 0; i < pdrt_model_num_inputs(model); ++i)
+      if (a.dtype == PDRT_BFLOAT16 && name == pdrt_model_input_name(model, i) &&
+          pdrt_model_input_dtype(model, i) == PDRT_UINT16)
+        a.dtype = PDRT_UINT16;
     if (pdrt_set_input(inst, name.c_str(), a.dtype, a.shape.data(), (int64_t)a.shape.size(),
                        a.data.data()) != PDRT_OK)
       return fail(pdrt_last_error());

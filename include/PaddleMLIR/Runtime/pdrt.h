@@ -37,6 +37,7 @@ typedef enum {
   PDRT_BOOL,
   PDRT_UINT32,
   PDRT_UINT64,
+  PDRT_UINT16,
   PDRT_DTYPE_INVALID
 } pdrt_dtype;
 

@@ -100,7 +100,8 @@ std::string cType(StringRef dtype) {
       {"float32", "float"},     {"float64", "double"},  {"float16", "uint16_t"},
       {"bfloat16", "uint16_t"}, {"int8", "int8_t"},     {"uint8", "uint8_t"},
       {"int16", "int16_t"},     {"int32", "int32_t"},   {"int64", "int64_t"},
-      {"bool", "uint8_t"},      {"uint32", "uint32_t"}, {"uint64", "uint64_t"}};
+      {"bool", "uint8_t"},      {"uint32", "uint32_t"}, {"uint64", "uint64_t"},
+      {"uint16", "uint16_t"}};
   auto it = m.find(dtype);
   return it == m.end() ? "void" : it->second;
 }

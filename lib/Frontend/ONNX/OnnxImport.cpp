@@ -126,6 +126,8 @@ Type elementType(MLIRContext *ctx, int32_t dt) {
     return b.getIntegerType(8);
   case onnx::TensorProto::UINT8:
     return IntegerType::get(ctx, 8, IntegerType::Unsigned);
+  case onnx::TensorProto::UINT16:
+    return IntegerType::get(ctx, 16, IntegerType::Unsigned);
   case onnx::TensorProto::UINT32:
     return IntegerType::get(ctx, 32, IntegerType::Unsigned);
   case onnx::TensorProto::UINT64:
@@ -155,6 +157,8 @@ int32_t onnxDtype(Type t) {
     return onnx::TensorProto::BFLOAT16;
   if (t.isUnsignedInteger(8))
     return onnx::TensorProto::UINT8;
+  if (t.isUnsignedInteger(16))
+    return onnx::TensorProto::UINT16;
   if (t.isUnsignedInteger(32))
     return onnx::TensorProto::UINT32;
   if (t.isUnsignedInteger(64))
@@ -174,6 +178,8 @@ int32_t onnxDtype(Type t) {
 
 /// Paddle's VarType code of an element type (for pd.cast).
 int paddleDtype(Type t) {
+  if (t.isUnsignedInteger(16))
+    return mlir::pd::kUInt16Dtype;
   if (t.isUnsignedInteger(32))
     return mlir::pd::kUInt32Dtype;
   if (t.isUnsignedInteger(64))
@@ -465,6 +471,9 @@ FailureOr<ConstTensor> OnnxImporter::readTensor(const onnx::TensorProto &t) {
     break;
   case onnx::TensorProto::INT16:
     ok = fill(t.int32_data(), copyAs(int16_t()));
+    break;
+  case onnx::TensorProto::UINT16:
+    ok = fill(t.int32_data(), copyAs(uint16_t()));
     break;
   case onnx::TensorProto::INT8:
   case onnx::TensorProto::UINT8:

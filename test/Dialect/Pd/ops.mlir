@@ -469,13 +469,16 @@ func.func @cast(%x: tensor<?x4xf32>) -> (tensor<?x4xi64>) {
   return %y : tensor<?x4xi64>
 }
 
-// uint32 / uint64 use paddle-mlir's own dtype codes 1032 / 1064.
+// uint16 / uint32 / uint64 use paddle-mlir's own dtype codes 1016 / 1032 /
+// 1064.
 // CHECK-LABEL: func.func @cast_unsigned
 // CHECK: pd.cast %arg0 {in_dtype = 1032 : i32, out_dtype = 5 : i32} : (tensor<4xui32>) -> tensor<4xf32>
-// CHECK: pd.cast %{{.*}} {in_dtype = 5 : i32, out_dtype = 1064 : i32} : (tensor<4xf32>) -> tensor<4xui64>
+// CHECK: pd.cast %{{.*}} {in_dtype = 5 : i32, out_dtype = 1016 : i32} : (tensor<4xf32>) -> tensor<4xui16>
+// CHECK: pd.cast %{{.*}} {in_dtype = 1016 : i32, out_dtype = 1064 : i32} : (tensor<4xui16>) -> tensor<4xui64>
 func.func @cast_unsigned(%x: tensor<4xui32>) -> (tensor<4xui64>) {
   %f = pd.cast %x {in_dtype = 1032 : i32, out_dtype = 5 : i32} : (tensor<4xui32>) -> tensor<4xf32>
-  %y = pd.cast %f {in_dtype = 5 : i32, out_dtype = 1064 : i32} : (tensor<4xf32>) -> tensor<4xui64>
+  %h = pd.cast %f {in_dtype = 5 : i32, out_dtype = 1016 : i32} : (tensor<4xf32>) -> tensor<4xui16>
+  %y = pd.cast %h {in_dtype = 1016 : i32, out_dtype = 1064 : i32} : (tensor<4xui16>) -> tensor<4xui64>
   return %y : tensor<4xui64>
 }
 

@@ -106,6 +106,8 @@ Type mlir::pd::elementTypeFromPaddleDtype(MLIRContext *ctx, int64_t code) {
     return b.getBF16Type();
   // paddle-mlir's own codes for the ONNX-only unsigned types (Paddle has
   // no VarType for them; the Paddle exporter refuses them).
+  case kUInt16Dtype:
+    return IntegerType::get(ctx, 16, IntegerType::Unsigned);
   case kUInt32Dtype:
     return IntegerType::get(ctx, 32, IntegerType::Unsigned);
   case kUInt64Dtype:

@@ -38,10 +38,11 @@ def Pd_Dialect : Dialect {
 //===----------------------------------------------------------------------===//
 
 // Element types a Paddle tensor may hold (VarType FP16..BOOL, INT8/UINT8,
-// BF16), plus uint32/uint64 for ONNX models (no Paddle VarType holds them).
-def Pd_ElementType : AnyTypeOf<[F16, BF16, F32, F64, I1, I8, UI8, I16, I32, I64, UI32, UI64]>;
+// BF16), plus uint16/32/64 for ONNX models (no Paddle VarType holds them).
+def Pd_ElementType : AnyTypeOf<[F16, BF16, F32, F64, I1, I8, UI8, I16, I32, I64, UI16, UI32,
+                                UI64]>;
 def Pd_FloatElement : AnyTypeOf<[F16, BF16, F32, F64]>;
-def Pd_IntElement : AnyTypeOf<[I8, UI8, I16, I32, I64, UI32, UI64]>;
+def Pd_IntElement : AnyTypeOf<[I8, UI8, I16, I32, I64, UI16, UI32, UI64]>;
 def Pd_IndexElement : AnyTypeOf<[I32, I64]>;
 
 def Pd_Tensor : RankedTensorOf<[Pd_ElementType]>;

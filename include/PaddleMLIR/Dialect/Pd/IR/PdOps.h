@@ -19,11 +19,12 @@ namespace mlir::pd {
 LogicalResult inferBroadcastTypes(Operation *op, Type x, Type y, int64_t axis, bool boolResult,
                                   SmallVectorImpl<Type> &types, bool emitErrors);
 
-/// Dtype codes for uint32 / uint64, which no Paddle VarType.Type holds: pd
-/// uses them (in pd.cast and friends) for tensors of ONNX models only.
-constexpr int64_t kUInt32Dtype = 1032, kUInt64Dtype = 1064;
+/// Dtype codes for uint16 / uint32 / uint64, which no Paddle VarType.Type
+/// holds: pd uses them (in pd.cast and friends) for tensors of ONNX models
+/// only.
+constexpr int64_t kUInt16Dtype = 1016, kUInt32Dtype = 1032, kUInt64Dtype = 1064;
 
-/// Maps a Paddle VarType.Type code (or kUInt32Dtype / kUInt64Dtype) to an
+/// Maps a Paddle VarType.Type code (or one of the kUInt*Dtype codes) to an
 /// MLIR element type (null if the code is not a tensor element type).
 Type elementTypeFromPaddleDtype(MLIRContext *ctx, int64_t code);
 } // namespace mlir::pd
