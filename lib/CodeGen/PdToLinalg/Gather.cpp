@@ -125,26 +125,20 @@ struct GatherNdLowering : OpConversionPattern<GatherNdOp> {
       if (type.isDynamicDim(i))
         dyn.push_back(i < batch ? tensor::DimOp::create(r, loc, index, i).getResult()
                                 : tensor::DimOp::create(r, loc, x, q + i - batch).getResult());
-    Value init = tensor::EmptyOp::create(r, loc, type.getShape(), type.getElementType(), dyn);
-    SmallVector<utils::IteratorType> iters(rank, utils::IteratorType::parallel);
-    auto generic = linalg::GenericOp::create(
-        r, loc, TypeRange{type}, ValueRange{}, ValueRange{init},
-        SmallVector<AffineMap>{r.getMultiDimIdentityMap(rank)}, iters,
-        [&](OpBuilder &b, Location l, ValueRange) {
-          SmallVector<Value> at, idxAt;
-          for (int64_t i = 0; i < batch; ++i)
-            idxAt.push_back(linalg::IndexOp::create(b, l, i));
-          for (int64_t j = 0; j < q; ++j) {
-            SmallVector<Value> pos = idxAt;
-            pos.push_back(arith::ConstantIndexOp::create(b, l, j));
-            Value id = tensor::ExtractOp::create(b, l, index, pos);
-            at.push_back(clampedIndex(b, l, id, x, j, /*wrapNegative=*/true));
-          }
-          for (int64_t i = batch; i < rank; ++i)
-            at.push_back(linalg::IndexOp::create(b, l, i));
-          linalg::YieldOp::create(b, l, tensor::ExtractOp::create(b, l, x, at).getResult());
-        });
-    r.replaceOp(op, generic.getResult(0));
+    r.replaceOp(op, generateTensor(r, loc, type, dyn, [&](OpBuilder &b, Location l) -> Value {
+                  SmallVector<Value> at, idxAt;
+                  for (int64_t i = 0; i < batch; ++i)
+                    idxAt.push_back(linalg::IndexOp::create(b, l, i));
+                  for (int64_t j = 0; j < q; ++j) {
+                    SmallVector<Value> pos = idxAt;
+                    pos.push_back(arith::ConstantIndexOp::create(b, l, j));
+                    Value id = tensor::ExtractOp::create(b, l, index, pos);
+                    at.push_back(clampedIndex(b, l, id, x, j, /*wrapNegative=*/true));
+                  }
+                  for (int64_t i = batch; i < rank; ++i)
+                    at.push_back(linalg::IndexOp::create(b, l, i));
+                  return tensor::ExtractOp::create(b, l, x, at);
+                }));
     return success();
   }
 };
@@ -246,26 +240,21 @@ struct FlipLowering : OpConversionPattern<FlipOp> {
         return r.notifyMatchFailure(op, "axis out of range");
       flipped[k] = true;
     }
-    Value init = tensor::EmptyOp::create(r, loc, type.getShape(), type.getElementType(),
-                                         dynSizesFrom(r, loc, x, type));
-    SmallVector<AffineMap> maps = {r.getMultiDimIdentityMap(rank)};
-    SmallVector<utils::IteratorType> iters(rank, utils::IteratorType::parallel);
-    auto gen = linalg::GenericOp::create(
-        r, loc, TypeRange{type}, ValueRange{}, ValueRange{init}, maps, iters,
-        [&](OpBuilder &b, Location l, ValueRange) {
-          SmallVector<Value> at;
-          for (int64_t i = 0; i < rank; ++i) {
-            Value idx = linalg::IndexOp::create(b, l, i);
-            if (flipped[i]) {
-              Value last = arith::SubIOp::create(b, l, tensor::DimOp::create(b, l, x, i),
-                                                 arith::ConstantIndexOp::create(b, l, 1));
-              idx = arith::SubIOp::create(b, l, last, idx);
-            }
-            at.push_back(idx);
-          }
-          linalg::YieldOp::create(b, l, tensor::ExtractOp::create(b, l, x, at).getResult());
-        });
-    r.replaceOp(op, gen.getResult(0));
+    r.replaceOp(op, generateTensor(r, loc, type, dynSizesFrom(r, loc, x, type),
+                                   [&](OpBuilder &b, Location l) -> Value {
+                                     SmallVector<Value> at;
+                                     for (int64_t i = 0; i < rank; ++i) {
+                                       Value idx = linalg::IndexOp::create(b, l, i);
+                                       if (flipped[i]) {
+                                         Value last = arith::SubIOp::create(
+                                             b, l, tensor::DimOp::create(b, l, x, i),
+                                             arith::ConstantIndexOp::create(b, l, 1));
+                                         idx = arith::SubIOp::create(b, l, last, idx);
+                                       }
+                                       at.push_back(idx);
+                                     }
+                                     return tensor::ExtractOp::create(b, l, x, at);
+                                   }));
     return success();
   }
 };

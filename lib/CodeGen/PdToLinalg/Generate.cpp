@@ -55,26 +55,18 @@ struct RangeLowering : OpConversionPattern<RangeOp> {
     SmallVector<Value> dyn;
     if (type.isDynamicDim(0))
       dyn.push_back(n);
-    Value init = tensor::EmptyOp::create(r, loc, type.getShape(), elem, dyn);
-    auto generic = linalg::GenericOp::create(
-        r, loc, TypeRange{type}, ValueRange{}, ValueRange{init},
-        SmallVector<AffineMap>{r.getMultiDimIdentityMap(1)},
-        SmallVector<utils::IteratorType>{utils::IteratorType::parallel},
-        [&](OpBuilder &b, Location l, ValueRange) {
-          Value i = linalg::IndexOp::create(b, l, 0);
-          Value iv = arith::IndexCastOp::create(b, l, b.getI64Type(), i);
-          Value v;
-          if (isa<FloatType>(elem)) {
-            iv = arith::SIToFPOp::create(b, l, elem, iv);
-            v = arith::AddFOp::create(b, l, start, arith::MulFOp::create(b, l, iv, step));
-          } else {
-            if (elem.getIntOrFloatBitWidth() < 64)
-              iv = arith::TruncIOp::create(b, l, elem, iv);
-            v = arith::AddIOp::create(b, l, start, arith::MulIOp::create(b, l, iv, step));
-          }
-          linalg::YieldOp::create(b, l, v);
-        });
-    r.replaceOp(op, generic.getResult(0));
+    r.replaceOp(op, generateTensor(r, loc, type, dyn, [&](OpBuilder &b, Location l) -> Value {
+                  Value i = linalg::IndexOp::create(b, l, 0);
+                  Value iv = arith::IndexCastOp::create(b, l, b.getI64Type(), i);
+                  if (isa<FloatType>(elem)) {
+                    iv = arith::SIToFPOp::create(b, l, elem, iv);
+                    return arith::AddFOp::create(b, l, start,
+                                                 arith::MulFOp::create(b, l, iv, step));
+                  }
+                  if (elem.getIntOrFloatBitWidth() < 64)
+                    iv = arith::TruncIOp::create(b, l, elem, iv);
+                  return arith::AddIOp::create(b, l, start, arith::MulIOp::create(b, l, iv, step));
+                }));
     return success();
   }
 };
@@ -192,19 +184,14 @@ struct TileLowering : OpConversionPattern<TileOp> {
       inDims.push_back(in);
       sizes.push_back(arith::MulIOp::create(r, loc, in, reps[i]));
     }
-    Value init = tensor::EmptyOp::create(r, loc, type.getShape(), type.getElementType(),
-                                         dynamicOnly(type, sizes));
-    SmallVector<utils::IteratorType> iters(rank, utils::IteratorType::parallel);
-    auto generic = linalg::GenericOp::create(
-        r, loc, TypeRange{type}, ValueRange{}, ValueRange{init},
-        SmallVector<AffineMap>{r.getMultiDimIdentityMap(rank)}, iters,
-        [&](OpBuilder &b, Location l, ValueRange) {
-          SmallVector<Value> at;
-          for (int64_t i = off; i < rank; ++i)
-            at.push_back(arith::RemUIOp::create(b, l, linalg::IndexOp::create(b, l, i), inDims[i]));
-          linalg::YieldOp::create(b, l, tensor::ExtractOp::create(b, l, x, at).getResult());
-        });
-    r.replaceOp(op, generic.getResult(0));
+    r.replaceOp(op, generateTensor(r, loc, type, dynamicOnly(type, sizes),
+                                   [&](OpBuilder &b, Location l) -> Value {
+                                     SmallVector<Value> at;
+                                     for (int64_t i = off; i < rank; ++i)
+                                       at.push_back(arith::RemUIOp::create(
+                                           b, l, linalg::IndexOp::create(b, l, i), inDims[i]));
+                                     return tensor::ExtractOp::create(b, l, x, at);
+                                   }));
     return success();
   }
 };

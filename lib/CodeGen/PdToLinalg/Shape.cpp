@@ -345,22 +345,16 @@ template <typename OpTy> struct SliceLowering : OpConversionPattern<OpTy> {
       SmallVector<int64_t> shape(rank, ShapedType::kDynamic);
       auto gt = RankedTensorType::get(shape, xt.getElementType());
       SmallVector<Value> dyn = getValueOrCreateConstantIndexOp(r, loc, sizes);
-      Value init = tensor::EmptyOp::create(r, loc, shape, xt.getElementType(), dyn);
       SmallVector<Value> offV = getValueOrCreateConstantIndexOp(r, loc, offsets),
                          strV = getValueOrCreateConstantIndexOp(r, loc, strides);
-      SmallVector<utils::IteratorType> iters(rank, utils::IteratorType::parallel);
-      y = linalg::GenericOp::create(
-              r, loc, TypeRange{gt}, ValueRange{}, ValueRange{init},
-              SmallVector<AffineMap>{r.getMultiDimIdentityMap(rank)}, iters,
-              [&](OpBuilder &b, Location l, ValueRange) {
-                SmallVector<Value> at;
-                for (int64_t i = 0; i < rank; ++i)
-                  at.push_back(arith::AddIOp::create(
-                      b, l, offV[i],
-                      arith::MulIOp::create(b, l, linalg::IndexOp::create(b, l, i), strV[i])));
-                linalg::YieldOp::create(b, l, tensor::ExtractOp::create(b, l, x, at).getResult());
-              })
-              .getResult(0);
+      y = generateTensor(r, loc, gt, dyn, [&](OpBuilder &b, Location l) -> Value {
+        SmallVector<Value> at;
+        for (int64_t i = 0; i < rank; ++i)
+          at.push_back(arith::AddIOp::create(
+              b, l, offV[i],
+              arith::MulIOp::create(b, l, linalg::IndexOp::create(b, l, i), strV[i])));
+        return tensor::ExtractOp::create(b, l, x, at);
+      });
     }
     auto yt = cast<RankedTensorType>(y.getType());
     if (yt.getRank() != rt.getRank()) {

@@ -240,4 +240,17 @@ std::array<int64_t, 4> resolvePads(RankedTensorType in, ArrayRef<int64_t> k, Arr
   return p;
 }
 
+Value generateTensor(OpBuilder &b, Location loc, RankedTensorType type, ValueRange dynSizes,
+                     function_ref<Value(OpBuilder &, Location)> body) {
+  int64_t rank = type.getRank();
+  Value init = tensor::EmptyOp::create(b, loc, type.getShape(), type.getElementType(), dynSizes);
+  SmallVector<utils::IteratorType> iters(rank, utils::IteratorType::parallel);
+  return linalg::GenericOp::create(b, loc, TypeRange{type}, ValueRange{}, ValueRange{init},
+                                   SmallVector<AffineMap>{b.getMultiDimIdentityMap(rank)}, iters,
+                                   [&](OpBuilder &nb, Location l, ValueRange) {
+                                     linalg::YieldOp::create(nb, l, body(nb, l));
+                                   })
+      .getResult(0);
+}
+
 } // namespace mlir::pd::lowering

@@ -46,6 +46,12 @@ FailureOr<Value> elementwise(OpBuilder &b, Location loc, RankedTensorType result
                              ValueRange inputs, ArrayRef<int64_t> offsets,
                              function_ref<Value(OpBuilder &, Location, ValueRange)> body);
 
+/// A tensor of `type` (its dynamic dims from `dynSizes`) whose every
+/// element is `body` (which reads its position with linalg.index): an
+/// output-only linalg.generic, for gathers and generated values.
+Value generateTensor(OpBuilder &b, Location loc, RankedTensorType type, ValueRange dynSizes,
+                     function_ref<Value(OpBuilder &, Location)> body);
+
 /// An integer id (any int type) as an index into dim `dim` of `t`, clamped
 /// into [0, size) so a bad id can never read out of bounds; with
 /// `wrapNegative`, negative ids count from the end first.
