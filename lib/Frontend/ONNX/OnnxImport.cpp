@@ -349,6 +349,11 @@ private:
   /// Builds pd ops one after another, stopping at the first failure (which
   /// has reported its error): later calls, and calls with a null operand,
   /// return null and leave `ok` false.
+  /// Element k of the 1-D tensor v, as a [1] tensor.
+  FailureOr<Value> sliceElement(Value v, int64_t k) {
+    return pd1("slice", {v}, {ints("axes", {0}), ints("starts", {k}), ints("ends", {k + 1})},
+               {1, 0, 0, 0, 0});
+  }
   struct Chain {
     OnnxImporter &im;
     bool ok = true;
@@ -357,6 +362,25 @@ private:
       if (!ok || llvm::any_of(in, [](Value v) { return !v; }))
         return ok = false, Value();
       auto r = im.pd1(name, in, attrs, seg);
+      ok = succeeded(r);
+      return ok ? *r : Value();
+    }
+    /// where(pos < low or pos > high, fill, out): pos is the 1-D position
+    /// along a dim of `out` followed by `trailing` more dims.
+    Value replaceOutside(Value pos, Value low, Value high, Value fill, Value out,
+                         int64_t trailing) {
+      Chain &op = *this;
+      Value outside =
+          op("logical_or", {op("less_than", {pos, low}), op("greater_than", {pos, high})});
+      SmallVector<int64_t> shape(trailing + 1, 1);
+      shape[0] = -1;
+      outside = op("reshape2", {outside}, {im.ints("shape", shape)}, {1, 0, 0});
+      return op("where", {outside, fill, out});
+    }
+    Value element(Value v, int64_t k) {
+      if (!ok || !v)
+        return ok = false, Value();
+      auto r = im.sliceElement(v, k);
       ok = succeeded(r);
       return ok ? *r : Value();
     }
@@ -1552,9 +1576,7 @@ LogicalResult OnnxImporter::importNode(const onnx::NodeProto &n, int index) {
         axis += rankOf(*x);
       SmallVector<Value> sections;
       for (int i = 0; i < n.output_size(); ++i) {
-        auto piece =
-            pd1("slice", {*splitV}, {ints("axes", {0}), ints("starts", {i}), ints("ends", {i + 1})},
-                {1, 0, 0, 0, 0});
+        auto piece = sliceElement(*splitV, i);
         if (failed(piece))
           return failure();
         sections.push_back(*piece);
@@ -2275,9 +2297,7 @@ std::optional<LogicalResult> OnnxImporter::importComposite() {
           out = *c;
           continue;
         }
-        auto m =
-            pd1("slice", {*mask}, {ints("axes", {0}), ints("starts", {d}), ints("ends", {d + 1})},
-                {1, 0, 0, 0, 0});
+        auto m = sliceElement(*mask, d);
         if (failed(m))
           return failure();
         auto w = pd1("where", {*m, *c, out});
@@ -2684,8 +2704,7 @@ LogicalResult OnnxImporter::resize() {
     auto v = input(idx);
     if (failed(v))
       return op.ok = false, Value();
-    return op("slice", {*v}, {ints("axes", {0}), ints("starts", {d}), ints("ends", {d + 1})},
-              {1, 0, 0, 0, 0});
+    return op.element(*v, d);
   };
   Value shapeOfX;
   Value y = x;
@@ -2701,9 +2720,7 @@ LogicalResult OnnxImporter::resize() {
     if (ShapedType::isDynamic(nStatic)) {
       if (!shapeOfX)
         shapeOfX = op("shape", {x});
-      n = castF(op("slice", {shapeOfX},
-                   {ints("axes", {0}), ints("starts", {d}), ints("ends", {d + 1})},
-                   {1, 0, 0, 0, 0}));
+      n = castF(op.element(shapeOfX, d));
     } else {
       n = f(double(nStatic));
     }
@@ -2797,13 +2814,8 @@ LogicalResult OnnxImporter::resize() {
       }
     }
     if (ctm == "tf_crop_and_resize") {
-      Value outside =
-          op("logical_or", {op("less_than", {c, f(0.0)}), op("greater_than", {c, nm1})});
-      SmallVector<int64_t> shape(rank - d, 1);
-      shape[0] = -1;
-      outside = op("reshape2", {outside}, {ints("shape", shape)}, {1, 0, 0});
       Value e = castTo(f(extrap), xt.getElementType()).value_or(Value());
-      out = op("where", {outside, e, out});
+      out = op.replaceOutside(c, f(0.0), nm1, e, out, rank - d - 1);
     }
     y = out;
   }
@@ -2867,10 +2879,8 @@ LogicalResult OnnxImporter::shapeFromData() {
   if (failed(wrapped) || failed(posCol))
     return failure();
   auto hit = pd1("equal", {*wrapped, *posCol});
-  auto off = pd1("slice", {*values}, {ints("axes", {0}), ints("starts", {0}), ints("ends", {1})},
-                 {1, 0, 0, 0, 0});
-  auto on = pd1("slice", {*values}, {ints("axes", {0}), ints("starts", {1}), ints("ends", {2})},
-                {1, 0, 0, 0, 0});
+  auto off = sliceElement(*values, 0);
+  auto on = sliceElement(*values, 1);
   if (failed(hit) || failed(off) || failed(on))
     return failure();
   return define(0, pd1("where", {*hit, *on, *off}));
@@ -2942,8 +2952,7 @@ FailureOr<Value> OnnxImporter::reduceRuntimeAxes(StringRef pdName, Value x, Valu
     return failure();
   Value y = x;
   for (int64_t d = 0; d < rank; ++d) {
-    auto m = pd1("slice", {*mask}, {ints("axes", {0}), ints("starts", {d}), ints("ends", {d + 1})},
-                 {1, 0, 0, 0, 0});
+    auto m = sliceElement(*mask, d);
     if (failed(m))
       return failure();
     auto r = pd1(pdName, {y}, {ints("dim", {d}), flag("keep_dim", true)});
@@ -3028,8 +3037,7 @@ LogicalResult OnnxImporter::pad() {
   auto padAt = [&](int64_t k) {
     if (padsC)
       return i((*padsC)[k]);
-    return op("slice", {padsV}, {ints("axes", {0}), ints("starts", {k}), ints("ends", {k + 1})},
-              {1, 0, 0, 0, 0});
+    return op.element(padsV, k);
   };
   Value shapeOfX;
   Value y = x;
@@ -3042,8 +3050,7 @@ LogicalResult OnnxImporter::pad() {
     if (ShapedType::isDynamic(xt.getDimSize(d))) {
       if (!shapeOfX)
         shapeOfX = op("cast", {op("shape", {x})}, {i32("in_dtype", 2), i32("out_dtype", 3)});
-      n = op("slice", {shapeOfX}, {ints("axes", {0}), ints("starts", {d}), ints("ends", {d + 1})},
-             {1, 0, 0, 0, 0});
+      n = op.element(shapeOfX, d);
     } else {
       n = i(xt.getDimSize(d));
     }
@@ -3061,12 +3068,7 @@ LogicalResult OnnxImporter::pad() {
     Value clamped = op("elementwise_min", {op("elementwise_max", {src ? src : idx, zero}), last});
     Value out = op("gather", {y, clamped}, {i32("axis", int32_t(d))}, {1, 1, 0});
     if (mode == "constant") {
-      Value outside =
-          op("logical_or", {op("less_than", {idx, zero}), op("greater_than", {idx, last})});
-      SmallVector<int64_t> shape(rank - d, 1);
-      shape[0] = -1;
-      outside = op("reshape2", {outside}, {ints("shape", shape)}, {1, 0, 0});
-      out = op("where", {outside, fill, out});
+      out = op.replaceOutside(idx, zero, last, fill, out, rank - d - 1);
     }
     y = out;
   }

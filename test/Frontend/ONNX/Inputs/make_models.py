@@ -126,6 +126,40 @@ def main():
     save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)]),
          os.path.join(out, "slice_dynlen.onnx"))
 
+    # Refused attribute values of the newer imports: ScatterND's mul
+    # reduction, a 3-D ConvTranspose sized by output_shape, a BitShift
+    # without a direction, an integer convolution that is not 2-D.
+    graph = helper.make_graph(
+        [helper.make_node("ScatterND", ["x", "i", "u"], ["y"], name="scm", reduction="mul")], "scm",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [4]),
+         helper.make_tensor_value_info("i", TensorProto.INT64, [2, 1]),
+         helper.make_tensor_value_info("u", TensorProto.FLOAT, [2])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [4])])
+    save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 16)]),
+         os.path.join(out, "scatter_mul.onnx"))
+    graph = helper.make_graph(
+        [helper.make_node("ConvTranspose", ["x", "w"], ["y"], name="ct3",
+                          output_shape=[4, 5, 6])], "ct3",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 1, 2, 3, 4]),
+         helper.make_tensor_value_info("w", TensorProto.FLOAT, [1, 1, 3, 3, 3])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 1, 4, 5, 6])])
+    save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)]),
+         os.path.join(out, "convtranspose3d_outshape.onnx"))
+    graph = helper.make_graph(
+        [helper.make_node("BitShift", ["x", "s"], ["y"], name="bs", direction="UP")], "bs",
+        [helper.make_tensor_value_info("x", TensorProto.UINT8, [3]),
+         helper.make_tensor_value_info("s", TensorProto.UINT8, [3])],
+        [helper.make_tensor_value_info("y", TensorProto.UINT8, [3])])
+    save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)]),
+         os.path.join(out, "bitshift_dir.onnx"), check=False)
+    graph = helper.make_graph(
+        [helper.make_node("ConvInteger", ["x", "w"], ["y"], name="ci1")], "ci1",
+        [helper.make_tensor_value_info("x", TensorProto.UINT8, [1, 1, 5]),
+         helper.make_tensor_value_info("w", TensorProto.UINT8, [1, 1, 3])],
+        [helper.make_tensor_value_info("y", TensorProto.INT32, [1, 1, 3])])
+    save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)]),
+         os.path.join(out, "convinteger1d.onnx"))
+
     # TopK with a constant k (an initializer).
     graph = helper.make_graph(
         [helper.make_node("TopK", ["x", "k"], ["v", "i"], name="topk", axis=1)], "topk",
