@@ -22,15 +22,16 @@ static const char *kCPUPipeline =
     "function-boundary-type-conversion=identity-layout-map},"
     "canonicalize,cse,pd-plan-memory{place=%p report=%s},cse,"
     "buffer-deallocation-pipeline,convert-bufferization-to-memref,pd-lower-kernel-calls,pd-outline-"
-    "ops,"
+    "ops,%par"
     "convert-linalg-to-loops,lower-affine,convert-scf-to-cf,expand-strided-metadata,lower-affine,"
     "convert-math-to-llvm,convert-math-to-libm,arith-expand{include-bf16=true},convert-arith-to-"
     "llvm,finalize-memref-to-llvm,"
     "convert-cf-to-llvm,convert-func-to-llvm,convert-index-to-llvm,reconcile-unrealized-casts";
 
 void mlir::pd::addCPUCodegenPasses(OpPassManager &pm, bool memoryPlan, bool memoryReport,
-                                   StringRef kernels) {
+                                   StringRef kernels, bool parallel) {
   std::string pipeline = kCPUPipeline;
+  pipeline.replace(pipeline.find("%par"), 4, parallel ? "pd-parallelize-ops," : "");
   pipeline.replace(pipeline.find("%k"), 2, kernels.str());
   pipeline.replace(pipeline.find("%p"), 2, memoryPlan ? "true" : "false");
   pipeline.replace(pipeline.find("%s"), 2, memoryReport ? "true" : "false");
@@ -41,7 +42,8 @@ void mlir::pd::addCPUCodegenPasses(OpPassManager &pm, bool memoryPlan, bool memo
 void mlir::pd::buildLowerToCPUPipeline(OpPassManager &pm, const LowerToCPUOptions &options) {
   OptimizePipelineOptions graph;
   buildOptimizePipeline(pm, graph);
-  addCPUCodegenPasses(pm, options.memoryPlan, /*memoryReport=*/false, options.kernels);
+  addCPUCodegenPasses(pm, options.memoryPlan, /*memoryReport=*/false, options.kernels,
+                      options.parallel);
 }
 
 void mlir::pd::registerCodeGenPassesAndPipelines() {

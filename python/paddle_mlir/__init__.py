@@ -121,7 +121,8 @@ def load(artifact_dir):
 
 
 def compile(model, params=None, *, target="cpu", precision="fp32", input_shapes=None, optimize=True,
-            output_dir=None, name="model", memory_plan=True, kernels="onednn", cpu="host"):
+            output_dir=None, name="model", memory_plan=True, kernels="onednn", cpu="host",
+            parallel=True):
     """Compiles a Paddle model path (file or directory), an ONNX file (.onnx) or pd
     MLIR text.
 
@@ -129,7 +130,8 @@ def compile(model, params=None, *, target="cpu", precision="fp32", input_shapes=
     memory_plan: intermediate buffers in one arena per instance (paddle-compile
     --memory-plan); kernels: "onednn" (conv/matmul in oneDNN) or "none"
     (paddle-compile --kernels); cpu: "host" or an LLVM CPU name such as
-    "x86-64-v3" (paddle-compile --cpu).
+    "x86-64-v3" (paddle-compile --cpu); parallel: split generated loops over
+    the OpenMP threads (paddle-compile --parallel).
     output_dir: where the artifact goes (a temporary directory by default,
     removed with the returned CompiledModel; use .save() to keep it).
     """
@@ -144,7 +146,8 @@ def compile(model, params=None, *, target="cpu", precision="fp32", input_shapes=
     shapes = {k: [int(d) for d in v] for k, v in (input_shapes or {}).items()}
     try:
         _compiler.compile(model, is_text, os.fspath(params) if params else "", target, precision, shapes,
-                          bool(optimize), name, os.fspath(output_dir), bool(memory_plan), kernels, cpu)
+                          bool(optimize), name, os.fspath(output_dir), bool(memory_plan), kernels, cpu,
+                          bool(parallel))
     except Exception:
         if tmp:
             shutil.rmtree(tmp, ignore_errors=True)

@@ -127,7 +127,7 @@ PYBIND11_MODULE(_compiler, m) {
                       const std::string &target, const std::string &precision,
                       const std::map<std::string, std::vector<int64_t>> &inputShapes, bool optimize,
                       const std::string &name, const std::string &outDir, bool memoryPlan,
-                      const std::string &kernels, const std::string &cpu) {
+                      const std::string &kernels, const std::string &cpu, bool parallel) {
     Session s;
     OwningOpRef<ModuleOp> mod =
         isText ? s.parse(source) : pd::tool::loadModel(&s.ctx, source, params);
@@ -144,6 +144,7 @@ PYBIND11_MODULE(_compiler, m) {
       throw std::invalid_argument("kernels must be 'onednn' or 'none', not '" + kernels + "'");
     opts.kernels = kernels;
     opts.cpu = cpu;
+    opts.parallel = parallel;
     LogicalResult ok = success();
     {
       py::gil_scoped_release release;

@@ -1,9 +1,17 @@
 // RUN: paddle-opt %s --pd-lower-to-cpu="memory-plan=true" | FileCheck %s
 // RUN: paddle-opt %s --pd-lower-to-cpu="memory-plan=false" | FileCheck %s --check-prefix=NOPLAN
 // Without library kernels the matmul is generated code.
-// RUN: paddle-opt %s --pd-lower-to-cpu="kernels=none" | FileCheck %s --check-prefix=NOKERNELS
+// RUN: paddle-opt %s --pd-lower-to-cpu="kernels=none parallel=false" | FileCheck %s --check-prefix=NOKERNELS
 // NOKERNELS-NOT: pd.kernel_calls
 // NOKERNELS-NOT: pdk_
+// With kernels=none the generated matmul (its fill and product) and relu
+// run split over threads
+// (the default parallel=true).
+// RUN: paddle-opt %s --pd-lower-to-cpu="kernels=none" | FileCheck %s --check-prefix=PARALLEL
+// PARALLEL: pd.parallel_ops = 3 : i64
+// PARALLEL-DAG: llvm.func @pdk_parallel_for(!llvm.ptr, !llvm.ptr, i64, i64)
+// PARALLEL-DAG: llvm.mlir.addressof @__pd_op_{{[0-9]+}}_task
+// PARALLEL-DAG: llvm.call @pdk_parallel_for(
 // NOPLAN: module attributes {{{.*}}pd.memory_plan = {arena_bytes = 0 : i64, {{.*}}buffers = 0 : i64, {{.*}}heap_buffers = 2 : i64
 
 // Tests the whole CPU pipeline: weights become trailing arguments, @main gets

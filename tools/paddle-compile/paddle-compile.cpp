@@ -55,6 +55,12 @@ static cl::opt<std::string> kernels(
     cl::desc("Kernels for conv/matmul: onednn (default: oneDNN through libpdrt_kernels.so) or "
              "none (all generated code)"),
     cl::init("onednn"), cl::cat(category));
+static cl::opt<bool>
+    parallel("parallel",
+             cl::desc("Split generated loops over the OpenMP threads oneDNN uses too (default; "
+                      "OMP_NUM_THREADS sets their number at run time; --parallel=false keeps "
+                      "generated code on the calling thread)"),
+             cl::init(true), cl::cat(category));
 static cl::opt<std::string>
     cpu("cpu",
         cl::desc("CPU the generated code targets: host (default: this machine's CPU and "
@@ -83,6 +89,7 @@ int main(int argc, char **argv) {
   }
   opts.kernels = kernels;
   opts.cpu = cpu;
+  opts.parallel = parallel;
   if (!calibration.empty() && precision != "int8") {
     llvm::errs() << "paddle-compile: error: --calibration-data only applies to --precision int8\n";
     return 1;

@@ -31,6 +31,9 @@ struct CompileOptions {
   /// Library kernels for conv/matmul: "onednn" (the runtime's
   /// libpdrt_kernels.so, copied into the artifact when used) or "none".
   std::string kernels = "onednn";
+  /// Split generated loops over the threads of the kernel library's OpenMP
+  /// pool (pd-parallelize-ops); the artifact then needs libpdrt_kernels.so.
+  bool parallel = true;
   /// LLVM CPU the generated code is tuned for and may use the instructions
   /// of: "host" (this machine's CPU and features) or a name such as
   /// x86-64-v3 or znver4, to build for other machines (or for tools like

@@ -41,6 +41,10 @@ struct LowerToCPUOptions : public PassPipelineOptions<LowerToCPUOptions> {
       *this, "kernels",
       llvm::cl::desc("Library kernels for conv/matmul: 'onednn' (default) or 'none'"),
       llvm::cl::init("onednn")};
+  Option<bool> parallel{
+      *this, "parallel",
+      llvm::cl::desc("Split generated loops over the runtime's threads (pd-parallelize-ops)"),
+      llvm::cl::init(true)};
 };
 
 /// pd (after --pd-optimize) -> LLVM dialect for the host CPU: externalize
@@ -55,9 +59,10 @@ void buildLowerToCPUPipeline(OpPassManager &pm, const LowerToCPUOptions &options
 /// they stay malloc'ed per run); with `memoryReport`, pd-plan-memory prints
 /// its plan to stderr.
 /// `kernels` is "onednn" (conv/matmul through the runtime's oneDNN kernels)
-/// or "none" (everything generated).
+/// or "none" (everything generated). With `parallel`, outlined ops run
+/// split over the runtime's threads (pd-parallelize-ops).
 void addCPUCodegenPasses(OpPassManager &pm, bool memoryPlan = false, bool memoryReport = false,
-                         StringRef kernels = "onednn");
+                         StringRef kernels = "onednn", bool parallel = true);
 
 /// Name prefix of the functions pd-outline-ops creates.
 inline constexpr const char *kOutlinedPrefix = "__pd_op_";

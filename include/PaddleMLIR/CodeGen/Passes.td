@@ -144,6 +144,29 @@ def PdOutlineOpsPass : Pass<"pd-outline-ops", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::func::FuncDialect", "::mlir::linalg::LinalgDialect"];
 }
 
+def PdParallelizeOpsPass : Pass<"pd-parallelize-ops", "::mlir::ModuleOp"> {
+  let summary = "Split each outlined linalg op over the threads of the runtime's pool";
+  let description = [{
+    Runs after pd-outline-ops. A function `__pd_op_<N>` holding one linalg
+    op on buffers with a parallel loop becomes a call of
+    `pdk_parallel_for(@__pd_op_<N>_task, record, n, work)`: its arguments go
+    into a stack record (buffers as their LLVM descriptors, index values as
+    i64), `n` is the trip count of the split loop and `work` the op's
+    iteration count. `@__pd_op_<N>_task(record, lo, hi)` unpacks the record
+    and calls `@__pd_op_<N>_range(args..., lo, hi)`, the op tiled to
+    iterations [lo, hi) of that loop. The loop split is the first parallel
+    loop with a static trip count of at least 4, else the first dynamic one
+    (usually the batch), else the largest with 2 or more. The runtime runs the task on the OpenMP threads oneDNN uses
+    too, or once on the calling thread when `work` is small.
+  }];
+  let options = [
+    Option<"minWork", "min-work", "int64_t", "4096",
+           "Ops with a static iteration count below this stay serial (no runtime call)">,
+  ];
+  let dependentDialects = ["::mlir::func::FuncDialect", "::mlir::LLVM::LLVMDialect",
+                           "::mlir::arith::ArithDialect", "::mlir::memref::MemRefDialect"];
+}
+
 def PdLowerKernelCallsPass : Pass<"pd-lower-kernel-calls", "::mlir::ModuleOp"> {
   let summary = "Turn bufferized pd.kernel_call ops into calls of the kernels' C functions";
   let description = [{

@@ -438,7 +438,8 @@ LogicalResult mlir::pd::compileToArtifact(ModuleOp module, const CompileOptions 
   }
 
   PassManager lower(module.getContext());
-  addCPUCodegenPasses(lower, opts.memoryPlan || opts.memoryReport, opts.memoryReport, opts.kernels);
+  addCPUCodegenPasses(lower, opts.memoryPlan || opts.memoryReport, opts.memoryReport, opts.kernels,
+                      opts.parallel);
   if (failed(lower.run(module)))
     return failure();
   // Which ops went to library kernels (pd-lower-kernel-calls counts them).
@@ -448,7 +449,13 @@ LogicalResult mlir::pd::compileToArtifact(ModuleOp module, const CompileOptions 
       kernelCalls[a.getName().getValue()] = cast<IntegerAttr>(a.getValue()).getInt();
     module->removeAttr("pd.kernel_calls");
   }
-  bool usesKernels = !kernelCalls.empty();
+  // How many generated ops run split over threads (pd-parallelize-ops).
+  int64_t parallelOps = 0;
+  if (auto p = module->getAttrOfType<IntegerAttr>("pd.parallel_ops")) {
+    parallelOps = p.getInt();
+    module->removeAttr("pd.parallel_ops");
+  }
+  bool usesKernels = !kernelCalls.empty() || parallelOps > 0;
   auto plan = module->getAttrOfType<DictionaryAttr>("pd.memory_plan");
   if (!plan)
     return fail(module, "the CPU pipeline produced no memory plan");
@@ -541,6 +548,8 @@ LogicalResult mlir::pd::compileToArtifact(ModuleOp module, const CompileOptions 
                           {"library", usesKernels ? llvm::json::Value("libpdrt_kernels.so")
                                                   : llvm::json::Value(nullptr)},
                           {"calls", std::move(kernelCalls)}}},
+      // Generated ops split over the kernel library's OpenMP threads.
+      {"parallel", llvm::json::Object{{"enabled", opts.parallel}, {"ops", parallelOps}}},
       {"inputs", toJson(inputs, false)},
       {"outputs", toJson(outputs, false)},
       {"weights", toJson(weights, true)},
