@@ -12,13 +12,13 @@
 
 #include "Json.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <dlfcn.h>
 #include <fstream>
 #include <memory>
 #include <new>
-#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -99,6 +99,10 @@ struct pdrt_instance {
   // input shapes need, so runs at the same shapes allocate nothing here.
   unsigned char *arena = nullptr;
   size_t arenaBytes = 0;
+  // pdrt_run's working buffers, kept so later runs reuse their capacity.
+  std::vector<int64_t> descWords, results;
+  std::vector<size_t> descStarts;
+  std::vector<void *> args, freed;
   ~pdrt_instance() { std::free(arena); }
 };
 
@@ -327,23 +331,52 @@ pdrt_status pdrt_set_input(pdrt_instance *inst, const char *name, pdrt_dtype dty
                                              name + "' (inputs: " + known + ")");
 }
 
-/// A memref descriptor: allocated, aligned, offset, sizes[r], strides[r].
-static void appendDescriptor(std::vector<int64_t> &buf, const void *data,
-                             const std::vector<int64_t> &shape) {
+/// Appends a memref descriptor (allocated, aligned, offset, sizes[r],
+/// strides[r]) of a dense row-major tensor.
+static void appendDescriptor(std::vector<int64_t> &buf, const void *data, const int64_t *shape,
+                             size_t rank) {
   int64_t p;
   std::memcpy(&p, &data, sizeof(p));
   buf.push_back(p);
   buf.push_back(p);
   buf.push_back(0);
-  for (int64_t s : shape)
-    buf.push_back(s);
+  buf.insert(buf.end(), shape, shape + rank);
+  size_t at = buf.size();
+  buf.resize(at + rank);
   int64_t stride = 1;
-  std::vector<int64_t> strides(shape.size());
-  for (int64_t k = (int64_t)shape.size() - 1; k >= 0; --k) {
-    strides[k] = stride;
+  for (size_t k = rank; k-- > 0;) {
+    buf[at + k] = stride;
     stride *= shape[k];
   }
-  buf.insert(buf.end(), strides.begin(), strides.end());
+}
+
+/// Copies a strided tensor of `rank` dims into dense `out` (one memcpy when
+/// it is already dense).
+static void copyDense(char *out, const char *base, const int64_t *sizes, const int64_t *strides,
+                      size_t rank, int64_t esize, int64_t numel) {
+  bool dense = true;
+  int64_t expect = 1;
+  for (size_t k = rank; k-- > 0;) {
+    dense = dense && (sizes[k] == 1 || strides[k] == expect);
+    expect *= sizes[k];
+  }
+  if (dense) {
+    if (numel)
+      std::memcpy(out, base, numel * esize);
+    return;
+  }
+  int64_t idx[16] = {}; // the compiler's ranks stay far below 16
+  for (int64_t e = 0; e < numel; ++e) {
+    int64_t off = 0;
+    for (size_t k = 0; k < rank; ++k)
+      off += idx[k] * strides[k];
+    std::memcpy(out + e * esize, base + off * esize, esize);
+    for (size_t k = rank; k-- > 0;) {
+      if (++idx[k] < sizes[k])
+        break;
+      idx[k] = 0;
+    }
+  }
 }
 
 pdrt_status pdrt_run(pdrt_instance *inst) {
@@ -354,25 +387,42 @@ pdrt_status pdrt_run(pdrt_instance *inst) {
     if (!inst->inputData[i])
       return fail(PDRT_ERR_STATE,
                   "input '" + m->inputs[i].name + "' of model '" + m->name + "' is not set");
-  // Descriptors live in separate buffers so their addresses stay fixed.
-  std::vector<std::vector<int64_t>> descs;
+  for (const auto &o : m->outputs)
+    if (o.shape.size() > 16)
+      return fail(PDRT_ERR_INTERNAL, "output '" + o.name + "' has more than 16 dims");
+  // Every buffer below belongs to the instance and keeps its capacity, so
+  // runs after the first allocate nothing here. Descriptors go into one
+  // word buffer; their addresses are taken once it is complete.
+  std::vector<int64_t> &words = inst->descWords;
+  std::vector<size_t> &starts = inst->descStarts;
+  words.clear();
+  starts.clear();
   for (size_t i = 0; i < m->inputs.size(); ++i) {
-    descs.emplace_back();
-    appendDescriptor(descs.back(), inst->inputData[i], inst->inputShapes[i]);
+    starts.push_back(words.size());
+    appendDescriptor(words, inst->inputData[i], inst->inputShapes[i].data(),
+                     inst->inputShapes[i].size());
   }
   for (const auto &w : m->weights) {
-    descs.emplace_back();
-    appendDescriptor(descs.back(), m->weightData + w.offset, w.shape);
+    starts.push_back(words.size());
+    appendDescriptor(words, m->weightData + w.offset, w.shape.data(), w.shape.size());
   }
+  // The arena's descriptor goes last; its address and size are filled in
+  // once the size is known.
+  starts.push_back(words.size());
+  int64_t arenaShape = 0;
+  appendDescriptor(words, nullptr, &arenaShape, 1);
   size_t resultWords = 0;
   for (const auto &o : m->outputs)
     resultWords += 3 + 2 * o.shape.size();
-  std::vector<int64_t> results(resultWords, 0);
-  std::vector<void *> args;
+  std::vector<int64_t> &results = inst->results;
+  results.assign(resultWords, 0);
+  std::vector<void *> &args = inst->args;
+  args.clear();
   args.push_back(results.data());
-  for (auto &d : descs)
-    args.push_back(d.data());
-  // The arena size depends on the input dims only; the descriptor goes last.
+  for (size_t start : starts)
+    args.push_back(words.data() + start);
+  // The arena size depends on the input dims only (the arena's descriptor
+  // is not read).
   int64_t need = m->arenaBytes(args.data());
   if (need < 0)
     return fail(PDRT_ERR_INTERNAL, "model '" + m->name + "' computed a negative arena size");
@@ -385,15 +435,16 @@ pdrt_status pdrt_run(pdrt_instance *inst) {
                   "out of memory for an activation arena of " + std::to_string(need) + " bytes");
     inst->arenaBytes = need;
   }
-  descs.emplace_back();
-  appendDescriptor(descs.back(), inst->arena ? (void *)inst->arena : (void *)&inst->arenaBytes,
-                   {(int64_t)inst->arenaBytes});
-  args.push_back(descs.back().data());
+  words.resize(starts.back());
+  arenaShape = (int64_t)inst->arenaBytes;
+  appendDescriptor(words, inst->arena ? (void *)inst->arena : (void *)&inst->arenaBytes,
+                   &arenaShape, 1);
   m->entry(args.data());
 
   inst->outputData.resize(m->outputs.size());
   inst->outputShapes.resize(m->outputs.size());
-  std::set<void *> freed;
+  std::vector<void *> &freed = inst->freed;
+  freed.clear();
   size_t word = 0;
   for (size_t i = 0; i < m->outputs.size(); ++i) {
     const TensorDesc &d = m->outputs[i];
@@ -402,37 +453,29 @@ pdrt_status pdrt_run(pdrt_instance *inst) {
     std::memcpy(&allocated, &results[word], sizeof(void *));
     std::memcpy(&aligned, &results[word + 1], sizeof(void *));
     int64_t offset = results[word + 2];
-    std::vector<int64_t> sizes(results.begin() + word + 3, results.begin() + word + 3 + r);
-    std::vector<int64_t> strides(results.begin() + word + 3 + r,
-                                 results.begin() + word + 3 + 2 * r);
+    const int64_t *sizes = &results[word + 3], *strides = &results[word + 3 + r];
     word += 3 + 2 * r;
     int64_t esize = pdrt_dtype_size(d.dtype), numel = 1;
-    for (int64_t s : sizes)
-      numel *= s;
+    for (size_t k = 0; k < r; ++k)
+      numel *= sizes[k];
     auto &buf = inst->outputData[i];
     buf.resize(numel * esize);
-    const char *base = static_cast<const char *>(aligned) + offset * esize;
-    std::vector<int64_t> idx(r, 0);
-    for (int64_t e = 0; e < numel; ++e) {
-      int64_t off = 0;
-      for (size_t k = 0; k < r; ++k)
-        off += idx[k] * strides[k];
-      std::memcpy(buf.data() + e * esize, base + off * esize, esize);
-      for (int64_t k = (int64_t)r - 1; k >= 0; --k) {
-        if (++idx[k] < sizes[k])
-          break;
-        idx[k] = 0;
-      }
-    }
-    inst->outputShapes[i] = sizes;
-    // Free buffers the model allocated (never inputs or weights).
+    copyDense(buf.data(), static_cast<const char *>(aligned) + offset * esize, sizes, strides, r,
+              esize, numel);
+    inst->outputShapes[i].assign(sizes, sizes + r);
+    // Free buffers the model allocated (never inputs, weights or the arena,
+    // where the memory plan puts results).
     auto *a = static_cast<unsigned char *>(allocated);
     bool isWeight = a >= m->weightData && a < m->weightData + m->weightBytes + 64;
     bool isInput = false;
     for (const void *in : inst->inputData)
       isInput |= in == allocated;
-    if (allocated && !isWeight && !isInput && freed.insert(allocated).second)
+    bool isArena = a == inst->arena || allocated == (void *)&inst->arenaBytes;
+    if (allocated && !isWeight && !isInput && !isArena &&
+        std::find(freed.begin(), freed.end(), allocated) == freed.end()) {
+      freed.push_back(allocated);
       std::free(allocated);
+    }
   }
   if (m->takeKernelError)
     if (const char *err = m->takeKernelError()) {
