@@ -13,6 +13,7 @@
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/DataLayoutInterfaces.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
 #include "llvm/ADT/BitVector.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -20,6 +21,7 @@
 namespace mlir::pd {
 #define GEN_PASS_DEF_PDSPLITINITTENSORSPASS
 #define GEN_PASS_DEF_PDPLANMEMORYPASS
+#define GEN_PASS_DEF_PDFORWARDARENARESULTSPASS
 #include "PaddleMLIR/CodeGen/Passes.h.inc"
 
 namespace {
@@ -87,6 +89,7 @@ struct Buffer {
   memref::AllocOp alloc;
   int64_t start = INT64_MAX, end = -1;
   SmallVector<UseSite> uses;
+  bool result = false;                // returned by @main
   std::optional<int64_t> staticBytes; // aligned
   int64_t hintBytes = 0;              // aligned, dynamic dims at the hint
   Value bytes;                        // aligned size, defined in the prologue
@@ -127,6 +130,9 @@ private:
   func::FuncOp emitPrologueFunction(ModuleOp module, StringRef name, bool table);
   void loadOffsetsFromTable(ModuleOp module);
   void printReport(llvm::raw_ostream &os);
+  int64_t numResults() const {
+    return llvm::count_if(buffers, [](const Buffer &b) { return b.result; });
+  }
 
   func::FuncOp main;
   Block &entry;
@@ -259,10 +265,15 @@ void Planner::analyze() {
       for (OpOperand &use : values[k].getUses()) {
         Operation *user = use.getOwner();
         Operation *top = entry.findAncestorOpInBlock(*user);
-        if (!top || isa<func::ReturnOp>(top)) {
+        if (!top) {
           escapes = true;
           break;
         }
+        // A result lives in the arena until @main returns; the runtime
+        // copies it out before the next run (pd-forward-arena-results drops
+        // the copy the deallocation pipeline makes of it).
+        if (isa<func::ReturnOp>(top))
+          buf.result = true;
         buf.uses.push_back({position[top], user, values[k]});
         buf.start = std::min(buf.start, position[top]);
         buf.end = std::max(buf.end, position[top]);
@@ -529,8 +540,8 @@ void Planner::printReport(llvm::raw_ostream &os) {
     inPlace += s.members.size() - 1;
   bool dynamic = !staticTotal;
   os << "pd-plan-memory: @main: " << buffers.size() << " buffers in " << slots.size() << " slots ("
-     << inPlace << " in place), " << unplanned + escaping << " left to the heap (" << escaping
-     << " results, " << unplanned << " data-dependent)\n";
+     << inPlace << " in place, " << numResults() << " returned), " << unplanned + escaping
+     << " left to the heap (" << unplanned << " data-dependent)\n";
   os << "pd-plan-memory: arena " << hintTotal << " bytes, without reuse " << noReuse
      << " bytes, saved "
      << llvm::formatv("{0:F1}", noReuse ? 100.0 * (noReuse - hintTotal) / noReuse : 0.0) << "%";
@@ -588,6 +599,7 @@ LogicalResult Planner::run(bool report) {
       {StringAttr::get(ctx, "buffers"), i64(buffers.size())},
       {StringAttr::get(ctx, "in_place"), i64(inPlace)},
       {StringAttr::get(ctx, "heap_buffers"), i64(unplanned + escaping)},
+      {StringAttr::get(ctx, "results"), i64(numResults())},
   };
   main->getParentOp()->setAttr("pd.memory_plan", DictionaryAttr::get(ctx, plan));
   return success();
@@ -618,6 +630,36 @@ struct PdPlanMemoryPass : impl::PdPlanMemoryPassBase<PdPlanMemoryPass> {
     Planner planner(main, dimHint, place);
     if (failed(planner.run(report)))
       signalPassFailure();
+  }
+};
+//===----------------------------------------------------------------------===//
+// pd-forward-arena-results
+//===----------------------------------------------------------------------===//
+
+struct PdForwardArenaResultsPass : impl::PdForwardArenaResultsPassBase<PdForwardArenaResultsPass> {
+  void runOnOperation() override {
+    auto main = getOperation().lookupSymbol<func::FuncOp>("main");
+    if (!main || main.isExternal())
+      return;
+    auto isArena = [&](Value v) {
+      while (auto like = dyn_cast_or_null<ViewLikeOpInterface>(v.getDefiningOp()))
+        v = like.getViewSource();
+      auto arg = dyn_cast<BlockArgument>(v);
+      return arg && arg.getOwner()->getParentOp() == main &&
+             main.getArgAttr(arg.getArgNumber(), "pd.arena");
+    };
+    main.walk([&](func::ReturnOp ret) {
+      for (Value v : ret.getOperands()) {
+        auto clone = v.getDefiningOp<bufferization::CloneOp>();
+        // A clone that also changes the layout (a strided view of the
+        // arena returned as a dense result) stays: it is the copy.
+        if (!clone || !isArena(clone.getInput()) ||
+            clone.getInput().getType() != clone.getOutput().getType())
+          continue;
+        clone.getOutput().replaceAllUsesWith(clone.getInput());
+        clone.erase();
+      }
+    });
   }
 };
 } // namespace

@@ -21,7 +21,7 @@ static const char *kCPUPipeline =
     "one-shot-bufferize{bufferize-function-boundaries "
     "function-boundary-type-conversion=identity-layout-map},"
     "canonicalize,cse,pd-plan-memory{place=%p report=%s},cse,"
-    "buffer-deallocation-pipeline,convert-bufferization-to-memref,pd-lower-kernel-calls,pd-outline-"
+    "buffer-deallocation-pipeline,pd-forward-arena-results,convert-bufferization-to-memref,pd-lower-kernel-calls,pd-outline-"
     "ops,%par"
     "convert-linalg-to-loops,lower-affine,convert-scf-to-cf,expand-strided-metadata,lower-affine,"
     "convert-math-to-llvm,convert-math-to-libm,arith-expand{include-bf16=true},convert-arith-to-"

@@ -24,6 +24,7 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -138,26 +139,76 @@ dnnl::primitive_attr userScratchpad(dnnl::primitive_attr attr = dnnl::primitive_
 /// matmuls returned wrong results from test/e2e/threads.test). So every
 /// primitive is created in user scratchpad mode and each run passes the
 /// calling thread's own scratch buffer.
+///
+/// A call names each argument's buffer; the memory objects wrapping them
+/// (and the argument array) are made once per primitive and thread and then
+/// only re-pointed (set_data_handle), and the primitive runs through the C
+/// API, so steady-state calls allocate nothing on our side (oneDNN's own
+/// execution bookkeeping still does).
+struct Arg {
+  int id;
+  const memory::desc *md;
+  const void *ptr;
+};
+
 struct Prim {
   dnnl::primitive p;
   memory::desc pad;
+  uint64_t id = 0; // never reused, unlike addresses (see bound())
   Prim() = default;
   /// The primitive `P` for `pd`, with `pd`'s scratchpad.
   template <typename P, typename PrimitiveDesc> static Prim of(const PrimitiveDesc &pd) {
     Prim r;
     r.p = P(pd);
     r.pad = pd.scratchpad_desc();
+    r.id = nextId();
     return r;
   }
-  void execute(dnnl::stream &s, std::unordered_map<int, memory> args) const {
-    if (size_t bytes = pad.get_size())
-      args[DNNL_ARG_SCRATCHPAD] = memory(pad, engine(), scratch(PadBuf, bytes));
-    p.execute(s, args);
+  /// One counter for every kind of primitive (a static inside of<> would
+  /// be one per instantiation, and ids of a matmul and an eltwise collide).
+  static uint64_t nextId() {
+    static std::atomic<uint64_t> next{1};
+    return next++;
   }
-  void execute(dnnl::stream &s, const memory &from, const memory &to) const {
-    execute(s, {{DNNL_ARG_FROM, from}, {DNNL_ARG_TO, to}});
-  }
+  void execute(dnnl::stream &s, std::initializer_list<Arg> args) const;
 };
+
+/// This thread's memory objects and argument array for one primitive.
+struct Bound {
+  std::vector<memory> mems;
+  std::vector<dnnl_exec_arg_t> args;
+};
+
+Bound &bound(uint64_t prim) {
+  thread_local std::unordered_map<uint64_t, Bound> byPrim;
+  return byPrim[prim];
+}
+
+void Prim::execute(dnnl::stream &s, std::initializer_list<Arg> args) const {
+  Bound &b = bound(id);
+  size_t padBytes = pad.get_size();
+  void *padPtr = padBytes ? scratch(PadBuf, padBytes) : nullptr;
+  if (b.mems.empty()) {
+    for (const Arg &a : args) {
+      b.mems.emplace_back(*a.md, engine(), const_cast<void *>(a.ptr));
+      b.args.push_back({a.id, b.mems.back().get()});
+    }
+    if (padBytes) {
+      b.mems.emplace_back(pad, engine(), padPtr);
+      b.args.push_back({DNNL_ARG_SCRATCHPAD, b.mems.back().get()});
+    }
+  } else {
+    size_t i = 0;
+    for (const Arg &a : args)
+      b.mems[i++].set_data_handle(const_cast<void *>(a.ptr));
+    if (padBytes)
+      b.mems[i].set_data_handle(padPtr);
+  }
+  dnnl_status_t st =
+      dnnl_primitive_execute(p.get(), s.get(), static_cast<int>(b.args.size()), b.args.data());
+  if (st != dnnl_success)
+    throw dnnl::error(st, "could not execute a primitive");
+}
 
 /// One created primitive with what running it needs.
 struct Entry {
@@ -178,10 +229,12 @@ std::map<std::vector<int64_t>, std::unique_ptr<Entry>> &cache() {
   return *c;
 }
 
-std::vector<int64_t> makeKey(int64_t kind, const int64_t *ints, size_t n, const float *floats,
-                             size_t nf, const void *constWeights) {
-  std::vector<int64_t> key;
-  key.reserve(n + nf + 2);
+/// The cache key of a call, in a per-thread buffer that keeps its capacity
+/// (lookup copies it only when it creates an entry).
+const std::vector<int64_t> &makeKey(int64_t kind, const int64_t *ints, size_t n,
+                                    const float *floats, size_t nf, const void *constWeights) {
+  thread_local std::vector<int64_t> key;
+  key.clear();
   key.push_back(kind);
   key.insert(key.end(), ints, ints + n);
   for (size_t i = 0; i < nf; ++i) {
@@ -196,7 +249,7 @@ std::vector<int64_t> makeKey(int64_t kind, const int64_t *ints, size_t n, const 
 /// Finds or creates the entry for `key` (creation under the lock: primitive
 /// creation is rare and packing must happen once). Null when `create`
 /// fails (returns false); nothing is cached then.
-template <typename Create> Entry *lookup(std::vector<int64_t> &&key, Create create) {
+template <typename Create> Entry *lookup(const std::vector<int64_t> &key, Create create) {
   std::lock_guard<std::mutex> lock(cacheMutex);
   auto &c = cache();
   auto it = c.find(key);
@@ -206,7 +259,7 @@ template <typename Create> Entry *lookup(std::vector<int64_t> &&key, Create crea
   if (!create(*e))
     return nullptr;
   Entry *ref = e.get();
-  c.emplace(std::move(key), std::move(e));
+  c.emplace(key, std::move(e));
   return ref;
 }
 
@@ -233,43 +286,41 @@ void *ptrAt(const int64_t *ptrs, int i) { return reinterpret_cast<void *>(ptrs[i
 /// primitive chose other layouts.
 void run(Entry &e, void *src, void *wei, void *bias, void *res, void *dst, bool hasSum) {
   dnnl::stream &s = stream();
-  memory srcM(e.srcUser, engine(), src), dstM(e.dstUser, engine(), dst);
-  memory srcP = srcM, dstP = dstM;
+  void *srcP = src, *dstP = dst;
   if (e.srcPrim != e.srcUser) {
-    srcP = memory(e.srcPrim, engine(), scratch(SrcBuf, e.srcPrim.get_size()));
-    e.srcReorder.execute(s, srcM, srcP);
+    srcP = scratch(SrcBuf, e.srcPrim.get_size());
+    e.srcReorder.execute(s, {{DNNL_ARG_FROM, &e.srcUser, src}, {DNNL_ARG_TO, &e.srcPrim, srcP}});
   }
   if (e.dstPrim != e.dstUser)
-    dstP = memory(e.dstPrim, engine(), scratch(DstBuf, e.dstPrim.get_size()));
+    dstP = scratch(DstBuf, e.dstPrim.get_size());
   if (hasSum) {
     // The residual is accumulated by the sum post-op: it must already be in
     // the destination, in the primitive's layout.
-    memory resM(e.resUser, engine(), res);
     if (e.resUser != e.dstPrim)
-      e.resReorder.execute(s, resM, dstP);
-    else if (res != dstP.get_data_handle())
-      std::memcpy(dstP.get_data_handle(), res, e.resUser.get_size());
+      e.resReorder.execute(s, {{DNNL_ARG_FROM, &e.resUser, res}, {DNNL_ARG_TO, &e.dstPrim, dstP}});
+    else if (res != dstP)
+      std::memcpy(dstP, res, e.resUser.get_size());
   }
-  memory weiP;
+  void *weiP = wei;
   if (e.weightsConst) {
-    weiP = e.packedWeights;
-  } else {
-    memory weiM(e.weiUser, engine(), wei);
-    weiP = weiM;
-    if (e.weiPrim != e.weiUser) {
-      weiP = memory(e.weiPrim, engine(), scratch(WeiBuf, e.weiPrim.get_size()));
-      e.weiReorder.execute(s, weiM, weiP);
-    }
+    weiP = e.packedWeights.get_data_handle();
+  } else if (e.weiPrim != e.weiUser) {
+    weiP = scratch(WeiBuf, e.weiPrim.get_size());
+    e.weiReorder.execute(s, {{DNNL_ARG_FROM, &e.weiUser, wei}, {DNNL_ARG_TO, &e.weiPrim, weiP}});
   }
-  std::unordered_map<int, memory> args = {
-      {DNNL_ARG_SRC, srcP}, {DNNL_ARG_WEIGHTS, weiP}, {DNNL_ARG_DST, dstP}};
   if (bias)
-    args[DNNL_ARG_BIAS] = memory(e.biasMd, engine(), bias);
-  e.prim.execute(s, args);
+    e.prim.execute(s, {{DNNL_ARG_SRC, &e.srcPrim, srcP},
+                       {DNNL_ARG_WEIGHTS, &e.weiPrim, weiP},
+                       {DNNL_ARG_BIAS, &e.biasMd, bias},
+                       {DNNL_ARG_DST, &e.dstPrim, dstP}});
+  else
+    e.prim.execute(s, {{DNNL_ARG_SRC, &e.srcPrim, srcP},
+                       {DNNL_ARG_WEIGHTS, &e.weiPrim, weiP},
+                       {DNNL_ARG_DST, &e.dstPrim, dstP}});
   if (e.dstPrim != e.dstUser)
-    e.dstReorder.execute(s, dstP, dstM);
+    e.dstReorder.execute(s, {{DNNL_ARG_FROM, &e.dstPrim, dstP}, {DNNL_ARG_TO, &e.dstUser, dst}});
   if (e.hasEpilogue)
-    e.epilogue.execute(s, {{DNNL_ARG_SRC, dstM}, {DNNL_ARG_DST, dstM}});
+    e.epilogue.execute(s, {{DNNL_ARG_SRC, &e.dstUser, dst}, {DNNL_ARG_DST, &e.dstUser, dst}});
   s.wait();
 }
 
@@ -280,7 +331,7 @@ void packWeights(Entry &e, const void *wei) {
     e.packedWeights = user;
   } else {
     e.packedWeights = memory(e.weiPrim, engine());
-    makeReorder(e.weiUser, e.weiPrim).execute(stream(), user, e.packedWeights);
+    dnnl::reorder(user, e.packedWeights).execute(stream(), user, e.packedWeights);
     stream().wait();
   }
   e.weightAddr = wei;
@@ -308,8 +359,9 @@ void maybeInjectFailure() {
 /// constant weights, the weights are packed once). Null, with the error
 /// recorded, when oneDNN refuses.
 template <typename Build>
-Entry *create(std::vector<int64_t> &&key, const char *what, const void *constWeights, Build build) {
-  return lookup(std::move(key), [&](Entry &e) {
+Entry *create(const std::vector<int64_t> &key, const char *what, const void *constWeights,
+              Build build) {
+  return lookup(key, [&](Entry &e) {
     try {
       maybeInjectFailure();
       build(e);
@@ -425,28 +477,28 @@ __attribute__((visibility("default"))) void pdk_matmul(const int64_t *ptrs, cons
   constexpr int kParams = 5;
   void *a = ptrAt(ptrs, 0), *b = ptrAt(ptrs, 1), *bias = ptrAt(ptrs, 2), *out = ptrAt(ptrs, 3);
   Dims dims(ints + kParams);
-  auto vec = [](const int64_t *d) { return std::vector<int64_t>(d, d + d[-1]); };
-  std::vector<int64_t> ad = vec(dims.next()), bd = vec(dims.next());
+  const int64_t *ad = dims.next(), *bd = dims.next();
   if (bias)
     dims.next();
-  std::vector<int64_t> od = vec(dims.next());
+  const int64_t *od = dims.next();
   size_t nInts = static_cast<size_t>(dims.p - ints);
   bool fc = ints[0] == 1, ta = ints[1] != 0, tb = ints[2] != 0, constW = ints[4] != 0;
-  auto prod = [](const std::vector<int64_t> &v, size_t n) {
+  auto prod = [](const int64_t *v, int64_t n) {
     int64_t r = 1;
-    for (size_t i = 0; i < n; ++i)
+    for (int64_t i = 0; i < n; ++i)
       r *= v[i];
     return r;
   };
-  int64_t M = prod(od, od.size() - 1), N = od.back(), batch = 1, bA = 1, bB = 1, K;
+  int64_t ar = ad[-1], orank = od[-1];
+  int64_t M = prod(od, orank - 1), N = od[orank - 1], batch = 1, bA = 1, bB = 1, K;
   if (fc) {
     K = bd[0];
   } else {
-    M = od[od.size() - 2];
-    batch = prod(od, od.size() - 2);
-    bA = prod(ad, ad.size() - 2);
-    bB = prod(bd, bd.size() - 2);
-    K = ta ? ad[ad.size() - 2] : ad.back();
+    M = od[orank - 2];
+    batch = prod(od, orank - 2);
+    bA = prod(ad, ar - 2);
+    bB = prod(bd, bd[-1] - 2);
+    K = ta ? ad[ar - 2] : ad[ar - 1];
   }
   if (!kernelError.empty())
     return;
@@ -504,14 +556,14 @@ __attribute__((visibility("default"))) void pdk_softmax(const int64_t *ptrs, con
   const int64_t *xd = dims.next();
   dims.next();
   size_t nInts = static_cast<size_t>(dims.p - ints);
-  memory::dims shape(xd, xd + xd[-1]);
   if (!kernelError.empty())
     return;
-  for (int64_t d : shape)
-    if (d == 0)
+  for (int64_t k = 0; k < xd[-1]; ++k)
+    if (xd[k] == 0)
       return; // nothing to compute (oneDNN refuses empty tensors)
   Entry *found =
       create(makeKey(3, ints, nInts, nullptr, 0, nullptr), "softmax", nullptr, [&](Entry &e) {
+        memory::dims shape(xd, xd + xd[-1]);
         memory::dims strides(shape.size(), 1);
         for (size_t i = shape.size() - 1; i > 0; --i)
           strides[i - 1] = strides[i] * shape[i];
@@ -526,8 +578,8 @@ __attribute__((visibility("default"))) void pdk_softmax(const int64_t *ptrs, con
     return;
   try {
     dnnl::stream &s = stream();
-    found->prim.execute(s, {{DNNL_ARG_SRC, memory(found->srcUser, engine(), x)},
-                            {DNNL_ARG_DST, memory(found->dstUser, engine(), out)}});
+    found->prim.execute(s,
+                        {{DNNL_ARG_SRC, &found->srcUser, x}, {DNNL_ARG_DST, &found->dstUser, out}});
     s.wait();
   } catch (const dnnl::error &err) {
     fail("softmax failed", err);

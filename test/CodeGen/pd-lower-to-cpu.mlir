@@ -16,15 +16,19 @@
 
 // Tests the whole CPU pipeline: weights become trailing arguments, @main gets
 // a C interface, and everything reaches the LLVM dialect.
-// The memory plan is recorded on the module: relu's output is returned, so
-// it stays on the heap, and the matmul result (computed by the oneDNN kernel,
-// called through its C function) is the arena's only buffer.
-// CHECK: module attributes {pd.kernel_calls = {"pd.matmul_v2 -> pdk_matmul" = 1 : i64}, pd.memory_plan = {arena_bytes = -1 : i64, {{.*}}buffers = 1 : i64, {{.*}}heap_buffers = 1 : i64
+// The memory plan is recorded on the module: the matmul result (computed by
+// the oneDNN kernel, called through its C function) and relu's output,
+// written in place of it, share the arena; the returned value is that arena
+// view, not a heap copy (no malloc in @main).
+// CHECK: module attributes {pd.kernel_calls = {"pd.matmul_v2 -> pdk_matmul" = 1 : i64}, pd.memory_plan = {arena_bytes = -1 : i64, {{.*}}buffers = 2 : i64, {{.*}}heap_buffers = 0 : i64, in_place = 1 : i64, {{.*}}results = 1 : i64
 // CHECK-NOT: ml_program
 // CHECK-NOT: = pd.
 // CHECK: llvm.func @pdk_matmul(i64, i64, i64)
 // CHECK: llvm.func @main(
+// CHECK-NOT: llvm.call @malloc
 // CHECK: llvm.call @pdk_matmul(
+// CHECK-NOT: llvm.call @malloc
+// CHECK: llvm.return
 // CHECK: llvm.func @_mlir_ciface_main(
 // CHECK: llvm.func @main_arena_bytes(
 // CHECK: llvm.func @_mlir_ciface_main_arena_bytes(

@@ -3,24 +3,27 @@
 
 // Reuse after death: %a (256 B) dies at the reduction, so %c (256 B), born
 // after it, takes the same offset; %b overlaps both and goes above them.
-// Every offset is 64-byte aligned (%b holds 16 bytes).
-// CHECK-LABEL: module attributes {pd.memory_plan = {arena_bytes = 320 : i64
+// Every offset is 64-byte aligned (%b holds 16 bytes). The result %out is
+// in the arena too (live until the return), where %b was.
+// CHECK-LABEL: module attributes {pd.memory_plan = {arena_bytes = 512 : i64
 // CHECK: func.func @main(%{{.*}}: memref<16xf32>, %[[ARENA:.*]]: memref<?xi8> {pd.arena})
 // CHECK-DAG: %[[C0:.*]] = arith.constant 0 : index
 // CHECK-DAG: %[[C256:.*]] = arith.constant 256 : index
 // CHECK: %[[A:.*]] = memref.view %[[ARENA]][%[[C0]]][] : memref<?xi8> to memref<4x16xf32>
 // CHECK: %[[B:.*]] = memref.view %[[ARENA]][%[[C256]]][] : memref<?xi8> to memref<4xf32>
 // CHECK: %[[C:.*]] = memref.view %[[ARENA]][%[[C0]]][] : memref<?xi8> to memref<4x16xf32>
-// CHECK: %[[OUT:.*]] = memref.alloc() : memref<4x16xf32>
+// CHECK: %[[OUT:.*]] = memref.view %[[ARENA]][%[[C256]]][] : memref<?xi8> to memref<4x16xf32>
+// CHECK-NOT: memref.alloc
 // CHECK: return %[[OUT]]
 // CHECK: func.func @main_arena_bytes(%{{.*}}: memref<16xf32>) -> index
-// CHECK: %[[N:.*]] = arith.constant 320 : index
+// CHECK: %[[N:.*]] = arith.constant 512 : index
 // CHECK: return %[[N]]
-// REPORT: pd-plan-memory: @main: 3 buffers in 3 slots (0 in place), 1 left to the heap (1 results, 0 data-dependent)
-// REPORT-NEXT: pd-plan-memory: arena 320 bytes, without reuse 576 bytes, saved 44.4%
+// REPORT: pd-plan-memory: @main: 4 buffers in 4 slots (0 in place, 1 returned), 0 left to the heap (0 data-dependent)
+// REPORT-NEXT: pd-plan-memory: arena 512 bytes, without reuse 832 bytes, saved 38.5%
 // REPORT-NEXT: buffer 0: 256 bytes, live 2..4, offset 0
 // REPORT-NEXT: buffer 1: 64 bytes, live 4..6, offset 256
 // REPORT-NEXT: buffer 2: 256 bytes, live 6..8, offset 0
+// REPORT-NEXT: buffer 3: 256 bytes, live 8..9, offset 256
 #id = affine_map<(d0, d1) -> (d0, d1)>
 #row = affine_map<(d0, d1) -> (d0)>
 func.func @main(%x: memref<16xf32>) -> memref<4x16xf32> {
@@ -49,7 +52,8 @@ func.func @main(%x: memref<16xf32>) -> memref<4x16xf32> {
 
 // Overlapping lifetimes: %a and %b are both live when the add runs, so they
 // must not share memory; the add writes %r in place of %a (its last use),
-// but not of %b, which is read again afterwards.
+// but not of %b, which is read again afterwards; the result %out goes in
+// place of %r.
 // CHECK-LABEL: module attributes {pd.memory_plan = {arena_bytes = 512 : i64
 // CHECK-DAG: %[[C0:.*]] = arith.constant 0 : index
 // CHECK-DAG: %[[C256:.*]] = arith.constant 256 : index
@@ -57,8 +61,12 @@ func.func @main(%x: memref<16xf32>) -> memref<4x16xf32> {
 // CHECK: %[[B:.*]] = memref.view %{{.*}}[%[[C256]]][]
 // CHECK: %[[R:.*]] = memref.view %{{.*}}[%[[C0]]][]
 // CHECK: linalg.generic {{.*}} ins(%[[A]], %[[B]] : {{.*}}) outs(%[[R]] :
-// REPORT: pd-plan-memory: @main: 3 buffers in 2 slots (1 in place), 1 left to the heap
+// CHECK: %[[OUT:.*]] = memref.view %{{.*}}[%[[C0]]][]
+// CHECK: linalg.generic {{.*}} ins(%[[R]], %[[B]] : {{.*}}) outs(%[[OUT]] :
+// CHECK: return %[[OUT]]
+// REPORT: pd-plan-memory: @main: 4 buffers in 2 slots (2 in place, 1 returned), 0 left to the heap
 // REPORT: buffer 2: 256 bytes, live 5..7, offset 0, in place of buffer 0
+// REPORT: buffer 3: 256 bytes, live 7..8, offset 0, in place of buffer 2
 // REPORT: buffer 1: 256 bytes, live 3..7, offset 256
 #id = affine_map<(d0) -> (d0)>
 func.func @main(%x: memref<64xf32>) -> memref<64xf32> {
@@ -88,10 +96,11 @@ func.func @main(%x: memref<64xf32>) -> memref<64xf32> {
 // No in-place write through a non-identity read (a transpose) or when the
 // element size differs.
 // CHECK-LABEL: module attributes {pd.memory_plan = {arena_bytes = 768 : i64
-// REPORT: pd-plan-memory: @main: 3 buffers in 3 slots (0 in place)
+// REPORT: pd-plan-memory: @main: 4 buffers in 4 slots (0 in place, 1 returned)
 // REPORT: buffer 0: 256 bytes, live 1..3, offset 0
 // REPORT: buffer 1: 256 bytes, live 3..5, offset 512
 // REPORT: buffer 2: 512 bytes, live 5..7, offset 0
+// REPORT: buffer 3: 256 bytes, live 7..8, offset 512
 #id = affine_map<(d0, d1) -> (d0, d1)>
 #tr = affine_map<(d0, d1) -> (d1, d0)>
 func.func @main(%x: memref<8x8xf32>) -> memref<8x8xf32> {
@@ -145,7 +154,7 @@ func.func @main(%x: memref<8x8xf32>) -> memref<8x8xf32> {
 // CHECK: arith.maxui
 // CHECK-COUNT-3: memref.store %{{.*}}, %[[T]]
 // CHECK: return
-// REPORT: pd-plan-memory: @main: 3 buffers in 3 slots (0 in place), 2 left to the heap (0 results, 2 data-dependent)
+// REPORT: pd-plan-memory: @main: 3 buffers in 3 slots (0 in place, 0 returned), 2 left to the heap (2 data-dependent)
 // REPORT: arena 768 bytes, without reuse 768 bytes, saved 0.0% (dynamic dims taken as 16)
 func.func @main(%x: memref<?x4xf32>) -> memref<?xf32> {
   %c0 = arith.constant 0 : index

@@ -71,9 +71,11 @@ def PdPlanMemoryPass : Pass<"pd-plan-memory", "::mlir::ModuleOp"> {
   let summary = "Place the intermediate buffers of @main in one arena";
   let description = [{
     Runs after bufferization. Every `memref.alloc` in the body of `@main`
-    that does not escape through the results becomes a `memref.view` into
-    one arena, passed as a new trailing argument `pd.arena` of type
-    `memref<?xi8>`:
+    becomes a `memref.view` into one arena, passed as a new trailing
+    argument `pd.arena` of type `memref<?xi8>`. Results too: they live
+    until `@main` returns, and the runtime copies them out before the next
+    run (pd-forward-arena-results removes the copy the deallocation
+    pipeline adds), so steady-state runs allocate nothing.
 
     * liveness is the span, in the final schedule, from a buffer's first to
       its last use (through views of it such as reshapes);
@@ -105,6 +107,20 @@ def PdPlanMemoryPass : Pass<"pd-plan-memory", "::mlir::ModuleOp"> {
     "::mlir::memref::MemRefDialect", "::mlir::arith::ArithDialect",
     "::mlir::func::FuncDialect"
   ];
+}
+
+def PdForwardArenaResultsPass : Pass<"pd-forward-arena-results", "::mlir::ModuleOp"> {
+  let summary = "Return @main's results from the arena without the deallocation pipeline's copy";
+  let description = [{
+    Runs after buffer-deallocation-pipeline. The ownership-based
+    deallocation makes every result of a public function owned, so a result
+    pd-plan-memory placed in the arena is returned through a
+    `bufferization.clone` (a heap allocation and a copy per run). The
+    runtime never frees a result that points into the arena and copies every
+    result out before the next run, so this pass returns the arena view
+    itself and drops the clone.
+  }];
+  let dependentDialects = ["::mlir::bufferization::BufferizationDialect"];
 }
 
 def PdKernelLayoutsPass : Pass<"pd-kernel-layouts", "::mlir::func::FuncOp"> {
