@@ -470,6 +470,10 @@ void Planner::rewrite() {
     OpBuilder builder(b.alloc);
     auto view = memref::ViewOp::create(builder, b.alloc.getLoc(), b.alloc.getType(), arena,
                                        slots[b.slot].offset, b.alloc.getDynamicSizes());
+    // Buffers of different slots never overlap while both are live, so an
+    // op using two of them reads and writes disjoint memory (pd-outline-ops
+    // turns that into llvm.noalias, also when offsets are dynamic).
+    view->setAttr(kArenaSlotAttr, builder.getI64IntegerAttr(b.slot));
     b.alloc.getResult().replaceAllUsesWith(view.getResult());
     b.alloc.erase();
   }

@@ -62,12 +62,14 @@ std::optional<std::pair<int64_t, int64_t>> viewRange(Value v) {
   return std::make_pair(*shift, *shift + bytes);
 }
 
-/// The memref.view of an arena that `v` is (through shape-only views).
+/// The memref.view of an arena that `v` is or lies within (through reshapes,
+/// casts and subviews, which stay inside the memory they view).
 Value arenaView(Value v) {
   while (Operation *def = v.getDefiningOp()) {
     if (isa<memref::ViewOp>(def))
       return v;
-    if (!isa<memref::CollapseShapeOp, memref::ExpandShapeOp, memref::CastOp>(def))
+    if (!isa<memref::CollapseShapeOp, memref::ExpandShapeOp, memref::CastOp, memref::SubViewOp>(
+            def))
       return nullptr;
     v = def->getOperand(0);
   }
@@ -80,8 +82,34 @@ bool provablyDisjoint(Value out, Value in) {
   Value va = arenaView(out), vb = arenaView(in);
   if (!va || !vb)
     return false;
+  // Different slots of the memory plan: both are live here, so they do not
+  // overlap (whatever their offsets).
+  auto sa = va.getDefiningOp()->getAttrOfType<IntegerAttr>(kArenaSlotAttr);
+  auto sb = vb.getDefiningOp()->getAttrOfType<IntegerAttr>(kArenaSlotAttr);
+  if (sa && sb && sa.getInt() != sb.getInt())
+    return true;
   auto ra = viewRange(va), rb = viewRange(vb);
   return ra && rb && (ra->second <= rb->first || rb->second <= ra->first);
+}
+
+/// Lets LLVM vectorize a floating-point reduction: the float arith ops of a
+/// linalg op with a reduction loop get `reassoc` (and `contract`), so the
+/// sum of a row may be computed in several partial sums. Without it the
+/// loop vectorizer keeps the sequential order: scalar code, one element
+/// per cycle at best (BERT's layer_norm means and variances).
+void allowReassociation(Operation *op) {
+  auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+  if (!linalgOp || linalgOp.getNumReductionLoops() == 0)
+    return;
+  op->walk([](arith::ArithFastMathInterface fm) {
+    if (!isa<FloatType>(getElementTypeOrSelf(fm->getResult(0).getType())))
+      return;
+    auto flags = fm.getFastMathFlagsAttr() ? fm.getFastMathFlagsAttr().getValue()
+                                            : arith::FastMathFlags::none;
+    flags = flags | arith::FastMathFlags::reassoc | arith::FastMathFlags::contract;
+    fm->setAttr(fm.getFastMathAttrName(),
+                arith::FastMathFlagsAttr::get(fm->getContext(), flags));
+  });
 }
 
 struct PdOutlineOpsPass : impl::PdOutlineOpsPassBase<PdOutlineOpsPass> {
@@ -146,8 +174,9 @@ struct PdOutlineOpsPass : impl::PdOutlineOpsPassBase<PdOutlineOpsPass> {
     b.setInsertionPointToStart(body);
     for (Operation *c : constants)
       map.map(c->getResult(0), b.clone(*c)->getResult(0));
-    b.clone(*op, map);
+    Operation *copy = b.clone(*op, map);
     func::ReturnOp::create(b, op.getLoc());
+    allowReassociation(copy);
 
     // noalias on an output that overlaps no other buffer operand.
     for (OpOperand &init : op.getDpsInitsMutable()) {

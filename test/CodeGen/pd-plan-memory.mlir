@@ -4,15 +4,16 @@
 // Reuse after death: %a (256 B) dies at the reduction, so %c (256 B), born
 // after it, takes the same offset; %b overlaps both and goes above them.
 // Every offset is 64-byte aligned (%b holds 16 bytes). The result %out is
-// in the arena too (live until the return), where %b was.
+// in the arena too (live until the return), where %b was. Each view names
+// its slot (pd.arena_slot; an in-place chain shares one, below).
 // CHECK-LABEL: module attributes {pd.memory_plan = {arena_bytes = 512 : i64
 // CHECK: func.func @main(%{{.*}}: memref<16xf32>, %[[ARENA:.*]]: memref<?xi8> {pd.arena})
 // CHECK-DAG: %[[C0:.*]] = arith.constant 0 : index
 // CHECK-DAG: %[[C256:.*]] = arith.constant 256 : index
-// CHECK: %[[A:.*]] = memref.view %[[ARENA]][%[[C0]]][] : memref<?xi8> to memref<4x16xf32>
-// CHECK: %[[B:.*]] = memref.view %[[ARENA]][%[[C256]]][] : memref<?xi8> to memref<4xf32>
-// CHECK: %[[C:.*]] = memref.view %[[ARENA]][%[[C0]]][] : memref<?xi8> to memref<4x16xf32>
-// CHECK: %[[OUT:.*]] = memref.view %[[ARENA]][%[[C256]]][] : memref<?xi8> to memref<4x16xf32>
+// CHECK: %[[A:.*]] = memref.view %[[ARENA]][%[[C0]]][] {pd.arena_slot = 0 : i64} : memref<?xi8> to memref<4x16xf32>
+// CHECK: %[[B:.*]] = memref.view %[[ARENA]][%[[C256]]][] {pd.arena_slot = 1 : i64} : memref<?xi8> to memref<4xf32>
+// CHECK: %[[C:.*]] = memref.view %[[ARENA]][%[[C0]]][] {pd.arena_slot = 2 : i64} : memref<?xi8> to memref<4x16xf32>
+// CHECK: %[[OUT:.*]] = memref.view %[[ARENA]][%[[C256]]][] {pd.arena_slot = 3 : i64} : memref<?xi8> to memref<4x16xf32>
 // CHECK-NOT: memref.alloc
 // CHECK: return %[[OUT]]
 // CHECK: func.func @main_arena_bytes(%{{.*}}: memref<16xf32>) -> index
@@ -57,11 +58,11 @@ func.func @main(%x: memref<16xf32>) -> memref<4x16xf32> {
 // CHECK-LABEL: module attributes {pd.memory_plan = {arena_bytes = 512 : i64
 // CHECK-DAG: %[[C0:.*]] = arith.constant 0 : index
 // CHECK-DAG: %[[C256:.*]] = arith.constant 256 : index
-// CHECK: %[[A:.*]] = memref.view %{{.*}}[%[[C0]]][]
-// CHECK: %[[B:.*]] = memref.view %{{.*}}[%[[C256]]][]
-// CHECK: %[[R:.*]] = memref.view %{{.*}}[%[[C0]]][]
+// CHECK: %[[A:.*]] = memref.view %{{.*}}[%[[C0]]][] {pd.arena_slot = 0 : i64}
+// CHECK: %[[B:.*]] = memref.view %{{.*}}[%[[C256]]][] {pd.arena_slot = 1 : i64}
+// CHECK: %[[R:.*]] = memref.view %{{.*}}[%[[C0]]][] {pd.arena_slot = 0 : i64}
 // CHECK: linalg.generic {{.*}} ins(%[[A]], %[[B]] : {{.*}}) outs(%[[R]] :
-// CHECK: %[[OUT:.*]] = memref.view %{{.*}}[%[[C0]]][]
+// CHECK: %[[OUT:.*]] = memref.view %{{.*}}[%[[C0]]][] {pd.arena_slot = 0 : i64}
 // CHECK: linalg.generic {{.*}} ins(%[[R]], %[[B]] : {{.*}}) outs(%[[OUT]] :
 // CHECK: return %[[OUT]]
 // REPORT: pd-plan-memory: @main: 4 buffers in 2 slots (2 in place, 1 returned), 0 left to the heap
@@ -143,7 +144,7 @@ func.func @main(%x: memref<8x8xf32>) -> memref<8x8xf32> {
 // CHECK: call @main_arena_offsets(%[[X]], %[[TABLE]])
 // CHECK: %[[OFF0:.*]] = memref.load %[[TABLE]][%{{.*}}] : memref<3xindex>
 // CHECK-NOT: arith.maxui
-// CHECK: memref.view %[[ARENA]][%[[OFF0]]][%[[D]]] : memref<?xi8> to memref<?x4xf32>
+// CHECK: memref.view %[[ARENA]][%[[OFF0]]][%[[D]]] {pd.arena_slot = {{[0-9]}} : i64} : memref<?xi8> to memref<?x4xf32>
 // CHECK: memref.alloc(%{{.*}}) : memref<?xf32>
 // CHECK: func.func @main_arena_bytes(%[[Y:.*]]: memref<?x4xf32>) -> index
 // CHECK: memref.dim %[[Y]]

@@ -67,6 +67,10 @@ void addCPUCodegenPasses(OpPassManager &pm, bool memoryPlan = false, bool memory
 /// Name prefix of the functions pd-outline-ops creates.
 inline constexpr const char *kOutlinedPrefix = "__pd_op_";
 
+/// On each memref.view pd-plan-memory makes: the index of its arena slot.
+/// Views of different slots are disjoint wherever an op uses both.
+inline constexpr const char *kArenaSlotAttr = "pd.arena_slot";
+
 void registerCodeGenPassesAndPipelines();
 } // namespace mlir::pd
 

@@ -154,8 +154,12 @@ def PdOutlineOpsPass : Pass<"pd-outline-ops", "::mlir::ModuleOp"> {
     LLVM optimizes and compiles many small loop nests far better and faster
     than one giant `@main`; the artifact keeps these functions noinline.
     An output argument gets `llvm.noalias` when it provably overlaps no other
-    buffer argument: a different allocation or argument, or a disjoint
-    constant byte range of the same arena.
+    buffer argument: a different allocation or argument, a view (or subview)
+    of another slot of the memory plan (`pd.arena_slot`: both are live at
+    the op, so they are disjoint whatever their offsets), or a disjoint
+    constant byte range of the same arena. The float arith ops of an op
+    with a reduction loop get `fastmath<reassoc,contract>`, so LLVM may
+    vectorize the reduction (partial sums) instead of keeping it scalar.
   }];
   let dependentDialects = ["::mlir::func::FuncDialect", "::mlir::linalg::LinalgDialect"];
 }
