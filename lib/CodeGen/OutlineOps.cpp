@@ -105,10 +105,9 @@ void allowReassociation(Operation *op) {
     if (!isa<FloatType>(getElementTypeOrSelf(fm->getResult(0).getType())))
       return;
     auto flags = fm.getFastMathFlagsAttr() ? fm.getFastMathFlagsAttr().getValue()
-                                            : arith::FastMathFlags::none;
+                                           : arith::FastMathFlags::none;
     flags = flags | arith::FastMathFlags::reassoc | arith::FastMathFlags::contract;
-    fm->setAttr(fm.getFastMathAttrName(),
-                arith::FastMathFlagsAttr::get(fm->getContext(), flags));
+    fm->setAttr(fm.getFastMathAttrName(), arith::FastMathFlagsAttr::get(fm->getContext(), flags));
   });
 }
 

@@ -17,11 +17,12 @@ static const char *kCPUPipeline =
     "type-result-"
     "dims,"
     "canonicalize,cse,"
-    "func.func(pd-kernel-layouts,pd-fuse-elementwise,pd-split-init-tensors),"
+    "func.func(pd-kernel-layouts{block=%b measure=%L},pd-fuse-elementwise,pd-split-init-tensors),"
     "one-shot-bufferize{bufferize-function-boundaries "
     "function-boundary-type-conversion=identity-layout-map},"
     "canonicalize,cse,pd-plan-memory{place=%p report=%s},cse,"
-    "buffer-deallocation-pipeline,pd-forward-arena-results,convert-bufferization-to-memref,pd-lower-kernel-calls,pd-outline-"
+    "buffer-deallocation-pipeline,pd-forward-arena-results,convert-bufferization-to-memref,pd-"
+    "lower-kernel-calls,pd-outline-"
     "ops,%par"
     "convert-linalg-to-loops,lower-affine,convert-scf-to-cf,expand-strided-metadata,lower-affine,"
     "convert-math-to-llvm,convert-math-to-libm,arith-expand{include-bf16=true},convert-arith-to-"
@@ -29,8 +30,11 @@ static const char *kCPUPipeline =
     "convert-cf-to-llvm,convert-func-to-llvm,convert-index-to-llvm,reconcile-unrealized-casts";
 
 void mlir::pd::addCPUCodegenPasses(OpPassManager &pm, bool memoryPlan, bool memoryReport,
-                                   StringRef kernels, bool parallel) {
+                                   StringRef kernels, bool parallel, int64_t convBlock,
+                                   StringRef measureLibrary) {
   std::string pipeline = kCPUPipeline;
+  pipeline.replace(pipeline.find("%b"), 2, std::to_string(convBlock));
+  pipeline.replace(pipeline.find("%L"), 2, "\"" + measureLibrary.str() + "\"");
   pipeline.replace(pipeline.find("%par"), 4, parallel ? "pd-parallelize-ops," : "");
   pipeline.replace(pipeline.find("%k"), 2, kernels.str());
   pipeline.replace(pipeline.find("%p"), 2, memoryPlan ? "true" : "false");

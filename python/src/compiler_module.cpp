@@ -127,7 +127,8 @@ PYBIND11_MODULE(_compiler, m) {
                       const std::string &target, const std::string &precision,
                       const std::map<std::string, std::vector<int64_t>> &inputShapes, bool optimize,
                       const std::string &name, const std::string &outDir, bool memoryPlan,
-                      const std::string &kernels, const std::string &cpu, bool parallel) {
+                      const std::string &kernels, const std::string &cpu, bool parallel,
+                      const std::string &convLayout) {
     Session s;
     OwningOpRef<ModuleOp> mod =
         isText ? s.parse(source) : pd::tool::loadModel(&s.ctx, source, params);
@@ -145,6 +146,7 @@ PYBIND11_MODULE(_compiler, m) {
     opts.kernels = kernels;
     opts.cpu = cpu;
     opts.parallel = parallel;
+    opts.convLayout = convLayout;
     LogicalResult ok = success();
     {
       py::gil_scoped_release release;

@@ -169,6 +169,20 @@ def test_compile_option_parallel(tiny):
                                atol=1e-6)
 
 
+def test_compile_option_conv_layout(tiny):
+    """conv_layout= reaches pd-kernel-layouts (recorded in the manifest) and
+    a bad name is an error."""
+    import json
+    x, bias = inputs()
+    want = list(reference.load(tiny).run({"image": x, "bias": bias}).values())[0]
+    m = paddle_mlir.compile(tiny, conv_layout="nchw16c")
+    with open(os.path.join(m.artifact_dir, "manifest.json")) as f:
+        assert json.load(f)["kernels"]["conv_layout"]["choice"] == "nChw16c"
+    np.testing.assert_allclose(m(x, bias)[0], want, rtol=1e-5, atol=1e-6)
+    with pytest.raises(RuntimeError, match="--conv-layout must be auto, nhwc, nchw8c or nchw16c"):
+        paddle_mlir.compile(tiny, conv_layout="nchw4c")
+
+
 def test_compile_errors(tmp_path):
     b = ProgramBuilder()
     x = b.feed("x", [2, 4])

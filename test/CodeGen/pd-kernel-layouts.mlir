@@ -3,6 +3,17 @@
 // RUN: paddle-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(pd-kernel-layouts{block=-1}))" | FileCheck %s --check-prefix=NHWC
 // RUN: not paddle-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(pd-kernel-layouts{block=4}))" 2>&1 | FileCheck %s --check-prefix=BAD
 // BAD: error: pd-kernel-layouts: block must be 8, 16, -1 (NHWC) or 0, not 4
+// With a kernel library to measure with, block=0 records its choice (on
+// AVX-512 hosts with the timed totals of both layouts; which one wins
+// depends on the machine, test/e2e/conv-layout.test checks it is the
+// faster) and applies it to every conv of the chain.
+// RUN: paddle-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(pd-kernel-layouts{measure=%runtime_lib/libpdrt_kernels.so}))" | FileCheck %s --check-prefix=MEASURE
+// MEASURE: func.func @chain({{.*}}) attributes {pd.conv_layout = {choice = "[[L:nhwc|nChw8c]]", convolutions = 3 : i64
+// MEASURE: ints = array<i64: 1, 1, 0, 0, 0, 0, 1, 1, 1, 0, 1, 0, 0, [[B:-1|8]]>
+// MEASURE: ints = array<i64: 1, 1, 0, 0, 0, 0, 1, 1, 1, 0, 1, [[B]], 0, [[B]]>
+// MEASURE: ints = array<i64: 1, 1, 0, 0, 0, 0, 1, 1, 1, 0, 1, [[B]], [[B]], 0>
+// RUN: not paddle-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(pd-kernel-layouts{measure=\"%t/no such.so\"}))" 2>&1 | FileCheck %s --check-prefix=NOLIB
+// NOLIB: error: pd-kernel-layouts: cannot time convolutions with '{{.*}}no such.so': {{.*}}cannot open shared object file
 
 // Tests which conv results stay channel-blocked. ints[11..13] are the
 // source / residual / destination blocks.

@@ -61,6 +61,12 @@ static cl::opt<bool>
                       "OMP_NUM_THREADS sets their number at run time; --parallel=false keeps "
                       "generated code on the calling thread)"),
              cl::init(true), cl::cat(category));
+static cl::opt<std::string> convLayout(
+    "conv-layout",
+    cl::desc("Activation layout between oneDNN convolutions: auto (default: on AVX-512 hosts the "
+             "faster of nhwc and nchw8c, timed at compile time when shapes are static), nhwc, "
+             "nchw8c or nchw16c"),
+    cl::init("auto"), cl::cat(category));
 static cl::opt<std::string>
     cpu("cpu",
         cl::desc("CPU the generated code targets: host (default: this machine's CPU and "
@@ -90,6 +96,14 @@ int main(int argc, char **argv) {
   opts.kernels = kernels;
   opts.cpu = cpu;
   opts.parallel = parallel;
+  if (convLayout != "auto" && convLayout != "nhwc" && convLayout != "nchw8c" &&
+      convLayout != "nchw16c") {
+    llvm::errs() << "paddle-compile: error: --conv-layout must be auto, nhwc, nchw8c or nchw16c, "
+                    "not '"
+                 << convLayout << "'\n";
+    return 1;
+  }
+  opts.convLayout = convLayout;
   if (!calibration.empty() && precision != "int8") {
     llvm::errs() << "paddle-compile: error: --calibration-data only applies to --precision int8\n";
     return 1;

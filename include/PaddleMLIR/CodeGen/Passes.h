@@ -60,9 +60,12 @@ void buildLowerToCPUPipeline(OpPassManager &pm, const LowerToCPUOptions &options
 /// its plan to stderr.
 /// `kernels` is "onednn" (conv/matmul through the runtime's oneDNN kernels)
 /// or "none" (everything generated). With `parallel`, outlined ops run
-/// split over the runtime's threads (pd-parallelize-ops).
+/// split over the runtime's threads (pd-parallelize-ops). `convBlock` is
+/// pd-kernel-layouts' layout between convolutions (0: automatic; with
+/// `measureLibrary`, the kernel library, by timing on AVX-512 hosts).
 void addCPUCodegenPasses(OpPassManager &pm, bool memoryPlan = false, bool memoryReport = false,
-                         StringRef kernels = "onednn", bool parallel = true);
+                         StringRef kernels = "onednn", bool parallel = true, int64_t convBlock = 0,
+                         StringRef measureLibrary = "");
 
 /// Name prefix of the functions pd-outline-ops creates.
 inline constexpr const char *kOutlinedPrefix = "__pd_op_";

@@ -136,11 +136,20 @@ def PdKernelLayoutsPass : Pass<"pd-kernel-layouts", "::mlir::func::FuncOp"> {
     (ints 11-13: 0 = plain NCHW, 8/16 = nChw8c/nChw16c, -1 = NHWC). A
     blocked layout needs a channel count that is a multiple of the block,
     so the buffer size is unchanged.
+
+    With `block=0` on an AVX-512 host and `measure` naming the kernel
+    library, the choice between NHWC (oneDNN's AVX-512 brgemm kernels) and
+    nChw8c (its AVX2 kernels) is made by timing every convolution of the
+    function both ways (pdk_time_conv2d, static shapes only; dynamic shapes
+    keep NHWC); the per-layout totals and the choice are recorded on the
+    function as `pd.conv_layout`.
   }];
   let options = [
     Option<"block", "block", "int64_t", "0",
            "Layout: 8 or 16 (nChw8c/nChw16c), -1 (NHWC); 0 picks NHWC when the "
-           "host has AVX-512, else 8">,
+           "host has AVX-512 (or the faster of NHWC and nChw8c with `measure`), else 8">,
+    Option<"measure", "measure", "std::string", "",
+           "Kernel library (libpdrt_kernels.so) to time convolutions with for block=0">,
   ];
 }
 

@@ -438,8 +438,15 @@ LogicalResult mlir::pd::compileToArtifact(ModuleOp module, const CompileOptions 
   }
 
   PassManager lower(module.getContext());
+  int64_t convBlock = opts.convLayout == "nhwc"      ? -1
+                      : opts.convLayout == "nchw8c"  ? 8
+                      : opts.convLayout == "nchw16c" ? 16
+                                                     : 0;
+  if (convBlock == 0 && opts.convLayout != "auto")
+    return fail(module, "--conv-layout must be auto, nhwc, nchw8c or nchw16c, not '" +
+                            opts.convLayout + "'");
   addCPUCodegenPasses(lower, opts.memoryPlan || opts.memoryReport, opts.memoryReport, opts.kernels,
-                      opts.parallel);
+                      opts.parallel, convBlock, opts.kernels == "onednn" ? kernelsLibrary() : "");
   if (failed(lower.run(module)))
     return failure();
   // Which ops went to library kernels (pd-lower-kernel-calls counts them).
@@ -456,6 +463,22 @@ LogicalResult mlir::pd::compileToArtifact(ModuleOp module, const CompileOptions 
     module->removeAttr("pd.parallel_ops");
   }
   bool usesKernels = !kernelCalls.empty() || parallelOps > 0;
+  // pd-kernel-layouts' choice of the layout between convolutions.
+  llvm::json::Value convLayout = nullptr;
+  if (Operation *mainFn = module.lookupSymbol("main"))
+    if (auto d = mainFn->getAttrOfType<DictionaryAttr>("pd.conv_layout")) {
+      llvm::json::Object o;
+      for (NamedAttribute a : d) {
+        if (auto str = dyn_cast<StringAttr>(a.getValue()))
+          o[a.getName().getValue()] = str.getValue().str();
+        else if (auto f = dyn_cast<FloatAttr>(a.getValue()))
+          o[a.getName().getValue()] = f.getValueAsDouble();
+        else if (auto i = dyn_cast<IntegerAttr>(a.getValue()))
+          o[a.getName().getValue()] = i.getInt();
+      }
+      convLayout = std::move(o);
+      mainFn->removeAttr("pd.conv_layout");
+    }
   auto plan = module->getAttrOfType<DictionaryAttr>("pd.memory_plan");
   if (!plan)
     return fail(module, "the CPU pipeline produced no memory plan");
@@ -547,7 +570,8 @@ LogicalResult mlir::pd::compileToArtifact(ModuleOp module, const CompileOptions 
        llvm::json::Object{{"requested", opts.kernels},
                           {"library", usesKernels ? llvm::json::Value("libpdrt_kernels.so")
                                                   : llvm::json::Value(nullptr)},
-                          {"calls", std::move(kernelCalls)}}},
+                          {"calls", std::move(kernelCalls)},
+                          {"conv_layout", std::move(convLayout)}}},
       // Generated ops split over the kernel library's OpenMP threads.
       {"parallel", llvm::json::Object{{"enabled", opts.parallel}, {"ops", parallelOps}}},
       {"inputs", toJson(inputs, false)},
