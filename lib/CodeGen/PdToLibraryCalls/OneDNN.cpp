@@ -402,13 +402,20 @@ struct PdKernelLayoutsPass : mlir::pd::impl::PdKernelLayoutsPassBase<PdKernelLay
     SmallVector<NamedAttribute> times;
     int64_t best = candidates.front();
     double bestMs = -1;
-    for (int64_t b : candidates) {
-      DenseMap<Operation *, SmallVector<int64_t>> plan = layoutPlan(fn, b);
-      double total = 0;
-      for (KernelCallOp call : convs) {
-        auto it = plan.find(call);
+    // Each convolution is timed with every candidate back to back (in an
+    // order that alternates between convolutions), so drift in the
+    // machine's speed (a noisy VM, other processes) hits all candidates
+    // alike; each time is the fastest of 5 runs.
+    SmallVector<DenseMap<Operation *, SmallVector<int64_t>>> plans;
+    for (int64_t b : candidates)
+      plans.push_back(layoutPlan(fn, b));
+    SmallVector<double> totals(candidates.size(), 0.0);
+    for (auto [n, call] : llvm::enumerate(convs)) {
+      for (size_t k = 0; k < candidates.size(); ++k) {
+        size_t c = n % 2 ? candidates.size() - 1 - k : k;
+        auto it = plans[c].find(call);
         SmallVector<int64_t> ints =
-            it == plan.end() ? SmallVector<int64_t>(call.getInts()) : it->second;
+            it == plans[c].end() ? SmallVector<int64_t>(call.getInts()) : it->second;
         ArrayRef<int64_t> slots = call.getSlots();
         auto append = [&](Value v) {
           auto t = cast<RankedTensorType>(v.getType());
@@ -421,14 +428,16 @@ struct PdKernelLayoutsPass : mlir::pd::impl::PdKernelLayoutsPassBase<PdKernelLay
         append(call.getResult());
         SmallVector<float> floats(call.getFloats());
         int64_t present = (slots[2] >= 0 ? 1 : 0) | (slots[3] >= 0 ? 2 : 0);
-        double ms = time(ints.data(), floats.data(), present, /*iterations=*/3);
+        double ms = time(ints.data(), floats.data(), present, /*iterations=*/5);
         if (ms < 0) {
           call.emitError("pd-kernel-layouts: oneDNN cannot run this convolution with layout ")
-              << layoutName(b);
+              << layoutName(candidates[c]);
           return std::nullopt;
         }
-        total += ms;
+        totals[c] += ms;
       }
+    }
+    for (auto [b, total] : llvm::zip(candidates, totals)) {
       times.emplace_back(StringAttr::get(ctx, std::string(layoutName(b)) + "_ms"),
                          FloatAttr::get(Float64Type::get(ctx), total));
       if (bestMs < 0 || total < bestMs) {
