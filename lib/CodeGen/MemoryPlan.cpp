@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "PaddleMLIR/CodeGen/Passes.h"
+#include "PaddleMLIR/Dialect/Pd/IR/PdOps.h"
 
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/IRMapping.h"
@@ -118,6 +119,7 @@ private:
   std::optional<int64_t> evalAtHint(Value v);
   void analyze();
   bool canRunInPlace(Buffer &a, Buffer &b, linalg::GenericOp g, OpOperand &in);
+  std::optional<unsigned> residualInPlace(KernelCallOp call, Buffer &b);
   void formSlots();
   Value constant(int64_t v) {
     Value &c = constants[v];
@@ -341,6 +343,47 @@ bool Planner::canRunInPlace(Buffer &a, Buffer &b, linalg::GenericOp g, OpOperand
   return llvm::count_if(g->getOpOperands(), [&](OpOperand &o) { return o.get() == in.get(); }) == 1;
 }
 
+/// A convolution kernel with a residual accumulates into its destination
+/// (oneDNN's sum post-op), so the residual is first copied there (2% of
+/// ResNet-50). When this call is the residual's last use, the residual and
+/// the destination `b` have one layout and one size, and `b` is written
+/// only here, `b` can take the residual's slot: the kernel then finds the
+/// residual already in place. Returns the residual's buffer.
+std::optional<unsigned> Planner::residualInPlace(KernelCallOp call, Buffer &b) {
+  constexpr int64_t kResidualSlot = 3, kResBlock = 12, kDstBlock = 13;
+  ArrayRef<int64_t> slotsOf = call.getSlots(), ints = call.getInts();
+  if (call.getCallee() != "pdk_conv2d" || call.getInit() != b.alloc.getResult() ||
+      slotsOf.size() <= kResidualSlot || slotsOf[kResidualSlot] < 0 || ints.size() <= kDstBlock ||
+      ints[kResBlock] != ints[kDstBlock])
+    return std::nullopt;
+  Value res = call.getInputs()[slotsOf[kResidualSlot]];
+  auto it = bufferOf.find(res);
+  if (it == bufferOf.end())
+    return std::nullopt;
+  Buffer &a = buffers[it->second];
+  if (a.slot < 0 || a.end != b.start ||
+      slots[a.slot].members.back() != bufferOf.lookup(a.alloc.getResult()))
+    return std::nullopt;
+  MemRefType ta = a.alloc.getType(), tb = b.alloc.getType();
+  bool sameSize = a.staticBytes ? (b.staticBytes && *a.staticBytes == *b.staticBytes)
+                                : (ta.getShape() == tb.getShape() &&
+                                   a.alloc.getDynamicSizes() == b.alloc.getDynamicSizes());
+  if (!sameSize)
+    return std::nullopt;
+  // The call reads `a` through the residual operand only, and nothing else
+  // touches `b` at the call.
+  for (const UseSite &u : a.uses)
+    if (u.pos == a.end && (u.user != call.getOperation() || u.value != res))
+      return std::nullopt;
+  for (const UseSite &u : b.uses)
+    if (u.pos == b.start && (u.user != call.getOperation() || u.value != b.alloc.getResult()))
+      return std::nullopt;
+  if (llvm::count(call->getOperands(), res) != 1 ||
+      llvm::count(call->getOperands(), b.alloc.getResult()) != 1)
+    return std::nullopt;
+  return it->second;
+}
+
 void Planner::formSlots() {
   SmallVector<unsigned> byStart(buffers.size());
   for (unsigned i = 0; i < buffers.size(); ++i)
@@ -373,6 +416,14 @@ void Planner::formSlots() {
         break;
       }
     }
+    if (b.slot < 0)
+      if (auto call = dyn_cast<KernelCallOp>(opAt[b.start]))
+        if (std::optional<unsigned> a = residualInPlace(call, b)) {
+          Slot &s = slots[buffers[*a].slot];
+          s.members.push_back(bi);
+          s.end = b.end;
+          b.slot = buffers[*a].slot;
+        }
     if (b.slot >= 0)
       continue;
     b.slot = slots.size();

@@ -178,3 +178,32 @@ func.func @main(%x: memref<?x4xf32>) -> memref<?xf32> {
   memref.copy %c, %b : memref<?x4xf32> to memref<?x4xf32>
   return %out : memref<?xf32>
 }
+
+// -----
+
+// A convolution kernel with a residual writes in place of the residual when
+// it is the residual's last use and both have one layout (ints 12 and 13):
+// %b takes %a's slot. %d cannot take %c's: %c is read again afterwards.
+// %c, %e and %f cannot take their residual's: its layout (ints 12) differs
+// from the destination's (ints 13).
+// REPORT: pd-plan-memory: @main: 6 buffers in 5 slots (1 in place, 1 returned)
+// REPORT: buffer 1: 512 bytes, live 3..5, offset 0, in place of buffer 0
+// CHECK: func.func @main(%{{.*}}: memref<1x8x4x4xf32>, %{{.*}}: memref<8x8x1x1xf32>, %{{.*}}: memref<?xi8> {pd.arena})
+// CHECK: %[[A:.*]] = memref.view %{{.*}}[%[[OFF:.*]]][] {pd.arena_slot = [[S:[0-9]+]] : i64}
+// CHECK: %[[B:.*]] = memref.view %{{.*}}[%[[OFF]]][] {pd.arena_slot = [[S]] : i64}
+// CHECK: pd.kernel_call "pdk_conv2d"(%arg0, %arg1, %[[A]]) init(%[[B]])
+func.func @main(%x: memref<1x8x4x4xf32>, %w: memref<8x8x1x1xf32>) -> memref<1x8x4x4xf32> {
+  %a = memref.alloc() : memref<1x8x4x4xf32>
+  pd.kernel_call "pdk_conv2d"(%x, %w) init(%a) {slots = array<i64: 0, 1, -1, -1>, ints = array<i64: 1, 1, 0, 0, 0, 0, 1, 1, 1, 0, 1, 0, 0, -1>, floats = array<f32: 0.0, 0.0>} : (memref<1x8x4x4xf32>, memref<8x8x1x1xf32>, memref<1x8x4x4xf32>) -> ()
+  %b = memref.alloc() : memref<1x8x4x4xf32>
+  pd.kernel_call "pdk_conv2d"(%x, %w, %a) init(%b) {slots = array<i64: 0, 1, -1, 2>, ints = array<i64: 1, 1, 0, 0, 0, 0, 1, 1, 1, 0, 1, 0, -1, -1>, floats = array<f32: 0.0, 0.0>} : (memref<1x8x4x4xf32>, memref<8x8x1x1xf32>, memref<1x8x4x4xf32>, memref<1x8x4x4xf32>) -> ()
+  %c = memref.alloc() : memref<1x8x4x4xf32>
+  pd.kernel_call "pdk_conv2d"(%x, %w, %b) init(%c) {slots = array<i64: 0, 1, -1, 2>, ints = array<i64: 1, 1, 0, 0, 0, 0, 1, 1, 1, 0, 1, 0, -1, 0>, floats = array<f32: 0.0, 0.0>} : (memref<1x8x4x4xf32>, memref<8x8x1x1xf32>, memref<1x8x4x4xf32>, memref<1x8x4x4xf32>) -> ()
+  %d = memref.alloc() : memref<1x8x4x4xf32>
+  pd.kernel_call "pdk_conv2d"(%x, %w, %c) init(%d) {slots = array<i64: 0, 1, -1, 2>, ints = array<i64: 1, 1, 0, 0, 0, 0, 1, 1, 1, 0, 1, 0, 0, 0>, floats = array<f32: 0.0, 0.0>} : (memref<1x8x4x4xf32>, memref<8x8x1x1xf32>, memref<1x8x4x4xf32>, memref<1x8x4x4xf32>) -> ()
+  %e = memref.alloc() : memref<1x8x4x4xf32>
+  pd.kernel_call "pdk_conv2d"(%c, %w, %d) init(%e) {slots = array<i64: 0, 1, -1, 2>, ints = array<i64: 1, 1, 0, 0, 0, 0, 1, 1, 1, 0, 1, 0, 0, -1>, floats = array<f32: 0.0, 0.0>} : (memref<1x8x4x4xf32>, memref<8x8x1x1xf32>, memref<1x8x4x4xf32>, memref<1x8x4x4xf32>) -> ()
+  %f = memref.alloc() : memref<1x8x4x4xf32>
+  pd.kernel_call "pdk_conv2d"(%x, %w, %e) init(%f) {slots = array<i64: 0, 1, -1, 2>, ints = array<i64: 1, 1, 0, 0, 0, 0, 1, 1, 1, 0, 1, 0, -1, 0>, floats = array<f32: 0.0, 0.0>} : (memref<1x8x4x4xf32>, memref<8x8x1x1xf32>, memref<1x8x4x4xf32>, memref<1x8x4x4xf32>) -> ()
+  return %f : memref<1x8x4x4xf32>
+}
