@@ -183,6 +183,29 @@ def test_compile_option_conv_layout(tiny):
         paddle_mlir.compile(tiny, conv_layout="nchw4c")
 
 
+def test_kernel_errors_after_timed_compile(tmp_path):
+    """A compile that times convolutions (static shapes) loads the kernel
+    library into this process; the model run afterwards shares it, and a
+    kernel failure (injected after the compile) must still fail the run
+    with oneDNN's message. Runs in a child so the injected failure stays
+    there."""
+    import subprocess
+    import sys
+    b = ProgramBuilder()
+    x = b.feed("x", [2, 8, 6, 6])
+    w = b.param("w", np.full((8, 8, 3, 3), 0.1, np.float32))
+    b.fetch(b.conv2d(b.relu(b.conv2d(x, w, padding=1)), w, padding=1))
+    b.save(str(tmp_path))
+    code = ("import os, numpy as np, paddle_mlir, sys; "
+            "m = paddle_mlir.compile(sys.argv[1]); "
+            "os.environ['PDK_TEST_FAIL_CREATE'] = '1'\n"
+            "try:\n m(np.ones((2, 8, 6, 6), np.float32))\nexcept RuntimeError as e:\n"
+            " print('error:', e)\nelse:\n print('no error')")
+    out = subprocess.run([sys.executable, "-c", code, str(tmp_path)], check=True,
+                         capture_output=True, text=True).stdout
+    assert "failure injected by PDK_TEST_FAIL_CREATE" in out, out
+
+
 def test_compile_errors(tmp_path):
     b = ProgramBuilder()
     x = b.feed("x", [2, 4])

@@ -15,8 +15,9 @@
 
 #include "PaddleMLIR/CodeGen/Passes.h"
 #include "PaddleMLIR/Dialect/Pd/IR/PdOps.h"
-#include "llvm/Support/DynamicLibrary.h"
 #include "llvm/TargetParser/Host.h"
+
+#include <dlfcn.h>
 
 using namespace mlir;
 using namespace mlir::pd;
@@ -388,14 +389,19 @@ struct PdKernelLayoutsPass : mlir::pd::impl::PdKernelLayoutsPassBase<PdKernelLay
     });
     if (convs.empty() || dynamic)
       return candidates.front();
-    std::string error;
-    auto lib = llvm::sys::DynamicLibrary::getPermanentLibrary(measure.c_str(), &error);
+    // RTLD_LOCAL keeps the kernel library's symbols out of the global
+    // scope. A model loaded later in this process (paddle_mlir.compile and
+    // run) gets this same instance through its soname, so there is one
+    // primitive cache and one error slot (python/tests/test_api.py checks a
+    // kernel failure still reaches the run). Never closed: oneDNN and
+    // libgomp stay loaded.
     using TimeFn = double (*)(const int64_t *, const float *, int64_t, int64_t);
-    auto time = lib.isValid() ? reinterpret_cast<TimeFn>(lib.getAddressOfSymbol("pdk_time_conv2d"))
-                              : nullptr;
+    void *lib = dlopen(measure.c_str(), RTLD_NOW | RTLD_LOCAL);
+    auto time = lib ? reinterpret_cast<TimeFn>(dlsym(lib, "pdk_time_conv2d")) : nullptr;
     if (!time) {
+      const char *error = dlerror();
       fn.emitError("pd-kernel-layouts: cannot time convolutions with '")
-          << measure << "': " << (error.empty() ? "no pdk_time_conv2d" : error);
+          << measure << "': " << (error ? error : "no pdk_time_conv2d");
       return std::nullopt;
     }
     MLIRContext *ctx = fn.getContext();
