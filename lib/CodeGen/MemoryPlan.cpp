@@ -118,6 +118,7 @@ private:
   void hoistSizes();
   std::optional<int64_t> evalAtHint(Value v);
   void analyze();
+  bool canContinueSlot(Buffer &a, Buffer &b);
   bool canRunInPlace(Buffer &a, Buffer &b, linalg::GenericOp g, OpOperand &in);
   std::optional<unsigned> residualInPlace(KernelCallOp call, Buffer &b);
   void formSlots();
@@ -322,19 +323,23 @@ void Planner::analyze() {
   }
 }
 
-/// Whether generic `g`, the last use of buffer `a` (through operand `in`),
-/// may write its result `b` over `a`.
-bool Planner::canRunInPlace(Buffer &a, Buffer &b, linalg::GenericOp g, OpOperand &in) {
+/// Whether `b`, born where `a` dies, may continue `a`'s slot: `a` ends its
+/// in-place chain and both have the same byte size.
+bool Planner::canContinueSlot(Buffer &a, Buffer &b) {
   if (a.slot < 0 || a.end != b.start ||
       slots[a.slot].members.back() != bufferOf.lookup(a.alloc.getResult()))
     return false;
-  if (!g.getMatchingIndexingMap(&in).isIdentity())
-    return false;
   MemRefType ta = a.alloc.getType(), tb = b.alloc.getType();
-  bool sameSize = a.staticBytes ? (b.staticBytes && *a.staticBytes == *b.staticBytes)
-                                : (ta.getShape() == tb.getShape() &&
-                                   a.alloc.getDynamicSizes() == b.alloc.getDynamicSizes());
-  if (!sameSize || ta.getElementTypeBitWidth() != tb.getElementTypeBitWidth())
+  return a.staticBytes ? (b.staticBytes && *a.staticBytes == *b.staticBytes)
+                       : (ta.getShape() == tb.getShape() &&
+                          a.alloc.getDynamicSizes() == b.alloc.getDynamicSizes());
+}
+
+/// Whether generic `g`, the last use of buffer `a` (through operand `in`),
+/// may write its result `b` over `a`.
+bool Planner::canRunInPlace(Buffer &a, Buffer &b, linalg::GenericOp g, OpOperand &in) {
+  if (!canContinueSlot(a, b) || !g.getMatchingIndexingMap(&in).isIdentity() ||
+      a.alloc.getType().getElementTypeBitWidth() != b.alloc.getType().getElementTypeBitWidth())
     return false;
   // `a` must be read by `g` through this one operand only.
   for (const UseSite &u : a.uses)
@@ -361,14 +366,7 @@ std::optional<unsigned> Planner::residualInPlace(KernelCallOp call, Buffer &b) {
   if (it == bufferOf.end())
     return std::nullopt;
   Buffer &a = buffers[it->second];
-  if (a.slot < 0 || a.end != b.start ||
-      slots[a.slot].members.back() != bufferOf.lookup(a.alloc.getResult()))
-    return std::nullopt;
-  MemRefType ta = a.alloc.getType(), tb = b.alloc.getType();
-  bool sameSize = a.staticBytes ? (b.staticBytes && *a.staticBytes == *b.staticBytes)
-                                : (ta.getShape() == tb.getShape() &&
-                                   a.alloc.getDynamicSizes() == b.alloc.getDynamicSizes());
-  if (!sameSize)
+  if (!canContinueSlot(a, b))
     return std::nullopt;
   // The call reads `a` through the residual operand only, and nothing else
   // touches `b` at the call.
