@@ -3,8 +3,8 @@
 // RUN: paddle-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(pd-kernel-layouts{block=-1}))" | FileCheck %s --check-prefix=NHWC
 // RUN: not paddle-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(pd-kernel-layouts{block=4}))" 2>&1 | FileCheck %s --check-prefix=BAD
 // BAD: error: pd-kernel-layouts: block must be 8, 16, -1 (NHWC) or 0, not 4
-// With a kernel library to measure with, block=0 records its choice (on
-// AVX-512 hosts with the timed totals of both layouts; which one wins
+// With a kernel library to measure with, block=0 records its choice with
+// the timed totals of both layouts (NHWC and nChw8c; which one wins
 // depends on the machine, test/e2e/conv-layout.test checks it is the
 // faster) and applies it to every conv of the chain.
 // RUN: paddle-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(pd-kernel-layouts{measure=%runtime_lib/libpdrt_kernels.so}))" | FileCheck %s --check-prefix=MEASURE

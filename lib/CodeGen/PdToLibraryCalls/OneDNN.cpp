@@ -344,10 +344,12 @@ struct PdKernelLayoutsPass : mlir::pd::impl::PdKernelLayoutsPassBase<PdKernelLay
       // hosts both kinds of kernels exist, and which is faster depends on
       // the shapes (MobileNetV2 batch 8: nChw8c 29 ms, NHWC 34 ms; ResNet-50
       // batch 8: NHWC 5% faster), so with a kernel library to measure with
-      // and static shapes, the convolutions are timed both ways.
+      // and static shapes, the convolutions are timed both ways. AVX2 hosts
+      // are timed too: oneDNN has NHWC kernels there as well, and where it
+      // has none the call falls back to a reorder, which the timing sees.
       b = features.lookup("avx512f") ? kNHWC : 8;
-      if (b == kNHWC && !measure.empty()) {
-        std::optional<int64_t> chosen = choose(fn, {kNHWC, 8});
+      if (!measure.empty()) {
+        std::optional<int64_t> chosen = choose(fn, {b, b == kNHWC ? int64_t{8} : kNHWC});
         if (!chosen)
           return signalPassFailure();
         b = *chosen;

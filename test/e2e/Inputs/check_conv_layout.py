@@ -1,6 +1,6 @@
 """Checks the conv_layout record of a manifest.json: with measured times,
-the choice must be the layout with the smaller total; without, the layout
-the host implies (NHWC with AVX-512 when shapes are dynamic, else nChw8c)."""
+the choice must be the layout with the smaller total; without (dynamic
+shapes), the layout the host implies (NHWC with AVX-512, else nChw8c)."""
 import json
 import sys
 
@@ -12,5 +12,5 @@ if times:
     assert layout["choice"] == min(times, key=times.get), layout
     print("measured:", ", ".join("%s %.3f ms" % kv for kv in sorted(times.items())))
 else:
-    print("not measured (no AVX-512 on this host)")
+    print("not measured")
 print("conv_layout %s over %d convolutions" % (layout["choice"], layout["convolutions"]))
