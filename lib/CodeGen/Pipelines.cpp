@@ -17,7 +17,8 @@ static const char *kCPUPipeline =
     "type-result-"
     "dims,"
     "canonicalize,cse,"
-    "func.func(pd-kernel-layouts{block=%b measure=%L},pd-fuse-elementwise,pd-split-init-tensors),"
+    "func.func(pd-kernel-layouts{block=%b measure=%L "
+    "winograd=%w},pd-fuse-elementwise,pd-split-init-tensors),"
     "one-shot-bufferize{bufferize-function-boundaries "
     "function-boundary-type-conversion=identity-layout-map},"
     "canonicalize,cse,pd-plan-memory{place=%p report=%s},cse,"
@@ -31,8 +32,9 @@ static const char *kCPUPipeline =
 
 void mlir::pd::addCPUCodegenPasses(OpPassManager &pm, bool memoryPlan, bool memoryReport,
                                    StringRef kernels, bool parallel, int64_t convBlock,
-                                   StringRef measureLibrary) {
+                                   StringRef measureLibrary, StringRef winograd) {
   std::string pipeline = kCPUPipeline;
+  pipeline.replace(pipeline.find("%w"), 2, winograd.str());
   pipeline.replace(pipeline.find("%b"), 2, std::to_string(convBlock));
   pipeline.replace(pipeline.find("%L"), 2, "\"" + measureLibrary.str() + "\"");
   pipeline.replace(pipeline.find("%par"), 4, parallel ? "pd-parallelize-ops," : "");

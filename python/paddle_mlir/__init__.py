@@ -122,7 +122,7 @@ def load(artifact_dir):
 
 def compile(model, params=None, *, target="cpu", precision="fp32", input_shapes=None, optimize=True,
             output_dir=None, name="model", memory_plan=True, kernels="onednn", cpu="host",
-            parallel=True, conv_layout="auto"):
+            parallel=True, conv_layout="auto", conv_algorithm="auto"):
     """Compiles a Paddle model path (file or directory), an ONNX file (.onnx) or pd
     MLIR text.
 
@@ -132,7 +132,9 @@ def compile(model, params=None, *, target="cpu", precision="fp32", input_shapes=
     (paddle-compile --kernels); cpu: "host" or an LLVM CPU name such as
     "x86-64-v3" (paddle-compile --cpu); parallel: split generated loops over
     the OpenMP threads (paddle-compile --parallel); conv_layout: "auto",
-    "nhwc", "nchw8c" or "nchw16c" (paddle-compile --conv-layout).
+    "nhwc", "nchw8c" or "nchw16c" (paddle-compile --conv-layout);
+    conv_algorithm: "auto", "direct" or "winograd" (paddle-compile
+    --conv-algorithm).
     output_dir: where the artifact goes (a temporary directory by default,
     removed with the returned CompiledModel; use .save() to keep it).
     """
@@ -148,7 +150,7 @@ def compile(model, params=None, *, target="cpu", precision="fp32", input_shapes=
     try:
         _compiler.compile(model, is_text, os.fspath(params) if params else "", target, precision, shapes,
                           bool(optimize), name, os.fspath(output_dir), bool(memory_plan), kernels, cpu,
-                          bool(parallel), conv_layout)
+                          bool(parallel), conv_layout, conv_algorithm)
     except Exception:
         if tmp:
             shutil.rmtree(tmp, ignore_errors=True)

@@ -128,7 +128,7 @@ PYBIND11_MODULE(_compiler, m) {
                       const std::map<std::string, std::vector<int64_t>> &inputShapes, bool optimize,
                       const std::string &name, const std::string &outDir, bool memoryPlan,
                       const std::string &kernels, const std::string &cpu, bool parallel,
-                      const std::string &convLayout) {
+                      const std::string &convLayout, const std::string &convAlgorithm) {
     Session s;
     OwningOpRef<ModuleOp> mod =
         isText ? s.parse(source) : pd::tool::loadModel(&s.ctx, source, params);
@@ -147,6 +147,7 @@ PYBIND11_MODULE(_compiler, m) {
     opts.cpu = cpu;
     opts.parallel = parallel;
     opts.convLayout = convLayout;
+    opts.convAlgorithm = convAlgorithm;
     LogicalResult ok = success();
     {
       py::gil_scoped_release release;

@@ -183,6 +183,30 @@ def test_compile_option_conv_layout(tiny):
         paddle_mlir.compile(tiny, conv_layout="nchw4c")
 
 
+def test_compile_option_conv_algorithm(tmp_path):
+    """conv_algorithm= reaches pd-kernel-layouts: "winograd" switches the
+    3x3 convolution between two others (manifest) and still computes what
+    the NumPy reference does; a bad name is an error."""
+    import json
+    rng = np.random.RandomState(3)
+    b = ProgramBuilder()
+    x = b.feed("x", [2, 8, 7, 6])
+    w = lambda n, *s: b.param(n, (rng.standard_normal(s) * 0.2).astype(np.float32))
+    y = b.conv2d(b.conv2d(x, w("w0", 16, 8, 1, 1)), w("w1", 16, 16, 3, 3), padding=1)
+    b.fetch(b.conv2d(y, w("w2", 8, 16, 1, 1)))
+    b.save(str(tmp_path))
+    xv = rng.rand(2, 8, 7, 6).astype(np.float32)
+    want = list(reference.load(str(tmp_path)).run({"x": xv}).values())[0]
+    m = paddle_mlir.compile(str(tmp_path), conv_algorithm="winograd")
+    with open(os.path.join(m.artifact_dir, "manifest.json")) as f:
+        kernels = json.load(f)["kernels"]
+    assert kernels["calls"]["pd.conv2d -> pdk_conv2d_winograd"] == 1, kernels
+    assert kernels["conv_layout"]["winograd"] == 1, kernels
+    np.testing.assert_allclose(m(xv)[0], want, rtol=1e-5, atol=1e-5)
+    with pytest.raises(RuntimeError, match="--conv-algorithm must be auto, direct or winograd"):
+        paddle_mlir.compile(str(tmp_path), conv_algorithm="fft")
+
+
 def test_kernel_errors_after_timed_compile(tmp_path):
     """A compile that times convolutions (static shapes) loads the kernel
     library into this process; the model run afterwards shares it, and a

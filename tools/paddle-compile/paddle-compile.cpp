@@ -63,9 +63,15 @@ static cl::opt<bool>
              cl::init(true), cl::cat(category));
 static cl::opt<std::string> convLayout(
     "conv-layout",
-    cl::desc("Activation layout between oneDNN convolutions: auto (default: on AVX-512 hosts the "
-             "faster of nhwc and nchw8c, timed at compile time when shapes are static), nhwc, "
-             "nchw8c or nchw16c"),
+    cl::desc("Activation layout between oneDNN convolutions: auto (default: the faster of nhwc "
+             "and nchw8c, timed at compile time when shapes are static), nhwc, nchw8c or "
+             "nchw16c"),
+    cl::init("auto"), cl::cat(category));
+static cl::opt<std::string> convAlgorithm(
+    "conv-algorithm",
+    cl::desc("3x3 stride-1 convolutions between nChw8c activations: auto (default: Winograd "
+             "F(2x2,3x3) where it times faster at compile time), direct (oneDNN's) or winograd "
+             "(every eligible one)"),
     cl::init("auto"), cl::cat(category));
 static cl::opt<std::string>
     cpu("cpu",
@@ -104,6 +110,13 @@ int main(int argc, char **argv) {
     return 1;
   }
   opts.convLayout = convLayout;
+  if (convAlgorithm != "auto" && convAlgorithm != "direct" && convAlgorithm != "winograd") {
+    llvm::errs() << "paddle-compile: error: --conv-algorithm must be auto, direct or winograd, "
+                    "not '"
+                 << convAlgorithm << "'\n";
+    return 1;
+  }
+  opts.convAlgorithm = convAlgorithm;
   if (!calibration.empty() && precision != "int8") {
     llvm::errs() << "paddle-compile: error: --calibration-data only applies to --precision int8\n";
     return 1;

@@ -34,10 +34,14 @@ struct CompileOptions {
   /// Split generated loops over the threads of the kernel library's OpenMP
   /// pool (pd-parallelize-ops); the artifact then needs libpdrt_kernels.so.
   bool parallel = true;
-  /// Activation layout between oneDNN convolutions: "auto" (on AVX-512
-  /// hosts the faster of NHWC and nChw8c, timed at compile time for static
-  /// shapes; NHWC else; nChw8c without AVX-512), "nhwc", "nchw8c", "nchw16c".
+  /// Activation layout between oneDNN convolutions: "auto" (the faster of
+  /// NHWC and nChw8c, timed at compile time for static shapes; else NHWC on
+  /// AVX-512 hosts, nChw8c without), "nhwc", "nchw8c", "nchw16c".
   std::string convLayout = "auto";
+  /// 3x3 convolutions in nChw8c: "auto" (Winograd F(2x2, 3x3) where timed
+  /// faster at compile time), "direct" (oneDNN's), "winograd" (every
+  /// eligible one).
+  std::string convAlgorithm = "auto";
   /// LLVM CPU the generated code is tuned for and may use the instructions
   /// of: "host" (this machine's CPU and features) or a name such as
   /// x86-64-v3 or znver4, to build for other machines (or for tools like

@@ -62,10 +62,11 @@ void buildLowerToCPUPipeline(OpPassManager &pm, const LowerToCPUOptions &options
 /// or "none" (everything generated). With `parallel`, outlined ops run
 /// split over the runtime's threads (pd-parallelize-ops). `convBlock` is
 /// pd-kernel-layouts' layout between convolutions (0: automatic; with
-/// `measureLibrary`, the kernel library, by timing on AVX-512 hosts).
+/// `measureLibrary`, the kernel library, by timing), `winograd` its
+/// choice of Winograd convolutions (auto: timed, never, always).
 void addCPUCodegenPasses(OpPassManager &pm, bool memoryPlan = false, bool memoryReport = false,
                          StringRef kernels = "onednn", bool parallel = true, int64_t convBlock = 0,
-                         StringRef measureLibrary = "");
+                         StringRef measureLibrary = "", StringRef winograd = "auto");
 
 /// Name prefix of the functions pd-outline-ops creates.
 inline constexpr const char *kOutlinedPrefix = "__pd_op_";

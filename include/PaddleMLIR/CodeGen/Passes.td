@@ -143,6 +143,16 @@ def PdKernelLayoutsPass : Pass<"pd-kernel-layouts", "::mlir::func::FuncOp"> {
     function both ways (pdk_time_conv2d, static shapes only; dynamic shapes
     keep NHWC); the per-layout totals and the choice are recorded on the
     function as `pd.conv_layout`.
+
+    With nChw8c chosen, a 3x3 convolution with constant weights, stride 1,
+    padding 1, no dilation, one group, channels a multiple of 8 and a
+    clamp-like activation (none, relu, relu6, leaky relu) may instead call
+    `pdk_conv2d_winograd` (same operands; Winograd F(2x2, 3x3)): with
+    `winograd=auto` and `measure`, each such convolution is timed both ways
+    and switched where Winograd is faster; `always` switches every one
+    (tests); `never` none. `pd.conv_layout` records `winograd` (switched),
+    `winograd_eligible`, and with timing `winograd_direct_ms` /
+    `winograd_ms` (totals over the eligible convolutions).
   }];
   let options = [
     Option<"block", "block", "int64_t", "0",
@@ -150,6 +160,9 @@ def PdKernelLayoutsPass : Pass<"pd-kernel-layouts", "::mlir::func::FuncOp"> {
            "host has AVX-512 (or the faster of NHWC and nChw8c with `measure`), else 8">,
     Option<"measure", "measure", "std::string", "",
            "Kernel library (libpdrt_kernels.so) to time convolutions with for block=0">,
+    Option<"winograd", "winograd", "std::string", "\"auto\"",
+           "Winograd convolutions (pdk_conv2d_winograd) for eligible 3x3 convolutions: "
+           "auto (where timed faster; needs `measure` and static shapes), never, always">,
   ];
 }
 

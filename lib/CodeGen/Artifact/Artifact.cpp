@@ -445,8 +445,16 @@ LogicalResult mlir::pd::compileToArtifact(ModuleOp module, const CompileOptions 
   if (convBlock == 0 && opts.convLayout != "auto")
     return fail(module, "--conv-layout must be auto, nhwc, nchw8c or nchw16c, not '" +
                             opts.convLayout + "'");
+  StringRef winograd = opts.convAlgorithm == "auto"       ? "auto"
+                       : opts.convAlgorithm == "direct"   ? "never"
+                       : opts.convAlgorithm == "winograd" ? "always"
+                                                          : "";
+  if (winograd.empty())
+    return fail(module, "--conv-algorithm must be auto, direct or winograd, not '" +
+                            opts.convAlgorithm + "'");
   addCPUCodegenPasses(lower, opts.memoryPlan || opts.memoryReport, opts.memoryReport, opts.kernels,
-                      opts.parallel, convBlock, opts.kernels == "onednn" ? kernelsLibrary() : "");
+                      opts.parallel, convBlock, opts.kernels == "onednn" ? kernelsLibrary() : "",
+                      winograd);
   if (failed(lower.run(module)))
     return failure();
   // Which ops went to library kernels (pd-lower-kernel-calls counts them).

@@ -358,20 +358,144 @@ struct PdKernelLayoutsPass : mlir::pd::impl::PdKernelLayoutsPassBase<PdKernelLay
       fn.emitError("pd-kernel-layouts: block must be 8, 16, -1 (NHWC) or 0, not ") << b;
       return signalPassFailure();
     }
+    if (winograd != "auto" && winograd != "never" && winograd != "always") {
+      fn.emitError("pd-kernel-layouts: winograd must be auto, never or always, not '")
+          << winograd << "'";
+      return signalPassFailure();
+    }
     for (auto &[op, ints] : layoutPlan(fn, b))
       cast<KernelCallOp>(op).setInts(ints);
     // The choice (with the times when measured) for the artifact's manifest.
     int64_t convs = 0;
     fn.walk([&](KernelCallOp c) { convs += isConvCall(c); });
-    if (!fn->hasAttr("pd.conv_layout") && convs > 0) {
-      MLIRContext *ctx = fn.getContext();
-      fn->setAttr("pd.conv_layout",
-                  DictionaryAttr::get(
-                      ctx, {NamedAttribute(StringAttr::get(ctx, "choice"),
-                                           StringAttr::get(ctx, layoutName(b))),
-                            NamedAttribute(StringAttr::get(ctx, "convolutions"),
-                                           IntegerAttr::get(IntegerType::get(ctx, 64), convs))}));
+    if (convs == 0)
+      return;
+    MLIRContext *ctx = fn.getContext();
+    SmallVector<NamedAttribute> record;
+    if (auto done = fn->getAttrOfType<DictionaryAttr>("pd.conv_layout"))
+      record.append(done.begin(), done.end());
+    else
+      record = {NamedAttribute(StringAttr::get(ctx, "choice"), StringAttr::get(ctx, layoutName(b))),
+                NamedAttribute(StringAttr::get(ctx, "convolutions"),
+                               IntegerAttr::get(IntegerType::get(ctx, 64), convs))};
+    // Winograd convolutions are nChw8c only (pdk_conv2d_winograd).
+    if (b == 8 && winograd != "never") {
+      std::optional<SmallVector<NamedAttribute>> w = chooseWinograd(fn);
+      if (!w)
+        return signalPassFailure();
+      record.append(*w);
     }
+    fn->setAttr("pd.conv_layout", DictionaryAttr::get(ctx, record));
+  }
+
+  using TimeFn = double (*)(const int64_t *, const float *, int64_t, int64_t, int64_t);
+  TimeFn timeFn = nullptr;
+
+  /// pdk_time_conv2d of the kernel library `measure` (loaded once), or null
+  /// with an error on `fn`.
+  TimeFn timer(func::FuncOp fn) {
+    if (timeFn)
+      return timeFn;
+    // RTLD_LOCAL keeps the kernel library's symbols out of the global
+    // scope. A model loaded later in this process (paddle_mlir.compile and
+    // run) gets this same instance through its soname, so there is one
+    // primitive cache and one error slot (python/tests/test_api.py checks a
+    // kernel failure still reaches the run). Never closed: oneDNN and
+    // libgomp stay loaded.
+    void *lib = dlopen(measure.c_str(), RTLD_NOW | RTLD_LOCAL);
+    timeFn = lib ? reinterpret_cast<TimeFn>(dlsym(lib, "pdk_time_conv2d")) : nullptr;
+    if (!timeFn) {
+      const char *error = dlerror();
+      fn.emitError("pd-kernel-layouts: cannot time convolutions with '")
+          << measure << "': " << (error ? error : "no pdk_time_conv2d");
+    }
+    return timeFn;
+  }
+
+  /// The fastest of 5 runs of conv `call` with parameters `ints` (its
+  /// kernel's, or pdk_conv2d_winograd's), in ms; negative if the kernel
+  /// fails or refuses.
+  static double timeCall(TimeFn time, KernelCallOp call, SmallVector<int64_t> ints, bool winograd) {
+    ArrayRef<int64_t> slots = call.getSlots();
+    auto append = [&](Value v) {
+      auto t = cast<RankedTensorType>(v.getType());
+      ints.push_back(t.getRank());
+      ints.append(t.getShape().begin(), t.getShape().end());
+    };
+    for (int64_t s : slots)
+      if (s >= 0)
+        append(call.getInputs()[s]);
+    append(call.getResult());
+    SmallVector<float> floats(call.getFloats());
+    int64_t present = (slots[2] >= 0 ? 1 : 0) | (slots[3] >= 0 ? 2 : 0);
+    return time(ints.data(), floats.data(), present, /*iterations=*/5, winograd ? 1 : 0);
+  }
+
+  /// Whether pdk_conv2d_winograd computes conv `call` (see Kernels.cpp).
+  static bool winogradEligible(KernelCallOp call) {
+    ArrayRef<int64_t> ints = call.getInts(), slots = call.getSlots();
+    auto f = cast<RankedTensorType>(call.getInputs()[slots[1]].getType());
+    for (int i = 0; i < 9; ++i)
+      if (ints[i] != 1) // strides, pads, dilations, groups
+        return false;
+    return ints[9] >= 0 && ints[9] <= 3 && ints[10] == 1 && ints[kSrcBlock] == 8 &&
+           ints[kDstBlock] == 8 && (slots[kConvResidualSlot] < 0 || ints[kResBlock] == 8) &&
+           f.getDimSize(2) == 3 && f.getDimSize(3) == 3 && f.getDimSize(0) % 8 == 0 &&
+           f.getDimSize(1) % 8 == 0;
+  }
+
+  /// Switches eligible convolutions to pdk_conv2d_winograd (all of them, or
+  /// with `winograd=auto` those timed faster) and returns what to record.
+  /// None on failure.
+  std::optional<SmallVector<NamedAttribute>> chooseWinograd(func::FuncOp fn) {
+    SmallVector<KernelCallOp> eligible;
+    bool dynamic = false;
+    fn.walk([&](KernelCallOp call) {
+      if (!isConvCall(call) || !winogradEligible(call))
+        return;
+      eligible.push_back(call);
+      for (Value v : call->getOperands())
+        if (auto t = dyn_cast<RankedTensorType>(v.getType()))
+          dynamic |= !t.hasStaticShape();
+    });
+    MLIRContext *ctx = fn.getContext();
+    auto i64 = [&](int64_t v) { return IntegerAttr::get(IntegerType::get(ctx, 64), v); };
+    SmallVector<NamedAttribute> record;
+    record.emplace_back(StringAttr::get(ctx, "winograd_eligible"), i64(eligible.size()));
+    SmallVector<KernelCallOp> chosen;
+    if (winograd == "always") {
+      chosen = eligible;
+    } else if (winograd == "auto" && !measure.empty() && !dynamic && !eligible.empty()) {
+      TimeFn time = timer(fn);
+      if (!time)
+        return std::nullopt;
+      double directTotal = 0, winogradTotal = 0;
+      for (auto [n, call] : llvm::enumerate(eligible)) {
+        // Alternating order, as for the layouts.
+        double ms[2];
+        for (int k = 0; k < 2; ++k) {
+          bool w = n % 2 ? k == 0 : k == 1;
+          ms[w] = timeCall(time, call, SmallVector<int64_t>(call.getInts()), w);
+        }
+        if (ms[0] < 0) {
+          call.emitError("pd-kernel-layouts: oneDNN cannot run this convolution");
+          return std::nullopt;
+        }
+        bool faster = ms[1] >= 0 && ms[1] < ms[0];
+        directTotal += ms[0];
+        winogradTotal += faster ? ms[1] : ms[0];
+        if (faster)
+          chosen.push_back(call);
+      }
+      record.emplace_back(StringAttr::get(ctx, "winograd_direct_ms"),
+                          FloatAttr::get(Float64Type::get(ctx), directTotal));
+      record.emplace_back(StringAttr::get(ctx, "winograd_ms"),
+                          FloatAttr::get(Float64Type::get(ctx), winogradTotal));
+    }
+    for (KernelCallOp call : chosen)
+      call.setCallee("pdk_conv2d_winograd");
+    record.emplace_back(StringAttr::get(ctx, "winograd"), i64(chosen.size()));
+    return record;
   }
 
   /// Times every conv call of `fn` with each candidate layout through
@@ -391,21 +515,9 @@ struct PdKernelLayoutsPass : mlir::pd::impl::PdKernelLayoutsPassBase<PdKernelLay
     });
     if (convs.empty() || dynamic)
       return candidates.front();
-    // RTLD_LOCAL keeps the kernel library's symbols out of the global
-    // scope. A model loaded later in this process (paddle_mlir.compile and
-    // run) gets this same instance through its soname, so there is one
-    // primitive cache and one error slot (python/tests/test_api.py checks a
-    // kernel failure still reaches the run). Never closed: oneDNN and
-    // libgomp stay loaded.
-    using TimeFn = double (*)(const int64_t *, const float *, int64_t, int64_t);
-    void *lib = dlopen(measure.c_str(), RTLD_NOW | RTLD_LOCAL);
-    auto time = lib ? reinterpret_cast<TimeFn>(dlsym(lib, "pdk_time_conv2d")) : nullptr;
-    if (!time) {
-      const char *error = dlerror();
-      fn.emitError("pd-kernel-layouts: cannot time convolutions with '")
-          << measure << "': " << (error ? error : "no pdk_time_conv2d");
+    TimeFn time = timer(fn);
+    if (!time)
       return std::nullopt;
-    }
     MLIRContext *ctx = fn.getContext();
     SmallVector<NamedAttribute> times;
     int64_t best = candidates.front();
@@ -422,21 +534,9 @@ struct PdKernelLayoutsPass : mlir::pd::impl::PdKernelLayoutsPassBase<PdKernelLay
       for (size_t k = 0; k < candidates.size(); ++k) {
         size_t c = n % 2 ? candidates.size() - 1 - k : k;
         auto it = plans[c].find(call);
-        SmallVector<int64_t> ints =
-            it == plans[c].end() ? SmallVector<int64_t>(call.getInts()) : it->second;
-        ArrayRef<int64_t> slots = call.getSlots();
-        auto append = [&](Value v) {
-          auto t = cast<RankedTensorType>(v.getType());
-          ints.push_back(t.getRank());
-          ints.append(t.getShape().begin(), t.getShape().end());
-        };
-        for (int64_t s : slots)
-          if (s >= 0)
-            append(call.getInputs()[s]);
-        append(call.getResult());
-        SmallVector<float> floats(call.getFloats());
-        int64_t present = (slots[2] >= 0 ? 1 : 0) | (slots[3] >= 0 ? 2 : 0);
-        double ms = time(ints.data(), floats.data(), present, /*iterations=*/5);
+        double ms = timeCall(
+            time, call, it == plans[c].end() ? SmallVector<int64_t>(call.getInts()) : it->second,
+            /*winograd=*/false);
         if (ms < 0) {
           call.emitError("pd-kernel-layouts: oneDNN cannot run this convolution with layout ")
               << layoutName(candidates[c]);

@@ -1,11 +1,15 @@
 """Checks the conv_layout record of a manifest.json: with measured times,
 the choice must be the layout with the smaller total; without (dynamic
-shapes), the layout the host implies (NHWC with AVX-512, else nChw8c)."""
+shapes), the layout the host implies (NHWC with AVX-512, else nChw8c).
+Where Winograd convolutions were considered, the number switched must be
+the number of pdk_conv2d_winograd calls, and the timed total with them
+must not exceed the direct total."""
 import json
 import sys
 
-layout = json.load(open(sys.argv[1]))["kernels"]["conv_layout"]
-times = {k[:-3]: v for k, v in layout.items() if k.endswith("_ms")}
+kernels = json.load(open(sys.argv[1]))["kernels"]
+layout = kernels["conv_layout"]
+times = {k[:-3]: v for k, v in layout.items() if k.endswith("_ms") and "winograd" not in k}
 if times:
     assert set(times) == {"nhwc", "nChw8c"}, times
     assert all(v > 0 for v in times.values()), times
@@ -14,3 +18,12 @@ if times:
 else:
     print("not measured")
 print("conv_layout %s over %d convolutions" % (layout["choice"], layout["convolutions"]))
+if "winograd" in layout:
+    calls = sum(n for k, n in kernels["calls"].items() if k.endswith("-> pdk_conv2d_winograd"))
+    assert calls == layout["winograd"], (calls, layout)
+    assert layout["winograd"] <= layout["winograd_eligible"], layout
+    if "winograd_ms" in layout:
+        assert 0 < layout["winograd_ms"] <= layout["winograd_direct_ms"], layout
+        print("winograd timed: %.3f ms, direct %.3f ms" % (layout["winograd_ms"],
+                                                           layout["winograd_direct_ms"]))
+    print("winograd %d of %d eligible" % (layout["winograd"], layout["winograd_eligible"]))

@@ -1,0 +1,41 @@
+// RUN: paddle-opt %s --pass-pipeline="builtin.module(func.func(pd-kernel-layouts{block=8 winograd=always}))" | FileCheck %s
+// RUN: paddle-opt %s --pass-pipeline="builtin.module(func.func(pd-kernel-layouts{block=8 winograd=never}))" | FileCheck %s --check-prefix=NEVER
+// RUN: paddle-opt %s --pass-pipeline="builtin.module(func.func(pd-kernel-layouts{block=16 winograd=always}))" | FileCheck %s --check-prefix=B16
+// RUN: not paddle-opt %s --pass-pipeline="builtin.module(func.func(pd-kernel-layouts{block=8 winograd=sometimes}))" 2>&1 | FileCheck %s --check-prefix=BAD
+
+// Tests which convolutions may become pdk_conv2d_winograd: 3x3, stride 1,
+// padding 1, no dilation, one group, constant weights, a clamp-like
+// activation, channels a multiple of 8, nChw8c on both sides.
+// %b qualifies. %a reads the plain input, %c has a sigmoid, %g non-constant
+// weights, %h stride 2, and %k writes the plain result.
+// CHECK-LABEL: func.func @chain
+// CHECK-SAME: pd.conv_layout = {choice = "nChw8c", convolutions = 6 : i64, winograd = 1 : i64, winograd_eligible = 1 : i64}
+// CHECK: %[[A:.*]] = pd.kernel_call "pdk_conv2d"(%arg0,
+// CHECK: %[[B:.*]] = pd.kernel_call "pdk_conv2d_winograd"(%[[A]], %arg2) {{.*}}ints = array<i64: 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 8, 0, 8>
+// CHECK: %[[C:.*]] = pd.kernel_call "pdk_conv2d"(%[[B]],
+// CHECK: %[[G:.*]] = pd.kernel_call "pdk_conv2d"(%[[C]],
+// CHECK: %[[H:.*]] = pd.kernel_call "pdk_conv2d"(%[[G]],
+// CHECK: pd.kernel_call "pdk_conv2d"(%[[H]],
+// NEVER-LABEL: func.func @chain
+// NEVER-SAME: pd.conv_layout = {choice = "nChw8c", convolutions = 6 : i64}
+// NEVER-NOT: pdk_conv2d_winograd
+// Winograd convolutions are nChw8c only.
+// B16-LABEL: func.func @chain
+// B16-SAME: pd.conv_layout = {choice = "nChw16c", convolutions = 6 : i64}
+// B16-NOT: pdk_conv2d_winograd
+// BAD: error: pd-kernel-layouts: winograd must be auto, never or always, not 'sometimes'
+func.func @chain(%x: tensor<1x8x9x9xf32>, %w0: tensor<16x8x1x1xf32>, %w1: tensor<16x16x3x3xf32>, %w2: tensor<16x16x1x1xf32>) -> tensor<1x16x3x3xf32> {
+  %e0 = tensor.empty() : tensor<1x16x9x9xf32>
+  %a = pd.kernel_call "pdk_conv2d"(%x, %w0) init(%e0) {slots = array<i64: 0, 1, -1, -1>, ints = array<i64: 1, 1, 0, 0, 0, 0, 1, 1, 1, 0, 1, 0, 0, 0>, floats = array<f32: 0.0, 0.0>} : (tensor<1x8x9x9xf32>, tensor<16x8x1x1xf32>, tensor<1x16x9x9xf32>) -> tensor<1x16x9x9xf32>
+  %e1 = tensor.empty() : tensor<1x16x9x9xf32>
+  %b = pd.kernel_call "pdk_conv2d"(%a, %w1) init(%e1) {slots = array<i64: 0, 1, -1, -1>, ints = array<i64: 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0>, floats = array<f32: 0.0, 0.0>} : (tensor<1x16x9x9xf32>, tensor<16x16x3x3xf32>, tensor<1x16x9x9xf32>) -> tensor<1x16x9x9xf32>
+  %e2 = tensor.empty() : tensor<1x16x9x9xf32>
+  %c = pd.kernel_call "pdk_conv2d"(%b, %w1) init(%e2) {slots = array<i64: 0, 1, -1, -1>, ints = array<i64: 1, 1, 1, 1, 1, 1, 1, 1, 1, 4, 1, 0, 0, 0>, floats = array<f32: 0.0, 0.0>} : (tensor<1x16x9x9xf32>, tensor<16x16x3x3xf32>, tensor<1x16x9x9xf32>) -> tensor<1x16x9x9xf32>
+  %e3 = tensor.empty() : tensor<1x16x9x9xf32>
+  %g = pd.kernel_call "pdk_conv2d"(%c, %w1) init(%e3) {slots = array<i64: 0, 1, -1, -1>, ints = array<i64: 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0>, floats = array<f32: 0.0, 0.0>} : (tensor<1x16x9x9xf32>, tensor<16x16x3x3xf32>, tensor<1x16x9x9xf32>) -> tensor<1x16x9x9xf32>
+  %e4 = tensor.empty() : tensor<1x16x5x5xf32>
+  %h = pd.kernel_call "pdk_conv2d"(%g, %w1) init(%e4) {slots = array<i64: 0, 1, -1, -1>, ints = array<i64: 2, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0>, floats = array<f32: 0.0, 0.0>} : (tensor<1x16x9x9xf32>, tensor<16x16x3x3xf32>, tensor<1x16x5x5xf32>) -> tensor<1x16x5x5xf32>
+  %e5 = tensor.empty() : tensor<1x16x3x3xf32>
+  %k = pd.kernel_call "pdk_conv2d"(%h, %w1) init(%e5) {slots = array<i64: 0, 1, -1, -1>, ints = array<i64: 1, 1, 0, 0, 0, 0, 1, 1, 1, 1, 1, 0, 0, 0>, floats = array<f32: 0.0, 0.0>} : (tensor<1x16x5x5xf32>, tensor<16x16x3x3xf32>, tensor<1x16x3x3xf32>) -> tensor<1x16x3x3xf32>
+  return %k : tensor<1x16x3x3xf32>
+}
