@@ -284,6 +284,27 @@ struct Dims {
 
 void *ptrAt(const int64_t *ptrs, int i) { return reinterpret_cast<void *>(ptrs[i]); }
 
+/// The operands of a pdk_conv2d-style call (see pdk_conv2d).
+struct ConvOperands {
+  static constexpr int kParams = 14;
+  void *x, *w, *bias, *res, *out;
+  const int64_t *xd, *wd, *od; // dims of x, w and out
+  size_t nInts;                // parameters and every operand's dims
+  ConvOperands(const int64_t *ptrs, const int64_t *ints)
+      : x(ptrAt(ptrs, 0)), w(ptrAt(ptrs, 1)), bias(ptrAt(ptrs, 2)), res(ptrAt(ptrs, 3)),
+        out(ptrAt(ptrs, 4)) {
+    Dims dims(ints + kParams);
+    xd = dims.next();
+    wd = dims.next();
+    if (bias)
+      dims.next();
+    if (res)
+      dims.next();
+    od = dims.next();
+    nInts = static_cast<size_t>(dims.p - ints);
+  }
+};
+
 /// Runs `e.prim` with the user buffers, reordering src/dst/weights where the
 /// primitive chose other layouts.
 void run(Entry &e, void *src, void *wei, void *bias, void *res, void *dst, bool hasSum) {
@@ -401,17 +422,10 @@ extern "C" {
 ///       residual?, out.  floats: activation alpha, beta.
 __attribute__((visibility("default"))) void pdk_conv2d(const int64_t *ptrs, const int64_t *ints,
                                                        const float *floats) {
-  constexpr int kParams = 14;
-  void *x = ptrAt(ptrs, 0), *w = ptrAt(ptrs, 1), *bias = ptrAt(ptrs, 2), *res = ptrAt(ptrs, 3),
-       *out = ptrAt(ptrs, 4);
-  Dims dims(ints + kParams);
-  const int64_t *xd = dims.next(), *wd = dims.next();
-  if (bias)
-    dims.next();
-  if (res)
-    dims.next();
-  const int64_t *od = dims.next();
-  size_t nInts = static_cast<size_t>(dims.p - ints);
+  ConvOperands ops(ptrs, ints);
+  void *x = ops.x, *w = ops.w, *bias = ops.bias, *res = ops.res, *out = ops.out;
+  const int64_t *xd = ops.xd, *wd = ops.wd, *od = ops.od;
+  size_t nInts = ops.nInts;
   bool constW = ints[10] != 0;
   int64_t groups = ints[8];
   if (!kernelError.empty())
@@ -617,20 +631,13 @@ extern "C" {
 /// kernel error.
 __attribute__((visibility("default"))) void
 pdk_conv2d_winograd(const int64_t *ptrs, const int64_t *ints, const float *floats) {
-  constexpr int kParams = 14;
-  const float *x = static_cast<const float *>(ptrAt(ptrs, 0)),
-              *w = static_cast<const float *>(ptrAt(ptrs, 1)),
-              *bias = static_cast<const float *>(ptrAt(ptrs, 2)),
-              *res = static_cast<const float *>(ptrAt(ptrs, 3));
-  float *out = static_cast<float *>(ptrAt(ptrs, 4));
-  Dims dims(ints + kParams);
-  const int64_t *xd = dims.next(), *wd = dims.next();
-  if (bias)
-    dims.next();
-  if (res)
-    dims.next();
-  const int64_t *od = dims.next();
-  size_t nInts = static_cast<size_t>(dims.p - ints);
+  ConvOperands ops(ptrs, ints);
+  const float *x = static_cast<const float *>(ops.x), *w = static_cast<const float *>(ops.w),
+              *bias = static_cast<const float *>(ops.bias),
+              *res = static_cast<const float *>(ops.res);
+  float *out = static_cast<float *>(ops.out);
+  const int64_t *xd = ops.xd, *wd = ops.wd, *od = ops.od;
+  size_t nInts = ops.nInts;
   if (!kernelError.empty())
     return;
   int64_t act = ints[9];
@@ -826,7 +833,7 @@ __attribute__((visibility("default"))) double pdk_time_conv2d(const int64_t *int
                                                               const float *floats, int64_t present,
                                                               int64_t iterations,
                                                               int64_t winograd) {
-  constexpr int kParams = 14;
+  constexpr int kParams = ConvOperands::kParams;
   Dims dims(ints + kParams);
   bool hasBias = present & 1, hasRes = present & 2;
   const int64_t *shapes[5] = {dims.next(), dims.next(), hasBias ? dims.next() : nullptr,
