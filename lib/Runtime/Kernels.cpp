@@ -659,9 +659,9 @@ pdk_conv2d_winograd(const int64_t *ptrs, const int64_t *ints, const float *float
         e.srcPrim = memory::desc({16, tiles, ic}, dt::f32, tag::abc);
         e.dstPrim = memory::desc({16, tiles, oc}, dt::f32, tag::abc);
         e.weiUser = memory::desc({16, ic, oc}, dt::f32, tag::abc);
-        // Transposed weights measured faster from 64 tiles
-        // up (ResNet-50 batch 8, 512 channels: 8.2 vs 11.3
-        // ms), oneDNN's plain choice below (batch 1).
+        // Transposed weights measured faster from 64 tiles up (ResNet-50
+        // batch 8, 512 channels: 8.2 vs 11.3 ms), oneDNN's plain choice
+        // below (batch 1).
         memory::desc weiAny({16, ic, oc}, dt::f32, tiles >= 64 ? tag::acb : tag::any);
         dnnl::matmul::primitive_desc pd(dnnl::matmul::desc(e.srcPrim, weiAny, e.dstPrim),
                                         userScratchpad(), engine());

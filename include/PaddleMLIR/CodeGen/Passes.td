@@ -137,12 +137,13 @@ def PdKernelLayoutsPass : Pass<"pd-kernel-layouts", "::mlir::func::FuncOp"> {
     blocked layout needs a channel count that is a multiple of the block,
     so the buffer size is unchanged.
 
-    With `block=0` on an AVX-512 host and `measure` naming the kernel
-    library, the choice between NHWC (oneDNN's AVX-512 brgemm kernels) and
-    nChw8c (its AVX2 kernels) is made by timing every convolution of the
-    function both ways (pdk_time_conv2d, static shapes only; dynamic shapes
-    keep NHWC); the per-layout totals and the choice are recorded on the
-    function as `pd.conv_layout`.
+    With `block=0` and `measure` naming the kernel library, the choice
+    between NHWC and nChw8c (on AVX-512 hosts oneDNN's brgemm and AVX2
+    kernels, on AVX2 hosts its NHWC and blocked AVX2 kernels) is made by
+    timing every convolution of the function both ways (pdk_time_conv2d,
+    static shapes only; dynamic shapes keep the host's default: NHWC with
+    AVX-512, else nChw8c); the per-layout totals and the choice are
+    recorded on the function as `pd.conv_layout`.
 
     With nChw8c chosen, a 3x3 convolution with constant weights, stride 1,
     padding 1, no dilation, one group, channels a multiple of 8 and a
@@ -156,10 +157,11 @@ def PdKernelLayoutsPass : Pass<"pd-kernel-layouts", "::mlir::func::FuncOp"> {
   }];
   let options = [
     Option<"block", "block", "int64_t", "0",
-           "Layout: 8 or 16 (nChw8c/nChw16c), -1 (NHWC); 0 picks NHWC when the "
-           "host has AVX-512 (or the faster of NHWC and nChw8c with `measure`), else 8">,
+           "Layout: 8 or 16 (nChw8c/nChw16c), -1 (NHWC); 0 picks the faster of NHWC and "
+           "nChw8c with `measure` and static shapes, else NHWC with AVX-512, else 8">,
     Option<"measure", "measure", "std::string", "",
-           "Kernel library (libpdrt_kernels.so) to time convolutions with for block=0">,
+           "Kernel library (libpdrt_kernels.so) to time convolutions with (block=0, "
+           "winograd=auto)">,
     Option<"winograd", "winograd", "std::string", "\"auto\"",
            "Winograd convolutions (pdk_conv2d_winograd) for eligible 3x3 convolutions: "
            "auto (where timed faster; needs `measure` and static shapes), never, always">,

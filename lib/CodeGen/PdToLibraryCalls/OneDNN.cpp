@@ -431,6 +431,23 @@ struct PdKernelLayoutsPass : mlir::pd::impl::PdKernelLayoutsPassBase<PdKernelLay
     return time(ints.data(), floats.data(), present, /*iterations=*/5, winograd ? 1 : 0);
   }
 
+  /// The conv calls of `fn` that `keep` accepts; `dynamic` is set when one
+  /// of them has an operand of dynamic shape (then nothing can be timed).
+  static SmallVector<KernelCallOp> convCalls(
+      func::FuncOp fn, bool &dynamic,
+      function_ref<bool(KernelCallOp)> keep = [](KernelCallOp) { return true; }) {
+    SmallVector<KernelCallOp> convs;
+    fn.walk([&](KernelCallOp call) {
+      if (!isConvCall(call) || !keep(call))
+        return;
+      convs.push_back(call);
+      for (Value v : call->getOperands())
+        if (auto t = dyn_cast<RankedTensorType>(v.getType()))
+          dynamic |= !t.hasStaticShape();
+    });
+    return convs;
+  }
+
   /// Whether pdk_conv2d_winograd computes conv `call` (see Kernels.cpp).
   static bool winogradEligible(KernelCallOp call) {
     ArrayRef<int64_t> ints = call.getInts(), slots = call.getSlots();
@@ -438,26 +455,19 @@ struct PdKernelLayoutsPass : mlir::pd::impl::PdKernelLayoutsPassBase<PdKernelLay
     for (int i = 0; i < 9; ++i)
       if (ints[i] != 1) // strides, pads, dilations, groups
         return false;
-    return ints[9] >= 0 && ints[9] <= 3 && ints[10] == 1 && ints[kSrcBlock] == 8 &&
-           ints[kDstBlock] == 8 && (slots[kConvResidualSlot] < 0 || ints[kResBlock] == 8) &&
-           f.getDimSize(2) == 3 && f.getDimSize(3) == 3 && f.getDimSize(0) % 8 == 0 &&
-           f.getDimSize(1) % 8 == 0;
+    // Activations the kernel applies as a clamp: none, relu, relu6, leaky relu.
+    return ints[9] >= 0 && ints[9] <= activationCode("leaky_relu") && ints[10] == 1 &&
+           ints[kSrcBlock] == 8 && ints[kDstBlock] == 8 &&
+           (slots[kConvResidualSlot] < 0 || ints[kResBlock] == 8) && f.getDimSize(2) == 3 &&
+           f.getDimSize(3) == 3 && f.getDimSize(0) % 8 == 0 && f.getDimSize(1) % 8 == 0;
   }
 
   /// Switches eligible convolutions to pdk_conv2d_winograd (all of them, or
   /// with `winograd=auto` those timed faster) and returns what to record.
   /// None on failure.
   std::optional<SmallVector<NamedAttribute>> chooseWinograd(func::FuncOp fn) {
-    SmallVector<KernelCallOp> eligible;
     bool dynamic = false;
-    fn.walk([&](KernelCallOp call) {
-      if (!isConvCall(call) || !winogradEligible(call))
-        return;
-      eligible.push_back(call);
-      for (Value v : call->getOperands())
-        if (auto t = dyn_cast<RankedTensorType>(v.getType()))
-          dynamic |= !t.hasStaticShape();
-    });
+    SmallVector<KernelCallOp> eligible = convCalls(fn, dynamic, winogradEligible);
     MLIRContext *ctx = fn.getContext();
     auto i64 = [&](int64_t v) { return IntegerAttr::get(IntegerType::get(ctx, 64), v); };
     SmallVector<NamedAttribute> record;
@@ -503,16 +513,8 @@ struct PdKernelLayoutsPass : mlir::pd::impl::PdKernelLayoutsPassBase<PdKernelLay
   /// candidate (the first when shapes are dynamic or nothing is measured)
   /// and records the times on `fn` (pd.conv_layout). None on failure.
   std::optional<int64_t> choose(func::FuncOp fn, ArrayRef<int64_t> candidates) {
-    SmallVector<KernelCallOp> convs;
     bool dynamic = false;
-    fn.walk([&](KernelCallOp call) {
-      if (!isConvCall(call))
-        return;
-      convs.push_back(call);
-      for (Value v : call->getOperands())
-        if (auto t = dyn_cast<RankedTensorType>(v.getType()))
-          dynamic |= !t.hasStaticShape();
-    });
+    SmallVector<KernelCallOp> convs = convCalls(fn, dynamic);
     if (convs.empty() || dynamic)
       return candidates.front();
     TimeFn time = timer(fn);
