@@ -555,8 +555,9 @@ winogradInput(const float *x, float *v, int64_t n, int64_t c, int64_t h, int64_t
 }
 
 /// y = act(A^T M A + bias [+ res]) into nChw8c `y` (`res` may be `y`).
-/// `lo`/`hi` clamp the activation (relu: 0/inf, relu6: 0/6, none: -inf/inf);
-/// `slope` scales negatives below `lo` when nonzero (leaky relu).
+/// Negative values are scaled by `slope` (leaky relu's alpha, else 1), then
+/// clamped to [lo, hi] (relu: 0/inf, relu6: 0/6, none and leaky relu:
+/// -inf/inf).
 __attribute__((target_clones("avx2", "default"))) void
 winogradOutput(const float *m, const float *bias, const float *res, float *y, int64_t n, int64_t oc,
                int64_t h, int64_t w, float lo, float hi, float slope) {
@@ -589,7 +590,7 @@ winogradOutput(const float *m, const float *bias, const float *res, float *y, in
               int64_t at = base + ((2 * ty + i) * w + 2 * tx + j) * 8;
               for (int k = 0; k < 8; ++k) {
                 float val = out[i][j][k] + (res ? res[at + k] : 0.f);
-                if (slope != 0.f && val < 0.f)
+                if (val < 0.f)
                   val *= slope;
                 y[at + k] = std::min(std::max(val, lo), hi);
               }
@@ -691,7 +692,7 @@ pdk_conv2d_winograd(const int64_t *ptrs, const int64_t *ints, const float *float
     float inf = std::numeric_limits<float>::infinity();
     float lo = act == None || act == LeakyRelu ? -inf : 0.f;
     float hi = act == Relu6 ? (floats[0] != 0.f ? floats[0] : 6.f) : inf;
-    winogradOutput(m, bias, res, out, n, oc, h, wi, lo, hi, act == LeakyRelu ? floats[0] : 0.f);
+    winogradOutput(m, bias, res, out, n, oc, h, wi, lo, hi, act == LeakyRelu ? floats[0] : 1.f);
   } catch (const dnnl::error &err) {
     fail("winograd convolution failed", err);
   }

@@ -1,6 +1,6 @@
 """Writes a chain of 3x3 convolutions between nChw8c activations for
 test/e2e/winograd.test: odd image sizes (partial 2x2 output tiles), bias
-with relu, relu6, a residual add, leaky relu, and two convolutions the
+with relu, relu6, a residual add, leaky relu (also with alpha 0), and two convolutions the
 Winograd kernel must not take (1x1 first, stride 2 last).
 
 Usage: winograd_chain.py OUTDIR
@@ -32,5 +32,6 @@ c1 = b.relu(conv(b, c0, "w1", 16, 16))
 c2 = b.act("relu6", conv(b, c1, "w2", 24, 16))
 c3 = b.relu(b.elementwise("elementwise_add", conv(b, c2, "w3", 16, 24), c1))
 c4 = b.act("leaky_relu", conv(b, c3, "w4", 16, 16), alpha=0.1)
-b.fetch(conv(b, c4, "w5", 8, 16, stride=2))
+c5 = b.act("leaky_relu", conv(b, c4, "w5", 16, 16), alpha=0.0)  # relu by another name
+b.fetch(conv(b, c5, "w6", 8, 16, stride=2))
 b.save(sys.argv[1])
