@@ -1,6 +1,9 @@
 // RUN: paddle-opt %s --pass-pipeline="builtin.module(func.func(pd-kernel-layouts{block=8 winograd=always}))" | FileCheck %s
 // RUN: paddle-opt %s --pass-pipeline="builtin.module(func.func(pd-kernel-layouts{block=8 winograd=never}))" | FileCheck %s --check-prefix=NEVER
-// RUN: paddle-opt %s --pass-pipeline="builtin.module(func.func(pd-kernel-layouts{block=16 winograd=always}))" | FileCheck %s --check-prefix=B16
+// RUN: paddle-opt %s --pass-pipeline="builtin.module(func.func(pd-kernel-layouts{block=0 winograd=always}))" | FileCheck %s
+// RUN: paddle-opt %s --pass-pipeline="builtin.module(func.func(pd-kernel-layouts{block=16 winograd=never}))" | FileCheck %s --check-prefix=B16
+// RUN: not paddle-opt %s --pass-pipeline="builtin.module(func.func(pd-kernel-layouts{block=16 winograd=always}))" 2>&1 | FileCheck %s --check-prefix=B16-ALWAYS
+// RUN: not paddle-opt %s --pass-pipeline="builtin.module(func.func(pd-kernel-layouts{block=-1 winograd=always}))" 2>&1 | FileCheck %s --check-prefix=NHWC-ALWAYS
 // RUN: not paddle-opt %s --pass-pipeline="builtin.module(func.func(pd-kernel-layouts{block=8 winograd=sometimes}))" 2>&1 | FileCheck %s --check-prefix=BAD
 
 // Tests which convolutions may become pdk_conv2d_winograd: 3x3, stride 1,
@@ -19,10 +22,14 @@
 // NEVER-LABEL: func.func @chain
 // NEVER-SAME: pd.conv_layout = {choice = "nChw8c", convolutions = 6 : i64}
 // NEVER-NOT: pdk_conv2d_winograd
-// Winograd convolutions are nChw8c only.
+// Winograd convolutions are nChw8c only: `always` fixes the layout where
+// it is left to the pass (block=0, also on AVX-512 hosts, whose default is
+// NHWC), and refuses another one; other layouts never get them.
 // B16-LABEL: func.func @chain
 // B16-SAME: pd.conv_layout = {choice = "nChw16c", convolutions = 6 : i64}
 // B16-NOT: pdk_conv2d_winograd
+// B16-ALWAYS: error: pd-kernel-layouts: winograd=always needs the nChw8c layout (block 8 or 0), not nChw16c
+// NHWC-ALWAYS: error: pd-kernel-layouts: winograd=always needs the nChw8c layout (block 8 or 0), not nhwc
 // BAD: error: pd-kernel-layouts: winograd must be auto, never or always, not 'sometimes'
 func.func @chain(%x: tensor<1x8x9x9xf32>, %w0: tensor<16x8x1x1xf32>, %w1: tensor<16x16x3x3xf32>, %w2: tensor<16x16x1x1xf32>) -> tensor<1x16x3x3xf32> {
   %e0 = tensor.empty() : tensor<1x16x9x9xf32>

@@ -150,8 +150,10 @@ def PdKernelLayoutsPass : Pass<"pd-kernel-layouts", "::mlir::func::FuncOp"> {
     clamp-like activation (none, relu, relu6, leaky relu) may instead call
     `pdk_conv2d_winograd` (same operands; Winograd F(2x2, 3x3)): with
     `winograd=auto` and `measure`, each such convolution is timed both ways
-    and switched where Winograd is faster; `always` switches every one
-    (tests); `never` none. `pd.conv_layout` records `winograd` (switched),
+    and switched where Winograd is faster (with `block=0` these times are
+    part of the layout timing: nChw8c counts each such convolution at its
+    faster kernel); `always` switches every one and so makes `block=0`
+    nChw8c (another block is an error); `never` none. `pd.conv_layout` records `winograd` (switched),
     `winograd_eligible`, and with timing `winograd_direct_ms` /
     `winograd_ms` (totals over the eligible convolutions).
   }];

@@ -15,6 +15,7 @@
 
 #include "PaddleMLIR/CodeGen/Passes.h"
 #include "PaddleMLIR/Dialect/Pd/IR/PdOps.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/TargetParser/Host.h"
 
 #include <dlfcn.h>
@@ -336,6 +337,20 @@ struct PdKernelLayoutsPass : mlir::pd::impl::PdKernelLayoutsPassBase<PdKernelLay
   void runOnOperation() override {
     int64_t b = block;
     func::FuncOp fn = getOperation();
+    timedWinograd = false;
+    winogradFaster.clear();
+    timedDirectMs = timedWinogradMs = 0;
+    if (winograd != "auto" && winograd != "never" && winograd != "always") {
+      fn.emitError("pd-kernel-layouts: winograd must be auto, never or always, not '")
+          << winograd << "'";
+      return signalPassFailure();
+    }
+    if (winograd == "always" && b != 0 && b != 8) {
+      fn.emitError("pd-kernel-layouts: winograd=always needs the nChw8c layout (block 8 or 0), "
+                   "not ")
+          << layoutName(b);
+      return signalPassFailure();
+    }
     if (b == 0) {
       llvm::StringMap<bool> features = llvm::sys::getHostCPUFeatures();
       // What oneDNN 2.6 picks for `any`: NHWC for its AVX-512 brgemm
@@ -348,7 +363,11 @@ struct PdKernelLayoutsPass : mlir::pd::impl::PdKernelLayoutsPassBase<PdKernelLay
       // are timed too: oneDNN has NHWC kernels there as well, and where it
       // has none the call falls back to a reorder, which the timing sees.
       b = features.lookup("avx512f") ? kNHWC : 8;
-      if (!measure.empty()) {
+      // Winograd convolutions exist in nChw8c only, so asking for them
+      // fixes the layout.
+      if (winograd == "always")
+        b = 8;
+      else if (!measure.empty()) {
         std::optional<int64_t> chosen = choose(fn, {b, b == kNHWC ? int64_t{8} : kNHWC});
         if (!chosen)
           return signalPassFailure();
@@ -356,11 +375,6 @@ struct PdKernelLayoutsPass : mlir::pd::impl::PdKernelLayoutsPassBase<PdKernelLay
       }
     } else if (b != 8 && b != 16 && b != kNHWC) {
       fn.emitError("pd-kernel-layouts: block must be 8, 16, -1 (NHWC) or 0, not ") << b;
-      return signalPassFailure();
-    }
-    if (winograd != "auto" && winograd != "never" && winograd != "always") {
-      fn.emitError("pd-kernel-layouts: winograd must be auto, never or always, not '")
-          << winograd << "'";
       return signalPassFailure();
     }
     for (auto &[op, ints] : layoutPlan(fn, b))
@@ -448,9 +462,10 @@ struct PdKernelLayoutsPass : mlir::pd::impl::PdKernelLayoutsPassBase<PdKernelLay
     return convs;
   }
 
-  /// Whether pdk_conv2d_winograd computes conv `call` (see Kernels.cpp).
-  static bool winogradEligible(KernelCallOp call) {
-    ArrayRef<int64_t> ints = call.getInts(), slots = call.getSlots();
+  /// Whether pdk_conv2d_winograd computes conv `call` with parameters
+  /// `ints` (the call's own, or those a candidate layout would give it).
+  static bool winogradEligible(KernelCallOp call, ArrayRef<int64_t> ints) {
+    ArrayRef<int64_t> slots = call.getSlots();
     auto f = cast<RankedTensorType>(call.getInputs()[slots[1]].getType());
     for (int i = 0; i < 9; ++i)
       if (ints[i] != 1) // strides, pads, dilations, groups
@@ -467,14 +482,27 @@ struct PdKernelLayoutsPass : mlir::pd::impl::PdKernelLayoutsPassBase<PdKernelLay
   /// None on failure.
   std::optional<SmallVector<NamedAttribute>> chooseWinograd(func::FuncOp fn) {
     bool dynamic = false;
-    SmallVector<KernelCallOp> eligible = convCalls(fn, dynamic, winogradEligible);
+    SmallVector<KernelCallOp> eligible = convCalls(
+        fn, dynamic, [](KernelCallOp call) { return winogradEligible(call, call.getInts()); });
     MLIRContext *ctx = fn.getContext();
     auto i64 = [&](int64_t v) { return IntegerAttr::get(IntegerType::get(ctx, 64), v); };
     SmallVector<NamedAttribute> record;
     record.emplace_back(StringAttr::get(ctx, "winograd_eligible"), i64(eligible.size()));
     SmallVector<KernelCallOp> chosen;
+    auto recordTimes = [&](double directTotal, double winogradTotal) {
+      record.emplace_back(StringAttr::get(ctx, "winograd_direct_ms"),
+                          FloatAttr::get(Float64Type::get(ctx), directTotal));
+      record.emplace_back(StringAttr::get(ctx, "winograd_ms"),
+                          FloatAttr::get(Float64Type::get(ctx), winogradTotal));
+    };
     if (winograd == "always") {
       chosen = eligible;
+    } else if (winograd == "auto" && timedWinograd && !eligible.empty()) {
+      // Timed with the layouts (choose).
+      for (KernelCallOp call : eligible)
+        if (winogradFaster.contains(call))
+          chosen.push_back(call);
+      recordTimes(timedDirectMs, timedWinogradMs);
     } else if (winograd == "auto" && !measure.empty() && !dynamic && !eligible.empty()) {
       TimeFn time = timer(fn);
       if (!time)
@@ -497,10 +525,7 @@ struct PdKernelLayoutsPass : mlir::pd::impl::PdKernelLayoutsPassBase<PdKernelLay
         if (faster)
           chosen.push_back(call);
       }
-      record.emplace_back(StringAttr::get(ctx, "winograd_direct_ms"),
-                          FloatAttr::get(Float64Type::get(ctx), directTotal));
-      record.emplace_back(StringAttr::get(ctx, "winograd_ms"),
-                          FloatAttr::get(Float64Type::get(ctx), winogradTotal));
+      recordTimes(directTotal, winogradTotal);
     }
     for (KernelCallOp call : chosen)
       call.setCallee("pdk_conv2d_winograd");
@@ -508,10 +533,20 @@ struct PdKernelLayoutsPass : mlir::pd::impl::PdKernelLayoutsPassBase<PdKernelLay
     return record;
   }
 
+  /// Set by choose when it timed the Winograd kernel too: the eligible
+  /// nChw8c convolutions it ran faster, and the totals over all eligible
+  /// ones with the direct kernel and with the faster of the two.
+  bool timedWinograd = false;
+  DenseSet<Operation *> winogradFaster;
+  double timedDirectMs = 0, timedWinogradMs = 0;
+
   /// Times every conv call of `fn` with each candidate layout through
   /// pdk_time_conv2d of the kernel library `measure`; returns the fastest
   /// candidate (the first when shapes are dynamic or nothing is measured)
-  /// and records the times on `fn` (pd.conv_layout). None on failure.
+  /// and records the times on `fn` (pd.conv_layout). With `winograd=auto`
+  /// a convolution that may become pdk_conv2d_winograd in nChw8c is timed
+  /// that way as well and counts at the faster of the two there, so the
+  /// layouts are compared as they would run. None on failure.
   std::optional<int64_t> choose(func::FuncOp fn, ArrayRef<int64_t> candidates) {
     bool dynamic = false;
     SmallVector<KernelCallOp> convs = convCalls(fn, dynamic);
@@ -532,19 +567,39 @@ struct PdKernelLayoutsPass : mlir::pd::impl::PdKernelLayoutsPassBase<PdKernelLay
     for (int64_t b : candidates)
       plans.push_back(layoutPlan(fn, b));
     SmallVector<double> totals(candidates.size(), 0.0);
+    timedWinograd = winograd == "auto";
     for (auto [n, call] : llvm::enumerate(convs)) {
-      for (size_t k = 0; k < candidates.size(); ++k) {
-        size_t c = n % 2 ? candidates.size() - 1 - k : k;
+      // What to time: (candidate, Winograd kernel), in alternating order.
+      SmallVector<std::pair<size_t, bool>> runs;
+      SmallVector<SmallVector<int64_t>> ints;
+      for (size_t c = 0; c < candidates.size(); ++c) {
         auto it = plans[c].find(call);
-        double ms = timeCall(
-            time, call, it == plans[c].end() ? SmallVector<int64_t>(call.getInts()) : it->second,
-            /*winograd=*/false);
-        if (ms < 0) {
+        ints.push_back(it == plans[c].end() ? SmallVector<int64_t>(call.getInts()) : it->second);
+        runs.push_back({c, false});
+        if (timedWinograd && candidates[c] == 8 && winogradEligible(call, ints.back()))
+          runs.push_back({c, true});
+      }
+      if (n % 2)
+        std::reverse(runs.begin(), runs.end());
+      SmallVector<double> direct(candidates.size(), -1.0), wino(candidates.size(), -1.0);
+      for (auto [c, w] : runs) {
+        double ms = timeCall(time, call, ints[c], w);
+        if (ms < 0 && !w) {
           call.emitError("pd-kernel-layouts: oneDNN cannot run this convolution with layout ")
               << layoutName(candidates[c]);
           return std::nullopt;
         }
-        totals[c] += ms;
+        (w ? wino : direct)[c] = ms;
+      }
+      for (size_t c = 0; c < candidates.size(); ++c) {
+        bool faster = wino[c] >= 0 && wino[c] < direct[c];
+        totals[c] += faster ? wino[c] : direct[c];
+        if (candidates[c] != 8 || !timedWinograd || !winogradEligible(call, ints[c]))
+          continue;
+        timedDirectMs += direct[c];
+        timedWinogradMs += faster ? wino[c] : direct[c];
+        if (faster)
+          winogradFaster.insert(call);
       }
     }
     for (auto [b, total] : llvm::zip(candidates, totals)) {
