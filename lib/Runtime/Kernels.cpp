@@ -506,7 +506,7 @@ __attribute__((visibility("default"))) void pdk_conv2d(const int64_t *ptrs, cons
 namespace {
 
 /// Winograd F(2x2, 3x3) for 3x3 / stride 1 / pad 1 convolutions on nChw8c
-/// activations: each 4x4 input tile d becomes V = B^T d B, each 3x3 filter
+/// or NHWC activations: each 4x4 input tile d becomes V = B^T d B, each 3x3 filter
 /// g becomes U = G g G^T (once, at creation), the 16 positions of the tiles
 /// are 16 matrix products M_p[tiles, OC] = V_p[tiles, IC] x U_p[IC, OC]
 /// (one batched oneDNN matmul), and each output 2x2 tile is A^T M A. 2.25x
@@ -516,14 +516,25 @@ namespace {
 /// convolution and picks (pd-kernel-layouts).
 ///
 /// V is [16][tiles][IC] and M is [16][tiles][OC], tiles numbered
-/// (n, tile row, tile col); channels stay in blocks of 8 (one AVX2 vector).
+/// (n, tile row, tile col); channels go in blocks of 8 (one AVX2 vector).
+///
+/// Where channels 8 b .. 8 b + 7 of pixel (row, col) of image n start, in
+/// floats: image * n + block * b + pixel * (row * w + col) (both layouts
+/// keep those 8 adjacent).
+struct ActivationStrides {
+  int64_t image, block, pixel;
+  ActivationStrides(bool nhwc, int64_t c, int64_t h, int64_t w)
+      : image(c * h * w), block(nhwc ? 8 : h * w * 8), pixel(nhwc ? c : 8) {}
+};
+
 __attribute__((target_clones("avx2", "default"))) void
-winogradInput(const float *x, float *v, int64_t n, int64_t c, int64_t h, int64_t w) {
+winogradInput(const float *x, float *v, int64_t n, int64_t c, int64_t h, int64_t w, bool nhwc) {
   int64_t th = (h + 1) / 2, tw = (w + 1) / 2, tiles = n * th * tw, cb = c / 8, ps = tiles * c;
+  ActivationStrides st(nhwc, c, h, w);
 #pragma omp parallel for collapse(2) schedule(static)
   for (int64_t in = 0; in < n; ++in)
     for (int64_t ib = 0; ib < cb; ++ib) {
-      const float *xp = x + (in * cb + ib) * h * w * 8;
+      const float *xp = x + in * st.image + ib * st.block;
       for (int64_t ty = 0; ty < th; ++ty)
         for (int64_t tx = 0; tx < tw; ++tx) {
           float d[4][4][8], t[4][4][8];
@@ -531,7 +542,7 @@ winogradInput(const float *x, float *v, int64_t n, int64_t c, int64_t h, int64_t
             for (int j = 0; j < 4; ++j) {
               int64_t r = 2 * ty - 1 + i, col = 2 * tx - 1 + j;
               bool inside = r >= 0 && r < h && col >= 0 && col < w;
-              const float *src = xp + (r * w + col) * 8;
+              const float *src = xp + (r * w + col) * st.pixel;
               for (int k = 0; k < 8; ++k)
                 d[i][j][k] = inside ? src[k] : 0.f;
             }
@@ -554,18 +565,20 @@ winogradInput(const float *x, float *v, int64_t n, int64_t c, int64_t h, int64_t
     }
 }
 
-/// y = act(A^T M A + bias [+ res]) into nChw8c `y` (`res` may be `y`).
+/// y = act(A^T M A + bias [+ res]) into `y` (nChw8c or NHWC, as `res`;
+/// `res` may be `y`).
 /// Negative values are scaled by `slope` (leaky relu's alpha, else 1), then
 /// clamped to [lo, hi] (relu: 0/inf, relu6: 0/6, none and leaky relu:
 /// -inf/inf).
 __attribute__((target_clones("avx2", "default"))) void
 winogradOutput(const float *m, const float *bias, const float *res, float *y, int64_t n, int64_t oc,
-               int64_t h, int64_t w, float lo, float hi, float slope) {
+               int64_t h, int64_t w, bool nhwc, float lo, float hi, float slope) {
   int64_t th = (h + 1) / 2, tw = (w + 1) / 2, tiles = n * th * tw, ob = oc / 8, ps = tiles * oc;
+  ActivationStrides st(nhwc, oc, h, w);
 #pragma omp parallel for collapse(2) schedule(static)
   for (int64_t in = 0; in < n; ++in)
     for (int64_t kb = 0; kb < ob; ++kb) {
-      int64_t base = (in * ob + kb) * h * w * 8;
+      int64_t base = in * st.image + kb * st.block;
       float b[8];
       for (int k = 0; k < 8; ++k)
         b[k] = bias ? bias[kb * 8 + k] : 0.f;
@@ -587,7 +600,7 @@ winogradOutput(const float *m, const float *bias, const float *res, float *y, in
             }
           for (int i = 0; i < 2 && 2 * ty + i < h; ++i)
             for (int j = 0; j < 2 && 2 * tx + j < w; ++j) {
-              int64_t at = base + ((2 * ty + i) * w + 2 * tx + j) * 8;
+              int64_t at = base + ((2 * ty + i) * w + 2 * tx + j) * st.pixel;
               for (int k = 0; k < 8; ++k) {
                 float val = out[i][j][k] + (res ? res[at + k] : 0.f);
                 if (val < 0.f)
@@ -627,8 +640,8 @@ extern "C" {
 /// pdk_conv2d's parameters and operands, computed with Winograd F(2x2, 3x3)
 /// (see winogradInput). Only for what the compiler picks it for: 3x3
 /// weights that are constant, stride 1, padding 1, dilation 1, one group,
-/// channel counts multiples of 8, source / residual / destination in
-/// nChw8c, activation none / relu / relu6 / leaky relu; anything else is a
+/// channel counts multiples of 8, source / residual / destination all in
+/// nChw8c or all in NHWC, activation none / relu / relu6 / leaky relu; anything else is a
 /// kernel error.
 __attribute__((visibility("default"))) void
 pdk_conv2d_winograd(const int64_t *ptrs, const int64_t *ints, const float *floats) {
@@ -644,13 +657,13 @@ pdk_conv2d_winograd(const int64_t *ptrs, const int64_t *ints, const float *float
   int64_t act = ints[9];
   bool ok = ints[0] == 1 && ints[1] == 1 && ints[2] == 1 && ints[3] == 1 && ints[4] == 1 &&
             ints[5] == 1 && ints[6] == 1 && ints[7] == 1 && ints[8] == 1 && ints[10] != 0 &&
-            ints[11] == 8 && ints[13] == 8 && (!res || ints[12] == 8) && wd[2] == 3 && wd[3] == 3 &&
-            xd[1] % 8 == 0 && od[1] % 8 == 0 &&
-            (act == None || act == Relu || act == Relu6 || act == LeakyRelu);
+            (ints[11] == 8 || ints[11] == -1) && ints[13] == ints[11] &&
+            (!res || ints[12] == ints[11]) && wd[2] == 3 && wd[3] == 3 && xd[1] % 8 == 0 &&
+            od[1] % 8 == 0 && (act == None || act == Relu || act == Relu6 || act == LeakyRelu);
   if (!ok) {
     kernelError = "oneDNN kernel: winograd convolution: unsupported parameters (it takes 3x3 "
-                  "constant weights, stride 1, padding 1, one group, nChw8c, channels a multiple "
-                  "of 8)";
+                  "constant weights, stride 1, padding 1, one group, nChw8c or NHWC throughout, "
+                  "channels a multiple of 8)";
     return;
   }
   int64_t n = xd[0], ic = xd[1], h = xd[2], wi = xd[3], oc = od[1];
@@ -683,7 +696,8 @@ pdk_conv2d_winograd(const int64_t *ptrs, const int64_t *ints, const float *float
     Entry &e = *found;
     float *v = static_cast<float *>(scratch(SrcBuf, e.srcPrim.get_size()));
     float *m = static_cast<float *>(scratch(DstBuf, e.dstPrim.get_size()));
-    winogradInput(x, v, n, ic, h, wi);
+    bool nhwc = ints[11] == -1;
+    winogradInput(x, v, n, ic, h, wi, nhwc);
     dnnl::stream &s = stream();
     e.prim.execute(s, {{DNNL_ARG_SRC, &e.srcPrim, v},
                        {DNNL_ARG_WEIGHTS, &e.weiPrim, e.packedWeights.get_data_handle()},
@@ -692,7 +706,8 @@ pdk_conv2d_winograd(const int64_t *ptrs, const int64_t *ints, const float *float
     float inf = std::numeric_limits<float>::infinity();
     float lo = act == None || act == LeakyRelu ? -inf : 0.f;
     float hi = act == Relu6 ? (floats[0] != 0.f ? floats[0] : 6.f) : inf;
-    winogradOutput(m, bias, res, out, n, oc, h, wi, lo, hi, act == LeakyRelu ? floats[0] : 1.f);
+    winogradOutput(m, bias, res, out, n, oc, h, wi, nhwc, lo, hi,
+                   act == LeakyRelu ? floats[0] : 1.f);
   } catch (const dnnl::error &err) {
     fail("winograd convolution failed", err);
   }

@@ -145,15 +145,15 @@ def PdKernelLayoutsPass : Pass<"pd-kernel-layouts", "::mlir::func::FuncOp"> {
     AVX-512, else nChw8c); the per-layout totals and the choice are
     recorded on the function as `pd.conv_layout`.
 
-    With nChw8c chosen, a 3x3 convolution with constant weights, stride 1,
-    padding 1, no dilation, one group, channels a multiple of 8 and a
-    clamp-like activation (none, relu, relu6, leaky relu) may instead call
+    With nChw8c or NHWC chosen, a 3x3 convolution with constant weights,
+    stride 1, padding 1, no dilation, one group, channels a multiple of 8
+    and a clamp-like activation (none, relu, relu6, leaky relu) may instead call
     `pdk_conv2d_winograd` (same operands; Winograd F(2x2, 3x3)): with
     `winograd=auto` and `measure`, each such convolution is timed both ways
     and switched where Winograd is faster (with `block=0` these times are
-    part of the layout timing: nChw8c counts each such convolution at its
-    faster kernel); `always` switches every one and so makes `block=0`
-    nChw8c (another block is an error); `never` none. `pd.conv_layout` records `winograd` (switched),
+    part of the layout timing: each layout counts such a convolution at
+    its faster kernel); `always` switches every one (with block 16 it is
+    an error); `never` none. `pd.conv_layout` records `winograd` (switched),
     `winograd_eligible`, and with timing `winograd_direct_ms` /
     `winograd_ms` (totals over the eligible convolutions).
   }];

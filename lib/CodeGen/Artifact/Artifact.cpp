@@ -452,10 +452,9 @@ LogicalResult mlir::pd::compileToArtifact(ModuleOp module, const CompileOptions 
   if (winograd.empty())
     return fail(module, "--conv-algorithm must be auto, direct or winograd, not '" +
                             opts.convAlgorithm + "'");
-  if (winograd == "always" && convBlock != 0 && convBlock != 8)
-    return fail(module, "--conv-algorithm=winograd needs --conv-layout auto or nchw8c (its "
-                        "kernel reads and writes nChw8c), not '" +
-                            opts.convLayout + "'");
+  if (winograd == "always" && convBlock == 16)
+    return fail(module, "--conv-algorithm=winograd needs --conv-layout auto, nhwc or nchw8c (its "
+                        "kernel reads and writes those), not 'nchw16c'");
   addCPUCodegenPasses(lower, opts.memoryPlan || opts.memoryReport, opts.memoryReport, opts.kernels,
                       opts.parallel, convBlock, opts.kernels == "onednn" ? kernelsLibrary() : "",
                       winograd);

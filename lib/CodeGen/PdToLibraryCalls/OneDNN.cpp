@@ -337,18 +337,15 @@ struct PdKernelLayoutsPass : mlir::pd::impl::PdKernelLayoutsPassBase<PdKernelLay
   void runOnOperation() override {
     int64_t b = block;
     func::FuncOp fn = getOperation();
-    timedWinograd = false;
-    winogradFaster.clear();
-    timedDirectMs = timedWinogradMs = 0;
+    winogradTimings.clear();
     if (winograd != "auto" && winograd != "never" && winograd != "always") {
       fn.emitError("pd-kernel-layouts: winograd must be auto, never or always, not '")
           << winograd << "'";
       return signalPassFailure();
     }
-    if (winograd == "always" && b != 0 && b != 8) {
-      fn.emitError("pd-kernel-layouts: winograd=always needs the nChw8c layout (block 8 or 0), "
-                   "not ")
-          << layoutName(b);
+    if (winograd == "always" && b == 16) {
+      fn.emitError("pd-kernel-layouts: winograd=always needs nChw8c or NHWC (block 8, -1 or 0), "
+                   "not nChw16c");
       return signalPassFailure();
     }
     if (b == 0) {
@@ -363,11 +360,7 @@ struct PdKernelLayoutsPass : mlir::pd::impl::PdKernelLayoutsPassBase<PdKernelLay
       // are timed too: oneDNN has NHWC kernels there as well, and where it
       // has none the call falls back to a reorder, which the timing sees.
       b = features.lookup("avx512f") ? kNHWC : 8;
-      // Winograd convolutions exist in nChw8c only, so asking for them
-      // fixes the layout.
-      if (winograd == "always")
-        b = 8;
-      else if (!measure.empty()) {
+      if (!measure.empty()) {
         std::optional<int64_t> chosen = choose(fn, {b, b == kNHWC ? int64_t{8} : kNHWC});
         if (!chosen)
           return signalPassFailure();
@@ -392,9 +385,9 @@ struct PdKernelLayoutsPass : mlir::pd::impl::PdKernelLayoutsPassBase<PdKernelLay
       record = {NamedAttribute(StringAttr::get(ctx, "choice"), StringAttr::get(ctx, layoutName(b))),
                 NamedAttribute(StringAttr::get(ctx, "convolutions"),
                                IntegerAttr::get(IntegerType::get(ctx, 64), convs))};
-    // Winograd convolutions are nChw8c only (pdk_conv2d_winograd).
-    if (b == 8 && winograd != "never") {
-      std::optional<SmallVector<NamedAttribute>> w = chooseWinograd(fn);
+    // Winograd convolutions (pdk_conv2d_winograd) run in nChw8c and NHWC.
+    if ((b == 8 || b == kNHWC) && winograd != "never") {
+      std::optional<SmallVector<NamedAttribute>> w = chooseWinograd(fn, b);
       if (!w)
         return signalPassFailure();
       record.append(*w);
@@ -472,15 +465,17 @@ struct PdKernelLayoutsPass : mlir::pd::impl::PdKernelLayoutsPassBase<PdKernelLay
         return false;
     // Activations the kernel applies as a clamp: none, relu, relu6, leaky relu.
     return ints[9] >= 0 && ints[9] <= activationCode("leaky_relu") && ints[10] == 1 &&
-           ints[kSrcBlock] == 8 && ints[kDstBlock] == 8 &&
-           (slots[kConvResidualSlot] < 0 || ints[kResBlock] == 8) && f.getDimSize(2) == 3 &&
-           f.getDimSize(3) == 3 && f.getDimSize(0) % 8 == 0 && f.getDimSize(1) % 8 == 0;
+           (ints[kSrcBlock] == 8 || ints[kSrcBlock] == kNHWC) &&
+           ints[kDstBlock] == ints[kSrcBlock] &&
+           (slots[kConvResidualSlot] < 0 || ints[kResBlock] == ints[kSrcBlock]) &&
+           f.getDimSize(2) == 3 && f.getDimSize(3) == 3 && f.getDimSize(0) % 8 == 0 &&
+           f.getDimSize(1) % 8 == 0;
   }
 
   /// Switches eligible convolutions to pdk_conv2d_winograd (all of them, or
   /// with `winograd=auto` those timed faster) and returns what to record.
   /// None on failure.
-  std::optional<SmallVector<NamedAttribute>> chooseWinograd(func::FuncOp fn) {
+  std::optional<SmallVector<NamedAttribute>> chooseWinograd(func::FuncOp fn, int64_t b) {
     bool dynamic = false;
     SmallVector<KernelCallOp> eligible = convCalls(
         fn, dynamic, [](KernelCallOp call) { return winogradEligible(call, call.getInts()); });
@@ -497,12 +492,13 @@ struct PdKernelLayoutsPass : mlir::pd::impl::PdKernelLayoutsPassBase<PdKernelLay
     };
     if (winograd == "always") {
       chosen = eligible;
-    } else if (winograd == "auto" && timedWinograd && !eligible.empty()) {
+    } else if (auto it = winogradTimings.find(b);
+               it != winogradTimings.end() && winograd == "auto" && !eligible.empty()) {
       // Timed with the layouts (choose).
       for (KernelCallOp call : eligible)
-        if (winogradFaster.contains(call))
+        if (it->second.faster.contains(call))
           chosen.push_back(call);
-      recordTimes(timedDirectMs, timedWinogradMs);
+      recordTimes(it->second.directMs, it->second.winogradMs);
     } else if (winograd == "auto" && !measure.empty() && !dynamic && !eligible.empty()) {
       TimeFn time = timer(fn);
       if (!time)
@@ -533,20 +529,24 @@ struct PdKernelLayoutsPass : mlir::pd::impl::PdKernelLayoutsPassBase<PdKernelLay
     return record;
   }
 
-  /// Set by choose when it timed the Winograd kernel too: the eligible
-  /// nChw8c convolutions it ran faster, and the totals over all eligible
-  /// ones with the direct kernel and with the faster of the two.
-  bool timedWinograd = false;
-  DenseSet<Operation *> winogradFaster;
-  double timedDirectMs = 0, timedWinogradMs = 0;
+  /// What choose measured of the Winograd kernel in one candidate layout:
+  /// the eligible convolutions it ran faster, and the totals over all
+  /// eligible ones with the direct kernel and with the faster of the two.
+  struct WinogradTiming {
+    DenseSet<Operation *> faster;
+    double directMs = 0, winogradMs = 0;
+  };
+  /// By candidate block; filled by choose unless winograd=never.
+  DenseMap<int64_t, WinogradTiming> winogradTimings;
 
   /// Times every conv call of `fn` with each candidate layout through
   /// pdk_time_conv2d of the kernel library `measure`; returns the fastest
   /// candidate (the first when shapes are dynamic or nothing is measured)
-  /// and records the times on `fn` (pd.conv_layout). With `winograd=auto`
-  /// a convolution that may become pdk_conv2d_winograd in nChw8c is timed
-  /// that way as well and counts at the faster of the two there, so the
-  /// layouts are compared as they would run. None on failure.
+  /// and records the times on `fn` (pd.conv_layout). A convolution that
+  /// may become pdk_conv2d_winograd in a candidate layout is timed that way
+  /// as well and counts at the faster of the two there (winograd=auto) or
+  /// at Winograd's (always), so the layouts are compared as they would
+  /// run. None on failure.
   std::optional<int64_t> choose(func::FuncOp fn, ArrayRef<int64_t> candidates) {
     bool dynamic = false;
     SmallVector<KernelCallOp> convs = convCalls(fn, dynamic);
@@ -567,7 +567,7 @@ struct PdKernelLayoutsPass : mlir::pd::impl::PdKernelLayoutsPassBase<PdKernelLay
     for (int64_t b : candidates)
       plans.push_back(layoutPlan(fn, b));
     SmallVector<double> totals(candidates.size(), 0.0);
-    timedWinograd = winograd == "auto";
+    bool withWinograd = winograd != "never";
     for (auto [n, call] : llvm::enumerate(convs)) {
       // What to time: (candidate, Winograd kernel), in alternating order.
       SmallVector<std::pair<size_t, bool>> runs;
@@ -576,7 +576,7 @@ struct PdKernelLayoutsPass : mlir::pd::impl::PdKernelLayoutsPassBase<PdKernelLay
         auto it = plans[c].find(call);
         ints.push_back(it == plans[c].end() ? SmallVector<int64_t>(call.getInts()) : it->second);
         runs.push_back({c, false});
-        if (timedWinograd && candidates[c] == 8 && winogradEligible(call, ints.back()))
+        if (withWinograd && winogradEligible(call, ints.back()))
           runs.push_back({c, true});
       }
       if (n % 2)
@@ -593,13 +593,15 @@ struct PdKernelLayoutsPass : mlir::pd::impl::PdKernelLayoutsPassBase<PdKernelLay
       }
       for (size_t c = 0; c < candidates.size(); ++c) {
         bool faster = wino[c] >= 0 && wino[c] < direct[c];
-        totals[c] += faster ? wino[c] : direct[c];
-        if (candidates[c] != 8 || !timedWinograd || !winogradEligible(call, ints[c]))
+        bool always = wino[c] >= 0 && winograd == "always";
+        totals[c] += always || faster ? wino[c] : direct[c];
+        if (!withWinograd || !winogradEligible(call, ints[c]))
           continue;
-        timedDirectMs += direct[c];
-        timedWinogradMs += faster ? wino[c] : direct[c];
+        WinogradTiming &t = winogradTimings[candidates[c]];
+        t.directMs += direct[c];
+        t.winogradMs += faster ? wino[c] : direct[c];
         if (faster)
-          winogradFaster.insert(call);
+          t.faster.insert(call);
       }
     }
     for (auto [b, total] : llvm::zip(candidates, totals)) {

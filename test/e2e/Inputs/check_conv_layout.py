@@ -4,7 +4,7 @@ shapes), the layout the host implies (NHWC with AVX-512, else nChw8c).
 Where Winograd convolutions were considered, the number switched must be
 the number of pdk_conv2d_winograd calls, and the timed total with them
 must not exceed the direct total (nor, when the layouts were timed with
-them, the nChw8c total)."""
+them, the chosen layout's total)."""
 import json
 import sys
 
@@ -25,8 +25,8 @@ if "winograd" in layout:
     assert layout["winograd"] <= layout["winograd_eligible"], layout
     if "winograd_ms" in layout:
         assert 0 < layout["winograd_ms"] <= layout["winograd_direct_ms"], layout
-        if "nChw8c_ms" in layout:  # timed with the layouts: part of their total
-            assert layout["winograd_ms"] <= layout["nChw8c_ms"], layout
+        if times:  # timed with the layouts: part of the chosen one's total
+            assert layout["winograd_ms"] <= times[layout["choice"]], layout
         print("winograd timed: %.3f ms, direct %.3f ms" % (layout["winograd_ms"],
                                                            layout["winograd_direct_ms"]))
     print("winograd %d of %d eligible" % (layout["winograd"], layout["winograd_eligible"]))

@@ -1,4 +1,4 @@
-"""Writes a chain of 3x3 convolutions between nChw8c activations for
+"""Writes a chain of 3x3 convolutions for
 test/e2e/winograd.test: odd image sizes (partial 2x2 output tiles), bias
 with relu, relu6, a residual add, leaky relu (also with alpha 0), and two convolutions the
 Winograd kernel must not take (1x1 first, stride 2 last).
