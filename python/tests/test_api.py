@@ -211,22 +211,27 @@ def test_compile_option_conv_algorithm(tmp_path):
         paddle_mlir.compile(str(tmp_path), conv_algorithm="winograd", conv_layout="nchw16c")
 
 
-def test_winograd_kernel_refuses_unsupported():
-    """pdk_conv2d_winograd, called with parameters it does not compute (here
-    stride 2, which pd-kernel-layouts never gives it), fails the run with
-    its message instead of computing something wrong."""
+@pytest.mark.parametrize("ints,size", [
+    ("2, 2, 1, 1, 1, 1, 1, 1, 1, 0, 1, 8, 0, 8", 3),     # stride 2
+    ("1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1, -1, 0, 8", 6),    # NHWC in, nChw8c out
+    ("1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1, 16, 0, 16", 6),   # nChw16c
+])
+def test_winograd_kernel_refuses_unsupported(ints, size):
+    """pdk_conv2d_winograd, called with parameters it does not compute
+    (which pd-kernel-layouts never gives it), fails the run with its
+    message instead of computing something wrong."""
     text = """
-func.func @main(%x: tensor<1x8x6x6xf32>, %w: tensor<8x8x3x3xf32>) -> tensor<1x8x3x3xf32> {
-  %e = tensor.empty() : tensor<1x8x3x3xf32>
+func.func @main(%x: tensor<1x16x6x6xf32>, %w: tensor<16x16x3x3xf32>) -> tensor<1x16xSxSxf32> {
+  %e = tensor.empty() : tensor<1x16xSxSxf32>
   %y = pd.kernel_call "pdk_conv2d_winograd"(%x, %w) init(%e) {slots = array<i64: 0, 1, -1, -1>,
-      ints = array<i64: 2, 2, 1, 1, 1, 1, 1, 1, 1, 0, 1, 8, 0, 8>, floats = array<f32: 0.0, 0.0>}
-      : (tensor<1x8x6x6xf32>, tensor<8x8x3x3xf32>, tensor<1x8x3x3xf32>) -> tensor<1x8x3x3xf32>
-  return %y : tensor<1x8x3x3xf32>
+      ints = array<i64: INTS>, floats = array<f32: 0.0, 0.0>}
+      : (tensor<1x16x6x6xf32>, tensor<16x16x3x3xf32>, tensor<1x16xSxSxf32>) -> tensor<1x16xSxSxf32>
+  return %y : tensor<1x16xSxSxf32>
 }
-"""
+""".replace("INTS", ints).replace("SxS", "%dx%d" % (size, size))
     m = paddle_mlir.compile(text)
     with pytest.raises(RuntimeError, match="winograd convolution: unsupported parameters"):
-        m(np.ones((1, 8, 6, 6), np.float32), np.ones((8, 8, 3, 3), np.float32))
+        m(np.ones((1, 16, 6, 6), np.float32), np.ones((16, 16, 3, 3), np.float32))
 
 
 def test_kernel_errors_after_timed_compile(tmp_path):
