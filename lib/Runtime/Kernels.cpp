@@ -531,38 +531,50 @@ __attribute__((target_clones("avx2", "default"))) void
 winogradInput(const float *x, float *v, int64_t n, int64_t c, int64_t h, int64_t w, bool nhwc) {
   int64_t th = (h + 1) / 2, tw = (w + 1) / 2, tiles = n * th * tw, cb = c / 8, ps = tiles * c;
   ActivationStrides st(nhwc, c, h, w);
-#pragma omp parallel for collapse(2) schedule(static)
-  for (int64_t in = 0; in < n; ++in)
-    for (int64_t ib = 0; ib < cb; ++ib) {
-      const float *xp = x + in * st.image + ib * st.block;
+  // Tile (ty, tx) of image `in`, channels 8 ib .. 8 ib + 7.
+  auto tile = [&](int64_t in, int64_t ib, int64_t ty, int64_t tx) __attribute__((always_inline)) {
+    const float *xp = x + in * st.image + ib * st.block;
+    float d[4][4][8], t[4][4][8];
+    for (int i = 0; i < 4; ++i)
+      for (int j = 0; j < 4; ++j) {
+        int64_t r = 2 * ty - 1 + i, col = 2 * tx - 1 + j;
+        bool inside = r >= 0 && r < h && col >= 0 && col < w;
+        const float *src = xp + (r * w + col) * st.pixel;
+        for (int k = 0; k < 8; ++k)
+          d[i][j][k] = inside ? src[k] : 0.f;
+      }
+    for (int j = 0; j < 4; ++j) // B^T d
+      for (int k = 0; k < 8; ++k) {
+        t[0][j][k] = d[0][j][k] - d[2][j][k];
+        t[1][j][k] = d[1][j][k] + d[2][j][k];
+        t[2][j][k] = d[2][j][k] - d[1][j][k];
+        t[3][j][k] = d[1][j][k] - d[3][j][k];
+      }
+    float *o = v + ((in * th + ty) * tw + tx) * c + ib * 8;
+    for (int i = 0; i < 4; ++i) // (B^T d) B
+      for (int k = 0; k < 8; ++k) {
+        o[(i * 4 + 0) * ps + k] = t[i][0][k] - t[i][2][k];
+        o[(i * 4 + 1) * ps + k] = t[i][1][k] + t[i][2][k];
+        o[(i * 4 + 2) * ps + k] = t[i][2][k] - t[i][1][k];
+        o[(i * 4 + 3) * ps + k] = t[i][1][k] - t[i][3][k];
+      }
+  };
+  // Channel blocks innermost where they are adjacent (NHWC), else tiles.
+  if (nhwc) {
+#pragma omp parallel for collapse(3) schedule(static)
+    for (int64_t in = 0; in < n; ++in)
       for (int64_t ty = 0; ty < th; ++ty)
-        for (int64_t tx = 0; tx < tw; ++tx) {
-          float d[4][4][8], t[4][4][8];
-          for (int i = 0; i < 4; ++i)
-            for (int j = 0; j < 4; ++j) {
-              int64_t r = 2 * ty - 1 + i, col = 2 * tx - 1 + j;
-              bool inside = r >= 0 && r < h && col >= 0 && col < w;
-              const float *src = xp + (r * w + col) * st.pixel;
-              for (int k = 0; k < 8; ++k)
-                d[i][j][k] = inside ? src[k] : 0.f;
-            }
-          for (int j = 0; j < 4; ++j) // B^T d
-            for (int k = 0; k < 8; ++k) {
-              t[0][j][k] = d[0][j][k] - d[2][j][k];
-              t[1][j][k] = d[1][j][k] + d[2][j][k];
-              t[2][j][k] = d[2][j][k] - d[1][j][k];
-              t[3][j][k] = d[1][j][k] - d[3][j][k];
-            }
-          float *o = v + ((in * th + ty) * tw + tx) * c + ib * 8;
-          for (int i = 0; i < 4; ++i) // (B^T d) B
-            for (int k = 0; k < 8; ++k) {
-              o[(i * 4 + 0) * ps + k] = t[i][0][k] - t[i][2][k];
-              o[(i * 4 + 1) * ps + k] = t[i][1][k] + t[i][2][k];
-              o[(i * 4 + 2) * ps + k] = t[i][2][k] - t[i][1][k];
-              o[(i * 4 + 3) * ps + k] = t[i][1][k] - t[i][3][k];
-            }
-        }
-    }
+        for (int64_t tx = 0; tx < tw; ++tx)
+          for (int64_t ib = 0; ib < cb; ++ib)
+            tile(in, ib, ty, tx);
+  } else {
+#pragma omp parallel for collapse(2) schedule(static)
+    for (int64_t in = 0; in < n; ++in)
+      for (int64_t ib = 0; ib < cb; ++ib)
+        for (int64_t ty = 0; ty < th; ++ty)
+          for (int64_t tx = 0; tx < tw; ++tx)
+            tile(in, ib, ty, tx);
+  }
 }
 
 /// y = act(A^T M A + bias [+ res]) into `y` (nChw8c or NHWC, as `res`;
@@ -575,41 +587,53 @@ winogradOutput(const float *m, const float *bias, const float *res, float *y, in
                int64_t h, int64_t w, bool nhwc, float lo, float hi, float slope) {
   int64_t th = (h + 1) / 2, tw = (w + 1) / 2, tiles = n * th * tw, ob = oc / 8, ps = tiles * oc;
   ActivationStrides st(nhwc, oc, h, w);
-#pragma omp parallel for collapse(2) schedule(static)
-  for (int64_t in = 0; in < n; ++in)
-    for (int64_t kb = 0; kb < ob; ++kb) {
-      int64_t base = in * st.image + kb * st.block;
-      float b[8];
-      for (int k = 0; k < 8; ++k)
-        b[k] = bias ? bias[kb * 8 + k] : 0.f;
-      for (int64_t ty = 0; ty < th; ++ty)
-        for (int64_t tx = 0; tx < tw; ++tx) {
-          const float *mp = m + ((in * th + ty) * tw + tx) * oc + kb * 8;
-          float r[2][4][8], out[2][2][8];
-          for (int j = 0; j < 4; ++j) // A^T M
-            for (int k = 0; k < 8; ++k) {
-              float m0 = mp[j * ps + k], m1 = mp[(4 + j) * ps + k], m2 = mp[(8 + j) * ps + k],
-                    m3 = mp[(12 + j) * ps + k];
-              r[0][j][k] = m0 + m1 + m2;
-              r[1][j][k] = m1 - m2 - m3;
-            }
-          for (int i = 0; i < 2; ++i) // (A^T M) A
-            for (int k = 0; k < 8; ++k) {
-              out[i][0][k] = r[i][0][k] + r[i][1][k] + r[i][2][k] + b[k];
-              out[i][1][k] = r[i][1][k] - r[i][2][k] - r[i][3][k] + b[k];
-            }
-          for (int i = 0; i < 2 && 2 * ty + i < h; ++i)
-            for (int j = 0; j < 2 && 2 * tx + j < w; ++j) {
-              int64_t at = base + ((2 * ty + i) * w + 2 * tx + j) * st.pixel;
-              for (int k = 0; k < 8; ++k) {
-                float val = out[i][j][k] + (res ? res[at + k] : 0.f);
-                if (val < 0.f)
-                  val *= slope;
-                y[at + k] = std::min(std::max(val, lo), hi);
-              }
-            }
+  // Tile (ty, tx) of image `in`, channels 8 kb .. 8 kb + 7.
+  auto tile = [&](int64_t in, int64_t kb, int64_t ty, int64_t tx) __attribute__((always_inline)) {
+    int64_t base = in * st.image + kb * st.block;
+    float b[8];
+    for (int k = 0; k < 8; ++k)
+      b[k] = bias ? bias[kb * 8 + k] : 0.f;
+    const float *mp = m + ((in * th + ty) * tw + tx) * oc + kb * 8;
+    float r[2][4][8], out[2][2][8];
+    for (int j = 0; j < 4; ++j) // A^T M
+      for (int k = 0; k < 8; ++k) {
+        float m0 = mp[j * ps + k], m1 = mp[(4 + j) * ps + k], m2 = mp[(8 + j) * ps + k],
+              m3 = mp[(12 + j) * ps + k];
+        r[0][j][k] = m0 + m1 + m2;
+        r[1][j][k] = m1 - m2 - m3;
+      }
+    for (int i = 0; i < 2; ++i) // (A^T M) A
+      for (int k = 0; k < 8; ++k) {
+        out[i][0][k] = r[i][0][k] + r[i][1][k] + r[i][2][k] + b[k];
+        out[i][1][k] = r[i][1][k] - r[i][2][k] - r[i][3][k] + b[k];
+      }
+    for (int i = 0; i < 2 && 2 * ty + i < h; ++i)
+      for (int j = 0; j < 2 && 2 * tx + j < w; ++j) {
+        int64_t at = base + ((2 * ty + i) * w + 2 * tx + j) * st.pixel;
+        for (int k = 0; k < 8; ++k) {
+          float val = out[i][j][k] + (res ? res[at + k] : 0.f);
+          if (val < 0.f)
+            val *= slope;
+          y[at + k] = std::min(std::max(val, lo), hi);
         }
-    }
+      }
+  };
+  // The same loop orders as winogradInput.
+  if (nhwc) {
+#pragma omp parallel for collapse(3) schedule(static)
+    for (int64_t in = 0; in < n; ++in)
+      for (int64_t ty = 0; ty < th; ++ty)
+        for (int64_t tx = 0; tx < tw; ++tx)
+          for (int64_t kb = 0; kb < ob; ++kb)
+            tile(in, kb, ty, tx);
+  } else {
+#pragma omp parallel for collapse(2) schedule(static)
+    for (int64_t in = 0; in < n; ++in)
+      for (int64_t kb = 0; kb < ob; ++kb)
+        for (int64_t ty = 0; ty < th; ++ty)
+          for (int64_t tx = 0; tx < tw; ++tx)
+            tile(in, kb, ty, tx);
+  }
 }
 
 /// U[p][ic][oc] (p = 4 i + j) = (G g G^T)[i][j] for OIHW 3x3 weights.
