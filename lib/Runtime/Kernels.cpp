@@ -399,6 +399,12 @@ Entry *create(const std::vector<int64_t> &key, const char *what, const void *con
   });
 }
 
+/// The oneDNN format of a channel-block field of the kernels' parameters
+/// (0: plain NCHW, 8/16: nChw8c/nChw16c, -1: NHWC).
+tag convLayout(int64_t block) {
+  return block == 16 ? tag::nChw16c : block == 8 ? tag::nChw8c : block < 0 ? tag::nhwc : tag::nchw;
+}
+
 /// run(), with a oneDNN failure recorded instead of thrown.
 void runOrRecord(Entry &e, const char *what, void *src, void *wei, void *bias, void *res, void *dst,
                  bool hasSum) {
@@ -437,15 +443,9 @@ __attribute__((visibility("default"))) void pdk_conv2d(const int64_t *ptrs, cons
         memory::dims wei = groups == 1 ? memory::dims{wd[0], wd[1], wd[2], wd[3]}
                                        : memory::dims{groups, wd[0] / groups, wd[1], wd[2], wd[3]};
         tag wtag = groups == 1 ? tag::oihw : tag::goihw;
-        auto layout = [](int64_t block) {
-          return block == 16  ? tag::nChw16c
-                 : block == 8 ? tag::nChw8c
-                 : block < 0  ? tag::nhwc
-                              : tag::nchw;
-        };
-        e.srcUser = memory::desc(src, dt::f32, layout(ints[11]));
-        e.resUser = memory::desc(dst, dt::f32, layout(ints[12]));
-        e.dstUser = memory::desc(dst, dt::f32, layout(ints[13]));
+        e.srcUser = memory::desc(src, dt::f32, convLayout(ints[11]));
+        e.resUser = memory::desc(dst, dt::f32, convLayout(ints[12]));
+        e.dstUser = memory::desc(dst, dt::f32, convLayout(ints[13]));
         e.weiUser = memory::desc(wei, dt::f32, wtag);
         e.biasMd = bias ? memory::desc({wd[0]}, dt::f32, tag::a) : memory::desc();
         const memory::desc &biasMd = e.biasMd;
@@ -855,6 +855,67 @@ __attribute__((visibility("default"))) void pdk_softmax(const int64_t *ptrs, con
     s.wait();
   } catch (const dnnl::error &err) {
     fail("softmax failed", err);
+  }
+}
+
+/// Max pooling of x into out (NCHW shapes). Only for what the compiler
+/// picks it for: pooling right after a convolution, whose activations may
+/// then stay in the convolutions' layout (pd-kernel-layouts).
+/// ptrs: x, out.  ints: kind (0: max), window h/w, stride h/w, pad
+/// top/bottom/left/right (the bottom/right ones include any ceil_mode
+/// overhang), channel block of x and of out (as pdk_conv2d's), then (rank,
+/// dims) of x and out.
+__attribute__((visibility("default"))) void pdk_pool2d(const int64_t *ptrs, const int64_t *ints,
+                                                       const float *) {
+  constexpr int kParams = 11;
+  void *x = ptrAt(ptrs, 0), *out = ptrAt(ptrs, 1);
+  Dims dims(ints + kParams);
+  const int64_t *xd = dims.next(), *od = dims.next();
+  size_t nInts = static_cast<size_t>(dims.p - ints);
+  if (!kernelError.empty())
+    return;
+  if (ints[0] != 0 || xd[-1] != 4 || od[-1] != 4) {
+    kernelError = "oneDNN kernel: pooling: unsupported parameters (it takes 4-D max pooling)";
+    return;
+  }
+  if (xd[0] == 0)
+    return; // an empty batch: nothing to compute (oneDNN refuses empty tensors)
+  Entry *found =
+      create(makeKey(5, ints, nInts, nullptr, 0, nullptr), "pooling", nullptr, [&](Entry &e) {
+        memory::dims src = {xd[0], xd[1], xd[2], xd[3]}, dst = {od[0], od[1], od[2], od[3]};
+        e.srcUser = e.srcPrim = memory::desc(src, dt::f32, convLayout(ints[9]));
+        e.dstUser = memory::desc(dst, dt::f32, convLayout(ints[10]));
+        auto make = [&](const memory::desc &d) {
+          dnnl::pooling_forward::desc pd(dnnl::prop_kind::forward_inference, algorithm::pooling_max,
+                                         e.srcUser, d, {ints[3], ints[4]}, {ints[1], ints[2]},
+                                         {ints[5], ints[7]}, {ints[6], ints[8]});
+          return dnnl::pooling_forward::primitive_desc(pd, userScratchpad(), engine());
+        };
+        dnnl::pooling_forward::primitive_desc pd;
+        try {
+          pd = make(e.dstUser);
+        } catch (const dnnl::error &) {
+          // Source and destination layouts it cannot pair: the source's,
+          // then a reorder.
+          pd = make(memory::desc(dst, dt::f32, tag::any));
+        }
+        e.prim = Prim::of<dnnl::pooling_forward>(pd);
+        e.dstPrim = pd.dst_desc();
+        if (e.dstPrim != e.dstUser)
+          e.dstReorder = makeReorder(e.dstPrim, e.dstUser);
+      });
+  if (!found)
+    return;
+  try {
+    Entry &e = *found;
+    dnnl::stream &s = stream();
+    void *dstP = e.dstPrim != e.dstUser ? scratch(DstBuf, e.dstPrim.get_size()) : out;
+    e.prim.execute(s, {{DNNL_ARG_SRC, &e.srcPrim, x}, {DNNL_ARG_DST, &e.dstPrim, dstP}});
+    if (dstP != out)
+      e.dstReorder.execute(s, {{DNNL_ARG_FROM, &e.dstPrim, dstP}, {DNNL_ARG_TO, &e.dstUser, out}});
+    s.wait();
+  } catch (const dnnl::error &err) {
+    fail("pooling failed", err);
   }
 }
 

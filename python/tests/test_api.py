@@ -234,6 +234,28 @@ func.func @main(%x: tensor<1x16x6x6xf32>, %w: tensor<16x16x3x3xf32>) -> tensor<1
         m(np.ones((1, 16, 6, 6), np.float32), np.ones((16, 16, 3, 3), np.float32))
 
 
+def test_pool_kernel_refuses_unsupported():
+    """pdk_pool2d computes max pooling only; another kind (which the
+    compiler never gives it) fails the run with its message."""
+    text = """
+func.func @main(%x: tensor<1x8x4x4xf32>) -> tensor<1x8x2x2xf32> {
+  %e = tensor.empty() : tensor<1x8x2x2xf32>
+  %y = pd.kernel_call "pdk_pool2d"(%x) init(%e) {slots = array<i64: 0>,
+      ints = array<i64: 1, 2, 2, 2, 2, 0, 0, 0, 0, 0, 0>, floats = array<f32>}
+      : (tensor<1x8x4x4xf32>, tensor<1x8x2x2xf32>) -> tensor<1x8x2x2xf32>
+  return %y : tensor<1x8x2x2xf32>
+}
+"""
+    m = paddle_mlir.compile(text)
+    with pytest.raises(RuntimeError, match="pooling: unsupported parameters"):
+        m(np.ones((1, 8, 4, 4), np.float32))
+    # The same call with kind 0 is max pooling.
+    m = paddle_mlir.compile(text.replace("array<i64: 1, 2, 2", "array<i64: 0, 2, 2"))
+    x = np.arange(128, dtype=np.float32).reshape(1, 8, 4, 4)
+    want = x.reshape(1, 8, 2, 2, 2, 2).max(axis=(3, 5))
+    np.testing.assert_array_equal(m(x)[0], want)
+
+
 def test_kernel_errors_after_timed_compile(tmp_path):
     """A compile that times convolutions (static shapes) loads the kernel
     library into this process; the model run afterwards shares it, and a

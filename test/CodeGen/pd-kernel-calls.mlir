@@ -146,6 +146,62 @@ func.func @softmax_f64(%x: tensor<4x5xf64>) -> tensor<4x5xf64> {
 
 // -----
 
+// Max pooling right after a convolution kernel becomes pdk_pool2d: ints
+// are kind 0 (max), window (3, 3), strides (2, 2), pads top/bottom/left/
+// right, and the two layout fields. ceil_mode adds the overhang of the
+// last window to the bottom/right padding: none for @pool_ceil (9x9, pad 1:
+// the 5th window ends at (5 - 1) * 2 + 3 = 11 = 9 + 1 + 1), one row and
+// column for @pool_overhang (8x8, no pad: 4th window ends at 9). SAME
+// padding is resolved (7x7, window 2, stride 2: 1 at the bottom/right). Pooling that does
+// not follow a convolution, average, global and adaptive pooling stay
+// generated code.
+// CHECK-LABEL: func.func @pool_ceil
+// CHECK: %[[C:.*]] = pd.kernel_call "pdk_conv2d"
+// CHECK: pd.kernel_call "pdk_pool2d"(%[[C]])
+// CHECK-SAME: ints = array<i64: 0, 3, 3, 2, 2, 1, 1, 1, 1, 0, 0>
+// CHECK-SAME: pd.from = "pd.pool2d", slots = array<i64: 0>
+// CHECK-LABEL: func.func @pool_overhang
+// CHECK: pd.kernel_call "pdk_pool2d"
+// CHECK-SAME: ints = array<i64: 0, 3, 3, 2, 2, 0, 1, 0, 1, 0, 0>
+// CHECK-LABEL: func.func @pool_same
+// CHECK: pd.kernel_call "pdk_pool2d"
+// CHECK-SAME: ints = array<i64: 0, 2, 2, 2, 2, 0, 1, 0, 1, 0, 0>
+// CHECK-LABEL: func.func @pool_stays_generated
+// CHECK: linalg.pooling_nchw_max
+// CHECK: pd.kernel_call "pdk_conv2d"
+// CHECK-NOT: pd.kernel_call
+// CHECK: linalg.pooling_nchw_sum
+// CHECK-NOT: pd.kernel_call
+// CHECK: return
+func.func @pool_ceil(%x: tensor<?x8x9x9xf32>, %w: tensor<8x8x1x1xf32>) -> tensor<?x8x5x5xf32> {
+  %0 = pd.conv2d %x, %w : (tensor<?x8x9x9xf32>, tensor<8x8x1x1xf32>) -> tensor<?x8x9x9xf32>
+  %1 = pd.pool2d %0 {ksize = array<i32: 3, 3>, strides = array<i32: 2, 2>, paddings = array<i32: 1, 1>, ceil_mode = true} : (tensor<?x8x9x9xf32>) -> tensor<?x8x5x5xf32>
+  return %1 : tensor<?x8x5x5xf32>
+}
+
+func.func @pool_overhang(%x: tensor<2x8x8x8xf32>, %w: tensor<8x8x1x1xf32>) -> tensor<2x8x4x4xf32> {
+  %0 = pd.conv2d %x, %w : (tensor<2x8x8x8xf32>, tensor<8x8x1x1xf32>) -> tensor<2x8x8x8xf32>
+  %1 = pd.pool2d %0 {ksize = array<i32: 3, 3>, strides = array<i32: 2, 2>, ceil_mode = true} : (tensor<2x8x8x8xf32>) -> tensor<2x8x4x4xf32>
+  return %1 : tensor<2x8x4x4xf32>
+}
+
+func.func @pool_same(%x: tensor<2x8x7x7xf32>, %w: tensor<8x8x1x1xf32>) -> tensor<2x8x4x4xf32> {
+  %0 = pd.conv2d %x, %w : (tensor<2x8x7x7xf32>, tensor<8x8x1x1xf32>) -> tensor<2x8x7x7xf32>
+  %1 = pd.pool2d %0 {ksize = array<i32: 2, 2>, strides = array<i32: 2, 2>, padding_algorithm = "SAME"} : (tensor<2x8x7x7xf32>) -> tensor<2x8x4x4xf32>
+  return %1 : tensor<2x8x4x4xf32>
+}
+
+func.func @pool_stays_generated(%x: tensor<2x8x8x8xf32>, %w: tensor<8x8x1x1xf32>) -> (tensor<2x8x4x4xf32>, tensor<2x8x4x4xf32>, tensor<2x8x1x1xf32>, tensor<2x8x1x1xf32>) {
+  %a = pd.pool2d %x {ksize = array<i32: 2, 2>, strides = array<i32: 2, 2>} : (tensor<2x8x8x8xf32>) -> tensor<2x8x4x4xf32>
+  %0 = pd.conv2d %x, %w : (tensor<2x8x8x8xf32>, tensor<8x8x1x1xf32>) -> tensor<2x8x8x8xf32>
+  %b = pd.pool2d %0 {pooling_type = "avg", ksize = array<i32: 2, 2>, strides = array<i32: 2, 2>} : (tensor<2x8x8x8xf32>) -> tensor<2x8x4x4xf32>
+  %c = pd.pool2d %0 {ksize = array<i32: 1, 1>, global_pooling = true} : (tensor<2x8x8x8xf32>) -> tensor<2x8x1x1xf32>
+  %d = pd.pool2d %0 {ksize = array<i32: 1, 1>, adaptive = true} : (tensor<2x8x8x8xf32>) -> tensor<2x8x1x1xf32>
+  return %a, %b, %c, %d : tensor<2x8x4x4xf32>, tensor<2x8x4x4xf32>, tensor<2x8x1x1xf32>, tensor<2x8x1x1xf32>
+}
+
+// -----
+
 // After bufferization, pd-lower-kernel-calls builds the three stack arrays:
 // pointers (the element address of each slot, 0 for an absent one, then the
 // destination), ints (the op's parameters then rank + dims of each present

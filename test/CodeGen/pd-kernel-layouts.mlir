@@ -81,3 +81,60 @@ func.func @odd_channels(%x: tensor<1x3x8x8xf32>, %w0: tensor<24x3x1x1xf32>, %w1:
   %b = pd.kernel_call "pdk_conv2d"(%a, %w1) init(%e1) {slots = array<i64: 0, 1, -1, -1>, ints = array<i64: 1, 1, 0, 0, 0, 0, 1, 1, 1, 0, 1, 0, 0, 0>, floats = array<f32: 0.0, 0.0>} : (tensor<1x24x8x8xf32>, tensor<24x24x1x1xf32>, tensor<1x24x8x8xf32>) -> tensor<1x24x8x8xf32>
   return %b : tensor<1x24x8x8xf32>
 }
+
+// -----
+
+// Pooling calls (pdk_pool2d, ints[9..10]: source / destination blocks)
+// between convolutions take the layout on both sides: in @pooled %p, read
+// by a conv as input and by another as residual, is blocked from %a on,
+// and so is a chain of two poolings in @pool_chain. In @pool_returned the
+// pooling's result leaves the function: it and the conv before it stay
+// plain.
+// CHECK-LABEL: func.func @pooled
+// CHECK: %[[A:.*]] = pd.kernel_call "pdk_conv2d"{{.*}}ints = array<i64: 1, 1, 0, 0, 0, 0, 1, 1, 1, 0, 1, 0, 0, 8>
+// CHECK: %[[P:.*]] = pd.kernel_call "pdk_pool2d"(%[[A]]) {{.*}}ints = array<i64: 0, 2, 2, 2, 2, 0, 0, 0, 0, 8, 8>
+// CHECK: %[[B:.*]] = pd.kernel_call "pdk_conv2d"(%[[P]], {{.*}}ints = array<i64: 1, 1, 0, 0, 0, 0, 1, 1, 1, 0, 1, 8, 0, 8>
+// CHECK: pd.kernel_call "pdk_conv2d"(%[[B]], %arg2, %[[P]]) {{.*}}ints = array<i64: 1, 1, 0, 0, 0, 0, 1, 1, 1, 0, 1, 8, 8, 0>
+// CHECK-LABEL: func.func @pool_chain
+// CHECK: pd.kernel_call "pdk_conv2d"{{.*}}ints = array<i64: 1, 1, 0, 0, 0, 0, 1, 1, 1, 0, 1, 0, 0, 8>
+// CHECK: pd.kernel_call "pdk_pool2d"{{.*}}ints = array<i64: 0, 2, 2, 2, 2, 0, 0, 0, 0, 8, 8>
+// CHECK: pd.kernel_call "pdk_pool2d"{{.*}}ints = array<i64: 0, 2, 2, 2, 2, 0, 0, 0, 0, 8, 8>
+// CHECK: pd.kernel_call "pdk_conv2d"{{.*}}ints = array<i64: 1, 1, 0, 0, 0, 0, 1, 1, 1, 0, 1, 8, 0, 0>
+// CHECK-LABEL: func.func @pool_returned
+// CHECK: pd.kernel_call "pdk_conv2d"{{.*}}ints = array<i64: 1, 1, 0, 0, 0, 0, 1, 1, 1, 0, 1, 0, 0, 0>
+// CHECK: pd.kernel_call "pdk_pool2d"{{.*}}ints = array<i64: 0, 2, 2, 2, 2, 0, 0, 0, 0, 0, 0>
+// NHWC-LABEL: func.func @pooled
+// NHWC: pd.kernel_call "pdk_pool2d"{{.*}}ints = array<i64: 0, 2, 2, 2, 2, 0, 0, 0, 0, -1, -1>
+// NHWC-LABEL: func.func @pool_returned
+// NHWC: pd.kernel_call "pdk_pool2d"{{.*}}ints = array<i64: 0, 2, 2, 2, 2, 0, 0, 0, 0, 0, 0>
+func.func @pooled(%x: tensor<1x3x8x8xf32>, %w0: tensor<16x3x1x1xf32>, %w1: tensor<16x16x1x1xf32>) -> tensor<1x16x4x4xf32> {
+  %e0 = tensor.empty() : tensor<1x16x8x8xf32>
+  %a = pd.kernel_call "pdk_conv2d"(%x, %w0) init(%e0) {slots = array<i64: 0, 1, -1, -1>, ints = array<i64: 1, 1, 0, 0, 0, 0, 1, 1, 1, 0, 1, 0, 0, 0>, floats = array<f32: 0.0, 0.0>} : (tensor<1x3x8x8xf32>, tensor<16x3x1x1xf32>, tensor<1x16x8x8xf32>) -> tensor<1x16x8x8xf32>
+  %ep = tensor.empty() : tensor<1x16x4x4xf32>
+  %p = pd.kernel_call "pdk_pool2d"(%a) init(%ep) {slots = array<i64: 0>, ints = array<i64: 0, 2, 2, 2, 2, 0, 0, 0, 0, 0, 0>, floats = array<f32>} : (tensor<1x16x8x8xf32>, tensor<1x16x4x4xf32>) -> tensor<1x16x4x4xf32>
+  %e1 = tensor.empty() : tensor<1x16x4x4xf32>
+  %b = pd.kernel_call "pdk_conv2d"(%p, %w1) init(%e1) {slots = array<i64: 0, 1, -1, -1>, ints = array<i64: 1, 1, 0, 0, 0, 0, 1, 1, 1, 0, 1, 0, 0, 0>, floats = array<f32: 0.0, 0.0>} : (tensor<1x16x4x4xf32>, tensor<16x16x1x1xf32>, tensor<1x16x4x4xf32>) -> tensor<1x16x4x4xf32>
+  %e2 = tensor.empty() : tensor<1x16x4x4xf32>
+  %c = pd.kernel_call "pdk_conv2d"(%b, %w1, %p) init(%e2) {slots = array<i64: 0, 1, -1, 2>, ints = array<i64: 1, 1, 0, 0, 0, 0, 1, 1, 1, 0, 1, 0, 0, 0>, floats = array<f32: 0.0, 0.0>} : (tensor<1x16x4x4xf32>, tensor<16x16x1x1xf32>, tensor<1x16x4x4xf32>, tensor<1x16x4x4xf32>) -> tensor<1x16x4x4xf32>
+  return %c : tensor<1x16x4x4xf32>
+}
+
+func.func @pool_chain(%x: tensor<1x3x8x8xf32>, %w0: tensor<16x3x1x1xf32>, %w1: tensor<16x16x1x1xf32>) -> tensor<1x16x2x2xf32> {
+  %e0 = tensor.empty() : tensor<1x16x8x8xf32>
+  %a = pd.kernel_call "pdk_conv2d"(%x, %w0) init(%e0) {slots = array<i64: 0, 1, -1, -1>, ints = array<i64: 1, 1, 0, 0, 0, 0, 1, 1, 1, 0, 1, 0, 0, 0>, floats = array<f32: 0.0, 0.0>} : (tensor<1x3x8x8xf32>, tensor<16x3x1x1xf32>, tensor<1x16x8x8xf32>) -> tensor<1x16x8x8xf32>
+  %ep = tensor.empty() : tensor<1x16x4x4xf32>
+  %p = pd.kernel_call "pdk_pool2d"(%a) init(%ep) {slots = array<i64: 0>, ints = array<i64: 0, 2, 2, 2, 2, 0, 0, 0, 0, 0, 0>, floats = array<f32>} : (tensor<1x16x8x8xf32>, tensor<1x16x4x4xf32>) -> tensor<1x16x4x4xf32>
+  %eq = tensor.empty() : tensor<1x16x2x2xf32>
+  %q = pd.kernel_call "pdk_pool2d"(%p) init(%eq) {slots = array<i64: 0>, ints = array<i64: 0, 2, 2, 2, 2, 0, 0, 0, 0, 0, 0>, floats = array<f32>} : (tensor<1x16x4x4xf32>, tensor<1x16x2x2xf32>) -> tensor<1x16x2x2xf32>
+  %e1 = tensor.empty() : tensor<1x16x2x2xf32>
+  %b = pd.kernel_call "pdk_conv2d"(%q, %w1) init(%e1) {slots = array<i64: 0, 1, -1, -1>, ints = array<i64: 1, 1, 0, 0, 0, 0, 1, 1, 1, 0, 1, 0, 0, 0>, floats = array<f32: 0.0, 0.0>} : (tensor<1x16x2x2xf32>, tensor<16x16x1x1xf32>, tensor<1x16x2x2xf32>) -> tensor<1x16x2x2xf32>
+  return %b : tensor<1x16x2x2xf32>
+}
+
+func.func @pool_returned(%x: tensor<1x3x8x8xf32>, %w0: tensor<16x3x1x1xf32>) -> tensor<1x16x4x4xf32> {
+  %e0 = tensor.empty() : tensor<1x16x8x8xf32>
+  %a = pd.kernel_call "pdk_conv2d"(%x, %w0) init(%e0) {slots = array<i64: 0, 1, -1, -1>, ints = array<i64: 1, 1, 0, 0, 0, 0, 1, 1, 1, 0, 1, 0, 0, 0>, floats = array<f32: 0.0, 0.0>} : (tensor<1x3x8x8xf32>, tensor<16x3x1x1xf32>, tensor<1x16x8x8xf32>) -> tensor<1x16x8x8xf32>
+  %ep = tensor.empty() : tensor<1x16x4x4xf32>
+  %p = pd.kernel_call "pdk_pool2d"(%a) init(%ep) {slots = array<i64: 0>, ints = array<i64: 0, 2, 2, 2, 2, 0, 0, 0, 0, 0, 0>, floats = array<f32>} : (tensor<1x16x8x8xf32>, tensor<1x16x4x4xf32>) -> tensor<1x16x4x4xf32>
+  return %p : tensor<1x16x4x4xf32>
+}

@@ -128,7 +128,9 @@ def PdKernelLayoutsPass : Pass<"pd-kernel-layouts", "::mlir::func::FuncOp"> {
   let description = [{
     A tensor produced by a `pdk_conv2d` call and read only by other
     `pdk_conv2d` calls (as input or residual; `tensor.dim` reads of its
-    shape are fine) never needs the plain NCHW layout: the producer writes
+    shape are fine), or by `pdk_pool2d` calls whose results only such
+    calls read (the pooling then takes the layout on both sides), never
+    needs the plain NCHW layout: the producer writes
     it in the layout oneDNN 2.6's convolutions pick for themselves and the
     consumers read it so, which removes two reorders per convolution: NHWC
     on AVX-512 (the brgemm convolutions), nChw8c elsewhere. Marks the

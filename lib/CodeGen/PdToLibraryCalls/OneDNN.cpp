@@ -4,8 +4,8 @@
 // over the linalg lowerings for the ops and forms the runtime's oneDNN
 // kernels (lib/Runtime/Kernels.cpp) compute: fp32 NCHW convolutions (plain,
 // grouped, depthwise, with fused bias / residual / activation) and matrix
-// products (fc, matmul_v2 with equal or broadcast batch) and softmax /
-// log_softmax along one axis. Other forms fall
+// products (fc, matmul_v2 with equal or broadcast batch), softmax /
+// log_softmax along one axis, and max pooling right after a convolution. Other forms fall
 // through to the linalg patterns. The parameter layouts written here are the
 // ones Kernels.cpp reads; keep the two in step.
 //
@@ -263,6 +263,52 @@ template <typename OpTy, bool Log> struct SoftmaxToKernel : OpConversionPattern<
     return success();
   }
 };
+
+/// Max pool2d right after a convolution kernel (or such a pooling) ->
+/// pdk_pool2d, so the activations between the convolutions before and
+/// after it can stay in their layout (pd-kernel-layouts; the generated
+/// pooling reads plain NCHW, which cost ResNet-50 a reorder before the
+/// stem's pooling and one per convolution after it). Elsewhere pooling
+/// stays generated code.
+struct MaxPoolToKernel : OpConversionPattern<Pool2dOp> {
+  MaxPoolToKernel(MLIRContext *ctx) : OpConversionPattern<Pool2dOp>(ctx, kKernelBenefit) {}
+
+  LogicalResult matchAndRewrite(Pool2dOp op, OpAdaptor a,
+                                ConversionPatternRewriter &r) const override {
+    Value x = a.getX();
+    auto type = cast<RankedTensorType>(op.getType());
+    auto in = dyn_cast<RankedTensorType>(x.getType());
+    auto producer = x.getDefiningOp<KernelCallOp>();
+    if (!producer || (producer.getCallee() != "pdk_conv2d" && producer.getCallee() != "pdk_pool2d"))
+      return r.notifyMatchFailure(op, "not right after a convolution or pooling kernel");
+    if (op.getPoolingType() != "max" || op.getGlobalPooling() || op.getAdaptive() ||
+        op.getDataFormat() == "NHWC" || !isF32(x) || !in || in.getRank() != 4 ||
+        !type.getElementType().isF32())
+      return r.notifyMatchFailure(op, "not an fp32 NCHW max pooling with a fixed window");
+    for (int64_t i = 1; i < 4; ++i)
+      if (in.isDynamicDim(i) || type.isDynamicDim(i))
+        return r.notifyMatchFailure(op, "only the batch dim may be dynamic");
+    auto ks = op.getKsize();
+    auto st = op.getStrides();
+    auto p =
+        resolvePads(in, {ks[0], ks[1]}, st, {1, 1}, op.getPaddings(), op.getPaddingAlgorithm());
+    // ceil_mode: more padding at the bottom / right, so the last partial
+    // window exists (padding never wins a max).
+    int64_t extraH = std::max<int64_t>(
+        (type.getDimSize(2) - 1) * st[0] + ks[0] - (in.getDimSize(2) + p[0] + p[1]), 0);
+    int64_t extraW = std::max<int64_t>(
+        (type.getDimSize(3) - 1) * st[1] + ks[1] - (in.getDimSize(3) + p[2] + p[3]), 0);
+    SmallVector<Value> dyn;
+    if (type.isDynamicDim(0))
+      dyn.push_back(tensor::DimOp::create(r, op.getLoc(), x, 0));
+    replaceWithCall(r, op, "pdk_pool2d", {x}, {0},
+                    {0, ks[0], ks[1], st[0], st[1], p[0], p[1] + extraH, p[2], p[3] + extraW,
+                     // source / destination block (pd-kernel-layouts sets them)
+                     0, 0},
+                    {}, dyn);
+    return success();
+  }
+};
 } // namespace
 
 namespace mlir::pd {
@@ -282,6 +328,14 @@ bool isConvCall(Operation *op) {
   return call && call.getCallee() == "pdk_conv2d" && call.getResult();
 }
 
+// Parameter indices of pdk_pool2d.
+constexpr int64_t kPoolSrcBlock = 9, kPoolDstBlock = 10;
+
+bool isPoolCall(Operation *op) {
+  auto call = dyn_cast_or_null<KernelCallOp>(op);
+  return call && call.getCallee() == "pdk_pool2d" && call.getResult();
+}
+
 /// The conv slot `use` feeds (input or residual), or -1.
 int64_t convSlotOf(OpOperand &use) {
   auto call = dyn_cast<KernelCallOp>(use.getOwner());
@@ -294,8 +348,20 @@ int64_t convSlotOf(OpOperand &use) {
   return -1;
 }
 
-/// The ints every conv call gets when activations between convolutions use
-/// layout `b` (calls not listed keep theirs).
+/// Whether `use` may read a tensor in the convolutions' layout: a conv's
+/// input or residual, a `tensor.dim` (the logical shape is unchanged), or
+/// the input of a pooling call whose result only such uses read.
+bool readsLayout(OpOperand &use) {
+  Operation *user = use.getOwner();
+  if (isa<tensor::DimOp>(user) || convSlotOf(use) >= 0)
+    return true;
+  return isPoolCall(user) && use.getOperandNumber() == 0 &&
+         llvm::all_of(cast<KernelCallOp>(user).getResult().getUses(), readsLayout);
+}
+
+/// The ints every conv (and pool) call gets when activations between
+/// convolutions use layout `b` (calls not listed keep theirs). Poolings
+/// between convolutions take the layout on both sides.
 DenseMap<Operation *, SmallVector<int64_t>> layoutPlan(Operation *root, int64_t b) {
   SmallVector<KernelCallOp> producers;
   root->walk([&](KernelCallOp call) {
@@ -304,10 +370,8 @@ DenseMap<Operation *, SmallVector<int64_t>> layoutPlan(Operation *root, int64_t 
     auto type = cast<RankedTensorType>(call.getResult().getType());
     if (b != kNHWC && type.getDimSize(1) % b != 0)
       return;
-    for (OpOperand &use : call.getResult().getUses())
-      if (!isa<tensor::DimOp>(use.getOwner()) && convSlotOf(use) < 0)
-        return;
-    producers.push_back(call);
+    if (llvm::all_of(call.getResult().getUses(), readsLayout))
+      producers.push_back(call);
   });
   DenseMap<Operation *, SmallVector<int64_t>> plan;
   auto ints = [&](KernelCallOp call) -> SmallVector<int64_t> & {
@@ -316,14 +380,24 @@ DenseMap<Operation *, SmallVector<int64_t>> layoutPlan(Operation *root, int64_t 
       it = plan.try_emplace(call, SmallVector<int64_t>(call.getInts())).first;
     return it->second;
   };
+  // The readers of a tensor in layout `b` (readsLayout holds for each).
+  std::function<void(Value)> readInLayout = [&](Value v) {
+    for (OpOperand &use : v.getUses()) {
+      auto call = dyn_cast<KernelCallOp>(use.getOwner());
+      if (!call)
+        continue;
+      if (int64_t slot = convSlotOf(use); slot >= 0) {
+        ints(call)[slot == kConvInputSlot ? kSrcBlock : kResBlock] = b;
+      } else if (isPoolCall(call)) {
+        ints(call)[kPoolSrcBlock] = b;
+        ints(call)[kPoolDstBlock] = b;
+        readInLayout(call.getResult());
+      }
+    }
+  };
   for (KernelCallOp p : producers) {
     ints(p)[kDstBlock] = b;
-    for (OpOperand &use : p.getResult().getUses()) {
-      int64_t slot = convSlotOf(use);
-      if (slot >= 0)
-        ints(cast<KernelCallOp>(use.getOwner()))[slot == kConvInputSlot ? kSrcBlock : kResBlock] =
-            b;
-    }
+    readInLayout(p.getResult());
   }
   return plan;
 }
@@ -624,5 +698,5 @@ struct PdKernelLayoutsPass : mlir::pd::impl::PdKernelLayoutsPassBase<PdKernelLay
 void mlir::pd::populatePdToOneDNNPatterns(RewritePatternSet &patterns) {
   patterns.add<ConvToKernel<Conv2dOp>, ConvToKernel<DepthwiseConv2dOp>, ConvToKernel<FusedConv2dOp>,
                FcToKernel, MatmulV2ToKernel, SoftmaxToKernel<SoftmaxOp, false>,
-               SoftmaxToKernel<LogSoftmaxOp, true>>(patterns.getContext());
+               SoftmaxToKernel<LogSoftmaxOp, true>, MaxPoolToKernel>(patterns.getContext());
 }
