@@ -5,9 +5,9 @@
 // kernels (lib/Runtime/Kernels.cpp) compute: fp32 NCHW convolutions (plain,
 // grouped, depthwise, with fused bias / residual / activation) and matrix
 // products (fc, matmul_v2 with equal or broadcast batch), softmax /
-// log_softmax along one axis, and max pooling right after a convolution. Other forms fall
-// through to the linalg patterns. The parameter layouts written here are the
-// ones Kernels.cpp reads; keep the two in step.
+// log_softmax along one axis, and max pooling right after a convolution.
+// Other forms fall through to the linalg patterns. The parameter layouts
+// written here are the ones Kernels.cpp reads; keep the two in step.
 //
 //===----------------------------------------------------------------------===//
 
