@@ -357,7 +357,8 @@ bool Planner::canRunInPlace(Buffer &a, Buffer &b, linalg::GenericOp g, OpOperand
 std::optional<unsigned> Planner::residualInPlace(KernelCallOp call, Buffer &b) {
   constexpr int64_t kResidualSlot = 3, kResBlock = 12, kDstBlock = 13;
   ArrayRef<int64_t> slotsOf = call.getSlots(), ints = call.getInts();
-  if ((call.getCallee() != "pdk_conv2d" && call.getCallee() != "pdk_conv2d_winograd") ||
+  if ((call.getCallee() != "pdk_conv2d" && call.getCallee() != "pdk_conv2d_winograd" &&
+       call.getCallee() != "pdk_conv2d_winograd4") ||
       call.getInit() != b.alloc.getResult() || slotsOf.size() <= kResidualSlot ||
       slotsOf[kResidualSlot] < 0 || ints.size() <= kDstBlock || ints[kResBlock] != ints[kDstBlock])
     return std::nullopt;

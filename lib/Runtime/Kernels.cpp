@@ -505,19 +505,86 @@ __attribute__((visibility("default"))) void pdk_conv2d(const int64_t *ptrs, cons
 
 namespace {
 
-/// Winograd F(2x2, 3x3) for 3x3 / stride 1 / pad 1 convolutions on nChw8c
-/// or NHWC activations: each 4x4 input tile d becomes V = B^T d B, each 3x3 filter
-/// g becomes U = G g G^T (once, at creation), the 16 positions of the tiles
-/// are 16 matrix products M_p[tiles, OC] = V_p[tiles, IC] x U_p[IC, OC]
-/// (one batched oneDNN matmul), and each output 2x2 tile is A^T M A. 2.25x
-/// fewer multiplications than a direct convolution, for two passes over
-/// transformed data; where that pays depends on the shapes (channels deep,
-/// images small), so the compiler times it against pdk_conv2d per
-/// convolution and picks (pd-kernel-layouts).
+/// Winograd F(m x m, 3x3) for 3x3 / stride 1 / pad 1 convolutions on
+/// nChw8c or NHWC activations, m = 2 or 4 (tiles of a = m + 2): each a x a
+/// input tile d becomes V = B^T d B, each 3x3 filter g becomes U = G g G^T
+/// (once, at creation), the a^2 positions of the tiles are a^2 matrix
+/// products M_p[tiles, OC] = V_p[tiles, IC] x U_p[IC, OC] (one batched
+/// oneDNN matmul), and each m x m output tile is A^T M A. F(2x2) does 2.25x
+/// fewer multiplications than a direct convolution, F(4x4) 4x, for two
+/// passes over transformed data (larger ones for F(4x4), and its
+/// transforms lose more precision); where that pays depends on the shapes
+/// (channels deep, images small), so the compiler times both against
+/// pdk_conv2d per convolution and picks (pd-kernel-layouts).
 ///
-/// V is [16][tiles][IC] and M is [16][tiles][OC], tiles numbered
+/// V is [a^2][tiles][IC] and M is [a^2][tiles][OC], tiles numbered
 /// (n, tile row, tile col); channels go in blocks of 8 (one AVX2 vector).
-///
+template <int M> struct WinogradMatrices;
+/// Points 0, 1, -1 (and infinity).
+template <> struct WinogradMatrices<2> {
+  static constexpr float BT[4][4] = {{1, 0, -1, 0}, {0, 1, 1, 0}, {0, -1, 1, 0}, {0, 1, 0, -1}};
+  static constexpr float G[4][3] = {{1, 0, 0}, {.5f, .5f, .5f}, {.5f, -.5f, .5f}, {0, 0, 1}};
+  static constexpr float AT[2][4] = {{1, 1, 1, 0}, {0, 1, -1, -1}};
+};
+/// Points 0, 1, -1, 2, -2 (and infinity).
+template <> struct WinogradMatrices<4> {
+  static constexpr float BT[6][6] = {{4, 0, -5, 0, 1, 0},  {0, -4, -4, 1, 1, 0},
+                                     {0, 4, -4, -1, 1, 0}, {0, -2, -1, 2, 1, 0},
+                                     {0, 2, -1, -2, 1, 0}, {0, 4, 0, -5, 0, 1}};
+  static constexpr float G[6][3] = {{1.f / 4, 0, 0},
+                                    {-1.f / 6, -1.f / 6, -1.f / 6},
+                                    {-1.f / 6, 1.f / 6, -1.f / 6},
+                                    {1.f / 24, 1.f / 12, 1.f / 6},
+                                    {1.f / 24, -1.f / 12, 1.f / 6},
+                                    {0, 0, 1}};
+  static constexpr float AT[4][6] = {
+      {1, 1, 1, 1, 1, 0}, {0, 1, -1, 2, -2, 0}, {0, 1, 1, 4, 4, 0}, {0, 1, -1, 8, -8, 1}};
+};
+
+/// out[i][j][k] = sum_l L[i][l] in[l][j][k] (L a constant matrix: its zero
+/// entries cost nothing once unrolled), for I x J x 8 `out`.
+template <int I, int L, int J, typename Mat>
+__attribute__((always_inline)) inline void leftMul(const Mat &mat, const float (&in)[L][J][8],
+                                                   float (&out)[I][J][8]) {
+#pragma GCC unroll 8
+  for (int i = 0; i < I; ++i)
+#pragma GCC unroll 8
+    for (int j = 0; j < J; ++j) {
+      float acc[8] = {};
+#pragma GCC unroll 8
+      for (int l = 0; l < L; ++l) {
+        if (mat[i][l] == 0.f)
+          continue;
+        for (int k = 0; k < 8; ++k)
+          acc[k] += mat[i][l] * in[l][j][k];
+      }
+      for (int k = 0; k < 8; ++k)
+        out[i][j][k] = acc[k];
+    }
+}
+
+/// out[i][j][k] = sum_l in[i][l][k] R[j][l] (R a constant matrix), for
+/// I x J x 8 `out`.
+template <int I, int L, int J, typename Mat>
+__attribute__((always_inline)) inline void rightMulT(const float (&in)[I][L][8], const Mat &mat,
+                                                     float (&out)[I][J][8]) {
+#pragma GCC unroll 8
+  for (int i = 0; i < I; ++i)
+#pragma GCC unroll 8
+    for (int j = 0; j < J; ++j) {
+      float acc[8] = {};
+#pragma GCC unroll 8
+      for (int l = 0; l < L; ++l) {
+        if (mat[j][l] == 0.f)
+          continue;
+        for (int k = 0; k < 8; ++k)
+          acc[k] += in[i][l][k] * mat[j][l];
+      }
+      for (int k = 0; k < 8; ++k)
+        out[i][j][k] = acc[k];
+    }
+}
+
 /// Where channels 8 b .. 8 b + 7 of pixel (row, col) of image n start, in
 /// floats: image * n + block * b + pixel * (row * w + col) (both layouts
 /// keep those 8 adjacent).
@@ -527,54 +594,53 @@ struct ActivationStrides {
       : image(c * h * w), block(nhwc ? 8 : h * w * 8), pixel(nhwc ? c : 8) {}
 };
 
+/// Calls `tile(in, b, ty, tx)` for every tile of n images of th x tw tiles
+/// and every channel block b < blocks, split over the OpenMP threads:
+/// channel blocks innermost where they are adjacent (NHWC), else tiles.
+#define PDK_FOR_EACH_TILE(nhwc, n, blocks, th, tw, tile)                                           \
+  if (nhwc) {                                                                                      \
+    _Pragma("omp parallel for collapse(3) schedule(static)") for (                                 \
+        int64_t in = 0; in < n; ++in) for (int64_t ty = 0; ty < th;                                \
+                                           ++ty) for (int64_t tx = 0; tx < tw;                     \
+                                                      ++tx) for (int64_t b = 0; b < blocks; ++b)   \
+        tile(in, b, ty, tx);                                                                       \
+  } else {                                                                                         \
+    _Pragma("omp parallel for collapse(2) schedule(static)") for (                                 \
+        int64_t in = 0; in < n; ++in) for (int64_t b = 0; b < blocks;                              \
+                                           ++b) for (int64_t ty = 0; ty < th;                      \
+                                                     ++ty) for (int64_t tx = 0; tx < tw; ++tx)     \
+        tile(in, b, ty, tx);                                                                       \
+  }
+
+template <int M>
 __attribute__((target_clones("avx2", "default"))) void
 winogradInput(const float *x, float *v, int64_t n, int64_t c, int64_t h, int64_t w, bool nhwc) {
-  int64_t th = (h + 1) / 2, tw = (w + 1) / 2, tiles = n * th * tw, cb = c / 8, ps = tiles * c;
+  constexpr int A = M + 2;
+  using W = WinogradMatrices<M>;
+  int64_t th = (h + M - 1) / M, tw = (w + M - 1) / M, tiles = n * th * tw, cb = c / 8,
+          ps = tiles * c;
   ActivationStrides st(nhwc, c, h, w);
   // Tile (ty, tx) of image `in`, channels 8 ib .. 8 ib + 7.
   auto tile = [&](int64_t in, int64_t ib, int64_t ty, int64_t tx) __attribute__((always_inline)) {
     const float *xp = x + in * st.image + ib * st.block;
-    float d[4][4][8], t[4][4][8];
-    for (int i = 0; i < 4; ++i)
-      for (int j = 0; j < 4; ++j) {
-        int64_t r = 2 * ty - 1 + i, col = 2 * tx - 1 + j;
-        bool inside = r >= 0 && r < h && col >= 0 && col < w;
-        const float *src = xp + (r * w + col) * st.pixel;
+    float d[A][A][8], t[A][A][8], r[A][A][8];
+    for (int i = 0; i < A; ++i)
+      for (int j = 0; j < A; ++j) {
+        int64_t row = M * ty - 1 + i, col = M * tx - 1 + j;
+        bool inside = row >= 0 && row < h && col >= 0 && col < w;
+        const float *src = xp + (row * w + col) * st.pixel;
         for (int k = 0; k < 8; ++k)
           d[i][j][k] = inside ? src[k] : 0.f;
       }
-    for (int j = 0; j < 4; ++j) // B^T d
-      for (int k = 0; k < 8; ++k) {
-        t[0][j][k] = d[0][j][k] - d[2][j][k];
-        t[1][j][k] = d[1][j][k] + d[2][j][k];
-        t[2][j][k] = d[2][j][k] - d[1][j][k];
-        t[3][j][k] = d[1][j][k] - d[3][j][k];
-      }
+    leftMul<A, A, A>(W::BT, d, t);   // B^T d
+    rightMulT<A, A, A>(t, W::BT, r); // (B^T d) B
     float *o = v + ((in * th + ty) * tw + tx) * c + ib * 8;
-    for (int i = 0; i < 4; ++i) // (B^T d) B
-      for (int k = 0; k < 8; ++k) {
-        o[(i * 4 + 0) * ps + k] = t[i][0][k] - t[i][2][k];
-        o[(i * 4 + 1) * ps + k] = t[i][1][k] + t[i][2][k];
-        o[(i * 4 + 2) * ps + k] = t[i][2][k] - t[i][1][k];
-        o[(i * 4 + 3) * ps + k] = t[i][1][k] - t[i][3][k];
-      }
+    for (int i = 0; i < A; ++i)
+      for (int j = 0; j < A; ++j)
+        for (int k = 0; k < 8; ++k)
+          o[(i * A + j) * ps + k] = r[i][j][k];
   };
-  // Channel blocks innermost where they are adjacent (NHWC), else tiles.
-  if (nhwc) {
-#pragma omp parallel for collapse(3) schedule(static)
-    for (int64_t in = 0; in < n; ++in)
-      for (int64_t ty = 0; ty < th; ++ty)
-        for (int64_t tx = 0; tx < tw; ++tx)
-          for (int64_t ib = 0; ib < cb; ++ib)
-            tile(in, ib, ty, tx);
-  } else {
-#pragma omp parallel for collapse(2) schedule(static)
-    for (int64_t in = 0; in < n; ++in)
-      for (int64_t ib = 0; ib < cb; ++ib)
-        for (int64_t ty = 0; ty < th; ++ty)
-          for (int64_t tx = 0; tx < tw; ++tx)
-            tile(in, ib, ty, tx);
-  }
+  PDK_FOR_EACH_TILE(nhwc, n, cb, th, tw, tile)
 }
 
 /// y = act(A^T M A + bias [+ res]) into `y` (nChw8c or NHWC, as `res`;
@@ -582,93 +648,66 @@ winogradInput(const float *x, float *v, int64_t n, int64_t c, int64_t h, int64_t
 /// Negative values are scaled by `slope` (leaky relu's alpha, else 1), then
 /// clamped to [lo, hi] (relu: 0/inf, relu6: 0/6, none and leaky relu:
 /// -inf/inf).
+template <int M>
 __attribute__((target_clones("avx2", "default"))) void
 winogradOutput(const float *m, const float *bias, const float *res, float *y, int64_t n, int64_t oc,
                int64_t h, int64_t w, bool nhwc, float lo, float hi, float slope) {
-  int64_t th = (h + 1) / 2, tw = (w + 1) / 2, tiles = n * th * tw, ob = oc / 8, ps = tiles * oc;
+  constexpr int A = M + 2;
+  using W = WinogradMatrices<M>;
+  int64_t th = (h + M - 1) / M, tw = (w + M - 1) / M, tiles = n * th * tw, ob = oc / 8,
+          ps = tiles * oc;
   ActivationStrides st(nhwc, oc, h, w);
   // Tile (ty, tx) of image `in`, channels 8 kb .. 8 kb + 7.
   auto tile = [&](int64_t in, int64_t kb, int64_t ty, int64_t tx) __attribute__((always_inline)) {
     int64_t base = in * st.image + kb * st.block;
-    float b[8];
-    for (int k = 0; k < 8; ++k)
-      b[k] = bias ? bias[kb * 8 + k] : 0.f;
     const float *mp = m + ((in * th + ty) * tw + tx) * oc + kb * 8;
-    float r[2][4][8], out[2][2][8];
-    for (int j = 0; j < 4; ++j) // A^T M
-      for (int k = 0; k < 8; ++k) {
-        float m0 = mp[j * ps + k], m1 = mp[(4 + j) * ps + k], m2 = mp[(8 + j) * ps + k],
-              m3 = mp[(12 + j) * ps + k];
-        r[0][j][k] = m0 + m1 + m2;
-        r[1][j][k] = m1 - m2 - m3;
-      }
-    for (int i = 0; i < 2; ++i) // (A^T M) A
-      for (int k = 0; k < 8; ++k) {
-        out[i][0][k] = r[i][0][k] + r[i][1][k] + r[i][2][k] + b[k];
-        out[i][1][k] = r[i][1][k] - r[i][2][k] - r[i][3][k] + b[k];
-      }
-    for (int i = 0; i < 2 && 2 * ty + i < h; ++i)
-      for (int j = 0; j < 2 && 2 * tx + j < w; ++j) {
-        int64_t at = base + ((2 * ty + i) * w + 2 * tx + j) * st.pixel;
+    float mt[A][A][8], r[M][A][8], out[M][M][8];
+    for (int i = 0; i < A; ++i)
+      for (int j = 0; j < A; ++j)
+        for (int k = 0; k < 8; ++k)
+          mt[i][j][k] = mp[(i * A + j) * ps + k];
+    leftMul<M, A, A>(W::AT, mt, r);    // A^T M
+    rightMulT<M, A, M>(r, W::AT, out); // (A^T M) A
+    for (int i = 0; i < M && M * ty + i < h; ++i)
+      for (int j = 0; j < M && M * tx + j < w; ++j) {
+        int64_t at = base + ((M * ty + i) * w + M * tx + j) * st.pixel;
         for (int k = 0; k < 8; ++k) {
-          float val = out[i][j][k] + (res ? res[at + k] : 0.f);
+          float val = out[i][j][k] + (bias ? bias[kb * 8 + k] : 0.f) + (res ? res[at + k] : 0.f);
           if (val < 0.f)
             val *= slope;
           y[at + k] = std::min(std::max(val, lo), hi);
         }
       }
   };
-  // The same loop orders as winogradInput.
-  if (nhwc) {
-#pragma omp parallel for collapse(3) schedule(static)
-    for (int64_t in = 0; in < n; ++in)
-      for (int64_t ty = 0; ty < th; ++ty)
-        for (int64_t tx = 0; tx < tw; ++tx)
-          for (int64_t kb = 0; kb < ob; ++kb)
-            tile(in, kb, ty, tx);
-  } else {
-#pragma omp parallel for collapse(2) schedule(static)
-    for (int64_t in = 0; in < n; ++in)
-      for (int64_t kb = 0; kb < ob; ++kb)
-        for (int64_t ty = 0; ty < th; ++ty)
-          for (int64_t tx = 0; tx < tw; ++tx)
-            tile(in, kb, ty, tx);
-  }
+  PDK_FOR_EACH_TILE(nhwc, n, ob, th, tw, tile)
 }
 
-/// U[p][ic][oc] (p = 4 i + j) = (G g G^T)[i][j] for OIHW 3x3 weights.
-void winogradWeights(const float *wt, float *u, int64_t oc, int64_t ic) {
+/// U[p][ic][oc] (p = a i + j) = (G g G^T)[i][j] for OIHW 3x3 weights.
+template <int M> void winogradWeights(const float *wt, float *u, int64_t oc, int64_t ic) {
+  constexpr int A = M + 2;
+  using W = WinogradMatrices<M>;
   for (int64_t o = 0; o < oc; ++o)
     for (int64_t c = 0; c < ic; ++c) {
       const float *g = wt + (o * ic + c) * 9;
-      float t[4][3];
-      for (int j = 0; j < 3; ++j) { // G g
-        t[0][j] = g[j];
-        t[1][j] = 0.5f * (g[j] + g[3 + j] + g[6 + j]);
-        t[2][j] = 0.5f * (g[j] - g[3 + j] + g[6 + j]);
-        t[3][j] = g[6 + j];
-      }
-      for (int i = 0; i < 4; ++i) { // (G g) G^T
-        float row[4] = {t[i][0], 0.5f * (t[i][0] + t[i][1] + t[i][2]),
-                        0.5f * (t[i][0] - t[i][1] + t[i][2]), t[i][2]};
-        for (int j = 0; j < 4; ++j)
-          u[((i * 4 + j) * ic + c) * oc + o] = row[j];
-      }
+      double t[A][3];
+      for (int i = 0; i < A; ++i) // G g
+        for (int j = 0; j < 3; ++j)
+          t[i][j] = double(W::G[i][0]) * g[j] + double(W::G[i][1]) * g[3 + j] +
+                    double(W::G[i][2]) * g[6 + j];
+      for (int i = 0; i < A; ++i) // (G g) G^T
+        for (int j = 0; j < A; ++j)
+          u[((i * A + j) * ic + c) * oc + o] =
+              float(t[i][0] * W::G[j][0] + t[i][1] * W::G[j][1] + t[i][2] * W::G[j][2]);
     }
 }
 
-} // namespace
-
-extern "C" {
-
-/// pdk_conv2d's parameters and operands, computed with Winograd F(2x2, 3x3)
-/// (see winogradInput). Only for what the compiler picks it for: 3x3
-/// weights that are constant, stride 1, padding 1, dilation 1, one group,
-/// channel counts multiples of 8, source / residual / destination all in
-/// nChw8c or all in NHWC, activation none / relu / relu6 / leaky relu; anything else is a
-/// kernel error.
-__attribute__((visibility("default"))) void
-pdk_conv2d_winograd(const int64_t *ptrs, const int64_t *ints, const float *floats) {
+/// pdk_conv2d's parameters and operands, computed with Winograd F(M x M,
+/// 3x3) (see WinogradMatrices). Only for what the compiler picks it for:
+/// 3x3 weights that are constant, stride 1, padding 1, dilation 1, one
+/// group, channel counts multiples of 8, source / residual / destination
+/// all in nChw8c or all in NHWC, activation none / relu / relu6 / leaky
+/// relu; anything else is a kernel error.
+template <int M> void convWinograd(const int64_t *ptrs, const int64_t *ints, const float *floats) {
   ConvOperands ops(ptrs, ints);
   const float *x = static_cast<const float *>(ops.x), *w = static_cast<const float *>(ops.w),
               *bias = static_cast<const float *>(ops.bias),
@@ -691,29 +730,31 @@ pdk_conv2d_winograd(const int64_t *ptrs, const int64_t *ints, const float *float
     return;
   }
   int64_t n = xd[0], ic = xd[1], h = xd[2], wi = xd[3], oc = od[1];
-  int64_t tiles = n * ((h + 1) / 2) * ((wi + 1) / 2);
+  constexpr int A = M + 2;
+  int64_t tiles = n * ((h + M - 1) / M) * ((wi + M - 1) / M);
   Entry *found =
-      create(makeKey(4, ints, nInts, floats, 2, w), "winograd convolution", nullptr, [&](Entry &e) {
-        e.srcPrim = memory::desc({16, tiles, ic}, dt::f32, tag::abc);
-        e.dstPrim = memory::desc({16, tiles, oc}, dt::f32, tag::abc);
-        e.weiUser = memory::desc({16, ic, oc}, dt::f32, tag::abc);
-        // Transposed weights measured faster from 64 tiles up (ResNet-50
-        // batch 8, 512 channels: 8.2 vs 11.3 ms), oneDNN's plain choice
-        // below (batch 1).
-        memory::desc weiAny({16, ic, oc}, dt::f32, tiles >= 64 ? tag::acb : tag::any);
-        dnnl::matmul::primitive_desc pd(dnnl::matmul::desc(e.srcPrim, weiAny, e.dstPrim),
-                                        userScratchpad(), engine());
-        e.prim = Prim::of<dnnl::matmul>(pd);
-        e.weiPrim = pd.weights_desc();
-        std::vector<float> u(static_cast<size_t>(16 * ic * oc));
-        winogradWeights(w, u.data(), oc, ic);
-        memory user(e.weiUser, engine(), u.data());
-        e.packedWeights = memory(e.weiPrim, engine());
-        dnnl::reorder(user, e.packedWeights).execute(stream(), user, e.packedWeights);
-        stream().wait();
-        e.weightsConst = true;
-        e.weightAddr = w;
-      });
+      create(makeKey(M == 2 ? 4 : 6, ints, nInts, floats, 2, w), "winograd convolution", nullptr,
+             [&](Entry &e) {
+               e.srcPrim = memory::desc({A * A, tiles, ic}, dt::f32, tag::abc);
+               e.dstPrim = memory::desc({A * A, tiles, oc}, dt::f32, tag::abc);
+               e.weiUser = memory::desc({A * A, ic, oc}, dt::f32, tag::abc);
+               // Transposed weights measured faster from 64 tiles up (ResNet-50
+               // batch 8, 512 channels: 8.2 vs 11.3 ms), oneDNN's plain choice
+               // below (batch 1).
+               memory::desc weiAny({A * A, ic, oc}, dt::f32, tiles >= 64 ? tag::acb : tag::any);
+               dnnl::matmul::primitive_desc pd(dnnl::matmul::desc(e.srcPrim, weiAny, e.dstPrim),
+                                               userScratchpad(), engine());
+               e.prim = Prim::of<dnnl::matmul>(pd);
+               e.weiPrim = pd.weights_desc();
+               std::vector<float> u(static_cast<size_t>(A * A * ic * oc));
+               winogradWeights<M>(w, u.data(), oc, ic);
+               memory user(e.weiUser, engine(), u.data());
+               e.packedWeights = memory(e.weiPrim, engine());
+               dnnl::reorder(user, e.packedWeights).execute(stream(), user, e.packedWeights);
+               stream().wait();
+               e.weightsConst = true;
+               e.weightAddr = w;
+             });
   if (!found)
     return;
   try {
@@ -721,7 +762,7 @@ pdk_conv2d_winograd(const int64_t *ptrs, const int64_t *ints, const float *float
     float *v = static_cast<float *>(scratch(SrcBuf, e.srcPrim.get_size()));
     float *m = static_cast<float *>(scratch(DstBuf, e.dstPrim.get_size()));
     bool nhwc = ints[11] == -1;
-    winogradInput(x, v, n, ic, h, wi, nhwc);
+    winogradInput<M>(x, v, n, ic, h, wi, nhwc);
     dnnl::stream &s = stream();
     e.prim.execute(s, {{DNNL_ARG_SRC, &e.srcPrim, v},
                        {DNNL_ARG_WEIGHTS, &e.weiPrim, e.packedWeights.get_data_handle()},
@@ -730,11 +771,26 @@ pdk_conv2d_winograd(const int64_t *ptrs, const int64_t *ints, const float *float
     float inf = std::numeric_limits<float>::infinity();
     float lo = act == None || act == LeakyRelu ? -inf : 0.f;
     float hi = act == Relu6 ? (floats[0] != 0.f ? floats[0] : 6.f) : inf;
-    winogradOutput(m, bias, res, out, n, oc, h, wi, nhwc, lo, hi,
-                   act == LeakyRelu ? floats[0] : 1.f);
+    winogradOutput<M>(m, bias, res, out, n, oc, h, wi, nhwc, lo, hi,
+                      act == LeakyRelu ? floats[0] : 1.f);
   } catch (const dnnl::error &err) {
     fail("winograd convolution failed", err);
   }
+}
+
+} // namespace
+
+extern "C" {
+
+/// F(2x2, 3x3) and F(4x4, 3x3) (convWinograd).
+__attribute__((visibility("default"))) void
+pdk_conv2d_winograd(const int64_t *ptrs, const int64_t *ints, const float *floats) {
+  convWinograd<2>(ptrs, ints, floats);
+}
+
+__attribute__((visibility("default"))) void
+pdk_conv2d_winograd4(const int64_t *ptrs, const int64_t *ints, const float *floats) {
+  convWinograd<4>(ptrs, ints, floats);
 }
 
 /// Batched matrix product out = act(A x B + bias).
@@ -927,8 +983,8 @@ __attribute__((visibility("default"))) void pdk_forget(const void *begin, const 
 /// `present` says which of bias (bit 0) and residual (bit 1) exist. Runs it
 /// once to create (and pack) the primitive, then `iterations` times on
 /// zero-filled buffers, and returns the fastest run in milliseconds
-/// (negative if the kernel failed or refused). `winograd` times
-/// pdk_conv2d_winograd instead. The primitives keyed by the temporary
+/// (negative if the kernel failed or refused). `winograd` 1 or 2 times
+/// pdk_conv2d_winograd or pdk_conv2d_winograd4 instead. The primitives keyed by the temporary
 /// weights are dropped again.
 __attribute__((visibility("default"))) double pdk_time_conv2d(const int64_t *ints,
                                                               const float *floats, int64_t present,
@@ -964,7 +1020,9 @@ __attribute__((visibility("default"))) double pdk_time_conv2d(const int64_t *int
   double best = -1;
   for (int64_t r = 0; r <= iterations && kernelError.empty(); ++r) {
     auto start = std::chrono::steady_clock::now();
-    (winograd ? pdk_conv2d_winograd : pdk_conv2d)(ptrs, ints, floats);
+    (winograd == 2   ? pdk_conv2d_winograd4
+     : winograd == 1 ? pdk_conv2d_winograd
+                     : pdk_conv2d)(ptrs, ints, floats);
     double ms =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     if (r > 0 && (best < 0 || ms < best))

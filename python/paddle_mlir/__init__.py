@@ -133,7 +133,7 @@ def compile(model, params=None, *, target="cpu", precision="fp32", input_shapes=
     "x86-64-v3" (paddle-compile --cpu); parallel: split generated loops over
     the OpenMP threads (paddle-compile --parallel); conv_layout: "auto",
     "nhwc", "nchw8c" or "nchw16c" (paddle-compile --conv-layout);
-    conv_algorithm: "auto", "direct" or "winograd" (paddle-compile
+    conv_algorithm: "auto", "direct", "winograd" or "winograd4" (paddle-compile
     --conv-algorithm).
     output_dir: where the artifact goes (a temporary directory by default,
     removed with the returned CompiledModel; use .save() to keep it).

@@ -204,31 +204,39 @@ def test_compile_option_conv_algorithm(tmp_path):
     assert kernels["calls"]["pd.conv2d -> pdk_conv2d_winograd"] == 1, kernels
     assert kernels["conv_layout"]["winograd"] == 1, kernels
     np.testing.assert_allclose(m(xv)[0], want, rtol=1e-5, atol=1e-5)
-    with pytest.raises(RuntimeError, match="--conv-algorithm must be auto, direct or winograd"):
+    m = paddle_mlir.compile(str(tmp_path), conv_algorithm="winograd4")
+    with open(os.path.join(m.artifact_dir, "manifest.json")) as f:
+        kernels = json.load(f)["kernels"]
+    assert kernels["calls"]["pd.conv2d -> pdk_conv2d_winograd4"] == 1, kernels
+    assert kernels["conv_layout"]["winograd4"] == 1, kernels
+    np.testing.assert_allclose(m(xv)[0], want, rtol=1e-5, atol=1e-5)
+    with pytest.raises(RuntimeError, match="--conv-algorithm must be auto, direct, winograd or "
+                       "winograd4"):
         paddle_mlir.compile(str(tmp_path), conv_algorithm="fft")
     with pytest.raises(RuntimeError, match="--conv-algorithm=winograd needs --conv-layout auto, "
                        "nhwc or nchw8c"):
         paddle_mlir.compile(str(tmp_path), conv_algorithm="winograd", conv_layout="nchw16c")
 
 
-@pytest.mark.parametrize("ints,size", [
-    ("2, 2, 1, 1, 1, 1, 1, 1, 1, 0, 1, 8, 0, 8", 3),     # stride 2
-    ("1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1, -1, 0, 8", 6),    # NHWC in, nChw8c out
-    ("1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1, 16, 0, 16", 6),   # nChw16c
+@pytest.mark.parametrize("kernel,ints,size", [
+    ("pdk_conv2d_winograd", "2, 2, 1, 1, 1, 1, 1, 1, 1, 0, 1, 8, 0, 8", 3),     # stride 2
+    ("pdk_conv2d_winograd", "1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1, -1, 0, 8", 6),    # NHWC -> nChw8c
+    ("pdk_conv2d_winograd", "1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1, 16, 0, 16", 6),   # nChw16c
+    ("pdk_conv2d_winograd4", "2, 2, 1, 1, 1, 1, 1, 1, 1, 0, 1, -1, 0, -1", 3),  # stride 2
 ])
-def test_winograd_kernel_refuses_unsupported(ints, size):
-    """pdk_conv2d_winograd, called with parameters it does not compute
-    (which pd-kernel-layouts never gives it), fails the run with its
+def test_winograd_kernel_refuses_unsupported(kernel, ints, size):
+    """The Winograd kernels, called with parameters they do not compute
+    (which pd-kernel-layouts never gives them), fail the run with their
     message instead of computing something wrong."""
     text = """
 func.func @main(%x: tensor<1x16x6x6xf32>, %w: tensor<16x16x3x3xf32>) -> tensor<1x16xSxSxf32> {
   %e = tensor.empty() : tensor<1x16xSxSxf32>
-  %y = pd.kernel_call "pdk_conv2d_winograd"(%x, %w) init(%e) {slots = array<i64: 0, 1, -1, -1>,
+  %y = pd.kernel_call "KERNEL"(%x, %w) init(%e) {slots = array<i64: 0, 1, -1, -1>,
       ints = array<i64: INTS>, floats = array<f32: 0.0, 0.0>}
       : (tensor<1x16x6x6xf32>, tensor<16x16x3x3xf32>, tensor<1x16xSxSxf32>) -> tensor<1x16xSxSxf32>
   return %y : tensor<1x16xSxSxf32>
 }
-""".replace("INTS", ints).replace("SxS", "%dx%d" % (size, size))
+""".replace("INTS", ints).replace("SxS", "%dx%d" % (size, size)).replace("KERNEL", kernel)
     m = paddle_mlir.compile(text)
     with pytest.raises(RuntimeError, match="winograd convolution: unsupported parameters"):
         m(np.ones((1, 16, 6, 6), np.float32), np.ones((16, 16, 3, 3), np.float32))

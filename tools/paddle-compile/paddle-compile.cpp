@@ -69,9 +69,10 @@ static cl::opt<std::string> convLayout(
     cl::init("auto"), cl::cat(category));
 static cl::opt<std::string> convAlgorithm(
     "conv-algorithm",
-    cl::desc("3x3 stride-1 convolutions between nChw8c activations: auto (default: Winograd "
-             "F(2x2,3x3) where it times faster at compile time), direct (oneDNN's) or winograd "
-             "(every eligible one)"),
+    cl::desc("3x3 stride-1 convolutions between NHWC or nChw8c activations: auto (default: "
+             "Winograd F(2x2,3x3) or F(4x4,3x3) where one times faster at compile time), direct "
+             "(oneDNN's), winograd or winograd4 (every eligible one with F(2x2,3x3) or "
+             "F(4x4,3x3))"),
     cl::init("auto"), cl::cat(category));
 static cl::opt<std::string>
     cpu("cpu",
@@ -110,9 +111,10 @@ int main(int argc, char **argv) {
     return 1;
   }
   opts.convLayout = convLayout;
-  if (convAlgorithm != "auto" && convAlgorithm != "direct" && convAlgorithm != "winograd") {
-    llvm::errs() << "paddle-compile: error: --conv-algorithm must be auto, direct or winograd, "
-                    "not '"
+  if (convAlgorithm != "auto" && convAlgorithm != "direct" && convAlgorithm != "winograd" &&
+      convAlgorithm != "winograd4") {
+    llvm::errs() << "paddle-compile: error: --conv-algorithm must be auto, direct, winograd or "
+                    "winograd4, not '"
                  << convAlgorithm << "'\n";
     return 1;
   }

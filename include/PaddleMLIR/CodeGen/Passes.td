@@ -149,13 +149,15 @@ def PdKernelLayoutsPass : Pass<"pd-kernel-layouts", "::mlir::func::FuncOp"> {
 
     With nChw8c or NHWC chosen, a 3x3 convolution with constant weights,
     stride 1, padding 1, no dilation, one group, channels a multiple of 8
-    and a clamp-like activation (none, relu, relu6, leaky relu) may instead call
-    `pdk_conv2d_winograd` (same operands; Winograd F(2x2, 3x3)): with
-    `winograd=auto` and `measure`, each such convolution is timed both ways
-    and switched where Winograd is faster (with `block=0` these times are
-    part of the layout timing: each layout counts such a convolution at
-    its faster kernel); `always` switches every one (with block 16 it is
-    an error); `never` none. `pd.conv_layout` records `winograd` (switched),
+    and a clamp-like activation (none, relu, relu6, leaky relu) may instead
+    call `pdk_conv2d_winograd` or `pdk_conv2d_winograd4` (same operands;
+    Winograd F(2x2, 3x3) / F(4x4, 3x3)): with `winograd=auto` and
+    `measure`, each such convolution is timed all three ways and switched
+    where a Winograd kernel is faster (with `block=0` these times are part
+    of the layout timing: each layout counts such a convolution at its
+    fastest kernel); `always` / `always4` switch every one to F(2x2) /
+    F(4x4) (with block 16 it is an error); `never` none. `pd.conv_layout`
+    records `winograd` (switched), `winograd4` (of those, to F(4x4)),
     `winograd_eligible`, and with timing `winograd_direct_ms` /
     `winograd_ms` (totals over the eligible convolutions).
   }];
@@ -167,8 +169,9 @@ def PdKernelLayoutsPass : Pass<"pd-kernel-layouts", "::mlir::func::FuncOp"> {
            "Kernel library (libpdrt_kernels.so) to time convolutions with (block=0, "
            "winograd=auto)">,
     Option<"winograd", "winograd", "std::string", "\"auto\"",
-           "Winograd convolutions (pdk_conv2d_winograd) for eligible 3x3 convolutions: "
-           "auto (where timed faster; needs `measure` and static shapes), never, always">,
+           "Winograd convolutions (pdk_conv2d_winograd[4]) for eligible 3x3 convolutions: "
+           "auto (where timed faster; needs `measure` and static shapes), never, always "
+           "(F(2x2, 3x3)), always4 (F(4x4, 3x3))">,
   ];
 }
 

@@ -445,16 +445,18 @@ LogicalResult mlir::pd::compileToArtifact(ModuleOp module, const CompileOptions 
   if (convBlock == 0 && opts.convLayout != "auto")
     return fail(module, "--conv-layout must be auto, nhwc, nchw8c or nchw16c, not '" +
                             opts.convLayout + "'");
-  StringRef winograd = opts.convAlgorithm == "auto"       ? "auto"
-                       : opts.convAlgorithm == "direct"   ? "never"
-                       : opts.convAlgorithm == "winograd" ? "always"
-                                                          : "";
+  StringRef winograd = opts.convAlgorithm == "auto"        ? "auto"
+                       : opts.convAlgorithm == "direct"    ? "never"
+                       : opts.convAlgorithm == "winograd"  ? "always"
+                       : opts.convAlgorithm == "winograd4" ? "always4"
+                                                           : "";
   if (winograd.empty())
-    return fail(module, "--conv-algorithm must be auto, direct or winograd, not '" +
+    return fail(module, "--conv-algorithm must be auto, direct, winograd or winograd4, not '" +
                             opts.convAlgorithm + "'");
-  if (winograd == "always" && convBlock == 16)
-    return fail(module, "--conv-algorithm=winograd needs --conv-layout auto, nhwc or nchw8c (its "
-                        "kernel reads and writes those), not 'nchw16c'");
+  if (winograd.starts_with("always") && convBlock == 16)
+    return fail(module, "--conv-algorithm=" + opts.convAlgorithm +
+                            " needs --conv-layout auto, nhwc or nchw8c (its kernel reads and "
+                            "writes those), not 'nchw16c'");
   addCPUCodegenPasses(lower, opts.memoryPlan || opts.memoryReport, opts.memoryReport, opts.kernels,
                       opts.parallel, convBlock, opts.kernels == "onednn" ? kernelsLibrary() : "",
                       winograd);

@@ -412,14 +412,15 @@ struct PdKernelLayoutsPass : mlir::pd::impl::PdKernelLayoutsPassBase<PdKernelLay
     int64_t b = block;
     func::FuncOp fn = getOperation();
     winogradTimings.clear();
-    if (winograd != "auto" && winograd != "never" && winograd != "always") {
-      fn.emitError("pd-kernel-layouts: winograd must be auto, never or always, not '")
+    if (winograd != "auto" && winograd != "never" && winograd != "always" &&
+        winograd != "always4") {
+      fn.emitError("pd-kernel-layouts: winograd must be auto, never, always or always4, not '")
           << winograd << "'";
       return signalPassFailure();
     }
-    if (winograd == "always" && b == 16) {
-      fn.emitError("pd-kernel-layouts: winograd=always needs nChw8c or NHWC (block 8, -1 or 0), "
-                   "not nChw16c");
+    if (StringRef(winograd).starts_with("always") && b == 16) {
+      fn.emitError("pd-kernel-layouts: winograd=")
+          << winograd << " needs nChw8c or NHWC (block 8, -1 or 0), not nChw16c";
       return signalPassFailure();
     }
     if (b == 0) {
@@ -459,7 +460,8 @@ struct PdKernelLayoutsPass : mlir::pd::impl::PdKernelLayoutsPassBase<PdKernelLay
       record = {NamedAttribute(StringAttr::get(ctx, "choice"), StringAttr::get(ctx, layoutName(b))),
                 NamedAttribute(StringAttr::get(ctx, "convolutions"),
                                IntegerAttr::get(IntegerType::get(ctx, 64), convs))};
-    // Winograd convolutions (pdk_conv2d_winograd) run in nChw8c and NHWC.
+    // Winograd convolutions (pdk_conv2d_winograd, ..._winograd4) run in
+    // nChw8c and NHWC.
     if ((b == 8 || b == kNHWC) && winograd != "never") {
       std::optional<SmallVector<NamedAttribute>> w = chooseWinograd(fn, b);
       if (!w)
@@ -493,10 +495,10 @@ struct PdKernelLayoutsPass : mlir::pd::impl::PdKernelLayoutsPassBase<PdKernelLay
     return timeFn;
   }
 
-  /// The fastest of 5 runs of conv `call` with parameters `ints` (its
-  /// kernel's, or pdk_conv2d_winograd's), in ms; negative if the kernel
-  /// fails or refuses.
-  static double timeCall(TimeFn time, KernelCallOp call, SmallVector<int64_t> ints, bool winograd) {
+  /// The fastest of 5 runs of conv `call` with parameters `ints` and
+  /// algorithm `algo` (0: its kernel, 1 / 2: Winograd F(2x2) / F(4x4)), in
+  /// ms; negative if the kernel fails or refuses.
+  static double timeCall(TimeFn time, KernelCallOp call, SmallVector<int64_t> ints, int algo) {
     ArrayRef<int64_t> slots = call.getSlots();
     auto append = [&](Value v) {
       auto t = cast<RankedTensorType>(v.getType());
@@ -509,7 +511,7 @@ struct PdKernelLayoutsPass : mlir::pd::impl::PdKernelLayoutsPassBase<PdKernelLay
     append(call.getResult());
     SmallVector<float> floats(call.getFloats());
     int64_t present = (slots[2] >= 0 ? 1 : 0) | (slots[3] >= 0 ? 2 : 0);
-    return time(ints.data(), floats.data(), present, /*iterations=*/5, winograd ? 1 : 0);
+    return time(ints.data(), floats.data(), present, /*iterations=*/5, algo);
   }
 
   /// The conv calls of `fn` that `keep` accepts; `dynamic` is set when one
@@ -546,9 +548,32 @@ struct PdKernelLayoutsPass : mlir::pd::impl::PdKernelLayoutsPassBase<PdKernelLay
            f.getDimSize(1) % 8 == 0;
   }
 
-  /// Switches eligible convolutions to pdk_conv2d_winograd (all of them, or
-  /// with `winograd=auto` those timed faster) and returns what to record.
-  /// None on failure.
+  /// The Winograd kernel of algorithm 1 (F(2x2, 3x3)) or 2 (F(4x4, 3x3)).
+  static StringRef winogradKernel(int algo) {
+    return algo == 2 ? "pdk_conv2d_winograd4" : "pdk_conv2d_winograd";
+  }
+
+  /// Times conv `call` with parameters `ints` directly and with both
+  /// Winograd kernels (in an order that alternates with `n`, as for the
+  /// layouts). Returns {direct ms, fastest ms, its algorithm}; direct ms is
+  /// negative if oneDNN cannot run it.
+  static std::tuple<double, double, int> timeAlgorithms(TimeFn time, KernelCallOp call,
+                                                        ArrayRef<int64_t> ints, size_t n) {
+    double ms[3];
+    for (int k = 0; k < 3; ++k) {
+      int algo = n % 2 ? 2 - k : k;
+      ms[algo] = timeCall(time, call, SmallVector<int64_t>(ints), algo);
+    }
+    int best = 0;
+    for (int algo = 1; algo < 3; ++algo)
+      if (ms[algo] >= 0 && ms[algo] < ms[best])
+        best = algo;
+    return {ms[0], ms[best], best};
+  }
+
+  /// Switches eligible convolutions to a Winograd kernel (all of them to
+  /// one, or with `winograd=auto` each to the fastest timed algorithm) and
+  /// returns what to record. None on failure.
   std::optional<SmallVector<NamedAttribute>> chooseWinograd(func::FuncOp fn, int64_t b) {
     bool dynamic = false;
     SmallVector<KernelCallOp> eligible = convCalls(
@@ -557,21 +582,22 @@ struct PdKernelLayoutsPass : mlir::pd::impl::PdKernelLayoutsPassBase<PdKernelLay
     auto i64 = [&](int64_t v) { return IntegerAttr::get(IntegerType::get(ctx, 64), v); };
     SmallVector<NamedAttribute> record;
     record.emplace_back(StringAttr::get(ctx, "winograd_eligible"), i64(eligible.size()));
-    SmallVector<KernelCallOp> chosen;
+    SmallVector<std::pair<KernelCallOp, int>> chosen;
     auto recordTimes = [&](double directTotal, double winogradTotal) {
       record.emplace_back(StringAttr::get(ctx, "winograd_direct_ms"),
                           FloatAttr::get(Float64Type::get(ctx), directTotal));
       record.emplace_back(StringAttr::get(ctx, "winograd_ms"),
                           FloatAttr::get(Float64Type::get(ctx), winogradTotal));
     };
-    if (winograd == "always") {
-      chosen = eligible;
+    if (StringRef(winograd).starts_with("always")) {
+      for (KernelCallOp call : eligible)
+        chosen.push_back({call, winograd == "always4" ? 2 : 1});
     } else if (auto it = winogradTimings.find(b);
                it != winogradTimings.end() && winograd == "auto" && !eligible.empty()) {
       // Timed with the layouts (choose).
       for (KernelCallOp call : eligible)
-        if (it->second.faster.contains(call))
-          chosen.push_back(call);
+        if (int algo = it->second.faster.lookup(call))
+          chosen.push_back({call, algo});
       recordTimes(it->second.directMs, it->second.winogradMs);
     } else if (winograd == "auto" && !measure.empty() && !dynamic && !eligible.empty()) {
       TimeFn time = timer(fn);
@@ -579,35 +605,34 @@ struct PdKernelLayoutsPass : mlir::pd::impl::PdKernelLayoutsPassBase<PdKernelLay
         return std::nullopt;
       double directTotal = 0, winogradTotal = 0;
       for (auto [n, call] : llvm::enumerate(eligible)) {
-        // Alternating order, as for the layouts.
-        double ms[2];
-        for (int k = 0; k < 2; ++k) {
-          bool w = n % 2 ? k == 0 : k == 1;
-          ms[w] = timeCall(time, call, SmallVector<int64_t>(call.getInts()), w);
-        }
-        if (ms[0] < 0) {
+        auto [direct, best, algo] = timeAlgorithms(time, call, call.getInts(), n);
+        if (direct < 0) {
           call.emitError("pd-kernel-layouts: oneDNN cannot run this convolution");
           return std::nullopt;
         }
-        bool faster = ms[1] >= 0 && ms[1] < ms[0];
-        directTotal += ms[0];
-        winogradTotal += faster ? ms[1] : ms[0];
-        if (faster)
-          chosen.push_back(call);
+        directTotal += direct;
+        winogradTotal += best;
+        if (algo)
+          chosen.push_back({call, algo});
       }
       recordTimes(directTotal, winogradTotal);
     }
-    for (KernelCallOp call : chosen)
-      call.setCallee("pdk_conv2d_winograd");
+    int64_t f4 = 0;
+    for (auto [call, algo] : chosen) {
+      call.setCallee(winogradKernel(algo));
+      f4 += algo == 2;
+    }
     record.emplace_back(StringAttr::get(ctx, "winograd"), i64(chosen.size()));
+    record.emplace_back(StringAttr::get(ctx, "winograd4"), i64(f4));
     return record;
   }
 
-  /// What choose measured of the Winograd kernel in one candidate layout:
-  /// the eligible convolutions it ran faster, and the totals over all
-  /// eligible ones with the direct kernel and with the faster of the two.
+  /// What choose measured of the Winograd kernels in one candidate layout:
+  /// the eligible convolutions one of them ran faster (and which), and the
+  /// totals over all eligible ones with the direct kernel and with the
+  /// fastest.
   struct WinogradTiming {
-    DenseSet<Operation *> faster;
+    DenseMap<Operation *, int> faster; // the faster algorithm (1 or 2)
     double directMs = 0, winogradMs = 0;
   };
   /// By candidate block; filled by choose unless winograd=never.
@@ -617,10 +642,10 @@ struct PdKernelLayoutsPass : mlir::pd::impl::PdKernelLayoutsPassBase<PdKernelLay
   /// pdk_time_conv2d of the kernel library `measure`; returns the fastest
   /// candidate (the first when shapes are dynamic or nothing is measured)
   /// and records the times on `fn` (pd.conv_layout). A convolution that
-  /// may become pdk_conv2d_winograd in a candidate layout is timed that way
-  /// as well and counts at the faster of the two there (winograd=auto) or
-  /// at Winograd's (always), so the layouts are compared as they would
-  /// run. None on failure.
+  /// may run Winograd in a candidate layout is timed with both Winograd
+  /// kernels as well and counts at the fastest there (winograd=auto) or at
+  /// the fixed kernel's (always, always4), so the layouts are compared as
+  /// they would run. None on failure.
   std::optional<int64_t> choose(func::FuncOp fn, ArrayRef<int64_t> candidates) {
     bool dynamic = false;
     SmallVector<KernelCallOp> convs = convCalls(fn, dynamic);
@@ -642,40 +667,46 @@ struct PdKernelLayoutsPass : mlir::pd::impl::PdKernelLayoutsPassBase<PdKernelLay
       plans.push_back(layoutPlan(fn, b));
     SmallVector<double> totals(candidates.size(), 0.0);
     bool withWinograd = winograd != "never";
+    // The algorithm every eligible convolution gets, if fixed (always...).
+    int fixed = winograd == "always" ? 1 : winograd == "always4" ? 2 : 0;
     for (auto [n, call] : llvm::enumerate(convs)) {
-      // What to time: (candidate, Winograd kernel), in alternating order.
-      SmallVector<std::pair<size_t, bool>> runs;
+      // What to time: (candidate, algorithm), in alternating order.
+      SmallVector<std::pair<size_t, int>> runs;
       SmallVector<SmallVector<int64_t>> ints;
       for (size_t c = 0; c < candidates.size(); ++c) {
         auto it = plans[c].find(call);
         ints.push_back(it == plans[c].end() ? SmallVector<int64_t>(call.getInts()) : it->second);
-        runs.push_back({c, false});
+        runs.push_back({c, 0});
         if (withWinograd && winogradEligible(call, ints.back()))
-          runs.push_back({c, true});
+          for (int algo = 1; algo < 3; ++algo)
+            if (!fixed || algo == fixed)
+              runs.push_back({c, algo});
       }
       if (n % 2)
         std::reverse(runs.begin(), runs.end());
-      SmallVector<double> direct(candidates.size(), -1.0), wino(candidates.size(), -1.0);
-      for (auto [c, w] : runs) {
-        double ms = timeCall(time, call, ints[c], w);
-        if (ms < 0 && !w) {
+      SmallVector<std::array<double, 3>> ms(candidates.size(), {-1.0, -1.0, -1.0});
+      for (auto [c, algo] : runs) {
+        ms[c][algo] = timeCall(time, call, ints[c], algo);
+        if (ms[c][algo] < 0 && algo == 0) {
           call.emitError("pd-kernel-layouts: oneDNN cannot run this convolution with layout ")
               << layoutName(candidates[c]);
           return std::nullopt;
         }
-        (w ? wino : direct)[c] = ms;
       }
       for (size_t c = 0; c < candidates.size(); ++c) {
-        bool faster = wino[c] >= 0 && wino[c] < direct[c];
-        bool always = wino[c] >= 0 && winograd == "always";
-        totals[c] += always || faster ? wino[c] : direct[c];
+        int best = 0;
+        for (int algo = 1; algo < 3; ++algo)
+          if (ms[c][algo] >= 0 && ms[c][algo] < ms[c][best])
+            best = algo;
+        int used = fixed && ms[c][fixed] >= 0 ? fixed : best;
+        totals[c] += ms[c][used];
         if (!withWinograd || !winogradEligible(call, ints[c]))
           continue;
         WinogradTiming &t = winogradTimings[candidates[c]];
-        t.directMs += direct[c];
-        t.winogradMs += faster ? wino[c] : direct[c];
-        if (faster)
-          t.faster.insert(call);
+        t.directMs += ms[c][0];
+        t.winogradMs += ms[c][best];
+        if (best)
+          t.faster[call] = best;
       }
     }
     for (auto [b, total] : llvm::zip(candidates, totals)) {

@@ -2,7 +2,8 @@
 the choice must be the layout with the smaller total; without (dynamic
 shapes), the layout the host implies (NHWC with AVX-512, else nChw8c).
 Where Winograd convolutions were considered, the number switched must be
-the number of pdk_conv2d_winograd calls, and the timed total with them
+the number of pdk_conv2d_winograd[4] calls (and of them F(4x4) the number of
+pdk_conv2d_winograd4 calls), and the timed total with them
 must not exceed the direct total (nor, when the layouts were timed with
 them, the chosen layout's total)."""
 import json
@@ -20,8 +21,10 @@ else:
     print("not measured")
 print("conv_layout %s over %d convolutions" % (layout["choice"], layout["convolutions"]))
 if "winograd" in layout:
-    calls = sum(n for k, n in kernels["calls"].items() if k.endswith("-> pdk_conv2d_winograd"))
-    assert calls == layout["winograd"], (calls, layout)
+    calls = {kind: sum(n for k, n in kernels["calls"].items() if k.endswith("-> " + kind))
+             for kind in ("pdk_conv2d_winograd", "pdk_conv2d_winograd4")}
+    assert sum(calls.values()) == layout["winograd"], (calls, layout)
+    assert calls["pdk_conv2d_winograd4"] == layout["winograd4"], (calls, layout)
     assert layout["winograd"] <= layout["winograd_eligible"], layout
     if "winograd_ms" in layout:
         assert 0 < layout["winograd_ms"] <= layout["winograd_direct_ms"], layout
@@ -29,4 +32,6 @@ if "winograd" in layout:
             assert layout["winograd_ms"] <= times[layout["choice"]], layout
         print("winograd timed: %.3f ms, direct %.3f ms" % (layout["winograd_ms"],
                                                            layout["winograd_direct_ms"]))
-    print("winograd %d of %d eligible" % (layout["winograd"], layout["winograd_eligible"]))
+    print("winograd %d of %d eligible (%d F(4x4))" % (layout["winograd"],
+                                                     layout["winograd_eligible"],
+                                                     layout["winograd4"]))
