@@ -541,11 +541,13 @@ template <> struct WinogradMatrices<4> {
       {1, 1, 1, 1, 1, 0}, {0, 1, -1, 2, -2, 0}, {0, 1, 1, 4, 4, 0}, {0, 1, -1, 8, -8, 1}};
 };
 
-/// out[i][j][k] = sum_l L[i][l] in[l][j][k] (L a constant matrix: its zero
-/// entries cost nothing once unrolled), for I x J x 8 `out`.
-template <int I, int L, int J, typename Mat>
-__attribute__((always_inline)) inline void leftMul(const Mat &mat, const float (&in)[L][J][8],
-                                                   float (&out)[I][J][8]) {
+/// A product with a constant matrix C (its zero entries cost nothing once
+/// unrolled), 8 channels at a time, into I x J x 8 `out`: from the left,
+/// out[i][j] = sum_l C[i][l] in[l][j] (`in` L x J); with `Right`,
+/// out[i][j] = sum_l in[i][l] C[j][l], i.e. in C^T (`in` I x L).
+template <int I, int L, int J, bool Right, typename Mat, typename In>
+__attribute__((always_inline)) inline void constMul(const Mat &mat, const In &in,
+                                                    float (&out)[I][J][8]) {
 #pragma GCC unroll 8
   for (int i = 0; i < I; ++i)
 #pragma GCC unroll 8
@@ -553,32 +555,12 @@ __attribute__((always_inline)) inline void leftMul(const Mat &mat, const float (
       float acc[8] = {};
 #pragma GCC unroll 8
       for (int l = 0; l < L; ++l) {
-        if (mat[i][l] == 0.f)
+        float c = Right ? mat[j][l] : mat[i][l];
+        if (c == 0.f)
           continue;
+        const float *src = Right ? in[i][l] : in[l][j];
         for (int k = 0; k < 8; ++k)
-          acc[k] += mat[i][l] * in[l][j][k];
-      }
-      for (int k = 0; k < 8; ++k)
-        out[i][j][k] = acc[k];
-    }
-}
-
-/// out[i][j][k] = sum_l in[i][l][k] R[j][l] (R a constant matrix), for
-/// I x J x 8 `out`.
-template <int I, int L, int J, typename Mat>
-__attribute__((always_inline)) inline void rightMulT(const float (&in)[I][L][8], const Mat &mat,
-                                                     float (&out)[I][J][8]) {
-#pragma GCC unroll 8
-  for (int i = 0; i < I; ++i)
-#pragma GCC unroll 8
-    for (int j = 0; j < J; ++j) {
-      float acc[8] = {};
-#pragma GCC unroll 8
-      for (int l = 0; l < L; ++l) {
-        if (mat[j][l] == 0.f)
-          continue;
-        for (int k = 0; k < 8; ++k)
-          acc[k] += in[i][l][k] * mat[j][l];
+          acc[k] += c * src[k];
       }
       for (int k = 0; k < 8; ++k)
         out[i][j][k] = acc[k];
@@ -632,8 +614,8 @@ winogradInput(const float *x, float *v, int64_t n, int64_t c, int64_t h, int64_t
         for (int k = 0; k < 8; ++k)
           d[i][j][k] = inside ? src[k] : 0.f;
       }
-    leftMul<A, A, A>(W::BT, d, t);   // B^T d
-    rightMulT<A, A, A>(t, W::BT, r); // (B^T d) B
+    constMul<A, A, A, false>(W::BT, d, t); // B^T d
+    constMul<A, A, A, true>(W::BT, t, r);  // (B^T d) B
     float *o = v + ((in * th + ty) * tw + tx) * c + ib * 8;
     for (int i = 0; i < A; ++i)
       for (int j = 0; j < A; ++j)
@@ -666,8 +648,8 @@ winogradOutput(const float *m, const float *bias, const float *res, float *y, in
       for (int j = 0; j < A; ++j)
         for (int k = 0; k < 8; ++k)
           mt[i][j][k] = mp[(i * A + j) * ps + k];
-    leftMul<M, A, A>(W::AT, mt, r);    // A^T M
-    rightMulT<M, A, M>(r, W::AT, out); // (A^T M) A
+    constMul<M, A, A, false>(W::AT, mt, r); // A^T M
+    constMul<M, A, M, true>(W::AT, r, out); // (A^T M) A
     for (int i = 0; i < M && M * ty + i < h; ++i)
       for (int j = 0; j < M && M * tx + j < w; ++j) {
         int64_t at = base + ((M * ty + i) * w + M * tx + j) * st.pixel;

@@ -184,10 +184,11 @@ def test_compile_option_conv_layout(tiny):
 
 
 def test_compile_option_conv_algorithm(tmp_path):
-    """conv_algorithm= reaches pd-kernel-layouts: "winograd" switches the
-    3x3 convolution between two others (manifest; in whichever layout is
-    chosen) and still computes what the NumPy reference does; a bad name,
-    or a layout Winograd does not run in, is an error."""
+    """conv_algorithm= reaches pd-kernel-layouts: "winograd" / "winograd4"
+    switch the 3x3 convolution between two others to F(2x2) / F(4x4)
+    (manifest; in whichever layout is chosen) and still compute what the
+    NumPy reference does; a bad name, or a layout Winograd does not run in,
+    is an error."""
     import json
     rng = np.random.RandomState(3)
     b = ProgramBuilder()
@@ -198,18 +199,15 @@ def test_compile_option_conv_algorithm(tmp_path):
     b.save(str(tmp_path))
     xv = rng.rand(2, 8, 7, 6).astype(np.float32)
     want = list(reference.load(str(tmp_path)).run({"x": xv}).values())[0]
-    m = paddle_mlir.compile(str(tmp_path), conv_algorithm="winograd")
-    with open(os.path.join(m.artifact_dir, "manifest.json")) as f:
-        kernels = json.load(f)["kernels"]
-    assert kernels["calls"]["pd.conv2d -> pdk_conv2d_winograd"] == 1, kernels
-    assert kernels["conv_layout"]["winograd"] == 1, kernels
-    np.testing.assert_allclose(m(xv)[0], want, rtol=1e-5, atol=1e-5)
-    m = paddle_mlir.compile(str(tmp_path), conv_algorithm="winograd4")
-    with open(os.path.join(m.artifact_dir, "manifest.json")) as f:
-        kernels = json.load(f)["kernels"]
-    assert kernels["calls"]["pd.conv2d -> pdk_conv2d_winograd4"] == 1, kernels
-    assert kernels["conv_layout"]["winograd4"] == 1, kernels
-    np.testing.assert_allclose(m(xv)[0], want, rtol=1e-5, atol=1e-5)
+    for algorithm, kernel, f4 in (("winograd", "pdk_conv2d_winograd", 0),
+                                  ("winograd4", "pdk_conv2d_winograd4", 1)):
+        m = paddle_mlir.compile(str(tmp_path), conv_algorithm=algorithm)
+        with open(os.path.join(m.artifact_dir, "manifest.json")) as f:
+            kernels = json.load(f)["kernels"]
+        assert kernels["calls"]["pd.conv2d -> " + kernel] == 1, kernels
+        assert kernels["conv_layout"]["winograd"] == 1, kernels
+        assert kernels["conv_layout"]["winograd4"] == f4, kernels
+        np.testing.assert_allclose(m(xv)[0], want, rtol=1e-5, atol=1e-5)
     with pytest.raises(RuntimeError, match="--conv-algorithm must be auto, direct, winograd or "
                        "winograd4"):
         paddle_mlir.compile(str(tmp_path), conv_algorithm="fft")
