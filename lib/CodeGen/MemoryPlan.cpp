@@ -357,10 +357,11 @@ bool Planner::canRunInPlace(Buffer &a, Buffer &b, linalg::GenericOp g, OpOperand
 std::optional<unsigned> Planner::residualInPlace(KernelCallOp call, Buffer &b) {
   constexpr int64_t kResidualSlot = 3, kResBlock = 12, kDstBlock = 13;
   ArrayRef<int64_t> slotsOf = call.getSlots(), ints = call.getInts();
-  if ((call.getCallee() != "pdk_conv2d" && call.getCallee() != "pdk_conv2d_winograd" &&
-       call.getCallee() != "pdk_conv2d_winograd4") ||
-      call.getInit() != b.alloc.getResult() || slotsOf.size() <= kResidualSlot ||
-      slotsOf[kResidualSlot] < 0 || ints.size() <= kDstBlock || ints[kResBlock] != ints[kDstBlock])
+  // pdk_conv2d and its Winograd variants (pdk_conv2d_winograd[4]) share
+  // the operands and parameters.
+  if (!call.getCallee().starts_with("pdk_conv2d") || call.getInit() != b.alloc.getResult() ||
+      slotsOf.size() <= kResidualSlot || slotsOf[kResidualSlot] < 0 || ints.size() <= kDstBlock ||
+      ints[kResBlock] != ints[kDstBlock])
     return std::nullopt;
   Value res = call.getInputs()[slotsOf[kResidualSlot]];
   auto it = bufferOf.find(res);

@@ -405,6 +405,18 @@ tag convLayout(int64_t block) {
   return block == 16 ? tag::nChw16c : block == 8 ? tag::nChw8c : block < 0 ? tag::nhwc : tag::nchw;
 }
 
+/// Runs the one-input primitive of `e` (srcUser -> dstUser), with a oneDNN
+/// failure recorded instead of thrown.
+void runUnary(Entry &e, const char *what, const void *x, void *out) {
+  try {
+    dnnl::stream &s = stream();
+    e.prim.execute(s, {{DNNL_ARG_SRC, &e.srcUser, x}, {DNNL_ARG_DST, &e.dstUser, out}});
+    s.wait();
+  } catch (const dnnl::error &err) {
+    fail((std::string(what) + " failed").c_str(), err);
+  }
+}
+
 /// run(), with a oneDNN failure recorded instead of thrown.
 void runOrRecord(Entry &e, const char *what, void *src, void *wei, void *bias, void *res, void *dst,
                  bool hasSum) {
@@ -567,6 +579,14 @@ __attribute__((always_inline)) inline void constMul(const Mat &mat, const In &in
     }
 }
 
+/// The output tiles of F(M x M, 3x3) over n images of h x w: th x tw per
+/// image, numbered (n, tile row, tile col).
+template <int M> struct TileGrid {
+  int64_t th, tw, tiles;
+  TileGrid(int64_t n, int64_t h, int64_t w)
+      : th((h + M - 1) / M), tw((w + M - 1) / M), tiles(n * th * tw) {}
+};
+
 /// Where channels 8 b .. 8 b + 7 of pixel (row, col) of image n start, in
 /// floats: image * n + block * b + pixel * (row * w + col) (both layouts
 /// keep those 8 adjacent).
@@ -599,8 +619,8 @@ __attribute__((target_clones("avx2", "default"))) void
 winogradInput(const float *x, float *v, int64_t n, int64_t c, int64_t h, int64_t w, bool nhwc) {
   constexpr int A = M + 2;
   using W = WinogradMatrices<M>;
-  int64_t th = (h + M - 1) / M, tw = (w + M - 1) / M, tiles = n * th * tw, cb = c / 8,
-          ps = tiles * c;
+  TileGrid<M> g(n, h, w);
+  int64_t th = g.th, tw = g.tw, cb = c / 8, ps = g.tiles * c;
   ActivationStrides st(nhwc, c, h, w);
   // Tile (ty, tx) of image `in`, channels 8 ib .. 8 ib + 7.
   auto tile = [&](int64_t in, int64_t ib, int64_t ty, int64_t tx) __attribute__((always_inline)) {
@@ -636,8 +656,8 @@ winogradOutput(const float *m, const float *bias, const float *res, float *y, in
                int64_t h, int64_t w, bool nhwc, float lo, float hi, float slope) {
   constexpr int A = M + 2;
   using W = WinogradMatrices<M>;
-  int64_t th = (h + M - 1) / M, tw = (w + M - 1) / M, tiles = n * th * tw, ob = oc / 8,
-          ps = tiles * oc;
+  TileGrid<M> g(n, h, w);
+  int64_t th = g.th, tw = g.tw, ob = oc / 8, ps = g.tiles * oc;
   ActivationStrides st(nhwc, oc, h, w);
   // Tile (ty, tx) of image `in`, channels 8 kb .. 8 kb + 7.
   auto tile = [&](int64_t in, int64_t kb, int64_t ty, int64_t tx) __attribute__((always_inline)) {
@@ -663,6 +683,8 @@ winogradOutput(const float *m, const float *bias, const float *res, float *y, in
   };
   PDK_FOR_EACH_TILE(nhwc, n, ob, th, tw, tile)
 }
+
+#undef PDK_FOR_EACH_TILE
 
 /// U[p][ic][oc] (p = a i + j) = (G g G^T)[i][j] for OIHW 3x3 weights.
 template <int M> void winogradWeights(const float *wt, float *u, int64_t oc, int64_t ic) {
@@ -713,7 +735,7 @@ template <int M> void convWinograd(const int64_t *ptrs, const int64_t *ints, con
   }
   int64_t n = xd[0], ic = xd[1], h = xd[2], wi = xd[3], oc = od[1];
   constexpr int A = M + 2;
-  int64_t tiles = n * ((h + M - 1) / M) * ((wi + M - 1) / M);
+  int64_t tiles = TileGrid<M>(n, h, wi).tiles;
   Entry *found =
       create(makeKey(M == 2 ? 4 : 6, ints, nInts, floats, 2, w), "winograd convolution", nullptr,
              [&](Entry &e) {
@@ -884,16 +906,8 @@ __attribute__((visibility("default"))) void pdk_softmax(const int64_t *ptrs, con
         e.prim = Prim::of<dnnl::softmax_v2_forward>(
             dnnl::softmax_v2_forward::primitive_desc(sd, userScratchpad(), engine()));
       });
-  if (!found)
-    return;
-  try {
-    dnnl::stream &s = stream();
-    found->prim.execute(s,
-                        {{DNNL_ARG_SRC, &found->srcUser, x}, {DNNL_ARG_DST, &found->dstUser, out}});
-    s.wait();
-  } catch (const dnnl::error &err) {
-    fail("softmax failed", err);
-  }
+  if (found)
+    runUnary(*found, "softmax", x, out);
 }
 
 /// Max pooling of x into out (NCHW shapes). Only for what the compiler
@@ -921,40 +935,16 @@ __attribute__((visibility("default"))) void pdk_pool2d(const int64_t *ptrs, cons
   Entry *found =
       create(makeKey(5, ints, nInts, nullptr, 0, nullptr), "pooling", nullptr, [&](Entry &e) {
         memory::dims src = {xd[0], xd[1], xd[2], xd[3]}, dst = {od[0], od[1], od[2], od[3]};
-        e.srcUser = e.srcPrim = memory::desc(src, dt::f32, convLayout(ints[9]));
+        e.srcUser = memory::desc(src, dt::f32, convLayout(ints[9]));
         e.dstUser = memory::desc(dst, dt::f32, convLayout(ints[10]));
-        auto make = [&](const memory::desc &d) {
-          dnnl::pooling_forward::desc pd(dnnl::prop_kind::forward_inference, algorithm::pooling_max,
-                                         e.srcUser, d, {ints[3], ints[4]}, {ints[1], ints[2]},
-                                         {ints[5], ints[7]}, {ints[6], ints[8]});
-          return dnnl::pooling_forward::primitive_desc(pd, userScratchpad(), engine());
-        };
-        dnnl::pooling_forward::primitive_desc pd;
-        try {
-          pd = make(e.dstUser);
-        } catch (const dnnl::error &) {
-          // Source and destination layouts it cannot pair: the source's,
-          // then a reorder.
-          pd = make(memory::desc(dst, dt::f32, tag::any));
-        }
-        e.prim = Prim::of<dnnl::pooling_forward>(pd);
-        e.dstPrim = pd.dst_desc();
-        if (e.dstPrim != e.dstUser)
-          e.dstReorder = makeReorder(e.dstPrim, e.dstUser);
+        dnnl::pooling_forward::desc pd(dnnl::prop_kind::forward_inference, algorithm::pooling_max,
+                                       e.srcUser, e.dstUser, {ints[3], ints[4]}, {ints[1], ints[2]},
+                                       {ints[5], ints[7]}, {ints[6], ints[8]});
+        e.prim = Prim::of<dnnl::pooling_forward>(
+            dnnl::pooling_forward::primitive_desc(pd, userScratchpad(), engine()));
       });
-  if (!found)
-    return;
-  try {
-    Entry &e = *found;
-    dnnl::stream &s = stream();
-    void *dstP = e.dstPrim != e.dstUser ? scratch(DstBuf, e.dstPrim.get_size()) : out;
-    e.prim.execute(s, {{DNNL_ARG_SRC, &e.srcPrim, x}, {DNNL_ARG_DST, &e.dstPrim, dstP}});
-    if (dstP != out)
-      e.dstReorder.execute(s, {{DNNL_ARG_FROM, &e.dstPrim, dstP}, {DNNL_ARG_TO, &e.dstUser, out}});
-    s.wait();
-  } catch (const dnnl::error &err) {
-    fail("pooling failed", err);
-  }
+  if (found)
+    runUnary(*found, "pooling", x, out);
 }
 
 __attribute__((visibility("default"))) void pdk_forget(const void *begin, const void *end);

@@ -15,7 +15,6 @@
 
 #include "PaddleMLIR/CodeGen/Passes.h"
 #include "PaddleMLIR/Dialect/Pd/IR/PdOps.h"
-#include "llvm/ADT/DenseSet.h"
 #include "llvm/TargetParser/Host.h"
 
 #include <dlfcn.h>
@@ -559,16 +558,23 @@ struct PdKernelLayoutsPass : mlir::pd::impl::PdKernelLayoutsPassBase<PdKernelLay
   /// negative if oneDNN cannot run it.
   static std::tuple<double, double, int> timeAlgorithms(TimeFn time, KernelCallOp call,
                                                         ArrayRef<int64_t> ints, size_t n) {
-    double ms[3];
+    std::array<double, 3> ms;
     for (int k = 0; k < 3; ++k) {
       int algo = n % 2 ? 2 - k : k;
       ms[algo] = timeCall(time, call, SmallVector<int64_t>(ints), algo);
     }
+    int best = fastestAlgorithm(ms);
+    return {ms[0], ms[best], best};
+  }
+
+  /// The algorithm with the smallest time in `ms` (by algorithm; negative:
+  /// not run or refused), 0 (direct) unless a Winograd kernel beats it.
+  static int fastestAlgorithm(const std::array<double, 3> &ms) {
     int best = 0;
     for (int algo = 1; algo < 3; ++algo)
       if (ms[algo] >= 0 && ms[algo] < ms[best])
         best = algo;
-    return {ms[0], ms[best], best};
+    return best;
   }
 
   /// Switches eligible convolutions to a Winograd kernel (all of them to
@@ -694,10 +700,7 @@ struct PdKernelLayoutsPass : mlir::pd::impl::PdKernelLayoutsPassBase<PdKernelLay
         }
       }
       for (size_t c = 0; c < candidates.size(); ++c) {
-        int best = 0;
-        for (int algo = 1; algo < 3; ++algo)
-          if (ms[c][algo] >= 0 && ms[c][algo] < ms[c][best])
-            best = algo;
+        int best = fastestAlgorithm(ms[c]);
         int used = fixed && ms[c][fixed] >= 0 ? fixed : best;
         totals[c] += ms[c][used];
         if (!withWinograd || !winogradEligible(call, ints[c]))
