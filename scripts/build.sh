@@ -4,6 +4,8 @@ set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build="${PADDLE_MLIR_BUILD_DIR:-$root/build}"
 jobs="${PADDLE_MLIR_JOBS:-$(nproc)}"
+# ccache keys on paths relative to the checkout, so other checkouts (git worktrees) share hits.
+export CCACHE_BASEDIR="${CCACHE_BASEDIR:-$root}"
 
 if [ ! -f "$build/build.ninja" ]; then
   cmake -S "$root" -B "$build" -G Ninja \
