@@ -245,6 +245,9 @@ const std::vector<int64_t> &makeKey(int64_t kind, const int64_t *ints, size_t n,
     key.push_back(bits);
   }
   key.push_back(static_cast<int64_t>(reinterpret_cast<intptr_t>(constWeights)));
+  // oneDNN fixes a primitive's thread count when it creates it: a run the
+  // runtime gives fewer threads (pdk_set_num_threads) needs its own.
+  key.push_back(omp_in_parallel() ? 1 : omp_get_max_threads());
   return key;
 }
 
@@ -1040,6 +1043,13 @@ pdk_parallel_for(void (*task)(void *, int64_t, int64_t), void *record, int64_t n
     if (lo < hi)
       task(record, lo, hi);
   }
+}
+
+/// The team size of this thread's next parallel regions (oneDNN's and
+/// pdk_parallel_for's): the runtime sets it before every run (Threads.h).
+__attribute__((visibility("default"))) void pdk_set_num_threads(int64_t n) {
+  if (n > 0 && n != omp_get_max_threads())
+    omp_set_num_threads(static_cast<int>(n));
 }
 
 /// The first kernel error since the last call on this thread, or null; the

@@ -11,6 +11,7 @@
 #include "PaddleMLIR/Runtime/pdrt.h"
 
 #include "Json.h"
+#include "Threads.h"
 
 #include <algorithm>
 #include <cstdlib>
@@ -73,6 +74,9 @@ struct pdrt_model {
   int64_t (*arenaBytes)(void **) = nullptr;
   // libpdrt_kernels' error channel, when the model uses library kernels.
   const char *(*takeKernelError)() = nullptr;
+  // libpdrt_kernels' team size for the calling thread (OpenMP), when the
+  // model runs threaded code; null for a model that has none.
+  void (*setNumThreads)(int64_t) = nullptr;
   unsigned char *weightData = nullptr;
   size_t weightBytes = 0;
   ~pdrt_model() {
@@ -103,6 +107,7 @@ struct pdrt_instance {
   std::vector<int64_t> descWords, results;
   std::vector<size_t> descStarts;
   std::vector<void *> args, freed;
+  int64_t threads = 0, lastThreads = 0; // the cap (0: default), the last run's team
   ~pdrt_instance() { std::free(arena); }
 };
 
@@ -227,11 +232,14 @@ pdrt_status pdrt_model_load(const char *dirArg, pdrt_model **out) {
   const char *libFp = static_cast<const char *>(dlsym(model->library, "pd_model_fingerprint"));
   model->takeKernelError =
       reinterpret_cast<const char *(*)()>(dlsym(model->library, "pdk_take_error"));
+  model->setNumThreads =
+      reinterpret_cast<void (*)(int64_t)>(dlsym(model->library, "pdk_set_num_threads"));
   if (!model->entry || !model->arenaBytes || !libFp)
     return fail(PDRT_ERR_FORMAT, "'" + libPath + "' is not a paddle-mlir model library");
   if (fp->str != libFp)
     return fail(PDRT_ERR_FORMAT, "'" + libPath + "' was compiled for another model (fingerprint " +
                                      libFp + ", manifest " + fp->str + ")");
+  pdrt::startLoadMeter();
   *out = model.release();
   return PDRT_OK;
 }
@@ -439,7 +447,15 @@ pdrt_status pdrt_run(pdrt_instance *inst) {
   arenaShape = (int64_t)inst->arenaBytes;
   appendDescriptor(words, inst->arena ? (void *)inst->arena : (void *)&inst->arenaBytes,
                    &arenaShape, 1);
-  m->entry(args.data());
+  if (m->setNumThreads) {
+    pdrt::RunThreads team(inst->threads);
+    m->setNumThreads(team.team());
+    inst->lastThreads = team.team();
+    m->entry(args.data());
+  } else {
+    inst->lastThreads = 1;
+    m->entry(args.data());
+  }
 
   inst->outputData.resize(m->outputs.size());
   inst->outputShapes.resize(m->outputs.size());
@@ -484,6 +500,29 @@ pdrt_status pdrt_run(pdrt_instance *inst) {
     }
   inst->ran = true;
   return PDRT_OK;
+}
+
+pdrt_status pdrt_instance_set_num_threads(pdrt_instance *inst, int64_t threads) {
+  if (!inst)
+    return fail(PDRT_ERR_INVALID_ARGUMENT, "pdrt_instance_set_num_threads: null instance");
+  if (threads < 0)
+    return fail(
+        PDRT_ERR_INVALID_ARGUMENT,
+        "pdrt_instance_set_num_threads: thread count must be 0 (default) or positive, got " +
+            std::to_string(threads));
+  inst->threads = threads;
+  return PDRT_OK;
+}
+
+int64_t pdrt_instance_num_threads(const pdrt_instance *inst) {
+  return inst ? inst->lastThreads : 0;
+}
+
+int64_t pdrt_default_num_threads(const char **source) {
+  const pdrt::ThreadCap &cap = pdrt::defaultThreadCap();
+  if (source)
+    *source = cap.source;
+  return cap.threads;
 }
 
 pdrt_status pdrt_get_output(const pdrt_instance *inst, int64_t i, const void **data,

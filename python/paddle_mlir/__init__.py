@@ -21,7 +21,7 @@ import time
 
 import numpy as np
 
-__all__ = ["compile", "load", "CompiledModel", "TensorSpec", "benchmark"]
+__all__ = ["compile", "load", "CompiledModel", "TensorSpec", "benchmark", "default_num_threads"]
 
 
 class TensorSpec(tuple):
@@ -47,14 +47,23 @@ class CompiledModel:
     Call it with arrays in input order and/or by input name; it returns a
     tuple of numpy arrays (or a dict with return_dict=True). Each thread
     uses its own runtime instance; the GIL is released while the model runs.
+
+    threads: at most this many threads per run (None: the runtime's
+    default, the CPUs this process may use or PDRT_NUM_THREADS /
+    OMP_NUM_THREADS). Below it the runtime leaves out cores other processes
+    keep busy and shares the cores between models running at the same time
+    in several threads (PDRT_ADAPTIVE_THREADS=0 turns that off); the
+    attribute can be changed at any time, and last_num_threads says what
+    this thread's last call used.
     """
 
-    def __init__(self, artifact_dir, _owned_tmpdir=None):
+    def __init__(self, artifact_dir, _owned_tmpdir=None, threads=None):
         from . import _pdrt
         self._dir = os.path.abspath(artifact_dir)
         self._model = _pdrt.Model(self._dir)
         self._instances = threading.local()
         self._tmp = _owned_tmpdir
+        self.threads = threads
         self.inputs = [TensorSpec(*s) for s in self._model.inputs]
         self.outputs = [TensorSpec(*s) for s in self._model.outputs]
 
@@ -66,11 +75,31 @@ class CompiledModel:
     def artifact_dir(self):
         return self._dir
 
+    @property
+    def threads(self):
+        return self._threads
+
+    @threads.setter
+    def threads(self, value):
+        if value is not None and (not isinstance(value, int) or isinstance(value, bool) or value < 1):
+            raise ValueError("threads must be a positive int or None, got %r" % (value,))
+        self._threads = value
+
+    @property
+    def last_num_threads(self):
+        """Threads this thread's last call used (0 before the first call)."""
+        inst = getattr(self._instances, "inst", None)
+        return inst.num_threads if inst is not None else 0
+
     def _instance(self):
         inst = getattr(self._instances, "inst", None)
         if inst is None:
             from . import _pdrt
             inst = self._instances.inst = _pdrt.Instance(self._model)
+            self._instances.threads = None
+        if self._instances.threads != self._threads:
+            inst.set_num_threads(self._threads or 0)
+            self._instances.threads = self._threads
         return inst
 
     def _bind(self, arrays, named):
@@ -114,15 +143,23 @@ class CompiledModel:
         return "CompiledModel(%s, inputs=%s, outputs=%s)" % (self._dir, self.inputs, self.outputs)
 
 
-def load(artifact_dir):
+def load(artifact_dir, threads=None):
     """Loads an artifact written by paddle-compile or CompiledModel.save.
-    Needs only the runtime part of the package (paddle_mlir._pdrt)."""
-    return CompiledModel(artifact_dir)
+    Needs only the runtime part of the package (paddle_mlir._pdrt).
+    threads: see CompiledModel."""
+    return CompiledModel(artifact_dir, threads=threads)
+
+
+def default_num_threads():
+    """(threads, source): the runtime's default thread count per run and what
+    set it ("PDRT_NUM_THREADS", "OMP_NUM_THREADS", "cgroup" or "affinity")."""
+    from . import _pdrt
+    return _pdrt.default_num_threads()
 
 
 def compile(model, params=None, *, target="cpu", precision="fp32", input_shapes=None, optimize=True,
             output_dir=None, name="model", memory_plan=True, kernels="onednn", cpu="host",
-            parallel=True, conv_layout="auto", conv_algorithm="auto"):
+            parallel=True, conv_layout="auto", conv_algorithm="auto", threads=None):
     """Compiles a Paddle model path (file or directory), an ONNX file (.onnx) or pd
     MLIR text.
 
@@ -137,6 +174,7 @@ def compile(model, params=None, *, target="cpu", precision="fp32", input_shapes=
     --conv-algorithm).
     output_dir: where the artifact goes (a temporary directory by default,
     removed with the returned CompiledModel; use .save() to keep it).
+    threads: threads per run of the returned model (see CompiledModel).
     """
     from . import _compiler
     model = os.fspath(model)
@@ -155,7 +193,7 @@ def compile(model, params=None, *, target="cpu", precision="fp32", input_shapes=
         if tmp:
             shutil.rmtree(tmp, ignore_errors=True)
         raise
-    return CompiledModel(output_dir, _owned_tmpdir=tmp)
+    return CompiledModel(output_dir, _owned_tmpdir=tmp, threads=threads)
 
 
 def benchmark(compiled, inputs, iterations=50, warmup=5):

@@ -143,6 +143,10 @@ struct Instance {
     }
     return out;
   }
+  void setThreads(int64_t n) {
+    if (pdrt_instance_set_num_threads(inst.get(), n) != PDRT_OK)
+      raise(PDRT_ERR_INVALID_ARGUMENT);
+  }
   std::shared_ptr<Model> owner;
   std::unique_ptr<pdrt_instance, void (*)(pdrt_instance *)> inst{nullptr, pdrt_instance_free};
 };
@@ -158,5 +162,14 @@ PYBIND11_MODULE(_pdrt, m) {
       .def_property_readonly("outputs", [](const Model &self) { return self.specs(false); });
   py::class_<Instance>(m, "Instance")
       .def(py::init<std::shared_ptr<Model>>(), py::arg("model"))
-      .def("run", &Instance::run, py::arg("arrays"));
+      .def("run", &Instance::run, py::arg("arrays"))
+      .def("set_num_threads", &Instance::setThreads, py::arg("threads"))
+      .def_property_readonly("num_threads", [](const Instance &self) {
+        return pdrt_instance_num_threads(self.inst.get());
+      });
+  m.def("default_num_threads", [] {
+    const char *source = "";
+    int64_t n = pdrt_default_num_threads(&source);
+    return py::make_tuple(n, std::string(source));
+  });
 }

@@ -46,6 +46,19 @@ static cl::opt<int> devices("devices", cl::desc("Devices to run on (1 for now)")
 static cl::opt<std::string> params("params", cl::desc("Combined parameter file (MODEL only)"),
                                    cl::value_desc("FILE"), cl::cat(category));
 
+/// --threads. libLLVM registers an undocumented `--threads` of its own,
+/// which this one replaces (it is created after that one is removed).
+static cl::opt<int> &threadsOption() {
+  if (cl::Option *llvmOwn = cl::getRegisteredOptions().lookup("threads"))
+    llvmOwn->removeArgument();
+  static cl::opt<int> threads("threads",
+                              cl::desc("At most N threads per run (default: the runtime's, see "
+                                       "PDRT_NUM_THREADS; the runtime may use fewer while other "
+                                       "processes keep cores busy)"),
+                              cl::value_desc("N"), cl::init(0), cl::cat(category));
+  return threads;
+}
+
 static int fail(const std::string &msg) {
   llvm::errs() << "paddle-run: error: " << msg << "\n";
   return 1;
@@ -53,6 +66,7 @@ static int fail(const std::string &msg) {
 
 int main(int argc, char **argv) {
   llvm::InitLLVM y(argc, argv);
+  cl::opt<int> &threads = threadsOption();
   cl::HideUnrelatedOptions(category);
   cl::ParseCommandLineOptions(argc, argv, "paddle-mlir model runner\n");
   if (devices != 1)
@@ -60,6 +74,8 @@ int main(int argc, char **argv) {
                 " is not supported yet (single device only)");
   if (iterations < 1 || warmup < 0)
     return fail("--iterations must be >= 1 and --warmup >= 0");
+  if (threads < 0)
+    return fail("--threads must be >= 1 (or 0 for the runtime's default)");
 
   // Compile in memory (into a temporary artifact) when given a model.
   std::string artifact = modelPath;
@@ -96,6 +112,8 @@ int main(int argc, char **argv) {
   if (pdrt_instance_create(model, &inst) != PDRT_OK)
     return fail(pdrt_last_error());
   std::unique_ptr<pdrt_instance, void (*)(pdrt_instance *)> instGuard(inst, pdrt_instance_free);
+  if (pdrt_instance_set_num_threads(inst, threads) != PDRT_OK)
+    return fail(pdrt_last_error());
 
   std::map<std::string, npy::Array> arrays;
   for (const std::string &spec : inputs) {
@@ -157,6 +175,12 @@ int main(int argc, char **argv) {
     };
     llvm::outs() << llvm::format("latency (ms) over %d runs: min %.3f  median %.3f  p90 %.3f\n",
                                  (int)iterations, times.front(), pct(0.5), pct(0.9));
+  }
+  if (iterations > 1 || warmup > 0 || threads.getNumOccurrences()) {
+    const char *source = "--threads";
+    int64_t cap = threads > 0 ? (int64_t)threads : pdrt_default_num_threads(&source);
+    llvm::outs() << "threads: " << pdrt_instance_num_threads(inst) << " of " << cap << " ("
+                 << source << ")\n";
   }
   return 0;
 }

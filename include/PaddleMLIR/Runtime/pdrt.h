@@ -74,6 +74,20 @@ void pdrt_instance_free(pdrt_instance *instance);
  * dtype, rank and static dims must match the model. */
 pdrt_status pdrt_set_input(pdrt_instance *instance, const char *name, pdrt_dtype dtype,
                            const int64_t *shape, int64_t rank, const void *data);
+/* Threads. A run uses at most the instance's thread count: by default the
+ * CPUs this process may use (affinity mask, lowered to the cgroup CPU
+ * quota), or PDRT_NUM_THREADS, or else OMP_NUM_THREADS. Below that the
+ * runtime leaves out cores that other processes keep busy and shares the
+ * CPUs between instances of the process that run at the same time, so
+ * threads never wait on a core they do not get (PDRT_ADAPTIVE_THREADS=0:
+ * always the full count). 0 restores the default. */
+pdrt_status pdrt_instance_set_num_threads(pdrt_instance *instance, int64_t threads);
+/* Threads the instance's last run used (0 before its first run). */
+int64_t pdrt_instance_num_threads(const pdrt_instance *instance);
+/* The default thread count and, in *source if not null, what set it:
+ * "PDRT_NUM_THREADS", "OMP_NUM_THREADS", "cgroup" or "affinity". */
+int64_t pdrt_default_num_threads(const char **source);
+
 /* Runs the model on the bound inputs. */
 pdrt_status pdrt_run(pdrt_instance *instance);
 /* Output i of the last run: row-major data, owned by the instance and valid
