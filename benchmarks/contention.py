@@ -42,9 +42,16 @@ sys.path.insert(0, HERE)
 import peers  # noqa: E402  (make_inputs, OrtRunner, ensure_ort, relerr)
 
 
+def wait_for_start():
+    """Tells the driver this worker is warmed up; returns the start time it sends."""
+    print("ready", flush=True)
+    return float(sys.stdin.readline())
+
+
 def worker(args):
-    """One measuring process: runs its system back to back from --start for
-    --seconds and prints {"times": [ms, ...], "threads": [...]} per instance."""
+    """One measuring process: warms up, says "ready", runs its system back to
+    back for --seconds from the start time the driver sends on stdin, and
+    prints [{"times": [ms, ...], "threads": [teams used]}] (one per instance)."""
     feeds = dict(np.load(args.inputs))
     if args.system == "ort":
         tmp = os.path.join(os.path.dirname(args.inputs), "ort_worker_%d" % os.getpid())
@@ -53,10 +60,9 @@ def worker(args):
         run = ort.run
         for _ in range(3):
             run()
-        while time.time() < args.start:
-            time.sleep(0.001)
+        start = wait_for_start()
         times = []
-        while time.time() < args.start + args.seconds:
+        while time.time() < start + args.seconds:
             times.append(run())
         ort.close()
         shutil.rmtree(tmp, ignore_errors=True)
@@ -66,13 +72,18 @@ def worker(args):
     model = pm.load(args.model)
     results = [None] * args.instances
 
+    ready = threading.Barrier(args.instances + 1)
+    begin = [0.0]
+
     def loop(k):
         for _ in range(3):
             model(**feeds)
-        while time.time() < args.start:
-            time.sleep(0.001)
+        ready.wait()
+        ready.wait()
+        while time.time() < begin[0]:
+            time.sleep(0.0005)
         times, teams = [], []
-        while time.time() < args.start + args.seconds:
+        while time.time() < begin[0] + args.seconds:
             t0 = time.perf_counter()
             model(**feeds)
             times.append((time.perf_counter() - t0) * 1e3)
@@ -82,6 +93,9 @@ def worker(args):
     threads = [threading.Thread(target=loop, args=(k,)) for k in range(args.instances)]
     for t in threads:
         t.start()
+    ready.wait()  # every instance warmed up
+    begin[0] = wait_for_start()
+    ready.wait()
     for t in threads:
         t.join()
     print(json.dumps(results))
@@ -89,16 +103,23 @@ def worker(args):
 
 
 def run_workers(args, system, model_path, inputs, procs=1, instances=1, prefix=()):
-    start = time.time() + 4.0  # every worker loads and warms up before this
     env = dict(os.environ, OMP_NUM_THREADS=str(args.threads))
     if system == "ours-fixed":
         env["PDRT_ADAPTIVE_THREADS"] = "0"
     cmd = list(prefix) + [sys.executable, os.path.abspath(__file__), "--worker",
                           "ort" if system == "ort" else "ours", "--model", model_path,
                           "--inputs", inputs, "--threads", str(args.threads), "--seconds",
-                          str(args.seconds), "--start", repr(start), "--instances",
+                          str(args.seconds), "--instances",
                           str(instances), "--workdir", args.workdir]
-    ps = [subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True, env=env) for _ in range(procs)]
+    ps = [subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=env)
+          for _ in range(procs)]
+    for p in ps:  # every worker loaded its model and warmed up
+        if p.stdout.readline().strip() != "ready":
+            raise SystemExit("%s worker did not start" % system)
+    start = time.time() + 0.2
+    for p in ps:
+        p.stdin.write("%r\n" % start)
+        p.stdin.flush()
     out = []
     for p in ps:
         text, _ = p.communicate(timeout=120 + args.seconds)
@@ -171,6 +192,7 @@ def bench_model(args, name, torch, zoo, pm):
             r["2threads_teams"] = sorted({t for x in res for t in x["threads"]})
         res = run_workers(args, system, path, inputs, procs=2)
         r["2procs_per_s"] = throughput(res, args.seconds)
+        r["2procs_teams"] = sorted({t for x in res for t in x.get("threads") or []}) or None
         res = run_workers(args, system, path, inputs, prefix=("taskset", "-c", "0"))
         r["taskset_ms"] = median_ms(res)
         row[system] = r
@@ -190,7 +212,6 @@ def main():
     ap.add_argument("--worker", choices=("ours", "ort"), dest="system", help=argparse.SUPPRESS)
     ap.add_argument("--model", help=argparse.SUPPRESS)
     ap.add_argument("--inputs", help=argparse.SUPPRESS)
-    ap.add_argument("--start", type=float, help=argparse.SUPPRESS)
     ap.add_argument("--instances", type=int, default=1, help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.system:
