@@ -398,6 +398,22 @@ Type refine(Type declared, Type inferred) {
   return RankedTensorType::get(dims, i.getElementType());
 }
 
+/// Values real programs carry in attributes that Paddle ignores in the
+/// op's mode, replaced by ones the verifier accepts: global pooling ignores
+/// `ksize`, and Fluid programs write [-1, -1] there.
+static void normalizeIgnoredAttrs(OperationState &state) {
+  if (state.name.getStringRef() != "pd.pool2d")
+    return;
+  auto global = dyn_cast_or_null<BoolAttr>(state.attributes.get("global_pooling"));
+  auto ksize = dyn_cast_or_null<DenseI32ArrayAttr>(state.attributes.get("ksize"));
+  if (!global || !global.getValue() || !ksize)
+    return;
+  SmallVector<int32_t> k(ksize.asArrayRef());
+  for (int32_t &v : k)
+    v = std::max(v, 1);
+  state.attributes.set("ksize", DenseI32ArrayAttr::get(state.getContext(), k));
+}
+
 LogicalResult Importer::importOp(const pdp::OpDesc &op, int index) {
   Location loc = opLoc(op, index);
   const PdOpSpec *spec = lookupPdOpSpec(op.type());
@@ -447,6 +463,7 @@ LogicalResult Importer::importOp(const pdp::OpDesc &op, int index) {
       return failure();
     state.addAttribute(as.name, *attr);
   }
+  normalizeIgnoredAttrs(state);
   SmallVector<std::string> outNames;
   for (const PdSlotSpec &slot : spec->outputs) {
     const pdp::OpDesc::Var *v = findSlot(op.outputs(), slot.name);
