@@ -2,12 +2,16 @@
 written with the builder (issue 23): they import, compile and match the NumPy
 reference."""
 import os
+import subprocess
 
 import numpy as np
 
 import paddle_mlir
 from paddle_mlir import ir, reference
 from paddle_mlir.builder import ProgramBuilder
+
+BUILD = os.environ.get("PADDLE_MLIR_BUILD_DIR",
+                       os.path.join(os.path.dirname(__file__), "..", "..", "build"))
 
 
 def test_global_pooling_ignores_negative_ksize(tmp_path):
@@ -41,3 +45,27 @@ def test_negative_ksize_without_global_pooling_is_an_error(tmp_path):
         assert "pool2d" in str(e) and "ksize" in str(e)
     else:
         raise AssertionError("a negative ksize outside global pooling was accepted")
+
+
+def test_export_op_without_operands(tmp_path):
+    # An op with no operand (fill_constant) used to crash the exporter
+    # (SIGSEGV) while it looked for auxiliary outputs.
+    b = ProgramBuilder()
+    x = b.feed("x", [-1, 4])
+    c = b.op("fill_constant", {}, {"Out": [b.tmp("fill_constant", [1])]},
+             {"shape": [1], "value": 255.0, "dtype": 5})
+    b.fetch(b.elementwise("elementwise_div", x, c))
+    b.save(str(tmp_path / "m"))
+    translate = os.path.join(BUILD, "bin", "paddle-translate")
+    mlir = tmp_path / "a.mlir"
+    subprocess.run([translate, "--import-paddle", str(tmp_path / "m"), "-o", str(mlir)], check=True)
+    p = subprocess.run([translate, "--export-paddle", str(mlir), "-o", str(tmp_path / "e")],
+                       capture_output=True, text=True)
+    assert p.returncode == 0, p.stderr
+    again = subprocess.run([translate, "--import-paddle", str(tmp_path / "e")], check=True,
+                           capture_output=True, text=True).stdout
+    assert again == subprocess.run([os.path.join(BUILD, "bin", "paddle-opt"), str(mlir)], check=True,
+                                   capture_output=True, text=True).stdout
+    data = np.arange(8, dtype=np.float32).reshape(2, 4)
+    (got,) = paddle_mlir.compile(str(tmp_path / "e"))(data)
+    np.testing.assert_allclose(got, data / 255.0, rtol=1e-6)

@@ -245,13 +245,19 @@ void Exporter::setAttr(pdp::OpDesc::Attr &a, PdAttrKind kind, Attribute value, c
 /// Outputs Paddle's kernels expect but pd does not model.
 void Exporter::addAuxOutputs(Operation *op, pdp::OpDesc &desc) {
   StringRef type = op->getName().stripDialect();
+  // The ops below all have a result and an operand; any other op (e.g. a
+  // fill_constant, which has no operand) has no auxiliary outputs.
+  if (op->getNumResults() == 0 || op->getNumOperands() == 0)
+    return;
   std::string out = names[op->getResult(0)];
   auto outSlot = [&](StringRef slot, const std::string &var) {
     auto *v = desc.add_outputs();
     v->set_parameter(slot.str());
     v->add_arguments(var);
   };
-  auto inType = cast<RankedTensorType>(op->getOperand(0).getType());
+  auto inType = dyn_cast<RankedTensorType>(op->getOperand(0).getType());
+  if (!inType)
+    return;
   if (llvm::is_contained({"reshape2", "transpose2", "squeeze2", "unsqueeze2", "flatten2",
                           "flatten_contiguous_range"},
                          type)) {
@@ -260,7 +266,7 @@ void Exporter::addAuxOutputs(Operation *op, pdp::OpDesc &desc) {
     std::string name = out + ".xshape";
     addVar(name, RankedTensorType::get(dims, inType.getElementType()));
     outSlot("XShape", name);
-  } else if (type == "batch_norm") {
+  } else if (type == "batch_norm" && op->getNumOperands() >= 5) {
     outSlot("MeanOut", names[op->getOperand(3)]);
     outSlot("VarianceOut", names[op->getOperand(4)]);
     for (StringRef s : {"SavedMean", "SavedVariance"}) {
@@ -352,7 +358,7 @@ LogicalResult Exporter::exportOp(Operation *op) {
     int64_t n = slot.arity == PdSlotArity::List ? op->getNumResults() - fixedOuts : 1;
     auto *v = desc->add_outputs();
     v->set_parameter(slot.name);
-    for (int64_t i = 0; i < n; ++i)
+    for (int64_t i = 0; i < n && ridx < op->getNumResults(); ++i)
       v->add_arguments(names[op->getResult(ridx++)]);
   }
   addAuxOutputs(op, *desc);
