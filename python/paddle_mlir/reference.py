@@ -239,6 +239,20 @@ def _unsqueeze2(ins, a):
     return {"Out": x.reshape(shape)}
 
 
+def _flatten2(ins, a):
+    x = ins["X"][0]
+    axis = a.get("axis", 1)
+    return {"Out": x.reshape(int(np.prod(x.shape[:axis])), int(np.prod(x.shape[axis:])))}
+
+
+def _fill_constant(ins, a):
+    if ins.get("ShapeTensor") or ins.get("ShapeTensorList") or ins.get("ValueTensor"):
+        raise NotImplementedError("reference: fill_constant with run-time shape or value")
+    dtype = NP_DTYPE[a.get("dtype", 5)]
+    value = float(a["str_value"]) if a.get("str_value") else a.get("value", 0.0)
+    return {"Out": np.full([int(d) for d in a.get("shape", [])], value, dtype=dtype)}
+
+
 def _flatten(ins, a):
     x = ins["X"][0]
     s, e = a.get("start_axis", 1) % max(x.ndim, 1), a.get("stop_axis", 1) % max(x.ndim, 1)
@@ -321,7 +335,8 @@ OPS = {
     "scale": _scale, "dropout": _dropout,
     "reshape2": _reshape2, "squeeze2": _squeeze2, "unsqueeze2": _unsqueeze2,
     "transpose2": lambda ins, a: {"Out": ins["X"][0].transpose(a["axis"])},
-    "flatten_contiguous_range": _flatten,
+    "flatten_contiguous_range": _flatten, "flatten2": _flatten2,
+    "fill_constant": _fill_constant,
     "concat": lambda ins, a: {"Out": np.concatenate(ins["X"], axis=a.get("axis", 0))},
     "lookup_table_v2": _lookup,
     "cast": lambda ins, a: {"Out": ins["X"][0].astype(NP_DTYPE[a["out_dtype"]])},

@@ -69,3 +69,22 @@ def test_export_op_without_operands(tmp_path):
     data = np.arange(8, dtype=np.float32).reshape(2, 4)
     (got,) = paddle_mlir.compile(str(tmp_path / "e"))(data)
     np.testing.assert_allclose(got, data / 255.0, rtol=1e-6)
+
+
+def test_flatten2_compiles(tmp_path):
+    # Fluid's flatten2 (a matrix of the dims before and from `axis`) had no
+    # CPU lowering; classifier heads of 1.x programs use it.
+    rng = np.random.RandomState(2)
+    b = ProgramBuilder()
+    x = b.feed("x", [-1, 3, 4, 5])
+    outs = []
+    for axis, shape in ((1, [-1, 60]), (2, [-1, 20]), (0, [1, -1])):
+        y = b.tmp("flatten2", shape)
+        b.op("flatten2", {"X": [x]}, {"Out": [y], "XShape": [b.tmp("flatten2_xshape", [0, -1, 3, 4, 5])]},
+             {"axis": axis})
+        b.fetch(y)
+    b.save(str(tmp_path / "m"))
+    data = rng.rand(2, 3, 4, 5).astype(np.float32)
+    got = paddle_mlir.compile(str(tmp_path / "m"))(data)
+    for g, shape in zip(got, ((2, 60), (6, 20), (1, 120))):
+        np.testing.assert_array_equal(g, data.reshape(shape))

@@ -74,6 +74,23 @@ func.func @reshape(%x: tensor<?x6xf32>) -> tensor<?x2x3xf32> {
 
 // -----
 
+// Tests that flatten2 (Fluid) multiplies the dims before and from its axis,
+// the dynamic batch at run time, and that axis 0 gives a leading 1.
+// CHECK-LABEL: func.func @flatten2
+// CHECK: %[[N:.*]] = tensor.dim %arg0, %c0
+// CHECK: %[[M:.*]] = arith.muli %{{.*}}, %c4
+// CHECK: tensor.from_elements %[[N]], %{{.*}} : tensor<2xindex>
+// CHECK: tensor.reshape %arg0(%{{.*}}) : (tensor<?x3x4x5xf32>, tensor<2xindex>) -> tensor<?x60xf32>
+// CHECK: tensor.from_elements %c1, %{{.*}} : tensor<2xindex>
+// CHECK: tensor.reshape %arg0(%{{.*}}) : (tensor<?x3x4x5xf32>, tensor<2xindex>) -> tensor<1x?xf32>
+func.func @flatten2(%x: tensor<?x3x4x5xf32>) -> (tensor<?x60xf32>, tensor<1x?xf32>) {
+  %0 = pd.flatten2 %x : (tensor<?x3x4x5xf32>) -> tensor<?x60xf32>
+  %1 = pd.flatten2 %x {axis = 0 : i32} : (tensor<?x3x4x5xf32>) -> tensor<1x?xf32>
+  return %0, %1 : tensor<?x60xf32>, tensor<1x?xf32>
+}
+
+// -----
+
 // Tests that an op the backend does not handle is reported on the op.
 func.func @negative_nhwc(%x: tensor<1x8x8x3xf32>, %w: tensor<4x3x3x3xf32>) -> tensor<1x6x6x4xf32> {
   // expected-error @+1 {{the CPU backend cannot compile 'pd.conv2d' with these operand types or attributes yet}}

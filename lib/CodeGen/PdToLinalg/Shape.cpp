@@ -164,25 +164,54 @@ template <typename OpTy> struct UnitDimReshapeLowering : OpConversionPattern<OpT
   }
 };
 
+/// `x` reshaped to `type`, whose dims are the products of x's dims over
+/// consecutive ranges starting at each of `starts` (an empty range is 1).
+Value flattenRanges(ConversionPatternRewriter &r, Location loc, Value x, RankedTensorType type,
+                    ArrayRef<int64_t> starts) {
+  int64_t rank = cast<RankedTensorType>(x.getType()).getRank();
+  SmallVector<Value> sizes;
+  for (size_t g = 0; g < starts.size(); ++g) {
+    int64_t end = g + 1 < starts.size() ? starts[g + 1] : rank;
+    Value p;
+    for (int64_t i = starts[g]; i < end; ++i) {
+      Value d = dimOf(r, loc, x, i);
+      p = p ? arith::MulIOp::create(r, loc, p, d).getResult() : d;
+    }
+    sizes.push_back(p ? p : idx(r, loc, 1));
+  }
+  return reshapeTo(r, loc, x, type, sizes);
+}
+
 struct FlattenLowering : OpConversionPattern<FlattenContiguousRangeOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult matchAndRewrite(FlattenContiguousRangeOp op, OpAdaptor a,
                                 ConversionPatternRewriter &r) const override {
-    Location loc = op.getLoc();
     Value x = a.getX();
     int64_t rank = cast<RankedTensorType>(x.getType()).getRank();
     int64_t start = op.getStartAxis() < 0 ? op.getStartAxis() + rank : op.getStartAxis();
     int64_t stop = op.getStopAxis() < 0 ? op.getStopAxis() + rank : op.getStopAxis();
-    SmallVector<Value> sizes;
-    for (int64_t i = 0; i < start; ++i)
-      sizes.push_back(dimOf(r, loc, x, i));
-    Value p = idx(r, loc, 1);
-    for (int64_t i = start; i <= stop; ++i)
-      p = arith::MulIOp::create(r, loc, p, dimOf(r, loc, x, i));
-    sizes.push_back(p);
+    SmallVector<int64_t> starts;
+    for (int64_t i = 0; i <= start; ++i)
+      starts.push_back(i);
     for (int64_t i = stop + 1; i < rank; ++i)
-      sizes.push_back(dimOf(r, loc, x, i));
-    r.replaceOp(op, reshapeTo(r, loc, x, cast<RankedTensorType>(op.getType()), sizes));
+      starts.push_back(i);
+    r.replaceOp(op, flattenRanges(r, op.getLoc(), x, cast<RankedTensorType>(op.getType()), starts));
+    return success();
+  }
+};
+
+/// flatten2 (Fluid): a matrix of dims [0, axis) by dims [axis, rank).
+struct Flatten2Lowering : OpConversionPattern<Flatten2Op> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(Flatten2Op op, OpAdaptor a,
+                                ConversionPatternRewriter &r) const override {
+    Value x = a.getX();
+    int64_t rank = cast<RankedTensorType>(x.getType()).getRank();
+    int64_t axis = op.getAxis();
+    if (axis > rank)
+      return r.notifyMatchFailure(op, "axis beyond the rank");
+    r.replaceOp(op,
+                flattenRanges(r, op.getLoc(), x, cast<RankedTensorType>(op.getType()), {0, axis}));
     return success();
   }
 };
@@ -438,7 +467,7 @@ struct SplitLowering : OpConversionPattern<SplitOp> {
 } // namespace
 
 void mlir::pd::populatePdShapeToTensorPatterns(RewritePatternSet &p) {
-  p.add<Reshape2Lowering, FlattenLowering, Transpose2Lowering, ConcatLowering,
+  p.add<Reshape2Lowering, FlattenLowering, Flatten2Lowering, Transpose2Lowering, ConcatLowering,
         UnitDimReshapeLowering<Squeeze2Op>, UnitDimReshapeLowering<Unsqueeze2Op>,
         SliceLowering<SliceOp>, SliceLowering<StridedSliceOp>, SplitLowering>(p.getContext());
 }
