@@ -39,7 +39,7 @@ import numpy as np
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-import peers  # noqa: E402  (make_inputs, OrtRunner, ensure_ort, relerr)
+import peers  # noqa: E402  (prepare, OrtRunner, ensure_ort, relerr)
 
 
 def wait_for_start():
@@ -139,18 +139,9 @@ def throughput(results, seconds):
 
 def bench_model(args, name, torch, zoo, pm):
     tmp = os.path.join(args.workdir, name)
-    shutil.rmtree(tmp, ignore_errors=True)
-    os.makedirs(tmp)
-    b, module = zoo.build(name)
-    pd_dir = os.path.join(tmp, "paddle")
-    b.save(pd_dir)
-    feeds = peers.make_inputs(name, 1, np.random.RandomState(0))
+    module, pd_dir, onnx_path, feeds, tfeeds = peers.prepare(tmp, name, 1, torch, zoo)
     inputs = os.path.join(tmp, "inputs.npz")
     np.savez(inputs, **feeds)
-    tfeeds = tuple(torch.from_numpy(v) for v in feeds.values())
-    onnx_path = os.path.join(tmp, "model.onnx")
-    torch.onnx.export(module, tfeeds, onnx_path, opset_version=17, input_names=list(feeds),
-                      output_names=["out"])
     art = os.path.join(tmp, "ours")
     shapes = ["--input-shape=%s=%s" % (k, "x".join(map(str, v.shape))) for k, v in feeds.items()]
     subprocess.run(["paddle-compile", pd_dir, "-o", art] + shapes, check=True,

@@ -144,9 +144,10 @@ def timed(fn):
     return (time.perf_counter() - t0) * 1e3
 
 
-def bench_one(args, name, batch, torch, zoo, pm, ort_version):
-    tag = "%s_b%d" % (name, batch)
-    tmp = os.path.join(args.workdir, tag)
+def prepare(tmp, name, batch, torch, zoo):
+    """Builds zoo model `name` in a fresh `tmp`: its Paddle model (tmp/paddle),
+    the ONNX file torch exports (tmp/model.onnx) and seeded inputs. Returns
+    (module, pd_dir, onnx_path, feeds, torch feeds)."""
     shutil.rmtree(tmp, ignore_errors=True)
     os.makedirs(tmp)
     b, module = zoo.build(name)
@@ -157,6 +158,13 @@ def bench_one(args, name, batch, torch, zoo, pm, ort_version):
     onnx_path = os.path.join(tmp, "model.onnx")
     torch.onnx.export(module, tfeeds, onnx_path, opset_version=17, input_names=list(feeds),
                       output_names=["out"])
+    return module, pd_dir, onnx_path, feeds, tfeeds
+
+
+def bench_one(args, name, batch, torch, zoo, pm, ort_version):
+    tag = "%s_b%d" % (name, batch)
+    tmp = os.path.join(args.workdir, tag)
+    module, pd_dir, onnx_path, feeds, tfeeds = prepare(tmp, name, batch, torch, zoo)
     shapes = ["--input-shape=%s=%s" % (k, "x".join(map(str, v.shape))) for k, v in feeds.items()]
     compile_s = {}
     arts = {}

@@ -29,6 +29,11 @@ models = os.path.normpath(os.path.join(config.paddle_mlir_src_root, "..", "share
 if os.path.isdir(models):
     config.available_features.add("paddle-models")
 config.substitutions.append(("%models", models))
+# Real public Paddle programs (shared/corpus, test/Corpus/corpus.py).
+corpus = os.path.normpath(os.path.join(config.paddle_mlir_src_root, "..", "shared", "corpus"))
+if os.path.isdir(corpus):
+    config.available_features.add("paddle-corpus")
+config.substitutions.append(("%corpus", corpus))
 
 # The Python package built into build/python, run with Debian's interpreter.
 config.environment["PYTHONPATH"] = os.path.join(config.paddle_mlir_obj_root, "python")

@@ -29,7 +29,10 @@ OwningOpRef<ModuleOp> loadModel(MLIRContext *ctx, const std::string &path,
   if (p.ends_with(".mlir") || p.ends_with(".mlirbc")) {
     llvm::SourceMgr sm;
     std::string error;
-    auto file = llvm::MemoryBuffer::getFile(path);
+    // Bytecode keeps the weights 64-byte aligned: read it into a buffer
+    // aligned as much.
+    auto file = llvm::MemoryBuffer::getFile(path, /*IsText=*/false, /*RequiresNullTerminator=*/true,
+                                            /*IsVolatile=*/false, llvm::Align(64));
     if (!file) {
       emitError(UnknownLoc::get(ctx)) << "cannot read '" << path << "'";
       return nullptr;

@@ -18,8 +18,11 @@
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/InitAllDialects.h"
 #include "mlir/InitAllExtensions.h"
+#include "mlir/Support/FileUtilities.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 #include "mlir/Transforms/Passes.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/ToolOutputFile.h"
 
 int main(int argc, char **argv) {
   mlir::DialectRegistry registry;
@@ -34,6 +37,35 @@ int main(int argc, char **argv) {
   mlir::registerAllExtensions(registry);
   mlir::pd::registerPdPassesAndPipelines();
   mlir::pd::registerCodeGenPassesAndPipelines();
-  return mlir::asMainReturnCode(
-      mlir::MlirOptMain(argc, argv, "paddle-mlir optimizer driver\n", registry));
+  auto [input, output] =
+      mlir::registerAndParseCLIOptions(argc, argv, "paddle-mlir optimizer driver\n", registry);
+  mlir::MlirOptMainConfig config = mlir::MlirOptMainConfig::createFromCLOptions();
+  if (config.shouldShowDialects()) {
+    llvm::outs() << "Available Dialects: ";
+    llvm::interleaveComma(registry.getDialectNames(), llvm::outs());
+    llvm::outs() << "\n";
+    return 0;
+  }
+  if (config.shouldListPasses()) {
+    mlir::printRegisteredPasses();
+    return 0;
+  }
+  // Bytecode (paddle-translate --emit-bytecode) keeps the weights 64-byte
+  // aligned in the file and is only read from a buffer aligned as much;
+  // mlir-opt's own reader aligns less, so small files failed at random.
+  std::string error;
+  auto file = mlir::openInputFile(input, llvm::Align(64), &error);
+  if (!file) {
+    llvm::errs() << error << "\n";
+    return 1;
+  }
+  auto out = mlir::openOutputFile(output, &error);
+  if (!out) {
+    llvm::errs() << error << "\n";
+    return 1;
+  }
+  if (mlir::failed(mlir::MlirOptMain(out->os(), std::move(file), registry, config)))
+    return 1;
+  out->keep();
+  return 0;
 }

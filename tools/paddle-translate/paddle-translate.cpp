@@ -98,7 +98,9 @@ int main(int argc, char **argv) {
   if (output == "-")
     return fail("--export-paddle needs -o DIR");
   std::string error;
-  auto file = openInputFile(exportPaddle, &error);
+  // Bytecode (--emit-bytecode) keeps the weights 64-byte aligned in the
+  // file and is only read from a buffer aligned as much.
+  auto file = openInputFile(exportPaddle, llvm::Align(64), &error);
   if (!file)
     return fail(error);
   sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
