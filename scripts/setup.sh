@@ -11,6 +11,8 @@ PKGS=(
   protobuf-compiler libprotobuf-dev libonnx-dev libonnx-testdata
   # kernels
   libdnnl-dev
+  # the runtime's manifest.json reader (header-only)
+  nlohmann-json3-dev
   # benchmarks: an optimized BLAS for the PyTorch peer (benchmarks/peers.py)
   libopenblas0-openmp
   # tests

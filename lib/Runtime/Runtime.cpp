@@ -10,8 +10,9 @@
 
 #include "PaddleMLIR/Runtime/pdrt.h"
 
-#include "Json.h"
 #include "Threads.h"
+
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <cstdlib>
@@ -130,40 +131,83 @@ int64_t pdrt_dtype_size(pdrt_dtype d) {
   return d >= 0 && d < PDRT_DTYPE_INVALID ? kDtypeSizes[d] : 0;
 }
 
-static bool parseTensors(const pdrt::json::Value *list, std::vector<TensorDesc> &out, bool weights,
-                         std::string &error) {
-  if (!list || list->kind != pdrt::json::Value::Array) {
-    error = "missing tensor list";
+using Json = nlohmann::json;
+
+/// The member `key` of the manifest object `obj`, or null.
+static const Json *member(const Json &obj, const char *key) {
+  if (!obj.is_object())
+    return nullptr;
+  auto it = obj.find(key);
+  return it == obj.end() ? nullptr : &*it;
+}
+
+/// The string member `key` of `obj`, or null when missing or not a string.
+static const std::string *stringMember(const Json &obj, const char *key) {
+  const Json *v = member(obj, key);
+  return v ? v->get_ptr<const Json::string_t *>() : nullptr;
+}
+
+/// Reads the non-negative integer member `key` of `obj` into `out`.
+static bool countMember(const Json &obj, const char *key, uint64_t &out) {
+  const Json *v = member(obj, key);
+  if (!v || !v->is_number_unsigned())
+    return false;
+  out = v->get<uint64_t>();
+  return true;
+}
+
+/// Reads the tensor list `key` of the manifest (inputs, outputs, weights).
+static bool parseTensors(const Json &manifest, const char *key, std::vector<TensorDesc> &out,
+                         bool weights, std::string &error) {
+  const Json *list = member(manifest, key);
+  if (!list || !list->is_array()) {
+    error = std::string("'") + key + "' is missing or not a list";
     return false;
   }
-  for (const auto &t : list->arr) {
+  for (const Json &t : *list) {
     TensorDesc d;
-    const auto *name = t.get("name"), *dtype = t.get("dtype"), *shape = t.get("shape");
-    if (!name || name->kind != pdrt::json::Value::String || !dtype || !shape ||
-        shape->kind != pdrt::json::Value::Array) {
+    const std::string *name = stringMember(t, "name"), *dtype = stringMember(t, "dtype");
+    const Json *shape = member(t, "shape");
+    if (!name || !dtype || !shape || !shape->is_array()) {
       error = "a tensor entry lacks name, dtype or shape";
       return false;
     }
-    d.name = name->str;
-    d.dtype = pdrt_dtype_from_name(dtype->str.c_str());
+    d.name = *name;
+    d.dtype = pdrt_dtype_from_name(dtype->c_str());
     if (d.dtype == PDRT_DTYPE_INVALID) {
-      error = "tensor '" + d.name + "' has unknown dtype '" + dtype->str + "'";
+      error = "tensor '" + d.name + "' has unknown dtype '" + *dtype + "'";
       return false;
     }
-    for (const auto &dim : shape->arr)
-      d.shape.push_back(static_cast<int64_t>(dim.num));
-    if (weights) {
-      const auto *off = t.get("offset"), *nb = t.get("nbytes");
-      if (!off || !nb) {
-        error = "weight '" + d.name + "' lacks offset or nbytes";
+    for (const Json &dim : *shape) {
+      if (!dim.is_number_integer()) {
+        error = "tensor '" + d.name + "' has a shape that is not a list of integers";
         return false;
       }
-      d.offset = static_cast<uint64_t>(off->num);
-      d.nbytes = static_cast<uint64_t>(nb->num);
+      d.shape.push_back(dim.get<int64_t>());
+    }
+    if (weights && (!countMember(t, "offset", d.offset) || !countMember(t, "nbytes", d.nbytes))) {
+      error = "weight '" + d.name + "' lacks offset or nbytes";
+      return false;
     }
     out.push_back(std::move(d));
   }
   return true;
+}
+
+/// Parses manifest.json. nlohmann's messages read "[json.exception...]
+/// parse error at line L, column C: <reason>"; this keeps the reason and
+/// the byte offset, on one line.
+static bool parseManifest(const std::string &text, Json &out, std::string &error) {
+  try {
+    out = Json::parse(text);
+    return true;
+  } catch (const Json::parse_error &e) {
+    std::string what = e.what();
+    size_t colon = what.find(": ");
+    error = (colon == std::string::npos ? what : what.substr(colon + 2)) + " at byte " +
+            std::to_string(e.byte);
+    return false;
+  }
 }
 
 pdrt_status pdrt_model_load(const char *dirArg, pdrt_model **out) {
@@ -175,34 +219,35 @@ pdrt_status pdrt_model_load(const char *dirArg, pdrt_model **out) {
   if (!readFile(manifestPath, text))
     return fail(PDRT_ERR_IO,
                 "cannot read '" + manifestPath + "' (is '" + dir + "' an artifact directory?)");
-  pdrt::json::Value m;
-  if (!pdrt::json::parse(text, m, error))
+  Json m;
+  if (!parseManifest(text, m, error))
     return fail(PDRT_ERR_FORMAT, "'" + manifestPath + "' is not valid JSON: " + error);
-  const auto *format = m.get("format");
-  if (!format || format->str != "paddle-mlir-artifact")
+  const std::string *format = stringMember(m, "format");
+  if (!format || *format != "paddle-mlir-artifact")
     return fail(PDRT_ERR_FORMAT, "'" + manifestPath + "' is not a paddle-mlir artifact manifest");
   auto model = std::make_unique<pdrt_model>();
   model->dir = dir;
-  const auto *name = m.get("name"), *lib = m.get("library"), *wfile = m.get("weights_file"),
-             *wbytes = m.get("weights_bytes"), *fp = m.get("fingerprint"),
-             *sum = m.get("weights_checksum");
-  if (!name || !lib || !wfile || !wbytes || !fp || !sum)
+  const std::string *name = stringMember(m, "name"), *lib = stringMember(m, "library"),
+                    *wfile = stringMember(m, "weights_file"), *fp = stringMember(m, "fingerprint"),
+                    *sum = stringMember(m, "weights_checksum");
+  uint64_t wbytes = 0;
+  if (!name || !lib || !wfile || !countMember(m, "weights_bytes", wbytes) || !fp || !sum)
     return fail(PDRT_ERR_FORMAT,
                 "'" + manifestPath + "' lacks name, library, weights or fingerprint fields");
-  model->name = name->str;
-  if (!parseTensors(m.get("inputs"), model->inputs, false, error) ||
-      !parseTensors(m.get("outputs"), model->outputs, false, error) ||
-      !parseTensors(m.get("weights"), model->weights, true, error))
+  model->name = *name;
+  if (!parseTensors(m, "inputs", model->inputs, false, error) ||
+      !parseTensors(m, "outputs", model->outputs, false, error) ||
+      !parseTensors(m, "weights", model->weights, true, error))
     return fail(PDRT_ERR_FORMAT, "'" + manifestPath + "': " + error);
 
   // Weights: one 64-byte aligned buffer, checked against size and checksum.
-  std::string weightsPath = dir + "/" + wfile->str, bytes;
+  std::string weightsPath = dir + "/" + *wfile, bytes;
   if (!readFile(weightsPath, bytes))
     return fail(PDRT_ERR_IO, "cannot read weights file '" + weightsPath + "'");
-  if (bytes.size() != static_cast<size_t>(wbytes->num))
+  if (bytes.size() != wbytes)
     return fail(PDRT_ERR_FORMAT, "weights file '" + weightsPath + "' has " +
                                      std::to_string(bytes.size()) + " bytes, the manifest says " +
-                                     std::to_string((uint64_t)wbytes->num));
+                                     std::to_string(wbytes));
   model->weightBytes = bytes.size();
   model->weightData =
       static_cast<unsigned char *>(std::aligned_alloc(64, (bytes.size() + 63) / 64 * 64 + 64));
@@ -213,14 +258,14 @@ pdrt_status pdrt_model_load(const char *dirArg, pdrt_model **out) {
   char hex[17];
   std::snprintf(hex, sizeof(hex), "%016llx",
                 static_cast<unsigned long long>(checksum(model->weightData, bytes.size())));
-  if (sum->str != hex)
+  if (*sum != hex)
     return fail(PDRT_ERR_FORMAT, "weights file '" + weightsPath + "' is corrupted (checksum " +
-                                     hex + ", manifest " + sum->str + ")");
+                                     hex + ", manifest " + *sum + ")");
   for (const auto &w : model->weights)
-    if (w.offset + w.nbytes > bytes.size() || w.offset % 64 != 0)
+    if (w.offset > bytes.size() || w.nbytes > bytes.size() - w.offset || w.offset % 64 != 0)
       return fail(PDRT_ERR_FORMAT, "weight '" + w.name + "' lies outside the weights file");
 
-  std::string libPath = dir + "/" + lib->str;
+  std::string libPath = dir + "/" + *lib;
   model->library = dlopen(libPath.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (!model->library) {
     const char *e = dlerror();
@@ -236,9 +281,9 @@ pdrt_status pdrt_model_load(const char *dirArg, pdrt_model **out) {
       reinterpret_cast<void (*)(int64_t)>(dlsym(model->library, "pdk_set_num_threads"));
   if (!model->entry || !model->arenaBytes || !libFp)
     return fail(PDRT_ERR_FORMAT, "'" + libPath + "' is not a paddle-mlir model library");
-  if (fp->str != libFp)
+  if (*fp != libFp)
     return fail(PDRT_ERR_FORMAT, "'" + libPath + "' was compiled for another model (fingerprint " +
-                                     libFp + ", manifest " + fp->str + ")");
+                                     libFp + ", manifest " + *fp + ")");
   pdrt::startLoadMeter();
   *out = model.release();
   return PDRT_OK;

@@ -24,6 +24,15 @@ import numpy as np
 __all__ = ["compile", "load", "CompiledModel", "TensorSpec", "benchmark", "default_num_threads"]
 
 
+def __getattr__(name):
+    # The compiler module loads on first use: a runtime-only install can
+    # import this package without it.
+    if name == "CompileOptionError":
+        from ._compiler import CompileOptionError
+        return CompileOptionError
+    raise AttributeError("module %r has no attribute %r" % (__name__, name))
+
+
 class TensorSpec(tuple):
     """(name, dtype, shape) of a model input or output; None marks a dynamic dim."""
 
@@ -171,7 +180,8 @@ def compile(model, params=None, *, target="cpu", precision="fp32", input_shapes=
     the OpenMP threads (paddle-compile --parallel); conv_layout: "auto",
     "nhwc", "nchw8c" or "nchw16c" (paddle-compile --conv-layout);
     conv_algorithm: "auto", "direct", "winograd" or "winograd4" (paddle-compile
-    --conv-algorithm).
+    --conv-algorithm). A value these do not take raises CompileOptionError
+    (a ValueError and a RuntimeError) with paddle-compile's message.
     output_dir: where the artifact goes (a temporary directory by default,
     removed with the returned CompiledModel; use .save() to keep it).
     threads: threads per run of the returned model (see CompiledModel).
@@ -186,9 +196,12 @@ def compile(model, params=None, *, target="cpu", precision="fp32", input_shapes=
         tmp = output_dir = tempfile.mkdtemp(prefix="paddle_mlir_")
     shapes = {k: [int(d) for d in v] for k, v in (input_shapes or {}).items()}
     try:
-        _compiler.compile(model, is_text, os.fspath(params) if params else "", target, precision, shapes,
-                          bool(optimize), name, os.fspath(output_dir), bool(memory_plan), kernels, cpu,
-                          bool(parallel), conv_layout, conv_algorithm)
+        # Named by their paddle-compile flags, and parsed by the same code.
+        options = {"target": target, "precision": precision, "kernels": kernels,
+                   "conv-layout": conv_layout, "conv-algorithm": conv_algorithm}
+        _compiler.compile(model, is_text, os.fspath(params) if params else "", options, shapes,
+                          bool(optimize), name, os.fspath(output_dir), bool(memory_plan), cpu,
+                          bool(parallel))
     except Exception:
         if tmp:
             shutil.rmtree(tmp, ignore_errors=True)

@@ -30,6 +30,11 @@ namespace py = pybind11;
 using namespace mlir;
 
 namespace {
+/// A compile option with a value that does not parse (CompileOptionError).
+struct OptionError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
 /// A context whose diagnostics are collected for the Python exception.
 struct Session {
   Session() : ctx(pd::tool::compilerRegistry()), os(messages), handler(&ctx, os) {}
@@ -123,37 +128,44 @@ PYBIND11_MODULE(_compiler, m) {
       },
       py::arg("mlir_text"), py::arg("directory"));
 
-  m.def("compile", [](const std::string &source, bool isText, const std::string &params,
-                      const std::string &target, const std::string &precision,
-                      const std::map<std::string, std::vector<int64_t>> &inputShapes, bool optimize,
-                      const std::string &name, const std::string &outDir, bool memoryPlan,
-                      const std::string &kernels, const std::string &cpu, bool parallel,
-                      const std::string &convLayout, const std::string &convAlgorithm) {
-    Session s;
-    OwningOpRef<ModuleOp> mod =
-        isText ? s.parse(source) : pd::tool::loadModel(&s.ctx, source, params);
-    if (!mod)
-      s.fail("cannot load '" + source + "'");
-    pd::CompileOptions opts;
-    opts.name = name;
-    opts.target = target;
-    opts.precision = precision;
-    opts.inputShapes = inputShapes;
-    opts.optimize = optimize;
-    opts.memoryPlan = memoryPlan;
-    if (kernels != "onednn" && kernels != "none")
-      throw std::invalid_argument("kernels must be 'onednn' or 'none', not '" + kernels + "'");
-    opts.kernels = kernels;
-    opts.cpu = cpu;
-    opts.parallel = parallel;
-    opts.convLayout = convLayout;
-    opts.convAlgorithm = convAlgorithm;
-    LogicalResult ok = success();
-    {
-      py::gil_scoped_release release;
-      ok = pd::compileToArtifact(*mod, opts, outDir);
-    }
-    if (failed(ok))
-      s.fail("compilation failed");
-  });
+  // A bad option value: a ValueError, and a RuntimeError as well, which is
+  // what compile raised for most of them before they were parsed up front.
+  py::register_local_exception<OptionError>(
+      m, "CompileOptionError",
+      py::make_tuple(py::handle(PyExc_ValueError), py::handle(PyExc_RuntimeError)));
+
+  m.def(
+      "compile",
+      [](const std::string &source, bool isText, const std::string &params,
+         const std::map<std::string, std::string> &typedOptions,
+         const std::map<std::string, std::vector<int64_t>> &inputShapes, bool optimize,
+         const std::string &name, const std::string &outDir, bool memoryPlan,
+         const std::string &cpu, bool parallel) {
+        pd::CompileOptions opts;
+        // Before loading, so a bad value fails fast, with paddle-compile's message.
+        for (const auto &[flag, value] : typedOptions)
+          if (llvm::Error e = pd::setCompileOption(opts, flag, value))
+            throw OptionError(llvm::toString(std::move(e)));
+        opts.name = name;
+        opts.inputShapes = inputShapes;
+        opts.optimize = optimize;
+        opts.memoryPlan = memoryPlan;
+        opts.cpu = cpu;
+        opts.parallel = parallel;
+        Session s;
+        OwningOpRef<ModuleOp> mod =
+            isText ? s.parse(source) : pd::tool::loadModel(&s.ctx, source, params);
+        if (!mod)
+          s.fail("cannot load '" + source + "'");
+        LogicalResult ok = success();
+        {
+          py::gil_scoped_release release;
+          ok = pd::compileToArtifact(*mod, opts, outDir);
+        }
+        if (failed(ok))
+          s.fail("compilation failed");
+      },
+      py::arg("source"), py::arg("is_text"), py::arg("params"), py::arg("options"),
+      py::arg("input_shapes"), py::arg("optimize"), py::arg("name"), py::arg("output_dir"),
+      py::arg("memory_plan"), py::arg("cpu"), py::arg("parallel"));
 }

@@ -21,6 +21,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <chrono>
+#include <utility>
 
 using namespace mlir;
 namespace cl = llvm::cl;
@@ -90,36 +91,23 @@ int main(int argc, char **argv) {
 
   pd::CompileOptions opts;
   opts.name = name;
-  opts.target = target;
-  opts.precision = precision;
   opts.optimize = !noOptimize;
   opts.memoryPlan = memoryPlan;
   opts.memoryReport = memoryReport;
-  if (kernels != "onednn" && kernels != "none") {
-    llvm::errs() << "paddle-compile: error: --kernels must be onednn or none, not '" << kernels
-                 << "'\n";
-    return 1;
-  }
-  opts.kernels = kernels;
   opts.cpu = cpu;
   opts.parallel = parallel;
-  if (convLayout != "auto" && convLayout != "nhwc" && convLayout != "nchw8c" &&
-      convLayout != "nchw16c") {
-    llvm::errs() << "paddle-compile: error: --conv-layout must be auto, nhwc, nchw8c or nchw16c, "
-                    "not '"
-                 << convLayout << "'\n";
-    return 1;
-  }
-  opts.convLayout = convLayout;
-  if (convAlgorithm != "auto" && convAlgorithm != "direct" && convAlgorithm != "winograd" &&
-      convAlgorithm != "winograd4") {
-    llvm::errs() << "paddle-compile: error: --conv-algorithm must be auto, direct, winograd or "
-                    "winograd4, not '"
-                 << convAlgorithm << "'\n";
-    return 1;
-  }
-  opts.convAlgorithm = convAlgorithm;
-  if (!calibration.empty() && precision != "int8") {
+  // Parsed by the same code as paddle_mlir.compile's keywords, so both say the same.
+  const std::pair<StringRef, StringRef> typedOptions[] = {{"target", target},
+                                                          {"precision", precision},
+                                                          {"kernels", kernels},
+                                                          {"conv-layout", convLayout},
+                                                          {"conv-algorithm", convAlgorithm}};
+  for (auto [flag, value] : typedOptions)
+    if (llvm::Error e = pd::setCompileOption(opts, flag, value)) {
+      llvm::errs() << "paddle-compile: error: " << llvm::toString(std::move(e)) << "\n";
+      return 1;
+    }
+  if (!calibration.empty() && opts.precision != pd::Precision::INT8) {
     llvm::errs() << "paddle-compile: error: --calibration-data only applies to --precision int8\n";
     return 1;
   }

@@ -380,25 +380,44 @@ std::string header(StringRef name, const std::vector<TensorInfo> &inputs,
      << "  return pdrt_model_load(dir, model);\n}\n\n#endif\n";
   return h;
 }
-} // namespace
 
-LogicalResult mlir::pd::compileToArtifact(ModuleOp module, const CompileOptions &opts,
-                                          StringRef outDir) {
-  if (opts.target != "cpu")
-    return fail(module, "--target " + opts.target + " is not supported yet (only cpu)");
+// The steps of compileToArtifact, in the order it runs them.
+
+/// Refuses what this compiler cannot build yet and options that contradict
+/// each other, before any work is done.
+LogicalResult checkOptions(ModuleOp module, const CompileOptions &opts) {
+  if (opts.target != Target::CPU)
+    return fail(module, "--target " + stringify(opts.target) + " is not supported yet (only cpu)");
   {
     std::string cpuName, features;
     if (failed(resolveCpu(module, opts.cpu, cpuName, features)))
       return failure();
   }
-  if (opts.precision != "fp32")
-    return fail(module, "--precision " + opts.precision + " is not supported yet (only fp32)");
+  if (opts.precision != Precision::FP32)
+    return fail(module,
+                "--precision " + stringify(opts.precision) + " is not supported yet (only fp32)");
+  bool forcesWinograd = opts.convAlgorithm == ConvAlgorithm::WinogradF2 ||
+                        opts.convAlgorithm == ConvAlgorithm::WinogradF4;
+  if (forcesWinograd && opts.convLayout == ConvLayout::NChw16c)
+    return fail(module, "--conv-algorithm=" + stringify(opts.convAlgorithm) +
+                            " needs --conv-layout auto, nhwc or nchw8c (its kernel reads and "
+                            "writes those), not 'nchw16c'");
+  return success();
+}
+
+/// @main, with --input-shape applied to its arguments.
+FailureOr<func::FuncOp> prepareMain(ModuleOp module, const CompileOptions &opts) {
   auto main = module.lookupSymbol<func::FuncOp>("main");
   if (!main)
     return fail(module, "the module has no @main function");
   if (failed(applyInputShapes(main, opts)))
     return failure();
+  return main;
+}
 
+/// The pd -> pd pipeline (shapes always; fusions and folding with
+/// `optimize`).
+LogicalResult runGraphPipeline(ModuleOp module, const CompileOptions &opts) {
   PassManager graph(module.getContext());
   if (opts.optimize) {
     OptimizePipelineOptions o;
@@ -406,78 +425,113 @@ LogicalResult mlir::pd::compileToArtifact(ModuleOp module, const CompileOptions 
   } else {
     graph.addPass(createPdInferShapesPass());
   }
-  if (failed(graph.run(module)))
-    return failure();
+  return graph.run(module);
+}
 
-  // Interface: inputs, outputs, weights (in the order the pass appends them).
-  std::vector<TensorInfo> inputs, outputs, weights;
+/// What the header and manifest describe, and the weights blob.
+struct Interface {
+  std::vector<TensorInfo> inputs, outputs, weights; // weights: in blob order
+  std::string blob;
+};
+
+/// Reads the interface of the graph-level module: @main's named arguments
+/// and results, and the ml_program globals' data in the order
+/// pd-externalize-weights appends them as arguments.
+FailureOr<Interface> collectInterface(ModuleOp module, func::FuncOp main) {
+  Interface io;
   for (unsigned i = 0; i < main.getNumArguments(); ++i) {
     auto nameAttr = main.getArgAttrOfType<StringAttr>(i, "pd.name");
     Type t = main.getArgument(i).getType();
-    inputs.push_back({nameAttr ? nameAttr.getValue().str() : "input_" + std::to_string(i),
-                      dtypeName(cast<RankedTensorType>(t).getElementType()), shapeOf(t)});
+    io.inputs.push_back({nameAttr ? nameAttr.getValue().str() : "input_" + std::to_string(i),
+                         dtypeName(cast<RankedTensorType>(t).getElementType()), shapeOf(t)});
   }
   for (unsigned i = 0; i < main.getNumResults(); ++i) {
     auto nameAttr = main.getResultAttrOfType<StringAttr>(i, "pd.name");
     Type t = main.getResultTypes()[i];
-    outputs.push_back({nameAttr ? nameAttr.getValue().str() : "output_" + std::to_string(i),
-                       dtypeName(cast<RankedTensorType>(t).getElementType()), shapeOf(t)});
+    io.outputs.push_back({nameAttr ? nameAttr.getValue().str() : "output_" + std::to_string(i),
+                          dtypeName(cast<RankedTensorType>(t).getElementType()), shapeOf(t)});
   }
-  std::string blob;
   for (auto global : module.getOps<ml_program::GlobalOp>()) {
     auto res = dyn_cast_or_null<DenseResourceElementsAttr>(global.getValueAttr());
     AsmResourceBlob *data = res ? res.getRawHandle().getBlob() : nullptr;
     if (!data)
       return fail(module, "weight '" + global.getSymName() + "' has no data");
-    blob.resize((blob.size() + kAlign - 1) / kAlign * kAlign, '\0');
+    io.blob.resize((io.blob.size() + kAlign - 1) / kAlign * kAlign, '\0');
     TensorInfo w{global.getSymName().str(),
                  dtypeName(cast<RankedTensorType>(global.getType()).getElementType()),
-                 shapeOf(global.getType()), blob.size(), data->getData().size()};
-    blob.append(data->getData().data(), data->getData().size());
-    weights.push_back(w);
+                 shapeOf(global.getType()), io.blob.size(), data->getData().size()};
+    io.blob.append(data->getData().data(), data->getData().size());
+    io.weights.push_back(w);
   }
+  return io;
+}
 
+/// pd-kernel-layouts' `block` option: 0 lets it choose, -1 is NHWC.
+int64_t convBlock(ConvLayout layout) {
+  switch (layout) {
+  case ConvLayout::Auto:
+    return 0;
+  case ConvLayout::NHWC:
+    return -1;
+  case ConvLayout::NChw8c:
+    return 8;
+  case ConvLayout::NChw16c:
+    return 16;
+  }
+  llvm_unreachable("unknown conv layout");
+}
+
+/// pd-kernel-layouts' `winograd` option.
+StringRef winogradMode(ConvAlgorithm algorithm) {
+  switch (algorithm) {
+  case ConvAlgorithm::Auto:
+    return "auto";
+  case ConvAlgorithm::Direct:
+    return "never";
+  case ConvAlgorithm::WinogradF2:
+    return "always";
+  case ConvAlgorithm::WinogradF4:
+    return "always4";
+  }
+  llvm_unreachable("unknown conv algorithm");
+}
+
+/// pd -> linalg -> buffers in one arena -> LLVM dialect.
+LogicalResult runCodegenPipeline(ModuleOp module, const CompileOptions &opts) {
   PassManager lower(module.getContext());
-  int64_t convBlock = opts.convLayout == "nhwc"      ? -1
-                      : opts.convLayout == "nchw8c"  ? 8
-                      : opts.convLayout == "nchw16c" ? 16
-                                                     : 0;
-  if (convBlock == 0 && opts.convLayout != "auto")
-    return fail(module, "--conv-layout must be auto, nhwc, nchw8c or nchw16c, not '" +
-                            opts.convLayout + "'");
-  StringRef winograd = opts.convAlgorithm == "auto"        ? "auto"
-                       : opts.convAlgorithm == "direct"    ? "never"
-                       : opts.convAlgorithm == "winograd"  ? "always"
-                       : opts.convAlgorithm == "winograd4" ? "always4"
-                                                           : "";
-  if (winograd.empty())
-    return fail(module, "--conv-algorithm must be auto, direct, winograd or winograd4, not '" +
-                            opts.convAlgorithm + "'");
-  if (winograd.starts_with("always") && convBlock == 16)
-    return fail(module, "--conv-algorithm=" + opts.convAlgorithm +
-                            " needs --conv-layout auto, nhwc or nchw8c (its kernel reads and "
-                            "writes those), not 'nchw16c'");
-  addCPUCodegenPasses(lower, opts.memoryPlan || opts.memoryReport, opts.memoryReport, opts.kernels,
-                      opts.parallel, convBlock, opts.kernels == "onednn" ? kernelsLibrary() : "",
-                      winograd);
-  if (failed(lower.run(module)))
-    return failure();
+  bool onednn = opts.kernels == KernelLibrary::OneDNN;
+  addCPUCodegenPasses(lower, opts.memoryPlan || opts.memoryReport, opts.memoryReport,
+                      stringify(opts.kernels), opts.parallel, convBlock(opts.convLayout),
+                      onednn ? kernelsLibrary() : "", winogradMode(opts.convAlgorithm));
+  return lower.run(module);
+}
+
+/// What the codegen passes decided, for the manifest.
+struct CodegenReport {
+  llvm::json::Object kernelCalls; // "<pd op> -> <kernel>": count
+  int64_t parallelOps = 0;
+  llvm::json::Value convLayout = nullptr;
+  llvm::json::Object memoryPlan;
+  int64_t arenaBytes = -1; // -1: depends on dynamic dims
+  /// Whether the model needs libpdrt_kernels.so (kernels or its threads).
+  bool usesKernels() const { return !kernelCalls.empty() || parallelOps > 0; }
+};
+
+/// Moves the passes' pd.* report attributes off the module into a report.
+FailureOr<CodegenReport> takeCodegenReport(ModuleOp module) {
+  CodegenReport r;
   // Which ops went to library kernels (pd-lower-kernel-calls counts them).
-  llvm::json::Object kernelCalls;
   if (auto k = module->getAttrOfType<DictionaryAttr>("pd.kernel_calls")) {
     for (NamedAttribute a : k)
-      kernelCalls[a.getName().getValue()] = cast<IntegerAttr>(a.getValue()).getInt();
+      r.kernelCalls[a.getName().getValue()] = cast<IntegerAttr>(a.getValue()).getInt();
     module->removeAttr("pd.kernel_calls");
   }
   // How many generated ops run split over threads (pd-parallelize-ops).
-  int64_t parallelOps = 0;
   if (auto p = module->getAttrOfType<IntegerAttr>("pd.parallel_ops")) {
-    parallelOps = p.getInt();
+    r.parallelOps = p.getInt();
     module->removeAttr("pd.parallel_ops");
   }
-  bool usesKernels = !kernelCalls.empty() || parallelOps > 0;
   // pd-kernel-layouts' choice of the layout between convolutions.
-  llvm::json::Value convLayout = nullptr;
   if (Operation *mainFn = module.lookupSymbol("main"))
     if (auto d = mainFn->getAttrOfType<DictionaryAttr>("pd.conv_layout")) {
       llvm::json::Object o;
@@ -489,20 +543,23 @@ LogicalResult mlir::pd::compileToArtifact(ModuleOp module, const CompileOptions 
         else if (auto i = dyn_cast<IntegerAttr>(a.getValue()))
           o[a.getName().getValue()] = i.getInt();
       }
-      convLayout = std::move(o);
+      r.convLayout = std::move(o);
       mainFn->removeAttr("pd.conv_layout");
     }
   auto plan = module->getAttrOfType<DictionaryAttr>("pd.memory_plan");
   if (!plan)
     return fail(module, "the CPU pipeline produced no memory plan");
   module->removeAttr("pd.memory_plan");
-  llvm::json::Object memoryPlan{{"arena_size_function", "pd_arena_bytes"}};
+  r.memoryPlan = llvm::json::Object{{"arena_size_function", "pd_arena_bytes"}};
   for (NamedAttribute a : plan)
     if (auto i = dyn_cast<IntegerAttr>(a.getValue()))
-      memoryPlan[a.getName().getValue()] = i.getInt();
-  int64_t arenaBytes = cast<IntegerAttr>(plan.get("arena_bytes")).getInt();
+      r.memoryPlan[a.getName().getValue()] = i.getInt();
+  r.arenaBytes = cast<IntegerAttr>(plan.get("arena_bytes")).getInt();
+  return r;
+}
 
-  // Our argument annotations mean nothing to LLVM IR translation.
+/// Drops our argument annotations, which mean nothing to LLVM IR translation.
+void stripArgumentAnnotations(ModuleOp module) {
   module.walk([](FunctionOpInterface fn) {
     for (unsigned i = 0; i < fn.getNumArguments(); ++i)
       for (StringRef a : {"pd.name", "pd.weight", "pd.arena"})
@@ -510,56 +567,72 @@ LogicalResult mlir::pd::compileToArtifact(ModuleOp module, const CompileOptions 
     for (unsigned i = 0; i < fn.getNumResults(); ++i)
       fn.removeResultAttr(i, StringAttr::get(fn.getContext(), "pd.name"));
   });
+}
 
-  std::string lowered;
-  {
-    llvm::raw_string_ostream os(lowered);
-    module.print(os, OpPrintingFlags().elideLargeResourceString(0));
-  }
-  char fp[17];
-  snprintf(fp, sizeof(fp), "%016llx",
-           static_cast<unsigned long long>(llvm::xxh3_64bits(lowered + opts.name)));
-  std::string fingerprint = fp;
+/// 16 hex digits of `value`.
+std::string hex64(uint64_t value) {
+  char s[17];
+  snprintf(s, sizeof(s), "%016llx", static_cast<unsigned long long>(value));
+  return s;
+}
 
-  if (std::error_code ec = llvm::sys::fs::create_directories(outDir))
-    return fail(module, "cannot create '" + outDir + "': " + ec.message());
-  auto path = [&](StringRef file) {
-    SmallString<256> p(outDir);
-    llvm::sys::path::append(p, file);
-    return p.str().str();
-  };
-  std::string cpu;
-  std::string obj = path(opts.name + ".o"), so = path("lib" + opts.name + ".so");
-  std::string support = path(opts.name + "_support.c");
-  {
-    std::error_code ec;
-    llvm::raw_fd_ostream os(support, ec);
-    if (ec)
-      return fail(module, "cannot write '" + support + "': " + ec.message());
-    os << kSupportSource;
-  }
+/// The model's identity, shared by the library and the manifest so the
+/// runtime refuses a library built for another model: a hash of the
+/// lowered module and the artifact name.
+std::string fingerprintOf(ModuleOp lowered, StringRef name) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  lowered.print(os, OpPrintingFlags().elideLargeResourceString(0));
+  return hex64(llvm::xxh3_64bits(text + name.str()));
+}
+
+/// FNV-1a of the weights; the runtime checks it at load.
+std::string weightsChecksum(StringRef blob) {
+  uint64_t sum = 1469598103934665603ull;
+  for (unsigned char c : blob)
+    sum = (sum ^ c) * 1099511628211ull;
+  return hex64(sum);
+}
+
+LogicalResult writeFile(ModuleOp module, const std::string &path, StringRef data) {
+  std::error_code ec;
+  llvm::raw_fd_ostream os(path, ec);
+  if (ec)
+    return fail(module, "cannot write '" + path + "': " + ec.message());
+  os << data;
+  return success();
+}
+
+/// `dir`/`file`.
+std::string pathIn(StringRef dir, const Twine &file) {
+  SmallString<256> p(dir);
+  llvm::sys::path::append(p, file);
+  return p.str().str();
+}
+
+/// Emits the object file and links lib<name>.so (with the support routines
+/// and, when `usesKernels`, the kernel library) in `outDir`, leaving no
+/// intermediate files. Sets `cpu` to the CPU the code was built for.
+LogicalResult buildLibrary(ModuleOp module, const CompileOptions &opts, StringRef outDir,
+                           StringRef fingerprint, bool usesKernels, std::string &cpu) {
+  std::string obj = pathIn(outDir, opts.name + ".o"),
+              so = pathIn(outDir, "lib" + opts.name + ".so");
+  std::string support = pathIn(outDir, opts.name + "_support.c");
+  if (failed(writeFile(module, support, kSupportSource)))
+    return failure();
   LogicalResult built =
       success(succeeded(emitObject(module, fingerprint, obj, opts.cpu, cpu)) &&
               succeeded(linkShared(module, obj, so, support, usesKernels ? kernelsLibrary() : "")));
   llvm::sys::fs::remove(obj);
   llvm::sys::fs::remove(support);
-  if (failed(built))
-    return failure();
-  // FNV-1a of the weights; the runtime checks it at load.
-  uint64_t sum = 1469598103934665603ull;
-  for (unsigned char c : blob)
-    sum = (sum ^ c) * 1099511628211ull;
-  char sumHex[17];
-  snprintf(sumHex, sizeof(sumHex), "%016llx", static_cast<unsigned long long>(sum));
+  return built;
+}
 
-  auto writeFile = [&](const std::string &p, StringRef data) -> LogicalResult {
-    std::error_code ec;
-    llvm::raw_fd_ostream os(p, ec);
-    if (ec)
-      return fail(module, "cannot write '" + p + "': " + ec.message());
-    os << data;
-    return success();
-  };
+/// manifest.json: what the runtime needs to load the artifact, and what the
+/// compiler chose, for people and tools.
+std::string manifestJson(const CompileOptions &opts, Interface &io, CodegenReport &report,
+                         StringRef fingerprint, StringRef cpu) {
+  bool usesKernels = report.usesKernels();
   llvm::json::Object manifest{
       {"format", "paddle-mlir-artifact"},
       {"format_version", 1},
@@ -567,36 +640,64 @@ LogicalResult mlir::pd::compileToArtifact(ModuleOp module, const CompileOptions 
       {"library", "lib" + opts.name + ".so"},
       {"header", opts.name + ".h"},
       {"weights_file", opts.name + ".weights"},
-      {"weights_bytes", static_cast<int64_t>(blob.size())},
-      {"weights_checksum", std::string(sumHex)},
+      {"weights_bytes", static_cast<int64_t>(io.blob.size())},
+      {"weights_checksum", weightsChecksum(io.blob)},
       {"fingerprint", fingerprint},
-      {"target", "cpu"},
+      {"target", stringify(opts.target)},
       {"cpu", cpu},
-      {"precision", opts.precision},
+      {"precision", stringify(opts.precision)},
       {"compiler_version", "paddle-mlir 0.1.0 (MLIR " LLVM_VERSION_STRING ")"},
       // null when it depends on dynamic input dims (pd_arena_bytes computes it).
-      {"arena_bytes", arenaBytes >= 0 ? llvm::json::Value(arenaBytes) : llvm::json::Value(nullptr)},
-      {"memory_plan", std::move(memoryPlan)},
+      {"arena_bytes",
+       report.arenaBytes >= 0 ? llvm::json::Value(report.arenaBytes) : llvm::json::Value(nullptr)},
+      {"memory_plan", std::move(report.memoryPlan)},
       // Heavy ops computed by library kernels ("<pd op> -> <kernel>": count);
       // every other op is generated code.
       {"kernels",
-       llvm::json::Object{{"requested", opts.kernels},
+       llvm::json::Object{{"requested", stringify(opts.kernels)},
                           {"library", usesKernels ? llvm::json::Value("libpdrt_kernels.so")
                                                   : llvm::json::Value(nullptr)},
-                          {"calls", std::move(kernelCalls)},
-                          {"conv_layout", std::move(convLayout)}}},
+                          {"calls", std::move(report.kernelCalls)},
+                          {"conv_layout", std::move(report.convLayout)}}},
       // Generated ops split over the kernel library's OpenMP threads.
-      {"parallel", llvm::json::Object{{"enabled", opts.parallel}, {"ops", parallelOps}}},
-      {"inputs", toJson(inputs, false)},
-      {"outputs", toJson(outputs, false)},
-      {"weights", toJson(weights, true)},
+      {"parallel", llvm::json::Object{{"enabled", opts.parallel}, {"ops", report.parallelOps}}},
+      {"inputs", toJson(io.inputs, false)},
+      {"outputs", toJson(io.outputs, false)},
+      {"weights", toJson(io.weights, true)},
   };
   std::string json;
   llvm::raw_string_ostream js(json);
   js << llvm::formatv("{0:2}", llvm::json::Value(std::move(manifest))) << "\n";
-  if (failed(writeFile(path(opts.name + ".weights"), blob)) ||
-      failed(writeFile(path(opts.name + ".h"), header(opts.name, inputs, outputs))) ||
-      failed(writeFile(path("manifest.json"), json)))
+  return json;
+}
+} // namespace
+
+LogicalResult mlir::pd::compileToArtifact(ModuleOp module, const CompileOptions &opts,
+                                          StringRef outDir) {
+  if (failed(checkOptions(module, opts)))
+    return failure();
+  FailureOr<func::FuncOp> main = prepareMain(module, opts);
+  if (failed(main) || failed(runGraphPipeline(module, opts)))
+    return failure();
+  FailureOr<Interface> io = collectInterface(module, *main);
+  if (failed(io) || failed(runCodegenPipeline(module, opts)))
+    return failure();
+  FailureOr<CodegenReport> report = takeCodegenReport(module);
+  if (failed(report))
+    return failure();
+  stripArgumentAnnotations(module);
+  std::string fingerprint = fingerprintOf(module, opts.name);
+
+  if (std::error_code ec = llvm::sys::fs::create_directories(outDir))
+    return fail(module, "cannot create '" + outDir + "': " + ec.message());
+  std::string cpu;
+  if (failed(buildLibrary(module, opts, outDir, fingerprint, report->usesKernels(), cpu)))
+    return failure();
+  std::string manifest = manifestJson(opts, *io, *report, fingerprint, cpu);
+  if (failed(writeFile(module, pathIn(outDir, opts.name + ".weights"), io->blob)) ||
+      failed(writeFile(module, pathIn(outDir, opts.name + ".h"),
+                       header(opts.name, io->inputs, io->outputs))) ||
+      failed(writeFile(module, pathIn(outDir, "manifest.json"), manifest)))
     return failure();
   return success();
 }

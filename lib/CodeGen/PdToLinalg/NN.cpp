@@ -138,7 +138,6 @@ struct FusedConv2dLowering : OpConversionPattern<FusedConv2dOp> {
     auto y = elementwise(r, op.getLoc(), type, ins, offs,
                          [&](OpBuilder &b, Location l, ValueRange v) -> Value {
                            Value x = v[0];
-                           Type e = x.getType();
                            if (hasBias)
                              x = arith::AddFOp::create(b, l, x, v[1]);
                            if (hasRes)

@@ -163,15 +163,13 @@ FailureOr<RankedTensorType> Importer::varType(const pdp::VarDesc &var, Location 
   const auto &t = var.type();
   if (t.type() != pdp::VarType::LOD_TENSOR)
     return fail(loc, "variable '" + var.name() + "' has type " + pdfmt::typeName(t.type()) +
-                         ", which paddle-mlir does not support"),
-           failure();
+                         ", which paddle-mlir does not support");
   const auto &desc = t.lod_tensor().tensor();
   Type elem = elementTypeFromPaddleDtype(ctx, desc.data_type());
   if (!elem)
     return fail(loc, "variable '" + var.name() + "' has element type " +
                          pdfmt::typeName(desc.data_type()) +
-                         ", which paddle-mlir does not support"),
-           failure();
+                         ", which paddle-mlir does not support");
   SmallVector<int64_t> dims;
   for (int64_t d : desc.dims())
     dims.push_back(d < 0 ? ShapedType::kDynamic : d);
@@ -277,16 +275,14 @@ FailureOr<Value> Importer::lookup(const std::string &name, Location loc, const p
     return v;
   }
   return fail(loc, "input variable '" + name + "' of op '" + op.type() + "' #" + Twine(index) +
-                       " is not defined before use"),
-         failure();
+                       " is not defined before use");
 }
 
 FailureOr<Attribute> Importer::convertAttr(const pdp::OpDesc::Attr &a, PdAttrKind kind,
                                            Location loc, const pdp::OpDesc &op) {
   auto bad = [&]() -> FailureOr<Attribute> {
-    (void)fail(loc, "attribute '" + a.name() + "' of op '" + op.type() + "' has Paddle type " +
-                        pdp::AttrType_Name(a.type()) + ", which does not fit its kind");
-    return failure();
+    return fail(loc, "attribute '" + a.name() + "' of op '" + op.type() + "' has Paddle type " +
+                         pdp::AttrType_Name(a.type()) + ", which does not fit its kind");
   };
   auto i32 = [&](int64_t v) -> FailureOr<Attribute> {
     if (v < INT32_MIN || v > INT32_MAX)

@@ -1,0 +1,80 @@
+//===- CompileOptions.h - typed options of ahead-of-time compilation -*- C++ -*-===//
+//
+// What paddle-compile's flags and paddle_mlir.compile's keywords select,
+// parsed once from their spellings (setCompileOption) into enums that
+// compileToArtifact switches over. A new precision or target is a new
+// enumerator plus its spelling in CompileOptions.cpp.
+//
+//===----------------------------------------------------------------------===//
+#ifndef PADDLEMLIR_CODEGEN_COMPILEOPTIONS_H
+#define PADDLEMLIR_CODEGEN_COMPILEOPTIONS_H
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace mlir::pd {
+/// --target: the device the artifact runs on (cuda: not built yet).
+enum class Target { CPU, CUDA };
+/// --precision: the element type heavy ops compute in (only fp32 is built yet).
+enum class Precision { FP32, BF16, FP16, INT8 };
+/// --kernels: who computes conv/matmul: oneDNN through libpdrt_kernels.so
+/// (copied into the artifact when used), or generated code.
+enum class KernelLibrary { OneDNN, None };
+/// --conv-layout: the activation layout between oneDNN convolutions. Auto:
+/// the faster of NHWC and nChw8c, timed at compile time for static shapes;
+/// else NHWC on AVX-512 hosts, nChw8c without.
+enum class ConvLayout { Auto, NHWC, NChw8c, NChw16c };
+/// --conv-algorithm: how 3x3 convolutions between NHWC or nChw8c activations
+/// compute. Auto: Winograd F(2x2, 3x3) or F(4x4, 3x3) where one times faster
+/// at compile time; Direct: oneDNN's; WinogradF2 / WinogradF4: every
+/// eligible one with F(2x2, 3x3) / F(4x4, 3x3).
+enum class ConvAlgorithm { Auto, Direct, WinogradF2, WinogradF4 };
+
+/// Spellings, as the flags take them and manifest.json records them.
+llvm::StringRef stringify(Target value);
+llvm::StringRef stringify(Precision value);
+llvm::StringRef stringify(KernelLibrary value);
+llvm::StringRef stringify(ConvLayout value);
+llvm::StringRef stringify(ConvAlgorithm value);
+
+struct CompileOptions {
+  std::string name = "model"; // artifact name: lib<name>.so, <name>.h
+  Target target = Target::CPU;
+  Precision precision = Precision::FP32;
+  /// Static shapes for inputs, replacing dynamic dims (e.g. image=1x3x224x224).
+  std::map<std::string, std::vector<int64_t>> inputShapes;
+  bool optimize = true;
+  /// Place intermediate buffers in one arena per instance (pd-plan-memory),
+  /// so runs after the first allocate nothing for them.
+  bool memoryPlan = true;
+  /// Print the static memory plan (pd-plan-memory report) to stderr.
+  bool memoryReport = false;
+  KernelLibrary kernels = KernelLibrary::OneDNN;
+  /// Split generated loops over the threads of the kernel library's OpenMP
+  /// pool (pd-parallelize-ops); the artifact then needs libpdrt_kernels.so.
+  bool parallel = true;
+  ConvLayout convLayout = ConvLayout::Auto;
+  ConvAlgorithm convAlgorithm = ConvAlgorithm::Auto;
+  /// LLVM CPU the generated code is tuned for and may use the instructions
+  /// of: "host" (this machine's CPU and features) or a name such as
+  /// x86-64-v3 or znver4, to build for other machines (or for tools like
+  /// valgrind that do not decode AVX-512). Checked against LLVM's CPU list
+  /// by compileToArtifact.
+  std::string cpu = "host";
+};
+
+/// Sets the option named by its paddle-compile flag without the dashes
+/// ("target", "precision", "kernels", "conv-layout", "conv-algorithm") from
+/// its spelling. A bad value fails with the one message paddle-compile and
+/// Python both report, e.g. "--conv-layout must be auto, nhwc, nchw8c or
+/// nchw16c, not 'nchw4c'". Values that parse may still be refused by
+/// compileToArtifact as not built yet (--target cuda).
+llvm::Error setCompileOption(CompileOptions &options, llvm::StringRef flag, llvm::StringRef value);
+} // namespace mlir::pd
+
+#endif // PADDLEMLIR_CODEGEN_COMPILEOPTIONS_H

@@ -1,0 +1,81 @@
+//===- CompileOptions.cpp - spellings of the typed compile options -------===//
+
+#include "PaddleMLIR/CodeGen/CompileOptions.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/ErrorHandling.h"
+
+using namespace mlir::pd;
+using llvm::StringRef;
+
+namespace {
+template <typename E> struct Spelling {
+  E value;
+  StringRef name;
+};
+
+// One table per option: parsing, the list of choices in its error message
+// and stringify all read it.
+constexpr Spelling<Target> kTargets[] = {{Target::CPU, "cpu"}, {Target::CUDA, "cuda"}};
+constexpr Spelling<Precision> kPrecisions[] = {{Precision::FP32, "fp32"},
+                                               {Precision::BF16, "bf16"},
+                                               {Precision::FP16, "fp16"},
+                                               {Precision::INT8, "int8"}};
+constexpr Spelling<KernelLibrary> kKernelLibraries[] = {{KernelLibrary::OneDNN, "onednn"},
+                                                        {KernelLibrary::None, "none"}};
+constexpr Spelling<ConvLayout> kConvLayouts[] = {{ConvLayout::Auto, "auto"},
+                                                 {ConvLayout::NHWC, "nhwc"},
+                                                 {ConvLayout::NChw8c, "nchw8c"},
+                                                 {ConvLayout::NChw16c, "nchw16c"}};
+constexpr Spelling<ConvAlgorithm> kConvAlgorithms[] = {{ConvAlgorithm::Auto, "auto"},
+                                                       {ConvAlgorithm::Direct, "direct"},
+                                                       {ConvAlgorithm::WinogradF2, "winograd"},
+                                                       {ConvAlgorithm::WinogradF4, "winograd4"}};
+
+template <typename E, size_t N> StringRef spell(const Spelling<E> (&table)[N], E value) {
+  for (const Spelling<E> &s : table)
+    if (s.value == value)
+      return s.name;
+  llvm_unreachable("an enumerator without a spelling");
+}
+
+/// Parses `value` into `out`; else "--<flag> must be a, b or c, not 'x'".
+/// `quoted` puts the choices in quotes too (--kernels has always said
+/// 'onednn' or 'none', and scripts match that).
+template <typename E, size_t N>
+llvm::Error parse(const Spelling<E> (&table)[N], StringRef flag, StringRef value, E &out,
+                  bool quoted = false) {
+  for (const Spelling<E> &s : table)
+    if (s.name == value) {
+      out = s.value;
+      return llvm::Error::success();
+    }
+  std::string msg = "--" + flag.str() + " must be ";
+  for (size_t i = 0; i < N; ++i) {
+    msg += i == 0 ? "" : i + 1 == N ? " or " : ", ";
+    msg += quoted ? "'" + table[i].name.str() + "'" : table[i].name.str();
+  }
+  msg += ", not '" + value.str() + "'";
+  return llvm::createStringError(msg);
+}
+} // namespace
+
+StringRef mlir::pd::stringify(Target value) { return spell(kTargets, value); }
+StringRef mlir::pd::stringify(Precision value) { return spell(kPrecisions, value); }
+StringRef mlir::pd::stringify(KernelLibrary value) { return spell(kKernelLibraries, value); }
+StringRef mlir::pd::stringify(ConvLayout value) { return spell(kConvLayouts, value); }
+StringRef mlir::pd::stringify(ConvAlgorithm value) { return spell(kConvAlgorithms, value); }
+
+llvm::Error mlir::pd::setCompileOption(CompileOptions &options, StringRef flag, StringRef value) {
+  if (flag == "target")
+    return parse(kTargets, flag, value, options.target);
+  if (flag == "precision")
+    return parse(kPrecisions, flag, value, options.precision);
+  if (flag == "kernels")
+    return parse(kKernelLibraries, flag, value, options.kernels, /*quoted=*/true);
+  if (flag == "conv-layout")
+    return parse(kConvLayouts, flag, value, options.convLayout);
+  if (flag == "conv-algorithm")
+    return parse(kConvAlgorithms, flag, value, options.convAlgorithm);
+  return llvm::createStringError("'" + flag.str() + "' is not a compile option");
+}
