@@ -182,36 +182,29 @@ Value flattenRanges(ConversionPatternRewriter &r, Location loc, Value x, RankedT
   return reshapeTo(r, loc, x, type, sizes);
 }
 
-struct FlattenLowering : OpConversionPattern<FlattenContiguousRangeOp> {
-  using OpConversionPattern::OpConversionPattern;
-  LogicalResult matchAndRewrite(FlattenContiguousRangeOp op, OpAdaptor a,
-                                ConversionPatternRewriter &r) const override {
-    Value x = a.getX();
-    int64_t rank = cast<RankedTensorType>(x.getType()).getRank();
-    int64_t start = op.getStartAxis() < 0 ? op.getStartAxis() + rank : op.getStartAxis();
-    int64_t stop = op.getStopAxis() < 0 ? op.getStopAxis() + rank : op.getStopAxis();
-    SmallVector<int64_t> starts;
-    for (int64_t i = 0; i <= start; ++i)
-      starts.push_back(i);
-    for (int64_t i = stop + 1; i < rank; ++i)
-      starts.push_back(i);
-    r.replaceOp(op, flattenRanges(r, op.getLoc(), x, cast<RankedTensorType>(op.getType()), starts));
-    return success();
-  }
-};
-
+/// Where each flattened result dim's range of input dims starts.
+SmallVector<int64_t> flattenStarts(FlattenContiguousRangeOp op, int64_t rank) {
+  int64_t start = op.getStartAxis() < 0 ? op.getStartAxis() + rank : op.getStartAxis();
+  int64_t stop = op.getStopAxis() < 0 ? op.getStopAxis() + rank : op.getStopAxis();
+  SmallVector<int64_t> starts;
+  for (int64_t i = 0; i <= start; ++i)
+    starts.push_back(i);
+  for (int64_t i = stop + 1; i < rank; ++i)
+    starts.push_back(i);
+  return starts;
+}
 /// flatten2 (Fluid): a matrix of dims [0, axis) by dims [axis, rank).
-struct Flatten2Lowering : OpConversionPattern<Flatten2Op> {
-  using OpConversionPattern::OpConversionPattern;
-  LogicalResult matchAndRewrite(Flatten2Op op, OpAdaptor a,
+SmallVector<int64_t> flattenStarts(Flatten2Op op, int64_t rank) {
+  return {0, std::min<int64_t>(op.getAxis(), rank)};
+}
+
+template <typename FlattenOp> struct FlattenLowering : OpConversionPattern<FlattenOp> {
+  using OpConversionPattern<FlattenOp>::OpConversionPattern;
+  LogicalResult matchAndRewrite(FlattenOp op, typename FlattenOp::Adaptor a,
                                 ConversionPatternRewriter &r) const override {
     Value x = a.getX();
-    int64_t rank = cast<RankedTensorType>(x.getType()).getRank();
-    int64_t axis = op.getAxis();
-    if (axis > rank)
-      return r.notifyMatchFailure(op, "axis beyond the rank");
-    r.replaceOp(op,
-                flattenRanges(r, op.getLoc(), x, cast<RankedTensorType>(op.getType()), {0, axis}));
+    SmallVector<int64_t> starts = flattenStarts(op, cast<RankedTensorType>(x.getType()).getRank());
+    r.replaceOp(op, flattenRanges(r, op.getLoc(), x, cast<RankedTensorType>(op.getType()), starts));
     return success();
   }
 };
@@ -467,7 +460,8 @@ struct SplitLowering : OpConversionPattern<SplitOp> {
 } // namespace
 
 void mlir::pd::populatePdShapeToTensorPatterns(RewritePatternSet &p) {
-  p.add<Reshape2Lowering, FlattenLowering, Flatten2Lowering, Transpose2Lowering, ConcatLowering,
-        UnitDimReshapeLowering<Squeeze2Op>, UnitDimReshapeLowering<Unsqueeze2Op>,
-        SliceLowering<SliceOp>, SliceLowering<StridedSliceOp>, SplitLowering>(p.getContext());
+  p.add<Reshape2Lowering, FlattenLowering<FlattenContiguousRangeOp>, FlattenLowering<Flatten2Op>,
+        Transpose2Lowering, ConcatLowering, UnitDimReshapeLowering<Squeeze2Op>,
+        UnitDimReshapeLowering<Unsqueeze2Op>, SliceLowering<SliceOp>, SliceLowering<StridedSliceOp>,
+        SplitLowering>(p.getContext());
 }
