@@ -8,6 +8,7 @@
 
 #include "PaddleMLIR/CodeGen/Passes.h"
 #include "PaddleMLIR/Dialect/Pd/IR/PdOps.h"
+#include "PaddleMLIR/Runtime/KernelABI.h"
 
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/IRMapping.h"
@@ -355,15 +356,15 @@ bool Planner::canRunInPlace(Buffer &a, Buffer &b, linalg::GenericOp g, OpOperand
 /// only here, `b` can take the residual's slot: the kernel then finds the
 /// residual already in place. Returns the residual's buffer.
 std::optional<unsigned> Planner::residualInPlace(KernelCallOp call, Buffer &b) {
-  constexpr int64_t kResidualSlot = 3, kResBlock = 12, kDstBlock = 13;
+  namespace conv = pdk::conv;
   ArrayRef<int64_t> slotsOf = call.getSlots(), ints = call.getInts();
   // pdk_conv2d and its Winograd variants (pdk_conv2d_winograd[4]) share
   // the operands and parameters.
   if (!call.getCallee().starts_with("pdk_conv2d") || call.getInit() != b.alloc.getResult() ||
-      slotsOf.size() <= kResidualSlot || slotsOf[kResidualSlot] < 0 || ints.size() <= kDstBlock ||
-      ints[kResBlock] != ints[kDstBlock])
+      slotsOf.size() <= conv::Residual || slotsOf[conv::Residual] < 0 ||
+      ints.size() <= conv::DstLayout || ints[conv::ResLayout] != ints[conv::DstLayout])
     return std::nullopt;
-  Value res = call.getInputs()[slotsOf[kResidualSlot]];
+  Value res = call.getInputs()[slotsOf[conv::Residual]];
   auto it = bufferOf.find(res);
   if (it == bufferOf.end())
     return std::nullopt;

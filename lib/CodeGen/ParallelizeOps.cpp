@@ -12,10 +12,10 @@
 //                                      [lo, hi) of one parallel loop (the
 //                                      op tiled by its TilingInterface)
 //
-// The runtime (lib/Runtime/Kernels.cpp) splits [0, n) over the threads of
-// the OpenMP pool oneDNN uses too, or calls the task once on the calling
-// thread when `work` (the op's iteration count) is too small to pay for it.
-// Buffers cross the record as their LLVM descriptors
+// The kernel library (lib/Runtime/Kernels/Threads.cpp) splits [0, n) over
+// the threads of the OpenMP pool oneDNN uses too, or calls the task once on
+// the calling thread when `work` (the op's iteration count) is too small to
+// pay for it. Buffers cross the record as their LLVM descriptors
 // (builtin.unrealized_conversion_cast pairs that reconcile-unrealized-casts
 // removes after the LLVM conversions), index values as i64.
 //

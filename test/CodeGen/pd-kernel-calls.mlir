@@ -2,9 +2,9 @@
 // RUN: paddle-opt %s --split-input-file --convert-pd-to-linalg | FileCheck %s --check-prefix=NONE
 
 // Tests which pd ops become oneDNN kernel calls and the parameters they
-// carry (the layout lib/Runtime/Kernels.cpp reads). With the default
-// kernels=none nothing becomes a kernel call (up to the memref-level case
-// at the end, which is input).
+// carry (the layout include/PaddleMLIR/Runtime/KernelABI.h describes). With
+// the default kernels=none nothing becomes a kernel call (up to the
+// memref-level case at the end, which is input).
 // NONE-NOT: pd.kernel_call
 // NONE-LABEL: func.func @lowered
 

@@ -2,12 +2,13 @@
 //
 // With convert-pd-to-linalg{kernels=onednn} these patterns take precedence
 // over the linalg lowerings for the ops and forms the runtime's oneDNN
-// kernels (lib/Runtime/Kernels.cpp) compute: fp32 NCHW convolutions (plain,
+// kernels (lib/Runtime/Kernels/) compute: fp32 NCHW convolutions (plain,
 // grouped, depthwise, with fused bias / residual / activation) and matrix
 // products (fc, matmul_v2 with equal or broadcast batch), softmax /
 // log_softmax along one axis, and max pooling right after a convolution.
-// Other forms fall through to the linalg patterns. The parameter layouts
-// written here are the ones Kernels.cpp reads; keep the two in step.
+// Other forms fall through to the linalg patterns. The operands and fields
+// of each call are laid out as PaddleMLIR/Runtime/KernelABI.h says, which
+// the kernels read too.
 //
 //===----------------------------------------------------------------------===//
 
@@ -15,6 +16,7 @@
 
 #include "PaddleMLIR/CodeGen/Passes.h"
 #include "PaddleMLIR/Dialect/Pd/IR/PdOps.h"
+#include "PaddleMLIR/Runtime/KernelABI.h"
 #include "llvm/TargetParser/Host.h"
 
 #include <dlfcn.h>
@@ -27,18 +29,19 @@ namespace {
 /// Benefit above the linalg lowerings of the same ops.
 constexpr unsigned kKernelBenefit = 10;
 
-/// The activation codes Kernels.cpp understands; -1 when unknown.
+/// The kernels' activation code (pdk::act) of a Paddle activation; -1 when
+/// they have none.
 int64_t activationCode(StringRef act) {
   return llvm::StringSwitch<int64_t>(act)
-      .Cases({"", "identity"}, 0)
-      .Case("relu", 1)
-      .Case("relu6", 2)
-      .Case("leaky_relu", 3)
-      .Case("sigmoid", 4)
-      .Case("tanh", 5)
-      .Case("swish", 6)
-      .Case("hard_swish", 7)
-      .Case("gelu", 8)
+      .Cases({"", "identity"}, pdk::act::None)
+      .Case("relu", pdk::act::Relu)
+      .Case("relu6", pdk::act::Relu6)
+      .Case("leaky_relu", pdk::act::LeakyRelu)
+      .Case("sigmoid", pdk::act::Sigmoid)
+      .Case("tanh", pdk::act::Tanh)
+      .Case("swish", pdk::act::Swish)
+      .Case("hard_swish", pdk::act::HardSwish)
+      .Case("gelu", pdk::act::Gelu)
       .Default(-1);
 }
 
@@ -70,6 +73,19 @@ Value flatten1D(OpBuilder &b, Location loc, Value v) {
   auto flat = RankedTensorType::get({t.getNumElements()}, t.getElementType());
   return tensor::CollapseShapeOp::create(b, loc, flat, v, ArrayRef<ReassociationIndices>{all});
 }
+
+/// The inputs of a kernel call and the `slots` that map the kernel's
+/// operand slots to them (-1: absent).
+struct CallOperands {
+  SmallVector<Value> inputs;
+  SmallVector<int64_t> slots;
+  explicit CallOperands(int64_t numSlots) : slots(numSlots, -1) {}
+  /// Passes `v` in `slot`.
+  void set(int64_t slot, Value v) {
+    slots[slot] = inputs.size();
+    inputs.push_back(v);
+  }
+};
 
 /// Replaces `op` with a kernel call writing a new tensor of its result type.
 void replaceWithCall(ConversionPatternRewriter &r, Operation *op, StringRef callee,
@@ -124,30 +140,60 @@ template <typename OpTy> struct ConvToKernel : OpConversionPattern<OpTy> {
     auto p = resolvePads(in, {f.getDimSize(2), f.getDimSize(3)}, s, d, op.getPaddings(),
                          op.getPaddingAlgorithm());
     Location loc = op.getLoc();
-    SmallVector<Value> inputs = {input, filter};
-    SmallVector<int64_t> slots = {0, 1, -1, -1};
-    if (bias) {
-      slots[2] = inputs.size();
-      inputs.push_back(flatten1D(r, loc, bias));
-    }
-    if (res) {
-      slots[3] = inputs.size();
-      inputs.push_back(res);
-    }
-    SmallVector<int64_t> ints = {s[0], s[1], p[0], p[1], p[2], p[3], d[0], d[1], groups, code,
-                                 isWeight(op.getFilter()) ? 1 : 0,
-                                 // source / residual / destination block
-                                 // (pd-kernel-layouts sets them)
-                                 0, 0, 0};
+    namespace conv = pdk::conv;
+    CallOperands ops(conv::NumSlots);
+    ops.set(conv::Input, input);
+    ops.set(conv::Filter, filter);
+    if (bias)
+      ops.set(conv::Bias, flatten1D(r, loc, bias));
+    if (res)
+      ops.set(conv::Residual, res);
+    SmallVector<int64_t> ints(conv::NumInts);
+    ints[conv::StrideH] = s[0];
+    ints[conv::StrideW] = s[1];
+    ints[conv::PadTop] = p[0];
+    ints[conv::PadBottom] = p[1];
+    ints[conv::PadLeft] = p[2];
+    ints[conv::PadRight] = p[3];
+    ints[conv::DilationH] = d[0];
+    ints[conv::DilationW] = d[1];
+    ints[conv::Groups] = groups;
+    ints[conv::Activation] = code;
+    ints[conv::ConstWeights] = isWeight(op.getFilter()) ? 1 : 0;
+    // pd-kernel-layouts may change these.
+    ints[conv::SrcLayout] = ints[conv::ResLayout] = ints[conv::DstLayout] = pdk::layout::NCHW;
+    SmallVector<float> floats(conv::NumFloats);
+    floats[conv::Alpha] = alpha;
+    floats[conv::Beta] = beta;
     SmallVector<Value> dyn;
     if (type.isDynamicDim(0))
       dyn.push_back(tensor::DimOp::create(r, loc, input, 0));
-    replaceWithCall(r, op, "pdk_conv2d", inputs, slots, ints, {alpha, beta}, dyn);
+    replaceWithCall(r, op, "pdk_conv2d", ops.inputs, ops.slots, ints, floats, dyn);
     return success();
   }
 };
 
-/// fc -> pdk_matmul (kind 1: Input flattened to [M, K]).
+/// The integer fields of a pdk_matmul call.
+SmallVector<int64_t> matmulInts(int64_t kind, bool transA, bool transB, int64_t code,
+                                bool constWeights) {
+  namespace mm = pdk::matmul;
+  SmallVector<int64_t> ints(mm::NumInts);
+  ints[mm::Kind] = kind;
+  ints[mm::TransA] = transA ? 1 : 0;
+  ints[mm::TransB] = transB ? 1 : 0;
+  ints[mm::Activation] = code;
+  ints[mm::ConstWeights] = constWeights ? 1 : 0;
+  return ints;
+}
+
+/// The float fields of a pdk_matmul call (no activation parameter yet).
+SmallVector<float> matmulFloats() {
+  SmallVector<float> floats(pdk::matmul::NumFloats);
+  floats[pdk::matmul::Alpha] = 0.f;
+  return floats;
+}
+
+/// fc -> pdk_matmul (kind Fc: Input flattened to [M, K]).
 struct FcToKernel : OpConversionPattern<FcOp> {
   FcToKernel(MLIRContext *ctx) : OpConversionPattern<FcOp>(ctx, kKernelBenefit) {}
 
@@ -168,23 +214,23 @@ struct FcToKernel : OpConversionPattern<FcOp> {
                  cast<RankedTensorType>(bias.getType()).getNumElements() != w.getDimSize(1)))
       return r.notifyMatchFailure(op, "bias is not one value per output column");
     Location loc = op.getLoc();
-    SmallVector<Value> inputs = {a.getInput(), a.getW()};
-    SmallVector<int64_t> slots = {0, 1, -1};
-    if (bias) {
-      slots[2] = inputs.size();
-      inputs.push_back(flatten1D(r, loc, bias));
-    }
+    CallOperands ops(pdk::matmul::NumSlots);
+    ops.set(pdk::matmul::A, a.getInput());
+    ops.set(pdk::matmul::B, a.getW());
+    if (bias)
+      ops.set(pdk::matmul::Bias, flatten1D(r, loc, bias));
     SmallVector<Value> dyn;
     for (int64_t i = 0; i + 1 < type.getRank(); ++i)
       if (type.isDynamicDim(i))
         dyn.push_back(tensor::DimOp::create(r, loc, a.getInput(), i));
-    replaceWithCall(r, op, "pdk_matmul", inputs, slots,
-                    {1, 0, 0, code, isWeight(op.getW()) ? 1 : 0}, {0.f}, dyn);
+    replaceWithCall(r, op, "pdk_matmul", ops.inputs, ops.slots,
+                    matmulInts(pdk::matmul::Fc, false, false, code, isWeight(op.getW())),
+                    matmulFloats(), dyn);
     return success();
   }
 };
 
-/// matmul_v2 -> pdk_matmul (kind 0), when each operand's batch dims are
+/// matmul_v2 -> pdk_matmul (kind Batched), when each operand's batch dims are
 /// absent, all 1, or exactly the result's.
 struct MatmulV2ToKernel : OpConversionPattern<MatmulV2Op> {
   MatmulV2ToKernel(MLIRContext *ctx) : OpConversionPattern<MatmulV2Op>(ctx, kKernelBenefit) {}
@@ -230,8 +276,12 @@ struct MatmulV2ToKernel : OpConversionPattern<MatmulV2Op> {
         return r.notifyMatchFailure(op, "cannot size a dynamic batch dim");
       dyn.push_back(v);
     }
-    replaceWithCall(r, op, "pdk_matmul", {x, y}, {0, 1, -1},
-                    {0, tx ? 1 : 0, ty ? 1 : 0, 0, isWeight(op.getY()) ? 1 : 0}, {0.f}, dyn);
+    CallOperands ops(pdk::matmul::NumSlots);
+    ops.set(pdk::matmul::A, x);
+    ops.set(pdk::matmul::B, y);
+    replaceWithCall(r, op, "pdk_matmul", ops.inputs, ops.slots,
+                    matmulInts(pdk::matmul::Batched, tx, ty, pdk::act::None, isWeight(op.getY())),
+                    matmulFloats(), dyn);
     return success();
   }
 };
@@ -258,7 +308,12 @@ template <typename OpTy, bool Log> struct SoftmaxToKernel : OpConversionPattern<
     for (int64_t i = 0; i < type.getRank(); ++i)
       if (type.isDynamicDim(i))
         dyn.push_back(tensor::DimOp::create(r, op.getLoc(), x, i));
-    replaceWithCall(r, op, "pdk_softmax", {x}, {0}, {axis, Log ? 1 : 0}, {}, dyn);
+    CallOperands ops(pdk::softmax::NumSlots);
+    ops.set(pdk::softmax::Input, x);
+    SmallVector<int64_t> ints(pdk::softmax::NumInts);
+    ints[pdk::softmax::Axis] = axis;
+    ints[pdk::softmax::Log] = Log ? 1 : 0;
+    replaceWithCall(r, op, "pdk_softmax", ops.inputs, ops.slots, ints, {}, dyn);
     return success();
   }
 };
@@ -300,11 +355,22 @@ struct MaxPoolToKernel : OpConversionPattern<Pool2dOp> {
     SmallVector<Value> dyn;
     if (type.isDynamicDim(0))
       dyn.push_back(tensor::DimOp::create(r, op.getLoc(), x, 0));
-    replaceWithCall(r, op, "pdk_pool2d", {x}, {0},
-                    {0, ks[0], ks[1], st[0], st[1], p[0], p[1] + extraH, p[2], p[3] + extraW,
-                     // source / destination block (pd-kernel-layouts sets them)
-                     0, 0},
-                    {}, dyn);
+    namespace pool = pdk::pool;
+    CallOperands ops(pool::NumSlots);
+    ops.set(pool::Input, x);
+    SmallVector<int64_t> ints(pool::NumInts);
+    ints[pool::Kind] = pool::Max;
+    ints[pool::WindowH] = ks[0];
+    ints[pool::WindowW] = ks[1];
+    ints[pool::StrideH] = st[0];
+    ints[pool::StrideW] = st[1];
+    ints[pool::PadTop] = p[0];
+    ints[pool::PadBottom] = p[1] + extraH;
+    ints[pool::PadLeft] = p[2];
+    ints[pool::PadRight] = p[3] + extraW;
+    // pd-kernel-layouts may change these.
+    ints[pool::SrcLayout] = ints[pool::DstLayout] = pdk::layout::NCHW;
+    replaceWithCall(r, op, "pdk_pool2d", ops.inputs, ops.slots, ints, {}, dyn);
     return success();
   }
 };
@@ -316,19 +382,17 @@ namespace mlir::pd {
 } // namespace mlir::pd
 
 namespace {
-// Parameter indices of pdk_conv2d (Kernels.cpp).
-constexpr int64_t kSrcBlock = 11, kResBlock = 12, kDstBlock = 13;
-constexpr int64_t kConvInputSlot = 0, kConvResidualSlot = 3;
-/// The layout field value for NHWC (channels last).
-constexpr int64_t kNHWC = -1;
+namespace conv = pdk::conv;
+namespace pool = pdk::pool;
+namespace timing = pdk::timing;
+using pdk::layout::NChw16c;
+using pdk::layout::NChw8c;
+using pdk::layout::NHWC;
 
 bool isConvCall(Operation *op) {
   auto call = dyn_cast_or_null<KernelCallOp>(op);
   return call && call.getCallee() == "pdk_conv2d" && call.getResult();
 }
-
-// Parameter indices of pdk_pool2d.
-constexpr int64_t kPoolSrcBlock = 9, kPoolDstBlock = 10;
 
 bool isPoolCall(Operation *op) {
   auto call = dyn_cast_or_null<KernelCallOp>(op);
@@ -341,7 +405,7 @@ int64_t convSlotOf(OpOperand &use) {
   if (!call || !isConvCall(call) || use.getOperandNumber() >= call.getInputs().size())
     return -1;
   ArrayRef<int64_t> slots = call.getSlots();
-  for (int64_t s : {kConvInputSlot, kConvResidualSlot})
+  for (int64_t s : {conv::Input, conv::Residual})
     if (slots[s] == static_cast<int64_t>(use.getOperandNumber()))
       return s;
   return -1;
@@ -367,7 +431,7 @@ DenseMap<Operation *, SmallVector<int64_t>> layoutPlan(Operation *root, int64_t 
     if (!isConvCall(call))
       return;
     auto type = cast<RankedTensorType>(call.getResult().getType());
-    if (b != kNHWC && type.getDimSize(1) % b != 0)
+    if (b != NHWC && type.getDimSize(1) % b != 0)
       return;
     if (llvm::all_of(call.getResult().getUses(), readsLayout))
       producers.push_back(call);
@@ -386,23 +450,23 @@ DenseMap<Operation *, SmallVector<int64_t>> layoutPlan(Operation *root, int64_t 
       if (!call)
         continue;
       if (int64_t slot = convSlotOf(use); slot >= 0) {
-        ints(call)[slot == kConvInputSlot ? kSrcBlock : kResBlock] = b;
+        ints(call)[slot == conv::Input ? conv::SrcLayout : conv::ResLayout] = b;
       } else if (isPoolCall(call)) {
-        ints(call)[kPoolSrcBlock] = b;
-        ints(call)[kPoolDstBlock] = b;
+        ints(call)[pool::SrcLayout] = b;
+        ints(call)[pool::DstLayout] = b;
         readInLayout(call.getResult());
       }
     }
   };
   for (KernelCallOp p : producers) {
-    ints(p)[kDstBlock] = b;
+    ints(p)[conv::DstLayout] = b;
     readInLayout(p.getResult());
   }
   return plan;
 }
 
 const char *layoutName(int64_t b) {
-  return b == kNHWC ? "nhwc" : b == 8 ? "nChw8c" : b == 16 ? "nChw16c" : "nchw";
+  return b == NHWC ? "nhwc" : b == NChw8c ? "nChw8c" : b == NChw16c ? "nChw16c" : "nchw";
 }
 
 struct PdKernelLayoutsPass : mlir::pd::impl::PdKernelLayoutsPassBase<PdKernelLayoutsPass> {
@@ -417,7 +481,7 @@ struct PdKernelLayoutsPass : mlir::pd::impl::PdKernelLayoutsPassBase<PdKernelLay
           << winograd << "'";
       return signalPassFailure();
     }
-    if (StringRef(winograd).starts_with("always") && b == 16) {
+    if (StringRef(winograd).starts_with("always") && b == NChw16c) {
       fn.emitError("pd-kernel-layouts: winograd=")
           << winograd << " needs nChw8c or NHWC (block 8, -1 or 0), not nChw16c";
       return signalPassFailure();
@@ -433,14 +497,15 @@ struct PdKernelLayoutsPass : mlir::pd::impl::PdKernelLayoutsPassBase<PdKernelLay
       // and static shapes, the convolutions are timed both ways. AVX2 hosts
       // are timed too: oneDNN has NHWC kernels there as well, and where it
       // has none the call falls back to a reorder, which the timing sees.
-      b = features.lookup("avx512f") ? kNHWC : 8;
+      b = features.lookup("avx512f") ? NHWC : NChw8c;
       if (!measure.empty()) {
-        std::optional<int64_t> chosen = choose(fn, {b, b == kNHWC ? int64_t{8} : kNHWC});
+        std::optional<int64_t> chosen =
+            choose(fn, {b, b == NHWC ? int64_t{NChw8c} : int64_t{NHWC}});
         if (!chosen)
           return signalPassFailure();
         b = *chosen;
       }
-    } else if (b != 8 && b != 16 && b != kNHWC) {
+    } else if (b != NChw8c && b != NChw16c && b != NHWC) {
       fn.emitError("pd-kernel-layouts: block must be 8, 16, -1 (NHWC) or 0, not ") << b;
       return signalPassFailure();
     }
@@ -461,7 +526,7 @@ struct PdKernelLayoutsPass : mlir::pd::impl::PdKernelLayoutsPassBase<PdKernelLay
                                IntegerAttr::get(IntegerType::get(ctx, 64), convs))};
     // Winograd convolutions (pdk_conv2d_winograd, ..._winograd4) run in
     // nChw8c and NHWC.
-    if ((b == 8 || b == kNHWC) && winograd != "never") {
+    if ((b == NChw8c || b == NHWC) && winograd != "never") {
       std::optional<SmallVector<NamedAttribute>> w = chooseWinograd(fn, b);
       if (!w)
         return signalPassFailure();
@@ -495,7 +560,7 @@ struct PdKernelLayoutsPass : mlir::pd::impl::PdKernelLayoutsPassBase<PdKernelLay
   }
 
   /// The fastest of 5 runs of conv `call` with parameters `ints` and
-  /// algorithm `algo` (0: its kernel, 1 / 2: Winograd F(2x2) / F(4x4)), in
+  /// algorithm `algo` (a timing::Algorithm: direct or Winograd), in
   /// ms; negative if the kernel fails or refuses.
   static double timeCall(TimeFn time, KernelCallOp call, SmallVector<int64_t> ints, int algo) {
     ArrayRef<int64_t> slots = call.getSlots();
@@ -509,7 +574,8 @@ struct PdKernelLayoutsPass : mlir::pd::impl::PdKernelLayoutsPassBase<PdKernelLay
         append(call.getInputs()[s]);
     append(call.getResult());
     SmallVector<float> floats(call.getFloats());
-    int64_t present = (slots[2] >= 0 ? 1 : 0) | (slots[3] >= 0 ? 2 : 0);
+    int64_t present = (slots[conv::Bias] >= 0 ? timing::HasBias : 0) |
+                      (slots[conv::Residual] >= 0 ? timing::HasResidual : 0);
     return time(ints.data(), floats.data(), present, /*iterations=*/5, algo);
   }
 
@@ -534,22 +600,14 @@ struct PdKernelLayoutsPass : mlir::pd::impl::PdKernelLayoutsPassBase<PdKernelLay
   /// `ints` (the call's own, or those a candidate layout would give it).
   static bool winogradEligible(KernelCallOp call, ArrayRef<int64_t> ints) {
     ArrayRef<int64_t> slots = call.getSlots();
-    auto f = cast<RankedTensorType>(call.getInputs()[slots[1]].getType());
-    for (int i = 0; i < 9; ++i)
-      if (ints[i] != 1) // strides, pads, dilations, groups
-        return false;
-    // Activations the kernel applies as a clamp: none, relu, relu6, leaky relu.
-    return ints[9] >= 0 && ints[9] <= activationCode("leaky_relu") && ints[10] == 1 &&
-           (ints[kSrcBlock] == 8 || ints[kSrcBlock] == kNHWC) &&
-           ints[kDstBlock] == ints[kSrcBlock] &&
-           (slots[kConvResidualSlot] < 0 || ints[kResBlock] == ints[kSrcBlock]) &&
-           f.getDimSize(2) == 3 && f.getDimSize(3) == 3 && f.getDimSize(0) % 8 == 0 &&
-           f.getDimSize(1) % 8 == 0;
+    auto f = cast<RankedTensorType>(call.getInputs()[slots[conv::Filter]].getType());
+    return pdk::winogradFields(ints.data(), slots[conv::Residual] >= 0) && f.getDimSize(2) == 3 &&
+           f.getDimSize(3) == 3 && f.getDimSize(0) % 8 == 0 && f.getDimSize(1) % 8 == 0;
   }
 
-  /// The Winograd kernel of algorithm 1 (F(2x2, 3x3)) or 2 (F(4x4, 3x3)).
+  /// The Winograd kernel of algorithm `algo` (Winograd2 or Winograd4).
   static StringRef winogradKernel(int algo) {
-    return algo == 2 ? "pdk_conv2d_winograd4" : "pdk_conv2d_winograd";
+    return algo == timing::Winograd4 ? "pdk_conv2d_winograd4" : "pdk_conv2d_winograd";
   }
 
   /// Times conv `call` with parameters `ints` directly and with both
@@ -558,9 +616,9 @@ struct PdKernelLayoutsPass : mlir::pd::impl::PdKernelLayoutsPassBase<PdKernelLay
   /// negative if oneDNN cannot run it.
   static std::tuple<double, double, int> timeAlgorithms(TimeFn time, KernelCallOp call,
                                                         ArrayRef<int64_t> ints, size_t n) {
-    std::array<double, 3> ms;
-    for (int k = 0; k < 3; ++k) {
-      int algo = n % 2 ? 2 - k : k;
+    std::array<double, timing::NumAlgorithms> ms;
+    for (int k = 0; k < timing::NumAlgorithms; ++k) {
+      int algo = n % 2 ? timing::NumAlgorithms - 1 - k : k;
       ms[algo] = timeCall(time, call, SmallVector<int64_t>(ints), algo);
     }
     int best = fastestAlgorithm(ms);
@@ -569,9 +627,9 @@ struct PdKernelLayoutsPass : mlir::pd::impl::PdKernelLayoutsPassBase<PdKernelLay
 
   /// The algorithm with the smallest time in `ms` (by algorithm; negative:
   /// not run or refused), 0 (direct) unless a Winograd kernel beats it.
-  static int fastestAlgorithm(const std::array<double, 3> &ms) {
-    int best = 0;
-    for (int algo = 1; algo < 3; ++algo)
+  static int fastestAlgorithm(const std::array<double, timing::NumAlgorithms> &ms) {
+    int best = timing::Direct;
+    for (int algo = timing::Winograd2; algo < timing::NumAlgorithms; ++algo)
       if (ms[algo] >= 0 && ms[algo] < ms[best])
         best = algo;
     return best;
@@ -597,7 +655,7 @@ struct PdKernelLayoutsPass : mlir::pd::impl::PdKernelLayoutsPassBase<PdKernelLay
     };
     if (StringRef(winograd).starts_with("always")) {
       for (KernelCallOp call : eligible)
-        chosen.push_back({call, winograd == "always4" ? 2 : 1});
+        chosen.push_back({call, winograd == "always4" ? timing::Winograd4 : timing::Winograd2});
     } else if (auto it = winogradTimings.find(b);
                it != winogradTimings.end() && winograd == "auto" && !eligible.empty()) {
       // Timed with the layouts (choose).
@@ -626,7 +684,7 @@ struct PdKernelLayoutsPass : mlir::pd::impl::PdKernelLayoutsPassBase<PdKernelLay
     int64_t f4 = 0;
     for (auto [call, algo] : chosen) {
       call.setCallee(winogradKernel(algo));
-      f4 += algo == 2;
+      f4 += algo == timing::Winograd4;
     }
     record.emplace_back(StringAttr::get(ctx, "winograd"), i64(chosen.size()));
     record.emplace_back(StringAttr::get(ctx, "winograd4"), i64(f4));
@@ -638,7 +696,7 @@ struct PdKernelLayoutsPass : mlir::pd::impl::PdKernelLayoutsPassBase<PdKernelLay
   /// totals over all eligible ones with the direct kernel and with the
   /// fastest.
   struct WinogradTiming {
-    DenseMap<Operation *, int> faster; // the faster algorithm (1 or 2)
+    DenseMap<Operation *, int> faster; // the faster algorithm (Winograd2 or 4)
     double directMs = 0, winogradMs = 0;
   };
   /// By candidate block; filled by choose unless winograd=never.
@@ -673,8 +731,11 @@ struct PdKernelLayoutsPass : mlir::pd::impl::PdKernelLayoutsPassBase<PdKernelLay
       plans.push_back(layoutPlan(fn, b));
     SmallVector<double> totals(candidates.size(), 0.0);
     bool withWinograd = winograd != "never";
-    // The algorithm every eligible convolution gets, if fixed (always...).
-    int fixed = winograd == "always" ? 1 : winograd == "always4" ? 2 : 0;
+    // The algorithm every eligible convolution gets, if fixed (always...;
+    // Direct: not fixed).
+    int fixed = winograd == "always"    ? timing::Winograd2
+                : winograd == "always4" ? timing::Winograd4
+                                        : timing::Direct;
     for (auto [n, call] : llvm::enumerate(convs)) {
       // What to time: (candidate, algorithm), in alternating order.
       SmallVector<std::pair<size_t, int>> runs;
@@ -682,18 +743,19 @@ struct PdKernelLayoutsPass : mlir::pd::impl::PdKernelLayoutsPassBase<PdKernelLay
       for (size_t c = 0; c < candidates.size(); ++c) {
         auto it = plans[c].find(call);
         ints.push_back(it == plans[c].end() ? SmallVector<int64_t>(call.getInts()) : it->second);
-        runs.push_back({c, 0});
+        runs.push_back({c, timing::Direct});
         if (withWinograd && winogradEligible(call, ints.back()))
-          for (int algo = 1; algo < 3; ++algo)
+          for (int algo = timing::Winograd2; algo < timing::NumAlgorithms; ++algo)
             if (!fixed || algo == fixed)
               runs.push_back({c, algo});
       }
       if (n % 2)
         std::reverse(runs.begin(), runs.end());
-      SmallVector<std::array<double, 3>> ms(candidates.size(), {-1.0, -1.0, -1.0});
+      SmallVector<std::array<double, timing::NumAlgorithms>> ms(candidates.size(),
+                                                                {-1.0, -1.0, -1.0});
       for (auto [c, algo] : runs) {
         ms[c][algo] = timeCall(time, call, ints[c], algo);
-        if (ms[c][algo] < 0 && algo == 0) {
+        if (ms[c][algo] < 0 && algo == timing::Direct) {
           call.emitError("pd-kernel-layouts: oneDNN cannot run this convolution with layout ")
               << layoutName(candidates[c]);
           return std::nullopt;
@@ -706,7 +768,7 @@ struct PdKernelLayoutsPass : mlir::pd::impl::PdKernelLayoutsPassBase<PdKernelLay
         if (!withWinograd || !winogradEligible(call, ints[c]))
           continue;
         WinogradTiming &t = winogradTimings[candidates[c]];
-        t.directMs += ms[c][0];
+        t.directMs += ms[c][timing::Direct];
         t.winogradMs += ms[c][best];
         if (best)
           t.faster[call] = best;

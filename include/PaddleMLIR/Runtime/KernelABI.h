@@ -1,0 +1,146 @@
+//===- KernelABI.h - Operand layout of the pd.kernel_call kernels --------===//
+//
+// The one description of what the compiler (lib/CodeGen/PdToLibraryCalls,
+// lib/CodeGen/MemoryPlan.cpp) writes into a `pd.kernel_call` and what the
+// kernel library (lib/Runtime/Kernels) reads back. Plain C++ constants, no
+// MLIR and no oneDNN, so both sides include it.
+//
+// Every kernel is
+//   void pdk_<name>(const int64_t *ptrs, const int64_t *ints, const float *floats)
+// `ptrs` holds one data pointer per slot (null for an absent optional slot)
+// and then the destination, at index NumSlots; `ints` the kernel's integer
+// fields (NumInts of them) followed by rank and dims of each present slot's
+// operand and of the destination; `floats` its float fields. The call's
+// `slots` attribute maps each slot to an input of the op (-1: absent).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef PADDLEMLIR_RUNTIME_KERNELABI_H
+#define PADDLEMLIR_RUNTIME_KERNELABI_H
+
+#include <cstdint>
+#include <initializer_list>
+
+namespace pdk {
+
+/// Values of a channel-layout field (conv source / residual / destination,
+/// pooling source / destination); pd-kernel-layouts sets them.
+namespace layout {
+enum : int64_t {
+  NCHW = 0,     // plain
+  NChw8c = 8,   // channel blocks of 8
+  NChw16c = 16, // channel blocks of 16
+  NHWC = -1,    // channels last
+};
+} // namespace layout
+
+/// Fused activation codes (conv and matmul `Activation` fields).
+namespace act {
+enum : int64_t { None = 0, Relu, Relu6, LeakyRelu, Sigmoid, Tanh, Swish, HardSwish, Gelu };
+} // namespace act
+
+/// pdk_conv2d and its Winograd variants (pdk_conv2d_winograd,
+/// pdk_conv2d_winograd4), which take the same operands and fields.
+namespace conv {
+enum Slot : int64_t { Input, Filter, Bias, Residual, NumSlots };
+enum Int : int64_t {
+  StrideH,
+  StrideW,
+  PadTop,
+  PadBottom,
+  PadLeft,
+  PadRight,
+  DilationH, // Paddle's: 1 is none
+  DilationW,
+  Groups,
+  Activation,   // an act:: code
+  ConstWeights, // 1: the filter is a model parameter (packed once), else 0
+  SrcLayout,    // layout:: values
+  ResLayout,
+  DstLayout,
+  NumInts
+};
+enum Float : int64_t { Alpha, Beta, NumFloats }; // of the activation
+} // namespace conv
+
+/// pdk_matmul: out = act(A x B + bias).
+namespace matmul {
+enum Slot : int64_t { A, B, Bias, NumSlots };
+enum Int : int64_t {
+  Kind,   // a Kind value
+  TransA, // 0 / 1
+  TransB,
+  Activation,   // an act:: code
+  ConstWeights, // 1: B is a model parameter (packed once), else 0
+  NumInts
+};
+enum Kind : int64_t {
+  Batched = 0, // all operands rank >= 2, leading dims are batch (1 or the output's)
+  Fc = 1,      // A flattened to [M, K], M the product of the output's leading dims
+};
+enum Float : int64_t { Alpha, NumFloats }; // of the activation
+} // namespace matmul
+
+/// pdk_softmax: softmax or log-softmax along one axis.
+namespace softmax {
+enum Slot : int64_t { Input, NumSlots };
+enum Int : int64_t { Axis, Log, NumInts }; // Log: 0 / 1
+constexpr int64_t NumFloats = 0;
+} // namespace softmax
+
+/// pdk_pool2d: 4-D pooling right after a convolution.
+namespace pool {
+enum Slot : int64_t { Input, NumSlots };
+enum Int : int64_t {
+  Kind, // a Kind value
+  WindowH,
+  WindowW,
+  StrideH,
+  StrideW,
+  PadTop,
+  PadBottom, // includes any ceil_mode overhang
+  PadLeft,
+  PadRight,  // likewise
+  SrcLayout, // layout:: values
+  DstLayout,
+  NumInts
+};
+enum Kind : int64_t { Max = 0 };
+constexpr int64_t NumFloats = 0;
+} // namespace pool
+
+/// pdk_time_conv2d(ints, floats, present, iterations, winograd), which
+/// pd-kernel-layouts calls to time a pdk_conv2d call.
+namespace timing {
+/// Bits of `present`: which optional conv slots exist.
+constexpr int64_t HasBias = 1, HasResidual = 2;
+/// Values of `winograd`: the kernel that is timed.
+enum Algorithm : int {
+  Direct = 0,    // pdk_conv2d
+  Winograd2 = 1, // pdk_conv2d_winograd, F(2x2, 3x3)
+  Winograd4 = 2, // pdk_conv2d_winograd4, F(4x4, 3x3)
+  NumAlgorithms
+};
+} // namespace timing
+
+/// Whether conv fields `ints` are ones the Winograd kernels compute
+/// (shapes aside: 3x3 filters and channel counts multiples of 8 are checked
+/// by each side on its own view of the operands): stride, padding,
+/// dilation and groups 1, constant weights, source / residual (if
+/// `hasResidual`) / destination all in nChw8c or all in NHWC, and an
+/// activation the kernel applies as a clamp (none, relu, relu6, leaky
+/// relu).
+inline bool winogradFields(const int64_t *ints, bool hasResidual) {
+  for (int64_t f : {conv::StrideH, conv::StrideW, conv::PadTop, conv::PadBottom, conv::PadLeft,
+                    conv::PadRight, conv::DilationH, conv::DilationW, conv::Groups})
+    if (ints[f] != 1)
+      return false;
+  int64_t a = ints[conv::Activation], src = ints[conv::SrcLayout];
+  return (a == act::None || a == act::Relu || a == act::Relu6 || a == act::LeakyRelu) &&
+         ints[conv::ConstWeights] != 0 && (src == layout::NChw8c || src == layout::NHWC) &&
+         ints[conv::DstLayout] == src && (!hasResidual || ints[conv::ResLayout] == src);
+}
+
+} // namespace pdk
+
+#endif // PADDLEMLIR_RUNTIME_KERNELABI_H

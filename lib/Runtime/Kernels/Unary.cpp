@@ -1,0 +1,81 @@
+//===- Unary.cpp - pdk_softmax, pdk_pool2d: one-input oneDNN kernels -----===//
+//
+// Softmax / log-softmax along one axis, and max pooling right after a
+// convolution (softmax:: and pool:: in KernelABI.h).
+//
+//===----------------------------------------------------------------------===//
+
+#include "Common.h"
+
+using namespace pdk;
+
+extern "C" {
+
+/// Softmax (or log-softmax) of x along one axis, into out (x's shape);
+/// operands and fields as softmax:: in KernelABI.h.
+PDK_EXPORT void pdk_softmax(const int64_t *ptrs, const int64_t *ints, const float *) {
+  void *x = ptrAt(ptrs, softmax::Input), *out = ptrAt(ptrs, softmax::NumSlots);
+  Dims dims(ints + softmax::NumInts);
+  const int64_t *xd = dims.next();
+  dims.next();
+  size_t nInts = static_cast<size_t>(dims.p - ints);
+  if (!kernelError.empty())
+    return;
+  for (int64_t k = 0; k < xd[-1]; ++k)
+    if (xd[k] == 0)
+      return; // nothing to compute (oneDNN refuses empty tensors)
+  Entry *found =
+      create(makeKey(SoftmaxKey, ints, nInts, nullptr, softmax::NumFloats, nullptr), "softmax",
+             nullptr, [&](Entry &e) {
+               memory::dims shape(xd, xd + xd[-1]);
+               memory::dims strides(shape.size(), 1);
+               for (size_t i = shape.size() - 1; i > 0; --i)
+                 strides[i - 1] = strides[i] * shape[i];
+               e.srcUser = e.dstUser = memory::desc(shape, dt::f32, strides);
+               auto alg = ints[softmax::Log] ? algorithm::softmax_log : algorithm::softmax_accurate;
+               dnnl::softmax_v2_forward::desc sd(dnnl::prop_kind::forward_inference, alg, e.srcUser,
+                                                 e.dstUser, static_cast<int>(ints[softmax::Axis]));
+               e.prim = Prim::of<dnnl::softmax_v2_forward>(
+                   dnnl::softmax_v2_forward::primitive_desc(sd, userScratchpad(), engine()));
+             });
+  if (found)
+    runUnary(*found, "softmax", x, out);
+}
+
+/// Max pooling of x into out (NCHW shapes). Only for what the compiler
+/// picks it for: pooling right after a convolution, whose activations may
+/// then stay in the convolutions' layout (pd-kernel-layouts).
+/// Operands and fields as pool:: in KernelABI.h.
+PDK_EXPORT void pdk_pool2d(const int64_t *ptrs, const int64_t *ints, const float *) {
+  void *x = ptrAt(ptrs, pool::Input), *out = ptrAt(ptrs, pool::NumSlots);
+  Dims dims(ints + pool::NumInts);
+  const int64_t *xd = dims.next(), *od = dims.next();
+  size_t nInts = static_cast<size_t>(dims.p - ints);
+  if (!kernelError.empty())
+    return;
+  if (ints[pool::Kind] != pool::Max || xd[-1] != 4 || od[-1] != 4) {
+    kernelError = "oneDNN kernel: pooling: unsupported parameters (it takes 4-D max pooling)";
+    return;
+  }
+  if (xd[0] == 0)
+    return; // an empty batch: nothing to compute (oneDNN refuses empty tensors)
+  Entry *found =
+      create(makeKey(PoolKey, ints, nInts, nullptr, pool::NumFloats, nullptr), "pooling", nullptr,
+             [&](Entry &e) {
+               memory::dims src = {xd[0], xd[1], xd[2], xd[3]}, dst = {od[0], od[1], od[2], od[3]};
+               e.srcUser = memory::desc(src, dt::f32, convLayout(ints[pool::SrcLayout]));
+               e.dstUser = memory::desc(dst, dt::f32, convLayout(ints[pool::DstLayout]));
+               dnnl::pooling_forward::desc pd(dnnl::prop_kind::forward_inference,
+                                              algorithm::pooling_max, e.srcUser, e.dstUser,
+                                              {ints[pool::StrideH], ints[pool::StrideW]},
+                                              {ints[pool::WindowH], ints[pool::WindowW]},
+                                              {ints[pool::PadTop], ints[pool::PadLeft]},
+                                              {ints[pool::PadBottom], ints[pool::PadRight]});
+               e.prim = Prim::of<dnnl::pooling_forward>(
+                   dnnl::pooling_forward::primitive_desc(pd, userScratchpad(), engine()));
+             });
+  if (found)
+    runUnary(*found, "pooling", x, out);
+}
+
+} // extern "C"
