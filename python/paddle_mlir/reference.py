@@ -380,6 +380,16 @@ class Model:
         return {n: env[n] for _, n in self.fetches}
 
 
+def persistable_names(program):
+    """The parameters of `program` in the order combined parameter files hold
+    them: byte-wise sorted persistable variables, less feeds and fetches."""
+    block = program.blocks[0]
+    feed_targets = {o.outputs[0].arguments[0] for o in block.ops if o.type == "feed"}
+    return sorted((v.name for v in block.vars if v.persistable and v.name not in feed_targets
+                   and v.type.type not in (fp.VarType.FEED_MINIBATCH, fp.VarType.FETCH_LIST, fp.VarType.RAW)),
+                  key=lambda n: n.encode())
+
+
 def load(path, params=None):
     """Loads a Paddle inference model (same layouts as paddle-translate)."""
     if os.path.isdir(path):
@@ -390,11 +400,7 @@ def load(path, params=None):
     program = fp.ProgramDesc()
     with open(path, "rb") as f:
         program.ParseFromString(f.read())
-    block = program.blocks[0]
-    feed_targets = {o.outputs[0].arguments[0] for o in block.ops if o.type == "feed"}
-    names = sorted((v.name for v in block.vars if v.persistable and v.name not in feed_targets
-                    and v.type.type not in (fp.VarType.FEED_MINIBATCH, fp.VarType.FETCH_LIST, fp.VarType.RAW)),
-                   key=lambda n: n.encode())
+    names = persistable_names(program)
     d = os.path.dirname(path)
     if params is None and path.endswith(".pdmodel"):
         params = path[:-len(".pdmodel")] + ".pdiparams"

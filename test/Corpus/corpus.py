@@ -65,10 +65,6 @@ def program_file(folder):
     return None
 
 
-def family_of(folder, index):
-    return index.get(os.path.basename(folder), "")
-
-
 def read_index(corpus):
     fams = {}
     path = os.path.join(corpus, "INDEX.tsv")
@@ -82,27 +78,23 @@ def read_index(corpus):
 
 
 def params_present(prog_path):
-    d = os.path.dirname(prog_path)
     if prog_path.endswith(".pdmodel"):
         return os.path.exists(prog_path[:-len(".pdmodel")] + ".pdiparams")
     return None  # Fluid: one file per parameter, or __params__; the importer checks
 
 
-def persistable_names(program, fp):
-    block = program.blocks[0]
-    feed_targets = {o.outputs[0].arguments[0] for o in block.ops if o.type == "feed"}
-    return sorted((v.name for v in block.vars if v.persistable and v.name not in feed_targets
-                   and v.type.type not in (fp.VarType.FEED_MINIBATCH, fp.VarType.FETCH_LIST,
-                                           fp.VarType.RAW)), key=lambda n: n.encode())
-
-
-NP_DTYPES = {5: np.float32, 6: np.float64, 4: np.float16, 2: np.int32, 3: np.int64, 0: np.bool_,
-             1: np.int16, 20: np.uint8, 21: np.int8, 22: np.uint16}
+def np_dtype(data_type):
+    """NumPy's dtype for a Paddle VarType (bfloat16 as its uint16 bits)."""
+    from paddle_mlir import framework_pb2 as fp, reference
+    if data_type == fp.VarType.BF16:
+        return np.uint16
+    return reference.NP_DTYPE.get(data_type, np.float32)
 
 
 def synthesize_params(program, fp, out_path, seed=0):
     """Writes deterministic values for every persistable variable; returns
     how many. Values depend on the slot that reads the variable."""
+    from paddle_mlir import reference
     from paddle_mlir.builder import tensor_record
     block = program.blocks[0]
     role = {}
@@ -113,13 +105,13 @@ def synthesize_params(program, fp, out_path, seed=0):
     vars_by_name = {v.name: v for v in block.vars}
     rng = np.random.RandomState(seed)
     with open(out_path, "wb") as f:
-        names = persistable_names(program, fp)
+        names = reference.persistable_names(program)
         for name in names:
             t = vars_by_name[name].type.lod_tensor.tensor
             if vars_by_name[name].type.type == fp.VarType.SELECTED_ROWS:
                 t = vars_by_name[name].type.selected_rows
             shape = [max(int(d), 1) for d in t.dims]
-            dtype = NP_DTYPES.get(t.data_type, np.float32)
+            dtype = np_dtype(t.data_type)
             op, slot = role.get(name, ("", ""))
             n = int(np.prod(shape)) if shape else 1
             if np.issubdtype(dtype, np.integer) or dtype == np.bool_:
@@ -136,9 +128,7 @@ def synthesize_params(program, fp, out_path, seed=0):
                 if op in ("mul", "matmul", "matmul_v2", "fc") and len(shape) >= 2:
                     fan_in = shape[-2]
                 a = (rng.standard_normal(n) / np.sqrt(max(1, fan_in))).reshape(shape).astype(dtype)
-            dname = {np.float32: "float32", np.float64: "float64", np.float16: "float16",
-                     np.int32: "int32", np.int64: "int64", np.bool_: "bool", np.int16: "int16",
-                     np.uint8: "uint8", np.int8: "int8", np.uint16: "bfloat16"}[dtype]
+            dname = "bfloat16" if dtype == np.uint16 else np.dtype(dtype).name
             f.write(tensor_record(a, dname))
     return len(names)
 
@@ -178,7 +168,7 @@ def make_inputs(program, fp, family, seed=0):
     image_hw = None
     for _, name in feeds:
         t = vars_by_name[name].type.lod_tensor.tensor
-        dtype = NP_DTYPES.get(t.data_type, np.float32)
+        dtype = np_dtype(t.data_type)
         shape = sample_shape(name, t.dims, dtype, family)
         if len(shape) == 4 and image_hw is None:
             image_hw = shape[2:]
@@ -234,7 +224,7 @@ def check_program(folder, family, args):
         program.ParseFromString(f.read())
     params = []
     present = params_present(prog_path)
-    if present is False or (present is None and not _fluid_params_present(program, fp, folder)):
+    if present is False or (present is None and not _fluid_params_present(program, folder)):
         synth = os.path.join(work, "synth.pdiparams")
         synthesize_params(program, fp, synth)
         params = ["--params", synth]
@@ -330,8 +320,9 @@ def check_program(folder, family, args):
     return _done(row, t0)
 
 
-def _fluid_params_present(program, fp, folder):
-    names = persistable_names(program, fp)
+def _fluid_params_present(program, folder):
+    from paddle_mlir import reference
+    names = reference.persistable_names(program)
     if os.path.exists(os.path.join(folder, "__params__")):
         return True
     return all(os.path.exists(os.path.join(folder, n)) for n in names)
