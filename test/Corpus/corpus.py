@@ -197,6 +197,7 @@ def run_tool(cmd, timeout):
         return p, "CRASH (exit %d) in %s" % (p.returncode, os.path.basename(cmd[0]))
     if p.returncode != 0:
         err = [l for l in p.stderr.splitlines() if "error" in l] or p.stderr.splitlines() or [""]
+        p.error_lines = [l.strip() for l in err]
         return p, err[0].strip()
     return p, None
 
@@ -238,6 +239,9 @@ def check_program(folder, family, args):
         p, err = run_tool(cmd, timeout)
         if err:
             row["error"] = "%s: %s" % (label, err)
+            # Every error line, for the JSON summary (a compile names each
+            # op it cannot lower).
+            row["errors"] = getattr(p, "error_lines", [err])
             return None
         row["passed"].append(label)
         return p
