@@ -221,7 +221,15 @@ def _softmax(x, axis):
 
 def _reshape2(ins, a):
     x = ins["X"][0]
-    shape = [x.shape[i] if d == 0 else d for i, d in enumerate(a["shape"])]
+    # The target comes from the ShapeTensor list (one number per dim) first,
+    # then the Shape tensor, then the attribute; 0 keeps the input's dim.
+    if ins.get("ShapeTensor"):
+        target = [int(np.asarray(t).reshape(-1)[0]) for t in ins["ShapeTensor"]]
+    elif ins.get("Shape"):
+        target = [int(v) for v in np.asarray(ins["Shape"][0]).reshape(-1)]
+    else:
+        target = list(a["shape"])
+    shape = [x.shape[i] if d == 0 else d for i, d in enumerate(target)]
     return {"Out": x.reshape(shape)}
 
 
@@ -306,6 +314,146 @@ def _dropout(ins, a):
     return {"Out": (x * (1 - a.get("dropout_prob", 0.5))).astype(x.dtype)}
 
 
+def _ints_from(ins, list_slot, tensor_slot, attr):
+    """Numbers from a list of single-element tensors, else a 1-D tensor,
+    else the attribute (Paddle's order for run-time shape inputs)."""
+    if ins.get(list_slot):
+        return [int(np.asarray(t).reshape(-1)[0]) for t in ins[list_slot]]
+    if ins.get(tensor_slot):
+        return [int(v) for v in np.asarray(ins[tensor_slot][0]).reshape(-1)]
+    return [int(v) for v in attr]
+
+
+def _slice(ins, a):
+    x = ins["Input"][0]
+    axes = a.get("axes", [])
+    starts = _ints_from(ins, "StartsTensorList", "StartsTensor", a.get("starts", []))
+    ends = _ints_from(ins, "EndsTensorList", "EndsTensor", a.get("ends", []))
+    index = [slice(None)] * x.ndim
+    for ax, st, en in zip(axes, starts, ends):
+        d = x.shape[ax]
+        # Negative bounds count from the end; both are clamped to [0, d].
+        st, en = st + d if st < 0 else st, en + d if en < 0 else en
+        index[ax] = slice(min(max(st, 0), d), min(max(en, 0), d))
+    out = x[tuple(index)]
+    dec = [ax % x.ndim for ax in a.get("decrease_axis", [])]
+    if dec:
+        out = out.reshape([n for i, n in enumerate(out.shape) if i not in dec])
+    return {"Out": out}
+
+
+def _split(ins, a):
+    x = ins["X"][0]
+    axis = int(np.asarray(ins["AxisTensor"][0]).reshape(-1)[0]) if ins.get("AxisTensor") else a.get("axis", 0)
+    axis %= x.ndim
+    sections = _ints_from(ins, "SectionsTensorList", "", a.get("sections", []))
+    if sections:
+        if -1 in sections:
+            k = sections.index(-1)
+            sections[k] = x.shape[axis] - (sum(sections) + 1)
+        cuts = np.cumsum(sections)[:-1]
+    else:
+        cuts = a["num"]
+    return {"Out": np.split(x, cuts, axis=axis)}
+
+
+def _reduce(fn):
+    def run(ins, a):
+        x = ins["X"][0]
+        dims = a.get("dim", [0])
+        if a.get("reduce_all", False) or len(dims) == 0:
+            dims = list(range(x.ndim))
+        keep = a.get("keep_dim", False)
+        out = fn(x, axis=tuple(d % x.ndim for d in dims), keepdims=keep)
+        return {"Out": np.asarray(out).astype(x.dtype)}
+    return run
+
+
+def _arg_max(ins, a):
+    x = ins["X"][0]
+    dtype = NP_DTYPE[a.get("dtype", 3)]
+    if a.get("flatten", False):
+        return {"Out": np.asarray(np.argmax(x.reshape(-1))).astype(dtype)}
+    axis = a.get("axis", -1) % x.ndim
+    r = np.argmax(x, axis=axis)
+    return {"Out": (np.expand_dims(r, axis) if a.get("keepdims", False) else r).astype(dtype)}
+
+
+def _clip(ins, a):
+    x = ins["X"][0]
+    lo = float(np.asarray(ins["Min"][0]).reshape(-1)[0]) if ins.get("Min") else a.get("min", -np.inf)
+    hi = float(np.asarray(ins["Max"][0]).reshape(-1)[0]) if ins.get("Max") else a.get("max", np.inf)
+    return {"Out": np.minimum(np.maximum(x, lo), hi).astype(x.dtype)}
+
+
+def _conv2d_transpose(ins, a):
+    x, w = ins["Input"][0], ins["Filter"][0]
+    nhwc = a.get("data_format", "NCHW") == "NHWC"
+    if nhwc:
+        x = x.transpose(0, 3, 1, 2)
+    s, d, g = a.get("strides", [1, 1]), a.get("dilations", [1, 1]), a.get("groups", 1)
+    if a.get("padding_algorithm", "EXPLICIT") == "SAME":
+        raise NotImplementedError("reference: conv2d_transpose with padding_algorithm SAME")
+    pt, pb, pl, pr = _pads(a.get("paddings", [0, 0]))
+    if a.get("padding_algorithm", "EXPLICIT") == "VALID":
+        pt = pb = pl = pr = 0
+    n, c, h, wd = x.shape
+    cin_g, cout_g, kh, kw = w.shape[0] // g, w.shape[1], w.shape[2], w.shape[3]
+    # Each input pixel scatters its kernel-sized patch into the output at
+    # stride s; the full (unpadded) output is then cropped by the paddings.
+    fh, fw = (h - 1) * s[0] + d[0] * (kh - 1) + 1, (wd - 1) * s[1] + d[1] * (kw - 1) + 1
+    op = list(a.get("output_padding", [])) or [0, 0]
+    size = a.get("output_size", [])
+    oh = size[0] if size else fh - pt - pb + op[0]
+    ow = size[1] if size else fw - pl - pr + op[1]
+    full = np.zeros((n, cout_g * g, max(fh, pt + oh), max(fw, pl + ow)), np.float64)
+    for gi in range(g):
+        xs = x[:, gi * cin_g:(gi + 1) * cin_g].astype(np.float64)
+        for i in range(kh):
+            for j in range(kw):
+                wk = w[gi * cin_g:(gi + 1) * cin_g, :, i, j].astype(np.float64)
+                full[:, gi * cout_g:(gi + 1) * cout_g,
+                     i * d[0]:i * d[0] + s[0] * (h - 1) + 1:s[0],
+                     j * d[1]:j * d[1] + s[1] * (wd - 1) + 1:s[1]] += np.einsum("ncij,co->noij", xs, wk)
+    out = full[:, :, pt:pt + oh, pl:pl + ow].astype(np.float32)
+    return {"Output": out.transpose(0, 2, 3, 1) if nhwc else out}
+
+
+def _group_norm(ins, a):
+    x = ins["X"][0]
+    nhwc = a.get("data_layout", "NCHW") == "NHWC"
+    if nhwc:
+        x = np.moveaxis(x, -1, 1)
+    g, eps = a.get("groups", 1), a.get("epsilon", 1e-5)
+    n, c = x.shape[:2]
+    xg = x.reshape(n, g, -1).astype(np.float64)
+    mean, var = xg.mean(axis=2), xg.var(axis=2)
+    y = ((xg - mean[:, :, None]) / np.sqrt(var[:, :, None] + eps)).reshape(x.shape)
+    bshape = (1, c) + (1,) * (x.ndim - 2)
+    if ins.get("Scale"):
+        y = y * ins["Scale"][0].reshape(bshape)
+    if ins.get("Bias"):
+        y = y + ins["Bias"][0].reshape(bshape)
+    y = y.astype(x.dtype)
+    return {"Y": np.moveaxis(y, 1, -1) if nhwc else y, "Mean": mean.astype(x.dtype),
+            "Variance": var.astype(x.dtype)}
+
+
+def _expand_v2(ins, a):
+    x = ins["X"][0]
+    shape = _ints_from(ins, "expand_shapes_tensor", "Shape", a.get("shape", []))
+    lead = len(shape) - x.ndim
+    shape = [x.shape[i - lead] if v == -1 else v for i, v in enumerate(shape)]
+    return {"Out": np.broadcast_to(x, shape).copy()}
+
+
+def _lookup_v1(ins, a):
+    ids = ins["Ids"][0]
+    # Fluid's lookup_table takes ids with a trailing dim of 1.
+    ins = dict(ins, Ids=[ids.reshape(ids.shape[:-1]) if ids.ndim > 1 and ids.shape[-1] == 1 else ids])
+    return _lookup(ins, a)
+
+
 def _unary(fn):
     return lambda ins, a: {"Out": fn(ins["X"][0], a).astype(ins["X"][0].dtype)}
 
@@ -345,6 +493,14 @@ OPS = {
         dtype=ins["X"][0].dtype if a.get("dtype", -1) == -1 else NP_DTYPE[a["dtype"]])},
     "cumsum": _cumsum,
     "assign": lambda ins, a: {"Out": ins["X"][0].copy()},
+    "shape": lambda ins, a: {"Out": np.array(ins["Input"][0].shape, np.int32)},
+    "slice": _slice, "split": _split,
+    "reduce_mean": _reduce(np.mean), "reduce_sum": _reduce(np.sum), "reduce_max": _reduce(np.max),
+    "reduce_min": _reduce(np.min), "reduce_prod": _reduce(np.prod),
+    "arg_max": _arg_max, "clip": _clip, "conv2d_transpose": _conv2d_transpose,
+    "group_norm": _group_norm, "expand_v2": _expand_v2, "lookup_table": _lookup_v1,
+    "stack": lambda ins, a: {"Y": np.stack(ins["X"], axis=a.get("axis", 0))},
+    "sum": lambda ins, a: {"Out": sum(ins["X"][1:], ins["X"][0].copy())},
 }
 
 
@@ -376,7 +532,11 @@ class Model:
             outs = fn(ins, _attrs(op))
             for v in op.outputs:
                 if v.parameter in outs and v.arguments:
-                    env[v.arguments[0]] = np.asarray(outs[v.parameter])
+                    val = outs[v.parameter]
+                    # A list slot (split's Out) binds each of its names.
+                    vals = val if isinstance(val, list) else [val]
+                    for n, r in zip(v.arguments, vals):
+                        env[n] = np.asarray(r)
         return {n: env[n] for _, n in self.fetches}
 
 

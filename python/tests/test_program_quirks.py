@@ -115,3 +115,41 @@ def test_bytecode_inputs_with_weights(tmp_path):
     (got,) = paddle_mlir.load(str(tmp_path / "art"))(data)
     want = list(reference.load(str(tmp_path / "m")).run({"x": data}).values())[0]
     np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-6)
+
+
+def test_reshape_to_a_shape_computed_at_run_time(tmp_path):
+    # OCR recognizers reshape to sizes computed from the image width at run
+    # time: shape -> slice (one number per dim, some 0-d) -> reshape2's
+    # ShapeTensor list. The CPU backend refused that list; one artifact must
+    # serve every width.
+    b = ProgramBuilder()
+    x = b.feed("x", [-1, 6, -1])
+    s = b.tmp("shape", [3], "int32")
+    b.op("shape", {"Input": [x]}, {"Out": [s]})
+
+    def take(i, decrease):
+        out = b.tmp("slice", [] if decrease else [1], "int32")
+        b.op("slice", {"Input": [s]}, {"Out": [out]},
+             {"axes": [0], "starts": [i], "ends": [i + 1], "decrease_axis": [0] if decrease else []})
+        return out
+
+    def const(v):
+        out = b.tmp("fill_constant", [1], "int32")
+        b.op("fill_constant", {}, {"Out": [out]}, {"shape": [1], "value": float(v), "dtype": 2})
+        return out
+
+    n, w = take(0, False), take(2, True)
+    y = b.tmp("reshape2", [-1, 3, -1, -1])
+    b.op("reshape2", {"X": [x], "ShapeTensor": [n, const(3), const(-1), w]},
+         {"Out": [y], "XShape": [b.tmp("reshape2_xshape", [0, -1, 6, -1])]}, {"shape": [0, 3, -1, 0]})
+    b.fetch(y)
+    b.save(str(tmp_path / "m"))
+    model = paddle_mlir.compile(str(tmp_path / "m"))
+    ref = reference.load(str(tmp_path / "m"))
+    rng = np.random.RandomState(5)
+    for batch, width in ((1, 5), (2, 9)):
+        data = rng.rand(batch, 6, width).astype(np.float32)
+        (got,) = model(data)
+        assert got.shape == (batch, 3, 2, width)
+        np.testing.assert_array_equal(got, data.reshape(batch, 3, 2, width))
+        np.testing.assert_array_equal(got, list(ref.run({"x": data}).values())[0])

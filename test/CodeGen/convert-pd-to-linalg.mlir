@@ -492,6 +492,34 @@ func.func @reshape_runtime(%x: tensor<2x3x4xf32>, %s: tensor<2xi64>) -> tensor<?
 
 // -----
 
+// Tests that a ShapeTensor list (single-element tensors, 0-d or [1]) takes
+// precedence over the attribute: each entry is read, 0 and -1 resolved, and
+// the result reshaped to them.
+// CHECK-LABEL: func.func @reshape_shape_tensor_list
+// CHECK: %[[N:.*]] = tensor.extract %arg1[%{{.*}}] : tensor<1xi32>
+// CHECK: arith.index_cast %[[N]]
+// CHECK: %[[W:.*]] = tensor.extract %arg2[] : tensor<i32>
+// CHECK: arith.index_cast %[[W]]
+// CHECK: arith.divui
+// CHECK: %[[SH:.*]] = tensor.from_elements %{{.*}}, %{{.*}}, %{{.*}} : tensor<3xindex>
+// CHECK: tensor.reshape %arg0(%[[SH]]) : (tensor<?x6x?xf32>, tensor<3xindex>) -> tensor<?x?x?xf32>
+func.func @reshape_shape_tensor_list(%x: tensor<?x6x?xf32>, %n: tensor<1xi32>, %w: tensor<i32>) -> tensor<?x?x?xf32> {
+  %c = arith.constant dense<-1> : tensor<1xi32>
+  %0 = pd.reshape2 %x ShapeTensor [%n, %c, %w] {shape = array<i32: 0, 6, 0>} : (tensor<?x6x?xf32>, tensor<1xi32>, tensor<1xi32>, tensor<i32>) -> tensor<?x?x?xf32>
+  return %0 : tensor<?x?x?xf32>
+}
+
+// -----
+
+// A ShapeTensor entry must hold one number.
+func.func @reshape_shape_tensor_not_scalar(%x: tensor<2x6xf32>, %n: tensor<2xi32>) -> tensor<?xf32> {
+  // expected-error @+1 {{the CPU backend cannot compile 'pd.reshape2'}}
+  %0 = pd.reshape2 %x ShapeTensor [%n] : (tensor<2x6xf32>, tensor<2xi32>) -> tensor<?xf32>
+  return %0 : tensor<?xf32>
+}
+
+// -----
+
 // Tests that a run-time unsqueeze puts 1 at the listed positions and the
 // input dims, in order, elsewhere.
 // CHECK-LABEL: func.func @unsqueeze_runtime

@@ -48,10 +48,9 @@ Value dimOf(OpBuilder &b, Location loc, Value x, int64_t i) {
                            : idx(b, loc, t.getDimSize(i));
 }
 
-/// The sizes of a reshape of x to the run-time `shape` (1-D, static
-/// length): 0 copies the input dim at that position, -1 takes the rest.
-SmallVector<Value> runtimeShape(OpBuilder &b, Location loc, Value x, Value shape) {
-  SmallVector<Value> s = indexElements(b, loc, shape);
+/// The sizes of a reshape of x to the run-time target sizes `s` (index
+/// values): 0 copies the input dim at that position, -1 takes the rest.
+SmallVector<Value> runtimeShape(OpBuilder &b, Location loc, Value x, SmallVector<Value> s) {
   int64_t rank = cast<RankedTensorType>(x.getType()).getRank();
   Value one = idx(b, loc, 1), total = one, known = one;
   auto eq = [&](Value v, int64_t c) {
@@ -108,13 +107,31 @@ struct Reshape2Lowering : OpConversionPattern<Reshape2Op> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult matchAndRewrite(Reshape2Op op, OpAdaptor a,
                                 ConversionPatternRewriter &r) const override {
-    if (!a.getShapeTensor().empty())
-      return r.notifyMatchFailure(op, "a ShapeTensor list is not supported");
     Location loc = op.getLoc();
     auto type = cast<RankedTensorType>(op.getType());
     Value x = a.getX();
+    // Paddle's precedence: the ShapeTensor list (one single-element tensor
+    // per target dim), then the Shape tensor, then the `shape` attribute.
+    if (!a.getShapeTensor().empty()) {
+      SmallVector<Value> s;
+      for (Value t : a.getShapeTensor()) {
+        auto tt = cast<RankedTensorType>(t.getType());
+        if (!tt.hasStaticShape() || tt.getNumElements() != 1)
+          return r.notifyMatchFailure(op, "a ShapeTensor entry is not a single element");
+        SmallVector<Value> zeros(tt.getRank(), idx(r, loc, 0));
+        Value e = tensor::ExtractOp::create(r, loc, t, zeros);
+        s.push_back(arith::IndexCastOp::create(r, loc, r.getIndexType(), e));
+      }
+      if ((int64_t)s.size() != type.getRank())
+        return r.notifyMatchFailure(op, "the ShapeTensor list's length is not the result rank");
+      r.replaceOp(op, reshapeTo(r, loc, x, type, runtimeShape(r, loc, x, s)));
+      return success();
+    }
     if (a.getShapeInput()) {
-      r.replaceOp(op, reshapeTo(r, loc, x, type, runtimeShape(r, loc, x, a.getShapeInput())));
+      SmallVector<Value> s = indexElements(r, loc, a.getShapeInput());
+      if ((int64_t)s.size() != type.getRank())
+        return r.notifyMatchFailure(op, "the Shape tensor's length is not the result rank");
+      r.replaceOp(op, reshapeTo(r, loc, x, type, runtimeShape(r, loc, x, s)));
       return success();
     }
     SmallVector<Value> sizes;
