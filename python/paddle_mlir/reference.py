@@ -454,6 +454,102 @@ def _lookup_v1(ins, a):
     return _lookup(ins, a)
 
 
+def _prior_box(ins, a):
+    feat, img = ins["Input"][0], ins["Image"][0]
+    fh, fw, ih, iw = feat.shape[2], feat.shape[3], img.shape[2], img.shape[3]
+    ratios = [1.0]
+    for r in a.get("aspect_ratios", [1.0]):
+        if all(abs(r - q) >= 1e-6 for q in ratios):
+            ratios += [r, 1.0 / r] if a.get("flip", False) else [r]
+    mins, maxs = a["min_sizes"], a.get("max_sizes", [])
+    sizes = []  # (width, height) of every prior at one position
+    for s_, m in enumerate(mins):
+        square = [(math.sqrt(m * maxs[s_]),) * 2] if maxs else []
+        by_ratio = [(m * math.sqrt(r), m / math.sqrt(r)) for r in ratios]
+        if a.get("min_max_aspect_ratios_order", False):
+            sizes += [(m, m)] + square + [wh for r, wh in zip(ratios, by_ratio) if abs(r - 1) >= 1e-6]
+        else:
+            sizes += by_ratio + square
+    sw, sh = a.get("step_w", 0.0), a.get("step_h", 0.0)
+    if sw == 0 or sh == 0:
+        sw, sh = iw / fw, ih / fh
+    off = a.get("offset", 0.5)
+    cx = ((np.arange(fw) + off) * sw)[None, :, None]
+    cy = ((np.arange(fh) + off) * sh)[:, None, None]
+    half = np.array(sizes, np.float64) / 2
+    bw, bh = half[None, None, :, 0], half[None, None, :, 1]
+    boxes = np.stack(np.broadcast_arrays((cx - bw) / iw, (cy - bh) / ih, (cx + bw) / iw, (cy + bh) / ih),
+                     axis=-1)
+    if a.get("clip", False):
+        boxes = np.clip(boxes, 0, 1)
+    var = np.broadcast_to(np.array(a.get("variances", [0.1, 0.1, 0.2, 0.2]), np.float32), boxes.shape)
+    return {"Boxes": boxes.astype(np.float32), "Variances": var.copy()}
+
+
+def _box_coder(ins, a):
+    prior, target = ins["PriorBox"][0].astype(np.float64), ins["TargetBox"][0].astype(np.float64)
+    one = 0.0 if a.get("box_normalized", True) else 1.0
+    pw, ph = prior[:, 2] - prior[:, 0] + one, prior[:, 3] - prior[:, 1] + one
+    pcx, pcy = prior[:, 0] + pw / 2, prior[:, 1] + ph / 2
+    if ins.get("PriorBoxVar"):
+        var = ins["PriorBoxVar"][0].astype(np.float64)
+    elif a.get("variance"):
+        var = np.tile(np.array(a["variance"], np.float64), (prior.shape[0], 1))
+    else:
+        var = None
+    if a.get("code_type", "encode_center_size") == "encode_center_size":
+        tw, th = target[:, 2] - target[:, 0] + one, target[:, 3] - target[:, 1] + one
+        tcx, tcy = (target[:, 2] + target[:, 0]) / 2, (target[:, 3] + target[:, 1]) / 2
+        out = np.stack([(tcx[:, None] - pcx) / pw, (tcy[:, None] - pcy) / ph,
+                        np.log(np.abs(tw[:, None] / pw)), np.log(np.abs(th[:, None] / ph))], axis=-1)
+        if var is not None:
+            out = out / var[None]
+        return {"OutputBox": out.astype(np.float32)}
+    # Decode: priors run along dim 1 (axis 0) or dim 0 (axis 1) of TargetBox.
+    ex = (lambda v: v[None, :]) if a.get("axis", 0) == 0 else (lambda v: v[:, None])
+    v = np.ones((prior.shape[0], 4)) if var is None else var
+    tcx = ex(v[:, 0]) * target[..., 0] * ex(pw) + ex(pcx)
+    tcy = ex(v[:, 1]) * target[..., 1] * ex(ph) + ex(pcy)
+    tw = np.exp(ex(v[:, 2]) * target[..., 2]) * ex(pw)
+    th = np.exp(ex(v[:, 3]) * target[..., 3]) * ex(ph)
+    out = np.stack([tcx - tw / 2, tcy - th / 2, tcx + tw / 2 - one, tcy + th / 2 - one], axis=-1)
+    return {"OutputBox": out.astype(np.float32)}
+
+
+def _yolo_box(ins, a):
+    x, size = ins["X"][0].astype(np.float64), ins["ImgSize"][0]
+    n, _, h, w = x.shape
+    anchors = np.array(a["anchors"], np.float64).reshape(-1, 2)
+    an, k = anchors.shape[0], a["class_num"]
+    sig = lambda v: 1 / (1 + np.exp(-v))
+    if a.get("iou_aware", False):
+        iou, x = sig(x[:, :an]), x[:, an:]
+    x = x.reshape(n, an, 5 + k, h, w)
+    conf = sig(x[:, :, 4])
+    if a.get("iou_aware", False):
+        f = a.get("iou_aware_factor", 0.5)
+        conf = conf ** (1 - f) * iou ** f
+    s = a.get("scale_x_y", 1.0)
+    bias = -0.5 * (s - 1)
+    img_h = size[:, 0].astype(np.float64)[:, None, None, None]
+    img_w = size[:, 1].astype(np.float64)[:, None, None, None]
+    gx, gy = np.arange(w)[None, None, None, :], np.arange(h)[None, None, :, None]
+    cx = (gx + sig(x[:, :, 0]) * s + bias) * img_w / w
+    cy = (gy + sig(x[:, :, 1]) * s + bias) * img_h / h
+    ds = a.get("downsample_ratio", 32)
+    bw = np.exp(x[:, :, 2]) * anchors[None, :, 0, None, None] * img_w / (ds * w)
+    bh = np.exp(x[:, :, 3]) * anchors[None, :, 1, None, None] * img_h / (ds * h)
+    x0, y0, x1, y1 = cx - bw / 2, cy - bh / 2, cx + bw / 2, cy + bh / 2
+    if a.get("clip_bbox", True):
+        x0, y0 = np.maximum(x0, 0), np.maximum(y0, 0)
+        x1, y1 = np.minimum(x1, img_w - 1), np.minimum(y1, img_h - 1)
+    keep = ~(conf < a.get("conf_thresh", 0.01))
+    boxes = np.stack([x0, y0, x1, y1], axis=-1) * keep[..., None]
+    scores = (conf[:, :, None] * sig(x[:, :, 5:])) * keep[:, :, None]
+    return {"Boxes": boxes.reshape(n, an * h * w, 4).astype(np.float32),
+            "Scores": scores.transpose(0, 1, 3, 4, 2).reshape(n, an * h * w, k).astype(np.float32)}
+
+
 def _unary(fn):
     return lambda ins, a: {"Out": fn(ins["X"][0], a).astype(ins["X"][0].dtype)}
 
@@ -501,6 +597,7 @@ OPS = {
     "group_norm": _group_norm, "expand_v2": _expand_v2, "lookup_table": _lookup_v1,
     "stack": lambda ins, a: {"Y": np.stack(ins["X"], axis=a.get("axis", 0))},
     "sum": lambda ins, a: {"Out": sum(ins["X"][1:], ins["X"][0].copy())},
+    "prior_box": _prior_box, "box_coder": _box_coder, "yolo_box": _yolo_box,
 }
 
 

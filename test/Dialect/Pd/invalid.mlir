@@ -1462,3 +1462,30 @@ func.func @negative_einsum_result(%x: tensor<2x3xf32>) {
   %0 = pd.einsum [%x] {equation = "ij->k"} : (tensor<2x3xf32>) -> tensor<2xf32>
   return
 }
+
+// -----
+
+// Tests that prior_box needs one max size per min size.
+func.func @negative_prior_box_max_sizes(%f: tensor<1x8x2x2xf32>, %img: tensor<1x3x8x8xf32>) {
+  // expected-error @+1 {{max_sizes must be empty or have one entry per min_sizes entry}}
+  %b, %v = pd.prior_box %f, %img {min_sizes = array<f32: 4.0, 5.0>, max_sizes = array<f32: 6.0>} : (tensor<1x8x2x2xf32>, tensor<1x3x8x8xf32>) -> (tensor<2x2x3x4xf32>, tensor<2x2x3x4xf32>)
+  return
+}
+
+// -----
+
+// Tests that box_coder's decode needs one target box per prior.
+func.func @negative_box_coder_priors(%p: tensor<16x4xf32>, %t: tensor<1x8x4xf32>) {
+  // expected-error @+1 {{does not have one box per prior (16) along its dim 1}}
+  %o = pd.box_coder %p, %t {code_type = "decode_center_size"} : (tensor<16x4xf32>, tensor<1x8x4xf32>) -> tensor<1x8x4xf32>
+  return
+}
+
+// -----
+
+// Tests that yolo_box checks the channel count against anchors and classes.
+func.func @negative_yolo_box_channels(%x: tensor<1x15x4x4xf32>, %s: tensor<1x2xi32>) {
+  // expected-error @+1 {{X has 15 channels; 2 anchors and 3 classes need 16}}
+  %b, %c = pd.yolo_box %x, %s {anchors = array<i32: 10, 13, 16, 30>, class_num = 3 : i32} : (tensor<1x15x4x4xf32>, tensor<1x2xi32>) -> (tensor<1x32x4xf32>, tensor<1x32x3xf32>)
+  return
+}

@@ -1249,3 +1249,27 @@ func.func @flip(%x: tensor<?x8xf32>) -> (tensor<?x8xf32>) {
   %y = pd.flip %x {axis = array<i32: 1>} : (tensor<?x8xf32>) -> tensor<?x8xf32>
   return %y : tensor<?x8xf32>
 }
+
+// Tests that pd.prior_box round-trips with its float-list attributes.
+// CHECK-LABEL: func.func @prior_box
+// CHECK: pd.prior_box %arg0, %arg1 {aspect_ratios = array<f32: 2.000000e+00>, flip = true, max_sizes = array<f32: 6.000000e+00>, min_sizes = array<f32: 4.000000e+00>} : (tensor<?x8x2x2xf32>, tensor<?x3x8x8xf32>) -> (tensor<2x2x4x4xf32>, tensor<2x2x4x4xf32>)
+func.func @prior_box(%f: tensor<?x8x2x2xf32>, %img: tensor<?x3x8x8xf32>) -> (tensor<2x2x4x4xf32>, tensor<2x2x4x4xf32>) {
+  %b, %v = pd.prior_box %f, %img {min_sizes = array<f32: 4.0>, max_sizes = array<f32: 6.0>, aspect_ratios = array<f32: 2.0>, flip = true} : (tensor<?x8x2x2xf32>, tensor<?x3x8x8xf32>) -> (tensor<2x2x4x4xf32>, tensor<2x2x4x4xf32>)
+  return %b, %v : tensor<2x2x4x4xf32>, tensor<2x2x4x4xf32>
+}
+
+// Tests that pd.box_coder round-trips with its optional variance input.
+// CHECK-LABEL: func.func @box_coder
+// CHECK: pd.box_coder %arg0, %arg2 PriorBoxVar(%arg1) {code_type = "decode_center_size"} : (tensor<16x4xf32>, tensor<16x4xf32>, tensor<?x16x4xf32>) -> tensor<?x16x4xf32>
+func.func @box_coder(%p: tensor<16x4xf32>, %v: tensor<16x4xf32>, %t: tensor<?x16x4xf32>) -> tensor<?x16x4xf32> {
+  %o = pd.box_coder %p, %t PriorBoxVar(%v) {code_type = "decode_center_size"} : (tensor<16x4xf32>, tensor<16x4xf32>, tensor<?x16x4xf32>) -> tensor<?x16x4xf32>
+  return %o : tensor<?x16x4xf32>
+}
+
+// Tests that pd.yolo_box round-trips.
+// CHECK-LABEL: func.func @yolo_box
+// CHECK: pd.yolo_box %arg0, %arg1 {anchors = array<i32: 10, 13, 16, 30>, class_num = 3 : i32} : (tensor<?x16x4x4xf32>, tensor<?x2xi32>) -> (tensor<?x32x4xf32>, tensor<?x32x3xf32>)
+func.func @yolo_box(%x: tensor<?x16x4x4xf32>, %s: tensor<?x2xi32>) -> (tensor<?x32x4xf32>, tensor<?x32x3xf32>) {
+  %b, %c = pd.yolo_box %x, %s {anchors = array<i32: 10, 13, 16, 30>, class_num = 3 : i32} : (tensor<?x16x4x4xf32>, tensor<?x2xi32>) -> (tensor<?x32x4xf32>, tensor<?x32x3xf32>)
+  return %b, %c : tensor<?x32x4xf32>, tensor<?x32x3xf32>
+}

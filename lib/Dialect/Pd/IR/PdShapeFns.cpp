@@ -1422,3 +1422,135 @@ LogicalResult DequantizeLinearOp::inferResultTypes(SmallVectorImpl<Type> &types,
   types.push_back(tensor(x.getShape(), rt(getScale()).getElementType()));
   return success();
 }
+
+//===----------------------------------------------------------------------===//
+// Detection heads
+//===----------------------------------------------------------------------===//
+
+SmallVector<std::pair<float, float>> mlir::pd::priorBoxHalfSizes(PriorBoxOp op) {
+  // Paddle's aspect-ratio list: 1 first, each attribute value once (values
+  // within 1e-6 of one already listed are dropped), followed by its
+  // reciprocal under `flip`.
+  SmallVector<float> ratios{1.0f};
+  for (float ar : op.getAspectRatios()) {
+    if (llvm::any_of(ratios, [&](float r) { return std::fabs(ar - r) < 1e-6f; }))
+      continue;
+    ratios.push_back(ar);
+    if (op.getFlip())
+      ratios.push_back(1.0f / ar);
+  }
+  auto minSizes = op.getMinSizes();
+  auto maxSizes = op.getMaxSizes();
+  SmallVector<std::pair<float, float>> out;
+  auto ratioBox = [&](float minSize, float ar) {
+    out.push_back({minSize * std::sqrt(ar) / 2.0f, minSize / std::sqrt(ar) / 2.0f});
+  };
+  for (size_t s = 0; s < minSizes.size(); ++s) {
+    float minSize = minSizes[s];
+    float square = maxSizes.empty() ? 0.0f : std::sqrt(minSize * maxSizes[s]) / 2.0f;
+    if (op.getMinMaxAspectRatiosOrder()) {
+      // Caffe's order: the min square, the min-max square, the other ratios.
+      out.push_back({minSize / 2.0f, minSize / 2.0f});
+      if (!maxSizes.empty())
+        out.push_back({square, square});
+      for (float ar : ratios)
+        if (std::fabs(ar - 1.0f) >= 1e-6f)
+          ratioBox(minSize, ar);
+    } else {
+      for (float ar : ratios)
+        ratioBox(minSize, ar);
+      if (!maxSizes.empty())
+        out.push_back({square, square});
+    }
+  }
+  return out;
+}
+
+LogicalResult PriorBoxOp::inferResultTypes(SmallVectorImpl<Type> &types, bool emit) {
+  Checker c{*this, emit};
+  if (failed(c.rank(getInput(), "Input", 4, 4)) || failed(c.rank(getImage(), "Image", 4, 4)))
+    return failure();
+  if (getMinSizes().empty())
+    return c.fail("min_sizes must not be empty");
+  if (llvm::any_of(getMinSizes(), [](float v) { return !(v > 0.0f); }))
+    return c.fail("min_sizes must be positive");
+  if (!getMaxSizes().empty()) {
+    if (getMaxSizes().size() != getMinSizes().size())
+      return c.fail("max_sizes must be empty or have one entry per min_sizes entry");
+    for (auto [lo, hi] : llvm::zip(getMinSizes(), getMaxSizes()))
+      if (!(hi > lo))
+        return c.fail("each max_sizes entry must be larger than its min_sizes entry");
+  }
+  if (llvm::any_of(getAspectRatios(), [](float v) { return !(v > 0.0f); }))
+    return c.fail("aspect_ratios must be positive");
+  if (getVariances().size() != 4)
+    return c.fail("variances must have 4 entries, got " + Twine(getVariances().size()));
+  auto in = rt(getInput());
+  int64_t priors = priorBoxHalfSizes(*this).size();
+  Type t = tensor({in.getDimSize(2), in.getDimSize(3), priors, 4}, in.getElementType());
+  types.push_back(t);
+  types.push_back(t);
+  return success();
+}
+
+LogicalResult BoxCoderOp::inferResultTypes(SmallVectorImpl<Type> &types, bool emit) {
+  Checker c{*this, emit};
+  if (failed(c.rank(getPriorBox(), "PriorBox", 2, 2)))
+    return failure();
+  auto prior = rt(getPriorBox());
+  if (conflict(prior.getDimSize(1), 4))
+    return c.fail("PriorBox must be [M, 4], got " + shapeStr(prior.getShape()));
+  if (getPriorBoxVar()) {
+    auto var = rt(getPriorBoxVar());
+    if (var.getRank() != 2 || conflict(var.getDimSize(0), prior.getDimSize(0)) ||
+        conflict(var.getDimSize(1), 4))
+      return c.fail("PriorBoxVar must have PriorBox's shape, got " + shapeStr(var.getShape()));
+    if (!getVariance().empty())
+      return c.fail("PriorBoxVar and the variance attribute must not both be given");
+  }
+  if (!getVariance().empty() && getVariance().size() != 4)
+    return c.fail("variance must be empty or have 4 entries");
+  auto target = rt(getTargetBox());
+  if (getCodeType() == "encode_center_size") {
+    if (target.getRank() != 2 || conflict(target.getDimSize(1), 4))
+      return c.fail("TargetBox must be [N, 4] to encode, got " + shapeStr(target.getShape()));
+    types.push_back(
+        tensor({target.getDimSize(0), prior.getDimSize(0), 4}, target.getElementType()));
+    return success();
+  }
+  if (target.getRank() != 3 || conflict(target.getDimSize(2), 4))
+    return c.fail("TargetBox must be [N, M, 4] to decode, got " + shapeStr(target.getShape()));
+  if (getAxis() > 1)
+    return c.fail("axis must be 0 or 1");
+  if (conflict(target.getDimSize(getAxis() == 0 ? 1 : 0), prior.getDimSize(0)))
+    return c.fail("TargetBox " + shapeStr(target.getShape()) +
+                  " does not have one box per prior (" + Twine(prior.getDimSize(0)) +
+                  ") along its dim " + Twine(getAxis() == 0 ? 1 : 0));
+  types.push_back(target);
+  return success();
+}
+
+LogicalResult YoloBoxOp::inferResultTypes(SmallVectorImpl<Type> &types, bool emit) {
+  Checker c{*this, emit};
+  if (failed(c.rank(getX(), "X", 4, 4)) || failed(c.rank(getImgSize(), "ImgSize", 2, 2)))
+    return failure();
+  auto anchors = getAnchors();
+  if (anchors.empty() || anchors.size() % 2)
+    return c.fail("anchors must hold (width, height) pairs, got " + Twine(anchors.size()) +
+                  " numbers");
+  auto x = rt(getX());
+  int64_t an = anchors.size() / 2, classes = getClassNum();
+  int64_t channels = an * (5 + classes) + (getIouAware() ? an : 0);
+  if (conflict(x.getDimSize(1), channels))
+    return c.fail("X has " + Twine(x.getDimSize(1)) + " channels; " + Twine(an) + " anchors and " +
+                  Twine(classes) + " classes need " + Twine(channels));
+  auto size = rt(getImgSize());
+  if (conflict(size.getDimSize(1), 2) || conflict(size.getDimSize(0), x.getDimSize(0)))
+    return c.fail("ImgSize must be [N, 2] (height, width per image), got " +
+                  shapeStr(size.getShape()));
+  int64_t cells = prod({x.getDimSize(2), x.getDimSize(3)});
+  int64_t boxes = isDyn(cells) ? kDyn : an * cells;
+  types.push_back(tensor({x.getDimSize(0), boxes, 4}, x.getElementType()));
+  types.push_back(tensor({x.getDimSize(0), boxes, classes}, x.getElementType()));
+  return success();
+}

@@ -32,4 +32,11 @@ Type elementTypeFromPaddleDtype(MLIRContext *ctx, int64_t code);
 #define GET_OP_CLASSES
 #include "PaddleMLIR/Dialect/Pd/IR/PdOps.h.inc"
 
+namespace mlir::pd {
+/// The (half-width, half-height) of each prior a pd.prior_box puts at every
+/// feature-map position, in Paddle's output order (before dividing by the
+/// image size).
+SmallVector<std::pair<float, float>> priorBoxHalfSizes(PriorBoxOp op);
+} // namespace mlir::pd
+
 #endif // PADDLEMLIR_DIALECT_PD_IR_PDOPS_H

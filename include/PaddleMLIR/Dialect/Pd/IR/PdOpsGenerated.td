@@ -3197,6 +3197,92 @@ def Pd_LogicalNotOp : Pd_Op<"logical_not"> {
   }];
 }
 
+def Pd_PriorBoxOp : Pd_Op<"prior_box"> {
+  let summary = "SSD prior (anchor) boxes for every position of a feature map, normalized to the image";
+  let description = [{
+    Paddle operator `prior_box`: SSD prior (anchor) boxes for every position of a feature map, normalized to the image.
+
+    Input slots: Input, Image. Output slots: Boxes, Variances.
+
+    Example:
+
+    ```mlir
+    %b, %v = pd.prior_box %f, %img {min_sizes = array<f32: 30.0>} : (tensor<?x32x10x10xf32>, tensor<?x3x300x300xf32>) -> (tensor<10x10x1x4xf32>, tensor<10x10x1x4xf32>)
+    ```
+  }];
+  let arguments = (ins
+    Pd_FloatTensor:$Input,
+    Pd_FloatTensor:$Image,
+    DenseF32ArrayAttr:$min_sizes,
+    DefaultValuedAttr<DenseF32ArrayAttr, "{}">:$max_sizes,
+    DefaultValuedAttr<DenseF32ArrayAttr, "{1.0f}">:$aspect_ratios,
+    DefaultValuedAttr<DenseF32ArrayAttr, "{0.1f, 0.1f, 0.2f, 0.2f}">:$variances,
+    DefaultValuedAttr<BoolAttr, "false">:$flip,
+    DefaultValuedAttr<BoolAttr, "false">:$clip,
+    DefaultValuedAttr<F32Attr, "0.0">:$step_w,
+    DefaultValuedAttr<F32Attr, "0.0">:$step_h,
+    DefaultValuedAttr<F32Attr, "0.5">:$offset,
+    DefaultValuedAttr<BoolAttr, "false">:$min_max_aspect_ratios_order
+  );
+  let results = (outs Pd_FloatTensor:$Boxes, Pd_FloatTensor:$VarianceBoxes);
+  let assemblyFormat = "$Input `,` $Image attr-dict `:` functional-type(operands, results)";
+}
+
+def Pd_BoxCoderOp : Pd_Op<"box_coder"> {
+  let summary = "encodes boxes against priors, or decodes center-size offsets back to corner boxes";
+  let description = [{
+    Paddle operator `box_coder`: encodes boxes against priors, or decodes center-size offsets back to corner boxes.
+
+    Input slots: PriorBox, PriorBoxVar (optional), TargetBox. Output slots: OutputBox.
+
+    Example:
+
+    ```mlir
+    %o = pd.box_coder %p, %t PriorBoxVar(%v) {code_type = "decode_center_size"} : (tensor<100x4xf32>, tensor<?x100x4xf32>, tensor<100x4xf32>) -> tensor<?x100x4xf32>
+    ```
+  }];
+  let arguments = (ins
+    Pd_FloatTensor:$PriorBox,
+    Optional<Pd_FloatTensor>:$PriorBoxVar,
+    Pd_FloatTensor:$TargetBox,
+    DefaultValuedStrAttr<ConfinedAttr<StrAttr, [Pd_StrIn<["encode_center_size", "decode_center_size"]>]>, "encode_center_size">:$code_type,
+    DefaultValuedAttr<BoolAttr, "true">:$box_normalized,
+    DefaultValuedAttr<ConfinedAttr<Pd_I32Attr, [IntMinValue<0>]>, "0">:$axis,
+    DefaultValuedAttr<DenseF32ArrayAttr, "{}">:$variance
+  );
+  let results = (outs Pd_FloatTensor:$OutputBox);
+  let assemblyFormat = "$PriorBox `,` $TargetBox (`PriorBoxVar` `(` $PriorBoxVar^ `)`)? attr-dict `:` functional-type(operands, results)";
+}
+
+def Pd_YoloBoxOp : Pd_Op<"yolo_box"> {
+  let summary = "YOLOv3 box decoding: boxes in image pixels and per-class scores for every anchor and cell";
+  let description = [{
+    Paddle operator `yolo_box`: YOLOv3 box decoding: boxes in image pixels and per-class scores for every anchor and cell.
+
+    Input slots: X, ImgSize. Output slots: Boxes, Scores.
+
+    Example:
+
+    ```mlir
+    %b, %s = pd.yolo_box %x, %size {anchors = array<i32: 10, 13, 16, 30>, class_num = 80 : i32} : (tensor<?x170x8x8xf32>, tensor<?x2xi32>) -> (tensor<?x128x4xf32>, tensor<?x128x80xf32>)
+    ```
+  }];
+  let arguments = (ins
+    Pd_FloatTensor:$X,
+    Pd_IndexTensor:$ImgSize,
+    DenseI32ArrayAttr:$anchors,
+    ConfinedAttr<Pd_I32Attr, [IntMinValue<1>]>:$class_num,
+    DefaultValuedAttr<F32Attr, "0.01">:$conf_thresh,
+    DefaultValuedAttr<ConfinedAttr<Pd_I32Attr, [IntMinValue<1>]>, "32">:$downsample_ratio,
+    DefaultValuedAttr<BoolAttr, "true">:$clip_bbox,
+    DefaultValuedAttr<F32Attr, "1.0">:$scale_x_y,
+    DefaultValuedAttr<BoolAttr, "false">:$iou_aware,
+    DefaultValuedAttr<F32Attr, "0.5">:$iou_aware_factor
+  );
+  let results = (outs Pd_FloatTensor:$Boxes, Pd_FloatTensor:$Scores);
+  let assemblyFormat = "$X `,` $ImgSize attr-dict `:` functional-type(operands, results)";
+}
+
 def Pd_FakeQuantizeMovingAverageAbsMaxOp : Pd_Op<"fake_quantize_moving_average_abs_max", [AttrSizedOperandSegments]> {
   let summary = "quantizes x to bit_length-bit integers (stored as float) with a moving-average abs-max scale";
   let description = [{

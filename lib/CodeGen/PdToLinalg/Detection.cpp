@@ -1,0 +1,333 @@
+//===- Detection.cpp - pd detection heads -> linalg ------------------------===//
+//
+// prior_box, box_coder and yolo_box. Each is one output-only linalg.generic
+// whose body reads its position with linalg.index and the inputs with
+// tensor.extract, so every size may be dynamic and one artifact serves every
+// image size. The arithmetic follows Paddle's CPU kernels term by term (the
+// same operation order), so results agree to the last bits in most cases.
+//
+//===----------------------------------------------------------------------===//
+
+#include "PaddleMLIR/CodeGen/Passes.h"
+#include "PaddleMLIR/Dialect/Pd/IR/PdOps.h"
+#include "Utils.h"
+
+#include "mlir/Dialect/Math/IR/Math.h"
+
+using namespace mlir;
+using namespace mlir::pd;
+using namespace mlir::pd::lowering;
+
+namespace {
+Value idx(OpBuilder &b, Location loc, int64_t v) {
+  return arith::ConstantIndexOp::create(b, loc, v);
+}
+
+/// Dim `i` of `t` as a float of type `f`.
+Value dimAsFloat(OpBuilder &b, Location loc, Value t, int64_t i, Type f) {
+  Value d = tensor::DimOp::create(b, loc, t, i);
+  Value n = arith::IndexCastOp::create(b, loc, b.getI64Type(), d);
+  return arith::SIToFPOp::create(b, loc, f, n);
+}
+
+/// The value of `vals` at run-time position `i` (a select chain; the lists
+/// here are a few entries long).
+Value pick(OpBuilder &b, Location loc, Value i, ArrayRef<Value> vals) {
+  Value out = vals.back();
+  for (int64_t k = (int64_t)vals.size() - 2; k >= 0; --k) {
+    Value is = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, i, idx(b, loc, k));
+    out = arith::SelectOp::create(b, loc, is, vals[k], out);
+  }
+  return out;
+}
+
+SmallVector<Value> floatConsts(OpBuilder &b, Location loc, Type f, ArrayRef<double> vals) {
+  SmallVector<Value> out;
+  for (double v : vals)
+    out.push_back(scalar(b, loc, f, v));
+  return out;
+}
+
+/// prior_box: Boxes[h, w, p, k] is corner k (xmin, ymin, xmax, ymax) of
+/// prior p centred at ((w + offset) * step_w, (h + offset) * step_h),
+/// divided by the image width or height; the step is image / feature size
+/// unless both step attributes are set. Variances repeat the attribute.
+struct PriorBoxLowering : OpConversionPattern<PriorBoxOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(PriorBoxOp op, OpAdaptor a,
+                                ConversionPatternRewriter &r) const override {
+    Location loc = op.getLoc();
+    auto type = cast<RankedTensorType>(op.getBoxes().getType());
+    Type f = type.getElementType();
+    Value in = a.getInput(), img = a.getImage();
+    // Boxes are [H, W, priors, 4] with the feature map's H and W.
+    SmallVector<Value> dyn;
+    for (int64_t i : {0, 1})
+      if (type.isDynamicDim(i))
+        dyn.push_back(tensor::DimOp::create(r, loc, in, i + 2));
+
+    Value imgW = dimAsFloat(r, loc, img, 3, f), imgH = dimAsFloat(r, loc, img, 2, f);
+    Value stepW, stepH;
+    if (op.getStepW().convertToFloat() == 0.0f || op.getStepH().convertToFloat() == 0.0f) {
+      stepW = arith::DivFOp::create(r, loc, imgW, dimAsFloat(r, loc, in, 3, f));
+      stepH = arith::DivFOp::create(r, loc, imgH, dimAsFloat(r, loc, in, 2, f));
+    } else {
+      stepW = scalar(r, loc, f, op.getStepW().convertToFloat());
+      stepH = scalar(r, loc, f, op.getStepH().convertToFloat());
+    }
+    SmallVector<double> halfW, halfH;
+    for (auto [w, h] : priorBoxHalfSizes(op)) {
+      halfW.push_back(w);
+      halfH.push_back(h);
+    }
+    double offset = op.getOffset().convertToFloat();
+    bool clip = op.getClip();
+    Value boxes = generateTensor(r, loc, type, dyn, [&](OpBuilder &b, Location l) -> Value {
+      auto asFloat = [&](Value i) {
+        return arith::SIToFPOp::create(b, l, f,
+                                       arith::IndexCastOp::create(b, l, b.getI64Type(), i));
+      };
+      Value h = linalg::IndexOp::create(b, l, 0), w = linalg::IndexOp::create(b, l, 1);
+      Value p = linalg::IndexOp::create(b, l, 2), k = linalg::IndexOp::create(b, l, 3);
+      Value off = scalar(b, l, f, offset);
+      Value cx = arith::MulFOp::create(b, l, arith::AddFOp::create(b, l, asFloat(w), off), stepW);
+      Value cy = arith::MulFOp::create(b, l, arith::AddFOp::create(b, l, asFloat(h), off), stepH);
+      Value bw = pick(b, l, p, floatConsts(b, l, f, halfW));
+      Value bh = pick(b, l, p, floatConsts(b, l, f, halfH));
+      // k = 0..3: (cx - bw) / W, (cy - bh) / H, (cx + bw) / W, (cy + bh) / H.
+      Value lo = arith::CmpIOp::create(b, l, arith::CmpIPredicate::ult, k, idx(b, l, 2));
+      Value isX =
+          arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq,
+                                arith::RemUIOp::create(b, l, k, idx(b, l, 2)), idx(b, l, 0));
+      Value c = arith::SelectOp::create(b, l, isX, cx, cy);
+      Value half = arith::SelectOp::create(b, l, isX, bw, bh);
+      Value edge = arith::SelectOp::create(b, l, lo, arith::SubFOp::create(b, l, c, half),
+                                           arith::AddFOp::create(b, l, c, half));
+      Value v = arith::DivFOp::create(b, l, edge, arith::SelectOp::create(b, l, isX, imgW, imgH));
+      if (clip)
+        v = arith::MinimumFOp::create(
+            b, l, arith::MaximumFOp::create(b, l, v, scalar(b, l, f, 0.0)), scalar(b, l, f, 1.0));
+      return v;
+    });
+    SmallVector<double> var(op.getVariances().begin(), op.getVariances().end());
+    Value vars = generateTensor(r, loc, type, dyn, [&](OpBuilder &b, Location l) -> Value {
+      return pick(b, l, linalg::IndexOp::create(b, l, 3), floatConsts(b, l, f, var));
+    });
+    r.replaceOp(op, {boxes, vars});
+    return success();
+  }
+};
+
+/// box_coder: decode_center_size turns offsets (dx, dy, dw, dh) relative to
+/// a prior back into corners; encode_center_size is the inverse, for every
+/// (target, prior) pair. Unnormalized boxes count both edge pixels (+1).
+struct BoxCoderLowering : OpConversionPattern<BoxCoderOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(BoxCoderOp op, OpAdaptor a,
+                                ConversionPatternRewriter &r) const override {
+    Location loc = op.getLoc();
+    auto type = cast<RankedTensorType>(op.getType());
+    Type f = type.getElementType();
+    Value prior = a.getPriorBox(), var = a.getPriorBoxVar(), target = a.getTargetBox();
+    bool decode = op.getCodeType() == "decode_center_size";
+    bool axis0 = op.getAxis() == 0;
+    double plus = op.getBoxNormalized() ? 0.0 : 1.0;
+    SmallVector<double> attrVar(op.getVariance().begin(), op.getVariance().end());
+    SmallVector<Value> dyn;
+    for (int64_t i = 0; i < type.getRank(); ++i)
+      if (type.isDynamicDim(i))
+        dyn.push_back(decode
+                          ? tensor::DimOp::create(r, loc, target, i).getResult()
+                          : tensor::DimOp::create(r, loc, i == 0 ? target : prior, 0).getResult());
+    Value out = generateTensor(r, loc, type, dyn, [&](OpBuilder &b, Location l) -> Value {
+      Value i = linalg::IndexOp::create(b, l, 0), j = linalg::IndexOp::create(b, l, 1);
+      Value k = linalg::IndexOp::create(b, l, 2);
+      Value pi = decode && !axis0 ? i : j;
+      auto at = [&](Value t, ValueRange ix) { return tensor::ExtractOp::create(b, l, t, ix); };
+      auto add = [&](Value x, Value y) { return arith::AddFOp::create(b, l, x, y); };
+      auto sub = [&](Value x, Value y) { return arith::SubFOp::create(b, l, x, y); };
+      auto mul = [&](Value x, Value y) { return arith::MulFOp::create(b, l, x, y); };
+      auto div = [&](Value x, Value y) { return arith::DivFOp::create(b, l, x, y); };
+      Value two = scalar(b, l, f, 2.0), one = scalar(b, l, f, plus);
+      SmallVector<Value> p;
+      for (int c = 0; c < 4; ++c)
+        p.push_back(at(prior, {pi, idx(b, l, c)}));
+      Value pw = add(sub(p[2], p[0]), one), ph = add(sub(p[3], p[1]), one);
+      Value pcx = add(p[0], div(pw, two)), pcy = add(p[1], div(ph, two));
+      SmallVector<Value> v;
+      for (int c = 0; c < 4; ++c)
+        v.push_back(var               ? at(var, {pi, idx(b, l, c)}).getResult()
+                    : attrVar.empty() ? scalar(b, l, f, 1.0)
+                                      : scalar(b, l, f, attrVar[c]));
+      if (decode) {
+        SmallVector<Value> t;
+        for (int c = 0; c < 4; ++c)
+          t.push_back(at(target, {i, j, idx(b, l, c)}));
+        Value tcx = add(mul(mul(v[0], t[0]), pw), pcx);
+        Value tcy = add(mul(mul(v[1], t[1]), ph), pcy);
+        Value tw = mul(math::ExpOp::create(b, l, mul(v[2], t[2])), pw);
+        Value th = mul(math::ExpOp::create(b, l, mul(v[3], t[3])), ph);
+        return pick(b, l, k,
+                    {sub(tcx, div(tw, two)), sub(tcy, div(th, two)),
+                     sub(add(tcx, div(tw, two)), one), sub(add(tcy, div(th, two)), one)});
+      }
+      SmallVector<Value> t;
+      for (int c = 0; c < 4; ++c)
+        t.push_back(at(target, {i, idx(b, l, c)}));
+      Value tcx = div(add(t[2], t[0]), two), tcy = div(add(t[3], t[1]), two);
+      Value tw = add(sub(t[2], t[0]), one), th = add(sub(t[3], t[1]), one);
+      SmallVector<Value> o{div(sub(tcx, pcx), pw), div(sub(tcy, pcy), ph),
+                           math::LogOp::create(b, l, math::AbsFOp::create(b, l, div(tw, pw))),
+                           math::LogOp::create(b, l, math::AbsFOp::create(b, l, div(th, ph)))};
+      if (var || !attrVar.empty())
+        for (int c = 0; c < 4; ++c)
+          o[c] = div(o[c], v[c]);
+      return pick(b, l, k, o);
+    });
+    r.replaceOp(op, out);
+    return success();
+  }
+};
+
+/// yolo_box: for anchor a at cell (h, w), with t = X[n, base + entry, h, w]
+/// (base = a * (5 + classes), after the `an` IoU channels when iou_aware):
+///   conf  = sigmoid(t4)   (iou_aware: conf^(1 - f) * sigmoid(iou)^f)
+///   cx    = (w + sigmoid(t0) * s + bias) * img_w / W,   likewise cy
+///   bw    = exp(t2) * anchor_w * img_w / (downsample * W), likewise bh
+/// Boxes are the corners (clipped to the image when clip_bbox) and Scores
+/// conf * sigmoid(class logit); both are 0 where conf < conf_thresh.
+/// Results are laid out [N, an * H * W, ...] in (anchor, h, w) order.
+struct YoloBoxLowering : OpConversionPattern<YoloBoxOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(YoloBoxOp op, OpAdaptor a,
+                                ConversionPatternRewriter &r) const override {
+    Location loc = op.getLoc();
+    Value x = a.getX(), size = a.getImgSize();
+    auto xt = cast<RankedTensorType>(x.getType());
+    Type f = xt.getElementType();
+    auto anchors = op.getAnchors();
+    int64_t an = anchors.size() / 2, classes = op.getClassNum();
+    bool iouAware = op.getIouAware();
+    float scale = op.getScaleXY().convertToFloat();
+    float bias = -0.5f * (scale - 1.0f);
+    float thresh = op.getConfThresh().convertToFloat();
+    float factor = op.getIouAwareFactor().convertToFloat();
+    int64_t ds = op.getDownsampleRatio();
+    SmallVector<double> aw, ah;
+    for (int64_t i = 0; i < an; ++i) {
+      aw.push_back(anchors[2 * i]);
+      ah.push_back(anchors[2 * i + 1]);
+    }
+
+    // Shared by both results: the position, the confidence and its mask.
+    struct Cell {
+      Value n, anchor, h, w, base, conf, keep, imgH, imgW;
+    };
+    auto entry = [&](OpBuilder &b, Location l, const Cell &c, int64_t e) -> Value {
+      Value ch = arith::AddIOp::create(b, l, c.base, idx(b, l, e));
+      return tensor::ExtractOp::create(b, l, x, ValueRange{c.n, ch, c.h, c.w});
+    };
+    auto cell = [&](OpBuilder &b, Location l) {
+      Cell c;
+      c.n = linalg::IndexOp::create(b, l, 0);
+      c.anchor = linalg::IndexOp::create(b, l, 1);
+      c.h = linalg::IndexOp::create(b, l, 2);
+      c.w = linalg::IndexOp::create(b, l, 3);
+      c.base = arith::MulIOp::create(b, l, c.anchor, idx(b, l, 5 + classes));
+      if (iouAware)
+        c.base = arith::AddIOp::create(b, l, c.base, idx(b, l, an));
+      c.conf = sigmoid(b, l, entry(b, l, c, 4));
+      if (iouAware) {
+        Value iou =
+            sigmoid(b, l, tensor::ExtractOp::create(b, l, x, ValueRange{c.n, c.anchor, c.h, c.w}));
+        c.conf = arith::MulFOp::create(
+            b, l, math::PowFOp::create(b, l, c.conf, scalar(b, l, f, 1.0f - factor)),
+            math::PowFOp::create(b, l, iou, scalar(b, l, f, factor)));
+      }
+      // Paddle skips a cell when conf < thresh, so NaN confidences are kept.
+      c.keep =
+          arith::CmpFOp::create(b, l, arith::CmpFPredicate::UGE, c.conf, scalar(b, l, f, thresh));
+      auto imgDim = [&](int64_t i) {
+        Value v = tensor::ExtractOp::create(b, l, size, ValueRange{c.n, idx(b, l, i)});
+        return convertScalar(b, l, v, f);
+      };
+      c.imgH = imgDim(0);
+      c.imgW = imgDim(1);
+      return c;
+    };
+
+    auto boxesType = cast<RankedTensorType>(op.getBoxes().getType());
+    auto scoresType = cast<RankedTensorType>(op.getScores().getType());
+    auto full = [&](int64_t last) {
+      return RankedTensorType::get({xt.getDimSize(0), an, xt.getDimSize(2), xt.getDimSize(3), last},
+                                   f);
+    };
+    SmallVector<Value> dyn;
+    for (int64_t i : {0, 2, 3})
+      if (xt.isDynamicDim(i))
+        dyn.push_back(tensor::DimOp::create(r, loc, x, i));
+    Value gridH = dimAsFloat(r, loc, x, 2, f), gridW = dimAsFloat(r, loc, x, 3, f);
+    Value boxes = generateTensor(r, loc, full(4), dyn, [&](OpBuilder &b, Location l) -> Value {
+      Cell c = cell(b, l);
+      auto add = [&](Value p, Value q) { return arith::AddFOp::create(b, l, p, q); };
+      auto mul = [&](Value p, Value q) { return arith::MulFOp::create(b, l, p, q); };
+      auto div = [&](Value p, Value q) { return arith::DivFOp::create(b, l, p, q); };
+      auto asFloat = [&](Value i) {
+        return arith::SIToFPOp::create(b, l, f,
+                                       arith::IndexCastOp::create(b, l, b.getI64Type(), i));
+      };
+      Value s = scalar(b, l, f, scale), bi = scalar(b, l, f, bias);
+      Value cx = div(
+          mul(add(add(asFloat(c.w), mul(sigmoid(b, l, entry(b, l, c, 0)), s)), bi), c.imgW), gridW);
+      Value cy = div(
+          mul(add(add(asFloat(c.h), mul(sigmoid(b, l, entry(b, l, c, 1)), s)), bi), c.imgH), gridH);
+      Value dsf = scalar(b, l, f, (double)ds);
+      Value bw = div(mul(mul(math::ExpOp::create(b, l, entry(b, l, c, 2)),
+                             pick(b, l, c.anchor, floatConsts(b, l, f, aw))),
+                         c.imgW),
+                     mul(dsf, gridW));
+      Value bh = div(mul(mul(math::ExpOp::create(b, l, entry(b, l, c, 3)),
+                             pick(b, l, c.anchor, floatConsts(b, l, f, ah))),
+                         c.imgH),
+                     mul(dsf, gridH));
+      Value two = scalar(b, l, f, 2.0);
+      Value hw = div(bw, two), hh = div(bh, two);
+      SmallVector<Value> e{arith::SubFOp::create(b, l, cx, hw), arith::SubFOp::create(b, l, cy, hh),
+                           add(cx, hw), add(cy, hh)};
+      if (op.getClipBbox()) {
+        Value zero = scalar(b, l, f, 0.0), one = scalar(b, l, f, 1.0);
+        auto above = [&](Value v) {
+          Value gt = arith::CmpFOp::create(b, l, arith::CmpFPredicate::OGT, v, zero);
+          return arith::SelectOp::create(b, l, gt, v, zero).getResult();
+        };
+        auto below = [&](Value v, Value lim) {
+          lim = arith::SubFOp::create(b, l, lim, one);
+          Value lt = arith::CmpFOp::create(b, l, arith::CmpFPredicate::OLT, v, lim);
+          return arith::SelectOp::create(b, l, lt, v, lim).getResult();
+        };
+        e = {above(e[0]), above(e[1]), below(e[2], c.imgW), below(e[3], c.imgH)};
+      }
+      Value v = pick(b, l, linalg::IndexOp::create(b, l, 4), e);
+      return arith::SelectOp::create(b, l, c.keep, v, scalar(b, l, f, 0.0));
+    });
+    Value scores =
+        generateTensor(r, loc, full(classes), dyn, [&](OpBuilder &b, Location l) -> Value {
+          Cell c = cell(b, l);
+          Value cls = linalg::IndexOp::create(b, l, 4);
+          Value ch =
+              arith::AddIOp::create(b, l, arith::AddIOp::create(b, l, c.base, idx(b, l, 5)), cls);
+          Value logit = tensor::ExtractOp::create(b, l, x, ValueRange{c.n, ch, c.h, c.w});
+          Value v = arith::MulFOp::create(b, l, c.conf, sigmoid(b, l, logit));
+          return arith::SelectOp::create(b, l, c.keep, v, scalar(b, l, f, 0.0));
+        });
+    SmallVector<ReassociationIndices> groups{{0}, {1, 2, 3}, {4}};
+    r.replaceOp(op, {tensor::CollapseShapeOp::create(r, loc, boxesType, boxes, groups),
+                     tensor::CollapseShapeOp::create(r, loc, scoresType, scores, groups)});
+    return success();
+  }
+};
+} // namespace
+
+void mlir::pd::populatePdDetectionToLinalgPatterns(RewritePatternSet &patterns) {
+  patterns.add<PriorBoxLowering, BoxCoderLowering, YoloBoxLowering>(patterns.getContext());
+}
