@@ -153,3 +153,26 @@ def test_reshape_to_a_shape_computed_at_run_time(tmp_path):
         assert got.shape == (batch, 3, 2, width)
         np.testing.assert_array_equal(got, data.reshape(batch, 3, 2, width))
         np.testing.assert_array_equal(got, list(ref.run({"x": data}).values())[0])
+
+
+def test_unsupported_kinds_are_named(tmp_path):
+    # Ops of the kinds paddle-mlir does not support yet (LoD sequences,
+    # recurrent layers, control flow, data-dependent output sizes) fail at
+    # import with one line that names the op and says which kind it is.
+    translate = os.path.join(BUILD, "bin", "paddle-translate")
+    for op, kind in (("multiclass_nms3", "output size depends on the data"), ("gru", "recurrent op"),
+                     ("sequence_pool", "LoD"), ("write_to_array", "control-flow op"), ("gap", None)):
+        b = ProgramBuilder()
+        x = b.feed("x", [-1, 4])
+        y = b.tmp(op, [-1, 4])
+        b.op(op, {"X": [x]}, {"Out": [y]})
+        b.fetch(y)
+        b.save(str(tmp_path / op))
+        p = subprocess.run([translate, "--import-paddle", str(tmp_path / op)], capture_output=True, text=True)
+        assert p.returncode == 1, (op, p.returncode, p.stderr)
+        lines = [l for l in p.stderr.splitlines() if "error" in l]
+        assert len(lines) == 1 and ("unsupported Paddle op '%s'" % op) in lines[0], p.stderr
+        if kind:
+            assert kind in lines[0] and "not supported yet" in lines[0], lines[0]
+        else:
+            assert "not supported yet" not in lines[0], lines[0]

@@ -410,13 +410,40 @@ static void normalizeIgnoredAttrs(OperationState &state) {
   state.attributes.set("ksize", DenseI32ArrayAttr::get(state.getContext(), k));
 }
 
+/// Why an op that has no pd counterpart is not supported, for the kinds of
+/// op that need more than a new lowering: sequences with LoD, recurrent
+/// layers, control flow and results whose size depends on the data.
+static StringRef unsupportedKind(StringRef type) {
+  if (type.starts_with("sequence_") ||
+      llvm::is_contained({"lod_reset", "im2sequence", "crf_decoding", "linear_chain_crf"}, type))
+    return "a LoD (variable-length sequence) op";
+  if (llvm::is_contained({"gru", "lstm", "rnn", "gru_unit", "lstm_unit", "lstmp", "dynamic_gru",
+                          "dynamic_lstm", "cudnn_lstm", "viterbi_decode"},
+                         type))
+    return "a recurrent op";
+  if (llvm::is_contained({"while", "conditional_block", "read_from_array", "write_to_array",
+                          "increment", "is_empty", "select_input", "select_output"},
+                         type))
+    return "a control-flow op";
+  if (type.starts_with("multiclass_nms") ||
+      llvm::is_contained({"matrix_nms", "generate_proposals", "generate_proposals_v2",
+                          "where_index", "masked_select", "unique", "nonzero",
+                          "distribute_fpn_proposals", "collect_fpn_proposals"},
+                         type))
+    return "an op whose output size depends on the data";
+  return "";
+}
+
 LogicalResult Importer::importOp(const pdp::OpDesc &op, int index) {
   Location loc = opLoc(op, index);
   const PdOpSpec *spec = lookupPdOpSpec(op.type());
-  if (!spec)
-    return fail(loc, "unsupported Paddle op '" + op.type() + "' (op #" + Twine(index) +
-                         " of block 0; inputs: " + describeSlots(op.inputs()) +
+  if (!spec) {
+    StringRef kind = unsupportedKind(op.type());
+    return fail(loc, "unsupported Paddle op '" + op.type() + "' (" +
+                         (kind.empty() ? Twine("") : kind + ", not supported yet; ") + "op #" +
+                         Twine(index) + " of block 0; inputs: " + describeSlots(op.inputs()) +
                          "; outputs: " + describeSlots(op.outputs()) + ")");
+  }
   OperationState state(loc, "pd." + std::string(op.type()));
   SmallVector<int32_t> segments;
   bool hasSegments = llvm::count_if(spec->inputs, [](const PdSlotSpec &s) {
