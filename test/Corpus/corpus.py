@@ -15,6 +15,7 @@ For every program (one folder each, `*.pdmodel` or Fluid `__model__` /
   import     paddle-translate --import-paddle
   roundtrip  --export-paddle, import again, the same IR (weights elided)
   compile    paddle-compile with the dynamic dims bound to the sample sizes
+             (with --dynamic: left dynamic, one artifact for every size)
              of the corpus README (batch 1; OCR recognition 48 x 320;
              detection / OCR detection / segmentation 320 x 320; other
              images 224 x 224; integer sequences 16; other dims 8)
@@ -223,6 +224,7 @@ def check_program(folder, family, args):
     program = fp.ProgramDesc()
     with open(prog_path, "rb") as f:
         program.ParseFromString(f.read())
+    row["ops"] = sum(len(b.ops) for b in program.blocks)
     params = []
     present = params_present(prog_path)
     if present is False or (present is None and not _fluid_params_present(program, folder)):
@@ -236,7 +238,9 @@ def check_program(folder, family, args):
     stages = args.stages
 
     def stage(label, cmd, timeout=args.timeout):
+        t = time.time()
         p, err = run_tool(cmd, timeout)
+        row.setdefault("stage_seconds", {})[label] = round(time.time() - t, 2)
         if err:
             row["error"] = "%s: %s" % (label, err)
             # Every error line, for the JSON summary (a compile names each
@@ -270,6 +274,8 @@ def check_program(folder, family, args):
         return _done(row, t0)
     inputs = make_inputs(program, fp, family)
     shapes = ["--input-shape=%s=%s" % (k, "x".join(map(str, v.shape))) for k, v in inputs.items()]
+    if args.dynamic:
+        shapes = []  # one artifact for every size: the program's own dims
     art = os.path.join(work, "artifact")
     if not stage("compile", [tool("paddle-compile"), prog_path] + params + shapes + ["-o", art],
                  timeout=args.compile_timeout):
@@ -350,6 +356,9 @@ def main():
     ap.add_argument("--workdir")
     ap.add_argument("--keep", action="store_true", help="keep each program's files in --workdir")
     ap.add_argument("--json")
+    ap.add_argument("--dynamic", action="store_true",
+                    help="compile with the program's dynamic dims left dynamic (one artifact for "
+                         "every size), then run at the sample sizes")
     ap.add_argument("--expect", help="fail on any program whose last stage differs from FILE's")
     ap.add_argument("--write-expect", help="write each program's last stage and error to FILE")
     args = ap.parse_args()
@@ -395,6 +404,12 @@ def main():
     print("corpus: %d programs; %s; %d crashes" % (
         len(rows), ", ".join("%s %d" % (s, counts[s]) for s in STAGES if s in args.stages),
         len(crashes)))
+    print_families(rows, args.stages)
+    compiled = [r for r in rows if "compile" in r["passed"]]
+    if compiled:
+        big = max(compiled, key=lambda r: r.get("ops", 0))
+        print("largest compiled program: %s (%d ops), paddle-compile %.1f s" % (
+            big["program"], big.get("ops", 0), big["stage_seconds"]["compile"]))
     if args.json:
         with open(args.json, "w") as f:
             json.dump({"rows": rows, "counts": counts, "crashes": crashes}, f, indent=1)
@@ -428,6 +443,19 @@ def main():
     for line in bad:
         print(line)
     return 1 if bad else 0
+
+
+def print_families(rows, stages):
+    """One row per family: programs, and how many pass each stage."""
+    fams = {}
+    for r in rows:
+        fams.setdefault(r["family"], []).append(r)
+    shown = [s for s in STAGES if s in stages]
+    print("%-9s %8s %s" % ("family", "programs", " ".join("%9s" % s for s in shown)))
+    for fam in sorted(fams) + ["all"]:
+        rs = rows if fam == "all" else fams[fam]
+        print("%-9s %8d %s" % (fam, len(rs), " ".join(
+            "%9d" % sum(1 for r in rs if s in r["passed"]) for s in shown)))
 
 
 EXPECT_HEADER = """# Real Paddle programs (../shared/corpus, ../shared/models/paddle): the last
