@@ -39,6 +39,7 @@ struct ConvertPdToLinalgPass : impl::ConvertPdToLinalgPassBase<ConvertPdToLinalg
       populatePdShapeToTensorPatterns(patterns);
       populatePdGatherToLinalgPatterns(patterns);
       populatePdGenerateToLinalgPatterns(patterns);
+      populatePdInterpToLinalgPatterns(patterns);
       if (onednn)
         populatePdToOneDNNPatterns(patterns);
     };
