@@ -289,6 +289,20 @@ class ProgramBuilder:
     def cumsum(self, x, axis):
         return self._simple("cumsum", x, {"axis": axis, "flatten": False, "exclusive": False, "reverse": False})
 
+    def interp(self, type, x, shape, out_size=None, size_tensor=None, scale_tensor=None, **attrs):
+        """An interpolation op (nearest/bilinear_interp, v1 or _v2) whose Out
+        has `shape` (-1 where it depends on run-time inputs); the OutSize,
+        SizeTensor (a list) and Scale inputs are optional."""
+        ins = {"X": [x]}
+        if out_size is not None:
+            ins["OutSize"] = [out_size]
+        if size_tensor is not None:
+            ins["SizeTensor"] = list(size_tensor)
+        if scale_tensor is not None:
+            ins["Scale"] = [scale_tensor]
+        attrs.setdefault("interp_method", "nearest" if type.startswith("nearest") else "bilinear")
+        return self.op(type, ins, {"Out": [self.tmp(type, shape, x.dtype)]}, attrs)
+
     # ------------------------------------------------------------- writing
     def _attr(self, name, value):
         a = fp.OpDesc.Attr(name=name)

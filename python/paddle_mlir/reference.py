@@ -307,6 +307,85 @@ def _scale(ins, a):
     return {"Out": y.astype(x.dtype)}
 
 
+def _interp(method, v1):
+    """nearest/bilinear interpolation after Paddle's kernels: phi
+    interpolate_kernel.cc (the *_v2 ops) and Fluid interpolate_op.h (v1).
+    Missing attributes take the op definitions' defaults (align_corners
+    True, align_mode 1)."""
+    def run(ins, a):
+        x = ins["X"][0]
+        nhwc = a.get("data_layout", "NCHW") == "NHWC"
+        if nhwc:
+            x = x.transpose(0, 3, 1, 2)
+        ih, iw = x.shape[2], x.shape[3]
+        align = a.get("align_corners", True)
+        mode = a.get("align_mode", 1)
+        oh, ow = a.get("out_h", 0), a.get("out_w", 0)
+        sh = sw = -1.0
+        if "SizeTensor" in ins:
+            oh, ow = (int(np.asarray(t).reshape(-1)[0]) for t in ins["SizeTensor"])
+        else:
+            if v1:
+                s = float(ins["Scale"][0].reshape(-1)[0]) if "Scale" in ins else float(a.get("scale", 0.0))
+                sh = sw = s
+            elif "Scale" in ins:
+                v = ins["Scale"][0].reshape(-1)
+                sh, sw = float(v[0]), float(v[1] if v.size > 1 else v[0])
+            elif len(a.get("scale", [])) > 0:
+                v = a["scale"]
+                sh, sw = float(v[0]), float(v[1] if len(v) > 1 else v[0])
+            if sh > 0 and sw > 0:
+                oh = int(np.float32(ih) * np.float32(sh))
+                ow = int(np.float32(iw) * np.float32(sw))
+            if "OutSize" in ins:
+                oh, ow = (int(v) for v in ins["OutSize"][0].reshape(-1)[:2])
+        if v1:  # Fluid's ratio never uses the scale
+            sh = sw = -1.0
+        if (oh, ow) == (ih, iw):
+            y = x.copy()
+        else:
+            def ratio(i, o, s):
+                if o <= 1:
+                    return np.float32(0)
+                if align:
+                    return np.float32(i - 1) / np.float32(o - 1)
+                if s > 0:
+                    return np.float32(1.0 / s)
+                return np.float32(i) / np.float32(o)
+            rh, rw = ratio(ih, oh, sh), ratio(iw, ow, sw)
+            if method == "nearest":
+                def src(r, o, i):
+                    k = np.arange(o, dtype=np.float32)
+                    v = r * k + np.float32(0.5) if align else r * k
+                    return np.minimum(v.astype(np.int64), i - 1)
+                y = x[:, :, src(rh, oh, ih)[:, None], src(rw, ow, iw)[None, :]]
+            else:
+                half = mode == 0 and not align
+
+                def axis(r, o, i):
+                    k = np.arange(o)
+                    if half:
+                        lo = np.maximum((float(r) * (k + 0.5) - 0.5).astype(np.int64), 0)
+                        s = np.maximum(r * (k.astype(np.float32) + np.float32(0.5)) - np.float32(0.5), 0)
+                    else:
+                        s = r * k.astype(np.float32)
+                        lo = s.astype(np.int64)
+                    lo = np.minimum(lo, i - 1)
+                    hi = np.minimum(lo + 1, i - 1)
+                    return lo, hi, (s - lo.astype(np.float32)).astype(np.float32)
+                y0, y1, dy = axis(rh, oh, ih)
+                x0, x1, dx = axis(rw, ow, iw)
+                dy, dx = dy[:, None], dx[None, :]
+                cy, cx = np.float32(1) - dy, np.float32(1) - dx
+
+                def at(yi, xi):
+                    return x[:, :, yi[:, None], xi[None, :]].astype(np.float32)
+                y = (at(y0, x0) * cy * cx + at(y1, x0) * dy * cx + at(y0, x1) * cy * dx
+                     + at(y1, x1) * dy * dx).astype(x.dtype)
+        return {"Out": y.transpose(0, 2, 3, 1) if nhwc else y}
+    return run
+
+
 def _dropout(ins, a):
     x = ins["X"][0]
     if a.get("dropout_implementation", "downgrade_in_infer") == "upscale_in_train":
@@ -556,6 +635,8 @@ def _unary(fn):
 
 OPS = {
     "conv2d": _conv2d, "depthwise_conv2d": _conv2d, "pool2d": _pool2d,
+    "nearest_interp_v2": _interp("nearest", False), "bilinear_interp_v2": _interp("bilinear", False),
+    "nearest_interp": _interp("nearest", True), "bilinear_interp": _interp("bilinear", True),
     "batch_norm": _batch_norm, "layer_norm": _layer_norm,
     "relu": _unary(lambda x, a: np.maximum(x, 0)),
     "relu6": _unary(lambda x, a: np.clip(x, 0, a.get("threshold", 6.0))),

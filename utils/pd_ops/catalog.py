@@ -74,6 +74,8 @@ def reduce(name, summary):
 
 
 def interp(name, method):
+    """Paddle 2.x interpolation: `scale` is [scale_h, scale_w] and, when given,
+    also sets the source-coordinate ratio (1 / scale)."""
     return Op(name, ["X:float", "OutSize=OutSizeInput:index?", "SizeTensor:index*", "Scale=ScaleInput:float?"],
               ["Out:float"],
               [A("data_layout", "str", "NCHW", choices=DATA_FORMAT + ("NCDHW", "NDHWC")),
@@ -84,6 +86,19 @@ def interp(name, method):
               "custom", f"{method} interpolation (resize) of an NCHW/NHWC image batch",
               f"%y = pd.{name} %x {{out_h = 64 : i32, out_w = 64 : i32}} : (tensor<1x3x32x32xf32>) -> tensor<1x3x64x64xf32>")
 
+
+def interp_v1(name, method):
+    """Fluid 1.x interpolation (interpolate_op.cc): one scalar `scale` that only
+    sets the output size; the ratio always comes from the sizes."""
+    return Op(name, ["X:float", "OutSize=OutSizeInput:index?", "SizeTensor:index*", "Scale=ScaleInput:float?"],
+              ["Out:float"],
+              [A("data_layout", "str", "NCHW", choices=DATA_FORMAT + ("NCDHW", "NDHWC")),
+               A("out_d", "i32", 0), A("out_h", "i32", 0), A("out_w", "i32", 0),
+               A("scale", "f32", 0.0),
+               A("interp_method", "str", method, choices=("bilinear", "nearest", "bicubic", "linear", "trilinear")),
+               A("align_corners", "bool", True), A("align_mode", "i32", 1, min=0)],
+              "custom", f"Fluid 1.x {method} interpolation (resize) of an NCHW/NHWC image batch",
+              f"%y = pd.{name} %x {{out_h = 64 : i32, out_w = 64 : i32}} : (tensor<1x3x32x32xf32>) -> tensor<1x3x64x64xf32>")
 
 FAKE_QUANT_MA = [A("moving_rate", "f32", 0.9, range=("0.0", "1.0")), A("bit_length", "i32", 8, min=1),
                  A("is_test", "bool", False), A("round_type", "i32", 1, min=0)]
@@ -140,6 +155,8 @@ OPS = [
        "%y = pd.pad3d %x {paddings = array<i32: 1, 1, 1, 1, 0, 0>} : (tensor<1x3x1x8x8xf32>) -> tensor<1x3x1x10x10xf32>"),
     interp("bilinear_interp_v2", "bilinear"),
     interp("nearest_interp_v2", "nearest"),
+    interp_v1("bilinear_interp", "bilinear"),
+    interp_v1("nearest_interp", "nearest"),
     # ---------------------------------------------------------------- activations
     unary("relu", "rectified linear unit max(x, 0)"),
     unary("relu6", "min(max(x, 0), threshold)", [A("threshold", "f32", 6.0)]),

@@ -28,6 +28,7 @@ void populatePdShapeToTensorPatterns(RewritePatternSet &patterns);
 void populatePdGatherToLinalgPatterns(RewritePatternSet &patterns);
 void populatePdGenerateToLinalgPatterns(RewritePatternSet &patterns);
 void populatePdDetectionToLinalgPatterns(RewritePatternSet &patterns);
+void populatePdInterpToLinalgPatterns(RewritePatternSet &patterns);
 /// pd conv / fc / matmul_v2 -> pd.kernel_call of the oneDNN kernels
 /// (higher benefit than the linalg patterns; forms they do not cover are left
 /// to those).

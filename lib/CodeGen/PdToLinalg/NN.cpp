@@ -5,8 +5,10 @@
 #include "Utils.h"
 
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 
 #include <limits>
+#include <tuple>
 
 using namespace mlir;
 using namespace mlir::pd;
@@ -759,6 +761,59 @@ template <typename OpTy> struct ArgLowering : OpConversionPattern<OpTy> {
   }
 };
 
+/// Adaptive pooling of NCHW `x` to the bins of `type` (Paddle's
+/// AdaptStartIndex / AdaptEndIndex): output row i covers input rows
+/// [floor(i * H / OH), ceil((i + 1) * H / OH)), columns alike; averages divide
+/// by the bin's own size. Each output element loops over its bin, so H and W
+/// may be dynamic.
+Value adaptivePool(OpBuilder &r, Location loc, Value x, RankedTensorType type, bool isMax) {
+  Type elem = type.getElementType();
+  Value h = tensor::DimOp::create(r, loc, x, 2), w = tensor::DimOp::create(r, loc, x, 3);
+  Value oh = arith::ConstantIndexOp::create(r, loc, type.getDimSize(2));
+  Value ow = arith::ConstantIndexOp::create(r, loc, type.getDimSize(3));
+  SmallVector<Value> dyn;
+  for (int64_t d = 0; d < 2; ++d)
+    if (type.isDynamicDim(d))
+      dyn.push_back(tensor::DimOp::create(r, loc, x, d));
+  double init = isMax ? -std::numeric_limits<double>::infinity() : 0.0;
+  return generateTensor(r, loc, type, dyn, [&](OpBuilder &b, Location l) -> Value {
+    Value n = linalg::IndexOp::create(b, l, 0), c = linalg::IndexOp::create(b, l, 1);
+    Value one = arith::ConstantIndexOp::create(b, l, 1);
+    auto bin = [&](int64_t d, Value in, Value out) -> std::pair<Value, Value> {
+      Value i = linalg::IndexOp::create(b, l, d);
+      Value lo = arith::DivUIOp::create(b, l, arith::MulIOp::create(b, l, i, in), out);
+      Value hiNum = arith::MulIOp::create(b, l, arith::AddIOp::create(b, l, i, one), in);
+      return {lo, arith::CeilDivUIOp::create(b, l, hiNum, out)};
+    };
+    // Plain variables: the loop bodies below capture them.
+    Value h0, h1, w0, w1;
+    std::tie(h0, h1) = bin(2, h, oh);
+    std::tie(w0, w1) = bin(3, w, ow);
+    Value start = scalar(b, l, elem, init);
+    auto rows = scf::ForOp::create(
+        b, l, h0, h1, one, ValueRange{start},
+        [&](OpBuilder &rb, Location rl, Value y, ValueRange racc) {
+          auto cols = scf::ForOp::create(
+              rb, rl, w0, w1, one, ValueRange{racc[0]},
+              [&](OpBuilder &cb, Location cl, Value xi, ValueRange cacc) {
+                Value v = tensor::ExtractOp::create(cb, cl, x, ValueRange{n, c, y, xi});
+                Value next = isMax ? arith::MaximumFOp::create(cb, cl, cacc[0], v).getResult()
+                                   : arith::AddFOp::create(cb, cl, cacc[0], v).getResult();
+                scf::YieldOp::create(cb, cl, next);
+              });
+          scf::YieldOp::create(rb, rl, cols.getResult(0));
+        });
+    Value acc = rows.getResult(0);
+    if (isMax)
+      return acc;
+    Value count = arith::MulIOp::create(b, l, arith::SubIOp::create(b, l, h1, h0),
+                                        arith::SubIOp::create(b, l, w1, w0));
+    Value countF = arith::SIToFPOp::create(b, l, elem,
+                                           arith::IndexCastOp::create(b, l, b.getI64Type(), count));
+    return arith::DivFOp::create(b, l, acc, countF);
+  });
+}
+
 struct Pool2dLowering : OpConversionPattern<Pool2dOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult matchAndRewrite(Pool2dOp op, OpAdaptor a,
@@ -779,23 +834,26 @@ struct Pool2dLowering : OpConversionPattern<Pool2dOp> {
     if (global) {
       Value red = reduceDims(r, loc, a.getX(), {2, 3}, init, combine);
       if (!isMax) {
-        if (!in.hasStaticShape() && (in.isDynamicDim(2) || in.isDynamicDim(3)))
-          return r.notifyMatchFailure(op, "global average pooling needs static spatial dims");
-        double count = double(in.getDimSize(2) * in.getDimSize(3));
+        // The divisor H * W, read at run time when a spatial dim is dynamic.
+        Value hw = arith::MulIOp::create(r, loc, tensor::DimOp::create(r, loc, a.getX(), 2),
+                                         tensor::DimOp::create(r, loc, a.getX(), 3));
+        Value count = arith::SIToFPOp::create(
+            r, loc, in.getElementType(), arith::IndexCastOp::create(r, loc, r.getI64Type(), hw));
         auto rt = cast<RankedTensorType>(red.getType());
-        red = *elementwise(
-            r, loc, rt, ValueRange{red}, {0}, [&](OpBuilder &b, Location l, ValueRange v) -> Value {
-              return arith::DivFOp::create(b, l, v[0], scalar(b, l, rt.getElementType(), count));
-            });
+        red = *elementwise(r, loc, rt, ValueRange{red}, {0},
+                           [&](OpBuilder &b, Location l, ValueRange v) -> Value {
+                             return arith::DivFOp::create(b, l, v[0], count);
+                           });
       }
       Value y = tensor::ExpandShapeOp::create(r, loc, type, red,
                                               ArrayRef<ReassociationIndices>{{0}, {1, 2, 3}});
       r.replaceOp(op, y);
       return success();
     }
-    if (op.getAdaptive())
-      return r.notifyMatchFailure(op,
-                                  "adaptive pooling to sizes other than 1x1 is not supported yet");
+    if (op.getAdaptive()) {
+      r.replaceOp(op, adaptivePool(r, loc, a.getX(), type, isMax));
+      return success();
+    }
     auto ks = op.getKsize();
     auto st = op.getStrides();
     auto pads =

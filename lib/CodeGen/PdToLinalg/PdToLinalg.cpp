@@ -40,6 +40,7 @@ struct ConvertPdToLinalgPass : impl::ConvertPdToLinalgPassBase<ConvertPdToLinalg
       populatePdGatherToLinalgPatterns(patterns);
       populatePdGenerateToLinalgPatterns(patterns);
       populatePdDetectionToLinalgPatterns(patterns);
+      populatePdInterpToLinalgPatterns(patterns);
       if (onednn)
         populatePdToOneDNNPatterns(patterns);
     };

@@ -1489,3 +1489,66 @@ func.func @negative_yolo_box_channels(%x: tensor<1x15x4x4xf32>, %s: tensor<1x2xi
   %b, %c = pd.yolo_box %x, %s {anchors = array<i32: 10, 13, 16, 30>, class_num = 3 : i32} : (tensor<1x15x4x4xf32>, tensor<1x2xi32>) -> (tensor<1x32x4xf32>, tensor<1x32x3xf32>)
   return
 }
+
+// -----
+
+// Tests that interpolation needs a 4-D X.
+func.func @negative_interp_rank(%x: tensor<3x8x8xf32>) {
+  // expected-error @+1 {{'pd.bilinear_interp_v2' op X must have rank 4, got 3}}
+  %0 = pd.bilinear_interp_v2 %x {out_h = 4 : i32, out_w = 4 : i32} : (tensor<3x8x8xf32>) -> tensor<3x4x4xf32>
+  return
+}
+
+// -----
+
+// Tests that the interp_method attribute must name the op's own method.
+func.func @negative_interp_method(%x: tensor<1x3x8x8xf32>) {
+  // expected-error @+1 {{'pd.nearest_interp_v2' op interp_method must be 'nearest', got 'bilinear'}}
+  %0 = pd.nearest_interp_v2 %x {interp_method = "bilinear", out_h = 4 : i32, out_w = 4 : i32} : (tensor<1x3x8x8xf32>) -> tensor<1x3x4x4xf32>
+  return
+}
+
+// -----
+
+// Tests that align_mode is 0 or 1.
+func.func @negative_interp_align_mode(%x: tensor<1x3x8x8xf32>) {
+  // expected-error @+1 {{'pd.bilinear_interp' op align_mode must be 0 or 1, got 2}}
+  %0 = pd.bilinear_interp %x {align_mode = 2 : i32, out_h = 4 : i32, out_w = 4 : i32} : (tensor<1x3x8x8xf32>) -> tensor<1x3x4x4xf32>
+  return
+}
+
+// -----
+
+// Tests that OutSize holds exactly (out_h, out_w).
+func.func @negative_interp_outsize(%x: tensor<1x3x8x8xf32>, %s: tensor<3xi32>) {
+  // expected-error @+1 {{'pd.nearest_interp' op OutSize must be a 1-D tensor of 2 elements (out_h, out_w)}}
+  %0 = pd.nearest_interp %x OutSize(%s) : (tensor<1x3x8x8xf32>, tensor<3xi32>) -> tensor<1x3x?x?xf32>
+  return
+}
+
+// -----
+
+// Tests that a 5-D layout is refused for a 4-D X.
+func.func @negative_interp_layout(%x: tensor<1x3x8x8xf32>) {
+  // expected-error @+1 {{'pd.nearest_interp_v2' op data_layout must be NCHW or NHWC for a 4-D X, got 'NCDHW'}}
+  %0 = pd.nearest_interp_v2 %x {data_layout = "NCDHW", out_h = 4 : i32, out_w = 4 : i32} : (tensor<1x3x8x8xf32>) -> tensor<1x3x4x4xf32>
+  return
+}
+
+// -----
+
+// Tests that a Fluid interpolation without a positive scale needs out_h and out_w.
+func.func @negative_interp_v1_size(%x: tensor<1x3x8x8xf32>) {
+  // expected-error @+1 {{'pd.bilinear_interp' op needs out_h and out_w, a scale, or a size input}}
+  %0 = pd.bilinear_interp %x {scale = -1.0 : f32} : (tensor<1x3x8x8xf32>) -> tensor<1x3x8x8xf32>
+  return
+}
+
+// -----
+
+// Tests that a scale that shrinks a dim to nothing is refused.
+func.func @negative_interp_empty(%x: tensor<1x3x1x8xf32>) {
+  // expected-error @+1 {{'pd.nearest_interp_v2' op output size 0x4 is not positive}}
+  %0 = pd.nearest_interp_v2 %x {scale = array<f32: 0.5, 0.5>} : (tensor<1x3x1x8xf32>) -> tensor<1x3x0x4xf32>
+  return
+}

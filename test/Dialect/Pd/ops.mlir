@@ -134,6 +134,24 @@ func.func @nearest_interp_v2(%x: tensor<1x3x32x32xf32>) -> (tensor<1x3x64x64xf32
   return %y : tensor<1x3x64x64xf32>
 }
 
+// Tests that pd.bilinear_interp (Fluid 1.x) round-trips with its scalar scale.
+// CHECK-LABEL: func.func @bilinear_interp
+// CHECK: %[[R:.*]] = pd.bilinear_interp %arg0 {align_corners = false, scale = 2.000000e+00 : f32} : (tensor<1x3x32x32xf32>) -> tensor<1x3x64x64xf32>
+// CHECK: return %[[R]]
+func.func @bilinear_interp(%x: tensor<1x3x32x32xf32>) -> (tensor<1x3x64x64xf32>) {
+  %y = pd.bilinear_interp %x {align_corners = false, scale = 2.0 : f32} : (tensor<1x3x32x32xf32>) -> tensor<1x3x64x64xf32>
+  return %y : tensor<1x3x64x64xf32>
+}
+
+// Tests that pd.nearest_interp (Fluid 1.x) round-trips with a run-time OutSize.
+// CHECK-LABEL: func.func @nearest_interp
+// CHECK: %[[R:.*]] = pd.nearest_interp %arg0 OutSize(%arg1) {align_corners = false} : (tensor<1x3x32x32xf32>, tensor<2xi32>) -> tensor<1x3x?x?xf32>
+// CHECK: return %[[R]]
+func.func @nearest_interp(%x: tensor<1x3x32x32xf32>, %s: tensor<2xi32>) -> (tensor<1x3x?x?xf32>) {
+  %y = pd.nearest_interp %x OutSize(%s) {align_corners = false} : (tensor<1x3x32x32xf32>, tensor<2xi32>) -> tensor<1x3x?x?xf32>
+  return %y : tensor<1x3x?x?xf32>
+}
+
 // Tests that pd.relu round-trips.
 // CHECK-LABEL: func.func @relu
 // CHECK: %[[R:.*]] = pd.relu %arg0 : (tensor<?x64xf32>) -> tensor<?x64xf32>

@@ -446,29 +446,75 @@ LogicalResult Pad3dOp::inferResultTypes(SmallVectorImpl<Type> &types, bool emit)
   return success();
 }
 
-static LogicalResult interpShape(const Checker &c, Value xv, StringRef layout, int64_t outH,
-                                 int64_t outW, ArrayRef<float> scale, bool runtimeSize,
+namespace {
+/// What the interpolation ops (v2 and Fluid's v1) share for shape inference.
+struct InterpSpec {
+  Value x, outSize, scaleInput;
+  size_t sizeTensors;
+  StringRef layout, method, wantMethod;
+  int64_t outH, outW, alignMode;
+  /// v2: [scale_h, scale_w] (one entry: both); v1: one scalar, used if > 0.
+  SmallVector<float, 2> scale;
+  bool v1;
+};
+} // namespace
+
+/// Paddle's size rule: SizeTensor, else OutSize, else a scale (the Scale
+/// input, else the attribute) times the input size, else out_h / out_w.
+/// Sizes given at run time make the spatial dims dynamic.
+static LogicalResult interpShape(const Checker &c, const InterpSpec &s,
                                  SmallVectorImpl<Type> &types) {
-  if (failed(c.rank(xv, "X", 4, 4)))
+  if (failed(c.rank(s.x, "X", 4, 4)))
     return failure();
-  auto x = rt(xv);
-  bool nhwc = layout == "NHWC";
-  int64_t h = x.getDimSize(nhwc ? 1 : 2), w = x.getDimSize(nhwc ? 2 : 3);
-  int64_t oh, ow;
-  if (runtimeSize) {
-    oh = ow = kDyn;
-  } else if (outH > 0 && outW > 0) {
-    oh = outH;
-    ow = outW;
-  } else if (!scale.empty()) {
-    float sh = scale[0], sw = scale.size() > 1 ? scale[1] : scale[0];
+  if (s.layout != "NCHW" && s.layout != "NHWC" && s.layout != "AnyLayout")
+    return c.fail("data_layout must be NCHW or NHWC for a 4-D X, got '" + s.layout + "'");
+  if (s.method != s.wantMethod)
+    return c.fail("interp_method must be '" + s.wantMethod + "', got '" + s.method + "'");
+  if (s.alignMode > 1)
+    return c.fail("align_mode must be 0 or 1, got " + Twine(s.alignMode));
+  auto x = rt(s.x);
+  if (s.outSize) {
+    auto t = rt(s.outSize);
+    if (t.getRank() != 1 || conflict(t.getDimSize(0), 2))
+      return c.fail("OutSize must be a 1-D tensor of 2 elements (out_h, out_w)");
+  }
+  if (s.sizeTensors && s.sizeTensors != 2)
+    return c.fail("SizeTensor must hold 2 tensors (out_h, out_w), got " + Twine(s.sizeTensors));
+  if (s.scaleInput) {
+    auto t = rt(s.scaleInput);
+    int64_t n = prod(t.getShape());
+    if (t.getRank() != 1 || (!isDyn(n) && (n < 1 || n > 2)))
+      return c.fail("Scale must be a 1-D tensor of 1 or 2 elements");
+  }
+  float sh = -1, sw = -1;
+  if (s.v1) {
+    sh = sw = s.scale.empty() ? 0.f : s.scale[0];
+  } else if (!s.scale.empty()) {
+    if (s.scale.size() > 2)
+      return c.fail("scale must have 1 or 2 elements (scale_h, scale_w), got " +
+                    Twine(s.scale.size()));
+    sh = s.scale[0];
+    sw = s.scale.size() > 1 ? s.scale[1] : s.scale[0];
     if (sh <= 0 || sw <= 0)
       return c.fail("scale must be positive");
-    oh = isDyn(h) ? kDyn : static_cast<int64_t>(h * sh);
-    ow = isDyn(w) ? kDyn : static_cast<int64_t>(w * sw);
+  }
+  bool nhwc = s.layout == "NHWC";
+  int64_t h = x.getDimSize(nhwc ? 1 : 2), w = x.getDimSize(nhwc ? 2 : 3);
+  int64_t oh, ow;
+  if (s.sizeTensors || s.outSize || s.scaleInput) {
+    oh = ow = kDyn;
+  } else if (sh > 0 && sw > 0) {
+    // Paddle truncates the float product.
+    oh = isDyn(h) ? kDyn : static_cast<int64_t>(static_cast<float>(h) * sh);
+    ow = isDyn(w) ? kDyn : static_cast<int64_t>(static_cast<float>(w) * sw);
+  } else if (s.outH > 0 && s.outW > 0) {
+    oh = s.outH;
+    ow = s.outW;
   } else {
     return c.fail("needs out_h and out_w, a scale, or a size input");
   }
+  if ((!isDyn(oh) && oh < 1) || (!isDyn(ow) && ow < 1))
+    return c.fail("output size " + Twine(oh) + "x" + Twine(ow) + " is not positive");
   int64_t n = x.getDimSize(0), ch = x.getDimSize(nhwc ? 3 : 1);
   SmallVector<int64_t> out =
       nhwc ? SmallVector<int64_t>{n, oh, ow, ch} : SmallVector<int64_t>{n, ch, oh, ow};
@@ -476,14 +522,56 @@ static LogicalResult interpShape(const Checker &c, Value xv, StringRef layout, i
   return success();
 }
 
+template <typename OpTy>
+static LogicalResult interpV2Shape(OpTy op, StringRef method, bool emit,
+                                   SmallVectorImpl<Type> &types) {
+  InterpSpec s{op.getX(),
+               op.getOutSizeInput(),
+               op.getScaleInput(),
+               op.getSizeTensor().size(),
+               op.getDataLayout(),
+               op.getInterpMethod(),
+               method,
+               op.getOutH(),
+               op.getOutW(),
+               op.getAlignMode(),
+               SmallVector<float, 2>(op.getScale()),
+               /*v1=*/false};
+  return interpShape({op, emit}, s, types);
+}
+
+template <typename OpTy>
+static LogicalResult interpV1Shape(OpTy op, StringRef method, bool emit,
+                                   SmallVectorImpl<Type> &types) {
+  InterpSpec s{op.getX(),
+               op.getOutSizeInput(),
+               op.getScaleInput(),
+               op.getSizeTensor().size(),
+               op.getDataLayout(),
+               op.getInterpMethod(),
+               method,
+               op.getOutH(),
+               op.getOutW(),
+               op.getAlignMode(),
+               SmallVector<float, 2>{op.getScale().convertToFloat()},
+               /*v1=*/true};
+  return interpShape({op, emit}, s, types);
+}
+
 LogicalResult BilinearInterpV2Op::inferResultTypes(SmallVectorImpl<Type> &types, bool emit) {
-  return interpShape({*this, emit}, getX(), getDataLayout(), getOutH(), getOutW(), getScale(),
-                     getOutSizeInput() || !getSizeTensor().empty() || getScaleInput(), types);
+  return interpV2Shape(*this, "bilinear", emit, types);
 }
 
 LogicalResult NearestInterpV2Op::inferResultTypes(SmallVectorImpl<Type> &types, bool emit) {
-  return interpShape({*this, emit}, getX(), getDataLayout(), getOutH(), getOutW(), getScale(),
-                     getOutSizeInput() || !getSizeTensor().empty() || getScaleInput(), types);
+  return interpV2Shape(*this, "nearest", emit, types);
+}
+
+LogicalResult BilinearInterpOp::inferResultTypes(SmallVectorImpl<Type> &types, bool emit) {
+  return interpV1Shape(*this, "bilinear", emit, types);
+}
+
+LogicalResult NearestInterpOp::inferResultTypes(SmallVectorImpl<Type> &types, bool emit) {
+  return interpV1Shape(*this, "nearest", emit, types);
 }
 
 //===----------------------------------------------------------------------===//

@@ -335,6 +335,68 @@ def Pd_NearestInterpV2Op : Pd_Op<"nearest_interp_v2", [AttrSizedOperandSegments]
   let assemblyFormat = "$X (`OutSize` `(` $OutSizeInput^ `)`)? (`SizeTensor` `[` $SizeTensor^ `]`)? (`Scale` `(` $ScaleInput^ `)`)? attr-dict `:` functional-type(operands, results)";
 }
 
+def Pd_BilinearInterpOp : Pd_Op<"bilinear_interp", [AttrSizedOperandSegments]> {
+  let summary = "Fluid 1.x bilinear interpolation (resize) of an NCHW/NHWC image batch";
+  let description = [{
+    Paddle operator `bilinear_interp`: Fluid 1.x bilinear interpolation (resize) of an NCHW/NHWC image batch.
+
+    Input slots: X, OutSize (optional), SizeTensor (list), Scale (optional). Output slots: Out.
+
+    Example:
+
+    ```mlir
+    %y = pd.bilinear_interp %x {out_h = 64 : i32, out_w = 64 : i32} : (tensor<1x3x32x32xf32>) -> tensor<1x3x64x64xf32>
+    ```
+  }];
+  let arguments = (ins
+    Pd_FloatTensor:$X,
+    Optional<Pd_IndexTensor>:$OutSizeInput,
+    Variadic<Pd_IndexTensor>:$SizeTensor,
+    Optional<Pd_FloatTensor>:$ScaleInput,
+    DefaultValuedStrAttr<ConfinedAttr<StrAttr, [Pd_StrIn<["NCHW", "NHWC", "AnyLayout", "NCDHW", "NDHWC"]>]>, "NCHW">:$data_layout,
+    DefaultValuedAttr<Pd_I32Attr, "0">:$out_d,
+    DefaultValuedAttr<Pd_I32Attr, "0">:$out_h,
+    DefaultValuedAttr<Pd_I32Attr, "0">:$out_w,
+    DefaultValuedAttr<F32Attr, "0.0">:$scale,
+    DefaultValuedStrAttr<ConfinedAttr<StrAttr, [Pd_StrIn<["bilinear", "nearest", "bicubic", "linear", "trilinear"]>]>, "bilinear">:$interp_method,
+    DefaultValuedAttr<BoolAttr, "true">:$align_corners,
+    DefaultValuedAttr<ConfinedAttr<Pd_I32Attr, [IntMinValue<0>]>, "1">:$align_mode
+  );
+  let results = (outs Pd_FloatTensor:$Out);
+  let assemblyFormat = "$X (`OutSize` `(` $OutSizeInput^ `)`)? (`SizeTensor` `[` $SizeTensor^ `]`)? (`Scale` `(` $ScaleInput^ `)`)? attr-dict `:` functional-type(operands, results)";
+}
+
+def Pd_NearestInterpOp : Pd_Op<"nearest_interp", [AttrSizedOperandSegments]> {
+  let summary = "Fluid 1.x nearest interpolation (resize) of an NCHW/NHWC image batch";
+  let description = [{
+    Paddle operator `nearest_interp`: Fluid 1.x nearest interpolation (resize) of an NCHW/NHWC image batch.
+
+    Input slots: X, OutSize (optional), SizeTensor (list), Scale (optional). Output slots: Out.
+
+    Example:
+
+    ```mlir
+    %y = pd.nearest_interp %x {out_h = 64 : i32, out_w = 64 : i32} : (tensor<1x3x32x32xf32>) -> tensor<1x3x64x64xf32>
+    ```
+  }];
+  let arguments = (ins
+    Pd_FloatTensor:$X,
+    Optional<Pd_IndexTensor>:$OutSizeInput,
+    Variadic<Pd_IndexTensor>:$SizeTensor,
+    Optional<Pd_FloatTensor>:$ScaleInput,
+    DefaultValuedStrAttr<ConfinedAttr<StrAttr, [Pd_StrIn<["NCHW", "NHWC", "AnyLayout", "NCDHW", "NDHWC"]>]>, "NCHW">:$data_layout,
+    DefaultValuedAttr<Pd_I32Attr, "0">:$out_d,
+    DefaultValuedAttr<Pd_I32Attr, "0">:$out_h,
+    DefaultValuedAttr<Pd_I32Attr, "0">:$out_w,
+    DefaultValuedAttr<F32Attr, "0.0">:$scale,
+    DefaultValuedStrAttr<ConfinedAttr<StrAttr, [Pd_StrIn<["bilinear", "nearest", "bicubic", "linear", "trilinear"]>]>, "nearest">:$interp_method,
+    DefaultValuedAttr<BoolAttr, "true">:$align_corners,
+    DefaultValuedAttr<ConfinedAttr<Pd_I32Attr, [IntMinValue<0>]>, "1">:$align_mode
+  );
+  let results = (outs Pd_FloatTensor:$Out);
+  let assemblyFormat = "$X (`OutSize` `(` $OutSizeInput^ `)`)? (`SizeTensor` `[` $SizeTensor^ `]`)? (`Scale` `(` $ScaleInput^ `)`)? attr-dict `:` functional-type(operands, results)";
+}
+
 def Pd_ReluOp : Pd_Op<"relu"> {
   let summary = "rectified linear unit max(x, 0)";
   let description = [{
