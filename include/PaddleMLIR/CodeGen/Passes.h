@@ -27,6 +27,9 @@ void populatePdMatMulToLinalgPatterns(RewritePatternSet &patterns);
 void populatePdShapeToTensorPatterns(RewritePatternSet &patterns);
 void populatePdGatherToLinalgPatterns(RewritePatternSet &patterns);
 void populatePdGenerateToLinalgPatterns(RewritePatternSet &patterns);
+void populatePdQuantToLinalgPatterns(RewritePatternSet &patterns);
+void populatePdMetricsToLinalgPatterns(RewritePatternSet &patterns);
+void populatePdSamplingToLinalgPatterns(RewritePatternSet &patterns);
 /// pd conv / fc / matmul_v2 -> pd.kernel_call of the oneDNN kernels
 /// (higher benefit than the linalg patterns; forms they do not cover are left
 /// to those).

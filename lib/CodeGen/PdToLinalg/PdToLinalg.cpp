@@ -39,6 +39,9 @@ struct ConvertPdToLinalgPass : impl::ConvertPdToLinalgPassBase<ConvertPdToLinalg
       populatePdShapeToTensorPatterns(patterns);
       populatePdGatherToLinalgPatterns(patterns);
       populatePdGenerateToLinalgPatterns(patterns);
+      populatePdQuantToLinalgPatterns(patterns);
+      populatePdMetricsToLinalgPatterns(patterns);
+      populatePdSamplingToLinalgPatterns(patterns);
       if (onednn)
         populatePdToOneDNNPatterns(patterns);
     };
