@@ -36,10 +36,13 @@ struct GridSamplerLowering : OpConversionPattern<GridSamplerOp> {
     bool align = op.getAlignCorners();
     StringRef padding = op.getPaddingMode();
     bool nearest = op.getMode() == "nearest";
+    // Result dims: N and (Ho, Wo) from Grid dims 0, 1, 2; C from X dim 1.
+    const int64_t gridDim[4] = {0, -1, 1, 2};
     SmallVector<Value> dyn;
     for (int64_t i = 0; i < 4; ++i)
       if (type.isDynamicDim(i))
-        dyn.push_back(tensor::DimOp::create(r, loc, i == 1 ? x : grid, i == 1 ? 1 : i - 1));
+        dyn.push_back(i == 1 ? tensor::DimOp::create(r, loc, x, 1).getResult()
+                             : tensor::DimOp::create(r, loc, grid, gridDim[i]).getResult());
     Value hIdx = tensor::DimOp::create(r, loc, x, 2), wIdx = tensor::DimOp::create(r, loc, x, 3);
     auto toF = [&](OpBuilder &b, Location l, Value i) -> Value {
       return arith::SIToFPOp::create(b, l, et, arith::IndexCastOp::create(b, l, b.getI64Type(), i));
