@@ -206,12 +206,17 @@ def test_fake_quantize_and_dequantize_max_abs(tmp_path):
     c = b.tmp("c", [-1, 4, 2, 2])
     b.op("fake_channel_wise_dequantize_max_abs", {"X": [q], "Scales": [ch]}, {"Out": [c]},
          {"quant_bits": [8], "quant_axis": 1})
-    for t in (q, d, c):
+    # Two scales (weight per channel, then activation): channels along dim 1.
+    c2 = b.tmp("c2", [-1, 4, 2, 2])
+    b.op("fake_channel_wise_dequantize_max_abs", {"X": [q], "Scales": [ch, scale]}, {"Out": [c2]},
+         {"quant_bits": [8, 8]})
+    for t in (q, d, c, c2):
         b.fetch(t)
     data = (rng.standard_normal((2, 4, 2, 2)) * 2).astype(np.float32)
     v = np.clip(data, -1.5, 1.5) * 127 / 1.5
     qv = np.sign(v) * np.floor(np.abs(v) + 0.5)
-    want = [qv, qv * 1.5 / 127, qv * np.array([1.0, 2.0, 0.5, 4.0]).reshape(1, 4, 1, 1) / 127]
+    per_channel = np.array([1.0, 2.0, 0.5, 4.0]).reshape(1, 4, 1, 1)
+    want = [qv, qv * 1.5 / 127, qv * per_channel / 127, qv * per_channel * 1.5 / (127 * 127)]
     check(save(b, tmp_path / "m"), [data], want, tmp_path)
 
 

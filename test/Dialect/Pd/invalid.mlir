@@ -1379,9 +1379,9 @@ func.func @negative_152(%x: tensor<4x3xf32>, %s: tensor<3xf32>) {
 // -----
 
 // Tests that channel-wise dequant second scale holds one element.
-func.func @negative_153(%x: tensor<4x3xf32>, %s: tensor<4xf32>) {
+func.func @negative_153(%x: tensor<3x4xf32>, %s: tensor<4xf32>) {
   // expected-error @+1 {{Scales[1] must hold one element, got shape [4]}}
-  %0 = pd.fake_channel_wise_dequantize_max_abs %x Scales [%s, %s] {quant_bits = array<i32: 8, 8>} : (tensor<4x3xf32>, tensor<4xf32>, tensor<4xf32>) -> tensor<4x3xf32>
+  %0 = pd.fake_channel_wise_dequantize_max_abs %x Scales [%s, %s] {quant_bits = array<i32: 8, 8>} : (tensor<3x4xf32>, tensor<4xf32>, tensor<4xf32>) -> tensor<3x4xf32>
   return
 }
 

@@ -1275,3 +1275,12 @@ func.func @import_blockers(%x: tensor<?x4x8x8xf32>, %s: tensor<4xf32>, %v: tenso
   %10, %11, %12 = pd.accuracy %8, %9, %l : (tensor<?x5xf32>, tensor<?x5xi64>, tensor<?x1xi64>) -> (tensor<1xf32>, tensor<1xi32>, tensor<1xi32>)
   return
 }
+
+// Tests that fake_channel_wise_dequantize_max_abs with two scales takes its
+// channels along dim 1 (the quant_axis default 0 does not apply).
+// CHECK-LABEL: func.func @channel_wise_dequantize_two_scales
+// CHECK: pd.fake_channel_wise_dequantize_max_abs %arg0 Scales[%arg1, %arg2] {quant_bits = array<i32: 8, 8>}
+func.func @channel_wise_dequantize_two_scales(%x: tensor<?x16x4x4xf32>, %s0: tensor<16xf32>, %s1: tensor<1xf32>) -> tensor<?x16x4x4xf32> {
+  %0 = pd.fake_channel_wise_dequantize_max_abs %x Scales [%s0, %s1] {quant_bits = array<i32: 8, 8>} : (tensor<?x16x4x4xf32>, tensor<16xf32>, tensor<1xf32>) -> tensor<?x16x4x4xf32>
+  return %0 : tensor<?x16x4x4xf32>
+}

@@ -1391,7 +1391,13 @@ LogicalResult FakeChannelWiseDequantizeMaxAbsOp::inferResultTypes(SmallVectorImp
   if (getQuantAxis() >= x.getRank())
     return c.fail("quant_axis " + Twine(getQuantAxis()) + " is out of range for rank " +
                   Twine(x.getRank()));
-  if (failed(c.vec(getScales().front(), "Scales[0]", x.getDimSize(getQuantAxis()))))
+  // With two scales (a conv or mul output dequantized by the weight's
+  // per-channel scale and the activation's scale) Paddle takes the channels
+  // along dim 1, whatever quant_axis says.
+  int64_t axis = getScales().size() == 2 ? 1 : getQuantAxis();
+  if (axis >= x.getRank())
+    return c.fail("two Scales need X of rank >= 2");
+  if (failed(c.vec(getScales().front(), "Scales[0]", x.getDimSize(axis))))
     return failure();
   if (getScales().size() == 2 && failed(scalarScale(c, getScales()[1], "Scales[1]")))
     return failure();
