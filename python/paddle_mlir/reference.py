@@ -59,8 +59,20 @@ def _attrs(op):
                       fp.STRINGS: lambda: list(at.strings), fp.BOOLEAN: lambda: at.b,
                       fp.BOOLEANS: lambda: list(at.bools), fp.LONG: lambda: at.l,
                       fp.LONGS: lambda: list(at.longs), fp.FLOAT64: lambda: at.float64,
-                      fp.FLOAT64S: lambda: list(at.float64s)}.get(t, lambda: None)()
+                      fp.FLOAT64S: lambda: list(at.float64s),
+                      fp.SCALARS: lambda: [_scalar(v) for v in at.scalars]}.get(t, lambda: None)()
     return a
+
+
+def _scalar(v):
+    """The number a Scalar message (Paddle 2.6+ attributes) holds."""
+    if v.type == fp.Scalar.BOOLEAN:
+        return bool(v.b)
+    if v.type == fp.Scalar.LONG:
+        return int(v.i)
+    if v.type == fp.Scalar.COMPLEX128:
+        return complex(v.c.r, v.c.i)
+    return float(v.r)
 
 
 def _align(y, x_rank, axis):
@@ -680,6 +692,202 @@ OPS = {
     "sum": lambda ins, a: {"Out": sum(ins["X"][1:], ins["X"][0].copy())},
     "prior_box": _prior_box, "box_coder": _box_coder, "yolo_box": _yolo_box,
 }
+
+
+# ---- ops of real programs that had stopped at import (issue 23), each from
+# Paddle's operator definition.
+
+def _assign_value(ins, a):
+    dtype = NP_DTYPE[a.get("dtype", fp.VarType.FP32)]
+    if a.get("values") is not None:   # Paddle 2.6+: one list of Scalars
+        vals = a["values"]
+    else:
+        key = {np.bool_: "bool_values", np.int32: "int32_values", np.int64: "int64_values",
+               np.float32: "fp32_values"}[dtype]
+        vals = a.get(key, [])
+    return {"Out": np.array(vals).astype(dtype).reshape([int(d) for d in a.get("shape", [])])}
+
+
+def _fill_constant_batch_size_like(ins, a):
+    shape = list(a["shape"])
+    shape[a.get("output_dim_idx", 0)] = ins["Input"][0].shape[a.get("input_dim_idx", 0)]
+    value = float(a["str_value"]) if a.get("str_value") else a.get("value", 0.0)
+    return {"Out": np.full(shape, value, dtype=NP_DTYPE[a.get("dtype", 5)])}
+
+
+def _cross_entropy2(ins, a):
+    x, label = ins["X"][0], ins["Label"][0]
+    ignore = a.get("ignore_index", -100)
+    lbl = label[..., 0].astype(np.int64)
+    safe = np.where(lbl == ignore, 0, lbl)
+    match = np.take_along_axis(x, safe[..., None], axis=-1)
+    with np.errstate(divide="ignore"):
+        y = -np.clip(np.log(match), -1e20, 1e20)
+    keep = (lbl != ignore)[..., None]
+    return {"Y": np.where(keep, y, 0).astype(x.dtype), "MatchX": np.where(keep, match, 0).astype(x.dtype)}
+
+
+def _top_k(ins, a):
+    x = ins["X"][0]
+    k = int(ins["K"][0].reshape(-1)[0]) if ins.get("K") else a.get("k", 1)
+    order = np.argsort(-x, axis=-1, kind="stable")[..., :k]
+    return {"Out": np.take_along_axis(x, order, axis=-1), "Indices": order.astype(np.int64)}
+
+
+def _accuracy(ins, a):
+    ind, label = ins["Indices"][0], ins["Label"][0]
+    correct = int((ind == label.reshape(-1, 1)).any(axis=1).sum())
+    total = ind.shape[0]
+    return {"Accuracy": np.array([correct / total], np.float32), "Correct": np.array([correct], np.int32),
+            "Total": np.array([total], np.int32)}
+
+
+def _bin(bits):
+    return float(2 ** (bits - 1) - 1)
+
+
+def _inv(s):
+    return np.float32(1.0) / (s + np.float32(1e-6)) if s <= 1e-30 else np.float32(1.0) / s
+
+
+def _quant(x, s, bits, round_type):
+    """Paddle's ClipAndFakeQuant: integers held in float."""
+    b = np.float32(_bin(bits))
+    if round_type == 0:
+        return np.clip(np.rint(b * _inv(s) * x), -b - 1, b).astype(x.dtype)
+    v = b * _inv(s) * np.clip(x, -s, s)
+    return (np.sign(v) * np.floor(np.abs(v) + 0.5)).astype(x.dtype)   # half away from zero
+
+
+def _fq_moving_average(dequant):
+    def run(ins, a):
+        x, scale = ins["X"][0], ins["InScale"][0]
+        s = scale.reshape(-1)[0]
+        bits, rt = a.get("bit_length", 8), a.get("round_type", 1)
+        q = _quant(x, s, bits, rt)
+        out = (q * s / np.float32(_bin(bits))).astype(x.dtype) if dequant else q
+        return {"Out": out, "OutScale": scale}
+    return run
+
+
+def _fq_channel_wise(ins, a):
+    x = ins["X"][0]
+    axis = a.get("quant_axis", 0)
+    bits, rt = a.get("bit_length", 8), a.get("round_type", 1)
+    other = tuple(d for d in range(x.ndim) if d != axis)
+    scales = np.abs(x).max(axis=other)
+    out = np.empty_like(x)
+    for c in range(x.shape[axis]):
+        sl = [slice(None)] * x.ndim
+        sl[axis] = c
+        out[tuple(sl)] = _quant(x[tuple(sl)], scales[c], bits, rt) * scales[c] / np.float32(_bin(bits))
+    return {"Out": out, "OutScale": scales.astype(x.dtype)}
+
+
+def _fake_channel_wise_dequantize(ins, a):
+    x, scales = ins["X"][0], ins["Scales"]
+    bits = a.get("quant_bits", [8])
+    if len(scales) == 1:
+        axis = a.get("quant_axis", 0)
+        shape = [1] * x.ndim
+        shape[axis] = -1
+        return {"Out": (x * scales[0].reshape(shape) / np.float32(_bin(bits[0]))).astype(x.dtype)}
+    shape = [1] * x.ndim
+    shape[1] = -1
+    r = np.float32(_bin(bits[0]) * _bin(bits[1]))
+    return {"Out": (x * scales[0].reshape(shape) * scales[1].reshape(-1)[0] / r).astype(x.dtype)}
+
+
+def _conv3d(ins, a):
+    x, w = ins["Input"][0], ins["Filter"][0]
+    s, d, g = a.get("strides", [1, 1, 1]), a.get("dilations", [1, 1, 1]), a.get("groups", 1)
+    p = a.get("paddings", [0, 0, 0])
+    pads = [(p[2 * i], p[2 * i + 1]) if len(p) == 6 else (p[i], p[i]) for i in range(3)]
+    algo = a.get("padding_algorithm", "EXPLICIT")
+    if algo == "VALID":
+        pads = [(0, 0)] * 3
+    elif algo == "SAME":
+        pads = []
+        for i in range(3):
+            o = -(-x.shape[2 + i] // s[i])
+            t = max((o - 1) * s[i] + d[i] * (w.shape[2 + i] - 1) + 1 - x.shape[2 + i], 0)
+            pads.append((t // 2, t - t // 2))
+    x = np.pad(x, [(0, 0), (0, 0)] + pads)
+    k = w.shape[2:]
+    o = [(x.shape[2 + i] - d[i] * (k[i] - 1) - 1) // s[i] + 1 for i in range(3)]
+    cg, og = x.shape[1] // g, w.shape[0] // g
+    out = np.zeros((x.shape[0], w.shape[0]) + tuple(o), np.float64)
+    for gi in range(g):
+        xs, ws = x[:, gi * cg:(gi + 1) * cg], w[gi * og:(gi + 1) * og]
+        for i in range(k[0]):
+            for j in range(k[1]):
+                for m in range(k[2]):
+                    patch = xs[:, :, i * d[0]:i * d[0] + s[0] * (o[0] - 1) + 1:s[0],
+                               j * d[1]:j * d[1] + s[1] * (o[1] - 1) + 1:s[1],
+                               m * d[2]:m * d[2] + s[2] * (o[2] - 1) + 1:s[2]]
+                    out[:, gi * og:(gi + 1) * og] += np.einsum("ncdhw,oc->nodhw", patch, ws[:, :, i, j, m])
+    return {"Output": out.astype(ins["Input"][0].dtype)}
+
+
+def _grid_sampler(ins, a):
+    x, grid = ins["X"][0], ins["Grid"][0]
+    align = a.get("align_corners", True)
+    mode, padding = a.get("mode", "bilinear"), a.get("padding_mode", "zeros")
+    n, c, h, w = x.shape
+
+    def coord(g, size):
+        v = (g + 1) / 2 * (size - 1) if align else ((g + 1) * size - 1) / 2
+        if padding == "border":
+            v = np.clip(v, 0, size - 1)
+        elif padding == "reflection":
+            lo, span = (0.0, size - 1.0) if align else (-0.5, float(size))
+            if span <= 0:
+                v = np.zeros_like(v)
+            else:
+                dist = np.abs(v - lo)
+                flips = np.floor(dist / span)
+                extra = dist - flips * span
+                v = np.where(flips % 2 == 0, extra + lo, span - extra + lo)
+            v = np.clip(v, 0, size - 1)
+        return v
+    gx = coord(grid[..., 0].astype(np.float64), w)
+    gy = coord(grid[..., 1].astype(np.float64), h)
+    batch = np.arange(n)[:, None, None]
+
+    def at(yy, xx):
+        inside = (xx >= 0) & (xx <= w - 1) & (yy >= 0) & (yy <= h - 1)
+        xi = np.clip(xx, 0, w - 1).astype(np.int64)
+        yi = np.clip(yy, 0, h - 1).astype(np.int64)
+        v = x[batch, :, yi, xi]                       # [N, Ho, Wo, C]
+        return np.where(inside[..., None], v, 0)
+    if mode == "nearest":
+        rnd = lambda v: np.sign(v) * np.floor(np.abs(v) + 0.5)
+        out = at(rnd(gy), rnd(gx))
+    else:
+        x0, y0 = np.floor(gx), np.floor(gy)
+        wx1, wy1 = (gx - x0)[..., None], (gy - y0)[..., None]
+        out = ((at(y0, x0) * (1 - wx1) + at(y0, x0 + 1) * wx1) * (1 - wy1)
+               + (at(y0 + 1, x0) * (1 - wx1) + at(y0 + 1, x0 + 1) * wx1) * wy1)
+    return {"Output": out.transpose(0, 3, 1, 2).astype(x.dtype)}
+
+
+OPS.update({
+    "silu": _unary(lambda x, a: x / (1 + np.exp(-x))),
+    "assign_value": _assign_value,
+    "fill_constant_batch_size_like": _fill_constant_batch_size_like,
+    "cross_entropy2": _cross_entropy2,
+    "mean": lambda ins, a: {"Out": np.array([ins["X"][0].mean()], ins["X"][0].dtype)},
+    "top_k": _top_k,
+    "accuracy": _accuracy,
+    "fake_quantize_moving_average_abs_max": _fq_moving_average(False),
+    "fake_quantize_dequantize_moving_average_abs_max": _fq_moving_average(True),
+    "fake_channel_wise_quantize_dequantize_abs_max": _fq_channel_wise,
+    "fake_dequantize_max_abs": lambda ins, a: {"Out": (ins["X"][0] * ins["Scale"][0].reshape(-1)[0]
+                                                       / np.float32(a["max_range"])).astype(ins["X"][0].dtype)},
+    "fake_channel_wise_dequantize_max_abs": _fake_channel_wise_dequantize,
+    "conv3d": _conv3d,
+    "grid_sampler": _grid_sampler,
+})
 
 
 class Model:

@@ -13,7 +13,8 @@ with an attribute getter (e.g. reshape2's input `Shape` vs attribute `shape`).
 Attribute spec: A(name, kind, default, **constraints) with kind one of
 i32, i64, f32, f64, bool, str, ints, longs, floats, strs; default None means
 the attribute is required. Constraints: min (i32/i64), choices (str),
-elem_min (ints), sizes (ints: allowed lengths), range (f32: (lo, hi)).
+elem_min (ints), sizes (ints: allowed lengths), range (f32: (lo, hi)),
+fmin (f32: lower bound only).
 
 FOLDERS and CANONICALIZERS name the ops with a hand-written folder
 (lib/Dialect/Pd/IR/PdFolders.cpp) or canonicalization patterns
@@ -115,8 +116,11 @@ OPS = [
        conv_attrs([A("output_padding", "ints", [], elem_min=0), A("output_size", "ints", [], elem_min=1)]), "custom",
        "transposed 2-D convolution (filter layout [C_in, C_out/groups, kH, kW])",
        "%y = pd.conv2d_transpose %x, %w {strides = array<i32: 2, 2>} : (tensor<1x16x8x8xf32>, tensor<16x8x2x2xf32>) -> tensor<1x8x16x16xf32>"),
+    # Paddle's maker checks epsilon in [0, 0.001], but its inference kernels
+    # take any epsilon >= 0 and real files hold larger ones (1e-3 as a float
+    # just above 0.001, 1e-2 in some detectors): only the lower bound is kept.
     Op("batch_norm", ["X:float", "Scale:float", "Bias:float", "Mean:float", "Variance:float"], ["Y:float"],
-       [A("epsilon", "f32", 1e-5, range=("0.0", "0.001")), A("momentum", "f32", 0.9),
+       [A("epsilon", "f32", 1e-5, fmin="0.0"), A("momentum", "f32", 0.9),
         A("data_layout", "str", "NCHW", choices=DATA_FORMAT), A("is_test", "bool", False),
         A("use_global_stats", "bool", False), A("trainable_statistics", "bool", False)],
        "custom", "batch normalization with per-channel scale, bias and running statistics",
@@ -451,6 +455,42 @@ OPS = [
        [A("quant_axis", "i32", -1, min=-1), A("bit_length", "i32", 8, min=1), A("round_type", "i32", 0, min=0)],
        "custom", "linear dequantization (x - zero_point) * scale / (2^(bits-1) - 1), per tensor or per axis",
        "%y = pd.dequantize_linear %q, %s, %zp : (tensor<?x64xf32>, tensor<1xf32>, tensor<1xi32>) -> tensor<?x64xf32>"),
+    # ---------------------------------------------------------------- import blockers of real programs
+    unary("silu", "x * sigmoid(x)"),
+    Op("conv3d", ["Input:float", "Filter:float"], ["Output:float"],
+       [A("strides", "ints", [1, 1, 1], elem_min=1, sizes=[3]),
+        A("paddings", "ints", [0, 0, 0], elem_min=0, sizes=[3, 6]),
+        A("padding_algorithm", "str", "EXPLICIT", choices=PAD_ALGO), A("groups", "i32", 1, min=1),
+        A("dilations", "ints", [1, 1, 1], elem_min=1, sizes=[3]),
+        A("data_format", "str", "NCDHW", choices=("NCDHW", "NDHWC", "AnyLayout"))], "custom",
+       "3-D convolution over NCDHW input (filter [C_out, C_in/groups, kD, kH, kW]) with groups and dilations",
+       "%y = pd.conv3d %x, %w {paddings = array<i32: 1, 1, 1>} : (tensor<?x3x8x16x16xf32>, tensor<8x3x3x3x3xf32>) -> tensor<?x8x8x16x16xf32>"),
+    Op("grid_sampler", ["X:float", "Grid:float"], ["Output:float"],
+       [A("mode", "str", "bilinear", choices=("bilinear", "nearest")),
+        A("padding_mode", "str", "zeros", choices=("zeros", "border", "reflection")),
+        A("align_corners", "bool", True)], "custom",
+       "samples NCHW x at the normalized (x, y) positions of grid [N, H_out, W_out, 2]",
+       "%y = pd.grid_sampler %x, %g : (tensor<?x8x16x16xf32>, tensor<?x4x4x2xf32>) -> tensor<?x8x4x4xf32>"),
+    Op("assign_value", [], ["Out:any"],
+       [A("shape", "ints", []), A("dtype", "i32", 5, min=0), A("fp32_values", "floats", []),
+        A("int32_values", "ints", []), A("int64_values", "longs", []), A("bool_values", "ints", [])], "custom",
+       "a constant tensor of the given shape and dtype whose elements are listed in the attribute of that dtype",
+       "%y = pd.assign_value {shape = array<i32: 2>, dtype = 2 : i32, int32_values = array<i32: 4, 7>} : () -> tensor<2xi32>"),
+    Op("fill_constant_batch_size_like", ["Input:any"], ["Out:any"],
+       [A("shape", "ints", None), A("value", "f32", 0.0), A("str_value", "str", ""), A("dtype", "i32", 5, min=0),
+        A("input_dim_idx", "i32", 0, min=0), A("output_dim_idx", "i32", 0, min=0), A("force_cpu", "bool", False)],
+       "custom", "a tensor of `shape` filled with one value, dim output_dim_idx taken from Input's dim input_dim_idx",
+       "%y = pd.fill_constant_batch_size_like %x {shape = array<i32: -1, 2, 32>, output_dim_idx = 0 : i32} : (tensor<?x16xf32>) -> tensor<?x2x32xf32>"),
+    Op("cross_entropy2", ["X:float", "Label:index"], ["Y:float", "MatchX:float"],
+       [A("ignore_index", "i64", -100)], "custom",
+       "hard-label cross entropy -log(x[label]) over the last dim (0 where label is ignore_index)",
+       "%y, %m = pd.cross_entropy2 %x, %l : (tensor<?x10xf32>, tensor<?x1xi64>) -> (tensor<?x1xf32>, tensor<?x1xf32>)"),
+    Op("top_k", ["X:num", "K=KInput:index?"], ["Out:num", "Indices:index"], [A("k", "i32", 1, min=1)], "custom",
+       "the k largest values along the last dim, sorted, and their indices (Paddle 1.x)",
+       "%v, %i = pd.top_k %x {k = 5 : i32} : (tensor<?x1000xf32>) -> (tensor<?x5xf32>, tensor<?x5xi64>)"),
+    Op("accuracy", ["Out:float", "Indices:index", "Label:index"], ["Accuracy:float", "Correct:int", "Total:int"], [],
+       "custom", "the fraction of rows whose label is among their top-k indices, with the counts",
+       "%a, %c, %t = pd.accuracy %v, %i, %l : (tensor<?x5xf32>, tensor<?x5xi64>, tensor<?x1xi64>) -> (tensor<1xf32>, tensor<1xi32>, tensor<1xi32>)"),
 ]
 
 # Ops with a hand-written fold() (identities at inference, constant shapes).

@@ -74,7 +74,9 @@ def attr_decl(attr):
         cons.append("Pd_I32ArraySizeIn<[%s]>" % ", ".join(str(v) for v in c["sizes"]))
     if "range" in c:
         cons.append('Pd_F32Range<"%s", "%s">' % c["range"])
-    unknown = set(c) - {"min", "choices", "elem_min", "sizes", "range"}
+    if "fmin" in c:
+        cons.append('Pd_F32Min<"%s">' % c["fmin"])
+    unknown = set(c) - {"min", "choices", "elem_min", "sizes", "range", "fmin"}
     if unknown:
         raise ValueError("unknown constraint %s on %s" % (unknown, attr.name))
     if cons:

@@ -29,6 +29,9 @@ void populatePdGatherToLinalgPatterns(RewritePatternSet &patterns);
 void populatePdGenerateToLinalgPatterns(RewritePatternSet &patterns);
 void populatePdDetectionToLinalgPatterns(RewritePatternSet &patterns);
 void populatePdInterpToLinalgPatterns(RewritePatternSet &patterns);
+void populatePdQuantToLinalgPatterns(RewritePatternSet &patterns);
+void populatePdMetricsToLinalgPatterns(RewritePatternSet &patterns);
+void populatePdSamplingToLinalgPatterns(RewritePatternSet &patterns);
 /// pd conv / fc / matmul_v2 -> pd.kernel_call of the oneDNN kernels
 /// (higher benefit than the linalg patterns; forms they do not cover are left
 /// to those).

@@ -210,6 +210,10 @@ void mlir::pd::populatePdElementwiseToLinalgPatterns(RewritePatternSet &p) {
   });
   addUnary<SigmoidOp>(
       p, [](SigmoidOp, OpBuilder &b, Location l, Value x) { return sigmoid(b, l, x); });
+  // silu(x) = x * sigmoid(x) (swish with beta 1).
+  addUnary<SiluOp>(p, [](SiluOp, OpBuilder &b, Location l, Value x) -> Value {
+    return arith::MulFOp::create(b, l, x, sigmoid(b, l, x));
+  });
   addUnary<TanhOp>(p, [](TanhOp, OpBuilder &b, Location l, Value x) -> Value {
     return math::TanhOp::create(b, l, x);
   });

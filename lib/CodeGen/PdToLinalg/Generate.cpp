@@ -105,6 +105,61 @@ struct FillConstantLowering : OpConversionPattern<FillConstantOp> {
   }
 };
 
+/// assign_value: a constant from the value list of its dtype.
+struct AssignValueLowering : OpConversionPattern<AssignValueOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(AssignValueOp op, OpAdaptor,
+                                ConversionPatternRewriter &r) const override {
+    auto type = cast<RankedTensorType>(op.getType());
+    if (!type.hasStaticShape())
+      return r.notifyMatchFailure(op, "the shape is not static");
+    Type elem = type.getElementType();
+    DenseElementsAttr value;
+    if (elem.isInteger(1)) {
+      SmallVector<bool> v;
+      for (int32_t x : op.getBoolValues())
+        v.push_back(x != 0);
+      value = DenseElementsAttr::get(type, ArrayRef<bool>(v));
+    } else if (elem.isInteger(32)) {
+      value = DenseElementsAttr::get(type, op.getInt32Values());
+    } else if (elem.isInteger(64)) {
+      value = DenseElementsAttr::get(type, op.getInt64Values());
+    } else if (elem.isF32()) {
+      value = DenseElementsAttr::get(type, op.getFp32Values());
+    } else {
+      return r.notifyMatchFailure(op, "unsupported dtype");
+    }
+    r.replaceOpWithNewOp<arith::ConstantOp>(op, type, value);
+    return success();
+  }
+};
+
+/// fill_constant_batch_size_like: `shape` with dim output_dim_idx read from
+/// Input's dim input_dim_idx, filled with str_value (when set) or value.
+struct FillConstantBatchSizeLikeLowering : OpConversionPattern<FillConstantBatchSizeLikeOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(FillConstantBatchSizeLikeOp op, OpAdaptor a,
+                                ConversionPatternRewriter &r) const override {
+    Location loc = op.getLoc();
+    auto type = cast<RankedTensorType>(op.getType());
+    SmallVector<Value> dyn;
+    for (int64_t i = 0; i < type.getRank(); ++i) {
+      if (!type.isDynamicDim(i))
+        continue;
+      if (i != op.getOutputDimIdx())
+        return r.notifyMatchFailure(op, "only output_dim_idx may be dynamic");
+      dyn.push_back(tensor::DimOp::create(r, loc, a.getInput(), op.getInputDimIdx()));
+    }
+    double value = op.getValue().convertToDouble();
+    if (!op.getStrValue().empty() && StringRef(op.getStrValue()).getAsDouble(value))
+      return r.notifyMatchFailure(op, "str_value is not a number");
+    Value init = tensor::EmptyOp::create(r, loc, type.getShape(), type.getElementType(), dyn);
+    Value v = scalar(r, loc, type.getElementType(), value);
+    r.replaceOp(op, linalg::FillOp::create(r, loc, ValueRange{v}, ValueRange{init}).getResult(0));
+    return success();
+  }
+};
+
 /// expand_v2: broadcasts x (aligned to the trailing dims) to the target
 /// shape; a -1, or (as in ONNX Expand) a 1 over a larger input dim, keeps
 /// the input dim. Input dims that are dynamic are never broadcast.
@@ -213,6 +268,6 @@ struct ShapeLowering : OpConversionPattern<ShapeOp> {
 } // namespace
 
 void mlir::pd::populatePdGenerateToLinalgPatterns(RewritePatternSet &p) {
-  p.add<RangeLowering, FillConstantLowering, ExpandV2Lowering, TileLowering, ShapeLowering>(
-      p.getContext());
+  p.add<RangeLowering, FillConstantLowering, ExpandV2Lowering, TileLowering, ShapeLowering,
+        AssignValueLowering, FillConstantBatchSizeLikeLowering>(p.getContext());
 }

@@ -921,6 +921,83 @@ struct Pool2dLowering : OpConversionPattern<Pool2dOp> {
     return success();
   }
 };
+
+/// conv3d (NCDHW): the padded input and the filter contracted by one
+/// linalg.generic over (n, f, od, oh, ow, c, kd, kh, kw), with input channel
+/// (f floordiv (C_out / groups)) * (C_in / groups) + c. Paddings are
+/// [pd, ph, pw] or (begin, end) per spatial dim; SAME puts the odd pixel at
+/// the end, as Paddle does.
+struct Conv3dLowering : OpConversionPattern<Conv3dOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(Conv3dOp op, OpAdaptor a,
+                                ConversionPatternRewriter &r) const override {
+    Location loc = op.getLoc();
+    Value x = a.getInput(), w = a.getFilter();
+    auto xt = cast<RankedTensorType>(x.getType());
+    auto wt = cast<RankedTensorType>(w.getType());
+    auto type = cast<RankedTensorType>(op.getType());
+    if (!wt.hasStaticShape())
+      return r.notifyMatchFailure(op, "the filter shape is not static");
+    for (int64_t i = 1; i < 5; ++i)
+      if (type.isDynamicDim(i) || xt.isDynamicDim(i))
+        return r.notifyMatchFailure(op, "only the batch dim may be dynamic");
+    ArrayRef<int32_t> st = op.getStrides(), dl = op.getDilations(), p = op.getPaddings();
+    SmallVector<int64_t> lo(3), hi(3);
+    for (int64_t i = 0; i < 3; ++i) {
+      lo[i] = p.size() == 6 ? p[2 * i] : p[i];
+      hi[i] = p.size() == 6 ? p[2 * i + 1] : p[i];
+      int64_t in = xt.getDimSize(2 + i), k = wt.getDimSize(2 + i);
+      if (op.getPaddingAlgorithm() == "VALID") {
+        lo[i] = hi[i] = 0;
+      } else if (op.getPaddingAlgorithm() == "SAME") {
+        int64_t out = (in + st[i] - 1) / st[i];
+        int64_t total = std::max<int64_t>((out - 1) * st[i] + dl[i] * (k - 1) + 1 - in, 0);
+        lo[i] = total / 2;
+        hi[i] = total - lo[i];
+      }
+    }
+    Type elem = xt.getElementType();
+    if (llvm::any_of(lo, [](int64_t v) { return v != 0; }) ||
+        llvm::any_of(hi, [](int64_t v) { return v != 0; })) {
+      SmallVector<int64_t> shape(xt.getShape());
+      SmallVector<OpFoldResult> low(2, r.getIndexAttr(0)), high(2, r.getIndexAttr(0));
+      for (int64_t i = 0; i < 3; ++i) {
+        shape[2 + i] += lo[i] + hi[i];
+        low.push_back(r.getIndexAttr(lo[i]));
+        high.push_back(r.getIndexAttr(hi[i]));
+      }
+      x = tensor::PadOp::create(r, loc, RankedTensorType::get(shape, elem), x, low, high,
+                                scalar(r, loc, elem, 0.0));
+    }
+    int64_t groups = op.getGroups();
+    int64_t og = wt.getDimSize(0) / groups, cg = wt.getDimSize(1);
+    SmallVector<Value> dyn;
+    if (type.isDynamicDim(0))
+      dyn.push_back(tensor::DimOp::create(r, loc, x, 0));
+    Value init = filled(r, loc, type, dyn, 0.0);
+    auto d = [&](unsigned i) { return r.getAffineDimExpr(i); };
+    // Dims: n=0 f=1 od=2 oh=3 ow=4 c=5 kd=6 kh=7 kw=8.
+    SmallVector<AffineExpr> in{d(0), d(1).floorDiv(og) * cg + d(5)};
+    for (int64_t i = 0; i < 3; ++i)
+      in.push_back(d(2 + i) * st[i] + d(6 + i) * dl[i]);
+    SmallVector<AffineMap> maps{
+        AffineMap::get(9, 0, in, r.getContext()),
+        AffineMap::get(9, 0, {d(1), d(5), d(6), d(7), d(8)}, r.getContext()),
+        AffineMap::get(9, 0, {d(0), d(1), d(2), d(3), d(4)}, r.getContext())};
+    SmallVector<utils::IteratorType> iters(5, utils::IteratorType::parallel);
+    iters.append(4, utils::IteratorType::reduction);
+    Value y =
+        linalg::GenericOp::create(r, loc, type, ValueRange{x, w}, ValueRange{init}, maps, iters,
+                                  [](OpBuilder &b, Location l, ValueRange args) {
+                                    Value m = arith::MulFOp::create(b, l, args[0], args[1]);
+                                    linalg::YieldOp::create(
+                                        b, l, arith::AddFOp::create(b, l, args[2], m).getResult());
+                                  })
+            .getResult(0);
+    r.replaceOp(op, y);
+    return success();
+  }
+};
 } // namespace
 
 void mlir::pd::populatePdNNToLinalgPatterns(RewritePatternSet &p) {
@@ -930,4 +1007,5 @@ void mlir::pd::populatePdNNToLinalgPatterns(RewritePatternSet &p) {
         ReduceLowering<ReduceMeanOp>, ReduceLowering<ReduceMaxOp>, ReduceLowering<ReduceMinOp>,
         ReduceLowering<ReduceProdOp>, ArgLowering<ArgMaxOp>, ArgLowering<ArgMinOp>,
         SoftmaxLowering<SoftmaxOp, false>, SoftmaxLowering<LogSoftmaxOp, true>>(p.getContext());
+  p.add<Conv3dLowering>(p.getContext());
 }

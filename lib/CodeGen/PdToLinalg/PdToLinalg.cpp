@@ -41,6 +41,9 @@ struct ConvertPdToLinalgPass : impl::ConvertPdToLinalgPassBase<ConvertPdToLinalg
       populatePdGenerateToLinalgPatterns(patterns);
       populatePdDetectionToLinalgPatterns(patterns);
       populatePdInterpToLinalgPatterns(patterns);
+      populatePdQuantToLinalgPatterns(patterns);
+      populatePdMetricsToLinalgPatterns(patterns);
+      populatePdSamplingToLinalgPatterns(patterns);
       if (onednn)
         populatePdToOneDNNPatterns(patterns);
     };

@@ -259,7 +259,7 @@ void Exporter::addAuxOutputs(Operation *op, pdp::OpDesc &desc) {
   if (!inType)
     return;
   if (llvm::is_contained({"reshape2", "transpose2", "squeeze2", "unsqueeze2", "flatten2",
-                          "flatten_contiguous_range"},
+                          "flatten_contiguous_range", "cross_entropy2"},
                          type)) {
     SmallVector<int64_t> dims{0};
     llvm::append_range(dims, inType.getShape());

@@ -123,7 +123,8 @@ private:
   }
   Location fileLoc() { return FileLineColLoc::get(ctx, files.program, 0, 0); }
   Location opLoc(const pdp::OpDesc &op, int index);
-  FailureOr<RankedTensorType> varType(const pdp::VarDesc &var, Location loc);
+  FailureOr<RankedTensorType> varType(const pdp::VarDesc &var, Location loc,
+                                      bool parameter = false);
   LogicalResult loadParams(ArrayRef<const pdp::VarDesc *> params);
   LogicalResult importOp(const pdp::OpDesc &op, int index);
   FailureOr<Value> lookup(const std::string &name, Location loc, const pdp::OpDesc &op, int index);
@@ -159,12 +160,22 @@ Location Importer::opLoc(const pdp::OpDesc &op, int index) {
   return NameLoc::get(StringAttr::get(ctx, name), fileLoc());
 }
 
-FailureOr<RankedTensorType> Importer::varType(const pdp::VarDesc &var, Location loc) {
+/// The tensor description of a variable: a LoD tensor's, or a SELECTED_ROWS
+/// parameter's (the table of a sparse lookup_table, which an inference
+/// program reads as a dense tensor).
+static const pdp::VarType::TensorDesc &tensorDesc(const pdp::VarDesc &var) {
   const auto &t = var.type();
-  if (t.type() != pdp::VarType::LOD_TENSOR)
+  return t.type() == pdp::VarType::SELECTED_ROWS ? t.selected_rows() : t.lod_tensor().tensor();
+}
+
+FailureOr<RankedTensorType> Importer::varType(const pdp::VarDesc &var, Location loc,
+                                              bool parameter) {
+  const auto &t = var.type();
+  bool denseTable = parameter && t.type() == pdp::VarType::SELECTED_ROWS;
+  if (t.type() != pdp::VarType::LOD_TENSOR && !denseTable)
     return fail(loc, "variable '" + var.name() + "' has type " + pdfmt::typeName(t.type()) +
                          ", which paddle-mlir does not support");
-  const auto &desc = t.lod_tensor().tensor();
+  const auto &desc = tensorDesc(var);
   Type elem = elementTypeFromPaddleDtype(ctx, desc.data_type());
   if (!elem)
     return fail(loc, "variable '" + var.name() + "' has element type " +
@@ -197,7 +208,7 @@ LogicalResult Importer::loadParams(ArrayRef<const pdp::VarDesc *> params) {
   b.setInsertionPointToStart(module.getBody());
   for (const pdp::VarDesc *var : params) {
     Location loc = NameLoc::get(StringAttr::get(ctx, "parameter " + var->name()), fileLoc());
-    auto type = varType(*var, loc);
+    auto type = varType(*var, loc, /*parameter=*/true);
     if (failed(type))
       return failure();
     std::string single;
@@ -219,7 +230,11 @@ LogicalResult Importer::loadParams(ArrayRef<const pdp::VarDesc *> params) {
     }
     pdfmt::TensorRecord rec;
     if (!pdfmt::parseTensorRecord(recData, recSize, recOff, rec, error))
-      return fail(loc, "parameter '" + var->name() + "' in '" + where + "': " + error);
+      return fail(loc, "parameter '" + var->name() + "' in '" + where + "': " + error +
+                           (var->type().type() == pdp::VarType::SELECTED_ROWS
+                                ? " (a SELECTED_ROWS parameter is read only when it is stored "
+                                  "as a dense tensor)"
+                                : ""));
     if (useCombined)
       offset = recOff;
     else if (recOff != recSize)
@@ -229,7 +244,7 @@ LogicalResult Importer::loadParams(ArrayRef<const pdp::VarDesc *> params) {
     if (elem != type->getElementType())
       return fail(loc, "parameter '" + var->name() + "' is stored as " +
                            pdfmt::typeName(rec.dtype) + " but declared as " +
-                           pdfmt::typeName(var->type().lod_tensor().tensor().data_type()));
+                           pdfmt::typeName(tensorDesc(*var).data_type()));
     auto stored = RankedTensorType::get(rec.dims, elem);
     bool dimsOk = stored.getRank() == type->getRank();
     for (int64_t i = 0; dimsOk && i < stored.getRank(); ++i)
@@ -394,6 +409,71 @@ Type refine(Type declared, Type inferred) {
   return RankedTensorType::get(dims, i.getElementType());
 }
 
+/// assign_value of Paddle 2.6+ keeps its elements in one `values` attribute
+/// of Scalar messages (SCALARS) instead of a list per dtype: convert it to
+/// the list its dtype selects (bool_values, int32_values, int64_values,
+/// fp32_values), which older and newer Paddle both read, so the pd op has
+/// one form.
+static LogicalResult convertScalarValues(const pdp::OpDesc &op, OperationState &state, OpBuilder &b,
+                                         Location loc) {
+  const pdp::OpDesc::Attr *values = findAttr(op, "values");
+  if (op.type() != "assign_value" || !values || values->type() != pdp::SCALARS)
+    return success();
+  const pdp::OpDesc::Attr *dtypeAttr = findAttr(op, "dtype");
+  int64_t dtype = dtypeAttr ? dtypeAttr->i() : pdp::VarType::FP32;
+  auto number = [](const pdp::Scalar &v) -> double {
+    switch (v.type()) {
+    case pdp::Scalar::BOOLEAN:
+      return v.b();
+    case pdp::Scalar::LONG:
+      return static_cast<double>(v.i());
+    default:
+      return v.r();
+    }
+  };
+  for (const pdp::Scalar &v : values->scalars())
+    if (v.type() == pdp::Scalar::COMPLEX128 || !v.has_type()) {
+      emitError(loc) << "op 'assign_value' holds a complex or untyped value in 'values', which "
+                        "paddle-mlir does not support";
+      return failure();
+    }
+  SmallVector<int64_t> ints;
+  SmallVector<float> floats;
+  for (const pdp::Scalar &v : values->scalars()) {
+    if (v.type() == pdp::Scalar::LONG)
+      ints.push_back(v.i());
+    else
+      ints.push_back(static_cast<int64_t>(number(v)));
+    floats.push_back(static_cast<float>(number(v)));
+  }
+  switch (dtype) {
+  case pdp::VarType::BOOL:
+  case pdp::VarType::INT32: {
+    SmallVector<int32_t> v;
+    for (int64_t i : ints) {
+      if (i < INT32_MIN || i > INT32_MAX) {
+        emitError(loc) << "op 'assign_value' value " << i << " does not fit its int32 dtype";
+        return failure();
+      }
+      v.push_back(static_cast<int32_t>(dtype == pdp::VarType::BOOL ? i != 0 : i));
+    }
+    state.attributes.set(dtype == pdp::VarType::BOOL ? "bool_values" : "int32_values",
+                         b.getDenseI32ArrayAttr(v));
+    return success();
+  }
+  case pdp::VarType::INT64:
+    state.attributes.set("int64_values", b.getDenseI64ArrayAttr(ints));
+    return success();
+  case pdp::VarType::FP32:
+    state.attributes.set("fp32_values", b.getDenseF32ArrayAttr(floats));
+    return success();
+  default:
+    emitError(loc) << "op 'assign_value' has dtype " << dtype
+                   << ", which paddle-mlir does not support (bool, int32, int64, float32)";
+    return failure();
+  }
+}
+
 /// Values real programs carry in attributes that Paddle ignores in the
 /// op's mode, replaced by ones the verifier accepts: global pooling ignores
 /// `ksize`, and Fluid programs write [-1, -1] there.
@@ -486,6 +566,8 @@ LogicalResult Importer::importOp(const pdp::OpDesc &op, int index) {
       return failure();
     state.addAttribute(as.name, *attr);
   }
+  if (failed(convertScalarValues(op, state, b, loc)))
+    return failure();
   normalizeIgnoredAttrs(state);
   SmallVector<std::string> outNames;
   for (const PdSlotSpec &slot : spec->outputs) {

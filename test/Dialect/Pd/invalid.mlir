@@ -1379,9 +1379,9 @@ func.func @negative_152(%x: tensor<4x3xf32>, %s: tensor<3xf32>) {
 // -----
 
 // Tests that channel-wise dequant second scale holds one element.
-func.func @negative_153(%x: tensor<4x3xf32>, %s: tensor<4xf32>) {
+func.func @negative_153(%x: tensor<3x4xf32>, %s: tensor<4xf32>) {
   // expected-error @+1 {{Scales[1] must hold one element, got shape [4]}}
-  %0 = pd.fake_channel_wise_dequantize_max_abs %x Scales [%s, %s] {quant_bits = array<i32: 8, 8>} : (tensor<4x3xf32>, tensor<4xf32>, tensor<4xf32>) -> tensor<4x3xf32>
+  %0 = pd.fake_channel_wise_dequantize_max_abs %x Scales [%s, %s] {quant_bits = array<i32: 8, 8>} : (tensor<3x4xf32>, tensor<4xf32>, tensor<4xf32>) -> tensor<3x4xf32>
   return
 }
 
@@ -1550,5 +1550,86 @@ func.func @negative_interp_v1_size(%x: tensor<1x3x8x8xf32>) {
 func.func @negative_interp_empty(%x: tensor<1x3x1x8xf32>) {
   // expected-error @+1 {{'pd.nearest_interp_v2' op output size 0x4 is not positive}}
   %0 = pd.nearest_interp_v2 %x {scale = array<f32: 0.5, 0.5>} : (tensor<1x3x1x8xf32>) -> tensor<1x3x0x4xf32>
+  return
+}
+
+// -----
+
+// Tests that batch_norm keeps a lower bound on epsilon (any epsilon >= 0 is accepted).
+func.func @negative_batch_norm_epsilon(%x: tensor<1x4x8x8xf32>, %s: tensor<4xf32>) {
+  // expected-error @+1 {{whose value is at least 0.0}}
+  %0 = pd.batch_norm %x, %s, %s, %s, %s {epsilon = -1.0e-3 : f32} : (tensor<1x4x8x8xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) -> tensor<1x4x8x8xf32>
+  return
+}
+
+// -----
+
+// Tests that silu takes a float input.
+func.func @negative_silu(%x: tensor<4xi32>) {
+  // expected-error @+1 {{'pd.silu' op operand #0 must be}}
+  %0 = pd.silu %x : (tensor<4xi32>) -> tensor<4xi32>
+  return
+}
+
+// -----
+
+// Tests that conv3d channels agree with the filter and groups.
+func.func @negative_conv3d(%x: tensor<1x4x4x8x8xf32>, %w: tensor<8x3x3x3x3xf32>) {
+  // expected-error @+1 {{'pd.conv3d' op input channels (4) must equal Filter dim 1 (3) times groups (1)}}
+  %0 = pd.conv3d %x, %w : (tensor<1x4x4x8x8xf32>, tensor<8x3x3x3x3xf32>) -> tensor<1x8x2x6x6xf32>
+  return
+}
+
+// -----
+
+// Tests that grid_sampler grids hold (x, y) pairs.
+func.func @negative_grid_sampler(%x: tensor<1x8x16x16xf32>, %g: tensor<1x4x4x3xf32>) {
+  // expected-error @+1 {{'pd.grid_sampler' op Grid must have a last dim of 2 (x, y), got shape [1, 4, 4, 3]}}
+  %0 = pd.grid_sampler %x, %g : (tensor<1x8x16x16xf32>, tensor<1x4x4x3xf32>) -> tensor<1x8x4x4xf32>
+  return
+}
+
+// -----
+
+// Tests that assign_value holds one value per element of its shape.
+func.func @negative_assign_value() {
+  // expected-error @+1 {{'pd.assign_value' op holds 1 values for shape [2] (2 elements)}}
+  %0 = pd.assign_value {shape = array<i32: 2>, dtype = 2 : i32, int32_values = array<i32: 4>} : () -> tensor<2xi32>
+  return
+}
+
+// -----
+
+// Tests that fill_constant_batch_size_like reads an input dim that exists.
+func.func @negative_fill_constant_batch_size_like(%x: tensor<?x16xf32>) {
+  // expected-error @+1 {{'pd.fill_constant_batch_size_like' op input_dim_idx 2 is out of range for Input of rank 2}}
+  %0 = pd.fill_constant_batch_size_like %x {shape = array<i32: -1, 2>, input_dim_idx = 2 : i32} : (tensor<?x16xf32>) -> tensor<?x2xf32>
+  return
+}
+
+// -----
+
+// Tests that cross_entropy2 takes hard labels (last dim 1).
+func.func @negative_cross_entropy2(%x: tensor<4x10xf32>, %l: tensor<4x10xi64>) {
+  // expected-error @+1 {{'pd.cross_entropy2' op Label must have X's shape with a last dim of 1 (hard labels), got [4, 10] for X [4, 10]}}
+  %0, %1 = pd.cross_entropy2 %x, %l : (tensor<4x10xf32>, tensor<4x10xi64>) -> (tensor<4x1xf32>, tensor<4x1xf32>)
+  return
+}
+
+// -----
+
+// Tests that top_k does not take more than the last dim holds.
+func.func @negative_top_k(%x: tensor<4x3xf32>) {
+  // expected-error @+1 {{'pd.top_k' op k (5) exceeds the size of the last dim (3)}}
+  %0, %1 = pd.top_k %x {k = 5 : i32} : (tensor<4x3xf32>) -> (tensor<4x5xf32>, tensor<4x5xi64>)
+  return
+}
+
+// -----
+
+// Tests that accuracy takes one label per row.
+func.func @negative_accuracy(%v: tensor<4x5xf32>, %i: tensor<4x5xi64>, %l: tensor<3x1xi64>) {
+  // expected-error @+1 {{'pd.accuracy' op Label must have shape [N, 1] for Indices [4, 5], got [3, 1]}}
+  %0, %1, %2 = pd.accuracy %v, %i, %l : (tensor<4x5xf32>, tensor<4x5xi64>, tensor<3x1xi64>) -> (tensor<1xf32>, tensor<1xi32>, tensor<1xi32>)
   return
 }

@@ -1291,3 +1291,38 @@ func.func @yolo_box(%x: tensor<?x16x4x4xf32>, %s: tensor<?x2xi32>) -> (tensor<?x
   %b, %c = pd.yolo_box %x, %s {anchors = array<i32: 10, 13, 16, 30>, class_num = 3 : i32} : (tensor<?x16x4x4xf32>, tensor<?x2xi32>) -> (tensor<?x32x4xf32>, tensor<?x32x3xf32>)
   return %b, %c : tensor<?x32x4xf32>, tensor<?x32x3xf32>
 }
+
+// Tests that the ops of real programs that used to stop the import round-trip.
+// CHECK-LABEL: func.func @import_blockers
+// CHECK: pd.batch_norm %arg0, %arg1, %arg1, %arg1, %arg1 {epsilon = 0.00999999977 : f32}
+// CHECK: pd.silu
+// CHECK: pd.conv3d %arg2, %arg3 {paddings = array<i32: 1, 1, 1>} : (tensor<?x3x4x8x8xf32>, tensor<8x3x3x3x3xf32>) -> tensor<?x8x4x8x8xf32>
+// CHECK: pd.grid_sampler %arg4, %arg5 {align_corners = false, padding_mode = "border"} : (tensor<?x8x16x16xf32>, tensor<?x4x4x2xf32>) -> tensor<?x8x4x4xf32>
+// CHECK: pd.assign_value {dtype = 2 : i32, int32_values = array<i32: 4, 7>, shape = array<i32: 2>} : () -> tensor<2xi32>
+// CHECK: pd.fill_constant_batch_size_like %arg6 {shape = array<i32: -1, 2, 32>} : (tensor<?x16xf32>) -> tensor<?x2x32xf32>
+// CHECK: %{{.*}}, %{{.*}} = pd.cross_entropy2 %arg7, %arg8 : (tensor<?x10xf32>, tensor<?x1xi64>) -> (tensor<?x1xf32>, tensor<?x1xf32>)
+// CHECK: %[[V:.*]], %[[I:.*]] = pd.top_k %arg7 {k = 5 : i32} : (tensor<?x10xf32>) -> (tensor<?x5xf32>, tensor<?x5xi64>)
+// CHECK: pd.accuracy %[[V]], %[[I]], %arg8 : (tensor<?x5xf32>, tensor<?x5xi64>, tensor<?x1xi64>) -> (tensor<1xf32>, tensor<1xi32>, tensor<1xi32>)
+func.func @import_blockers(%x: tensor<?x4x8x8xf32>, %s: tensor<4xf32>, %v: tensor<?x3x4x8x8xf32>, %w: tensor<8x3x3x3x3xf32>,
+                           %img: tensor<?x8x16x16xf32>, %g: tensor<?x4x4x2xf32>, %like: tensor<?x16xf32>,
+                           %p: tensor<?x10xf32>, %l: tensor<?x1xi64>) {
+  %0 = pd.batch_norm %x, %s, %s, %s, %s {epsilon = 1.0e-2 : f32} : (tensor<?x4x8x8xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) -> tensor<?x4x8x8xf32>
+  %1 = pd.silu %0 : (tensor<?x4x8x8xf32>) -> tensor<?x4x8x8xf32>
+  %2 = pd.conv3d %v, %w {paddings = array<i32: 1, 1, 1>} : (tensor<?x3x4x8x8xf32>, tensor<8x3x3x3x3xf32>) -> tensor<?x8x4x8x8xf32>
+  %3 = pd.grid_sampler %img, %g {align_corners = false, padding_mode = "border"} : (tensor<?x8x16x16xf32>, tensor<?x4x4x2xf32>) -> tensor<?x8x4x4xf32>
+  %4 = pd.assign_value {shape = array<i32: 2>, dtype = 2 : i32, int32_values = array<i32: 4, 7>} : () -> tensor<2xi32>
+  %5 = pd.fill_constant_batch_size_like %like {shape = array<i32: -1, 2, 32>} : (tensor<?x16xf32>) -> tensor<?x2x32xf32>
+  %6, %7 = pd.cross_entropy2 %p, %l : (tensor<?x10xf32>, tensor<?x1xi64>) -> (tensor<?x1xf32>, tensor<?x1xf32>)
+  %8, %9 = pd.top_k %p {k = 5 : i32} : (tensor<?x10xf32>) -> (tensor<?x5xf32>, tensor<?x5xi64>)
+  %10, %11, %12 = pd.accuracy %8, %9, %l : (tensor<?x5xf32>, tensor<?x5xi64>, tensor<?x1xi64>) -> (tensor<1xf32>, tensor<1xi32>, tensor<1xi32>)
+  return
+}
+
+// Tests that fake_channel_wise_dequantize_max_abs with two scales takes its
+// channels along dim 1 (the quant_axis default 0 does not apply).
+// CHECK-LABEL: func.func @channel_wise_dequantize_two_scales
+// CHECK: pd.fake_channel_wise_dequantize_max_abs %arg0 Scales[%arg1, %arg2] {quant_bits = array<i32: 8, 8>}
+func.func @channel_wise_dequantize_two_scales(%x: tensor<?x16x4x4xf32>, %s0: tensor<16xf32>, %s1: tensor<1xf32>) -> tensor<?x16x4x4xf32> {
+  %0 = pd.fake_channel_wise_dequantize_max_abs %x Scales [%s0, %s1] {quant_bits = array<i32: 8, 8>} : (tensor<?x16x4x4xf32>, tensor<16xf32>, tensor<1xf32>) -> tensor<?x16x4x4xf32>
+  return %0 : tensor<?x16x4x4xf32>
+}

@@ -85,10 +85,19 @@ class Pd_I32ArraySizeIn<list<int> sizes> : AttrConstraint<
     "with " # !interleave(sizes, " or ") # " elements">;
 
 // A float attribute within [lo, hi].
+// Bounds are compared in single precision: a file stores epsilon = 0.001 as
+// the float nearest to it, which is above the double 0.001.
 class Pd_F32Range<string lo, string hi> : AttrConstraint<
-    CPred<"::llvm::cast<::mlir::FloatAttr>($_self).getValueAsDouble() >= " # lo
-          # " && ::llvm::cast<::mlir::FloatAttr>($_self).getValueAsDouble() <= " # hi>,
+    CPred<"static_cast<float>(::llvm::cast<::mlir::FloatAttr>($_self).getValueAsDouble()) >= "
+          # "static_cast<float>(" # lo # ") && "
+          # "static_cast<float>(::llvm::cast<::mlir::FloatAttr>($_self).getValueAsDouble()) <= "
+          # "static_cast<float>(" # hi # ")">,
     "whose value is in [" # lo # ", " # hi # "]">;
+
+// A lower bound only (NaN fails it).
+class Pd_F32Min<string lo> : AttrConstraint<
+    CPred<"::llvm::cast<::mlir::FloatAttr>($_self).getValueAsDouble() >= " # lo>,
+    "whose value is at least " # lo>;
 
 //===----------------------------------------------------------------------===//
 // Base op

@@ -112,7 +112,7 @@ def Pd_BatchNormOp : Pd_Op<"batch_norm"> {
     Pd_FloatTensor:$Bias,
     Pd_FloatTensor:$Mean,
     Pd_FloatTensor:$Variance,
-    DefaultValuedAttr<ConfinedAttr<F32Attr, [Pd_F32Range<"0.0", "0.001">]>, "1e-05">:$epsilon,
+    DefaultValuedAttr<ConfinedAttr<F32Attr, [Pd_F32Min<"0.0">]>, "1e-05">:$epsilon,
     DefaultValuedAttr<F32Attr, "0.9">:$momentum,
     DefaultValuedStrAttr<ConfinedAttr<StrAttr, [Pd_StrIn<["NCHW", "NHWC", "AnyLayout"]>]>, "NCHW">:$data_layout,
     DefaultValuedAttr<BoolAttr, "false">:$is_test,
@@ -3521,6 +3521,202 @@ def Pd_DequantizeLinearOp : Pd_Op<"dequantize_linear"> {
   );
   let results = (outs Pd_FloatTensor:$Y);
   let assemblyFormat = "$X `,` $Scale `,` $ZeroPoint attr-dict `:` functional-type(operands, results)";
+}
+
+def Pd_SiluOp : Pd_Op<"silu"> {
+  let summary = "x * sigmoid(x)";
+  let description = [{
+    Paddle operator `silu`: x * sigmoid(x).
+
+    Input slots: X. Output slots: Out.
+
+    Example:
+
+    ```mlir
+    %y = pd.silu %x : (tensor<?x64xf32>) -> tensor<?x64xf32>
+    ```
+  }];
+  let arguments = (ins
+    Pd_FloatTensor:$X
+  );
+  let results = (outs Pd_FloatTensor:$Out);
+  let assemblyFormat = "$X attr-dict `:` functional-type(operands, results)";
+  let extraClassDefinition = [{
+  ::llvm::LogicalResult $cppClass::inferResultTypes(
+      ::llvm::SmallVectorImpl<::mlir::Type> &types, bool emitErrors) {
+    types.push_back(getX().getType());
+    return ::mlir::success();
+  }
+  }];
+}
+
+def Pd_Conv3dOp : Pd_Op<"conv3d"> {
+  let summary = "3-D convolution over NCDHW input (filter [C_out, C_in/groups, kD, kH, kW]) with groups and dilations";
+  let description = [{
+    Paddle operator `conv3d`: 3-D convolution over NCDHW input (filter [C_out, C_in/groups, kD, kH, kW]) with groups and dilations.
+
+    Input slots: Input, Filter. Output slots: Output.
+
+    Example:
+
+    ```mlir
+    %y = pd.conv3d %x, %w {paddings = array<i32: 1, 1, 1>} : (tensor<?x3x8x16x16xf32>, tensor<8x3x3x3x3xf32>) -> tensor<?x8x8x16x16xf32>
+    ```
+  }];
+  let arguments = (ins
+    Pd_FloatTensor:$Input,
+    Pd_FloatTensor:$Filter,
+    DefaultValuedAttr<ConfinedAttr<DenseI32ArrayAttr, [Pd_I32ArrayMin<1>, Pd_I32ArraySizeIn<[3]>]>, "{1, 1, 1}">:$strides,
+    DefaultValuedAttr<ConfinedAttr<DenseI32ArrayAttr, [Pd_I32ArrayMin<0>, Pd_I32ArraySizeIn<[3, 6]>]>, "{0, 0, 0}">:$paddings,
+    DefaultValuedStrAttr<ConfinedAttr<StrAttr, [Pd_StrIn<["EXPLICIT", "SAME", "VALID"]>]>, "EXPLICIT">:$padding_algorithm,
+    DefaultValuedAttr<ConfinedAttr<Pd_I32Attr, [IntMinValue<1>]>, "1">:$groups,
+    DefaultValuedAttr<ConfinedAttr<DenseI32ArrayAttr, [Pd_I32ArrayMin<1>, Pd_I32ArraySizeIn<[3]>]>, "{1, 1, 1}">:$dilations,
+    DefaultValuedStrAttr<ConfinedAttr<StrAttr, [Pd_StrIn<["NCDHW", "NDHWC", "AnyLayout"]>]>, "NCDHW">:$data_format
+  );
+  let results = (outs Pd_FloatTensor:$Output);
+  let assemblyFormat = "$Input `,` $Filter attr-dict `:` functional-type(operands, results)";
+}
+
+def Pd_GridSamplerOp : Pd_Op<"grid_sampler"> {
+  let summary = "samples NCHW x at the normalized (x, y) positions of grid [N, H_out, W_out, 2]";
+  let description = [{
+    Paddle operator `grid_sampler`: samples NCHW x at the normalized (x, y) positions of grid [N, H_out, W_out, 2].
+
+    Input slots: X, Grid. Output slots: Output.
+
+    Example:
+
+    ```mlir
+    %y = pd.grid_sampler %x, %g : (tensor<?x8x16x16xf32>, tensor<?x4x4x2xf32>) -> tensor<?x8x4x4xf32>
+    ```
+  }];
+  let arguments = (ins
+    Pd_FloatTensor:$X,
+    Pd_FloatTensor:$Grid,
+    DefaultValuedStrAttr<ConfinedAttr<StrAttr, [Pd_StrIn<["bilinear", "nearest"]>]>, "bilinear">:$mode,
+    DefaultValuedStrAttr<ConfinedAttr<StrAttr, [Pd_StrIn<["zeros", "border", "reflection"]>]>, "zeros">:$padding_mode,
+    DefaultValuedAttr<BoolAttr, "true">:$align_corners
+  );
+  let results = (outs Pd_FloatTensor:$Output);
+  let assemblyFormat = "$X `,` $Grid attr-dict `:` functional-type(operands, results)";
+}
+
+def Pd_AssignValueOp : Pd_Op<"assign_value"> {
+  let summary = "a constant tensor of the given shape and dtype whose elements are listed in the attribute of that dtype";
+  let description = [{
+    Paddle operator `assign_value`: a constant tensor of the given shape and dtype whose elements are listed in the attribute of that dtype.
+
+    Input slots: none. Output slots: Out.
+
+    Example:
+
+    ```mlir
+    %y = pd.assign_value {shape = array<i32: 2>, dtype = 2 : i32, int32_values = array<i32: 4, 7>} : () -> tensor<2xi32>
+    ```
+  }];
+  let arguments = (ins
+    DefaultValuedAttr<DenseI32ArrayAttr, "{}">:$shape,
+    DefaultValuedAttr<ConfinedAttr<Pd_I32Attr, [IntMinValue<0>]>, "5">:$dtype,
+    DefaultValuedAttr<DenseF32ArrayAttr, "{}">:$fp32_values,
+    DefaultValuedAttr<DenseI32ArrayAttr, "{}">:$int32_values,
+    DefaultValuedAttr<DenseI64ArrayAttr, "{}">:$int64_values,
+    DefaultValuedAttr<DenseI32ArrayAttr, "{}">:$bool_values
+  );
+  let results = (outs Pd_Tensor:$Out);
+  let assemblyFormat = "attr-dict `:` functional-type(operands, results)";
+}
+
+def Pd_FillConstantBatchSizeLikeOp : Pd_Op<"fill_constant_batch_size_like"> {
+  let summary = "a tensor of `shape` filled with one value, dim output_dim_idx taken from Input's dim input_dim_idx";
+  let description = [{
+    Paddle operator `fill_constant_batch_size_like`: a tensor of `shape` filled with one value, dim output_dim_idx taken from Input's dim input_dim_idx.
+
+    Input slots: Input. Output slots: Out.
+
+    Example:
+
+    ```mlir
+    %y = pd.fill_constant_batch_size_like %x {shape = array<i32: -1, 2, 32>, output_dim_idx = 0 : i32} : (tensor<?x16xf32>) -> tensor<?x2x32xf32>
+    ```
+  }];
+  let arguments = (ins
+    Pd_Tensor:$Input,
+    DenseI32ArrayAttr:$shape,
+    DefaultValuedAttr<F32Attr, "0.0">:$value,
+    DefaultValuedStrAttr<StrAttr, "">:$str_value,
+    DefaultValuedAttr<ConfinedAttr<Pd_I32Attr, [IntMinValue<0>]>, "5">:$dtype,
+    DefaultValuedAttr<ConfinedAttr<Pd_I32Attr, [IntMinValue<0>]>, "0">:$input_dim_idx,
+    DefaultValuedAttr<ConfinedAttr<Pd_I32Attr, [IntMinValue<0>]>, "0">:$output_dim_idx,
+    DefaultValuedAttr<BoolAttr, "false">:$force_cpu
+  );
+  let results = (outs Pd_Tensor:$Out);
+  let assemblyFormat = "$Input attr-dict `:` functional-type(operands, results)";
+}
+
+def Pd_CrossEntropy2Op : Pd_Op<"cross_entropy2"> {
+  let summary = "hard-label cross entropy -log(x[label]) over the last dim (0 where label is ignore_index)";
+  let description = [{
+    Paddle operator `cross_entropy2`: hard-label cross entropy -log(x[label]) over the last dim (0 where label is ignore_index).
+
+    Input slots: X, Label. Output slots: Y, MatchX.
+
+    Example:
+
+    ```mlir
+    %y, %m = pd.cross_entropy2 %x, %l : (tensor<?x10xf32>, tensor<?x1xi64>) -> (tensor<?x1xf32>, tensor<?x1xf32>)
+    ```
+  }];
+  let arguments = (ins
+    Pd_FloatTensor:$X,
+    Pd_IndexTensor:$Label,
+    DefaultValuedAttr<Pd_I64Attr, "-100">:$ignore_index
+  );
+  let results = (outs Pd_FloatTensor:$Y, Pd_FloatTensor:$MatchX);
+  let assemblyFormat = "$X `,` $Label attr-dict `:` functional-type(operands, results)";
+}
+
+def Pd_TopKOp : Pd_Op<"top_k"> {
+  let summary = "the k largest values along the last dim, sorted, and their indices (Paddle 1.x)";
+  let description = [{
+    Paddle operator `top_k`: the k largest values along the last dim, sorted, and their indices (Paddle 1.x).
+
+    Input slots: X, K (optional). Output slots: Out, Indices.
+
+    Example:
+
+    ```mlir
+    %v, %i = pd.top_k %x {k = 5 : i32} : (tensor<?x1000xf32>) -> (tensor<?x5xf32>, tensor<?x5xi64>)
+    ```
+  }];
+  let arguments = (ins
+    Pd_NumTensor:$X,
+    Optional<Pd_IndexTensor>:$KInput,
+    DefaultValuedAttr<ConfinedAttr<Pd_I32Attr, [IntMinValue<1>]>, "1">:$k
+  );
+  let results = (outs Pd_NumTensor:$Out, Pd_IndexTensor:$Indices);
+  let assemblyFormat = "$X (`K` `(` $KInput^ `)`)? attr-dict `:` functional-type(operands, results)";
+}
+
+def Pd_AccuracyOp : Pd_Op<"accuracy"> {
+  let summary = "the fraction of rows whose label is among their top-k indices, with the counts";
+  let description = [{
+    Paddle operator `accuracy`: the fraction of rows whose label is among their top-k indices, with the counts.
+
+    Input slots: Out, Indices, Label. Output slots: Accuracy, Correct, Total.
+
+    Example:
+
+    ```mlir
+    %a, %c, %t = pd.accuracy %v, %i, %l : (tensor<?x5xf32>, tensor<?x5xi64>, tensor<?x1xi64>) -> (tensor<1xf32>, tensor<1xi32>, tensor<1xi32>)
+    ```
+  }];
+  let arguments = (ins
+    Pd_FloatTensor:$Out,
+    Pd_IndexTensor:$Indices,
+    Pd_IndexTensor:$Label
+  );
+  let results = (outs Pd_FloatTensor:$Accuracy, Pd_IntTensor:$Correct, Pd_IntTensor:$Total);
+  let assemblyFormat = "$Out `,` $Indices `,` $Label attr-dict `:` functional-type(operands, results)";
 }
 
 #endif // PADDLEMLIR_DIALECT_PD_IR_PDOPSGENERATED_TD

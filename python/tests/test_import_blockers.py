@@ -1,0 +1,332 @@
+"""Ops and file quirks that stopped real programs at import (issue 23), each
+in a minimal program written with the builder: the program imports, round
+trips through the exporter, compiles, runs, and matches both the NumPy
+reference and a NumPy computation written here."""
+import os
+import subprocess
+
+import numpy as np
+import pytest
+
+import paddle_mlir
+from paddle_mlir import framework_pb2 as fp
+from paddle_mlir import ir, reference
+from paddle_mlir.builder import ProgramBuilder
+
+BUILD = os.environ.get("PADDLE_MLIR_BUILD_DIR",
+                       os.path.join(os.path.dirname(__file__), "..", "..", "build"))
+
+
+def tool(name):
+    return os.path.join(BUILD, "bin", name)
+
+
+def save(b, path, edit=None):
+    """Saves a 2.x program, letting `edit` change the ProgramDesc first."""
+    b.save(str(path))
+    if edit:
+        prog = fp.ProgramDesc()
+        with open(path / "model.pdmodel", "rb") as f:
+            prog.ParseFromString(f.read())
+        edit(prog)
+        with open(path / "model.pdmodel", "wb") as f:
+            f.write(prog.SerializeToString())
+    return str(path)
+
+
+def round_trips(model, tmp_path):
+    mlir = tmp_path / "a.mlir"
+    subprocess.run([tool("paddle-translate"), "--import-paddle", model, "-o", str(mlir)], check=True)
+    p = subprocess.run([tool("paddle-translate"), "--export-paddle", str(mlir), "-o", str(tmp_path / "e")],
+                       capture_output=True, text=True)
+    assert p.returncode == 0, p.stderr
+    again = subprocess.run([tool("paddle-translate"), "--import-paddle", str(tmp_path / "e")], check=True,
+                           capture_output=True, text=True).stdout
+    assert again == subprocess.run([tool("paddle-opt"), str(mlir)], check=True, capture_output=True,
+                                   text=True).stdout
+
+
+def check(model, inputs, want, tmp_path, rtol=1e-5, atol=1e-5):
+    round_trips(model, tmp_path)
+    got = paddle_mlir.compile(model)(*inputs)
+    feeds = reference.load(model)
+    ref = list(feeds.run(dict(zip(feeds.input_names, inputs))).values())
+    assert len(got) == len(want) == len(ref)
+    for g, r, w in zip(got, ref, want):
+        np.testing.assert_allclose(r, w, rtol=rtol, atol=atol)
+        np.testing.assert_allclose(g, w, rtol=rtol, atol=atol)
+
+
+def test_batch_norm_epsilon_above_old_range(tmp_path):
+    # Real files store epsilon = 1e-3 as the float just above 0.001, or more.
+    rng = np.random.RandomState(0)
+    b = ProgramBuilder()
+    x = b.feed("x", [-1, 3, 4, 4])
+    p = [b.param(n, v) for n, v in (("s", rng.rand(3).astype(np.float32) + 0.5),
+                                    ("bb", rng.rand(3).astype(np.float32)),
+                                    ("m", rng.rand(3).astype(np.float32)),
+                                    ("v", rng.rand(3).astype(np.float32) + 0.1))]
+    y = b.batch_norm(x, *p, epsilon=0.001)
+    b.fetch(b.batch_norm(y, *p, epsilon=0.5))
+    data = rng.rand(2, 3, 4, 4).astype(np.float32)
+    s, bb, m, v = (b.params[n].reshape(1, 3, 1, 1) for n in ("s", "bb", "m", "v"))
+    want = (data - m) / np.sqrt(v + np.float32(0.001)) * s + bb
+    want = (want - m) / np.sqrt(v + 0.5) * s + bb
+    check(save(b, tmp_path / "m"), [data], [want], tmp_path, rtol=1e-4)
+
+
+def test_silu(tmp_path):
+    b = ProgramBuilder()
+    x = b.feed("x", [-1, 8])
+    b.fetch(b._simple("silu", x))
+    data = np.linspace(-6, 6, 24, dtype=np.float32).reshape(3, 8)
+    check(save(b, tmp_path / "m"), [data], [data / (1 + np.exp(-data))], tmp_path)
+
+
+def _scalars(prog):
+    # Paddle 2.6+ writes assign_value's elements as one SCALARS attribute.
+    for op in prog.blocks[0].ops:
+        if op.type != "assign_value" or not any(a.name == "int64_values" for a in op.attrs):
+            continue
+        attrs = [a for a in op.attrs if a.name != "int64_values"]
+        values = fp.OpDesc.Attr(name="values", type=fp.SCALARS)
+        for v in (3, -2, 7, 5):
+            values.scalars.add(type=fp.Scalar.LONG, i=v)
+        del op.attrs[:]
+        op.attrs.extend(attrs + [values])
+
+
+@pytest.mark.parametrize("scalars", [False, True])
+def test_assign_value(tmp_path, scalars):
+    b = ProgramBuilder()
+    x = b.feed("x", [-1, 4], "int64")
+    c = b.tmp("assign_value", [4], "int64")
+    b.op("assign_value", {}, {"Out": [c]}, {"shape": [4], "dtype": fp.VarType.INT64,
+                                            "int64_values": [3, -2, 7, 5] if not scalars else [0, 0, 0, 0]})
+    f = b.tmp("assign_value", [2, 1], "float32")
+    b.op("assign_value", {}, {"Out": [f]}, {"shape": [2, 1], "dtype": fp.VarType.FP32, "fp32_values": [0.5, -1.5]})
+    b.fetch(b.elementwise("elementwise_add", x, c))
+    b.fetch(f)
+    data = np.arange(8, dtype=np.int64).reshape(2, 4)
+    check(save(b, tmp_path / "m", _scalars if scalars else None), [data],
+          [data + np.array([3, -2, 7, 5]), np.array([[0.5], [-1.5]], np.float32)], tmp_path)
+
+
+def test_fill_constant_batch_size_like(tmp_path):
+    b = ProgramBuilder()
+    x = b.feed("x", [3, -1, 5])
+    y = b.tmp("fcbsl", [2, -1, 4])
+    b.op("fill_constant_batch_size_like", {"Input": [x]}, {"Out": [y]},
+         {"shape": [2, 1, 4], "value": 0.25, "dtype": 5, "input_dim_idx": 1, "output_dim_idx": 1,
+          "str_value": ""})
+    b.fetch(y)
+    data = np.zeros((3, 6, 5), np.float32)
+    check(save(b, tmp_path / "m"), [data], [np.full((2, 6, 4), 0.25, np.float32)], tmp_path)
+
+
+def test_fluid_eval_head(tmp_path):
+    # softmax -> cross_entropy2 -> mean, and top_k -> accuracy, as Fluid
+    # classifiers save them for evaluation.
+    rng = np.random.RandomState(1)
+    b = ProgramBuilder()
+    x = b.feed("x", [-1, 10])
+    label = b.feed("label", [-1, 1], "int64")
+    prob = b.softmax(x)
+    y, match, xs = b.tmp("ce", [-1, 1]), b.tmp("ce_match", [-1, 1]), b.tmp("ce_xshape", [0, -1, 10])
+    b.op("cross_entropy2", {"X": [prob], "Label": [label]}, {"Y": [y], "MatchX": [match], "XShape": [xs]},
+         {"ignore_index": -100})
+    loss = b._simple("mean", y, shape=[1])
+    v, i = b.tmp("top_k", [-1, 3]), b.tmp("top_k_idx", [-1, 3], "int64")
+    b.op("top_k", {"X": [prob]}, {"Out": [v], "Indices": [i]}, {"k": 3})
+    acc, correct, total = b.tmp("acc", [1]), b.tmp("correct", [1], "int32"), b.tmp("total", [1], "int32")
+    b.op("accuracy", {"Out": [v], "Indices": [i], "Label": [label]},
+         {"Accuracy": [acc], "Correct": [correct], "Total": [total]})
+    for t in (y, match, loss, v, i, acc, correct, total):
+        b.fetch(t)
+    data = rng.standard_normal((6, 10)).astype(np.float32)
+    lbl = np.array([[0], [3], [9], [-100], [5], [2]], np.int64)
+    e = np.exp(data - data.max(1, keepdims=True))
+    p = e / e.sum(1, keepdims=True)
+    keep = lbl != -100
+    m = np.where(keep, p[np.arange(6), np.where(keep[:, 0], lbl[:, 0], 0)][:, None], 0)
+    ce = np.where(keep, -np.log(np.where(keep, m, 1)), 0)
+    order = np.argsort(-p, axis=1)[:, :3]
+    hits = (order == lbl).any(1).sum()
+    want = [ce, m, [ce.mean()], np.sort(p, 1)[:, ::-1][:, :3], order, [hits / 6], [hits], [6]]
+    want = [np.asarray(w) for w in want]
+    check(save(b, tmp_path / "m"), [data, lbl], want, tmp_path)
+
+
+def _quant_dequant(x, s, bits=8):
+    bin_ = 2 ** (bits - 1) - 1
+    v = np.clip(x, -s, s) * bin_ / s
+    return np.sign(v) * np.floor(np.abs(v) + 0.5) * s / bin_
+
+
+def test_fake_quantize_dequantize(tmp_path):
+    # The QAT simulation ops at inference: activations with their stored
+    # scale, weights with their per-channel abs max.
+    rng = np.random.RandomState(2)
+    b = ProgramBuilder()
+    x = b.feed("x", [-1, 3, 5, 5])
+    w = b.param("w", rng.standard_normal((4, 3, 3, 3)).astype(np.float32))
+    scale = b.param("in_scale", np.array([0.7], np.float32))
+    xq, xs = b.tmp("xq", [-1, 3, 5, 5]), b.tmp("xq_scale", [1])
+    b.op("fake_quantize_dequantize_moving_average_abs_max", {"X": [x], "InScale": [scale]},
+         {"Out": [xq], "OutScale": [xs]}, {"bit_length": 8, "is_test": True, "moving_rate": 0.9, "round_type": 1})
+    wq, ws = b.tmp("wq", [4, 3, 3, 3]), b.tmp("wq_scale", [4])
+    b.op("fake_channel_wise_quantize_dequantize_abs_max", {"X": [w]}, {"Out": [wq], "OutScale": [ws]},
+         {"bit_length": 8, "quant_axis": 0, "round_type": 1, "is_test": True})
+    b.fetch(xq)
+    b.fetch(b.conv2d(xq, wq))
+    data = rng.standard_normal((1, 3, 5, 5)).astype(np.float32)
+    wv = b.params["w"]
+    xw = _quant_dequant(data, np.float32(0.7))
+    wd = np.stack([_quant_dequant(wv[c], np.abs(wv[c]).max()) for c in range(4)])
+    conv = np.zeros((1, 4, 3, 3))
+    for i in range(3):
+        for j in range(3):
+            conv[0, :, i, j] = np.einsum("chw,ochw->o", xw[0, :, i:i + 3, j:j + 3], wd)
+    check(save(b, tmp_path / "m"), [data], [xw, conv], tmp_path, rtol=1e-4, atol=1e-4)
+
+
+def test_fake_quantize_and_dequantize_max_abs(tmp_path):
+    # Fluid QAT eval programs: quantize an activation to integers, dequantize
+    # per tensor and per channel.
+    rng = np.random.RandomState(3)
+    b = ProgramBuilder()
+    x = b.feed("x", [-1, 4, 2, 2])
+    scale = b.param("in_scale", np.array([1.5], np.float32))
+    ch = b.param("ch_scale", np.array([1.0, 2.0, 0.5, 4.0], np.float32))
+    q, qs = b.tmp("q", [-1, 4, 2, 2]), b.tmp("q_scale", [1])
+    b.op("fake_quantize_moving_average_abs_max", {"X": [x], "InScale": [scale]}, {"Out": [q], "OutScale": [qs]},
+         {"bit_length": 8, "is_test": True, "moving_rate": 0.9})
+    d = b.tmp("d", [-1, 4, 2, 2])
+    b.op("fake_dequantize_max_abs", {"X": [q], "Scale": [scale]}, {"Out": [d]}, {"max_range": 127.0})
+    c = b.tmp("c", [-1, 4, 2, 2])
+    b.op("fake_channel_wise_dequantize_max_abs", {"X": [q], "Scales": [ch]}, {"Out": [c]},
+         {"quant_bits": [8], "quant_axis": 1})
+    # Two scales (weight per channel, then activation): channels along dim 1.
+    c2 = b.tmp("c2", [-1, 4, 2, 2])
+    b.op("fake_channel_wise_dequantize_max_abs", {"X": [q], "Scales": [ch, scale]}, {"Out": [c2]},
+         {"quant_bits": [8, 8]})
+    for t in (q, d, c, c2):
+        b.fetch(t)
+    data = (rng.standard_normal((2, 4, 2, 2)) * 2).astype(np.float32)
+    v = np.clip(data, -1.5, 1.5) * 127 / 1.5
+    qv = np.sign(v) * np.floor(np.abs(v) + 0.5)
+    per_channel = np.array([1.0, 2.0, 0.5, 4.0]).reshape(1, 4, 1, 1)
+    want = [qv, qv * 1.5 / 127, qv * per_channel / 127, qv * per_channel * 1.5 / (127 * 127)]
+    check(save(b, tmp_path / "m"), [data], want, tmp_path)
+
+
+def test_conv3d(tmp_path):
+    rng = np.random.RandomState(4)
+    b = ProgramBuilder()
+    x = b.feed("x", [-1, 4, 5, 6, 6])
+    w = b.param("w", rng.standard_normal((6, 2, 3, 1, 3)).astype(np.float32))
+    y = b.tmp("conv3d", [-1, 6, 3, 3, 6])
+    b.op("conv3d", {"Input": [x], "Filter": [w]}, {"Output": [y]},
+         {"strides": [1, 2, 1], "paddings": [0, 0, 0, 0, 1, 1], "dilations": [1, 1, 1], "groups": 2,
+          "data_format": "NCDHW", "padding_algorithm": "EXPLICIT"})
+    b.fetch(y)
+    data = rng.standard_normal((2, 4, 5, 6, 6)).astype(np.float32)
+    wv = b.params["w"]
+    xp = np.pad(data, [(0, 0)] * 4 + [(1, 1)]).astype(np.float64)
+    want = np.zeros((2, 6, 3, 3, 6))
+    for f in range(6):
+        g = f // 3
+        for od in range(3):
+            for oh in range(3):
+                for ow in range(6):
+                    win = xp[:, 2 * g:2 * g + 2, od:od + 3, 2 * oh:2 * oh + 1, ow:ow + 3]
+                    want[:, f, od, oh, ow] = (win * wv[f]).sum(axis=(1, 2, 3, 4))
+    check(save(b, tmp_path / "m"), [data], [want], tmp_path, rtol=1e-4, atol=1e-4)
+
+
+def _grid_sample(img, grid, mode, padding, align):
+    # One output pixel at a time, straight from the definition.
+    n, c, h, w = img.shape
+    out = np.zeros((n, c) + grid.shape[1:3])
+
+    def unnorm(g, size):
+        v = (g + 1) / 2 * (size - 1) if align else ((g + 1) * size - 1) / 2
+        if padding == "border":
+            v = min(max(v, 0), size - 1)
+        if padding == "reflection":
+            lo, hi = (0, size - 1) if align else (-0.5, size - 0.5)
+            while v < lo or v > hi:
+                v = 2 * lo - v if v < lo else 2 * hi - v
+            v = min(max(v, 0), size - 1)
+        return v
+
+    def px(b_, yy, xx):
+        return img[b_, :, yy, xx] if 0 <= yy < h and 0 <= xx < w else np.zeros(c)
+    for b_ in range(n):
+        for i in range(grid.shape[1]):
+            for j in range(grid.shape[2]):
+                sx, sy = unnorm(grid[b_, i, j, 0], w), unnorm(grid[b_, i, j, 1], h)
+                if mode == "nearest":
+                    out[b_, :, i, j] = px(b_, int(np.floor(sy + 0.5)), int(np.floor(sx + 0.5)))
+                    continue
+                x0, y0 = int(np.floor(sx)), int(np.floor(sy))
+                ax, ay = sx - x0, sy - y0
+                out[b_, :, i, j] = ((px(b_, y0, x0) * (1 - ax) + px(b_, y0, x0 + 1) * ax) * (1 - ay)
+                                    + (px(b_, y0 + 1, x0) * (1 - ax) + px(b_, y0 + 1, x0 + 1) * ax) * ay)
+    return out
+
+
+@pytest.mark.parametrize("mode,padding,align", [("bilinear", "zeros", True), ("bilinear", "border", False),
+                                                ("bilinear", "reflection", False),
+                                                ("bilinear", "reflection", True), ("nearest", "zeros", False)])
+def test_grid_sampler(tmp_path, mode, padding, align):
+    rng = np.random.RandomState(5)
+    b = ProgramBuilder()
+    x = b.feed("x", [-1, 3, 5, 7])
+    g = b.feed("grid", [-1, 4, 6, 2])
+    y = b.tmp("grid_sampler", [-1, 3, 4, 6])
+    b.op("grid_sampler", {"X": [x], "Grid": [g]}, {"Output": [y]},
+         {"mode": mode, "padding_mode": padding, "align_corners": align})
+    b.fetch(y)
+    img = rng.standard_normal((2, 3, 5, 7)).astype(np.float32)
+    grid = rng.uniform(-1.3, 1.3, (2, 4, 6, 2)).astype(np.float32)
+    check(save(b, tmp_path / "m"), [img, grid], [_grid_sample(img, grid, mode, padding, align)], tmp_path,
+          rtol=1e-4, atol=1e-5)
+
+
+def test_selected_rows_parameter_with_dense_data(tmp_path):
+    # A sparse lookup_table's table is declared SELECTED_ROWS; in an
+    # inference program it holds a dense tensor.
+    rng = np.random.RandomState(6)
+    b = ProgramBuilder()
+    ids = b.feed("ids", [-1, 1], "int64")
+    table = b.param("embedding", rng.standard_normal((10, 3)).astype(np.float32))
+    y = b.tmp("lookup", [-1, 3])
+    b.op("lookup_table", {"W": [table], "Ids": [ids]}, {"Out": [y]}, {"is_sparse": True})
+    b.fetch(y)
+
+    def sparse(prog):
+        for v in prog.blocks[0].vars:
+            if v.name == "embedding":
+                desc = fp.VarType.TensorDesc()
+                desc.CopyFrom(v.type.lod_tensor.tensor)
+                v.type.ClearField("lod_tensor")
+                v.type.type = fp.VarType.SELECTED_ROWS
+                v.type.selected_rows.CopyFrom(desc)
+    model = save(b, tmp_path / "m", sparse)
+    round_trips(model, tmp_path)
+    assert "ml_program.global private @embedding" in ir.import_paddle(model)
+
+
+def test_selected_rows_feed_is_still_an_error(tmp_path):
+    b = ProgramBuilder()
+    x = b.feed("x", [-1, 3])
+    b.fetch(b.relu(x))
+
+    def sparse(prog):
+        for v in prog.blocks[0].vars:
+            if v.name == "x":
+                v.type.type = fp.VarType.SELECTED_ROWS
+    model = save(b, tmp_path / "m", sparse)
+    with pytest.raises(Exception, match="SELECTED_ROWS"):
+        ir.import_paddle(model)
