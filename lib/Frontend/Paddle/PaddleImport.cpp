@@ -490,6 +490,13 @@ LogicalResult Importer::importOp(const pdp::OpDesc &op, int index) {
       outNames.push_back(name);
     }
   }
+  // The attribute constraints (array sizes, ranges, enum spellings) first:
+  // shape inference below reads the attributes and, like the verifier,
+  // relies on them (a depthwise_conv2d with 3 paddings read past them).
+  if (failed(state.name.verifyInherentAttrs(state.attributes, [&] {
+        return emitError(loc) << "op '" << op.type() << "' #" << index << ": ";
+      })))
+    return failure();
   Operation *created = b.create(state);
   SmallVector<Type> inferred;
   auto shapeFn = dyn_cast<PdShapeInference>(created);
