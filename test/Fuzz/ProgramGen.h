@@ -144,10 +144,12 @@ private:
       d.erase(d.begin(), d.end() - keep);
       break;
     }
-    case 2:
-      if (!pick(pool).dims.empty())
-        d = {pick(pool).dims.back()};
+    case 2: {
+      const std::vector<int64_t> &of = pick(pool).dims;
+      if (!of.empty())
+        d = {of.back()};
       break;
+    }
     default:
       d = pickDims();
     }
