@@ -32,12 +32,16 @@ if [ ! -f "$build/build.ninja" ]; then
     -DLLVM_EXTERNAL_LIT=/usr/lib/llvm-22/bin/lit \
     -DPADDLE_MLIR_FUZZ=ON
 fi
-prebuilt="${PADDLE_MLIR_FUZZ_PREBUILT:-}"
-if [ -n "$prebuilt" ]; then
-  prebuilt="$(cd "$prebuilt" && pwd)"
-  PADDLE_MLIR_BUILD_DIR="$prebuilt" bash "$root/scripts/build.sh" PaddleMLIRArtifact
+# Set (even empty), PADDLE_MLIR_FUZZ_PREBUILT changes the folder's choice;
+# unset, the folder keeps the one it was configured with.
+if [ -n "${PADDLE_MLIR_FUZZ_PREBUILT+set}" ]; then
+  prebuilt="$PADDLE_MLIR_FUZZ_PREBUILT"
+  if [ -n "$prebuilt" ]; then
+    prebuilt="$(cd "$prebuilt" && pwd)"
+    PADDLE_MLIR_BUILD_DIR="$prebuilt" bash "$root/scripts/build.sh" PaddleMLIRArtifact
+  fi
+  cmake -S "$root" -B "$build" -DPADDLE_MLIR_FUZZ_PREBUILT="$prebuilt" >/dev/null
 fi
-cmake -S "$root" -B "$build" -DPADDLE_MLIR_FUZZ_PREBUILT="$prebuilt" >/dev/null
 cmake --build "$build" -j "$jobs" --target "${targets[@]}"
 
 # Seeds: the real programs (and, for fuzz_params, parameter files), so
