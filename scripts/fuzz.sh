@@ -77,5 +77,8 @@ for t in "${targets[@]}"; do
   # shellcheck disable=SC2086
   (cd "$build/fuzz" && "./$t" -max_total_time="$secs" -timeout=30 -rss_limit_mb=4096 \
       -print_final_stats=1 -report_slow_units=100000 -artifact_prefix="$root/test/Fuzz/regressions/$t/" \
-      ${PADDLE_MLIR_FUZZ_FLAGS:-} "$corpus" 2>&1 | tail -n 25) || true
+      ${PADDLE_MLIR_FUZZ_FLAGS:-} "$corpus" > "$build/fuzz/$t.log" 2>&1) || true
+  # The last coverage line, the stats and any report (the whole run: $t.log).
+  grep '^#[0-9]' "$build/fuzz/$t.log" | tail -n 1 || true
+  grep -v '^#[0-9]\|^\[libprotobuf' "$build/fuzz/$t.log" | tail -n 25
 done
