@@ -206,6 +206,20 @@ func.func @arg_max(%x: tensor<3x4xf32>) -> tensor<3x1xi64> {
 
 // -----
 
+// Tests that arg_max of a 0-d input is the index 0, with or without flatten
+// (flatten used to build a rank-0 collapse_shape and crash the converter;
+// found by fuzz_compile).
+// CHECK-LABEL: func.func @arg_max_0d
+// CHECK-NOT: tensor.collapse_shape
+// CHECK: linalg.fill
+// CHECK-NOT: tensor.collapse_shape
+func.func @arg_max_0d(%x: tensor<f32>) -> tensor<1xi64> {
+  %0 = pd.arg_max %x {flatten = true} : (tensor<f32>) -> tensor<1xi64>
+  return %0 : tensor<1xi64>
+}
+
+// -----
+
 // Tests that take_along_axis reads X at the (wrapped, clamped) index of the
 // same position along the axis.
 // CHECK-LABEL: func.func @take_along_axis

@@ -211,16 +211,17 @@ LogicalResult resolveCpu(ModuleOp where, StringRef requested, std::string &cpu,
                          "skylake-avx512 or znver4)");
 }
 
-LogicalResult emitObject(ModuleOp lowered, StringRef fingerprint, StringRef objPath,
-                         StringRef requestedCpu, std::string &cpu) {
-  llvm::InitializeNativeTarget();
-  llvm::InitializeNativeTargetAsmPrinter();
+/// The lowered module as LLVM IR with the artifact's entry points, before
+/// any LLVM optimization; null after a diagnostic.
+std::unique_ptr<llvm::Module> translateLowered(ModuleOp lowered, StringRef fingerprint,
+                                               llvm::LLVMContext &llvmCtx) {
   registerBuiltinDialectTranslation(*lowered.getContext());
   registerLLVMDialectTranslation(*lowered.getContext());
-  llvm::LLVMContext llvmCtx;
   std::unique_ptr<llvm::Module> m = translateModuleToLLVMIR(lowered, llvmCtx, "paddle_mlir_model");
-  if (!m)
-    return fail(lowered, "cannot translate the lowered module to LLVM IR");
+  if (!m) {
+    (void)fail(lowered, "cannot translate the lowered module to LLVM IR");
+    return nullptr;
+  }
   // With dynamic dims @main reads its arena offsets from a table this
   // function fills; inlined, the offset arithmetic would land in @main's
   // entry block and make LLVM's loop analyses crawl (pd-plan-memory).
@@ -231,8 +232,21 @@ LogicalResult emitObject(ModuleOp lowered, StringRef fingerprint, StringRef objP
   for (llvm::Function &f : *m)
     if (f.getName().starts_with(kOutlinedPrefix))
       f.addFnAttr(llvm::Attribute::NoInline);
-  if (failed(addEntryPoint(*m, fingerprint)))
-    return fail(lowered, "the lowered module has no C interface for @main or @main_arena_bytes");
+  if (failed(addEntryPoint(*m, fingerprint))) {
+    (void)fail(lowered, "the lowered module has no C interface for @main or @main_arena_bytes");
+    return nullptr;
+  }
+  return m;
+}
+
+LogicalResult emitObject(ModuleOp lowered, StringRef fingerprint, StringRef objPath,
+                         StringRef requestedCpu, std::string &cpu) {
+  llvm::InitializeNativeTarget();
+  llvm::InitializeNativeTargetAsmPrinter();
+  llvm::LLVMContext llvmCtx;
+  std::unique_ptr<llvm::Module> m = translateLowered(lowered, fingerprint, llvmCtx);
+  if (!m)
+    return failure();
   llvm::Triple triple(llvm::sys::getDefaultTargetTriple());
   std::string error;
   const llvm::Target *target = llvm::TargetRegistry::lookupTarget(triple, error);
@@ -497,12 +511,14 @@ StringRef winogradMode(ConvAlgorithm algorithm) {
 }
 
 /// pd -> linalg -> buffers in one arena -> LLVM dialect.
-LogicalResult runCodegenPipeline(ModuleOp module, const CompileOptions &opts) {
+/// `measure`: whether pd-kernel-layouts may time convolutions with the
+/// kernel library (with oneDNN kernels).
+LogicalResult runCodegenPipeline(ModuleOp module, const CompileOptions &opts, bool measure) {
   PassManager lower(module.getContext());
   bool onednn = opts.kernels == KernelLibrary::OneDNN;
   addCPUCodegenPasses(lower, opts.memoryPlan || opts.memoryReport, opts.memoryReport,
                       stringify(opts.kernels), opts.parallel, convBlock(opts.convLayout),
-                      onednn ? kernelsLibrary() : "", winogradMode(opts.convAlgorithm));
+                      onednn && measure ? kernelsLibrary() : "", winogradMode(opts.convAlgorithm));
   return lower.run(module);
 }
 
@@ -670,33 +686,55 @@ std::string manifestJson(const CompileOptions &opts, Interface &io, CodegenRepor
   js << llvm::formatv("{0:2}", llvm::json::Value(std::move(manifest))) << "\n";
   return json;
 }
-} // namespace
 
-LogicalResult mlir::pd::compileToArtifact(ModuleOp module, const CompileOptions &opts,
-                                          StringRef outDir) {
+/// Every step of compileToArtifact up to the lowered (LLVM dialect) module:
+/// option checks, --input-shape, the graph and codegen pipelines.
+LogicalResult lowerModule(ModuleOp module, const CompileOptions &opts, bool measure, Interface &io,
+                          CodegenReport &report) {
   if (failed(checkOptions(module, opts)))
     return failure();
   FailureOr<func::FuncOp> main = prepareMain(module, opts);
   if (failed(main) || failed(runGraphPipeline(module, opts)))
     return failure();
-  FailureOr<Interface> io = collectInterface(module, *main);
-  if (failed(io) || failed(runCodegenPipeline(module, opts)))
+  FailureOr<Interface> collected = collectInterface(module, *main);
+  if (failed(collected) || failed(runCodegenPipeline(module, opts, measure)))
     return failure();
-  FailureOr<CodegenReport> report = takeCodegenReport(module);
-  if (failed(report))
+  io = std::move(*collected);
+  FailureOr<CodegenReport> taken = takeCodegenReport(module);
+  if (failed(taken))
     return failure();
+  report = std::move(*taken);
   stripArgumentAnnotations(module);
+  return success();
+}
+} // namespace
+
+std::unique_ptr<llvm::Module> mlir::pd::compileToLLVMIR(ModuleOp module, const CompileOptions &opts,
+                                                        llvm::LLVMContext &llvmCtx) {
+  Interface io;
+  CodegenReport report;
+  if (failed(lowerModule(module, opts, /*measure=*/false, io, report)))
+    return nullptr;
+  return translateLowered(module, fingerprintOf(module, opts.name), llvmCtx);
+}
+
+LogicalResult mlir::pd::compileToArtifact(ModuleOp module, const CompileOptions &opts,
+                                          StringRef outDir) {
+  Interface io;
+  CodegenReport report;
+  if (failed(lowerModule(module, opts, /*measure=*/true, io, report)))
+    return failure();
   std::string fingerprint = fingerprintOf(module, opts.name);
 
   if (std::error_code ec = llvm::sys::fs::create_directories(outDir))
     return fail(module, "cannot create '" + outDir + "': " + ec.message());
   std::string cpu;
-  if (failed(buildLibrary(module, opts, outDir, fingerprint, report->usesKernels(), cpu)))
+  if (failed(buildLibrary(module, opts, outDir, fingerprint, report.usesKernels(), cpu)))
     return failure();
-  std::string manifest = manifestJson(opts, *io, *report, fingerprint, cpu);
-  if (failed(writeFile(module, pathIn(outDir, opts.name + ".weights"), io->blob)) ||
+  std::string manifest = manifestJson(opts, io, report, fingerprint, cpu);
+  if (failed(writeFile(module, pathIn(outDir, opts.name + ".weights"), io.blob)) ||
       failed(writeFile(module, pathIn(outDir, opts.name + ".h"),
-                       header(opts.name, io->inputs, io->outputs))) ||
+                       header(opts.name, io.inputs, io.outputs))) ||
       failed(writeFile(module, pathIn(outDir, "manifest.json"), manifest)))
     return failure();
   return success();

@@ -702,6 +702,15 @@ template <typename OpTy> struct ArgLowering : OpConversionPattern<OpTy> {
     if (!isF &&
         (!isa<IntegerType>(elem) || elem.getIntOrFloatBitWidth() == 1 || elem.isUnsignedInteger()))
       return r.notifyMatchFailure(op, "float or signed integer input only");
+    // A 0-d input holds one element, at index 0 (and a rank-0
+    // collapse_shape, which flatten would build, is invalid: fuzz_compile
+    // crashed the converter with one).
+    if (xt.getRank() == 0) {
+      if (!rt.hasStaticShape())
+        return r.notifyMatchFailure(op, "dynamic result of a 0-d input");
+      r.replaceOp(op, filled(r, loc, rt, {}, 0.0));
+      return success();
+    }
     int64_t axis = op.getAxis();
     if (op.getFlatten()) {
       SmallVector<ReassociationIndices> all(1);

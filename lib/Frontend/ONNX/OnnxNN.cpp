@@ -216,10 +216,17 @@ LogicalResult OnnxImporter::convPool(StringRef kind) {
       return failure();
     w = *wv;
     auto wt = cast<RankedTensorType>(w.getType());
+    if (wt.getRank() != 4)
+      return nodeError("the weight must have rank 4, got rank " + Twine(wt.getRank()));
     kernel = std::vector<int64_t>{wt.getDimSize(2), wt.getDimSize(3)};
   }
   if (!kernel || kernel->size() != 2)
     return nodeError("kernel_shape must have 2 entries");
+  // Read per spatial dim below (a 1-entry strides read past its end, and
+  // the garbage stride divided by zero).
+  if (strides.size() != 2 || dil.size() != 2)
+    return nodeError("strides and dilations must have 2 entries, got " + Twine(strides.size()) +
+                     " and " + Twine(dil.size()));
   // pads [h_begin, w_begin, h_end, w_end] -> Paddle [top, bottom, left, right]
   std::vector<int64_t> pads = attrInts("pads").value_or(std::vector<int64_t>{0, 0, 0, 0});
   std::string autoPad = attrStr("auto_pad", "NOTSET");
@@ -235,6 +242,8 @@ LogicalResult OnnxImporter::convPool(StringRef kind) {
     std::vector<int64_t> outPad = attrInts("output_padding").value_or(std::vector<int64_t>{0, 0});
     if (outShape && outShape->size() < 2)
       return nodeError("output_shape must have at least 2 entries");
+    if (outPad.size() != 2)
+      return nodeError("output_padding must have 2 entries");
     for (int k = 0; k < 2; ++k) {
       int64_t in = xt.getDimSize(2 + k);
       if (ShapedType::isDynamic(in))

@@ -100,7 +100,8 @@ private:
   pdp::VarDesc *addVar(const std::string &name, Type type, bool persistable = false);
   LogicalResult exportOp(Operation *op);
   LogicalResult addParameter(Operation *op, const std::string &name, ElementsAttr value);
-  void setAttr(pdp::OpDesc::Attr &a, PdAttrKind kind, Attribute value, const char *deflt);
+  LogicalResult setAttr(Operation *op, pdp::OpDesc::Attr &a, PdAttrKind kind, Attribute value,
+                        const char *deflt);
   void addAuxOutputs(Operation *op, pdp::OpDesc &desc);
 
   ModuleOp module;
@@ -127,7 +128,11 @@ pdp::VarDesc *Exporter::addVar(const std::string &name, Type type, bool persista
 }
 
 LogicalResult Exporter::addParameter(Operation *op, const std::string &name, ElementsAttr value) {
-  auto type = cast<RankedTensorType>(value.getType());
+  auto type = dyn_cast<RankedTensorType>(value.getType());
+  if (!type)
+    return fail(op, "cannot export parameter '" + name + "' of type " +
+                        llvm::formatv("{0}", value.getType()).str() +
+                        ": Paddle variables are ranked tensors");
   int dtype = paddleDtype(type.getElementType());
   if (dtype < 0 || pdfmt::elementSize(dtype) == 0)
     return fail(op, "cannot export a constant of element type " +
@@ -139,6 +144,10 @@ LogicalResult Exporter::addParameter(Operation *op, const std::string &name, Ele
     if (!blob)
       return fail(op, "parameter '" + name + "' has no data (its resource blob is missing)");
     ArrayRef<char> data = blob->getData();
+    if (data.size() != static_cast<size_t>(type.getNumElements()) * pdfmt::elementSize(dtype))
+      return fail(op, "parameter '" + name + "' holds " + Twine(data.size()) + " bytes, not the " +
+                          Twine(type.getNumElements() * pdfmt::elementSize(dtype)) +
+                          " its type needs");
     pdfmt::appendTensorRecord(record, dtype, dims, data.data(), data.size());
   } else if (auto dense = dyn_cast<DenseIntOrFPElementsAttr>(value)) {
     ArrayRef<char> raw = dense.getRawData();
@@ -161,30 +170,55 @@ LogicalResult Exporter::addParameter(Operation *op, const std::string &name, Ele
   return success();
 }
 
-void Exporter::setAttr(pdp::OpDesc::Attr &a, PdAttrKind kind, Attribute value, const char *deflt) {
+/// The number spelled by a catalogue default (0 when it is not one; the
+/// catalogue is generated, so that would be a generator bug, not an input).
+static int64_t parseInt(StringRef s) {
+  int64_t v = 0;
+  return s.trim().getAsInteger(10, v) ? 0 : v;
+}
+static double parseFloat(StringRef s) {
+  double v = 0;
+  return s.trim().getAsDouble(v) ? 0.0 : v;
+}
+
+LogicalResult Exporter::setAttr(Operation *op, pdp::OpDesc::Attr &a, PdAttrKind kind,
+                                Attribute value, const char *deflt) {
   StringRef text = deflt ? deflt : "";
+  // A property whose attribute is not of the kind the catalogue names (an
+  // enum, a nested array) is refused rather than cast blindly.
+  auto wrong = [&]() {
+    return fail(op, "attribute '" + a.name() + "' holds " + llvm::formatv("{0}", value).str() +
+                        ", which this exporter cannot write as a Paddle attribute");
+  };
+  bool ok = true;
   auto ints = [&]() {
     std::vector<int64_t> v;
     if (auto arr = dyn_cast_or_null<DenseI32ArrayAttr>(value))
       v.assign(arr.asArrayRef().begin(), arr.asArrayRef().end());
     else if (auto arr = dyn_cast_or_null<DenseI64ArrayAttr>(value))
       v.assign(arr.asArrayRef().begin(), arr.asArrayRef().end());
+    else if (value)
+      ok = false;
     else
       for (const std::string &s : splitList(text))
-        v.push_back(std::stoll(s));
+        v.push_back(parseInt(s));
     return v;
   };
   auto intVal = [&]() -> int64_t {
     if (auto i = dyn_cast_or_null<IntegerAttr>(value))
-      return i.getInt();
+      return i.getValue().getSExtValue();
     if (auto bv = dyn_cast_or_null<BoolAttr>(value))
       return bv.getValue();
-    return text.empty() ? 0 : std::stoll(text.str());
+    if (value)
+      ok = false;
+    return parseInt(text);
   };
   auto floatVal = [&]() -> double {
     if (auto f = dyn_cast_or_null<FloatAttr>(value))
       return f.getValueAsDouble();
-    return text.empty() ? 0.0 : std::stod(text.str());
+    if (value)
+      ok = false;
+    return parseFloat(text);
   };
   switch (kind) {
   case PdAttrKind::Int:
@@ -209,7 +243,12 @@ void Exporter::setAttr(pdp::OpDesc::Attr &a, PdAttrKind kind, Attribute value, c
     break;
   case PdAttrKind::String:
     a.set_type(pdp::STRING);
-    a.set_s(value ? cast<StringAttr>(value).getValue().str() : text.str());
+    if (auto str = dyn_cast_or_null<StringAttr>(value))
+      a.set_s(str.getValue().str());
+    else if (value)
+      ok = false;
+    else
+      a.set_s(text.str());
     break;
   case PdAttrKind::Ints:
     a.set_type(pdp::INTS);
@@ -226,20 +265,30 @@ void Exporter::setAttr(pdp::OpDesc::Attr &a, PdAttrKind kind, Attribute value, c
     if (auto arr = dyn_cast_or_null<DenseF32ArrayAttr>(value))
       for (float f : arr.asArrayRef())
         a.add_floats(f);
+    else if (value)
+      ok = false;
     else
       for (const std::string &s : splitList(text))
-        a.add_floats(std::stof(s));
+        a.add_floats(static_cast<float>(parseFloat(s)));
     break;
   case PdAttrKind::Strings:
     a.set_type(pdp::STRINGS);
-    if (auto arr = dyn_cast_or_null<ArrayAttr>(value))
-      for (Attribute s : arr)
-        a.add_strings(cast<StringAttr>(s).getValue().str());
-    else
+    if (auto arr = dyn_cast_or_null<ArrayAttr>(value)) {
+      for (Attribute s : arr) {
+        auto str = dyn_cast<StringAttr>(s);
+        if (!str)
+          return wrong();
+        a.add_strings(str.getValue().str());
+      }
+    } else if (value) {
+      ok = false;
+    } else {
       for (const std::string &s : splitList(text))
         a.add_strings(s);
+    }
     break;
   }
+  return ok ? success() : wrong();
 }
 
 /// Outputs Paddle's kernels expect but pd does not model.
@@ -329,6 +378,14 @@ LogicalResult Exporter::exportOp(Operation *op) {
     for (const PdSlotSpec &s : spec->inputs)
       sizes.push_back(s.arity == PdSlotArity::Required ? 1 : op->getNumOperands() - required);
   }
+  int64_t grouped = 0;
+  for (int64_t n : sizes)
+    grouped += n;
+  if (sizes.size() != spec->inputs.size() || grouped != op->getNumOperands() ||
+      llvm::any_of(sizes, [](int64_t n) { return n < 0; }))
+    return fail(op, "operands do not fit the " + Twine(spec->inputs.size()) +
+                        " input slots of Paddle's '" + type + "' (" + Twine(op->getNumOperands()) +
+                        " operands)");
   unsigned idx = 0;
   for (auto [slot, n] : llvm::zip(spec->inputs, sizes)) {
     if (n == 0)
@@ -369,7 +426,8 @@ LogicalResult Exporter::exportOp(Operation *op) {
       return fail(op, "required attribute '" + Twine(as.name) + "' is missing");
     auto *a = desc->add_attrs();
     a->set_name(as.name);
-    setAttr(*a, as.kind, value, as.defaultValue);
+    if (failed(setAttr(op, *a, as.kind, value, as.defaultValue)))
+      return failure();
   }
   return success();
 }
@@ -384,12 +442,15 @@ LogicalResult Exporter::run(StringRef dir, StringRef stem) {
     module.emitError("cannot export: the module has no @main function");
     return failure();
   }
+  if (main.isExternal())
+    return fail(main, "cannot export @" + main.getSymName() + ": it is a declaration (no body)");
   if (!main.getBody().hasOneBlock())
     return fail(main, "cannot export a function with control flow");
-  // Every tensor needs a Paddle VarType (uint32 / uint64 from ONNX have none).
+  // Every value needs a Paddle VarType: a ranked tensor (uint32 / uint64
+  // from ONNX have none).
   auto noVarType = [&](Type t) {
     auto rt = dyn_cast<RankedTensorType>(t);
-    return rt && paddleDtype(rt.getElementType()) < 0;
+    return !rt || paddleDtype(rt.getElementType()) < 0;
   };
   for (BlockArgument arg : main.getArguments())
     if (noVarType(arg.getType()))

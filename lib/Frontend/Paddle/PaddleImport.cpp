@@ -397,7 +397,9 @@ FailureOr<Attribute> Importer::convertAttr(const pdp::OpDesc::Attr &a, PdAttrKin
 /// inferred type when they disagree.
 Type refine(Type declared, Type inferred) {
   auto d = dyn_cast_or_null<RankedTensorType>(declared);
-  auto i = cast<RankedTensorType>(inferred);
+  auto i = dyn_cast<RankedTensorType>(inferred);
+  if (!i)
+    return inferred;
   if (!d || d.getRank() != i.getRank() || d.getElementType() != i.getElementType())
     return i;
   SmallVector<int64_t> dims;
@@ -559,6 +561,9 @@ LogicalResult Importer::importOp(const pdp::OpDesc &op, int index) {
     state.addAttribute("operandSegmentSizes", b.getDenseI32ArrayAttr(segments));
   for (const PdAttrSpec &as : spec->attrs) {
     const pdp::OpDesc::Attr *a = findAttr(op, as.name);
+    if (!a && !as.defaultValue)
+      return fail(loc, "op '" + op.type() + "' #" + Twine(index) + " lacks attribute '" + as.name +
+                           "', which has no default");
     if (!a)
       continue; // stripped or absent: the op's default applies
     auto attr = convertAttr(*a, as.kind, loc, op);
@@ -577,6 +582,10 @@ LogicalResult Importer::importOp(const pdp::OpDesc &op, int index) {
       return fail(loc, "op '" + op.type() + "' #" + Twine(index) +
                            " needs exactly one variable in output slot '" + slot.name + "', got " +
                            Twine(n));
+    if (slot.arity == PdSlotArity::Optional && n > 1)
+      return fail(loc, "op '" + op.type() + "' #" + Twine(index) +
+                           " takes at most one variable in output slot '" + slot.name + "', got " +
+                           Twine(n));
     for (int i = 0; i < n; ++i) {
       const std::string &name = v->arguments(i);
       auto it = vars.find(name);
@@ -590,9 +599,17 @@ LogicalResult Importer::importOp(const pdp::OpDesc &op, int index) {
       outNames.push_back(name);
     }
   }
+  // The attribute constraints (array sizes, ranges, enum spellings) first:
+  // shape inference below reads the attributes and, like the verifier,
+  // relies on them (a depthwise_conv2d with 3 paddings read past them).
+  if (failed(state.name.verifyInherentAttrs(state.attributes, [&] {
+        return emitError(loc) << "op '" << op.type() << "' #" << index << ": ";
+      })))
+    return failure();
   Operation *created = b.create(state);
   SmallVector<Type> inferred;
-  if (succeeded(cast<PdShapeInference>(created).inferResultTypes(inferred, /*emitErrors=*/false)) &&
+  auto shapeFn = dyn_cast<PdShapeInference>(created);
+  if (shapeFn && succeeded(shapeFn.inferResultTypes(inferred, /*emitErrors=*/false)) &&
       inferred.size() == created->getNumResults())
     for (auto [result, type] : llvm::zip(created->getResults(), inferred))
       result.setType(refine(result.getType(), type));

@@ -145,6 +145,20 @@ def main():
         [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 1, 4, 5, 6])])
     save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)]),
          os.path.join(out, "convtranspose3d_outshape.onnx"))
+    # Conv attributes of the wrong length and a weight of the wrong rank
+    # (read per spatial dim unchecked; the 1-entry strides crashed).
+    for name, op, attrs, wshape in [
+            ("conv_strides1", "Conv", {"strides": [1]}, [2, 1, 3, 3]),
+            ("conv_weight3d", "Conv", {}, [2, 1, 3]),
+            ("convt_outpad1", "ConvTranspose", {"output_padding": [1], "output_shape": [6, 6]},
+             [1, 2, 3, 3])]:
+        graph = helper.make_graph(
+            [helper.make_node(op, ["x", "w"], ["y"], name=name, **attrs)], name,
+            [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 1, 5, 5]),
+             helper.make_tensor_value_info("w", TensorProto.FLOAT, wshape)],
+            [helper.make_tensor_value_info("y", TensorProto.FLOAT, ["a", "b", "c", "d"])])
+        save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)]),
+             os.path.join(out, name + ".onnx"), check=False)
     graph = helper.make_graph(
         [helper.make_node("BitShift", ["x", "s"], ["y"], name="bs", direction="UP")], "bs",
         [helper.make_tensor_value_info("x", TensorProto.UINT8, [3]),

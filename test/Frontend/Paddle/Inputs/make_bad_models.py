@@ -88,6 +88,27 @@ for o in p.blocks[0].ops:
         o.inputs.add(parameter="Alpha", arguments=["fc_b"])
 save("unknown_slot", program=p.SerializeToString())
 
+# An op without an attribute that has no default (transpose2's axis): its
+# shape function read the missing attribute and crashed the importer.
+p = fp.ProgramDesc()
+p.ParseFromString(prog)
+for o in p.blocks[0].ops:
+    if o.type == "relu":
+        o.type = "transpose2"
+save("missing_required_attr", program=p.SerializeToString())
+
+# An attribute that breaks its constraint (3 paddings): shape inference,
+# which runs before the verifier, read past them (fuzz_compile found it on
+# a depthwise_conv2d).
+p = fp.ProgramDesc()
+p.ParseFromString(prog)
+for o in p.blocks[0].ops:
+    if o.type == "relu":
+        o.type = "pool2d"
+        o.attrs.add(name="ksize", type=fp.INTS, ints=[1, 1])
+        o.attrs.add(name="paddings", type=fp.INTS, ints=[0, 0, 0])
+save("three_paddings", program=p.SerializeToString())
+
 # An op whose result breaks a verifier rule (matmul contraction mismatch).
 p = fp.ProgramDesc()
 p.ParseFromString(prog)
