@@ -81,6 +81,60 @@ enum Kind : int64_t {
 enum Float : int64_t { Alpha, NumFloats }; // of the activation
 } // namespace matmul
 
+/// Element types of the int8 kernels' operands (qconv:: and qmatmul::).
+namespace qtype {
+enum : int64_t { F32 = 0, S8 = 1, U8 = 2 };
+} // namespace qtype
+
+/// pdk_qconv2d: an int8 2-D convolution (plain, grouped, depthwise; NCHW
+/// on both sides, oneDNN picks its own layouts inside). In real units,
+/// with every zero point 0:
+///   x = SrcScale * Input          (Input s8 or u8, per tensor)
+///   w[o] = Scales[o] * Filter[o]  (Filter s8 [O, I/groups, KH, KW], per
+///                                  output channel, a model constant)
+///   y = act(conv(x, w) + Bias [+ Residual])   (Bias, Residual f32)
+///   Out = y                                   (DstType F32), or
+///   Out = saturate(round_half_even(y / DstScale))   (DstType S8 / U8)
+/// A residual needs DstType F32. The filter (and the scales) are re-laid
+/// out once per primitive, like pdk_conv2d's constant weights.
+namespace qconv {
+enum Slot : int64_t { Input, Filter, Bias, Residual, Scales, NumSlots };
+enum Int : int64_t {
+  StrideH,
+  StrideW,
+  PadTop,
+  PadBottom,
+  PadLeft,
+  PadRight,
+  DilationH, // Paddle's: 1 is none
+  DilationW,
+  Groups,
+  Activation, // an act:: code
+  SrcType,    // qtype:: S8 or U8
+  DstType,    // qtype:: F32, S8 or U8
+  NumInts
+};
+enum Float : int64_t { Alpha, Beta, SrcScale, DstScale, NumFloats };
+} // namespace qconv
+
+/// pdk_qmatmul: an int8 matrix product with a constant right-hand side,
+/// out = act(A x B + Bias) in real units as for qconv: A is SrcScale * A
+/// (s8 or u8; kind Fc flattens it to [M, K], kind Batched takes [.., M, K]
+/// with the output's batch), B[:, n] is Scales[n] * B[:, n] (s8 [K, N], a
+/// model constant shared by every batch), Bias f32 [N], Out f32 or
+/// requantized by DstScale as for qconv.
+namespace qmatmul {
+enum Slot : int64_t { A, B, Bias, Scales, NumSlots };
+enum Int : int64_t {
+  Kind,       // a matmul::Kind value
+  Activation, // an act:: code
+  SrcType,    // qtype:: S8 or U8
+  DstType,    // qtype:: F32, S8 or U8
+  NumInts
+};
+enum Float : int64_t { Alpha, SrcScale, DstScale, NumFloats };
+} // namespace qmatmul
+
 /// pdk_softmax: softmax or log-softmax along one axis.
 namespace softmax {
 enum Slot : int64_t { Input, NumSlots };
