@@ -37,6 +37,11 @@ static cl::opt<std::string> precision("precision", cl::desc("fp32 (default), bf1
                                       cl::init("fp32"), cl::cat(category));
 static cl::opt<std::string> calibration("calibration-data", cl::desc("Calibration inputs for int8"),
                                         cl::value_desc("DIR"), cl::cat(category));
+static cl::list<std::string> quantizeExclude(
+    "quantize-exclude",
+    cl::desc("With --precision int8: op types (conv2d, fc, ...) or Paddle output variable names "
+             "whose ops stay fp32 (comma-separated or repeated)"),
+    cl::value_desc("PATTERN"), cl::CommaSeparated, cl::cat(category));
 static cl::list<std::string> inputShapes("input-shape",
                                          cl::desc("Static shape of an input: NAME=1x3x224x224"),
                                          cl::value_desc("NAME=DIMS"), cl::cat(category));
@@ -111,6 +116,17 @@ int main(int argc, char **argv) {
     llvm::errs() << "paddle-compile: error: --calibration-data only applies to --precision int8\n";
     return 1;
   }
+  if (!calibration.empty()) {
+    llvm::errs() << "paddle-compile: error: --calibration-data: calibrating a float model is not "
+                    "built yet; --precision int8 compiles fake-quantized (QAT, PaddleSlim) "
+                    "models with their own scales\n";
+    return 1;
+  }
+  if (!quantizeExclude.empty() && opts.precision != pd::Precision::INT8) {
+    llvm::errs() << "paddle-compile: error: --quantize-exclude only applies to --precision int8\n";
+    return 1;
+  }
+  opts.quantizeExclude.assign(quantizeExclude.begin(), quantizeExclude.end());
   for (const std::string &spec : inputShapes) {
     std::vector<int64_t> dims;
     std::string error;

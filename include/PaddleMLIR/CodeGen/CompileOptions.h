@@ -20,7 +20,8 @@
 namespace mlir::pd {
 /// --target: the device the artifact runs on (cuda: not built yet).
 enum class Target { CPU, CUDA };
-/// --precision: the element type heavy ops compute in (only fp32 is built yet).
+/// --precision: the element type heavy ops compute in (fp32, and int8 for
+/// fake-quantized models; bf16 and fp16 are not built yet).
 enum class Precision { FP32, BF16, FP16, INT8 };
 /// --kernels: who computes conv/matmul: oneDNN through libpdrt_kernels.so
 /// (copied into the artifact when used), or generated code.
@@ -66,6 +67,9 @@ struct CompileOptions {
   /// valgrind that do not decode AVX-512). Checked against LLVM's CPU list
   /// by compileToArtifact.
   std::string cpu = "host";
+  /// --quantize-exclude: op types (conv2d, fc, ...) or Paddle output
+  /// variable names whose ops stay fp32 under --precision int8.
+  std::vector<std::string> quantizeExclude;
 };
 
 /// Sets the option named by its paddle-compile flag without the dashes

@@ -15,6 +15,7 @@
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Export.h"
+#include "mlir/Transforms/Passes.h"
 
 #include "llvm/Config/llvm-config.h"
 #include "llvm/IR/IRBuilder.h"
@@ -34,6 +35,7 @@
 #include "llvm/Target/TargetOptions.h"
 #include "llvm/TargetParser/Host.h"
 
+#include <algorithm>
 #include <dlfcn.h>
 
 using namespace mlir;
@@ -407,9 +409,12 @@ LogicalResult checkOptions(ModuleOp module, const CompileOptions &opts) {
     if (failed(resolveCpu(module, opts.cpu, cpuName, features)))
       return failure();
   }
-  if (opts.precision != Precision::FP32)
-    return fail(module,
-                "--precision " + stringify(opts.precision) + " is not supported yet (only fp32)");
+  if (opts.precision == Precision::BF16 || opts.precision == Precision::FP16)
+    return fail(module, "--precision " + stringify(opts.precision) +
+                            " is not supported yet (only fp32 and int8)");
+  if (opts.precision == Precision::INT8 && opts.kernels != KernelLibrary::OneDNN)
+    return fail(module, "--precision int8 needs --kernels onednn (the int8 convolutions and "
+                        "matrix products are oneDNN kernels; generated code has none)");
   bool forcesWinograd = opts.convAlgorithm == ConvAlgorithm::WinogradF2 ||
                         opts.convAlgorithm == ConvAlgorithm::WinogradF4;
   if (forcesWinograd && opts.convLayout == ConvLayout::NChw16c)
@@ -440,6 +445,118 @@ LogicalResult runGraphPipeline(ModuleOp module, const CompileOptions &opts) {
     graph.addPass(createPdInferShapesPass());
   }
   return graph.run(module);
+}
+
+/// The ops whose precision the manifest reports, one record each.
+bool isComputeOp(Operation *op) {
+  return isa<Conv2dOp, DepthwiseConv2dOp, FusedConv2dOp, Conv2dTransposeOp, FcOp, MulOp, MatmulOp,
+             MatmulV2Op, MultiheadMatmulOp, QuantizedConv2dOp, QuantizedFcOp>(op);
+}
+
+/// The Paddle variable an op writes (from the importer's location
+/// "conv2d #7 -> conv2d_1.tmp_0"), else its op name and position.
+std::string computeOpName(Operation *op, int64_t index) {
+  std::string name;
+  op->getLoc()->walk([&](Location l) {
+    if (auto n = dyn_cast<NameLoc>(l)) {
+      StringRef s = n.getName().getValue();
+      size_t arrow = s.find(" -> ");
+      if (arrow != StringRef::npos) {
+        name = s.substr(arrow + 4).str();
+        return WalkResult::interrupt();
+      }
+    }
+    return WalkResult::advance();
+  });
+  return name.empty() ? (op->getName().stripDialect() + " #" + Twine(index)).str() : name;
+}
+
+llvm::json::Object scalesSummary(ArrayRef<float> s) {
+  auto [lo, hi] = std::minmax_element(s.begin(), s.end());
+  return llvm::json::Object{{"count", static_cast<int64_t>(s.size())},
+                            {"min", s.empty() ? 0.0 : *lo},
+                            {"max", s.empty() ? 0.0 : *hi}};
+}
+
+/// The precision of every compute op after the graph pipeline (and
+/// pd-quantize under --precision int8), for manifest.json.
+struct PrecisionReport {
+  llvm::json::Array ops;
+  int64_t int8Ops = 0;
+};
+
+PrecisionReport precisionReport(ModuleOp module, const CompileOptions &opts) {
+  PrecisionReport r;
+  int64_t index = 0;
+  module.walk([&](Operation *op) {
+    if (!isComputeOp(op))
+      return;
+    llvm::json::Object rec{{"name", computeOpName(op, index++)}};
+    auto output = [](StringRef dtype, float scale) -> llvm::json::Value {
+      if (dtype == "float32")
+        return llvm::json::Object{{"dtype", "float32"}};
+      return llvm::json::Object{{"dtype", dtype}, {"scale", scale}};
+    };
+    auto quantized = [&](StringRef from, StringRef inDtype, float inScale, ArrayRef<float> ws,
+                         StringRef outDtype, float outScale) {
+      rec["op"] = from.str();
+      rec["precision"] = "int8";
+      rec["input"] = llvm::json::Object{{"dtype", inDtype}, {"scale", inScale}};
+      rec["weight_scales"] = scalesSummary(ws);
+      rec["output"] = output(outDtype, outScale);
+      ++r.int8Ops;
+    };
+    auto fromOf = [&](StringRef fallback) {
+      auto a = op->getAttrOfType<StringAttr>("pd.quantized_from");
+      return a ? a.getValue() : fallback;
+    };
+    auto inDtype = [](Value v) {
+      return cast<RankedTensorType>(v.getType()).getElementType().isUnsignedInteger() ? "uint8"
+                                                                                       : "int8";
+    };
+    if (auto c = dyn_cast<QuantizedConv2dOp>(op)) {
+      quantized(fromOf("conv2d"), inDtype(c.getInput()), c.getInputScale().convertToFloat(),
+                c.getFilterScales(), c.getOutDtype(), c.getOutputScale().convertToFloat());
+    } else if (auto f = dyn_cast<QuantizedFcOp>(op)) {
+      quantized(fromOf("fc"), inDtype(f.getInput()), f.getInputScale().convertToFloat(),
+                f.getWeightScales(), f.getOutDtype(), f.getOutputScale().convertToFloat());
+    } else {
+      rec["op"] = op->getName().stripDialect().str();
+      rec["precision"] = "fp32";
+      auto why = op->getAttrOfType<StringAttr>("pd.fp32_reason");
+      rec["reason"] = why ? why.getValue().str()
+                      : opts.precision == Precision::FP32
+                          ? std::string("--precision fp32")
+                          : std::string("no int8 form of this op yet");
+    }
+    r.ops.push_back(std::move(rec));
+  });
+  return r;
+}
+
+/// --precision int8: pd-quantize, then the precision report; warns when
+/// nothing could be quantized (the artifact is then fp32).
+LogicalResult runQuantizePipeline(ModuleOp module, const CompileOptions &opts,
+                                  PrecisionReport &report) {
+  if (opts.precision == Precision::INT8) {
+    PassManager pm(module.getContext());
+    PdQuantizePassOptions o;
+    o.exclude.assign(opts.quantizeExclude.begin(), opts.quantizeExclude.end());
+    pm.addPass(createPdQuantizePass(o));
+    pm.addPass(createCanonicalizerPass());
+    if (failed(pm.run(module)))
+      return failure();
+  }
+  report = precisionReport(module, opts);
+  if (opts.precision == Precision::INT8 && report.int8Ops == 0)
+    module.emitWarning("--precision int8: nothing to quantize (no convolution or matrix product "
+                       "has a fake-quantized input; calibration of float models is not built "
+                       "yet), so the artifact computes in fp32");
+  module.walk([](Operation *op) {
+    op->removeAttr("pd.fp32_reason");
+    op->removeAttr("pd.quantized_from");
+  });
+  return success();
 }
 
 /// What the header and manifest describe, and the weights blob.
@@ -531,6 +648,7 @@ struct CodegenReport {
   int64_t arenaBytes = -1; // -1: depends on dynamic dims
   /// Whether the model needs libpdrt_kernels.so (kernels or its threads).
   bool usesKernels() const { return !kernelCalls.empty() || parallelOps > 0; }
+  PrecisionReport precision;
 };
 
 /// Moves the passes' pd.* report attributes off the module into a report.
@@ -648,6 +766,9 @@ LogicalResult buildLibrary(ModuleOp module, const CompileOptions &opts, StringRe
 /// compiler chose, for people and tools.
 std::string manifestJson(const CompileOptions &opts, Interface &io, CodegenReport &report,
                          StringRef fingerprint, StringRef cpu) {
+  llvm::json::Object precision{{"requested", stringify(opts.precision)},
+                               {"int8_ops", report.precision.int8Ops},
+                               {"ops", std::move(report.precision.ops)}};
   bool usesKernels = report.usesKernels();
   llvm::json::Object manifest{
       {"format", "paddle-mlir-artifact"},
@@ -677,6 +798,9 @@ std::string manifestJson(const CompileOptions &opts, Interface &io, CodegenRepor
                           {"conv_layout", std::move(report.convLayout)}}},
       // Generated ops split over the kernel library's OpenMP threads.
       {"parallel", llvm::json::Object{{"enabled", opts.parallel}, {"ops", report.parallelOps}}},
+      // One record per convolution / matrix product: the precision it
+      // computes in, with its scales (int8) or why it stayed fp32.
+      {"compute_ops", std::move(precision)},
       {"inputs", toJson(io.inputs, false)},
       {"outputs", toJson(io.outputs, false)},
       {"weights", toJson(io.weights, true)},
@@ -694,7 +818,9 @@ LogicalResult lowerModule(ModuleOp module, const CompileOptions &opts, bool meas
   if (failed(checkOptions(module, opts)))
     return failure();
   FailureOr<func::FuncOp> main = prepareMain(module, opts);
-  if (failed(main) || failed(runGraphPipeline(module, opts)))
+  PrecisionReport precision;
+  if (failed(main) || failed(runGraphPipeline(module, opts)) ||
+      failed(runQuantizePipeline(module, opts, precision)))
     return failure();
   FailureOr<Interface> collected = collectInterface(module, *main);
   if (failed(collected) || failed(runCodegenPipeline(module, opts, measure)))
@@ -704,6 +830,7 @@ LogicalResult lowerModule(ModuleOp module, const CompileOptions &opts, bool meas
   if (failed(taken))
     return failure();
   report = std::move(*taken);
+  report.precision = std::move(precision);
   stripArgumentAnnotations(module);
   return success();
 }

@@ -173,6 +173,119 @@ template <typename OpTy> struct ConvToKernel : OpConversionPattern<OpTy> {
   }
 };
 
+/// The kernels' element type code (pdk::qtype) of an int8-kernel operand.
+int64_t qtypeOf(Type t) {
+  Type e = cast<RankedTensorType>(t).getElementType();
+  if (e.isF32())
+    return pdk::qtype::F32;
+  if (e.isUnsignedInteger(8))
+    return pdk::qtype::U8;
+  return pdk::qtype::S8;
+}
+
+/// Per-channel scales as a constant operand of an int8 kernel call.
+Value scalesOperand(OpBuilder &b, Location loc, ArrayRef<float> scales) {
+  auto type = RankedTensorType::get({static_cast<int64_t>(scales.size())}, b.getF32Type());
+  return arith::ConstantOp::create(b, loc, type, DenseElementsAttr::get(type, scales));
+}
+
+/// pd.quantized_conv2d -> pdk_qconv2d.
+struct QuantizedConvToKernel : OpConversionPattern<QuantizedConv2dOp> {
+  QuantizedConvToKernel(MLIRContext *ctx)
+      : OpConversionPattern<QuantizedConv2dOp>(ctx, kKernelBenefit) {}
+
+  LogicalResult matchAndRewrite(QuantizedConv2dOp op, OpAdaptor a,
+                                ConversionPatternRewriter &r) const override {
+    auto type = cast<RankedTensorType>(op.getType());
+    auto in = cast<RankedTensorType>(a.getInput().getType());
+    auto f = cast<RankedTensorType>(a.getFilter().getType());
+    int64_t code = activationCode(op.getFuseActivation());
+    if (!f.hasStaticShape() || !isWeight(op.getFilter()) || code < 0)
+      return r.notifyMatchFailure(op, "needs a constant static filter and a known activation");
+    for (int64_t i = 1; i < 4; ++i)
+      if (in.isDynamicDim(i) || type.isDynamicDim(i))
+        return r.notifyMatchFailure(op, "only the batch dim may be dynamic");
+    auto s = op.getStrides();
+    auto d = op.getDilations();
+    auto p = resolvePads(in, {f.getDimSize(2), f.getDimSize(3)}, s, d, op.getPaddings(),
+                         op.getPaddingAlgorithm());
+    Location loc = op.getLoc();
+    namespace qconv = pdk::qconv;
+    CallOperands ops(qconv::NumSlots);
+    ops.set(qconv::Input, a.getInput());
+    ops.set(qconv::Filter, a.getFilter());
+    if (Value bias = a.getBias())
+      ops.set(qconv::Bias, flatten1D(r, loc, bias));
+    if (Value res = a.getResidualData())
+      ops.set(qconv::Residual, res);
+    ops.set(qconv::Scales, scalesOperand(r, loc, op.getFilterScales()));
+    SmallVector<int64_t> ints(qconv::NumInts);
+    ints[qconv::StrideH] = s[0];
+    ints[qconv::StrideW] = s[1];
+    ints[qconv::PadTop] = p[0];
+    ints[qconv::PadBottom] = p[1];
+    ints[qconv::PadLeft] = p[2];
+    ints[qconv::PadRight] = p[3];
+    ints[qconv::DilationH] = d[0];
+    ints[qconv::DilationW] = d[1];
+    ints[qconv::Groups] = op.getGroups();
+    ints[qconv::Activation] = code;
+    ints[qconv::SrcType] = qtypeOf(in);
+    ints[qconv::DstType] = qtypeOf(type);
+    SmallVector<float> floats(qconv::NumFloats);
+    floats[qconv::Alpha] = op.getFuseAlpha().convertToFloat();
+    floats[qconv::Beta] = op.getFuseBeta().convertToFloat();
+    floats[qconv::SrcScale] = op.getInputScale().convertToFloat();
+    floats[qconv::DstScale] = op.getOutputScale().convertToFloat();
+    SmallVector<Value> dyn;
+    if (type.isDynamicDim(0))
+      dyn.push_back(tensor::DimOp::create(r, loc, a.getInput(), 0));
+    replaceWithCall(r, op, "pdk_qconv2d", ops.inputs, ops.slots, ints, floats, dyn);
+    return success();
+  }
+};
+
+/// pd.quantized_fc -> pdk_qmatmul (kind Fc).
+struct QuantizedFcToKernel : OpConversionPattern<QuantizedFcOp> {
+  QuantizedFcToKernel(MLIRContext *ctx) : OpConversionPattern<QuantizedFcOp>(ctx, kKernelBenefit) {}
+
+  LogicalResult matchAndRewrite(QuantizedFcOp op, OpAdaptor a,
+                                ConversionPatternRewriter &r) const override {
+    auto type = cast<RankedTensorType>(op.getType());
+    auto in = cast<RankedTensorType>(a.getInput().getType());
+    auto w = cast<RankedTensorType>(a.getW().getType());
+    int64_t code = activationCode(op.getActivationType());
+    if (!w.hasStaticShape() || !isWeight(op.getW()) || code < 0)
+      return r.notifyMatchFailure(op, "needs a constant static weight and a known activation");
+    for (int64_t i = op.getInNumColDims(); i < in.getRank(); ++i)
+      if (in.isDynamicDim(i))
+        return r.notifyMatchFailure(op, "the flattened K dims must be static");
+    Location loc = op.getLoc();
+    namespace qmm = pdk::qmatmul;
+    CallOperands ops(qmm::NumSlots);
+    ops.set(qmm::A, a.getInput());
+    ops.set(qmm::B, a.getW());
+    if (Value bias = a.getBias())
+      ops.set(qmm::Bias, flatten1D(r, loc, bias));
+    ops.set(qmm::Scales, scalesOperand(r, loc, op.getWeightScales()));
+    SmallVector<int64_t> ints(qmm::NumInts);
+    ints[qmm::Kind] = pdk::matmul::Fc;
+    ints[qmm::Activation] = code;
+    ints[qmm::SrcType] = qtypeOf(in);
+    ints[qmm::DstType] = qtypeOf(type);
+    SmallVector<float> floats(qmm::NumFloats);
+    floats[qmm::Alpha] = 0.f;
+    floats[qmm::SrcScale] = op.getInputScale().convertToFloat();
+    floats[qmm::DstScale] = op.getOutputScale().convertToFloat();
+    SmallVector<Value> dyn;
+    for (int64_t i = 0; i + 1 < type.getRank(); ++i)
+      if (type.isDynamicDim(i))
+        dyn.push_back(tensor::DimOp::create(r, loc, a.getInput(), i));
+    replaceWithCall(r, op, "pdk_qmatmul", ops.inputs, ops.slots, ints, floats, dyn);
+    return success();
+  }
+};
+
 /// The integer fields of a pdk_matmul call.
 SmallVector<int64_t> matmulInts(int64_t kind, bool transA, bool transB, int64_t code,
                                 bool constWeights) {
@@ -794,5 +907,6 @@ struct PdKernelLayoutsPass : mlir::pd::impl::PdKernelLayoutsPassBase<PdKernelLay
 void mlir::pd::populatePdToOneDNNPatterns(RewritePatternSet &patterns) {
   patterns.add<ConvToKernel<Conv2dOp>, ConvToKernel<DepthwiseConv2dOp>, ConvToKernel<FusedConv2dOp>,
                FcToKernel, MatmulV2ToKernel, SoftmaxToKernel<SoftmaxOp, false>,
-               SoftmaxToKernel<LogSoftmaxOp, true>, MaxPoolToKernel>(patterns.getContext());
+               SoftmaxToKernel<LogSoftmaxOp, true>, MaxPoolToKernel, QuantizedConvToKernel,
+               QuantizedFcToKernel>(patterns.getContext());
 }

@@ -187,11 +187,61 @@ struct ChannelWiseDequantizeLowering : OpConversionPattern<FakeChannelWiseDequan
     return success();
   }
 };
+
+/// pd.quantize: saturate(round_half_even(x / scale) + zero_point) to
+/// [-127, 127] (i8) or [0, 255] (ui8).
+struct QuantizeLowering : OpConversionPattern<QuantizeOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(QuantizeOp op, OpAdaptor a,
+                                ConversionPatternRewriter &r) const override {
+    auto type = cast<RankedTensorType>(op.getType());
+    bool isUnsigned = type.getElementType().isUnsignedInteger();
+    double scale = op.getScale().convertToDouble(), zp = op.getZeroPoint();
+    double lo = isUnsigned ? 0.0 : -127.0, hi = isUnsigned ? 255.0 : 127.0;
+    auto out = elementwise(r, op.getLoc(), type, ValueRange{a.getX()}, {0},
+                           [&](OpBuilder &b, Location l, ValueRange args) -> Value {
+                             Value x = args[0];
+                             Value q = arith::DivFOp::create(b, l, x, cst(b, l, x, scale));
+                             q = math::RoundEvenOp::create(b, l, q);
+                             if (zp != 0)
+                               q = arith::AddFOp::create(b, l, q, cst(b, l, x, zp));
+                             // maxnumf/minnumf: a NaN input becomes the lower bound.
+                             q = arith::MaxNumFOp::create(b, l, q, cst(b, l, x, lo));
+                             q = arith::MinNumFOp::create(b, l, q, cst(b, l, x, hi));
+                             return convertScalar(b, l, q, type.getElementType());
+                           });
+    if (failed(out))
+      return r.notifyMatchFailure(op, "cannot size the result");
+    r.replaceOp(op, *out);
+    return success();
+  }
+};
+
+/// pd.dequantize: (q - zero_point) * scale.
+struct DequantizeLowering : OpConversionPattern<DequantizeOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(DequantizeOp op, OpAdaptor a,
+                                ConversionPatternRewriter &r) const override {
+    auto type = cast<RankedTensorType>(op.getType());
+    double scale = op.getScale().convertToDouble(), zp = op.getZeroPoint();
+    auto out = elementwise(r, op.getLoc(), type, ValueRange{a.getX()}, {0},
+                           [&](OpBuilder &b, Location l, ValueRange args) -> Value {
+                             Value q = convertScalar(b, l, args[0], type.getElementType());
+                             if (zp != 0)
+                               q = arith::SubFOp::create(b, l, q, cst(b, l, q, zp));
+                             return arith::MulFOp::create(b, l, q, cst(b, l, q, scale));
+                           });
+    if (failed(out))
+      return r.notifyMatchFailure(op, "cannot size the result");
+    r.replaceOp(op, *out);
+    return success();
+  }
+};
 } // namespace
 
 void mlir::pd::populatePdQuantToLinalgPatterns(RewritePatternSet &p) {
   p.add<MovingAverageLowering<FakeQuantizeMovingAverageAbsMaxOp, false>,
         MovingAverageLowering<FakeQuantizeDequantizeMovingAverageAbsMaxOp, true>,
-        ChannelWiseQuantDequantLowering, DequantizeMaxAbsLowering, ChannelWiseDequantizeLowering>(
-      p.getContext());
+        ChannelWiseQuantDequantLowering, DequantizeMaxAbsLowering, ChannelWiseDequantizeLowering,
+        QuantizeLowering, DequantizeLowering>(p.getContext());
 }

@@ -14,6 +14,8 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallSet.h"
 
+#include <cmath>
+
 using namespace mlir;
 using namespace mlir::pd;
 
@@ -674,25 +676,110 @@ LogicalResult MatmulV2Op::inferResultTypes(SmallVectorImpl<Type> &types, bool em
   return matmulShape({*this, emit}, getX(), getY(), getTransX(), getTransY(), types);
 }
 
-LogicalResult FcOp::inferResultTypes(SmallVectorImpl<Type> &types, bool emit) {
-  Checker c{*this, emit};
-  auto in = rt(getInput()), w = rt(getW());
-  int64_t n = getInNumColDims();
-  if (failed(c.rank(getW(), "W", 2, 2)))
+namespace {
+/// The fc result: Input flattened at `n` times the 2-D `w`, with elements
+/// of type `elem`.
+LogicalResult fcShape(const Checker &c, Value input, Value w, Value bias, int64_t n, Type elem,
+                      SmallVectorImpl<Type> &types) {
+  auto in = rt(input), wt = rt(w);
+  if (failed(c.rank(w, "W", 2, 2)))
     return failure();
   if (n >= in.getRank())
     return c.fail("in_num_col_dims " + Twine(n) + " must be less than the rank of Input (" +
                   Twine(in.getRank()) + ")");
   int64_t k = prod(in.getShape().drop_front(n));
-  if (conflict(k, w.getDimSize(0)))
-    return c.fail("Input flattens to K = " + Twine(k) + " but W has " + Twine(w.getDimSize(0)) +
+  if (conflict(k, wt.getDimSize(0)))
+    return c.fail("Input flattens to K = " + Twine(k) + " but W has " + Twine(wt.getDimSize(0)) +
                   " rows");
-  if (failed(c.vec(getBias(), "Bias", w.getDimSize(1))))
+  if (failed(c.vec(bias, "Bias", wt.getDimSize(1))))
     return failure();
   SmallVector<int64_t> out(in.getShape().take_front(n));
-  out.push_back(w.getDimSize(1));
-  types.push_back(tensor(out, in.getElementType()));
+  out.push_back(wt.getDimSize(1));
+  types.push_back(tensor(out, elem));
   return success();
+}
+
+/// The element type of a quantized op's `out_dtype`.
+Type quantOutType(MLIRContext *ctx, StringRef dtype) {
+  if (dtype == "int8")
+    return IntegerType::get(ctx, 8);
+  if (dtype == "uint8")
+    return IntegerType::get(ctx, 8, IntegerType::Unsigned);
+  return Float32Type::get(ctx);
+}
+
+/// Per-channel scales: one positive finite value per channel.
+LogicalResult channelScales(const Checker &c, ArrayRef<float> scales, StringRef what,
+                            int64_t channels) {
+  if (!isDyn(channels) && static_cast<int64_t>(scales.size()) != channels)
+    return c.fail(what + " has " + Twine(scales.size()) + " values for " + Twine(channels) +
+                  " channels");
+  for (float s : scales)
+    if (!(s > 0.f) || !std::isfinite(s))
+      return c.fail(what + " must be positive and finite, got " + std::to_string(s));
+  return success();
+}
+
+/// An int8 result needs a usable output scale.
+LogicalResult outputScale(const Checker &c, StringRef dtype, float scale) {
+  if (dtype != "float32" && (!(scale > 0.f) || !std::isfinite(scale)))
+    return c.fail("output_scale must be positive and finite for out_dtype " + dtype + ", got " +
+                  std::to_string(scale));
+  return success();
+}
+} // namespace
+
+LogicalResult FcOp::inferResultTypes(SmallVectorImpl<Type> &types, bool emit) {
+  return fcShape({*this, emit}, getInput(), getW(), getBias(), getInNumColDims(),
+                 rt(getInput()).getElementType(), types);
+}
+
+//===----------------------------------------------------------------------===//
+// Quantized ops (PdQuantOps.td)
+//===----------------------------------------------------------------------===//
+
+LogicalResult QuantizeOp::inferResultTypes(SmallVectorImpl<Type> &types, bool) {
+  types.push_back(tensor(rt(getX()).getShape(), quantOutType(getContext(), getDtype())));
+  return success();
+}
+
+LogicalResult DequantizeOp::inferResultTypes(SmallVectorImpl<Type> &types, bool) {
+  types.push_back(tensor(rt(getX()).getShape(), Float32Type::get(getContext())));
+  return success();
+}
+
+LogicalResult QuantizedConv2dOp::inferResultTypes(SmallVectorImpl<Type> &types, bool emit) {
+  Checker c{*this, emit};
+  if (failed(convShape(c, getInput(), getFilter(), getStrides(), getPaddings(),
+                       getPaddingAlgorithm(), getGroups(), getDilations(), getDataFormat(), types)))
+    return failure();
+  int64_t cout = rt(getFilter()).getDimSize(0);
+  if (failed(c.vec(getBias(), "Bias", cout)) ||
+      failed(channelScales(c, getFilterScales(), "filter_scales", cout)) ||
+      failed(outputScale(c, getOutDtype(), getOutputScale().convertToFloat())))
+    return failure();
+  if (getResidualData() && getOutDtype() != "float32")
+    return c.fail("a residual needs out_dtype float32, got " + getOutDtype());
+  if (Value r = getResidualData()) {
+    auto out = rt(types.front());
+    if (rt(r).getRank() != out.getRank() ||
+        llvm::any_of(llvm::zip(rt(r).getShape(), out.getShape()),
+                     [](auto p) { return conflict(std::get<0>(p), std::get<1>(p)); }))
+      return c.fail("ResidualData shape " + shapeStr(rt(r).getShape()) +
+                    " differs from the output shape " + shapeStr(out.getShape()));
+  }
+  types.front() = tensor(rt(types.front()).getShape(), quantOutType(getContext(), getOutDtype()));
+  return success();
+}
+
+LogicalResult QuantizedFcOp::inferResultTypes(SmallVectorImpl<Type> &types, bool emit) {
+  Checker c{*this, emit};
+  if (failed(fcShape(c, getInput(), getW(), getBias(), getInNumColDims(),
+                     quantOutType(getContext(), getOutDtype()), types)))
+    return failure();
+  if (failed(outputScale(c, getOutDtype(), getOutputScale().convertToFloat())))
+    return failure();
+  return channelScales(c, getWeightScales(), "weight_scales", rt(getW()).getDimSize(1));
 }
 
 LogicalResult MultiheadMatmulOp::inferResultTypes(SmallVectorImpl<Type> &types, bool emit) {

@@ -110,4 +110,35 @@ def PdFoldConstantsPass : Pass<"pd-fold-constants", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::pd::PdDialect", "::mlir::ml_program::MLProgramDialect"];
 }
 
+def PdQuantizePass : Pass<"pd-quantize", "::mlir::ModuleOp"> {
+  let summary = "Rewrite fake-quantized convolutions and matrix products to int8 ops";
+  let description = [{
+    The int8 rewrite of --precision int8 (docs/Quantization.md). A
+    conv2d, depthwise_conv2d, fused_conv2d, fc, mul or matmul_v2 whose
+    weight is a model constant and whose activation input is the output of
+    a per-tensor 8-bit fake quantizer with a constant scale T
+    (fake_quantize_dequantize_moving_average_abs_max, or a
+    quantize_linear / dequantize_linear pair) becomes
+    pd.quantized_conv2d / pd.quantized_fc: the activation is quantized to
+    int8 with scale T / 127 (pd.quantize), the weight to int8 per output
+    channel with scale max|w[c]| / 127 (a new global; for weights that a
+    channel-wise fake quantizer snapped to its grid, and that batch-norm
+    folding scaled per channel, this is that grid), and the result stays
+    float32. Then a quantized op whose float result is only quantized
+    again, by pd.quantize ops with one scale, writes int8 itself with that
+    output scale, so chains of quantized ops stay int8.
+
+    Compute ops left in float32 get a `pd.fp32_reason` attribute saying
+    why (no quantized input, weight not constant, excluded, ...), which the
+    artifact's manifest reports. `exclude` names op types (`conv2d`) or
+    the Paddle output variable of an op (the name in its location) that
+    stay float32.
+  }];
+  let options = [
+    ListOption<"exclude", "exclude", "std::string",
+               "op types or output variable names that stay float32">
+  ];
+  let dependentDialects = ["::mlir::pd::PdDialect", "::mlir::ml_program::MLProgramDialect"];
+}
+
 #endif // PADDLEMLIR_DIALECT_PD_TRANSFORMS_PASSES_TD
