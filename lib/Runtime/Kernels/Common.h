@@ -1,11 +1,12 @@
 //===- Common.h - What every oneDNN kernel of libpdrt_kernels shares ------===//
 //
-// libpdrt_kernels.so: the heavy ops `pd.kernel_call` names (convolutions,
-// matrix products, softmax, pooling) computed by oneDNN, one file per
-// kernel family (Conv.cpp, Winograd.cpp, Matmul.cpp, Unary.cpp), plus the
-// threads of generated code (Threads.cpp) and the compiler's timing hook
-// (Timing.cpp). No MLIR or LLVM here. The operand layout of each kernel is
-// in PaddleMLIR/Runtime/KernelABI.h, shared with the compiler.
+// libpdrt_kernels.so: the heavy ops `pd.kernel_call` names (convolutions
+// and matrix products in fp32 and int8, softmax, pooling) computed by
+// oneDNN, one file per kernel family (Conv.cpp, Winograd.cpp, Matmul.cpp,
+// Unary.cpp, Quant.cpp), plus the threads of generated code (Threads.cpp)
+// and the compiler's timing hook (Timing.cpp). No MLIR or LLVM here. The
+// operand layout of each kernel is in PaddleMLIR/Runtime/KernelABI.h,
+// shared with the compiler.
 //
 // Primitives are created on first use for a given shape and kept (per
 // process, keyed by every parameter and dim). A constant weight (the
@@ -42,6 +43,9 @@ PDK_EXPORT void pdk_conv2d(const int64_t *ptrs, const int64_t *ints, const float
 PDK_EXPORT void pdk_conv2d_winograd(const int64_t *ptrs, const int64_t *ints, const float *floats);
 PDK_EXPORT void pdk_conv2d_winograd4(const int64_t *ptrs, const int64_t *ints, const float *floats);
 PDK_EXPORT void pdk_matmul(const int64_t *ptrs, const int64_t *ints, const float *floats);
+PDK_EXPORT void pdk_qconv2d(const int64_t *ptrs, const int64_t *ints, const float *floats);
+PDK_EXPORT void pdk_qmatmul(const int64_t *ptrs, const int64_t *ints, const float *floats);
+PDK_EXPORT int64_t pdk_kernel_impls(char *buf, int64_t size);
 PDK_EXPORT void pdk_softmax(const int64_t *ptrs, const int64_t *ints, const float *floats);
 PDK_EXPORT void pdk_pool2d(const int64_t *ptrs, const int64_t *ints, const float *floats);
 PDK_EXPORT double pdk_time_conv2d(const int64_t *ints, const float *floats, int64_t present,
@@ -128,6 +132,9 @@ struct Entry {
   const void *weightAddr = nullptr;
   Prim epilogue; // in-place eltwise on the destination, if any
   bool hasEpilogue = false;
+  memory ownBias;               // the int8 kernels' bias, pre-scaled once (Quant.cpp)
+  const char *callee = nullptr; // set by the int8 kernels: reported by pdk_kernel_impls
+  std::string impl;             // with the implementation oneDNN chose (impl_info_str)
 };
 
 /// The kernel kinds that lead a cache key (values are arbitrary, but
@@ -139,6 +146,8 @@ enum KeyKind : int64_t {
   Winograd2Key = 4,
   PoolKey = 5,
   Winograd4Key = 6,
+  QConvKey = 7,
+  QMatmulKey = 8,
 };
 
 /// The cache key of a call (`kind` a KeyKind), in a per-thread buffer that
