@@ -59,4 +59,5 @@ llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 llvm_config.with_environment("PATH", config.paddle_mlir_tools_dir, append_path=True)
 llvm_config.add_tool_substitutions(
-    [ToolSubst("paddle-opt", unresolved="fatal"), ToolSubst("paddle-translate", unresolved="fatal"), ToolSubst("paddle-compile", unresolved="fatal"), ToolSubst("paddle-run", unresolved="fatal")], [config.paddle_mlir_tools_dir])
+    [ToolSubst("paddle-opt", unresolved="fatal"), ToolSubst("paddle-translate", unresolved="fatal"), ToolSubst("paddle-compile", unresolved="fatal"), ToolSubst("paddle-run", unresolved="fatal"),
+     ToolSubst("paddle-calib-stats", unresolved="fatal")], [config.paddle_mlir_tools_dir])
