@@ -168,7 +168,8 @@ def default_num_threads():
 
 def compile(model, params=None, *, target="cpu", precision="fp32", input_shapes=None, optimize=True,
             output_dir=None, name="model", memory_plan=True, kernels="onednn", cpu="host",
-            parallel=True, conv_layout="auto", conv_algorithm="auto", threads=None):
+            parallel=True, conv_layout="auto", conv_algorithm="auto", threads=None,
+            quantize_exclude=()):
     """Compiles a Paddle model path (file or directory), an ONNX file (.onnx) or pd
     MLIR text.
 
@@ -185,6 +186,9 @@ def compile(model, params=None, *, target="cpu", precision="fp32", input_shapes=
     output_dir: where the artifact goes (a temporary directory by default,
     removed with the returned CompiledModel; use .save() to keep it).
     threads: threads per run of the returned model (see CompiledModel).
+    precision="int8" compiles a fake-quantized (QAT / PaddleSlim) model to int8
+    kernels with its own scales; quantize_exclude: op types or Paddle output
+    variable names that stay fp32 (paddle-compile --quantize-exclude).
     """
     from . import _compiler
     model = os.fspath(model)
@@ -198,7 +202,8 @@ def compile(model, params=None, *, target="cpu", precision="fp32", input_shapes=
     try:
         # Named by their paddle-compile flags, and parsed by the same code.
         options = {"target": target, "precision": precision, "kernels": kernels,
-                   "conv-layout": conv_layout, "conv-algorithm": conv_algorithm}
+                   "conv-layout": conv_layout, "conv-algorithm": conv_algorithm,
+                   "quantize-exclude": ",".join(quantize_exclude)}
         _compiler.compile(model, is_text, os.fspath(params) if params else "", options, shapes,
                           bool(optimize), name, os.fspath(output_dir), bool(memory_plan), cpu,
                           bool(parallel))

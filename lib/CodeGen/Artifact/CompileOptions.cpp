@@ -3,6 +3,7 @@
 #include "PaddleMLIR/CodeGen/CompileOptions.h"
 
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/ErrorHandling.h"
 
 using namespace mlir::pd;
@@ -77,5 +78,14 @@ llvm::Error mlir::pd::setCompileOption(CompileOptions &options, StringRef flag, 
     return parse(kConvLayouts, flag, value, options.convLayout);
   if (flag == "conv-algorithm")
     return parse(kConvAlgorithms, flag, value, options.convAlgorithm);
+  if (flag == "quantize-exclude") {
+    // Comma-separated op types or output variable names (empty: none).
+    llvm::SmallVector<StringRef> parts;
+    value.split(parts, ',', -1, /*KeepEmpty=*/false);
+    options.quantizeExclude.clear();
+    for (StringRef p : parts)
+      options.quantizeExclude.push_back(p.trim().str());
+    return llvm::Error::success();
+  }
   return llvm::createStringError("'" + flag.str() + "' is not a compile option");
 }

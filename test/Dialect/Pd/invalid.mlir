@@ -1633,3 +1633,57 @@ func.func @negative_accuracy(%v: tensor<4x5xf32>, %i: tensor<4x5xi64>, %l: tenso
   %0, %1, %2 = pd.accuracy %v, %i, %l : (tensor<4x5xf32>, tensor<4x5xi64>, tensor<3x1xi64>) -> (tensor<1xf32>, tensor<1xi32>, tensor<1xi32>)
   return
 }
+
+// -----
+
+// Tests that a quantized conv has one filter scale per output channel.
+func.func @negative_qconv_scales(%x: tensor<1x3x8x8xi8>, %w: tensor<2x3x3x3xi8>) {
+  // expected-error @+1 {{'pd.quantized_conv2d' op filter_scales has 1 values for 2 channels}}
+  %0 = pd.quantized_conv2d %x, %w {input_scale = 0.02 : f32, filter_scales = array<f32: 0.01>} : (tensor<1x3x8x8xi8>, tensor<2x3x3x3xi8>) -> tensor<1x2x6x6xf32>
+  return
+}
+
+// -----
+
+// Tests that quantization scales are positive.
+func.func @negative_qconv_zero_scale(%x: tensor<1x3x8x8xi8>, %w: tensor<2x3x3x3xi8>) {
+  // expected-error @+1 {{'pd.quantized_conv2d' op filter_scales must be positive and finite, got 0.000000}}
+  %0 = pd.quantized_conv2d %x, %w {input_scale = 0.02 : f32, filter_scales = array<f32: 0.01, 0.0>} : (tensor<1x3x8x8xi8>, tensor<2x3x3x3xi8>) -> tensor<1x2x6x6xf32>
+  return
+}
+
+// -----
+
+// Tests that a residual needs a float result.
+func.func @negative_qconv_residual(%x: tensor<1x3x8x8xi8>, %w: tensor<2x3x3x3xi8>, %r: tensor<1x2x6x6xf32>) {
+  // expected-error @+1 {{'pd.quantized_conv2d' op a residual needs out_dtype float32, got int8}}
+  %0 = pd.quantized_conv2d %x, %w ResidualData(%r) {input_scale = 0.02 : f32, filter_scales = array<f32: 0.01, 0.01>, out_dtype = "int8", output_scale = 0.1 : f32} : (tensor<1x3x8x8xi8>, tensor<2x3x3x3xi8>, tensor<1x2x6x6xf32>) -> tensor<1x2x6x6xi8>
+  return
+}
+
+// -----
+
+// Tests that the result element type follows out_dtype.
+func.func @negative_qfc_dtype(%x: tensor<4x64xi8>, %w: tensor<64x3xi8>) {
+  // expected-error @+1 {{'pd.quantized_fc' op result #0 has type 'tensor<4x3xf32>' but the inferred type is 'tensor<4x3xui8>'}}
+  %0 = pd.quantized_fc %x, %w {input_scale = 0.02 : f32, weight_scales = array<f32: 0.01, 0.01, 0.01>, out_dtype = "uint8", output_scale = 0.1 : f32} : (tensor<4x64xi8>, tensor<64x3xi8>) -> tensor<4x3xf32>
+  return
+}
+
+// -----
+
+// Tests that an int8 result needs an output scale.
+func.func @negative_qfc_output_scale(%x: tensor<4x64xi8>, %w: tensor<64x3xi8>) {
+  // expected-error @+1 {{'pd.quantized_fc' op output_scale must be positive and finite for out_dtype int8, got 0.000000}}
+  %0 = pd.quantized_fc %x, %w {input_scale = 0.02 : f32, weight_scales = array<f32: 0.01, 0.01, 0.01>, out_dtype = "int8", output_scale = 0.0 : f32} : (tensor<4x64xi8>, tensor<64x3xi8>) -> tensor<4x3xi8>
+  return
+}
+
+// -----
+
+// Tests that quantize produces the dtype it names.
+func.func @negative_quantize_dtype(%x: tensor<4xf32>) {
+  // expected-error @+1 {{'pd.quantize' op result #0 has type 'tensor<4xi8>' but the inferred type is 'tensor<4xui8>'}}
+  %0 = pd.quantize %x {scale = 0.1 : f32, dtype = "uint8"} : (tensor<4xf32>) -> tensor<4xi8>
+  return
+}

@@ -1326,3 +1326,27 @@ func.func @channel_wise_dequantize_two_scales(%x: tensor<?x16x4x4xf32>, %s0: ten
   %0 = pd.fake_channel_wise_dequantize_max_abs %x Scales [%s0, %s1] {quant_bits = array<i32: 8, 8>} : (tensor<?x16x4x4xf32>, tensor<16xf32>, tensor<1xf32>) -> tensor<?x16x4x4xf32>
   return %0 : tensor<?x16x4x4xf32>
 }
+
+// Tests that the int8 ops round-trip, with their scales visible.
+// CHECK-LABEL: func.func @quantize_dequantize
+// CHECK: %[[Q:.*]] = pd.quantize %arg0 {dtype = "uint8", scale = 2.000000e-02 : f32, zero_point = 3 : i32} : (tensor<?x16xf32>) -> tensor<?x16xui8>
+// CHECK: pd.dequantize %[[Q]] {scale = 2.000000e-02 : f32, zero_point = 3 : i32} : (tensor<?x16xui8>) -> tensor<?x16xf32>
+func.func @quantize_dequantize(%x: tensor<?x16xf32>) -> tensor<?x16xf32> {
+  %q = pd.quantize %x {scale = 0.02 : f32, zero_point = 3 : i32, dtype = "uint8"} : (tensor<?x16xf32>) -> tensor<?x16xui8>
+  %y = pd.dequantize %q {scale = 0.02 : f32, zero_point = 3 : i32} : (tensor<?x16xui8>) -> tensor<?x16xf32>
+  return %y : tensor<?x16xf32>
+}
+
+// CHECK-LABEL: func.func @quantized_conv2d
+// CHECK: %[[R:.*]] = pd.quantized_conv2d %arg0, %arg1 Bias(%arg2) {filter_scales = array<f32: 0.00999999977, 3.000000e-02>, fuse_activation = "relu", input_scale = 2.000000e-02 : f32, out_dtype = "int8", output_scale = 5.000000e-02 : f32} : (tensor<?x3x8x8xi8>, tensor<2x3x3x3xi8>, tensor<2xf32>) -> tensor<?x2x6x6xi8>
+func.func @quantized_conv2d(%x: tensor<?x3x8x8xi8>, %w: tensor<2x3x3x3xi8>, %b: tensor<2xf32>) -> tensor<?x2x6x6xi8> {
+  %y = pd.quantized_conv2d %x, %w Bias(%b) {input_scale = 0.02 : f32, filter_scales = array<f32: 0.01, 0.03>, fuse_activation = "relu", out_dtype = "int8", output_scale = 0.05 : f32} : (tensor<?x3x8x8xi8>, tensor<2x3x3x3xi8>, tensor<2xf32>) -> tensor<?x2x6x6xi8>
+  return %y : tensor<?x2x6x6xi8>
+}
+
+// CHECK-LABEL: func.func @quantized_fc
+// CHECK: %[[R:.*]] = pd.quantized_fc %arg0, %arg1 Bias(%arg2) {input_scale = 2.000000e-02 : f32, weight_scales = array<f32: 0.00999999977, 2.000000e-02, 0.00999999977>} : (tensor<?x64xui8>, tensor<64x3xi8>, tensor<3xf32>) -> tensor<?x3xf32>
+func.func @quantized_fc(%x: tensor<?x64xui8>, %w: tensor<64x3xi8>, %b: tensor<3xf32>) -> tensor<?x3xf32> {
+  %y = pd.quantized_fc %x, %w Bias(%b) {in_num_col_dims = 1 : i32, input_scale = 0.02 : f32, weight_scales = array<f32: 0.01, 0.02, 0.01>} : (tensor<?x64xui8>, tensor<64x3xi8>, tensor<3xf32>) -> tensor<?x3xf32>
+  return %y : tensor<?x3xf32>
+}

@@ -50,7 +50,9 @@ struct FuseMatmulBias : OpRewritePattern<ElementwiseAddOp> {
         bt.getDimSize(0) != wt.getDimSize(1) || numCol < 1 ||
         !(axis == -1 || axis == out.getRank() - 1))
       return failure();
-    auto fc = FcOp::create(rewriter, add.getLoc(), add.getType(), x, w, bias,
+    // Named after both: the add's output variable first (what the fc writes).
+    Location loc = rewriter.getFusedLoc({add.getLoc(), mm->getLoc()});
+    auto fc = FcOp::create(rewriter, loc, add.getType(), x, w, bias,
                            rewriter.getI32IntegerAttr(numCol), StringAttr(), BoolAttr());
     rewriter.replaceOp(add, fc.getResult());
     rewriter.eraseOp(mm);

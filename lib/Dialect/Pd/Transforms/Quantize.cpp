@@ -8,7 +8,8 @@
 //      weights (a new global) with per-channel scales;
 //   2. a quantized op whose result is read only by pd.quantize ops of one
 //      scale and dtype writes that int8 tensor itself.
-// The compute ops that stay float32 get `pd.fp32_reason`.
+// The compute ops that stay float32 get `pd.fp32_reason`; fake quantizers
+// left without readers are erased.
 //
 //===----------------------------------------------------------------------===//
 
@@ -18,6 +19,7 @@
 
 #include "mlir/Dialect/MLProgram/IR/MLProgram.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 
 #include <algorithm>
 #include <cmath>
@@ -97,22 +99,21 @@ FailureOr<ActivationQuant> activationQuant(Value v, std::string &why) {
   return failure();
 }
 
-/// The Paddle variable an op writes, from the importer's location
-/// ("conv2d #7 -> conv2d_1.tmp_0"), or "".
-std::string outputName(Operation *op) {
-  std::string name;
+/// The Paddle variables named in an op's location (the importer's
+/// "conv2d #7 -> conv2d_1.tmp_0"; a fused op carries those of the ops it
+/// replaced).
+SmallVector<std::string> outputNames(Operation *op) {
+  SmallVector<std::string> names;
   op->getLoc()->walk([&](Location l) {
     if (auto n = dyn_cast<NameLoc>(l)) {
       StringRef s = n.getName().getValue();
       size_t arrow = s.find(" -> ");
-      if (arrow != StringRef::npos) {
-        name = s.substr(arrow + 4).str();
-        return WalkResult::interrupt();
-      }
+      if (arrow != StringRef::npos)
+        names.push_back(s.substr(arrow + 4).str());
     }
     return WalkResult::advance();
   });
-  return name;
+  return names;
 }
 
 /// Symmetric int8 weights with one scale per slice along `axis`: scale =
@@ -169,9 +170,9 @@ struct PdQuantizePass : impl::PdQuantizePassBase<PdQuantizePass> {
 
   bool excluded(Operation *op) const {
     StringRef type = op->getName().stripDialect();
-    std::string name = outputName(op);
+    SmallVector<std::string> names = outputNames(op);
     return llvm::any_of(exclude, [&](const std::string &e) {
-      return e == type || (!name.empty() && e == name);
+      return e == type || llvm::is_contained(names, e);
     });
   }
 
@@ -317,14 +318,25 @@ struct PdQuantizePass : impl::PdQuantizePassBase<PdQuantizePass> {
       func.walk([&](Operation *op) { ops.push_back(op); });
       for (Operation *op : ops)
         visit(b, op);
+      // The fake quantizers (and scale loads) nothing reads any more; they
+      // would otherwise count as float readers below.
+      for (Block &block : func.getBody())
+        for (Operation &op : llvm::make_early_inc_range(llvm::reverse(block)))
+          if (isOpTriviallyDead(&op))
+            op.erase();
+      SmallVector<Operation *> quantized;
       func.walk([&](Operation *op) {
+        if (isa<QuantizedConv2dOp, QuantizedFcOp>(op))
+          quantized.push_back(op);
+      });
+      for (Operation *op : quantized) {
         if (auto c = dyn_cast<QuantizedConv2dOp>(op)) {
           if (!c.getResidualData())
             fuseRequantize(c);
-        } else if (auto f = dyn_cast<QuantizedFcOp>(op)) {
-          fuseRequantize(f);
+        } else {
+          fuseRequantize(cast<QuantizedFcOp>(op));
         }
-      });
+      }
     }
     eraseUnusedGlobals(module);
   }

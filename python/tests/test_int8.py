@@ -1,0 +1,237 @@
+"""--precision int8 on fake-quantized (QAT-style) programs (issue 19): the
+program's own scales drive int8 kernels; the result matches a NumPy
+simulation of the same quantization written here, and the manifest says
+which ops ran in int8."""
+import json
+import os
+import subprocess
+
+import numpy as np
+import pytest
+
+import paddle_mlir
+from paddle_mlir.builder import ProgramBuilder
+
+BUILD = os.environ.get("PADDLE_MLIR_BUILD_DIR",
+                       os.path.join(os.path.dirname(__file__), "..", "..", "build"))
+
+
+def tool(name):
+    return os.path.join(BUILD, "bin", name)
+
+
+def qdq(x, t):
+    """Paddle's 8-bit abs-max quantize-dequantize with threshold t (round half
+    away from zero)."""
+    v = np.clip(x, -t, t) * 127.0 / t
+    return np.sign(v) * np.floor(np.abs(v) + 0.5) * t / 127.0
+
+
+def qdq_channels(w, axis):
+    """Per-channel abs-max quantize-dequantize along `axis`."""
+    amax = np.abs(w).max(axis=tuple(i for i in range(w.ndim) if i != axis), keepdims=True)
+    return qdq(w, amax)
+
+
+def conv(x, w, stride=1, pad=0, groups=1):
+    n, c, h, wd = x.shape
+    o, cg, kh, kw = w.shape
+    xp = np.pad(x, ((0, 0), (0, 0), (pad, pad), (pad, pad)))
+    oh, ow = (h + 2 * pad - kh) // stride + 1, (wd + 2 * pad - kw) // stride + 1
+    out = np.zeros((n, o, oh, ow))
+    og = o // groups
+    for g in range(groups):
+        xs = xp[:, g * cg:(g + 1) * cg]
+        for i in range(oh):
+            for j in range(ow):
+                patch = xs[:, :, i * stride:i * stride + kh, j * stride:j * stride + kw]
+                out[:, g * og:(g + 1) * og, i, j] = np.einsum("nchw,ochw->no", patch,
+                                                              w[g * og:(g + 1) * og])
+    return out
+
+
+def fake_quant(b, x, t, name):
+    s = b.param(name, np.array([t], np.float32))
+    out, os_ = b.tmp("qdq", x.shape), b.tmp("qdq_scale", [1])
+    b.op("fake_quantize_dequantize_moving_average_abs_max", {"X": [x], "InScale": [s]},
+         {"Out": [out], "OutScale": [os_]},
+         {"bit_length": 8, "is_test": True, "moving_rate": 0.9, "round_type": 1})
+    return out
+
+
+def weight_quant(b, w, axis):
+    out, s = b.tmp("wq", w.shape), b.tmp("wq_scale", [w.shape[axis]])
+    b.op("fake_channel_wise_quantize_dequantize_abs_max", {"X": [w]}, {"Out": [out], "OutScale": [s]},
+         {"bit_length": 8, "quant_axis": axis, "round_type": 1, "is_test": True})
+    return out
+
+
+class Qat:
+    """A small CNN as PaddleSlim's QAT leaves it: fake quantizers on every
+    conv / matmul input and weight. conv(3->8) + batch_norm + relu, conv(8->8,
+    stride 2) + bias + relu, depthwise conv + relu, global average pool,
+    flatten, matmul_v2 + bias."""
+
+    def __init__(self, seed=0, outlier=None):
+        rng = np.random.RandomState(seed)
+        self.w1 = (rng.standard_normal((8, 3, 3, 3)) * 0.3).astype(np.float32)
+        self.gamma = rng.uniform(0.5, 1.5, 8).astype(np.float32)
+        self.beta = rng.uniform(-0.2, 0.2, 8).astype(np.float32)
+        self.mean = rng.uniform(-0.1, 0.1, 8).astype(np.float32)
+        self.var = rng.uniform(0.5, 1.5, 8).astype(np.float32)
+        self.w2 = (rng.standard_normal((8, 8, 3, 3)) * 0.2).astype(np.float32)
+        self.b2 = rng.uniform(-0.1, 0.1, 8).astype(np.float32)
+        self.w3 = (rng.standard_normal((8, 1, 3, 3)) * 0.4).astype(np.float32)
+        self.wfc = (rng.standard_normal((8, 10)) * 0.5).astype(np.float32)
+        self.bfc = rng.uniform(-0.1, 0.1, 10).astype(np.float32)
+        self.x = rng.standard_normal((4, 3, 12, 12)).astype(np.float32)
+        # Thresholds as QAT's moving average leaves them: a bit below the
+        # observed maxima, so some values clip.
+        _, acts = self.forward(self.x, None)
+        self.t = [float(np.abs(a).max()) * 0.9 for a in acts]
+
+    def forward(self, x, t):
+        """The float program (t None: no quantization, returns the inputs of
+        each quantizer) or its quantization simulation."""
+        q = (lambda v, i: v) if t is None else (lambda v, i: qdq(v, t[i]))
+        w = (lambda v, a: v) if t is None else qdq_channels
+        acts = []
+        a = x
+        acts.append(a)
+        y = conv(q(a, 0), w(self.w1, 0), pad=1)
+        inv = (self.gamma / np.sqrt(self.var + 1e-5)).reshape(1, 8, 1, 1)
+        y = np.maximum((y - self.mean.reshape(1, 8, 1, 1)) * inv + self.beta.reshape(1, 8, 1, 1), 0)
+        acts.append(y)
+        y = np.maximum(conv(q(y, 1), w(self.w2, 0), stride=2, pad=1) + self.b2.reshape(1, 8, 1, 1), 0)
+        acts.append(y)
+        y = np.maximum(conv(q(y, 2), w(self.w3, 0), pad=1, groups=8), 0)
+        y = y.mean(axis=(2, 3))
+        acts.append(y)
+        y = q(y, 3) @ w(self.wfc, 1) + self.bfc
+        return y, acts
+
+    def save(self, path):
+        b = ProgramBuilder()
+        x = b.feed("x", [-1, 3, 12, 12])
+        y = b.conv2d(fake_quant(b, x, self.t[0], "s0"), weight_quant(b, b.param("w1", self.w1), 0),
+                     padding=1)
+        y = b.relu(b.batch_norm(y, b.param("gamma", self.gamma), b.param("beta", self.beta),
+                                b.param("mean", self.mean), b.param("var", self.var)))
+        y = b.conv2d(fake_quant(b, y, self.t[1], "s1"), weight_quant(b, b.param("w2", self.w2), 0),
+                     stride=2, padding=1)
+        y = b.relu(b.elementwise("elementwise_add", y, b.param("b2", self.b2), axis=1))
+        y = b.conv2d(fake_quant(b, y, self.t[2], "s2"), weight_quant(b, b.param("w3", self.w3), 0),
+                     padding=1, groups=8, depthwise=True)
+        y = b.relu(y)
+        y = b.pool2d(y, "avg", 1, global_pooling=True)
+        y = b.flatten(y, 1, 3)
+        y = b.linear(fake_quant(b, y, self.t[3], "s3"), weight_quant(b, b.param("wfc", self.wfc), 1),
+                     b.param("bfc", self.bfc))
+        b.fetch(y)
+        b.save(str(path))
+        return str(path)
+
+
+def manifest(model):
+    with open(os.path.join(model.artifact_dir, "manifest.json")) as f:
+        return json.load(f)
+
+
+def test_qat_program_runs_on_int8_kernels(tmp_path):
+    m = Qat()
+    path = m.save(tmp_path / "qat")
+    int8 = paddle_mlir.compile(path, precision="int8")
+    got = int8(m.x)[0]
+    sim, _ = m.forward(m.x.astype(np.float64), m.t)
+
+    man = manifest(int8)
+    ops = man["compute_ops"]
+    assert man["compute_ops"]["requested"] == "int8"
+    assert [r["precision"] for r in ops["ops"]] == ["int8"] * 4, ops
+    assert [r["op"] for r in ops["ops"]] == ["fused_conv2d", "fused_conv2d", "depthwise_conv2d",
+                                             "fc"]
+    # The activation scales are the program's thresholds over 127.
+    for r, t in zip(ops["ops"], m.t):
+        assert r["input"]["dtype"] == "int8"
+        assert r["input"]["scale"] == pytest.approx(t / 127, rel=1e-6)
+    # Consecutive quantized convs hand int8 to each other; the last conv's
+    # result goes through pooling, so it stays float.
+    assert ops["ops"][0]["output"] == {"dtype": "int8", "scale": pytest.approx(m.t[1] / 127)}
+    assert ops["ops"][1]["output"] == {"dtype": "int8", "scale": pytest.approx(m.t[2] / 127)}
+    assert ops["ops"][2]["output"] == {"dtype": "float32"}
+    calls = man["kernels"]["calls"]
+    assert calls.get("pd.quantized_conv2d -> pdk_qconv2d") == 3, calls
+    assert calls.get("pd.quantized_fc -> pdk_qmatmul") == 1, calls
+    # Weights are stored as int8 (4x smaller than the float ones).
+    assert {w["dtype"] for w in man["weights"]} >= {"int8"}
+
+    # Within one quantization step of the simulation: the kernels compute the
+    # same integers except where a value lies on a rounding boundary (ties
+    # round to even, float error in the simulation), where one level of the
+    # last quantizer moves the logits by at most t3/127 * max|w[:, n]|.
+    step = m.t[3] / 127 * np.abs(qdq_channels(m.wfc, 1)).max(axis=0)
+    err = np.abs(got - sim)
+    assert (err <= step + 1e-5).all(), (err.max(), step)
+    assert np.mean(err) < 0.2 * step.mean()
+    # The fp32 artifact of the same program simulates the quantization.
+    fp32 = paddle_mlir.compile(path)(m.x)[0]
+    np.testing.assert_allclose(fp32, sim, rtol=1e-4, atol=1e-4)
+
+
+def test_quantize_exclude_by_type_and_name(tmp_path):
+    m = Qat(seed=1)
+    path = m.save(tmp_path / "qat")
+    model = paddle_mlir.compile(path, precision="int8",
+                                quantize_exclude=["depthwise_conv2d", "matmul_v2_0.tmp_0"])
+    ops = manifest(model)["compute_ops"]["ops"]
+    got = {r["op"]: r for r in ops}
+    assert got["depthwise_conv2d"]["precision"] == "fp32"
+    assert got["depthwise_conv2d"]["reason"] == "excluded by --quantize-exclude"
+    assert [r["precision"] for r in ops].count("int8") == 2, ops
+    # The fc (matmul_v2 + add fused) is excluded by the matmul's output name.
+    assert ops[-1]["op"] == "fc" and ops[-1]["precision"] == "fp32", ops
+    # Still the simulation within a step (the excluded ops run the
+    # simulation's own float arithmetic).
+    sim, _ = m.forward(m.x.astype(np.float64), m.t)
+    step = m.t[3] / 127 * np.abs(qdq_channels(m.wfc, 1)).max(axis=0)
+    assert (np.abs(model(m.x)[0] - sim) <= step + 1e-5).all()
+
+
+def test_float_model_with_int8_request_warns_and_stays_fp32(tmp_path):
+    rng = np.random.RandomState(3)
+    b = ProgramBuilder()
+    x = b.feed("x", [-1, 3, 6, 6])
+    b.fetch(b.relu(b.conv2d(x, b.param("w", rng.standard_normal((4, 3, 3, 3)).astype(np.float32)))))
+    path = str(tmp_path / "m")
+    b.save(path)
+    out = tmp_path / "art"
+    p = subprocess.run([tool("paddle-compile"), path, "--precision", "int8", "-o", str(out)],
+                       capture_output=True, text=True)
+    assert p.returncode == 0, p.stderr
+    assert "warning: --precision int8: nothing to quantize" in p.stderr
+    with open(out / "manifest.json") as f:
+        man = json.load(f)
+    assert man["compute_ops"]["int8_ops"] == 0
+    (rec,) = man["compute_ops"]["ops"]
+    assert rec["precision"] == "fp32"
+    assert rec["reason"].startswith("its input has no 8-bit fake quantizer")
+    data = rng.standard_normal((2, 3, 6, 6)).astype(np.float32)
+    np.testing.assert_allclose(paddle_mlir.load(str(out))(data)[0],
+                               np.maximum(conv(data, b.params["w"]), 0), rtol=1e-4, atol=1e-4)
+
+
+@pytest.mark.parametrize("args,message", [
+    (["--precision", "int8", "--kernels", "none"], "--precision int8 needs --kernels onednn"),
+    (["--precision", "int8", "--calibration-data", "DIR"],
+     "--calibration-data: calibrating a float model is not built yet"),
+    (["--quantize-exclude", "conv2d"], "--quantize-exclude only applies to --precision int8"),
+    (["--precision", "bf16"], "--precision bf16 is not supported yet"),
+])
+def test_int8_option_errors(tmp_path, args, message):
+    path = Qat().save(tmp_path / "qat")
+    p = subprocess.run([tool("paddle-compile"), path, "-o", str(tmp_path / "art")] + args,
+                       capture_output=True, text=True)
+    assert p.returncode == 1, p.stderr
+    assert message in p.stderr
+    assert len(p.stderr.strip().splitlines()) == 1, p.stderr
+    assert not (tmp_path / "art").exists()

@@ -1,0 +1,102 @@
+// RUN: paddle-opt %s -pd-quantize -split-input-file | FileCheck %s
+// RUN: paddle-opt %s -pd-quantize="exclude=conv2d_1.tmp_0" -split-input-file | FileCheck %s --check-prefix=EXCL
+// RUN: paddle-opt %s -pd-quantize="exclude=fused_conv2d,fc" -split-input-file | FileCheck %s --check-prefix=TYPES
+
+// Tests a QAT chain: fake-quantized input -> conv (relu) -> fake quantizer
+// -> conv. The first conv's activation is quantized with T / 127 = 0.5 /
+// 127, its weight per output channel with max|w[c]| / 127 (channel 0 holds
+// 2 and -1: 2 / 127; channel 1 holds 1: 1 / 127, as int8 127), and since
+// its result only feeds the second fake quantizer it writes int8 with that
+// quantizer's step (4 / 127); the second conv reads it directly.
+// CHECK: ml_program.global private @w1.int8(dense_resource<w1.int8> : tensor<2x1x1x2xi8>)
+// CHECK-LABEL: func.func @chain
+// CHECK: %[[XQ:.*]] = pd.quantize %arg0 {scale = 0.00393700786 : f32} : (tensor<1x1x2x2xf32>) -> tensor<1x1x2x2xi8>
+// CHECK: %[[C1:.*]] = pd.quantized_conv2d %[[XQ]], %{{.*}} Bias(%{{.*}}) {filter_scales = array<f32: 0.0157480314, 0.00787401571>, fuse_activation = "relu", input_scale = 0.00393700786 : f32, out_dtype = "int8", output_scale = 0.0314960629 : f32, pd.quantized_from = "fused_conv2d"} : (tensor<1x1x2x2xi8>, tensor<2x1x1x2xi8>, tensor<2xf32>) -> tensor<1x2x2x1xi8>
+// CHECK: %[[C2:.*]] = pd.quantized_conv2d %[[C1]], %{{.*}} {filter_scales = array<f32: 0.00787401571>, input_scale = 0.0314960629 : f32, pd.quantized_from = "conv2d"} : (tensor<1x2x2x1xi8>, tensor<1x2x1x1xi8>) -> tensor<1x1x2x1xf32>
+// CHECK-NOT: fake_quantize
+// CHECK: return %[[C2]]
+// The int8 weights, row-major: 2 / (2/127) = 127, -1 -> -63.5 -> -64 (ties
+// to even), then 127 and 0.5 / (1/127) = 63.5 -> 64.
+// CHECK: w1.int8: "0x400000007FC07F40"
+// EXCL-LABEL: func.func @chain
+// EXCL: pd.quantized_conv2d
+// EXCL-SAME: -> tensor<1x2x2x1xf32>
+// EXCL: pd.conv2d {{.*}}pd.fp32_reason = "excluded by --quantize-exclude"
+// TYPES-LABEL: func.func @chain
+// TYPES: pd.fused_conv2d {{.*}}pd.fp32_reason = "excluded by --quantize-exclude"
+// TYPES: pd.quantized_conv2d
+// TYPES-SAME: -> tensor<1x1x2x1xf32>
+module {
+  ml_program.global private @s0(dense<0.5> : tensor<1xf32>) : tensor<1xf32>
+  ml_program.global private @s1(dense<4.0> : tensor<1xf32>) : tensor<1xf32>
+  ml_program.global private @w1(dense<[[[[2.0, -1.0]]], [[[1.0, 0.5]]]]> : tensor<2x1x1x2xf32>) : tensor<2x1x1x2xf32>
+  ml_program.global private @b1(dense<0.25> : tensor<2xf32>) : tensor<2xf32>
+  ml_program.global private @w2(dense<[[[[1.0]], [[-0.5]]]]> : tensor<1x2x1x1xf32>) : tensor<1x2x1x1xf32>
+  func.func @chain(%x: tensor<1x1x2x2xf32>) -> tensor<1x1x2x1xf32> {
+    %s0 = ml_program.global_load_const @s0 : tensor<1xf32>
+    %s1 = ml_program.global_load_const @s1 : tensor<1xf32>
+    %w1 = ml_program.global_load_const @w1 : tensor<2x1x1x2xf32>
+    %b1 = ml_program.global_load_const @b1 : tensor<2xf32>
+    %w2 = ml_program.global_load_const @w2 : tensor<1x2x1x1xf32>
+    %q0, %qs0 = pd.fake_quantize_dequantize_moving_average_abs_max %x, %s0 {is_test = true} : (tensor<1x1x2x2xf32>, tensor<1xf32>) -> (tensor<1x1x2x2xf32>, tensor<1xf32>)
+    %c1 = pd.fused_conv2d %q0, %w1 Bias(%b1) {fuse_activation = "relu"} : (tensor<1x1x2x2xf32>, tensor<2x1x1x2xf32>, tensor<2xf32>) -> tensor<1x2x2x1xf32> loc("conv2d #1 -> conv2d_0.tmp_0")
+    %q1, %qs1 = pd.fake_quantize_dequantize_moving_average_abs_max %c1, %s1 {is_test = true} : (tensor<1x2x2x1xf32>, tensor<1xf32>) -> (tensor<1x2x2x1xf32>, tensor<1xf32>)
+    %c2 = pd.conv2d %q1, %w2 : (tensor<1x2x2x1xf32>, tensor<1x2x1x1xf32>) -> tensor<1x1x2x1xf32> loc("conv2d #2 -> conv2d_1.tmp_0")
+    return %c2 : tensor<1x1x2x1xf32>
+  }
+}
+
+// -----
+
+// Tests that the quantizer's float output still feeds the ops that stay
+// float (the add), and that a conv result also read by a float op stays
+// float32.
+// CHECK-LABEL: func.func @shared
+// CHECK: %[[Q:.*]], %{{.*}} = pd.fake_quantize_dequantize_moving_average_abs_max %arg0
+// CHECK: %[[C:.*]] = pd.quantized_fc
+// CHECK-SAME: -> tensor<4x3xf32>
+// CHECK: pd.elementwise_add %[[Q]], %[[Q]]
+// CHECK: pd.relu %[[C]]
+module {
+  ml_program.global private @s(dense<2.0> : tensor<1xf32>) : tensor<1xf32>
+  ml_program.global private @w(dense<0.5> : tensor<8x3xf32>) : tensor<8x3xf32>
+  func.func @shared(%x: tensor<4x8xf32>) -> (tensor<4x8xf32>, tensor<4x3xf32>, tensor<4x3xf32>) {
+    %s = ml_program.global_load_const @s : tensor<1xf32>
+    %w = ml_program.global_load_const @w : tensor<8x3xf32>
+    %q, %qs = pd.fake_quantize_dequantize_moving_average_abs_max %x, %s {is_test = true} : (tensor<4x8xf32>, tensor<1xf32>) -> (tensor<4x8xf32>, tensor<1xf32>)
+    %y = pd.matmul_v2 %q, %w : (tensor<4x8xf32>, tensor<8x3xf32>) -> tensor<4x3xf32>
+    %a = pd.elementwise_add %q, %q : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+    %r = pd.relu %y : (tensor<4x3xf32>) -> tensor<4x3xf32>
+    return %a, %y, %r : tensor<4x8xf32>, tensor<4x3xf32>, tensor<4x3xf32>
+  }
+}
+
+// -----
+
+// Tests quantize_linear / dequantize_linear pairs (Paddle 2.x's format):
+// the activation step is scale / 127; a weight read through a
+// non-constant value, and a matmul of two activations, stay fp32 with a
+// reason.
+// CHECK-LABEL: func.func @linear
+// CHECK: pd.quantize %arg0 {scale = 0.0236220472 : f32}
+// CHECK: pd.quantized_fc {{.*}}in_num_col_dims = 2 : i32
+// CHECK: pd.matmul_v2 {{.*}}pd.fp32_reason = "its weight is not a 2-D model constant"
+// CHECK: pd.conv2d {{.*}}pd.fp32_reason = "its input has no 8-bit fake quantizer (no scale to run it in int8 with)"
+module {
+  ml_program.global private @s(dense<3.0> : tensor<1xf32>) : tensor<1xf32>
+  ml_program.global private @z(dense<0> : tensor<1xi32>) : tensor<1xi32>
+  ml_program.global private @w(dense<0.5> : tensor<8x3xf32>) : tensor<8x3xf32>
+  ml_program.global private @f(dense<0.5> : tensor<2x2x1x1xf32>) : tensor<2x2x1x1xf32>
+  func.func @linear(%x: tensor<2x4x8xf32>, %y: tensor<8x3xf32>, %i: tensor<1x2x3x3xf32>) -> (tensor<2x4x3xf32>, tensor<2x4x3xf32>, tensor<1x2x3x3xf32>) {
+    %s = ml_program.global_load_const @s : tensor<1xf32>
+    %z = ml_program.global_load_const @z : tensor<1xi32>
+    %w = ml_program.global_load_const @w : tensor<8x3xf32>
+    %f = ml_program.global_load_const @f : tensor<2x2x1x1xf32>
+    %q = pd.quantize_linear %x, %s, %z : (tensor<2x4x8xf32>, tensor<1xf32>, tensor<1xi32>) -> tensor<2x4x8xf32>
+    %d = pd.dequantize_linear %q, %s, %z : (tensor<2x4x8xf32>, tensor<1xf32>, tensor<1xi32>) -> tensor<2x4x8xf32>
+    %m = pd.matmul_v2 %d, %w : (tensor<2x4x8xf32>, tensor<8x3xf32>) -> tensor<2x4x3xf32>
+    %n = pd.matmul_v2 %d, %y : (tensor<2x4x8xf32>, tensor<8x3xf32>) -> tensor<2x4x3xf32>
+    %c = pd.conv2d %i, %f : (tensor<1x2x3x3xf32>, tensor<2x2x1x1xf32>) -> tensor<1x2x3x3xf32>
+    return %m, %n, %c : tensor<2x4x3xf32>, tensor<2x4x3xf32>, tensor<1x2x3x3xf32>
+  }
+}
