@@ -512,7 +512,7 @@ PrecisionReport precisionReport(ModuleOp module, const CompileOptions &opts) {
     };
     auto inDtype = [](Value v) {
       return cast<RankedTensorType>(v.getType()).getElementType().isUnsignedInteger() ? "uint8"
-                                                                                       : "int8";
+                                                                                      : "int8";
     };
     if (auto c = dyn_cast<QuantizedConv2dOp>(op)) {
       quantized(fromOf("conv2d"), inDtype(c.getInput()), c.getInputScale().convertToFloat(),

@@ -236,9 +236,13 @@ Entry *create(const std::vector<int64_t> &key, const char *what, const void *con
     try {
       maybeInjectFailure();
       build(e);
-      e.weightsConst = constWeights != nullptr;
-      if (constWeights)
-        packWeights(e, constWeights);
+      // A builder that packed its own copy (the int8 kernels' f32
+      // emulation) has set weightsConst and weightAddr already.
+      if (!e.weightsConst) {
+        e.weightsConst = constWeights != nullptr;
+        if (constWeights)
+          packWeights(e, constWeights);
+      }
     } catch (const dnnl::error &err) {
       fail((std::string("cannot create a ") + what).c_str(), err);
       return false;

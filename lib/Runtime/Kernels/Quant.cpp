@@ -19,7 +19,14 @@
 // whose pairwise s16 sums saturate when both operands are near full range,
 // and its convolutions shift s8 sources to u8 and halve the filter, which
 // drops the low bit of odd weights (oneDNN's "Nuances of int8
-// computations"); pdk_kernel_impls notes the halving.
+// computations"). So without VNNI (or with PDK_INT8_EMULATE=1, to test
+// it anywhere) the kernels compute the same int8 arithmetic in f32
+// instead: the source is converted to f32 (exact), the filter is kept as
+// f32 values SrcScale * Scales[o] * Filter[o] (one rounding per weight),
+// the f32 primitive adds the real bias and applies the post-ops, and the
+// destination reorder rounds to nearest even and saturates into int8. That
+// is correct to f32 rounding on every CPU, at fp32 speed;
+// pdk_kernel_impls says "f32 emulation" for those.
 //
 //===----------------------------------------------------------------------===//
 
@@ -28,6 +35,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <set>
 
@@ -42,15 +50,77 @@ dt qtypeOf(int64_t code) {
 int64_t addressOf(const void *p) { return static_cast<int64_t>(reinterpret_cast<intptr_t>(p)); }
 
 /// makeKey's key with the addresses of the bias and the scales too, which
-/// the entry reads once like the filter (a per-thread buffer that keeps its
-/// capacity).
+/// the entry reads once like the filter, and whether it is exact int8 or
+/// the f32 emulation (a per-thread buffer that keeps its capacity).
 const std::vector<int64_t> &withConstants(const std::vector<int64_t> &key, const void *bias,
-                                          const void *scales) {
+                                          const void *scales, bool exact) {
   thread_local std::vector<int64_t> k;
   k.assign(key.begin(), key.end());
   k.push_back(addressOf(bias));
   k.push_back(addressOf(scales));
+  k.push_back(exact ? 1 : 0);
   return k;
+}
+
+/// Whether oneDNN multiplies int8 exactly here (VNNI: AVX512_VNNI or
+/// AVX_VNNI, as oneDNN's effective ISA, which ONEDNN_MAX_CPU_ISA lowers),
+/// unless PDK_INT8_EMULATE=1 asks for the f32 emulation.
+bool exactInt8() {
+  const char *force = std::getenv("PDK_INT8_EMULATE");
+  if (force && *force && std::strcmp(force, "0") != 0)
+    return false;
+  unsigned isa = static_cast<unsigned>(dnnl::get_effective_cpu_isa());
+  return (isa & (dnnl_cpu_isa_avx512_core_vnni & ~dnnl_cpu_isa_avx512_core)) != 0 ||
+         (isa & (dnnl_cpu_isa_avx2_vnni & ~dnnl_cpu_isa_avx2)) != 0;
+}
+
+/// The f32 emulation's filter: SrcScale * Scales[o] * Filter, in the user
+/// layout `e.weiUser` (f32), packed once into the primitive's layout. `n`
+/// channels, each `inner` consecutive values (conv: O-major), or, with
+/// `columns`, channel = index % n (a [K, N] matrix).
+void packEmulatedWeights(Entry &e, const int8_t *w, int64_t count, const float *scales,
+                         int64_t scaleCount, int64_t n, int64_t inner, bool columns,
+                         float srcScale) {
+  memory user(e.weiUser, engine());
+  float *f = static_cast<float *>(user.get_data_handle());
+  for (int64_t i = 0; i < count; ++i) {
+    int64_t c = columns ? i % n : i / inner;
+    f[i] = srcScale * scales[scaleCount == 1 ? 0 : c] * static_cast<float>(w[i]);
+  }
+  e.packedWeights = memory(e.weiPrim, engine());
+  dnnl::reorder(user, e.packedWeights).execute(stream(), user, e.packedWeights);
+  stream().wait();
+  e.weightsConst = true;
+  e.weightAddr = w;
+}
+
+/// The emulation's post-ops: residual, activation, requantization.
+dnnl::primitive_attr emulatedAttr(bool residual, int64_t act, float alpha, dt dstType,
+                                  float dstScale) {
+  if (dstType != dt::f32 && !std::isfinite(1.f / dstScale))
+    throw dnnl::error(dnnl_invalid_arguments, "a zero or non-finite destination scale");
+  dnnl::primitive_attr attr = userScratchpad();
+  dnnl::post_ops po;
+  if (residual)
+    po.append_sum(1.f);
+  appendActivation(po, act, alpha);
+  if (dstType != dt::f32)
+    po.append_eltwise(1.f, algorithm::eltwise_linear, 1.f / dstScale, 0.f);
+  attr.set_post_ops(po);
+  return attr;
+}
+
+/// Keeps a copy of the real-unit bias (the emulation adds it as is).
+void copyBias(Entry &e, const float *bias, int64_t n) {
+  e.ownBias = memory(e.biasMd, engine());
+  std::memcpy(e.ownBias.get_data_handle(), bias, static_cast<size_t>(n) * sizeof(float));
+}
+
+bool positiveScales(const float *scales, int64_t count) {
+  for (int64_t i = 0; i < count; ++i)
+    if (!(scales[i] > 0.f) || !std::isfinite(scales[i]))
+      return false;
+  return true;
 }
 
 int64_t product(const int64_t *dims) {
@@ -150,17 +220,52 @@ PDK_EXPORT void pdk_qconv2d(const int64_t *ptrs, const int64_t *ints, const floa
   }
   if (product(xd) == 0 || product(od) == 0)
     return; // nothing to compute (oneDNN refuses empty tensors)
+  bool exact = exactInt8();
   Entry *found = create(
-      withConstants(makeKey(QConvKey, ints, nInts, floats, qconv::NumFloats, w), bias, scales),
+      withConstants(makeKey(QConvKey, ints, nInts, floats, qconv::NumFloats, w), bias, scales,
+                    exact),
       "int8 convolution", w, [&](Entry &e) {
         memory::dims src = {xd[0], xd[1], xd[2], xd[3]}, dst = {od[0], od[1], od[2], od[3]};
         memory::dims wei = groups == 1 ? memory::dims{wd[0], wd[1], wd[2], wd[3]}
                                        : memory::dims{groups, wd[0] / groups, wd[1], wd[2], wd[3]};
+        tag wtag = groups == 1 ? tag::oihw : tag::goihw;
         e.srcUser = memory::desc(src, srcType, tag::nchw);
         e.resUser = memory::desc(dst, dt::f32, tag::nchw);
         e.dstUser = memory::desc(dst, dstType, tag::nchw);
-        e.weiUser = memory::desc(wei, dt::s8, groups == 1 ? tag::oihw : tag::goihw);
+        e.weiUser = memory::desc(wei, dt::s8, wtag);
         e.biasMd = bias ? memory::desc({wd[0]}, dt::f32, tag::a) : memory::desc();
+        e.callee = "pdk_qconv2d";
+        if (!exact) {
+          if (!positiveScales(static_cast<const float *>(scales), product(sd)))
+            throw dnnl::error(dnnl_invalid_arguments, "a zero or non-finite scale");
+          dnnl::primitive_attr attr =
+              emulatedAttr(res != nullptr, ints[qconv::Activation], floats[qconv::Alpha], dstType,
+                           floats[qconv::DstScale]);
+          if (bias)
+            copyBias(e, static_cast<const float *>(bias), wd[0]);
+          dnnl::convolution_forward::desc cd(
+              dnnl::prop_kind::forward_inference, algorithm::convolution_direct,
+              memory::desc(src, dt::f32, tag::any), memory::desc(wei, dt::f32, tag::any), e.biasMd,
+              memory::desc(dst, dt::f32, tag::any), {ints[qconv::StrideH], ints[qconv::StrideW]},
+              {ints[qconv::DilationH] - 1, ints[qconv::DilationW] - 1},
+              {ints[qconv::PadTop], ints[qconv::PadLeft]},
+              {ints[qconv::PadBottom], ints[qconv::PadRight]});
+          dnnl::convolution_forward::primitive_desc pd(cd, attr, engine());
+          e.prim = Prim::of<dnnl::convolution_forward>(pd);
+          e.impl = "f32 emulation of int8 (no VNNI): " + std::string(pd.impl_info_str());
+          e.srcPrim = pd.src_desc();
+          e.dstPrim = pd.dst_desc();
+          e.weiPrim = pd.weights_desc();
+          e.weiUser = memory::desc(wei, dt::f32, wtag);
+          packEmulatedWeights(e, static_cast<const int8_t *>(w), product(wd),
+                              static_cast<const float *>(scales), product(sd), wd[0],
+                              product(wd) / wd[0], false, floats[qconv::SrcScale]);
+          e.srcReorder = makeReorder(e.srcUser, e.srcPrim);
+          e.dstReorder = makeReorder(e.dstPrim, e.dstUser);
+          if (res && e.resUser != e.dstPrim)
+            e.resReorder = makeReorder(e.resUser, e.dstPrim);
+          return;
+        }
         std::vector<float> oscales;
         dnnl::primitive_attr attr =
             quantAttr(oscales, static_cast<const float *>(scales), product(sd), wd[0], 1,
@@ -179,7 +284,6 @@ PDK_EXPORT void pdk_qconv2d(const int64_t *ptrs, const int64_t *ints, const floa
             {ints[qconv::PadBottom], ints[qconv::PadRight]});
         dnnl::convolution_forward::primitive_desc pd(cd, attr, engine());
         e.prim = Prim::of<dnnl::convolution_forward>(pd);
-        e.callee = "pdk_qconv2d";
         e.impl = implOf(pd);
         e.srcPrim = pd.src_desc();
         e.dstPrim = pd.dst_desc();
@@ -226,34 +330,60 @@ PDK_EXPORT void pdk_qmatmul(const int64_t *ptrs, const int64_t *ints, const floa
   // Fc: [M, K] x [K, N]; Batched: [batch, M, K] x [1, K, N] (B broadcast).
   int64_t M = fc ? product(od) / N : od[orank - 2];
   int64_t batch = fc ? 1 : product(od) / (M * N);
-  Entry *found = create(
-      withConstants(makeKey(QMatmulKey, ints, nInts, floats, qmatmul::NumFloats, b), bias, scales),
-      "int8 matrix product", b, [&](Entry &e) {
-        memory::dims aDims = fc ? memory::dims{M, K} : memory::dims{batch, M, K};
-        memory::dims bDims = fc ? memory::dims{K, N} : memory::dims{1, K, N};
-        memory::dims oDims = fc ? memory::dims{M, N} : memory::dims{batch, M, N};
-        tag plain = fc ? tag::ab : tag::abc;
-        e.srcUser = e.srcPrim = memory::desc(aDims, srcType, plain);
-        e.dstUser = e.dstPrim = memory::desc(oDims, dstType, plain);
-        e.weiUser = memory::desc(bDims, dt::s8, plain);
-        e.biasMd =
-            bias ? memory::desc(fc ? memory::dims{1, N} : memory::dims{1, 1, N}, dt::f32, plain)
-                 : memory::desc();
-        std::vector<float> oscales;
-        dnnl::primitive_attr attr =
-            quantAttr(oscales, static_cast<const float *>(scales), product(sd), N, fc ? 1 : 2,
-                      floats[qmatmul::SrcScale], floats[qmatmul::DstScale], false,
-                      ints[qmatmul::Activation], floats[qmatmul::Alpha], dstType);
-        if (bias)
-          preScaleBias(e, static_cast<const float *>(bias), oscales);
-        dnnl::matmul::desc md(e.srcUser, memory::desc(bDims, dt::s8, tag::any), e.biasMd,
-                              e.dstUser);
-        dnnl::matmul::primitive_desc pd(md, attr, engine());
-        e.prim = Prim::of<dnnl::matmul>(pd);
-        e.callee = "pdk_qmatmul";
-        e.impl = implOf(pd);
-        e.weiPrim = pd.weights_desc();
-      });
+  bool exact = exactInt8();
+  Entry *found =
+      create(withConstants(makeKey(QMatmulKey, ints, nInts, floats, qmatmul::NumFloats, b), bias,
+                           scales, exact),
+             "int8 matrix product", b, [&](Entry &e) {
+               memory::dims aDims = fc ? memory::dims{M, K} : memory::dims{batch, M, K};
+               memory::dims bDims = fc ? memory::dims{K, N} : memory::dims{1, K, N};
+               memory::dims oDims = fc ? memory::dims{M, N} : memory::dims{batch, M, N};
+               tag plain = fc ? tag::ab : tag::abc;
+               e.srcUser = e.srcPrim = memory::desc(aDims, srcType, plain);
+               e.dstUser = e.dstPrim = memory::desc(oDims, dstType, plain);
+               e.weiUser = memory::desc(bDims, dt::s8, plain);
+               e.biasMd = bias ? memory::desc(fc ? memory::dims{1, N} : memory::dims{1, 1, N},
+                                              dt::f32, plain)
+                               : memory::desc();
+               e.callee = "pdk_qmatmul";
+               if (!exact) {
+                 if (!positiveScales(static_cast<const float *>(scales), product(sd)))
+                   throw dnnl::error(dnnl_invalid_arguments, "a zero or non-finite scale");
+                 dnnl::primitive_attr attr =
+                     emulatedAttr(false, ints[qmatmul::Activation], floats[qmatmul::Alpha], dstType,
+                                  floats[qmatmul::DstScale]);
+                 if (bias)
+                   copyBias(e, static_cast<const float *>(bias), N);
+                 e.srcPrim = memory::desc(aDims, dt::f32, plain);
+                 e.dstPrim = memory::desc(oDims, dt::f32, plain);
+                 dnnl::matmul::desc md(e.srcPrim, memory::desc(bDims, dt::f32, tag::any), e.biasMd,
+                                       e.dstPrim);
+                 dnnl::matmul::primitive_desc pd(md, attr, engine());
+                 e.prim = Prim::of<dnnl::matmul>(pd);
+                 e.impl = "f32 emulation of int8 (no VNNI): " + std::string(pd.impl_info_str());
+                 e.weiPrim = pd.weights_desc();
+                 e.weiUser = memory::desc(bDims, dt::f32, plain);
+                 packEmulatedWeights(e, static_cast<const int8_t *>(b), K * N,
+                                     static_cast<const float *>(scales), product(sd), N, 1, true,
+                                     floats[qmatmul::SrcScale]);
+                 e.srcReorder = makeReorder(e.srcUser, e.srcPrim);
+                 e.dstReorder = makeReorder(e.dstPrim, e.dstUser);
+                 return;
+               }
+               std::vector<float> oscales;
+               dnnl::primitive_attr attr =
+                   quantAttr(oscales, static_cast<const float *>(scales), product(sd), N,
+                             fc ? 1 : 2, floats[qmatmul::SrcScale], floats[qmatmul::DstScale],
+                             false, ints[qmatmul::Activation], floats[qmatmul::Alpha], dstType);
+               if (bias)
+                 preScaleBias(e, static_cast<const float *>(bias), oscales);
+               dnnl::matmul::desc md(e.srcUser, memory::desc(bDims, dt::s8, tag::any), e.biasMd,
+                                     e.dstUser);
+               dnnl::matmul::primitive_desc pd(md, attr, engine());
+               e.prim = Prim::of<dnnl::matmul>(pd);
+               e.impl = implOf(pd);
+               e.weiPrim = pd.weights_desc();
+             });
   if (found)
     runOrRecord(*found, "int8 matrix product", a, b,
                 bias ? found->ownBias.get_data_handle() : nullptr, nullptr, out, false);

@@ -115,9 +115,8 @@ TEST(PdOpCatalog, MatchesRegisteredOps) {
     // Compiler-only ops are not Paddle operators and never reach import or
     // export: code generation's library call, and the int8 IR that
     // pd-quantize writes (PdQuantOps.td).
-    if (llvm::is_contained({"kernel_call", "quantize", "dequantize", "quantized_conv2d",
-                            "quantized_fc"},
-                           op))
+    if (llvm::is_contained(
+            {"kernel_call", "quantize", "dequantize", "quantized_conv2d", "quantized_fc"}, op))
       continue;
     registered.insert(op.str());
     const pd::PdOpSpec *spec = pd::lookupPdOpSpec(op);

@@ -355,7 +355,8 @@ TEST(QuantConv, FullRangeWithVnni) {
     Conv c(k);
     c.run();
     ASSERT_EQ(takeError(), "");
-    if (impls().find("vnni") == std::string::npos)
+    if (impls().find("vnni") == std::string::npos &&
+        impls().find("f32 emulation") == std::string::npos)
       GTEST_SKIP() << "oneDNN saturates 8-bit products without VNNI: " << impls();
     EXPECT_EQ(compare(c.got(), c.reference(), k.dstType), 0);
   }
@@ -532,7 +533,8 @@ TEST(QuantMatmul, FullRangeWithVnni) {
     Matmul m(mc);
     m.run();
     ASSERT_EQ(takeError(), "");
-    if (impls().find("vnni") == std::string::npos)
+    if (impls().find("vnni") == std::string::npos &&
+        impls().find("f32 emulation") == std::string::npos)
       GTEST_SKIP() << "oneDNN saturates 8-bit products without VNNI: " << impls();
     EXPECT_EQ(compare(m.got(), m.reference(), mc.dstType), 0);
   }
@@ -548,6 +550,63 @@ TEST(QuantMatmul, TwoRunsAgree) {
   m.run();
   ASSERT_EQ(takeError(), "");
   EXPECT_EQ(std::memcmp(first.data(), m.out.data(), first.size() * sizeof(float)), 0);
+}
+
+//===----------------------------------------------------------------------===//
+// The f32 emulation (what CPUs without VNNI run; PDK_INT8_EMULATE=1 forces
+// it here)
+//===----------------------------------------------------------------------===//
+
+struct Emulated : ::testing::Test {
+  void SetUp() override { setenv("PDK_INT8_EMULATE", "1", 1); }
+  void TearDown() override { unsetenv("PDK_INT8_EMULATE"); }
+};
+
+TEST_F(Emulated, ConvMatchesTheLoopsOnFullRangeFilters) {
+  for (int64_t src : {qtype::U8, qtype::S8})
+    for (int64_t dst : {qtype::F32, qtype::S8, qtype::U8})
+      for (int64_t a : {act::None, act::Relu6}) {
+        SCOPED_TRACE("src " + std::to_string(src) + " dst " + std::to_string(dst) + " act " +
+                     std::to_string(a));
+        ConvCase k = convCase(src, dst, a, true);
+        k.wLo = -128, k.wHi = 127, k.wScale = 0.002f;
+        Conv c(k);
+        c.run();
+        ASSERT_EQ(takeError(), "");
+        EXPECT_EQ(compare(c.got(), c.reference(), k.dstType), 0);
+        EXPECT_NE(impls().find("pdk_qconv2d: f32 emulation of int8 (no VNNI)"), std::string::npos)
+            << impls();
+      }
+}
+
+TEST_F(Emulated, GroupedStridedAndResidual) {
+  ConvCase g = convCase(qtype::S8, qtype::F32, act::Relu, true);
+  g.groups = 2, g.wLo = -128, g.wHi = 127;
+  Conv cg(g);
+  cg.run();
+  ASSERT_EQ(takeError(), "");
+  EXPECT_EQ(compare(cg.got(), cg.reference(), g.dstType), 0);
+  ConvCase r = convCase(qtype::S8, qtype::F32, act::None, true);
+  r.residual = true, r.strideH = r.strideW = 2, r.padT = 1, r.padL = 0, r.padB = 0, r.padR = 1;
+  Conv cr(r);
+  cr.run();
+  ASSERT_EQ(takeError(), "");
+  EXPECT_EQ(compare(cr.got(), cr.reference(), r.dstType), 0);
+}
+
+TEST_F(Emulated, MatmulMatchesTheLoopsOnFullRangeWeights) {
+  for (int64_t src : {qtype::U8, qtype::S8})
+    for (int64_t dst : {qtype::F32, qtype::S8}) {
+      SCOPED_TRACE("src " + std::to_string(src) + " dst " + std::to_string(dst));
+      MatmulCase mc;
+      mc.srcType = src, mc.dstType = dst, mc.wLo = -128, mc.wHi = 127, mc.wScale = 0.0015f;
+      Matmul m(mc);
+      m.run();
+      ASSERT_EQ(takeError(), "");
+      EXPECT_EQ(compare(m.got(), m.reference(), mc.dstType), 0);
+      EXPECT_NE(impls().find("pdk_qmatmul: f32 emulation of int8 (no VNNI)"), std::string::npos)
+          << impls();
+    }
 }
 
 //===----------------------------------------------------------------------===//

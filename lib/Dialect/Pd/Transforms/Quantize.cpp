@@ -88,7 +88,8 @@ FailureOr<ActivationQuant> activationQuant(Value v, std::string &why) {
       return failure();
     }
     std::optional<double> t = threshold(q.getScale()), t2 = threshold(dq.getScale());
-    std::optional<double> z = scalarConstant(q.getZeroPoint()), z2 = scalarConstant(dq.getZeroPoint());
+    std::optional<double> z = scalarConstant(q.getZeroPoint()),
+                          z2 = scalarConstant(dq.getZeroPoint());
     if (!t || !t2 || *t != *t2 || !z || !z2 || *z != 0 || *z2 != 0) {
       why = "its input's quantize_linear pair has no equal constant scales with zero point 0";
       return failure();
@@ -148,16 +149,16 @@ Value int8Constant(OpBuilder &b, Operation *before, Value like, StringRef suffix
                    const Int8Weights &w) {
   auto t = cast<RankedTensorType>(like.getType());
   auto type = RankedTensorType::get(t.getShape(), b.getI8Type());
-  return newConstantBytes(b, before, globalName(like, "weight") + suffix.str(), type,
-                          ArrayRef<char>(reinterpret_cast<const char *>(w.data.data()),
-                                         w.data.size()));
+  return newConstantBytes(
+      b, before, globalName(like, "weight") + suffix.str(), type,
+      ArrayRef<char>(reinterpret_cast<const char *>(w.data.data()), w.data.size()));
 }
 
 Value quantizeInput(OpBuilder &b, Location loc, const ActivationQuant &a) {
   auto t = cast<RankedTensorType>(a.input.getType());
   return QuantizeOp::create(b, loc, RankedTensorType::get(t.getShape(), b.getI8Type()), a.input,
-                            b.getF32FloatAttr(static_cast<float>(a.step)),
-                            b.getI32IntegerAttr(0), b.getStringAttr("int8"));
+                            b.getF32FloatAttr(static_cast<float>(a.step)), b.getI32IntegerAttr(0),
+                            b.getStringAttr("int8"));
 }
 
 RankedTensorType withF32(Type t) {
@@ -171,9 +172,8 @@ struct PdQuantizePass : impl::PdQuantizePassBase<PdQuantizePass> {
   bool excluded(Operation *op) const {
     StringRef type = op->getName().stripDialect();
     SmallVector<std::string> names = outputNames(op);
-    return llvm::any_of(exclude, [&](const std::string &e) {
-      return e == type || llvm::is_contained(names, e);
-    });
+    return llvm::any_of(
+        exclude, [&](const std::string &e) { return e == type || llvm::is_contained(names, e); });
   }
 
   /// Rewrites `op` (a conv) to pd.quantized_conv2d, or says why not.
@@ -218,8 +218,8 @@ struct PdQuantizePass : impl::PdQuantizePassBase<PdQuantizePass> {
 
   /// Rewrites `op` (X flattened at `numCol` times a 2-D W) to
   /// pd.quantized_fc, or says why not.
-  LogicalResult convertFc(OpBuilder &b, Operation *op, Value x, Value w, Value bias,
-                          int64_t numCol, StringRef act, std::string &why) {
+  LogicalResult convertFc(OpBuilder &b, Operation *op, Value x, Value w, Value bias, int64_t numCol,
+                          StringRef act, std::string &why) {
     b.setInsertionPoint(op);
     FailureOr<ActivationQuant> a = activationQuant(x, why);
     if (failed(a))
@@ -255,8 +255,8 @@ struct PdQuantizePass : impl::PdQuantizePassBase<PdQuantizePass> {
                        c.getFuseBeta().convertToFloat(), why);
     } else if (isa<Conv2dOp, DepthwiseConv2dOp>(op)) {
       if (!excluded(op))
-        done = convert(b, op, op->getOperand(0), op->getOperand(1), Value(), Value(), "", 0.f,
-                       0.f, why);
+        done = convert(b, op, op->getOperand(0), op->getOperand(1), Value(), Value(), "", 0.f, 0.f,
+                       why);
     } else if (auto fc = dyn_cast<FcOp>(op)) {
       if (!excluded(op))
         done = convertFc(b, op, fc.getInput(), fc.getW(), fc.getBias(), fc.getInNumColDims(),
