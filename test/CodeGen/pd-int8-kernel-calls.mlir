@@ -1,0 +1,74 @@
+// RUN: paddle-opt %s --split-input-file --convert-pd-to-linalg="kernels=onednn" | FileCheck %s
+
+// Tests the int8 IR's lowering: pd.quantized_conv2d / pd.quantized_fc
+// become pdk_qconv2d / pdk_qmatmul calls (qconv:: and qmatmul:: in
+// KernelABI.h) with the per-channel scales as a constant operand in the
+// Scales slot, and pd.quantize / pd.dequantize become generated code.
+
+// ints: strides (2, 2), pads top/bottom/left/right (1, 0, 1, 0),
+// dilations (1, 1), groups 1, activation relu (1), SrcType u8 (2),
+// DstType s8 (1); floats: alpha, beta, SrcScale, DstScale.
+// CHECK-LABEL: func.func @qconv
+// CHECK: %[[S:.*]] = arith.constant dense<[0.00999999977, 3.000000e-02]> : tensor<2xf32>
+// CHECK: pd.kernel_call "pdk_qconv2d"(%arg0, %arg1, %arg2, %[[S]])
+// CHECK-SAME: floats = array<f32: 0.000000e+00, 0.000000e+00, 2.000000e-02, 5.000000e-02>
+// CHECK-SAME: ints = array<i64: 2, 2, 1, 0, 1, 0, 1, 1, 1, 1, 2, 1>
+// CHECK-SAME: pd.from = "pd.quantized_conv2d", slots = array<i64: 0, 1, 2, -1, 3>
+// CHECK-SAME: -> tensor<?x2x4x4xi8>
+func.func @qconv(%x: tensor<?x3x8x8xui8>, %w: tensor<2x3x3x3xi8> {pd.weight = "w"}, %b: tensor<2xf32>) -> tensor<?x2x4x4xi8> {
+  %y = pd.quantized_conv2d %x, %w Bias(%b) {strides = array<i32: 2, 2>, paddings = array<i32: 1, 0, 1, 0>, input_scale = 0.02 : f32, filter_scales = array<f32: 0.01, 0.03>, fuse_activation = "relu", out_dtype = "int8", output_scale = 0.05 : f32} : (tensor<?x3x8x8xui8>, tensor<2x3x3x3xi8>, tensor<2xf32>) -> tensor<?x2x4x4xi8>
+  return %y : tensor<?x2x4x4xi8>
+}
+
+// -----
+
+// ints: kind Fc (1), activation none, SrcType s8 (1), DstType f32 (0); the
+// [?, 4, 16] input flattens at in_num_col_dims = 2.
+// CHECK-LABEL: func.func @qfc
+// CHECK: %[[S:.*]] = arith.constant dense<[0.00999999977, 2.000000e-02, 0.00999999977]> : tensor<3xf32>
+// CHECK: pd.kernel_call "pdk_qmatmul"(%arg0, %arg1, %[[S]])
+// CHECK-SAME: floats = array<f32: 0.000000e+00, 2.500000e-01, 1.000000e+00>
+// CHECK-SAME: ints = array<i64: 1, 0, 1, 0>
+// CHECK-SAME: slots = array<i64: 0, 1, -1, 2>
+func.func @qfc(%x: tensor<?x4x16xi8>, %w: tensor<16x3xi8> {pd.weight = "w"}) -> tensor<?x4x3xf32> {
+  %y = pd.quantized_fc %x, %w {in_num_col_dims = 2 : i32, input_scale = 0.25 : f32, weight_scales = array<f32: 0.01, 0.02, 0.01>} : (tensor<?x4x16xi8>, tensor<16x3xi8>) -> tensor<?x4x3xf32>
+  return %y : tensor<?x4x3xf32>
+}
+
+// -----
+
+// quantize: divide by the scale, round half to even, add the zero point,
+// saturate to [-127, 127] (int8) or [0, 255] (uint8), convert.
+// CHECK-LABEL: func.func @quantize
+// CHECK: linalg.generic
+// CHECK-NEXT: ^bb0(%[[X:.*]]: f32, %{{.*}}: i8):
+// CHECK-NEXT: arith.constant 5.000000e-01 : f32
+// CHECK-NEXT: arith.divf %[[X]]
+// CHECK-NEXT: math.roundeven
+// CHECK-NEXT: arith.constant -1.270000e+02 : f32
+// CHECK-NEXT: arith.maxnumf
+// CHECK-NEXT: arith.constant 1.270000e+02 : f32
+// CHECK-NEXT: arith.minnumf
+// CHECK-NEXT: arith.fptosi %{{.*}} : f32 to i8
+// CHECK: linalg.generic
+// CHECK: math.roundeven
+// CHECK-NEXT: arith.constant 1.280000e+02 : f32
+// CHECK-NEXT: arith.addf
+// CHECK-NEXT: arith.constant 0.000000e+00 : f32
+// CHECK-NEXT: arith.maxnumf
+// CHECK-NEXT: arith.constant 2.550000e+02 : f32
+// CHECK-NEXT: arith.minnumf
+// CHECK-NEXT: arith.fptoui %{{.*}} : f32 to i8
+// CHECK-NEXT: builtin.unrealized_conversion_cast %{{.*}} : i8 to ui8
+// CHECK: linalg.generic
+// CHECK: arith.uitofp %{{.*}} : i8 to f32
+// CHECK-NEXT: arith.constant 1.280000e+02 : f32
+// CHECK-NEXT: arith.subf
+// CHECK-NEXT: arith.constant 5.000000e-01 : f32
+// CHECK-NEXT: arith.mulf
+func.func @quantize(%x: tensor<4xf32>) -> (tensor<4xi8>, tensor<4xf32>) {
+  %q = pd.quantize %x {scale = 0.5 : f32} : (tensor<4xf32>) -> tensor<4xi8>
+  %u = pd.quantize %x {scale = 0.5 : f32, zero_point = 128 : i32, dtype = "uint8"} : (tensor<4xf32>) -> tensor<4xui8>
+  %d = pd.dequantize %u {scale = 0.5 : f32, zero_point = 128 : i32} : (tensor<4xui8>) -> tensor<4xf32>
+  return %q, %d : tensor<4xi8>, tensor<4xf32>
+}
