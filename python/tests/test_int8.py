@@ -235,3 +235,67 @@ def test_int8_option_errors(tmp_path, args, message):
     assert message in p.stderr
     assert len(p.stderr.strip().splitlines()) == 1, p.stderr
     assert not (tmp_path / "art").exists()
+
+
+def test_fluid_frozen_qat_program(tmp_path):
+    # Fluid 1.x QAT frozen for inference: convs and the fc compute on the
+    # integers of fake_quantize_moving_average_abs_max and of integer-valued
+    # weights, then dequantize (per channel for the conv, per tensor for the
+    # fc). pd-unfreeze-quant turns that into the quantize-dequantize form, so
+    # batch norm folds and every conv / fc runs on the int8 kernels.
+    rng = np.random.RandomState(5)
+    w1 = rng.randint(-127, 128, (8, 3, 3, 3)).astype(np.float32)
+    sw1 = rng.uniform(0.2, 0.6, 8).astype(np.float32)  # max |w1[c]| in real units
+    gamma, beta = rng.uniform(0.5, 1.5, 8).astype(np.float32), rng.uniform(-.2, .2, 8).astype(np.float32)
+    mean, var = rng.uniform(-.1, .1, 8).astype(np.float32), rng.uniform(.5, 1.5, 8).astype(np.float32)
+    wfc = rng.randint(-127, 128, (8, 5)).astype(np.float32)
+    swfc = 0.3  # the fc weight's abs max
+    t1, t2 = 2.0, 1.5
+    b = ProgramBuilder()
+    x = b.feed("x", [-1, 3, 8, 8])
+
+    def quantize(v, t, name):
+        s = b.param(name, np.array([t], np.float32))
+        q, qs = b.tmp("q", v.shape), b.tmp("q_scale", [1])
+        b.op("fake_quantize_moving_average_abs_max", {"X": [v], "InScale": [s]},
+             {"Out": [q], "OutScale": [qs]}, {"bit_length": 8, "is_test": True, "moving_rate": 0.9})
+        return q, s
+
+    q1, s1 = quantize(x, t1, "t1")
+    c = b.conv2d(q1, b.param("w1", w1), padding=1)
+    d = b.tmp("deq", c.shape)
+    b.op("fake_channel_wise_dequantize_max_abs", {"X": [c], "Scales": [b.param("sw1", sw1), s1]},
+         {"Out": [d]}, {"quant_bits": [8, 8]})
+    y = b.relu(b.batch_norm(d, b.param("g", gamma), b.param("be", beta), b.param("m", mean),
+                            b.param("v", var)))
+    y = b.pool2d(y, "avg", 1, global_pooling=True)
+    q2, s2 = quantize(y, t2, "t2")
+    m = b.tmp("mul", [-1, 5])
+    b.op("mul", {"X": [q2], "Y": [b.param("wfc", wfc)]}, {"Out": [m]},
+         {"x_num_col_dims": 1, "y_num_col_dims": 1})
+    out = b.tmp("fc_deq", [-1, 5])
+    b.op("fake_dequantize_max_abs", {"X": [m], "Scale": [s2]}, {"Out": [out]},
+         {"max_range": 127.0 * 127.0 / swfc})
+    b.fetch(out)
+    path = str(tmp_path / "frozen")
+    b.save_fluid(path)
+
+    data = rng.standard_normal((3, 3, 8, 8)).astype(np.float32)
+
+    def quant(v, t):  # Paddle's integers: round half away from zero after clipping
+        v = np.clip(v, -t, t) * 127 / t
+        return np.sign(v) * np.floor(np.abs(v) + 0.5)
+
+    acc = conv(quant(data.astype(np.float64), t1), w1, pad=1)
+    yv = acc * sw1.reshape(1, 8, 1, 1) * t1 / 127 ** 2
+    yv = np.maximum((yv - mean.reshape(1, 8, 1, 1)) * (gamma / np.sqrt(var + 1e-5)).reshape(1, 8, 1, 1)
+                    + beta.reshape(1, 8, 1, 1), 0).mean(axis=(2, 3))
+    want = quant(yv, t2) @ wfc * t2 / (127.0 * 127.0 / swfc)
+
+    np.testing.assert_allclose(paddle_mlir.compile(path)(data)[0], want, rtol=1e-4, atol=1e-4)
+    int8 = paddle_mlir.compile(path, precision="int8")
+    ops = manifest(int8)["compute_ops"]["ops"]
+    assert [(r["op"], r["precision"]) for r in ops] == [("fused_conv2d", "int8"), ("mul", "int8")], ops
+    # One step of the fc's input quantizer through the largest weight.
+    step = t2 / 127 * np.abs(wfc).max(axis=0) * swfc / 127
+    assert (np.abs(int8(data)[0] - want) <= step + 1e-5).all()

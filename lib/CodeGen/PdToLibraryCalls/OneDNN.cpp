@@ -101,6 +101,30 @@ void replaceWithCall(ConversionPatternRewriter &r, Operation *op, StringRef call
   r.replaceOp(op, call.getResult());
 }
 
+/// The fields pdk_conv2d and pdk_qconv2d both lead with: strides, pads
+/// (top, bottom, left, right), dilations, groups and the activation code.
+void setConvFields(SmallVectorImpl<int64_t> &ints, ArrayRef<int32_t> s,
+                   const std::array<int64_t, 4> &p, ArrayRef<int32_t> d, int64_t groups,
+                   int64_t code) {
+  namespace conv = pdk::conv;
+  static_assert(int64_t(conv::StrideH) == int64_t(pdk::qconv::StrideH) &&
+                    int64_t(conv::PadTop) == int64_t(pdk::qconv::PadTop) &&
+                    int64_t(conv::DilationH) == int64_t(pdk::qconv::DilationH) &&
+                    int64_t(conv::Groups) == int64_t(pdk::qconv::Groups) &&
+                    int64_t(conv::Activation) == int64_t(pdk::qconv::Activation),
+                "conv:: and qconv:: lead with the same fields");
+  ints[conv::StrideH] = s[0];
+  ints[conv::StrideW] = s[1];
+  ints[conv::PadTop] = p[0];
+  ints[conv::PadBottom] = p[1];
+  ints[conv::PadLeft] = p[2];
+  ints[conv::PadRight] = p[3];
+  ints[conv::DilationH] = d[0];
+  ints[conv::DilationW] = d[1];
+  ints[conv::Groups] = groups;
+  ints[conv::Activation] = code;
+}
+
 /// conv2d / depthwise_conv2d / fused_conv2d -> pdk_conv2d.
 template <typename OpTy> struct ConvToKernel : OpConversionPattern<OpTy> {
   ConvToKernel(MLIRContext *ctx) : OpConversionPattern<OpTy>(ctx, kKernelBenefit) {}
@@ -149,16 +173,7 @@ template <typename OpTy> struct ConvToKernel : OpConversionPattern<OpTy> {
     if (res)
       ops.set(conv::Residual, res);
     SmallVector<int64_t> ints(conv::NumInts);
-    ints[conv::StrideH] = s[0];
-    ints[conv::StrideW] = s[1];
-    ints[conv::PadTop] = p[0];
-    ints[conv::PadBottom] = p[1];
-    ints[conv::PadLeft] = p[2];
-    ints[conv::PadRight] = p[3];
-    ints[conv::DilationH] = d[0];
-    ints[conv::DilationW] = d[1];
-    ints[conv::Groups] = groups;
-    ints[conv::Activation] = code;
+    setConvFields(ints, s, p, d, groups, code);
     ints[conv::ConstWeights] = isWeight(op.getFilter()) ? 1 : 0;
     // pd-kernel-layouts may change these.
     ints[conv::SrcLayout] = ints[conv::ResLayout] = ints[conv::DstLayout] = pdk::layout::NCHW;
@@ -220,16 +235,7 @@ struct QuantizedConvToKernel : OpConversionPattern<QuantizedConv2dOp> {
       ops.set(qconv::Residual, res);
     ops.set(qconv::Scales, scalesOperand(r, loc, op.getFilterScales()));
     SmallVector<int64_t> ints(qconv::NumInts);
-    ints[qconv::StrideH] = s[0];
-    ints[qconv::StrideW] = s[1];
-    ints[qconv::PadTop] = p[0];
-    ints[qconv::PadBottom] = p[1];
-    ints[qconv::PadLeft] = p[2];
-    ints[qconv::PadRight] = p[3];
-    ints[qconv::DilationH] = d[0];
-    ints[qconv::DilationW] = d[1];
-    ints[qconv::Groups] = op.getGroups();
-    ints[qconv::Activation] = code;
+    setConvFields(ints, s, p, d, op.getGroups(), code);
     ints[qconv::SrcType] = qtypeOf(in);
     ints[qconv::DstType] = qtypeOf(type);
     SmallVector<float> floats(qconv::NumFloats);

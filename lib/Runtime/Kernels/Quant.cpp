@@ -94,7 +94,8 @@ void packEmulatedWeights(Entry &e, const int8_t *w, int64_t count, const float *
   e.weightAddr = w;
 }
 
-/// The emulation's post-ops: residual, activation, requantization.
+/// The post-ops of both paths: the residual (a sum), the activation, and the
+/// requantization by DstScale into an int8 destination.
 dnnl::primitive_attr emulatedAttr(bool residual, int64_t act, float alpha, dt dstType,
                                   float dstScale) {
   if (dstType != dt::f32 && !std::isfinite(1.f / dstScale))
@@ -144,17 +145,8 @@ dnnl::primitive_attr quantAttr(std::vector<float> &oscales, const float *scales,
     if (oscales[o] == 0.f || !std::isfinite(oscales[o]))
       throw dnnl::error(dnnl_invalid_arguments, "a zero or non-finite scale");
   }
-  if (dstType != dt::f32 && !std::isfinite(1.f / dstScale))
-    throw dnnl::error(dnnl_invalid_arguments, "a zero or non-finite destination scale");
-  dnnl::primitive_attr attr = userScratchpad();
+  dnnl::primitive_attr attr = emulatedAttr(residual, act, alpha, dstType, dstScale);
   attr.set_output_scales(1 << dim, oscales);
-  dnnl::post_ops po;
-  if (residual)
-    po.append_sum(1.f);
-  appendActivation(po, act, alpha);
-  if (dstType != dt::f32)
-    po.append_eltwise(1.f, algorithm::eltwise_linear, 1.f / dstScale, 0.f);
-  attr.set_post_ops(po);
   return attr;
 }
 
@@ -318,7 +310,11 @@ PDK_EXPORT void pdk_qmatmul(const int64_t *ptrs, const int64_t *ints, const floa
   int64_t K = bd[0], N = bd[1];
   if (!kernelError.empty())
     return;
-  if (!scales || !scalesFit(sd, N) || srcType == dt::f32 || bd[-1] != 2 || ad[ar - 1] != K ||
+  bool fc = ints[qmatmul::Kind] == matmul::Fc;
+  // Fc flattens A to [M, K] (M: the output's leading dims); Batched reads
+  // [.., M, K].
+  bool shapesFit = fc ? product(ad) == product(od) / std::max<int64_t>(N, 1) * K : ad[ar - 1] == K;
+  if (!scales || !scalesFit(sd, N) || srcType == dt::f32 || bd[-1] != 2 || !shapesFit ||
       od[orank - 1] != N) {
     kernelError = "pdk_qmatmul: needs an s8 or u8 A [.., K], a 2-D B [K, N] and one scale per "
                   "column or one in all";
@@ -326,7 +322,6 @@ PDK_EXPORT void pdk_qmatmul(const int64_t *ptrs, const int64_t *ints, const floa
   }
   if (product(ad) == 0 || product(od) == 0)
     return; // nothing to compute (oneDNN refuses empty tensors)
-  bool fc = ints[qmatmul::Kind] == matmul::Fc;
   // Fc: [M, K] x [K, N]; Batched: [batch, M, K] x [1, K, N] (B broadcast).
   int64_t M = fc ? product(od) / N : od[orank - 2];
   int64_t batch = fc ? 1 : product(od) / (M * N);

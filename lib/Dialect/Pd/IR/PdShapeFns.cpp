@@ -261,6 +261,21 @@ LogicalResult DepthwiseConv2dOp::inferResultTypes(SmallVectorImpl<Type> &types, 
                    getPaddingAlgorithm(), getGroups(), getDilations(), getDataFormat(), types);
 }
 
+namespace {
+/// A conv's residual (if any) has the output's shape.
+LogicalResult residualShape(const Checker &c, Value r, Type outType) {
+  if (!r)
+    return success();
+  auto out = rt(outType);
+  if (rt(r).getRank() != out.getRank() ||
+      llvm::any_of(llvm::zip(rt(r).getShape(), out.getShape()),
+                   [](auto p) { return conflict(std::get<0>(p), std::get<1>(p)); }))
+    return c.fail("ResidualData shape " + shapeStr(rt(r).getShape()) +
+                  " differs from the output shape " + shapeStr(out.getShape()));
+  return success();
+}
+} // namespace
+
 LogicalResult FusedConv2dOp::inferResultTypes(SmallVectorImpl<Type> &types, bool emit) {
   Checker c{*this, emit};
   if (failed(convShape(c, getInput(), getFilter(), getStrides(), getPaddings(),
@@ -268,15 +283,7 @@ LogicalResult FusedConv2dOp::inferResultTypes(SmallVectorImpl<Type> &types, bool
     return failure();
   if (failed(c.vec(getBias(), "Bias", rt(getFilter()).getDimSize(0))))
     return failure();
-  if (Value r = getResidualData()) {
-    auto out = rt(types.front());
-    if (rt(r).getRank() != out.getRank() ||
-        llvm::any_of(llvm::zip(rt(r).getShape(), out.getShape()),
-                     [](auto p) { return conflict(std::get<0>(p), std::get<1>(p)); }))
-      return c.fail("ResidualData shape " + shapeStr(rt(r).getShape()) +
-                    " differs from the output shape " + shapeStr(out.getShape()));
-  }
-  return success();
+  return residualShape(c, getResidualData(), types.front());
 }
 
 LogicalResult Conv2dTransposeOp::inferResultTypes(SmallVectorImpl<Type> &types, bool emit) {
@@ -760,14 +767,8 @@ LogicalResult QuantizedConv2dOp::inferResultTypes(SmallVectorImpl<Type> &types, 
     return failure();
   if (getResidualData() && getOutDtype() != "float32")
     return c.fail("a residual needs out_dtype float32, got " + getOutDtype());
-  if (Value r = getResidualData()) {
-    auto out = rt(types.front());
-    if (rt(r).getRank() != out.getRank() ||
-        llvm::any_of(llvm::zip(rt(r).getShape(), out.getShape()),
-                     [](auto p) { return conflict(std::get<0>(p), std::get<1>(p)); }))
-      return c.fail("ResidualData shape " + shapeStr(rt(r).getShape()) +
-                    " differs from the output shape " + shapeStr(out.getShape()));
-  }
+  if (failed(residualShape(c, getResidualData(), types.front())))
+    return failure();
   types.front() = tensor(rt(types.front()).getShape(), quantOutType(getContext(), getOutDtype()));
   return success();
 }

@@ -13,6 +13,7 @@ void mlir::pd::buildOptimizePipeline(OpPassManager &pm, const OptimizePipelineOp
   pm.addPass(createCSEPass());
   pm.addPass(createPdInferShapesPass());
   pm.addPass(createPdFoldConstantsPass());
+  pm.addPass(createPdUnfreezeQuantPass());
   pm.addPass(createPdFuseConvPass());
   pm.addNestedPass<func::FuncOp>(createPdFuseFcPass());
   pm.addPass(createPdFuseMultiheadMatmulPass());

@@ -27,6 +27,7 @@
 
 namespace mlir::pd {
 #define GEN_PASS_DEF_PDQUANTIZEPASS
+#define GEN_PASS_DEF_PDUNFREEZEQUANTPASS
 #include "PaddleMLIR/Dialect/Pd/Transforms/Passes.h.inc"
 
 namespace {
@@ -165,6 +166,98 @@ RankedTensorType withF32(Type t) {
   return RankedTensorType::get(cast<RankedTensorType>(t).getShape(),
                                Float32Type::get(t.getContext()));
 }
+
+/// One frozen (conv or mul) -> dequantize pair of a Fluid program, rewritten
+/// to the quantize-dequantize form; false when `deq` is not one.
+bool unfreeze(OpBuilder &b, Operation *deq) {
+  Value acc;
+  std::optional<double> actScale;
+  // Per-channel weight factor: w'[c] = w[c] * factor[c] (one value: all).
+  std::vector<double> factor;
+  if (auto d = dyn_cast<FakeChannelWiseDequantizeMaxAbsOp>(deq)) {
+    ArrayRef<int32_t> bits = d.getQuantBits();
+    if (d.getScales().size() != 2 || bits.size() != 2 || bits[0] != 8 || bits[1] != 8)
+      return false;
+    std::optional<std::vector<float>> sw = constantData(d.getScales()[0]);
+    actScale = scalarConstant(d.getScales()[1]);
+    if (!sw)
+      return false;
+    for (float v : *sw)
+      factor.push_back(v / kBin);
+    acc = d.getX();
+  } else if (auto d = dyn_cast<FakeDequantizeMaxAbsOp>(deq)) {
+    double range = d.getMaxRange().convertToDouble();
+    actScale = scalarConstant(d.getScale());
+    if (!(range > 0))
+      return false;
+    factor.push_back(kBin / range);
+    acc = d.getX();
+  } else {
+    return false;
+  }
+  Operation *op = acc.getDefiningOp();
+  if (!op || !acc.hasOneUse() || !actScale || !isa<Conv2dOp, DepthwiseConv2dOp, MulOp>(op))
+    return false;
+  auto q = op->getOperand(0).getDefiningOp<FakeQuantizeMovingAverageAbsMaxOp>();
+  if (!q || q.getBitLength() != 8)
+    return false;
+  std::optional<double> t = scalarConstant(q.getInScale());
+  Value w = op->getOperand(1);
+  std::optional<std::vector<float>> data = constantData(w);
+  auto wt = cast<RankedTensorType>(w.getType());
+  if (!t || *t != *actScale || !data)
+    return false;
+  // The output channel of the weight: dim 0 of a filter, dim 1 of a mul's
+  // 2-D weight.
+  bool isMul = isa<MulOp>(op);
+  if (isMul && (wt.getRank() != 2 || cast<MulOp>(op).getYNumColDims() != 1))
+    return false;
+  int64_t channels = isMul ? wt.getDimSize(1) : wt.getDimSize(0);
+  if (factor.size() != 1 && static_cast<int64_t>(factor.size()) != channels)
+    return false;
+  std::vector<float> scaled(data->size());
+  int64_t inner = isMul ? 1 : static_cast<int64_t>(data->size()) / channels;
+  for (size_t i = 0; i < data->size(); ++i) {
+    int64_t c = isMul ? static_cast<int64_t>(i) % channels : static_cast<int64_t>(i) / inner;
+    scaled[i] = static_cast<float>((*data)[i] * factor[factor.size() == 1 ? 0 : c]);
+  }
+  b.setInsertionPoint(op);
+  Value w2 = newConstant(b, op, globalName(w, "weight") + ".dequantized", wt, scaled);
+  auto qdq = FakeQuantizeDequantizeMovingAverageAbsMaxOp::create(
+      b, q.getLoc(), q.getOut().getType(), q.getOutScale().getType(), q.getX(), q.getInScale(),
+      Value(), Value(), q.getMovingRateAttr(), q.getBitLengthAttr(), b.getBoolAttr(true),
+      q.getRoundTypeAttr());
+  Operation *clone = b.clone(*op);
+  clone->setOperand(0, qdq.getOut());
+  clone->setOperand(1, w2);
+  clone->setLoc(b.getFusedLoc({op->getLoc(), deq->getLoc()}));
+  deq->getResult(0).replaceAllUsesWith(clone->getResult(0));
+  deq->erase();
+  op->erase();
+  return true;
+}
+
+struct PdUnfreezeQuantPass : impl::PdUnfreezeQuantPassBase<PdUnfreezeQuantPass> {
+  void runOnOperation() override {
+    OpBuilder b(&getContext());
+    SmallVector<Operation *> deqs;
+    getOperation().walk([&](Operation *op) {
+      if (isa<FakeChannelWiseDequantizeMaxAbsOp, FakeDequantizeMaxAbsOp>(op))
+        deqs.push_back(op);
+    });
+    bool changed = false;
+    for (Operation *d : deqs)
+      changed |= unfreeze(b, d);
+    if (!changed)
+      return;
+    for (auto func : getOperation().getOps<func::FuncOp>())
+      for (Block &block : func.getBody())
+        for (Operation &op : llvm::make_early_inc_range(llvm::reverse(block)))
+          if (isOpTriviallyDead(&op))
+            op.erase();
+    eraseUnusedGlobals(getOperation());
+  }
+};
 
 struct PdQuantizePass : impl::PdQuantizePassBase<PdQuantizePass> {
   using PdQuantizePassBase::PdQuantizePassBase;

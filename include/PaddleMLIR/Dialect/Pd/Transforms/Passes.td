@@ -110,6 +110,25 @@ def PdFoldConstantsPass : Pass<"pd-fold-constants", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::pd::PdDialect", "::mlir::ml_program::MLProgramDialect"];
 }
 
+def PdUnfreezeQuantPass : Pass<"pd-unfreeze-quant", "::mlir::ModuleOp"> {
+  let summary = "Rewrite Fluid's frozen int8 programs into quantize-dequantize form";
+  let description = [{
+    Fluid 1.x QAT programs frozen for inference (QuantizationFreezePass)
+    compute a conv2d / depthwise_conv2d / mul on the integer values of
+    `fake_quantize_moving_average_abs_max(x, T)` and of an integer-valued
+    weight W, then rescale the result with
+    `fake_channel_wise_dequantize_max_abs` (Scales = [s_w, T], 8 and 8 bits:
+    out = acc * s_w[c] * T / 127^2, c the output channel) or
+    `fake_dequantize_max_abs` (Scale = T, max_range R: out = acc * T / R).
+    Both equal the op applied to `fake_quantize_dequantize_moving_average_abs_max(x, T)`
+    and to the weight W * s_w[c] / 127 (or W * 127 / R), which this pass
+    writes (a new global), so that batch-norm folding and pd-quantize see the
+    quantize-dequantize form PaddleSlim's 2.x programs have. Exact in real
+    arithmetic; the fp32 result changes only by float rounding.
+  }];
+  let dependentDialects = ["::mlir::pd::PdDialect", "::mlir::ml_program::MLProgramDialect"];
+}
+
 def PdQuantizePass : Pass<"pd-quantize", "::mlir::ModuleOp"> {
   let summary = "Rewrite fake-quantized convolutions and matrix products to int8 ops";
   let description = [{
