@@ -23,6 +23,8 @@ PKGS=(
   libopenmpi-dev openmpi-bin
   # oracles (tests only)
   python3-torch python3-torchvision python3-onnx
+  # real data for accuracy tests: handwritten digits, sample photos
+  python3-sklearn python3-skimage
   # fuzzing (clang 14 + libFuzzer runtime)
   clang-14 libclang-rt-14-dev
   # memory checking of the runtime
