@@ -14,15 +14,15 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "NpyFloat32.h"
-
 #include "PaddleMLIR/Quant/Calibration.h"
+#include "PaddleMLIR/Support/Npy.h"
 
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
+#include <cstring>
 
 using namespace llvm;
 using namespace paddle_mlir::quant;
@@ -90,8 +90,14 @@ int main(int argc, char **argv) {
 
   std::vector<float> data;
   for (const std::string &path : inputs) {
-    if (auto error = npyf32::read(path, data))
-      return fail(*error);
+    npy::Array array;
+    std::string error;
+    if (!npy::read(path, array, error))
+      return fail(error);
+    if (array.dtype != PDRT_FLOAT32)
+      return fail("'" + path + "' holds " + pdrt_dtype_name(array.dtype) + ", not float32");
+    data.resize(array.data.size() / sizeof(float));
+    std::memcpy(data.data(), array.data.data(), data.size() * sizeof(float));
     uint64_t step = chunk ? chunk.getValue() : std::max<uint64_t>(data.size(), 1);
     for (uint64_t start = 0; start < data.size(); start += step) {
       uint64_t size = std::min<uint64_t>(step, data.size() - start);

@@ -1,7 +1,9 @@
 //===- paddle-compile.cpp - ahead-of-time compiler driver ----------------===//
 //
 //   paddle-compile MODEL|FILE.mlir [--params FILE] [--target cpu|cuda]
-//       [--precision fp32|bf16|fp16|int8] [--calibration-data DIR]
+//       [--precision fp32|bf16|fp16|int8] [--calibration-data DIR
+//       [--calibration-method percentile] [--calibration-samples N]
+//       [--calibration-cache FILE] [--accuracy-target top1=0.99]]
 //       [--input-shape NAME=1x3x224x224]... [--name NAME] -o OUTDIR
 //
 //===----------------------------------------------------------------------===//
@@ -21,6 +23,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <chrono>
+#include <initializer_list>
 #include <utility>
 
 using namespace mlir;
@@ -35,8 +38,38 @@ static cl::opt<std::string> target("target", cl::desc("cpu (default) or cuda"), 
                                    cl::cat(category));
 static cl::opt<std::string> precision("precision", cl::desc("fp32 (default), bf16, fp16 or int8"),
                                       cl::init("fp32"), cl::cat(category));
-static cl::opt<std::string> calibration("calibration-data", cl::desc("Calibration inputs for int8"),
-                                        cl::value_desc("DIR"), cl::cat(category));
+static cl::opt<std::string> calibration(
+    "calibration-data",
+    cl::desc("With --precision int8: calibrate the float model on these samples (one .npy per "
+             "sample for a one-input model, or one .npz per sample with an array per input)"),
+    cl::value_desc("DIR"), cl::cat(category));
+static cl::opt<std::string> calibrationMethod(
+    "calibration-method",
+    cl::desc("How activation ranges are chosen: percentile (default), kl, minmax or mse"),
+    cl::init("percentile"), cl::cat(category));
+static cl::opt<std::string>
+    calibrationPercentile("calibration-percentile",
+                          cl::desc("The percentile of --calibration-method percentile "
+                                   "(default 99.99)"),
+                          cl::init("99.99"), cl::cat(category));
+static cl::opt<std::string> calibrationSamples(
+    "calibration-samples", cl::desc("Use the first N samples of --calibration-data (default: all)"),
+    cl::value_desc("N"), cl::init("0"), cl::cat(category));
+static cl::opt<std::string> calibrationCache(
+    "calibration-cache",
+    cl::desc("Read the calibration statistics from FILE when it exists and matches the model, "
+             "else calibrate and write them there"),
+    cl::value_desc("FILE"), cl::cat(category));
+static cl::opt<std::string> validationSplit(
+    "validation-split",
+    cl::desc("Share of the samples (the last ones) held out to check int8 against fp32 "
+             "(default 0.2)"),
+    cl::init("0.2"), cl::cat(category));
+static cl::opt<std::string> accuracyTarget(
+    "accuracy-target",
+    cl::desc("With --calibration-data: top1=F (top-1 agreement with fp32) or sqnr=DB (output "
+             "SQNR); layers with the worst SQNR move back to fp32 until it holds"),
+    cl::value_desc("top1=F|sqnr=DB"), cl::cat(category));
 static cl::list<std::string> quantizeExclude(
     "quantize-exclude",
     cl::desc("With --precision int8: op types (conv2d, fc, ...) or Paddle output variable names "
@@ -102,11 +135,19 @@ int main(int argc, char **argv) {
   opts.cpu = cpu;
   opts.parallel = parallel;
   // Parsed by the same code as paddle_mlir.compile's keywords, so both say the same.
-  const std::pair<StringRef, StringRef> typedOptions[] = {{"target", target},
-                                                          {"precision", precision},
-                                                          {"kernels", kernels},
-                                                          {"conv-layout", convLayout},
-                                                          {"conv-algorithm", convAlgorithm}};
+  const std::pair<StringRef, StringRef> typedOptions[] = {
+      {"target", target},
+      {"precision", precision},
+      {"kernels", kernels},
+      {"conv-layout", convLayout},
+      {"conv-algorithm", convAlgorithm},
+      {"calibration-data", calibration},
+      {"calibration-method", calibrationMethod},
+      {"calibration-percentile", calibrationPercentile},
+      {"calibration-samples", calibrationSamples},
+      {"calibration-cache", calibrationCache},
+      {"validation-split", validationSplit},
+      {"accuracy-target", accuracyTarget}};
   for (auto [flag, value] : typedOptions)
     if (llvm::Error e = pd::setCompileOption(opts, flag, value)) {
       llvm::errs() << "paddle-compile: error: " << llvm::toString(std::move(e)) << "\n";
@@ -116,12 +157,14 @@ int main(int argc, char **argv) {
     llvm::errs() << "paddle-compile: error: --calibration-data only applies to --precision int8\n";
     return 1;
   }
-  if (!calibration.empty()) {
-    llvm::errs() << "paddle-compile: error: --calibration-data: calibrating a float model is not "
-                    "built yet; --precision int8 compiles fake-quantized (QAT, PaddleSlim) "
-                    "models with their own scales\n";
-    return 1;
-  }
+  for (const cl::Option *o : std::initializer_list<const cl::Option *>{
+           &calibrationMethod, &calibrationPercentile, &calibrationSamples, &calibrationCache,
+           &validationSplit, &accuracyTarget})
+    if (o->getNumOccurrences() && calibration.empty()) {
+      llvm::errs() << "paddle-compile: error: --" << o->ArgStr
+                   << " only applies with --calibration-data\n";
+      return 1;
+    }
   if (!quantizeExclude.empty() && opts.precision != pd::Precision::INT8) {
     llvm::errs() << "paddle-compile: error: --quantize-exclude only applies to --precision int8\n";
     return 1;

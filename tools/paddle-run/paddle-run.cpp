@@ -8,7 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Npy.h"
+#include "PaddleMLIR/Support/Npy.h"
 #include "pdrt.h"
 
 #include "ModelLoader.h"

@@ -43,6 +43,13 @@ llvm::StringRef stringify(KernelLibrary value);
 llvm::StringRef stringify(ConvLayout value);
 llvm::StringRef stringify(ConvAlgorithm value);
 
+/// --accuracy-target: what the int8 artifact must keep of the fp32 one on
+/// the validation samples (top-1 agreement in [0, 1], or output SQNR in dB).
+struct AccuracyTarget {
+  enum Kind { None, Top1, SQNR } kind = None;
+  double value = 0;
+};
+
 struct CompileOptions {
   std::string name = "model"; // artifact name: lib<name>.so, <name>.h
   Target target = Target::CPU;
@@ -70,6 +77,26 @@ struct CompileOptions {
   /// --quantize-exclude: op types (conv2d, fc, ...) or Paddle output
   /// variable names whose ops stay fp32 under --precision int8.
   std::vector<std::string> quantizeExclude;
+
+  // Post-training int8 quantization of a float model (docs/Quantization.md).
+  /// --calibration-data: a directory of samples (one .npy per sample for a
+  /// one-input model, or one .npz per sample with an array per input name).
+  std::string calibrationData;
+  /// --calibration-method: minmax, percentile (default), kl or mse.
+  std::string calibrationMethod = "percentile";
+  /// --calibration-percentile: p of the percentile method.
+  double calibrationPercentile = 99.99;
+  /// --calibration-samples: use the first N samples (0: all).
+  int64_t calibrationSamples = 0;
+  /// --calibration-cache: statistics read from (when it exists and matches
+  /// the model) or written to this file.
+  std::string calibrationCache;
+  /// --validation-split: the share of the samples held out (the last ones)
+  /// to measure the int8 artifact against fp32.
+  double validationSplit = 0.2;
+  AccuracyTarget accuracyTarget;
+  /// Progress lines and the layer table on stderr during calibration.
+  bool verbose = true;
 };
 
 /// Sets the option named by its paddle-compile flag without the dashes

@@ -1,6 +1,7 @@
 //===- Artifact.cpp - AOT compilation: pd module -> artifact directory ---===//
 
 #include "PaddleMLIR/CodeGen/Artifact.h"
+#include "ArtifactInternal.h"
 #include "PaddleMLIR/CodeGen/Passes.h"
 #include "PaddleMLIR/Dialect/Pd/IR/PdOps.h"
 #include "PaddleMLIR/Dialect/Pd/Transforms/Passes.h"
@@ -535,26 +536,28 @@ PrecisionReport precisionReport(ModuleOp module, const CompileOptions &opts) {
 }
 
 /// --precision int8: pd-quantize, then the precision report; warns when
-/// nothing could be quantized (the artifact is then fp32).
+/// nothing could be quantized (the artifact is then fp32) unless `quiet`.
 LogicalResult runQuantizePipeline(ModuleOp module, const CompileOptions &opts,
-                                  PrecisionReport &report) {
+                                  PrecisionReport &report, bool quiet) {
   if (opts.precision == Precision::INT8) {
     PassManager pm(module.getContext());
-    PdQuantizePassOptions o;
-    o.exclude.assign(opts.quantizeExclude.begin(), opts.quantizeExclude.end());
-    pm.addPass(createPdQuantizePass(o));
-    pm.addPass(createCanonicalizerPass());
+    artifact::addQuantizePasses(pm, opts);
     if (failed(pm.run(module)))
       return failure();
   }
   report = precisionReport(module, opts);
-  if (opts.precision == Precision::INT8 && report.int8Ops == 0)
-    module.emitWarning("--precision int8: nothing to quantize (no convolution or matrix product "
-                       "has a fake-quantized input; calibration of float models is not built "
-                       "yet), so the artifact computes in fp32");
+  if (opts.precision == Precision::INT8 && report.int8Ops == 0 && !quiet)
+    module.emitWarning(opts.calibrationData.empty()
+                           ? "--precision int8: nothing to quantize (no convolution or matrix "
+                             "product has a fake-quantized input, and no --calibration-data was "
+                             "given to calibrate a float model), so the artifact computes in fp32"
+                           : "--precision int8: no convolution or matrix product could be "
+                             "quantized (see compute_ops in manifest.json for why), so the "
+                             "artifact computes in fp32");
   module.walk([](Operation *op) {
-    op->removeAttr("pd.fp32_reason");
-    op->removeAttr("pd.quantized_from");
+    for (StringRef a : {"pd.fp32_reason", "pd.quantized_from", "pd.layer", "pd.quant_fallback",
+                        "pd.calibrated"})
+      op->removeAttr(a);
   });
   return success();
 }
@@ -811,18 +814,26 @@ std::string manifestJson(const CompileOptions &opts, Interface &io, CodegenRepor
   return json;
 }
 
-/// Every step of compileToArtifact up to the lowered (LLVM dialect) module:
-/// option checks, --input-shape, the graph and codegen pipelines.
-LogicalResult lowerModule(ModuleOp module, const CompileOptions &opts, bool measure, Interface &io,
-                          CodegenReport &report) {
+/// The first steps of compileToArtifact: option checks, --input-shape and
+/// the graph pipeline.
+LogicalResult prepareGraph(ModuleOp module, const CompileOptions &opts) {
   if (failed(checkOptions(module, opts)))
     return failure();
   FailureOr<func::FuncOp> main = prepareMain(module, opts);
+  return success(succeeded(main) && succeeded(runGraphPipeline(module, opts)));
+}
+
+/// From a graph-level module to the lowered (LLVM dialect) one: pd-quantize
+/// (int8) and the codegen pipeline, with what the manifest reports.
+LogicalResult lowerGraph(ModuleOp module, const CompileOptions &opts, bool measure, bool quiet,
+                         Interface &io, CodegenReport &report) {
+  auto main = module.lookupSymbol<func::FuncOp>("main");
+  if (!main)
+    return fail(module, "the module has no @main function");
   PrecisionReport precision;
-  if (failed(main) || failed(runGraphPipeline(module, opts)) ||
-      failed(runQuantizePipeline(module, opts, precision)))
+  if (failed(runQuantizePipeline(module, opts, precision, quiet)))
     return failure();
-  FailureOr<Interface> collected = collectInterface(module, *main);
+  FailureOr<Interface> collected = collectInterface(module, main);
   if (failed(collected) || failed(runCodegenPipeline(module, opts, measure)))
     return failure();
   io = std::move(*collected);
@@ -836,20 +847,18 @@ LogicalResult lowerModule(ModuleOp module, const CompileOptions &opts, bool meas
 }
 } // namespace
 
-std::unique_ptr<llvm::Module> mlir::pd::compileToLLVMIR(ModuleOp module, const CompileOptions &opts,
-                                                        llvm::LLVMContext &llvmCtx) {
-  Interface io;
-  CodegenReport report;
-  if (failed(lowerModule(module, opts, /*measure=*/false, io, report)))
-    return nullptr;
-  return translateLowered(module, fingerprintOf(module, opts.name), llvmCtx);
+void mlir::pd::artifact::addQuantizePasses(OpPassManager &pm, const CompileOptions &opts) {
+  PdQuantizePassOptions o;
+  o.exclude.assign(opts.quantizeExclude.begin(), opts.quantizeExclude.end());
+  pm.addPass(createPdQuantizePass(o));
+  pm.addPass(createCanonicalizerPass());
 }
 
-LogicalResult mlir::pd::compileToArtifact(ModuleOp module, const CompileOptions &opts,
-                                          StringRef outDir) {
+LogicalResult mlir::pd::artifact::writeArtifact(ModuleOp module, const CompileOptions &opts,
+                                              StringRef outDir, bool measure, bool quiet) {
   Interface io;
   CodegenReport report;
-  if (failed(lowerModule(module, opts, /*measure=*/true, io, report)))
+  if (failed(lowerGraph(module, opts, measure, quiet, io, report)))
     return failure();
   std::string fingerprint = fingerprintOf(module, opts.name);
 
@@ -865,4 +874,24 @@ LogicalResult mlir::pd::compileToArtifact(ModuleOp module, const CompileOptions 
       failed(writeFile(module, pathIn(outDir, "manifest.json"), manifest)))
     return failure();
   return success();
+}
+
+std::unique_ptr<llvm::Module> mlir::pd::compileToLLVMIR(ModuleOp module, const CompileOptions &opts,
+                                                        llvm::LLVMContext &llvmCtx) {
+  Interface io;
+  CodegenReport report;
+  if (failed(prepareGraph(module, opts)) ||
+      failed(lowerGraph(module, opts, /*measure=*/false, /*quiet=*/false, io, report)))
+    return nullptr;
+  return translateLowered(module, fingerprintOf(module, opts.name), llvmCtx);
+}
+
+LogicalResult mlir::pd::compileToArtifact(ModuleOp module, const CompileOptions &opts,
+                                          StringRef outDir) {
+  if (failed(prepareGraph(module, opts)))
+    return failure();
+  if (opts.precision == Precision::INT8 && !opts.calibrationData.empty() &&
+      failed(artifact::calibrate(module, opts, outDir)))
+    return failure();
+  return artifact::writeArtifact(module, opts, outDir, /*measure=*/true);
 }

@@ -1,10 +1,14 @@
 //===- CompileOptions.cpp - spellings of the typed compile options -------===//
 
 #include "PaddleMLIR/CodeGen/CompileOptions.h"
+#include "PaddleMLIR/Quant/Calibration.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/ErrorHandling.h"
+#include "llvm/Support/FormatVariadic.h"
+
+#include <cmath>
 
 using namespace mlir::pd;
 using llvm::StringRef;
@@ -86,6 +90,64 @@ llvm::Error mlir::pd::setCompileOption(CompileOptions &options, StringRef flag, 
     for (StringRef p : parts)
       options.quantizeExclude.push_back(p.trim().str());
     return llvm::Error::success();
+  }
+  auto number = [&](double lo, double hi, double &out) -> llvm::Error {
+    double v;
+    if (value.trim().getAsDouble(v) || !(v >= lo && v <= hi))
+      return llvm::createStringError(
+          llvm::formatv("--{0} must be a number in [{1}, {2}], not '{3}'", flag, lo, hi, value)
+              .str());
+    out = v;
+    return llvm::Error::success();
+  };
+  if (flag == "calibration-data") {
+    options.calibrationData = value.str();
+    return llvm::Error::success();
+  }
+  if (flag == "calibration-cache") {
+    options.calibrationCache = value.str();
+    return llvm::Error::success();
+  }
+  if (flag == "calibration-method") {
+    if (!paddle_mlir::quant::parseMethod(value))
+      return llvm::createStringError("--calibration-method must be minmax, percentile, kl or mse, "
+                                     "not '" +
+                                     value.str() + "'");
+    options.calibrationMethod = value.str();
+    return llvm::Error::success();
+  }
+  if (flag == "calibration-percentile")
+    return number(0, 100, options.calibrationPercentile);
+  if (flag == "validation-split")
+    return number(0, 0.9, options.validationSplit);
+  if (flag == "calibration-samples") {
+    long long n;
+    if (value.trim().getAsInteger(10, n) || n < 0)
+      return llvm::createStringError(
+          "--calibration-samples must be a count >= 0 (0: all), not '" + value.str() + "'");
+    options.calibrationSamples = n;
+    return llvm::Error::success();
+  }
+  if (flag == "accuracy-target") {
+    // "top1=0.99", "sqnr=30", or "" (none).
+    auto [kind, v] = value.trim().split('=');
+    double x;
+    if (value.trim().empty()) {
+      options.accuracyTarget = {};
+      return llvm::Error::success();
+    }
+    bool bad = v.trim().getAsDouble(x) || !std::isfinite(x);
+    if (!bad && kind.trim() == "top1" && x > 0 && x <= 1) {
+      options.accuracyTarget = {AccuracyTarget::Top1, x};
+      return llvm::Error::success();
+    }
+    if (!bad && kind.trim() == "sqnr" && x > 0) {
+      options.accuracyTarget = {AccuracyTarget::SQNR, x};
+      return llvm::Error::success();
+    }
+    return llvm::createStringError("--accuracy-target must be top1=F (top-1 agreement with fp32, "
+                                   "0 < F <= 1) or sqnr=DB (output SQNR in dB, > 0), not '" +
+                                   value.str() + "'");
   }
   return llvm::createStringError("'" + flag.str() + "' is not a compile option");
 }

@@ -35,10 +35,12 @@ namespace {
 constexpr double kBin = 127.0;
 
 /// A per-tensor 8-bit fake quantizer in front of a compute op: the float
-/// value it quantizes and its step (threshold / 127).
+/// value it quantizes, its step (threshold / 127 for int8, threshold / 255
+/// for uint8) and the int8 type it stands for.
 struct ActivationQuant {
   Value input;
   double step;
+  bool isUnsigned = false;
 };
 
 /// The single value of a one-element constant, if any.
@@ -80,6 +82,15 @@ FailureOr<ActivationQuant> activationQuant(Value v, std::string &why) {
       return failure();
     }
     return ActivationQuant{q.getX(), *t / kBin};
+  }
+  // The form calibration inserts (pd-insert-quantizers): our own pair.
+  if (auto dq = dyn_cast_or_null<DequantizeOp>(def)) {
+    auto q = dq.getX().getDefiningOp<QuantizeOp>();
+    if (!q || q.getScale() != dq.getScale() || q.getZeroPoint() != 0 || dq.getZeroPoint() != 0) {
+      why = "its input's pd.dequantize is not the inverse of a pd.quantize with zero point 0";
+      return failure();
+    }
+    return ActivationQuant{q.getX(), q.getScale().convertToDouble(), q.getDtype() == "uint8"};
   }
   if (auto dq = dyn_cast_or_null<DequantizeLinearOp>(def)) {
     auto q = dq.getX().getDefiningOp<QuantizeLinearOp>();
@@ -157,9 +168,18 @@ Value int8Constant(OpBuilder &b, Operation *before, Value like, StringRef suffix
 
 Value quantizeInput(OpBuilder &b, Location loc, const ActivationQuant &a) {
   auto t = cast<RankedTensorType>(a.input.getType());
-  return QuantizeOp::create(b, loc, RankedTensorType::get(t.getShape(), b.getI8Type()), a.input,
+  Type element = a.isUnsigned ? Type(b.getIntegerType(8, /*isSigned=*/false)) : b.getI8Type();
+  return QuantizeOp::create(b, loc, RankedTensorType::get(t.getShape(), element), a.input,
                             b.getF32FloatAttr(static_cast<float>(a.step)), b.getI32IntegerAttr(0),
-                            b.getStringAttr("int8"));
+                            b.getStringAttr(a.isUnsigned ? "uint8" : "int8"));
+}
+
+/// What the new int8 op keeps of the op it replaces: its layer number
+/// (pd.layer, from calibration) and the op type it was.
+void carryOver(Operation *from, Operation *to) {
+  to->setAttr("pd.quantized_from", StringAttr::get(to->getContext(), from->getName().stripDialect()));
+  if (Attribute layer = from->getAttr("pd.layer"))
+    to->setAttr("pd.layer", layer);
 }
 
 RankedTensorType withF32(Type t) {
@@ -259,6 +279,10 @@ struct PdUnfreezeQuantPass : impl::PdUnfreezeQuantPassBase<PdUnfreezeQuantPass> 
   }
 };
 
+bool isComputeCandidate(Operation *op) {
+  return isa<FusedConv2dOp, Conv2dOp, DepthwiseConv2dOp, FcOp, MulOp, MatmulV2Op>(op);
+}
+
 struct PdQuantizePass : impl::PdQuantizePassBase<PdQuantizePass> {
   using PdQuantizePassBase::PdQuantizePassBase;
 
@@ -297,7 +321,7 @@ struct PdQuantizePass : impl::PdQuantizePassBase<PdQuantizePass> {
           b.getF32FloatAttr(alpha), b.getF32FloatAttr(beta),
           b.getF32FloatAttr(static_cast<float>(a->step)), b.getDenseF32ArrayAttr(q.scales),
           b.getF32FloatAttr(1.f), b.getStringAttr("float32"));
-      qc->setAttr("pd.quantized_from", b.getStringAttr(op->getName().stripDialect()));
+      carryOver(op, qc);
       op->getResult(0).replaceAllUsesWith(qc.getResult());
       op->erase();
       return success();
@@ -331,7 +355,7 @@ struct PdQuantizePass : impl::PdQuantizePassBase<PdQuantizePass> {
         b.getI32IntegerAttr(static_cast<int32_t>(numCol)), b.getStringAttr(act),
         b.getF32FloatAttr(static_cast<float>(a->step)), b.getDenseF32ArrayAttr(q.scales),
         b.getF32FloatAttr(1.f), b.getStringAttr("float32"));
-    fc->setAttr("pd.quantized_from", b.getStringAttr(op->getName().stripDialect()));
+    carryOver(op, fc);
     op->getResult(0).replaceAllUsesWith(fc.getResult());
     op->erase();
     return success();
@@ -341,6 +365,14 @@ struct PdQuantizePass : impl::PdQuantizePassBase<PdQuantizePass> {
   bool visit(OpBuilder &b, Operation *op) {
     std::string why;
     LogicalResult done = failure();
+    if (isComputeCandidate(op)) {
+      // The accuracy check of calibration moved it back to float32.
+      if (auto fallback = op->getAttrOfType<StringAttr>("pd.quant_fallback")) {
+        op->setAttr("pd.fp32_reason", fallback);
+        op->removeAttr("pd.quant_fallback");
+        return true;
+      }
+    }
     if (auto c = dyn_cast<FusedConv2dOp>(op)) {
       if (!excluded(op))
         done = convert(b, op, c.getInput(), c.getFilter(), c.getBias(), c.getResidualData(),
@@ -411,6 +443,14 @@ struct PdQuantizePass : impl::PdQuantizePassBase<PdQuantizePass> {
       func.walk([&](Operation *op) { ops.push_back(op); });
       for (Operation *op : ops)
         visit(b, op);
+      // Quantizers calibration inserted (not the program's own) that an op
+      // left in float32 still reads: that op reads the float value instead.
+      func.walk([&](DequantizeOp dq) {
+        if (!dq->hasAttr("pd.calibrated") || dq.use_empty())
+          return;
+        if (auto q = dq.getX().getDefiningOp<QuantizeOp>())
+          dq.getResult().replaceAllUsesWith(q.getX());
+      });
       // The fake quantizers (and scale loads) nothing reads any more; they
       // would otherwise count as float readers below.
       for (Block &block : func.getBody())

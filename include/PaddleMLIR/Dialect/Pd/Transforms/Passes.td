@@ -160,4 +160,36 @@ def PdQuantizePass : Pass<"pd-quantize", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::pd::PdDialect", "::mlir::ml_program::MLProgramDialect"];
 }
 
+def PdObserveActivationsPass : Pass<"pd-observe-activations", "::mlir::ModuleOp"> {
+  let summary = "Make the activations of int8 candidate layers outputs of @main";
+  let description = [{
+    The first step of calibration (docs/Quantization.md): numbers the
+    convolutions and matrix products of @main that pd-quantize may run in
+    int8 (attribute `pd.layer`) and appends the float activation each one
+    reads to @main's results, named (pd.name) after the Paddle variable
+    (see activationNames), once per tensor. The artifact compiled from the
+    result gives the calibration run every tensor to observe.
+  }];
+  let dependentDialects = ["::mlir::pd::PdDialect"];
+}
+
+def PdInsertQuantizersPass : Pass<"pd-insert-quantizers", "::mlir::ModuleOp"> {
+  let summary = "Insert calibrated per-tensor quantizers in front of int8 candidate layers";
+  let description = [{
+    The rewrite calibration ends with: in front of every candidate layer
+    (see pd-observe-activations) whose activation tensor has a range in the
+    `ranges` file, a pd.quantize -> pd.dequantize pair with zero point 0:
+    dtype uint8 and scale T / 255 for a tensor marked unsigned, else int8
+    and T / 127. pd-quantize then rewrites those layers to int8 kernels.
+    The file is JSON: {"tensors": {"<name>": {"threshold": T,
+    "unsigned": false}, ...}}. `fp32-layers` lists layer numbers that stay
+    float32 (they get `pd.quant_fallback`, which pd-quantize reports).
+  }];
+  let options = [
+    Option<"ranges", "ranges", "std::string", "", "JSON file of tensor thresholds">,
+    ListOption<"fp32Layers", "fp32-layers", "int64_t", "layer numbers that stay float32">
+  ];
+  let dependentDialects = ["::mlir::pd::PdDialect"];
+}
+
 #endif // PADDLEMLIR_DIALECT_PD_TRANSFORMS_PASSES_TD

@@ -1,6 +1,6 @@
-//===- Npy.cpp - reading and writing NumPy .npy files --------------------===//
+//===- Npy.cpp - reading and writing NumPy .npy and .npz files -----------===//
 
-#include "Npy.h"
+#include "PaddleMLIR/Support/Npy.h"
 
 #include <cstring>
 #include <fstream>
@@ -49,15 +49,11 @@ std::string field(const std::string &header, const std::string &key) {
 }
 } // namespace
 
-bool read(const std::string &path, Array &out, std::string &error) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    error = "cannot open '" + path + "'";
-    return false;
-  }
-  std::vector<char> bytes((std::istreambuf_iterator<char>(in)), {});
+namespace {
+bool parse(const std::vector<char> &bytes, const std::string &what, Array &out,
+           std::string &error) {
   auto bad = [&](const std::string &why) {
-    error = "'" + path + "' is not a valid .npy file: " + why;
+    error = what + " is not a valid .npy file: " + why;
     return false;
   };
   if (bytes.size() < 10 || std::memcmp(bytes.data(), "\x93NUMPY", 6) != 0)
@@ -125,6 +121,122 @@ bool read(const std::string &path, Array &out, std::string &error) {
                " bytes)");
   out.data.assign(bytes.begin() + headerStart + headerLen,
                   bytes.begin() + headerStart + headerLen + need);
+  return true;
+}
+
+uint32_t le32(const char *p) {
+  uint32_t v;
+  std::memcpy(&v, p, 4);
+  return v;
+}
+uint16_t le16(const char *p) {
+  uint16_t v;
+  std::memcpy(&v, p, 2);
+  return v;
+}
+uint64_t le64(const char *p) {
+  uint64_t v;
+  std::memcpy(&v, p, 8);
+  return v;
+}
+
+bool slurp(const std::string &path, std::vector<char> &bytes, std::string &error) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    error = "cannot open '" + path + "'";
+    return false;
+  }
+  bytes.assign(std::istreambuf_iterator<char>(in), {});
+  return true;
+}
+} // namespace
+
+bool read(const std::string &path, Array &out, std::string &error) {
+  std::vector<char> bytes;
+  return slurp(path, bytes, error) && parse(bytes, "'" + path + "'", out, error);
+}
+
+// An .npz is a zip archive of .npy members. np.savez stores them
+// uncompressed; the central directory (found through the end record, with
+// the zip64 records numpy writes for large members) gives each member's name
+// and where its data starts.
+bool readNpz(const std::string &path, std::vector<std::pair<std::string, Array>> &out,
+             std::string &error) {
+  std::vector<char> bytes;
+  if (!slurp(path, bytes, error))
+    return false;
+  auto bad = [&](const std::string &why) {
+    error = "'" + path + "' is not a valid .npz file: " + why;
+    return false;
+  };
+  const size_t n = bytes.size();
+  const char *b = bytes.data();
+  // The end of central directory record: 22 bytes plus a comment of at most 64 KiB.
+  size_t eocd = std::string::npos;
+  for (size_t i = n >= 22 ? n - 22 : 0; n >= 22; --i) {
+    if (le32(b + i) == 0x06054b50) {
+      eocd = i;
+      break;
+    }
+    if (i == 0 || n - i > 22 + 65535)
+      break;
+  }
+  if (eocd == std::string::npos)
+    return bad("no zip end record");
+  uint64_t entries = le16(b + eocd + 10), dirOffset = le32(b + eocd + 16);
+  if ((entries == 0xFFFF || dirOffset == 0xFFFFFFFF) && eocd >= 20 &&
+      le32(b + eocd - 20) == 0x07064b50) {
+    uint64_t z64 = le64(b + eocd - 20 + 8);
+    if (z64 + 56 > n || le32(b + z64) != 0x06064b50)
+      return bad("bad zip64 end record");
+    entries = le64(b + z64 + 32);
+    dirOffset = le64(b + z64 + 48);
+  }
+  out.clear();
+  size_t at = dirOffset;
+  for (uint64_t e = 0; e < entries; ++e) {
+    if (at + 46 > n || le32(b + at) != 0x02014b50)
+      return bad("truncated central directory");
+    uint16_t method = le16(b + at + 10), nameLen = le16(b + at + 28), extraLen = le16(b + at + 30),
+             commentLen = le16(b + at + 32);
+    uint64_t csize = le32(b + at + 20), usize = le32(b + at + 24), local = le32(b + at + 42);
+    if (at + 46 + nameLen + extraLen > n)
+      return bad("truncated central directory");
+    std::string name(b + at + 46, nameLen);
+    // The zip64 extra field holds, in order, the fields saturated above.
+    for (size_t x = at + 46 + nameLen; x + 4 <= at + 46 + nameLen + extraLen;) {
+      uint16_t id = le16(b + x), len = le16(b + x + 2);
+      if (id == 0x0001) {
+        size_t f = x + 4, end = x + 4 + len;
+        auto take = [&](uint64_t &v) {
+          if (v == 0xFFFFFFFF && f + 8 <= end && f + 8 <= n) {
+            v = le64(b + f);
+            f += 8;
+          }
+        };
+        take(usize);
+        take(csize);
+        take(local);
+      }
+      x += 4 + len;
+    }
+    at += 46 + nameLen + extraLen + commentLen;
+    if (method != 0)
+      return bad("member '" + name +
+                 "' is compressed (np.savez_compressed); write the samples with np.savez");
+    if (local + 30 > n || le32(b + local) != 0x04034b50)
+      return bad("bad local header of member '" + name + "'");
+    size_t data = local + 30 + le16(b + local + 26) + le16(b + local + 28);
+    if (data + csize > n || csize != usize)
+      return bad("truncated member '" + name + "'");
+    if (name.size() > 4 && name.compare(name.size() - 4, 4, ".npy") == 0)
+      name.resize(name.size() - 4);
+    Array a;
+    std::vector<char> member(b + data, b + data + csize);
+    if (!parse(member, "member '" + name + "' of '" + path + "'", a, error))
+      return false;
+    out.emplace_back(std::move(name), std::move(a));
+  }
   return true;
 }
 

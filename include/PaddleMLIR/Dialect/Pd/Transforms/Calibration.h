@@ -1,0 +1,64 @@
+//===- Calibration.h - the IR side of int8 calibration ----------*- C++ -*-===//
+//
+// Post-training quantization (docs/Quantization.md, "Calibration"): the
+// layers pd-quantize can run in int8, the activation tensors they read
+// (named so calibration statistics and caches can refer to them), and the
+// per-tensor quantizers calibration inserts in front of them, which
+// pd-quantize then turns into int8 kernels like a QAT program's own.
+//
+//===----------------------------------------------------------------------===//
+#ifndef PADDLEMLIR_DIALECT_PD_TRANSFORMS_CALIBRATION_H
+#define PADDLEMLIR_DIALECT_PD_TRANSFORMS_CALIBRATION_H
+
+#include "mlir/IR/BuiltinOps.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallVector.h"
+
+#include <map>
+#include <set>
+#include <string>
+
+namespace mlir::pd {
+/// A convolution or matrix product of @main (conv2d, depthwise_conv2d,
+/// fused_conv2d, fc, mul, matmul_v2) that may compute in int8, with the
+/// float activation it reads (its first operand) and its number
+/// (attribute `pd.layer`, program order from 0).
+struct QuantLayer {
+  Operation *op;
+  int64_t id;
+  Value activation;
+};
+
+/// Numbers the candidate ops of @main (overwriting any `pd.layer`).
+SmallVector<QuantLayer> assignQuantLayers(ModuleOp module);
+/// The numbered candidate ops of @main, in program order.
+SmallVector<QuantLayer> collectQuantLayers(ModuleOp module);
+
+/// A name for every activation the layers read: the Paddle variable (from
+/// the location of the op that writes it, or @main's argument name), made
+/// unique with "#2", "#3", ... Stable for a given module.
+llvm::DenseMap<Value, std::string> activationNames(ArrayRef<QuantLayer> layers);
+
+/// Whether the program quantizes `activation` itself (a QAT fake quantizer
+/// or a quantize/dequantize pair writes it): calibration leaves it alone.
+bool hasProgramQuantizer(Value activation);
+
+/// The quantizer calibration chose for one activation tensor.
+struct ActivationRange {
+  double threshold = 0; ///< clipping threshold T (> 0)
+  bool isUnsigned = false; ///< never negative: uint8 with step T/255, else int8 with T/127
+};
+
+/// Inserts pd.quantize -> pd.dequantize (tagged `pd.calibrated`) in front
+/// of every layer whose activation has a range in `ranges`, except the
+/// layers numbered in `fp32Layers`, which get `pd.quant_fallback` = the
+/// reason given there. Returns how many layers got a quantizer.
+int64_t insertActivationQuantizers(ModuleOp module,
+                                   const std::map<std::string, ActivationRange> &ranges,
+                                   const std::map<int64_t, std::string> &fp32Layers);
+
+/// Appends `values` to @main's results, named (pd.name) `names`.
+void appendMainResults(ModuleOp module, ArrayRef<Value> values, ArrayRef<std::string> names);
+} // namespace mlir::pd
+
+#endif // PADDLEMLIR_DIALECT_PD_TRANSFORMS_CALIBRATION_H

@@ -1,0 +1,37 @@
+//===- ArtifactInternal.h - steps of compileToArtifact shared by files -*- C++ -*-===//
+//
+// Artifact.cpp writes artifacts; Calibrate.cpp compiles and runs helper
+// artifacts (calibration, per-layer probes, accuracy trials) on the way to
+// the int8 one, through writeArtifact.
+//
+//===----------------------------------------------------------------------===//
+#ifndef PADDLEMLIR_LIB_CODEGEN_ARTIFACT_ARTIFACTINTERNAL_H
+#define PADDLEMLIR_LIB_CODEGEN_ARTIFACT_ARTIFACTINTERNAL_H
+
+#include "PaddleMLIR/CodeGen/CompileOptions.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Pass/PassManager.h"
+#include "llvm/ADT/StringRef.h"
+
+namespace mlir::pd::artifact {
+/// Writes the artifact of `graph`, a module the graph pipeline already ran
+/// on (and, for a calibrated int8 compile, with its quantizers inserted),
+/// to `outDir`: pd-quantize under --precision int8, the codegen pipeline,
+/// the library, header, weights and manifest. Lowers `graph` in place.
+/// `measure`: codegen may time kernels to choose layouts. `quiet`: no
+/// warning when nothing was quantized (helper artifacts).
+LogicalResult writeArtifact(ModuleOp graph, const CompileOptions &opts, StringRef outDir,
+                            bool measure, bool quiet = false);
+
+/// Post-training int8 quantization of the float model `graph` (after the
+/// graph pipeline) with the samples of opts.calibrationData: calibrates,
+/// measures, applies the accuracy target and inserts the quantizers;
+/// writes quant_report.json to `outDir`. Calibrate.cpp.
+LogicalResult calibrate(ModuleOp graph, const CompileOptions &opts, StringRef outDir);
+
+/// The pd-quantize options of `opts` (--quantize-exclude).
+void addQuantizePasses(OpPassManager &pm, const CompileOptions &opts);
+} // namespace mlir::pd::artifact
+
+#endif // PADDLEMLIR_LIB_CODEGEN_ARTIFACT_ARTIFACTINTERNAL_H

@@ -1,0 +1,229 @@
+//===- Calibration.cpp - int8 candidate layers and calibrated quantizers -===//
+//
+// See include/PaddleMLIR/Dialect/Pd/Transforms/Calibration.h, and the pass
+// descriptions of pd-observe-activations and pd-insert-quantizers.
+//
+//===----------------------------------------------------------------------===//
+
+#include "PaddleMLIR/Dialect/Pd/Transforms/Calibration.h"
+#include "PaddleMLIR/Dialect/Pd/IR/PdOps.h"
+#include "PaddleMLIR/Dialect/Pd/Transforms/Passes.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Builders.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/MemoryBuffer.h"
+
+#include <cmath>
+
+namespace mlir::pd {
+#define GEN_PASS_DEF_PDOBSERVEACTIVATIONSPASS
+#define GEN_PASS_DEF_PDINSERTQUANTIZERSPASS
+#include "PaddleMLIR/Dialect/Pd/Transforms/Passes.h.inc"
+
+namespace {
+bool isCandidate(Operation *op) {
+  return isa<FusedConv2dOp, Conv2dOp, DepthwiseConv2dOp, FcOp, MulOp, MatmulV2Op>(op) &&
+         op->getNumOperands() > 0 && op->getNumResults() == 1 &&
+         isa<RankedTensorType>(op->getOperand(0).getType()) &&
+         cast<RankedTensorType>(op->getOperand(0).getType()).getElementType().isF32();
+}
+
+func::FuncOp mainOf(ModuleOp module) { return module.lookupSymbol<func::FuncOp>("main"); }
+
+/// The first Paddle variable in an op's location ("conv2d #7 -> x").
+std::string variableOf(Operation *op) {
+  std::string name;
+  op->getLoc()->walk([&](Location l) {
+    if (auto n = dyn_cast<NameLoc>(l)) {
+      StringRef s = n.getName().getValue();
+      size_t arrow = s.find(" -> ");
+      if (arrow != StringRef::npos) {
+        name = s.substr(arrow + 4).str();
+        return WalkResult::interrupt();
+      }
+    }
+    return WalkResult::advance();
+  });
+  return name;
+}
+} // namespace
+
+bool hasProgramQuantizer(Value activation) {
+  Operation *def = activation.getDefiningOp();
+  return def && isa<FakeQuantizeDequantizeMovingAverageAbsMaxOp, DequantizeLinearOp, DequantizeOp>(def);
+}
+
+SmallVector<QuantLayer> assignQuantLayers(ModuleOp module) {
+  SmallVector<QuantLayer> layers;
+  func::FuncOp main = mainOf(module);
+  if (!main)
+    return layers;
+  Builder b(module.getContext());
+  main.walk([&](Operation *op) {
+    if (!isCandidate(op))
+      return;
+    int64_t id = static_cast<int64_t>(layers.size());
+    op->setAttr("pd.layer", b.getI64IntegerAttr(id));
+    layers.push_back({op, id, op->getOperand(0)});
+  });
+  return layers;
+}
+
+SmallVector<QuantLayer> collectQuantLayers(ModuleOp module) {
+  SmallVector<QuantLayer> layers;
+  if (func::FuncOp main = mainOf(module))
+    main.walk([&](Operation *op) {
+      auto id = op->getAttrOfType<IntegerAttr>("pd.layer");
+      if (id && isCandidate(op))
+        layers.push_back({op, id.getInt(), op->getOperand(0)});
+    });
+  return layers;
+}
+
+llvm::DenseMap<Value, std::string> activationNames(ArrayRef<QuantLayer> layers) {
+  llvm::DenseMap<Value, std::string> names;
+  std::map<std::string, int> seen;
+  for (const QuantLayer &l : layers) {
+    Value v = l.activation;
+    if (names.count(v))
+      continue;
+    std::string name;
+    if (auto arg = dyn_cast<BlockArgument>(v)) {
+      auto fn = dyn_cast<func::FuncOp>(arg.getOwner()->getParentOp());
+      auto attr = fn ? fn.getArgAttrOfType<StringAttr>(arg.getArgNumber(), "pd.name") : nullptr;
+      name = attr ? attr.getValue().str() : "input_" + std::to_string(arg.getArgNumber());
+    } else {
+      Operation *def = v.getDefiningOp();
+      name = variableOf(def);
+      if (name.empty())
+        name = def->getName().stripDialect().str() + ".out";
+    }
+    int n = ++seen[name];
+    names[v] = n == 1 ? name : name + "#" + std::to_string(n);
+  }
+  return names;
+}
+
+int64_t insertActivationQuantizers(ModuleOp module,
+                                   const std::map<std::string, ActivationRange> &ranges,
+                                   const std::map<int64_t, std::string> &fp32Layers) {
+  SmallVector<QuantLayer> layers = collectQuantLayers(module);
+  llvm::DenseMap<Value, std::string> names = activationNames(layers);
+  OpBuilder b(module.getContext());
+  int64_t inserted = 0;
+  for (const QuantLayer &l : layers) {
+    auto fallback = fp32Layers.find(l.id);
+    if (fallback != fp32Layers.end()) {
+      l.op->setAttr("pd.quant_fallback", b.getStringAttr(fallback->second));
+      continue;
+    }
+    if (hasProgramQuantizer(l.activation))
+      continue; // a QAT program's own scale wins
+    auto range = ranges.find(names[l.activation]);
+    if (range == ranges.end() || !(range->second.threshold > 0) ||
+        !std::isfinite(range->second.threshold))
+      continue;
+    bool isUnsigned = range->second.isUnsigned;
+    float step = static_cast<float>(range->second.threshold / (isUnsigned ? 255.0 : 127.0));
+    step = std::max(step, 1e-30f);
+    auto t = cast<RankedTensorType>(l.activation.getType());
+    Type element = isUnsigned ? Type(b.getIntegerType(8, /*isSigned=*/false)) : b.getI8Type();
+    b.setInsertionPoint(l.op);
+    Location loc = l.op->getLoc();
+    auto q = QuantizeOp::create(b, loc, RankedTensorType::get(t.getShape(), element), l.activation,
+                                b.getF32FloatAttr(step), b.getI32IntegerAttr(0),
+                                b.getStringAttr(isUnsigned ? "uint8" : "int8"));
+    auto dq = DequantizeOp::create(b, loc, t, q.getResult(), b.getF32FloatAttr(step),
+                                   b.getI32IntegerAttr(0));
+    dq->setAttr("pd.calibrated", b.getUnitAttr());
+    l.op->setOperand(0, dq.getResult());
+    ++inserted;
+  }
+  return inserted;
+}
+
+void appendMainResults(ModuleOp module, ArrayRef<Value> values, ArrayRef<std::string> names) {
+  func::FuncOp main = mainOf(module);
+  if (!main || values.empty())
+    return;
+  auto ret = cast<func::ReturnOp>(main.getBody().back().getTerminator());
+  SmallVector<Value> operands(ret.getOperands());
+  SmallVector<Type> types(main.getResultTypes());
+  unsigned first = static_cast<unsigned>(types.size());
+  for (Value v : values) {
+    operands.push_back(v);
+    types.push_back(v.getType());
+  }
+  ret->setOperands(operands);
+  main.setType(FunctionType::get(module.getContext(), main.getArgumentTypes(), types));
+  for (size_t i = 0; i < names.size(); ++i)
+    main.setResultAttr(first + static_cast<unsigned>(i), "pd.name",
+                       StringAttr::get(module.getContext(), names[i]));
+}
+
+namespace {
+struct PdObserveActivationsPass
+    : impl::PdObserveActivationsPassBase<PdObserveActivationsPass> {
+  void runOnOperation() override {
+    SmallVector<QuantLayer> layers = assignQuantLayers(getOperation());
+    llvm::DenseMap<Value, std::string> names = activationNames(layers);
+    SmallVector<Value> values;
+    SmallVector<std::string> resultNames;
+    for (const QuantLayer &l : layers)
+      if (!hasProgramQuantizer(l.activation) && !llvm::is_contained(values, l.activation)) {
+        values.push_back(l.activation);
+        resultNames.push_back(names[l.activation]);
+      }
+    appendMainResults(getOperation(), values, resultNames);
+  }
+};
+
+struct PdInsertQuantizersPass : impl::PdInsertQuantizersPassBase<PdInsertQuantizersPass> {
+  using PdInsertQuantizersPassBase::PdInsertQuantizersPassBase;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    auto fail = [&](const Twine &msg) {
+      module.emitError("pd-insert-quantizers: '" + ranges + "': " + msg);
+      signalPassFailure();
+    };
+    auto buffer = llvm::MemoryBuffer::getFile(ranges);
+    if (!buffer)
+      return fail("cannot read it: " + buffer.getError().message());
+    llvm::Expected<llvm::json::Value> json = llvm::json::parse((*buffer)->getBuffer());
+    if (!json)
+      return fail("not JSON: " + llvm::toString(json.takeError()));
+    const llvm::json::Object *root = json->getAsObject();
+    const llvm::json::Object *tensors = root ? root->getObject("tensors") : nullptr;
+    if (!tensors)
+      return fail("no \"tensors\" object");
+    std::map<std::string, ActivationRange> parsed;
+    for (const auto &[key, value] : *tensors) {
+      const llvm::json::Object *entry = value.getAsObject();
+      std::optional<double> t = entry ? entry->getNumber("threshold") : std::nullopt;
+      if (!t || !(*t > 0) || !std::isfinite(*t))
+        return fail("tensor '" + key.str() + "' has no positive finite \"threshold\"");
+      parsed[key.str()] = {*t, entry->getBoolean("unsigned").value_or(false)};
+    }
+    SmallVector<QuantLayer> layers = collectQuantLayers(module);
+    if (layers.empty())
+      layers = assignQuantLayers(module);
+    llvm::DenseMap<Value, std::string> names = activationNames(layers);
+    for (const auto &[name, range] : parsed)
+      if (llvm::none_of(layers, [&, &name = name](const QuantLayer &l) {
+            return names[l.activation] == name;
+          }))
+        return fail("tensor '" + name + "' is not the activation of any layer");
+    std::map<int64_t, std::string> fp32;
+    for (int64_t id : fp32Layers) {
+      if (id < 0 || id >= static_cast<int64_t>(layers.size()))
+        return fail("fp32-layers names layer " + Twine(id) + ", but the model has " +
+                    Twine(layers.size()));
+      fp32[id] = "fp32-layers";
+    }
+    insertActivationQuantizers(module, parsed, fp32);
+  }
+};
+} // namespace
+} // namespace mlir::pd
