@@ -169,7 +169,9 @@ def default_num_threads():
 def compile(model, params=None, *, target="cpu", precision="fp32", input_shapes=None, optimize=True,
             output_dir=None, name="model", memory_plan=True, kernels="onednn", cpu="host",
             parallel=True, conv_layout="auto", conv_algorithm="auto", threads=None,
-            quantize_exclude=()):
+            quantize_exclude=(), calibration=None, calibration_method="percentile",
+            calibration_percentile=99.99, calibration_samples=0, calibration_cache=None,
+            validation_split=0.2, accuracy_target=None):
     """Compiles a Paddle model path (file or directory), an ONNX file (.onnx) or pd
     MLIR text.
 
@@ -189,6 +191,15 @@ def compile(model, params=None, *, target="cpu", precision="fp32", input_shapes=
     precision="int8" compiles a fake-quantized (QAT / PaddleSlim) model to int8
     kernels with its own scales; quantize_exclude: op types or Paddle output
     variable names that stay fp32 (paddle-compile --quantize-exclude).
+    calibration (with precision="int8") calibrates a float model: a directory
+    of samples (paddle-compile --calibration-data) or an iterable of samples,
+    each an array (one-input models) or a dict {input name: array}.
+    calibration_method: "percentile" (default), "kl", "minmax" or "mse";
+    calibration_cache: a statistics file reused when it matches the model;
+    validation_split: the share of samples (the last ones) held out to check
+    int8 against fp32; accuracy_target: "top1=0.99" or "sqnr=30" (layers with
+    the worst SQNR move back to fp32 until it holds). The artifact directory
+    then holds quant_report.json.
     """
     from . import _compiler
     model = os.fspath(model)
@@ -199,11 +210,39 @@ def compile(model, params=None, *, target="cpu", precision="fp32", input_shapes=
     if output_dir is None:
         tmp = output_dir = tempfile.mkdtemp(prefix="paddle_mlir_")
     shapes = {k: [int(d) for d in v] for k, v in (input_shapes or {}).items()}
+    samples_dir = None
     try:
+        calibration_data = ""
+        if calibration is not None:
+            if isinstance(calibration, (str, os.PathLike)):
+                calibration_data = os.fspath(calibration)
+            else:
+                samples_dir = tempfile.mkdtemp(prefix="paddle_mlir_calib_")
+                count = 0
+                for i, sample in enumerate(calibration):
+                    if isinstance(sample, dict):
+                        np.savez(os.path.join(samples_dir, "%06d.npz" % i),
+                                 **{k: np.asarray(v) for k, v in sample.items()})
+                    else:
+                        np.save(os.path.join(samples_dir, "%06d.npy" % i), np.asarray(sample))
+                    count += 1
+                if count == 0:
+                    raise ValueError("calibration: the iterable gave no samples")
+                calibration_data = samples_dir
         # Named by their paddle-compile flags, and parsed by the same code.
         options = {"target": target, "precision": precision, "kernels": kernels,
                    "conv-layout": conv_layout, "conv-algorithm": conv_algorithm,
                    "quantize-exclude": ",".join(quantize_exclude)}
+        if calibration is not None:
+            options.update({"calibration-data": calibration_data,
+                            "calibration-method": calibration_method,
+                            "calibration-percentile": str(calibration_percentile),
+                            "calibration-samples": str(int(calibration_samples)),
+                            "calibration-cache": os.fspath(calibration_cache or ""),
+                            "validation-split": str(validation_split),
+                            "accuracy-target": accuracy_target or ""})
+        elif accuracy_target or calibration_cache:
+            raise ValueError("accuracy_target and calibration_cache need calibration=")
         _compiler.compile(model, is_text, os.fspath(params) if params else "", options, shapes,
                           bool(optimize), name, os.fspath(output_dir), bool(memory_plan), cpu,
                           bool(parallel))
@@ -211,6 +250,9 @@ def compile(model, params=None, *, target="cpu", precision="fp32", input_shapes=
         if tmp:
             shutil.rmtree(tmp, ignore_errors=True)
         raise
+    finally:
+        if samples_dir:
+            shutil.rmtree(samples_dir, ignore_errors=True)
     return CompiledModel(output_dir, _owned_tmpdir=tmp, threads=threads)
 
 

@@ -223,7 +223,7 @@ def test_float_model_with_int8_request_warns_and_stays_fp32(tmp_path):
 @pytest.mark.parametrize("args,message", [
     (["--precision", "int8", "--kernels", "none"], "--precision int8 needs --kernels onednn"),
     (["--precision", "int8", "--calibration-data", "DIR"],
-     "--calibration-data: calibrating a float model is not built yet"),
+     "--calibration-data 'DIR' is not a directory"),
     (["--quantize-exclude", "conv2d"], "--quantize-exclude only applies to --precision int8"),
     (["--precision", "bf16"], "--precision bf16 is not supported yet"),
 ])

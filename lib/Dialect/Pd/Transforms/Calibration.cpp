@@ -112,6 +112,9 @@ int64_t insertActivationQuantizers(ModuleOp module,
   llvm::DenseMap<Value, std::string> names = activationNames(layers);
   OpBuilder b(module.getContext());
   int64_t inserted = 0;
+  // One pair per tensor, however many layers read it, so a producer whose
+  // readers are all quantized layers can write the int8 tensor itself.
+  llvm::DenseMap<Value, Value> shared;
   for (const QuantLayer &l : layers) {
     auto fallback = fp32Layers.find(l.id);
     if (fallback != fp32Layers.end()) {
@@ -124,19 +127,29 @@ int64_t insertActivationQuantizers(ModuleOp module,
     if (range == ranges.end() || !(range->second.threshold > 0) ||
         !std::isfinite(range->second.threshold))
       continue;
+    if (Value dq = shared.lookup(l.activation)) {
+      l.op->setOperand(0, dq);
+      ++inserted;
+      continue;
+    }
     bool isUnsigned = range->second.isUnsigned;
     float step = static_cast<float>(range->second.threshold / (isUnsigned ? 255.0 : 127.0));
     step = std::max(step, 1e-30f);
     auto t = cast<RankedTensorType>(l.activation.getType());
     Type element = isUnsigned ? Type(b.getIntegerType(8, /*isSigned=*/false)) : b.getI8Type();
-    b.setInsertionPoint(l.op);
-    Location loc = l.op->getLoc();
+    // Right after the tensor is defined, so it dominates every reader.
+    if (Operation *def = l.activation.getDefiningOp())
+      b.setInsertionPointAfter(def);
+    else
+      b.setInsertionPointToStart(cast<BlockArgument>(l.activation).getOwner());
+    Location loc = l.activation.getLoc();
     auto q = QuantizeOp::create(b, loc, RankedTensorType::get(t.getShape(), element), l.activation,
                                 b.getF32FloatAttr(step), b.getI32IntegerAttr(0),
                                 b.getStringAttr(isUnsigned ? "uint8" : "int8"));
     auto dq = DequantizeOp::create(b, loc, t, q.getResult(), b.getF32FloatAttr(step),
                                    b.getI32IntegerAttr(0));
     dq->setAttr("pd.calibrated", b.getUnitAttr());
+    shared[l.activation] = dq.getResult();
     l.op->setOperand(0, dq.getResult());
     ++inserted;
   }

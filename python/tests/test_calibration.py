@@ -1,0 +1,332 @@
+"""Post-training int8 quantization of float models (issue 19):
+paddle-compile --precision int8 --calibration-data DIR.
+
+Accuracy on real data: a small CNN trained here with PyTorch on
+scikit-learn's bundled handwritten digits (no download), written as a Paddle
+program with the builder, quantized with each calibration method; the
+fallback loop on a model with one deliberately unquantizable layer; the
+calibration cache; bad samples."""
+import json
+import os
+import subprocess
+
+import numpy as np
+import pytest
+
+import paddle_mlir
+from paddle_mlir.builder import ProgramBuilder
+
+BUILD = os.environ.get("PADDLE_MLIR_BUILD_DIR",
+                       os.path.join(os.path.dirname(__file__), "..", "..", "build"))
+
+
+def tool(name):
+    return os.path.join(BUILD, "bin", name)
+
+
+def digits():
+    """The 1797 8x8 digits, scaled to [0, 1]; a fixed split: the first 1347
+    to train, the last 450 to test."""
+    from sklearn.datasets import load_digits
+    d = load_digits()
+    x = (d.images / 16.0).astype(np.float32)[:, None]
+    return x[:1347], d.target[:1347], x[1347:], d.target[1347:]
+
+
+class DigitsCNN:
+    """conv(1->8, 3x3) + relu, conv(8->16, 3x3, stride 2) + relu, flatten,
+    fc(256 -> 10), trained with Adam for a few epochs (seeded)."""
+
+    _trained = None
+
+    def __init__(self):
+        if DigitsCNN._trained is None:
+            DigitsCNN._trained = self._train()
+        self.w1, self.b1, self.w2, self.b2, self.wfc, self.bfc = [
+            a.copy() for a in DigitsCNN._trained]
+
+    @staticmethod
+    def _train():
+        import torch
+        torch.manual_seed(0)
+        xtr, ytr, _, _ = digits()
+        net = torch.nn.Sequential(
+            torch.nn.Conv2d(1, 8, 3, padding=1), torch.nn.ReLU(),
+            torch.nn.Conv2d(8, 16, 3, stride=2, padding=1), torch.nn.ReLU(),
+            torch.nn.Flatten(), torch.nn.Linear(256, 10))
+        opt = torch.optim.Adam(net.parameters(), lr=3e-3)
+        x, y = torch.from_numpy(xtr), torch.from_numpy(ytr).long()
+        g = torch.Generator().manual_seed(0)
+        for _ in range(15):
+            perm = torch.randperm(len(x), generator=g)
+            for i in range(0, len(x), 64):
+                idx = perm[i:i + 64]
+                opt.zero_grad()
+                torch.nn.functional.cross_entropy(net(x[idx]), y[idx]).backward()
+                opt.step()
+        p = [t.detach().numpy().astype(np.float32) for t in net.parameters()]
+        # Linear's weight is [out, in]; Paddle's is [in, out].
+        return p[0], p[1], p[2], p[3], np.ascontiguousarray(p[4].T), p[5]
+
+    def save(self, path):
+        b = ProgramBuilder()
+        x = b.feed("x", [-1, 1, 8, 8])
+        y = b.conv2d(x, b.param("w1", self.w1), padding=1)
+        y = b.relu(b.elementwise("elementwise_add", y, b.param("b1", self.b1), axis=1))
+        y = b.conv2d(y, b.param("w2", self.w2), stride=2, padding=1)
+        y = b.relu(b.elementwise("elementwise_add", y, b.param("b2", self.b2), axis=1))
+        y = b.flatten(y, 1, 3)
+        b.fetch(b.linear(y, b.param("wfc", self.wfc), b.param("bfc", self.bfc)))
+        b.save(str(path))
+        return str(path)
+
+
+def write_samples(directory, xs):
+    os.makedirs(directory, exist_ok=True)
+    for i, x in enumerate(xs):
+        np.save(os.path.join(directory, "s%04d.npy" % i), x[None])
+    return str(directory)
+
+
+def compile_int8(model, samples, out, *extra):
+    p = subprocess.run([tool("paddle-compile"), model, "--precision", "int8",
+                        "--calibration-data", samples, "-o", str(out)] + list(extra),
+                       capture_output=True, text=True)
+    return p
+
+
+def report(out):
+    with open(os.path.join(out, "quant_report.json")) as f:
+        return json.load(f)
+
+
+def manifest(out):
+    with open(os.path.join(out, "manifest.json")) as f:
+        return json.load(f)
+
+
+@pytest.fixture(scope="module")
+def digits_setup(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("digits")
+    m = DigitsCNN()
+    model = m.save(tmp / "cnn")
+    xtr, _, xte, yte = digits()
+    samples = write_samples(tmp / "samples", xtr[:200])
+    fp32 = tmp / "fp32"
+    subprocess.run([tool("paddle-compile"), model, "-o", str(fp32)], check=True,
+                   capture_output=True)
+    acc = (paddle_mlir.load(str(fp32))(xte)[0].argmax(1) == yte).mean()
+    return m, model, samples, xte, yte, acc, tmp
+
+
+@pytest.mark.parametrize("method", ["minmax", "percentile", "kl", "mse"])
+def test_digits_accuracy_within_one_point(digits_setup, method):
+    m, model, samples, xte, yte, acc_fp32, tmp = digits_setup
+    assert acc_fp32 > 0.9, acc_fp32  # the float model learned the task
+    out = tmp / ("int8_" + method)
+    p = compile_int8(model, samples, out, "--calibration-method", method)
+    assert p.returncode == 0, p.stderr
+    assert "calibrating: 160/160 samples" in p.stderr
+    man = manifest(out)
+    assert man["compute_ops"]["int8_ops"] == 3, man["compute_ops"]
+    # The pixels and the relu outputs never go negative: uint8 inputs.
+    ins = [r["input"]["dtype"] for r in man["compute_ops"]["ops"]]
+    assert ins == ["uint8", "uint8", "uint8"], ins
+    rep = report(out)
+    assert rep["method"] == method
+    assert rep["samples"] == {"calibration": 160, "validation": 40,
+                              "validation_is_calibration": False}
+    assert [l["precision"] for l in rep["layers"]] == ["int8"] * 3
+    acc = (paddle_mlir.load(str(out))(xte)[0].argmax(1) == yte).mean()
+    print("digits %s: fp32 %.4f int8 %.4f, output SQNR %.1f dB" % (
+        method, acc_fp32, acc, rep["result"]["output_sqnr_db"]))
+    assert abs(acc - acc_fp32) <= 0.01, (acc, acc_fp32)
+
+
+def test_thresholds_match_numpy(digits_setup):
+    """The input image's threshold under minmax is its largest |x| over the
+    calibration samples, computed here from the files; the pixels are never
+    negative, so its scale is the uint8 one, T / 255."""
+    m, model, samples, xte, yte, acc_fp32, tmp = digits_setup
+    out = tmp / "int8_thr"
+    p = compile_int8(model, samples, out, "--calibration-method", "minmax")
+    assert p.returncode == 0, p.stderr
+    xs = [np.load(os.path.join(samples, f)) for f in sorted(os.listdir(samples))][:160]
+    t = max(float(np.abs(x).max()) for x in xs)
+    first = report(out)["layers"][0]
+    assert first["tensor"] == "x"
+    assert first["threshold"] == pytest.approx(t, rel=1e-6)
+    assert first["dtype"] == "uint8"
+    assert first["scale"] == pytest.approx(t / 255, rel=1e-6)
+    # The relu output after conv 1: its maximum over the calibration samples.
+    a = np.concatenate(xs)
+    import torch
+    h = torch.relu(torch.nn.functional.conv2d(torch.from_numpy(a), torch.from_numpy(m.w1),
+                                              torch.from_numpy(m.b1), padding=1)).numpy()
+    second = report(out)["layers"][1]
+    assert second["dtype"] == "uint8"
+    assert second["threshold"] == pytest.approx(float(h.max()), rel=1e-4)
+
+
+def test_fallback_moves_only_the_bad_layer(tmp_path):
+    """Channel 0 of conv 1's output is scaled up 1000x (and conv 2's weights
+    reading it down 1000x, so the float function is the same): conv 2's
+    input then has one huge channel, and per-tensor int8 loses the others.
+    The accuracy target moves conv 2, and only conv 2, back to fp32."""
+    m = DigitsCNN()
+    m.w1[0] *= 1000
+    m.b1[0] *= 1000
+    m.w2[:, 0] /= 1000
+    model = m.save(tmp_path / "cnn")
+    xtr, _, xte, _ = digits()
+    samples = write_samples(tmp_path / "samples", xtr[:100])
+    plain = tmp_path / "plain"
+    p = compile_int8(model, samples, plain)
+    assert p.returncode == 0, p.stderr
+    layers = report(plain)["layers"]
+    worst = min(range(3), key=lambda i: layers[i]["sqnr_db"])
+    assert worst == 1, layers
+    bad = report(plain)["result"]["output_sqnr_db"]
+    assert bad < 15, bad
+
+    out = tmp_path / "fallback"
+    p = compile_int8(model, samples, out, "--accuracy-target", "sqnr=25")
+    assert p.returncode == 0, p.stderr
+    rep = report(out)
+    assert [l["precision"] for l in rep["layers"]] == ["int8", "fp32", "int8"], rep["layers"]
+    assert "accuracy target sqnr=25" in rep["layers"][1]["reason"]
+    assert rep["result"]["meets_target"] and rep["result"]["fp32_layers_moved"] == 1
+    assert rep["result"]["output_sqnr_db"] >= 25
+    assert [t["fp32_layers"] for t in rep["trials"]] == [0, 1]
+    ops = manifest(out)["compute_ops"]["ops"]
+    assert [o["precision"] for o in ops] == ["int8", "fp32", "int8"], ops
+    assert "accuracy target" in ops[1]["reason"]
+    # The table on stderr says the same.
+    assert "calibration: 2 of 3 layers int8" in p.stderr
+    # And the artifact computes what the float model does, within int8 error.
+    fp32 = tmp_path / "fp32"
+    subprocess.run([tool("paddle-compile"), model, "-o", str(fp32)], check=True,
+                   capture_output=True)
+    ref = paddle_mlir.load(str(fp32))(xte)[0]
+    got = paddle_mlir.load(str(out))(xte)[0]
+    sqnr = 10 * np.log10((ref ** 2).sum() / ((ref - got) ** 2).sum())
+    assert sqnr > 20, sqnr
+
+
+def test_top1_target(digits_setup):
+    m, model, samples, xte, yte, acc_fp32, tmp = digits_setup
+    out = tmp / "top1"
+    p = compile_int8(model, samples, out, "--accuracy-target", "top1=0.95")
+    assert p.returncode == 0, p.stderr
+    rep = report(out)
+    assert rep["accuracy_target"] == "top1=0.95"
+    assert rep["result"]["top1_agreement"] >= 0.95 and rep["result"]["meets_target"]
+
+
+def test_calibration_cache(digits_setup, tmp_path):
+    m, model, samples, xte, yte, acc_fp32, tmp = digits_setup
+    cache = tmp_path / "stats.json"
+    a, b = tmp_path / "a", tmp_path / "b"
+    p = compile_int8(model, samples, a, "--calibration-cache", str(cache))
+    assert p.returncode == 0, p.stderr
+    assert "calibrating:" in p.stderr and "statistics written to" in p.stderr
+    assert json.load(open(cache))["format"] == "paddle-mlir-calibration"
+    # The second compile reads the statistics instead of calibrating, even
+    # with another method (the statistics do not depend on it).
+    p = compile_int8(model, samples, b, "--calibration-cache", str(cache))
+    assert p.returncode == 0, p.stderr
+    assert "calibrating:" not in p.stderr
+    assert "statistics of 3 tensors from" in p.stderr
+    assert [l["scale"] for l in report(a)["layers"]] == [l["scale"] for l in report(b)["layers"]]
+    # Another model (other weights): the cache is refused.
+    other = DigitsCNN()
+    other.w1 = other.w1 * 2
+    path = other.save(tmp_path / "other")
+    p = compile_int8(path, samples, tmp_path / "c", "--calibration-cache", str(cache))
+    assert p.returncode == 1
+    assert "fingerprint" in p.stderr and "delete the file to calibrate again" in p.stderr
+    assert not (tmp_path / "c").exists()
+
+
+def test_python_api(digits_setup):
+    m, model, samples, xte, yte, acc_fp32, tmp = digits_setup
+    xtr, _, _, _ = digits()
+    q = paddle_mlir.compile(model, precision="int8", calibration=[x[None] for x in xtr[:50]],
+                            calibration_method="minmax")
+    with open(os.path.join(q._dir, "quant_report.json")) as f:
+        rep = json.load(f)
+    assert rep["samples"]["calibration"] == 40
+    acc = (q(xte)[0].argmax(1) == yte).mean()
+    assert abs(acc - acc_fp32) <= 0.02, (acc, acc_fp32)
+    # Dicts name the inputs (written as .npz).
+    q = paddle_mlir.compile(model, precision="int8",
+                            calibration=({"x": x[None]} for x in xtr[:10]))
+    assert (q(xte)[0].argmax(1) == yte).mean() > 0.9
+    with pytest.raises(ValueError, match="need calibration="):
+        paddle_mlir.compile(model, precision="int8", accuracy_target="top1=0.9")
+
+
+def bad_samples(tmp_path, kind):
+    d = tmp_path / kind
+    d.mkdir()
+    x = np.zeros((1, 1, 8, 8), np.float32)
+    if kind == "empty":
+        pass
+    elif kind == "dtype":
+        np.save(d / "a.npy", x.astype(np.float64))
+    elif kind == "shape":
+        np.save(d / "a.npy", np.zeros((1, 1, 9, 9), np.float32))
+    elif kind == "name":
+        np.savez(d / "a.npz", image=x)
+    elif kind == "nan":
+        np.save(d / "a.npy", x)
+        y = x.copy()
+        y[0, 0, 2, 3] = np.nan
+        np.save(d / "b.npy", y)
+        np.save(d / "c.npy", x)
+    elif kind == "compressed":
+        np.savez_compressed(d / "a.npz", x=x)
+    elif kind == "truncated":
+        np.save(d / "a.npy", x)
+        data = (d / "a.npy").read_bytes()
+        (d / "a.npy").write_bytes(data[:-10])
+    return str(d)
+
+
+@pytest.mark.parametrize("kind,message", [
+    ("empty", "holds no samples"),
+    ("dtype", "calibration sample '{d}/a.npy', input 'x': dtype float64, the model takes float32"),
+    ("shape", "input 'x': shape [1, 1, 9, 9], the model takes [?, 1, 8, 8]"),
+    ("name", "array 'image' is not an input of the model (its inputs: x)"),
+    ("nan", "calibration: tensor 'x' on sample '{d}/b.npy': element 19 is NaN"),
+    ("compressed", "is compressed (np.savez_compressed); write the samples with np.savez"),
+    ("truncated", "is not a valid .npy file: truncated data"),
+    ("missing", "--calibration-data '{d}' is not a directory"),
+])
+def test_bad_samples(digits_setup, tmp_path, kind, message):
+    m, model, samples, xte, yte, acc_fp32, tmp = digits_setup
+    d = str(tmp_path / kind) if kind == "missing" else bad_samples(tmp_path, kind)
+    out = tmp_path / "out"
+    p = compile_int8(model, d, out)
+    assert p.returncode == 1, p.stderr
+    assert message.format(d=d) in p.stderr, p.stderr
+    errors = [l for l in p.stderr.splitlines() if "error" in l]
+    assert len(errors) == 1, p.stderr
+    assert not out.exists()
+
+
+@pytest.mark.parametrize("args,message", [
+    (["--accuracy-target", "top1=0.9"], "--accuracy-target only applies with --calibration-data"),
+    (["--calibration-data", "D", "--accuracy-target", "top5=1"], "--accuracy-target must be"),
+    (["--calibration-data", "D", "--calibration-method", "entropy"],
+     "--calibration-method must be minmax, percentile, kl or mse, not 'entropy'"),
+    (["--calibration-data", "D", "--calibration-samples", "-3"], "--calibration-samples must be"),
+    (["--calibration-data", "D"], "--calibration-data only applies to --precision int8"),
+])
+def test_option_errors(digits_setup, tmp_path, args, message):
+    m, model, samples, xte, yte, acc_fp32, tmp = digits_setup
+    prec = [] if args == ["--calibration-data", "D"] else ["--precision", "int8"]
+    p = subprocess.run([tool("paddle-compile"), model, "-o", str(tmp_path / "o")] + prec + args,
+                       capture_output=True, text=True)
+    assert p.returncode == 1, p.stderr
+    assert message in p.stderr, p.stderr
