@@ -1,0 +1,139 @@
+"""Calibrated int8 (post-training quantization) against fp32 on the zoo's
+float models: paddle-compile --precision int8 --calibration-data on natural
+images (scikit-image's sample photos, cropped and flipped; ImageNet
+normalization), timed side by side with the fp32 artifact of the same model
+in one run. Prints per model and batch: fp32 and int8 latency, the ratio,
+the output SQNR and top-1 agreement the compiler measured on its validation
+split, and the time calibration took.
+
+Usage: PYTHONPATH=build/python PATH=build/bin:$PATH /usr/bin/python3 benchmarks/int8_ptq.py
+       [--models resnet50,mobilenet_v2] [--batches 1,8] [--samples 60] [--threads 2]
+
+The zoo's models have seeded random weights (no trained weights ship with
+Debian), so top-1 agreement here says how int8 keeps a random classifier's
+ranking, which is harder than a trained one's; accuracy on a trained model
+is python/tests/test_calibration.py (digits).
+"""
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+import numpy as np
+
+import paddle_mlir
+from paddle_mlir import zoo
+
+
+def photos(n, rng):
+    import skimage.data as sd
+    from skimage.transform import resize
+    images = [sd.astronaut(), sd.coffee(), sd.chelsea(), sd.rocket(), sd.immunohistochemistry(),
+              sd.hubble_deep_field()]
+    mean = np.array([0.485, 0.456, 0.406])
+    std = np.array([0.229, 0.224, 0.225])
+    out = []
+    while len(out) < n:
+        im = images[len(out) % len(images)]
+        h, w, _ = im.shape
+        s = int(min(h, w) * rng.uniform(0.4, 1.0))
+        y, x = rng.randint(0, h - s + 1), rng.randint(0, w - s + 1)
+        crop = im[y:y + s, x:x + s]
+        if rng.rand() < 0.5:
+            crop = crop[:, ::-1]
+        r = resize(crop, (224, 224), anti_aliasing=True)
+        out.append(((r - mean) / std).transpose(2, 0, 1).astype(np.float32))
+    return out
+
+
+def cpu_line():
+    name = flags = "?"
+    with open("/proc/cpuinfo") as f:
+        for line in f:
+            if line.startswith("model name") and name == "?":
+                name = line.split(":", 1)[1].strip()
+            if line.startswith("flags") and flags == "?":
+                fl = line.split(":", 1)[1].split()
+                flags = " ".join(x for x in fl if x.startswith(("avx512_vnni", "avx_vnni", "avx512f",
+                                                                "avx2", "amx")))
+    return "%s [%s]" % (name, flags)
+
+
+def median_ms(model, feeds, rounds):
+    model(**feeds)
+    times = []
+    for _ in range(rounds):
+        t = time.perf_counter()
+        model(**feeds)
+        times.append((time.perf_counter() - t) * 1e3)
+    return float(np.median(times))
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--models", default="resnet50,mobilenet_v2")
+    ap.add_argument("--batches", default="1,8")
+    ap.add_argument("--samples", type=int, default=60)
+    ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--rounds", type=int, default=20)
+    args = ap.parse_args()
+    os.environ.setdefault("OMP_NUM_THREADS", str(args.threads))
+    rng = np.random.RandomState(0)
+    pics = photos(args.samples * 8, rng)
+    print("CPU:", cpu_line())
+    print("threads: %d; samples per compile: %d (the last 20%% validate)" % (args.threads,
+                                                                          args.samples))
+    head = "%-13s %5s | %9s %9s %6s | %8s %6s | %7s" % ("model", "batch", "fp32 ms", "int8 ms",
+                                                        "speedup", "SQNR dB", "top-1", "calib s")
+    print(head)
+    print("-" * len(head))
+    work = tempfile.mkdtemp(prefix="int8_ptq_")
+    try:
+        for name in args.models.split(","):
+            b, _ = zoo.build(name)
+            model_dir = os.path.join(work, name)
+            b.save(model_dir)
+            for batch in [int(x) for x in args.batches.split(",")]:
+                shape = "image=%dx3x224x224" % batch
+                samples = os.path.join(work, "%s_b%d_samples" % (name, batch))
+                os.makedirs(samples)
+                for i in range(args.samples):
+                    np.save(os.path.join(samples, "%04d.npy" % i),
+                            np.stack(pics[i * batch:(i + 1) * batch]))
+                fp32_dir, int8_dir = os.path.join(work, "fp32"), os.path.join(work, "int8")
+                subprocess.run(["paddle-compile", model_dir, "--input-shape", shape, "-o",
+                                fp32_dir], check=True, stdout=subprocess.DEVNULL)
+                t0 = time.time()
+                subprocess.run(["paddle-compile", model_dir, "--input-shape", shape,
+                                "--precision", "int8", "--calibration-data", samples, "-o",
+                                int8_dir], check=True, stdout=subprocess.DEVNULL,
+                               stderr=subprocess.DEVNULL)
+                calib_s = time.time() - t0
+                with open(os.path.join(int8_dir, "quant_report.json")) as f:
+                    rep = json.load(f)
+                f32, i8 = paddle_mlir.load(fp32_dir), paddle_mlir.load(int8_dir)
+                feeds = {"image": np.stack(pics[:batch])}
+                # Interleaved rounds, so both see the same machine.
+                t32, t8 = [], []
+                for _ in range(3):
+                    t32.append(median_ms(f32, feeds, args.rounds // 3 + 1))
+                    t8.append(median_ms(i8, feeds, args.rounds // 3 + 1))
+                a, c = float(np.median(t32)), float(np.median(t8))
+                res = rep["result"]
+                print("%-13s %5d | %9.2f %9.2f %5.2fx | %8.1f %6.3f | %7.1f" % (
+                    name, batch, a, c, a / c, res["output_sqnr_db"], res["top1_agreement"],
+                    calib_s))
+                sys.stdout.flush()
+                del f32, i8
+                for d in (fp32_dir, int8_dir, samples):
+                    shutil.rmtree(d, ignore_errors=True)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
