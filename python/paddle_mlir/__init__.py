@@ -169,7 +169,7 @@ def default_num_threads():
 def compile(model, params=None, *, target="cpu", precision="fp32", input_shapes=None, optimize=True,
             output_dir=None, name="model", memory_plan=True, kernels="onednn", cpu="host",
             parallel=True, conv_layout="auto", conv_algorithm="auto", threads=None,
-            quantize_exclude=(), calibration=None, calibration_method="percentile",
+            quantize_exclude=(), quantize_include=(), calibration=None, calibration_method="percentile",
             calibration_percentile=99.99, calibration_samples=0, calibration_cache=None,
             validation_split=0.2, accuracy_target=None):
     """Compiles a Paddle model path (file or directory), an ONNX file (.onnx) or pd
@@ -198,8 +198,10 @@ def compile(model, params=None, *, target="cpu", precision="fp32", input_shapes=
     calibration_cache: a statistics file reused when it matches the model;
     validation_split: the share of samples (the last ones) held out to check
     int8 against fp32; accuracy_target: "top1=0.99" or "sqnr=30" (layers with
-    the worst SQNR move back to fp32 until it holds). The artifact directory
-    then holds quant_report.json.
+    the worst SQNR move back to fp32 until it holds); quantize_include: op
+    types or names to quantize though calibration keeps them fp32 by default
+    (the final classifier). The artifact directory then holds
+    quant_report.json.
     """
     from . import _compiler
     model = os.fspath(model)
@@ -240,6 +242,7 @@ def compile(model, params=None, *, target="cpu", precision="fp32", input_shapes=
                             "calibration-samples": str(int(calibration_samples)),
                             "calibration-cache": os.fspath(calibration_cache or ""),
                             "validation-split": str(validation_split),
+                            "quantize-include": ",".join(quantize_include),
                             "accuracy-target": accuracy_target or ""})
         elif accuracy_target or calibration_cache:
             raise ValueError("accuracy_target and calibration_cache need calibration=")

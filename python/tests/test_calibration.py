@@ -128,19 +128,46 @@ def test_digits_accuracy_within_one_point(digits_setup, method):
     assert p.returncode == 0, p.stderr
     assert "calibrating: 160/160 samples" in p.stderr
     man = manifest(out)
-    assert man["compute_ops"]["int8_ops"] == 3, man["compute_ops"]
+    assert man["compute_ops"]["int8_ops"] == 2, man["compute_ops"]
+    ops = man["compute_ops"]["ops"]
     # The pixels and the relu outputs never go negative: uint8 inputs.
-    ins = [r["input"]["dtype"] for r in man["compute_ops"]["ops"]]
-    assert ins == ["uint8", "uint8", "uint8"], ins
+    assert [r["input"]["dtype"] for r in ops[:2]] == ["uint8", "uint8"], ops
+    assert all("VNNI" in r["isa"] for r in ops[:2]), ops
+    # The classifier stays fp32 by default.
+    assert ops[2]["precision"] == "fp32"
+    assert "final layer stays fp32 by default" in ops[2]["reason"]
     rep = report(out)
     assert rep["method"] == method
     assert rep["samples"] == {"calibration": 160, "validation": 40,
                               "validation_is_calibration": False}
-    assert [l["precision"] for l in rep["layers"]] == ["int8"] * 3
+    assert [l["precision"] for l in rep["layers"]] == ["int8", "int8", "fp32"]
     acc = (paddle_mlir.load(str(out))(xte)[0].argmax(1) == yte).mean()
     print("digits %s: fp32 %.4f int8 %.4f, output SQNR %.1f dB" % (
         method, acc_fp32, acc, rep["result"]["output_sqnr_db"]))
     assert abs(acc - acc_fp32) <= 0.01, (acc, acc_fp32)
+
+
+@pytest.mark.parametrize("pattern", ["fc", "elementwise_add_2.*", "nothing,elementwise_add_?.tmp_0"])
+def test_quantize_include_and_exclude(digits_setup, pattern):
+    m, model, samples, xte, yte, acc_fp32, tmp = digits_setup
+    out = tmp / "include"
+    p = compile_int8(model, samples, out, "--quantize-include", pattern)
+    assert p.returncode == 0, p.stderr
+    rep = report(out)
+    assert [l["precision"] for l in rep["layers"]] == ["int8"] * 3, rep["layers"]
+    # The builder's linear is matmul_v2 + elementwise_add, fused to an fc
+    # named after the add's output.
+    assert rep["layers"][2]["layer"] == "elementwise_add_2.tmp_0"
+    acc = (paddle_mlir.load(str(out))(xte)[0].argmax(1) == yte).mean()
+    assert abs(acc - acc_fp32) <= 0.01
+    # An exclusion by glob keeps the first conv fp32.
+    out = tmp / "exclude"
+    p = compile_int8(model, samples, out, "--quantize-include", pattern,
+                     "--quantize-exclude", "conv2d_0*")
+    assert p.returncode == 0, p.stderr
+    layers = report(out)["layers"]
+    assert [l["precision"] for l in layers] == ["fp32", "int8", "int8"], layers
+    assert layers[0]["reason"] == "excluded by --quantize-exclude"
 
 
 def test_thresholds_match_numpy(digits_setup):
@@ -181,7 +208,8 @@ def test_fallback_moves_only_the_bad_layer(tmp_path):
     xtr, _, xte, _ = digits()
     samples = write_samples(tmp_path / "samples", xtr[:100])
     plain = tmp_path / "plain"
-    p = compile_int8(model, samples, plain)
+    # The classifier too, so three layers compete.
+    p = compile_int8(model, samples, plain, "--quantize-include", "fc")
     assert p.returncode == 0, p.stderr
     layers = report(plain)["layers"]
     worst = min(range(3), key=lambda i: layers[i]["sqnr_db"])
@@ -190,7 +218,8 @@ def test_fallback_moves_only_the_bad_layer(tmp_path):
     assert bad < 15, bad
 
     out = tmp_path / "fallback"
-    p = compile_int8(model, samples, out, "--accuracy-target", "sqnr=25")
+    p = compile_int8(model, samples, out, "--accuracy-target", "sqnr=25", "--quantize-include",
+                     "fc")
     assert p.returncode == 0, p.stderr
     rep = report(out)
     assert [l["precision"] for l in rep["layers"]] == ["int8", "fp32", "int8"], rep["layers"]
@@ -236,7 +265,7 @@ def test_calibration_cache(digits_setup, tmp_path):
     p = compile_int8(model, samples, b, "--calibration-cache", str(cache))
     assert p.returncode == 0, p.stderr
     assert "calibrating:" not in p.stderr
-    assert "statistics of 3 tensors from" in p.stderr
+    assert "statistics of 2 tensors from" in p.stderr
     assert [l["scale"] for l in report(a)["layers"]] == [l["scale"] for l in report(b)["layers"]]
     # Another model (other weights): the cache is refused.
     other = DigitsCNN()
@@ -317,6 +346,7 @@ def test_bad_samples(digits_setup, tmp_path, kind, message):
 
 @pytest.mark.parametrize("args,message", [
     (["--accuracy-target", "top1=0.9"], "--accuracy-target only applies with --calibration-data"),
+    (["--quantize-include", "fc"], "--quantize-include only applies with --calibration-data"),
     (["--calibration-data", "D", "--accuracy-target", "top5=1"], "--accuracy-target must be"),
     (["--calibration-data", "D", "--calibration-method", "entropy"],
      "--calibration-method must be minmax, percentile, kl or mse, not 'entropy'"),

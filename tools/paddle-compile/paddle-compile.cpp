@@ -73,7 +73,12 @@ static cl::opt<std::string> accuracyTarget(
 static cl::list<std::string> quantizeExclude(
     "quantize-exclude",
     cl::desc("With --precision int8: op types (conv2d, fc, ...) or Paddle output variable names "
-             "whose ops stay fp32 (comma-separated or repeated)"),
+             "(globs allowed) whose ops stay fp32 (comma-separated or repeated)"),
+    cl::value_desc("PATTERN"), cl::CommaSeparated, cl::cat(category));
+static cl::list<std::string> quantizeInclude(
+    "quantize-include",
+    cl::desc("With --calibration-data: op types or Paddle output variable names (globs allowed) "
+             "to quantize though calibration keeps them fp32 by default (the final classifier)"),
     cl::value_desc("PATTERN"), cl::CommaSeparated, cl::cat(category));
 static cl::list<std::string> inputShapes("input-shape",
                                          cl::desc("Static shape of an input: NAME=1x3x224x224"),
@@ -170,6 +175,12 @@ int main(int argc, char **argv) {
     return 1;
   }
   opts.quantizeExclude.assign(quantizeExclude.begin(), quantizeExclude.end());
+  if (!quantizeInclude.empty() && calibration.empty()) {
+    llvm::errs() << "paddle-compile: error: --quantize-include only applies with "
+                    "--calibration-data\n";
+    return 1;
+  }
+  opts.quantizeInclude.assign(quantizeInclude.begin(), quantizeInclude.end());
   for (const std::string &spec : inputShapes) {
     std::vector<int64_t> dims;
     std::string error;

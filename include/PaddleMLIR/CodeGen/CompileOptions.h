@@ -77,6 +77,9 @@ struct CompileOptions {
   /// --quantize-exclude: op types (conv2d, fc, ...) or Paddle output
   /// variable names whose ops stay fp32 under --precision int8.
   std::vector<std::string> quantizeExclude;
+  /// --quantize-include: the same patterns, for layers calibration keeps in
+  /// fp32 by default (the final classifier).
+  std::vector<std::string> quantizeInclude;
 
   // Post-training int8 quantization of a float model (docs/Quantization.md).
   /// --calibration-data: a directory of samples (one .npy per sample for a

@@ -479,6 +479,19 @@ llvm::json::Object scalesSummary(ArrayRef<float> s) {
                             {"max", s.empty() ? 0.0 : *hi}};
 }
 
+/// What oneDNN's int8 kernels run on on this machine (pdk_int8_isa of the
+/// kernel library), or why that is unknown.
+std::string int8Isa() {
+  std::string lib = kernelsLibrary();
+  void *h = dlopen(lib.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (!h)
+    return "unknown (cannot load " + lib + ")";
+  auto fn = reinterpret_cast<const char *(*)()>(dlsym(h, "pdk_int8_isa"));
+  std::string r = fn ? std::string(fn()) : std::string("unknown");
+  dlclose(h);
+  return r;
+}
+
 /// The precision of every compute op after the graph pipeline (and
 /// pd-quantize under --precision int8), for manifest.json.
 struct PrecisionReport {
@@ -489,6 +502,7 @@ struct PrecisionReport {
 PrecisionReport precisionReport(ModuleOp module, const CompileOptions &opts) {
   PrecisionReport r;
   int64_t index = 0;
+  std::string isa;
   module.walk([&](Operation *op) {
     if (!isComputeOp(op))
       return;
@@ -505,6 +519,11 @@ PrecisionReport precisionReport(ModuleOp module, const CompileOptions &opts) {
       rec["input"] = llvm::json::Object{{"dtype", inDtype}, {"scale", inScale}};
       rec["weight_scales"] = scalesSummary(ws);
       rec["output"] = output(outDtype, outScale);
+      // oneDNN picks its implementation when the artifact loads; this is
+      // the ISA it has on the compiling machine.
+      if (isa.empty())
+        isa = int8Isa();
+      rec["isa"] = isa;
       ++r.int8Ops;
     };
     auto fromOf = [&](StringRef fallback) {

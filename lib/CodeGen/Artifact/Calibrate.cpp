@@ -328,6 +328,7 @@ struct LayerInfo {
   int64_t id;
   std::string name, op, tensor;
   bool int8Form = false;   // pd-quantize converts it (dry run)
+  bool keptFp32 = false;   // fp32 by default (the final layer)
   std::string why;         // else why not
   double threshold = 0, scale = 0;
   bool isUnsigned = false;
@@ -444,6 +445,7 @@ struct Calibrator {
   std::vector<InputSpec> inputs;
   std::vector<LayerInfo> layers;
   std::map<std::string, ActivationRange> ranges;
+  std::map<int64_t, std::string> defaults; // layers fp32 by default, and why
   int64_t numOutputs = 0;
   Reference reference;
   int artifacts = 0;
@@ -504,7 +506,7 @@ struct Calibrator {
     SmallVector<Value> values;
     SmallVector<std::string> tensorNames;
     for (const QuantLayer &l : ls)
-      if (layers[l.id].int8Form && !hasProgramQuantizer(l.activation) &&
+      if (layers[l.id].int8Form && !layers[l.id].keptFp32 && !hasProgramQuantizer(l.activation) &&
           !llvm::is_contained(values, l.activation)) {
         values.push_back(l.activation);
         tensorNames.push_back(names[l.activation]);
@@ -611,7 +613,7 @@ struct Calibrator {
     SmallVector<std::string> extraNames;
     std::vector<int64_t> probed;
     for (const QuantLayer &l : ls) {
-      if (!layers[l.id].int8Form || !ranges.count(names[l.activation]))
+      if (!layers[l.id].int8Form || layers[l.id].keptFp32 || !ranges.count(names[l.activation]))
         continue;
       b.setInsertionPointAfter(l.op);
       Operation *twin = b.clone(*l.op);
@@ -664,7 +666,9 @@ struct Calibrator {
   /// Step 4: the int8 model with `fp32` layers in float, against the reference.
   FailureOr<Agreement> trial(const std::map<int64_t, std::string> &fp32) {
     OwningOpRef<ModuleOp> t = module.clone();
-    insertActivationQuantizers(*t, ranges, fp32);
+    std::map<int64_t, std::string> all = fp32;
+    all.insert(defaults.begin(), defaults.end());
+    insertActivationQuantizers(*t, ranges, all);
     FailureOr<std::string> dir = build(*t, Precision::INT8, "trial");
     if (failed(dir))
       return failure();
@@ -749,6 +753,18 @@ LogicalResult mlir::pd::artifact::calibrate(ModuleOp module, const CompileOption
   }
   if (failed(dryRun(module, opts, c.layers)))
     return failure();
+  // Transformer-safe defaults: the final layer (a classifier) stays fp32
+  // unless --quantize-include names it (layer_norm, softmax and GELU have no
+  // int8 form at all).
+  for (const QuantLayer &l : ls) {
+    LayerInfo &info = c.layers[l.id];
+    if (info.int8Form && isFinalComputeOp(l.op) && !hasProgramQuantizer(l.activation) &&
+        !matchesOpPattern(l.op, opts.quantizeInclude)) {
+      info.keptFp32 = true;
+      c.defaults[l.id] = "the final layer stays fp32 by default (--quantize-include " +
+                         info.name + " quantizes it)";
+    }
+  }
 
   // Samples: the last share held out for validation.
   std::vector<std::string> files;
@@ -794,10 +810,11 @@ LogicalResult mlir::pd::artifact::calibrate(ModuleOp module, const CompileOption
   }
   if (failed(c.checkSamples(files)))
     return failure();
-  size_t candidates = llvm::count_if(c.layers, [](const LayerInfo &l) { return l.int8Form; });
+  size_t candidates =
+      llvm::count_if(c.layers, [](const LayerInfo &l) { return l.int8Form && !l.keptFp32; });
   if (opts.verbose)
     llvm::errs() << "calibration: " << c.layers.size() << " convolutions/matrix products, "
-                 << candidates << " with an int8 form; " << c.calibFiles.size()
+                 << candidates << " to quantize; " << c.calibFiles.size()
                  << " calibration and " << (validationIsCalibration ? 0 : c.validFiles.size())
                  << " validation samples; method " << opts.calibrationMethod << "\n";
 
@@ -816,7 +833,7 @@ LogicalResult mlir::pd::artifact::calibrate(ModuleOp module, const CompileOption
   // 4. The accuracy target.
   std::vector<int64_t> order; // int8 layers, worst SQNR first
   for (const LayerInfo &l : c.layers)
-    if (l.int8Form && c.ranges.count(l.tensor))
+    if (l.int8Form && !l.keptFp32 && c.ranges.count(l.tensor))
       order.push_back(l.id);
   std::stable_sort(order.begin(), order.end(), [&](int64_t a, int64_t b) {
     double sa = c.layers[a].sqnr, sb = c.layers[b].sqnr;
@@ -900,6 +917,7 @@ LogicalResult mlir::pd::artifact::calibrate(ModuleOp module, const CompileOption
 
   // 5. The quantizers, and the report.
   std::map<int64_t, std::string> fp32 = fp32Set(chosen);
+  fp32.insert(c.defaults.begin(), c.defaults.end());
   insertActivationQuantizers(module, c.ranges, fp32);
   double totalMacs = 0;
   for (const LayerInfo &l : c.layers)
@@ -972,7 +990,10 @@ LogicalResult mlir::pd::artifact::calibrate(ModuleOp module, const CompileOption
                          l.scale > 0 ? llvm::formatv("{0:e3}", l.scale).str() : std::string("-"),
                          dB(l.sqnr), l.precision,
                          totalMacs > 0 ? 100.0 * l.macs / totalMacs : 0.0, l.reason);
-    e << "calibration: " << (order.size() - std::min(chosen, order.size())) << " of "
+    size_t int8Layers = llvm::count_if(c.layers, [](const LayerInfo &l) {
+      return l.precision == "int8";
+    });
+    e << "calibration: " << int8Layers << " of "
       << c.layers.size() << " layers int8; " << agreementText(result) << " on "
       << (validationIsCalibration ? "the calibration" : "the validation")
       << " samples; report in " << pathIn(outDir, "quant_report.json") << "\n";

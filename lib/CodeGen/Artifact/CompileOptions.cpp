@@ -82,13 +82,16 @@ llvm::Error mlir::pd::setCompileOption(CompileOptions &options, StringRef flag, 
     return parse(kConvLayouts, flag, value, options.convLayout);
   if (flag == "conv-algorithm")
     return parse(kConvAlgorithms, flag, value, options.convAlgorithm);
-  if (flag == "quantize-exclude") {
-    // Comma-separated op types or output variable names (empty: none).
+  if (flag == "quantize-exclude" || flag == "quantize-include") {
+    // Comma-separated op types or output variable names, globs allowed
+    // (empty: none).
     llvm::SmallVector<StringRef> parts;
     value.split(parts, ',', -1, /*KeepEmpty=*/false);
-    options.quantizeExclude.clear();
+    std::vector<std::string> &list =
+        flag == "quantize-exclude" ? options.quantizeExclude : options.quantizeInclude;
+    list.clear();
     for (StringRef p : parts)
-      options.quantizeExclude.push_back(p.trim().str());
+      list.push_back(p.trim().str());
     return llvm::Error::success();
   }
   auto number = [&](double lo, double hi, double &out) -> llvm::Error {

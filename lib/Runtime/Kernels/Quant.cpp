@@ -181,7 +181,42 @@ bool scalesFit(const int64_t *sd, int64_t n) {
 
 } // namespace
 
+/// The name of oneDNN's effective ISA.
+const char *isaName(unsigned isa) {
+  switch (isa) {
+  case dnnl_cpu_isa_avx512_core_amx:
+    return "avx512_core_amx";
+  case dnnl_cpu_isa_avx512_core_bf16:
+    return "avx512_core_bf16";
+  case dnnl_cpu_isa_avx512_core_vnni:
+    return "avx512_core_vnni";
+  case dnnl_cpu_isa_avx512_core:
+    return "avx512_core";
+  case dnnl_cpu_isa_avx2_vnni:
+    return "avx2_vnni";
+  case dnnl_cpu_isa_avx2:
+    return "avx2";
+  case dnnl_cpu_isa_avx:
+    return "avx";
+  case dnnl_cpu_isa_sse41:
+    return "sse41";
+  default:
+    return "other";
+  }
+}
+
 extern "C" {
+
+/// What the int8 kernels run on here: oneDNN's effective ISA and whether
+/// int8 is multiplied exactly (VNNI) or emulated in f32, e.g.
+/// "avx512_core_vnni (int8 with VNNI)". The compiler puts it in the
+/// manifest's int8 records.
+PDK_EXPORT const char *pdk_int8_isa(void) {
+  static thread_local std::string text;
+  text = std::string(isaName(static_cast<unsigned>(dnnl::get_effective_cpu_isa()))) +
+         (exactInt8() ? " (int8 with VNNI)" : " (no VNNI: int8 emulated in f32)");
+  return text.c_str();
+}
 
 /// int8 NCHW convolution; operands, fields and the arithmetic as qconv:: in
 /// KernelABI.h.

@@ -11,6 +11,7 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
+#include "llvm/Support/GlobPattern.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
 
@@ -30,6 +31,21 @@ bool isCandidate(Operation *op) {
 }
 
 func::FuncOp mainOf(ModuleOp module) { return module.lookupSymbol<func::FuncOp>("main"); }
+
+/// The Paddle variables in an op's location (a fused op has several).
+SmallVector<std::string> variablesOf(Operation *op) {
+  SmallVector<std::string> names;
+  op->getLoc()->walk([&](Location l) {
+    if (auto n = dyn_cast<NameLoc>(l)) {
+      StringRef s = n.getName().getValue();
+      size_t arrow = s.find(" -> ");
+      if (arrow != StringRef::npos)
+        names.push_back(s.substr(arrow + 4).str());
+    }
+    return WalkResult::advance();
+  });
+  return names;
+}
 
 /// The first Paddle variable in an op's location ("conv2d #7 -> x").
 std::string variableOf(Operation *op) {
@@ -52,6 +68,40 @@ std::string variableOf(Operation *op) {
 bool hasProgramQuantizer(Value activation) {
   Operation *def = activation.getDefiningOp();
   return def && isa<FakeQuantizeDequantizeMovingAverageAbsMaxOp, DequantizeLinearOp, DequantizeOp>(def);
+}
+
+bool matchesOpPattern(Operation *op, ArrayRef<std::string> patterns) {
+  if (patterns.empty())
+    return false;
+  std::string type = op->getName().stripDialect().str();
+  SmallVector<std::string> names = variablesOf(op);
+  for (const std::string &p : patterns) {
+    llvm::Expected<llvm::GlobPattern> glob = llvm::GlobPattern::create(p);
+    auto matches = [&](StringRef s) { return glob ? glob->match(s) : s == p; };
+    if (!glob)
+      llvm::consumeError(glob.takeError());
+    if (matches(type) || llvm::any_of(names, matches))
+      return true;
+  }
+  return false;
+}
+
+bool isFinalComputeOp(Operation *op) {
+  // Forward through non-compute readers until a return (or a compute op).
+  SmallVector<Value> work(op->getResults().begin(), op->getResults().end());
+  llvm::DenseSet<Operation *> seen;
+  while (!work.empty()) {
+    Value v = work.pop_back_val();
+    for (Operation *user : v.getUsers()) {
+      if (isa<func::ReturnOp>(user))
+        return true;
+      if (isCandidate(user) || isa<QuantizedConv2dOp, QuantizedFcOp>(user) ||
+          !seen.insert(user).second)
+        continue;
+      work.append(user->getResults().begin(), user->getResults().end());
+    }
+  }
+  return false;
 }
 
 SmallVector<QuantLayer> assignQuantLayers(ModuleOp module) {

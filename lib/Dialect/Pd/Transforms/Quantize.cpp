@@ -15,6 +15,7 @@
 
 #include "Constants.h"
 #include "PaddleMLIR/Dialect/Pd/IR/PdOps.h"
+#include "PaddleMLIR/Dialect/Pd/Transforms/Calibration.h"
 #include "PaddleMLIR/Dialect/Pd/Transforms/Passes.h"
 
 #include "mlir/Dialect/MLProgram/IR/MLProgram.h"
@@ -110,23 +111,6 @@ FailureOr<ActivationQuant> activationQuant(Value v, std::string &why) {
   }
   why = "its input has no 8-bit fake quantizer (no scale to run it in int8 with)";
   return failure();
-}
-
-/// The Paddle variables named in an op's location (the importer's
-/// "conv2d #7 -> conv2d_1.tmp_0"; a fused op carries those of the ops it
-/// replaced).
-SmallVector<std::string> outputNames(Operation *op) {
-  SmallVector<std::string> names;
-  op->getLoc()->walk([&](Location l) {
-    if (auto n = dyn_cast<NameLoc>(l)) {
-      StringRef s = n.getName().getValue();
-      size_t arrow = s.find(" -> ");
-      if (arrow != StringRef::npos)
-        names.push_back(s.substr(arrow + 4).str());
-    }
-    return WalkResult::advance();
-  });
-  return names;
 }
 
 /// Symmetric int8 weights with one scale per slice along `axis`: scale =
@@ -287,10 +271,7 @@ struct PdQuantizePass : impl::PdQuantizePassBase<PdQuantizePass> {
   using PdQuantizePassBase::PdQuantizePassBase;
 
   bool excluded(Operation *op) const {
-    StringRef type = op->getName().stripDialect();
-    SmallVector<std::string> names = outputNames(op);
-    return llvm::any_of(
-        exclude, [&](const std::string &e) { return e == type || llvm::is_contained(names, e); });
+    return matchesOpPattern(op, SmallVector<std::string>(exclude.begin(), exclude.end()));
   }
 
   /// Rewrites `op` (a conv) to pd.quantized_conv2d, or says why not.

@@ -57,6 +57,17 @@ int64_t insertActivationQuantizers(ModuleOp module,
                                    const std::map<std::string, ActivationRange> &ranges,
                                    const std::map<int64_t, std::string> &fp32Layers);
 
+/// Whether `op` matches one of `patterns` (--quantize-exclude/-include):
+/// each a glob (`*`, `?`, `[...]`) over the op type (conv2d, fc, ...) or a
+/// Paddle variable the op writes (from its location). A pattern that is not
+/// a valid glob matches literally.
+bool matchesOpPattern(Operation *op, ArrayRef<std::string> patterns);
+
+/// Whether `op` is the model's final classifier (or other last layer): a
+/// compute op from which one of @main's results is reached through ops
+/// that are not convolutions or matrix products.
+bool isFinalComputeOp(Operation *op);
+
 /// Appends `values` to @main's results, named (pd.name) `names`.
 void appendMainResults(ModuleOp module, ArrayRef<Value> values, ArrayRef<std::string> names);
 } // namespace mlir::pd

@@ -151,7 +151,10 @@ def PdQuantizePass : Pass<"pd-quantize", "::mlir::ModuleOp"> {
     why (no quantized input, weight not constant, excluded, ...), which the
     artifact's manifest reports. `exclude` names op types (`conv2d`) or
     the Paddle output variable of an op (the name in its location) that
-    stay float32.
+    stay float32; globs (`conv2d_1*`) are allowed. A candidate op with a
+    `pd.quant_fallback` attribute (set by calibration's accuracy check)
+    stays float32 with that reason, and the calibrated quantizers
+    (`pd.calibrated`) an op left in float32 still reads are bypassed.
   }];
   let options = [
     ListOption<"exclude", "exclude", "std::string",
