@@ -52,9 +52,10 @@ static cl::opt<std::string>
                           cl::desc("The percentile of --calibration-method percentile "
                                    "(default 99.99)"),
                           cl::init("99.99"), cl::cat(category));
-static cl::opt<std::string> calibrationSamples(
-    "calibration-samples", cl::desc("Use the first N samples of --calibration-data (default: all)"),
-    cl::value_desc("N"), cl::init("0"), cl::cat(category));
+static cl::opt<std::string>
+    calibrationSamples("calibration-samples",
+                       cl::desc("Use the first N samples of --calibration-data (default: all)"),
+                       cl::value_desc("N"), cl::init("0"), cl::cat(category));
 static cl::opt<std::string> calibrationCache(
     "calibration-cache",
     cl::desc("Read the calibration statistics from FILE when it exists and matches the model, "

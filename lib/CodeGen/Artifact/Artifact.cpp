@@ -574,8 +574,8 @@ LogicalResult runQuantizePipeline(ModuleOp module, const CompileOptions &opts,
                              "quantized (see compute_ops in manifest.json for why), so the "
                              "artifact computes in fp32");
   module.walk([](Operation *op) {
-    for (StringRef a : {"pd.fp32_reason", "pd.quantized_from", "pd.layer", "pd.quant_fallback",
-                        "pd.calibrated"})
+    for (StringRef a :
+         {"pd.fp32_reason", "pd.quantized_from", "pd.layer", "pd.quant_fallback", "pd.calibrated"})
       op->removeAttr(a);
   });
   return success();
@@ -874,7 +874,7 @@ void mlir::pd::artifact::addQuantizePasses(OpPassManager &pm, const CompileOptio
 }
 
 LogicalResult mlir::pd::artifact::writeArtifact(ModuleOp module, const CompileOptions &opts,
-                                              StringRef outDir, bool measure, bool quiet) {
+                                                StringRef outDir, bool measure, bool quiet) {
   Interface io;
   CodegenReport report;
   if (failed(lowerGraph(module, opts, measure, quiet, io, report)))

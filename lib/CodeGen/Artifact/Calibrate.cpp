@@ -26,6 +26,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ArtifactInternal.h"
+#include "Validation.h"
 
 #include "PaddleMLIR/CodeGen/Artifact.h"
 #include "PaddleMLIR/Dialect/Pd/IR/PdOps.h"
@@ -59,6 +60,7 @@
 
 using namespace mlir;
 using namespace mlir::pd;
+using namespace mlir::pd::artifact;
 namespace q = paddle_mlir::quant;
 
 namespace {
@@ -72,231 +74,6 @@ std::string pathIn(StringRef dir, const Twine &file) {
   llvm::sys::path::append(p, file);
   return p.str().str();
 }
-
-//===--- Samples ---------------------------------------------------------===//
-
-/// One sample: an array per model input, in the model's input order.
-struct Sample {
-  std::string file;
-  std::vector<npy::Array> inputs;
-};
-
-/// An input of the model as the helper artifacts see it.
-struct InputSpec {
-  std::string name;
-  pdrt_dtype dtype;
-  std::vector<int64_t> shape; // -1: dynamic
-};
-
-/// The sample files of `dir` (.npy and .npz), sorted by name.
-LogicalResult listSamples(ModuleOp m, StringRef dir, std::vector<std::string> &files) {
-  if (!llvm::sys::fs::is_directory(dir))
-    return fail(m, "--calibration-data '" + dir + "' is not a directory");
-  std::error_code ec;
-  for (llvm::sys::fs::directory_iterator it(dir, ec), end; it != end && !ec; it.increment(ec)) {
-    StringRef ext = llvm::sys::path::extension(it->path());
-    if (ext == ".npy" || ext == ".npz")
-      files.push_back(it->path());
-  }
-  if (ec)
-    return fail(m, "--calibration-data '" + dir + "': " + ec.message());
-  if (files.empty())
-    return fail(m, "--calibration-data '" + dir +
-                       "' holds no samples (one .npy per sample for a one-input model, or one "
-                       ".npz per sample with an array per input name)");
-  std::sort(files.begin(), files.end());
-  return success();
-}
-
-std::string shapeText(ArrayRef<int64_t> shape) {
-  std::string s = "[";
-  for (size_t i = 0; i < shape.size(); ++i)
-    s += (i ? ", " : "") + (shape[i] < 0 ? std::string("?") : std::to_string(shape[i]));
-  return s + "]";
-}
-
-/// Checks one array against the model input it is bound to; an array one
-/// rank short of an input with a leading batch dim of 1 or ? gets it.
-bool checkArray(npy::Array &a, const InputSpec &in, const std::string &file, std::string &error) {
-  auto where = [&] { return "calibration sample '" + file + "', input '" + in.name + "': "; };
-  if (a.dtype != in.dtype) {
-    error = where() + "dtype " + pdrt_dtype_name(a.dtype) + ", the model takes " +
-            pdrt_dtype_name(in.dtype);
-    return false;
-  }
-  if (a.shape.size() + 1 == in.shape.size() && (in.shape[0] == 1 || in.shape[0] < 0))
-    a.shape.insert(a.shape.begin(), 1);
-  bool ok = a.shape.size() == in.shape.size();
-  for (size_t i = 0; ok && i < a.shape.size(); ++i)
-    ok = in.shape[i] < 0 || in.shape[i] == a.shape[i];
-  if (!ok) {
-    error = where() + "shape " + shapeText(a.shape) + ", the model takes " + shapeText(in.shape);
-    return false;
-  }
-  return true;
-}
-
-bool readSample(const std::string &file, ArrayRef<InputSpec> inputs, Sample &out,
-                std::string &error) {
-  out.file = file;
-  out.inputs.assign(inputs.size(), {});
-  if (StringRef(file).ends_with(".npy")) {
-    if (inputs.size() != 1) {
-      std::string names;
-      for (const InputSpec &in : inputs)
-        names += (names.empty() ? "" : ", ") + in.name;
-      error = "calibration sample '" + file + "': the model has " +
-              std::to_string(inputs.size()) + " inputs (" + names +
-              "); give each sample as an .npz with one array per input name";
-      return false;
-    }
-    return npy::read(file, out.inputs[0], error) &&
-           checkArray(out.inputs[0], inputs[0], file, error);
-  }
-  std::vector<std::pair<std::string, npy::Array>> members;
-  if (!npy::readNpz(file, members, error))
-    return false;
-  std::vector<bool> seen(inputs.size(), false);
-  for (auto &[name, array] : members) {
-    auto it = llvm::find_if(inputs, [&, &name = name](const InputSpec &in) { return in.name == name; });
-    if (it == inputs.end()) {
-      std::string names;
-      for (const InputSpec &in : inputs)
-        names += (names.empty() ? "" : ", ") + in.name;
-      error = "calibration sample '" + file + "': array '" + name +
-              "' is not an input of the model (its inputs: " + names + ")";
-      return false;
-    }
-    size_t i = it - inputs.begin();
-    if (!checkArray(array, inputs[i], file, error))
-      return false;
-    out.inputs[i] = std::move(array);
-    seen[i] = true;
-  }
-  for (size_t i = 0; i < inputs.size(); ++i)
-    if (!seen[i]) {
-      error = "calibration sample '" + file + "' has no array for input '" + inputs[i].name + "'";
-      return false;
-    }
-  return true;
-}
-
-//===--- Running helper artifacts -----------------------------------------===//
-
-/// A loaded helper artifact and one instance of it.
-class Runner {
-public:
-  ~Runner() {
-    if (instance_)
-      pdrt_instance_free(instance_);
-    if (model_)
-      pdrt_model_free(model_);
-  }
-  bool load(const std::string &dir, std::string &error) {
-    if (pdrt_model_load(dir.c_str(), &model_) != PDRT_OK ||
-        pdrt_instance_create(model_, &instance_) != PDRT_OK) {
-      error = std::string("cannot load the helper artifact: ") + pdrt_last_error();
-      return false;
-    }
-    return true;
-  }
-  std::vector<InputSpec> inputs() const {
-    std::vector<InputSpec> r;
-    for (int64_t i = 0; i < pdrt_model_num_inputs(model_); ++i) {
-      const int64_t *s = pdrt_model_input_shape(model_, i);
-      r.push_back({pdrt_model_input_name(model_, i), pdrt_model_input_dtype(model_, i),
-                   std::vector<int64_t>(s, s + pdrt_model_input_rank(model_, i))});
-    }
-    return r;
-  }
-  int64_t numOutputs() const { return pdrt_model_num_outputs(model_); }
-  std::string outputName(int64_t i) const { return pdrt_model_output_name(model_, i); }
-  bool run(const Sample &s, ArrayRef<InputSpec> specs, std::string &error) {
-    for (size_t i = 0; i < specs.size(); ++i) {
-      const npy::Array &a = s.inputs[i];
-      if (pdrt_set_input(instance_, specs[i].name.c_str(), a.dtype, a.shape.data(),
-                         static_cast<int64_t>(a.shape.size()), a.data.data()) != PDRT_OK) {
-        error = "calibration sample '" + s.file + "': " + pdrt_last_error();
-        return false;
-      }
-    }
-    if (pdrt_run(instance_) != PDRT_OK) {
-      error = "calibration sample '" + s.file + "': the run failed: " + pdrt_last_error();
-      return false;
-    }
-    return true;
-  }
-  /// Output i of the last run as floats (empty if it is not float32).
-  ArrayRef<float> output(int64_t i) const {
-    const void *data;
-    const int64_t *shape;
-    int64_t rank;
-    pdrt_dtype dtype;
-    if (pdrt_get_output(instance_, i, &data, &shape, &rank, &dtype) != PDRT_OK ||
-        dtype != PDRT_FLOAT32)
-      return {};
-    int64_t n = 1;
-    for (int64_t d = 0; d < rank; ++d)
-      n *= shape[d];
-    return ArrayRef<float>(static_cast<const float *>(data), n);
-  }
-  /// The last dim of output i (the classes of a classifier).
-  int64_t lastDim(int64_t i) const {
-    const void *data;
-    const int64_t *shape;
-    int64_t rank;
-    pdrt_dtype dtype;
-    if (pdrt_get_output(instance_, i, &data, &shape, &rank, &dtype) != PDRT_OK || rank == 0)
-      return 1;
-    return shape[rank - 1];
-  }
-
-private:
-  pdrt_model *model_ = nullptr;
-  pdrt_instance *instance_ = nullptr;
-};
-
-/// "calibrating: 120/400 samples, 3.1 s, ETA 7.2 s" on stderr: rewritten in
-/// place on a terminal, else a line per tenth of the work.
-class Progress {
-public:
-  Progress(bool enabled, std::string what, size_t total)
-      : enabled_(enabled && total > 0), what_(std::move(what)), total_(total),
-        tty_(llvm::sys::Process::StandardErrIsDisplayed()),
-        start_(std::chrono::steady_clock::now()) {}
-  void step(size_t done) {
-    if (!enabled_)
-      return;
-    double secs = elapsed();
-    bool last = done == total_;
-    if (tty_) {
-      if (!last && secs - lastPrint_ < 0.2)
-        return;
-    } else if (!last && (done * 10 / total_ == printedTenth_ || secs - lastPrint_ < 1.0)) {
-      return;
-    }
-    lastPrint_ = secs;
-    printedTenth_ = done * 10 / total_;
-    double eta = done ? secs / static_cast<double>(done) * static_cast<double>(total_ - done) : 0;
-    llvm::errs() << (tty_ ? "\r" : "") << what_ << ": " << done << "/" << total_ << " samples, "
-                 << llvm::format("%.1f", secs) << " s";
-    if (!last)
-      llvm::errs() << ", ETA " << llvm::format("%.1f", eta) << " s";
-    llvm::errs() << (tty_ && !last ? "" : "\n");
-  }
-  double elapsed() const {
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
-  }
-
-private:
-  bool enabled_;
-  std::string what_;
-  size_t total_;
-  bool tty_;
-  std::chrono::steady_clock::time_point start_;
-  double lastPrint_ = -1;
-  size_t printedTenth_ = 0;
-};
 
 //===--- The model's identity (for the cache) ------------------------------===//
 
@@ -313,8 +90,8 @@ std::string modelFingerprint(ModuleOp module) {
     if (auto res = dyn_cast_or_null<DenseResourceElementsAttr>(global.getValueAttr()))
       if (AsmResourceBlob *blob = res.getRawHandle().getBlob()) {
         ArrayRef<char> d = blob->getData();
-        h = llvm::xxh3_64bits(ArrayRef<uint8_t>(reinterpret_cast<const uint8_t *>(d.data()),
-                                                d.size())) ^
+        h = llvm::xxh3_64bits(
+                ArrayRef<uint8_t>(reinterpret_cast<const uint8_t *>(d.data()), d.size())) ^
             (h * 31);
       }
   }
@@ -327,12 +104,12 @@ std::string modelFingerprint(ModuleOp module) {
 struct LayerInfo {
   int64_t id;
   std::string name, op, tensor;
-  bool int8Form = false;   // pd-quantize converts it (dry run)
-  bool keptFp32 = false;   // fp32 by default (the final layer)
-  std::string why;         // else why not
+  bool int8Form = false; // pd-quantize converts it (dry run)
+  bool keptFp32 = false; // fp32 by default (the final layer)
+  std::string why;       // else why not
   double threshold = 0, scale = 0;
   bool isUnsigned = false;
-  double sqnr = NAN;       // its own SQNR in dB (probe)
+  double sqnr = NAN; // its own SQNR in dB (probe)
   double macs = 0;
   std::string precision = "fp32", reason;
 };
@@ -401,41 +178,6 @@ LogicalResult dryRun(ModuleOp module, const CompileOptions &opts, std::vector<La
 }
 
 //===--- Measuring ---------------------------------------------------------===//
-
-/// Output agreement of a candidate with the float reference over the
-/// validation samples.
-struct Agreement {
-  double top1 = NAN;  // share of rows of output 0 with the same argmax
-  double sqnr = NAN;  // dB over every float output
-  bool meets(const AccuracyTarget &t) const {
-    if (t.kind == AccuracyTarget::Top1)
-      return top1 >= t.value;
-    if (t.kind == AccuracyTarget::SQNR)
-      return sqnr >= t.value;
-    return true;
-  }
-};
-
-/// 10 log10(signal / noise), capped at 300 dB (identical results).
-double decibels(double signal, double noise) {
-  if (noise <= 0)
-    return 300.0;
-  if (signal <= 0)
-    return -300.0;
-  return std::min(300.0, 10.0 * std::log10(signal / noise));
-}
-
-std::string dB(double v) {
-  if (std::isnan(v))
-    return "-";
-  return v >= 300.0 ? std::string("exact") : llvm::formatv("{0:f1}", v).str();
-}
-
-/// The float outputs of the model on each validation sample.
-struct Reference {
-  std::vector<std::vector<std::vector<float>>> outputs; // [sample][output]
-  int64_t classes = 1;                                  // last dim of output 0
-};
 
 struct Calibrator {
   ModuleOp module;
@@ -514,8 +256,8 @@ struct Calibrator {
     bool cached = false;
     if (!opts.calibrationCache.empty() && llvm::sys::fs::exists(opts.calibrationCache)) {
       if (auto error = table.readCache(opts.calibrationCache, table.fingerprint))
-        return fail(module, "--calibration-cache: " + *error +
-                                " (delete the file to calibrate again)");
+        return fail(module,
+                    "--calibration-cache: " + *error + " (delete the file to calibrate again)");
       for (const std::string &t : tensorNames) {
         std::string error;
         if (!table.lookup(t, error))
@@ -556,8 +298,8 @@ struct Calibrator {
             index[t] = i;
       for (size_t t = 0; t < tensorNames.size(); ++t)
         if (index[t] < 0)
-          return fail(module, "calibration: the helper artifact lost tensor '" + tensorNames[t] +
-                                  "'");
+          return fail(module,
+                      "calibration: the helper artifact lost tensor '" + tensorNames[t] + "'");
       if (failed(runOver(r, calibFiles, "calibrating", [&](size_t s) -> LogicalResult {
             for (size_t t = 0; t < tensorNames.size(); ++t)
               if (auto error = observers[t].observe(r.output(index[t])))
@@ -572,8 +314,7 @@ struct Calibrator {
         if (auto error = table.writeCache(opts.calibrationCache))
           return fail(module, "--calibration-cache: " + *error);
         if (opts.verbose)
-          llvm::errs() << "calibration: statistics written to '" << opts.calibrationCache
-                       << "'\n";
+          llvm::errs() << "calibration: statistics written to '" << opts.calibrationCache << "'\n";
       }
     }
     // Thresholds, per tensor, by the method.
@@ -675,63 +416,18 @@ struct Calibrator {
     Runner r;
     if (failed(load(r, *dir)))
       return failure();
-    double signal = 0, noise = 0;
-    int64_t rows = 0, agree = 0;
-    int64_t classes = std::max<int64_t>(reference.classes, 1);
-    std::string what = fp32.empty() ? std::string("checking int8")
-                                    : "checking int8, " + std::to_string(fp32.size()) +
-                                          " layers fp32";
-    if (failed(runOver(r, validFiles, what, [&](size_t s) -> LogicalResult {
-          for (int64_t o = 0; o < numOutputs; ++o) {
-            ArrayRef<float> got = r.output(o);
-            const std::vector<float> &want = reference.outputs[s][o];
-            for (size_t i = 0; i < want.size() && i < got.size(); ++i) {
-              double d = static_cast<double>(want[i]) - got[i];
-              signal += static_cast<double>(want[i]) * want[i];
-              noise += d * d;
-            }
-            if (o != 0)
-              continue;
-            for (size_t row = 0; row + classes <= want.size() && row + classes <= got.size();
-                 row += classes) {
-              const float *wb = want.data() + row, *gb = got.data() + row;
-              agree += std::max_element(wb, wb + classes) - wb ==
-                       std::max_element(gb, gb + classes) - gb;
-              ++rows;
-            }
-          }
-          return success();
-        })))
-      return failure();
-    Agreement a;
-    a.top1 = rows ? static_cast<double>(agree) / static_cast<double>(rows) : NAN;
-    a.sqnr = decibels(signal, noise);
-    return a;
+    std::string what = fp32.empty()
+                           ? std::string("checking int8")
+                           : "checking int8, " + std::to_string(fp32.size()) + " layers fp32";
+    return measureAgreement(module, r, validFiles, inputs, reference, numOutputs, opts.verbose,
+                            what);
   }
 };
 
-std::string targetText(const AccuracyTarget &t) {
-  if (t.kind == AccuracyTarget::Top1)
-    return llvm::formatv("top1={0}", t.value).str();
-  if (t.kind == AccuracyTarget::SQNR)
-    return llvm::formatv("sqnr={0}", t.value).str();
-  return "none";
-}
-
-llvm::json::Value number(double v) {
-  return std::isnan(v) ? llvm::json::Value(nullptr) : llvm::json::Value(v);
-}
-
-std::string agreementText(const Agreement &a) {
-  std::string s = "output SQNR " + dB(a.sqnr) + " dB";
-  if (!std::isnan(a.top1))
-    s += llvm::formatv(", top-1 agreement {0:f4}", a.top1).str();
-  return s;
-}
 } // namespace
 
 LogicalResult mlir::pd::artifact::calibrate(ModuleOp module, const CompileOptions &opts,
-                                          StringRef outDir) {
+                                            StringRef outDir) {
   Calibrator c(module, opts);
   c.method = *q::parseMethod(opts.calibrationMethod);
   auto main = module.lookupSymbol<func::FuncOp>("main");
@@ -761,8 +457,8 @@ LogicalResult mlir::pd::artifact::calibrate(ModuleOp module, const CompileOption
     if (info.int8Form && isFinalComputeOp(l.op) && !hasProgramQuantizer(l.activation) &&
         !matchesOpPattern(l.op, opts.quantizeInclude)) {
       info.keptFp32 = true;
-      c.defaults[l.id] = "the final layer stays fp32 by default (--quantize-include " +
-                         info.name + " quantizes it)";
+      c.defaults[l.id] = "the final layer stays fp32 by default (--quantize-include " + info.name +
+                         " quantizes it)";
     }
   }
 
@@ -772,10 +468,11 @@ LogicalResult mlir::pd::artifact::calibrate(ModuleOp module, const CompileOption
     return failure();
   if (opts.calibrationSamples > 0 && files.size() > static_cast<size_t>(opts.calibrationSamples))
     files.resize(opts.calibrationSamples);
-  size_t nValid = files.size() < 2 ? 0
-                                   : std::min(files.size() - 1,
-                                              static_cast<size_t>(std::lround(
-                                                  opts.validationSplit * files.size())));
+  size_t nValid =
+      files.size() < 2
+          ? 0
+          : std::min(files.size() - 1,
+                     static_cast<size_t>(std::lround(opts.validationSplit * files.size())));
   if (nValid == 0 && opts.validationSplit > 0 && files.size() >= 2)
     nValid = 1;
   c.calibFiles.assign(files.begin(), files.end() - nValid);
@@ -783,8 +480,7 @@ LogicalResult mlir::pd::artifact::calibrate(ModuleOp module, const CompileOption
   bool validationIsCalibration = c.validFiles.empty();
   if (validationIsCalibration)
     c.validFiles = c.calibFiles;
-  if (opts.accuracyTarget.kind != AccuracyTarget::None && validationIsCalibration &&
-      opts.verbose)
+  if (opts.accuracyTarget.kind != AccuracyTarget::None && validationIsCalibration && opts.verbose)
     llvm::errs() << "calibration: warning: with " << files.size()
                  << " sample(s) and --validation-split " << opts.validationSplit
                  << ", the accuracy target is checked on the calibration samples themselves\n";
@@ -798,24 +494,15 @@ LogicalResult mlir::pd::artifact::calibrate(ModuleOp module, const CompileOption
     std::string dir;
     ~Cleanup() { llvm::sys::fs::remove_directories(dir); }
   } cleanup{c.tmp};
-  for (unsigned i = 0; i < main.getNumArguments(); ++i) {
-    auto t = cast<RankedTensorType>(main.getArgument(i).getType());
-    auto n = main.getArgAttrOfType<StringAttr>(i, "pd.name");
-    std::string dtype = dtypeName(t.getElementType());
-    c.inputs.push_back({n ? n.getValue().str() : "input_" + std::to_string(i),
-                        pdrt_dtype_from_name(dtype.c_str()),
-                        std::vector<int64_t>(t.getShape().begin(), t.getShape().end())});
-    for (int64_t &d : c.inputs.back().shape)
-      d = ShapedType::isDynamic(d) ? -1 : d;
-  }
+  c.inputs = inputSpecs(main);
   if (failed(c.checkSamples(files)))
     return failure();
   size_t candidates =
       llvm::count_if(c.layers, [](const LayerInfo &l) { return l.int8Form && !l.keptFp32; });
   if (opts.verbose)
     llvm::errs() << "calibration: " << c.layers.size() << " convolutions/matrix products, "
-                 << candidates << " to quantize; " << c.calibFiles.size()
-                 << " calibration and " << (validationIsCalibration ? 0 : c.validFiles.size())
+                 << candidates << " to quantize; " << c.calibFiles.size() << " calibration and "
+                 << (validationIsCalibration ? 0 : c.validFiles.size())
                  << " validation samples; method " << opts.calibrationMethod << "\n";
 
   // 2. Statistics and thresholds.
@@ -858,12 +545,11 @@ LogicalResult mlir::pd::artifact::calibrate(ModuleOp module, const CompileOption
       return failure();
     measured[k] = *a;
     trials.push_back(llvm::json::Object{{"fp32_layers", static_cast<int64_t>(k)},
-                                        {"top1_agreement", number(a->top1)},
-                                        {"output_sqnr_db", number(a->sqnr)},
+                                        {"top1_agreement", jsonNumber(a->top1)},
+                                        {"output_sqnr_db", jsonNumber(a->sqnr)},
                                         {"meets_target", a->meets(target)}});
     if (opts.verbose)
-      llvm::errs() << "calibration: int8 with " << k << " layer(s) in fp32: "
-                   << agreementText(*a)
+      llvm::errs() << "calibration: int8 with " << k << " layer(s) in fp32: " << agreementText(*a)
                    << (target.kind == AccuracyTarget::None
                            ? std::string()
                            : std::string(a->meets(target) ? " (meets " : " (misses ") +
@@ -874,45 +560,14 @@ LogicalResult mlir::pd::artifact::calibrate(ModuleOp module, const CompileOption
   size_t chosen = 0;
   Agreement result;
   if (!order.empty()) {
-    FailureOr<Agreement> first = measure(0);
-    if (failed(first))
+    FailureOr<size_t> k = searchFallback(order.size(), target, measure, result);
+    if (failed(k))
       return failure();
-    result = *first;
-    if (!first->meets(target)) {
-      // The smallest k whose k worst layers in fp32 meet the target: one by
-      // one while there are few, else by bisection (k = all layers is float
-      // and meets it).
-      size_t n = order.size();
-      if (n <= 8) {
-        for (chosen = 1; chosen <= n; ++chosen) {
-          FailureOr<Agreement> a = measure(chosen);
-          if (failed(a))
-            return failure();
-          result = *a;
-          if (a->meets(target))
-            break;
-        }
-        chosen = std::min(chosen, n);
-      } else {
-        size_t lo = 0, hi = n; // lo misses; hi assumed to meet
-        while (hi - lo > 1) {
-          size_t mid = lo + (hi - lo) / 2;
-          FailureOr<Agreement> a = measure(mid);
-          if (failed(a))
-            return failure();
-          (a->meets(target) ? hi : lo) = mid;
-        }
-        chosen = hi;
-        FailureOr<Agreement> a = measure(chosen);
-        if (failed(a))
-          return failure();
-        result = *a;
-      }
-      if (!result.meets(target))
-        module.emitWarning("--accuracy-target " + targetText(target) +
-                           " is not met even with every layer in fp32 (" +
-                           agreementText(result) + ")");
-    }
+    chosen = *k;
+    if (!result.meets(target))
+      module.emitWarning("--accuracy-target " + targetText(target) +
+                         " is not met even with every layer in fp32 (" + agreementText(result) +
+                         ")");
   }
 
   // 5. The quantizers, and the report.
@@ -938,13 +593,13 @@ LogicalResult mlir::pd::artifact::calibrate(ModuleOp module, const CompileOption
         {"layer", l.name},
         {"op", l.op},
         {"tensor", l.tensor},
-        {"method", l.threshold > 0 ? llvm::json::Value(opts.calibrationMethod)
-                                   : llvm::json::Value(nullptr)},
-        {"threshold", l.threshold > 0 ? number(l.threshold) : nullptr},
-        {"scale", l.scale > 0 ? number(l.scale) : nullptr},
+        {"method",
+         l.threshold > 0 ? llvm::json::Value(opts.calibrationMethod) : llvm::json::Value(nullptr)},
+        {"threshold", l.threshold > 0 ? jsonNumber(l.threshold) : nullptr},
+        {"scale", l.scale > 0 ? jsonNumber(l.scale) : nullptr},
         {"dtype", l.threshold > 0 ? llvm::json::Value(l.isUnsigned ? "uint8" : "int8")
                                   : llvm::json::Value(nullptr)},
-        {"sqnr_db", number(l.sqnr)},
+        {"sqnr_db", jsonNumber(l.sqnr)},
         {"precision", l.precision},
         {"reason", l.reason.empty() ? llvm::json::Value(nullptr) : llvm::json::Value(l.reason)},
         {"macs_share", totalMacs > 0 ? l.macs / totalMacs : 0.0},
@@ -954,16 +609,16 @@ LogicalResult mlir::pd::artifact::calibrate(ModuleOp module, const CompileOption
       {"format", "paddle-mlir-quant-report"},
       {"version", 1},
       {"method", opts.calibrationMethod},
-      {"percentile", opts.calibrationMethod == "percentile" ? number(opts.calibrationPercentile)
-                                                            : nullptr},
+      {"percentile",
+       opts.calibrationMethod == "percentile" ? jsonNumber(opts.calibrationPercentile) : nullptr},
       {"samples",
        llvm::json::Object{
            {"calibration", static_cast<int64_t>(c.calibFiles.size())},
            {"validation", static_cast<int64_t>(validationIsCalibration ? 0 : c.validFiles.size())},
            {"validation_is_calibration", validationIsCalibration}}},
       {"accuracy_target", targetText(target)},
-      {"result", llvm::json::Object{{"top1_agreement", number(result.top1)},
-                                    {"output_sqnr_db", number(result.sqnr)},
+      {"result", llvm::json::Object{{"top1_agreement", jsonNumber(result.top1)},
+                                    {"output_sqnr_db", jsonNumber(result.sqnr)},
                                     {"meets_target", result.meets(target)},
                                     {"fp32_layers_moved", static_cast<int64_t>(chosen)}}},
       {"trials", std::move(trials)},
@@ -988,15 +643,14 @@ LogicalResult mlir::pd::artifact::calibrate(ModuleOp module, const CompileOption
                          l.name.size() > 32 ? l.name.substr(0, 29) + "..." : l.name, l.op,
                          l.threshold > 0 ? opts.calibrationMethod : std::string("-"),
                          l.scale > 0 ? llvm::formatv("{0:e3}", l.scale).str() : std::string("-"),
-                         dB(l.sqnr), l.precision,
-                         totalMacs > 0 ? 100.0 * l.macs / totalMacs : 0.0, l.reason);
-    size_t int8Layers = llvm::count_if(c.layers, [](const LayerInfo &l) {
-      return l.precision == "int8";
-    });
-    e << "calibration: " << int8Layers << " of "
-      << c.layers.size() << " layers int8; " << agreementText(result) << " on "
-      << (validationIsCalibration ? "the calibration" : "the validation")
-      << " samples; report in " << pathIn(outDir, "quant_report.json") << "\n";
+                         dB(l.sqnr), l.precision, totalMacs > 0 ? 100.0 * l.macs / totalMacs : 0.0,
+                         l.reason);
+    size_t int8Layers =
+        llvm::count_if(c.layers, [](const LayerInfo &l) { return l.precision == "int8"; });
+    e << "calibration: " << int8Layers << " of " << c.layers.size() << " layers int8; "
+      << agreementText(result) << " on "
+      << (validationIsCalibration ? "the calibration" : "the validation") << " samples; report in "
+      << pathIn(outDir, "quant_report.json") << "\n";
   }
   return success();
 }

@@ -126,8 +126,8 @@ llvm::Error mlir::pd::setCompileOption(CompileOptions &options, StringRef flag, 
   if (flag == "calibration-samples") {
     long long n;
     if (value.trim().getAsInteger(10, n) || n < 0)
-      return llvm::createStringError(
-          "--calibration-samples must be a count >= 0 (0: all), not '" + value.str() + "'");
+      return llvm::createStringError("--calibration-samples must be a count >= 0 (0: all), not '" +
+                                     value.str() + "'");
     options.calibrationSamples = n;
     return llvm::Error::success();
   }

@@ -67,7 +67,8 @@ std::string variableOf(Operation *op) {
 
 bool hasProgramQuantizer(Value activation) {
   Operation *def = activation.getDefiningOp();
-  return def && isa<FakeQuantizeDequantizeMovingAverageAbsMaxOp, DequantizeLinearOp, DequantizeOp>(def);
+  return def &&
+         isa<FakeQuantizeDequantizeMovingAverageAbsMaxOp, DequantizeLinearOp, DequantizeOp>(def);
 }
 
 bool matchesOpPattern(Operation *op, ArrayRef<std::string> patterns) {
@@ -226,8 +227,7 @@ void appendMainResults(ModuleOp module, ArrayRef<Value> values, ArrayRef<std::st
 }
 
 namespace {
-struct PdObserveActivationsPass
-    : impl::PdObserveActivationsPassBase<PdObserveActivationsPass> {
+struct PdObserveActivationsPass : impl::PdObserveActivationsPassBase<PdObserveActivationsPass> {
   void runOnOperation() override {
     SmallVector<QuantLayer> layers = assignQuantLayers(getOperation());
     llvm::DenseMap<Value, std::string> names = activationNames(layers);

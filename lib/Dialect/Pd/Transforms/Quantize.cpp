@@ -161,7 +161,8 @@ Value quantizeInput(OpBuilder &b, Location loc, const ActivationQuant &a) {
 /// What the new int8 op keeps of the op it replaces: its layer number
 /// (pd.layer, from calibration) and the op type it was.
 void carryOver(Operation *from, Operation *to) {
-  to->setAttr("pd.quantized_from", StringAttr::get(to->getContext(), from->getName().stripDialect()));
+  to->setAttr("pd.quantized_from",
+              StringAttr::get(to->getContext(), from->getName().stripDialect()));
   if (Attribute layer = from->getAttr("pd.layer"))
     to->setAttr("pd.layer", layer);
 }

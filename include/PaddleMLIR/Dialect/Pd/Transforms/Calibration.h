@@ -45,7 +45,7 @@ bool hasProgramQuantizer(Value activation);
 
 /// The quantizer calibration chose for one activation tensor.
 struct ActivationRange {
-  double threshold = 0; ///< clipping threshold T (> 0)
+  double threshold = 0;    ///< clipping threshold T (> 0)
   bool isUnsigned = false; ///< never negative: uint8 with step T/255, else int8 with T/127
 };
 
