@@ -360,3 +360,59 @@ def test_option_errors(digits_setup, tmp_path, args, message):
                        capture_output=True, text=True)
     assert p.returncode == 1, p.stderr
     assert message in p.stderr, p.stderr
+
+
+MODELS = os.path.normpath(os.path.join(os.path.dirname(__file__), "..", "..", "..", "shared",
+                                       "models", "paddle"))
+
+
+def photos(n, seed=0):
+    """Crops (random size and place) and flips of scikit-image's sample
+    photos, ImageNet-normalized, [1, 3, 224, 224] each."""
+    import skimage.data as sd
+    from skimage.transform import resize
+    rng = np.random.RandomState(seed)
+    images = [sd.astronaut(), sd.coffee(), sd.chelsea(), sd.rocket()]
+    mean, std = np.array([0.485, 0.456, 0.406]), np.array([0.229, 0.224, 0.225])
+    out = []
+    for i in range(n):
+        im = images[i % len(images)]
+        h, w, _ = im.shape
+        s = int(min(h, w) * rng.uniform(0.4, 1.0))
+        y, x = rng.randint(0, h - s + 1), rng.randint(0, w - s + 1)
+        crop = im[y:y + s, x:x + s]
+        if rng.rand() < 0.5:
+            crop = crop[:, ::-1]
+        r = resize(crop, (224, 224), anti_aliasing=True)
+        out.append(((r - mean) / std).transpose(2, 0, 1)[None].astype(np.float32))
+    return out
+
+
+def test_mobilenet_v1_natural_images(tmp_path):
+    """MobileNetV1 (trained weights but for the last pointwise conv, see
+    ../shared/models/README.md) calibrated on 40 photo crops; the compiler's
+    own check on the 10 held out, and ours on 16 other crops."""
+    model = os.path.join(MODELS, "mobilenet_v1_fp32_224")
+    if not os.path.isdir(model):
+        pytest.skip("../shared/models/paddle/mobilenet_v1_fp32_224 is absent")
+    samples = tmp_path / "samples"
+    samples.mkdir()
+    for i, x in enumerate(photos(50)):
+        np.save(samples / ("%03d.npy" % i), x)
+    out, fp32 = tmp_path / "int8", tmp_path / "fp32"
+    p = compile_int8(model, str(samples), out, "--input-shape", "image=1x3x224x224")
+    assert p.returncode == 0, p.stderr
+    subprocess.run([tool("paddle-compile"), model, "--input-shape", "image=1x3x224x224", "-o",
+                    str(fp32)], check=True, capture_output=True)
+    rep = report(out)
+    assert manifest(out)["compute_ops"]["int8_ops"] == 27  # all but the classifier
+    f, q = paddle_mlir.load(str(fp32)), paddle_mlir.load(str(out))
+    ref = np.concatenate([f(x)[0] for x in photos(16, seed=1)])
+    got = np.concatenate([q(x)[0] for x in photos(16, seed=1)])
+    sqnr = 10 * np.log10((ref ** 2).sum() / ((ref - got) ** 2).sum())
+    agree = (ref.argmax(1) == got.argmax(1)).mean()
+    print("mobilenet_v1 int8: compiler's check %.1f dB / top-1 %.3f; held-out crops %.1f dB / "
+          "top-1 %.3f" % (rep["result"]["output_sqnr_db"], rep["result"]["top1_agreement"], sqnr,
+                          agree))
+    assert rep["result"]["output_sqnr_db"] > 18
+    assert sqnr > 18 and agree >= 0.9
