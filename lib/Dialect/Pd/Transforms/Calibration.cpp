@@ -88,21 +88,23 @@ bool matchesOpPattern(Operation *op, ArrayRef<std::string> patterns) {
 }
 
 bool isFinalComputeOp(Operation *op) {
-  // Forward through non-compute readers until a return (or a compute op).
+  // Nothing downstream of it (along any path, residual ones included) is
+  // another layer with weights of its own; attention blocks and transposed
+  // convolutions count as layers though they are not candidates.
   SmallVector<Value> work(op->getResults().begin(), op->getResults().end());
   llvm::DenseSet<Operation *> seen;
   while (!work.empty()) {
     Value v = work.pop_back_val();
     for (Operation *user : v.getUsers()) {
-      if (isa<func::ReturnOp>(user))
-        return true;
-      if (isCandidate(user) || isa<QuantizedConv2dOp, QuantizedFcOp>(user) ||
-          !seen.insert(user).second)
-        continue;
-      work.append(user->getResults().begin(), user->getResults().end());
+      if (isCandidate(user) ||
+          isa<QuantizedConv2dOp, QuantizedFcOp, MultiheadMatmulOp, MatmulOp, Conv2dTransposeOp>(
+              user))
+        return false;
+      if (seen.insert(user).second)
+        work.append(user->getResults().begin(), user->getResults().end());
     }
   }
-  return false;
+  return true;
 }
 
 SmallVector<QuantLayer> assignQuantLayers(ModuleOp module) {

@@ -63,9 +63,8 @@ int64_t insertActivationQuantizers(ModuleOp module,
 /// a valid glob matches literally.
 bool matchesOpPattern(Operation *op, ArrayRef<std::string> patterns);
 
-/// Whether `op` is the model's final classifier (or other last layer): a
-/// compute op from which one of @main's results is reached through ops
-/// that are not convolutions or matrix products.
+/// Whether `op` is the model's final classifier (or another last layer): no
+/// convolution, matrix product or attention block is downstream of it.
 bool isFinalComputeOp(Operation *op);
 
 /// Appends `values` to @main's results, named (pd.name) `names`.
