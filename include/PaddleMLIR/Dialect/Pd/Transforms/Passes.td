@@ -160,4 +160,46 @@ def PdQuantizePass : Pass<"pd-quantize", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::pd::PdDialect", "::mlir::ml_program::MLProgramDialect"];
 }
 
+def PdAutoMixedPrecisionPass : Pass<"pd-auto-mixed-precision", "::mlir::ModuleOp"> {
+  let summary = "Run convolutions and matrix products in bf16 or fp16 (Paddle's AMP lists)";
+  let description = [{
+    Mixed precision for inference (docs/MixedPrecision.md). Each pd op with
+    float tensors is classified, in program order, by Paddle's AMP lists:
+    white ops (conv2d, depthwise_conv2d, fused_conv2d, matmul, matmul_v2,
+    mul, fc, multihead_matmul) compute in `dtype`; black ops (exp, log,
+    mean, sum, reductions, softmax, log_softmax, layer_norm and the fused
+    layer norms, batch_norm, cumsum, losses, pow, square) stay float32;
+    gray ops (elementwise arithmetic, activations, pooling, scale, dropout,
+    reshapes, transposes, concat, split, slice, ...) run in `dtype` only
+    when every float input that is not a model constant already is in
+    `dtype`; ops in no list stay float32. `allow` / `deny` override the lists by op
+    type or by the Paddle variable an op writes (the name in its location;
+    a fused op carries the names of the ops it replaced), `deny` winning
+    over `allow`.
+
+    `pd.cast` is inserted only where a value crosses between precisions
+    (once per value and direction), and cast chains that are exact are
+    folded: a bf16 -> f32 -> bf16 round trip, and casts to the same type.
+    Model constants a low-precision op reads become new constants of
+    `dtype` (converted once, round to nearest even), except the bias of fc
+    and fused_conv2d and the masks and biases of multihead_matmul, which
+    stay float32 like the kernels' accumulators. With `keep-io-types` (the
+    default) the function's arguments and results keep their types; without
+    it, float32 arguments and results become `dtype`. Every op classified
+    gets `pd.precision_reason` ("white list", "black list", "gray: follows
+    inputs", "gray: float32 input", "not in any list", "user allow", "user
+    deny").
+  }];
+  let options = [
+    Option<"dtype", "dtype", "std::string", "\"bf16\"", "low-precision type: bf16 or fp16">,
+    ListOption<"allow", "allow", "std::string",
+               "op types or output variable names that run in the low-precision type">,
+    ListOption<"deny", "deny", "std::string",
+               "op types or output variable names that stay float32">,
+    Option<"keepIoTypes", "keep-io-types", "bool", "true",
+           "keep the function's argument and result types">
+  ];
+  let dependentDialects = ["::mlir::pd::PdDialect", "::mlir::ml_program::MLProgramDialect"];
+}
+
 #endif // PADDLEMLIR_DIALECT_PD_TRANSFORMS_PASSES_TD
