@@ -169,7 +169,8 @@ def default_num_threads():
 def compile(model, params=None, *, target="cpu", precision="fp32", input_shapes=None, optimize=True,
             output_dir=None, name="model", memory_plan=True, kernels="onednn", cpu="host",
             parallel=True, conv_layout="auto", conv_algorithm="auto", threads=None,
-            quantize_exclude=()):
+            quantize_exclude=(), allow_emulated_bf16=False, precision_allow=(),
+            precision_deny=()):
     """Compiles a Paddle model path (file or directory), an ONNX file (.onnx) or pd
     MLIR text.
 
@@ -189,6 +190,12 @@ def compile(model, params=None, *, target="cpu", precision="fp32", input_shapes=
     precision="int8" compiles a fake-quantized (QAT / PaddleSlim) model to int8
     kernels with its own scales; quantize_exclude: op types or Paddle output
     variable names that stay fp32 (paddle-compile --quantize-exclude).
+    precision="bf16" runs convolutions and matrix products in bf16 on CPUs
+    with AVX512_BF16 or AMX (docs/MixedPrecision.md); allow_emulated_bf16
+    builds it for other CPUs too (computed in f32: slow, for accuracy
+    checks); precision_allow / precision_deny: op types or Paddle output
+    variable names forced into bf16 / kept fp32 (paddle-compile
+    --precision-allow / --precision-deny).
     """
     from . import _compiler
     model = os.fspath(model)
@@ -203,7 +210,10 @@ def compile(model, params=None, *, target="cpu", precision="fp32", input_shapes=
         # Named by their paddle-compile flags, and parsed by the same code.
         options = {"target": target, "precision": precision, "kernels": kernels,
                    "conv-layout": conv_layout, "conv-algorithm": conv_algorithm,
-                   "quantize-exclude": ",".join(quantize_exclude)}
+                   "quantize-exclude": ",".join(quantize_exclude),
+                   "allow-emulated-bf16": "true" if allow_emulated_bf16 else "false",
+                   "precision-allow": ",".join(precision_allow),
+                   "precision-deny": ",".join(precision_deny)}
         _compiler.compile(model, is_text, os.fspath(params) if params else "", options, shapes,
                           bool(optimize), name, os.fspath(output_dir), bool(memory_plan), cpu,
                           bool(parallel))

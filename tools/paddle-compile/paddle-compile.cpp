@@ -42,6 +42,21 @@ static cl::list<std::string> quantizeExclude(
     cl::desc("With --precision int8: op types (conv2d, fc, ...) or Paddle output variable names "
              "whose ops stay fp32 (comma-separated or repeated)"),
     cl::value_desc("PATTERN"), cl::CommaSeparated, cl::cat(category));
+static cl::opt<bool> allowEmulatedBf16(
+    "allow-emulated-bf16",
+    cl::desc("With --precision bf16: build for a CPU without AVX512_BF16 or AMX-BF16 anyway, "
+             "computing the bf16 values in f32 (slow; the manifest says so)"),
+    cl::init(false), cl::cat(category));
+static cl::list<std::string> precisionAllow(
+    "precision-allow",
+    cl::desc("With --precision bf16: op types or Paddle output variable names that run in bf16 "
+             "(comma-separated or repeated)"),
+    cl::value_desc("PATTERN"), cl::CommaSeparated, cl::cat(category));
+static cl::list<std::string> precisionDeny(
+    "precision-deny",
+    cl::desc("With --precision bf16: op types or Paddle output variable names that stay fp32 "
+             "(comma-separated or repeated; wins over --precision-allow)"),
+    cl::value_desc("PATTERN"), cl::CommaSeparated, cl::cat(category));
 static cl::list<std::string> inputShapes("input-shape",
                                          cl::desc("Static shape of an input: NAME=1x3x224x224"),
                                          cl::value_desc("NAME=DIMS"), cl::cat(category));
@@ -127,6 +142,9 @@ int main(int argc, char **argv) {
     return 1;
   }
   opts.quantizeExclude.assign(quantizeExclude.begin(), quantizeExclude.end());
+  opts.allowEmulatedBf16 = allowEmulatedBf16;
+  opts.precisionAllow.assign(precisionAllow.begin(), precisionAllow.end());
+  opts.precisionDeny.assign(precisionDeny.begin(), precisionDeny.end());
   for (const std::string &spec : inputShapes) {
     std::vector<int64_t> dims;
     std::string error;

@@ -1,6 +1,7 @@
 //===- Artifact.cpp - AOT compilation: pd module -> artifact directory ---===//
 
 #include "PaddleMLIR/CodeGen/Artifact.h"
+#include "MixedPrecision.h"
 #include "PaddleMLIR/CodeGen/Passes.h"
 #include "PaddleMLIR/Dialect/Pd/IR/PdOps.h"
 #include "PaddleMLIR/Dialect/Pd/Transforms/Passes.h"
@@ -409,9 +410,8 @@ LogicalResult checkOptions(ModuleOp module, const CompileOptions &opts) {
     if (failed(resolveCpu(module, opts.cpu, cpuName, features)))
       return failure();
   }
-  if (opts.precision == Precision::BF16 || opts.precision == Precision::FP16)
-    return fail(module, "--precision " + stringify(opts.precision) +
-                            " is not supported yet (only fp32 and int8)");
+  if (failed(checkMixedPrecisionOptions(module, opts)))
+    return failure();
   if (opts.precision == Precision::INT8 && opts.kernels != KernelLibrary::OneDNN)
     return fail(module, "--precision int8 needs --kernels onednn (the int8 convolutions and "
                         "matrix products are oneDNN kernels; generated code has none)");
@@ -482,7 +482,7 @@ llvm::json::Object scalesSummary(ArrayRef<float> s) {
 /// pd-quantize under --precision int8), for manifest.json.
 struct PrecisionReport {
   llvm::json::Array ops;
-  int64_t int8Ops = 0;
+  int64_t int8Ops = 0, bf16Ops = 0;
 };
 
 PrecisionReport precisionReport(ModuleOp module, const CompileOptions &opts) {
@@ -520,6 +520,9 @@ PrecisionReport precisionReport(ModuleOp module, const CompileOptions &opts) {
     } else if (auto f = dyn_cast<QuantizedFcOp>(op)) {
       quantized(fromOf("fc"), inDtype(f.getInput()), f.getInputScale().convertToFloat(),
                 f.getWeightScales(), f.getOutDtype(), f.getOutputScale().convertToFloat());
+    } else if (mixedPrecisionRecord(op, rec)) {
+      rec["op"] = op->getName().stripDialect().str();
+      r.bf16Ops += rec.getString("precision") == "bf16";
     } else {
       rec["op"] = op->getName().stripDialect().str();
       rec["precision"] = "fp32";
@@ -538,6 +541,8 @@ PrecisionReport precisionReport(ModuleOp module, const CompileOptions &opts) {
 /// nothing could be quantized (the artifact is then fp32).
 LogicalResult runQuantizePipeline(ModuleOp module, const CompileOptions &opts,
                                   PrecisionReport &report) {
+  if (failed(runMixedPrecisionPipeline(module, opts)))
+    return failure();
   if (opts.precision == Precision::INT8) {
     PassManager pm(module.getContext());
     PdQuantizePassOptions o;
@@ -555,6 +560,7 @@ LogicalResult runQuantizePipeline(ModuleOp module, const CompileOptions &opts,
   module.walk([](Operation *op) {
     op->removeAttr("pd.fp32_reason");
     op->removeAttr("pd.quantized_from");
+    op->removeAttr("pd.precision_reason");
   });
   return success();
 }
@@ -768,7 +774,10 @@ std::string manifestJson(const CompileOptions &opts, Interface &io, CodegenRepor
                          StringRef fingerprint, StringRef cpu) {
   llvm::json::Object precision{{"requested", stringify(opts.precision)},
                                {"int8_ops", report.precision.int8Ops},
+                               {"bf16_ops", report.precision.bf16Ops},
                                {"ops", std::move(report.precision.ops)}};
+  if (opts.precision == Precision::BF16)
+    precision["bf16"] = mixedPrecisionSummary(opts, report.precision.bf16Ops);
   bool usesKernels = report.usesKernels();
   llvm::json::Object manifest{
       {"format", "paddle-mlir-artifact"},

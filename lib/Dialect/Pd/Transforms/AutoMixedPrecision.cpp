@@ -19,12 +19,14 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/APFloat.h"
+#include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/StringSet.h"
 
 #include <cstring>
 
 namespace mlir::pd {
 #define GEN_PASS_DEF_PDAUTOMIXEDPRECISIONPASS
+#define GEN_PASS_DEF_PDFOLDCASTSINTOKERNELSPASS
 #include "PaddleMLIR/Dialect/Pd/Transforms/Passes.h.inc"
 
 namespace {
@@ -425,6 +427,72 @@ struct PdAutoMixedPrecisionPass : impl::PdAutoMixedPrecisionPassBase<PdAutoMixed
             op.erase();
     }
     eraseUnusedGlobals(getOperation());
+  }
+};
+
+/// The f32 value a pd.cast narrows to bf16 for `v`, if `v` is one.
+Value narrowedFrom(Value v) {
+  auto c = v.getDefiningOp<CastOp>();
+  if (!c || !isFloatTensor(v.getType(), BFloat16Type::get(v.getContext())) ||
+      !isFloatTensor(c.getX().getType(), Float32Type::get(v.getContext())))
+    return Value();
+  return c.getX();
+}
+
+struct PdFoldCastsIntoKernelsPass
+    : impl::PdFoldCastsIntoKernelsPassBase<PdFoldCastsIntoKernelsPass> {
+  void runOnOperation() override {
+    MLIRContext *ctx = &getContext();
+    Type bf16 = BFloat16Type::get(ctx), f32 = Float32Type::get(ctx);
+    llvm::SetVector<Operation *> dead;
+    SmallVector<Operation *> ops;
+    getOperation().walk([&](Operation *op) { ops.push_back(op); });
+    for (Operation *op : ops) {
+      // The activation operands each op may read in f32.
+      SmallVector<OpOperand *> inputs;
+      if (auto c = dyn_cast<FusedConv2dOp>(op)) {
+        if (!isFloatTensor(c.getFilter().getType(), bf16))
+          continue;
+        inputs.push_back(&c.getInputMutable());
+        if (c.getResidualData())
+          inputs.push_back(&c.getResidualDataMutable()[0]);
+      } else if (isa<Conv2dOp, DepthwiseConv2dOp>(op)) {
+        if (!isFloatTensor(op->getOperand(1).getType(), bf16))
+          continue;
+        inputs.push_back(&op->getOpOperand(0));
+      } else if (auto f = dyn_cast<FcOp>(op)) {
+        if (!isFloatTensor(f.getW().getType(), bf16))
+          continue;
+        inputs.push_back(&f.getInputMutable());
+      } else if (auto m = dyn_cast<MatmulV2Op>(op)) {
+        // One side stays bf16: X is read in f32 only while Y is bf16.
+        if (!isFloatTensor(m.getY().getType(), bf16) || narrowedFrom(m.getY()))
+          continue;
+        inputs.push_back(&m.getXMutable());
+      } else {
+        continue;
+      }
+      for (OpOperand *use : inputs)
+        if (Value wide = narrowedFrom(use->get())) {
+          dead.insert(use->get().getDefiningOp());
+          use->set(wide);
+        }
+      Value r = op->getResult(0);
+      if (!isFloatTensor(r.getType(), bf16) || r.use_empty() ||
+          !llvm::all_of(r.getUsers(), [&](Operation *u) {
+            auto c = dyn_cast<CastOp>(u);
+            return c && isFloatTensor(c.getType(), f32);
+          }))
+        continue;
+      r.setType(withElement(r.getType(), f32));
+      for (Operation *u : llvm::make_early_inc_range(r.getUsers())) {
+        u->getResult(0).replaceAllUsesWith(r);
+        dead.insert(u);
+      }
+    }
+    for (Operation *c : dead)
+      if (c->use_empty())
+        c->erase();
   }
 };
 } // namespace

@@ -202,4 +202,21 @@ def PdAutoMixedPrecisionPass : Pass<"pd-auto-mixed-precision", "::mlir::ModuleOp
   let dependentDialects = ["::mlir::pd::PdDialect", "::mlir::ml_program::MLProgramDialect"];
 }
 
+def PdFoldCastsIntoKernelsPass : Pass<"pd-fold-casts-into-kernels", "::mlir::func::FuncOp"> {
+  let summary = "Let low-precision convolutions and matrix products read and write f32";
+  let description = [{
+    After pd-auto-mixed-precision, for the CPU's oneDNN bf16 kernels
+    (docs/MixedPrecision.md): a conv2d / depthwise_conv2d / fused_conv2d /
+    fc / matmul_v2 computing in bf16 (a bf16 filter or weight) reads the
+    f32 value in front of a `pd.cast` to bf16 of its activation input (and
+    residual) directly, and writes f32 itself when every reader of its
+    result widens it to f32. The kernels convert in the reorders they run
+    anyway (rounding to nearest even, as the cast would), so one pass over
+    the tensor disappears per boundary, and a result read in f32 (logits
+    before a softmax) is not rounded to bf16 at all. A matmul_v2 keeps at
+    least one bf16 operand, so it still computes in bf16.
+  }];
+  let dependentDialects = ["::mlir::pd::PdDialect"];
+}
+
 #endif // PADDLEMLIR_DIALECT_PD_TRANSFORMS_PASSES_TD
