@@ -70,3 +70,24 @@ func.func @negative_fp32(%x: tensor<1x8x4x4xf32>, %w: tensor<8x8x1x1xf32> {pd.we
   %c = pd.conv2d %x, %w : (tensor<1x8x4x4xf32>, tensor<8x8x1x1xf32>) -> tensor<1x8x4x4xf32>
   return %c : tensor<1x8x4x4xf32>
 }
+
+// -----
+
+// A multihead_matmul with a bf16 weight: the projection and both batched
+// matmuls run on the bf16 kernels; the scores are written in f32 (DstType
+// 0) for the scale, mask and softmax, whose result is narrowed for the
+// second matmul, which writes bf16 (DstType 1).
+// CHECK-LABEL: func.func @attention
+// CHECK: pd.kernel_call "pdk_matmul_bf16"
+// CHECK-SAME: -> tensor<?x3x12xbf16>
+// CHECK: pd.kernel_call "pdk_matmul_bf16"
+// CHECK-SAME: ints = array<i64: 0, 0, 1, 0, 0, 1, 1, 0>
+// CHECK-SAME: -> tensor<?x2x3x3xf32>
+// CHECK: pd.kernel_call "pdk_softmax"
+// CHECK: arith.truncf %{{.*}} : f32 to bf16
+// CHECK: pd.kernel_call "pdk_matmul_bf16"
+// CHECK-SAME: ints = array<i64: 0, 0, 0, 0, 0, 1, 1, 1>
+func.func @attention(%x: tensor<?x3x4xbf16>, %w: tensor<4x3x4xbf16> {pd.weight = "w"}, %b: tensor<3x4xf32> {pd.weight = "b"}, %m: tensor<?x1x1x3xf32>) -> tensor<?x3x4xbf16> {
+  %0 = pd.multihead_matmul %x, %w, %b BiasQK(%m) {alpha = 0.5 : f32, head_number = 2 : i32} : (tensor<?x3x4xbf16>, tensor<4x3x4xbf16>, tensor<3x4xf32>, tensor<?x1x1x3xf32>) -> tensor<?x3x4xbf16>
+  return %0 : tensor<?x3x4xbf16>
+}

@@ -53,6 +53,10 @@ struct ComputeInF32 : ConversionPattern {
       return failure();
     if (llvm::none_of(op->getOperandTypes(), isLow) && llvm::none_of(op->getResultTypes(), isLow))
       return failure();
+    // Decomposed into bf16 matrix products by its own lowering (NN.cpp).
+    if (auto m = dyn_cast<MultiheadMatmulOp>(op))
+      if (cast<RankedTensorType>(m.getW().getType()).getElementType().isBF16())
+        return failure();
     Location loc = op->getLoc();
     Type f32 = r.getF32Type();
     SmallVector<Value> wide;
