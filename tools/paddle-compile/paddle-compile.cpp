@@ -18,9 +18,13 @@
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <chrono>
+#include <map>
 #include <utility>
 
 using namespace mlir;
@@ -103,6 +107,44 @@ static cl::opt<std::string>
 static cl::opt<std::string> output("o", cl::desc("Output directory"), cl::value_desc("OUTDIR"),
                                    cl::Required, cl::cat(category));
 
+/// One line from the artifact's manifest: how many compute ops run in bf16,
+/// why the others stay fp32, and whether bf16 is emulated.
+static void printPrecisionSummary(StringRef dir) {
+  llvm::SmallString<256> path(dir);
+  llvm::sys::path::append(path, "manifest.json");
+  auto buf = llvm::MemoryBuffer::getFile(path);
+  if (!buf)
+    return;
+  llvm::Expected<llvm::json::Value> v = llvm::json::parse((*buf)->getBuffer());
+  if (!v) {
+    llvm::consumeError(v.takeError());
+    return;
+  }
+  const llvm::json::Object *ops =
+      v->getAsObject() ? v->getAsObject()->getObject("compute_ops") : nullptr;
+  const llvm::json::Array *records = ops ? ops->getArray("ops") : nullptr;
+  if (!records)
+    return;
+  int64_t low = 0;
+  std::map<std::string, int64_t> fp32;
+  for (const llvm::json::Value &r : *records) {
+    const llvm::json::Object *o = r.getAsObject();
+    if (!o)
+      continue;
+    if (o->getString("precision") == "bf16")
+      ++low;
+    else
+      ++fp32[o->getString("reason").value_or("").str()];
+  }
+  llvm::outs() << "precision bf16: " << low << " of " << records->size() << " compute ops in bf16";
+  for (auto [why, n] : fp32)
+    llvm::outs() << ", " << n << " fp32 (" << why << ")";
+  const llvm::json::Object *bf16 = ops->getObject("bf16");
+  if (bf16 && bf16->getBoolean("emulated").value_or(false))
+    llvm::outs() << "; emulated in f32 (no AVX512_BF16 / AMX-BF16)";
+  llvm::outs() << "\n";
+}
+
 int main(int argc, char **argv) {
   llvm::InitLLVM y(argc, argv);
   cl::HideUnrelatedOptions(category);
@@ -166,5 +208,7 @@ int main(int argc, char **argv) {
   double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   llvm::outs() << "compiled " << input << " -> " << output << " in " << llvm::format("%.2f", secs)
                << " s\n";
+  if (opts.precision == pd::Precision::BF16)
+    printPrecisionSummary(output);
   return 0;
 }
