@@ -365,6 +365,10 @@ std::optional<unsigned> Planner::residualInPlace(KernelCallOp call, Buffer &b) {
       ints.size() <= conv::DstLayout || ints[conv::ResLayout] != ints[conv::DstLayout])
     return std::nullopt;
   Value res = call.getInputs()[slotsOf[conv::Residual]];
+  // pdk_conv2d_bf16 may read an f32 residual into a bf16 destination.
+  if (cast<ShapedType>(res.getType()).getElementType() !=
+      cast<ShapedType>(call.getInit().getType()).getElementType())
+    return std::nullopt;
   auto it = bufferOf.find(res);
   if (it == bufferOf.end())
     return std::nullopt;

@@ -169,9 +169,10 @@ def default_num_threads():
 def compile(model, params=None, *, target="cpu", precision="fp32", input_shapes=None, optimize=True,
             output_dir=None, name="model", memory_plan=True, kernels="onednn", cpu="host",
             parallel=True, conv_layout="auto", conv_algorithm="auto", threads=None,
-            quantize_exclude=(), quantize_include=(), calibration=None, calibration_method="percentile",
-            calibration_percentile=99.99, calibration_samples=0, calibration_cache=None,
-            validation_split=0.2, accuracy_target=None):
+            quantize_exclude=(), quantize_include=(), calibration=None,
+            calibration_method="percentile", calibration_percentile=99.99, calibration_samples=0,
+            calibration_cache=None, validation_split=0.2, accuracy_target=None,
+            allow_emulated_bf16=False, precision_allow=(), precision_deny=()):
     """Compiles a Paddle model path (file or directory), an ONNX file (.onnx) or pd
     MLIR text.
 
@@ -202,6 +203,12 @@ def compile(model, params=None, *, target="cpu", precision="fp32", input_shapes=
     types or names to quantize though calibration keeps them fp32 by default
     (the final classifier). The artifact directory then holds
     quant_report.json.
+    precision="bf16" runs convolutions and matrix products in bf16 on CPUs
+    with AVX512_BF16 or AMX (docs/MixedPrecision.md); allow_emulated_bf16
+    builds it for other CPUs too (computed in f32: slow, for accuracy
+    checks); precision_allow / precision_deny: op types or Paddle output
+    variable names forced into bf16 / kept fp32 (paddle-compile
+    --precision-allow / --precision-deny).
     """
     from . import _compiler
     model = os.fspath(model)
@@ -234,7 +241,10 @@ def compile(model, params=None, *, target="cpu", precision="fp32", input_shapes=
         # Named by their paddle-compile flags, and parsed by the same code.
         options = {"target": target, "precision": precision, "kernels": kernels,
                    "conv-layout": conv_layout, "conv-algorithm": conv_algorithm,
-                   "quantize-exclude": ",".join(quantize_exclude)}
+                   "quantize-exclude": ",".join(quantize_exclude),
+                   "allow-emulated-bf16": "true" if allow_emulated_bf16 else "false",
+                   "precision-allow": ",".join(precision_allow),
+                   "precision-deny": ",".join(precision_deny)}
         if calibration is not None:
             options.update({"calibration-data": calibration_data,
                             "calibration-method": calibration_method,

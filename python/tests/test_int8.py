@@ -225,7 +225,7 @@ def test_float_model_with_int8_request_warns_and_stays_fp32(tmp_path):
     (["--precision", "int8", "--calibration-data", "DIR"],
      "--calibration-data 'DIR' is not a directory"),
     (["--quantize-exclude", "conv2d"], "--quantize-exclude only applies to --precision int8"),
-    (["--precision", "bf16"], "--precision bf16 is not supported yet"),
+    (["--precision", "fp16"], "--precision fp16 is not supported on the CPU target"),
 ])
 def test_int8_option_errors(tmp_path, args, message):
     path = Qat().save(tmp_path / "qat")

@@ -20,10 +20,14 @@
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <chrono>
 #include <initializer_list>
+#include <map>
 #include <utility>
 
 using namespace mlir;
@@ -81,6 +85,21 @@ static cl::list<std::string> quantizeInclude(
     cl::desc("With --calibration-data: op types or Paddle output variable names (globs allowed) "
              "to quantize though calibration keeps them fp32 by default (the final classifier)"),
     cl::value_desc("PATTERN"), cl::CommaSeparated, cl::cat(category));
+static cl::opt<bool> allowEmulatedBf16(
+    "allow-emulated-bf16",
+    cl::desc("With --precision bf16: build for a CPU without AVX512_BF16 or AMX-BF16 anyway, "
+             "computing the bf16 values in f32 (slow; the manifest says so)"),
+    cl::init(false), cl::cat(category));
+static cl::list<std::string> precisionAllow(
+    "precision-allow",
+    cl::desc("With --precision bf16: op types or Paddle output variable names that run in bf16 "
+             "(comma-separated or repeated)"),
+    cl::value_desc("PATTERN"), cl::CommaSeparated, cl::cat(category));
+static cl::list<std::string> precisionDeny(
+    "precision-deny",
+    cl::desc("With --precision bf16: op types or Paddle output variable names that stay fp32 "
+             "(comma-separated or repeated; wins over --precision-allow)"),
+    cl::value_desc("PATTERN"), cl::CommaSeparated, cl::cat(category));
 static cl::list<std::string> inputShapes("input-shape",
                                          cl::desc("Static shape of an input: NAME=1x3x224x224"),
                                          cl::value_desc("NAME=DIMS"), cl::cat(category));
@@ -126,6 +145,44 @@ static cl::opt<std::string>
         cl::init("host"), cl::cat(category));
 static cl::opt<std::string> output("o", cl::desc("Output directory"), cl::value_desc("OUTDIR"),
                                    cl::Required, cl::cat(category));
+
+/// One line from the artifact's manifest: how many compute ops run in bf16,
+/// why the others stay fp32, and whether bf16 is emulated.
+static void printPrecisionSummary(StringRef dir) {
+  llvm::SmallString<256> path(dir);
+  llvm::sys::path::append(path, "manifest.json");
+  auto buf = llvm::MemoryBuffer::getFile(path);
+  if (!buf)
+    return;
+  llvm::Expected<llvm::json::Value> v = llvm::json::parse((*buf)->getBuffer());
+  if (!v) {
+    llvm::consumeError(v.takeError());
+    return;
+  }
+  const llvm::json::Object *ops =
+      v->getAsObject() ? v->getAsObject()->getObject("compute_ops") : nullptr;
+  const llvm::json::Array *records = ops ? ops->getArray("ops") : nullptr;
+  if (!records)
+    return;
+  int64_t low = 0;
+  std::map<std::string, int64_t> fp32;
+  for (const llvm::json::Value &r : *records) {
+    const llvm::json::Object *o = r.getAsObject();
+    if (!o)
+      continue;
+    if (o->getString("precision") == "bf16")
+      ++low;
+    else
+      ++fp32[o->getString("reason").value_or("").str()];
+  }
+  llvm::outs() << "precision bf16: " << low << " of " << records->size() << " compute ops in bf16";
+  for (auto [why, n] : fp32)
+    llvm::outs() << ", " << n << " fp32 (" << why << ")";
+  const llvm::json::Object *bf16 = ops->getObject("bf16");
+  if (bf16 && bf16->getBoolean("emulated").value_or(false))
+    llvm::outs() << "; emulated in f32 (no AVX512_BF16 / AMX-BF16)";
+  llvm::outs() << "\n";
+}
 
 int main(int argc, char **argv) {
   llvm::InitLLVM y(argc, argv);
@@ -182,6 +239,9 @@ int main(int argc, char **argv) {
     return 1;
   }
   opts.quantizeInclude.assign(quantizeInclude.begin(), quantizeInclude.end());
+  opts.allowEmulatedBf16 = allowEmulatedBf16;
+  opts.precisionAllow.assign(precisionAllow.begin(), precisionAllow.end());
+  opts.precisionDeny.assign(precisionDeny.begin(), precisionDeny.end());
   for (const std::string &spec : inputShapes) {
     std::vector<int64_t> dims;
     std::string error;
@@ -203,5 +263,7 @@ int main(int argc, char **argv) {
   double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   llvm::outs() << "compiled " << input << " -> " << output << " in " << llvm::format("%.2f", secs)
                << " s\n";
+  if (opts.precision == pd::Precision::BF16)
+    printPrecisionSummary(output);
   return 0;
 }

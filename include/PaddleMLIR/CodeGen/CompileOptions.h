@@ -20,8 +20,9 @@
 namespace mlir::pd {
 /// --target: the device the artifact runs on (cuda: not built yet).
 enum class Target { CPU, CUDA };
-/// --precision: the element type heavy ops compute in (fp32, and int8 for
-/// fake-quantized models; bf16 and fp16 are not built yet).
+/// --precision: the element type heavy ops compute in (fp32; bf16 on CPUs
+/// with bf16 arithmetic; int8 for fake-quantized models; fp16 is for the
+/// GPU target, not built yet).
 enum class Precision { FP32, BF16, FP16, INT8 };
 /// --kernels: who computes conv/matmul: oneDNN through libpdrt_kernels.so
 /// (copied into the artifact when used), or generated code.
@@ -100,6 +101,13 @@ struct CompileOptions {
   AccuracyTarget accuracyTarget;
   /// Progress lines and the layer table on stderr during calibration.
   bool verbose = true;
+  /// --allow-emulated-bf16: build --precision bf16 for a CPU without bf16
+  /// arithmetic (AVX512_BF16 / AMX), computing the bf16 values in f32.
+  bool allowEmulatedBf16 = false;
+  /// --precision-allow / --precision-deny: op types or Paddle output
+  /// variable names that run in bf16 / stay fp32 under --precision bf16
+  /// (pd-auto-mixed-precision's allow / deny; deny wins).
+  std::vector<std::string> precisionAllow, precisionDeny;
 };
 
 /// Sets the option named by its paddle-compile flag without the dashes

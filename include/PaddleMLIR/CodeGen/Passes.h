@@ -32,6 +32,9 @@ void populatePdInterpToLinalgPatterns(RewritePatternSet &patterns);
 void populatePdQuantToLinalgPatterns(RewritePatternSet &patterns);
 void populatePdMetricsToLinalgPatterns(RewritePatternSet &patterns);
 void populatePdSamplingToLinalgPatterns(RewritePatternSet &patterns);
+/// pd ops on bf16 / f16 tensors (other than copies) computed in f32
+/// between casts.
+void populatePdLowPrecisionToF32Patterns(RewritePatternSet &patterns);
 /// pd conv / fc / matmul_v2 -> pd.kernel_call of the oneDNN kernels
 /// (higher benefit than the linalg patterns; forms they do not cover are left
 /// to those).

@@ -81,6 +81,29 @@ enum Kind : int64_t {
 enum Float : int64_t { Alpha, NumFloats }; // of the activation
 } // namespace matmul
 
+/// Element types of the bf16 kernels' activation operands (bconv:: and
+/// bmatmul::).
+namespace ftype {
+enum : int64_t { F32 = 0, BF16 = 1 };
+} // namespace ftype
+
+/// pdk_conv2d_bf16: pdk_conv2d computed by a oneDNN bf16 convolution
+/// (bf16 products, f32 accumulation): the slots of conv::, the Filter bf16
+/// and the Bias f32; the integer fields are conv::'s, then the element
+/// types (ftype::) of Input, Residual and the destination, each f32 or
+/// bf16 (an f32 side is converted inside the kernel, with the reorder that
+/// changes its layout anyway).
+namespace bconv {
+enum Int : int64_t { SrcType = conv::NumInts, ResType, DstType, NumInts };
+} // namespace bconv
+
+/// pdk_matmul_bf16: pdk_matmul computed by a oneDNN bf16 matmul (bf16
+/// products, f32 accumulation): matmul::'s slots and fields, then the
+/// element types (ftype::) of A, B and the destination; Bias f32.
+namespace bmatmul {
+enum Int : int64_t { AType = matmul::NumInts, BType, DstType, NumInts };
+} // namespace bmatmul
+
 /// Element types of the int8 kernels' operands (qconv:: and qmatmul::).
 namespace qtype {
 enum : int64_t { F32 = 0, S8 = 1, U8 = 2 };
@@ -175,6 +198,8 @@ enum Algorithm : int {
   Winograd4 = 2, // pdk_conv2d_winograd4, F(4x4, 3x3)
   NumAlgorithms
 };
+/// Or-ed into `winograd`: time pdk_conv2d_bf16 (bconv:: fields) instead.
+constexpr int64_t Bf16 = 16;
 } // namespace timing
 
 /// Whether conv fields `ints` are ones the Winograd kernels compute

@@ -2,6 +2,7 @@
 
 #include "PaddleMLIR/CodeGen/Artifact.h"
 #include "ArtifactInternal.h"
+#include "MixedPrecision.h"
 #include "PaddleMLIR/CodeGen/Passes.h"
 #include "PaddleMLIR/Dialect/Pd/IR/PdOps.h"
 #include "PaddleMLIR/Dialect/Pd/Transforms/Passes.h"
@@ -410,9 +411,8 @@ LogicalResult checkOptions(ModuleOp module, const CompileOptions &opts) {
     if (failed(resolveCpu(module, opts.cpu, cpuName, features)))
       return failure();
   }
-  if (opts.precision == Precision::BF16 || opts.precision == Precision::FP16)
-    return fail(module, "--precision " + stringify(opts.precision) +
-                            " is not supported yet (only fp32 and int8)");
+  if (failed(checkMixedPrecisionOptions(module, opts)))
+    return failure();
   if (opts.precision == Precision::INT8 && opts.kernels != KernelLibrary::OneDNN)
     return fail(module, "--precision int8 needs --kernels onednn (the int8 convolutions and "
                         "matrix products are oneDNN kernels; generated code has none)");
@@ -496,7 +496,7 @@ std::string int8Isa() {
 /// pd-quantize under --precision int8), for manifest.json.
 struct PrecisionReport {
   llvm::json::Array ops;
-  int64_t int8Ops = 0;
+  int64_t int8Ops = 0, bf16Ops = 0;
 };
 
 PrecisionReport precisionReport(ModuleOp module, const CompileOptions &opts) {
@@ -540,6 +540,9 @@ PrecisionReport precisionReport(ModuleOp module, const CompileOptions &opts) {
     } else if (auto f = dyn_cast<QuantizedFcOp>(op)) {
       quantized(fromOf("fc"), inDtype(f.getInput()), f.getInputScale().convertToFloat(),
                 f.getWeightScales(), f.getOutDtype(), f.getOutputScale().convertToFloat());
+    } else if (mixedPrecisionRecord(op, rec)) {
+      rec["op"] = op->getName().stripDialect().str();
+      r.bf16Ops += rec.getString("precision") == "bf16";
     } else {
       rec["op"] = op->getName().stripDialect().str();
       rec["precision"] = "fp32";
@@ -558,6 +561,8 @@ PrecisionReport precisionReport(ModuleOp module, const CompileOptions &opts) {
 /// nothing could be quantized (the artifact is then fp32) unless `quiet`.
 LogicalResult runQuantizePipeline(ModuleOp module, const CompileOptions &opts,
                                   PrecisionReport &report, bool quiet) {
+  if (failed(runMixedPrecisionPipeline(module, opts)))
+    return failure();
   if (opts.precision == Precision::INT8) {
     PassManager pm(module.getContext());
     artifact::addQuantizePasses(pm, opts);
@@ -574,8 +579,8 @@ LogicalResult runQuantizePipeline(ModuleOp module, const CompileOptions &opts,
                              "quantized (see compute_ops in manifest.json for why), so the "
                              "artifact computes in fp32");
   module.walk([](Operation *op) {
-    for (StringRef a :
-         {"pd.fp32_reason", "pd.quantized_from", "pd.layer", "pd.quant_fallback", "pd.calibrated"})
+    for (StringRef a : {"pd.fp32_reason", "pd.quantized_from", "pd.layer", "pd.quant_fallback",
+                        "pd.calibrated", "pd.precision_reason"})
       op->removeAttr(a);
   });
   return success();
@@ -790,7 +795,10 @@ std::string manifestJson(const CompileOptions &opts, Interface &io, CodegenRepor
                          StringRef fingerprint, StringRef cpu) {
   llvm::json::Object precision{{"requested", stringify(opts.precision)},
                                {"int8_ops", report.precision.int8Ops},
+                               {"bf16_ops", report.precision.bf16Ops},
                                {"ops", std::move(report.precision.ops)}};
+  if (opts.precision == Precision::BF16)
+    precision["bf16"] = mixedPrecisionSummary(opts, report.precision.bf16Ops);
   bool usesKernels = report.usesKernels();
   llvm::json::Object manifest{
       {"format", "paddle-mlir-artifact"},

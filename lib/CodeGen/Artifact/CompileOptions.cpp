@@ -152,5 +152,22 @@ llvm::Error mlir::pd::setCompileOption(CompileOptions &options, StringRef flag, 
                                    "0 < F <= 1) or sqnr=DB (output SQNR in dB, > 0), not '" +
                                    value.str() + "'");
   }
+  if (flag == "precision-allow" || flag == "precision-deny") {
+    llvm::SmallVector<StringRef> parts;
+    value.split(parts, ',', -1, /*KeepEmpty=*/false);
+    std::vector<std::string> &list =
+        flag == "precision-allow" ? options.precisionAllow : options.precisionDeny;
+    list.clear();
+    for (StringRef p : parts)
+      list.push_back(p.trim().str());
+    return llvm::Error::success();
+  }
+  if (flag == "allow-emulated-bf16") {
+    if (value != "true" && value != "false")
+      return llvm::createStringError("--allow-emulated-bf16 must be true or false, not '" +
+                                     value.str() + "'");
+    options.allowEmulatedBf16 = value == "true";
+    return llvm::Error::success();
+  }
   return llvm::createStringError("'" + flag.str() + "' is not a compile option");
 }

@@ -50,6 +50,17 @@ bool isF32(Value v) {
   return t && t.getElementType().isF32();
 }
 
+bool isBf16(Value v) {
+  auto t = dyn_cast<RankedTensorType>(v.getType());
+  return t && t.getElementType().isBF16();
+}
+
+/// The bf16 kernels' element type code (pdk::ftype) of an f32 or bf16
+/// operand or result type.
+int64_t ftypeOf(Type t) {
+  return cast<RankedTensorType>(t).getElementType().isBF16() ? pdk::ftype::BF16 : pdk::ftype::F32;
+}
+
 /// A model parameter: an argument of the entry function that
 /// pd-externalize-weights marked with `pd.weight` (constant for the life of
 /// the loaded model, so the kernel may pack it once).
@@ -144,9 +155,13 @@ template <typename OpTy> struct ConvToKernel : OpConversionPattern<OpTy> {
     auto type = cast<RankedTensorType>(op.getType());
     auto in = dyn_cast<RankedTensorType>(input.getType());
     auto f = dyn_cast<RankedTensorType>(filter.getType());
-    if (op.getDataFormat() == "NHWC" || !isF32(input) || !isF32(filter) || !in || !f ||
-        in.getRank() != 4 || !f.hasStaticShape() || !type.getElementType().isF32())
-      return r.notifyMatchFailure(op, "not an fp32 NCHW convolution with a static filter");
+    // A bf16 filter (pd-auto-mixed-precision) selects pdk_conv2d_bf16, which
+    // takes f32 or bf16 activations; fp32 needs f32 everywhere.
+    bool low = isBf16(filter);
+    auto floatOk = [&](Value v) { return isF32(v) || (low && isBf16(v)); };
+    if (op.getDataFormat() == "NHWC" || !floatOk(input) || !(low || isF32(filter)) || !in || !f ||
+        in.getRank() != 4 || !f.hasStaticShape() || !floatOk(op.getResult()))
+      return r.notifyMatchFailure(op, "not an fp32 or bf16 NCHW convolution with a static filter");
     for (int64_t i = 1; i < 4; ++i)
       if (in.isDynamicDim(i) || type.isDynamicDim(i))
         return r.notifyMatchFailure(op, "only the batch dim may be dynamic");
@@ -157,8 +172,9 @@ template <typename OpTy> struct ConvToKernel : OpConversionPattern<OpTy> {
     if (bias && (!isF32(bias) ||
                  cast<RankedTensorType>(bias.getType()).getNumElements() != f.getDimSize(0)))
       return r.notifyMatchFailure(op, "bias is not one value per output channel");
-    if (res && (!isF32(res) || res.getType() != op.getType()))
-      return r.notifyMatchFailure(op, "residual must have the result's type");
+    if (res &&
+        (!floatOk(res) || cast<RankedTensorType>(res.getType()).getShape() != type.getShape()))
+      return r.notifyMatchFailure(op, "residual must have the result's shape");
     auto s = op.getStrides();
     auto d = op.getDilations();
     auto p = resolvePads(in, {f.getDimSize(2), f.getDimSize(3)}, s, d, op.getPaddings(),
@@ -172,18 +188,24 @@ template <typename OpTy> struct ConvToKernel : OpConversionPattern<OpTy> {
       ops.set(conv::Bias, flatten1D(r, loc, bias));
     if (res)
       ops.set(conv::Residual, res);
-    SmallVector<int64_t> ints(conv::NumInts);
+    SmallVector<int64_t> ints(low ? int64_t{pdk::bconv::NumInts} : int64_t{conv::NumInts});
     setConvFields(ints, s, p, d, groups, code);
     ints[conv::ConstWeights] = isWeight(op.getFilter()) ? 1 : 0;
     // pd-kernel-layouts may change these.
     ints[conv::SrcLayout] = ints[conv::ResLayout] = ints[conv::DstLayout] = pdk::layout::NCHW;
+    if (low) {
+      ints[pdk::bconv::SrcType] = ftypeOf(input.getType());
+      ints[pdk::bconv::ResType] = res ? ftypeOf(res.getType()) : pdk::ftype::F32;
+      ints[pdk::bconv::DstType] = ftypeOf(type);
+    }
     SmallVector<float> floats(conv::NumFloats);
     floats[conv::Alpha] = alpha;
     floats[conv::Beta] = beta;
     SmallVector<Value> dyn;
     if (type.isDynamicDim(0))
       dyn.push_back(tensor::DimOp::create(r, loc, input, 0));
-    replaceWithCall(r, op, "pdk_conv2d", ops.inputs, ops.slots, ints, floats, dyn);
+    replaceWithCall(r, op, low ? "pdk_conv2d_bf16" : "pdk_conv2d", ops.inputs, ops.slots, ints,
+                    floats, dyn);
     return success();
   }
 };
@@ -305,6 +327,16 @@ SmallVector<int64_t> matmulInts(int64_t kind, bool transA, bool transB, int64_t 
   return ints;
 }
 
+/// `ints` of pdk_matmul extended to pdk_matmul_bf16's (the element types of
+/// A, B and the result).
+SmallVector<int64_t> bf16MatmulInts(SmallVector<int64_t> ints, Value a, Value b, Type result) {
+  ints.resize(pdk::bmatmul::NumInts);
+  ints[pdk::bmatmul::AType] = ftypeOf(a.getType());
+  ints[pdk::bmatmul::BType] = ftypeOf(b.getType());
+  ints[pdk::bmatmul::DstType] = ftypeOf(result);
+  return ints;
+}
+
 /// The float fields of a pdk_matmul call (no activation parameter yet).
 SmallVector<float> matmulFloats() {
   SmallVector<float> floats(pdk::matmul::NumFloats);
@@ -321,9 +353,12 @@ struct FcToKernel : OpConversionPattern<FcOp> {
     auto w = dyn_cast<RankedTensorType>(a.getW().getType());
     auto in = dyn_cast<RankedTensorType>(a.getInput().getType());
     int64_t code = activationCode(op.getActivationType());
-    if (!isF32(a.getInput()) || !isF32(a.getW()) || !in || !w || w.getRank() != 2 ||
-        !w.hasStaticShape() || op.getPaddingWeights() || code < 0 || !type.getElementType().isF32())
-      return r.notifyMatchFailure(op, "not an fp32 fc with a static 2-D weight");
+    // A bf16 weight selects pdk_matmul_bf16 (f32 or bf16 input and result).
+    bool low = isBf16(a.getW());
+    auto floatOk = [&](Value v) { return isF32(v) || (low && isBf16(v)); };
+    if (!floatOk(a.getInput()) || !(low || isF32(a.getW())) || !in || !w || w.getRank() != 2 ||
+        !w.hasStaticShape() || op.getPaddingWeights() || code < 0 || !floatOk(op.getResult()))
+      return r.notifyMatchFailure(op, "not an fp32 or bf16 fc with a static 2-D weight");
     int64_t ncol = op.getInNumColDims();
     for (int64_t i = ncol; i < in.getRank(); ++i)
       if (in.isDynamicDim(i))
@@ -342,8 +377,11 @@ struct FcToKernel : OpConversionPattern<FcOp> {
     for (int64_t i = 0; i + 1 < type.getRank(); ++i)
       if (type.isDynamicDim(i))
         dyn.push_back(tensor::DimOp::create(r, loc, a.getInput(), i));
-    replaceWithCall(r, op, "pdk_matmul", ops.inputs, ops.slots,
-                    matmulInts(pdk::matmul::Fc, false, false, code, isWeight(op.getW())),
+    SmallVector<int64_t> ints =
+        matmulInts(pdk::matmul::Fc, false, false, code, isWeight(op.getW()));
+    if (low)
+      ints = bf16MatmulInts(ints, a.getInput(), a.getW(), type);
+    replaceWithCall(r, op, low ? "pdk_matmul_bf16" : "pdk_matmul", ops.inputs, ops.slots, ints,
                     matmulFloats(), dyn);
     return success();
   }
@@ -359,9 +397,12 @@ struct MatmulV2ToKernel : OpConversionPattern<MatmulV2Op> {
     Value x = a.getX(), y = a.getY();
     auto type = cast<RankedTensorType>(op.getType());
     auto xt = dyn_cast<RankedTensorType>(x.getType()), yt = dyn_cast<RankedTensorType>(y.getType());
-    if (!isF32(x) || !isF32(y) || !xt || !yt || xt.getRank() < 2 || yt.getRank() < 2 ||
-        type.getRank() < 2 || !type.getElementType().isF32())
-      return r.notifyMatchFailure(op, "not an fp32 matrix product of rank >= 2 operands");
+    // A bf16 operand selects pdk_matmul_bf16 (each side f32 or bf16).
+    bool low = isBf16(x) || isBf16(y);
+    auto floatOk = [&](Value v) { return isF32(v) || (low && isBf16(v)); };
+    if (!floatOk(x) || !floatOk(y) || !xt || !yt || xt.getRank() < 2 || yt.getRank() < 2 ||
+        type.getRank() < 2 || !floatOk(op.getResult()))
+      return r.notifyMatchFailure(op, "not an fp32 or bf16 matrix product of rank >= 2 operands");
     int64_t nb = type.getRank() - 2;
     auto batchOk = [&](RankedTensorType t) {
       int64_t bt = t.getRank() - 2;
@@ -398,8 +439,11 @@ struct MatmulV2ToKernel : OpConversionPattern<MatmulV2Op> {
     CallOperands ops(pdk::matmul::NumSlots);
     ops.set(pdk::matmul::A, x);
     ops.set(pdk::matmul::B, y);
-    replaceWithCall(r, op, "pdk_matmul", ops.inputs, ops.slots,
-                    matmulInts(pdk::matmul::Batched, tx, ty, pdk::act::None, isWeight(op.getY())),
+    SmallVector<int64_t> ints =
+        matmulInts(pdk::matmul::Batched, tx, ty, pdk::act::None, isWeight(op.getY()));
+    if (low)
+      ints = bf16MatmulInts(ints, x, y, type);
+    replaceWithCall(r, op, low ? "pdk_matmul_bf16" : "pdk_matmul", ops.inputs, ops.slots, ints,
                     matmulFloats(), dyn);
     return success();
   }
@@ -510,8 +554,12 @@ using pdk::layout::NHWC;
 
 bool isConvCall(Operation *op) {
   auto call = dyn_cast_or_null<KernelCallOp>(op);
-  return call && call.getCallee() == "pdk_conv2d" && call.getResult();
+  return call && (call.getCallee() == "pdk_conv2d" || call.getCallee() == "pdk_conv2d_bf16") &&
+         call.getResult();
 }
+
+/// pdk_conv2d_bf16 (bconv:: fields; no Winograd form).
+bool isBf16ConvCall(KernelCallOp call) { return call.getCallee() == "pdk_conv2d_bf16"; }
 
 bool isPoolCall(Operation *op) {
   auto call = dyn_cast_or_null<KernelCallOp>(op);
@@ -695,7 +743,8 @@ struct PdKernelLayoutsPass : mlir::pd::impl::PdKernelLayoutsPassBase<PdKernelLay
     SmallVector<float> floats(call.getFloats());
     int64_t present = (slots[conv::Bias] >= 0 ? timing::HasBias : 0) |
                       (slots[conv::Residual] >= 0 ? timing::HasResidual : 0);
-    return time(ints.data(), floats.data(), present, /*iterations=*/5, algo);
+    return time(ints.data(), floats.data(), present, /*iterations=*/5,
+                isBf16ConvCall(call) ? algo | timing::Bf16 : algo);
   }
 
   /// The conv calls of `fn` that `keep` accepts; `dynamic` is set when one
@@ -718,6 +767,8 @@ struct PdKernelLayoutsPass : mlir::pd::impl::PdKernelLayoutsPassBase<PdKernelLay
   /// Whether pdk_conv2d_winograd computes conv `call` with parameters
   /// `ints` (the call's own, or those a candidate layout would give it).
   static bool winogradEligible(KernelCallOp call, ArrayRef<int64_t> ints) {
+    if (isBf16ConvCall(call))
+      return false;
     ArrayRef<int64_t> slots = call.getSlots();
     auto f = cast<RankedTensorType>(call.getInputs()[slots[conv::Filter]].getType());
     return pdk::winogradFields(ints.data(), slots[conv::Residual] >= 0) && f.getDimSize(2) == 3 &&

@@ -440,7 +440,11 @@ struct FusedEmbeddingLowering : OpConversionPattern<FusedEmbeddingEltwiseLayerno
 /// (one [H, 3H] projection, heads split by reshape + transpose, batched
 /// matmuls, softmax), which the patterns here then lower. Measured on BERT:
 /// a direct 5-loop lowering reading Q, K, V in place was 3x slower than the
-/// ops below, whose loops LLVM vectorizes.
+/// ops below, whose loops LLVM vectorizes. With a bf16 weight
+/// (pd-auto-mixed-precision) the projection, Q, K, V and the context are
+/// bf16 and both batched matmuls compute in bf16, while the scores are
+/// written in f32 for the scale, mask and softmax (black), whose result is
+/// narrowed again for the second matmul.
 struct MultiheadMatmulLowering : OpConversionPattern<MultiheadMatmulOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult matchAndRewrite(MultiheadMatmulOp op, OpAdaptor a,
@@ -455,27 +459,38 @@ struct MultiheadMatmulLowering : OpConversionPattern<MultiheadMatmulOp> {
         !op.getTranspose_K() || !op.getTranspose_V())
       return r.notifyMatchFailure(op, "expects Input [B, S, H], W [H, 3, H], static H");
     int64_t d = hidden / n, B = xt.getDimSize(0), S = xt.getDimSize(1);
-    Type f = xt.getElementType();
+    bool low = wt.getElementType().isBF16();
+    // The element type of the projection, Q, K, V and the context (`f`),
+    // and of the scores and probabilities (`fs`).
+    Type f = low ? wt.getElementType() : xt.getElementType();
+    Type fs = low ? r.getF32Type() : f;
     auto make = [&](StringRef name, ValueRange operands, ArrayRef<NamedAttribute> attrs,
-                    ArrayRef<int64_t> shape, ArrayRef<int32_t> segments = {}) -> Value {
+                    ArrayRef<int64_t> shape, ArrayRef<int32_t> segments = {},
+                    Type elem = {}) -> Value {
       OperationState state(loc, ("pd." + name).str());
       state.addOperands(operands);
       state.addAttributes(attrs);
       if (!segments.empty())
         state.addAttribute("operandSegmentSizes", r.getDenseI32ArrayAttr(segments));
-      state.addTypes(RankedTensorType::get(shape, f));
+      state.addTypes(RankedTensorType::get(shape, elem ? elem : f));
       return r.create(state)->getResult(0);
     };
+    Value x = a.getInput();
+    if (low && !xt.getElementType().isBF16())
+      x = make("cast", {x},
+               {r.getNamedAttr("in_dtype", r.getI32IntegerAttr(5)),
+                r.getNamedAttr("out_dtype", r.getI32IntegerAttr(22))},
+               xt.getShape());
     auto ints = [&](StringRef name, ArrayRef<int32_t> v) {
       return r.getNamedAttr(name, r.getDenseI32ArrayAttr(v));
     };
     int32_t h32 = int32_t(hidden), n32 = int32_t(n), d32 = int32_t(d);
     Value w2 = make("reshape2", {a.getW()}, {ints("shape", {h32, 3 * h32})}, {hidden, 3 * hidden},
                     {1, 0, 0});
-    Value b1 = make("reshape2", {a.getBias()}, {ints("shape", {3 * h32})}, {3 * hidden}, {1, 0, 0});
-    Value qkv =
-        make("fc", {a.getInput(), w2, b1},
-             {r.getNamedAttr("in_num_col_dims", r.getI32IntegerAttr(2))}, {B, S, 3 * hidden});
+    Value b1 = make("reshape2", {a.getBias()}, {ints("shape", {3 * h32})}, {3 * hidden}, {1, 0, 0},
+                    cast<RankedTensorType>(a.getBias().getType()).getElementType());
+    Value qkv = make("fc", {x, w2, b1}, {r.getNamedAttr("in_num_col_dims", r.getI32IntegerAttr(2))},
+                     {B, S, 3 * hidden});
     Value split =
         make("reshape2", {qkv}, {ints("shape", {0, 0, 3, n32, d32})}, {B, S, 3, n, d}, {1, 0, 0});
     Value heads = make("transpose2", {split}, {ints("axis", {2, 0, 3, 1, 4})}, {3, B, n, S, d});
@@ -486,15 +501,27 @@ struct MultiheadMatmulLowering : OpConversionPattern<MultiheadMatmulOp> {
                   {B, n, S, d}, {1, 0, 0, 0, 0});
     };
     Value q = part(0), k = part(1), v = part(2);
-    Value scores =
-        make("matmul_v2", {q, k}, {r.getNamedAttr("trans_y", r.getBoolAttr(true))}, {B, n, S, S});
-    scores = make("scale", {scores}, {r.getNamedAttr("scale", op.getAlphaAttr())}, {B, n, S, S});
+    Value scores = make("matmul_v2", {q, k}, {r.getNamedAttr("trans_y", r.getBoolAttr(true))},
+                        {B, n, S, S}, {}, fs);
+    scores =
+        make("scale", {scores}, {r.getNamedAttr("scale", op.getAlphaAttr())}, {B, n, S, S}, {}, fs);
     if (Value mask = a.getBiasQK())
-      scores = make("elementwise_add", {scores, mask}, {}, {B, n, S, S});
-    Value probs = make("softmax", {scores}, {}, {B, n, S, S});
+      scores = make("elementwise_add", {scores, mask}, {}, {B, n, S, S}, {}, fs);
+    Value probs = make("softmax", {scores}, {}, {B, n, S, S}, {}, fs);
+    if (low)
+      probs = make("cast", {probs},
+                   {r.getNamedAttr("in_dtype", r.getI32IntegerAttr(5)),
+                    r.getNamedAttr("out_dtype", r.getI32IntegerAttr(22))},
+                   {B, n, S, S});
     Value ctx = make("matmul_v2", {probs, v}, {}, {B, n, S, d});
     Value merged = make("transpose2", {ctx}, {ints("axis", {0, 2, 1, 3})}, {B, S, n, d});
     Value y = make("reshape2", {merged}, {ints("shape", {0, 0, h32})}, {B, S, hidden}, {1, 0, 0});
+    auto yt = cast<RankedTensorType>(op.getType());
+    if (cast<RankedTensorType>(y.getType()).getElementType() != yt.getElementType())
+      y = make("cast", {y},
+               {r.getNamedAttr("in_dtype", r.getI32IntegerAttr(22)),
+                r.getNamedAttr("out_dtype", r.getI32IntegerAttr(5))},
+               {B, S, hidden}, {}, yt.getElementType());
     if (y.getType() != op.getType())
       y = tensor::CastOp::create(r, loc, op.getType(), y);
     r.replaceOp(op, y);

@@ -166,10 +166,27 @@ Prim makeReorder(const memory::desc &from, const memory::desc &to) {
 }
 
 namespace {
+/// A copy of the f32 buffer `src` (`bytes` long) in the scratch buffer
+/// `role`, each value rounded to bf16 (to nearest even; NaN stays NaN).
+void *roundedToBf16(int role, const void *src, size_t bytes) {
+  auto *out = static_cast<uint32_t *>(scratch(role, bytes));
+  const auto *in = static_cast<const uint32_t *>(src);
+  for (size_t i = 0; i < bytes / 4; ++i) {
+    uint32_t u = in[i];
+    out[i] = (u & 0x7fffffffu) > 0x7f800000u ? (u | 0x400000u) & 0xffff0000u
+                                             : (u + 0x7fffu + ((u >> 16) & 1u)) & 0xffff0000u;
+  }
+  return out;
+}
+
 /// Runs `e.prim` with the user buffers, reordering src/dst/weights where the
 /// primitive chose other layouts.
 void run(Entry &e, void *src, void *wei, void *bias, void *res, void *dst, bool hasSum) {
   dnnl::stream &s = stream();
+  if (e.roundSrc)
+    src = roundedToBf16(RoundSrcBuf, src, e.srcUser.get_size());
+  if (e.roundWei && !e.weightsConst)
+    wei = roundedToBf16(RoundWeiBuf, wei, e.weiUser.get_size());
   void *srcP = src, *dstP = dst;
   if (e.srcPrim != e.srcUser) {
     srcP = scratch(SrcBuf, e.srcPrim.get_size());

@@ -43,6 +43,8 @@ PDK_EXPORT void pdk_conv2d(const int64_t *ptrs, const int64_t *ints, const float
 PDK_EXPORT void pdk_conv2d_winograd(const int64_t *ptrs, const int64_t *ints, const float *floats);
 PDK_EXPORT void pdk_conv2d_winograd4(const int64_t *ptrs, const int64_t *ints, const float *floats);
 PDK_EXPORT void pdk_matmul(const int64_t *ptrs, const int64_t *ints, const float *floats);
+PDK_EXPORT void pdk_conv2d_bf16(const int64_t *ptrs, const int64_t *ints, const float *floats);
+PDK_EXPORT void pdk_matmul_bf16(const int64_t *ptrs, const int64_t *ints, const float *floats);
 PDK_EXPORT void pdk_qconv2d(const int64_t *ptrs, const int64_t *ints, const float *floats);
 PDK_EXPORT void pdk_qmatmul(const int64_t *ptrs, const int64_t *ints, const float *floats);
 PDK_EXPORT int64_t pdk_kernel_impls(char *buf, int64_t size);
@@ -69,7 +71,7 @@ dnnl::engine &engine();
 dnnl::stream &stream();
 
 /// Roles of the per-thread scratch buffers.
-enum Scratch : int { SrcBuf, DstBuf, WeiBuf, PadBuf, NumScratch };
+enum Scratch : int { SrcBuf, DstBuf, WeiBuf, PadBuf, RoundSrcBuf, RoundWeiBuf, NumScratch };
 
 /// A per-thread, grow-only, 64-byte aligned scratch buffer (one per role),
 /// so runs after the first allocate nothing.
@@ -135,6 +137,9 @@ struct Entry {
   memory ownBias;               // the int8 kernels' bias, pre-scaled once (Quant.cpp)
   const char *callee = nullptr; // set by the int8 kernels: reported by pdk_kernel_impls
   std::string impl;             // with the implementation oneDNN chose (impl_info_str)
+  // The bf16 kernels' f32 emulation: f32 user sources / weights are first
+  // rounded to bf16 values (kept in f32), as the bf16 primitive would.
+  bool roundSrc = false, roundWei = false;
 };
 
 /// The kernel kinds that lead a cache key (values are arbitrary, but
@@ -148,6 +153,8 @@ enum KeyKind : int64_t {
   Winograd4Key = 6,
   QConvKey = 7,
   QMatmulKey = 8,
+  Bf16ConvKey = 9,
+  Bf16MatmulKey = 10,
 };
 
 /// The cache key of a call (`kind` a KeyKind), in a per-thread buffer that
@@ -176,10 +183,12 @@ struct ConvOperands {
   void *x, *w, *bias, *res, *out;
   const int64_t *xd, *wd, *od; // dims of x, w and out
   size_t nInts;                // parameters and every operand's dims
-  ConvOperands(const int64_t *ptrs, const int64_t *ints)
+  /// `numInts`: the kernel's parameter count (conv::NumInts, or
+  /// bconv::NumInts for pdk_conv2d_bf16).
+  ConvOperands(const int64_t *ptrs, const int64_t *ints, int64_t numInts = conv::NumInts)
       : x(ptrAt(ptrs, conv::Input)), w(ptrAt(ptrs, conv::Filter)), bias(ptrAt(ptrs, conv::Bias)),
         res(ptrAt(ptrs, conv::Residual)), out(ptrAt(ptrs, conv::NumSlots)) {
-    Dims dims(ints + conv::NumInts);
+    Dims dims(ints + numInts);
     xd = dims.next();
     wd = dims.next();
     if (bias)

@@ -22,11 +22,13 @@ extern "C" {
 /// HasResidual in KernelABI.h). Runs it once to create (and pack) the
 /// primitive, then `iterations` times on zero-filled buffers, and returns
 /// the fastest run in milliseconds (negative if the kernel failed or
-/// refused). `winograd` (a timing::Algorithm) says which kernel. The
+/// refused). `winograd` (a timing::Algorithm) says which kernel, or
+/// timing::Bf16 pdk_conv2d_bf16 (whose `ints` carry bconv::'s fields). The
 /// primitives keyed by the temporary weights are dropped again.
 PDK_EXPORT double pdk_time_conv2d(const int64_t *ints, const float *floats, int64_t present,
                                   int64_t iterations, int64_t winograd) {
-  Dims dims(ints + conv::NumInts);
+  bool bf16 = winograd & timing::Bf16;
+  Dims dims(ints + (bf16 ? int64_t{bconv::NumInts} : int64_t{conv::NumInts}));
   bool hasBias = present & timing::HasBias, hasRes = present & timing::HasResidual;
   // By slot (conv::Slot), then the destination.
   constexpr int kPtrs = conv::NumSlots + 1;
@@ -57,7 +59,8 @@ PDK_EXPORT double pdk_time_conv2d(const int64_t *ints, const float *floats, int6
   double best = -1;
   for (int64_t r = 0; r <= iterations && kernelError.empty(); ++r) {
     auto start = std::chrono::steady_clock::now();
-    (winograd == timing::Winograd4   ? pdk_conv2d_winograd4
+    (bf16                            ? pdk_conv2d_bf16
+     : winograd == timing::Winograd4 ? pdk_conv2d_winograd4
      : winograd == timing::Winograd2 ? pdk_conv2d_winograd
                                      : pdk_conv2d)(ptrs, ints, floats);
     double ms =

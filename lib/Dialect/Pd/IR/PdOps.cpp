@@ -34,7 +34,14 @@ LogicalResult mlir::pd::verifyInferredTypes(Operation *op) {
     auto [actual, expected] = pair;
     auto a = dyn_cast<RankedTensorType>(actual);
     auto e = dyn_cast<RankedTensorType>(expected);
-    bool ok = a && e && a.getElementType() == e.getElementType() && a.getRank() == e.getRank();
+    // A convolution or matrix product computing in bf16 / f16 may read or
+    // write f32 activations (pd-fold-casts-into-kernels): its kernel
+    // converts them.
+    bool mixed = isa<Conv2dOp, DepthwiseConv2dOp, FusedConv2dOp, FcOp, MatmulV2Op>(op) && a && e &&
+                 isa<FloatType>(a.getElementType()) && isa<FloatType>(e.getElementType()) &&
+                 (a.getElementType().isF32() || e.getElementType().isF32());
+    bool ok =
+        a && e && (a.getElementType() == e.getElementType() || mixed) && a.getRank() == e.getRank();
     if (ok)
       for (auto [da, de] : llvm::zip(a.getShape(), e.getShape()))
         ok &= !dimsConflict(da, de);

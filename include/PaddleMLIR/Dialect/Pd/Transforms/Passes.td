@@ -192,6 +192,62 @@ def PdInsertQuantizersPass : Pass<"pd-insert-quantizers", "::mlir::ModuleOp"> {
     Option<"ranges", "ranges", "std::string", "", "JSON file of tensor thresholds">,
     ListOption<"fp32Layers", "fp32-layers", "int64_t", "layer numbers that stay float32">
   ];
+def PdAutoMixedPrecisionPass : Pass<"pd-auto-mixed-precision", "::mlir::ModuleOp"> {
+  let summary = "Run convolutions and matrix products in bf16 or fp16 (Paddle's AMP lists)";
+  let description = [{
+    Mixed precision for inference (docs/MixedPrecision.md). Each pd op with
+    float tensors is classified, in program order, by Paddle's AMP lists:
+    white ops (conv2d, depthwise_conv2d, fused_conv2d, matmul, matmul_v2,
+    mul, fc, multihead_matmul) compute in `dtype`; black ops (exp, log,
+    mean, sum, reductions, softmax, log_softmax, layer_norm and the fused
+    layer norms, batch_norm, cumsum, losses, pow, square) stay float32;
+    gray ops (elementwise arithmetic, activations, pooling, scale, dropout,
+    reshapes, transposes, concat, split, slice, ...) run in `dtype` only
+    when every float input that is not a model constant already is in
+    `dtype`; ops in no list stay float32. `allow` / `deny` override the lists by op
+    type or by the Paddle variable an op writes (the name in its location;
+    a fused op carries the names of the ops it replaced), `deny` winning
+    over `allow`.
+
+    `pd.cast` is inserted only where a value crosses between precisions
+    (once per value and direction), and cast chains that are exact are
+    folded: a bf16 -> f32 -> bf16 round trip, and casts to the same type.
+    Model constants a low-precision op reads become new constants of
+    `dtype` (converted once, round to nearest even), except the bias of fc
+    and fused_conv2d and the masks and biases of multihead_matmul, which
+    stay float32 like the kernels' accumulators. With `keep-io-types` (the
+    default) the function's arguments and results keep their types; without
+    it, float32 arguments and results become `dtype`. Every op classified
+    gets `pd.precision_reason` ("white list", "black list", "gray: follows
+    inputs", "gray: float32 input", "not in any list", "user allow", "user
+    deny").
+  }];
+  let options = [
+    Option<"dtype", "dtype", "std::string", "\"bf16\"", "low-precision type: bf16 or fp16">,
+    ListOption<"allow", "allow", "std::string",
+               "op types or output variable names that run in the low-precision type">,
+    ListOption<"deny", "deny", "std::string",
+               "op types or output variable names that stay float32">,
+    Option<"keepIoTypes", "keep-io-types", "bool", "true",
+           "keep the function's argument and result types">
+  ];
+  let dependentDialects = ["::mlir::pd::PdDialect", "::mlir::ml_program::MLProgramDialect"];
+}
+
+def PdFoldCastsIntoKernelsPass : Pass<"pd-fold-casts-into-kernels", "::mlir::func::FuncOp"> {
+  let summary = "Let low-precision convolutions and matrix products read and write f32";
+  let description = [{
+    After pd-auto-mixed-precision, for the CPU's oneDNN bf16 kernels
+    (docs/MixedPrecision.md): a conv2d / depthwise_conv2d / fused_conv2d /
+    fc / matmul_v2 computing in bf16 (a bf16 filter or weight) reads the
+    f32 value in front of a `pd.cast` to bf16 of its activation input (and
+    residual) directly, and writes f32 itself when every reader of its
+    result widens it to f32. The kernels convert in the reorders they run
+    anyway (rounding to nearest even, as the cast would), so one pass over
+    the tensor disappears per boundary, and a result read in f32 (logits
+    before a softmax) is not rounded to bf16 at all. A matmul_v2 keeps at
+    least one bf16 operand, so it still computes in bf16.
+  }];
   let dependentDialects = ["::mlir::pd::PdDialect"];
 }
 
