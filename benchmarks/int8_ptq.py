@@ -8,6 +8,8 @@ split, and the time calibration took.
 
 Usage: PYTHONPATH=build/python PATH=build/bin:$PATH /usr/bin/python3 benchmarks/int8_ptq.py
        [--models resnet50,mobilenet_v2] [--batches 1,8] [--samples 60] [--threads 2]
+       [--big-calibration 500]   (also: time and peak memory of one ResNet-50
+                                  calibration over that many samples)
 
 The zoo's models have seeded random weights (no trained weights ship with
 Debian), so top-1 agreement here says how int8 keeps a random classifier's
@@ -73,6 +75,30 @@ def median_ms(model, feeds, rounds):
     return float(np.median(times))
 
 
+def big(work, pics, n):
+    """One ResNet-50 calibration over n samples: wall time and the compiler's
+    peak resident memory (getrusage of the child)."""
+    import resource
+    b, _ = zoo.build("resnet50")
+    model_dir = os.path.join(work, "big_model")
+    b.save(model_dir)
+    samples = os.path.join(work, "big_samples")
+    os.makedirs(samples)
+    for i in range(n):
+        np.save(os.path.join(samples, "%04d.npy" % i), pics[i % len(pics)][None])
+    t0 = time.time()
+    p = subprocess.Popen(["paddle-compile", model_dir, "--input-shape", "image=1x3x224x224",
+                          "--precision", "int8", "--calibration-data", samples, "-o",
+                          os.path.join(work, "big_int8")], stdout=subprocess.DEVNULL,
+                         stderr=subprocess.DEVNULL)
+    _, status, usage = os.wait4(p.pid, 0)
+    if status != 0:
+        raise SystemExit("paddle-compile failed in the big calibration")
+    print("resnet50 calibration of %d samples (%d calibrate, %d validate): %.1f s, peak RSS "
+          "%.0f MiB" % (n, n - round(n * 0.2), round(n * 0.2), time.time() - t0,
+                        usage.ru_maxrss / 1024.0))
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--models", default="resnet50,mobilenet_v2")
@@ -80,6 +106,7 @@ def main():
     ap.add_argument("--samples", type=int, default=60)
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--rounds", type=int, default=20)
+    ap.add_argument("--big-calibration", type=int, default=0)
     args = ap.parse_args()
     os.environ.setdefault("OMP_NUM_THREADS", str(args.threads))
     rng = np.random.RandomState(0)
@@ -131,6 +158,8 @@ def main():
                 del f32, i8
                 for d in (fp32_dir, int8_dir, samples):
                     shutil.rmtree(d, ignore_errors=True)
+        if args.big_calibration:
+            big(work, pics, args.big_calibration)
     finally:
         shutil.rmtree(work, ignore_errors=True)
 
