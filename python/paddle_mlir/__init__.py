@@ -172,7 +172,8 @@ def compile(model, params=None, *, target="cpu", precision="fp32", input_shapes=
             quantize_exclude=(), quantize_include=(), calibration=None,
             calibration_method="percentile", calibration_percentile=99.99, calibration_samples=0,
             calibration_cache=None, validation_split=0.2, accuracy_target=None,
-            allow_emulated_bf16=False, precision_allow=(), precision_deny=()):
+            allow_emulated_bf16=False, precision_allow=(), precision_deny=(),
+            precision_check=False, check_data=None):
     """Compiles a Paddle model path (file or directory), an ONNX file (.onnx) or pd
     MLIR text.
 
@@ -219,25 +220,31 @@ def compile(model, params=None, *, target="cpu", precision="fp32", input_shapes=
     if output_dir is None:
         tmp = output_dir = tempfile.mkdtemp(prefix="paddle_mlir_")
     shapes = {k: [int(d) for d in v] for k, v in (input_shapes or {}).items()}
-    samples_dir = None
+    sample_dirs = []
+
+    def samples_folder(samples, what):
+        """A directory of .npy/.npz samples: `samples` itself, or one written
+        from an iterable of arrays or {input name: array} dicts."""
+        if isinstance(samples, (str, os.PathLike)):
+            return os.fspath(samples)
+        d = tempfile.mkdtemp(prefix="paddle_mlir_samples_")
+        sample_dirs.append(d)
+        count = 0
+        for i, sample in enumerate(samples):
+            if isinstance(sample, dict):
+                np.savez(os.path.join(d, "%06d.npz" % i),
+                         **{k: np.asarray(v) for k, v in sample.items()})
+            else:
+                np.save(os.path.join(d, "%06d.npy" % i), np.asarray(sample))
+            count += 1
+        if count == 0:
+            raise ValueError("%s: the iterable gave no samples" % what)
+        return d
+
     try:
         calibration_data = ""
         if calibration is not None:
-            if isinstance(calibration, (str, os.PathLike)):
-                calibration_data = os.fspath(calibration)
-            else:
-                samples_dir = tempfile.mkdtemp(prefix="paddle_mlir_calib_")
-                count = 0
-                for i, sample in enumerate(calibration):
-                    if isinstance(sample, dict):
-                        np.savez(os.path.join(samples_dir, "%06d.npz" % i),
-                                 **{k: np.asarray(v) for k, v in sample.items()})
-                    else:
-                        np.save(os.path.join(samples_dir, "%06d.npy" % i), np.asarray(sample))
-                    count += 1
-                if count == 0:
-                    raise ValueError("calibration: the iterable gave no samples")
-                calibration_data = samples_dir
+            calibration_data = samples_folder(calibration, "calibration")
         # Named by their paddle-compile flags, and parsed by the same code.
         options = {"target": target, "precision": precision, "kernels": kernels,
                    "conv-layout": conv_layout, "conv-algorithm": conv_algorithm,
@@ -254,8 +261,15 @@ def compile(model, params=None, *, target="cpu", precision="fp32", input_shapes=
                             "validation-split": str(validation_split),
                             "quantize-include": ",".join(quantize_include),
                             "accuracy-target": accuracy_target or ""})
-        elif accuracy_target or calibration_cache:
-            raise ValueError("accuracy_target and calibration_cache need calibration=")
+        elif calibration_cache or (accuracy_target and precision != "bf16"):
+            raise ValueError("accuracy_target and calibration_cache need calibration= "
+                             "(or precision=\"bf16\" for accuracy_target)")
+        if precision_check or check_data is not None or (accuracy_target and
+                                                         calibration is None):
+            options.update({"precision-check": "true" if precision_check else "false",
+                            "accuracy-target": accuracy_target or ""})
+            if check_data is not None:
+                options["check-data"] = samples_folder(check_data, "check_data")
         _compiler.compile(model, is_text, os.fspath(params) if params else "", options, shapes,
                           bool(optimize), name, os.fspath(output_dir), bool(memory_plan), cpu,
                           bool(parallel))
@@ -264,8 +278,8 @@ def compile(model, params=None, *, target="cpu", precision="fp32", input_shapes=
             shutil.rmtree(tmp, ignore_errors=True)
         raise
     finally:
-        if samples_dir:
-            shutil.rmtree(samples_dir, ignore_errors=True)
+        for d in sample_dirs:
+            shutil.rmtree(d, ignore_errors=True)
     return CompiledModel(output_dir, _owned_tmpdir=tmp, threads=threads)
 
 

@@ -72,9 +72,20 @@ static cl::opt<std::string> validationSplit(
     cl::init("0.2"), cl::cat(category));
 static cl::opt<std::string> accuracyTarget(
     "accuracy-target",
-    cl::desc("With --calibration-data: top1=F (top-1 agreement with fp32) or sqnr=DB (output "
-             "SQNR); layers with the worst SQNR move back to fp32 until it holds"),
+    cl::desc("With --calibration-data (int8) or --precision bf16: top1=F (top-1 agreement with "
+             "fp32) or sqnr=DB (output SQNR); the layers with the worst SQNR move back to fp32 "
+             "until it holds"),
     cl::value_desc("top1=F|sqnr=DB"), cl::cat(category));
+static cl::opt<bool> precisionCheck(
+    "precision-check",
+    cl::desc("With --precision bf16: run fp32 and bf16 on the same inputs (--check-data, else "
+             "seeded random ones) and report the error (implied by --check-data and "
+             "--accuracy-target)"),
+    cl::init(false), cl::cat(category));
+static cl::opt<std::string> checkData(
+    "check-data",
+    cl::desc("With --precision bf16: the inputs of the numerics check (as --calibration-data)"),
+    cl::value_desc("DIR"), cl::cat(category));
 static cl::list<std::string> quantizeExclude(
     "quantize-exclude",
     cl::desc("With --precision int8: op types (conv2d, fc, ...) or Paddle output variable names "
@@ -210,7 +221,9 @@ int main(int argc, char **argv) {
       {"calibration-samples", calibrationSamples},
       {"calibration-cache", calibrationCache},
       {"validation-split", validationSplit},
-      {"accuracy-target", accuracyTarget}};
+      {"accuracy-target", accuracyTarget},
+      {"check-data", checkData},
+      {"precision-check", precisionCheck ? "true" : "false"}};
   for (auto [flag, value] : typedOptions)
     if (llvm::Error e = pd::setCompileOption(opts, flag, value)) {
       llvm::errs() << "paddle-compile: error: " << llvm::toString(std::move(e)) << "\n";
@@ -222,12 +235,25 @@ int main(int argc, char **argv) {
   }
   for (const cl::Option *o : std::initializer_list<const cl::Option *>{
            &calibrationMethod, &calibrationPercentile, &calibrationSamples, &calibrationCache,
-           &validationSplit, &accuracyTarget})
+           &validationSplit})
     if (o->getNumOccurrences() && calibration.empty()) {
       llvm::errs() << "paddle-compile: error: --" << o->ArgStr
                    << " only applies with --calibration-data\n";
       return 1;
     }
+  if (accuracyTarget.getNumOccurrences() && calibration.empty() &&
+      opts.precision != pd::Precision::BF16) {
+    llvm::errs() << "paddle-compile: error: --accuracy-target only applies with "
+                    "--calibration-data (int8) or --precision bf16\n";
+    return 1;
+  }
+  if ((precisionCheck || !checkData.empty()) && opts.precision != pd::Precision::BF16) {
+    llvm::errs() << "paddle-compile: error: --"
+                 << (precisionCheck ? "precision-check" : "check-data")
+                 << " only applies to --precision bf16 (int8 checks itself on the "
+                    "--calibration-data samples)\n";
+    return 1;
+  }
   if (!quantizeExclude.empty() && opts.precision != pd::Precision::INT8) {
     llvm::errs() << "paddle-compile: error: --quantize-exclude only applies to --precision int8\n";
     return 1;

@@ -108,6 +108,13 @@ struct CompileOptions {
   /// variable names that run in bf16 / stay fp32 under --precision bf16
   /// (pd-auto-mixed-precision's allow / deny; deny wins).
   std::vector<std::string> precisionAllow, precisionDeny;
+  /// --precision-check: under --precision bf16, run the fp32 and mixed
+  /// models on the same inputs (--check-data, else seeded random inputs)
+  /// and report the error; with --accuracy-target, move ops back to fp32
+  /// until it holds (docs/MixedPrecision.md).
+  bool precisionCheck = false;
+  /// --check-data: samples for the check (as --calibration-data).
+  std::string checkData;
 };
 
 /// Sets the option named by its paddle-compile flag without the dashes

@@ -6,6 +6,7 @@
 #include "PaddleMLIR/CodeGen/Passes.h"
 #include "PaddleMLIR/Dialect/Pd/IR/PdOps.h"
 #include "PaddleMLIR/Dialect/Pd/Transforms/Passes.h"
+#include "Validation.h"
 
 #include "mlir/Dialect/MLProgram/IR/MLProgram.h"
 #include "mlir/ExecutionEngine/OptUtils.h"
@@ -18,6 +19,7 @@
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Export.h"
 #include "mlir/Transforms/Passes.h"
+#include "llvm/Support/MemoryBuffer.h"
 
 #include "llvm/Config/llvm-config.h"
 #include "llvm/IR/IRBuilder.h"
@@ -920,5 +922,45 @@ LogicalResult mlir::pd::compileToArtifact(ModuleOp module, const CompileOptions 
   if (opts.precision == Precision::INT8 && !opts.calibrationData.empty() &&
       failed(artifact::calibrate(module, opts, outDir)))
     return failure();
-  return artifact::writeArtifact(module, opts, outDir, /*measure=*/true);
+  bool check =
+      opts.precision == Precision::BF16 && (opts.precisionCheck || !opts.checkData.empty() ||
+                                            opts.accuracyTarget.kind != AccuracyTarget::None);
+  if (!check)
+    return artifact::writeArtifact(module, opts, outDir, /*measure=*/true);
+  // --precision bf16 with the numerics check: the ops it moves back are
+  // denied bf16, and the manifest gets the measurement.
+  if (failed(checkMixedPrecisionOptions(module, opts)))
+    return failure();
+  std::vector<std::string> moved;
+  llvm::json::Object measured;
+  if (failed(artifact::checkMixedPrecision(module, opts, moved, measured)))
+    return failure();
+  CompileOptions final = opts;
+  final.precisionDeny.insert(final.precisionDeny.end(), moved.begin(), moved.end());
+  if (failed(artifact::writeArtifact(module, final, outDir, /*measure=*/true)))
+    return failure();
+  std::string path = pathIn(outDir, "manifest.json");
+  auto buffer = llvm::MemoryBuffer::getFile(path);
+  llvm::Expected<llvm::json::Value> manifest =
+      buffer ? llvm::json::parse((*buffer)->getBuffer())
+             : llvm::Expected<llvm::json::Value>(llvm::createStringError("unreadable"));
+  if (!manifest) {
+    llvm::consumeError(manifest.takeError());
+    return fail(module, "cannot read back '" + path + "'");
+  }
+  llvm::json::Object *compute = manifest->getAsObject()->getObject("compute_ops");
+  if (llvm::json::Array *ops = compute ? compute->getArray("ops") : nullptr)
+    for (llvm::json::Value &rec : *ops) {
+      llvm::json::Object *o = rec.getAsObject();
+      std::optional<StringRef> name = o ? o->getString("name") : std::nullopt;
+      if (name && llvm::is_contained(moved, name->str()))
+        (*o)["reason"] = "precision check: moved back to fp32 for --accuracy-target " +
+                         artifact::targetText(opts.accuracyTarget);
+    }
+  if (compute)
+    (*compute)["precision_check"] = std::move(measured);
+  std::string json;
+  llvm::raw_string_ostream js(json);
+  js << llvm::formatv("{0:2}", *manifest) << "\n";
+  return writeFile(module, path, json);
 }

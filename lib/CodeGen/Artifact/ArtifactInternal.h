@@ -12,7 +12,11 @@
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/PassManager.h"
+#include "llvm/Support/JSON.h"
+
 #include "llvm/ADT/StringRef.h"
+#include <string>
+#include <vector>
 
 namespace mlir::pd::artifact {
 /// Writes the artifact of `graph`, a module the graph pipeline already ran
@@ -29,6 +33,14 @@ LogicalResult writeArtifact(ModuleOp graph, const CompileOptions &opts, StringRe
 /// measures, applies the accuracy target and inserts the quantizers;
 /// writes quant_report.json to `outDir`. Calibrate.cpp.
 LogicalResult calibrate(ModuleOp graph, const CompileOptions &opts, StringRef outDir);
+
+/// The numerics check of --precision bf16 (PrecisionCheck.cpp) on the
+/// float model `graph` (after the graph pipeline): the names of the ops
+/// to keep fp32 so --accuracy-target holds go to `fallbackDeny`, the
+/// measured check to `report` (for the manifest).
+LogicalResult checkMixedPrecision(ModuleOp graph, const CompileOptions &opts,
+                                  std::vector<std::string> &fallbackDeny,
+                                  llvm::json::Object &report);
 
 /// The pd-quantize options of `opts` (--quantize-exclude).
 void addQuantizePasses(OpPassManager &pm, const CompileOptions &opts);

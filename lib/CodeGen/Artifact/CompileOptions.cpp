@@ -162,6 +162,17 @@ llvm::Error mlir::pd::setCompileOption(CompileOptions &options, StringRef flag, 
       list.push_back(p.trim().str());
     return llvm::Error::success();
   }
+  if (flag == "check-data") {
+    options.checkData = value.str();
+    return llvm::Error::success();
+  }
+  if (flag == "precision-check") {
+    if (value != "true" && value != "false")
+      return llvm::createStringError("--precision-check must be true or false, not '" +
+                                     value.str() + "'");
+    options.precisionCheck = value == "true";
+    return llvm::Error::success();
+  }
   if (flag == "allow-emulated-bf16") {
     if (value != "true" && value != "false")
       return llvm::createStringError("--allow-emulated-bf16 must be true or false, not '" +

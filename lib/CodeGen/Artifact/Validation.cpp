@@ -51,7 +51,7 @@ bool checkArray(npy::Array &a, const InputSpec &in, const std::string &file, std
 
 /// The sample files of `dir` (.npy and .npz), sorted by name.
 LogicalResult mlir::pd::artifact::listSamples(ModuleOp m, StringRef dir,
-                                             std::vector<std::string> &files) {
+                                              std::vector<std::string> &files) {
   if (!llvm::sys::fs::is_directory(dir))
     return fail(m, "--calibration-data '" + dir + "' is not a directory");
   std::error_code ec;
@@ -71,7 +71,7 @@ LogicalResult mlir::pd::artifact::listSamples(ModuleOp m, StringRef dir,
 }
 
 bool mlir::pd::artifact::readSample(const std::string &file, ArrayRef<InputSpec> inputs,
-                                     Sample &out, std::string &error) {
+                                    Sample &out, std::string &error) {
   out.file = file;
   out.inputs.assign(inputs.size(), {});
   if (StringRef(file).ends_with(".npy")) {
@@ -79,9 +79,8 @@ bool mlir::pd::artifact::readSample(const std::string &file, ArrayRef<InputSpec>
       std::string names;
       for (const InputSpec &in : inputs)
         names += (names.empty() ? "" : ", ") + in.name;
-      error = "calibration sample '" + file + "': the model has " +
-              std::to_string(inputs.size()) + " inputs (" + names +
-              "); give each sample as an .npz with one array per input name";
+      error = "calibration sample '" + file + "': the model has " + std::to_string(inputs.size()) +
+              " inputs (" + names + "); give each sample as an .npz with one array per input name";
       return false;
     }
     return npy::read(file, out.inputs[0], error) &&
@@ -92,7 +91,8 @@ bool mlir::pd::artifact::readSample(const std::string &file, ArrayRef<InputSpec>
     return false;
   std::vector<bool> seen(inputs.size(), false);
   for (auto &[name, array] : members) {
-    auto it = llvm::find_if(inputs, [&, &name = name](const InputSpec &in) { return in.name == name; });
+    auto it =
+        llvm::find_if(inputs, [&, &name = name](const InputSpec &in) { return in.name == name; });
     if (it == inputs.end()) {
       std::string names;
       for (const InputSpec &in : inputs)
@@ -115,7 +115,6 @@ bool mlir::pd::artifact::readSample(const std::string &file, ArrayRef<InputSpec>
   return true;
 }
 
-
 std::vector<InputSpec> mlir::pd::artifact::inputSpecs(func::FuncOp main) {
   std::vector<InputSpec> specs;
   for (unsigned i = 0; i < main.getNumArguments(); ++i) {
@@ -123,7 +122,8 @@ std::vector<InputSpec> mlir::pd::artifact::inputSpecs(func::FuncOp main) {
     auto n = main.getArgAttrOfType<StringAttr>(i, "pd.name");
     std::string dtype = dtypeName(t.getElementType());
     InputSpec spec{n ? n.getValue().str() : "input_" + std::to_string(i),
-                   pdrt_dtype_from_name(dtype.c_str()), {}};
+                   pdrt_dtype_from_name(dtype.c_str()),
+                   {}};
     for (int64_t d : t.getShape())
       spec.shape.push_back(ShapedType::isDynamic(d) ? -1 : d);
     specs.push_back(std::move(spec));
@@ -164,13 +164,11 @@ std::string mlir::pd::artifact::agreementText(const Agreement &a) {
   return s;
 }
 
-FailureOr<Agreement> mlir::pd::artifact::measureAgreement(ModuleOp where, Runner &r,
-                                                          ArrayRef<std::string> files,
-                                                          ArrayRef<InputSpec> inputs,
-                                                          const Reference &reference,
-                                                          int64_t numOutputs, bool verbose,
-                                                          StringRef what) {
-  double signal = 0, noise = 0;
+FailureOr<Agreement>
+mlir::pd::artifact::measureAgreement(ModuleOp where, Runner &r, ArrayRef<std::string> files,
+                                     ArrayRef<InputSpec> inputs, const Reference &reference,
+                                     int64_t numOutputs, bool verbose, StringRef what) {
+  double signal = 0, noise = 0, maxAbs = 0, maxRef = 0;
   int64_t rows = 0, agree = 0;
   int64_t classes = std::max<int64_t>(reference.classes, 1);
   Progress progress(verbose, what.str(), files.size());
@@ -186,6 +184,8 @@ FailureOr<Agreement> mlir::pd::artifact::measureAgreement(ModuleOp where, Runner
         double d = static_cast<double>(want[i]) - got[i];
         signal += static_cast<double>(want[i]) * want[i];
         noise += d * d;
+        maxAbs = std::max(maxAbs, std::fabs(d));
+        maxRef = std::max(maxRef, std::fabs(static_cast<double>(want[i])));
       }
       if (o != 0)
         continue;
@@ -201,12 +201,15 @@ FailureOr<Agreement> mlir::pd::artifact::measureAgreement(ModuleOp where, Runner
   Agreement a;
   a.top1 = rows ? static_cast<double>(agree) / static_cast<double>(rows) : NAN;
   a.sqnr = decibels(signal, noise);
+  a.maxAbs = maxAbs;
+  a.maxRel = maxRef > 0 ? maxAbs / maxRef : 0.0;
   return a;
 }
 
-FailureOr<size_t> mlir::pd::artifact::searchFallback(
-    size_t n, const AccuracyTarget &target,
-    llvm::function_ref<FailureOr<Agreement>(size_t)> measure, Agreement &result) {
+FailureOr<size_t>
+mlir::pd::artifact::searchFallback(size_t n, const AccuracyTarget &target,
+                                   llvm::function_ref<FailureOr<Agreement>(size_t)> measure,
+                                   Agreement &result) {
   FailureOr<Agreement> first = measure(0);
   if (failed(first))
     return failure();

@@ -18,8 +18,8 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
-#include "llvm/Support/JSON.h"
 #include "llvm/Support/Format.h"
+#include "llvm/Support/JSON.h"
 #include "llvm/Support/Process.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -56,7 +56,6 @@ LogicalResult listSamples(ModuleOp where, llvm::StringRef dir, std::vector<std::
 /// naming the file and the input.
 bool readSample(const std::string &file, llvm::ArrayRef<InputSpec> inputs, Sample &out,
                 std::string &error);
-
 
 /// A loaded helper artifact and one instance of it.
 class Runner {
@@ -173,12 +172,13 @@ private:
   size_t printedTenth_ = 0;
 };
 
-
 /// Output agreement of a candidate with the float reference over the
 /// validation samples.
 struct Agreement {
-  double top1 = NAN; // share of rows of output 0 with the same argmax
-  double sqnr = NAN; // dB over every float output
+  double top1 = NAN;   // share of rows of output 0 with the same argmax
+  double sqnr = NAN;   // dB over every float output
+  double maxAbs = NAN; // largest |reference - candidate|
+  double maxRel = NAN; // maxAbs over the largest |reference|
   bool meets(const AccuracyTarget &t) const {
     if (t.kind == AccuracyTarget::Top1)
       return top1 >= t.value;

@@ -192,6 +192,9 @@ def PdInsertQuantizersPass : Pass<"pd-insert-quantizers", "::mlir::ModuleOp"> {
     Option<"ranges", "ranges", "std::string", "", "JSON file of tensor thresholds">,
     ListOption<"fp32Layers", "fp32-layers", "int64_t", "layer numbers that stay float32">
   ];
+  let dependentDialects = ["::mlir::pd::PdDialect"];
+}
+
 def PdAutoMixedPrecisionPass : Pass<"pd-auto-mixed-precision", "::mlir::ModuleOp"> {
   let summary = "Run convolutions and matrix products in bf16 or fp16 (Paddle's AMP lists)";
   let description = [{
