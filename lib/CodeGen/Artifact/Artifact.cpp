@@ -5,6 +5,7 @@
 #include "MixedPrecision.h"
 #include "PaddleMLIR/CodeGen/Passes.h"
 #include "PaddleMLIR/Dialect/Pd/IR/PdOps.h"
+#include "PaddleMLIR/Dialect/Pd/Transforms/Calibration.h"
 #include "PaddleMLIR/Dialect/Pd/Transforms/Passes.h"
 #include "Validation.h"
 
@@ -459,18 +460,7 @@ bool isComputeOp(Operation *op) {
 /// The Paddle variable an op writes (from the importer's location
 /// "conv2d #7 -> conv2d_1.tmp_0"), else its op name and position.
 std::string computeOpName(Operation *op, int64_t index) {
-  std::string name;
-  op->getLoc()->walk([&](Location l) {
-    if (auto n = dyn_cast<NameLoc>(l)) {
-      StringRef s = n.getName().getValue();
-      size_t arrow = s.find(" -> ");
-      if (arrow != StringRef::npos) {
-        name = s.substr(arrow + 4).str();
-        return WalkResult::interrupt();
-      }
-    }
-    return WalkResult::advance();
-  });
+  std::string name = paddleVariableOf(op);
   return name.empty() ? (op->getName().stripDialect() + " #" + Twine(index)).str() : name;
 }
 

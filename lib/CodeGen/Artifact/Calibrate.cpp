@@ -115,18 +115,7 @@ struct LayerInfo {
 };
 
 std::string layerName(Operation *op, int64_t id) {
-  std::string name;
-  op->getLoc()->walk([&](Location l) {
-    if (auto n = dyn_cast<NameLoc>(l)) {
-      StringRef s = n.getName().getValue();
-      size_t arrow = s.find(" -> ");
-      if (arrow != StringRef::npos) {
-        name = s.substr(arrow + 4).str();
-        return WalkResult::interrupt();
-      }
-    }
-    return WalkResult::advance();
-  });
+  std::string name = paddleVariableOf(op);
   return name.empty() ? (op->getName().stripDialect() + " #" + Twine(id)).str() : name;
 }
 

@@ -32,8 +32,8 @@
 #include "llvm/Support/Path.h"
 
 #include <algorithm>
-#include <set>
 #include <random>
+#include <set>
 
 using namespace mlir;
 using namespace mlir::pd;
@@ -55,18 +55,7 @@ std::string pathIn(StringRef dir, const Twine &file) {
 constexpr int32_t kVarFP32 = 5, kVarBF16 = 22;
 
 std::string opName(Operation *op, int64_t index) {
-  std::string name;
-  op->getLoc()->walk([&](Location l) {
-    if (auto n = dyn_cast<NameLoc>(l)) {
-      StringRef s = n.getName().getValue();
-      size_t arrow = s.find(" -> ");
-      if (arrow != StringRef::npos) {
-        name = s.substr(arrow + 4).str();
-        return WalkResult::interrupt();
-      }
-    }
-    return WalkResult::advance();
-  });
+  std::string name = paddleVariableOf(op);
   return name.empty() ? (op->getName().stripDialect() + " #" + Twine(index)).str() : name;
 }
 
@@ -169,7 +158,8 @@ LogicalResult mlir::pd::artifact::checkMixedPrecision(ModuleOp module, const Com
   // 2. The probe: twins on bf16-rounded operands.
   std::vector<WhiteOp> white;
   int artifacts = 0;
-  auto build = [&](ModuleOp graph, const CompileOptions &o, StringRef what) -> FailureOr<std::string> {
+  auto build = [&](ModuleOp graph, const CompileOptions &o,
+                   StringRef what) -> FailureOr<std::string> {
     CompileOptions c = o;
     c.name = "helper";
     c.memoryReport = false;
@@ -316,8 +306,8 @@ LogicalResult mlir::pd::artifact::checkMixedPrecision(ModuleOp module, const Com
     moved.push_back(white[order[i]].name);
   }
   for (const WhiteOp &w : white)
-    perOp.push_back(llvm::json::Object{{"name", w.name}, {"op", w.type},
-                                       {"own_sqnr_db", jsonNumber(w.sqnr)}});
+    perOp.push_back(
+        llvm::json::Object{{"name", w.name}, {"op", w.type}, {"own_sqnr_db", jsonNumber(w.sqnr)}});
   report = llvm::json::Object{
       {"inputs", source},
       {"samples", static_cast<int64_t>(files.size())},

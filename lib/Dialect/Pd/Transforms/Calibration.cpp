@@ -47,23 +47,12 @@ SmallVector<std::string> variablesOf(Operation *op) {
   return names;
 }
 
-/// The first Paddle variable in an op's location ("conv2d #7 -> x").
-std::string variableOf(Operation *op) {
-  std::string name;
-  op->getLoc()->walk([&](Location l) {
-    if (auto n = dyn_cast<NameLoc>(l)) {
-      StringRef s = n.getName().getValue();
-      size_t arrow = s.find(" -> ");
-      if (arrow != StringRef::npos) {
-        name = s.substr(arrow + 4).str();
-        return WalkResult::interrupt();
-      }
-    }
-    return WalkResult::advance();
-  });
-  return name;
-}
 } // namespace
+
+std::string paddleVariableOf(Operation *op) {
+  SmallVector<std::string> names = variablesOf(op);
+  return names.empty() ? std::string() : names.front();
+}
 
 bool hasProgramQuantizer(Value activation) {
   Operation *def = activation.getDefiningOp();
@@ -148,7 +137,7 @@ llvm::DenseMap<Value, std::string> activationNames(ArrayRef<QuantLayer> layers) 
       name = attr ? attr.getValue().str() : "input_" + std::to_string(arg.getArgNumber());
     } else {
       Operation *def = v.getDefiningOp();
-      name = variableOf(def);
+      name = paddleVariableOf(def);
       if (name.empty())
         name = def->getName().stripDialect().str() + ".out";
     }

@@ -39,6 +39,10 @@ SmallVector<QuantLayer> collectQuantLayers(ModuleOp module);
 /// unique with "#2", "#3", ... Stable for a given module.
 llvm::DenseMap<Value, std::string> activationNames(ArrayRef<QuantLayer> layers);
 
+/// The first Paddle variable in an op's location (the importer's
+/// "conv2d #7 -> conv2d_1.tmp_0"; a fused op carries several), or "".
+std::string paddleVariableOf(Operation *op);
+
 /// Whether the program quantizes `activation` itself (a QAT fake quantizer
 /// or a quantize/dequantize pair writes it): calibration leaves it alone.
 bool hasProgramQuantizer(Value activation);
