@@ -23,29 +23,74 @@ struct PdExternalizeWeightsPass : impl::PdExternalizeWeightsPassBase<PdExternali
     // One argument per global, in the order globals are declared.
     llvm::DenseMap<StringAttr, BlockArgument> args;
     Block &entry = main.getBody().front();
+    // A constant global is `pd.weight` (kernels may pack it once); a
+    // mutable one (a trained parameter) is `pd.param`: the runtime keeps a
+    // copy per instance and writes its updates back after each run.
     for (auto global : llvm::make_early_inc_range(module.getOps<ml_program::GlobalOp>())) {
       unsigned index = main.getNumArguments();
+      StringRef kind = global.getIsMutable() ? "pd.param" : "pd.weight";
       if (failed(main.insertArgument(
               index, global.getType(),
-              DictionaryAttr::get(&getContext(),
-                                  {NamedAttribute(StringAttr::get(&getContext(), "pd.weight"),
-                                                  global.getSymNameAttr())}),
+              DictionaryAttr::get(
+                  &getContext(),
+                  {NamedAttribute(StringAttr::get(&getContext(), kind), global.getSymNameAttr())}),
               global.getLoc())))
         return signalPassFailure();
       args[global.getSymNameAttr()] = entry.getArgument(index);
     }
-    WalkResult walk = main.walk([&](ml_program::GlobalLoadConstOp load) {
-      auto it = args.find(load.getGlobal().getLeafReference());
+    auto argOf = [&](Operation *op, SymbolRefAttr sym) -> Value {
+      auto it = args.find(sym.getLeafReference());
       if (it == args.end()) {
-        load.emitError("load of an unknown global");
-        return WalkResult::interrupt();
+        op->emitError("load or store of an unknown global");
+        return nullptr;
       }
-      load.getResult().replaceAllUsesWith(it->second);
-      load.erase();
-      return WalkResult::advance();
+      return it->second;
+    };
+    // Stores become results named after the global, marked `pd.update`,
+    // in program order (collectInterface lists them in the same order).
+    SmallVector<std::pair<StringAttr, Value>> stores;
+    WalkResult walk = main.walk([&](Operation *op) {
+      Value arg;
+      if (auto load = dyn_cast<ml_program::GlobalLoadConstOp>(op))
+        arg = argOf(op, load.getGlobal());
+      else if (auto load = dyn_cast<ml_program::GlobalLoadOp>(op))
+        arg = argOf(op, load.getGlobal());
+      else if (auto store = dyn_cast<ml_program::GlobalStoreOp>(op)) {
+        if (!argOf(op, store.getGlobal()))
+          return WalkResult::interrupt();
+        stores.push_back({store.getGlobal().getLeafReference(), store.getValue()});
+        op->erase();
+        return WalkResult::skip();
+      } else
+        return WalkResult::advance();
+      if (!arg)
+        return WalkResult::interrupt();
+      op->getResult(0).replaceAllUsesWith(arg);
+      op->erase();
+      return WalkResult::skip();
     });
     if (walk.wasInterrupted())
       return signalPassFailure();
+    if (!stores.empty()) {
+      auto ret = cast<func::ReturnOp>(entry.getTerminator());
+      SmallVector<Value> values(ret.getOperands());
+      SmallVector<DictionaryAttr> attrs;
+      for (unsigned i = 0; i < main.getNumResults(); ++i)
+        attrs.push_back(main.getResultAttrDict(i) ? main.getResultAttrDict(i)
+                                                  : DictionaryAttr::get(&getContext()));
+      Builder b(&getContext());
+      for (auto &[name, value] : stores) {
+        values.push_back(value);
+        attrs.push_back(b.getDictionaryAttr(
+            {b.getNamedAttr("pd.name", name), b.getNamedAttr("pd.update", name)}));
+      }
+      ret->setOperands(values);
+      SmallVector<Type> types;
+      for (Value v : values)
+        types.push_back(v.getType());
+      main.setFunctionType(FunctionType::get(&getContext(), main.getArgumentTypes(), types));
+      main.setAllResultAttrs(attrs);
+    }
     for (auto global : llvm::make_early_inc_range(module.getOps<ml_program::GlobalOp>()))
       global.erase();
     // A result that is an argument (an identity model, a weight returned as

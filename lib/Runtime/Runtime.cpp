@@ -38,6 +38,8 @@ struct TensorDesc {
   pdrt_dtype dtype = PDRT_DTYPE_INVALID;
   std::vector<int64_t> shape;
   uint64_t offset = 0, nbytes = 0;
+  bool trainable = false; // a weight a train step updates
+  int64_t updates = -1;   // an output: the index of the weight it updates
 };
 
 const char *kDtypeNames[] = {"float32", "float64", "float16", "bfloat16", "int8",
@@ -109,7 +111,14 @@ struct pdrt_instance {
   std::vector<size_t> descStarts;
   std::vector<void *> args, freed;
   int64_t threads = 0, lastThreads = 0; // the cap (0: default), the last run's team
-  ~pdrt_instance() { std::free(arena); }
+  // A train step's weights, per instance (null for the model's constant
+  // ones): copies of the weights file that each run's updates overwrite.
+  std::vector<unsigned char *> params;
+  ~pdrt_instance() {
+    std::free(arena);
+    for (unsigned char *p : params)
+      std::free(p);
+  }
 };
 
 extern "C" {
@@ -189,6 +198,8 @@ static bool parseTensors(const Json &manifest, const char *key, std::vector<Tens
       error = "weight '" + d.name + "' lacks offset or nbytes";
       return false;
     }
+    if (const Json *tr = member(t, "trainable"))
+      d.trainable = tr->is_boolean() && tr->get<bool>();
     out.push_back(std::move(d));
   }
   return true;
@@ -264,6 +275,24 @@ pdrt_status pdrt_model_load(const char *dirArg, pdrt_model **out) {
   for (const auto &w : model->weights)
     if (w.offset > bytes.size() || w.nbytes > bytes.size() - w.offset || w.offset % 64 != 0)
       return fail(PDRT_ERR_FORMAT, "weight '" + w.name + "' lies outside the weights file");
+  // A train step's outputs that hold a trained weight's new value.
+  {
+    const Json *outs = member(m, "outputs");
+    for (size_t i = 0; i < model->outputs.size(); ++i) {
+      const std::string *upd = stringMember((*outs)[i], "updates");
+      if (!upd)
+        continue;
+      for (size_t w = 0; w < model->weights.size(); ++w)
+        if (model->weights[w].name == *upd && model->weights[w].trainable &&
+            model->weights[w].shape == model->outputs[i].shape &&
+            model->weights[w].dtype == model->outputs[i].dtype)
+          model->outputs[i].updates = (int64_t)w;
+      if (model->outputs[i].updates < 0)
+        return fail(PDRT_ERR_FORMAT, "'" + manifestPath + "': output '" + model->outputs[i].name +
+                                         "' updates '" + *upd +
+                                         "', which is not a trainable weight of its shape");
+    }
+  }
 
   std::string libPath = dir + "/" + *lib;
   model->library = dlopen(libPath.c_str(), RTLD_NOW | RTLD_LOCAL);
@@ -326,6 +355,19 @@ pdrt_status pdrt_instance_create(const pdrt_model *model, pdrt_instance **out) {
     return fail(PDRT_ERR_INTERNAL, "out of memory");
   inst->inputData.assign(model->inputs.size(), nullptr);
   inst->inputShapes.resize(model->inputs.size());
+  inst->params.assign(model->weights.size(), nullptr);
+  for (size_t w = 0; w < model->weights.size(); ++w) {
+    const TensorDesc &d = model->weights[w];
+    if (!d.trainable)
+      continue;
+    inst->params[w] =
+        static_cast<unsigned char *>(std::aligned_alloc(64, (d.nbytes + 63) / 64 * 64 + 64));
+    if (!inst->params[w]) {
+      delete inst;
+      return fail(PDRT_ERR_INTERNAL, "out of memory for the trained weight '" + d.name + "'");
+    }
+    std::memcpy(inst->params[w], model->weightData + d.offset, d.nbytes);
+  }
   *out = inst;
   return PDRT_OK;
 }
@@ -455,9 +497,10 @@ pdrt_status pdrt_run(pdrt_instance *inst) {
     appendDescriptor(words, inst->inputData[i], inst->inputShapes[i].data(),
                      inst->inputShapes[i].size());
   }
-  for (const auto &w : m->weights) {
+  for (size_t w = 0; w < m->weights.size(); ++w) {
     starts.push_back(words.size());
-    appendDescriptor(words, m->weightData + w.offset, w.shape.data(), w.shape.size());
+    const void *data = inst->params[w] ? inst->params[w] : m->weightData + m->weights[w].offset;
+    appendDescriptor(words, data, m->weights[w].shape.data(), m->weights[w].shape.size());
   }
   // The arena's descriptor goes last; its address and size are filled in
   // once the size is known.
@@ -527,7 +570,8 @@ pdrt_status pdrt_run(pdrt_instance *inst) {
     // Free buffers the model allocated (never inputs, weights or the arena,
     // where the memory plan puts results).
     auto *a = static_cast<unsigned char *>(allocated);
-    bool isWeight = a >= m->weightData && a < m->weightData + m->weightBytes + 64;
+    bool isWeight = (a >= m->weightData && a < m->weightData + m->weightBytes + 64) ||
+                    std::find(inst->params.begin(), inst->params.end(), a) != inst->params.end();
     bool isInput = false;
     for (const void *in : inst->inputData)
       isInput |= in == allocated;
@@ -542,6 +586,13 @@ pdrt_status pdrt_run(pdrt_instance *inst) {
     if (const char *err = m->takeKernelError()) {
       inst->ran = false;
       return fail(PDRT_ERR_INTERNAL, "pdrt_run: " + std::string(err));
+    }
+  // A train step's updates become the weights of the next run.
+  for (size_t i = 0; i < m->outputs.size(); ++i)
+    if (m->outputs[i].updates >= 0) {
+      const TensorDesc &w = m->weights[m->outputs[i].updates];
+      std::memcpy(inst->params[m->outputs[i].updates], inst->outputData[i].data(),
+                  std::min<size_t>(w.nbytes, inst->outputData[i].size()));
     }
   inst->ran = true;
   return PDRT_OK;
@@ -588,6 +639,54 @@ pdrt_status pdrt_get_output(const pdrt_instance *inst, int64_t i, const void **d
   if (dtype)
     *dtype = inst->model->outputs[i].dtype;
   return PDRT_OK;
+}
+
+pdrt_status pdrt_get_weight(const pdrt_instance *inst, const char *name, const void **data,
+                            const int64_t **shape, int64_t *rank, pdrt_dtype *dtype) {
+  if (!inst || !name)
+    return fail(PDRT_ERR_INVALID_ARGUMENT, "pdrt_get_weight: null argument");
+  const pdrt_model *m = inst->model;
+  for (size_t w = 0; w < m->weights.size(); ++w) {
+    const TensorDesc &d = m->weights[w];
+    if (d.name != name)
+      continue;
+    if (data)
+      *data = inst->params[w] ? inst->params[w] : m->weightData + d.offset;
+    if (shape)
+      *shape = d.shape.data();
+    if (rank)
+      *rank = (int64_t)d.shape.size();
+    if (dtype)
+      *dtype = d.dtype;
+    return PDRT_OK;
+  }
+  return fail(PDRT_ERR_INVALID_ARGUMENT,
+              "model '" + m->name + "' has no weight named '" + std::string(name) + "'");
+}
+
+pdrt_status pdrt_set_weight(pdrt_instance *inst, const char *name, pdrt_dtype dtype,
+                            const int64_t *shape, int64_t rank, const void *data) {
+  if (!inst || !name || !data || (!shape && rank > 0))
+    return fail(PDRT_ERR_INVALID_ARGUMENT, "pdrt_set_weight: null argument");
+  const pdrt_model *m = inst->model;
+  for (size_t w = 0; w < m->weights.size(); ++w) {
+    const TensorDesc &d = m->weights[w];
+    if (d.name != name)
+      continue;
+    if (!inst->params[w])
+      return fail(PDRT_ERR_INVALID_ARGUMENT, "weight '" + d.name + "' of model '" + m->name +
+                                                 "' is not trainable, so it cannot be set");
+    if (dtype != d.dtype || rank != (int64_t)d.shape.size() ||
+        !std::equal(d.shape.begin(), d.shape.end(), shape))
+      return fail(PDRT_ERR_INVALID_ARGUMENT,
+                  "weight '" + d.name + "' is " + pdrt_dtype_name(d.dtype) +
+                      shapeStr(d.shape.data(), (int64_t)d.shape.size()) + ", got " +
+                      pdrt_dtype_name(dtype) + shapeStr(shape, rank));
+    std::memcpy(inst->params[w], data, d.nbytes);
+    return PDRT_OK;
+  }
+  return fail(PDRT_ERR_INVALID_ARGUMENT,
+              "model '" + m->name + "' has no weight named '" + std::string(name) + "'");
 }
 
 } // extern "C"

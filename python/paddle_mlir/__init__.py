@@ -8,7 +8,8 @@
     model.save("artifact/")                               # AOT artifact
     again = paddle_mlir.load("artifact/")                 # needs only the runtime
 
-Submodules: `paddle_mlir.ir` (import, pipelines, export on MLIR text),
+Submodules: `paddle_mlir.train` (compiled train steps),
+`paddle_mlir.ir` (import, pipelines, export on MLIR text),
 `paddle_mlir.builder` (write Paddle programs), `paddle_mlir.zoo` (model
 zoo), `paddle_mlir.reference` (NumPy reference evaluator).
 """
@@ -173,7 +174,7 @@ def compile(model, params=None, *, target="cpu", precision="fp32", input_shapes=
             calibration_method="percentile", calibration_percentile=99.99, calibration_samples=0,
             calibration_cache=None, validation_split=0.2, accuracy_target=None,
             allow_emulated_bf16=False, precision_allow=(), precision_deny=(),
-            precision_check=False, check_data=None):
+            precision_check=False, check_data=None, _extra_options=None):
     """Compiles a Paddle model path (file or directory), an ONNX file (.onnx) or pd
     MLIR text.
 
@@ -270,6 +271,7 @@ def compile(model, params=None, *, target="cpu", precision="fp32", input_shapes=
                             "accuracy-target": accuracy_target or ""})
             if check_data is not None:
                 options["check-data"] = samples_folder(check_data, "check_data")
+        options.update(_extra_options or {})
         _compiler.compile(model, is_text, os.fspath(params) if params else "", options, shapes,
                           bool(optimize), name, os.fspath(output_dir), bool(memory_plan), cpu,
                           bool(parallel))

@@ -143,6 +143,33 @@ struct Instance {
     }
     return out;
   }
+  /// A copy of weight `name` (a train step's current value when trained).
+  py::array getWeight(const std::string &name) const {
+    const void *data;
+    const int64_t *shape;
+    int64_t rank;
+    pdrt_dtype dtype;
+    pdrt_status s = pdrt_get_weight(inst.get(), name.c_str(), &data, &shape, &rank, &dtype);
+    if (s != PDRT_OK)
+      raise(s);
+    std::vector<py::ssize_t> dims(shape, shape + rank);
+    py::array arr(numpyDtype(dtype), dims);
+    std::memcpy(arr.mutable_data(), data, arr.nbytes());
+    return arr;
+  }
+  void setWeight(const std::string &name, const py::array &a) {
+    pdrt_dtype dtype = PDRT_DTYPE_INVALID;
+    for (int d = 0; d < PDRT_DTYPE_INVALID; ++d)
+      if (dtype == PDRT_DTYPE_INVALID && a.dtype().is(numpyDtype(static_cast<pdrt_dtype>(d))))
+        dtype = static_cast<pdrt_dtype>(d);
+    if (!(a.flags() & py::array::c_style))
+      throw py::value_error("weight '" + name + "' must be C-contiguous");
+    std::vector<int64_t> shape(a.shape(), a.shape() + a.ndim());
+    pdrt_status s = pdrt_set_weight(inst.get(), name.c_str(), dtype, shape.data(),
+                                    (int64_t)shape.size(), a.data());
+    if (s != PDRT_OK)
+      raise(s);
+  }
   void setThreads(int64_t n) {
     if (pdrt_instance_set_num_threads(inst.get(), n) != PDRT_OK)
       raise(PDRT_ERR_INVALID_ARGUMENT);
@@ -164,6 +191,8 @@ PYBIND11_MODULE(_pdrt, m) {
       .def(py::init<std::shared_ptr<Model>>(), py::arg("model"))
       .def("run", &Instance::run, py::arg("arrays"))
       .def("set_num_threads", &Instance::setThreads, py::arg("threads"))
+      .def("get_weight", &Instance::getWeight, py::arg("name"))
+      .def("set_weight", &Instance::setWeight, py::arg("name"), py::arg("array"))
       .def_property_readonly("num_threads", [](const Instance &self) {
         return pdrt_instance_num_threads(self.inst.get());
       });

@@ -18,7 +18,7 @@ OUT = os.path.join(ROOT, "include", "PaddleMLIR", "Dialect", "Pd", "IR", "PdOpsG
 
 TENSOR = {
     "any": "Pd_Tensor", "float": "Pd_FloatTensor", "int": "Pd_IntTensor", "index": "Pd_IndexTensor",
-    "bool": "Pd_BoolTensor", "num": "Pd_NumTensor", "quant": "Pd_QuantTensor",
+    "bool": "Pd_BoolTensor", "num": "Pd_NumTensor", "quant": "Pd_QuantTensor", "bits": "Pd_BitsTensor",
 }
 ATTR = {
     "i32": "Pd_I32Attr", "i64": "Pd_I64Attr", "f32": "F32Attr", "f64": "F64Attr", "bool": "BoolAttr",

@@ -115,6 +115,23 @@ struct CompileOptions {
   bool precisionCheck = false;
   /// --check-data: samples for the check (as --calibration-data).
   std::string checkData;
+
+  // Training (docs/Training.md): a train step instead of inference.
+  /// --train: @main becomes forward, backward and the optimizer's update;
+  /// it returns the loss, and the trained weights live in the instance.
+  bool train = false;
+  /// --loss: the result (or Paddle variable) holding the scalar loss
+  /// (default "loss", which --loss-op names its mean).
+  std::string loss;
+  /// --loss-op: the loss appended to the model's first output
+  /// (softmax_with_cross_entropy), with a new int64 input --label.
+  std::string lossOp;
+  std::string label = "label";
+  /// --optimizer and --lr.
+  std::string optimizer = "sgd";
+  double learningRate = 0.01;
+  /// --keep-gradients: also return each parameter's gradient (w@GRAD).
+  bool keepGradients = false;
 };
 
 /// Sets the option named by its paddle-compile flag without the dashes

@@ -95,6 +95,17 @@ pdrt_status pdrt_run(pdrt_instance *instance);
 pdrt_status pdrt_get_output(const pdrt_instance *instance, int64_t i, const void **data,
                             const int64_t **shape, int64_t *rank, pdrt_dtype *dtype);
 
+/* Weights by name. For a train step (docs/Training.md) the trainable
+ * weights belong to the instance: each run writes their updates back, and
+ * pdrt_get_weight reads the current values (valid until the next run or
+ * pdrt_set_weight); other weights are the model's, read-only. */
+pdrt_status pdrt_get_weight(const pdrt_instance *instance, const char *name, const void **data,
+                            const int64_t **shape, int64_t *rank, pdrt_dtype *dtype);
+/* Overwrites the trainable weight `name` of the instance; dtype and shape
+ * must match the manifest's. */
+pdrt_status pdrt_set_weight(pdrt_instance *instance, const char *name, pdrt_dtype dtype,
+                            const int64_t *shape, int64_t rank, const void *data);
+
 #ifdef __cplusplus
 }
 #endif

@@ -70,6 +70,8 @@ struct TensorInfo {
   std::string name, dtype;
   std::vector<int64_t> shape; // -1: dynamic
   uint64_t offset = 0, nbytes = 0;
+  std::string updates;    // an output: the trained weight it holds the new value of
+  bool trainable = false; // a weight: updated by the train step
 };
 
 std::vector<int64_t> shapeOf(Type t) {
@@ -88,6 +90,10 @@ llvm::json::Array toJson(const std::vector<TensorInfo> &list, bool withOffsets) 
       o["offset"] = static_cast<int64_t>(t.offset);
       o["nbytes"] = static_cast<int64_t>(t.nbytes);
     }
+    if (!t.updates.empty())
+      o["updates"] = t.updates;
+    if (t.trainable)
+      o["trainable"] = true;
     arr.push_back(std::move(o));
   }
   return arr;
@@ -440,7 +446,36 @@ FailureOr<func::FuncOp> prepareMain(ModuleOp module, const CompileOptions &opts)
 
 /// The pd -> pd pipeline (shapes always; fusions and folding with
 /// `optimize`).
+/// --train: the loss (--loss-op), the backward pass and the optimizer,
+/// on static shapes, before the graph pipeline (docs/Training.md).
+LogicalResult runTrainPipeline(ModuleOp module, const CompileOptions &opts) {
+  if (opts.precision != Precision::FP32)
+    return fail(module, "--train builds fp32 train steps only (--precision " +
+                            stringify(opts.precision).str() + " is not supported for training)");
+  if (!opts.calibrationData.empty() || opts.precisionCheck)
+    return fail(module, "--train does not combine with calibration or --precision-check");
+  PassManager pm(module.getContext());
+  pm.addPass(createPdInferShapesPass());
+  if (!opts.lossOp.empty()) {
+    PdAppendLossPassOptions loss;
+    loss.lossOp = opts.lossOp;
+    loss.label = opts.label;
+    pm.addPass(createPdAppendLossPass(loss));
+  }
+  PdAppendBackwardPassOptions backward;
+  backward.loss = opts.loss.empty() ? "loss" : opts.loss;
+  pm.addPass(createPdAppendBackwardPass(backward));
+  PdAppendOptimizerPassOptions optimizer;
+  optimizer.optimizer = opts.optimizer;
+  optimizer.learningRate = opts.learningRate;
+  optimizer.keepGradients = opts.keepGradients;
+  pm.addPass(createPdAppendOptimizerPass(optimizer));
+  return pm.run(module);
+}
+
 LogicalResult runGraphPipeline(ModuleOp module, const CompileOptions &opts) {
+  if (opts.train && failed(runTrainPipeline(module, opts)))
+    return failure();
   PassManager graph(module.getContext());
   if (opts.optimize) {
     OptimizePipelineOptions o;
@@ -601,6 +636,15 @@ FailureOr<Interface> collectInterface(ModuleOp module, func::FuncOp main) {
     io.outputs.push_back({nameAttr ? nameAttr.getValue().str() : "output_" + std::to_string(i),
                           dtypeName(cast<RankedTensorType>(t).getElementType()), shapeOf(t)});
   }
+  // A train step's parameter updates, which pd-externalize-weights appends
+  // as results in this order.
+  main.walk([&](ml_program::GlobalStoreOp store) {
+    Type t = store.getValue().getType();
+    std::string name = store.getGlobal().getLeafReference().str();
+    TensorInfo out{name, dtypeName(cast<RankedTensorType>(t).getElementType()), shapeOf(t)};
+    out.updates = name;
+    io.outputs.push_back(out);
+  });
   for (auto global : module.getOps<ml_program::GlobalOp>()) {
     auto res = dyn_cast_or_null<DenseResourceElementsAttr>(global.getValueAttr());
     AsmResourceBlob *data = res ? res.getRawHandle().getBlob() : nullptr;
@@ -611,6 +655,7 @@ FailureOr<Interface> collectInterface(ModuleOp module, func::FuncOp main) {
                  dtypeName(cast<RankedTensorType>(global.getType()).getElementType()),
                  shapeOf(global.getType()), io.blob.size(), data->getData().size()};
     io.blob.append(data->getData().data(), data->getData().size());
+    w.trainable = global.getIsMutable();
     io.weights.push_back(w);
   }
   return io;
@@ -715,10 +760,11 @@ FailureOr<CodegenReport> takeCodegenReport(ModuleOp module) {
 void stripArgumentAnnotations(ModuleOp module) {
   module.walk([](FunctionOpInterface fn) {
     for (unsigned i = 0; i < fn.getNumArguments(); ++i)
-      for (StringRef a : {"pd.name", "pd.weight", "pd.arena"})
+      for (StringRef a : {"pd.name", "pd.weight", "pd.param", "pd.arena"})
         fn.removeArgAttr(i, StringAttr::get(fn.getContext(), a));
     for (unsigned i = 0; i < fn.getNumResults(); ++i)
-      fn.removeResultAttr(i, StringAttr::get(fn.getContext(), "pd.name"));
+      for (StringRef a : {"pd.name", "pd.update", "pd.grad_of"})
+        fn.removeResultAttr(i, StringAttr::get(fn.getContext(), a));
   });
 }
 

@@ -180,5 +180,47 @@ llvm::Error mlir::pd::setCompileOption(CompileOptions &options, StringRef flag, 
     options.allowEmulatedBf16 = value == "true";
     return llvm::Error::success();
   }
+  // Training (docs/Training.md).
+  auto boolean = [&](bool &out) -> llvm::Error {
+    if (value != "true" && value != "false")
+      return llvm::createStringError("--" + flag.str() + " must be true or false, not '" +
+                                     value.str() + "'");
+    out = value == "true";
+    return llvm::Error::success();
+  };
+  if (flag == "train")
+    return boolean(options.train);
+  if (flag == "keep-gradients")
+    return boolean(options.keepGradients);
+  if (flag == "loss") {
+    options.loss = value.str();
+    return llvm::Error::success();
+  }
+  if (flag == "loss-op") {
+    if (!value.empty() && value != "softmax_with_cross_entropy")
+      return llvm::createStringError("--loss-op must be softmax_with_cross_entropy, not '" +
+                                     value.str() + "'");
+    options.lossOp = value.str();
+    return llvm::Error::success();
+  }
+  if (flag == "label") {
+    if (value.empty())
+      return llvm::createStringError("--label must name the label input");
+    options.label = value.str();
+    return llvm::Error::success();
+  }
+  if (flag == "optimizer") {
+    if (value != "sgd")
+      return llvm::createStringError("--optimizer must be sgd, not '" + value.str() + "'");
+    options.optimizer = value.str();
+    return llvm::Error::success();
+  }
+  if (flag == "lr") {
+    double lr;
+    if (value.trim().getAsDouble(lr) || !(lr > 0) || !std::isfinite(lr))
+      return llvm::createStringError("--lr must be a positive number, not '" + value.str() + "'");
+    options.learningRate = lr;
+    return llvm::Error::success();
+  }
   return llvm::createStringError("'" + flag.str() + "' is not a compile option");
 }

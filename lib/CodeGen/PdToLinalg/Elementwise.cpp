@@ -423,6 +423,24 @@ void mlir::pd::populatePdElementwiseToLinalgPatterns(RewritePatternSet &p) {
   addBinary<NotEqualOp>(p, compare<arith::CmpFPredicate::UNE, arith::CmpIPredicate::ne>());
   addBinary<LessThanOp>(p, compare<arith::CmpFPredicate::OLT, arith::CmpIPredicate::slt>());
   addBinary<GreaterThanOp>(p, compare<arith::CmpFPredicate::OGT, arith::CmpIPredicate::sgt>());
+  addBinary<LessEqualOp>(p, compare<arith::CmpFPredicate::OLE, arith::CmpIPredicate::sle>(),
+                         compare<arith::CmpFPredicate::OLE, arith::CmpIPredicate::ule>());
+  addBinary<GreaterEqualOp>(p, compare<arith::CmpFPredicate::OGE, arith::CmpIPredicate::sge>(),
+                            compare<arith::CmpFPredicate::OGE, arith::CmpIPredicate::uge>());
+  // The bitwise ops take integers or bools (Pd_BitsTensor): on i1 they are
+  // the logical ops.
+  addBinary<BitwiseAndOp>(p, [](OpBuilder &b, Location l, Value x, Value y) -> Value {
+    return arith::AndIOp::create(b, l, x, y);
+  });
+  addBinary<BitwiseOrOp>(p, [](OpBuilder &b, Location l, Value x, Value y) -> Value {
+    return arith::OrIOp::create(b, l, x, y);
+  });
+  addBinary<BitwiseXorOp>(p, [](OpBuilder &b, Location l, Value x, Value y) -> Value {
+    return arith::XOrIOp::create(b, l, x, y);
+  });
+  addUnary<BitwiseNotOp>(p, [](BitwiseNotOp, OpBuilder &b, Location l, Value x) -> Value {
+    return arith::XOrIOp::create(b, l, x, cst(b, l, x, -1));
+  });
   addBinary<LogicalAndOp>(p, [](OpBuilder &b, Location l, Value x, Value y) -> Value {
     return arith::AndIOp::create(b, l, x, y);
   });

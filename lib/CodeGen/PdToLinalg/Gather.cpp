@@ -1,8 +1,9 @@
 //===- Gather.cpp - pd lookups, fills and scans -> linalg ----------------===//
 //
-// lookup_table_v2 (embedding gather), gather, take_along_axis, flip,
-// tril_triu, fill_any_like, and cumsum (as a masked reduction, O(n^2) along
-// the axis, fine for sequence lengths).
+// lookup_table_v2 (embedding gather), gather, index_select, take_along_axis,
+// flip, tril_triu, fill_any_like, cumsum (as a masked reduction, O(n^2)
+// along the axis, fine for sequence lengths), and the writes index_put and
+// set_value.
 //
 //===----------------------------------------------------------------------===//
 
@@ -97,6 +98,26 @@ struct GatherLowering : OpConversionPattern<GatherOp> {
     int64_t rank = xt.getRank(), axis = op.getAxis() < 0 ? op.getAxis() + rank : op.getAxis();
     if (it.getRank() != 1 || type.getRank() != rank || axis < 0 || axis >= rank)
       return r.notifyMatchFailure(op, "expects a 1-D index");
+    SmallVector<Value> dyn;
+    for (int64_t i = 0; i < rank; ++i)
+      if (type.isDynamicDim(i))
+        dyn.push_back(i == axis ? tensor::DimOp::create(r, loc, index, 0).getResult()
+                                : tensor::DimOp::create(r, loc, x, i).getResult());
+    AffineMap indexMap = AffineMap::get(rank, 0, {r.getAffineDimExpr(axis)}, r.getContext());
+    r.replaceOp(op, gatherAlongAxis(r, loc, type, dyn, x, index, indexMap, axis));
+    return success();
+  }
+};
+
+/// index_select(X, Index [n], dim): gather along dim (the same reads).
+struct IndexSelectLowering : OpConversionPattern<IndexSelectOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(IndexSelectOp op, OpAdaptor a,
+                                ConversionPatternRewriter &r) const override {
+    Location loc = op.getLoc();
+    auto type = cast<RankedTensorType>(op.getType());
+    Value x = a.getX(), index = a.getIndex();
+    int64_t rank = type.getRank(), axis = op.getDim() < 0 ? op.getDim() + rank : op.getDim();
     SmallVector<Value> dyn;
     for (int64_t i = 0; i < rank; ++i)
       if (type.isDynamicDim(i))
@@ -204,6 +225,278 @@ struct ScatterNdAddLowering : OpConversionPattern<ScatterNdAddOp> {
       return tensor::InsertSliceOp::create(b, loc, *sum, acc, xOff, xSizes, xStrides);
     };
     r.replaceOp(op, loops(r, 0, x));
+    return success();
+  }
+};
+
+/// `v` read at the coordinates `at` of a shape it broadcasts to (aligned to
+/// the right; its size-1 dims read 0, and every coordinate is clamped into
+/// range so a read can never go out of bounds).
+Value broadcastRead(OpBuilder &b, Location l, Value v, ArrayRef<Value> at) {
+  auto vt = cast<RankedTensorType>(v.getType());
+  int64_t vr = vt.getRank(), off = (int64_t)at.size() - vr;
+  Value zero = arith::ConstantIndexOp::create(b, l, 0),
+        one = arith::ConstantIndexOp::create(b, l, 1);
+  SmallVector<Value> pos;
+  for (int64_t j = 0; j < vr; ++j) {
+    if (vt.getDimSize(j) == 1 || off + j < 0) {
+      pos.push_back(zero);
+      continue;
+    }
+    Value last = arith::SubIOp::create(b, l, tensor::DimOp::create(b, l, v, j), one);
+    Value c = arith::MinSIOp::create(b, l, arith::MaxSIOp::create(b, l, at[off + j], zero), last);
+    pos.push_back(c);
+  }
+  return tensor::ExtractOp::create(b, l, v, pos);
+}
+
+Value addOrSet(OpBuilder &b, Location l, Value old, Value v, bool accumulate) {
+  v = convertScalar(b, l, v, old.getType());
+  if (!accumulate)
+    return v;
+  if (isa<FloatType>(v.getType()))
+    return arith::AddFOp::create(b, l, old, v);
+  if (v.getType().isInteger(1))
+    return arith::OrIOp::create(b, l, old, v);
+  return arith::AddIOp::create(b, l, old, v);
+}
+
+/// index_put(x, indices, value, accumulate): x with x[indices] = value (or
+/// += value). Two forms have a fixed result: one bool mask over x's
+/// leading dims (value broadcast to the selected elements: where(mask,
+/// value, x)), and integer index tensors of one shape [n] addressing x's
+/// leading dims (a loop over n, in order, writing or adding value's rows
+/// or its broadcast). A value with one entry per true mask element depends
+/// on the data and is not supported.
+struct IndexPutLowering : OpConversionPattern<IndexPutOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(IndexPutOp op, OpAdaptor a,
+                                ConversionPatternRewriter &r) const override {
+    Location loc = op.getLoc();
+    Value x = a.getX(), value = a.getValue();
+    ValueRange indices = a.getIndices();
+    auto xt = cast<RankedTensorType>(x.getType());
+    auto vt = cast<RankedTensorType>(value.getType());
+    int64_t rank = xt.getRank();
+    bool accumulate = op.getAccumulate();
+    if (indices.empty() || (int64_t)indices.size() > rank)
+      return r.notifyMatchFailure(op, "expects 1 to rank(x) index tensors");
+    auto it0 = cast<RankedTensorType>(indices[0].getType());
+    if (it0.getElementType().isInteger(1)) {
+      int64_t k = it0.getRank();
+      if (indices.size() != 1 || k > rank || k == 0)
+        return r.notifyMatchFailure(op, "expects one bool mask over x's leading dims");
+      // The value must broadcast to x's trailing dims: any dim of it that
+      // lands on a masked dim must be 1.
+      for (int64_t j = 0; j < vt.getRank(); ++j)
+        if (rank - vt.getRank() + j < k && vt.getDimSize(j) != 1)
+          return r.notifyMatchFailure(op, "a value per selected element depends on the data");
+      if (vt.getRank() > rank)
+        return r.notifyMatchFailure(op, "the value has a higher rank than x");
+      Value mask = indices[0];
+      auto y = elementwise(r, loc, xt, ValueRange{x, mask, value}, {0, 0, rank - vt.getRank()},
+                           [&](OpBuilder &b, Location l, ValueRange v) -> Value {
+                             Value nv = addOrSet(b, l, v[0], v[2], accumulate);
+                             return arith::SelectOp::create(b, l, v[1], nv, v[0]);
+                           });
+      if (failed(y))
+        return failure();
+      r.replaceOp(op, *y);
+      return success();
+    }
+    int64_t m = indices.size();
+    for (Value t : indices) {
+      auto tt = cast<RankedTensorType>(t.getType());
+      if (tt.getRank() != 1 || !isa<IntegerType>(tt.getElementType()) ||
+          tt.getElementType().isInteger(1))
+        return r.notifyMatchFailure(op, "integer index tensors must be 1-D");
+    }
+    // The updated rows: value aligned to the right of [n, x's trailing dims].
+    if (vt.getRank() > rank - m + 1)
+      return r.notifyMatchFailure(op, "the value has a higher rank than the updated rows");
+    SmallVector<int64_t> trailing(xt.getShape().drop_front(m));
+    auto sliceType = RankedTensorType::get(trailing, xt.getElementType());
+    Value zero = arith::ConstantIndexOp::create(r, loc, 0),
+          one = arith::ConstantIndexOp::create(r, loc, 1);
+    Value n = tensor::DimOp::create(r, loc, indices[0], 0);
+    auto loop = scf::ForOp::create(
+        r, loc, zero, n, one, ValueRange{x}, [&](OpBuilder &b, Location l, Value i, ValueRange it) {
+          Value acc = it[0];
+          SmallVector<OpFoldResult> off, sizes, strides(rank, b.getIndexAttr(1));
+          for (int64_t j = 0; j < m; ++j) {
+            Value id = tensor::ExtractOp::create(b, l, indices[j], ValueRange{i});
+            off.push_back(clampedIndex(b, l, id, acc, j, /*wrapNegative=*/true));
+            sizes.push_back(b.getIndexAttr(1));
+          }
+          for (int64_t j = m; j < rank; ++j) {
+            off.push_back(b.getIndexAttr(0));
+            sizes.push_back(tensor::getMixedSize(b, l, acc, j));
+          }
+          Value cur = tensor::ExtractSliceOp::create(b, l, sliceType, acc, off, sizes, strides);
+          SmallVector<Value> dyn = dynSizesFrom(b, l, cur, sliceType);
+          Value upd = generateTensor(b, l, sliceType, dyn, [&](OpBuilder &nb, Location nl) {
+            SmallVector<Value> at = {i};
+            for (int64_t d = 0; d < (int64_t)trailing.size(); ++d)
+              at.push_back(linalg::IndexOp::create(nb, nl, d));
+            SmallVector<Value> here(at.begin() + 1, at.end());
+            Value old = tensor::ExtractOp::create(nb, nl, cur, here);
+            return addOrSet(nb, nl, old, broadcastRead(nb, nl, value, at), accumulate);
+          });
+          scf::YieldOp::create(
+              b, l, tensor::InsertSliceOp::create(b, l, upd, acc, off, sizes, strides).getResult());
+        });
+    r.replaceOp(op, loop.getResult(0));
+    return success();
+  }
+};
+
+/// set_value: a copy of Input where each position inside the strided slice
+/// (axes, starts/ends/steps from the attributes or the run-time tensor
+/// lists, Python's clamping, negative steps too) takes the value
+/// (ValueTensor, or the attribute values of `shape`) broadcast against the
+/// slice's shape with decrease_axes removed and none_axes inserted.
+struct SetValueLowering : OpConversionPattern<SetValueOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(SetValueOp op, OpAdaptor a,
+                                ConversionPatternRewriter &r) const override {
+    Location loc = op.getLoc();
+    Value x = a.getInput();
+    auto xt = cast<RankedTensorType>(x.getType());
+    int64_t rank = xt.getRank();
+    ArrayRef<int64_t> axes = op.getAxes();
+    size_t na = axes.size();
+    auto list = [&](ValueRange ts, ArrayRef<int64_t> attr,
+                    int64_t def) -> std::optional<SmallVector<Value>> {
+      SmallVector<Value> v;
+      if (!ts.empty()) {
+        for (Value t : ts)
+          v.push_back(
+              arith::IndexCastOp::create(r, loc, r.getIndexType(), extractScalar(r, loc, t)));
+      } else if (attr.empty()) {
+        for (size_t k = 0; k < na; ++k)
+          v.push_back(arith::ConstantIndexOp::create(r, loc, def));
+      } else {
+        for (int64_t e : attr)
+          v.push_back(arith::ConstantIndexOp::create(r, loc, e));
+      }
+      if (v.size() != na)
+        return std::nullopt;
+      return v;
+    };
+    auto starts = list(a.getStartsTensorList(), op.getStarts(), 0);
+    auto ends = list(a.getEndsTensorList(), op.getEnds(), INT64_MAX);
+    auto steps = list(a.getStepsTensorList(), op.getSteps(), 1);
+    if (!starts || !ends || !steps)
+      return r.notifyMatchFailure(op, "starts, ends and steps must have one entry per axis");
+    for (int64_t ax : axes)
+      if (ax < 0 || ax >= rank)
+        return r.notifyMatchFailure(op, "an axis is out of range");
+    for (int64_t d : op.getDecreaseAxes())
+      if (!llvm::is_contained(axes, d))
+        return r.notifyMatchFailure(op, "a decrease axis is not a sliced axis");
+    Value value = a.getValueTensor();
+    if (!value) {
+      SmallVector<int64_t> shape(op.getShape());
+      auto vt = RankedTensorType::get(shape, xt.getElementType());
+      Type et = xt.getElementType();
+      DenseElementsAttr attr;
+      int64_t count = vt.getNumElements();
+      auto fits = [&](size_t size) { return (int64_t)size == count; };
+      if (et.isInteger(1) && fits(op.getBoolValues().size())) {
+        SmallVector<bool> v;
+        for (int32_t e : op.getBoolValues())
+          v.push_back(e != 0);
+        attr = DenseElementsAttr::get(vt, ArrayRef<bool>(v));
+      } else if (isa<FloatType>(et) && fits(op.getFp32Values().size())) {
+        SmallVector<APFloat> v;
+        for (float e : op.getFp32Values()) {
+          APFloat f(e);
+          bool lost;
+          f.convert(cast<FloatType>(et).getFloatSemantics(), APFloat::rmNearestTiesToEven, &lost);
+          v.push_back(f);
+        }
+        attr = DenseElementsAttr::get(vt, v);
+      } else if (isa<IntegerType>(et) && !et.isInteger(1)) {
+        SmallVector<APInt> v;
+        unsigned w = et.getIntOrFloatBitWidth();
+        if (fits(op.getInt64Values().size()))
+          for (int64_t e : op.getInt64Values())
+            v.push_back(APInt(w, e, /*isSigned=*/true, /*implicitTrunc=*/true));
+        else if (fits(op.getInt32Values().size()))
+          for (int32_t e : op.getInt32Values())
+            v.push_back(APInt(w, e, /*isSigned=*/true, /*implicitTrunc=*/true));
+        else
+          return r.notifyMatchFailure(op, "no value list of the input's dtype fits `shape`");
+        attr = DenseElementsAttr::get(vt, v);
+      }
+      if (!attr)
+        return r.notifyMatchFailure(op, "no value list of the input's dtype fits `shape`");
+      value = arith::ConstantOp::create(r, loc, vt, attr);
+    }
+    // Per sliced axis: the clamped start, the step and the element count.
+    Value zero = arith::ConstantIndexOp::create(r, loc, 0),
+          one = arith::ConstantIndexOp::create(r, loc, 1);
+    SmallVector<Value> st(rank), sp(rank), cnt(rank);
+    for (size_t k = 0; k < na; ++k) {
+      int64_t d = axes[k];
+      Value dim = tensor::DimOp::create(r, loc, x, d);
+      Value step = (*steps)[k];
+      Value pos = arith::CmpIOp::create(r, loc, arith::CmpIPredicate::sgt, step, zero);
+      auto wrap = [&](Value v) {
+        Value neg = arith::CmpIOp::create(r, loc, arith::CmpIPredicate::slt, v, zero);
+        return arith::SelectOp::create(r, loc, neg, arith::AddIOp::create(r, loc, v, dim), v);
+      };
+      auto clamp = [&](Value v, Value lo, Value hi) {
+        return arith::MinSIOp::create(r, loc, arith::MaxSIOp::create(r, loc, v, lo), hi);
+      };
+      Value minus1 = arith::ConstantIndexOp::create(r, loc, -1);
+      Value dimM1 = arith::SubIOp::create(r, loc, dim, one);
+      // Step > 0: start and end in [0, dim]; step < 0: in [-1, dim - 1].
+      Value lo = arith::SelectOp::create(r, loc, pos, zero, minus1);
+      Value hi = arith::SelectOp::create(r, loc, pos, dim, dimM1);
+      // Huge ends (INT64_MAX) stay huge after wrap; the clamp brings them in.
+      Value s = clamp(wrap((*starts)[k]), lo, hi), e = clamp(wrap((*ends)[k]), lo, hi);
+      Value span = arith::SelectOp::create(r, loc, pos, arith::SubIOp::create(r, loc, e, s),
+                                           arith::SubIOp::create(r, loc, s, e));
+      Value absStep =
+          arith::SelectOp::create(r, loc, pos, step, arith::SubIOp::create(r, loc, zero, step));
+      Value c =
+          arith::CeilDivSIOp::create(r, loc, span, arith::MaxSIOp::create(r, loc, absStep, one));
+      st[d] = s;
+      sp[d] = step;
+      cnt[d] = arith::MaxSIOp::create(r, loc, c, zero);
+    }
+    ArrayRef<int64_t> decrease = op.getDecreaseAxes(), none = op.getNoneAxes();
+    auto y = generateTensor(r, loc, xt, dynSizesFrom(r, loc, x, xt), [&](OpBuilder &b, Location l) {
+      SmallVector<Value> p;
+      for (int64_t d = 0; d < rank; ++d)
+        p.push_back(linalg::IndexOp::create(b, l, d));
+      Value old = tensor::ExtractOp::create(b, l, x, p);
+      Value inside = arith::ConstantIntOp::create(b, l, b.getI1Type(), 1);
+      SmallVector<Value> coords;
+      for (int64_t d = 0; d < rank; ++d) {
+        if (!st[d]) {
+          coords.push_back(p[d]);
+          continue;
+        }
+        Value rel = arith::SubIOp::create(b, l, p[d], st[d]);
+        Value q = arith::DivSIOp::create(b, l, rel, sp[d]);
+        Value exact = arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq,
+                                            arith::RemSIOp::create(b, l, rel, sp[d]), zero);
+        Value inRange = arith::AndIOp::create(
+            b, l, arith::CmpIOp::create(b, l, arith::CmpIPredicate::sge, q, zero),
+            arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, q, cnt[d]));
+        inside = arith::AndIOp::create(b, l, inside, arith::AndIOp::create(b, l, exact, inRange));
+        if (!llvm::is_contained(decrease, d))
+          coords.push_back(q);
+      }
+      for (int64_t n : none)
+        if (n >= 0 && n <= (int64_t)coords.size())
+          coords.insert(coords.begin() + n, zero);
+      Value nv = convertScalar(b, l, broadcastRead(b, l, value, coords), old.getType());
+      return arith::SelectOp::create(b, l, inside, nv, old).getResult();
+    });
+    r.replaceOp(op, y);
     return success();
   }
 };
@@ -348,7 +641,7 @@ struct CumsumLowering : OpConversionPattern<CumsumOp> {
 } // namespace
 
 void mlir::pd::populatePdGatherToLinalgPatterns(RewritePatternSet &p) {
-  p.add<LookupTableV2Lowering, GatherLowering, GatherNdLowering, ScatterNdAddLowering,
-        TakeAlongAxisLowering, FlipLowering, TrilTriuLowering, FillAnyLikeLowering, CumsumLowering>(
-      p.getContext());
+  p.add<LookupTableV2Lowering, GatherLowering, IndexSelectLowering, GatherNdLowering,
+        ScatterNdAddLowering, IndexPutLowering, SetValueLowering, TakeAlongAxisLowering,
+        FlipLowering, TrilTriuLowering, FillAnyLikeLowering, CumsumLowering>(p.getContext());
 }

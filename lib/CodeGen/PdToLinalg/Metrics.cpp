@@ -8,10 +8,13 @@
 //   mean            sum of all elements / count, shape [1]
 //   top_k           the k largest along the last dim, sorted descending,
 //                   equal values in index order; indices int64
+//   top_k_v2        the same along any axis, largest or smallest first
+//   argsort         the whole axis sorted, ascending or descending
 //   accuracy        Correct = rows whose Label is among their Indices,
 //                   Total = rows, Accuracy = Correct / Total
-// The ranks of top_k come from comparing every pair of a row (O(n^2) per
-// row): these ops sit at the end of a classifier, on a few thousand values.
+// The ranks of the sorts come from comparing every pair of a line (O(n^2)
+// per line): these ops sit at the end of a classifier or a detection head,
+// on a few thousand values.
 //
 //===----------------------------------------------------------------------===//
 
@@ -124,71 +127,113 @@ struct MeanLowering : OpConversionPattern<MeanOp> {
   }
 };
 
-/// x[m] ranks before x[i] in a descending sort that keeps index order
-/// among equal values.
-Value before(OpBuilder &b, Location l, Value xm, Value xi, Value m, Value i) {
+/// x[m] ranks before x[i] in a sort (descending or ascending) that keeps
+/// index order among equal values.
+Value before(OpBuilder &b, Location l, Value xm, Value xi, Value m, Value i, bool descending) {
   bool isF = isa<FloatType>(xm.getType());
-  Value gt = isF ? arith::CmpFOp::create(b, l, arith::CmpFPredicate::OGT, xm, xi).getResult()
-                 : arith::CmpIOp::create(b, l, arith::CmpIPredicate::sgt, xm, xi).getResult();
+  auto fp = descending ? arith::CmpFPredicate::OGT : arith::CmpFPredicate::OLT;
+  auto ip = descending ? arith::CmpIPredicate::sgt : arith::CmpIPredicate::slt;
+  Value ahead = isF ? arith::CmpFOp::create(b, l, fp, xm, xi).getResult()
+                    : arith::CmpIOp::create(b, l, ip, xm, xi).getResult();
   Value eq = isF ? arith::CmpFOp::create(b, l, arith::CmpFPredicate::OEQ, xm, xi).getResult()
                  : arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq, xm, xi).getResult();
   Value lower = arith::CmpIOp::create(b, l, arith::CmpIPredicate::ult, m, i);
-  return arith::OrIOp::create(b, l, gt, arith::AndIOp::create(b, l, eq, lower));
+  return arith::OrIOp::create(b, l, ahead, arith::AndIOp::create(b, l, eq, lower));
 }
 
-struct TopKLowering : OpConversionPattern<TopKOp> {
-  using OpConversionPattern::OpConversionPattern;
-  LogicalResult matchAndRewrite(TopKOp op, OpAdaptor a,
+/// The first `k` elements of x along `axis` in sorted order and their
+/// positions: the values in `valType`, the indices (int64) in `idxType`.
+/// Each element's rank is the number of elements of its line that sort
+/// before it, a permutation of the line, so the sort is stable.
+std::pair<Value, Value> sortAlongAxis(ConversionPatternRewriter &r, Location loc, Value x,
+                                      int64_t axis, bool descending, Value k,
+                                      RankedTensorType valType, RankedTensorType idxType) {
+  auto xt = cast<RankedTensorType>(x.getType());
+  int64_t rank = xt.getRank();
+  Value n = tensor::DimOp::create(r, loc, x, axis);
+  auto rankType = RankedTensorType::get(xt.getShape(), r.getIndexType());
+  Value ranks = generateTensor(
+      r, loc, rankType, dynSizesFrom(r, loc, x, rankType), [&](OpBuilder &b, Location l) {
+        SmallVector<Value> p = positions(b, l, rank);
+        Value i = p[axis];
+        Value xi = tensor::ExtractOp::create(b, l, x, p);
+        return loop(b, l, n, ValueRange{idx(b, l, 0)},
+                    [&](OpBuilder &nb, Location nl, Value m, ValueRange it) {
+                      SmallVector<Value> q = p;
+                      q[axis] = m;
+                      Value xm = tensor::ExtractOp::create(nb, nl, x, q);
+                      Value inc =
+                          arith::SelectOp::create(nb, nl, before(nb, nl, xm, xi, m, i, descending),
+                                                  idx(nb, nl, 1), idx(nb, nl, 0));
+                      return SmallVector<Value>{arith::AddIOp::create(nb, nl, it[0], inc)};
+                    });
+      });
+  SmallVector<Value> dyn;
+  for (int64_t d = 0; d < rank; ++d)
+    if (valType.isDynamicDim(d))
+      dyn.push_back(d == axis ? k : tensor::DimOp::create(r, loc, x, d).getResult());
+  // The element whose rank is j.
+  auto pick = [&](bool value, RankedTensorType type) {
+    return generateTensor(r, loc, type, dyn, [&](OpBuilder &b, Location l) -> Value {
+      SmallVector<Value> p = positions(b, l, rank);
+      Value j = p[axis];
+      Value found =
+          loop(b, l, n, ValueRange{idx(b, l, 0)},
+               [&](OpBuilder &nb, Location nl, Value i, ValueRange it) {
+                 SmallVector<Value> q = p;
+                 q[axis] = i;
+                 Value ri = tensor::ExtractOp::create(nb, nl, ranks, q);
+                 Value hit = arith::CmpIOp::create(nb, nl, arith::CmpIPredicate::eq, ri, j);
+                 return SmallVector<Value>{arith::SelectOp::create(nb, nl, hit, i, it[0])};
+               });
+      if (!value)
+        return arith::IndexCastOp::create(b, l, type.getElementType(), found);
+      SmallVector<Value> q = p;
+      q[axis] = found;
+      return tensor::ExtractOp::create(b, l, x, q);
+    });
+  };
+  return {pick(true, valType), pick(false, idxType)};
+}
+
+/// top_k (the last dim, largest first), top_k_v2 (axis, largest or
+/// smallest; `sorted = false` also gets sorted order, which Paddle allows)
+/// and argsort (the whole axis).
+template <typename OpTy> struct SortLowering : OpConversionPattern<OpTy> {
+  using OpConversionPattern<OpTy>::OpConversionPattern;
+  LogicalResult matchAndRewrite(OpTy op, typename OpTy::Adaptor a,
                                 ConversionPatternRewriter &r) const override {
-    if (a.getKInput())
-      return r.notifyMatchFailure(op, "a run-time K is not supported");
     Location loc = op.getLoc();
     Value x = a.getX();
     auto xt = cast<RankedTensorType>(x.getType());
     int64_t rank = xt.getRank();
-    Value n = tensor::DimOp::create(r, loc, x, rank - 1);
-    // rank[..., i] = how many elements of the row come before x[..., i].
-    auto rankType = RankedTensorType::get(xt.getShape(), r.getIndexType());
-    Value ranks = generateTensor(
-        r, loc, rankType, dynSizesFrom(r, loc, x, rankType), [&](OpBuilder &b, Location l) {
-          SmallVector<Value> p = positions(b, l, rank);
-          Value i = p.back();
-          Value xi = tensor::ExtractOp::create(b, l, x, p);
-          return loop(b, l, n, ValueRange{idx(b, l, 0)},
-                      [&](OpBuilder &nb, Location nl, Value m, ValueRange it) {
-                        SmallVector<Value> q = p;
-                        q.back() = m;
-                        Value xm = tensor::ExtractOp::create(nb, nl, x, q);
-                        Value inc = arith::SelectOp::create(nb, nl, before(nb, nl, xm, xi, m, i),
-                                                            idx(nb, nl, 1), idx(nb, nl, 0));
-                        return SmallVector<Value>{arith::AddIOp::create(nb, nl, it[0], inc)};
-                      });
-        });
+    if (rank == 0)
+      return r.notifyMatchFailure(op, "a 0-d input is not supported");
+    int64_t axis = rank - 1;
+    bool descending = true;
+    Value k;
+    if constexpr (std::is_same_v<OpTy, ArgsortOp>) {
+      axis = op.getAxis() < 0 ? op.getAxis() + rank : op.getAxis();
+      descending = op.getDescending();
+      k = tensor::DimOp::create(r, loc, x, axis);
+    } else {
+      if constexpr (std::is_same_v<OpTy, TopKV2Op>) {
+        axis = op.getAxis() < 0 ? op.getAxis() + rank : op.getAxis();
+        descending = op.getLargest();
+      }
+      if (a.getKInput()) {
+        k = arith::IndexCastOp::create(r, loc, r.getIndexType(),
+                                       extractScalar(r, loc, a.getKInput()));
+        // k is clamped to the axis so the gather loop never reads past it.
+        k = arith::MinSIOp::create(r, loc, k, tensor::DimOp::create(r, loc, x, axis));
+      } else {
+        k = idx(r, loc, op.getK());
+      }
+    }
     auto valType = cast<RankedTensorType>(op.getOut().getType());
     auto idxType = cast<RankedTensorType>(op.getIndices().getType());
-    SmallVector<Value> dyn = dynSizesFrom(r, loc, x, valType);
-    // The element whose rank is j (ranks are a permutation of the row).
-    auto pick = [&](bool value, RankedTensorType type) {
-      return generateTensor(r, loc, type, dyn, [&](OpBuilder &b, Location l) -> Value {
-        SmallVector<Value> p = positions(b, l, rank);
-        Value j = p.back();
-        Value found =
-            loop(b, l, n, ValueRange{idx(b, l, 0)},
-                 [&](OpBuilder &nb, Location nl, Value i, ValueRange it) {
-                   SmallVector<Value> q = p;
-                   q.back() = i;
-                   Value ri = tensor::ExtractOp::create(nb, nl, ranks, q);
-                   Value hit = arith::CmpIOp::create(nb, nl, arith::CmpIPredicate::eq, ri, j);
-                   return SmallVector<Value>{arith::SelectOp::create(nb, nl, hit, i, it[0])};
-                 });
-        if (!value)
-          return arith::IndexCastOp::create(b, l, type.getElementType(), found);
-        SmallVector<Value> q = p;
-        q.back() = found;
-        return tensor::ExtractOp::create(b, l, x, q);
-      });
-    };
-    r.replaceOp(op, {pick(true, valType), pick(false, idxType)});
+    auto [values, indices] = sortAlongAxis(r, loc, x, axis, descending, k, valType, idxType);
+    r.replaceOp(op, {values, indices});
     return success();
   }
 };
@@ -246,5 +291,6 @@ struct AccuracyLowering : OpConversionPattern<AccuracyOp> {
 } // namespace
 
 void mlir::pd::populatePdMetricsToLinalgPatterns(RewritePatternSet &p) {
-  p.add<CrossEntropy2Lowering, MeanLowering, TopKLowering, AccuracyLowering>(p.getContext());
+  p.add<CrossEntropy2Lowering, MeanLowering, SortLowering<TopKOp>, SortLowering<TopKV2Op>,
+        SortLowering<ArgsortOp>, AccuracyLowering>(p.getContext());
 }

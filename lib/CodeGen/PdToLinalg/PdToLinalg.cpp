@@ -44,6 +44,7 @@ struct ConvertPdToLinalgPass : impl::ConvertPdToLinalgPassBase<ConvertPdToLinalg
       populatePdQuantToLinalgPatterns(patterns);
       populatePdMetricsToLinalgPatterns(patterns);
       populatePdSamplingToLinalgPatterns(patterns);
+      populatePdTrainToLinalgPatterns(patterns);
       populatePdLowPrecisionToF32Patterns(patterns);
       if (onednn)
         populatePdToOneDNNPatterns(patterns);

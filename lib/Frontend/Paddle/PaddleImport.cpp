@@ -415,12 +415,14 @@ Type refine(Type declared, Type inferred) {
 /// of Scalar messages (SCALARS) instead of a list per dtype: convert it to
 /// the list its dtype selects (bool_values, int32_values, int64_values,
 /// fp32_values), which older and newer Paddle both read, so the pd op has
-/// one form.
+/// one form. set_value of the same versions stores its values the same way.
 static LogicalResult convertScalarValues(const pdp::OpDesc &op, OperationState &state, OpBuilder &b,
                                          Location loc) {
   const pdp::OpDesc::Attr *values = findAttr(op, "values");
-  if (op.type() != "assign_value" || !values || values->type() != pdp::SCALARS)
+  if ((op.type() != "assign_value" && op.type() != "set_value") || !values ||
+      values->type() != pdp::SCALARS)
     return success();
+  const std::string &name = op.type();
   const pdp::OpDesc::Attr *dtypeAttr = findAttr(op, "dtype");
   int64_t dtype = dtypeAttr ? dtypeAttr->i() : pdp::VarType::FP32;
   auto number = [](const pdp::Scalar &v) -> double {
@@ -435,7 +437,8 @@ static LogicalResult convertScalarValues(const pdp::OpDesc &op, OperationState &
   };
   for (const pdp::Scalar &v : values->scalars())
     if (v.type() == pdp::Scalar::COMPLEX128 || !v.has_type()) {
-      emitError(loc) << "op 'assign_value' holds a complex or untyped value in 'values', which "
+      emitError(loc) << "op '" << name
+                     << "' holds a complex or untyped value in 'values', which "
                         "paddle-mlir does not support";
       return failure();
     }
@@ -454,7 +457,7 @@ static LogicalResult convertScalarValues(const pdp::OpDesc &op, OperationState &
     SmallVector<int32_t> v;
     for (int64_t i : ints) {
       if (i < INT32_MIN || i > INT32_MAX) {
-        emitError(loc) << "op 'assign_value' value " << i << " does not fit its int32 dtype";
+        emitError(loc) << "op '" << name << "' value " << i << " does not fit its int32 dtype";
         return failure();
       }
       v.push_back(static_cast<int32_t>(dtype == pdp::VarType::BOOL ? i != 0 : i));
@@ -470,7 +473,7 @@ static LogicalResult convertScalarValues(const pdp::OpDesc &op, OperationState &
     state.attributes.set("fp32_values", b.getDenseF32ArrayAttr(floats));
     return success();
   default:
-    emitError(loc) << "op 'assign_value' has dtype " << dtype
+    emitError(loc) << "op '" << name << "' has dtype " << dtype
                    << ", which paddle-mlir does not support (bool, int32, int64, float32)";
     return failure();
   }

@@ -332,6 +332,75 @@ func.func @log_softmax(%x: tensor<?x10xf32>) -> (tensor<?x10xf32>) {
   return %y : tensor<?x10xf32>
 }
 
+// Tests that pd.softmax_with_cross_entropy round-trips with its two results.
+// CHECK-LABEL: func.func @softmax_with_cross_entropy
+// CHECK: %[[S:.*]], %[[L:.*]] = pd.softmax_with_cross_entropy %arg0, %arg1 {ignore_index = 3 : i32} : (tensor<8x10xf32>, tensor<8x1xi64>) -> (tensor<8x10xf32>, tensor<8x1xf32>)
+// CHECK: return %[[S]], %[[L]]
+func.func @softmax_with_cross_entropy(%x: tensor<8x10xf32>, %y: tensor<8x1xi64>) -> (tensor<8x10xf32>, tensor<8x1xf32>) {
+  %s, %l = pd.softmax_with_cross_entropy %x, %y {ignore_index = 3 : i32} : (tensor<8x10xf32>, tensor<8x1xi64>) -> (tensor<8x10xf32>, tensor<8x1xf32>)
+  return %s, %l : tensor<8x10xf32>, tensor<8x1xf32>
+}
+
+// Tests that pd.sgd round-trips.
+// CHECK-LABEL: func.func @sgd
+// CHECK: %[[R:.*]] = pd.sgd %arg0, %arg1, %arg2 : (tensor<64x10xf32>, tensor<1xf32>, tensor<64x10xf32>) -> tensor<64x10xf32>
+func.func @sgd(%p: tensor<64x10xf32>, %lr: tensor<1xf32>, %g: tensor<64x10xf32>) -> tensor<64x10xf32> {
+  %r = pd.sgd %p, %lr, %g : (tensor<64x10xf32>, tensor<1xf32>, tensor<64x10xf32>) -> tensor<64x10xf32>
+  return %r : tensor<64x10xf32>
+}
+
+// Tests that pd.pool2d_grad round-trips.
+// CHECK-LABEL: func.func @pool2d_grad
+// CHECK: %[[R:.*]] = pd.pool2d_grad %arg0, %arg1, %arg2 {ksize = array<i32: 2, 2>, strides = array<i32: 2, 2>} : (tensor<8x6x28x28xf32>, tensor<8x6x14x14xf32>, tensor<8x6x14x14xf32>) -> tensor<8x6x28x28xf32>
+func.func @pool2d_grad(%x: tensor<8x6x28x28xf32>, %y: tensor<8x6x14x14xf32>, %dy: tensor<8x6x14x14xf32>) -> tensor<8x6x28x28xf32> {
+  %r = pd.pool2d_grad %x, %y, %dy {ksize = array<i32: 2, 2>, strides = array<i32: 2, 2>} : (tensor<8x6x28x28xf32>, tensor<8x6x14x14xf32>, tensor<8x6x14x14xf32>) -> tensor<8x6x28x28xf32>
+  return %r : tensor<8x6x28x28xf32>
+}
+
+// Tests that pd.index_select, pd.index_put, pd.set_value and pd.argsort round-trip.
+// CHECK-LABEL: func.func @index_select
+// CHECK: pd.index_select %arg0, %arg1 {dim = 1 : i32} : (tensor<4x10xf32>, tensor<3xi64>) -> tensor<4x3xf32>
+func.func @index_select(%x: tensor<4x10xf32>, %i: tensor<3xi64>) -> tensor<4x3xf32> {
+  %y = pd.index_select %x, %i {dim = 1 : i32} : (tensor<4x10xf32>, tensor<3xi64>) -> tensor<4x3xf32>
+  return %y : tensor<4x3xf32>
+}
+// CHECK-LABEL: func.func @index_put
+// CHECK: pd.index_put %arg0, %arg2 indices[%arg1] {accumulate = true} : (tensor<2x8xi64>, tensor<2x8xi1>, tensor<1xi64>) -> tensor<2x8xi64>
+func.func @index_put(%x: tensor<2x8xi64>, %m: tensor<2x8xi1>, %v: tensor<1xi64>) -> tensor<2x8xi64> {
+  %y = pd.index_put %x, %v indices [%m] {accumulate = true} : (tensor<2x8xi64>, tensor<2x8xi1>, tensor<1xi64>) -> tensor<2x8xi64>
+  return %y : tensor<2x8xi64>
+}
+// CHECK-LABEL: func.func @set_value
+// CHECK: pd.set_value %arg0 {axes = array<i64: 1>, dtype = 3 : i32, ends = array<i64: 1>, int64_values = array<i64: 0>, shape = array<i64: 1>, starts = array<i64: 0>, steps = array<i64: 1>} : (tensor<?x8xi64>) -> tensor<?x8xi64>
+func.func @set_value(%x: tensor<?x8xi64>) -> tensor<?x8xi64> {
+  %y = pd.set_value %x {axes = array<i64: 1>, starts = array<i64: 0>, ends = array<i64: 1>, steps = array<i64: 1>, dtype = 3 : i32, shape = array<i64: 1>, int64_values = array<i64: 0>} : (tensor<?x8xi64>) -> tensor<?x8xi64>
+  return %y : tensor<?x8xi64>
+}
+// CHECK-LABEL: func.func @argsort
+// CHECK: pd.argsort %arg0 {axis = 1 : i32, descending = true} : (tensor<?x300xf32>) -> (tensor<?x300xf32>, tensor<?x300xi64>)
+func.func @argsort(%x: tensor<?x300xf32>) -> (tensor<?x300xf32>, tensor<?x300xi64>) {
+  %v, %i = pd.argsort %x {axis = 1 : i32, descending = true} : (tensor<?x300xf32>) -> (tensor<?x300xf32>, tensor<?x300xi64>)
+  return %v, %i : tensor<?x300xf32>, tensor<?x300xi64>
+}
+
+// Tests that pd.less_equal, pd.greater_equal and the bitwise ops round-trip.
+// CHECK-LABEL: func.func @compare_bitwise
+// CHECK: pd.less_equal %arg0, %arg1 : (tensor<?x8xf32>, tensor<?x8xf32>) -> tensor<?x8xi1>
+// CHECK: pd.greater_equal %arg0, %arg1 : (tensor<?x8xf32>, tensor<?x8xf32>) -> tensor<?x8xi1>
+// CHECK: pd.bitwise_and %arg2, %arg3 : (tensor<?x4xi32>, tensor<?x4xi32>) -> tensor<?x4xi32>
+// CHECK: pd.bitwise_or %arg2, %arg3
+// CHECK: pd.bitwise_xor %arg2, %arg3
+// CHECK: pd.bitwise_not %arg2 : (tensor<?x4xi32>) -> tensor<?x4xi32>
+func.func @compare_bitwise(%x: tensor<?x8xf32>, %y: tensor<?x8xf32>, %a: tensor<?x4xi32>, %b: tensor<?x4xi32>) -> (tensor<?x8xi1>, tensor<?x8xi1>, tensor<?x4xi32>, tensor<?x4xi32>, tensor<?x4xi32>, tensor<?x4xi32>) {
+  %0 = pd.less_equal %x, %y : (tensor<?x8xf32>, tensor<?x8xf32>) -> tensor<?x8xi1>
+  %1 = pd.greater_equal %x, %y : (tensor<?x8xf32>, tensor<?x8xf32>) -> tensor<?x8xi1>
+  %2 = pd.bitwise_and %a, %b : (tensor<?x4xi32>, tensor<?x4xi32>) -> tensor<?x4xi32>
+  %3 = pd.bitwise_or %a, %b : (tensor<?x4xi32>, tensor<?x4xi32>) -> tensor<?x4xi32>
+  %4 = pd.bitwise_xor %a, %b : (tensor<?x4xi32>, tensor<?x4xi32>) -> tensor<?x4xi32>
+  %5 = pd.bitwise_not %a : (tensor<?x4xi32>) -> tensor<?x4xi32>
+  return %0, %1, %2, %3, %4, %5 : tensor<?x8xi1>, tensor<?x8xi1>, tensor<?x4xi32>, tensor<?x4xi32>, tensor<?x4xi32>, tensor<?x4xi32>
+}
+
 // Tests that pd.elementwise_add round-trips.
 // CHECK-LABEL: func.func @elementwise_add
 // CHECK: %[[R:.*]] = pd.elementwise_add %arg0, %arg1 {axis = 1 : i32} : (tensor<?x64x7x7xf32>, tensor<64xf32>) -> tensor<?x64x7x7xf32>

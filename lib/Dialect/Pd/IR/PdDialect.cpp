@@ -1,6 +1,7 @@
 //===- PdDialect.cpp - pd dialect registration and constants -------------===//
 
 #include "PaddleMLIR/Dialect/Pd/IR/PdDialect.h"
+#include "PaddleMLIR/Dialect/Pd/IR/PdGradient.h"
 #include "PaddleMLIR/Dialect/Pd/IR/PdOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -15,6 +16,7 @@ void PdDialect::initialize() {
 #define GET_OP_LIST
 #include "PaddleMLIR/Dialect/Pd/IR/PdOps.cpp.inc"
       >();
+  attachGradientRules(getContext());
 }
 
 // Folded values (constant shapes, filled tensors) become arith.constant.

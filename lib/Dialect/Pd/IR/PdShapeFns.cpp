@@ -613,6 +613,26 @@ LogicalResult SoftmaxOp::inferResultTypes(SmallVectorImpl<Type> &types, bool emi
   return success();
 }
 
+LogicalResult SoftmaxWithCrossEntropyOp::inferResultTypes(SmallVectorImpl<Type> &types, bool emit) {
+  Checker c{*this, emit};
+  auto logits = rt(getLogits()), label = rt(getLabel());
+  auto axis = c.axis(getAxis(), logits.getRank());
+  if (failed(axis))
+    return failure();
+  if (label.getRank() != logits.getRank())
+    return c.fail("Label must have the rank of Logits (" + Twine(logits.getRank()) + "), got " +
+                  Twine(label.getRank()));
+  bool intLabel = isa<IntegerType>(label.getElementType());
+  if (getSoftLabel() == intLabel)
+    return c.fail(getSoftLabel() ? "a soft Label must be float"
+                                 : "a hard Label must be an integer");
+  SmallVector<int64_t> loss(logits.getShape());
+  loss[*axis] = 1;
+  types.push_back(logits);
+  types.push_back(tensor(loss, logits.getElementType()));
+  return success();
+}
+
 LogicalResult LogSoftmaxOp::inferResultTypes(SmallVectorImpl<Type> &types, bool emit) {
   if (failed(Checker{*this, emit}.axis(getAxis(), rt(getX()).getRank())))
     return failure();
@@ -1254,6 +1274,20 @@ LogicalResult GatherOp::inferResultTypes(SmallVectorImpl<Type> &types, bool emit
   return success();
 }
 
+LogicalResult IndexSelectOp::inferResultTypes(SmallVectorImpl<Type> &types, bool emit) {
+  Checker c{*this, emit};
+  auto x = rt(getX()), idx = rt(getIndex());
+  if (idx.getRank() != 1)
+    return c.fail("Index must be 1-D, got shape " + shapeStr(idx.getShape()));
+  auto dim = c.axis(getDim(), x.getRank(), "dim");
+  if (failed(dim))
+    return failure();
+  SmallVector<int64_t> out(x.getShape());
+  out[*dim] = idx.getDimSize(0);
+  types.push_back(tensor(out, x.getElementType()));
+  return success();
+}
+
 LogicalResult GatherNdOp::inferResultTypes(SmallVectorImpl<Type> &types, bool emit) {
   Checker c{*this, emit};
   auto x = rt(getX()), idx = rt(getIndex());
@@ -1493,6 +1527,15 @@ LogicalResult TopKV2Op::inferResultTypes(SmallVectorImpl<Type> &types, bool emit
   }
   types.push_back(tensor(out, x.getElementType()));
   types.push_back(tensor(out, IntegerType::get(getContext(), 64)));
+  return success();
+}
+
+LogicalResult ArgsortOp::inferResultTypes(SmallVectorImpl<Type> &types, bool emit) {
+  auto x = rt(getX());
+  if (x.getRank() > 0 && failed(Checker{*this, emit}.axis(getAxis(), x.getRank())))
+    return failure();
+  types.push_back(x);
+  types.push_back(tensor(x.getShape(), IntegerType::get(getContext(), 64)));
   return success();
 }
 

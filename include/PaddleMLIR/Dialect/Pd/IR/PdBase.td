@@ -52,6 +52,8 @@ def Pd_IndexTensor : RankedTensorOf<[Pd_IndexElement]>;
 def Pd_BoolTensor : RankedTensorOf<[I1]>;
 // Numeric (non-bool) tensors, for arithmetic.
 def Pd_NumTensor : RankedTensorOf<[Pd_FloatElement, Pd_IntElement]>;
+// Integers or bools, for the bitwise ops.
+def Pd_BitsTensor : RankedTensorOf<[I1, Pd_IntElement]>;
 // Quantized storage (int8/uint8) or float fake-quant tensors.
 def Pd_QuantTensor : RankedTensorOf<[Pd_FloatElement, I8, UI8]>;
 

@@ -1539,6 +1539,100 @@ def Pd_SoftmaxOp : Pd_Op<"softmax"> {
   let assemblyFormat = "$X attr-dict `:` functional-type(operands, results)";
 }
 
+def Pd_SoftmaxWithCrossEntropyOp : Pd_Op<"softmax_with_cross_entropy"> {
+  let summary = "softmax of the logits and the cross-entropy of each row against its int label (or soft label)";
+  let description = [{
+    Paddle operator `softmax_with_cross_entropy`: softmax of the logits and the cross-entropy of each row against its int label (or soft label).
+
+    Input slots: Logits, Label. Output slots: Softmax, Loss.
+
+    Example:
+
+    ```mlir
+    %s, %l = pd.softmax_with_cross_entropy %x, %y : (tensor<8x10xf32>, tensor<8x1xi64>) -> (tensor<8x10xf32>, tensor<8x1xf32>)
+    ```
+  }];
+  let arguments = (ins
+    Pd_FloatTensor:$Logits,
+    Pd_Tensor:$Label,
+    DefaultValuedAttr<BoolAttr, "false">:$soft_label,
+    DefaultValuedAttr<Pd_I32Attr, "-100">:$ignore_index,
+    DefaultValuedAttr<BoolAttr, "true">:$numeric_stable_mode,
+    DefaultValuedAttr<BoolAttr, "true">:$use_softmax,
+    DefaultValuedAttr<Pd_I32Attr, "-1">:$axis
+  );
+  let results = (outs Pd_FloatTensor:$Softmax, Pd_FloatTensor:$Loss);
+  let assemblyFormat = "$Logits `,` $Label attr-dict `:` functional-type(operands, results)";
+}
+
+def Pd_Pool2dGradOp : Pd_Op<"pool2d_grad"> {
+  let summary = "the gradient of pool2d: each output's gradient goes to its window (max: the first maximum; avg: shared)";
+  let description = [{
+    Paddle operator `pool2d_grad`: the gradient of pool2d: each output's gradient goes to its window (max: the first maximum; avg: shared).
+
+    Input slots: X, Out, Out@GRAD. Output slots: X@GRAD.
+
+    Example:
+
+    ```mlir
+    %dx = pd.pool2d_grad %x, %y, %dy {ksize = array<i32: 2, 2>, strides = array<i32: 2, 2>} : (tensor<8x6x28x28xf32>, tensor<8x6x14x14xf32>, tensor<8x6x14x14xf32>) -> tensor<8x6x28x28xf32>
+    ```
+  }];
+  let arguments = (ins
+    Pd_FloatTensor:$X,
+    Pd_FloatTensor:$Out,
+    Pd_FloatTensor:$OutGrad,
+    DefaultValuedStrAttr<ConfinedAttr<StrAttr, [Pd_StrIn<["max", "avg"]>]>, "max">:$pooling_type,
+    ConfinedAttr<DenseI32ArrayAttr, [Pd_I32ArrayMin<0>, Pd_I32ArraySizeIn<[2]>]>:$ksize,
+    DefaultValuedAttr<BoolAttr, "false">:$global_pooling,
+    DefaultValuedAttr<ConfinedAttr<DenseI32ArrayAttr, [Pd_I32ArrayMin<1>, Pd_I32ArraySizeIn<[2]>]>, "{1, 1}">:$strides,
+    DefaultValuedAttr<ConfinedAttr<DenseI32ArrayAttr, [Pd_I32ArrayMin<0>, Pd_I32ArraySizeIn<[2, 4]>]>, "{0, 0}">:$paddings,
+    DefaultValuedAttr<BoolAttr, "true">:$exclusive,
+    DefaultValuedAttr<BoolAttr, "false">:$adaptive,
+    DefaultValuedAttr<BoolAttr, "false">:$ceil_mode,
+    DefaultValuedStrAttr<ConfinedAttr<StrAttr, [Pd_StrIn<["NCHW", "NHWC", "AnyLayout"]>]>, "NCHW">:$data_format,
+    DefaultValuedStrAttr<ConfinedAttr<StrAttr, [Pd_StrIn<["EXPLICIT", "SAME", "VALID"]>]>, "EXPLICIT">:$padding_algorithm
+  );
+  let results = (outs Pd_FloatTensor:$XGrad);
+  let assemblyFormat = "$X `,` $Out `,` $OutGrad attr-dict `:` functional-type(operands, results)";
+  let extraClassDefinition = [{
+  ::llvm::LogicalResult $cppClass::inferResultTypes(
+      ::llvm::SmallVectorImpl<::mlir::Type> &types, bool emitErrors) {
+    types.push_back(getX().getType());
+    return ::mlir::success();
+  }
+  }];
+}
+
+def Pd_SgdOp : Pd_Op<"sgd"> {
+  let summary = "one stochastic gradient descent step: param - learning_rate[0] * grad";
+  let description = [{
+    Paddle operator `sgd`: one stochastic gradient descent step: param - learning_rate[0] * grad.
+
+    Input slots: Param, LearningRate, Grad. Output slots: ParamOut.
+
+    Example:
+
+    ```mlir
+    %p1 = pd.sgd %p, %lr, %g : (tensor<64x10xf32>, tensor<1xf32>, tensor<64x10xf32>) -> tensor<64x10xf32>
+    ```
+  }];
+  let arguments = (ins
+    Pd_FloatTensor:$Param,
+    Pd_FloatTensor:$LearningRate,
+    Pd_FloatTensor:$Grad
+  );
+  let results = (outs Pd_FloatTensor:$ParamOut);
+  let assemblyFormat = "$Param `,` $LearningRate `,` $Grad attr-dict `:` functional-type(operands, results)";
+  let extraClassDefinition = [{
+  ::llvm::LogicalResult $cppClass::inferResultTypes(
+      ::llvm::SmallVectorImpl<::mlir::Type> &types, bool emitErrors) {
+    types.push_back(getParam().getType());
+    return ::mlir::success();
+  }
+  }];
+}
+
 def Pd_LogSoftmaxOp : Pd_Op<"log_softmax"> {
   let summary = "log of softmax along an axis";
   let description = [{
@@ -2435,6 +2529,28 @@ def Pd_GatherOp : Pd_Op<"gather"> {
   let assemblyFormat = "$X `,` $Index (`Axis` `(` $AxisInput^ `)`)? attr-dict `:` functional-type(operands, results)";
 }
 
+def Pd_IndexSelectOp : Pd_Op<"index_select"> {
+  let summary = "takes the slices of x at the given 1-D indices along dim";
+  let description = [{
+    Paddle operator `index_select`: takes the slices of x at the given 1-D indices along dim.
+
+    Input slots: X, Index. Output slots: Out.
+
+    Example:
+
+    ```mlir
+    %y = pd.index_select %x, %i {dim = 1 : i32} : (tensor<4x10xf32>, tensor<?xi64>) -> tensor<4x?xf32>
+    ```
+  }];
+  let arguments = (ins
+    Pd_Tensor:$X,
+    Pd_IndexTensor:$Index,
+    DefaultValuedAttr<Pd_I32Attr, "0">:$dim
+  );
+  let results = (outs Pd_Tensor:$Out);
+  let assemblyFormat = "$X `,` $Index attr-dict `:` functional-type(operands, results)";
+}
+
 def Pd_GatherNdOp : Pd_Op<"gather_nd"> {
   let summary = "gathers slices of x addressed by the last dim of index";
   let description = [{
@@ -2480,6 +2596,79 @@ def Pd_ScatterNdAddOp : Pd_Op<"scatter_nd_add"> {
   ::llvm::LogicalResult $cppClass::inferResultTypes(
       ::llvm::SmallVectorImpl<::mlir::Type> &types, bool emitErrors) {
     types.push_back(getX().getType());
+    return ::mlir::success();
+  }
+  }];
+}
+
+def Pd_IndexPutOp : Pd_Op<"index_put"> {
+  let summary = "writes (or, with accumulate, adds) value at the positions an index tuple or a bool mask selects";
+  let description = [{
+    Paddle operator `index_put`: writes (or, with accumulate, adds) value at the positions an index tuple or a bool mask selects.
+
+    Input slots: x, indices (list), value. Output slots: out.
+
+    Example:
+
+    ```mlir
+    %y = pd.index_put %x, %v indices[%m] : (tensor<?x8xi64>, tensor<?x8xi1>, tensor<1xi64>) -> tensor<?x8xi64>
+    ```
+  }];
+  let arguments = (ins
+    Pd_Tensor:$x,
+    Variadic<Pd_Tensor>:$indices,
+    Pd_Tensor:$value,
+    DefaultValuedAttr<BoolAttr, "false">:$accumulate
+  );
+  let results = (outs Pd_Tensor:$out);
+  let assemblyFormat = "$x `,` $value (`indices` `[` $indices^ `]`)? attr-dict `:` functional-type(operands, results)";
+  let extraClassDefinition = [{
+  ::llvm::LogicalResult $cppClass::inferResultTypes(
+      ::llvm::SmallVectorImpl<::mlir::Type> &types, bool emitErrors) {
+    types.push_back(getX().getType());
+    return ::mlir::success();
+  }
+  }];
+}
+
+def Pd_SetValueOp : Pd_Op<"set_value", [AttrSizedOperandSegments]> {
+  let summary = "a copy of input with a strided slice overwritten by ValueTensor or by the listed values (broadcast)";
+  let description = [{
+    Paddle operator `set_value`: a copy of input with a strided slice overwritten by ValueTensor or by the listed values (broadcast).
+
+    Input slots: Input, ValueTensor (optional), StartsTensorList (list), EndsTensorList (list), StepsTensorList (list). Output slots: Out.
+
+    Example:
+
+    ```mlir
+    %y = pd.set_value %x {axes = array<i64: 1>, starts = array<i64: 0>, ends = array<i64: 1>, steps = array<i64: 1>, dtype = 3 : i32, shape = array<i64: 1>, int64_values = array<i64: 0>} : (tensor<?x8xi64>) -> tensor<?x8xi64>
+    ```
+  }];
+  let arguments = (ins
+    Pd_Tensor:$Input,
+    Optional<Pd_Tensor>:$ValueTensor,
+    Variadic<Pd_IndexTensor>:$StartsTensorList,
+    Variadic<Pd_IndexTensor>:$EndsTensorList,
+    Variadic<Pd_IndexTensor>:$StepsTensorList,
+    DefaultValuedAttr<DenseI64ArrayAttr, "{}">:$axes,
+    DefaultValuedAttr<DenseI64ArrayAttr, "{}">:$starts,
+    DefaultValuedAttr<DenseI64ArrayAttr, "{}">:$ends,
+    DefaultValuedAttr<DenseI64ArrayAttr, "{}">:$steps,
+    DefaultValuedAttr<DenseI64ArrayAttr, "{}">:$decrease_axes,
+    DefaultValuedAttr<DenseI64ArrayAttr, "{}">:$none_axes,
+    DefaultValuedAttr<Pd_I32Attr, "5">:$dtype,
+    DefaultValuedAttr<DenseI64ArrayAttr, "{}">:$shape,
+    DefaultValuedAttr<DenseI32ArrayAttr, "{}">:$bool_values,
+    DefaultValuedAttr<DenseF32ArrayAttr, "{}">:$fp32_values,
+    DefaultValuedAttr<DenseI32ArrayAttr, "{}">:$int32_values,
+    DefaultValuedAttr<DenseI64ArrayAttr, "{}">:$int64_values
+  );
+  let results = (outs Pd_Tensor:$Out);
+  let assemblyFormat = "$Input (`ValueTensor` `(` $ValueTensor^ `)`)? (`StartsTensorList` `[` $StartsTensorList^ `]`)? (`EndsTensorList` `[` $EndsTensorList^ `]`)? (`StepsTensorList` `[` $StepsTensorList^ `]`)? attr-dict `:` functional-type(operands, results)";
+  let extraClassDefinition = [{
+  ::llvm::LogicalResult $cppClass::inferResultTypes(
+      ::llvm::SmallVectorImpl<::mlir::Type> &types, bool emitErrors) {
+    types.push_back(getInput().getType());
     return ::mlir::success();
   }
   }];
@@ -2993,6 +3182,29 @@ def Pd_TopKV2Op : Pd_Op<"top_k_v2"> {
   let assemblyFormat = "$X (`K` `(` $KInput^ `)`)? attr-dict `:` functional-type(operands, results)";
 }
 
+def Pd_ArgsortOp : Pd_Op<"argsort"> {
+  let summary = "x sorted along an axis (ties in index order) and the int64 positions the sorted values came from";
+  let description = [{
+    Paddle operator `argsort`: x sorted along an axis (ties in index order) and the int64 positions the sorted values came from.
+
+    Input slots: X. Output slots: Out, Indices.
+
+    Example:
+
+    ```mlir
+    %v, %i = pd.argsort %x {axis = 1 : i32, descending = true} : (tensor<?x300xf32>) -> (tensor<?x300xf32>, tensor<?x300xi64>)
+    ```
+  }];
+  let arguments = (ins
+    Pd_NumTensor:$X,
+    DefaultValuedAttr<Pd_I32Attr, "-1">:$axis,
+    DefaultValuedAttr<BoolAttr, "false">:$descending,
+    DefaultValuedAttr<BoolAttr, "false">:$stable
+  );
+  let results = (outs Pd_NumTensor:$Out, Pd_IndexTensor:$Indices);
+  let assemblyFormat = "$X attr-dict `:` functional-type(operands, results)";
+}
+
 def Pd_CumsumOp : Pd_Op<"cumsum"> {
   let summary = "cumulative sum along an axis";
   let description = [{
@@ -3151,6 +3363,62 @@ def Pd_GreaterThanOp : Pd_Op<"greater_than"> {
   }];
 }
 
+def Pd_LessEqualOp : Pd_Op<"less_equal"> {
+  let summary = "elementwise x <= y";
+  let description = [{
+    Paddle operator `less_equal`: elementwise x <= y.
+
+    Input slots: X, Y. Output slots: Out.
+
+    Example:
+
+    ```mlir
+    %m = pd.less_equal %x, %y : (tensor<?x8xf32>, tensor<?x8xf32>) -> tensor<?x8xi1>
+    ```
+  }];
+  let arguments = (ins
+    Pd_Tensor:$X,
+    Pd_Tensor:$Y,
+    DefaultValuedAttr<ConfinedAttr<Pd_I32Attr, [IntMinValue<-1>]>, "-1">:$axis
+  );
+  let results = (outs Pd_BoolTensor:$Out);
+  let assemblyFormat = "$X `,` $Y attr-dict `:` functional-type(operands, results)";
+  let extraClassDefinition = [{
+  ::llvm::LogicalResult $cppClass::inferResultTypes(
+      ::llvm::SmallVectorImpl<::mlir::Type> &types, bool emitErrors) {
+    return ::mlir::pd::inferBroadcastTypes(getOperation(), getX().getType(), getY().getType(), getAxis(), /*boolResult=*/true, types, emitErrors);
+  }
+  }];
+}
+
+def Pd_GreaterEqualOp : Pd_Op<"greater_equal"> {
+  let summary = "elementwise x >= y";
+  let description = [{
+    Paddle operator `greater_equal`: elementwise x >= y.
+
+    Input slots: X, Y. Output slots: Out.
+
+    Example:
+
+    ```mlir
+    %m = pd.greater_equal %x, %y : (tensor<?x8xf32>, tensor<?x8xf32>) -> tensor<?x8xi1>
+    ```
+  }];
+  let arguments = (ins
+    Pd_Tensor:$X,
+    Pd_Tensor:$Y,
+    DefaultValuedAttr<ConfinedAttr<Pd_I32Attr, [IntMinValue<-1>]>, "-1">:$axis
+  );
+  let results = (outs Pd_BoolTensor:$Out);
+  let assemblyFormat = "$X `,` $Y attr-dict `:` functional-type(operands, results)";
+  let extraClassDefinition = [{
+  ::llvm::LogicalResult $cppClass::inferResultTypes(
+      ::llvm::SmallVectorImpl<::mlir::Type> &types, bool emitErrors) {
+    return ::mlir::pd::inferBroadcastTypes(getOperation(), getX().getType(), getY().getType(), getAxis(), /*boolResult=*/true, types, emitErrors);
+  }
+  }];
+}
+
 def Pd_LogicalAndOp : Pd_Op<"logical_and"> {
   let summary = "elementwise x and y";
   let description = [{
@@ -3249,6 +3517,114 @@ def Pd_LogicalNotOp : Pd_Op<"logical_not"> {
     Pd_BoolTensor:$X
   );
   let results = (outs Pd_BoolTensor:$Out);
+  let assemblyFormat = "$X attr-dict `:` functional-type(operands, results)";
+  let extraClassDefinition = [{
+  ::llvm::LogicalResult $cppClass::inferResultTypes(
+      ::llvm::SmallVectorImpl<::mlir::Type> &types, bool emitErrors) {
+    types.push_back(getX().getType());
+    return ::mlir::success();
+  }
+  }];
+}
+
+def Pd_BitwiseAndOp : Pd_Op<"bitwise_and"> {
+  let summary = "elementwise bitwise x & y of integers or bools";
+  let description = [{
+    Paddle operator `bitwise_and`: elementwise bitwise x & y of integers or bools.
+
+    Input slots: X, Y. Output slots: Out.
+
+    Example:
+
+    ```mlir
+    %z = pd.bitwise_and %x, %y : (tensor<?x4xi32>, tensor<?x4xi32>) -> tensor<?x4xi32>
+    ```
+  }];
+  let arguments = (ins
+    Pd_BitsTensor:$X,
+    Pd_BitsTensor:$Y
+  );
+  let results = (outs Pd_BitsTensor:$Out);
+  let assemblyFormat = "$X `,` $Y attr-dict `:` functional-type(operands, results)";
+  let extraClassDefinition = [{
+  ::llvm::LogicalResult $cppClass::inferResultTypes(
+      ::llvm::SmallVectorImpl<::mlir::Type> &types, bool emitErrors) {
+    return ::mlir::pd::inferBroadcastTypes(getOperation(), getX().getType(), getY().getType(), -1, /*boolResult=*/false, types, emitErrors);
+  }
+  }];
+}
+
+def Pd_BitwiseOrOp : Pd_Op<"bitwise_or"> {
+  let summary = "elementwise bitwise x | y of integers or bools";
+  let description = [{
+    Paddle operator `bitwise_or`: elementwise bitwise x | y of integers or bools.
+
+    Input slots: X, Y. Output slots: Out.
+
+    Example:
+
+    ```mlir
+    %z = pd.bitwise_or %x, %y : (tensor<?x4xi32>, tensor<?x4xi32>) -> tensor<?x4xi32>
+    ```
+  }];
+  let arguments = (ins
+    Pd_BitsTensor:$X,
+    Pd_BitsTensor:$Y
+  );
+  let results = (outs Pd_BitsTensor:$Out);
+  let assemblyFormat = "$X `,` $Y attr-dict `:` functional-type(operands, results)";
+  let extraClassDefinition = [{
+  ::llvm::LogicalResult $cppClass::inferResultTypes(
+      ::llvm::SmallVectorImpl<::mlir::Type> &types, bool emitErrors) {
+    return ::mlir::pd::inferBroadcastTypes(getOperation(), getX().getType(), getY().getType(), -1, /*boolResult=*/false, types, emitErrors);
+  }
+  }];
+}
+
+def Pd_BitwiseXorOp : Pd_Op<"bitwise_xor"> {
+  let summary = "elementwise bitwise x ^ y of integers or bools";
+  let description = [{
+    Paddle operator `bitwise_xor`: elementwise bitwise x ^ y of integers or bools.
+
+    Input slots: X, Y. Output slots: Out.
+
+    Example:
+
+    ```mlir
+    %z = pd.bitwise_xor %x, %y : (tensor<?x4xi32>, tensor<?x4xi32>) -> tensor<?x4xi32>
+    ```
+  }];
+  let arguments = (ins
+    Pd_BitsTensor:$X,
+    Pd_BitsTensor:$Y
+  );
+  let results = (outs Pd_BitsTensor:$Out);
+  let assemblyFormat = "$X `,` $Y attr-dict `:` functional-type(operands, results)";
+  let extraClassDefinition = [{
+  ::llvm::LogicalResult $cppClass::inferResultTypes(
+      ::llvm::SmallVectorImpl<::mlir::Type> &types, bool emitErrors) {
+    return ::mlir::pd::inferBroadcastTypes(getOperation(), getX().getType(), getY().getType(), -1, /*boolResult=*/false, types, emitErrors);
+  }
+  }];
+}
+
+def Pd_BitwiseNotOp : Pd_Op<"bitwise_not"> {
+  let summary = "elementwise bitwise not of integers or bools";
+  let description = [{
+    Paddle operator `bitwise_not`: elementwise bitwise not of integers or bools.
+
+    Input slots: X. Output slots: Out.
+
+    Example:
+
+    ```mlir
+    %z = pd.bitwise_not %x : (tensor<?x4xi32>) -> tensor<?x4xi32>
+    ```
+  }];
+  let arguments = (ins
+    Pd_BitsTensor:$X
+  );
+  let results = (outs Pd_BitsTensor:$Out);
   let assemblyFormat = "$X attr-dict `:` functional-type(operands, results)";
   let extraClassDefinition = [{
   ::llvm::LogicalResult $cppClass::inferResultTypes(

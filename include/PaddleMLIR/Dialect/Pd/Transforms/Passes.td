@@ -254,4 +254,72 @@ def PdFoldCastsIntoKernelsPass : Pass<"pd-fold-casts-into-kernels", "::mlir::fun
   let dependentDialects = ["::mlir::pd::PdDialect"];
 }
 
+//===----------------------------------------------------------------------===//
+// Training (docs/Training.md)
+//===----------------------------------------------------------------------===//
+
+def PdAppendLossPass : Pass<"pd-append-loss", "::mlir::ModuleOp"> {
+  let summary = "Append a loss op to @main's output and return the mean loss";
+  let description = [{
+    For a model whose output is a prediction: appends `op` (only
+    softmax_with_cross_entropy today) to the result named `output` (the
+    first result when empty), with a new int64 argument `label` shaped as
+    the result with its last dim 1, averages the per-sample losses with
+    `pd.mean`, and makes that mean @main's only result, named `loss`. The
+    model's other results are dropped (a train step returns its loss).
+  }];
+  let options = [
+    Option<"lossOp", "op", "std::string", "\"softmax_with_cross_entropy\"",
+           "the loss op appended to the prediction">,
+    Option<"output", "output", "std::string", "\"\"",
+           "the result the loss reads (default: the first)">,
+    Option<"label", "label", "std::string", "\"label\"",
+           "the name of the new label argument">
+  ];
+  let dependentDialects = ["::mlir::pd::PdDialect", "::mlir::func::FuncDialect"];
+}
+
+def PdAppendBackwardPass : Pass<"pd-append-backward", "::mlir::ModuleOp"> {
+  let summary = "Reverse-mode differentiation of @main's loss with respect to its parameters";
+  let description = [{
+    Paddle's append_backward over the pd dialect. `loss` names a result of
+    @main (or the Paddle variable an op writes) holding one float element.
+    The parameters are the float ml_program globals @main loads that are
+    not marked `pd.stop_gradient`. Walking the ops that lie between the
+    parameters and the loss in reverse, each op's PdGradient rule builds
+    the gradients of its operands from those of its results; gradients of
+    values with several readers are summed. An op on that path without a
+    rule is an error naming it. @main then returns the loss (first) and one
+    gradient per parameter it reaches, named `<parameter>@GRAD` and marked
+    `pd.grad_of` with the global's name. Shapes must be static.
+  }];
+  let options = [
+    Option<"loss", "loss", "std::string", "\"loss\"",
+           "the result (or Paddle variable) to differentiate">
+  ];
+  let dependentDialects = ["::mlir::pd::PdDialect", "::mlir::func::FuncDialect",
+                           "::mlir::ml_program::MLProgramDialect"];
+}
+
+def PdAppendOptimizerPass : Pass<"pd-append-optimizer", "::mlir::ModuleOp"> {
+  let summary = "Update each parameter from its gradient with an optimizer op";
+  let description = [{
+    After pd-append-backward: each result marked `pd.grad_of = "w"` becomes
+    the input of an optimizer op (`pd.sgd` with the learning rate a
+    `pd.fill_constant` [1] tensor) whose new value is stored back into the global
+    with `ml_program.global_store`. The trained globals become mutable and
+    their loads `ml_program.global_load`, so no pass folds them as
+    constants. The gradient results are removed unless
+    `keep-gradients`; @main keeps returning the loss.
+  }];
+  let options = [
+    Option<"optimizer", "optimizer", "std::string", "\"sgd\"", "the update rule: sgd">,
+    Option<"learningRate", "lr", "double", "0.01", "the learning rate">,
+    Option<"keepGradients", "keep-gradients", "bool", "false",
+           "keep returning the gradients after the loss">
+  ];
+  let dependentDialects = ["::mlir::pd::PdDialect", "::mlir::func::FuncDialect",
+                           "::mlir::ml_program::MLProgramDialect"];
+}
+
 #endif // PADDLEMLIR_DIALECT_PD_TRANSFORMS_PASSES_TD

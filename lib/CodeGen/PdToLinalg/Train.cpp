@@ -1,0 +1,270 @@
+//===- Train.cpp - pd training ops -> linalg ------------------------------===//
+//
+// one_hot_v2, the sgd update, and softmax_with_cross_entropy (rewritten
+// into softmax, log_softmax, one_hot_v2 and a reduction, which the other
+// patterns lower).
+//
+//===----------------------------------------------------------------------===//
+
+#include "PaddleMLIR/CodeGen/Passes.h"
+#include "PaddleMLIR/Dialect/Pd/IR/PdOps.h"
+#include "Utils.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+using namespace mlir;
+using namespace mlir::pd;
+using namespace mlir::pd::lowering;
+
+namespace {
+/// one_hot_v2(X, depth): out[i..., c] = X[i...] == c; a label outside
+/// [0, depth) gives a row of zeros.
+struct OneHotV2Lowering : OpConversionPattern<OneHotV2Op> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(OneHotV2Op op, OpAdaptor a,
+                                ConversionPatternRewriter &r) const override {
+    if (op.getDepthTensor())
+      return r.notifyMatchFailure(op, "run-time depth");
+    Location loc = op.getLoc();
+    auto type = cast<RankedTensorType>(op.getType());
+    Value x = a.getX();
+    int64_t rank = cast<RankedTensorType>(x.getType()).getRank();
+    SmallVector<Value> dyn;
+    for (int64_t i = 0; i < rank; ++i)
+      if (type.isDynamicDim(i))
+        dyn.push_back(tensor::DimOp::create(r, loc, x, i));
+    Type elem = type.getElementType();
+    r.replaceOp(op, generateTensor(r, loc, type, dyn, [&](OpBuilder &b, Location l) -> Value {
+                  SmallVector<Value> at;
+                  for (int64_t i = 0; i < rank; ++i)
+                    at.push_back(linalg::IndexOp::create(b, l, i));
+                  Value id = tensor::ExtractOp::create(b, l, x, at);
+                  Value c = arith::IndexCastOp::create(b, l, id.getType(),
+                                                       linalg::IndexOp::create(b, l, rank));
+                  Value eq = arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq, id, c);
+                  return arith::SelectOp::create(b, l, eq, scalar(b, l, elem, 1.0),
+                                                 scalar(b, l, elem, 0.0));
+                }));
+    return success();
+  }
+};
+
+/// sgd: param - lr[0] * grad.
+struct SgdLowering : OpConversionPattern<SgdOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(SgdOp op, OpAdaptor a,
+                                ConversionPatternRewriter &r) const override {
+    Location loc = op.getLoc();
+    auto type = cast<RankedTensorType>(op.getType());
+    Value lr = extractScalar(r, loc, a.getLearningRate());
+    FailureOr<Value> out = elementwise(r, loc, type, {a.getParam(), a.getGrad()}, {0, 0},
+                                       [&](OpBuilder &b, Location l, ValueRange v) -> Value {
+                                         Value step = arith::MulFOp::create(b, l, lr, v[1]);
+                                         return arith::SubFOp::create(b, l, v[0], step);
+                                       });
+    if (failed(out))
+      return failure();
+    r.replaceOp(op, *out);
+    return success();
+  }
+};
+
+/// softmax_with_cross_entropy with hard labels over the last axis:
+/// Softmax = softmax(logits), Loss = -sum(one_hot(label) * log_softmax),
+/// 0 where label == ignore_index.
+struct SoftmaxWithCrossEntropyLowering : OpConversionPattern<SoftmaxWithCrossEntropyOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(SoftmaxWithCrossEntropyOp op, OpAdaptor,
+                                ConversionPatternRewriter &r) const override {
+    auto logitsType = cast<RankedTensorType>(op.getLogits().getType());
+    int64_t rank = logitsType.getRank();
+    int64_t axis = op.getAxis() < 0 ? op.getAxis() + rank : op.getAxis();
+    if (op.getSoftLabel() || !op.getUseSoftmax() || axis != rank - 1 ||
+        logitsType.isDynamicDim(rank - 1))
+      return r.notifyMatchFailure(op, "soft labels, no softmax, or not the static last axis");
+    Location loc = op.getLoc();
+    Value logits = op.getLogits(), label = op.getLabel();
+    auto labelType = cast<RankedTensorType>(label.getType());
+    auto lossType = cast<RankedTensorType>(op.getLoss().getType());
+    Type elem = logitsType.getElementType();
+    Value softmax = SoftmaxOp::create(r, loc, logitsType, logits, -1);
+    Value logSoftmax = LogSoftmaxOp::create(r, loc, logitsType, logits, -1);
+    SmallVector<int32_t> flatShape;
+    for (int64_t d : labelType.getShape().drop_back())
+      flatShape.push_back(ShapedType::isDynamic(d) ? 0 : static_cast<int32_t>(d));
+    auto flatType =
+        RankedTensorType::get(labelType.getShape().drop_back(), labelType.getElementType());
+    Value flat = Reshape2Op::create(r, loc, flatType, label, Value(), ValueRange(),
+                                    r.getDenseI32ArrayAttr(flatShape));
+    int32_t classes = static_cast<int32_t>(logitsType.getShape().back());
+    Value oneHot =
+        OneHotV2Op::create(r, loc, logitsType, flat, Value(), r.getI32IntegerAttr(classes),
+                           r.getI32IntegerAttr(5), r.getBoolAttr(true));
+    Value picked = ElementwiseMulOp::create(r, loc, logitsType, oneHot, logSoftmax, -1);
+    Value sum = ReduceSumOp::create(r, loc, lossType, picked,
+                                    r.getDenseI32ArrayAttr({static_cast<int32_t>(rank - 1)}),
+                                    r.getBoolAttr(true), r.getBoolAttr(false),
+                                    r.getI32IntegerAttr(-1), r.getI32IntegerAttr(-1));
+    Value ignore = FillAnyLikeOp::create(
+        r, loc, labelType, label, r.getF32FloatAttr(op.getIgnoreIndex()), r.getI32IntegerAttr(-1));
+    auto boolType = RankedTensorType::get(labelType.getShape(), r.getI1Type());
+    Value keep = NotEqualOp::create(r, loc, boolType, label, ignore, -1);
+    auto maskType = RankedTensorType::get(labelType.getShape(), elem);
+    Value mask = CastOp::create(r, loc, maskType, keep, r.getI32IntegerAttr(0),
+                                r.getI32IntegerAttr(elem.isF64() ? 6 : 5));
+    Value negated = ScaleOp::create(r, loc, lossType, sum, Value(), r.getF32FloatAttr(-1.0f),
+                                    r.getF32FloatAttr(0.0f), r.getBoolAttr(true));
+    Value loss = ElementwiseMulOp::create(r, loc, lossType, negated, mask, -1);
+    r.replaceOp(op, {softmax, loss});
+    return success();
+  }
+};
+/// pool2d_grad (NCHW, static shapes): a loop over the output positions
+/// that adds each one's gradient to its window, shared by the cells an
+/// average counted, or to the window's first maximum (Paddle's rule, which
+/// PyTorch shares), read from X and Out. Windows are those of the forward
+/// lowering: explicit padding clamped to the input, adaptive windows
+/// [floor(i * H / OH), ceil((i + 1) * H / OH)), global pooling one window.
+struct Pool2dGradLowering : OpConversionPattern<Pool2dGradOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(Pool2dGradOp op, OpAdaptor a,
+                                ConversionPatternRewriter &r) const override {
+    auto xt = cast<RankedTensorType>(a.getX().getType());
+    auto ot = cast<RankedTensorType>(a.getOutGrad().getType());
+    if (op.getDataFormat() == "NHWC" || op.getCeilMode() || op.getPaddingAlgorithm() == "SAME" ||
+        !xt.hasStaticShape() || !ot.hasStaticShape())
+      return r.notifyMatchFailure(op, "NCHW, static shapes, no ceil_mode or SAME padding");
+    Location loc = op.getLoc();
+    Type elem = xt.getElementType();
+    int64_t H = xt.getDimSize(2), W = xt.getDimSize(3), OH = ot.getDimSize(2),
+            OW = ot.getDimSize(3);
+    bool isMax = op.getPoolingType() == "max";
+    bool global = op.getGlobalPooling();
+    bool adaptive = op.getAdaptive() && !global;
+    ArrayRef<int32_t> ks = op.getKsize(), st = op.getStrides();
+    std::array<int64_t, 4> pads = {0, 0, 0, 0};
+    if (op.getPaddingAlgorithm() != "VALID" && !global && !adaptive)
+      pads = pads4(op.getPaddings());
+    int64_t kh = global ? H : ks[0], kw = global ? W : ks[1];
+    bool exclusive = op.getExclusive() || adaptive || global;
+    Value x = a.getX(), out = a.getOut(), dOut = a.getOutGrad();
+
+    auto cst = [&](OpBuilder &b, Location l, int64_t v) -> Value {
+      return arith::ConstantIndexOp::create(b, l, v);
+    };
+    // [start, end) of the window of output index `i` along a dim of input
+    // size `in`, output size `outSize`, kernel `k`, stride `s`, pad `p`.
+    auto window = [&](OpBuilder &b, Location l, Value i, int64_t in, int64_t outSize, int64_t k,
+                      int64_t s, int64_t p) -> std::pair<Value, Value> {
+      if (global)
+        return {cst(b, l, 0), cst(b, l, in)};
+      if (adaptive) {
+        Value lo = arith::DivUIOp::create(b, l, arith::MulIOp::create(b, l, i, cst(b, l, in)),
+                                          cst(b, l, outSize));
+        Value hiNum = arith::MulIOp::create(b, l, arith::AddIOp::create(b, l, i, cst(b, l, 1)),
+                                            cst(b, l, in));
+        return {lo, arith::CeilDivUIOp::create(b, l, hiNum, cst(b, l, outSize))};
+      }
+      Value start =
+          arith::SubIOp::create(b, l, arith::MulIOp::create(b, l, i, cst(b, l, s)), cst(b, l, p));
+      Value end = arith::AddIOp::create(b, l, start, cst(b, l, k));
+      return {arith::MaxSIOp::create(b, l, start, cst(b, l, 0)),
+              arith::MinSIOp::create(b, l, end, cst(b, l, in))};
+    };
+
+    Value init = filled(r, loc, xt, {}, 0.0);
+    Value zero = cst(r, loc, 0), one = cst(r, loc, 1);
+    auto loop = [&](OpBuilder &b, Location l, int64_t n, Value acc,
+                    function_ref<Value(OpBuilder &, Location, Value, Value)> body) {
+      return scf::ForOp::create(b, l, cst(b, l, 0), cst(b, l, n), cst(b, l, 1), ValueRange{acc},
+                                [&](OpBuilder &nb, Location nl, Value iv, ValueRange args) {
+                                  scf::YieldOp::create(nb, nl, body(nb, nl, iv, args[0]));
+                                })
+          .getResult(0);
+    };
+    Value result =
+        loop(r, loc, xt.getDimSize(0), init, [&](OpBuilder &b0, Location l0, Value n, Value acc0) {
+          return loop(
+              b0, l0, xt.getDimSize(1), acc0, [&](OpBuilder &b1, Location l1, Value c, Value acc1) {
+                return loop(b1, l1, OH, acc1, [&](OpBuilder &b2, Location l2, Value i, Value acc2) {
+                  auto [h0, h1] = window(b2, l2, i, H, OH, kh, st[0], pads[0]);
+                  return loop(
+                      b2, l2, OW, acc2,
+                      [&, h0 = h0, h1 = h1](OpBuilder &b, Location l, Value j, Value acc) -> Value {
+                        auto [w0, w1] = window(b, l, j, W, OW, kw, st[1], pads[2]);
+                        Value g = tensor::ExtractOp::create(b, l, dOut, ValueRange{n, c, i, j});
+                        if (!isMax) {
+                          Value count =
+                              exclusive
+                                  ? arith::MulIOp::create(b, l, arith::SubIOp::create(b, l, h1, h0),
+                                                          arith::SubIOp::create(b, l, w1, w0))
+                                        .getResult()
+                                  : cst(b, l, kh * kw);
+                          Value countF = arith::SIToFPOp::create(
+                              b, l, elem, arith::IndexCastOp::create(b, l, b.getI64Type(), count));
+                          Value share = arith::DivFOp::create(b, l, g, countF);
+                          auto rows = scf::ForOp::create(
+                              b, l, h0, h1, one, ValueRange{acc},
+                              [&](OpBuilder &rb, Location rl, Value h, ValueRange ra) {
+                                auto cols = scf::ForOp::create(
+                                    rb, rl, w0, w1, one, ValueRange{ra[0]},
+                                    [&](OpBuilder &cb, Location cl, Value w, ValueRange ca) {
+                                      Value old = tensor::ExtractOp::create(cb, cl, ca[0],
+                                                                            ValueRange{n, c, h, w});
+                                      Value sum = arith::AddFOp::create(cb, cl, old, share);
+                                      scf::YieldOp::create(
+                                          cb, cl,
+                                          tensor::InsertOp::create(cb, cl, sum, ca[0],
+                                                                   ValueRange{n, c, h, w})
+                                              .getResult());
+                                    });
+                                scf::YieldOp::create(rb, rl, cols.getResult(0));
+                              });
+                          return rows.getResult(0);
+                        }
+                        // The first (row-major) cell of the window equal to the maximum.
+                        Value m = tensor::ExtractOp::create(b, l, out, ValueRange{n, c, i, j});
+                        Value no = arith::ConstantIntOp::create(b, l, 0, 1);
+                        auto rows = scf::ForOp::create(
+                            b, l, h0, h1, one, ValueRange{no, zero, zero},
+                            [&](OpBuilder &rb, Location rl, Value h, ValueRange ra) {
+                              auto cols = scf::ForOp::create(
+                                  rb, rl, w0, w1, one, ra,
+                                  [&](OpBuilder &cb, Location cl, Value w, ValueRange ca) {
+                                    Value v = tensor::ExtractOp::create(cb, cl, x,
+                                                                        ValueRange{n, c, h, w});
+                                    Value eq = arith::CmpFOp::create(
+                                        cb, cl, arith::CmpFPredicate::OEQ, v, m);
+                                    Value yes = arith::ConstantIntOp::create(cb, cl, 1, 1);
+                                    Value take = arith::AndIOp::create(
+                                        cb, cl, eq, arith::XOrIOp::create(cb, cl, ca[0], yes));
+                                    scf::YieldOp::create(
+                                        cb, cl,
+                                        ValueRange{
+                                            arith::OrIOp::create(cb, cl, ca[0], take),
+                                            arith::SelectOp::create(cb, cl, take, h, ca[1]),
+                                            arith::SelectOp::create(cb, cl, take, w, ca[2])});
+                                  });
+                              scf::YieldOp::create(rb, rl, cols.getResults());
+                            });
+                        Value found = rows.getResult(0), ah = rows.getResult(1),
+                              aw = rows.getResult(2);
+                        Value old = tensor::ExtractOp::create(b, l, acc, ValueRange{n, c, ah, aw});
+                        Value add =
+                            arith::SelectOp::create(b, l, found, g, scalar(b, l, elem, 0.0));
+                        Value sum = arith::AddFOp::create(b, l, old, add);
+                        return tensor::InsertOp::create(b, l, sum, acc, ValueRange{n, c, ah, aw})
+                            .getResult();
+                      });
+                });
+              });
+        });
+    r.replaceOp(op, result);
+    return success();
+  }
+};
+} // namespace
+
+void mlir::pd::populatePdTrainToLinalgPatterns(RewritePatternSet &p) {
+  p.add<OneHotV2Lowering, SgdLowering, SoftmaxWithCrossEntropyLowering, Pool2dGradLowering>(
+      p.getContext());
+}

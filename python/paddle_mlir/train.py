@@ -1,0 +1,100 @@
+"""paddle_mlir.train: compiled train steps (docs/Training.md).
+
+    import paddle_mlir.train
+    trainer = paddle_mlir.train.compile("mlp/", loss_op="softmax_with_cross_entropy",
+                                        label="label", optimizer="sgd", lr=0.1,
+                                        input_shapes={"x": [32, 64]})
+    for x, y in batches:
+        loss = trainer.step(x, y)          # forward, backward and update, natively
+    weights = trainer.parameters()         # {name: array}, the current values
+
+The artifact's @main is forward + backward + optimizer in one native
+function; the trained weights live in the runtime instance (never copied
+through Python between steps).
+"""
+
+import json
+import os
+
+import numpy as np
+
+from . import CompiledModel, compile as _compile
+
+__all__ = ["compile", "TrainStep"]
+
+
+class TrainStep:
+    """A loaded train-step artifact: `step(*batch)` runs one step and returns
+    the loss; `parameters()` reads the trained weights."""
+
+    def __init__(self, artifact_dir, _owned_tmpdir=None, threads=None):
+        self._compiled = CompiledModel(artifact_dir, _owned_tmpdir=_owned_tmpdir, threads=threads)
+        with open(os.path.join(self._compiled.artifact_dir, "manifest.json")) as f:
+            manifest = json.load(f)
+        self.trainable = [w["name"] for w in manifest["weights"] if w.get("trainable")]
+        if not self.trainable:
+            raise ValueError("%s is not a train-step artifact (no trainable weights)" % artifact_dir)
+        self._outputs = [o["name"] for o in manifest["outputs"]]
+        self._updates = [bool(o.get("updates")) for o in manifest["outputs"]]
+        self._inst = self._compiled._instance()
+        self.last_gradients = {}
+
+    @property
+    def inputs(self):
+        return self._compiled.inputs
+
+    @property
+    def artifact_dir(self):
+        return self._compiled.artifact_dir
+
+    def step(self, *arrays, **named):
+        """Runs forward, backward and the update on one batch; returns the
+        loss as a float. With keep_gradients, last_gradients holds
+        {parameter: gradient} of this step."""
+        results = self._inst.run(self._compiled._bind(arrays, named))
+        self.last_gradients = {name[:-len("@GRAD")]: r for name, r, upd in
+                               zip(self._outputs, results, self._updates)
+                               if not upd and name.endswith("@GRAD")}
+        return float(np.asarray(results[0]).reshape(-1)[0])
+
+    def parameters(self):
+        """{name: array}: the current values of the trained weights."""
+        return {name: self._inst.get_weight(name) for name in self.trainable}
+
+    def set_parameters(self, values):
+        """Overwrites trained weights from {name: array}."""
+        for name, value in values.items():
+            self._inst.set_weight(name, np.ascontiguousarray(value))
+
+    def save(self, directory):
+        """Copies the train-step artifact to `directory`."""
+        return self._compiled.save(directory)
+
+
+def compile(model, params=None, *, loss=None, loss_op=None, label="label", optimizer="sgd", lr=0.01,
+            input_shapes=None, keep_gradients=False, output_dir=None, name="train_step",
+            threads=None, **options):
+    """Compiles a train step of `model` (a Paddle model path or pd MLIR text,
+    as paddle_mlir.compile takes).
+
+    loss: the output (or Paddle variable) that already holds a scalar loss;
+    or loss_op="softmax_with_cross_entropy": appended to the model's first
+    output, with a new int64 input `label` of the output's shape with its
+    last dim 1, averaged over the batch. optimizer: "sgd"; lr: the learning
+    rate. Shapes must be static (input_shapes fixes dynamic dims).
+    keep_gradients: the step also returns each parameter's gradient
+    (TrainStep.last_gradients). Other keywords go to paddle_mlir.compile.
+    """
+    if (loss is None) == (loss_op is None):
+        raise ValueError("give exactly one of loss= (a scalar loss output) and loss_op=")
+    extra = {"train": "true", "optimizer": optimizer, "lr": repr(float(lr)),
+             "keep-gradients": "true" if keep_gradients else "false", "label": label}
+    if loss is not None:
+        extra["loss"] = loss
+    else:
+        extra["loss-op"] = loss_op
+    compiled = _compile(model, params, input_shapes=input_shapes, output_dir=output_dir, name=name,
+                        _extra_options=extra, **options)
+    # Hand the (possibly temporary) directory over to the train step.
+    tmp, compiled._tmp = compiled._tmp, None
+    return TrainStep(compiled.artifact_dir, _owned_tmpdir=tmp, threads=threads)

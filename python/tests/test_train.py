@@ -1,0 +1,489 @@
+"""Compiled train steps (docs/Training.md): every gradient rule against
+PyTorch autograd (float64) and central finite differences of a NumPy
+forward (float64), an MLP trained with SGD step for step against PyTorch,
+the MLP trained on scikit-learn's handwritten digits, and the errors."""
+
+import math
+
+import numpy as np
+import pytest
+import torch
+
+import paddle_mlir
+import paddle_mlir.train
+from paddle_mlir.builder import ProgramBuilder
+
+RNG = np.random.default_rng(20261203)
+
+
+def rand(*shape, lo=-1.0, hi=1.0):
+    return RNG.uniform(lo, hi, size=shape).astype(np.float32)
+
+
+# ----------------------------------------------------------------- rules
+# Each case: parameter arrays, a builder function of (b, params) -> output
+# var, a NumPy forward and a PyTorch forward of the same parameters. The
+# loss is mean(out * R) for a fixed random R, so every output element gets
+# its own weight.
+
+def _gelu_tanh_np(x):
+    return 0.5 * x * (1 + np.tanh(math.sqrt(2 / math.pi) * (x + 0.044715 * x ** 3)))
+
+
+def _erf_np(x):
+    return np.vectorize(math.erf)(x)
+
+
+def _softmax_np(x, axis):
+    e = np.exp(x - x.max(axis=axis, keepdims=True))
+    return e / e.sum(axis=axis, keepdims=True)
+
+
+def unary_case(op, np_fn, torch_fn, attrs=None, shape=(3, 5), lo=-2.0, hi=2.0):
+    return dict(params={"a": rand(*shape, lo=lo, hi=hi)},
+                build=lambda b, p: b.act(op, p["a"], **(attrs or {})),
+                np_fn=lambda p: np_fn(p["a"]), torch_fn=lambda p: torch_fn(p["a"]))
+
+
+def binary_case(op, np_op, shape_x, shape_y, axis=-1):
+    # Paddle's axis rule: y's dims start at `axis` of x's (-1: at the end).
+    off = len(shape_x) - len(shape_y) if axis == -1 else axis
+    aligned = tuple(shape_y) + (1,) * (len(shape_x) - off - len(shape_y))
+    lo = 0.5 if op == "elementwise_div" else -1.0
+    return dict(params={"x": rand(*shape_x), "y": rand(*shape_y, lo=lo, hi=1.5)},
+                build=lambda b, p: b.elementwise(op, p["x"], p["y"], axis=axis),
+                np_fn=lambda p: np_op(p["x"], p["y"].reshape(aligned)),
+                torch_fn=lambda p: np_op(p["x"], p["y"].reshape(aligned)))
+
+
+def matmul_case(sx, sy, tx, ty):
+    def f(p, lib):
+        x, y = p["x"], p["y"]
+        if tx:
+            x = lib.swapaxes(x, -1, -2) if lib is np else x.transpose(-1, -2)
+        if ty:
+            y = lib.swapaxes(y, -1, -2) if lib is np else y.transpose(-1, -2)
+        return x @ y
+    return dict(params={"x": rand(*sx), "y": rand(*sy)},
+                build=lambda b, p: b.matmul_v2(p["x"], p["y"], trans_x=tx, trans_y=ty),
+                np_fn=lambda p: f(p, np), torch_fn=lambda p: f(p, torch))
+
+
+def _mul_op(b, p):
+    x, y = p["x"], p["y"]
+    out = b.tmp("mul", [2, 3, 5])
+    return b.op("mul", {"X": [x], "Y": [y]}, {"Out": [out]}, {"x_num_col_dims": 2, "y_num_col_dims": 1})
+
+
+def _reduce(kind, dims, keep):
+    def build(b, p):
+        x = p["x"]
+        shape = [1 if i in dims else d for i, d in enumerate(x.shape)] if keep else \
+            [d for i, d in enumerate(x.shape) if i not in dims]
+        out = b.tmp(kind, shape)
+        return b.op(kind, {"X": [x]}, {"Out": [out]}, {"dim": list(dims), "keep_dim": keep,
+                                                       "reduce_all": False})
+    f = (lambda a, lib: a.sum(axis=tuple(dims), keepdims=keep)) if kind == "reduce_sum" else \
+        (lambda a, lib: a.mean(axis=tuple(dims), keepdims=keep))
+    return dict(params={"x": rand(2, 3, 4)}, build=build, np_fn=lambda p: f(p["x"], np),
+                torch_fn=lambda p: (p["x"].sum(dim=tuple(dims), keepdim=keep) if kind == "reduce_sum"
+                                    else p["x"].mean(dim=tuple(dims), keepdim=keep)))
+
+
+def _swce_case():
+    label = RNG.integers(0, 6, size=(4, 1)).astype(np.int64)
+    def build(b, p):
+        lab = b.param("lab", label)
+        sm = b.tmp("softmax", [4, 6])
+        loss = b.tmp("swce_loss", [4, 1])
+        b.op("softmax_with_cross_entropy", {"Logits": [p["x"]], "Label": [lab]},
+             {"Softmax": [sm], "Loss": [loss]}, {"soft_label": False, "axis": -1})
+        return loss
+    def np_fn(p):
+        s = _softmax_np(p["x"], -1)
+        return -np.log(np.take_along_axis(s, label, axis=1))
+    def torch_fn(p):
+        return torch.nn.functional.cross_entropy(p["x"], torch.from_numpy(label[:, 0]),
+                                                 reduction="none").reshape(4, 1)
+    return dict(params={"x": rand(4, 6, lo=-3, hi=3)}, build=build, np_fn=np_fn, torch_fn=torch_fn)
+
+
+def conv_case(x_shape, w_shape, stride=1, padding=0, dilation=1, groups=1, depthwise=False):
+    def np_conv(p):
+        return _np_conv2d(p["x"], p["w"], stride, padding, dilation, groups)
+    def torch_conv(p):
+        return torch.nn.functional.conv2d(p["x"], p["w"], stride=stride, padding=padding,
+                                          dilation=dilation, groups=groups)
+    return dict(params={"x": rand(*x_shape), "w": rand(*w_shape)},
+                build=lambda b, p: b.conv2d(p["x"], p["w"], stride=stride, padding=padding,
+                                            dilation=dilation, groups=groups, depthwise=depthwise),
+                np_fn=np_conv, torch_fn=torch_conv)
+
+
+def _np_conv2d(x, w, s, p, d, g):
+    n, c, h, wd = x.shape
+    o, cg, kh, kw = w.shape
+    xp = np.pad(x, ((0, 0), (0, 0), (p, p), (p, p)))
+    oh = (h + 2 * p - d * (kh - 1) - 1) // s + 1
+    ow = (wd + 2 * p - d * (kw - 1) - 1) // s + 1
+    out = np.zeros((n, o, oh, ow), x.dtype)
+    og = o // g
+    for oc in range(o):
+        grp = oc // og
+        for i in range(kh):
+            for j in range(kw):
+                patch = xp[:, grp * cg:(grp + 1) * cg, i * d:i * d + s * (oh - 1) + 1:s,
+                           j * d:j * d + s * (ow - 1) + 1:s]
+                out[:, oc] += np.einsum("nchw,c->nhw", patch, w[oc, :, i, j])
+    return out
+
+
+def pool_case(kind, k, s, p, exclusive=True, global_pooling=False, adaptive=False, shape=(2, 3, 6, 6)):
+    def build(b, prm):
+        x = prm["x"]
+        if not exclusive:
+            n, c, h, w = x.shape
+            out = [n, c, (h + 2 * p - k) // s + 1, (w + 2 * p - k) // s + 1]
+            return b._simple("pool2d", x, {"pooling_type": kind, "ksize": [k, k], "strides": [s, s],
+                                           "paddings": [p, p], "exclusive": False,
+                                           "global_pooling": False, "adaptive": False,
+                                           "ceil_mode": False, "data_format": "NCHW",
+                                           "padding_algorithm": "EXPLICIT"}, shape=out)
+        return b.pool2d(x, kind, k, stride=s, padding=p, global_pooling=global_pooling, adaptive=adaptive)
+    def torch_fn(prm):
+        x = prm["x"]
+        if global_pooling:
+            return x.amax(dim=(2, 3), keepdim=True) if kind == "max" else x.mean(dim=(2, 3), keepdim=True)
+        if adaptive:
+            f = torch.nn.functional.adaptive_max_pool2d if kind == "max" else torch.nn.functional.adaptive_avg_pool2d
+            return f(x, k)
+        if kind == "max":
+            return torch.nn.functional.max_pool2d(x, k, s, p)
+        return torch.nn.functional.avg_pool2d(x, k, s, p, count_include_pad=not exclusive)
+    def np_fn(prm):
+        return torch_fn({"x": torch.from_numpy(prm["x"])}).numpy()
+    # Values distinct enough that finite differences never cross a max.
+    x = RNG.permutation(np.prod(shape)).reshape(shape).astype(np.float32) / np.prod(shape)
+    return dict(params={"x": x}, build=build, np_fn=np_fn, torch_fn=torch_fn, fd_eps=1e-8)
+
+
+def _bn_case():
+    def build(b, p):
+        c = p["x"].shape[1]
+        mean = b.param("bn.mean", np.zeros(c, np.float32))
+        var = b.param("bn.var", np.ones(c, np.float32))
+        return b.batch_norm(p["x"], p["scale"], p["bias"], mean, var, epsilon=1e-5)
+    def np_fn(p):
+        x = p["x"]
+        m = x.mean(axis=(0, 2, 3), keepdims=True)
+        v = ((x - m) ** 2).mean(axis=(0, 2, 3), keepdims=True)
+        return (x - m) / np.sqrt(v + 1e-5) * p["scale"].reshape(1, -1, 1, 1) + p["bias"].reshape(1, -1, 1, 1)
+    def torch_fn(p):
+        return torch.nn.functional.batch_norm(p["x"], None, None, p["scale"], p["bias"], training=True, eps=1e-5)
+    return dict(params={"x": rand(4, 3, 5, 5), "scale": rand(3, lo=0.5, hi=1.5), "bias": rand(3)},
+                build=build, np_fn=np_fn, torch_fn=torch_fn)
+
+
+CASES = {
+    "add_same": binary_case("elementwise_add", lambda a, b: a + b, (3, 4), (3, 4)),
+    "add_bias": binary_case("elementwise_add", lambda a, b: a + b, (2, 3, 4), (4,)),
+    "add_axis1": binary_case("elementwise_add", lambda a, b: a + b, (2, 3, 4), (3,), axis=1),
+    "sub_bcast1": binary_case("elementwise_sub", lambda a, b: a - b, (2, 3, 4), (2, 1, 4)),
+    "mul_axis1": binary_case("elementwise_mul", lambda a, b: a * b, (2, 3, 4), (3, 4), axis=1),
+    "div_bias": binary_case("elementwise_div", lambda a, b: a / b, (3, 5), (5,)),
+    "relu": unary_case("relu", lambda a: np.maximum(a, 0), torch.relu),
+    "relu6": unary_case("relu6", lambda a: np.clip(a, 0, 6), lambda a: torch.clamp(a, 0, 6), lo=-3, hi=9),
+    "leaky_relu": unary_case("leaky_relu", lambda a: np.where(a > 0, a, 0.1 * a),
+                             lambda a: torch.nn.functional.leaky_relu(a, 0.1), {"alpha": 0.1}),
+    "sigmoid": unary_case("sigmoid", lambda a: 1 / (1 + np.exp(-a)), torch.sigmoid),
+    "tanh": unary_case("tanh", np.tanh, torch.tanh),
+    "gelu": unary_case("gelu", lambda a: 0.5 * a * (1 + _erf_np(a / math.sqrt(2))),
+                       torch.nn.functional.gelu),
+    "gelu_tanh": unary_case("gelu", _gelu_tanh_np,
+                            lambda a: torch.nn.functional.gelu(a, approximate="tanh"),
+                            {"approximate": True}),
+    "swish": unary_case("swish", lambda a: a / (1 + np.exp(-1.5 * a)),
+                        lambda a: a * torch.sigmoid(1.5 * a), {"beta": 1.5}),
+    "hard_swish": unary_case("hard_swish", lambda a: a * np.clip(a + 3, 0, 6) / 6,
+                             torch.nn.functional.hardswish, lo=-5, hi=5),
+    "square": unary_case("square", np.square, torch.square),
+    "softmax": dict(params={"a": rand(3, 5, lo=-2, hi=2)}, build=lambda b, p: b.softmax(p["a"], axis=-1),
+                    np_fn=lambda p: _softmax_np(p["a"], -1), torch_fn=lambda p: torch.softmax(p["a"], -1)),
+    "softmax_axis0": dict(params={"a": rand(3, 5, lo=-2, hi=2)}, build=lambda b, p: b.softmax(p["a"], axis=0),
+                          np_fn=lambda p: _softmax_np(p["a"], 0), torch_fn=lambda p: torch.softmax(p["a"], 0)),
+    "log_softmax": dict(params={"a": rand(3, 5, lo=-2, hi=2)},
+                        build=lambda b, p: b._simple("log_softmax", p["a"], {"axis": -1}),
+                        np_fn=lambda p: np.log(_softmax_np(p["a"], -1)),
+                        torch_fn=lambda p: torch.log_softmax(p["a"], -1)),
+    "matmul": matmul_case((3, 4), (4, 5), False, False),
+    "matmul_tx": matmul_case((4, 3), (4, 5), True, False),
+    "matmul_ty": matmul_case((3, 4), (5, 4), False, True),
+    "matmul_txty": matmul_case((4, 3), (5, 4), True, True),
+    "matmul_batch_bcast": matmul_case((2, 3, 4), (4, 5), False, False),
+    "mul": dict(params={"x": rand(2, 3, 4), "y": rand(4, 5)}, build=_mul_op,
+                np_fn=lambda p: p["x"] @ p["y"], torch_fn=lambda p: p["x"] @ p["y"]),
+    "reduce_sum": _reduce("reduce_sum", [1], False),
+    "reduce_mean_keep": _reduce("reduce_mean", [0, 2], True),
+    "reshape_transpose": dict(params={"a": rand(2, 3, 4)},
+                              build=lambda b, p: b.transpose2(b.reshape2(p["a"], [6, 4]), [1, 0]),
+                              np_fn=lambda p: p["a"].reshape(6, 4).T,
+                              torch_fn=lambda p: p["a"].reshape(6, 4).T),
+    "softmax_with_cross_entropy": _swce_case(),
+    "conv2d": conv_case((2, 3, 7, 7), (4, 3, 3, 3), padding=1),
+    "conv2d_stride_dilation": conv_case((2, 2, 9, 9), (3, 2, 3, 3), stride=2, padding=1, dilation=2),
+    "conv2d_stride_crop": conv_case((1, 2, 8, 8), (3, 2, 3, 3), stride=2),
+    "conv2d_groups": conv_case((2, 4, 6, 6), (6, 2, 3, 3), padding=1, groups=2),
+    "depthwise_conv2d": conv_case((2, 4, 6, 6), (4, 1, 3, 3), padding=1, groups=4, depthwise=True),
+    "max_pool": pool_case("max", 2, 2, 0),
+    "max_pool_overlap_pad": pool_case("max", 3, 2, 1, shape=(2, 2, 7, 7)),
+    "avg_pool_exclusive_pad": pool_case("avg", 3, 2, 1, shape=(2, 2, 7, 7)),
+    "avg_pool_inclusive_pad": pool_case("avg", 3, 2, 1, exclusive=False, shape=(2, 2, 7, 7)),
+    "global_avg_pool": pool_case("avg", 1, 1, 0, global_pooling=True),
+    "global_max_pool": pool_case("max", 1, 1, 0, global_pooling=True),
+    "adaptive_avg_pool": pool_case("avg", 4, 1, 0, adaptive=True, shape=(2, 2, 7, 7)),
+    "batch_norm_train": _bn_case(),
+}
+
+
+def _compile_grads(case):
+    b = ProgramBuilder()
+    params = {k: b.param(k, v) for k, v in case["params"].items()}
+    out = case["build"](b, params)
+    r = rand(*out.shape)
+    rv = b.feed("r", list(out.shape))
+    prod = b.elementwise("elementwise_mul", out, rv)
+    loss = b._simple("mean", prod, shape=[1])
+    b.fetch(loss)
+    return b, r, loss.name
+
+
+def _ours(case, tmp_path):
+    b, r, loss_name = _compile_grads(case)
+    d = b.save(str(tmp_path / "model"))
+    trainer = paddle_mlir.train.compile(d, loss=loss_name, keep_gradients=True, lr=1e-30)
+    loss = trainer.step(r)
+    return loss, trainer.last_gradients, r
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_gradient_rule(name, tmp_path):
+    case = CASES[name]
+    loss, grads, r = _ours(case, tmp_path)
+    p64 = {k: v.astype(np.float64) for k, v in case["params"].items()}
+
+    # PyTorch autograd in float64.
+    tp = {k: torch.tensor(v, requires_grad=True) for k, v in p64.items()}
+    t_loss = (case["torch_fn"](tp) * torch.from_numpy(r.astype(np.float64))).mean()
+    t_loss.backward()
+    assert abs(loss - t_loss.item()) <= 1e-4 * abs(t_loss.item()) + 1e-5
+    for k in case["params"]:
+        want = tp[k].grad.numpy()
+        np.testing.assert_allclose(grads[k], want, rtol=1e-4, atol=1e-5, err_msg="%s: d/d%s" % (name, k))
+
+    # Central finite differences of the NumPy forward in float64, on a few
+    # coordinates of each parameter.
+    def f(p):
+        return float((case["np_fn"](p) * r.astype(np.float64)).mean())
+    eps = case.get("fd_eps", 1e-6)
+    for k, v in p64.items():
+        flat = v.reshape(-1)
+        for idx in RNG.choice(flat.size, size=min(6, flat.size), replace=False):
+            plus, minus = dict(p64), dict(p64)
+            vp, vm = flat.copy(), flat.copy()
+            vp[idx] += eps
+            vm[idx] -= eps
+            plus[k], minus[k] = vp.reshape(v.shape), vm.reshape(v.shape)
+            fd = (f(plus) - f(minus)) / (2 * eps)
+            got = grads[k].reshape(-1)[idx]
+            assert abs(got - fd) <= 1e-4 * abs(fd) + 2e-6, "%s: d/d%s[%d] = %g, fd %g" % (name, k, idx, got, fd)
+
+
+# ------------------------------------------------------------ MLP on SGD
+
+def _digits():
+    from sklearn.datasets import load_digits
+    d = load_digits()
+    x = (d.data / 16.0).astype(np.float32)
+    y = d.target.astype(np.int64)
+    order = np.random.default_rng(0).permutation(len(x))
+    x, y = x[order], y[order]
+    return x[:1400], y[:1400], x[1400:], y[1400:]
+
+
+def _mlp_program(w1, b1, w2, b2, batch):
+    b = ProgramBuilder()
+    x = b.feed("x", [batch, 64])
+    h = b.linear(x, b.param("fc1.w", w1), b.param("fc1.b", b1), act="relu")
+    logits = b.linear(h, b.param("fc2.w", w2), b.param("fc2.b", b2))
+    b.fetch(logits)
+    return b
+
+
+def _init_mlp():
+    g = np.random.default_rng(7)
+    w1 = (g.standard_normal((64, 32)) * 0.2).astype(np.float32)
+    b1 = np.zeros(32, np.float32) + 0.01
+    w2 = (g.standard_normal((32, 10)) * 0.2).astype(np.float32)
+    b2 = np.zeros(10, np.float32)
+    return w1, b1, w2, b2
+
+
+def test_mlp_sgd_matches_pytorch(tmp_path):
+    xs, ys, _, _ = _digits()
+    batch, steps, lr = 32, 50, 0.2
+    w1, b1, w2, b2 = _init_mlp()
+    d = _mlp_program(w1, b1, w2, b2, batch).save(str(tmp_path / "mlp"))
+    trainer = paddle_mlir.train.compile(d, loss_op="softmax_with_cross_entropy", label="label",
+                                        optimizer="sgd", lr=lr)
+    assert [s.name for s in trainer.inputs] == ["x", "label"]
+
+    tw = [torch.tensor(a, requires_grad=True) for a in (w1, b1, w2, b2)]
+    opt = torch.optim.SGD(tw, lr=lr)
+    for step in range(steps):
+        lo = (step * batch) % (len(xs) - batch)
+        x, y = xs[lo:lo + batch], ys[lo:lo + batch]
+        ours = trainer.step(x, y.reshape(batch, 1))
+        opt.zero_grad()
+        logits = torch.relu(torch.from_numpy(x) @ tw[0] + tw[1]) @ tw[2] + tw[3]
+        ref = torch.nn.functional.cross_entropy(logits, torch.from_numpy(y))
+        ref.backward()
+        opt.step()
+        assert abs(ours - ref.item()) <= 1e-4 * abs(ref.item()), "step %d: %g vs %g" % (step, ours, ref.item())
+    params = trainer.parameters()
+    for name, t in zip(["fc1.w", "fc1.b", "fc2.w", "fc2.b"], tw):
+        np.testing.assert_allclose(params[name], t.detach().numpy(), rtol=1e-4, atol=1e-5, err_msg=name)
+
+
+def _lenet_program(w, batch):
+    """conv 3x3 (8) + batch_norm + relu + max pool 2, conv 3x3 (16) + relu +
+    avg pool 2, flatten, fc 10, on 1x8x8 digit images."""
+    b = ProgramBuilder()
+    x = b.feed("x", [batch, 1, 8, 8])
+    h = b.conv2d(x, b.param("conv1.w", w["conv1.w"]), padding=1)
+    h = b.batch_norm(h, b.param("bn1.scale", w["bn1.scale"]), b.param("bn1.bias", w["bn1.bias"]),
+                     b.param("bn1.mean", w["bn1.mean"]), b.param("bn1.var", w["bn1.var"]))
+    h = b.pool2d(b.relu(h), "max", 2, stride=2)
+    h = b.relu(b.conv2d(h, b.param("conv2.w", w["conv2.w"]), padding=1))
+    h = b.flatten(b.pool2d(h, "avg", 2, stride=2), 1, 3)
+    b.fetch(b.linear(h, b.param("fc.w", w["fc.w"]), b.param("fc.b", w["fc.b"])))
+    return b
+
+
+def _init_lenet():
+    g = np.random.default_rng(11)
+    return {"conv1.w": (g.standard_normal((8, 1, 3, 3)) * 0.3).astype(np.float32),
+            "bn1.scale": np.ones(8, np.float32), "bn1.bias": np.zeros(8, np.float32),
+            "bn1.mean": np.zeros(8, np.float32), "bn1.var": np.ones(8, np.float32),
+            "conv2.w": (g.standard_normal((16, 8, 3, 3)) * 0.15).astype(np.float32),
+            "fc.w": (g.standard_normal((64, 10)) * 0.1).astype(np.float32),
+            "fc.b": np.zeros(10, np.float32)}
+
+
+def test_lenet_sgd_matches_pytorch(tmp_path):
+    """A CNN with batch_norm in training mode, 50 SGD steps: the loss and the
+    parameters follow PyTorch's, and the running statistics Paddle's update
+    (momentum 0.9, biased batch variance)."""
+    xs, ys, _, _ = _digits()
+    xs = xs.reshape(-1, 1, 8, 8)
+    batch, steps, lr = 16, 50, 0.1
+    w = _init_lenet()
+    d = _lenet_program(w, batch).save(str(tmp_path / "lenet"))
+    trainer = paddle_mlir.train.compile(d, loss_op="softmax_with_cross_entropy", lr=lr)
+    assert sorted(trainer.trainable) == sorted(w)
+
+    F = torch.nn.functional
+    t = {k: torch.tensor(v, requires_grad=k not in ("bn1.mean", "bn1.var")) for k, v in w.items()}
+    trained = [k for k in w if k not in ("bn1.mean", "bn1.var")]
+    opt = torch.optim.SGD([t[k] for k in trained], lr=lr)
+    running_mean, running_var = w["bn1.mean"].astype(np.float64), w["bn1.var"].astype(np.float64)
+    for step in range(steps):
+        lo = (step * batch) % (len(xs) - batch)
+        x, y = xs[lo:lo + batch], ys[lo:lo + batch]
+        ours = trainer.step(x, y.reshape(batch, 1))
+        opt.zero_grad()
+        c1 = F.conv2d(torch.from_numpy(x), t["conv1.w"], padding=1)
+        bm, bv = c1.detach().mean(dim=(0, 2, 3)).numpy(), c1.detach().var(dim=(0, 2, 3), unbiased=False).numpy()
+        running_mean = 0.9 * running_mean + 0.1 * bm
+        running_var = 0.9 * running_var + 0.1 * bv
+        h = F.batch_norm(c1, None, None, t["bn1.scale"], t["bn1.bias"], training=True, eps=1e-5)
+        h = F.max_pool2d(F.relu(h), 2, 2)
+        h = F.avg_pool2d(F.relu(F.conv2d(h, t["conv2.w"], padding=1)), 2, 2).flatten(1)
+        ref = F.cross_entropy(h @ t["fc.w"] + t["fc.b"], torch.from_numpy(y))
+        ref.backward()
+        opt.step()
+        assert abs(ours - ref.item()) <= 1e-4 * abs(ref.item()), "step %d: %g vs %g" % (step, ours, ref.item())
+    params = trainer.parameters()
+    for k in trained:
+        np.testing.assert_allclose(params[k], t[k].detach().numpy(), rtol=1e-4, atol=1e-5, err_msg=k)
+    np.testing.assert_allclose(params["bn1.mean"], running_mean, rtol=1e-4, atol=1e-5)
+    np.testing.assert_allclose(params["bn1.var"], running_var, rtol=1e-4, atol=1e-5)
+
+
+def test_mlp_learns_digits(tmp_path):
+    """Real data: two epochs of SGD on 1400 digits, then the trained
+    weights compiled for inference classify the 397 held-out ones."""
+    xs, ys, xt, yt = _digits()
+    batch = 50
+    w1, b1, w2, b2 = _init_mlp()
+    d = _mlp_program(w1, b1, w2, b2, batch).save(str(tmp_path / "mlp"))
+    trainer = paddle_mlir.train.compile(d, loss_op="softmax_with_cross_entropy", lr=0.5)
+    first = None
+    for epoch in range(8):
+        for lo in range(0, len(xs) - batch + 1, batch):
+            loss = trainer.step(xs[lo:lo + batch], ys[lo:lo + batch].reshape(-1, 1))
+            first = loss if first is None else first
+    assert loss < first / 4, (first, loss)
+    p = trainer.parameters()
+    infer_dir = _mlp_program(p["fc1.w"], p["fc1.b"], p["fc2.w"], p["fc2.b"], len(xt)).save(str(tmp_path / "trained"))
+    model = paddle_mlir.compile(infer_dir)
+    accuracy = float((model(xt)[0].argmax(axis=1) == yt).mean())
+    assert accuracy >= 0.93, accuracy
+
+
+def test_set_parameters_round_trip(tmp_path):
+    w1, b1, w2, b2 = _init_mlp()
+    d = _mlp_program(w1, b1, w2, b2, 4).save(str(tmp_path / "mlp"))
+    trainer = paddle_mlir.train.compile(d, loss_op="softmax_with_cross_entropy", lr=0.1)
+    np.testing.assert_array_equal(trainer.parameters()["fc1.w"], w1)
+    trainer.set_parameters({"fc1.w": np.zeros_like(w1)})
+    np.testing.assert_array_equal(trainer.parameters()["fc1.w"], 0)
+    with pytest.raises(ValueError, match=r"weight 'fc1.w' is float32\[64, 32\], got float32\[3, 3\]"):
+        trainer.set_parameters({"fc1.w": np.zeros((3, 3), np.float32)})
+
+
+# ---------------------------------------------------------------- errors
+
+def test_op_without_rule_is_named(tmp_path):
+    b = ProgramBuilder()
+    a = b.elementwise("elementwise_add", b.param("a", rand(2, 5)), b.feed("x", [2, 5]))
+    c = b.cumsum(a, axis=1)
+    b.fetch(b._simple("mean", c, shape=[1]))
+    d = b.save(str(tmp_path / "m"))
+    with pytest.raises(RuntimeError, match=r"no gradient rule for 'pd.cumsum'"):
+        paddle_mlir.train.compile(d, loss="mean_0.tmp_0")
+
+
+def test_loss_must_be_scalar(tmp_path):
+    b = ProgramBuilder()
+    a = b.elementwise("elementwise_add", b.param("a", rand(2, 5)), b.feed("x", [2, 5]))
+    b.fetch(b.act("relu", a))
+    d = b.save(str(tmp_path / "m"))
+    with pytest.raises(RuntimeError, match=r"must be a float tensor of one element, got 'tensor<2x5xf32>'"):
+        paddle_mlir.train.compile(d, loss="relu_0.tmp_0")
+
+
+def test_bad_options(tmp_path):
+    w1, b1, w2, b2 = _init_mlp()
+    d = _mlp_program(w1, b1, w2, b2, 4).save(str(tmp_path / "mlp"))
+    with pytest.raises(ValueError, match="--optimizer must be sgd, not 'lamb'"):
+        paddle_mlir.train.compile(d, loss_op="softmax_with_cross_entropy", optimizer="lamb")
+    with pytest.raises(ValueError, match="--lr must be a positive number"):
+        paddle_mlir.train.compile(d, loss_op="softmax_with_cross_entropy", lr=-1)
+    with pytest.raises(ValueError, match="exactly one of"):
+        paddle_mlir.train.compile(d)
+    with pytest.raises(RuntimeError, match="needs static shapes"):
+        dyn = _mlp_program(w1, b1, w2, b2, -1).save(str(tmp_path / "dyn"))
+        paddle_mlir.train.compile(dyn, loss_op="softmax_with_cross_entropy")
+    # Fixing the batch with input_shapes makes the same program trainable.
+    trainer = paddle_mlir.train.compile(dyn, loss_op="softmax_with_cross_entropy", input_shapes={"x": [4, 64]})
+    assert trainer.step(np.zeros((4, 64), np.float32), np.zeros((4, 1), np.int64)) == pytest.approx(math.log(10), rel=0.3)
