@@ -1687,3 +1687,147 @@ func.func @negative_quantize_dtype(%x: tensor<4xf32>) {
   %0 = pd.quantize %x {scale = 0.1 : f32, dtype = "uint8"} : (tensor<4xf32>) -> tensor<4xi8>
   return
 }
+
+// -----
+
+// Tests that index_select takes a 1-D Index.
+func.func @negative_index_select_2d_index(%x: tensor<4x3xf32>, %i: tensor<2x2xi64>) {
+  // expected-error @+1 {{'pd.index_select' op Index must be 1-D, got shape [2, 2]}}
+  %0 = pd.index_select %x, %i : (tensor<4x3xf32>, tensor<2x2xi64>) -> tensor<2x3xf32>
+  return
+}
+
+// -----
+
+// Tests that index_select dim is in range.
+func.func @negative_index_select_dim(%x: tensor<4x3xf32>, %i: tensor<2xi64>) {
+  // expected-error @+1 {{'pd.index_select' op dim -3 is out of range for rank 2}}
+  %0 = pd.index_select %x, %i {dim = -3 : i32} : (tensor<4x3xf32>, tensor<2xi64>) -> tensor<4x2xf32>
+  return
+}
+
+// -----
+
+// Tests that index_select's dim takes the Index's length.
+func.func @negative_index_select_result(%x: tensor<4x3xf32>, %i: tensor<2xi64>) {
+  // expected-error @+1 {{'pd.index_select' op result #0 has type 'tensor<4x3xf32>' but the inferred type is 'tensor<4x2xf32>'}}
+  %0 = pd.index_select %x, %i {dim = 1 : i32} : (tensor<4x3xf32>, tensor<2xi64>) -> tensor<4x3xf32>
+  return
+}
+
+// -----
+
+// Tests that index_select indices are integers.
+func.func @negative_index_select_float_index(%x: tensor<4x3xf32>, %i: tensor<2xf32>) {
+  // expected-error @+1 {{operand #1 must be ranked tensor of}}
+  %0 = pd.index_select %x, %i : (tensor<4x3xf32>, tensor<2xf32>) -> tensor<2x3xf32>
+  return
+}
+
+// -----
+
+// Tests that argsort axis is in range.
+func.func @negative_argsort_axis(%x: tensor<4x3xf32>) {
+  // expected-error @+1 {{'pd.argsort' op axis 2 is out of range for rank 2}}
+  %0:2 = pd.argsort %x {axis = 2 : i32} : (tensor<4x3xf32>) -> (tensor<4x3xf32>, tensor<4x3xi64>)
+  return
+}
+
+// -----
+
+// Tests that argsort Indices are int64.
+func.func @negative_argsort_indices_type(%x: tensor<4x3xf32>) {
+  // expected-error @+1 {{'pd.argsort' op result #1 has type 'tensor<4x3xi32>' but the inferred type is 'tensor<4x3xi64>'}}
+  %0:2 = pd.argsort %x : (tensor<4x3xf32>) -> (tensor<4x3xf32>, tensor<4x3xi32>)
+  return
+}
+
+// -----
+
+// Tests that argsort rejects bools.
+func.func @negative_argsort_bool(%x: tensor<4xi1>) {
+  // expected-error @+1 {{operand #0 must be ranked tensor of}}
+  %0:2 = pd.argsort %x : (tensor<4xi1>) -> (tensor<4xi1>, tensor<4xi64>)
+  return
+}
+
+// -----
+
+// Tests that less_equal produces bools.
+func.func @negative_less_equal_result(%x: tensor<2x3xf32>, %y: tensor<2x3xf32>) {
+  // expected-error @+1 {{'pd.less_equal' op result #0 must be ranked tensor of 1-bit signless integer values}}
+  %0 = pd.less_equal %x, %y : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<2x3xf32>
+  return
+}
+
+// -----
+
+// Tests that less_equal's result takes the broadcast shape.
+func.func @negative_less_equal_shape(%x: tensor<2x3xf32>, %y: tensor<3xf32>) {
+  // expected-error @+1 {{'pd.less_equal' op result #0 has type 'tensor<3xi1>' but the inferred type is 'tensor<2x3xi1>'}}
+  %0 = pd.less_equal %x, %y : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<3xi1>
+  return
+}
+
+// -----
+
+// Tests that greater_equal shapes must broadcast.
+func.func @negative_greater_equal_broadcast(%x: tensor<2x3xi32>, %y: tensor<2x4xi32>) {
+  // expected-error @+1 {{operand shapes are not broadcastable: dim 1 is 3 vs 4}}
+  %0 = pd.greater_equal %x, %y : (tensor<2x3xi32>, tensor<2x4xi32>) -> tensor<2x3xi1>
+  return
+}
+
+// -----
+
+// Tests that the bitwise ops reject floats.
+func.func @negative_bitwise_float(%x: tensor<4xf32>, %y: tensor<4xf32>) {
+  // expected-error @+1 {{operand #0 must be ranked tensor of}}
+  %0 = pd.bitwise_and %x, %y : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  return
+}
+
+// -----
+
+// Tests that the bitwise operands share the element type.
+func.func @negative_bitwise_mixed(%x: tensor<4xi32>, %y: tensor<4xi1>) {
+  // expected-error @+1 {{operands must have the same element type}}
+  %0 = pd.bitwise_or %x, %y : (tensor<4xi32>, tensor<4xi1>) -> tensor<4xi32>
+  return
+}
+
+// -----
+
+// Tests that bitwise_xor shapes must broadcast.
+func.func @negative_bitwise_broadcast(%x: tensor<2x3xi64>, %y: tensor<2xi64>) {
+  // expected-error @+1 {{operand shapes are not broadcastable: dim 1 is 3 vs 2}}
+  %0 = pd.bitwise_xor %x, %y : (tensor<2x3xi64>, tensor<2xi64>) -> tensor<2x3xi64>
+  return
+}
+
+// -----
+
+// Tests that bitwise_not keeps its operand's type.
+func.func @negative_bitwise_not_result(%x: tensor<4xi32>) {
+  // expected-error @+1 {{'pd.bitwise_not' op result #0 has type 'tensor<4xi1>' but the inferred type is 'tensor<4xi32>'}}
+  %0 = pd.bitwise_not %x : (tensor<4xi32>) -> tensor<4xi1>
+  return
+}
+
+// -----
+
+// Tests that index_put keeps x's type.
+func.func @negative_index_put_result(%x: tensor<4x3xf32>, %m: tensor<4x3xi1>, %v: tensor<1xf32>) {
+  // expected-error @+1 {{'pd.index_put' op result #0 has type 'tensor<4x3xf64>' but the inferred type is 'tensor<4x3xf32>'}}
+  %0 = pd.index_put %x, %v indices[%m] : (tensor<4x3xf32>, tensor<4x3xi1>, tensor<1xf32>) -> tensor<4x3xf64>
+  return
+}
+
+// -----
+
+// Tests that set_value keeps Input's type.
+func.func @negative_set_value_result(%x: tensor<4x3xf32>, %v: tensor<3xf32>) {
+  // expected-error @+1 {{'pd.set_value' op result #0 has type 'tensor<1x3xf32>' but the inferred type is 'tensor<4x3xf32>'}}
+  %0 = pd.set_value %x ValueTensor(%v) {axes = array<i64: 0>, starts = array<i64: 1>, ends = array<i64: 2>, steps = array<i64: 1>} : (tensor<4x3xf32>, tensor<3xf32>) -> tensor<1x3xf32>
+  return
+}

@@ -1419,3 +1419,52 @@ func.func @quantized_fc(%x: tensor<?x64xui8>, %w: tensor<64x3xi8>, %b: tensor<3x
   %y = pd.quantized_fc %x, %w Bias(%b) {in_num_col_dims = 1 : i32, input_scale = 0.02 : f32, weight_scales = array<f32: 0.01, 0.02, 0.01>} : (tensor<?x64xui8>, tensor<64x3xi8>, tensor<3xf32>) -> tensor<?x3xf32>
   return %y : tensor<?x3xf32>
 }
+
+// Tests that pd.set_value round-trips with a ValueTensor and run-time bounds
+// (one operand segment each), and with decrease_axes and none_axes.
+// CHECK-LABEL: func.func @set_value_operands
+// CHECK: pd.set_value %arg0 ValueTensor(%arg1) StartsTensorList[%arg2] EndsTensorList[%arg3] {axes = array<i64: 1>, ends = array<i64: 0>, starts = array<i64: 0>, steps = array<i64: 2>} : (tensor<?x8xf32>, tensor<1xf32>, tensor<1xi64>, tensor<1xi64>) -> tensor<?x8xf32>
+// CHECK: pd.set_value %arg0 ValueTensor(%arg4) {axes = array<i64: 1>, decrease_axes = array<i64: 1>, ends = array<i64: 4>, none_axes = array<i64: 0>, starts = array<i64: 3>, steps = array<i64: 1>} : (tensor<?x8xf32>, tensor<1x?xf32>) -> tensor<?x8xf32>
+func.func @set_value_operands(%x: tensor<?x8xf32>, %v: tensor<1xf32>, %s: tensor<1xi64>, %e: tensor<1xi64>, %w: tensor<1x?xf32>) -> (tensor<?x8xf32>, tensor<?x8xf32>) {
+  %0 = pd.set_value %x ValueTensor(%v) StartsTensorList[%s] EndsTensorList[%e] {axes = array<i64: 1>, starts = array<i64: 0>, ends = array<i64: 0>, steps = array<i64: 2>} : (tensor<?x8xf32>, tensor<1xf32>, tensor<1xi64>, tensor<1xi64>) -> tensor<?x8xf32>
+  %1 = pd.set_value %x ValueTensor(%w) {axes = array<i64: 1>, starts = array<i64: 3>, ends = array<i64: 4>, steps = array<i64: 1>, decrease_axes = array<i64: 1>, none_axes = array<i64: 0>} : (tensor<?x8xf32>, tensor<1x?xf32>) -> tensor<?x8xf32>
+  return %0, %1 : tensor<?x8xf32>, tensor<?x8xf32>
+}
+
+// Tests that pd.index_put round-trips with an index tuple and the default
+// accumulate = false elided.
+// CHECK-LABEL: func.func @index_put_tuple
+// CHECK: pd.index_put %arg0, %arg3 indices[%arg1, %arg2] : (tensor<4x5xf32>, tensor<3xi64>, tensor<3xi64>, tensor<3xf32>) -> tensor<4x5xf32>
+func.func @index_put_tuple(%x: tensor<4x5xf32>, %i: tensor<3xi64>, %j: tensor<3xi64>, %v: tensor<3xf32>) -> tensor<4x5xf32> {
+  %y = pd.index_put %x, %v indices [%i, %j] {accumulate = false} : (tensor<4x5xf32>, tensor<3xi64>, tensor<3xi64>, tensor<3xf32>) -> tensor<4x5xf32>
+  return %y : tensor<4x5xf32>
+}
+
+// Tests that pd.argsort and pd.index_select round-trip with their defaults
+// elided, on int64 values and an int32 index.
+// CHECK-LABEL: func.func @argsort_index_select_defaults
+// CHECK: %[[V:.*]], %[[I:.*]] = pd.argsort %arg0 : (tensor<3x?xi64>) -> (tensor<3x?xi64>, tensor<3x?xi64>)
+// CHECK: pd.index_select %[[V]], %arg1 : (tensor<3x?xi64>, tensor<?xi32>) -> tensor<?x?xi64>
+func.func @argsort_index_select_defaults(%x: tensor<3x?xi64>, %i: tensor<?xi32>) -> (tensor<?x?xi64>, tensor<3x?xi64>) {
+  %v, %k = pd.argsort %x {axis = -1 : i32, descending = false, stable = false} : (tensor<3x?xi64>) -> (tensor<3x?xi64>, tensor<3x?xi64>)
+  %y = pd.index_select %v, %i {dim = 0 : i32} : (tensor<3x?xi64>, tensor<?xi32>) -> tensor<?x?xi64>
+  return %y, %k : tensor<?x?xi64>, tensor<3x?xi64>
+}
+
+// Tests that the compare ops broadcast and the bitwise ops take bools.
+// CHECK-LABEL: func.func @compare_bitwise_bool
+// CHECK: pd.less_equal %arg0, %arg1 : (tensor<2x3x4xi32>, tensor<3x1xi32>) -> tensor<2x3x4xi1>
+// CHECK: pd.greater_equal %arg0, %arg1 : (tensor<2x3x4xi32>, tensor<3x1xi32>) -> tensor<2x3x4xi1>
+// CHECK: pd.bitwise_and %arg2, %arg3 : (tensor<?x4xi1>, tensor<4xi1>) -> tensor<?x4xi1>
+// CHECK: pd.bitwise_or %arg2, %arg3 : (tensor<?x4xi1>, tensor<4xi1>) -> tensor<?x4xi1>
+// CHECK: pd.bitwise_xor %arg2, %arg3 : (tensor<?x4xi1>, tensor<4xi1>) -> tensor<?x4xi1>
+// CHECK: pd.bitwise_not %arg3 : (tensor<4xi1>) -> tensor<4xi1>
+func.func @compare_bitwise_bool(%x: tensor<2x3x4xi32>, %y: tensor<3x1xi32>, %a: tensor<?x4xi1>, %b: tensor<4xi1>) -> (tensor<2x3x4xi1>, tensor<2x3x4xi1>, tensor<?x4xi1>, tensor<?x4xi1>, tensor<?x4xi1>, tensor<4xi1>) {
+  %0 = pd.less_equal %x, %y : (tensor<2x3x4xi32>, tensor<3x1xi32>) -> tensor<2x3x4xi1>
+  %1 = pd.greater_equal %x, %y {axis = -1 : i32} : (tensor<2x3x4xi32>, tensor<3x1xi32>) -> tensor<2x3x4xi1>
+  %2 = pd.bitwise_and %a, %b : (tensor<?x4xi1>, tensor<4xi1>) -> tensor<?x4xi1>
+  %3 = pd.bitwise_or %a, %b : (tensor<?x4xi1>, tensor<4xi1>) -> tensor<?x4xi1>
+  %4 = pd.bitwise_xor %a, %b : (tensor<?x4xi1>, tensor<4xi1>) -> tensor<?x4xi1>
+  %5 = pd.bitwise_not %b : (tensor<4xi1>) -> tensor<4xi1>
+  return %0, %1, %2, %3, %4, %5 : tensor<2x3x4xi1>, tensor<2x3x4xi1>, tensor<?x4xi1>, tensor<?x4xi1>, tensor<?x4xi1>, tensor<4xi1>
+}

@@ -83,3 +83,20 @@ func.func @negative_keeps_declared_static(%s: tensor<1xi64>) -> tensor<5xi64> {
   %0 = pd.range %s, %s, %s : (tensor<1xi64>, tensor<1xi64>, tensor<1xi64>) -> tensor<5xi64>
   return %0 : tensor<5xi64>
 }
+
+// -----
+
+// Tests that index_select takes its dim from the Index, argsort keeps the
+// shape with int64 indices, and the compare and bitwise ops broadcast.
+// CHECK-LABEL: func.func @index_sort_compare
+// CHECK: %[[S:.*]] = pd.index_select %arg0, %arg1 {dim = 1 : i32} : (tensor<4x10xf32>, tensor<3xi64>) -> tensor<4x3xf32>
+// CHECK: %[[V:.*]], %[[I:.*]] = pd.argsort %[[S]] {axis = 0 : i32} : (tensor<4x3xf32>) -> (tensor<4x3xf32>, tensor<4x3xi64>)
+// CHECK: pd.less_equal %[[V]], %arg2 : (tensor<4x3xf32>, tensor<3xf32>) -> tensor<4x3xi1>
+// CHECK: pd.bitwise_xor %[[I]], %arg3 : (tensor<4x3xi64>, tensor<4x1xi64>) -> tensor<4x3xi64>
+func.func @index_sort_compare(%x: tensor<4x10xf32>, %i: tensor<3xi64>, %y: tensor<3xf32>, %z: tensor<4x1xi64>) -> (tensor<?x?xi1>, tensor<?x?xi64>) {
+  %0 = pd.index_select %x, %i {dim = 1 : i32} : (tensor<4x10xf32>, tensor<3xi64>) -> tensor<?x?xf32>
+  %1:2 = pd.argsort %0 {axis = 0 : i32} : (tensor<?x?xf32>) -> (tensor<?x?xf32>, tensor<?x?xi64>)
+  %2 = pd.less_equal %1#0, %y : (tensor<?x?xf32>, tensor<3xf32>) -> tensor<?x?xi1>
+  %3 = pd.bitwise_xor %1#1, %z : (tensor<?x?xi64>, tensor<4x1xi64>) -> tensor<?x?xi64>
+  return %2, %3 : tensor<?x?xi1>, tensor<?x?xi64>
+}
