@@ -26,3 +26,26 @@ module {
     return
   }
 }
+
+// -----
+
+// Tests that a mutable global (a trained parameter) becomes a `pd.param`
+// argument, which kernels never pack as a constant, and that its
+// global_store becomes a trailing result named after it and marked
+// `pd.update`.
+// CHECK-NOT: ml_program
+// CHECK-LABEL: func.func @main(
+// CHECK-SAME: %[[X:.*]]: tensor<2xf32> {pd.name = "x"}, %[[W:.*]]: tensor<2xf32> {pd.param = "w"})
+// CHECK-SAME: -> (tensor<1xf32> {pd.name = "loss"}, tensor<2xf32> {pd.name = "w", pd.update = "w"})
+// CHECK: %[[NEW:.*]] = pd.elementwise_add %[[W]], %[[X]]
+// CHECK: return %{{.*}}, %[[NEW]]
+module {
+  ml_program.global private mutable @w(dense<1.0> : tensor<2xf32>) : tensor<2xf32>
+  func.func @main(%x: tensor<2xf32> {pd.name = "x"}) -> (tensor<1xf32> {pd.name = "loss"}) {
+    %w = ml_program.global_load @w : tensor<2xf32>
+    %l = pd.mean %w : (tensor<2xf32>) -> tensor<1xf32>
+    %n = pd.elementwise_add %w, %x : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
+    ml_program.global_store @w = %n : tensor<2xf32>
+    return %l : tensor<1xf32>
+  }
+}

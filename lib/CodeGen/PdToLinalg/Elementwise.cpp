@@ -429,26 +429,23 @@ void mlir::pd::populatePdElementwiseToLinalgPatterns(RewritePatternSet &p) {
                             compare<arith::CmpFPredicate::OGE, arith::CmpIPredicate::uge>());
   // The bitwise ops take integers or bools (Pd_BitsTensor): on i1 they are
   // the logical ops.
-  addBinary<BitwiseAndOp>(p, [](OpBuilder &b, Location l, Value x, Value y) -> Value {
+  auto andI = [](OpBuilder &b, Location l, Value x, Value y) -> Value {
     return arith::AndIOp::create(b, l, x, y);
-  });
-  addBinary<BitwiseOrOp>(p, [](OpBuilder &b, Location l, Value x, Value y) -> Value {
+  };
+  auto orI = [](OpBuilder &b, Location l, Value x, Value y) -> Value {
     return arith::OrIOp::create(b, l, x, y);
-  });
-  addBinary<BitwiseXorOp>(p, [](OpBuilder &b, Location l, Value x, Value y) -> Value {
+  };
+  auto xorI = [](OpBuilder &b, Location l, Value x, Value y) -> Value {
     return arith::XOrIOp::create(b, l, x, y);
-  });
+  };
+  addBinary<BitwiseAndOp>(p, andI);
+  addBinary<BitwiseOrOp>(p, orI);
+  addBinary<BitwiseXorOp>(p, xorI);
   addUnary<BitwiseNotOp>(p, [](BitwiseNotOp, OpBuilder &b, Location l, Value x) -> Value {
     return arith::XOrIOp::create(b, l, x, cst(b, l, x, -1));
   });
-  addBinary<LogicalAndOp>(p, [](OpBuilder &b, Location l, Value x, Value y) -> Value {
-    return arith::AndIOp::create(b, l, x, y);
-  });
-  addBinary<LogicalOrOp>(p, [](OpBuilder &b, Location l, Value x, Value y) -> Value {
-    return arith::OrIOp::create(b, l, x, y);
-  });
-  addBinary<LogicalXorOp>(p, [](OpBuilder &b, Location l, Value x, Value y) -> Value {
-    return arith::XOrIOp::create(b, l, x, y);
-  });
+  addBinary<LogicalAndOp>(p, andI);
+  addBinary<LogicalOrOp>(p, orI);
+  addBinary<LogicalXorOp>(p, xorI);
   p.add<CastLowering, AssignLowering, WhereLowering>(p.getContext());
 }

@@ -82,6 +82,20 @@ Value gatherAlongAxis(OpBuilder &r, Location loc, RankedTensorType type, ValueRa
   return gen.getResult(0);
 }
 
+/// x's slices along `axis` at the positions of the 1-D `index` (gather
+/// and index_select).
+Value gatherByIndex(OpBuilder &r, Location loc, RankedTensorType type, Value x, Value index,
+                    int64_t axis) {
+  int64_t rank = type.getRank();
+  SmallVector<Value> dyn;
+  for (int64_t i = 0; i < rank; ++i)
+    if (type.isDynamicDim(i))
+      dyn.push_back(i == axis ? tensor::DimOp::create(r, loc, index, 0).getResult()
+                              : tensor::DimOp::create(r, loc, x, i).getResult());
+  AffineMap indexMap = AffineMap::get(rank, 0, {r.getAffineDimExpr(axis)}, r.getContext());
+  return gatherAlongAxis(r, loc, type, dyn, x, index, indexMap, axis);
+}
+
 /// gather(X, Index [n], axis): out[.., i, ..] = X[.., Index[i], ..], with
 /// negative indices counted from the end and indices clamped into range.
 struct GatherLowering : OpConversionPattern<GatherOp> {
@@ -98,13 +112,7 @@ struct GatherLowering : OpConversionPattern<GatherOp> {
     int64_t rank = xt.getRank(), axis = op.getAxis() < 0 ? op.getAxis() + rank : op.getAxis();
     if (it.getRank() != 1 || type.getRank() != rank || axis < 0 || axis >= rank)
       return r.notifyMatchFailure(op, "expects a 1-D index");
-    SmallVector<Value> dyn;
-    for (int64_t i = 0; i < rank; ++i)
-      if (type.isDynamicDim(i))
-        dyn.push_back(i == axis ? tensor::DimOp::create(r, loc, index, 0).getResult()
-                                : tensor::DimOp::create(r, loc, x, i).getResult());
-    AffineMap indexMap = AffineMap::get(rank, 0, {r.getAffineDimExpr(axis)}, r.getContext());
-    r.replaceOp(op, gatherAlongAxis(r, loc, type, dyn, x, index, indexMap, axis));
+    r.replaceOp(op, gatherByIndex(r, loc, type, x, index, axis));
     return success();
   }
 };
@@ -118,13 +126,7 @@ struct IndexSelectLowering : OpConversionPattern<IndexSelectOp> {
     auto type = cast<RankedTensorType>(op.getType());
     Value x = a.getX(), index = a.getIndex();
     int64_t rank = type.getRank(), axis = op.getDim() < 0 ? op.getDim() + rank : op.getDim();
-    SmallVector<Value> dyn;
-    for (int64_t i = 0; i < rank; ++i)
-      if (type.isDynamicDim(i))
-        dyn.push_back(i == axis ? tensor::DimOp::create(r, loc, index, 0).getResult()
-                                : tensor::DimOp::create(r, loc, x, i).getResult());
-    AffineMap indexMap = AffineMap::get(rank, 0, {r.getAffineDimExpr(axis)}, r.getContext());
-    r.replaceOp(op, gatherAlongAxis(r, loc, type, dyn, x, index, indexMap, axis));
+    r.replaceOp(op, gatherByIndex(r, loc, type, x, index, axis));
     return success();
   }
 };

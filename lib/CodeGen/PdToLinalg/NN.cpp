@@ -816,10 +816,7 @@ Value adaptivePool(OpBuilder &r, Location loc, Value x, RankedTensorType type, b
     Value n = linalg::IndexOp::create(b, l, 0), c = linalg::IndexOp::create(b, l, 1);
     Value one = arith::ConstantIndexOp::create(b, l, 1);
     auto bin = [&](int64_t d, Value in, Value out) -> std::pair<Value, Value> {
-      Value i = linalg::IndexOp::create(b, l, d);
-      Value lo = arith::DivUIOp::create(b, l, arith::MulIOp::create(b, l, i, in), out);
-      Value hiNum = arith::MulIOp::create(b, l, arith::AddIOp::create(b, l, i, one), in);
-      return {lo, arith::CeilDivUIOp::create(b, l, hiNum, out)};
+      return adaptiveBin(b, l, linalg::IndexOp::create(b, l, d), in, out);
     };
     // Plain variables: the loop bodies below capture them.
     Value h0, h1, w0, w1;

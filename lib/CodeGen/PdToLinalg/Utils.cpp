@@ -176,6 +176,13 @@ Value clampedIndex(OpBuilder &b, Location loc, Value id, Value t, int64_t dim, b
   return arith::MinSIOp::create(b, loc, arith::MaxSIOp::create(b, loc, i, zero), last);
 }
 
+std::pair<Value, Value> adaptiveBin(OpBuilder &b, Location loc, Value i, Value in, Value out) {
+  Value one = arith::ConstantIndexOp::create(b, loc, 1);
+  Value lo = arith::DivUIOp::create(b, loc, arith::MulIOp::create(b, loc, i, in), out);
+  Value hiNum = arith::MulIOp::create(b, loc, arith::AddIOp::create(b, loc, i, one), in);
+  return {lo, arith::CeilDivUIOp::create(b, loc, hiNum, out)};
+}
+
 Value sigmoid(OpBuilder &b, Location l, Value x) {
   Value one = scalar(b, l, x.getType(), 1.0);
   Value e = math::ExpOp::create(b, l, arith::NegFOp::create(b, l, x));

@@ -57,6 +57,10 @@ Value generateTensor(OpBuilder &b, Location loc, RankedTensorType type, ValueRan
 /// `wrapNegative`, negative ids count from the end first.
 Value clampedIndex(OpBuilder &b, Location loc, Value id, Value t, int64_t dim, bool wrapNegative);
 
+/// The input range [floor(i * in / out), ceil((i + 1) * in / out)) of
+/// output index `i` of adaptive pooling (index values).
+std::pair<Value, Value> adaptiveBin(OpBuilder &b, Location loc, Value i, Value in, Value out);
+
 /// 1 / (1 + exp(-x)).
 Value sigmoid(OpBuilder &b, Location loc, Value x);
 
