@@ -38,8 +38,10 @@ struct TensorDesc {
   pdrt_dtype dtype = PDRT_DTYPE_INVALID;
   std::vector<int64_t> shape;
   uint64_t offset = 0, nbytes = 0;
-  bool trainable = false; // a weight a train step updates
-  int64_t updates = -1;   // an output: the index of the weight it updates
+  bool trainable = false;     // a weight a train step updates
+  int64_t updates = -1;       // an output: the index of the weight it updates
+  int64_t classes = -1;       // an input: a train step's integer labels, in [0, classes)
+  int64_t ignoreIndex = -100; // ... or this value, which the loss skips
 };
 
 const char *kDtypeNames[] = {"float32", "float64", "float16", "bfloat16", "int8",
@@ -121,6 +123,14 @@ struct pdrt_instance {
   }
 };
 
+/// Weight `w` as a run reads it: the instance's copy of a trained weight,
+/// else the model's.
+static const void *weightOf(const pdrt_instance *inst, size_t w) {
+  if (inst->params[w])
+    return inst->params[w];
+  return inst->model->weightData + inst->model->weights[w].offset;
+}
+
 extern "C" {
 
 const char *pdrt_last_error(void) { return lastError.c_str(); }
@@ -200,6 +210,15 @@ static bool parseTensors(const Json &manifest, const char *key, std::vector<Tens
     }
     if (const Json *tr = member(t, "trainable"))
       d.trainable = tr->is_boolean() && tr->get<bool>();
+    if (const Json *c = member(t, "classes")) {
+      if (!c->is_number_integer() || c->get<int64_t>() < 1) {
+        error = "input '" + d.name + "' has a 'classes' that is not a positive integer";
+        return false;
+      }
+      d.classes = c->get<int64_t>();
+      if (const Json *ig = member(t, "ignore_index"); ig && ig->is_number_integer())
+        d.ignoreIndex = ig->get<int64_t>();
+    }
     out.push_back(std::move(d));
   }
   return true;
@@ -412,6 +431,22 @@ pdrt_status pdrt_set_input(pdrt_instance *inst, const char *name, pdrt_dtype dty
                                                    ", got " + std::to_string(shape[k]) +
                                                    " (shape " + shapeStr(shape, rank) + ")");
     }
+    // A train step's labels index the classes; one outside them would
+    // silently give that row no loss, so it is refused here.
+    if (d.classes > 0 && (dtype == PDRT_INT64 || dtype == PDRT_INT32)) {
+      int64_t n = 1;
+      for (int64_t k = 0; k < rank; ++k)
+        n *= shape[k];
+      for (int64_t e = 0; e < n; ++e) {
+        int64_t v = dtype == PDRT_INT64 ? static_cast<const int64_t *>(data)[e]
+                                        : static_cast<const int32_t *>(data)[e];
+        if ((v < 0 || v >= d.classes) && v != d.ignoreIndex)
+          return fail(PDRT_ERR_INVALID_ARGUMENT,
+                      "input '" + d.name + "': label " + std::to_string(v) + " at element " +
+                          std::to_string(e) + " is outside [0, " + std::to_string(d.classes) +
+                          ") (the model has " + std::to_string(d.classes) + " classes)");
+      }
+    }
     // An empty tensor gets a valid (never read) address, so "set" stays
     // distinguishable from "not set".
     alignas(64) static const char noElements[64] = {};
@@ -499,8 +534,8 @@ pdrt_status pdrt_run(pdrt_instance *inst) {
   }
   for (size_t w = 0; w < m->weights.size(); ++w) {
     starts.push_back(words.size());
-    const void *data = inst->params[w] ? inst->params[w] : m->weightData + m->weights[w].offset;
-    appendDescriptor(words, data, m->weights[w].shape.data(), m->weights[w].shape.size());
+    appendDescriptor(words, weightOf(inst, w), m->weights[w].shape.data(),
+                     m->weights[w].shape.size());
   }
   // The arena's descriptor goes last; its address and size are filled in
   // once the size is known.
@@ -641,6 +676,32 @@ pdrt_status pdrt_get_output(const pdrt_instance *inst, int64_t i, const void **d
   return PDRT_OK;
 }
 
+pdrt_status pdrt_train_step(pdrt_instance *inst, double *loss) {
+  if (!inst || !loss)
+    return fail(PDRT_ERR_INVALID_ARGUMENT, "pdrt_train_step: null argument");
+  const pdrt_model *m = inst->model;
+  bool train = false;
+  for (const TensorDesc &o : m->outputs)
+    train = train || o.updates >= 0;
+  if (!train || m->outputs.empty())
+    return fail(PDRT_ERR_STATE, "model '" + m->name +
+                                    "' is not a train step (compile it with paddle-compile "
+                                    "--train)");
+  const TensorDesc &out = m->outputs[0];
+  int64_t n = 1;
+  for (int64_t d : out.shape)
+    n *= d;
+  if (n != 1 || (out.dtype != PDRT_FLOAT32 && out.dtype != PDRT_FLOAT64))
+    return fail(PDRT_ERR_FORMAT, "model '" + m->name + "': output 0 ('" + out.name +
+                                     "') is not a one-element float loss");
+  if (pdrt_status st = pdrt_run(inst); st != PDRT_OK)
+    return st;
+  const void *data = inst->outputData[0].data();
+  *loss = out.dtype == PDRT_FLOAT32 ? static_cast<double>(*static_cast<const float *>(data))
+                                    : *static_cast<const double *>(data);
+  return PDRT_OK;
+}
+
 pdrt_status pdrt_get_weight(const pdrt_instance *inst, const char *name, const void **data,
                             const int64_t **shape, int64_t *rank, pdrt_dtype *dtype) {
   if (!inst || !name)
@@ -651,7 +712,7 @@ pdrt_status pdrt_get_weight(const pdrt_instance *inst, const char *name, const v
     if (d.name != name)
       continue;
     if (data)
-      *data = inst->params[w] ? inst->params[w] : m->weightData + d.offset;
+      *data = weightOf(inst, w);
     if (shape)
       *shape = d.shape.data();
     if (rank)

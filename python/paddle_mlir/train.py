@@ -31,7 +31,10 @@ class TrainStep:
         self._compiled = CompiledModel(artifact_dir, _owned_tmpdir=_owned_tmpdir, threads=threads)
         with open(os.path.join(self._compiled.artifact_dir, "manifest.json")) as f:
             manifest = json.load(f)
-        self.trainable = [w["name"] for w in manifest["weights"] if w.get("trainable")]
+        self.trainable = [w["name"] for w in manifest["weights"]
+                          if w.get("trainable") and not w.get("optimizer_state")]
+        # Velocities, moments, beta powers and the step counter.
+        self.optimizer_state = [w["name"] for w in manifest["weights"] if w.get("optimizer_state")]
         if not self.trainable:
             raise ValueError("%s is not a train-step artifact (no trainable weights)" % artifact_dir)
         self._outputs = [o["name"] for o in manifest["outputs"]]
@@ -58,8 +61,15 @@ class TrainStep:
         return float(np.asarray(results[0]).reshape(-1)[0])
 
     def parameters(self):
-        """{name: array}: the current values of the trained weights."""
+        """{name: array}: the current values of the trained weights (and
+        batch_norm's running statistics); optimizer state is not included."""
         return {name: self._inst.get_weight(name) for name in self.trainable}
+
+    def optimizer_state_values(self):
+        """{name: array}: the optimizer's state (velocities `<p>_velocity_0`,
+        moments `<p>_moment1_0` / `<p>_moment2_0`, `beta1_pow_acc_0`,
+        `beta2_pow_acc_0`, the step counter `@LR_DECAY_COUNTER@`)."""
+        return {name: self._inst.get_weight(name) for name in self.optimizer_state}
 
     def set_parameters(self, values):
         """Overwrites trained weights from {name: array}."""
@@ -71,17 +81,31 @@ class TrainStep:
         return self._compiled.save(directory)
 
 
+_OPTIMIZER_KEYWORDS = {"momentum": "momentum", "nesterov": "nesterov", "beta1": "beta1", "beta2": "beta2",
+                       "epsilon": "epsilon", "weight_decay": "weight-decay", "clip_norm": "clip-norm",
+                       "schedule": "schedule", "step_size": "step-size", "gamma": "gamma",
+                       "total_steps": "total-steps", "min_lr": "min-lr", "warmup_steps": "warmup-steps"}
+
+
 def compile(model, params=None, *, loss=None, loss_op=None, label="label", optimizer="sgd", lr=0.01,
             input_shapes=None, keep_gradients=False, output_dir=None, name="train_step",
-            threads=None, **options):
+            threads=None, momentum=None, nesterov=None, beta1=None, beta2=None, epsilon=None,
+            weight_decay=None, clip_norm=None, schedule=None, step_size=None, gamma=None,
+            total_steps=None, min_lr=None, warmup_steps=None, **options):
     """Compiles a train step of `model` (a Paddle model path or pd MLIR text,
     as paddle_mlir.compile takes).
 
     loss: the output (or Paddle variable) that already holds a scalar loss;
     or loss_op="softmax_with_cross_entropy": appended to the model's first
     output, with a new int64 input `label` of the output's shape with its
-    last dim 1, averaged over the batch. optimizer: "sgd"; lr: the learning
-    rate. Shapes must be static (input_shapes fixes dynamic dims).
+    last dim 1, averaged over the batch. optimizer: "sgd", "momentum"
+    (momentum=0.9, nesterov=False), "adam" or "adamw" (beta1=0.9,
+    beta2=0.999, epsilon=1e-8); lr: the (peak) learning rate.
+    weight_decay: L2 decay added to the gradients (adamw: decoupled decay,
+    default 0.01); clip_norm: clip the gradients by their global norm.
+    schedule: "constant", "step" (step_size, gamma=0.1) or "cosine"
+    (total_steps, min_lr=0), after warmup_steps of linear warmup from 0.
+    Shapes must be static (input_shapes fixes dynamic dims).
     keep_gradients: the step also returns each parameter's gradient
     (TrainStep.last_gradients). Other keywords go to paddle_mlir.compile.
     """
@@ -89,6 +113,17 @@ def compile(model, params=None, *, loss=None, loss_op=None, label="label", optim
         raise ValueError("give exactly one of loss= (a scalar loss output) and loss_op=")
     extra = {"train": "true", "optimizer": optimizer, "lr": repr(float(lr)),
              "keep-gradients": "true" if keep_gradients else "false", "label": label}
+    given = {"momentum": momentum, "nesterov": nesterov, "beta1": beta1, "beta2": beta2, "epsilon": epsilon,
+             "weight_decay": weight_decay, "clip_norm": clip_norm, "schedule": schedule, "step_size": step_size,
+             "gamma": gamma, "total_steps": total_steps, "min_lr": min_lr, "warmup_steps": warmup_steps}
+    for key, value in given.items():
+        if value is None:
+            continue
+        if isinstance(value, bool):
+            value = "true" if value else "false"
+        elif isinstance(value, float):
+            value = repr(value)
+        extra[_OPTIMIZER_KEYWORDS[key]] = str(value)
     if loss is not None:
         extra["loss"] = loss
     else:

@@ -475,7 +475,7 @@ def test_loss_must_be_scalar(tmp_path):
 def test_bad_options(tmp_path):
     w1, b1, w2, b2 = _init_mlp()
     d = _mlp_program(w1, b1, w2, b2, 4).save(str(tmp_path / "mlp"))
-    with pytest.raises(ValueError, match="--optimizer must be sgd, not 'lamb'"):
+    with pytest.raises(ValueError, match="--optimizer must be sgd, momentum, adam or adamw, not 'lamb'"):
         paddle_mlir.train.compile(d, loss_op="softmax_with_cross_entropy", optimizer="lamb")
     with pytest.raises(ValueError, match="--lr must be a positive number"):
         paddle_mlir.train.compile(d, loss_op="softmax_with_cross_entropy", lr=-1)

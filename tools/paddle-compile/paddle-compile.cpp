@@ -28,7 +28,9 @@
 #include <chrono>
 #include <initializer_list>
 #include <map>
+#include <memory>
 #include <utility>
+#include <vector>
 
 using namespace mlir;
 namespace cl = llvm::cl;
@@ -157,6 +159,50 @@ static cl::opt<std::string>
 static cl::opt<std::string> output("o", cl::desc("Output directory"), cl::value_desc("OUTDIR"),
                                    cl::Required, cl::cat(category));
 
+// Training (docs/Training.md): a train step instead of inference.
+static cl::OptionCategory trainCategory("paddle-compile training options (with --train)");
+static cl::opt<bool> train("train",
+                           cl::desc("Compile a train step: forward, backward and the optimizer's "
+                                    "update; the artifact returns the loss"),
+                           cl::init(false), cl::cat(trainCategory));
+static cl::opt<bool> nesterov("nesterov", cl::desc("momentum: Nesterov's update"), cl::init(false),
+                              cl::cat(trainCategory));
+static cl::opt<bool> keepGradients("keep-gradients",
+                                   cl::desc("Also return each parameter's gradient (w@GRAD)"),
+                                   cl::init(false), cl::cat(trainCategory));
+/// The valued training flags, parsed by setCompileOption like Python's
+/// keywords; each is applied only when given.
+struct TrainFlag {
+  const char *name, *help;
+};
+static const TrainFlag trainFlags[] = {
+    {"loss", "The output (or Paddle variable) that already holds a scalar loss"},
+    {"loss-op", "Append this loss to the first output: softmax_with_cross_entropy"},
+    {"label", "The name of the label input --loss-op adds (default: label)"},
+    {"optimizer", "sgd (default), momentum, adam or adamw"},
+    {"lr", "The (peak) learning rate (default 0.01)"},
+    {"momentum", "momentum: the velocity's decay (default 0.9)"},
+    {"beta1", "adam(w): the first moment's decay (default 0.9)"},
+    {"beta2", "adam(w): the second moment's decay (default 0.999)"},
+    {"epsilon", "adam(w): added to the denominator (default 1e-8)"},
+    {"weight-decay", "L2 decay of the gradients; adamw: decoupled decay (default 0.01)"},
+    {"clip-norm", "Clip the gradients by their global norm (default 0: off)"},
+    {"schedule", "Learning-rate schedule: constant (default), step or cosine"},
+    {"step-size", "step: multiply the learning rate by --gamma every N steps"},
+    {"gamma", "step: the factor (default 0.1)"},
+    {"total-steps", "cosine: steps (after warmup) from --lr down to --min-lr"},
+    {"min-lr", "cosine: the final learning rate (default 0)"},
+    {"warmup-steps", "Linear warmup from 0 over N steps before the schedule"},
+};
+static std::vector<std::unique_ptr<cl::opt<std::string>>> trainValues = [] {
+  std::vector<std::unique_ptr<cl::opt<std::string>>> v;
+  for (const TrainFlag &f : trainFlags)
+    v.push_back(std::make_unique<cl::opt<std::string>>(llvm::StringRef(f.name), cl::desc(f.help),
+                                                       cl::value_desc("value"),
+                                                       cl::cat(trainCategory)));
+  return v;
+}();
+
 /// One line from the artifact's manifest: how many compute ops run in bf16,
 /// why the others stay fp32, and whether bf16 is emulated.
 static void printPrecisionSummary(StringRef dir) {
@@ -197,7 +243,7 @@ static void printPrecisionSummary(StringRef dir) {
 
 int main(int argc, char **argv) {
   llvm::InitLLVM y(argc, argv);
-  cl::HideUnrelatedOptions(category);
+  cl::HideUnrelatedOptions({&category, &trainCategory});
   cl::ParseCommandLineOptions(argc, argv, "paddle-mlir ahead-of-time compiler\n");
   pd::registerCodeGenPassesAndPipelines();
 
@@ -229,6 +275,34 @@ int main(int argc, char **argv) {
       llvm::errs() << "paddle-compile: error: " << llvm::toString(std::move(e)) << "\n";
       return 1;
     }
+  // Training flags apply only with --train, and --train needs a loss.
+  for (const cl::Option *o : std::initializer_list<const cl::Option *>{&nesterov, &keepGradients})
+    if (o->getNumOccurrences() && !train) {
+      llvm::errs() << "paddle-compile: error: --" << o->ArgStr << " only applies with --train\n";
+      return 1;
+    }
+  for (auto &o : trainValues) {
+    if (!o->getNumOccurrences())
+      continue;
+    if (!train) {
+      llvm::errs() << "paddle-compile: error: --" << o->ArgStr << " only applies with --train\n";
+      return 1;
+    }
+    if (llvm::Error e = pd::setCompileOption(opts, o->ArgStr, o->getValue())) {
+      llvm::errs() << "paddle-compile: error: " << llvm::toString(std::move(e)) << "\n";
+      return 1;
+    }
+  }
+  if (train) {
+    opts.train = true;
+    opts.nesterov = nesterov;
+    opts.keepGradients = keepGradients;
+    if (opts.loss.empty() == opts.lossOp.empty()) {
+      llvm::errs() << "paddle-compile: error: --train needs exactly one of --loss NAME (an "
+                      "output holding a scalar loss) and --loss-op softmax_with_cross_entropy\n";
+      return 1;
+    }
+  }
   if (!calibration.empty() && opts.precision != pd::Precision::INT8) {
     llvm::errs() << "paddle-compile: error: --calibration-data only applies to --precision int8\n";
     return 1;

@@ -2,6 +2,7 @@
 //
 //   paddle-run ARTIFACT_DIR|MODEL --input NAME=FILE.npy ... [--output-dir DIR]
 //       [--iterations N] [--warmup K] [--devices N] [--params FILE]
+//   paddle-run TRAIN_STEP_DIR --train DATA.npz|DIR [--epochs N]
 //
 // A MODEL (anything without a manifest.json) is compiled into a temporary
 // artifact first. Outputs go to DIR/<output-name>.npy ('/' becomes '_').
@@ -19,6 +20,7 @@
 #include "mlir/IR/MLIRContext.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Format.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
@@ -27,6 +29,7 @@
 #include <chrono>
 #include <cmath>
 #include <map>
+#include <unistd.h>
 
 namespace cl = llvm::cl;
 
@@ -45,6 +48,14 @@ static cl::opt<int> devices("devices", cl::desc("Devices to run on (1 for now)")
                             cl::cat(category));
 static cl::opt<std::string> params("params", cl::desc("Combined parameter file (MODEL only)"),
                                    cl::value_desc("FILE"), cl::cat(category));
+static cl::opt<std::string>
+    trainData("train",
+              cl::desc("Train a train-step artifact (paddle-compile --train) on DATA: an .npz "
+                       "with one array per input (samples along dim 0, cut into the "
+                       "artifact's batches), or a directory of such .npz files"),
+              cl::value_desc("DATA"), cl::cat(category));
+static cl::opt<int> epochs("epochs", cl::desc("--train: passes over DATA (default 1)"), cl::init(1),
+                           cl::cat(category));
 
 /// --threads. libLLVM registers an undocumented `--threads` of its own,
 /// which this one replaces (it is created after that one is removed).
@@ -62,6 +73,193 @@ static cl::opt<int> &threadsOption() {
 static int fail(const std::string &msg) {
   llvm::errs() << "paddle-run: error: " << msg << "\n";
   return 1;
+}
+
+/// One .npz of training data, checked against the model's inputs.
+struct TrainFile {
+  std::string path;
+  std::vector<npy::Array> arrays; // in the model's input order
+  int64_t samples = 0;
+};
+
+/// Reads and checks DATA: every model input by name, its dtype, its dims
+/// after the first equal to the model's, the same sample count for all,
+/// at least one batch.
+static bool loadTrainData(pdrt_model *model, const std::string &data, int64_t batch,
+                          std::vector<TrainFile> &files, std::string &error) {
+  std::vector<std::string> paths;
+  if (llvm::sys::fs::is_directory(data)) {
+    std::error_code ec;
+    for (llvm::sys::fs::directory_iterator it(data, ec), end; it != end && !ec; it.increment(ec))
+      if (llvm::StringRef(it->path()).ends_with(".npz"))
+        paths.push_back(it->path());
+    if (ec) {
+      error = "cannot list '" + data + "': " + ec.message();
+      return false;
+    }
+    std::sort(paths.begin(), paths.end());
+    if (paths.empty()) {
+      error = "directory '" + data + "' holds no .npz file";
+      return false;
+    }
+  } else {
+    paths.push_back(data);
+  }
+  int64_t n = pdrt_model_num_inputs(model);
+  for (const std::string &path : paths) {
+    std::vector<std::pair<std::string, npy::Array>> members;
+    if (!npy::readNpz(path, members, error))
+      return false;
+    TrainFile f{path, {}, -1};
+    for (int64_t i = 0; i < n; ++i) {
+      std::string name = pdrt_model_input_name(model, i);
+      auto it = std::find_if(members.begin(), members.end(),
+                             [&](const auto &m) { return m.first == name; });
+      if (it == members.end()) {
+        std::string have;
+        for (const auto &m : members)
+          have += (have.empty() ? "" : ", ") + m.first;
+        error = "'" + path + "' has no array '" + name + "' for the model's input (it has: " +
+                (have.empty() ? std::string("nothing") : have) + ")";
+        return false;
+      }
+      npy::Array &a = it->second;
+      pdrt_dtype want = pdrt_model_input_dtype(model, i);
+      if (a.dtype != want) {
+        error = "'" + path + "': array '" + name + "' is " + pdrt_dtype_name(a.dtype) +
+                ", the model's input is " + pdrt_dtype_name(want);
+        return false;
+      }
+      int64_t rank = pdrt_model_input_rank(model, i);
+      const int64_t *shape = pdrt_model_input_shape(model, i);
+      bool ok = (int64_t)a.shape.size() == rank && rank >= 1;
+      for (int64_t k = 1; ok && k < rank; ++k)
+        ok = shape[k] < 0 || a.shape[k] == shape[k];
+      if (!ok) {
+        std::string want = "[N";
+        for (int64_t k = 1; k < rank; ++k)
+          want += ", " + std::to_string(shape[k]);
+        std::string got = "[";
+        for (size_t k = 0; k < a.shape.size(); ++k)
+          got += (k ? ", " : "") + std::to_string(a.shape[k]);
+        error = "'" + path + "': array '" + name + "' has shape " + got + "], the model's input " +
+                "takes samples of " + want + "]";
+        return false;
+      }
+      if (f.samples >= 0 && a.shape[0] != f.samples) {
+        error = "'" + path + "': array '" + name + "' has " + std::to_string(a.shape[0]) +
+                " samples, the others " + std::to_string(f.samples);
+        return false;
+      }
+      f.samples = a.shape[0];
+      f.arrays.push_back(std::move(a));
+    }
+    if (f.samples < batch) {
+      error = "'" + path + "' has " + std::to_string(f.samples) +
+              " samples, fewer than one batch of " + std::to_string(batch);
+      return false;
+    }
+    files.push_back(std::move(f));
+  }
+  return true;
+}
+
+/// paddle-run --train: epochs over DATA in batches of the artifact's batch
+/// size, with a progress line (redrawn on a terminal, one line per epoch
+/// otherwise) and a final summary on stdout.
+static int runTraining(pdrt_model *model, pdrt_instance *inst) {
+  if (epochs < 1)
+    return fail("--epochs must be >= 1");
+  int64_t n = pdrt_model_num_inputs(model);
+  if (n < 1 || pdrt_model_input_rank(model, 0) < 1 || pdrt_model_input_shape(model, 0)[0] < 1)
+    return fail("the model's first input has no static batch dim to cut DATA by");
+  int64_t batch = pdrt_model_input_shape(model, 0)[0];
+  for (int64_t i = 0; i < n; ++i)
+    if (pdrt_model_input_rank(model, i) < 1 || pdrt_model_input_shape(model, i)[0] != batch)
+      return fail(std::string("input '") + pdrt_model_input_name(model, i) +
+                  "' does not have the batch size " + std::to_string(batch) + " as dim 0");
+  std::vector<TrainFile> files;
+  std::string error;
+  if (!loadTrainData(model, trainData, batch, files, error))
+    return fail(error);
+  int64_t stepsPerEpoch = 0, dropped = 0;
+  for (const TrainFile &f : files) {
+    stepsPerEpoch += f.samples / batch;
+    dropped += f.samples % batch;
+  }
+  llvm::outs() << "training " << pdrt_model_name(model) << ": " << epochs << " epoch"
+               << (epochs > 1 ? "s" : "") << " of " << stepsPerEpoch << " steps (batch " << batch
+               << ")";
+  if (dropped)
+    llvm::outs() << "; " << dropped << " samples that fill no whole batch are left out";
+  llvm::outs() << "\n";
+  llvm::outs().flush();
+
+  bool tty = isatty(2);
+  auto start = std::chrono::steady_clock::now();
+  auto lastDraw = start - std::chrono::seconds(1);
+  double loss = 0, epochSum = 0;
+  int64_t done = 0;
+  auto seconds = [&] {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  };
+  for (int epoch = 1; epoch <= epochs; ++epoch) {
+    epochSum = 0;
+    int64_t step = 0;
+    for (const TrainFile &f : files) {
+      for (int64_t lo = 0; lo + batch <= f.samples; lo += batch) {
+        for (int64_t i = 0; i < n; ++i) {
+          const npy::Array &a = f.arrays[i];
+          std::vector<int64_t> shape(a.shape);
+          shape[0] = batch;
+          int64_t row = pdrt_dtype_size(a.dtype);
+          for (size_t k = 1; k < a.shape.size(); ++k)
+            row *= a.shape[k];
+          if (pdrt_set_input(inst, pdrt_model_input_name(model, i), a.dtype, shape.data(),
+                             (int64_t)shape.size(), a.data.data() + lo * row) != PDRT_OK) {
+            if (tty)
+              llvm::errs() << "\n";
+            return fail("'" + f.path + "', samples " + std::to_string(lo) + "-" +
+                        std::to_string(lo + batch - 1) + ": " + pdrt_last_error());
+          }
+        }
+        if (pdrt_train_step(inst, &loss) != PDRT_OK) {
+          if (tty)
+            llvm::errs() << "\n";
+          return fail(pdrt_last_error());
+        }
+        ++step;
+        ++done;
+        if (!std::isfinite(loss)) {
+          if (tty)
+            llvm::errs() << "\n";
+          return fail("the loss is " + std::string(std::isnan(loss) ? "nan" : "inf") +
+                      " at epoch " + std::to_string(epoch) + " step " + std::to_string(step) +
+                      " (a lower --lr, or --clip-norm, may help)");
+        }
+        epochSum += loss;
+        auto now = std::chrono::steady_clock::now();
+        if (tty && (now - lastDraw > std::chrono::milliseconds(100) || step == stepsPerEpoch)) {
+          lastDraw = now;
+          int width = 24, filled = (int)(width * step / stepsPerEpoch);
+          llvm::errs() << llvm::format("\repoch %d/%d [", epoch, (int)epochs)
+                       << std::string(filled, '=') << std::string(width - filled, ' ')
+                       << llvm::format("] step %lld/%lld  loss %.4f  %.0f samples/s ",
+                                       (long long)step, (long long)stepsPerEpoch, loss,
+                                       done * batch / seconds());
+        }
+      }
+    }
+    if (tty)
+      llvm::errs() << "\n";
+    llvm::outs() << llvm::format("epoch %d/%d: mean loss %.6f, last %.6f, %.0f samples/s\n", epoch,
+                                 (int)epochs, epochSum / stepsPerEpoch, loss,
+                                 done * batch / seconds());
+    llvm::outs().flush();
+  }
+  llvm::outs() << llvm::format("trained %lld steps (%lld samples) in %.2f s: final loss %.6f\n",
+                               (long long)done, (long long)(done * batch), seconds(), loss);
+  return 0;
 }
 
 int main(int argc, char **argv) {
@@ -114,6 +312,16 @@ int main(int argc, char **argv) {
   std::unique_ptr<pdrt_instance, void (*)(pdrt_instance *)> instGuard(inst, pdrt_instance_free);
   if (pdrt_instance_set_num_threads(inst, threads) != PDRT_OK)
     return fail(pdrt_last_error());
+
+  if (!trainData.empty()) {
+    if (!inputs.empty() || !outputDir.empty() || iterations.getNumOccurrences() ||
+        warmup.getNumOccurrences())
+      return fail("--train takes its inputs from DATA; it does not combine with --input, "
+                  "--output-dir, --iterations or --warmup");
+    return runTraining(model, inst);
+  }
+  if (epochs.getNumOccurrences())
+    return fail("--epochs only applies with --train");
 
   std::map<std::string, npy::Array> arrays;
   for (const std::string &spec : inputs) {

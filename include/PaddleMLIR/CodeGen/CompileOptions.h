@@ -127,9 +127,22 @@ struct CompileOptions {
   /// (softmax_with_cross_entropy), with a new int64 input --label.
   std::string lossOp;
   std::string label = "label";
-  /// --optimizer and --lr.
+  /// --optimizer (sgd, momentum, adam, adamw) and --lr.
   std::string optimizer = "sgd";
   double learningRate = 0.01;
+  /// --momentum, --nesterov (momentum); --beta1, --beta2, --epsilon (adam,
+  /// adamw); --weight-decay (L2, or adamw's decoupled decay; negative: the
+  /// optimizer's default); --clip-norm (global norm, 0: off).
+  double momentum = 0.9;
+  bool nesterov = false;
+  double beta1 = 0.9, beta2 = 0.999, epsilon = 1e-8;
+  double weightDecay = -1;
+  double clipNorm = 0;
+  /// --schedule (constant, step, cosine) with --step-size/--gamma,
+  /// --total-steps/--min-lr; --warmup-steps.
+  std::string schedule = "constant";
+  int64_t stepSize = 0, totalSteps = 0, warmupSteps = 0;
+  double gamma = 0.1, minLr = 0;
   /// --keep-gradients: also return each parameter's gradient (w@GRAD).
   bool keepGradients = false;
 };

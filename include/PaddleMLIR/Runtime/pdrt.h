@@ -95,6 +95,13 @@ pdrt_status pdrt_run(pdrt_instance *instance);
 pdrt_status pdrt_get_output(const pdrt_instance *instance, int64_t i, const void **data,
                             const int64_t **shape, int64_t *rank, pdrt_dtype *dtype);
 
+/* One step of a train-step artifact (paddle-compile --train,
+ * docs/Training.md) on the bound batch: forward, backward and the update of
+ * the instance's parameters and optimizer state; *loss receives the batch's
+ * loss. Labels are checked against the model's classes when bound
+ * (pdrt_set_input). PDRT_ERR_STATE for a model that is not a train step. */
+pdrt_status pdrt_train_step(pdrt_instance *instance, double *loss);
+
 /* Weights by name. For a train step (docs/Training.md) the trainable
  * weights belong to the instance: each run writes their updates back, and
  * pdrt_get_weight reads the current values (valid until the next run or

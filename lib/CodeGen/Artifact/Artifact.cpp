@@ -70,8 +70,10 @@ struct TensorInfo {
   std::string name, dtype;
   std::vector<int64_t> shape; // -1: dynamic
   uint64_t offset = 0, nbytes = 0;
-  std::string updates;    // an output: the trained weight it holds the new value of
-  bool trainable = false; // a weight: updated by the train step
+  std::string updates;         // an output: the trained weight it holds the new value of
+  bool trainable = false;      // a weight: updated by the train step
+  bool optimizerState = false; // a trainable weight that is optimizer state, not the model's
+  int64_t classes = -1, ignoreIndex = -100; // an input: a train step's labels
 };
 
 std::vector<int64_t> shapeOf(Type t) {
@@ -94,6 +96,12 @@ llvm::json::Array toJson(const std::vector<TensorInfo> &list, bool withOffsets) 
       o["updates"] = t.updates;
     if (t.trainable)
       o["trainable"] = true;
+    if (t.optimizerState)
+      o["optimizer_state"] = true;
+    if (t.classes > 0) {
+      o["classes"] = t.classes;
+      o["ignore_index"] = t.ignoreIndex;
+    }
     arr.push_back(std::move(o));
   }
   return arr;
@@ -468,6 +476,19 @@ LogicalResult runTrainPipeline(ModuleOp module, const CompileOptions &opts) {
   PdAppendOptimizerPassOptions optimizer;
   optimizer.optimizer = opts.optimizer;
   optimizer.learningRate = opts.learningRate;
+  optimizer.momentum = opts.momentum;
+  optimizer.nesterov = opts.nesterov;
+  optimizer.beta1 = opts.beta1;
+  optimizer.beta2 = opts.beta2;
+  optimizer.epsilon = opts.epsilon;
+  optimizer.weightDecay = opts.weightDecay;
+  optimizer.clipNorm = opts.clipNorm;
+  optimizer.schedule = opts.schedule;
+  optimizer.stepSize = opts.stepSize;
+  optimizer.gamma = opts.gamma;
+  optimizer.totalSteps = opts.totalSteps;
+  optimizer.minLr = opts.minLr;
+  optimizer.warmupSteps = opts.warmupSteps;
   optimizer.keepGradients = opts.keepGradients;
   pm.addPass(createPdAppendOptimizerPass(optimizer));
   return pm.run(module);
@@ -629,6 +650,11 @@ FailureOr<Interface> collectInterface(ModuleOp module, func::FuncOp main) {
     Type t = main.getArgument(i).getType();
     io.inputs.push_back({nameAttr ? nameAttr.getValue().str() : "input_" + std::to_string(i),
                          dtypeName(cast<RankedTensorType>(t).getElementType()), shapeOf(t)});
+    if (auto classes = main.getArgAttrOfType<IntegerAttr>(i, "pd.label_classes")) {
+      io.inputs.back().classes = classes.getInt();
+      if (auto ignore = main.getArgAttrOfType<IntegerAttr>(i, "pd.ignore_index"))
+        io.inputs.back().ignoreIndex = ignore.getInt();
+    }
   }
   for (unsigned i = 0; i < main.getNumResults(); ++i) {
     auto nameAttr = main.getResultAttrOfType<StringAttr>(i, "pd.name");
@@ -656,6 +682,7 @@ FailureOr<Interface> collectInterface(ModuleOp module, func::FuncOp main) {
                  shapeOf(global.getType()), io.blob.size(), data->getData().size()};
     io.blob.append(data->getData().data(), data->getData().size());
     w.trainable = global.getIsMutable();
+    w.optimizerState = global->hasAttr("pd.optimizer_state");
     io.weights.push_back(w);
   }
   return io;
@@ -760,7 +787,8 @@ FailureOr<CodegenReport> takeCodegenReport(ModuleOp module) {
 void stripArgumentAnnotations(ModuleOp module) {
   module.walk([](FunctionOpInterface fn) {
     for (unsigned i = 0; i < fn.getNumArguments(); ++i)
-      for (StringRef a : {"pd.name", "pd.weight", "pd.param", "pd.arena"})
+      for (StringRef a :
+           {"pd.name", "pd.weight", "pd.param", "pd.arena", "pd.label_classes", "pd.ignore_index"})
         fn.removeArgAttr(i, StringAttr::get(fn.getContext(), a));
     for (unsigned i = 0; i < fn.getNumResults(); ++i)
       for (StringRef a : {"pd.name", "pd.update", "pd.grad_of"})

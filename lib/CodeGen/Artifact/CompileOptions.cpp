@@ -9,6 +9,7 @@
 #include "llvm/Support/FormatVariadic.h"
 
 #include <cmath>
+#include <limits>
 
 using namespace mlir::pd;
 using llvm::StringRef;
@@ -210,17 +211,64 @@ llvm::Error mlir::pd::setCompileOption(CompileOptions &options, StringRef flag, 
     return llvm::Error::success();
   }
   if (flag == "optimizer") {
-    if (value != "sgd")
-      return llvm::createStringError("--optimizer must be sgd, not '" + value.str() + "'");
+    if (value != "sgd" && value != "momentum" && value != "adam" && value != "adamw")
+      return llvm::createStringError("--optimizer must be sgd, momentum, adam or adamw, not '" +
+                                     value.str() + "'");
     options.optimizer = value.str();
     return llvm::Error::success();
   }
-  if (flag == "lr") {
-    double lr;
-    if (value.trim().getAsDouble(lr) || !(lr > 0) || !std::isfinite(lr))
-      return llvm::createStringError("--lr must be a positive number, not '" + value.str() + "'");
-    options.learningRate = lr;
+  if (flag == "schedule") {
+    if (value != "constant" && value != "step" && value != "cosine")
+      return llvm::createStringError("--schedule must be constant, step or cosine, not '" +
+                                     value.str() + "'");
+    options.schedule = value.str();
     return llvm::Error::success();
   }
+  if (flag == "nesterov")
+    return boolean(options.nesterov);
+  // Real-valued options: the range each accepts, and what it says otherwise.
+  auto real = [&](double &out, double lo, bool loOpen, double hi, bool hiOpen,
+                  StringRef what) -> llvm::Error {
+    double v;
+    if (value.trim().getAsDouble(v) || !std::isfinite(v) || v < lo || (loOpen && v == lo) ||
+        v > hi || (hiOpen && v == hi))
+      return llvm::createStringError("--" + flag.str() + " must be " + what.str() + ", not '" +
+                                     value.str() + "'");
+    out = v;
+    return llvm::Error::success();
+  };
+  constexpr double inf = std::numeric_limits<double>::infinity();
+  if (flag == "lr")
+    return real(options.learningRate, 0, true, inf, true, "a positive number");
+  if (flag == "momentum")
+    return real(options.momentum, 0, false, inf, true, "a number >= 0");
+  if (flag == "beta1")
+    return real(options.beta1, 0, false, 1, true, "in [0, 1)");
+  if (flag == "beta2")
+    return real(options.beta2, 0, false, 1, true, "in [0, 1)");
+  if (flag == "epsilon")
+    return real(options.epsilon, 0, false, inf, true, "a number >= 0");
+  if (flag == "weight-decay")
+    return real(options.weightDecay, 0, false, inf, true, "a number >= 0");
+  if (flag == "clip-norm")
+    return real(options.clipNorm, 0, false, inf, true, "a number >= 0 (0: no clipping)");
+  if (flag == "gamma")
+    return real(options.gamma, 0, true, inf, true, "a positive number");
+  if (flag == "min-lr")
+    return real(options.minLr, 0, false, inf, true, "a number >= 0");
+  auto count = [&](int64_t &out, int64_t lo) -> llvm::Error {
+    int64_t v;
+    if (value.trim().getAsInteger(10, v) || v < lo)
+      return llvm::createStringError("--" + flag.str() + " must be an integer >= " +
+                                     std::to_string(lo) + ", not '" + value.str() + "'");
+    out = v;
+    return llvm::Error::success();
+  };
+  if (flag == "step-size")
+    return count(options.stepSize, 1);
+  if (flag == "total-steps")
+    return count(options.totalSteps, 1);
+  if (flag == "warmup-steps")
+    return count(options.warmupSteps, 0);
   return llvm::createStringError("'" + flag.str() + "' is not a compile option");
 }

@@ -1,6 +1,7 @@
 //===- Train.cpp - pd training ops -> linalg ------------------------------===//
 //
-// one_hot_v2, the sgd update, and softmax_with_cross_entropy (rewritten
+// one_hot_v2, the optimizer updates (sgd, momentum, adam, adamw), and
+// softmax_with_cross_entropy (rewritten
 // into softmax, log_softmax, one_hot_v2 and a reduction, which the other
 // patterns lower).
 //
@@ -9,7 +10,10 @@
 #include "PaddleMLIR/CodeGen/Passes.h"
 #include "PaddleMLIR/Dialect/Pd/IR/PdOps.h"
 #include "Utils.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+
+#include <type_traits>
 
 using namespace mlir;
 using namespace mlir::pd;
@@ -64,6 +68,134 @@ struct SgdLowering : OpConversionPattern<SgdOp> {
     if (failed(out))
       return failure();
     r.replaceOp(op, *out);
+    return success();
+  }
+};
+
+/// One linalg.generic over the static shape of `type` reading `inputs`
+/// (each of that shape) and writing `numResults` new tensors of it, each
+/// element computed by `body`.
+SmallVector<Value>
+updateElementwise(OpBuilder &b, Location loc, RankedTensorType type, ValueRange inputs,
+                  unsigned numResults,
+                  function_ref<SmallVector<Value>(OpBuilder &, Location, ValueRange)> body) {
+  SmallVector<Value> inits;
+  for (unsigned i = 0; i < numResults; ++i)
+    inits.push_back(tensor::EmptyOp::create(b, loc, type.getShape(), type.getElementType()));
+  SmallVector<AffineMap> maps(inputs.size() + numResults, b.getMultiDimIdentityMap(type.getRank()));
+  SmallVector<utils::IteratorType> iters(type.getRank(), utils::IteratorType::parallel);
+  SmallVector<Type> types(numResults, type);
+  auto generic = linalg::GenericOp::create(
+      b, loc, types, inputs, inits, maps, iters, [&](OpBuilder &nb, Location nl, ValueRange args) {
+        linalg::YieldOp::create(nb, nl, body(nb, nl, args.take_front(inputs.size())));
+      });
+  return SmallVector<Value>(generic.getResults());
+}
+
+/// A one-element tensor of `type` holding `v`.
+Value scalarTensor(OpBuilder &b, Location loc, RankedTensorType type, Value v) {
+  return tensor::FromElementsOp::create(b, loc, type, ValueRange{v});
+}
+
+/// momentum (Paddle's dense kernel): g = rescale_grad * grad (+ coeff *
+/// param with l2_decay); velocity' = mu * velocity + g; param' = param -
+/// lr * velocity', or with Nesterov param - lr * (g + mu * velocity').
+struct MomentumLowering : OpConversionPattern<MomentumOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(MomentumOp op, OpAdaptor a,
+                                ConversionPatternRewriter &r) const override {
+    auto type = cast<RankedTensorType>(a.getParam().getType());
+    if (!type.hasStaticShape())
+      return r.notifyMatchFailure(op, "static shapes");
+    Location loc = op.getLoc();
+    Type elem = type.getElementType();
+    Value lr = extractScalar(r, loc, a.getLearningRate());
+    bool nesterov = op.getUseNesterov(), l2 = op.getRegularizationMethod() == "l2_decay";
+    double mu = op.getMu().convertToDouble(), rescale = op.getRescaleGrad().convertToDouble(),
+           coeff = op.getRegularizationCoeff().convertToDouble();
+    SmallVector<Value> out = updateElementwise(
+        r, loc, type, {a.getParam(), a.getGrad(), a.getVelocity()}, 2,
+        [&](OpBuilder &b, Location l, ValueRange v) -> SmallVector<Value> {
+          Value g = v[1];
+          if (rescale != 1.0)
+            g = arith::MulFOp::create(b, l, g, scalar(b, l, elem, rescale));
+          if (l2)
+            g = arith::AddFOp::create(b, l, g,
+                                      arith::MulFOp::create(b, l, v[0], scalar(b, l, elem, coeff)));
+          Value muV = scalar(b, l, elem, mu);
+          Value vel = arith::AddFOp::create(b, l, arith::MulFOp::create(b, l, v[2], muV), g);
+          Value dir = nesterov
+                          ? arith::AddFOp::create(b, l, g, arith::MulFOp::create(b, l, vel, muV))
+                          : vel;
+          Value p = arith::SubFOp::create(b, l, v[0], arith::MulFOp::create(b, l, dir, lr));
+          return {p, vel};
+        });
+    r.replaceOp(op, out);
+    return success();
+  }
+};
+
+/// adam and adamw (Paddle's dense kernels): m1' = b1 m1 + (1 - b1) g,
+/// m2' = b2 m2 + (1 - b2) g^2, param' = param - lr * sqrt(1 - b2^t) /
+/// (1 - b1^t) * m1' / (sqrt(m2') + eps * sqrt(1 - b2^t)), the powers
+/// advanced by one factor; adamw with with_decay first scales param by
+/// 1 - lr * lr_ratio * coeff and uses lr * lr_ratio.
+template <typename AdamLike> struct AdamLowering : OpConversionPattern<AdamLike> {
+  using OpConversionPattern<AdamLike>::OpConversionPattern;
+  using Adaptor = typename AdamLike::Adaptor;
+  LogicalResult matchAndRewrite(AdamLike op, Adaptor a,
+                                ConversionPatternRewriter &r) const override {
+    auto type = cast<RankedTensorType>(a.getParam().getType());
+    if (!type.hasStaticShape())
+      return r.notifyMatchFailure(op, "static shapes");
+    Location loc = op.getLoc();
+    Type elem = type.getElementType();
+    double beta1 = op.getBeta1().convertToDouble(), beta2 = op.getBeta2().convertToDouble(),
+           eps = op.getEpsilon().convertToDouble();
+    double ratio = 1.0, coeff = 0.0;
+    if constexpr (std::is_same_v<AdamLike, AdamwOp>) {
+      ratio = op.getLrRatio().convertToDouble();
+      if (op.getWithDecay())
+        coeff = op.getCoeff().convertToDouble();
+    }
+    Value lr = extractScalar(r, loc, a.getLearningRate());
+    if (ratio != 1.0)
+      lr = arith::MulFOp::create(r, loc, lr, scalar(r, loc, elem, ratio));
+    Value b1Pow = extractScalar(r, loc, a.getBeta1Pow());
+    Value b2Pow = extractScalar(r, loc, a.getBeta2Pow());
+    Value one = scalar(r, loc, elem, 1.0);
+    Value sqrtB2 = math::SqrtOp::create(r, loc, arith::SubFOp::create(r, loc, one, b2Pow));
+    Value stepLr = arith::DivFOp::create(r, loc, arith::MulFOp::create(r, loc, lr, sqrtB2),
+                                         arith::SubFOp::create(r, loc, one, b1Pow));
+    Value epsHat = arith::MulFOp::create(r, loc, scalar(r, loc, elem, eps), sqrtB2);
+    Value decay =
+        coeff != 0.0
+            ? arith::SubFOp::create(r, loc, one,
+                                    arith::MulFOp::create(r, loc, lr, scalar(r, loc, elem, coeff)))
+            : Value();
+    SmallVector<Value> out = updateElementwise(
+        r, loc, type, {a.getParam(), a.getGrad(), a.getMoment1(), a.getMoment2()}, 3,
+        [&](OpBuilder &b, Location l, ValueRange v) -> SmallVector<Value> {
+          Value p = v[0], g = v[1];
+          if (decay)
+            p = arith::MulFOp::create(b, l, p, decay);
+          auto mix = [&](Value m, double beta, Value x) -> Value {
+            return arith::AddFOp::create(
+                b, l, arith::MulFOp::create(b, l, m, scalar(b, l, elem, beta)),
+                arith::MulFOp::create(b, l, x, scalar(b, l, elem, 1.0 - beta)));
+          };
+          Value m1 = mix(v[2], beta1, g);
+          Value m2 = mix(v[3], beta2, arith::MulFOp::create(b, l, g, g));
+          Value denom = arith::AddFOp::create(b, l, math::SqrtOp::create(b, l, m2), epsHat);
+          Value upd = arith::MulFOp::create(b, l, stepLr, arith::DivFOp::create(b, l, m1, denom));
+          return {arith::SubFOp::create(b, l, p, upd), m1, m2};
+        });
+    auto powType = cast<RankedTensorType>(a.getBeta1Pow().getType());
+    out.push_back(scalarTensor(r, loc, powType,
+                               arith::MulFOp::create(r, loc, b1Pow, scalar(r, loc, elem, beta1))));
+    out.push_back(scalarTensor(r, loc, cast<RankedTensorType>(a.getBeta2Pow().getType()),
+                               arith::MulFOp::create(r, loc, b2Pow, scalar(r, loc, elem, beta2))));
+    r.replaceOp(op, out);
     return success();
   }
 };
@@ -157,13 +289,8 @@ struct Pool2dGradLowering : OpConversionPattern<Pool2dGradOp> {
                       int64_t s, int64_t p) -> std::pair<Value, Value> {
       if (global)
         return {cst(b, l, 0), cst(b, l, in)};
-      if (adaptive) {
-        Value lo = arith::DivUIOp::create(b, l, arith::MulIOp::create(b, l, i, cst(b, l, in)),
-                                          cst(b, l, outSize));
-        Value hiNum = arith::MulIOp::create(b, l, arith::AddIOp::create(b, l, i, cst(b, l, 1)),
-                                            cst(b, l, in));
-        return {lo, arith::CeilDivUIOp::create(b, l, hiNum, cst(b, l, outSize))};
-      }
+      if (adaptive)
+        return adaptiveBin(b, l, i, cst(b, l, in), cst(b, l, outSize));
       Value start =
           arith::SubIOp::create(b, l, arith::MulIOp::create(b, l, i, cst(b, l, s)), cst(b, l, p));
       Value end = arith::AddIOp::create(b, l, start, cst(b, l, k));
@@ -265,6 +392,6 @@ struct Pool2dGradLowering : OpConversionPattern<Pool2dGradOp> {
 } // namespace
 
 void mlir::pd::populatePdTrainToLinalgPatterns(RewritePatternSet &p) {
-  p.add<OneHotV2Lowering, SgdLowering, SoftmaxWithCrossEntropyLowering, Pool2dGradLowering>(
-      p.getContext());
+  p.add<OneHotV2Lowering, SgdLowering, MomentumLowering, AdamLowering<AdamOp>,
+        AdamLowering<AdamwOp>, SoftmaxWithCrossEntropyLowering, Pool2dGradLowering>(p.getContext());
 }

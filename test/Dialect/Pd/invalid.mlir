@@ -1831,3 +1831,30 @@ func.func @negative_set_value_result(%x: tensor<4x3xf32>, %v: tensor<3xf32>) {
   %0 = pd.set_value %x ValueTensor(%v) {axes = array<i64: 0>, starts = array<i64: 1>, ends = array<i64: 2>, steps = array<i64: 1>} : (tensor<4x3xf32>, tensor<3xf32>) -> tensor<1x3xf32>
   return
 }
+
+// -----
+
+// Tests that momentum's velocity must have the parameter's shape.
+func.func @negative_momentum_velocity(%p: tensor<4x3xf32>, %g: tensor<4x3xf32>, %v: tensor<3x4xf32>, %lr: tensor<1xf32>) {
+  // expected-error @+1 {{'pd.momentum' op Velocity must have Param's type [4, 3], got [3, 4]}}
+  %0:2 = pd.momentum %p, %g, %v, %lr {mu = 0.9 : f32} : (tensor<4x3xf32>, tensor<4x3xf32>, tensor<3x4xf32>, tensor<1xf32>) -> (tensor<4x3xf32>, tensor<4x3xf32>)
+  return
+}
+
+// -----
+
+// Tests that adam's learning rate must be one element.
+func.func @negative_adam_lr(%p: tensor<4xf32>, %lr: tensor<2xf32>, %b: tensor<1xf32>) {
+  // expected-error @+1 {{'pd.adam' op LearningRate must be one element of Param's element type, got shape [2]}}
+  %0:5 = pd.adam %p, %p, %lr, %p, %p, %b, %b : (tensor<4xf32>, tensor<4xf32>, tensor<2xf32>, tensor<4xf32>, tensor<4xf32>, tensor<1xf32>, tensor<1xf32>) -> (tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<1xf32>, tensor<1xf32>)
+  return
+}
+
+// -----
+
+// Tests that adamw's beta1 must lie in [0, 1].
+func.func @negative_adamw_beta(%p: tensor<4xf32>, %b: tensor<1xf32>) {
+  // expected-error @+1 {{'pd.adamw' op attribute 'beta1' failed to satisfy constraint}}
+  %0:5 = pd.adamw %p, %p, %b, %p, %p, %b, %b {beta1 = 1.5 : f32} : (tensor<4xf32>, tensor<4xf32>, tensor<1xf32>, tensor<4xf32>, tensor<4xf32>, tensor<1xf32>, tensor<1xf32>) -> (tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<1xf32>, tensor<1xf32>)
+  return
+}

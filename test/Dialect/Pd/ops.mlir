@@ -1468,3 +1468,15 @@ func.func @compare_bitwise_bool(%x: tensor<2x3x4xi32>, %y: tensor<3x1xi32>, %a: 
   %5 = pd.bitwise_not %b : (tensor<4xi1>) -> tensor<4xi1>
   return %0, %1, %2, %3, %4, %5 : tensor<2x3x4xi1>, tensor<2x3x4xi1>, tensor<?x4xi1>, tensor<?x4xi1>, tensor<?x4xi1>, tensor<4xi1>
 }
+
+// Tests that the optimizer ops round-trip with their attributes.
+// CHECK-LABEL: func.func @optimizers
+// CHECK: pd.momentum %arg0, %arg1, %arg2, %arg3 {mu = 0.899999976 : f32, use_nesterov = true} : (tensor<4x3xf32>, tensor<4x3xf32>, tensor<4x3xf32>, tensor<1xf32>) -> (tensor<4x3xf32>, tensor<4x3xf32>)
+// CHECK: pd.adam %arg0, %arg1, %arg3, %arg2, %arg2, %arg3, %arg3 {beta1 = 8.000000e-01 : f32} : (tensor<4x3xf32>, tensor<4x3xf32>, tensor<1xf32>, tensor<4x3xf32>, tensor<4x3xf32>, tensor<1xf32>, tensor<1xf32>) -> (tensor<4x3xf32>, tensor<4x3xf32>, tensor<4x3xf32>, tensor<1xf32>, tensor<1xf32>)
+// CHECK: pd.adamw %arg0, %arg1, %arg3, %arg2, %arg2, %arg3, %arg3 {coeff = 5.000000e-02 : f32, with_decay = true} : (tensor<4x3xf32>, tensor<4x3xf32>, tensor<1xf32>, tensor<4x3xf32>, tensor<4x3xf32>, tensor<1xf32>, tensor<1xf32>) -> (tensor<4x3xf32>, tensor<4x3xf32>, tensor<4x3xf32>, tensor<1xf32>, tensor<1xf32>)
+func.func @optimizers(%p: tensor<4x3xf32>, %g: tensor<4x3xf32>, %v: tensor<4x3xf32>, %lr: tensor<1xf32>) {
+  %0:2 = pd.momentum %p, %g, %v, %lr {mu = 0.9 : f32, use_nesterov = true} : (tensor<4x3xf32>, tensor<4x3xf32>, tensor<4x3xf32>, tensor<1xf32>) -> (tensor<4x3xf32>, tensor<4x3xf32>)
+  %1:5 = pd.adam %p, %g, %lr, %v, %v, %lr, %lr {beta1 = 0.8 : f32} : (tensor<4x3xf32>, tensor<4x3xf32>, tensor<1xf32>, tensor<4x3xf32>, tensor<4x3xf32>, tensor<1xf32>, tensor<1xf32>) -> (tensor<4x3xf32>, tensor<4x3xf32>, tensor<4x3xf32>, tensor<1xf32>, tensor<1xf32>)
+  %2:5 = pd.adamw %p, %g, %lr, %v, %v, %lr, %lr {coeff = 0.05 : f32, with_decay = true} : (tensor<4x3xf32>, tensor<4x3xf32>, tensor<1xf32>, tensor<4x3xf32>, tensor<4x3xf32>, tensor<1xf32>, tensor<1xf32>) -> (tensor<4x3xf32>, tensor<4x3xf32>, tensor<4x3xf32>, tensor<1xf32>, tensor<1xf32>)
+  return
+}

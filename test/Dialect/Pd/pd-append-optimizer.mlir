@@ -9,8 +9,8 @@
 // CHECK-SAME: -> (tensor<1xf32> {pd.name = "loss"})
 // CHECK: %[[W:.*]] = ml_program.global_load @w : tensor<3xf32>
 // CHECK: %[[G:.*]] = pd.elementwise_mul %[[W]]
-// CHECK: %[[P:.*]] = ml_program.global_load @w : tensor<3xf32>
 // CHECK: %[[LR:.*]] = pd.fill_constant {shape = array<i64: 1>, value = 2.500000e-01 : f32} : () -> tensor<1xf32>
+// CHECK: %[[P:.*]] = ml_program.global_load @w : tensor<3xf32>
 // CHECK: %[[NEW:.*]] = pd.sgd %[[P]], %[[LR]], %[[G]]
 // CHECK: ml_program.global_store @w = %[[NEW]]
 // CHECK: return %{{.*}} : tensor<1xf32>

@@ -633,6 +633,65 @@ LogicalResult SoftmaxWithCrossEntropyOp::inferResultTypes(SmallVectorImpl<Type> 
   return success();
 }
 
+namespace {
+/// The optimizer ops' operand checks: every `state` operand has Param's
+/// shape, every `scalar` operand (learning rate, beta powers) one element,
+/// all of Param's element type.
+LogicalResult checkOptimizerOperands(const Checker &c, Value param,
+                                     ArrayRef<std::pair<StringRef, Value>> state,
+                                     ArrayRef<std::pair<StringRef, Value>> scalars) {
+  auto p = rt(param);
+  for (auto [slot, v] : state) {
+    auto t = rt(v);
+    if (t.getElementType() != p.getElementType() || t.getRank() != p.getRank() ||
+        llvm::any_of(llvm::zip(t.getShape(), p.getShape()),
+                     [](auto d) { return conflict(std::get<0>(d), std::get<1>(d)); }))
+      return c.fail(slot + " must have Param's type " + shapeStr(p.getShape()) + ", got " +
+                    shapeStr(t.getShape()));
+  }
+  for (auto [slot, v] : scalars) {
+    auto t = rt(v);
+    if (t.getElementType() != p.getElementType() || conflict(prod(t.getShape()), 1))
+      return c.fail(slot + " must be one element of Param's element type, got shape " +
+                    shapeStr(t.getShape()));
+  }
+  return success();
+}
+} // namespace
+
+LogicalResult MomentumOp::inferResultTypes(SmallVectorImpl<Type> &types, bool emit) {
+  if (failed(checkOptimizerOperands(Checker{*this, emit}, getParam(),
+                                    {{"Grad", getGrad()}, {"Velocity", getVelocity()}},
+                                    {{"LearningRate", getLearningRate()}})))
+    return failure();
+  types.push_back(getParam().getType());
+  types.push_back(getVelocity().getType());
+  return success();
+}
+
+template <typename AdamLike>
+static LogicalResult inferAdamTypes(AdamLike op, SmallVectorImpl<Type> &types, bool emit) {
+  if (failed(checkOptimizerOperands(
+          Checker{op, emit}, op.getParam(),
+          {{"Grad", op.getGrad()}, {"Moment1", op.getMoment1()}, {"Moment2", op.getMoment2()}},
+          {{"LearningRate", op.getLearningRate()},
+           {"Beta1Pow", op.getBeta1Pow()},
+           {"Beta2Pow", op.getBeta2Pow()}})))
+    return failure();
+  for (Value v :
+       {op.getParam(), op.getMoment1(), op.getMoment2(), op.getBeta1Pow(), op.getBeta2Pow()})
+    types.push_back(v.getType());
+  return success();
+}
+
+LogicalResult AdamOp::inferResultTypes(SmallVectorImpl<Type> &types, bool emit) {
+  return inferAdamTypes(*this, types, emit);
+}
+
+LogicalResult AdamwOp::inferResultTypes(SmallVectorImpl<Type> &types, bool emit) {
+  return inferAdamTypes(*this, types, emit);
+}
+
 LogicalResult LogSoftmaxOp::inferResultTypes(SmallVectorImpl<Type> &types, bool emit) {
   if (failed(Checker{*this, emit}.axis(getAxis(), rt(getX()).getRank())))
     return failure();

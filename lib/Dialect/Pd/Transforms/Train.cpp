@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "../IR/Gradients/Rules.h"
+#include "Constants.h"
 #include "PaddleMLIR/Dialect/Pd/IR/PdGradient.h"
 #include "PaddleMLIR/Dialect/Pd/IR/PdOps.h"
 #include "PaddleMLIR/Dialect/Pd/Transforms/Calibration.h"
@@ -16,6 +17,10 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MLProgram/IR/MLProgram.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/SymbolTable.h"
+
+#include <cmath>
+#include <cstdio>
 
 namespace mlir::pd {
 #define GEN_PASS_DEF_PDAPPENDLOSSPASS
@@ -97,7 +102,18 @@ struct PdAppendLossPass : impl::PdAppendLossPassBase<PdAppendLossPass> {
     labelShape.back() = 1;
     auto labelType = RankedTensorType::get(labelShape, b.getI64Type());
     unsigned argIndex = main.getNumArguments();
-    if (failed(main.insertArgument(argIndex, labelType, named(b, label), main.getLoc())))
+    // The label's classes and ignored value travel to the manifest, where
+    // the runtime checks bound labels against them.
+    DictionaryAttr labelAttrs = b.getDictionaryAttr(
+        {b.getNamedAttr(kName, b.getStringAttr(label)),
+         b.getNamedAttr("pd.label_classes", b.getI64IntegerAttr(predType.getShape().back())),
+         b.getNamedAttr("pd.ignore_index", b.getI64IntegerAttr(-100))});
+    if (predType.isDynamicDim(predType.getRank() - 1)) {
+      main.emitError() << "pd-append-loss: the prediction's class dim must be static, got "
+                       << prediction.getType();
+      return signalPassFailure();
+    }
+    if (failed(main.insertArgument(argIndex, labelType, labelAttrs, main.getLoc())))
       return signalPassFailure();
     Value labelArg = main.getArgument(argIndex);
     Location loc = NameLoc::get(b.getStringAttr(lossOp), prediction.getLoc());
@@ -358,23 +374,140 @@ struct PdAppendBackwardPass : impl::PdAppendBackwardPassBase<PdAppendBackwardPas
 // pd-append-optimizer
 //===----------------------------------------------------------------------===//
 
+/// `v` as people write it: 0.9, 1, 1e-08.
+std::string num(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof(buf), "%g", v);
+  return buf;
+}
+
+/// A new zero-initialized (or `init`-filled) mutable global of `type`
+/// holding optimizer state, loaded before `before`; its name is `base` made
+/// unique.
+std::pair<ml_program::GlobalOp, Value> newStateGlobal(OpBuilder &b, Operation *before,
+                                                      StringRef base, RankedTensorType type,
+                                                      double init) {
+  int64_t n = type.getNumElements();
+  std::vector<char> bytes;
+  if (type.getElementType().isF32()) {
+    std::vector<float> v(n, static_cast<float>(init));
+    bytes.assign(reinterpret_cast<char *>(v.data()), reinterpret_cast<char *>(v.data() + n));
+  } else if (type.getElementType().isF64()) {
+    std::vector<double> v(n, init);
+    bytes.assign(reinterpret_cast<char *>(v.data()), reinterpret_cast<char *>(v.data() + n));
+  } else {
+    std::vector<int64_t> v(n, static_cast<int64_t>(init));
+    bytes.assign(reinterpret_cast<char *>(v.data()), reinterpret_cast<char *>(v.data() + n));
+  }
+  Value load = newConstantBytes(b, before, base, type, bytes);
+  auto constLoad = load.getDefiningOp<ml_program::GlobalLoadConstOp>();
+  auto global = SymbolTable::lookupNearestSymbolFrom<ml_program::GlobalOp>(
+      constLoad, constLoad.getGlobalAttr());
+  global->setAttr("pd.optimizer_state", b.getUnitAttr());
+  global->setAttr("pd.stop_gradient", b.getUnitAttr());
+  OpBuilder lb(constLoad);
+  Value value = ml_program::GlobalLoadOp::create(lb, constLoad.getLoc(), type,
+                                                 FlatSymbolRefAttr::get(global.getSymNameAttr()))
+                    .getResult();
+  constLoad.getResult().replaceAllUsesWith(value);
+  constLoad.erase();
+  global.setIsMutable(true);
+  return {global, value};
+}
+
 struct PdAppendOptimizerPass : impl::PdAppendOptimizerPassBase<PdAppendOptimizerPass> {
   using Base::Base;
+
+  LogicalResult checkOptions(func::FuncOp main) {
+    auto bad = [&]() {
+      InFlightDiagnostic d = main.emitError();
+      d << "pd-append-optimizer: ";
+      return d;
+    };
+    if (optimizer != "sgd" && optimizer != "momentum" && optimizer != "adam" &&
+        optimizer != "adamw")
+      return bad() << "unknown optimizer '" << optimizer
+                   << "' (expected sgd, momentum, adam or adamw)";
+    if (!(learningRate > 0) || !std::isfinite(learningRate))
+      return bad() << "the learning rate must be positive, got " << num(learningRate);
+    if (!(momentum >= 0) || !std::isfinite(momentum))
+      return bad() << "momentum must be >= 0, got " << num(momentum);
+    if (!(beta1 >= 0 && beta1 < 1) || !(beta2 >= 0 && beta2 < 1))
+      return bad() << "beta1 and beta2 must be in [0, 1), got " << num(beta1) << " and "
+                   << num(beta2);
+    if (!(epsilon >= 0))
+      return bad() << "epsilon must be >= 0, got " << num(epsilon);
+    if (!(clipNorm >= 0) || !std::isfinite(clipNorm))
+      return bad() << "clip-norm must be >= 0 (0: no clipping), got " << num(clipNorm);
+    if (!std::isfinite(weightDecay))
+      return bad() << "weight-decay must be a number, got " << num(weightDecay);
+    if (schedule != "constant" && schedule != "step" && schedule != "cosine")
+      return bad() << "unknown schedule '" << schedule << "' (expected constant, step or cosine)";
+    if (schedule == "step" && (stepSize <= 0 || !(gamma > 0)))
+      return bad() << "the step schedule needs step-size > 0 and gamma > 0";
+    if (schedule == "cosine" && totalSteps <= 0)
+      return bad() << "the cosine schedule needs total-steps > 0";
+    if (schedule == "cosine" && !(minLr >= 0 && minLr <= learningRate))
+      return bad() << "min-lr must be in [0, lr], got " << num(minLr);
+    if (warmupSteps < 0)
+      return bad() << "warmup-steps must be >= 0, got " << warmupSteps;
+    return success();
+  }
+
+  /// The learning rate of this step as a [1] tensor: the schedule at the
+  /// step counter t (the steps taken before this one), times t / warmup
+  /// during the warmup; increments the counter.
+  Value learningRateTensor(OpBuilder &b, GradientBuilder &g, func::FuncOp main, Type elem) {
+    auto type = RankedTensorType::get({1}, elem);
+    auto constant = [&](double v) {
+      return g.make<FillConstantOp>(Value(), Value(), ValueRange(), b.getDenseI64ArrayAttr({1}),
+                                    b.getF32FloatAttr(static_cast<float>(v)), b.getStringAttr(""),
+                                    b.getI32IntegerAttr(elem.isF64() ? 6 : 5),
+                                    b.getBoolAttr(false));
+    };
+    if (schedule == "constant" && warmupSteps == 0)
+      return constant(learningRate);
+    Operation *ret = main.getBody().front().getTerminator();
+    auto counterType = RankedTensorType::get({1}, b.getI64Type());
+    auto [counter, count] = newStateGlobal(b, ret, "@LR_DECAY_COUNTER@", counterType, 0.0);
+    Value one = g.make<FillConstantOp>(Value(), Value(), ValueRange(), b.getDenseI64ArrayAttr({1}),
+                                       b.getF32FloatAttr(1.0f), b.getStringAttr(""),
+                                       b.getI32IntegerAttr(3), b.getBoolAttr(false));
+    ml_program::GlobalStoreOp::create(
+        b, ret->getLoc(), FlatSymbolRefAttr::get(counter.getSymNameAttr()), g.add(count, one));
+    Value t = CastOp::create(b, ret->getLoc(), type, count, b.getI32IntegerAttr(3),
+                             b.getI32IntegerAttr(elem.isF64() ? 6 : 5));
+    // The schedule runs on the steps after the warmup.
+    Value s = t;
+    if (warmupSteps > 0)
+      s = g.make<ElementwiseMaxOp>(g.scale(t, 1.0, -static_cast<double>(warmupSteps)),
+                                   constant(0.0), -1);
+    Value lr;
+    if (schedule == "constant") {
+      lr = constant(learningRate);
+    } else if (schedule == "step") {
+      // lr * gamma ^ floor(s / step_size); the division of integers is exact.
+      Value k = g.make<FloorOp>(g.div(s, constant(static_cast<double>(stepSize))));
+      lr = g.scale(g.make<ElementwisePowOp>(constant(gamma), k, -1), learningRate);
+    } else {
+      // min + (lr - min) * (1 + cos(pi * min(s, T) / T)) / 2.
+      Value clamped = g.make<ElementwiseMinOp>(s, constant(static_cast<double>(totalSteps)), -1);
+      Value c = g.make<CosOp>(g.scale(clamped, M_PI / static_cast<double>(totalSteps)));
+      lr = g.scale(c, (learningRate - minLr) / 2, (learningRate - minLr) / 2 + minLr);
+    }
+    if (warmupSteps > 0) {
+      Value ramp = g.make<ElementwiseMinOp>(g.div(t, constant(static_cast<double>(warmupSteps))),
+                                            constant(1.0), -1);
+      lr = g.mul(lr, ramp);
+    }
+    return lr;
+  }
+
   void runOnOperation() override {
     ModuleOp module = getOperation();
     func::FuncOp main = mainOf(module, "pd-append-optimizer");
-    if (!main)
+    if (!main || failed(checkOptions(main)))
       return signalPassFailure();
-    if (optimizer != "sgd") {
-      main.emitError() << "pd-append-optimizer: unknown optimizer '" << optimizer
-                       << "' (expected sgd)";
-      return signalPassFailure();
-    }
-    if (!(learningRate > 0)) {
-      main.emitError() << "pd-append-optimizer: the learning rate must be positive, got "
-                       << learningRate;
-      return signalPassFailure();
-    }
     Block &block = main.getBody().front();
     auto ret = cast<func::ReturnOp>(block.getTerminator());
     OpBuilder b(ret);
@@ -396,26 +529,100 @@ struct PdAppendOptimizerPass : impl::PdAppendOptimizerPassBase<PdAppendOptimizer
                      "first)");
       return signalPassFailure();
     }
+    SmallVector<ml_program::GlobalOp> globals;
     for (auto &[name, grad] : updates) {
       auto global = module.lookupSymbol<ml_program::GlobalOp>(name);
       if (!global) {
         main.emitError() << "pd-append-optimizer: no global '" << name.getValue() << "'";
         return signalPassFailure();
       }
+      globals.push_back(global);
+    }
+    Type elem = cast<RankedTensorType>(globals.front().getType()).getElementType();
+    Location loc = NameLoc::get(b.getStringAttr(optimizer), ret.getLoc());
+    GradientBuilder g(b, ret, {}, {});
+    Value lr = learningRateTensor(b, g, main, elem);
+
+    // Clipping by the global norm: g * clip / max(||g||, clip).
+    if (clipNorm > 0) {
+      Value sumSq;
+      for (auto &[name, grad] : updates) {
+        SmallVector<int32_t> all;
+        for (int64_t d = 0; d < rankOf(grad); ++d)
+          all.push_back(static_cast<int32_t>(d));
+        Value part = g.reshape(g.sumKeep(g.make<SquareOp>(grad), all), {1});
+        sumSq = sumSq ? g.add(sumSq, part) : part;
+      }
+      Value norm = g.make<SqrtOp>(sumSq);
+      Value clip = g.full(norm, clipNorm);
+      Value factor = g.div(clip, g.make<ElementwiseMaxOp>(norm, clip, -1));
+      for (auto &u : updates)
+        u.second = g.mul(u.second, factor);
+    }
+
+    bool adam = optimizer == "adam" || optimizer == "adamw";
+    double decay = weightDecay >= 0 ? weightDecay : (optimizer == "adamw" ? 0.01 : 0.0);
+    // Adam's bias correction reads beta1^t and beta2^t, shared by every
+    // parameter; the first adam op's outputs advance them.
+    Value beta1Pow, beta2Pow;
+    ml_program::GlobalOp beta1Global, beta2Global;
+    if (adam) {
+      auto scalarType = RankedTensorType::get({1}, elem);
+      std::tie(beta1Global, beta1Pow) =
+          newStateGlobal(b, ret, "beta1_pow_acc_0", scalarType, beta1);
+      std::tie(beta2Global, beta2Pow) =
+          newStateGlobal(b, ret, "beta2_pow_acc_0", scalarType, beta2);
+    }
+    auto store = [&](ml_program::GlobalOp global, Value value) {
+      ml_program::GlobalStoreOp::create(b, loc, FlatSymbolRefAttr::get(global.getSymNameAttr()),
+                                        value);
+    };
+    auto f32 = [&](double v) { return b.getF32FloatAttr(static_cast<float>(v)); };
+    for (auto [u, global] : llvm::zip(updates, globals)) {
+      StringAttr name = u.first;
+      Value grad = u.second;
       // Loads of a trained parameter read its current value, never a
       // constant folded at compile time.
       makeMutable(global, main);
-      auto symbol = FlatSymbolRefAttr::get(name);
-      Location loc =
-          NameLoc::get(b.getStringAttr(optimizer + ":" + name.getValue()), grad.getLoc());
-      Value param = ml_program::GlobalLoadOp::create(b, loc, global.getType(), symbol);
-      auto elem = cast<RankedTensorType>(global.getType()).getElementType();
-      Value lr = FillConstantOp::create(
-          b, loc, RankedTensorType::get({1}, elem), Value(), Value(), ValueRange(),
-          b.getDenseI64ArrayAttr({1}), b.getF32FloatAttr(static_cast<float>(learningRate)),
-          b.getStringAttr(""), b.getI32IntegerAttr(elem.isF64() ? 6 : 5), b.getBoolAttr(false));
-      Value updated = SgdOp::create(b, loc, global.getType(), param, lr, grad);
-      ml_program::GlobalStoreOp::create(b, loc, symbol, updated);
+      auto type = cast<RankedTensorType>(global.getType());
+      Location ploc = NameLoc::get(b.getStringAttr(optimizer + ":" + name.getValue()), loc);
+      Value param = ml_program::GlobalLoadOp::create(b, ploc, type, FlatSymbolRefAttr::get(name));
+      if (decay > 0 && optimizer != "adamw")
+        grad = g.add(grad, g.scale(param, decay));
+      if (optimizer == "sgd") {
+        store(global, SgdOp::create(b, ploc, type, param, lr, grad));
+      } else if (optimizer == "momentum") {
+        auto [vGlobal, velocity] =
+            newStateGlobal(b, ret, (name.getValue() + "_velocity_0").str(), type, 0.0);
+        auto op =
+            MomentumOp::create(b, ploc, type, type, param, grad, velocity, lr, f32(momentum),
+                               b.getBoolAttr(nesterov), b.getStringAttr(""), f32(0.0), f32(1.0));
+        store(global, op.getParamOut());
+        store(vGlobal, op.getVelocityOut());
+      } else {
+        auto [m1Global, m1] =
+            newStateGlobal(b, ret, (name.getValue() + "_moment1_0").str(), type, 0.0);
+        auto [m2Global, m2] =
+            newStateGlobal(b, ret, (name.getValue() + "_moment2_0").str(), type, 0.0);
+        Type powType = beta1Pow.getType();
+        SmallVector<Type> types{type, type, type, powType, powType};
+        Operation *op;
+        if (optimizer == "adam")
+          op = AdamOp::create(b, ploc, types, param, grad, lr, m1, m2, beta1Pow, beta2Pow,
+                              f32(beta1), f32(beta2), f32(epsilon));
+        else
+          op = AdamwOp::create(b, ploc, types, param, grad, lr, m1, m2, beta1Pow, beta2Pow,
+                               f32(beta1), f32(beta2), f32(epsilon), f32(decay), f32(1.0),
+                               b.getBoolAttr(decay > 0));
+        store(global, op->getResult(0));
+        store(m1Global, op->getResult(1));
+        store(m2Global, op->getResult(2));
+        if (beta1Global) {
+          store(beta1Global, op->getResult(3));
+          store(beta2Global, op->getResult(4));
+          beta1Global = beta2Global = nullptr;
+        }
+      }
     }
     setResults(main, kept, keptAttrs);
   }

@@ -1633,6 +1633,95 @@ def Pd_SgdOp : Pd_Op<"sgd"> {
   }];
 }
 
+def Pd_MomentumOp : Pd_Op<"momentum"> {
+  let summary = "one momentum step: g = rescale_grad * grad (+ coeff * param with l2_decay); velocity = mu * velocity + g; param - lr[0] * (nesterov ? g + mu * velocity : velocity)";
+  let description = [{
+    Paddle operator `momentum`: one momentum step: g = rescale_grad * grad (+ coeff * param with l2_decay); velocity = mu * velocity + g; param - lr[0] * (nesterov ? g + mu * velocity : velocity).
+
+    Input slots: Param, Grad, Velocity, LearningRate. Output slots: ParamOut, VelocityOut.
+
+    Example:
+
+    ```mlir
+    %p1, %v1 = pd.momentum %p, %g, %v, %lr {mu = 0.9 : f32} : (tensor<64x10xf32>, tensor<64x10xf32>, tensor<64x10xf32>, tensor<1xf32>) -> (tensor<64x10xf32>, tensor<64x10xf32>)
+    ```
+  }];
+  let arguments = (ins
+    Pd_FloatTensor:$Param,
+    Pd_FloatTensor:$Grad,
+    Pd_FloatTensor:$Velocity,
+    Pd_FloatTensor:$LearningRate,
+    ConfinedAttr<F32Attr, [Pd_F32Min<"0.0">]>:$mu,
+    DefaultValuedAttr<BoolAttr, "false">:$use_nesterov,
+    DefaultValuedStrAttr<ConfinedAttr<StrAttr, [Pd_StrIn<["", "l2_decay"]>]>, "">:$regularization_method,
+    DefaultValuedAttr<ConfinedAttr<F32Attr, [Pd_F32Min<"0.0">]>, "0.0">:$regularization_coeff,
+    DefaultValuedAttr<F32Attr, "1.0">:$rescale_grad
+  );
+  let results = (outs Pd_FloatTensor:$ParamOut, Pd_FloatTensor:$VelocityOut);
+  let assemblyFormat = "$Param `,` $Grad `,` $Velocity `,` $LearningRate attr-dict `:` functional-type(operands, results)";
+}
+
+def Pd_AdamOp : Pd_Op<"adam"> {
+  let summary = "one Adam step with bias correction from the running powers beta1^t, beta2^t (which it multiplies by beta1, beta2)";
+  let description = [{
+    Paddle operator `adam`: one Adam step with bias correction from the running powers beta1^t, beta2^t (which it multiplies by beta1, beta2).
+
+    Input slots: Param, Grad, LearningRate, Moment1, Moment2, Beta1Pow, Beta2Pow. Output slots: ParamOut, Moment1Out, Moment2Out, Beta1PowOut, Beta2PowOut.
+
+    Example:
+
+    ```mlir
+    %p1, %m1, %m2, %b1, %b2 = pd.adam %p, %g, %lr, %m, %v, %bp1, %bp2 : (tensor<64x10xf32>, tensor<64x10xf32>, tensor<1xf32>, tensor<64x10xf32>, tensor<64x10xf32>, tensor<1xf32>, tensor<1xf32>) -> (tensor<64x10xf32>, tensor<64x10xf32>, tensor<64x10xf32>, tensor<1xf32>, tensor<1xf32>)
+    ```
+  }];
+  let arguments = (ins
+    Pd_FloatTensor:$Param,
+    Pd_FloatTensor:$Grad,
+    Pd_FloatTensor:$LearningRate,
+    Pd_FloatTensor:$Moment1,
+    Pd_FloatTensor:$Moment2,
+    Pd_FloatTensor:$Beta1Pow,
+    Pd_FloatTensor:$Beta2Pow,
+    DefaultValuedAttr<ConfinedAttr<F32Attr, [Pd_F32Range<"0.0", "1.0">]>, "0.9">:$beta1,
+    DefaultValuedAttr<ConfinedAttr<F32Attr, [Pd_F32Range<"0.0", "1.0">]>, "0.999">:$beta2,
+    DefaultValuedAttr<ConfinedAttr<F32Attr, [Pd_F32Min<"0.0">]>, "1e-08">:$epsilon
+  );
+  let results = (outs Pd_FloatTensor:$ParamOut, Pd_FloatTensor:$Moment1Out, Pd_FloatTensor:$Moment2Out, Pd_FloatTensor:$Beta1PowOut, Pd_FloatTensor:$Beta2PowOut);
+  let assemblyFormat = "$Param `,` $Grad `,` $LearningRate `,` $Moment1 `,` $Moment2 `,` $Beta1Pow `,` $Beta2Pow attr-dict `:` functional-type(operands, results)";
+}
+
+def Pd_AdamwOp : Pd_Op<"adamw"> {
+  let summary = "Adam with decoupled weight decay: with_decay first scales param by 1 - lr[0] * lr_ratio * coeff, then the adam step";
+  let description = [{
+    Paddle operator `adamw`: Adam with decoupled weight decay: with_decay first scales param by 1 - lr[0] * lr_ratio * coeff, then the adam step.
+
+    Input slots: Param, Grad, LearningRate, Moment1, Moment2, Beta1Pow, Beta2Pow. Output slots: ParamOut, Moment1Out, Moment2Out, Beta1PowOut, Beta2PowOut.
+
+    Example:
+
+    ```mlir
+    %p1, %m1, %m2, %b1, %b2 = pd.adamw %p, %g, %lr, %m, %v, %bp1, %bp2 {with_decay = true} : (tensor<64x10xf32>, tensor<64x10xf32>, tensor<1xf32>, tensor<64x10xf32>, tensor<64x10xf32>, tensor<1xf32>, tensor<1xf32>) -> (tensor<64x10xf32>, tensor<64x10xf32>, tensor<64x10xf32>, tensor<1xf32>, tensor<1xf32>)
+    ```
+  }];
+  let arguments = (ins
+    Pd_FloatTensor:$Param,
+    Pd_FloatTensor:$Grad,
+    Pd_FloatTensor:$LearningRate,
+    Pd_FloatTensor:$Moment1,
+    Pd_FloatTensor:$Moment2,
+    Pd_FloatTensor:$Beta1Pow,
+    Pd_FloatTensor:$Beta2Pow,
+    DefaultValuedAttr<ConfinedAttr<F32Attr, [Pd_F32Range<"0.0", "1.0">]>, "0.9">:$beta1,
+    DefaultValuedAttr<ConfinedAttr<F32Attr, [Pd_F32Range<"0.0", "1.0">]>, "0.999">:$beta2,
+    DefaultValuedAttr<ConfinedAttr<F32Attr, [Pd_F32Min<"0.0">]>, "1e-08">:$epsilon,
+    DefaultValuedAttr<ConfinedAttr<F32Attr, [Pd_F32Min<"0.0">]>, "0.01">:$coeff,
+    DefaultValuedAttr<ConfinedAttr<F32Attr, [Pd_F32Min<"0.0">]>, "1.0">:$lr_ratio,
+    DefaultValuedAttr<BoolAttr, "false">:$with_decay
+  );
+  let results = (outs Pd_FloatTensor:$ParamOut, Pd_FloatTensor:$Moment1Out, Pd_FloatTensor:$Moment2Out, Pd_FloatTensor:$Beta1PowOut, Pd_FloatTensor:$Beta2PowOut);
+  let assemblyFormat = "$Param `,` $Grad `,` $LearningRate `,` $Moment1 `,` $Moment2 `,` $Beta1Pow `,` $Beta2Pow attr-dict `:` functional-type(operands, results)";
+}
+
 def Pd_LogSoftmaxOp : Pd_Op<"log_softmax"> {
   let summary = "log of softmax along an axis";
   let description = [{

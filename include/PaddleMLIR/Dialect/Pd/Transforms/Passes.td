@@ -305,16 +305,41 @@ def PdAppendOptimizerPass : Pass<"pd-append-optimizer", "::mlir::ModuleOp"> {
   let summary = "Update each parameter from its gradient with an optimizer op";
   let description = [{
     After pd-append-backward: each result marked `pd.grad_of = "w"` becomes
-    the input of an optimizer op (`pd.sgd` with the learning rate a
-    `pd.fill_constant` [1] tensor) whose new value is stored back into the global
-    with `ml_program.global_store`. The trained globals become mutable and
+    the input of an optimizer op (`pd.sgd`, `pd.momentum`, `pd.adam`,
+    `pd.adamw`) whose new value is stored back into the global with
+    `ml_program.global_store`. The trained globals become mutable and
     their loads `ml_program.global_load`, so no pass folds them as
-    constants. The gradient results are removed unless
-    `keep-gradients`; @main keeps returning the loss.
+    constants. Optimizer state (velocities, moments, the shared beta powers
+    and the step counter `@LR_DECAY_COUNTER@`) lives in new zero-initialized
+    mutable globals marked `pd.optimizer_state`, stored back the same way.
+    Before the update the gradients are clipped by their global norm
+    (`clip-norm`), then get `weight-decay * param` added (L2; adamw decays
+    the parameter itself instead). The learning rate is a [1] tensor
+    computed from the step counter by the schedule. The gradient results
+    are removed unless `keep-gradients`; @main keeps returning the loss.
   }];
   let options = [
-    Option<"optimizer", "optimizer", "std::string", "\"sgd\"", "the update rule: sgd">,
-    Option<"learningRate", "lr", "double", "0.01", "the learning rate">,
+    Option<"optimizer", "optimizer", "std::string", "\"sgd\"",
+           "the update rule: sgd, momentum, adam or adamw">,
+    Option<"learningRate", "lr", "double", "0.01", "the (peak) learning rate">,
+    Option<"momentum", "momentum", "double", "0.9", "momentum: the velocity's decay mu">,
+    Option<"nesterov", "nesterov", "bool", "false", "momentum: Nesterov's update">,
+    Option<"beta1", "beta1", "double", "0.9", "adam(w): the first moment's decay">,
+    Option<"beta2", "beta2", "double", "0.999", "adam(w): the second moment's decay">,
+    Option<"epsilon", "epsilon", "double", "1e-8", "adam(w): added to the denominator">,
+    Option<"weightDecay", "weight-decay", "double", "-1",
+           "L2 decay coefficient (adamw: decoupled decay); negative: 0.01 for adamw, 0 otherwise">,
+    Option<"clipNorm", "clip-norm", "double", "0",
+           "clip the gradients by their global norm to this (0: no clipping)">,
+    Option<"schedule", "schedule", "std::string", "\"constant\"",
+           "the learning-rate schedule: constant, step or cosine">,
+    Option<"stepSize", "step-size", "int64_t", "0", "step: multiply by gamma every step-size steps">,
+    Option<"gamma", "gamma", "double", "0.1", "step: the factor">,
+    Option<"totalSteps", "total-steps", "int64_t", "0",
+           "cosine: the steps (after warmup) from lr down to min-lr">,
+    Option<"minLr", "min-lr", "double", "0", "cosine: the final learning rate">,
+    Option<"warmupSteps", "warmup-steps", "int64_t", "0",
+           "linear warmup from 0 over this many steps before the schedule">,
     Option<"keepGradients", "keep-gradients", "bool", "false",
            "keep returning the gradients after the loss">
   ];
