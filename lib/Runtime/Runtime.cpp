@@ -15,9 +15,11 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <dlfcn.h>
+#include <filesystem>
 #include <fstream>
 #include <memory>
 #include <new>
@@ -72,7 +74,15 @@ bool readFile(const std::string &path, std::string &out) {
 } // namespace
 
 struct pdrt_model {
-  std::string dir, name;
+  std::string dir, name, fingerprint;
+  // A train step's forward program as a Paddle inference model (files in
+  // `dir`) and where each parameter's data lies in its .pdiparams.
+  struct InferenceSlot {
+    std::string name;
+    uint64_t offset = 0, nbytes = 0;
+  };
+  std::string inferenceProgram, inferenceParams;
+  std::vector<InferenceSlot> inferenceSlots;
   std::vector<TensorDesc> inputs, outputs, weights;
   void *library = nullptr;
   void (*entry)(void **) = nullptr;
@@ -116,6 +126,7 @@ struct pdrt_instance {
   // A train step's weights, per instance (null for the model's constant
   // ones): copies of the weights file that each run's updates overwrite.
   std::vector<unsigned char *> params;
+  int64_t steps = 0; // runs of a train step (its updates applied)
   ~pdrt_instance() {
     std::free(arena);
     for (unsigned char *p : params)
@@ -265,6 +276,26 @@ pdrt_status pdrt_model_load(const char *dirArg, pdrt_model **out) {
     return fail(PDRT_ERR_FORMAT,
                 "'" + manifestPath + "' lacks name, library, weights or fingerprint fields");
   model->name = *name;
+  model->fingerprint = *fp;
+  if (const Json *inf = member(m, "inference_model")) {
+    const std::string *prog = stringMember(*inf, "program"), *prm = stringMember(*inf, "params");
+    const Json *slots = member(*inf, "weights");
+    if (!prog || !prm || !slots || !slots->is_array())
+      return fail(PDRT_ERR_FORMAT,
+                  "'" + manifestPath + "': inference_model lacks program, params or weights");
+    model->inferenceProgram = *prog;
+    model->inferenceParams = *prm;
+    for (const Json &slot : *slots) {
+      pdrt_model::InferenceSlot s;
+      const std::string *n = stringMember(slot, "name");
+      if (!n || !countMember(slot, "offset", s.offset) || !countMember(slot, "nbytes", s.nbytes))
+        return fail(PDRT_ERR_FORMAT, "'" + manifestPath +
+                                         "': an inference_model weight lacks name, offset or "
+                                         "nbytes");
+      s.name = *n;
+      model->inferenceSlots.push_back(std::move(s));
+    }
+  }
   if (!parseTensors(m, "inputs", model->inputs, false, error) ||
       !parseTensors(m, "outputs", model->outputs, false, error) ||
       !parseTensors(m, "weights", model->weights, true, error))
@@ -623,12 +654,15 @@ pdrt_status pdrt_run(pdrt_instance *inst) {
       return fail(PDRT_ERR_INTERNAL, "pdrt_run: " + std::string(err));
     }
   // A train step's updates become the weights of the next run.
+  bool updated = false;
   for (size_t i = 0; i < m->outputs.size(); ++i)
     if (m->outputs[i].updates >= 0) {
       const TensorDesc &w = m->weights[m->outputs[i].updates];
       std::memcpy(inst->params[m->outputs[i].updates], inst->outputData[i].data(),
                   std::min<size_t>(w.nbytes, inst->outputData[i].size()));
+      updated = true;
     }
+  inst->steps += updated;
   inst->ran = true;
   return PDRT_OK;
 }
@@ -673,6 +707,193 @@ pdrt_status pdrt_get_output(const pdrt_instance *inst, int64_t i, const void **d
     *rank = (int64_t)inst->outputShapes[i].size();
   if (dtype)
     *dtype = inst->model->outputs[i].dtype;
+  return PDRT_OK;
+}
+
+int64_t pdrt_instance_steps(const pdrt_instance *inst) { return inst ? inst->steps : 0; }
+
+/// Writes `data` to `path` through a temporary file renamed over it, so a
+/// failure leaves no partial file.
+static pdrt_status writeWhole(const std::string &path, const std::string &data) {
+  std::string tmp = path + ".tmp";
+  {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    if (!out || !out.write(data.data(), static_cast<std::streamsize>(data.size())) ||
+        !out.flush()) {
+      std::remove(tmp.c_str());
+      return fail(PDRT_ERR_IO, "cannot write '" + path + "'");
+    }
+  }
+  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
+    std::remove(tmp.c_str());
+    return fail(PDRT_ERR_IO, "cannot write '" + path + "'");
+  }
+  return PDRT_OK;
+}
+
+pdrt_status pdrt_save_params(const pdrt_instance *inst, const char *dirArg) {
+  if (!inst || !dirArg)
+    return fail(PDRT_ERR_INVALID_ARGUMENT, "pdrt_save_params: null argument");
+  const pdrt_model *m = inst->model;
+  if (m->inferenceProgram.empty())
+    return fail(PDRT_ERR_STATE,
+                "model '" + m->name +
+                    "' has no Paddle inference program to save (only train steps compiled by "
+                    "paddle-compile --train have one, when their forward program exports)");
+  std::string program, params;
+  std::string programPath = m->dir + "/" + m->inferenceProgram,
+              paramsPath = m->dir + "/" + m->inferenceParams;
+  if (!readFile(programPath, program) || !readFile(paramsPath, params))
+    return fail(PDRT_ERR_IO, "cannot read '" + programPath + "' or '" + paramsPath + "'");
+  // The trained (instance-owned) weights replace their initial values; the
+  // others are the model's constants, already in the file.
+  for (const auto &slot : m->inferenceSlots) {
+    if (slot.offset > params.size() || slot.nbytes > params.size() - slot.offset)
+      return fail(PDRT_ERR_FORMAT,
+                  "'" + paramsPath + "': parameter '" + slot.name + "' lies outside the file");
+    for (size_t w = 0; w < m->weights.size(); ++w)
+      if (m->weights[w].name == slot.name && inst->params[w]) {
+        if (m->weights[w].nbytes != slot.nbytes)
+          return fail(PDRT_ERR_FORMAT, "parameter '" + slot.name + "' has " +
+                                           std::to_string(m->weights[w].nbytes) +
+                                           " bytes, its record in '" + paramsPath + "' " +
+                                           std::to_string(slot.nbytes));
+        std::memcpy(&params[slot.offset], inst->params[w], slot.nbytes);
+      }
+  }
+  std::string dir = dirArg;
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec)
+    return fail(PDRT_ERR_IO, "cannot create '" + dir + "': " + ec.message());
+  if (pdrt_status st = writeWhole(dir + "/model.pdmodel", program); st != PDRT_OK)
+    return st;
+  return writeWhole(dir + "/model.pdiparams", params);
+}
+
+} // extern "C"
+
+namespace {
+constexpr char kCheckpointMagic[8] = {'P', 'D', 'R', 'T', 'C', 'K', 'P', 'T'};
+constexpr uint32_t kCheckpointVersion = 1;
+
+template <typename T> void put(std::string &out, T v) {
+  out.append(reinterpret_cast<const char *>(&v), sizeof(v));
+}
+void putString(std::string &out, const std::string &s) {
+  put<uint32_t>(out, static_cast<uint32_t>(s.size()));
+  out += s;
+}
+/// Reads from a checkpoint's bytes; `ok` turns false past the end.
+struct Reader {
+  const std::string &data;
+  size_t at = 0;
+  bool ok = true;
+  template <typename T> T get() {
+    T v{};
+    if (!ok || data.size() - at < sizeof(T)) {
+      ok = false;
+      return v;
+    }
+    std::memcpy(&v, data.data() + at, sizeof(T));
+    at += sizeof(T);
+    return v;
+  }
+  std::string bytes(uint64_t n) {
+    if (!ok || data.size() - at < n) {
+      ok = false;
+      return {};
+    }
+    std::string s = data.substr(at, n);
+    at += n;
+    return s;
+  }
+};
+} // namespace
+
+extern "C" {
+
+pdrt_status pdrt_save_checkpoint(const pdrt_instance *inst, const char *path) {
+  if (!inst || !path)
+    return fail(PDRT_ERR_INVALID_ARGUMENT, "pdrt_save_checkpoint: null argument");
+  const pdrt_model *m = inst->model;
+  std::string out(kCheckpointMagic, sizeof(kCheckpointMagic));
+  put<uint32_t>(out, kCheckpointVersion);
+  putString(out, m->fingerprint);
+  put<int64_t>(out, inst->steps);
+  uint32_t count = 0;
+  for (size_t w = 0; w < m->weights.size(); ++w)
+    count += inst->params[w] != nullptr;
+  if (count == 0)
+    return fail(PDRT_ERR_STATE,
+                "model '" + m->name + "' has no trained weights to checkpoint (not a train step)");
+  put<uint32_t>(out, count);
+  for (size_t w = 0; w < m->weights.size(); ++w) {
+    if (!inst->params[w])
+      continue;
+    putString(out, m->weights[w].name);
+    put<uint64_t>(out, m->weights[w].nbytes);
+    out.append(reinterpret_cast<const char *>(inst->params[w]), m->weights[w].nbytes);
+  }
+  return writeWhole(path, out);
+}
+
+pdrt_status pdrt_load_checkpoint(pdrt_instance *inst, const char *pathArg) {
+  if (!inst || !pathArg)
+    return fail(PDRT_ERR_INVALID_ARGUMENT, "pdrt_load_checkpoint: null argument");
+  const pdrt_model *m = inst->model;
+  std::string path = pathArg, data;
+  if (!readFile(path, data))
+    return fail(PDRT_ERR_IO, "cannot read checkpoint '" + path + "'");
+  Reader r{data};
+  std::string magic = r.bytes(sizeof(kCheckpointMagic));
+  if (!r.ok || magic != std::string(kCheckpointMagic, sizeof(kCheckpointMagic)))
+    return fail(PDRT_ERR_FORMAT, "'" + path + "' is not a paddle-mlir checkpoint");
+  uint32_t version = r.get<uint32_t>();
+  if (r.ok && version != kCheckpointVersion)
+    return fail(PDRT_ERR_FORMAT, "checkpoint '" + path + "' has version " +
+                                     std::to_string(version) + ", this runtime reads " +
+                                     std::to_string(kCheckpointVersion));
+  std::string fingerprint = r.bytes(r.get<uint32_t>());
+  if (r.ok && fingerprint != m->fingerprint)
+    return fail(PDRT_ERR_INVALID_ARGUMENT,
+                "checkpoint '" + path + "' was written by another model (fingerprint " +
+                    fingerprint + ", model '" + m->name + "' has " + m->fingerprint + ")");
+  int64_t steps = r.get<int64_t>();
+  uint32_t count = r.get<uint32_t>();
+  // Everything is read and checked before anything is written, so a bad
+  // file leaves the instance as it was.
+  std::vector<std::pair<size_t, std::string>> values;
+  std::vector<bool> seen(m->weights.size(), false);
+  for (uint32_t i = 0; r.ok && i < count; ++i) {
+    std::string name = r.bytes(r.get<uint32_t>());
+    uint64_t nbytes = r.get<uint64_t>();
+    std::string bytes = r.bytes(nbytes);
+    if (!r.ok)
+      break;
+    size_t w = 0;
+    while (w < m->weights.size() && m->weights[w].name != name)
+      ++w;
+    if (w == m->weights.size() || !inst->params[w])
+      return fail(PDRT_ERR_FORMAT, "checkpoint '" + path + "' holds '" + name +
+                                       "', which is not a trained weight of model '" + m->name +
+                                       "'");
+    if (nbytes != m->weights[w].nbytes)
+      return fail(PDRT_ERR_FORMAT, "checkpoint '" + path + "': '" + name + "' has " +
+                                       std::to_string(nbytes) + " bytes, the model's " +
+                                       std::to_string(m->weights[w].nbytes));
+    seen[w] = true;
+    values.push_back({w, std::move(bytes)});
+  }
+  if (!r.ok || r.at != data.size())
+    return fail(PDRT_ERR_FORMAT, "checkpoint '" + path + "' is truncated or has trailing bytes");
+  for (size_t w = 0; w < m->weights.size(); ++w)
+    if (inst->params[w] && !seen[w])
+      return fail(PDRT_ERR_FORMAT, "checkpoint '" + path + "' lacks the trained weight '" +
+                                       m->weights[w].name + "'");
+  for (auto &[w, bytes] : values)
+    std::memcpy(inst->params[w], bytes.data(), bytes.size());
+  inst->steps = steps;
   return PDRT_OK;
 }
 

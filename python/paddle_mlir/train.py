@@ -76,9 +76,32 @@ class TrainStep:
         for name, value in values.items():
             self._inst.set_weight(name, np.ascontiguousarray(value))
 
+    @property
+    def steps(self):
+        """Train steps run so far (restored by load_checkpoint)."""
+        return self._inst.steps
+
     def save(self, directory):
-        """Copies the train-step artifact to `directory`."""
+        """Writes the trained model as a Paddle inference model:
+        `directory`/model.pdmodel (the forward program) and model.pdiparams
+        (the current parameters), which paddle_mlir.compile, paddle-run and
+        Paddle load. Returns `directory`."""
+        self._inst.save_params(str(directory))
+        return str(directory)
+
+    def save_artifact(self, directory):
+        """Copies the train-step artifact itself to `directory`."""
         return self._compiled.save(directory)
+
+    def save_checkpoint(self, path):
+        """Writes every trained weight, the optimizer state and the step count
+        to `path` (atomically)."""
+        self._inst.save_checkpoint(str(path))
+
+    def load_checkpoint(self, path):
+        """Restores a checkpoint of this train step; training then continues
+        bit-exactly as if it had not stopped."""
+        self._inst.load_checkpoint(str(path))
 
 
 _OPTIMIZER_KEYWORDS = {"momentum": "momentum", "nesterov": "nesterov", "beta1": "beta1", "beta2": "beta2",

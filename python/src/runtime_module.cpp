@@ -193,6 +193,29 @@ PYBIND11_MODULE(_pdrt, m) {
       .def("set_num_threads", &Instance::setThreads, py::arg("threads"))
       .def("get_weight", &Instance::getWeight, py::arg("name"))
       .def("set_weight", &Instance::setWeight, py::arg("name"), py::arg("array"))
+      .def(
+          "save_params",
+          [](const Instance &self, const std::string &dir) {
+            if (pdrt_status s = pdrt_save_params(self.inst.get(), dir.c_str()); s != PDRT_OK)
+              raise(s);
+          },
+          py::arg("dir"))
+      .def(
+          "save_checkpoint",
+          [](const Instance &self, const std::string &path) {
+            if (pdrt_status s = pdrt_save_checkpoint(self.inst.get(), path.c_str()); s != PDRT_OK)
+              raise(s);
+          },
+          py::arg("path"))
+      .def(
+          "load_checkpoint",
+          [](Instance &self, const std::string &path) {
+            if (pdrt_status s = pdrt_load_checkpoint(self.inst.get(), path.c_str()); s != PDRT_OK)
+              raise(s);
+          },
+          py::arg("path"))
+      .def_property_readonly(
+          "steps", [](const Instance &self) { return pdrt_instance_steps(self.inst.get()); })
       .def_property_readonly("num_threads", [](const Instance &self) {
         return pdrt_instance_num_threads(self.inst.get());
       });

@@ -2,7 +2,8 @@
 //
 //   paddle-run ARTIFACT_DIR|MODEL --input NAME=FILE.npy ... [--output-dir DIR]
 //       [--iterations N] [--warmup K] [--devices N] [--params FILE]
-//   paddle-run TRAIN_STEP_DIR --train DATA.npz|DIR [--epochs N]
+//   paddle-run TRAIN_STEP_DIR --train DATA.npz|DIR [--epochs N] [--resume FILE]
+//       [--save-params DIR] [--save-checkpoint FILE]
 //
 // A MODEL (anything without a manifest.json) is compiled into a temporary
 // artifact first. Outputs go to DIR/<output-name>.npy ('/' becomes '_').
@@ -28,6 +29,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <initializer_list>
 #include <map>
 #include <unistd.h>
 
@@ -56,6 +58,18 @@ static cl::opt<std::string>
               cl::value_desc("DATA"), cl::cat(category));
 static cl::opt<int> epochs("epochs", cl::desc("--train: passes over DATA (default 1)"), cl::init(1),
                            cl::cat(category));
+static cl::opt<std::string>
+    saveParams("save-params",
+               cl::desc("--train: write the trained model as a Paddle inference model "
+                        "(DIR/model.pdmodel, DIR/model.pdiparams)"),
+               cl::value_desc("DIR"), cl::cat(category));
+static cl::opt<std::string>
+    saveCheckpoint("save-checkpoint",
+                   cl::desc("--train: write a checkpoint (weights, optimizer state, steps) "
+                            "after training"),
+                   cl::value_desc("FILE"), cl::cat(category));
+static cl::opt<std::string> resume("resume", cl::desc("--train: start from this checkpoint"),
+                                   cl::value_desc("FILE"), cl::cat(category));
 
 /// --threads. libLLVM registers an undocumented `--threads` of its own,
 /// which this one replaces (it is created after that one is removed).
@@ -187,6 +201,12 @@ static int runTraining(pdrt_model *model, pdrt_instance *inst) {
     stepsPerEpoch += f.samples / batch;
     dropped += f.samples % batch;
   }
+  if (!resume.empty()) {
+    if (pdrt_load_checkpoint(inst, resume.c_str()) != PDRT_OK)
+      return fail(pdrt_last_error());
+    llvm::outs() << "resumed from " << resume << " after " << pdrt_instance_steps(inst)
+                 << " steps\n";
+  }
   llvm::outs() << "training " << pdrt_model_name(model) << ": " << epochs << " epoch"
                << (epochs > 1 ? "s" : "") << " of " << stepsPerEpoch << " steps (batch " << batch
                << ")";
@@ -259,6 +279,17 @@ static int runTraining(pdrt_model *model, pdrt_instance *inst) {
   }
   llvm::outs() << llvm::format("trained %lld steps (%lld samples) in %.2f s: final loss %.6f\n",
                                (long long)done, (long long)(done * batch), seconds(), loss);
+  if (!saveParams.empty()) {
+    if (pdrt_save_params(inst, saveParams.c_str()) != PDRT_OK)
+      return fail(pdrt_last_error());
+    llvm::outs() << "saved the trained model to " << saveParams << "/model.pdmodel\n";
+  }
+  if (!saveCheckpoint.empty()) {
+    if (pdrt_save_checkpoint(inst, saveCheckpoint.c_str()) != PDRT_OK)
+      return fail(pdrt_last_error());
+    llvm::outs() << "saved a checkpoint after " << pdrt_instance_steps(inst) << " steps to "
+                 << saveCheckpoint << "\n";
+  }
   return 0;
 }
 
@@ -320,8 +351,10 @@ int main(int argc, char **argv) {
                   "--output-dir, --iterations or --warmup");
     return runTraining(model, inst);
   }
-  if (epochs.getNumOccurrences())
-    return fail("--epochs only applies with --train");
+  for (const cl::Option *o :
+       std::initializer_list<const cl::Option *>{&epochs, &saveParams, &saveCheckpoint, &resume})
+    if (o->getNumOccurrences())
+      return fail("--" + o->ArgStr.str() + " only applies with --train");
 
   std::map<std::string, npy::Array> arrays;
   for (const std::string &spec : inputs) {

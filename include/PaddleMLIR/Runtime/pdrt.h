@@ -102,6 +102,22 @@ pdrt_status pdrt_get_output(const pdrt_instance *instance, int64_t i, const void
  * (pdrt_set_input). PDRT_ERR_STATE for a model that is not a train step. */
 pdrt_status pdrt_train_step(pdrt_instance *instance, double *loss);
 
+/* Train steps run by the instance so far (restored by a checkpoint). */
+int64_t pdrt_instance_steps(const pdrt_instance *instance);
+/* Writes the trained model as a Paddle inference model, DIR/model.pdmodel
+ * (the forward program as compiled) and DIR/model.pdiparams holding the
+ * instance's current parameters, which paddle-run, paddle-compile and Paddle
+ * load. PDRT_ERR_STATE when the artifact has no inference program (not a
+ * train step, or its forward could not be exported). */
+pdrt_status pdrt_save_params(const pdrt_instance *instance, const char *dir);
+/* A checkpoint: every trained weight (parameters, batch_norm statistics,
+ * optimizer state and step counter) and pdrt_instance_steps, in one file
+ * written atomically. Loading it into an instance of the same model (same
+ * fingerprint) resumes training bit-exactly; a file from another model, a
+ * truncated one or one lacking a weight is refused and changes nothing. */
+pdrt_status pdrt_save_checkpoint(const pdrt_instance *instance, const char *path);
+pdrt_status pdrt_load_checkpoint(pdrt_instance *instance, const char *path);
+
 /* Weights by name. For a train step (docs/Training.md) the trainable
  * weights belong to the instance: each run writes their updates back, and
  * pdrt_get_weight reads the current values (valid until the next run or

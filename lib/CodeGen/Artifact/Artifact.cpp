@@ -7,11 +7,13 @@
 #include "PaddleMLIR/Dialect/Pd/IR/PdOps.h"
 #include "PaddleMLIR/Dialect/Pd/Transforms/Calibration.h"
 #include "PaddleMLIR/Dialect/Pd/Transforms/Passes.h"
+#include "PaddleMLIR/Frontend/Paddle/PaddleExport.h"
 #include "Validation.h"
 
 #include "mlir/Dialect/MLProgram/IR/MLProgram.h"
 #include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/IR/Verifier.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
@@ -979,10 +981,76 @@ std::unique_ptr<llvm::Module> mlir::pd::compileToLLVMIR(ModuleOp module, const C
   return translateLowered(module, fingerprintOf(module, opts.name), llvmCtx);
 }
 
+namespace {
+/// Reads `outDir`/manifest.json, lets `edit` change it, and writes it back.
+LogicalResult editManifest(ModuleOp module, StringRef outDir,
+                           function_ref<void(llvm::json::Object &)> edit) {
+  std::string path = pathIn(outDir, "manifest.json");
+  auto buffer = llvm::MemoryBuffer::getFile(path);
+  llvm::Expected<llvm::json::Value> manifest =
+      buffer ? llvm::json::parse((*buffer)->getBuffer())
+             : llvm::Expected<llvm::json::Value>(llvm::createStringError("unreadable"));
+  if (!manifest || !manifest->getAsObject()) {
+    if (!manifest)
+      llvm::consumeError(manifest.takeError());
+    return fail(module, "cannot read back '" + path + "'");
+  }
+  edit(*manifest->getAsObject());
+  std::string json;
+  llvm::raw_string_ostream js(json);
+  js << llvm::formatv("{0:2}", *manifest) << "\n";
+  return writeFile(module, path, json);
+}
+
+/// --train: the forward program (as given, before the train passes) as a
+/// Paddle inference model, <outDir>/inference/model.pdmodel + .pdiparams
+/// with the initial parameters, and in the manifest where each parameter's
+/// data lies in the .pdiparams, so pdrt_save_params can write the trained
+/// values into a copy. A forward the exporter cannot express is a warning:
+/// the train step works, it cannot be saved as a Paddle model.
+LogicalResult writeInferenceModel(ModuleOp forward, ModuleOp module, StringRef outDir) {
+  std::vector<ExportedParameter> params;
+  std::string why;
+  LogicalResult exported = failure();
+  {
+    ScopedDiagnosticHandler capture(forward.getContext(), [&](Diagnostic &d) {
+      if (d.getSeverity() == DiagnosticSeverity::Error && why.empty())
+        why = d.str();
+      return success();
+    });
+    exported = exportPaddleModel(forward, pathIn(outDir, "inference"), "model", &params);
+  }
+  if (failed(exported)) {
+    llvm::sys::fs::remove_directories(pathIn(outDir, "inference"));
+    module.emitWarning() << "the train step cannot be saved as a Paddle inference model "
+                            "(pdrt_save_params): its forward program does not export: "
+                         << why;
+    return success();
+  }
+  return editManifest(module, outDir, [&](llvm::json::Object &m) {
+    llvm::json::Array list;
+    for (const ExportedParameter &p : params)
+      list.push_back(llvm::json::Object{{"name", p.name},
+                                        {"offset", static_cast<int64_t>(p.offset)},
+                                        {"nbytes", static_cast<int64_t>(p.nbytes)}});
+    m["inference_model"] = llvm::json::Object{{"program", "inference/model.pdmodel"},
+                                              {"params", "inference/model.pdiparams"},
+                                              {"weights", std::move(list)}};
+  });
+}
+} // namespace
+
 LogicalResult mlir::pd::compileToArtifact(ModuleOp module, const CompileOptions &opts,
                                           StringRef outDir) {
+  // A train step keeps the forward program as given, to save it later.
+  OwningOpRef<ModuleOp> forward;
+  if (opts.train)
+    forward = module.clone();
   if (failed(prepareGraph(module, opts)))
     return failure();
+  if (opts.train)
+    return success(succeeded(artifact::writeArtifact(module, opts, outDir, /*measure=*/true)) &&
+                   succeeded(writeInferenceModel(*forward, module, outDir)));
   if (opts.precision == Precision::INT8 && !opts.calibrationData.empty() &&
       failed(artifact::calibrate(module, opts, outDir)))
     return failure();
@@ -1003,28 +1071,17 @@ LogicalResult mlir::pd::compileToArtifact(ModuleOp module, const CompileOptions 
   final.precisionDeny.insert(final.precisionDeny.end(), moved.begin(), moved.end());
   if (failed(artifact::writeArtifact(module, final, outDir, /*measure=*/true)))
     return failure();
-  std::string path = pathIn(outDir, "manifest.json");
-  auto buffer = llvm::MemoryBuffer::getFile(path);
-  llvm::Expected<llvm::json::Value> manifest =
-      buffer ? llvm::json::parse((*buffer)->getBuffer())
-             : llvm::Expected<llvm::json::Value>(llvm::createStringError("unreadable"));
-  if (!manifest) {
-    llvm::consumeError(manifest.takeError());
-    return fail(module, "cannot read back '" + path + "'");
-  }
-  llvm::json::Object *compute = manifest->getAsObject()->getObject("compute_ops");
-  if (llvm::json::Array *ops = compute ? compute->getArray("ops") : nullptr)
-    for (llvm::json::Value &rec : *ops) {
-      llvm::json::Object *o = rec.getAsObject();
-      std::optional<StringRef> name = o ? o->getString("name") : std::nullopt;
-      if (name && llvm::is_contained(moved, name->str()))
-        (*o)["reason"] = "precision check: moved back to fp32 for --accuracy-target " +
-                         artifact::targetText(opts.accuracyTarget);
-    }
-  if (compute)
-    (*compute)["precision_check"] = std::move(measured);
-  std::string json;
-  llvm::raw_string_ostream js(json);
-  js << llvm::formatv("{0:2}", *manifest) << "\n";
-  return writeFile(module, path, json);
+  return editManifest(module, outDir, [&](llvm::json::Object &m) {
+    llvm::json::Object *compute = m.getObject("compute_ops");
+    if (llvm::json::Array *ops = compute ? compute->getArray("ops") : nullptr)
+      for (llvm::json::Value &rec : *ops) {
+        llvm::json::Object *o = rec.getAsObject();
+        std::optional<StringRef> name = o ? o->getString("name") : std::nullopt;
+        if (name && llvm::is_contained(moved, name->str()))
+          (*o)["reason"] = "precision check: moved back to fp32 for --accuracy-target " +
+                           artifact::targetText(opts.accuracyTarget);
+      }
+    if (compute)
+      (*compute)["precision_check"] = std::move(measured);
+  });
 }

@@ -76,7 +76,7 @@ std::vector<std::string> namesFromLoc(Location loc) {
 class Exporter {
 public:
   Exporter(ModuleOp module) : module(module) {}
-  LogicalResult run(StringRef dir, StringRef stem);
+  LogicalResult run(StringRef dir, StringRef stem, std::vector<ExportedParameter> *written);
 
 private:
   LogicalResult fail(Operation *op, const Twine &msg) {
@@ -109,7 +109,8 @@ private:
   pdp::BlockDesc *block = nullptr;
   llvm::DenseMap<Value, std::string> names;
   llvm::StringSet<> used;
-  std::map<std::string, std::string> params; // name -> record bytes (sorted)
+  // name -> (record bytes, bytes of data that end the record), sorted.
+  std::map<std::string, std::pair<std::string, size_t>> params;
   int counter = 0;
 };
 
@@ -149,6 +150,7 @@ LogicalResult Exporter::addParameter(Operation *op, const std::string &name, Ele
                           Twine(type.getNumElements() * pdfmt::elementSize(dtype)) +
                           " its type needs");
     pdfmt::appendTensorRecord(record, dtype, dims, data.data(), data.size());
+    params[name] = {std::move(record), data.size()};
   } else if (auto dense = dyn_cast<DenseIntOrFPElementsAttr>(value)) {
     ArrayRef<char> raw = dense.getRawData();
     std::string bytes;
@@ -162,10 +164,10 @@ LogicalResult Exporter::addParameter(Operation *op, const std::string &name, Ele
     if (type.getElementType().isInteger(1)) // MLIR packs i1 as bits
       return fail(op, "cannot export a boolean constant");
     pdfmt::appendTensorRecord(record, dtype, dims, bytes.data(), bytes.size());
+    params[name] = {std::move(record), bytes.size()};
   } else {
     return fail(op, "cannot export the value of parameter '" + name + "'");
   }
-  params[name] = std::move(record);
   addVar(name, type, /*persistable=*/true);
   return success();
 }
@@ -432,7 +434,8 @@ LogicalResult Exporter::exportOp(Operation *op) {
   return success();
 }
 
-LogicalResult Exporter::run(StringRef dir, StringRef stem) {
+LogicalResult Exporter::run(StringRef dir, StringRef stem,
+                            std::vector<ExportedParameter> *written) {
   auto funcs = llvm::to_vector(module.getOps<func::FuncOp>());
   func::FuncOp main;
   for (auto f : funcs)
@@ -551,8 +554,11 @@ LogicalResult Exporter::run(StringRef dir, StringRef stem) {
   llvm::sys::path::append(modelPath, stem + ".pdmodel");
   llvm::sys::path::append(paramsPath, stem + ".pdiparams");
   std::string paramBytes;
-  for (const auto &[name, record] : params)
-    paramBytes += record;
+  for (const auto &[name, entry] : params) {
+    paramBytes += entry.first;
+    if (written)
+      written->push_back({name, paramBytes.size() - entry.second, entry.second});
+  }
   std::ofstream m(modelPath.str().str(), std::ios::binary),
       p(paramsPath.str().str(), std::ios::binary);
   if (!m || !program.SerializeToOstream(&m) || !p ||
@@ -564,7 +570,8 @@ LogicalResult Exporter::run(StringRef dir, StringRef stem) {
 }
 } // namespace
 
-LogicalResult mlir::pd::exportPaddleModel(ModuleOp module, StringRef dir, StringRef stem) {
+LogicalResult mlir::pd::exportPaddleModel(ModuleOp module, StringRef dir, StringRef stem,
+                                          std::vector<ExportedParameter> *written) {
   Exporter exporter(module);
-  return exporter.run(dir, stem);
+  return exporter.run(dir, stem, written);
 }
