@@ -257,12 +257,12 @@ class ProgramBuilder:
     def scale(self, x, scale=1.0, bias=0.0, bias_after_scale=True):
         return self._simple("scale", x, {"scale": scale, "bias": bias, "bias_after_scale": bias_after_scale})
 
-    def dropout(self, x, p=0.1):
+    def dropout(self, x, p=0.1, is_test=True, implementation="upscale_in_train", fix_seed=False, seed=0):
         out = self.tmp("dropout", x.shape, x.dtype)
         mask = self.tmp("dropout_mask", x.shape, "uint8")
         return self.op("dropout", {"X": [x]}, {"Out": [out], "Mask": [mask]},
-                       {"dropout_prob": p, "is_test": True, "dropout_implementation": "upscale_in_train",
-                        "fix_seed": False, "seed": 0})[0]
+                       {"dropout_prob": p, "is_test": is_test, "dropout_implementation": implementation,
+                        "fix_seed": fix_seed, "seed": seed})[0]
 
     def lookup_table_v2(self, w, ids, padding_idx=-1):
         out = self.tmp("embedding", ids.shape + [w.shape[1]], w.dtype)

@@ -75,3 +75,27 @@ func.func @adamw(%p: tensor<8xf32>, %g: tensor<8xf32>, %lr: tensor<1xf32>, %m: t
   %p1, %m1, %m2, %o1, %o2 = pd.adamw %p, %g, %lr, %m, %v, %b1, %b2 {coeff = 0.1 : f32, with_decay = true} : (tensor<8xf32>, tensor<8xf32>, tensor<1xf32>, tensor<8xf32>, tensor<8xf32>, tensor<1xf32>, tensor<1xf32>) -> (tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<1xf32>, tensor<1xf32>)
   return %p1, %m1, %m2, %o1, %o2 : tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<1xf32>, tensor<1xf32>
 }
+
+// -----
+
+// Tests the training dropout's counter-based mask: splitmix64 of
+// seed * 0xD1B54A32D192ED03 + step * 0x9E3779B97F4A7C15 + the row-major
+// index, its top 24 bits compared with p, kept values scaled by 1 / (1 - p).
+// CHECK-LABEL: func.func @dropout_train
+// CHECK: %[[STEP:.*]] = tensor.extract %arg1
+// CHECK: %[[GOLD:.*]] = arith.constant -7046029254386353131 : i64
+// CHECK: %[[SM:.*]] = arith.muli %[[STEP]], %[[GOLD]] : i64
+// CHECK: %[[SEED:.*]] = arith.constant -3335678366873096957 : i64
+// CHECK: %[[KEY:.*]] = arith.addi %[[SEED]], %[[SM]] : i64
+// CHECK: linalg.generic
+// CHECK: %[[I:.*]] = arith.index_castui %{{.*}} : index to i64
+// CHECK: arith.addi %[[KEY]], %[[I]] : i64
+// CHECK: arith.shrui %{{.*}}, %{{.*}} : i64
+// CHECK: %[[U:.*]] = arith.mulf %{{.*}}, %{{.*}} : f32
+// CHECK: %[[KEEP:.*]] = arith.cmpf oge, %[[U]], %{{.*}} : f32
+// CHECK: %[[S:.*]] = arith.mulf %{{.*}}, %{{.*}} : f32
+// CHECK: arith.select %[[KEEP]], %[[S]], %{{.*}} : f32
+func.func @dropout_train(%x: tensor<4x8xf32>, %step: tensor<1xi64>) -> tensor<4x8xf32> {
+  %0 = pd.dropout %x Seed(%step) {dropout_prob = 0.25 : f32, dropout_implementation = "upscale_in_train", seed = 1 : i32} : (tensor<4x8xf32>, tensor<1xi64>) -> tensor<4x8xf32>
+  return %0 : tensor<4x8xf32>
+}

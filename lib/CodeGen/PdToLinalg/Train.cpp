@@ -200,6 +200,76 @@ template <typename AdamLike> struct AdamLowering : OpConversionPattern<AdamLike>
   }
 };
 
+/// A training dropout (is_test false, with its Seed operand): element i is
+/// kept when u >= dropout_prob, u = the top 24 bits of splitmix64(seed *
+/// 0xD1B54A32D192ED03 + step * 0x9E3779B97F4A7C15 + i) / 2^24, i the
+/// row-major index and step the Seed operand's value. The mask is a pure
+/// function of (seed, step, i): the same for any thread count and again in
+/// the backward pass. Kept elements are scaled by 1 / (1 - p) with
+/// upscale_in_train.
+struct DropoutTrainLowering : OpConversionPattern<DropoutOp> {
+  DropoutTrainLowering(MLIRContext *ctx) : OpConversionPattern(ctx, /*benefit=*/2) {}
+  LogicalResult matchAndRewrite(DropoutOp op, OpAdaptor a,
+                                ConversionPatternRewriter &r) const override {
+    if (op.getIsTest() || !a.getSeedInput())
+      return r.notifyMatchFailure(op, "inference dropout");
+    Location loc = op.getLoc();
+    auto type = cast<RankedTensorType>(op.getType());
+    Value x = a.getX();
+    int64_t rank = type.getRank();
+    Type elem = type.getElementType();
+    Type i64 = r.getI64Type();
+    Value step = extractScalar(r, loc, a.getSeedInput());
+    if (step.getType() != i64)
+      step = arith::ExtSIOp::create(r, loc, i64, step);
+    SmallVector<Value> dims;
+    for (int64_t d = 0; d < rank; ++d)
+      dims.push_back(tensor::DimOp::create(r, loc, x, d));
+    auto c64 = [&](OpBuilder &b, Location l, uint64_t v) -> Value {
+      return arith::ConstantIntOp::create(b, l, i64, static_cast<int64_t>(v));
+    };
+    double p = op.getDropoutProb().convertToDouble();
+    double scale =
+        op.getDropoutImplementation() == "upscale_in_train" && p < 1 ? 1.0 / (1.0 - p) : 1.0;
+    uint64_t seed = static_cast<uint64_t>(static_cast<uint32_t>(op.getSeed()));
+    Value key = arith::AddIOp::create(
+        r, loc, c64(r, loc, seed * 0xD1B54A32D192ED03ull),
+        arith::MulIOp::create(r, loc, step, c64(r, loc, 0x9E3779B97F4A7C15ull)));
+    FailureOr<Value> out =
+        elementwise(r, loc, type, {x}, {0}, [&](OpBuilder &b, Location l, ValueRange v) -> Value {
+          Value linear = arith::ConstantIndexOp::create(b, l, 0);
+          for (int64_t d = 0; d < rank; ++d)
+            linear = arith::AddIOp::create(b, l, arith::MulIOp::create(b, l, linear, dims[d]),
+                                           linalg::IndexOp::create(b, l, d));
+          Value z =
+              arith::AddIOp::create(b, l, key, arith::IndexCastUIOp::create(b, l, i64, linear));
+          auto mix = [&](Value z, unsigned shift, uint64_t mul) -> Value {
+            Value s = arith::ShRUIOp::create(b, l, z, c64(b, l, shift));
+            Value x = arith::XOrIOp::create(b, l, z, s);
+            return mul ? arith::MulIOp::create(b, l, x, c64(b, l, mul)).getResult() : x;
+          };
+          z = arith::AddIOp::create(b, l, z, c64(b, l, 0x9E3779B97F4A7C15ull));
+          z = mix(z, 30, 0xBF58476D1CE4E5B9ull);
+          z = mix(z, 27, 0x94D049BB133111EBull);
+          z = mix(z, 31, 0);
+          Value bits = arith::ShRUIOp::create(b, l, z, c64(b, l, 40));
+          Value u = arith::MulFOp::create(b, l, arith::UIToFPOp::create(b, l, elem, bits),
+                                          scalar(b, l, elem, 1.0 / (1 << 24)));
+          Value keep =
+              arith::CmpFOp::create(b, l, arith::CmpFPredicate::OGE, u, scalar(b, l, elem, p));
+          Value scaled =
+              scale == 1.0
+                  ? v[0]
+                  : arith::MulFOp::create(b, l, v[0], scalar(b, l, elem, scale)).getResult();
+          return arith::SelectOp::create(b, l, keep, scaled, scalar(b, l, elem, 0.0));
+        });
+    if (failed(out))
+      return failure();
+    r.replaceOp(op, *out);
+    return success();
+  }
+};
+
 /// softmax_with_cross_entropy with hard labels over the last axis:
 /// Softmax = softmax(logits), Loss = -sum(one_hot(label) * log_softmax),
 /// 0 where label == ignore_index.
@@ -392,6 +462,7 @@ struct Pool2dGradLowering : OpConversionPattern<Pool2dGradOp> {
 } // namespace
 
 void mlir::pd::populatePdTrainToLinalgPatterns(RewritePatternSet &p) {
+  p.add<DropoutTrainLowering>(p.getContext());
   p.add<OneHotV2Lowering, SgdLowering, MomentumLowering, AdamLowering<AdamOp>,
         AdamLowering<AdamwOp>, SoftmaxWithCrossEntropyLowering, Pool2dGradLowering>(p.getContext());
 }

@@ -207,6 +207,121 @@ LogicalResult decomposeBatchNorm(BatchNormOp bn, ModuleOp module, func::FuncOp f
   return success();
 }
 
+/// A new zero-initialized (or `init`-filled) mutable global of `type`
+/// holding optimizer state, loaded before `before`; its name is `base` made
+/// unique.
+std::pair<ml_program::GlobalOp, Value> newStateGlobal(OpBuilder &b, Operation *before,
+                                                      StringRef base, RankedTensorType type,
+                                                      double init) {
+  int64_t n = type.getNumElements();
+  std::vector<char> bytes;
+  if (type.getElementType().isF32()) {
+    std::vector<float> v(n, static_cast<float>(init));
+    bytes.assign(reinterpret_cast<char *>(v.data()), reinterpret_cast<char *>(v.data() + n));
+  } else if (type.getElementType().isF64()) {
+    std::vector<double> v(n, init);
+    bytes.assign(reinterpret_cast<char *>(v.data()), reinterpret_cast<char *>(v.data() + n));
+  } else {
+    std::vector<int64_t> v(n, static_cast<int64_t>(init));
+    bytes.assign(reinterpret_cast<char *>(v.data()), reinterpret_cast<char *>(v.data() + n));
+  }
+  Value load = newConstantBytes(b, before, base, type, bytes);
+  auto constLoad = load.getDefiningOp<ml_program::GlobalLoadConstOp>();
+  auto global = SymbolTable::lookupNearestSymbolFrom<ml_program::GlobalOp>(
+      constLoad, constLoad.getGlobalAttr());
+  global->setAttr("pd.optimizer_state", b.getUnitAttr());
+  global->setAttr("pd.stop_gradient", b.getUnitAttr());
+  OpBuilder lb(constLoad);
+  Value value = ml_program::GlobalLoadOp::create(lb, constLoad.getLoc(), type,
+                                                 FlatSymbolRefAttr::get(global.getSymNameAttr()))
+                    .getResult();
+  constLoad.getResult().replaceAllUsesWith(value);
+  constLoad.erase();
+  global.setIsMutable(true);
+  return {global, value};
+}
+
+/// Training dropouts (is_test false) draw their masks from (seed, step,
+/// element): each gets a distinct seed unless fix_seed, and as its Seed
+/// operand the step counter @DROPOUT_STEP@ (a new int64 global incremented
+/// by every step), or 0 with fix_seed (the same mask each step, as Paddle's
+/// fixed seed gives). The gradient rule reuses the operand and attributes.
+void seedDropouts(func::FuncOp main) {
+  Block &block = main.getBody().front();
+  SmallVector<DropoutOp> dropouts;
+  for (auto op : block.getOps<DropoutOp>())
+    if (!op.getIsTest() && !op.getSeedInput() && !op.getDropoutProb().isZero())
+      dropouts.push_back(op);
+  if (dropouts.empty())
+    return;
+  OpBuilder b(&block, block.begin());
+  auto counterType = RankedTensorType::get({1}, b.getI64Type());
+  Value step, zero;
+  for (auto [i, op] : llvm::enumerate(dropouts)) {
+    if (op.getFixSeed()) {
+      if (!zero) {
+        OpBuilder zb(&block, block.begin());
+        GradientBuilder g(zb, op, {}, {});
+        zero = g.make<FillConstantOp>(Value(), Value(), ValueRange(), zb.getDenseI64ArrayAttr({1}),
+                                      zb.getF32FloatAttr(0.0f), zb.getStringAttr(""),
+                                      zb.getI32IntegerAttr(3), zb.getBoolAttr(false));
+      }
+      op.getSeedInputMutable().assign(zero);
+      continue;
+    }
+    if (!step) {
+      Operation *ret = block.getTerminator();
+      ml_program::GlobalOp counter;
+      std::tie(counter, step) = newStateGlobal(b, ret, "@DROPOUT_STEP@", counterType, 0.0);
+      step.getDefiningOp()->moveBefore(&block, block.begin());
+      OpBuilder eb(ret);
+      GradientBuilder g(eb, ret, {}, {});
+      Value one = g.make<FillConstantOp>(
+          Value(), Value(), ValueRange(), eb.getDenseI64ArrayAttr({1}), eb.getF32FloatAttr(1.0f),
+          eb.getStringAttr(""), eb.getI32IntegerAttr(3), eb.getBoolAttr(false));
+      ml_program::GlobalStoreOp::create(
+          eb, ret->getLoc(), FlatSymbolRefAttr::get(counter.getSymNameAttr()), g.add(step, one));
+    }
+    op.setSeed(static_cast<int32_t>(i + 1));
+    op.getSeedInputMutable().assign(step);
+  }
+}
+
+/// layer_norm as pd ops, so the existing rules differentiate it: the mean
+/// and biased variance over the dims from begin_norm_axis on normalize X,
+/// then Scale and Bias (flat over those dims) are applied, reshaped to them.
+LogicalResult decomposeLayerNorm(LayerNormOp ln) {
+  auto xt = cast<RankedTensorType>(ln.getX().getType());
+  if (!xt.hasStaticShape())
+    return ln.emitError() << "pd-append-backward needs static shapes, but 'pd.layer_norm' has "
+                          << xt << " (fix the input shapes, e.g. paddle-compile --input-shape)";
+  int32_t begin = ln.getBeginNormAxis();
+  int64_t rank = xt.getRank();
+  SmallVector<int32_t> dims;
+  for (int32_t d = begin; d < rank; ++d)
+    dims.push_back(d);
+  ArrayRef<int64_t> normShape = xt.getShape().drop_front(begin);
+  OpBuilder b(ln);
+  GradientBuilder g(b, ln, {}, {});
+  auto meanOf = [&](Value v) {
+    return g.make<ReduceMeanOp>(v, b.getDenseI32ArrayAttr(dims), b.getBoolAttr(true),
+                                b.getBoolAttr(false), b.getI32IntegerAttr(-1),
+                                b.getI32IntegerAttr(-1));
+  };
+  Value x = ln.getX();
+  Value centered = g.sub(x, meanOf(x));
+  Value var = meanOf(g.make<SquareOp>(centered));
+  Value eps = g.scale(var, 1.0, ln.getEpsilon().convertToDouble());
+  Value y = g.div(centered, g.make<SqrtOp>(eps));
+  if (Value scale = ln.getScale())
+    y = g.mul(y, g.reshape(scale, normShape), begin);
+  if (Value bias = ln.getBias())
+    y = g.add(y, g.reshape(bias, normShape), begin);
+  ln.getY().replaceAllUsesWith(y);
+  ln.erase();
+  return success();
+}
+
 struct PdAppendBackwardPass : impl::PdAppendBackwardPassBase<PdAppendBackwardPass> {
   using Base::Base;
 
@@ -241,6 +356,11 @@ struct PdAppendBackwardPass : impl::PdAppendBackwardPassBase<PdAppendBackwardPas
     for (BatchNormOp bn : norms)
       if (failed(decomposeBatchNorm(bn, module, main)))
         return signalPassFailure();
+    SmallVector<LayerNormOp> layerNorms(block.getOps<LayerNormOp>());
+    for (LayerNormOp ln : layerNorms)
+      if (failed(decomposeLayerNorm(ln)))
+        return signalPassFailure();
+    seedDropouts(main);
     Value lossValue = findLoss(main);
     if (!lossValue) {
       main.emitError() << "pd-append-backward: no result or variable named '" << loss << "'";
@@ -379,40 +499,6 @@ std::string num(double v) {
   char buf[32];
   std::snprintf(buf, sizeof(buf), "%g", v);
   return buf;
-}
-
-/// A new zero-initialized (or `init`-filled) mutable global of `type`
-/// holding optimizer state, loaded before `before`; its name is `base` made
-/// unique.
-std::pair<ml_program::GlobalOp, Value> newStateGlobal(OpBuilder &b, Operation *before,
-                                                      StringRef base, RankedTensorType type,
-                                                      double init) {
-  int64_t n = type.getNumElements();
-  std::vector<char> bytes;
-  if (type.getElementType().isF32()) {
-    std::vector<float> v(n, static_cast<float>(init));
-    bytes.assign(reinterpret_cast<char *>(v.data()), reinterpret_cast<char *>(v.data() + n));
-  } else if (type.getElementType().isF64()) {
-    std::vector<double> v(n, init);
-    bytes.assign(reinterpret_cast<char *>(v.data()), reinterpret_cast<char *>(v.data() + n));
-  } else {
-    std::vector<int64_t> v(n, static_cast<int64_t>(init));
-    bytes.assign(reinterpret_cast<char *>(v.data()), reinterpret_cast<char *>(v.data() + n));
-  }
-  Value load = newConstantBytes(b, before, base, type, bytes);
-  auto constLoad = load.getDefiningOp<ml_program::GlobalLoadConstOp>();
-  auto global = SymbolTable::lookupNearestSymbolFrom<ml_program::GlobalOp>(
-      constLoad, constLoad.getGlobalAttr());
-  global->setAttr("pd.optimizer_state", b.getUnitAttr());
-  global->setAttr("pd.stop_gradient", b.getUnitAttr());
-  OpBuilder lb(constLoad);
-  Value value = ml_program::GlobalLoadOp::create(lb, constLoad.getLoc(), type,
-                                                 FlatSymbolRefAttr::get(global.getSymNameAttr()))
-                    .getResult();
-  constLoad.getResult().replaceAllUsesWith(value);
-  constLoad.erase();
-  global.setIsMutable(true);
-  return {global, value};
 }
 
 struct PdAppendOptimizerPass : impl::PdAppendOptimizerPassBase<PdAppendOptimizerPass> {

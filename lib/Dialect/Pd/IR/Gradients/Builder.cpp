@@ -106,4 +106,5 @@ void mlir::pd::attachGradientRules(MLIRContext *ctx) {
   attachLinearGradients(ctx);
   attachShapeGradients(ctx);
   attachNNGradients(ctx);
+  attachRandomGradients(ctx);
 }

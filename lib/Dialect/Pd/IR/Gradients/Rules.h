@@ -33,6 +33,7 @@ void attachElementwiseGradients(MLIRContext *ctx);
 void attachLinearGradients(MLIRContext *ctx);
 void attachShapeGradients(MLIRContext *ctx);
 void attachNNGradients(MLIRContext *ctx);
+void attachRandomGradients(MLIRContext *ctx);
 } // namespace mlir::pd
 
 #endif // PADDLEMLIR_LIB_DIALECT_PD_IR_GRADIENTS_RULES_H
