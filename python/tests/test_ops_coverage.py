@@ -10,9 +10,13 @@ from paddle_mlir.builder import Longs, ProgramBuilder
 
 def run(tmp_path, b, *inputs):
     b.save(str(tmp_path / "m"))
-    # Copies: the loop form of index_put currently writes into its input's
-    # buffer, and the expected values are computed from the inputs.
-    return paddle_mlir.compile(str(tmp_path / "m"))(*[np.copy(a) for a in inputs])
+    before = [np.copy(a) for a in inputs]
+    out = paddle_mlir.compile(str(tmp_path / "m"))(*inputs)
+    # A model never writes into its inputs (index_put's and scatter_nd_add's
+    # loops update a copy).
+    for a, c in zip(inputs, before):
+        np.testing.assert_array_equal(a, c)
+    return out
 
 
 def stable_order(line, descending):
@@ -109,7 +113,7 @@ def test_less_equal_greater_equal_nan_inf(tmp_path):
 
 
 # ---------------------------------------------------------------- bitwise
-@pytest.mark.parametrize("dtype", ["int32", "int64", "bool"])
+@pytest.mark.parametrize("dtype", ["int32", "int64", "bool", "uint8"])
 def test_bitwise(tmp_path, dtype):
     b = ProgramBuilder()
     x = b.feed("x", [-1, 4], dtype)
@@ -123,6 +127,9 @@ def test_bitwise(tmp_path, dtype):
     elif dtype == "int64":
         xv = np.array([[0, -1, 1 << 40, -(1 << 62)], [7, 2**63 - 1, -2**63, 6]], np.int64)
         yv = np.array([(1 << 41) - 1, 5, -1, 1 << 62], np.int64)
+    elif dtype == "uint8":
+        xv = np.array([[0, 255, 0x0F, 0xA5], [7, 128, 1, 0x5A]], np.uint8)
+        yv = np.array([0xFF, 0x0F, 0x80, 3], np.uint8)
     else:
         xv = np.array([[True, True, False, False], [False, True, True, False]])
         yv = np.array([True, False, True, False])
@@ -330,3 +337,27 @@ def test_index_put_int64_accumulate_repeated(tmp_path):
     want = xv.copy()
     np.add.at(want, iv, vv)
     np.testing.assert_array_equal(got, want)
+
+
+def test_scatter_loops_leave_weights_alone(tmp_path):
+    """index_put with index tensors and scatter_nd_add on a weight: every run
+    starts from the weight's stored value (their loops update a copy)."""
+    b = ProgramBuilder()
+    w0 = np.arange(12, dtype=np.float32).reshape(4, 3)
+    w = b.param("w", w0)
+    i = b.feed("i", [2], "int64")
+    u = b.feed("u", [2, 3])
+    b.fetch(index_put(b, w, [i], u, True))
+    idx = b.feed("idx", [2, 1], "int64")
+    b.fetch(b.op("scatter_nd_add", {"X": [w], "Index": [idx], "Updates": [u]},
+                 {"Out": [b.tmp("scatter_nd_add", [4, 3])]}))
+    b.save(str(tmp_path / "m"))
+    model = paddle_mlir.compile(str(tmp_path / "m"))
+    iv = np.array([1, 3], np.int64)
+    uv = np.ones((2, 3), np.float32)
+    want = w0.copy()
+    np.add.at(want, iv, uv)
+    for _ in range(3):
+        g1, g2 = model(iv, uv, iv.reshape(2, 1))
+        np.testing.assert_array_equal(g1, want)
+        np.testing.assert_array_equal(g2, want)

@@ -650,9 +650,12 @@ func.func @gather_nd(%x: tensor<4x5x6xf32>, %i: tensor<3x2xi64>) -> tensor<3x6xf
 // -----
 
 // Tests that scatter_nd_add loops over the index tuples in order, carrying
-// the result, and adds each update row into the row its tuple addresses.
+// the result, and adds each update row into the row its tuple addresses;
+// the loop starts from a copy of X (bufferization.alloc_tensor copy), so
+// writing in place never touches X itself (a weight, or a value read later).
 // CHECK-LABEL: func.func @scatter_nd_add
-// CHECK: scf.for %[[I:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[ACC:.*]] = %arg0) -> (tensor<4x5xf32>)
+// CHECK: %[[COPY:.*]] = bufferization.alloc_tensor() copy(%arg0) : tensor<4x5xf32>
+// CHECK: scf.for %[[I:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[ACC:.*]] = %[[COPY]]) -> (tensor<4x5xf32>)
 // CHECK: %[[ID:.*]] = tensor.extract %arg1[%[[I]], %{{.*}}] : tensor<3x1xi64>
 // CHECK: %[[ROW:.*]] = arith.minsi
 // CHECK: %[[CUR:.*]] = tensor.extract_slice %[[ACC]][%[[ROW]], 0] [1, 5] [1, 1] : tensor<4x5xf32> to tensor<5xf32>

@@ -37,7 +37,8 @@ def ConvertPdToLinalgPass : Pass<"convert-pd-to-linalg", "::mlir::ModuleOp"> {
   ];
   let dependentDialects = [
     "::mlir::linalg::LinalgDialect", "::mlir::tensor::TensorDialect",
-    "::mlir::arith::ArithDialect", "::mlir::math::MathDialect", "::mlir::scf::SCFDialect"
+    "::mlir::arith::ArithDialect", "::mlir::math::MathDialect", "::mlir::scf::SCFDialect",
+    "::mlir::bufferization::BufferizationDialect"
   ];
 }
 

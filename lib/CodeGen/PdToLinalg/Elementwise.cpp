@@ -438,11 +438,20 @@ void mlir::pd::populatePdElementwiseToLinalgPatterns(RewritePatternSet &p) {
   auto xorI = [](OpBuilder &b, Location l, Value x, Value y) -> Value {
     return arith::XOrIOp::create(b, l, x, y);
   };
-  addBinary<BitwiseAndOp>(p, andI);
-  addBinary<BitwiseOrOp>(p, orI);
-  addBinary<BitwiseXorOp>(p, xorI);
+  // On uint8 the same bit operations, on the values seen as signless.
+  addBinary<BitwiseAndOp>(p, andI, andI);
+  addBinary<BitwiseOrOp>(p, orI, orI);
+  addBinary<BitwiseXorOp>(p, xorI, xorI);
   addUnary<BitwiseNotOp>(p, [](BitwiseNotOp, OpBuilder &b, Location l, Value x) -> Value {
-    return arith::XOrIOp::create(b, l, x, cst(b, l, x, -1));
+    Type elem = x.getType();
+    if (!elem.isUnsignedInteger())
+      return arith::XOrIOp::create(b, l, x, cst(b, l, x, -1));
+    Type signless = b.getIntegerType(elem.getIntOrFloatBitWidth());
+    auto as = [&](Value v, Type t) {
+      return UnrealizedConversionCastOp::create(b, l, t, v).getResult(0);
+    };
+    Value bits = as(x, signless);
+    return as(arith::XOrIOp::create(b, l, bits, cst(b, l, bits, -1)), elem);
   });
   addBinary<LogicalAndOp>(p, andI);
   addBinary<LogicalOrOp>(p, orI);

@@ -226,7 +226,7 @@ struct ScatterNdAddLowering : OpConversionPattern<ScatterNdAddOp> {
                              });
       return tensor::InsertSliceOp::create(b, loc, *sum, acc, xOff, xSizes, xStrides);
     };
-    r.replaceOp(op, loops(r, 0, x));
+    r.replaceOp(op, loops(r, 0, freshCopy(r, loc, x)));
     return success();
   }
 };
@@ -322,7 +322,8 @@ struct IndexPutLowering : OpConversionPattern<IndexPutOp> {
           one = arith::ConstantIndexOp::create(r, loc, 1);
     Value n = tensor::DimOp::create(r, loc, indices[0], 0);
     auto loop = scf::ForOp::create(
-        r, loc, zero, n, one, ValueRange{x}, [&](OpBuilder &b, Location l, Value i, ValueRange it) {
+        r, loc, zero, n, one, ValueRange{freshCopy(r, loc, x)},
+        [&](OpBuilder &b, Location l, Value i, ValueRange it) {
           Value acc = it[0];
           SmallVector<OpFoldResult> off, sizes, strides(rank, b.getIndexAttr(1));
           for (int64_t j = 0; j < m; ++j) {

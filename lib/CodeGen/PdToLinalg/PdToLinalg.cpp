@@ -4,6 +4,7 @@
 #include "PaddleMLIR/Dialect/Pd/IR/PdDialect.h"
 #include "PaddleMLIR/Dialect/Pd/IR/PdOps.h"
 
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/MLProgram/IR/MLProgram.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -32,6 +33,8 @@ struct ConvertPdToLinalgPass : impl::ConvertPdToLinalgPassBase<ConvertPdToLinalg
     target.addLegalDialect<linalg::LinalgDialect, tensor::TensorDialect, arith::ArithDialect,
                            math::MathDialect, func::FuncDialect, ml_program::MLProgramDialect,
                            scf::SCFDialect>();
+    // Copies that scatter loops update in place (freshCopy).
+    target.addLegalOp<bufferization::AllocTensorOp>();
     auto populate = [&](RewritePatternSet &patterns) {
       populatePdElementwiseToLinalgPatterns(patterns);
       populatePdNNToLinalgPatterns(patterns);

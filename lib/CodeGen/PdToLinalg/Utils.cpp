@@ -2,6 +2,7 @@
 
 #include "Utils.h"
 
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Utils/StructuredOpsUtils.h"
 
@@ -181,6 +182,12 @@ std::pair<Value, Value> adaptiveBin(OpBuilder &b, Location loc, Value i, Value i
   Value lo = arith::DivUIOp::create(b, loc, arith::MulIOp::create(b, loc, i, in), out);
   Value hiNum = arith::MulIOp::create(b, loc, arith::AddIOp::create(b, loc, i, one), in);
   return {lo, arith::CeilDivUIOp::create(b, loc, hiNum, out)};
+}
+
+Value freshCopy(OpBuilder &b, Location loc, Value t) {
+  auto type = cast<RankedTensorType>(t.getType());
+  SmallVector<Value> dyn = dynSizesFrom(b, loc, t, type);
+  return bufferization::AllocTensorOp::create(b, loc, type, dyn, /*copy=*/t).getResult();
 }
 
 Value sigmoid(OpBuilder &b, Location l, Value x) {

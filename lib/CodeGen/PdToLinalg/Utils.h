@@ -61,6 +61,12 @@ Value clampedIndex(OpBuilder &b, Location loc, Value id, Value t, int64_t dim, b
 /// output index `i` of adaptive pooling (index values).
 std::pair<Value, Value> adaptiveBin(OpBuilder &b, Location loc, Value i, Value in, Value out);
 
+/// A new tensor holding a copy of `t` (bufferization.alloc_tensor with
+/// copy), for loops that update a tensor in place: without it one-shot
+/// bufferization may write into `t`'s buffer, which can be the caller's
+/// input or a weight.
+Value freshCopy(OpBuilder &b, Location loc, Value t);
+
 /// 1 / (1 + exp(-x)).
 Value sigmoid(OpBuilder &b, Location loc, Value x);
 
