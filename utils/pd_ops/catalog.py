@@ -230,6 +230,21 @@ OPS = [
         A("padding_algorithm", "str", "EXPLICIT", choices=PAD_ALGO)], "same:X",
        "the gradient of pool2d: each output's gradient goes to its window (max: the first maximum; avg: shared)",
        "%dx = pd.pool2d_grad %x, %y, %dy {ksize = array<i32: 2, 2>, strides = array<i32: 2, 2>} : (tensor<8x6x28x28xf32>, tensor<8x6x14x14xf32>, tensor<8x6x14x14xf32>) -> tensor<8x6x28x28xf32>"),
+    Op("conv2d_grad_input", ["Input:float", "Filter:float", "Output@GRAD=OutputGrad:float"],
+       ["Input@GRAD=InputGrad:float"], conv_attrs(), "same:Input",
+       "the gradient of conv2d / depthwise_conv2d with respect to its input: the transposed convolution of the "
+       "output's gradient with the filter (Input gives only the shape)",
+       "%dx = pd.conv2d_grad_input %x, %w, %dy {paddings = array<i32: 1, 1>} : (tensor<8x16x14x14xf32>, tensor<32x16x3x3xf32>, tensor<8x32x14x14xf32>) -> tensor<8x16x14x14xf32>"),
+    Op("conv2d_grad_filter", ["Input:float", "Filter:float", "Output@GRAD=OutputGrad:float"],
+       ["Filter@GRAD=FilterGrad:float"], conv_attrs(), "same:Filter",
+       "the gradient of conv2d / depthwise_conv2d with respect to its filter: each tap's sum over the batch and "
+       "the output positions of the output's gradient times the input it saw (Filter gives only the shape)",
+       "%dw = pd.conv2d_grad_filter %x, %w, %dy {paddings = array<i32: 1, 1>} : (tensor<8x16x14x14xf32>, tensor<32x16x3x3xf32>, tensor<8x32x14x14xf32>) -> tensor<32x16x3x3xf32>"),
+    Op("lookup_table_v2_grad", ["W:float", "Ids:index", "Out@GRAD=OutGrad:float"], ["W@GRAD=WGrad:float"],
+       [A("padding_idx", "i64", -1)], "custom",
+       "the gradient of lookup_table_v2: each id's row of the output's gradient added to the table's row "
+       "(none for padding_idx)",
+       "%dw = pd.lookup_table_v2_grad %w, %ids, %dy : (tensor<1000x64xf32>, tensor<8x16xi64>, tensor<8x16x64xf32>) -> tensor<1000x64xf32>"),
     Op("sgd", ["Param:float", "LearningRate:float", "Grad:float"], ["ParamOut:float"], [], "same:Param",
        "one stochastic gradient descent step: param - learning_rate[0] * grad",
        "%p1 = pd.sgd %p, %lr, %g : (tensor<64x10xf32>, tensor<1xf32>, tensor<64x10xf32>) -> tensor<64x10xf32>"),

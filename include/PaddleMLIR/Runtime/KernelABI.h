@@ -87,6 +87,30 @@ namespace ftype {
 enum : int64_t { F32 = 0, BF16 = 1 };
 } // namespace ftype
 
+/// pdk_conv2d_backward_data / pdk_conv2d_backward_weights: the gradients of
+/// an fp32 NCHW convolution (plain, grouped or depthwise; Paddle's filter
+/// layout [O, C/groups, KH, KW]) by oneDNN's backward primitives, for
+/// training. backward_data: Out = dL/dInput from Filter and OutputGrad (the
+/// Input slot absent: the destination gives its shape); backward_weights:
+/// Out = dL/dFilter from Input and OutputGrad (the Filter slot absent).
+/// The geometry fields are conv::'s first ones, in the same order.
+namespace convgrad {
+enum Slot : int64_t { Input, Filter, OutputGrad, NumSlots };
+enum Int : int64_t {
+  StrideH,
+  StrideW,
+  PadTop,
+  PadBottom,
+  PadLeft,
+  PadRight,
+  DilationH, // Paddle's: 1 is none
+  DilationW,
+  Groups,
+  NumInts
+};
+constexpr int64_t NumFloats = 0;
+} // namespace convgrad
+
 /// pdk_conv2d_bf16: pdk_conv2d computed by a oneDNN bf16 convolution
 /// (bf16 products, f32 accumulation): the slots of conv::, the Filter bf16
 /// and the Bias f32; the integer fields are conv::'s, then the element

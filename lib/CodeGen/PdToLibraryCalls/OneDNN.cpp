@@ -481,6 +481,54 @@ template <typename OpTy, bool Log> struct SoftmaxToKernel : OpConversionPattern<
   }
 };
 
+/// conv2d_grad_input -> pdk_conv2d_backward_data, conv2d_grad_filter ->
+/// pdk_conv2d_backward_weights (fp32 NCHW with static shapes, as a train
+/// step has): oneDNN's backward primitives instead of the loop nests.
+template <typename OpTy, bool Data> struct ConvGradToKernel : OpConversionPattern<OpTy> {
+  ConvGradToKernel(MLIRContext *ctx) : OpConversionPattern<OpTy>(ctx, kKernelBenefit) {}
+
+  LogicalResult matchAndRewrite(OpTy op, typename OpTy::Adaptor a,
+                                ConversionPatternRewriter &r) const override {
+    namespace cg = pdk::convgrad;
+    Value x = a.getInput(), w = a.getFilter(), dy = a.getOutputGrad();
+    auto xt = dyn_cast<RankedTensorType>(x.getType());
+    auto wt = dyn_cast<RankedTensorType>(w.getType());
+    auto dyt = dyn_cast<RankedTensorType>(dy.getType());
+    if (op.getDataFormat() == "NHWC" || op.getPaddingAlgorithm() == "SAME" || !isF32(x) ||
+        !isF32(w) || !isF32(dy) || !xt || !wt || !dyt || !xt.hasStaticShape() ||
+        !wt.hasStaticShape() || !dyt.hasStaticShape() || xt.getRank() != 4 || wt.getRank() != 4 ||
+        dyt.getRank() != 4)
+      return r.notifyMatchFailure(op, "not an fp32 NCHW convolution with static shapes");
+    int64_t groups = op.getGroups();
+    if (groups < 1 || xt.getDimSize(1) != wt.getDimSize(1) * groups ||
+        wt.getDimSize(0) % groups != 0)
+      return r.notifyMatchFailure(op, "unsupported group shape");
+    auto s = op.getStrides();
+    auto d = op.getDilations();
+    auto p = resolvePads(xt, {wt.getDimSize(2), wt.getDimSize(3)}, s, d, op.getPaddings(),
+                         op.getPaddingAlgorithm());
+    CallOperands ops(cg::NumSlots);
+    if (Data)
+      ops.set(cg::Filter, w);
+    else
+      ops.set(cg::Input, x);
+    ops.set(cg::OutputGrad, dy);
+    SmallVector<int64_t> ints(cg::NumInts);
+    ints[cg::StrideH] = s[0];
+    ints[cg::StrideW] = s[1];
+    ints[cg::PadTop] = p[0];
+    ints[cg::PadBottom] = p[1];
+    ints[cg::PadLeft] = p[2];
+    ints[cg::PadRight] = p[3];
+    ints[cg::DilationH] = d[0];
+    ints[cg::DilationW] = d[1];
+    ints[cg::Groups] = groups;
+    replaceWithCall(r, op, Data ? "pdk_conv2d_backward_data" : "pdk_conv2d_backward_weights",
+                    ops.inputs, ops.slots, ints, {}, {});
+    return success();
+  }
+};
+
 /// Max pool2d right after a convolution kernel (or such a pooling) ->
 /// pdk_pool2d, so the activations between the convolutions before and
 /// after it can stay in their layout (pd-kernel-layouts; the generated
@@ -963,7 +1011,8 @@ struct PdKernelLayoutsPass : mlir::pd::impl::PdKernelLayoutsPassBase<PdKernelLay
 
 void mlir::pd::populatePdToOneDNNPatterns(RewritePatternSet &patterns) {
   patterns.add<ConvToKernel<Conv2dOp>, ConvToKernel<DepthwiseConv2dOp>, ConvToKernel<FusedConv2dOp>,
-               FcToKernel, MatmulV2ToKernel, SoftmaxToKernel<SoftmaxOp, false>,
-               SoftmaxToKernel<LogSoftmaxOp, true>, MaxPoolToKernel, QuantizedConvToKernel,
-               QuantizedFcToKernel>(patterns.getContext());
+               ConvGradToKernel<Conv2dGradInputOp, true>,
+               ConvGradToKernel<Conv2dGradFilterOp, false>, FcToKernel, MatmulV2ToKernel,
+               SoftmaxToKernel<SoftmaxOp, false>, SoftmaxToKernel<LogSoftmaxOp, true>,
+               MaxPoolToKernel, QuantizedConvToKernel, QuantizedFcToKernel>(patterns.getContext());
 }

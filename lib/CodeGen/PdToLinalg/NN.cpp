@@ -558,84 +558,177 @@ FailureOr<Value> restoreReducedDims(OpBuilder &b, Location loc, Value y, RankedT
   return tensor::ExpandShapeOp::create(b, loc, rt, y, groups).getResult();
 }
 
-/// conv2d_transpose (NCHW, explicit or VALID padding) as a gather: each
-/// output element sums x[n, ic, ih, iw] * w[ic, oc % cpg, kh, kw] over the
-/// input channels of its group and the kernel taps with
-/// oh + pad_top - kh * dil_h = ih * stride_h (same for w). A direct loop
-/// nest; transposed convolutions are rare in inference models.
+/// The transposed convolution of x [N, Cin, H, W] with w [Cin, Cout/groups,
+/// kH, kW] into `type` (NCHW) as a gather: each output element sums
+/// x[n, ic, ih, iw] * w[ic, oc % cpg, kh, kw] over the input channels of
+/// its group and the kernel taps with oh + pad_top - kh * dil_h =
+/// ih * stride_h (same for w). A direct loop nest: transposed convolutions
+/// are rare in inference models, and training on f32 uses oneDNN instead.
+Value transposedConv(OpBuilder &r, Location loc, RankedTensorType type, Value x, Value w,
+                     std::array<int64_t, 4> pads, ArrayRef<int32_t> st, ArrayRef<int32_t> dil,
+                     int64_t groups) {
+  auto xt = cast<RankedTensorType>(x.getType());
+  auto wt = cast<RankedTensorType>(w.getType());
+  int64_t cinPerGroup = wt.getDimSize(0) / groups, coutPerGroup = wt.getDimSize(1);
+  int64_t H = xt.getDimSize(2), W = xt.getDimSize(3);
+  Type elem = type.getElementType();
+  SmallVector<Value> dyn;
+  if (type.isDynamicDim(0))
+    dyn.push_back(tensor::DimOp::create(r, loc, x, 0));
+  Value acc = filled(r, loc, type, dyn, 0.0);
+  // Loops: n, oc, oh, ow (parallel), icg, kh, kw (reduction); the taps
+  // tensor only gives the reduction loops their extents.
+  Value taps = tensor::EmptyOp::create(
+      r, loc, ArrayRef<int64_t>{cinPerGroup, wt.getDimSize(2), wt.getDimSize(3)}, elem);
+  MLIRContext *ctx = r.getContext();
+  SmallVector<AffineMap> maps = {
+      AffineMap::get(7, 0, {r.getAffineDimExpr(4), r.getAffineDimExpr(5), r.getAffineDimExpr(6)},
+                     ctx),
+      AffineMap::get(7, 0,
+                     {r.getAffineDimExpr(0), r.getAffineDimExpr(1), r.getAffineDimExpr(2),
+                      r.getAffineDimExpr(3)},
+                     ctx)};
+  SmallVector<utils::IteratorType> iters(4, utils::IteratorType::parallel);
+  iters.append(3, utils::IteratorType::reduction);
+  auto gen = linalg::GenericOp::create(
+      r, loc, TypeRange{type}, ValueRange{taps}, ValueRange{acc}, maps, iters,
+      [&](OpBuilder &b, Location l, ValueRange args) {
+        auto idx = [&](int64_t d) { return linalg::IndexOp::create(b, l, d).getResult(); };
+        auto c = [&](int64_t v) { return arith::ConstantIndexOp::create(b, l, v).getResult(); };
+        Value n = idx(0), oc = idx(1), oh = idx(2), ow = idx(3), icg = idx(4), kh = idx(5),
+              kw = idx(6);
+        Value g = arith::DivUIOp::create(b, l, oc, c(coutPerGroup));
+        Value ocg = arith::RemUIOp::create(b, l, oc, c(coutPerGroup));
+        Value ic = arith::AddIOp::create(b, l, arith::MulIOp::create(b, l, g, c(cinPerGroup)), icg);
+        Value valid = arith::ConstantIntOp::create(b, l, 1, 1);
+        // The input position along one spatial dim, and whether it exists.
+        auto source = [&](Value o, Value k, int64_t pad, int64_t s, int64_t d, int64_t size) {
+          Value num = arith::SubIOp::create(b, l, arith::AddIOp::create(b, l, o, c(pad)),
+                                            arith::MulIOp::create(b, l, k, c(d)));
+          Value q = arith::DivSIOp::create(b, l, num, c(s));
+          Value ok = arith::AndIOp::create(
+              b, l, arith::CmpIOp::create(b, l, arith::CmpIPredicate::sge, num, c(0)),
+              arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq,
+                                    arith::RemSIOp::create(b, l, num, c(s)), c(0)));
+          ok = arith::AndIOp::create(
+              b, l, ok, arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, q, c(size)));
+          valid = arith::AndIOp::create(b, l, valid, ok);
+          return arith::SelectOp::create(b, l, ok, q, c(0)).getResult();
+        };
+        Value ih = source(oh, kh, pads[0], st[0], dil[0], H);
+        Value iw = source(ow, kw, pads[2], st[1], dil[1], W);
+        Value xv = tensor::ExtractOp::create(b, l, x, ValueRange{n, ic, ih, iw});
+        Value wv = tensor::ExtractOp::create(b, l, w, ValueRange{ic, ocg, kh, kw});
+        Value prod = arith::MulFOp::create(b, l, xv, wv);
+        prod = arith::SelectOp::create(b, l, valid, prod, scalar(b, l, elem, 0.0));
+        linalg::YieldOp::create(b, l, arith::AddFOp::create(b, l, args[1], prod).getResult());
+      });
+  return gen.getResult(0);
+}
+
+/// Whether a conv-shaped op's operands have the static shapes the loop
+/// lowerings need (the batch may be dynamic).
+bool staticButBatch(RankedTensorType type, RankedTensorType xt, RankedTensorType wt) {
+  return type.hasStaticShape() && wt.hasStaticShape() && !xt.isDynamicDim(1) &&
+         !xt.isDynamicDim(2) && !xt.isDynamicDim(3);
+}
+
+/// conv2d_transpose (NCHW, explicit or VALID padding).
 struct Conv2dTransposeLowering : OpConversionPattern<Conv2dTransposeOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult matchAndRewrite(Conv2dTransposeOp op, OpAdaptor a,
                                 ConversionPatternRewriter &r) const override {
     if (op.getDataFormat() == "NHWC" || op.getPaddingAlgorithm() == "SAME")
       return r.notifyMatchFailure(op, "NCHW with explicit or VALID padding only");
-    Location loc = op.getLoc();
     auto type = cast<RankedTensorType>(op.getType());
     Value x = a.getInput(), w = a.getFilter();
-    auto xt = cast<RankedTensorType>(x.getType());
-    auto wt = cast<RankedTensorType>(w.getType());
-    if (!type.hasStaticShape() || !wt.hasStaticShape() || xt.isDynamicDim(1) ||
-        xt.isDynamicDim(2) || xt.isDynamicDim(3))
+    if (!staticButBatch(type, cast<RankedTensorType>(x.getType()),
+                        cast<RankedTensorType>(w.getType())))
       return r.notifyMatchFailure(op, "needs static shapes (batch may be dynamic)");
     std::array<int64_t, 4> pads = {0, 0, 0, 0};
     if (op.getPaddingAlgorithm() != "VALID")
       pads = pads4(op.getPaddings());
+    r.replaceOp(op, transposedConv(r, op.getLoc(), type, x, w, pads, op.getStrides(),
+                                   op.getDilations(), op.getGroups()));
+    return success();
+  }
+};
+
+/// conv2d_grad_input: the transposed convolution of the output's gradient
+/// with the filter, into the input's shape. Where oneDNN's backward-data
+/// primitive does not apply (f64, NHWC is refused by the rule).
+struct Conv2dGradInputLowering : OpConversionPattern<Conv2dGradInputOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(Conv2dGradInputOp op, OpAdaptor a,
+                                ConversionPatternRewriter &r) const override {
+    if (op.getDataFormat() == "NHWC" || op.getPaddingAlgorithm() == "SAME")
+      return r.notifyMatchFailure(op, "NCHW with explicit or VALID padding only");
+    auto type = cast<RankedTensorType>(op.getType());
+    Value dy = a.getOutputGrad(), w = a.getFilter();
+    auto dyt = cast<RankedTensorType>(dy.getType());
+    auto wt = cast<RankedTensorType>(w.getType());
+    if (!wt.hasStaticShape() || llvm::any_of(llvm::seq<unsigned>(1, 4), [&](unsigned i) {
+          return type.isDynamicDim(i) || dyt.isDynamicDim(i);
+        }))
+      return r.notifyMatchFailure(op, "needs static shapes (batch may be dynamic)");
+    std::array<int64_t, 4> pads = {0, 0, 0, 0};
+    if (op.getPaddingAlgorithm() != "VALID")
+      pads = pads4(op.getPaddings());
+    r.replaceOp(op, transposedConv(r, op.getLoc(), type, dy, w, pads, op.getStrides(),
+                                   op.getDilations(), op.getGroups()));
+    return success();
+  }
+};
+
+/// conv2d_grad_filter: dW[o, ci, kh, kw] = sum over n, oh, ow of
+/// dY[n, o, oh, ow] * xpad[n, group(o) * C/g + ci, oh * s + kh * d, ...]
+/// (xpad: the input padded as the convolution pads it), one generic with
+/// the output's gradient as its input and the padded input gathered.
+struct Conv2dGradFilterLowering : OpConversionPattern<Conv2dGradFilterOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(Conv2dGradFilterOp op, OpAdaptor a,
+                                ConversionPatternRewriter &r) const override {
+    if (op.getDataFormat() == "NHWC" || op.getPaddingAlgorithm() == "SAME")
+      return r.notifyMatchFailure(op, "NCHW with explicit or VALID padding only");
+    Location loc = op.getLoc();
+    auto type = cast<RankedTensorType>(op.getType());
+    Value x = a.getInput(), dy = a.getOutputGrad();
+    auto xt = cast<RankedTensorType>(x.getType());
+    auto dyt = cast<RankedTensorType>(dy.getType());
+    if (!type.hasStaticShape() || llvm::any_of(llvm::seq<unsigned>(1, 4), [&](unsigned i) {
+          return xt.isDynamicDim(i) || dyt.isDynamicDim(i);
+        }))
+      return r.notifyMatchFailure(op, "needs static shapes (batch may be dynamic)");
+    std::array<int64_t, 4> pads = {0, 0, 0, 0};
+    if (op.getPaddingAlgorithm() != "VALID")
+      pads = pads4(op.getPaddings());
+    Value xp = padSpatial(r, loc, x, pads, 0.0);
+    int64_t groups = op.getGroups(), outPerGroup = type.getDimSize(0) / groups,
+            inPerGroup = type.getDimSize(1);
     auto st = op.getStrides();
     auto dil = op.getDilations();
-    int64_t groups = op.getGroups(), cinPerGroup = wt.getDimSize(0) / groups,
-            coutPerGroup = wt.getDimSize(1);
-    int64_t H = xt.getDimSize(2), W = xt.getDimSize(3);
-    Type elem = type.getElementType();
-    SmallVector<Value> dyn;
-    if (type.isDynamicDim(0))
-      dyn.push_back(tensor::DimOp::create(r, loc, x, 0));
-    Value acc = filled(r, loc, type, dyn, 0.0);
-    // Loops: n, oc, oh, ow (parallel), icg, kh, kw (reduction); the taps
-    // tensor only gives the reduction loops their extents.
-    Value taps = tensor::EmptyOp::create(
-        r, loc, ArrayRef<int64_t>{cinPerGroup, wt.getDimSize(2), wt.getDimSize(3)}, elem);
+    Value acc = filled(r, loc, type, {}, 0.0);
+    // Loops: o, ci, kh, kw (parallel), n, oh, ow (reduction).
     MLIRContext *ctx = r.getContext();
-    SmallVector<AffineMap> maps = {
-        AffineMap::get(7, 0, {r.getAffineDimExpr(4), r.getAffineDimExpr(5), r.getAffineDimExpr(6)},
-                       ctx),
-        AffineMap::get(7, 0,
-                       {r.getAffineDimExpr(0), r.getAffineDimExpr(1), r.getAffineDimExpr(2),
-                        r.getAffineDimExpr(3)},
-                       ctx)};
+    auto d = [&](unsigned i) { return r.getAffineDimExpr(i); };
+    SmallVector<AffineMap> maps = {AffineMap::get(7, 0, {d(4), d(0), d(5), d(6)}, ctx),
+                                   AffineMap::get(7, 0, {d(0), d(1), d(2), d(3)}, ctx)};
     SmallVector<utils::IteratorType> iters(4, utils::IteratorType::parallel);
     iters.append(3, utils::IteratorType::reduction);
     auto gen = linalg::GenericOp::create(
-        r, loc, TypeRange{type}, ValueRange{taps}, ValueRange{acc}, maps, iters,
+        r, loc, TypeRange{type}, ValueRange{dy}, ValueRange{acc}, maps, iters,
         [&](OpBuilder &b, Location l, ValueRange args) {
-          auto idx = [&](int64_t d) { return linalg::IndexOp::create(b, l, d).getResult(); };
+          auto idx = [&](int64_t i) { return linalg::IndexOp::create(b, l, i).getResult(); };
           auto c = [&](int64_t v) { return arith::ConstantIndexOp::create(b, l, v).getResult(); };
-          Value n = idx(0), oc = idx(1), oh = idx(2), ow = idx(3), icg = idx(4), kh = idx(5),
-                kw = idx(6);
-          Value g = arith::DivUIOp::create(b, l, oc, c(coutPerGroup));
-          Value ocg = arith::RemUIOp::create(b, l, oc, c(coutPerGroup));
-          Value ic =
-              arith::AddIOp::create(b, l, arith::MulIOp::create(b, l, g, c(cinPerGroup)), icg);
-          Value valid = arith::ConstantIntOp::create(b, l, 1, 1);
-          // The input position along one spatial dim, and whether it exists.
-          auto source = [&](Value o, Value k, int64_t pad, int64_t s, int64_t d, int64_t size) {
-            Value num = arith::SubIOp::create(b, l, arith::AddIOp::create(b, l, o, c(pad)),
-                                              arith::MulIOp::create(b, l, k, c(d)));
-            Value q = arith::DivSIOp::create(b, l, num, c(s));
-            Value ok = arith::AndIOp::create(
-                b, l, arith::CmpIOp::create(b, l, arith::CmpIPredicate::sge, num, c(0)),
-                arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq,
-                                      arith::RemSIOp::create(b, l, num, c(s)), c(0)));
-            ok = arith::AndIOp::create(
-                b, l, ok, arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, q, c(size)));
-            valid = arith::AndIOp::create(b, l, valid, ok);
-            return arith::SelectOp::create(b, l, ok, q, c(0)).getResult();
-          };
-          Value ih = source(oh, kh, pads[0], st[0], dil[0], H);
-          Value iw = source(ow, kw, pads[2], st[1], dil[1], W);
-          Value xv = tensor::ExtractOp::create(b, l, x, ValueRange{n, ic, ih, iw});
-          Value wv = tensor::ExtractOp::create(b, l, w, ValueRange{ic, ocg, kh, kw});
-          Value prod = arith::MulFOp::create(b, l, xv, wv);
-          prod = arith::SelectOp::create(b, l, valid, prod, scalar(b, l, elem, 0.0));
+          auto mul = [&](Value v, int64_t k) { return arith::MulIOp::create(b, l, v, c(k)); };
+          auto add = [&](Value u, Value v) { return arith::AddIOp::create(b, l, u, v); };
+          Value o = idx(0), ci = idx(1), kh = idx(2), kw = idx(3), n = idx(4), oh = idx(5),
+                ow = idx(6);
+          Value ch = add(mul(arith::DivUIOp::create(b, l, o, c(outPerGroup)), inPerGroup), ci);
+          Value ih = add(mul(oh, st[0]), mul(kh, dil[0]));
+          Value iw = add(mul(ow, st[1]), mul(kw, dil[1]));
+          Value xv = tensor::ExtractOp::create(b, l, xp, ValueRange{n, ch, ih, iw});
+          Value prod = arith::MulFOp::create(b, l, args[0], xv);
           linalg::YieldOp::create(b, l, arith::AddFOp::create(b, l, args[1], prod).getResult());
         });
     r.replaceOp(op, gen.getResult(0));
@@ -1034,11 +1127,12 @@ struct Conv3dLowering : OpConversionPattern<Conv3dOp> {
 } // namespace
 
 void mlir::pd::populatePdNNToLinalgPatterns(RewritePatternSet &p) {
-  p.add<Conv2dLowering, DepthwiseConv2dLowering, Conv2dTransposeLowering, FusedConv2dLowering,
-        BatchNormLowering, LayerNormLowering, SkipLayernormLowering, FusedEmbeddingLowering,
-        MultiheadMatmulLowering, Pool2dLowering, ReduceLowering<ReduceSumOp>,
-        ReduceLowering<ReduceMeanOp>, ReduceLowering<ReduceMaxOp>, ReduceLowering<ReduceMinOp>,
-        ReduceLowering<ReduceProdOp>, ArgLowering<ArgMaxOp>, ArgLowering<ArgMinOp>,
-        SoftmaxLowering<SoftmaxOp, false>, SoftmaxLowering<LogSoftmaxOp, true>>(p.getContext());
+  p.add<Conv2dLowering, DepthwiseConv2dLowering, Conv2dTransposeLowering, Conv2dGradInputLowering,
+        Conv2dGradFilterLowering, FusedConv2dLowering, BatchNormLowering, LayerNormLowering,
+        SkipLayernormLowering, FusedEmbeddingLowering, MultiheadMatmulLowering, Pool2dLowering,
+        ReduceLowering<ReduceSumOp>, ReduceLowering<ReduceMeanOp>, ReduceLowering<ReduceMaxOp>,
+        ReduceLowering<ReduceMinOp>, ReduceLowering<ReduceProdOp>, ArgLowering<ArgMaxOp>,
+        ArgLowering<ArgMinOp>, SoftmaxLowering<SoftmaxOp, false>,
+        SoftmaxLowering<LogSoftmaxOp, true>>(p.getContext());
   p.add<Conv3dLowering>(p.getContext());
 }

@@ -1,9 +1,10 @@
 //===- Train.cpp - pd training ops -> linalg ------------------------------===//
 //
-// one_hot_v2, the optimizer updates (sgd, momentum, adam, adamw), and
+// one_hot_v2, the optimizer updates (sgd, momentum, adam, adamw),
 // softmax_with_cross_entropy (rewritten
 // into softmax, log_softmax, one_hot_v2 and a reduction, which the other
-// patterns lower).
+// patterns lower), pool2d_grad and lookup_table_v2_grad, and lookup_table
+// (rewritten into lookup_table_v2).
 //
 //===----------------------------------------------------------------------===//
 
@@ -459,10 +460,97 @@ struct Pool2dGradLowering : OpConversionPattern<Pool2dGradOp> {
     return success();
   }
 };
+
+/// lookup_table_v2_grad (static shapes): a zero table and a loop over the
+/// ids that adds each one's row of Out@GRAD to the table's row. Ids are
+/// clamped into [0, V) as the forward lowering reads them; padding_idx rows
+/// get nothing.
+struct LookupTableV2GradLowering : OpConversionPattern<LookupTableV2GradOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(LookupTableV2GradOp op, OpAdaptor a,
+                                ConversionPatternRewriter &r) const override {
+    auto wt = cast<RankedTensorType>(a.getW().getType());
+    auto it = cast<RankedTensorType>(a.getIds().getType());
+    auto dt = cast<RankedTensorType>(a.getOutGrad().getType());
+    if (!wt.hasStaticShape() || !it.hasStaticShape() || !dt.hasStaticShape() || it.getRank() < 1)
+      return r.notifyMatchFailure(op, "static shapes and Ids of rank >= 1");
+    Location loc = op.getLoc();
+    int64_t n = it.getNumElements(), rows = wt.getDimSize(0), cols = wt.getDimSize(1);
+    // Ids as [N], Out@GRAD as [N, D].
+    SmallVector<ReassociationIndices> idsGroups{{}}, gradGroups{{}, {it.getRank()}};
+    for (int64_t i = 0; i < it.getRank(); ++i) {
+      idsGroups[0].push_back(i);
+      gradGroups[0].push_back(i);
+    }
+    Value ids = a.getIds(), dOut = a.getOutGrad();
+    if (it.getRank() > 1) {
+      ids = tensor::CollapseShapeOp::create(r, loc, ids, idsGroups);
+      dOut = tensor::CollapseShapeOp::create(r, loc, dOut, gradGroups);
+    }
+    Type elem = wt.getElementType();
+    int64_t pad = op.getPaddingIdx();
+    bool hasPad = pad != -1;
+    if (pad < 0)
+      pad += rows;
+    auto cst = [&](OpBuilder &b, Location l, int64_t v) -> Value {
+      return arith::ConstantIndexOp::create(b, l, v);
+    };
+    Value init = filled(r, loc, wt, {}, 0.0);
+    auto outer = scf::ForOp::create(
+        r, loc, cst(r, loc, 0), cst(r, loc, n), cst(r, loc, 1), ValueRange{init},
+        [&](OpBuilder &b, Location l, Value i, ValueRange acc) {
+          Value id = tensor::ExtractOp::create(b, l, ids, ValueRange{i});
+          Value row = clampedIndex(b, l, id, init, 0, /*wrapNegative=*/false);
+          Value skip = arith::ConstantIntOp::create(b, l, 0, 1);
+          if (hasPad)
+            skip = arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq,
+                                         arith::IndexCastOp::create(b, l, b.getIndexType(), id),
+                                         cst(b, l, pad));
+          auto inner = scf::ForOp::create(
+              b, l, cst(b, l, 0), cst(b, l, cols), cst(b, l, 1), acc,
+              [&](OpBuilder &ib, Location il, Value j, ValueRange table) {
+                Value g = tensor::ExtractOp::create(ib, il, dOut, ValueRange{i, j});
+                g = arith::SelectOp::create(ib, il, skip, scalar(ib, il, elem, 0.0), g);
+                Value old = tensor::ExtractOp::create(ib, il, table[0], ValueRange{row, j});
+                Value sum = arith::AddFOp::create(ib, il, old, g);
+                scf::YieldOp::create(
+                    ib, il,
+                    tensor::InsertOp::create(ib, il, sum, table[0], ValueRange{row, j})
+                        .getResult());
+              });
+          scf::YieldOp::create(b, l, inner.getResults());
+        });
+    r.replaceOp(op, outer.getResult(0));
+    return success();
+  }
+};
+
+/// lookup_table (Paddle 1.x, Ids [..., 1]): lookup_table_v2 of the ids
+/// without their trailing dim, which the gather patterns lower.
+struct LookupTableLowering : OpConversionPattern<LookupTableOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(LookupTableOp op, OpAdaptor,
+                                ConversionPatternRewriter &r) const override {
+    auto it = cast<RankedTensorType>(op.getIds().getType());
+    if (it.getRank() < 1)
+      return r.notifyMatchFailure(op, "Ids of rank >= 1");
+    Location loc = op.getLoc();
+    SmallVector<int32_t> flatShape;
+    for (int64_t d : it.getShape().drop_back())
+      flatShape.push_back(ShapedType::isDynamic(d) ? 0 : static_cast<int32_t>(d));
+    auto flatType = RankedTensorType::get(it.getShape().drop_back(), it.getElementType());
+    Value flat = Reshape2Op::create(r, loc, flatType, op.getIds(), Value(), ValueRange(),
+                                    r.getDenseI32ArrayAttr(flatShape));
+    r.replaceOpWithNewOp<LookupTableV2Op>(op, op.getType(), op.getW(), flat, op.getPaddingIdxAttr(),
+                                          op.getIsSparseAttr());
+    return success();
+  }
+};
 } // namespace
 
 void mlir::pd::populatePdTrainToLinalgPatterns(RewritePatternSet &p) {
   p.add<DropoutTrainLowering>(p.getContext());
   p.add<OneHotV2Lowering, SgdLowering, MomentumLowering, AdamLowering<AdamOp>,
-        AdamLowering<AdamwOp>, SoftmaxWithCrossEntropyLowering, Pool2dGradLowering>(p.getContext());
+        AdamLowering<AdamwOp>, SoftmaxWithCrossEntropyLowering, Pool2dGradLowering,
+        LookupTableV2GradLowering, LookupTableLowering>(p.getContext());
 }

@@ -44,6 +44,10 @@ PDK_EXPORT void pdk_conv2d_winograd(const int64_t *ptrs, const int64_t *ints, co
 PDK_EXPORT void pdk_conv2d_winograd4(const int64_t *ptrs, const int64_t *ints, const float *floats);
 PDK_EXPORT void pdk_matmul(const int64_t *ptrs, const int64_t *ints, const float *floats);
 PDK_EXPORT void pdk_conv2d_bf16(const int64_t *ptrs, const int64_t *ints, const float *floats);
+PDK_EXPORT void pdk_conv2d_backward_data(const int64_t *ptrs, const int64_t *ints,
+                                         const float *floats);
+PDK_EXPORT void pdk_conv2d_backward_weights(const int64_t *ptrs, const int64_t *ints,
+                                            const float *floats);
 PDK_EXPORT void pdk_matmul_bf16(const int64_t *ptrs, const int64_t *ints, const float *floats);
 PDK_EXPORT void pdk_qconv2d(const int64_t *ptrs, const int64_t *ints, const float *floats);
 PDK_EXPORT void pdk_qmatmul(const int64_t *ptrs, const int64_t *ints, const float *floats);
@@ -155,6 +159,8 @@ enum KeyKind : int64_t {
   QMatmulKey = 8,
   Bf16ConvKey = 9,
   Bf16MatmulKey = 10,
+  ConvBwdDataKey = 11,
+  ConvBwdWeightsKey = 12,
 };
 
 /// The cache key of a call (`kind` a KeyKind), in a per-thread buffer that

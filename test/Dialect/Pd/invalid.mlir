@@ -1858,3 +1858,12 @@ func.func @negative_adamw_beta(%p: tensor<4xf32>, %b: tensor<1xf32>) {
   %0:5 = pd.adamw %p, %p, %b, %p, %p, %b, %b {beta1 = 1.5 : f32} : (tensor<4xf32>, tensor<4xf32>, tensor<1xf32>, tensor<4xf32>, tensor<4xf32>, tensor<1xf32>, tensor<1xf32>) -> (tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<1xf32>, tensor<1xf32>)
   return
 }
+
+// -----
+
+// Tests that lookup_table_v2_grad's Out@GRAD must have Ids' shape then W's row size.
+func.func @negative_lookup_table_v2_grad_shape(%w: tensor<10x4xf32>, %i: tensor<2x3xi64>, %dy: tensor<2x3x5xf32>) {
+  // expected-error @+1 {{Out@GRAD must have shape [2, 3, 4] (Ids' shape, then W's row size) and W's element type, got shape [2, 3, 5]}}
+  %0 = pd.lookup_table_v2_grad %w, %i, %dy : (tensor<10x4xf32>, tensor<2x3xi64>, tensor<2x3x5xf32>) -> tensor<10x4xf32>
+  return
+}

@@ -357,6 +357,17 @@ func.func @pool2d_grad(%x: tensor<8x6x28x28xf32>, %y: tensor<8x6x14x14xf32>, %dy
   return %r : tensor<8x6x28x28xf32>
 }
 
+// Tests that pd.lookup_table_v2_grad round-trips, with and without padding_idx.
+// CHECK-LABEL: func.func @lookup_table_v2_grad
+// CHECK: %[[A:.*]] = pd.lookup_table_v2_grad %arg0, %arg1, %arg2 : (tensor<1000x64xf32>, tensor<8x16xi64>, tensor<8x16x64xf32>) -> tensor<1000x64xf32>
+// CHECK: %[[B:.*]] = pd.lookup_table_v2_grad %arg0, %arg1, %arg2 {padding_idx = 0 : i64} : (tensor<1000x64xf32>, tensor<8x16xi64>, tensor<8x16x64xf32>) -> tensor<1000x64xf32>
+// CHECK: return %[[A]], %[[B]]
+func.func @lookup_table_v2_grad(%w: tensor<1000x64xf32>, %ids: tensor<8x16xi64>, %dy: tensor<8x16x64xf32>) -> (tensor<1000x64xf32>, tensor<1000x64xf32>) {
+  %a = pd.lookup_table_v2_grad %w, %ids, %dy : (tensor<1000x64xf32>, tensor<8x16xi64>, tensor<8x16x64xf32>) -> tensor<1000x64xf32>
+  %b = pd.lookup_table_v2_grad %w, %ids, %dy {padding_idx = 0 : i64} : (tensor<1000x64xf32>, tensor<8x16xi64>, tensor<8x16x64xf32>) -> tensor<1000x64xf32>
+  return %a, %b : tensor<1000x64xf32>, tensor<1000x64xf32>
+}
+
 // Tests that pd.index_select, pd.index_put, pd.set_value and pd.argsort round-trip.
 // CHECK-LABEL: func.func @index_select
 // CHECK: pd.index_select %arg0, %arg1 {dim = 1 : i32} : (tensor<4x10xf32>, tensor<3xi64>) -> tensor<4x3xf32>

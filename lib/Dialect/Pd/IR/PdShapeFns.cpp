@@ -1399,6 +1399,25 @@ LogicalResult LookupTableV2Op::inferResultTypes(SmallVectorImpl<Type> &types, bo
   return success();
 }
 
+LogicalResult LookupTableV2GradOp::inferResultTypes(SmallVectorImpl<Type> &types, bool emit) {
+  Checker c{*this, emit};
+  if (failed(c.rank(getW(), "W", 2, 2)))
+    return failure();
+  auto w = rt(getW()), ids = rt(getIds()), dOut = rt(getOutGrad());
+  SmallVector<int64_t> want(ids.getShape());
+  want.push_back(w.getDimSize(1));
+  bool ok = dOut.getRank() == static_cast<int64_t>(want.size()) &&
+            dOut.getElementType() == w.getElementType();
+  for (int64_t i = 0; ok && i < dOut.getRank(); ++i)
+    ok = !conflict(dOut.getDimSize(i), want[i]);
+  if (!ok)
+    return c.fail("Out@GRAD must have shape " + shapeStr(want) +
+                  " (Ids' shape, then W's row size) and W's element type, got shape " +
+                  shapeStr(dOut.getShape()));
+  types.push_back(w);
+  return success();
+}
+
 LogicalResult FusedEmbeddingEltwiseLayernormOp::inferResultTypes(SmallVectorImpl<Type> &types,
                                                                  bool emit) {
   Checker c{*this, emit};

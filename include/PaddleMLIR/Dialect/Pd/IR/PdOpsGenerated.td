@@ -1604,6 +1604,99 @@ def Pd_Pool2dGradOp : Pd_Op<"pool2d_grad"> {
   }];
 }
 
+def Pd_Conv2dGradInputOp : Pd_Op<"conv2d_grad_input"> {
+  let summary = "the gradient of conv2d / depthwise_conv2d with respect to its input: the transposed convolution of the output's gradient with the filter (Input gives only the shape)";
+  let description = [{
+    Paddle operator `conv2d_grad_input`: the gradient of conv2d / depthwise_conv2d with respect to its input: the transposed convolution of the output's gradient with the filter (Input gives only the shape).
+
+    Input slots: Input, Filter, Output@GRAD. Output slots: Input@GRAD.
+
+    Example:
+
+    ```mlir
+    %dx = pd.conv2d_grad_input %x, %w, %dy {paddings = array<i32: 1, 1>} : (tensor<8x16x14x14xf32>, tensor<32x16x3x3xf32>, tensor<8x32x14x14xf32>) -> tensor<8x16x14x14xf32>
+    ```
+  }];
+  let arguments = (ins
+    Pd_FloatTensor:$Input,
+    Pd_FloatTensor:$Filter,
+    Pd_FloatTensor:$OutputGrad,
+    DefaultValuedAttr<ConfinedAttr<DenseI32ArrayAttr, [Pd_I32ArrayMin<1>, Pd_I32ArraySizeIn<[2]>]>, "{1, 1}">:$strides,
+    DefaultValuedAttr<ConfinedAttr<DenseI32ArrayAttr, [Pd_I32ArrayMin<0>, Pd_I32ArraySizeIn<[2, 4]>]>, "{0, 0}">:$paddings,
+    DefaultValuedStrAttr<ConfinedAttr<StrAttr, [Pd_StrIn<["EXPLICIT", "SAME", "VALID"]>]>, "EXPLICIT">:$padding_algorithm,
+    DefaultValuedAttr<ConfinedAttr<Pd_I32Attr, [IntMinValue<1>]>, "1">:$groups,
+    DefaultValuedAttr<ConfinedAttr<DenseI32ArrayAttr, [Pd_I32ArrayMin<1>, Pd_I32ArraySizeIn<[2]>]>, "{1, 1}">:$dilations,
+    DefaultValuedStrAttr<ConfinedAttr<StrAttr, [Pd_StrIn<["NCHW", "NHWC", "AnyLayout"]>]>, "NCHW">:$data_format
+  );
+  let results = (outs Pd_FloatTensor:$InputGrad);
+  let assemblyFormat = "$Input `,` $Filter `,` $OutputGrad attr-dict `:` functional-type(operands, results)";
+  let extraClassDefinition = [{
+  ::llvm::LogicalResult $cppClass::inferResultTypes(
+      ::llvm::SmallVectorImpl<::mlir::Type> &types, bool emitErrors) {
+    types.push_back(getInput().getType());
+    return ::mlir::success();
+  }
+  }];
+}
+
+def Pd_Conv2dGradFilterOp : Pd_Op<"conv2d_grad_filter"> {
+  let summary = "the gradient of conv2d / depthwise_conv2d with respect to its filter: each tap's sum over the batch and the output positions of the output's gradient times the input it saw (Filter gives only the shape)";
+  let description = [{
+    Paddle operator `conv2d_grad_filter`: the gradient of conv2d / depthwise_conv2d with respect to its filter: each tap's sum over the batch and the output positions of the output's gradient times the input it saw (Filter gives only the shape).
+
+    Input slots: Input, Filter, Output@GRAD. Output slots: Filter@GRAD.
+
+    Example:
+
+    ```mlir
+    %dw = pd.conv2d_grad_filter %x, %w, %dy {paddings = array<i32: 1, 1>} : (tensor<8x16x14x14xf32>, tensor<32x16x3x3xf32>, tensor<8x32x14x14xf32>) -> tensor<32x16x3x3xf32>
+    ```
+  }];
+  let arguments = (ins
+    Pd_FloatTensor:$Input,
+    Pd_FloatTensor:$Filter,
+    Pd_FloatTensor:$OutputGrad,
+    DefaultValuedAttr<ConfinedAttr<DenseI32ArrayAttr, [Pd_I32ArrayMin<1>, Pd_I32ArraySizeIn<[2]>]>, "{1, 1}">:$strides,
+    DefaultValuedAttr<ConfinedAttr<DenseI32ArrayAttr, [Pd_I32ArrayMin<0>, Pd_I32ArraySizeIn<[2, 4]>]>, "{0, 0}">:$paddings,
+    DefaultValuedStrAttr<ConfinedAttr<StrAttr, [Pd_StrIn<["EXPLICIT", "SAME", "VALID"]>]>, "EXPLICIT">:$padding_algorithm,
+    DefaultValuedAttr<ConfinedAttr<Pd_I32Attr, [IntMinValue<1>]>, "1">:$groups,
+    DefaultValuedAttr<ConfinedAttr<DenseI32ArrayAttr, [Pd_I32ArrayMin<1>, Pd_I32ArraySizeIn<[2]>]>, "{1, 1}">:$dilations,
+    DefaultValuedStrAttr<ConfinedAttr<StrAttr, [Pd_StrIn<["NCHW", "NHWC", "AnyLayout"]>]>, "NCHW">:$data_format
+  );
+  let results = (outs Pd_FloatTensor:$FilterGrad);
+  let assemblyFormat = "$Input `,` $Filter `,` $OutputGrad attr-dict `:` functional-type(operands, results)";
+  let extraClassDefinition = [{
+  ::llvm::LogicalResult $cppClass::inferResultTypes(
+      ::llvm::SmallVectorImpl<::mlir::Type> &types, bool emitErrors) {
+    types.push_back(getFilter().getType());
+    return ::mlir::success();
+  }
+  }];
+}
+
+def Pd_LookupTableV2GradOp : Pd_Op<"lookup_table_v2_grad"> {
+  let summary = "the gradient of lookup_table_v2: each id's row of the output's gradient added to the table's row (none for padding_idx)";
+  let description = [{
+    Paddle operator `lookup_table_v2_grad`: the gradient of lookup_table_v2: each id's row of the output's gradient added to the table's row (none for padding_idx).
+
+    Input slots: W, Ids, Out@GRAD. Output slots: W@GRAD.
+
+    Example:
+
+    ```mlir
+    %dw = pd.lookup_table_v2_grad %w, %ids, %dy : (tensor<1000x64xf32>, tensor<8x16xi64>, tensor<8x16x64xf32>) -> tensor<1000x64xf32>
+    ```
+  }];
+  let arguments = (ins
+    Pd_FloatTensor:$W,
+    Pd_IndexTensor:$Ids,
+    Pd_FloatTensor:$OutGrad,
+    DefaultValuedAttr<Pd_I64Attr, "-1">:$padding_idx
+  );
+  let results = (outs Pd_FloatTensor:$WGrad);
+  let assemblyFormat = "$W `,` $Ids `,` $OutGrad attr-dict `:` functional-type(operands, results)";
+}
+
 def Pd_SgdOp : Pd_Op<"sgd"> {
   let summary = "one stochastic gradient descent step: param - learning_rate[0] * grad";
   let description = [{

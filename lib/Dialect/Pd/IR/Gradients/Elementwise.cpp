@@ -2,8 +2,8 @@
 //
 // Binary elementwise ops with Paddle's axis broadcasting (the gradient of a
 // broadcast operand is summed back to its shape), activations, softmax and
-// log_softmax, softmax_with_cross_entropy, mean and the sum/mean
-// reductions.
+// log_softmax, softmax_with_cross_entropy, cross_entropy2, mean and the
+// sum/mean reductions.
 //
 //===----------------------------------------------------------------------===//
 
@@ -232,6 +232,32 @@ static LogicalResult gradient(SoftmaxWithCrossEntropyOp op, GradientBuilder &g) 
   return success();
 }
 
+static LogicalResult gradient(CrossEntropy2Op op, GradientBuilder &g) {
+  // Y = -log(x[label]), MatchX = x[label], both 0 where label ==
+  // ignore_index: dX = one_hot(label) * (MatchX@GRAD - Y@GRAD / x[label]),
+  // zero on ignored rows.
+  Value x = op.getX(), label = op.getLabel();
+  OpBuilder &b = g.getBuilder();
+  Value flat = g.reshape(label, shapeOf(label).drop_back());
+  int32_t classes = static_cast<int32_t>(shapeOf(x).back());
+  Value oneHot = g.make<OneHotV2Op>(flat, Value(), b.getI32IntegerAttr(classes),
+                                    b.getI32IntegerAttr(5), b.getBoolAttr(true));
+  Value keep = g.make<NotEqualOp>(label, g.full(label, op.getIgnoreIndex()), -1);
+  Value mask = g.make<CastOp>(keep, b.getI32IntegerAttr(0), b.getI32IntegerAttr(5));
+  Value coef;
+  if (Value dY = g.resultGrad(0)) {
+    // x[label], 1 on ignored rows (whose one-hot row may be all zeros).
+    int32_t last = static_cast<int32_t>(rankOf(x) - 1);
+    Value picked = g.sumKeep(g.mul(x, oneHot), {last});
+    Value safe = g.select(keep, picked, g.full(picked, 1.0));
+    coef = g.scale(g.div(dY, safe), -1.0);
+  }
+  if (Value dMatch = g.resultGrad(1))
+    coef = coef ? g.add(coef, dMatch) : dMatch;
+  g.setGrad(0, g.mul(oneHot, g.mul(coef, mask)));
+  return success();
+}
+
 static LogicalResult gradient(MeanOp op, GradientBuilder &g) {
   Value x = op.getX();
   double n = static_cast<double>(cast<RankedTensorType>(x.getType()).getNumElements());
@@ -272,6 +298,6 @@ void attachElementwiseGradients(MLIRContext *ctx) {
   attachRules<ElementwiseAddOp, ElementwiseSubOp, ElementwiseMulOp, ElementwiseDivOp, ReluOp,
               Relu6Op, LeakyReluOp, SigmoidOp, TanhOp, GeluOp, SwishOp, SiluOp, HardSwishOp,
               SquareOp, ExpOp, LogOp, SqrtOp, AbsOp, ScaleOp, SoftmaxOp, LogSoftmaxOp,
-              SoftmaxWithCrossEntropyOp, MeanOp, ReduceSumOp, ReduceMeanOp>(ctx);
+              SoftmaxWithCrossEntropyOp, CrossEntropy2Op, MeanOp, ReduceSumOp, ReduceMeanOp>(ctx);
 }
 } // namespace mlir::pd

@@ -1,11 +1,11 @@
-//===- NN.cpp - gradient rules: convolutions and pooling ------------------===//
+//===- NN.cpp - gradient rules: convolutions, pooling, embeddings --------===//
 //
-// conv2d / depthwise_conv2d: the input's gradient is the transposed
-// convolution of the output's gradient with the same filter; the filter's
-// is a convolution of the input with the output's gradient, the batch taking
-// the place of the channels (stride and dilation swap roles), cropped to the
-// filter's size. pool2d: pd.pool2d_grad, which routes each output's gradient
-// to its window.
+// conv2d / depthwise_conv2d: pd.conv2d_grad_input and pd.conv2d_grad_filter
+// with the convolution's attributes (padding made explicit), which lower to
+// oneDNN's backward-data and backward-weights primitives (or to loops where
+// oneDNN does not apply, as for f64). pool2d: pd.pool2d_grad, which routes each output's gradient
+// to its window. lookup_table(_v2): pd.lookup_table_v2_grad, which adds each
+// id's row of the output's gradient to the table's row.
 //
 //===----------------------------------------------------------------------===//
 
@@ -37,39 +37,16 @@ template <typename ConvT> LogicalResult convGradient(ConvT op, GradientBuilder &
     return failure();
   OpBuilder &b = g.getBuilder();
   Value x = op.getInput(), w = op.getFilter(), dOut = g.resultGrad(0);
-  ArrayRef<int64_t> xs = shapeOf(x), ws = shapeOf(w);
-  int32_t groups = op.getGroups();
   auto padsAttr = b.getDenseI32ArrayAttr(*pads);
-  if (g.needs(0)) {
-    SmallVector<int32_t> size = {static_cast<int32_t>(xs[2]), static_cast<int32_t>(xs[3])};
-    g.setGrad(0, g.make<Conv2dTransposeOp>(
-                     dOut, w, op.getStridesAttr(), padsAttr, b.getStringAttr("EXPLICIT"),
-                     b.getI32IntegerAttr(groups), op.getDilationsAttr(), b.getStringAttr("NCHW"),
-                     b.getDenseI32ArrayAttr({}), b.getDenseI32ArrayAttr(size)));
-  }
-  if (g.needs(1)) {
-    // dW[o, ci, kh, kw] = sum_{n, oh, ow} dOut[n, o, oh, ow] *
-    //   x[n, group(o) * C/g + ci, oh * s + kh * d - pad, ...]: a grouped
-    // convolution of x laid out [C/g, g * N, H, W] with dOut laid out
-    // [O, N, OH, OW] as the filter.
-    int64_t n = xs[0], c = xs[1], cg = c / groups;
-    Value xr = g.reshape(x, {n, groups, cg, xs[2], xs[3]});
-    Value xt = g.reshape(g.transpose(xr, {2, 1, 0, 3, 4}), {cg, groups * n, xs[2], xs[3]});
-    Value dt = g.transpose(dOut, {1, 0, 2, 3});
-    Value full =
-        g.make<Conv2dOp>(xt, dt, op.getDilationsAttr(), padsAttr, b.getStringAttr("EXPLICIT"),
-                         b.getI32IntegerAttr(groups), op.getStridesAttr(), b.getStringAttr("NCHW"));
-    ArrayRef<int64_t> fs = shapeOf(full);
-    Value cropped = full;
-    if (fs[2] != ws[2] || fs[3] != ws[3]) {
-      cropped = g.make<SliceOp>(
-          full, Value(), Value(), ValueRange(), ValueRange(), b.getDenseI32ArrayAttr({2, 3}),
-          b.getDenseI32ArrayAttr({0, 0}),
-          b.getDenseI32ArrayAttr({static_cast<int32_t>(ws[2]), static_cast<int32_t>(ws[3])}),
-          b.getDenseI32ArrayAttr({}), b.getDenseI32ArrayAttr({}));
-    }
-    g.setGrad(1, g.transpose(cropped, {1, 0, 2, 3}));
-  }
+  auto explicitAttr = b.getStringAttr("EXPLICIT");
+  if (g.needs(0))
+    g.setGrad(0, g.make<Conv2dGradInputOp>(x, w, dOut, op.getStridesAttr(), padsAttr, explicitAttr,
+                                           op.getGroupsAttr(), op.getDilationsAttr(),
+                                           op.getDataFormatAttr()));
+  if (g.needs(1))
+    g.setGrad(1, g.make<Conv2dGradFilterOp>(x, w, dOut, op.getStridesAttr(), padsAttr, explicitAttr,
+                                            op.getGroupsAttr(), op.getDilationsAttr(),
+                                            op.getDataFormatAttr()));
   return success();
 }
 } // namespace
@@ -92,7 +69,21 @@ static LogicalResult gradient(Pool2dOp op, GradientBuilder &g) {
   return success();
 }
 
+static LogicalResult gradient(LookupTableV2Op op, GradientBuilder &g) {
+  g.setGrad(0, g.make<LookupTableV2GradOp>(op.getW(), op.getIds(), g.resultGrad(0),
+                                           op.getPaddingIdxAttr()));
+  return success();
+}
+
+static LogicalResult gradient(LookupTableOp op, GradientBuilder &g) {
+  // Ids [..., 1]: the v2 gradient of the ids without their trailing dim.
+  Value ids = g.reshape(op.getIds(), shapeOf(op.getIds()).drop_back());
+  g.setGrad(0,
+            g.make<LookupTableV2GradOp>(op.getW(), ids, g.resultGrad(0), op.getPaddingIdxAttr()));
+  return success();
+}
+
 void attachNNGradients(MLIRContext *ctx) {
-  attachRules<Conv2dOp, DepthwiseConv2dOp, Pool2dOp>(ctx);
+  attachRules<Conv2dOp, DepthwiseConv2dOp, Pool2dOp, LookupTableV2Op, LookupTableOp>(ctx);
 }
 } // namespace mlir::pd
