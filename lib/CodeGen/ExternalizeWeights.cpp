@@ -78,8 +78,16 @@ struct PdExternalizeWeightsPass : impl::PdExternalizeWeightsPassBase<PdExternali
       for (unsigned i = 0; i < main.getNumResults(); ++i)
         attrs.push_back(main.getResultAttrDict(i) ? main.getResultAttrDict(i)
                                                   : DictionaryAttr::get(&getContext()));
-      Builder b(&getContext());
+      OpBuilder b(ret);
       for (auto &[name, value] : stores) {
+        // The update is written into the parameter's own buffer (the
+        // argument), so a train step allocates nothing for it and the
+        // runtime copies nothing back: bufferization computes it in place
+        // where no later read of the old value conflicts, else copies it in.
+        BlockArgument arg = args.lookup(name);
+        if (arg && arg.getType() == value.getType())
+          value = bufferization::MaterializeInDestinationOp::create(b, ret.getLoc(), value, arg)
+                      .getResult();
         values.push_back(value);
         attrs.push_back(b.getDictionaryAttr(
             {b.getNamedAttr("pd.name", name), b.getNamedAttr("pd.update", name)}));

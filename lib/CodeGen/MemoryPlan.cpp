@@ -10,6 +10,8 @@
 #include "PaddleMLIR/Dialect/Pd/IR/PdOps.h"
 #include "PaddleMLIR/Runtime/KernelABI.h"
 
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Matchers.h"
@@ -70,6 +72,27 @@ struct PdSplitInitTensorsPass : impl::PdSplitInitTensorsPassBase<PdSplitInitTens
       });
       for (OpOperand *use : llvm::drop_begin(uses))
         cloneForUse(op, *use);
+    }
+    // A value materialized into an argument (a train step's parameter
+    // update, see pd-externalize-weights) is computed in the argument: the
+    // tensor.empty its producer writes into becomes the argument, so
+    // bufferization writes the update in place (or, where a later read
+    // still needs the old value, into a copy, as for any conflict).
+    SmallVector<std::pair<OpOperand *, BlockArgument>> redirect;
+    getOperation().walk([&](bufferization::MaterializeInDestinationOp m) {
+      auto dest = dyn_cast<BlockArgument>(m.getDest());
+      auto res = dyn_cast<OpResult>(m.getSource());
+      if (!dest || !res || !isa<linalg::LinalgOp>(res.getOwner()))
+        return;
+      OpOperand *init = cast<DestinationStyleOpInterface>(res.getOwner()).getTiedOpOperand(res);
+      auto empty = init->get().getDefiningOp<tensor::EmptyOp>();
+      if (empty && empty->hasOneUse() && empty.getType() == dest.getType())
+        redirect.push_back({init, dest});
+    });
+    for (auto [init, dest] : redirect) {
+      Operation *empty = init->get().getDefiningOp();
+      init->set(dest);
+      empty->erase();
     }
   }
 };

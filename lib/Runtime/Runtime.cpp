@@ -127,6 +127,9 @@ struct pdrt_instance {
   // ones): copies of the weights file that each run's updates overwrite.
   std::vector<unsigned char *> params;
   int64_t steps = 0; // runs of a train step (its updates applied)
+  // Outputs a train step wrote in place into the parameter they update
+  // (read through params, never copied).
+  std::vector<char> outputInPlace;
   ~pdrt_instance() {
     std::free(arena);
     for (unsigned char *p : params)
@@ -613,6 +616,7 @@ pdrt_status pdrt_run(pdrt_instance *inst) {
 
   inst->outputData.resize(m->outputs.size());
   inst->outputShapes.resize(m->outputs.size());
+  inst->outputInPlace.assign(m->outputs.size(), 0);
   std::vector<void *> &freed = inst->freed;
   freed.clear();
   size_t word = 0;
@@ -628,11 +632,18 @@ pdrt_status pdrt_run(pdrt_instance *inst) {
     int64_t esize = pdrt_dtype_size(d.dtype), numel = 1;
     for (size_t k = 0; k < r; ++k)
       numel *= sizes[k];
+    inst->outputShapes[i].assign(sizes, sizes + r);
+    const char *first = static_cast<const char *>(aligned) + offset * esize;
+    if (d.updates >= 0 && first == reinterpret_cast<const char *>(inst->params[d.updates]) &&
+        (size_t)(numel * esize) == m->weights[d.updates].nbytes) {
+      // Updated in place (pd-externalize-weights): already the new weight.
+      inst->outputInPlace[i] = 1;
+      inst->outputData[i].clear();
+      continue;
+    }
     auto &buf = inst->outputData[i];
     buf.resize(numel * esize);
-    copyDense(buf.data(), static_cast<const char *>(aligned) + offset * esize, sizes, strides, r,
-              esize, numel);
-    inst->outputShapes[i].assign(sizes, sizes + r);
+    copyDense(buf.data(), first, sizes, strides, r, esize, numel);
     // Free buffers the model allocated (never inputs, weights or the arena,
     // where the memory plan puts results).
     auto *a = static_cast<unsigned char *>(allocated);
@@ -658,8 +669,9 @@ pdrt_status pdrt_run(pdrt_instance *inst) {
   for (size_t i = 0; i < m->outputs.size(); ++i)
     if (m->outputs[i].updates >= 0) {
       const TensorDesc &w = m->weights[m->outputs[i].updates];
-      std::memcpy(inst->params[m->outputs[i].updates], inst->outputData[i].data(),
-                  std::min<size_t>(w.nbytes, inst->outputData[i].size()));
+      if (!inst->outputInPlace[i])
+        std::memcpy(inst->params[m->outputs[i].updates], inst->outputData[i].data(),
+                    std::min<size_t>(w.nbytes, inst->outputData[i].size()));
       updated = true;
     }
   inst->steps += updated;
@@ -700,7 +712,9 @@ pdrt_status pdrt_get_output(const pdrt_instance *inst, int64_t i, const void **d
     return fail(PDRT_ERR_INVALID_ARGUMENT,
                 "output index " + std::to_string(i) + " is out of range");
   if (data)
-    *data = inst->outputData[i].data();
+    *data = inst->outputInPlace[i]
+                ? static_cast<const void *>(inst->params[inst->model->outputs[i].updates])
+                : static_cast<const void *>(inst->outputData[i].data());
   if (shape)
     *shape = inst->outputShapes[i].data();
   if (rank)

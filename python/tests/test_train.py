@@ -686,6 +686,30 @@ def test_set_parameters_round_trip(tmp_path):
         trainer.set_parameters({"fc1.w": np.zeros((3, 3), np.float32)})
 
 
+def test_updates_written_in_place(tmp_path):
+    """A parameter's update is written into the parameter itself: the step's
+    update output is the new value (read from the parameter), and the next
+    step starts from it. loss = mean(x * w), SGD lr 0.5: each step subtracts
+    0.5 * x / n from w."""
+    x = rand(6)
+    w0 = rand(6)
+    b = ProgramBuilder()
+    w = b.param("w", w0)
+    prod = b.elementwise("elementwise_mul", b.feed("x", [6]), w)
+    b.fetch(b._simple("mean", prod, shape=[1]))
+    d = b.save(str(tmp_path / "m"))
+    trainer = paddle_mlir.train.compile(d, loss="mean_0.tmp_0", optimizer="sgd", lr=0.5)
+    model = paddle_mlir.load(trainer.artifact_dir)
+    outs = [o.name for o in model.outputs]
+    assert outs == ["mean_0.tmp_0", "w"], outs
+    want = w0.astype(np.float64)
+    for step in range(3):
+        loss, new_w = model(x)
+        np.testing.assert_allclose(loss, [np.mean(x * want)], rtol=1e-6)
+        want = want - 0.5 * x / 6
+        np.testing.assert_allclose(new_w, want, rtol=1e-6, atol=1e-7, err_msg="step %d" % step)
+
+
 # ---------------------------------------------------------------- errors
 
 def test_op_without_rule_is_named(tmp_path):

@@ -32,13 +32,15 @@ module {
 // Tests that a mutable global (a trained parameter) becomes a `pd.param`
 // argument, which kernels never pack as a constant, and that its
 // global_store becomes a trailing result named after it and marked
-// `pd.update`.
+// `pd.update`, materialized in the argument's own buffer (so the runtime
+// neither allocates nor copies the new value).
 // CHECK-NOT: ml_program
 // CHECK-LABEL: func.func @main(
 // CHECK-SAME: %[[X:.*]]: tensor<2xf32> {pd.name = "x"}, %[[W:.*]]: tensor<2xf32> {pd.param = "w"})
 // CHECK-SAME: -> (tensor<1xf32> {pd.name = "loss"}, tensor<2xf32> {pd.name = "w", pd.update = "w"})
 // CHECK: %[[NEW:.*]] = pd.elementwise_add %[[W]], %[[X]]
-// CHECK: return %{{.*}}, %[[NEW]]
+// CHECK: %[[IN:.*]] = bufferization.materialize_in_destination %[[NEW]] in %[[W]]
+// CHECK: return %{{.*}}, %[[IN]]
 module {
   ml_program.global private mutable @w(dense<1.0> : tensor<2xf32>) : tensor<2xf32>
   func.func @main(%x: tensor<2xf32> {pd.name = "x"}) -> (tensor<1xf32> {pd.name = "loss"}) {

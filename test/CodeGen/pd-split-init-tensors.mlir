@@ -57,3 +57,24 @@ func.func @negative_single_use(%a: tensor<4xf32>) -> tensor<4xf32> {
   %f = linalg.fill ins(%zero : f32) outs(%e : tensor<4xf32>) -> tensor<4xf32>
   return %f : tensor<4xf32>
 }
+
+// Tests that a value materialized into an argument (a train step's
+// parameter update) is computed in the argument: the producer's
+// tensor.empty destination becomes the argument, each output its own.
+// CHECK-LABEL: func.func @update_in_place
+// CHECK-NOT: tensor.empty() : tensor<64xf32>
+// CHECK: %[[R:.*]]:2 = linalg.generic {{.*}} outs(%arg1, %arg2 : tensor<64xf32>, tensor<64xf32>)
+// CHECK: bufferization.materialize_in_destination %[[R]]#0 in %arg1
+// CHECK: bufferization.materialize_in_destination %[[R]]#1 in %arg2
+func.func @update_in_place(%x: tensor<64xf32>, %w: tensor<64xf32>, %v: tensor<64xf32>) -> (tensor<64xf32>, tensor<64xf32>) {
+  %e = tensor.empty() : tensor<64xf32>
+  %r:2 = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%x, %w, %v : tensor<64xf32>, tensor<64xf32>, tensor<64xf32>) outs(%e, %e : tensor<64xf32>, tensor<64xf32>) {
+  ^bb0(%a: f32, %b: f32, %c: f32, %o1: f32, %o2: f32):
+    %m = arith.mulf %a, %c : f32
+    %s = arith.subf %b, %m : f32
+    linalg.yield %s, %m : f32, f32
+  } -> (tensor<64xf32>, tensor<64xf32>)
+  %i1 = bufferization.materialize_in_destination %r#0 in %w : (tensor<64xf32>, tensor<64xf32>) -> tensor<64xf32>
+  %i2 = bufferization.materialize_in_destination %r#1 in %v : (tensor<64xf32>, tensor<64xf32>) -> tensor<64xf32>
+  return %i1, %i2 : tensor<64xf32>, tensor<64xf32>
+}
