@@ -64,12 +64,19 @@ def _conv_bn(b, w, x, conv, bn, cname, bname, act=None):
     return b.act(act, y) if act else y
 
 
-def resnet50(seed=0):
+def make_torch_resnet50(seed=0):
+    """torchvision's ResNet-50 with seeded weights and random running
+    statistics: the module resnet50() exports."""
     torch = _torch()
     import torchvision
     torch.manual_seed(seed)
     m = torchvision.models.resnet50(weights=None).eval()
     _randomize_bn(m, torch, torch.Generator().manual_seed(seed))
+    return m
+
+
+def resnet50(seed=0):
+    m = make_torch_resnet50(seed)
     b = ProgramBuilder()
     w = _TorchWeights(b, m)
     x = b.feed("image", [-1, 3, 224, 224])
@@ -135,8 +142,11 @@ def mobilenet_v2(seed=0):
     return b, m
 
 
-def make_torch_bert(seed=0, layers=12, hidden=768, heads=12, inter=None, vocab=30522, max_pos=512):
-    """A BERT encoder in PyTorch with the structure bert_base() exports."""
+def make_torch_bert(seed=0, layers=12, hidden=768, heads=12, inter=None, vocab=30522, max_pos=512,
+                    classes=None):
+    """A BERT encoder in PyTorch with the structure bert_base() exports; with
+    `classes`, a linear classifier on the first ([CLS]) position returns the
+    logits [B, classes] instead of the encoder's output."""
     torch = _torch()
     nn = torch.nn
     inter = inter or 4 * hidden
@@ -170,6 +180,7 @@ def make_torch_bert(seed=0, layers=12, hidden=768, heads=12, inter=None, vocab=3
             self.ln = nn.LayerNorm(hidden, eps=1e-12)
             self.layers = nn.ModuleList(Layer() for _ in range(layers))
             self.heads = heads
+            self.cls = nn.Linear(hidden, classes) if classes else None
 
         def forward(self, input_ids, token_type_ids):
             seq = input_ids.shape[1]
@@ -178,14 +189,14 @@ def make_torch_bert(seed=0, layers=12, hidden=768, heads=12, inter=None, vocab=3
             mask = ((input_ids == 0).float() * -1e4)[:, None, None, :]
             for layer in self.layers:
                 x = layer(x, mask)
-            return x
+            return self.cls(x[:, 0]) if self.cls is not None else x
 
     torch.manual_seed(seed)
     return TorchBert().eval()
 
 
-def bert_base(seed=0, layers=12, hidden=768, heads=12):
-    m = make_torch_bert(seed, layers, hidden, heads)
+def bert_base(seed=0, layers=12, hidden=768, heads=12, classes=None):
+    m = make_torch_bert(seed, layers, hidden, heads, classes=classes)
     b = ProgramBuilder()
     w = _TorchWeights(b, m)
     hd = hidden // heads
@@ -219,6 +230,11 @@ def bert_base(seed=0, layers=12, hidden=768, heads=12):
         h = b.dropout(b.linear(h, w(p + "ffn2.weight", True), w(p + "ffn2.bias")))
         x = b.layer_norm(b.elementwise("elementwise_add", x, h), w(p + "ln2.weight"), w(p + "ln2.bias"),
                          2, 1e-12)
+    if classes:
+        first = b.tmp("slice", [x.shape[0], hidden])
+        first = b.op("slice", {"Input": [x]}, {"Out": [first]},
+                     {"axes": [1], "starts": [0], "ends": [1], "infer_flags": [1], "decrease_axis": [1]})
+        x = b.linear(first, w("cls.weight", True), w("cls.bias"))
     b.fetch(x)
     return b, m
 

@@ -81,6 +81,17 @@ def test_bert_matches_torch(tmp_path):
     check_torch(b, m, {"input_ids": ids, "token_type_ids": types}, tmp_path)
 
 
+def test_bert_classifier_head_matches_torch(tmp_path):
+    # classes=: a linear classifier on the first position (the train-step
+    # benchmark's head); the output is [B, classes].
+    b, m = zoo.bert_base(seed=3, layers=1, classes=3)
+    rng = np.random.RandomState(5)
+    ids = rng.randint(1, 30522, size=(2, 16)).astype(np.int64)
+    types = (rng.rand(2, 16) > 0.5).astype(np.int64)
+    assert b.fetches[0].shape[-1] == 3
+    check_torch(b, m, {"input_ids": ids, "token_type_ids": types}, tmp_path)
+
+
 def test_ocr_matches_torch(tmp_path):
     b, m = zoo.ocr_rec(seed=4)
     x = np.random.RandomState(3).rand(2, 3, 32, 96).astype(np.float32)
