@@ -53,6 +53,16 @@ func.func @conv2d_transpose(%x: tensor<1x16x8x8xf32>, %w: tensor<16x8x2x2xf32>) 
   return %y : tensor<1x8x16x16xf32>
 }
 
+// Tests that a convolution's gradient ops (train steps) round-trip.
+// CHECK-LABEL: func.func @conv2d_grads
+// CHECK: pd.conv2d_grad_input %arg0, %arg1, %arg2 {groups = 2 : i32, paddings = array<i32: 1, 1, 1, 1>} : (tensor<8x16x14x14xf32>, tensor<32x8x3x3xf32>, tensor<8x32x14x14xf32>) -> tensor<8x16x14x14xf32>
+// CHECK: pd.conv2d_grad_filter %arg0, %arg1, %arg2 {groups = 2 : i32, paddings = array<i32: 1, 1, 1, 1>} : (tensor<8x16x14x14xf32>, tensor<32x8x3x3xf32>, tensor<8x32x14x14xf32>) -> tensor<32x8x3x3xf32>
+func.func @conv2d_grads(%x: tensor<8x16x14x14xf32>, %w: tensor<32x8x3x3xf32>, %dy: tensor<8x32x14x14xf32>) -> (tensor<8x16x14x14xf32>, tensor<32x8x3x3xf32>) {
+  %dx = pd.conv2d_grad_input %x, %w, %dy {groups = 2 : i32, paddings = array<i32: 1, 1, 1, 1>} : (tensor<8x16x14x14xf32>, tensor<32x8x3x3xf32>, tensor<8x32x14x14xf32>) -> tensor<8x16x14x14xf32>
+  %dw = pd.conv2d_grad_filter %x, %w, %dy {groups = 2 : i32, paddings = array<i32: 1, 1, 1, 1>} : (tensor<8x16x14x14xf32>, tensor<32x8x3x3xf32>, tensor<8x32x14x14xf32>) -> tensor<32x8x3x3xf32>
+  return %dx, %dw : tensor<8x16x14x14xf32>, tensor<32x8x3x3xf32>
+}
+
 // Tests that pd.batch_norm round-trips.
 // CHECK-LABEL: func.func @batch_norm
 // CHECK: %[[R:.*]] = pd.batch_norm %arg0, %arg1, %arg2, %arg3, %arg4 : (tensor<?x32x56x56xf32>, tensor<32xf32>, tensor<32xf32>, tensor<32xf32>, tensor<32xf32>) -> tensor<?x32x56x56xf32>
