@@ -169,20 +169,22 @@ def pool_case(kind, k, s, p, exclusive=True, global_pooling=False, adaptive=Fals
     return dict(params={"x": x}, build=build, np_fn=np_fn, torch_fn=torch_fn, fd_eps=1e-8)
 
 
-def _bn_case():
+def _bn_case(shape=(4, 3, 5, 5)):
+    c = shape[1]
+    axes = tuple(i for i in range(len(shape)) if i != 1)
+    bshape = [1, c] + [1] * (len(shape) - 2)
     def build(b, p):
-        c = p["x"].shape[1]
         mean = b.param("bn.mean", np.zeros(c, np.float32))
         var = b.param("bn.var", np.ones(c, np.float32))
         return b.batch_norm(p["x"], p["scale"], p["bias"], mean, var, epsilon=1e-5)
     def np_fn(p):
         x = p["x"]
-        m = x.mean(axis=(0, 2, 3), keepdims=True)
-        v = ((x - m) ** 2).mean(axis=(0, 2, 3), keepdims=True)
-        return (x - m) / np.sqrt(v + 1e-5) * p["scale"].reshape(1, -1, 1, 1) + p["bias"].reshape(1, -1, 1, 1)
+        m = x.mean(axis=axes, keepdims=True)
+        v = ((x - m) ** 2).mean(axis=axes, keepdims=True)
+        return (x - m) / np.sqrt(v + 1e-5) * p["scale"].reshape(bshape) + p["bias"].reshape(bshape)
     def torch_fn(p):
         return torch.nn.functional.batch_norm(p["x"], None, None, p["scale"], p["bias"], training=True, eps=1e-5)
-    return dict(params={"x": rand(4, 3, 5, 5), "scale": rand(3, lo=0.5, hi=1.5), "bias": rand(3)},
+    return dict(params={"x": rand(*shape), "scale": rand(c, lo=0.5, hi=1.5), "bias": rand(c)},
                 build=build, np_fn=np_fn, torch_fn=torch_fn)
 
 
@@ -380,6 +382,7 @@ CASES = {
     "global_max_pool": pool_case("max", 1, 1, 0, global_pooling=True),
     "adaptive_avg_pool": pool_case("avg", 4, 1, 0, adaptive=True, shape=(2, 2, 7, 7)),
     "batch_norm_train": _bn_case(),
+    "batch_norm_train_2d": _bn_case((6, 4)),
     "concat_axis1": concat_case([(2, 3, 4), (2, 2, 4), (2, 1, 4)], 1),
     "concat_neg_axis": concat_case([(2, 3), (2, 5)], -1),
     "split_sections_unused": split_case((2, 6, 3), 1, [2, 0], sections=(1, 3, 2)),

@@ -240,6 +240,18 @@ OPS = [
        "the gradient of conv2d / depthwise_conv2d with respect to its filter: each tap's sum over the batch and "
        "the output positions of the output's gradient times the input it saw (Filter gives only the shape)",
        "%dw = pd.conv2d_grad_filter %x, %w, %dy {paddings = array<i32: 1, 1>} : (tensor<8x16x14x14xf32>, tensor<32x16x3x3xf32>, tensor<8x32x14x14xf32>) -> tensor<32x16x3x3xf32>"),
+    Op("batch_norm_train", ["X:float", "Scale:float", "Bias:float"],
+       ["Y:float", "SavedMean:float", "SavedVariance:float"],
+       [A("epsilon", "f32", 1e-5, fmin="0.0"), A("data_layout", "str", "NCHW", choices=DATA_FORMAT)], "custom",
+       "batch_norm in training mode: normalizes X with the batch's mean and biased variance over every dim but "
+       "the channel's, also returned (a train step's fused form)",
+       "%y, %m, %v = pd.batch_norm_train %x, %s, %b : (tensor<8x16x14x14xf32>, tensor<16xf32>, tensor<16xf32>) -> (tensor<8x16x14x14xf32>, tensor<16xf32>, tensor<16xf32>)"),
+    Op("batch_norm_train_grad", ["X:float", "Scale:float", "SavedMean:float", "SavedVariance:float",
+                                 "Y@GRAD=YGrad:float"],
+       ["X@GRAD=XGrad:float", "Scale@GRAD=ScaleGrad:float", "Bias@GRAD=BiasGrad:float"],
+       [A("epsilon", "f32", 1e-5, fmin="0.0"), A("data_layout", "str", "NCHW", choices=DATA_FORMAT)], "custom",
+       "the gradient of batch_norm_train: of X through the batch statistics, and of Scale and Bias",
+       "%dx, %ds, %db = pd.batch_norm_train_grad %x, %s, %m, %v, %dy : (tensor<8x16x14x14xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>, tensor<8x16x14x14xf32>) -> (tensor<8x16x14x14xf32>, tensor<16xf32>, tensor<16xf32>)"),
     Op("lookup_table_v2_grad", ["W:float", "Ids:index", "Out@GRAD=OutGrad:float"], ["W@GRAD=WGrad:float"],
        [A("padding_idx", "i64", -1)], "custom",
        "the gradient of lookup_table_v2: each id's row of the output's gradient added to the table's row "

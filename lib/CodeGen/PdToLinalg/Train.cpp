@@ -3,8 +3,9 @@
 // one_hot_v2, the optimizer updates (sgd, momentum, adam, adamw),
 // softmax_with_cross_entropy (rewritten
 // into softmax, log_softmax, one_hot_v2 and a reduction, which the other
-// patterns lower), pool2d_grad and lookup_table_v2_grad, and lookup_table
-// (rewritten into lookup_table_v2).
+// patterns lower), pool2d_grad and lookup_table_v2_grad, lookup_table
+// (rewritten into lookup_table_v2), and batch_norm_train and its gradient
+// (a few fused passes each).
 //
 //===----------------------------------------------------------------------===//
 
@@ -548,9 +549,181 @@ struct LookupTableLowering : OpConversionPattern<LookupTableOp> {
 };
 } // namespace
 
+namespace {
+/// The shared frame of the batch_norm_train lowerings: X's static type, its
+/// channel dim, the per-channel type, the element count per channel, and
+/// generics over X's iteration space (per-channel operands read through
+/// the channel map).
+struct ChannelFrame {
+  RankedTensorType xt, ct;
+  int64_t rank = 0, ch = 0;
+  double count = 0;
+  Type elem;
+
+  static FailureOr<ChannelFrame> of(Value x, StringRef layout, ArrayRef<Value> perChannel) {
+    ChannelFrame f;
+    f.xt = cast<RankedTensorType>(x.getType());
+    if (!f.xt.hasStaticShape() || f.xt.getRank() < 2)
+      return failure();
+    f.rank = f.xt.getRank();
+    f.ch = layout == "NHWC" ? f.rank - 1 : 1;
+    f.elem = f.xt.getElementType();
+    int64_t c = f.xt.getDimSize(f.ch);
+    f.ct = RankedTensorType::get({c}, f.elem);
+    f.count = static_cast<double>(f.xt.getNumElements() / std::max<int64_t>(c, 1));
+    for (Value v : perChannel)
+      if (cast<RankedTensorType>(v.getType()) != f.ct)
+        return failure();
+    return f;
+  }
+  AffineMap full(MLIRContext *ctx) const { return AffineMap::getMultiDimIdentityMap(rank, ctx); }
+  AffineMap chan(MLIRContext *ctx) const {
+    return AffineMap::get(rank, 0, {getAffineDimExpr(ch, ctx)}, ctx);
+  }
+  /// A generic over X's dims reading `fullIns` (X-shaped) and `chanIns`
+  /// (per channel) into `outs`: per channel (a reduction over every other
+  /// dim) when `reduce`, else X-shaped.
+  Value build(OpBuilder &b, Location loc, ValueRange fullIns, ValueRange chanIns, bool reduce,
+              int64_t numOuts, function_ref<void(OpBuilder &, Location, ValueRange)> body,
+              SmallVectorImpl<Value> *results = nullptr) const {
+    MLIRContext *ctx = b.getContext();
+    SmallVector<Value> ins(fullIns);
+    ins.append(chanIns.begin(), chanIns.end());
+    SmallVector<AffineMap> maps(fullIns.size(), full(ctx));
+    maps.append(chanIns.size(), chan(ctx));
+    SmallVector<Value> outs;
+    for (int64_t i = 0; i < numOuts; ++i) {
+      outs.push_back(reduce ? filled(b, loc, ct, {}, 0.0)
+                            : tensor::EmptyOp::create(b, loc, xt.getShape(), elem).getResult());
+      maps.push_back(reduce ? chan(ctx) : full(ctx));
+    }
+    SmallVector<utils::IteratorType> iters(rank, reduce ? utils::IteratorType::reduction
+                                                        : utils::IteratorType::parallel);
+    iters[ch] = utils::IteratorType::parallel;
+    SmallVector<Type> types(numOuts, reduce ? Type(ct) : Type(xt));
+    auto g = linalg::GenericOp::create(b, loc, types, ins, outs, maps, iters, body);
+    if (results)
+      results->append(g.getResults().begin(), g.getResults().end());
+    return g.getResult(0);
+  }
+  /// An elementwise generic over per-channel operands.
+  Value perChannel(OpBuilder &b, Location loc, ValueRange ins,
+                   function_ref<Value(OpBuilder &, Location, ValueRange)> fn) const {
+    MLIRContext *ctx = b.getContext();
+    AffineMap id = AffineMap::getMultiDimIdentityMap(1, ctx);
+    SmallVector<AffineMap> maps(ins.size() + 1, id);
+    Value init = tensor::EmptyOp::create(b, loc, ct.getShape(), elem);
+    return linalg::GenericOp::create(
+               b, loc, TypeRange{ct}, ins, ValueRange{init}, maps,
+               SmallVector<utils::IteratorType>{utils::IteratorType::parallel},
+               [&](OpBuilder &nb, Location l, ValueRange a) {
+                 linalg::YieldOp::create(nb, l, fn(nb, l, a.drop_back()));
+               })
+        .getResult(0);
+  }
+};
+
+/// batch_norm_train: the mean (one pass), the biased variance of the
+/// centered values (a second pass), then y = (x - mean) * rstd * scale +
+/// bias (a third); rstd = 1 / sqrt(var + epsilon) per channel.
+struct BatchNormTrainLowering : OpConversionPattern<BatchNormTrainOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(BatchNormTrainOp op, OpAdaptor a,
+                                ConversionPatternRewriter &r) const override {
+    Location loc = op.getLoc();
+    auto f = ChannelFrame::of(a.getX(), op.getDataLayout(), {a.getScale(), a.getBias()});
+    if (failed(f))
+      return r.notifyMatchFailure(op, "needs a static X and 1-D Scale/Bias of its channels");
+    double eps = op.getEpsilon().convertToDouble(), inv = 1.0 / f->count;
+    Value x = a.getX();
+    Value sum = f->build(r, loc, {x}, {}, true, 1, [&](OpBuilder &b, Location l, ValueRange v) {
+      linalg::YieldOp::create(b, l, arith::AddFOp::create(b, l, v[1], v[0]).getResult());
+    });
+    Value mean = f->perChannel(r, loc, {sum}, [&](OpBuilder &b, Location l, ValueRange v) {
+      return arith::MulFOp::create(b, l, v[0], scalar(b, l, f->elem, inv)).getResult();
+    });
+    Value sq = f->build(r, loc, {x}, {mean}, true, 1, [&](OpBuilder &b, Location l, ValueRange v) {
+      Value d = arith::SubFOp::create(b, l, v[0], v[1]);
+      Value acc = arith::AddFOp::create(b, l, v[2], arith::MulFOp::create(b, l, d, d));
+      linalg::YieldOp::create(b, l, acc);
+    });
+    Value var = f->perChannel(r, loc, {sq}, [&](OpBuilder &b, Location l, ValueRange v) {
+      return arith::MulFOp::create(b, l, v[0], scalar(b, l, f->elem, inv)).getResult();
+    });
+    Value rstd = f->perChannel(r, loc, {var}, [&](OpBuilder &b, Location l, ValueRange v) {
+      Value s =
+          math::SqrtOp::create(b, l, arith::AddFOp::create(b, l, v[0], scalar(b, l, f->elem, eps)));
+      return arith::DivFOp::create(b, l, scalar(b, l, f->elem, 1.0), s).getResult();
+    });
+    Value y = f->build(
+        r, loc, {x}, {mean, rstd, a.getScale(), a.getBias()}, false, 1,
+        [&](OpBuilder &b, Location l, ValueRange v) {
+          Value n = arith::MulFOp::create(b, l, arith::SubFOp::create(b, l, v[0], v[1]), v[2]);
+          Value o = arith::AddFOp::create(b, l, arith::MulFOp::create(b, l, n, v[3]), v[4]);
+          linalg::YieldOp::create(b, l, o);
+        });
+    r.replaceOp(op, {y, mean, var});
+    return success();
+  }
+};
+
+/// batch_norm_train_grad, with xhat = (x - mean) * rstd and M the count per
+/// channel: one pass sums dy and dy * (x - mean) per channel; then
+/// dBias = sum(dy), dScale = rstd * sum(dy * (x - mean)), and a second pass
+/// dx = scale * rstd * (dy - sum(dy) / M - xhat * dScale / M).
+struct BatchNormTrainGradLowering : OpConversionPattern<BatchNormTrainGradOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(BatchNormTrainGradOp op, OpAdaptor a,
+                                ConversionPatternRewriter &r) const override {
+    Location loc = op.getLoc();
+    auto f = ChannelFrame::of(a.getX(), op.getDataLayout(),
+                              {a.getScale(), a.getSavedMean(), a.getSavedVariance()});
+    if (failed(f) || a.getYGrad().getType() != a.getX().getType())
+      return r.notifyMatchFailure(op, "needs static X / Y@GRAD and 1-D per-channel operands");
+    double eps = op.getEpsilon().convertToDouble(), inv = 1.0 / f->count;
+    Value x = a.getX(), dy = a.getYGrad(), mean = a.getSavedMean();
+    Value rstd =
+        f->perChannel(r, loc, {a.getSavedVariance()}, [&](OpBuilder &b, Location l, ValueRange v) {
+          Value s = math::SqrtOp::create(
+              b, l, arith::AddFOp::create(b, l, v[0], scalar(b, l, f->elem, eps)));
+          return arith::DivFOp::create(b, l, scalar(b, l, f->elem, 1.0), s).getResult();
+        });
+    SmallVector<Value> sums;
+    f->build(
+        r, loc, {dy, x}, {mean}, true, 2,
+        [&](OpBuilder &b, Location l, ValueRange v) {
+          Value d = arith::SubFOp::create(b, l, v[1], v[2]);
+          Value s0 = arith::AddFOp::create(b, l, v[3], v[0]);
+          Value s1 = arith::AddFOp::create(b, l, v[4], arith::MulFOp::create(b, l, v[0], d));
+          linalg::YieldOp::create(b, l, ValueRange{s0, s1});
+        },
+        &sums);
+    Value dBias = sums[0];
+    Value dScale =
+        f->perChannel(r, loc, {sums[1], rstd}, [&](OpBuilder &b, Location l, ValueRange v) {
+          return arith::MulFOp::create(b, l, v[0], v[1]).getResult();
+        });
+    Value dx = f->build(
+        r, loc, {dy, x}, {mean, rstd, a.getScale(), dBias, dScale}, false, 1,
+        [&](OpBuilder &b, Location l, ValueRange v) {
+          Value m = scalar(b, l, f->elem, inv);
+          Value xhat = arith::MulFOp::create(b, l, arith::SubFOp::create(b, l, v[1], v[2]), v[3]);
+          Value t = arith::SubFOp::create(b, l, v[0], arith::MulFOp::create(b, l, v[5], m));
+          t = arith::SubFOp::create(
+              b, l, t, arith::MulFOp::create(b, l, xhat, arith::MulFOp::create(b, l, v[6], m)));
+          Value k = arith::MulFOp::create(b, l, v[4], v[3]);
+          linalg::YieldOp::create(b, l, arith::MulFOp::create(b, l, k, t).getResult());
+        });
+    r.replaceOp(op, {dx, dScale, dBias});
+    return success();
+  }
+};
+} // namespace
+
 void mlir::pd::populatePdTrainToLinalgPatterns(RewritePatternSet &p) {
   p.add<DropoutTrainLowering>(p.getContext());
   p.add<OneHotV2Lowering, SgdLowering, MomentumLowering, AdamLowering<AdamOp>,
         AdamLowering<AdamwOp>, SoftmaxWithCrossEntropyLowering, Pool2dGradLowering,
-        LookupTableV2GradLowering, LookupTableLowering>(p.getContext());
+        LookupTableV2GradLowering, LookupTableLowering, BatchNormTrainLowering,
+        BatchNormTrainGradLowering>(p.getContext());
 }

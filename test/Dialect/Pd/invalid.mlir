@@ -1867,3 +1867,21 @@ func.func @negative_lookup_table_v2_grad_shape(%w: tensor<10x4xf32>, %i: tensor<
   %0 = pd.lookup_table_v2_grad %w, %i, %dy : (tensor<10x4xf32>, tensor<2x3xi64>, tensor<2x3x5xf32>) -> tensor<10x4xf32>
   return
 }
+
+// -----
+
+// Tests that batch_norm_train_grad's Y@GRAD must have X's shape.
+func.func @negative_batch_norm_train_grad_shape(%x: tensor<2x3x4x4xf32>, %s: tensor<3xf32>, %dy: tensor<2x3x4x5xf32>) {
+  // expected-error @+1 {{Y@GRAD must have X's shape [2, 3, 4, 4] and element type, got [2, 3, 4, 5]}}
+  %0:3 = pd.batch_norm_train_grad %x, %s, %s, %s, %dy : (tensor<2x3x4x4xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<2x3x4x5xf32>) -> (tensor<2x3x4x4xf32>, tensor<3xf32>, tensor<3xf32>)
+  return
+}
+
+// -----
+
+// Tests that batch_norm_train's Scale must have one value per channel.
+func.func @negative_batch_norm_train_scale(%x: tensor<2x3x4x4xf32>, %s: tensor<4xf32>, %b: tensor<3xf32>) {
+  // expected-error @+1 {{Scale must have 3 elements, got shape [4]}}
+  %0:3 = pd.batch_norm_train %x, %s, %b : (tensor<2x3x4x4xf32>, tensor<4xf32>, tensor<3xf32>) -> (tensor<2x3x4x4xf32>, tensor<4xf32>, tensor<4xf32>)
+  return
+}

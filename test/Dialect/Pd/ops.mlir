@@ -53,6 +53,16 @@ func.func @conv2d_transpose(%x: tensor<1x16x8x8xf32>, %w: tensor<16x8x2x2xf32>) 
   return %y : tensor<1x8x16x16xf32>
 }
 
+// Tests that the train step's batch_norm_train and its gradient round-trip.
+// CHECK-LABEL: func.func @batch_norm_train
+// CHECK: %{{.*}}, %{{.*}}, %{{.*}} = pd.batch_norm_train %arg0, %arg1, %arg2 {epsilon = 1.000000e-03 : f32} : (tensor<8x16x4x4xf32>, tensor<16xf32>, tensor<16xf32>) -> (tensor<8x16x4x4xf32>, tensor<16xf32>, tensor<16xf32>)
+// CHECK: pd.batch_norm_train_grad %arg0, %arg1, %{{.*}}, %{{.*}}, %arg3 : (tensor<8x16x4x4xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>, tensor<8x16x4x4xf32>) -> (tensor<8x16x4x4xf32>, tensor<16xf32>, tensor<16xf32>)
+func.func @batch_norm_train(%x: tensor<8x16x4x4xf32>, %s: tensor<16xf32>, %b: tensor<16xf32>, %dy: tensor<8x16x4x4xf32>) -> tensor<8x16x4x4xf32> {
+  %y, %m, %v = pd.batch_norm_train %x, %s, %b {epsilon = 1.0e-3 : f32} : (tensor<8x16x4x4xf32>, tensor<16xf32>, tensor<16xf32>) -> (tensor<8x16x4x4xf32>, tensor<16xf32>, tensor<16xf32>)
+  %dx, %ds, %db = pd.batch_norm_train_grad %x, %s, %m, %v, %dy : (tensor<8x16x4x4xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>, tensor<8x16x4x4xf32>) -> (tensor<8x16x4x4xf32>, tensor<16xf32>, tensor<16xf32>)
+  return %dx : tensor<8x16x4x4xf32>
+}
+
 // Tests that a convolution's gradient ops (train steps) round-trip.
 // CHECK-LABEL: func.func @conv2d_grads
 // CHECK: pd.conv2d_grad_input %arg0, %arg1, %arg2 {groups = 2 : i32, paddings = array<i32: 1, 1, 1, 1>} : (tensor<8x16x14x14xf32>, tensor<32x8x3x3xf32>, tensor<8x32x14x14xf32>) -> tensor<8x16x14x14xf32>

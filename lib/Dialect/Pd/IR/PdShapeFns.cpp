@@ -347,6 +347,36 @@ LogicalResult BatchNormOp::inferResultTypes(SmallVectorImpl<Type> &types, bool e
   return success();
 }
 
+LogicalResult BatchNormTrainOp::inferResultTypes(SmallVectorImpl<Type> &types, bool emit) {
+  if (failed(normParams({*this, emit}, getX(), getDataLayout(), 2,
+                        {{getScale(), "Scale"}, {getBias(), "Bias"}})))
+    return failure();
+  types.push_back(getX().getType());
+  types.push_back(getScale().getType());
+  types.push_back(getScale().getType());
+  return success();
+}
+
+LogicalResult BatchNormTrainGradOp::inferResultTypes(SmallVectorImpl<Type> &types, bool emit) {
+  Checker c{*this, emit};
+  if (failed(normParams(c, getX(), getDataLayout(), 2,
+                        {{getScale(), "Scale"},
+                         {getSavedMean(), "SavedMean"},
+                         {getSavedVariance(), "SavedVariance"}})))
+    return failure();
+  auto x = rt(getX()), dy = rt(getYGrad());
+  bool same = x.getRank() == dy.getRank() && x.getElementType() == dy.getElementType();
+  for (int64_t i = 0; same && i < x.getRank(); ++i)
+    same = !conflict(x.getDimSize(i), dy.getDimSize(i));
+  if (!same)
+    return c.fail("Y@GRAD must have X's shape " + shapeStr(x.getShape()) +
+                  " and element type, got " + shapeStr(dy.getShape()));
+  types.push_back(getX().getType());
+  types.push_back(getScale().getType());
+  types.push_back(getScale().getType());
+  return success();
+}
+
 LogicalResult InstanceNormOp::inferResultTypes(SmallVectorImpl<Type> &types, bool emit) {
   if (failed(normParams({*this, emit}, getX(), "NCHW", 3,
                         {{getScale(), "Scale"}, {getBias(), "Bias"}})))

@@ -145,11 +145,11 @@ void makeMutable(ml_program::GlobalOp global, func::FuncOp fn) {
     }
 }
 
-/// batch_norm in training mode, as Paddle computes it: the batch's mean and
-/// (biased) variance over every dim but the channel's normalize X; the
-/// running statistics, when they are globals, become
-/// momentum * running + (1 - momentum) * batch, stored back. As pd ops, so
-/// the backward pass differentiates through the statistics.
+/// batch_norm in training mode, as Paddle computes it: pd.batch_norm_train
+/// normalizes X with the batch's mean and (biased) variance over every dim
+/// but the channel's (one fused op, whose rule is pd.batch_norm_train_grad);
+/// the running statistics, when they are globals, become
+/// momentum * running + (1 - momentum) * batch, stored back.
 LogicalResult decomposeBatchNorm(BatchNormOp bn, ModuleOp module, func::FuncOp fn) {
   if (bn.getUseGlobalStats())
     return success();
@@ -157,27 +157,13 @@ LogicalResult decomposeBatchNorm(BatchNormOp bn, ModuleOp module, func::FuncOp f
   if (!xt.hasStaticShape())
     return bn.emitError() << "pd-append-backward needs static shapes, but 'pd.batch_norm' has "
                           << xt << " (fix the input shapes, e.g. paddle-compile --input-shape)";
-  int64_t rank = xt.getRank();
-  int32_t channel = bn.getDataLayout() == "NHWC" ? static_cast<int32_t>(rank - 1) : 1;
-  SmallVector<int32_t> dims;
-  for (int32_t d = 0; d < rank; ++d)
-    if (d != channel)
-      dims.push_back(d);
   OpBuilder b(bn);
-  GradientBuilder g(b, bn, {}, {});
-  auto meanOf = [&](Value v) {
-    return g.make<ReduceMeanOp>(v, b.getDenseI32ArrayAttr(dims), b.getBoolAttr(true),
-                                b.getBoolAttr(false), b.getI32IntegerAttr(-1),
-                                b.getI32IntegerAttr(-1));
-  };
-  double eps = bn.getEpsilon().convertToDouble(), momentum = bn.getMomentum().convertToDouble();
-  Value x = bn.getX();
-  Value mean = meanOf(x);
-  Value centered = g.sub(x, mean);
-  Value var = meanOf(g.make<SquareOp>(centered));
-  Value normalized = g.div(centered, g.make<SqrtOp>(g.scale(var, 1.0, eps)));
-  Value y = g.add(g.mul(normalized, bn.getScale(), channel), bn.getBias(), channel);
-  bn.getY().replaceAllUsesWith(y);
+  Type ct = bn.getScale().getType();
+  auto train = BatchNormTrainOp::create(b, bn.getLoc(), xt, ct, ct, bn.getX(), bn.getScale(),
+                                        bn.getBias(), bn.getEpsilonAttr(), bn.getDataLayoutAttr());
+  Value mean = train.getSavedMean(), var = train.getSavedVariance();
+  double momentum = bn.getMomentum().convertToDouble();
+  bn.getY().replaceAllUsesWith(train.getY());
 
   auto track = [&](Value running, Value batch) {
     auto load = running.getDefiningOp<ml_program::GlobalLoadConstOp>();

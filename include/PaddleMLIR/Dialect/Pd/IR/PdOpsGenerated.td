@@ -1674,6 +1674,56 @@ def Pd_Conv2dGradFilterOp : Pd_Op<"conv2d_grad_filter"> {
   }];
 }
 
+def Pd_BatchNormTrainOp : Pd_Op<"batch_norm_train"> {
+  let summary = "batch_norm in training mode: normalizes X with the batch's mean and biased variance over every dim but the channel's, also returned (a train step's fused form)";
+  let description = [{
+    Paddle operator `batch_norm_train`: batch_norm in training mode: normalizes X with the batch's mean and biased variance over every dim but the channel's, also returned (a train step's fused form).
+
+    Input slots: X, Scale, Bias. Output slots: Y, SavedMean, SavedVariance.
+
+    Example:
+
+    ```mlir
+    %y, %m, %v = pd.batch_norm_train %x, %s, %b : (tensor<8x16x14x14xf32>, tensor<16xf32>, tensor<16xf32>) -> (tensor<8x16x14x14xf32>, tensor<16xf32>, tensor<16xf32>)
+    ```
+  }];
+  let arguments = (ins
+    Pd_FloatTensor:$X,
+    Pd_FloatTensor:$Scale,
+    Pd_FloatTensor:$Bias,
+    DefaultValuedAttr<ConfinedAttr<F32Attr, [Pd_F32Min<"0.0">]>, "1e-05">:$epsilon,
+    DefaultValuedStrAttr<ConfinedAttr<StrAttr, [Pd_StrIn<["NCHW", "NHWC", "AnyLayout"]>]>, "NCHW">:$data_layout
+  );
+  let results = (outs Pd_FloatTensor:$Y, Pd_FloatTensor:$SavedMean, Pd_FloatTensor:$SavedVariance);
+  let assemblyFormat = "$X `,` $Scale `,` $Bias attr-dict `:` functional-type(operands, results)";
+}
+
+def Pd_BatchNormTrainGradOp : Pd_Op<"batch_norm_train_grad"> {
+  let summary = "the gradient of batch_norm_train: of X through the batch statistics, and of Scale and Bias";
+  let description = [{
+    Paddle operator `batch_norm_train_grad`: the gradient of batch_norm_train: of X through the batch statistics, and of Scale and Bias.
+
+    Input slots: X, Scale, SavedMean, SavedVariance, Y@GRAD. Output slots: X@GRAD, Scale@GRAD, Bias@GRAD.
+
+    Example:
+
+    ```mlir
+    %dx, %ds, %db = pd.batch_norm_train_grad %x, %s, %m, %v, %dy : (tensor<8x16x14x14xf32>, tensor<16xf32>, tensor<16xf32>, tensor<16xf32>, tensor<8x16x14x14xf32>) -> (tensor<8x16x14x14xf32>, tensor<16xf32>, tensor<16xf32>)
+    ```
+  }];
+  let arguments = (ins
+    Pd_FloatTensor:$X,
+    Pd_FloatTensor:$Scale,
+    Pd_FloatTensor:$SavedMean,
+    Pd_FloatTensor:$SavedVariance,
+    Pd_FloatTensor:$YGrad,
+    DefaultValuedAttr<ConfinedAttr<F32Attr, [Pd_F32Min<"0.0">]>, "1e-05">:$epsilon,
+    DefaultValuedStrAttr<ConfinedAttr<StrAttr, [Pd_StrIn<["NCHW", "NHWC", "AnyLayout"]>]>, "NCHW">:$data_layout
+  );
+  let results = (outs Pd_FloatTensor:$XGrad, Pd_FloatTensor:$ScaleGrad, Pd_FloatTensor:$BiasGrad);
+  let assemblyFormat = "$X `,` $Scale `,` $SavedMean `,` $SavedVariance `,` $YGrad attr-dict `:` functional-type(operands, results)";
+}
+
 def Pd_LookupTableV2GradOp : Pd_Op<"lookup_table_v2_grad"> {
   let summary = "the gradient of lookup_table_v2: each id's row of the output's gradient added to the table's row (none for padding_idx)";
   let description = [{

@@ -5,7 +5,8 @@
 // oneDNN's backward-data and backward-weights primitives (or to loops where
 // oneDNN does not apply, as for f64). pool2d: pd.pool2d_grad, which routes each output's gradient
 // to its window. lookup_table(_v2): pd.lookup_table_v2_grad, which adds each
-// id's row of the output's gradient to the table's row.
+// id's row of the output's gradient to the table's row. batch_norm_train
+// (a train step's batch_norm): pd.batch_norm_train_grad.
 //
 //===----------------------------------------------------------------------===//
 
@@ -69,6 +70,27 @@ static LogicalResult gradient(Pool2dOp op, GradientBuilder &g) {
   return success();
 }
 
+static LogicalResult gradient(BatchNormTrainOp op, GradientBuilder &g) {
+  // The statistics feed only the running averages, which take no gradient.
+  if (g.resultGrad(1) || g.resultGrad(2))
+    return g.emitError() << "no gradient rule through batch_norm_train's SavedMean or "
+                            "SavedVariance";
+  Value dy = g.resultGrad(0);
+  if (!dy)
+    return success();
+  Type st = op.getScale().getType();
+  auto grad = BatchNormTrainGradOp::create(
+      g.getBuilder(), g.getLoc(), op.getX().getType(), st, st, op.getX(), op.getScale(),
+      op.getSavedMean(), op.getSavedVariance(), dy, op.getEpsilonAttr(), op.getDataLayoutAttr());
+  if (g.needs(0))
+    g.setGrad(0, grad.getXGrad());
+  if (g.needs(1))
+    g.setGrad(1, grad.getScaleGrad());
+  if (g.needs(2))
+    g.setGrad(2, grad.getBiasGrad());
+  return success();
+}
+
 static LogicalResult gradient(LookupTableV2Op op, GradientBuilder &g) {
   g.setGrad(0, g.make<LookupTableV2GradOp>(op.getW(), op.getIds(), g.resultGrad(0),
                                            op.getPaddingIdxAttr()));
@@ -84,6 +106,7 @@ static LogicalResult gradient(LookupTableOp op, GradientBuilder &g) {
 }
 
 void attachNNGradients(MLIRContext *ctx) {
-  attachRules<Conv2dOp, DepthwiseConv2dOp, Pool2dOp, LookupTableV2Op, LookupTableOp>(ctx);
+  attachRules<Conv2dOp, DepthwiseConv2dOp, Pool2dOp, LookupTableV2Op, LookupTableOp,
+              BatchNormTrainOp>(ctx);
 }
 } // namespace mlir::pd
