@@ -731,12 +731,23 @@ struct PdForwardArenaResultsPass : impl::PdForwardArenaResultsPassBase<PdForward
       return arg && arg.getOwner()->getParentOp() == main &&
              main.getArgAttr(arg.getArgNumber(), "pd.arena");
     };
+    // A train step's update written in place into its parameter (see
+    // pd-externalize-weights): result `i` is the parameter argument it
+    // updates, which the runtime owns and reads back without a copy.
+    auto isUpdatedParam = [&](Value v, unsigned i) {
+      auto arg = dyn_cast<BlockArgument>(v);
+      if (!arg || arg.getOwner()->getParentOp() != main)
+        return false;
+      auto param = main.getArgAttrOfType<StringAttr>(arg.getArgNumber(), "pd.param");
+      auto update = main.getResultAttrOfType<StringAttr>(i, "pd.update");
+      return param && update && param == update;
+    };
     main.walk([&](func::ReturnOp ret) {
-      for (Value v : ret.getOperands()) {
+      for (auto [i, v] : llvm::enumerate(ret.getOperands())) {
         auto clone = v.getDefiningOp<bufferization::CloneOp>();
         // A clone that also changes the layout (a strided view of the
         // arena returned as a dense result) stays: it is the copy.
-        if (!clone || !isArena(clone.getInput()) ||
+        if (!clone || !(isArena(clone.getInput()) || isUpdatedParam(clone.getInput(), i)) ||
             clone.getInput().getType() != clone.getOutput().getType())
           continue;
         clone.getOutput().replaceAllUsesWith(clone.getInput());

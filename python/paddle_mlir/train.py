@@ -39,6 +39,7 @@ class TrainStep:
             raise ValueError("%s is not a train-step artifact (no trainable weights)" % artifact_dir)
         self._outputs = [o["name"] for o in manifest["outputs"]]
         self._updates = [bool(o.get("updates")) for o in manifest["outputs"]]
+        self._fetch = [i for i, upd in enumerate(self._updates) if not upd]
         self._inst = self._compiled._instance()
         self.last_gradients = {}
 
@@ -54,7 +55,9 @@ class TrainStep:
         """Runs forward, backward and the update on one batch; returns the
         loss as a float. With keep_gradients, last_gradients holds
         {parameter: gradient} of this step."""
-        results = self._inst.run(self._compiled._bind(arrays, named))
+        # Updated weights stay in the instance: only the loss (and the
+        # gradients) are copied out.
+        results = self._inst.run(self._compiled._bind(arrays, named), fetch=self._fetch)
         self.last_gradients = {name[:-len("@GRAD")]: r for name, r, upd in
                                zip(self._outputs, results, self._updates)
                                if not upd and name.endswith("@GRAD")}

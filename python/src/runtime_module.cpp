@@ -12,8 +12,10 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <algorithm>
 #include <cstring>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -101,7 +103,11 @@ struct Instance {
     inst.reset(i);
   }
   /// Runs on arrays given in the model's input order; returns the outputs.
-  py::list run(const std::vector<py::array> &arrays) {
+  /// Runs on `arrays` and returns a copy of each output; with `fetch`,
+  /// only of the outputs it lists (the others are None), so a train step
+  /// does not copy its updated weights out every step.
+  py::list run(const std::vector<py::array> &arrays,
+               const std::optional<std::vector<int64_t>> &fetch) {
     const pdrt_model *m = owner->model.get();
     if ((int64_t)arrays.size() != pdrt_model_num_inputs(m))
       throw py::value_error("expected " + std::to_string(pdrt_model_num_inputs(m)) +
@@ -130,6 +136,10 @@ struct Instance {
       raise(s);
     py::list out;
     for (int64_t i = 0; i < pdrt_model_num_outputs(m); ++i) {
+      if (fetch && std::find(fetch->begin(), fetch->end(), i) == fetch->end()) {
+        out.append(py::none());
+        continue;
+      }
       const void *data;
       const int64_t *shape;
       int64_t rank;
@@ -189,7 +199,7 @@ PYBIND11_MODULE(_pdrt, m) {
       .def_property_readonly("outputs", [](const Model &self) { return self.specs(false); });
   py::class_<Instance>(m, "Instance")
       .def(py::init<std::shared_ptr<Model>>(), py::arg("model"))
-      .def("run", &Instance::run, py::arg("arrays"))
+      .def("run", &Instance::run, py::arg("arrays"), py::arg("fetch") = py::none())
       .def("set_num_threads", &Instance::setThreads, py::arg("threads"))
       .def("get_weight", &Instance::getWeight, py::arg("name"))
       .def("set_weight", &Instance::setWeight, py::arg("name"), py::arg("array"))

@@ -713,6 +713,25 @@ def test_updates_written_in_place(tmp_path):
         np.testing.assert_allclose(new_w, want, rtol=1e-6, atol=1e-7, err_msg="step %d" % step)
 
 
+def test_step_copies_out_only_loss_and_gradients(tmp_path):
+    """The runtime binding's run(fetch=) copies only the outputs asked for
+    (None for the others); TrainStep asks for the loss and the gradients,
+    never the updated weights, which stay in the instance."""
+    b = ProgramBuilder()
+    w = b.param("w", rand(6))
+    prod = b.elementwise("elementwise_mul", b.feed("x", [6]), w)
+    b.fetch(b._simple("mean", prod, shape=[1]))
+    d = b.save(str(tmp_path / "m"))
+    trainer = paddle_mlir.train.compile(d, loss="mean_0.tmp_0", optimizer="sgd", lr=0.5)
+    assert trainer._fetch == [0]
+    model = paddle_mlir.load(trainer.artifact_dir)
+    x = rand(6)
+    loss, new_w = model._instance().run(model._bind((x,), {}), fetch=[0])
+    assert new_w is None and loss.shape == (1,)
+    with pytest.raises(TypeError):
+        model._instance().run(model._bind((x,), {}), fetch="all")
+
+
 # ---------------------------------------------------------------- errors
 
 def test_op_without_rule_is_named(tmp_path):

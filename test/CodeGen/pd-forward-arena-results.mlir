@@ -36,3 +36,22 @@ func.func @main(%x: memref<4xf32>, %arena: memref<?xi8> {pd.arena}) -> (memref<4
   %b = bufferization.clone %s : memref<2xf32, strided<[2]>> to memref<2xf32>
   return %a, %b : memref<4xf32>, memref<2xf32>
 }
+
+// -----
+
+// A train step's update written in place: the result marked pd.update is
+// the pd.param argument of the same name, returned without the clone; a
+// clone of a parameter returned under another name, or as a plain result,
+// stays.
+// CHECK-LABEL: func.func @main(
+// CHECK-SAME: %[[W:[^:]*]]: memref<4xf32> {pd.param = "w"}
+// CHECK-SAME: %[[V:[^:]*]]: memref<4xf32> {pd.param = "v"}
+// CHECK: %[[C1:.*]] = bufferization.clone %[[V]]
+// CHECK: %[[C2:.*]] = bufferization.clone %[[W]]
+// CHECK: return %[[W]], %[[C1]], %[[C2]]
+func.func @main(%w: memref<4xf32> {pd.param = "w"}, %v: memref<4xf32> {pd.param = "v"}) -> (memref<4xf32> {pd.update = "w"}, memref<4xf32> {pd.update = "w2"}, memref<4xf32> {pd.name = "out"}) {
+  %a = bufferization.clone %w : memref<4xf32> to memref<4xf32>
+  %b = bufferization.clone %v : memref<4xf32> to memref<4xf32>
+  %c = bufferization.clone %w : memref<4xf32> to memref<4xf32>
+  return %a, %b, %c : memref<4xf32>, memref<4xf32>, memref<4xf32>
+}

@@ -119,7 +119,10 @@ def PdForwardArenaResultsPass : Pass<"pd-forward-arena-results", "::mlir::Module
     `bufferization.clone` (a heap allocation and a copy per run). The
     runtime never frees a result that points into the arena and copies every
     result out before the next run, so this pass returns the arena view
-    itself and drops the clone.
+    itself and drops the clone. The same holds for a train step's update
+    written in place into its parameter argument (a result marked
+    `pd.update` that is the `pd.param` argument of the same name): the
+    runtime owns the parameter and reads the update from it.
   }];
   let dependentDialects = ["::mlir::bufferization::BufferizationDialect"];
 }
