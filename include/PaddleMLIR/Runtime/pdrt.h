@@ -99,7 +99,9 @@ pdrt_status pdrt_get_output(const pdrt_instance *instance, int64_t i, const void
  * docs/Training.md) on the bound batch: forward, backward and the update of
  * the instance's parameters and optimizer state; *loss receives the batch's
  * loss. Labels are checked against the model's classes when bound
- * (pdrt_set_input). PDRT_ERR_STATE for a model that is not a train step. */
+ * (pdrt_set_input). PDRT_ERR_STATE for a model that is not a train step.
+ * The update is written in place: after a failure inside a kernel the
+ * parameters may be partly updated (reload a checkpoint). */
 pdrt_status pdrt_train_step(pdrt_instance *instance, double *loss);
 
 /* Train steps run by the instance so far (restored by a checkpoint). */
