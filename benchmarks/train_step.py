@@ -33,21 +33,12 @@ import time
 
 import numpy as np
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from bf16 import cpu_info  # noqa: E402  (model name and the flags that matter)
+
 SEQ = 128
 CLASSES = {"resnet50": 1000, "bert_base": 2}
 OPTIMIZER = {"resnet50": ("momentum", 0.01), "bert_base": ("adamw", 1e-4)}
-FLAGS = ("avx2", "avx512f", "avx512_vnni", "avx512_bf16", "amx_bf16")
-
-
-def cpu_info():
-    name, flags = "unknown", []
-    with open("/proc/cpuinfo") as f:
-        for line in f:
-            if line.startswith("model name") and name == "unknown":
-                name = line.split(":", 1)[1].strip()
-            if line.startswith("flags") and not flags:
-                flags = line.split(":", 1)[1].split()
-    return name, [f for f in FLAGS if f in flags]
 
 
 def make_batch(name, batch):

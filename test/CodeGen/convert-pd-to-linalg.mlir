@@ -372,6 +372,19 @@ func.func @cast_to_u8(%x: tensor<4xf32>) -> tensor<4xui8> {
 
 // -----
 
+// Tests that convolution gradients in NHWC (which the gradient rule never
+// emits) and with a dynamic spatial dim are reported on the op, for both
+// the loop nests and the oneDNN kernels (f64: no kernel either way).
+func.func @negative_conv_grads(%x: tensor<1x5x5x2xf64>, %w: tensor<3x2x3x3xf64>, %dy: tensor<1x3x3x3xf64>, %xd: tensor<1x2x?x5xf64>, %dyd: tensor<1x3x?x3xf64>) -> (tensor<1x5x5x2xf64>, tensor<3x2x3x3xf64>) {
+  // expected-error @+1 {{the CPU backend cannot compile 'pd.conv2d_grad_input' with these operand types or attributes yet}}
+  %0 = pd.conv2d_grad_input %x, %w, %dy {data_format = "NHWC"} : (tensor<1x5x5x2xf64>, tensor<3x2x3x3xf64>, tensor<1x3x3x3xf64>) -> tensor<1x5x5x2xf64>
+  // expected-error @+1 {{the CPU backend cannot compile 'pd.conv2d_grad_filter' with these operand types or attributes yet}}
+  %1 = pd.conv2d_grad_filter %xd, %w, %dyd : (tensor<1x2x?x5xf64>, tensor<3x2x3x3xf64>, tensor<1x3x?x3xf64>) -> tensor<3x2x3x3xf64>
+  return %0, %1 : tensor<1x5x5x2xf64>, tensor<3x2x3x3xf64>
+}
+
+// -----
+
 // Tests that a transposed convolution in NHWC is reported on the op.
 func.func @negative_conv_transpose_nhwc(%x: tensor<1x3x3x2xf32>, %w: tensor<2x3x3x3xf32>) -> tensor<1x5x5x3xf32> {
   // expected-error @+1 {{the CPU backend cannot compile 'pd.conv2d_transpose' with these operand types or attributes yet}}

@@ -64,6 +64,11 @@ def PdSplitInitTensorsPass : Pass<"pd-split-init-tensors", "::mlir::func::FuncOp
     such destinations (with the `tensor.empty` a fill writes into) next to
     each use, so buffers get their true lifetimes and `pd-plan-memory`
     decides the reuse.
+
+    It also picks the destination of a value materialized into a function
+    argument (a train step's parameter update, `pd-externalize-weights`):
+    the `tensor.empty` its linalg producer writes into becomes the
+    argument, so bufferization computes the update in place.
   }];
   let dependentDialects = ["::mlir::linalg::LinalgDialect", "::mlir::tensor::TensorDialect"];
 }

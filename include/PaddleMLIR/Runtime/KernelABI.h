@@ -93,21 +93,11 @@ enum : int64_t { F32 = 0, BF16 = 1 };
 /// training. backward_data: Out = dL/dInput from Filter and OutputGrad (the
 /// Input slot absent: the destination gives its shape); backward_weights:
 /// Out = dL/dFilter from Input and OutputGrad (the Filter slot absent).
-/// The geometry fields are conv::'s first ones, in the same order.
+/// The integer fields are conv::'s geometry (StrideH .. Groups, at the same
+/// indices); no activation, no layouts.
 namespace convgrad {
 enum Slot : int64_t { Input, Filter, OutputGrad, NumSlots };
-enum Int : int64_t {
-  StrideH,
-  StrideW,
-  PadTop,
-  PadBottom,
-  PadLeft,
-  PadRight,
-  DilationH, // Paddle's: 1 is none
-  DilationW,
-  Groups,
-  NumInts
-};
+constexpr int64_t NumInts = conv::Groups + 1;
 constexpr int64_t NumFloats = 0;
 } // namespace convgrad
 

@@ -112,8 +112,25 @@ void replaceWithCall(ConversionPatternRewriter &r, Operation *op, StringRef call
   r.replaceOp(op, call.getResult());
 }
 
-/// The fields pdk_conv2d and pdk_qconv2d both lead with: strides, pads
-/// (top, bottom, left, right), dilations, groups and the activation code.
+/// The geometry every convolution kernel (pdk_conv2d, pdk_qconv2d, the
+/// backward kernels) leads with: strides, pads (top, bottom, left, right),
+/// dilations and groups.
+void setConvGeometry(SmallVectorImpl<int64_t> &ints, ArrayRef<int32_t> s,
+                     const std::array<int64_t, 4> &p, ArrayRef<int32_t> d, int64_t groups) {
+  namespace conv = pdk::conv;
+  ints[conv::StrideH] = s[0];
+  ints[conv::StrideW] = s[1];
+  ints[conv::PadTop] = p[0];
+  ints[conv::PadBottom] = p[1];
+  ints[conv::PadLeft] = p[2];
+  ints[conv::PadRight] = p[3];
+  ints[conv::DilationH] = d[0];
+  ints[conv::DilationW] = d[1];
+  ints[conv::Groups] = groups;
+}
+
+/// The fields pdk_conv2d and pdk_qconv2d both lead with: the geometry and
+/// the activation code.
 void setConvFields(SmallVectorImpl<int64_t> &ints, ArrayRef<int32_t> s,
                    const std::array<int64_t, 4> &p, ArrayRef<int32_t> d, int64_t groups,
                    int64_t code) {
@@ -124,15 +141,7 @@ void setConvFields(SmallVectorImpl<int64_t> &ints, ArrayRef<int32_t> s,
                     int64_t(conv::Groups) == int64_t(pdk::qconv::Groups) &&
                     int64_t(conv::Activation) == int64_t(pdk::qconv::Activation),
                 "conv:: and qconv:: lead with the same fields");
-  ints[conv::StrideH] = s[0];
-  ints[conv::StrideW] = s[1];
-  ints[conv::PadTop] = p[0];
-  ints[conv::PadBottom] = p[1];
-  ints[conv::PadLeft] = p[2];
-  ints[conv::PadRight] = p[3];
-  ints[conv::DilationH] = d[0];
-  ints[conv::DilationW] = d[1];
-  ints[conv::Groups] = groups;
+  setConvGeometry(ints, s, p, d, groups);
   ints[conv::Activation] = code;
 }
 
@@ -514,15 +523,7 @@ template <typename OpTy, bool Data> struct ConvGradToKernel : OpConversionPatter
       ops.set(cg::Input, x);
     ops.set(cg::OutputGrad, dy);
     SmallVector<int64_t> ints(cg::NumInts);
-    ints[cg::StrideH] = s[0];
-    ints[cg::StrideW] = s[1];
-    ints[cg::PadTop] = p[0];
-    ints[cg::PadBottom] = p[1];
-    ints[cg::PadLeft] = p[2];
-    ints[cg::PadRight] = p[3];
-    ints[cg::DilationH] = d[0];
-    ints[cg::DilationW] = d[1];
-    ints[cg::Groups] = groups;
+    setConvGeometry(ints, s, p, d, groups);
     replaceWithCall(r, op, Data ? "pdk_conv2d_backward_data" : "pdk_conv2d_backward_weights",
                     ops.inputs, ops.slots, ints, {}, {});
     return success();

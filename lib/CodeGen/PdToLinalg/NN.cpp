@@ -9,6 +9,7 @@
 
 #include <limits>
 #include <tuple>
+#include <type_traits>
 
 using namespace mlir;
 using namespace mlir::pd;
@@ -626,55 +627,33 @@ Value transposedConv(OpBuilder &r, Location loc, RankedTensorType type, Value x,
   return gen.getResult(0);
 }
 
-/// Whether a conv-shaped op's operands have the static shapes the loop
-/// lowerings need (the batch may be dynamic).
-bool staticButBatch(RankedTensorType type, RankedTensorType xt, RankedTensorType wt) {
-  return type.hasStaticShape() && wt.hasStaticShape() && !xt.isDynamicDim(1) &&
-         !xt.isDynamicDim(2) && !xt.isDynamicDim(3);
-}
-
-/// conv2d_transpose (NCHW, explicit or VALID padding).
-struct Conv2dTransposeLowering : OpConversionPattern<Conv2dTransposeOp> {
-  using OpConversionPattern::OpConversionPattern;
-  LogicalResult matchAndRewrite(Conv2dTransposeOp op, OpAdaptor a,
+/// A transposed convolution of the op's source with its filter into its
+/// result (NCHW, explicit or VALID padding, static shapes): conv2d_transpose
+/// (source: Input), and conv2d_grad_input (source: the output's gradient,
+/// Input giving only the shape) where oneDNN's backward-data primitive does
+/// not apply (f64; NHWC is refused by the rule).
+template <typename OpTy> struct TransposedConvLowering : OpConversionPattern<OpTy> {
+  using OpConversionPattern<OpTy>::OpConversionPattern;
+  static Value source(typename OpTy::Adaptor a) {
+    if constexpr (std::is_same_v<OpTy, Conv2dGradInputOp>)
+      return a.getOutputGrad();
+    else
+      return a.getInput();
+  }
+  LogicalResult matchAndRewrite(OpTy op, typename OpTy::Adaptor a,
                                 ConversionPatternRewriter &r) const override {
     if (op.getDataFormat() == "NHWC" || op.getPaddingAlgorithm() == "SAME")
       return r.notifyMatchFailure(op, "NCHW with explicit or VALID padding only");
     auto type = cast<RankedTensorType>(op.getType());
-    Value x = a.getInput(), w = a.getFilter();
-    if (!staticButBatch(type, cast<RankedTensorType>(x.getType()),
-                        cast<RankedTensorType>(w.getType())))
-      return r.notifyMatchFailure(op, "needs static shapes (batch may be dynamic)");
+    Value x = source(a), w = a.getFilter();
+    auto xt = cast<RankedTensorType>(x.getType());
+    if (!type.hasStaticShape() || !cast<RankedTensorType>(w.getType()).hasStaticShape() ||
+        xt.isDynamicDim(1) || xt.isDynamicDim(2) || xt.isDynamicDim(3))
+      return r.notifyMatchFailure(op, "needs static shapes");
     std::array<int64_t, 4> pads = {0, 0, 0, 0};
     if (op.getPaddingAlgorithm() != "VALID")
       pads = pads4(op.getPaddings());
     r.replaceOp(op, transposedConv(r, op.getLoc(), type, x, w, pads, op.getStrides(),
-                                   op.getDilations(), op.getGroups()));
-    return success();
-  }
-};
-
-/// conv2d_grad_input: the transposed convolution of the output's gradient
-/// with the filter, into the input's shape. Where oneDNN's backward-data
-/// primitive does not apply (f64, NHWC is refused by the rule).
-struct Conv2dGradInputLowering : OpConversionPattern<Conv2dGradInputOp> {
-  using OpConversionPattern::OpConversionPattern;
-  LogicalResult matchAndRewrite(Conv2dGradInputOp op, OpAdaptor a,
-                                ConversionPatternRewriter &r) const override {
-    if (op.getDataFormat() == "NHWC" || op.getPaddingAlgorithm() == "SAME")
-      return r.notifyMatchFailure(op, "NCHW with explicit or VALID padding only");
-    auto type = cast<RankedTensorType>(op.getType());
-    Value dy = a.getOutputGrad(), w = a.getFilter();
-    auto dyt = cast<RankedTensorType>(dy.getType());
-    auto wt = cast<RankedTensorType>(w.getType());
-    if (!wt.hasStaticShape() || llvm::any_of(llvm::seq<unsigned>(1, 4), [&](unsigned i) {
-          return type.isDynamicDim(i) || dyt.isDynamicDim(i);
-        }))
-      return r.notifyMatchFailure(op, "needs static shapes (batch may be dynamic)");
-    std::array<int64_t, 4> pads = {0, 0, 0, 0};
-    if (op.getPaddingAlgorithm() != "VALID")
-      pads = pads4(op.getPaddings());
-    r.replaceOp(op, transposedConv(r, op.getLoc(), type, dy, w, pads, op.getStrides(),
                                    op.getDilations(), op.getGroups()));
     return success();
   }
@@ -1127,12 +1106,12 @@ struct Conv3dLowering : OpConversionPattern<Conv3dOp> {
 } // namespace
 
 void mlir::pd::populatePdNNToLinalgPatterns(RewritePatternSet &p) {
-  p.add<Conv2dLowering, DepthwiseConv2dLowering, Conv2dTransposeLowering, Conv2dGradInputLowering,
-        Conv2dGradFilterLowering, FusedConv2dLowering, BatchNormLowering, LayerNormLowering,
-        SkipLayernormLowering, FusedEmbeddingLowering, MultiheadMatmulLowering, Pool2dLowering,
-        ReduceLowering<ReduceSumOp>, ReduceLowering<ReduceMeanOp>, ReduceLowering<ReduceMaxOp>,
-        ReduceLowering<ReduceMinOp>, ReduceLowering<ReduceProdOp>, ArgLowering<ArgMaxOp>,
-        ArgLowering<ArgMinOp>, SoftmaxLowering<SoftmaxOp, false>,
-        SoftmaxLowering<LogSoftmaxOp, true>>(p.getContext());
+  p.add<Conv2dLowering, DepthwiseConv2dLowering, TransposedConvLowering<Conv2dTransposeOp>,
+        TransposedConvLowering<Conv2dGradInputOp>, Conv2dGradFilterLowering, FusedConv2dLowering,
+        BatchNormLowering, LayerNormLowering, SkipLayernormLowering, FusedEmbeddingLowering,
+        MultiheadMatmulLowering, Pool2dLowering, ReduceLowering<ReduceSumOp>,
+        ReduceLowering<ReduceMeanOp>, ReduceLowering<ReduceMaxOp>, ReduceLowering<ReduceMinOp>,
+        ReduceLowering<ReduceProdOp>, ArgLowering<ArgMaxOp>, ArgLowering<ArgMinOp>,
+        SoftmaxLowering<SoftmaxOp, false>, SoftmaxLowering<LogSoftmaxOp, true>>(p.getContext());
   p.add<Conv3dLowering>(p.getContext());
 }

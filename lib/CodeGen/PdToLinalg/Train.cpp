@@ -621,6 +621,20 @@ struct ChannelFrame {
                })
         .getResult(0);
   }
+  /// v * k per channel.
+  Value scaled(OpBuilder &b, Location loc, Value v, double k) const {
+    return perChannel(b, loc, {v}, [&](OpBuilder &nb, Location l, ValueRange a) {
+      return arith::MulFOp::create(nb, l, a[0], scalar(nb, l, elem, k)).getResult();
+    });
+  }
+  /// 1 / sqrt(var + eps) per channel.
+  Value rstd(OpBuilder &b, Location loc, Value var, double eps) const {
+    return perChannel(b, loc, {var}, [&](OpBuilder &nb, Location l, ValueRange a) {
+      Value s =
+          math::SqrtOp::create(nb, l, arith::AddFOp::create(nb, l, a[0], scalar(nb, l, elem, eps)));
+      return arith::DivFOp::create(nb, l, scalar(nb, l, elem, 1.0), s).getResult();
+    });
+  }
 };
 
 /// batch_norm_train: the mean (one pass), the biased variance of the
@@ -639,22 +653,14 @@ struct BatchNormTrainLowering : OpConversionPattern<BatchNormTrainOp> {
     Value sum = f->build(r, loc, {x}, {}, true, 1, [&](OpBuilder &b, Location l, ValueRange v) {
       linalg::YieldOp::create(b, l, arith::AddFOp::create(b, l, v[1], v[0]).getResult());
     });
-    Value mean = f->perChannel(r, loc, {sum}, [&](OpBuilder &b, Location l, ValueRange v) {
-      return arith::MulFOp::create(b, l, v[0], scalar(b, l, f->elem, inv)).getResult();
-    });
+    Value mean = f->scaled(r, loc, sum, inv);
     Value sq = f->build(r, loc, {x}, {mean}, true, 1, [&](OpBuilder &b, Location l, ValueRange v) {
       Value d = arith::SubFOp::create(b, l, v[0], v[1]);
       Value acc = arith::AddFOp::create(b, l, v[2], arith::MulFOp::create(b, l, d, d));
       linalg::YieldOp::create(b, l, acc);
     });
-    Value var = f->perChannel(r, loc, {sq}, [&](OpBuilder &b, Location l, ValueRange v) {
-      return arith::MulFOp::create(b, l, v[0], scalar(b, l, f->elem, inv)).getResult();
-    });
-    Value rstd = f->perChannel(r, loc, {var}, [&](OpBuilder &b, Location l, ValueRange v) {
-      Value s =
-          math::SqrtOp::create(b, l, arith::AddFOp::create(b, l, v[0], scalar(b, l, f->elem, eps)));
-      return arith::DivFOp::create(b, l, scalar(b, l, f->elem, 1.0), s).getResult();
-    });
+    Value var = f->scaled(r, loc, sq, inv);
+    Value rstd = f->rstd(r, loc, var, eps);
     Value y = f->build(
         r, loc, {x}, {mean, rstd, a.getScale(), a.getBias()}, false, 1,
         [&](OpBuilder &b, Location l, ValueRange v) {
@@ -682,12 +688,7 @@ struct BatchNormTrainGradLowering : OpConversionPattern<BatchNormTrainGradOp> {
       return r.notifyMatchFailure(op, "needs static X / Y@GRAD and 1-D per-channel operands");
     double eps = op.getEpsilon().convertToDouble(), inv = 1.0 / f->count;
     Value x = a.getX(), dy = a.getYGrad(), mean = a.getSavedMean();
-    Value rstd =
-        f->perChannel(r, loc, {a.getSavedVariance()}, [&](OpBuilder &b, Location l, ValueRange v) {
-          Value s = math::SqrtOp::create(
-              b, l, arith::AddFOp::create(b, l, v[0], scalar(b, l, f->elem, eps)));
-          return arith::DivFOp::create(b, l, scalar(b, l, f->elem, 1.0), s).getResult();
-        });
+    Value rstd = f->rstd(r, loc, a.getSavedVariance(), eps);
     SmallVector<Value> sums;
     f->build(
         r, loc, {dy, x}, {mean}, true, 2,

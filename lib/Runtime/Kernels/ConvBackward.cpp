@@ -72,7 +72,7 @@ void convBackward(const int64_t *ptrs, const int64_t *ints, Direction dir) {
     std::memset(out, 0, n * sizeof(float));
     return;
   }
-  int64_t groups = ints[cg::Groups];
+  int64_t groups = ints[conv::Groups];
   Entry *found = create(
       makeKey(data ? ConvBwdDataKey : ConvBwdWeightsKey, ints, nInts, nullptr, cg::NumFloats,
               nullptr),
@@ -83,10 +83,10 @@ void convBackward(const int64_t *ptrs, const int64_t *ints, Direction dir) {
         tag wtag = groups == 1 ? tag::oihw : tag::goihw;
         memory::desc srcAny(src, dt::f32, tag::any), weiAny(wei, dt::f32, tag::any),
             dstAny(dst, dt::f32, tag::any);
-        memory::dims strides = {ints[cg::StrideH], ints[cg::StrideW]},
-                     dilates = {ints[cg::DilationH] - 1, ints[cg::DilationW] - 1},
-                     padL = {ints[cg::PadTop], ints[cg::PadLeft]},
-                     padR = {ints[cg::PadBottom], ints[cg::PadRight]};
+        memory::dims strides = {ints[conv::StrideH], ints[conv::StrideW]},
+                     dilates = {ints[conv::DilationH] - 1, ints[conv::DilationW] - 1},
+                     padL = {ints[conv::PadTop], ints[conv::PadLeft]},
+                     padR = {ints[conv::PadBottom], ints[conv::PadRight]};
         dnnl::convolution_forward::primitive_desc hint(
             dnnl::convolution_forward::desc(dnnl::prop_kind::forward_training,
                                             algorithm::convolution_direct, srcAny, weiAny, dstAny,
@@ -94,18 +94,20 @@ void convBackward(const int64_t *ptrs, const int64_t *ints, Direction dir) {
             engine());
         memory::desc xUser(src, dt::f32, tag::nchw), wUser(wei, dt::f32, wtag),
             dyUser(dst, dt::f32, tag::nchw);
+        // Operand A (the filter for data, the input for weights) in the
+        // entry's src descriptors, dY in its weights descriptors, the
+        // result in its dst descriptors.
+        e.srcUser = data ? wUser : xUser;
+        e.weiUser = dyUser;
+        e.dstUser = data ? xUser : wUser;
         if (data) {
           dnnl::convolution_backward_data::primitive_desc pd(
               dnnl::convolution_backward_data::desc(algorithm::convolution_direct, srcAny, weiAny,
                                                     dstAny, strides, dilates, padL, padR),
               userScratchpad(), engine(), hint);
           e.prim = Prim::of<dnnl::convolution_backward_data>(pd);
-          // A = filter, B = dY, out = dX.
-          e.srcUser = wUser;
           e.srcPrim = pd.weights_desc();
-          e.weiUser = dyUser;
           e.weiPrim = pd.diff_dst_desc();
-          e.dstUser = xUser;
           e.dstPrim = pd.diff_src_desc();
           e.impl = pd.impl_info_str();
         } else {
@@ -115,12 +117,8 @@ void convBackward(const int64_t *ptrs, const int64_t *ints, Direction dir) {
                                                        padR),
               userScratchpad(), engine(), hint);
           e.prim = Prim::of<dnnl::convolution_backward_weights>(pd);
-          // A = x, B = dY, out = dW.
-          e.srcUser = xUser;
           e.srcPrim = pd.src_desc();
-          e.weiUser = dyUser;
           e.weiPrim = pd.diff_dst_desc();
-          e.dstUser = wUser;
           e.dstPrim = pd.diff_weights_desc();
           e.impl = pd.impl_info_str();
         }

@@ -42,3 +42,17 @@ module {
     return %1 : tensor<1xf32>
   }
 }
+
+// -----
+
+// Tests that an NHWC convolution has no gradient rule yet, named as such.
+module {
+  ml_program.global private @w(dense<0.5> : tensor<4x3x3x3xf32>) : tensor<4x3x3x3xf32>
+  func.func @main(%x: tensor<2x8x8x3xf32> {pd.name = "x"}) -> (tensor<1xf32> {pd.name = "loss"}) {
+    %w = ml_program.global_load_const @w : tensor<4x3x3x3xf32>
+    // expected-error @+1 {{no gradient rule for NHWC convolutions yet}}
+    %0 = pd.conv2d %x, %w {data_format = "NHWC"} : (tensor<2x8x8x3xf32>, tensor<4x3x3x3xf32>) -> tensor<2x6x6x4xf32>
+    %1 = pd.mean %0 : (tensor<2x6x6x4xf32>) -> tensor<1xf32>
+    return %1 : tensor<1xf32>
+  }
+}
