@@ -15,16 +15,21 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <dlfcn.h>
+#include <fcntl.h>
 #include <filesystem>
 #include <fstream>
 #include <memory>
 #include <new>
 #include <sstream>
 #include <string>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <vector>
 
 namespace {
@@ -71,6 +76,64 @@ bool readFile(const std::string &path, std::string &out) {
   out = ss.str();
   return !in.bad();
 }
+
+/// A weights file mapped privately (copy-on-write) and followed by at least
+/// 64 zero bytes, which vectorized kernels may read past a weight's end. The
+/// pages are the page cache's until written: processes serving one artifact
+/// share them, and a range released with `release` costs no resident memory
+/// until read again. The compiler replaces weights files by renaming, so a
+/// recompiled artifact never changes the pages of one that is loaded.
+struct MappedWeights {
+  unsigned char *data = nullptr;
+  size_t bytes = 0, mapped = 0;
+  /// Maps `path`; on failure returns false and sets `error`.
+  bool map(const std::string &path, std::string &error) {
+    int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+      error = "cannot read weights file '" + path + "': " + std::strerror(errno);
+      return false;
+    }
+    struct stat st;
+    if (::fstat(fd, &st) != 0) {
+      error = "cannot read weights file '" + path + "': " + std::strerror(errno);
+      ::close(fd);
+      return false;
+    }
+    size_t page = (size_t)::sysconf(_SC_PAGESIZE);
+    bytes = (size_t)st.st_size;
+    size_t filePages = (bytes + page - 1) / page * page;
+    mapped = filePages + page;
+    void *base =
+        ::mmap(nullptr, mapped, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (base == MAP_FAILED) {
+      error = "out of address space for " + std::to_string(bytes) + " bytes of weights";
+      ::close(fd);
+      mapped = 0;
+      return false;
+    }
+    data = static_cast<unsigned char *>(base);
+    if (filePages && ::mmap(base, filePages, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_FIXED, fd,
+                            0) == MAP_FAILED) {
+      error = "cannot map weights file '" + path + "': " + std::strerror(errno);
+      ::close(fd);
+      return false;
+    }
+    ::close(fd);
+    return true;
+  }
+  /// Drops the resident pages that lie wholly inside [offset, offset + n);
+  /// later reads fetch them from the file again.
+  void release(size_t offset, size_t n) const {
+    size_t page = (size_t)::sysconf(_SC_PAGESIZE);
+    size_t first = (offset + page - 1) / page * page, last = (offset + n) / page * page;
+    if (data && last > first)
+      ::madvise(data + first, last - first, MADV_DONTNEED);
+  }
+  ~MappedWeights() {
+    if (mapped)
+      ::munmap(data, mapped);
+  }
+};
 } // namespace
 
 struct pdrt_model {
@@ -92,7 +155,8 @@ struct pdrt_model {
   // libpdrt_kernels' team size for the calling thread (OpenMP), when the
   // model runs threaded code; null for a model that has none.
   void (*setNumThreads)(int64_t) = nullptr;
-  unsigned char *weightData = nullptr;
+  MappedWeights weightFile;
+  unsigned char *weightData = nullptr; // weightFile.data
   size_t weightBytes = 0;
   ~pdrt_model() {
     // Kernels that packed these weights (libpdrt_kernels, when the model
@@ -101,7 +165,6 @@ struct pdrt_model {
     if (library && weightData)
       if (auto forget = reinterpret_cast<Forget>(dlsym(library, "pdk_forget")))
         forget(weightData, weightData + weightBytes + 64);
-    std::free(weightData);
     if (library)
       dlclose(library);
   }
@@ -304,30 +367,32 @@ pdrt_status pdrt_model_load(const char *dirArg, pdrt_model **out) {
       !parseTensors(m, "weights", model->weights, true, error))
     return fail(PDRT_ERR_FORMAT, "'" + manifestPath + "': " + error);
 
-  // Weights: one 64-byte aligned buffer, checked against size and checksum.
-  std::string weightsPath = dir + "/" + *wfile, bytes;
-  if (!readFile(weightsPath, bytes))
-    return fail(PDRT_ERR_IO, "cannot read weights file '" + weightsPath + "'");
-  if (bytes.size() != wbytes)
+  // Weights: the file mapped (page aligned, zeros after its end), checked
+  // against size and checksum.
+  std::string weightsPath = dir + "/" + *wfile;
+  if (!model->weightFile.map(weightsPath, error))
+    return fail(PDRT_ERR_IO, error);
+  size_t nbytes = model->weightFile.bytes;
+  if (nbytes != wbytes)
     return fail(PDRT_ERR_FORMAT, "weights file '" + weightsPath + "' has " +
-                                     std::to_string(bytes.size()) + " bytes, the manifest says " +
+                                     std::to_string(nbytes) + " bytes, the manifest says " +
                                      std::to_string(wbytes));
-  model->weightBytes = bytes.size();
-  model->weightData =
-      static_cast<unsigned char *>(std::aligned_alloc(64, (bytes.size() + 63) / 64 * 64 + 64));
-  if (!model->weightData)
-    return fail(PDRT_ERR_INTERNAL,
-                "out of memory for " + std::to_string(bytes.size()) + " bytes of weights");
-  std::memcpy(model->weightData, bytes.data(), bytes.size());
+  model->weightBytes = nbytes;
+  model->weightData = model->weightFile.data;
   char hex[17];
   std::snprintf(hex, sizeof(hex), "%016llx",
-                static_cast<unsigned long long>(checksum(model->weightData, bytes.size())));
+                static_cast<unsigned long long>(checksum(model->weightData, nbytes)));
   if (*sum != hex)
     return fail(PDRT_ERR_FORMAT, "weights file '" + weightsPath + "' is corrupted (checksum " +
                                      hex + ", manifest " + *sum + ")");
-  for (const auto &w : model->weights)
-    if (w.offset > bytes.size() || w.nbytes > bytes.size() - w.offset || w.offset % 64 != 0)
+  for (const auto &w : model->weights) {
+    if (w.offset > nbytes || w.nbytes > nbytes - w.offset || w.offset % 64 != 0)
       return fail(PDRT_ERR_FORMAT, "weight '" + w.name + "' lies outside the weights file");
+    // A trained weight's initial value is read again only when an instance
+    // is created (which copies it); until then it need not stay resident.
+    if (w.trainable)
+      model->weightFile.release(w.offset, w.nbytes);
+  }
   // A train step's outputs that hold a trained weight's new value.
   {
     const Json *outs = member(m, "outputs");
@@ -420,6 +485,7 @@ pdrt_status pdrt_instance_create(const pdrt_model *model, pdrt_instance **out) {
       return fail(PDRT_ERR_INTERNAL, "out of memory for the trained weight '" + d.name + "'");
     }
     std::memcpy(inst->params[w], model->weightData + d.offset, d.nbytes);
+    model->weightFile.release(d.offset, d.nbytes);
   }
   *out = inst;
   return PDRT_OK;

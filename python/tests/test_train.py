@@ -713,6 +713,44 @@ def test_updates_written_in_place(tmp_path):
         np.testing.assert_allclose(new_w, want, rtol=1e-6, atol=1e-7, err_msg="step %d" % step)
 
 
+def test_instances_start_from_the_weights_file(tmp_path):
+    """The runtime maps the weights file and drops a trained weight's pages
+    once an instance has copied them: every instance still starts from the
+    file's values, whatever the others did. A recompile into the same
+    directory replaces the files (rename), so a loaded model keeps running
+    on its own weights."""
+    from paddle_mlir import _pdrt
+    x, w0 = rand(6), rand(6)
+
+    def program(w_init, path):
+        b = ProgramBuilder()
+        w = b.param("w", w_init)
+        prod = b.elementwise("elementwise_mul", b.feed("x", [6]), w)
+        b.fetch(b._simple("mean", prod, shape=[1]))
+        return b.save(str(path))
+
+    out = tmp_path / "step"
+    trainer = paddle_mlir.train.compile(program(w0, tmp_path / "m"), loss="mean_0.tmp_0",
+                                        optimizer="sgd", lr=0.5, output_dir=str(out))
+    model = paddle_mlir.load(trainer.artifact_dir)
+    first = model._instance()
+    for _ in range(3):
+        first.run(model._bind((x,), {}))
+    want = w0.astype(np.float64) - 0.5 * x / 6
+    # Recompiled in place with other initial weights: the loaded model's
+    # file is the old one.
+    w3 = (w0 * 3).astype(np.float32)
+    paddle_mlir.train.compile(program(w3, tmp_path / "m3"), loss="mean_0.tmp_0",
+                              optimizer="sgd", lr=0.5, output_dir=str(out))
+    second = _pdrt.Instance(model._model)
+    loss, new_w = second.run(model._bind((x,), {}))
+    np.testing.assert_allclose(loss, [np.mean(x * w0)], rtol=1e-6)
+    np.testing.assert_allclose(new_w, want, rtol=1e-6, atol=1e-7)
+    # A fresh load reads the new file.
+    loss3, _ = paddle_mlir.load(str(out))(x)
+    np.testing.assert_allclose(loss3, [np.mean(x * w3)], rtol=1e-5)
+
+
 def test_step_copies_out_only_loss_and_gradients(tmp_path):
     """The runtime binding's run(fetch=) copies only the outputs asked for
     (None for the others); TrainStep asks for the loss and the gradients,

@@ -823,12 +823,15 @@ std::string weightsChecksum(StringRef blob) {
   return hex64(sum);
 }
 
+/// Writes `data` to a temporary file renamed onto `path`: a process that has
+/// the old file open or mapped (the runtime maps weights files) keeps
+/// reading the old contents, and a failed write leaves no partial file.
 LogicalResult writeFile(ModuleOp module, const std::string &path, StringRef data) {
-  std::error_code ec;
-  llvm::raw_fd_ostream os(path, ec);
-  if (ec)
-    return fail(module, "cannot write '" + path + "': " + ec.message());
-  os << data;
+  if (llvm::Error err = llvm::writeToOutput(path, [&](raw_ostream &os) {
+        os << data;
+        return llvm::Error::success();
+      }))
+    return fail(module, "cannot write '" + path + "': " + llvm::toString(std::move(err)));
   return success();
 }
 
