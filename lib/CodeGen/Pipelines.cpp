@@ -25,7 +25,7 @@ static const char *kCPUPipeline =
     "buffer-deallocation-pipeline,pd-forward-arena-results,convert-bufferization-to-memref,pd-"
     "lower-kernel-calls,pd-outline-"
     "ops,%par"
-    "convert-linalg-to-loops,lower-affine,convert-scf-to-cf,expand-strided-metadata,lower-affine,"
+    "pd-reduction-loops,convert-linalg-to-loops,lower-affine,convert-scf-to-cf,expand-strided-metadata,lower-affine,"
     "convert-math-to-llvm,convert-math-to-libm,arith-expand{include-bf16=true},convert-arith-to-"
     "llvm,finalize-memref-to-llvm,"
     "convert-cf-to-llvm,convert-func-to-llvm,convert-index-to-llvm,reconcile-unrealized-casts";

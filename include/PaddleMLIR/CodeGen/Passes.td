@@ -227,6 +227,23 @@ def PdParallelizeOpsPass : Pass<"pd-parallelize-ops", "::mlir::ModuleOp"> {
                            "::mlir::arith::ArithDialect", "::mlir::memref::MemRefDialect"];
 }
 
+def PdReductionLoopsPass : Pass<"pd-reduction-loops", "::mlir::ModuleOp"> {
+  let summary = "Lower reductions to loops that accumulate in registers";
+  let description = [{
+    Runs just before convert-linalg-to-loops. A linalg.generic on buffers
+    whose innermost loops are reductions that no output indexes becomes
+    scf.for loops over its other dimensions that load each output element
+    once, an scf.for nest over the trailing reductions carrying the partial
+    results as iteration arguments, and a store of the final values. The
+    inner loop then holds no store, so LLVM vectorizes the reduction
+    (convert-linalg-to-loops stores the output element at every iteration,
+    which LLVM can vectorize only when it proves no input aliases it).
+    Other ops are left to convert-linalg-to-loops.
+  }];
+  let dependentDialects = ["::mlir::scf::SCFDialect", "::mlir::affine::AffineDialect",
+                           "::mlir::memref::MemRefDialect", "::mlir::arith::ArithDialect"];
+}
+
 def PdLowerKernelCallsPass : Pass<"pd-lower-kernel-calls", "::mlir::ModuleOp"> {
   let summary = "Turn bufferized pd.kernel_call ops into calls of the kernels' C functions";
   let description = [{
