@@ -52,6 +52,13 @@ if os.path.isdir(onnx_node_tests):
     config.available_features.add("onnx-testdata")
 config.substitutions.append(("%onnx_node_tests", onnx_node_tests))
 
+# The CUDA toolkit's ptxas assembles --pd-lower-to-gpu's cubins; tests
+# that need it are UNSUPPORTED (listed by lit) where it is absent.
+cuda_toolkit = os.environ.get("PADDLE_MLIR_CUDA_TOOLKIT", "/usr/local/cuda")
+if os.access(os.path.join(cuda_toolkit, "bin", "ptxas"), os.X_OK):
+    config.available_features.add("ptxas")
+config.substitutions.append(("%cuda_toolkit", cuda_toolkit))
+
 llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
 llvm_config.use_default_substitutions()
 

@@ -59,4 +59,9 @@ void mlir::pd::registerCodeGenPassesAndPipelines() {
       "pd-lower-to-cpu",
       "Lower a pd module to the LLVM dialect for the host CPU (what paddle-compile runs)",
       buildLowerToCPUPipeline);
+  PassPipelineRegistration<LowerToGPUOptions>(
+      "pd-lower-to-gpu",
+      "Lower a pd module to generated CUDA kernels (PTX or cubin in gpu.binary ops) launched by "
+      "a host function in func/memref/gpu form; planned target, see docs/GPU.md",
+      buildLowerToGPUPipeline);
 }

@@ -19,6 +19,7 @@
 #include "mlir/InitAllDialects.h"
 #include "mlir/InitAllExtensions.h"
 #include "mlir/Support/FileUtilities.h"
+#include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 #include "mlir/Transforms/Passes.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -35,6 +36,8 @@ int main(int argc, char **argv) {
   // Bufferization and LLVM lowering need the upstream interface models.
   mlir::registerAllDialects(registry);
   mlir::registerAllExtensions(registry);
+  // gpu-module-to-binary (--pd-lower-to-gpu) translates kernels to LLVM IR.
+  mlir::registerAllToLLVMIRTranslations(registry);
   mlir::pd::registerPdPassesAndPipelines();
   mlir::pd::registerCodeGenPassesAndPipelines();
   auto [input, output] =

@@ -57,6 +57,34 @@ struct LowerToCPUOptions : public PassPipelineOptions<LowerToCPUOptions> {
       llvm::cl::init(true)};
 };
 
+struct LowerToGPUOptions : public PassPipelineOptions<LowerToGPUOptions> {
+  Option<std::string> chip{*this, "chip",
+                           llvm::cl::desc("CUDA architecture of the kernels (default sm_90)"),
+                           llvm::cl::init("sm_90")};
+  Option<std::string> ptx{*this, "ptx",
+                          llvm::cl::desc("PTX ISA version of the kernels, as NVVM's target "
+                                         "feature (default +ptx80: CUDA 12.0 or newer)"),
+                          llvm::cl::init("+ptx80")};
+  Option<std::string> format{
+      *this, "format",
+      llvm::cl::desc("What the kernels become: 'bin' (cubin, by the toolkit's ptxas; "
+                     "default), 'isa' (PTX text) or 'llvm' (NVVM IR)"),
+      llvm::cl::init("bin")};
+  Option<std::string> toolkit{*this, "toolkit",
+                              llvm::cl::desc("CUDA toolkit holding ptxas (default /usr/local/cuda)"),
+                              llvm::cl::init("/usr/local/cuda")};
+  Option<int64_t> threads{*this, "threads", llvm::cl::desc("Threads per block (default 256)"),
+                          llvm::cl::init(256)};
+};
+
+/// pd (after --pd-optimize) -> generated CUDA kernels (planned target,
+/// docs/GPU.md): pd -> linalg (everything generated, no library calls yet)
+/// -> buffers -> parallel loops -> one grid per op (pd-gpu-map-loops) ->
+/// gpu.launch_func of outlined kernels -> NVVM -> PTX or cubin in a
+/// gpu.binary. The host side stays in func/memref/gpu form: no CUDA runtime
+/// runs it yet.
+void buildLowerToGPUPipeline(OpPassManager &pm, const LowerToGPUOptions &options);
+
 /// pd (after --pd-optimize) -> LLVM dialect for the host CPU: externalize
 /// weights, pd -> linalg, one-shot bufferization with function boundaries,
 /// buffer deallocation, loops, and the LLVM conversions, with C interfaces

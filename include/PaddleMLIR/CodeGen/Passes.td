@@ -244,6 +244,26 @@ def PdReductionLoopsPass : Pass<"pd-reduction-loops", "::mlir::ModuleOp"> {
                            "::mlir::memref::MemRefDialect", "::mlir::arith::ArithDialect"];
 }
 
+def PdGpuMapLoopsPass : Pass<"pd-gpu-map-loops", "::mlir::func::FuncOp"> {
+  let summary = "Give each top-level loop nest a 1-D grid of CUDA thread blocks";
+  let description = [{
+    Runs after convert-linalg-to-parallel-loops in --pd-lower-to-gpu. Each
+    top-level scf.parallel becomes a block_x-mapped loop over
+    ceildiv(iterations, threads) blocks around a thread_x-mapped loop of
+    `threads` threads; thread (b, t) runs the iteration b * threads + t
+    (delinearized innermost-fastest, guarded by scf.if), so consecutive
+    threads touch consecutive elements. A top-level scf.for nest (an op with
+    no parallel dimension) runs as one thread. Buffer allocations, views and
+    index arithmetic stay on the host; any other host op is reported as not
+    yet supported by the cuda target.
+  }];
+  let options = [
+    Option<"threads", "threads", "int64_t", "256", "Threads per block">,
+  ];
+  let dependentDialects = ["::mlir::scf::SCFDialect", "::mlir::gpu::GPUDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
 def PdLowerKernelCallsPass : Pass<"pd-lower-kernel-calls", "::mlir::ModuleOp"> {
   let summary = "Turn bufferized pd.kernel_call ops into calls of the kernels' C functions";
   let description = [{

@@ -1,0 +1,179 @@
+//===- MapLoops.cpp - loop nests of a lowered model onto CUDA threads ------===//
+//
+// After convert-linalg-to-parallel-loops every generated op of @main is a
+// top-level loop nest on buffers: an scf.parallel over its parallel
+// dimensions (reduction dimensions as scf.for inside), or an scf.for nest
+// for an op without parallel dimensions. This pass gives each nest a
+// one-dimensional grid:
+//
+//   scf.parallel (%b) = (0) to (ceildiv(total, T))   mapped to block_x
+//     scf.parallel (%t) = (0) to (T)                 mapped to thread_x
+//       %i = %b * T + %t
+//       scf.if %i < total: the nest's body at the indices %i delinearizes to
+//
+// so convert-parallel-loops-to-gpu makes one launch of T-thread blocks per
+// op, whatever its rank (up to 2^31 blocks), with consecutive threads on
+// consecutive innermost indices: coalesced loads and stores. A nest with no
+// parallel loop runs as one thread. Views (reshape, squeeze, flatten:
+// memref.collapse_shape, expand_shape, subviews) stay on the host and
+// launch nothing. What is left on the host besides them is an op the CUDA
+// target cannot run yet; the pass names it.
+//
+//===----------------------------------------------------------------------===//
+
+#include "PaddleMLIR/CodeGen/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/GPU/Transforms/ParallelLoopMapper.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/IRMapping.h"
+
+using namespace mlir;
+
+namespace mlir::pd {
+#define GEN_PASS_DEF_PDGPUMAPLOOPSPASS
+#include "PaddleMLIR/CodeGen/Passes.h.inc"
+
+namespace {
+gpu::ParallelLoopDimMappingAttr mapping(MLIRContext *ctx, gpu::Processor p) {
+  AffineMap id = AffineMap::getMultiDimIdentityMap(1, ctx);
+  return gpu::ParallelLoopDimMappingAttr::get(ctx, p, id, id);
+}
+
+/// Host ops that compute nothing on tensor data: buffer management, views,
+/// index arithmetic and constants.
+bool staysOnHost(Operation *op) {
+  if (isa<memref::AllocOp, memref::AllocaOp, memref::DeallocOp, memref::ViewOp, memref::SubViewOp,
+          memref::CollapseShapeOp, memref::ExpandShapeOp, memref::ReinterpretCastOp,
+          memref::ReshapeOp, memref::CastOp, memref::DimOp, memref::ExtractStridedMetadataOp,
+          memref::AssumeAlignmentOp, memref::GetGlobalOp, memref::GlobalOp, func::ReturnOp>(op))
+    return true;
+  if (isa<arith::ConstantOp>(op)) // captured by the kernels that use it
+    return true;
+  if (op->getDialect() && op->getDialect()->getNamespace() == "arith")
+    return llvm::all_of(op->getResultTypes(),
+                        [](Type t) { return t.isIndex() || t.isInteger(); }) &&
+           llvm::all_of(op->getOperandTypes(), [](Type t) { return t.isIndex() || t.isInteger(); });
+  return op->getName().getStringRef() == "bufferization.dealloc";
+}
+
+struct PdGpuMapLoopsPass : impl::PdGpuMapLoopsPassBase<PdGpuMapLoopsPass> {
+  using PdGpuMapLoopsPassBase::PdGpuMapLoopsPassBase;
+
+  /// Replaces the top-level loop nest `nest` (an scf.parallel, or any other
+  /// op run as a single thread) by a grid of `threads`-thread blocks.
+  void map(Operation *nest) {
+    MLIRContext *ctx = nest->getContext();
+    Location loc = nest->getLoc();
+    OpBuilder b(nest);
+    auto c = [&](int64_t v) { return arith::ConstantIndexOp::create(b, loc, v).getResult(); };
+    SmallVector<Value> lbs, steps, counts;
+    auto par = dyn_cast<scf::ParallelOp>(nest);
+    if (par) {
+      for (auto [lb, ub, step] :
+           llvm::zip(par.getLowerBound(), par.getUpperBound(), par.getStep())) {
+        // ceildiv(ub - lb, step); loops from linalg have lb 0 and step 1.
+        Value span = b.createOrFold<arith::SubIOp>(loc, ub, lb);
+        counts.push_back(b.createOrFold<arith::CeilDivSIOp>(loc, span, step));
+        lbs.push_back(lb);
+        steps.push_back(step);
+      }
+    }
+    Value total = c(1);
+    for (Value n : counts)
+      total = b.createOrFold<arith::MulIOp>(loc, total, n);
+    // A nest with no parallel loop gets one block of one thread.
+    Value t = c(par ? threads : 1), zero = c(0), one = c(1);
+    Value blocks = b.createOrFold<arith::CeilDivSIOp>(loc, total, t);
+    auto grid =
+        scf::ParallelOp::create(b, loc, ValueRange{zero}, ValueRange{blocks}, ValueRange{one});
+    (void)gpu::setMappingAttr(grid, {mapping(ctx, gpu::Processor::BlockX)});
+    OpBuilder gb = OpBuilder::atBlockBegin(grid.getBody());
+    auto block = scf::ParallelOp::create(gb, loc, ValueRange{zero}, ValueRange{t}, ValueRange{one});
+    (void)gpu::setMappingAttr(block, {mapping(ctx, gpu::Processor::ThreadX)});
+    OpBuilder tb = OpBuilder::atBlockBegin(block.getBody());
+    Value i = arith::AddIOp::create(tb, loc,
+                                    arith::MulIOp::create(tb, loc, grid.getInductionVars()[0], t),
+                                    block.getInductionVars()[0]);
+    Value inside = arith::CmpIOp::create(tb, loc, arith::CmpIPredicate::slt, i, total).getResult();
+    auto guard = scf::IfOp::create(tb, loc, inside, /*withElseRegion=*/false);
+    OpBuilder ib = guard.getThenBodyBuilder();
+    IRMapping ivs;
+    if (par) {
+      // Innermost dimension fastest: consecutive threads, consecutive
+      // elements.
+      Value rest = i;
+      SmallVector<Value> index(counts.size());
+      for (int64_t d = (int64_t)counts.size() - 1; d >= 0; --d) {
+        Value within = d == 0 ? rest : arith::RemSIOp::create(ib, loc, rest, counts[d]);
+        if (d > 0)
+          rest = arith::DivSIOp::create(ib, loc, rest, counts[d]);
+        index[d] = arith::AddIOp::create(ib, loc, lbs[d],
+                                         arith::MulIOp::create(ib, loc, within, steps[d]));
+      }
+      for (auto [iv, v] : llvm::zip(par.getInductionVars(), index))
+        ivs.map(iv, v);
+      for (Operation &o : par.getBody()->without_terminator())
+        ib.clone(o, ivs);
+    } else {
+      ib.clone(*nest, ivs);
+    }
+    nest->erase();
+  }
+
+  /// A buffer copy (bufferization's memref.copy) as a parallel loop nest.
+  void copyAsLoops(memref::CopyOp copy) {
+    OpBuilder b(copy);
+    Location loc = copy.getLoc();
+    auto type = cast<MemRefType>(copy.getSource().getType());
+    SmallVector<Value> zeros, ubs, ones;
+    for (int64_t d = 0; d < type.getRank(); ++d) {
+      zeros.push_back(arith::ConstantIndexOp::create(b, loc, 0));
+      ones.push_back(arith::ConstantIndexOp::create(b, loc, 1));
+      ubs.push_back(b.createOrFold<memref::DimOp>(loc, copy.getSource(), d));
+    }
+    if (type.getRank() == 0) {
+      // A scalar: a one-iteration loop, so it still runs on the device.
+      zeros.push_back(arith::ConstantIndexOp::create(b, loc, 0));
+      ones.push_back(arith::ConstantIndexOp::create(b, loc, 1));
+      ubs.push_back(ones.back());
+    }
+    scf::ParallelOp::create(b, loc, zeros, ubs, ones,
+                            [&](OpBuilder &pb, Location l, ValueRange ivs) {
+                              ValueRange at = type.getRank() ? ivs : ValueRange{};
+                              Value v = memref::LoadOp::create(pb, l, copy.getSource(), at);
+                              memref::StoreOp::create(pb, l, v, copy.getTarget(), at);
+                            });
+    copy.erase();
+  }
+
+  void runOnOperation() override {
+    func::FuncOp fn = getOperation();
+    if (fn.isDeclaration())
+      return;
+    SmallVector<memref::CopyOp> copies;
+    fn.walk([&](memref::CopyOp c) { copies.push_back(c); });
+    for (memref::CopyOp c : copies)
+      copyAsLoops(c);
+    SmallVector<Operation *> nests;
+    for (Block &block : fn.getBody())
+      for (Operation &op : block) {
+        if (isa<scf::ParallelOp, scf::ForOp>(op)) {
+          nests.push_back(&op);
+          continue;
+        }
+        if (!staysOnHost(&op)) {
+          op.emitError("the cuda target cannot run '")
+              << op.getName() << "' yet (only generated loop nests and buffer views)";
+          return signalPassFailure();
+        }
+      }
+    for (Operation *nest : nests)
+      map(nest);
+  }
+};
+} // namespace
+} // namespace mlir::pd

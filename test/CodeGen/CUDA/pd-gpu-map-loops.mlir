@@ -1,0 +1,77 @@
+// RUN: paddle-opt %s --split-input-file --verify-diagnostics --pd-gpu-map-loops="threads=128" | FileCheck %s
+
+// A 3-D parallel nest becomes one grid of 128-thread blocks over its 60
+// iterations: thread (b, t) runs iteration b * 128 + t, delinearized with
+// the innermost dimension fastest, under a bound check.
+// CHECK-LABEL: func.func @nest
+// CHECK-DAG:     %[[C128:.*]] = arith.constant 128 : index
+// CHECK-DAG:     %[[C60:.*]] = arith.constant 60 : index
+// CHECK:         scf.parallel (%[[B:.*]]) = (%{{.*}}) to (%[[ONE:.*]]) step
+// CHECK:           scf.parallel (%[[T:.*]]) = (%{{.*}}) to (%[[C128]]) step
+// CHECK:             %[[M:.*]] = arith.muli %[[B]], %[[C128]]
+// CHECK:             %[[I:.*]] = arith.addi %[[M]], %[[T]]
+// CHECK:             %[[IN:.*]] = arith.cmpi slt, %[[I]], %[[C60]]
+// CHECK:             scf.if %[[IN]] {
+// CHECK:               %[[K:.*]] = arith.remsi %[[I]], %[[C5:.*]] :
+// CHECK:               %[[R:.*]] = arith.divsi %[[I]], %[[C5]] :
+// CHECK:               %[[J:.*]] = arith.remsi %[[R]], %[[C4:.*]] :
+// CHECK:               %[[N:.*]] = arith.divsi %[[R]], %[[C4]] :
+// CHECK:               memref.load %arg0[%{{.*}}, %{{.*}}, %{{.*}}]
+// CHECK:               arith.negf
+// CHECK:           } {mapping = [#gpu.loop_dim_map<processor = thread_x, map = (d0) -> (d0), bound = (d0) -> (d0)>]}
+// CHECK:         } {mapping = [#gpu.loop_dim_map<processor = block_x, map = (d0) -> (d0), bound = (d0) -> (d0)>]}
+func.func @nest(%in: memref<3x4x5xf32>, %out: memref<3x4x5xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  %c4 = arith.constant 4 : index
+  %c5 = arith.constant 5 : index
+  scf.parallel (%i, %j, %k) = (%c0, %c0, %c0) to (%c3, %c4, %c5) step (%c1, %c1, %c1) {
+    %v = memref.load %in[%i, %j, %k] : memref<3x4x5xf32>
+    %w = arith.negf %v : f32
+    memref.store %w, %out[%i, %j, %k] : memref<3x4x5xf32>
+    scf.reduce
+  }
+  return
+}
+
+// -----
+
+// An op without a parallel dimension (a full sum) runs as one thread; a
+// buffer copy becomes a parallel nest of its own; views stay on the host.
+// CHECK-LABEL: func.func @serial_and_copy
+// CHECK:         scf.parallel (%{{.*}}) = (%{{.*}}) to (%c1{{(_[0-9]+)?}}) step
+// CHECK:           scf.parallel (%{{.*}}) = (%{{.*}}) to (%c1{{(_[0-9]+)?}}) step
+// CHECK:             scf.if
+// CHECK:               scf.for
+// CHECK:         memref.collapse_shape
+// CHECK:         scf.parallel
+// CHECK:           scf.parallel
+// CHECK:             scf.if
+// CHECK:               %[[V:.*]] = memref.load %arg0
+// CHECK:               memref.store %[[V]], %arg2
+// CHECK-NOT:     memref.copy
+func.func @serial_and_copy(%in: memref<4x8xf32>, %sum: memref<f32>, %copy: memref<4x8xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  scf.for %i = %c0 to %c4 step %c1 {
+    %v = memref.load %in[%i, %c0] : memref<4x8xf32>
+    %s = memref.load %sum[] : memref<f32>
+    %t = arith.addf %s, %v : f32
+    memref.store %t, %sum[] : memref<f32>
+  }
+  %flat = memref.collapse_shape %in [[0, 1]] : memref<4x8xf32> into memref<32xf32>
+  memref.copy %in, %copy : memref<4x8xf32> to memref<4x8xf32>
+  return
+}
+
+// -----
+
+// Host code that is neither a loop nest nor a view is named.
+func.func @host_call(%in: memref<4xf32>) {
+  // expected-error @+1 {{the cuda target cannot run 'func.call' yet (only generated loop nests and buffer views)}}
+  func.call @helper(%in) : (memref<4xf32>) -> ()
+  return
+}
+func.func private @helper(memref<4xf32>)
