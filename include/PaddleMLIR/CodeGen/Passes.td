@@ -244,7 +244,7 @@ def PdReductionLoopsPass : Pass<"pd-reduction-loops", "::mlir::ModuleOp"> {
                            "::mlir::memref::MemRefDialect", "::mlir::arith::ArithDialect"];
 }
 
-def PdGpuMapLoopsPass : Pass<"pd-gpu-map-loops", "::mlir::func::FuncOp"> {
+def PdGpuMapLoopsPass : Pass<"pd-gpu-map-loops", "::mlir::ModuleOp"> {
   let summary = "Give each top-level loop nest a 1-D grid of CUDA thread blocks";
   let description = [{
     Runs after convert-linalg-to-parallel-loops in --pd-lower-to-gpu. Each
@@ -255,7 +255,8 @@ def PdGpuMapLoopsPass : Pass<"pd-gpu-map-loops", "::mlir::func::FuncOp"> {
     threads touch consecutive elements. A top-level scf.for nest (an op with
     no parallel dimension) runs as one thread. Buffer allocations, views and
     index arithmetic stay on the host; any other host op is reported as not
-    yet supported by the cuda target.
+    yet supported by the cuda target. @main's inputs must have static
+    shapes for now (dynamic ones are reported by name).
   }];
   let options = [
     Option<"threads", "threads", "int64_t", "256", "Threads per block">,

@@ -150,10 +150,9 @@ struct PdGpuMapLoopsPass : impl::PdGpuMapLoopsPassBase<PdGpuMapLoopsPass> {
     copy.erase();
   }
 
-  void runOnOperation() override {
-    func::FuncOp fn = getOperation();
-    if (fn.isDeclaration())
-      return;
+  /// Maps the loop nests of `fn`; false (with an error) when it holds a
+  /// host op that is neither a nest nor a view.
+  bool mapFunction(func::FuncOp fn) {
     SmallVector<memref::CopyOp> copies;
     fn.walk([&](memref::CopyOp c) { copies.push_back(c); });
     for (memref::CopyOp c : copies)
@@ -168,11 +167,33 @@ struct PdGpuMapLoopsPass : impl::PdGpuMapLoopsPassBase<PdGpuMapLoopsPass> {
         if (!staysOnHost(&op)) {
           op.emitError("the cuda target cannot run '")
               << op.getName() << "' yet (only generated loop nests and buffer views)";
-          return signalPassFailure();
+          return false;
         }
       }
     for (Operation *nest : nests)
       map(nest);
+    return true;
+  }
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    // Launch sizes, the memory plan and the kernels are static for now:
+    // name a dynamic input rather than fail on the size helpers it needs.
+    if (auto main = module.lookupSymbol<func::FuncOp>("main")) {
+      for (BlockArgument arg : main.getArguments()) {
+        auto type = dyn_cast<MemRefType>(arg.getType());
+        if (!type || type.hasStaticShape() || main.getArgAttr(arg.getArgNumber(), "pd.arena"))
+          continue;
+        auto name = main.getArgAttrOfType<StringAttr>(arg.getArgNumber(), "pd.name");
+        main.emitError("the cuda target needs static shapes for now: input ")
+            << (name ? "'" + name.getValue().str() + "'" : "#" + std::to_string(arg.getArgNumber()))
+            << " is " << type << " (fix its dims, e.g. paddle-compile --input-shape)";
+        return signalPassFailure();
+      }
+    }
+    for (auto fn : module.getOps<func::FuncOp>())
+      if (!fn.isDeclaration() && !mapFunction(fn))
+        return signalPassFailure();
   }
 };
 } // namespace

@@ -23,7 +23,7 @@ static const char *kGPUPipeline =
     "function-boundary-type-conversion=identity-layout-map},"
     "canonicalize,cse,pd-plan-memory{place=true report=false},cse,"
     "convert-linalg-to-parallel-loops,canonicalize,"
-    "func.func(pd-gpu-map-loops{threads=%n}),convert-parallel-loops-to-gpu,"
+    "pd-gpu-map-loops{threads=%n},convert-parallel-loops-to-gpu,"
     "gpu-launch-sink-index-computations,gpu-kernel-outlining,lower-affine,canonicalize,cse,convert-"
     "scf-to-cf,"
     "nvvm-attach-target{chip=%c features=%f O=3},gpu.module(convert-gpu-to-nvvm),"

@@ -75,3 +75,12 @@ func.func @host_call(%in: memref<4xf32>) {
   return
 }
 func.func private @helper(memref<4xf32>)
+
+// -----
+
+// A dynamic input is named: launch sizes and the memory plan are static for
+// now.
+// expected-error @+1 {{the cuda target needs static shapes for now: input 'image' is 'memref<?x3xf32>' (fix its dims, e.g. paddle-compile --input-shape)}}
+func.func @main(%x: memref<?x3xf32> {pd.name = "image"}, %arena: memref<?xi8> {pd.arena}) {
+  return
+}
