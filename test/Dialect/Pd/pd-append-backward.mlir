@@ -99,3 +99,20 @@ module {
     return %1 : tensor<1xf32>
   }
 }
+
+// -----
+
+// Tests that a loss reading batch_norm_train's batch statistics (SavedMean)
+// is refused: no rule differentiates through the statistics themselves.
+module {
+  ml_program.global private @scale(dense<1.5> : tensor<3xf32>) : tensor<3xf32>
+  ml_program.global private @bias(dense<0.1> : tensor<3xf32>) : tensor<3xf32>
+  func.func @main(%x: tensor<2x3x4x4xf32> {pd.name = "x"}) -> (tensor<1xf32> {pd.name = "loss"}) {
+    %s = ml_program.global_load_const @scale : tensor<3xf32>
+    %b = ml_program.global_load_const @bias : tensor<3xf32>
+    // expected-error @+1 {{no gradient rule through batch_norm_train's SavedMean or SavedVariance}}
+    %y:3 = pd.batch_norm_train %x, %s, %b : (tensor<2x3x4x4xf32>, tensor<3xf32>, tensor<3xf32>) -> (tensor<2x3x4x4xf32>, tensor<3xf32>, tensor<3xf32>)
+    %0 = pd.mean %y#1 : (tensor<3xf32>) -> tensor<1xf32>
+    return %0 : tensor<1xf32>
+  }
+}
