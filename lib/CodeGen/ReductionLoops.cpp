@@ -54,6 +54,14 @@ unsigned trailingReductions(linalg::GenericOp op) {
   return k;
 }
 
+/// Whether `map` reads any loop dimension from `first` on.
+bool readsDimsFrom(AffineMap map, unsigned first) {
+  for (unsigned d = first; d < map.getNumDims(); ++d)
+    if (map.isFunctionOfDim(d))
+      return true;
+  return false;
+}
+
 /// Reassociation of a rank-`r` buffer that merges its last `k` dims.
 SmallVector<ReassociationIndices> trailingGroups(unsigned r, unsigned k) {
   SmallVector<ReassociationIndices> groups;
@@ -95,10 +103,7 @@ bool collapsible(linalg::GenericOp op, unsigned k) {
   for (OpOperand *in : op.getDpsInputOperands()) {
     auto type = dyn_cast<MemRefType>(in->get().getType());
     AffineMap map = op.getMatchingIndexingMap(in);
-    bool usesInner = false;
-    for (unsigned d = n - k; d < n; ++d)
-      usesInner |= map.isFunctionOfDim(d);
-    if (!usesInner)
+    if (!readsDimsFrom(map, n - k))
       continue;
     unsigned r = map.getNumResults();
     if (!type || r < k)
@@ -109,10 +114,8 @@ bool collapsible(linalg::GenericOp op, unsigned k) {
         auto dim = dyn_cast<AffineDimExpr>(e);
         if (!dim || dim.getPosition() != n - k + (i - (r - k)))
           return false;
-      } else {
-        for (unsigned d = n - k; d < n; ++d)
-          if (e.isFunctionOfDim(d))
-            return false;
+      } else if (readsDimsFrom(map.getSubMap({i}), n - k)) {
+        return false;
       }
     }
     if (!memref::CollapseShapeOp::isGuaranteedCollapsible(type, trailingGroups(r, k)))
@@ -157,10 +160,7 @@ void lower(linalg::GenericOp op, unsigned k) {
     innerSteps = {innerSteps[0]};
     for (unsigned i = 0; i < numInputs; ++i) {
       AffineMap map = op.getMatchingIndexingMap(op.getDpsInputOperand(i));
-      bool usesInner = false;
-      for (unsigned d = outer; d < n; ++d)
-        usesInner |= map.isFunctionOfDim(d);
-      if (!usesInner)
+      if (!readsDimsFrom(map, outer))
         continue;
       merged[i] = true;
       inputs[i] = memref::CollapseShapeOp::create(b, loc, inputs[i],

@@ -49,15 +49,14 @@ bool staysOnHost(Operation *op) {
   if (isa<memref::AllocOp, memref::AllocaOp, memref::DeallocOp, memref::ViewOp, memref::SubViewOp,
           memref::CollapseShapeOp, memref::ExpandShapeOp, memref::ReinterpretCastOp,
           memref::ReshapeOp, memref::CastOp, memref::DimOp, memref::ExtractStridedMetadataOp,
-          memref::AssumeAlignmentOp, memref::GetGlobalOp, memref::GlobalOp, func::ReturnOp>(op))
+          memref::AssumeAlignmentOp, memref::GetGlobalOp, func::ReturnOp>(op))
     return true;
   if (isa<arith::ConstantOp>(op)) // captured by the kernels that use it
     return true;
-  if (op->getDialect() && op->getDialect()->getNamespace() == "arith")
-    return llvm::all_of(op->getResultTypes(),
-                        [](Type t) { return t.isIndex() || t.isInteger(); }) &&
-           llvm::all_of(op->getOperandTypes(), [](Type t) { return t.isIndex() || t.isInteger(); });
-  return op->getName().getStringRef() == "bufferization.dealloc";
+  auto scalarInt = [](Type t) { return t.isIndex() || t.isInteger(); };
+  return isa_and_nonnull<arith::ArithDialect>(op->getDialect()) &&
+         llvm::all_of(op->getResultTypes(), scalarInt) &&
+         llvm::all_of(op->getOperandTypes(), scalarInt);
 }
 
 struct PdGpuMapLoopsPass : impl::PdGpuMapLoopsPassBase<PdGpuMapLoopsPass> {
