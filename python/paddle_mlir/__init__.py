@@ -167,9 +167,10 @@ def default_num_threads():
     return _pdrt.default_num_threads()
 
 
-def compile(model, params=None, *, target="cpu", precision="fp32", input_shapes=None, optimize=True,
-            output_dir=None, name="model", memory_plan=True, kernels="onednn", cpu="host",
-            parallel=True, conv_layout="auto", conv_algorithm="auto", threads=None,
+def compile(model, params=None, *, target="cpu", cuda_arch="sm_90", precision="fp32",
+            input_shapes=None, optimize=True, output_dir=None, name="model", memory_plan=True,
+            kernels="onednn", cpu="host", parallel=True, conv_layout="auto",
+            conv_algorithm="auto", threads=None,
             quantize_exclude=(), quantize_include=(), calibration=None,
             calibration_method="percentile", calibration_percentile=99.99, calibration_samples=0,
             calibration_cache=None, validation_split=0.2, accuracy_target=None,
@@ -178,6 +179,8 @@ def compile(model, params=None, *, target="cpu", precision="fp32", input_shapes=
     """Compiles a Paddle model path (file or directory), an ONNX file (.onnx) or pd
     MLIR text.
 
+    target: "cpu", or "cuda" (planned: refused for now, see docs/GPU.md) with
+    cuda_arch the GPU architecture ("sm_90", paddle-compile --cuda-arch).
     input_shapes: {input name: static shape} to fix dynamic dims.
     memory_plan: intermediate buffers in one arena per instance (paddle-compile
     --memory-plan); kernels: "onednn" (conv/matmul in oneDNN) or "none"
@@ -247,7 +250,8 @@ def compile(model, params=None, *, target="cpu", precision="fp32", input_shapes=
         if calibration is not None:
             calibration_data = samples_folder(calibration, "calibration")
         # Named by their paddle-compile flags, and parsed by the same code.
-        options = {"target": target, "precision": precision, "kernels": kernels,
+        options = {"target": target, "cuda-arch": cuda_arch, "precision": precision,
+                   "kernels": kernels,
                    "conv-layout": conv_layout, "conv-algorithm": conv_algorithm,
                    "quantize-exclude": ",".join(quantize_exclude),
                    "allow-emulated-bf16": "true" if allow_emulated_bf16 else "false",

@@ -6,7 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ModelLoader.h"
-#include "PaddleMLIR/CodeGen/Artifact.h"
+#include "PaddleMLIR/Driver/Driver.h"
 #include "PaddleMLIR/CodeGen/Passes.h"
 #include "PaddleMLIR/Dialect/Pd/Transforms/Passes.h"
 #include "PaddleMLIR/Frontend/ONNX/OnnxImport.h"

@@ -136,7 +136,7 @@ def test_compile_option_cpu(tiny):
     want = list(reference.load(tiny).run({"image": x, "bias": bias}).values())[0]
     m = paddle_mlir.compile(tiny, cpu="x86-64-v3")
     with open(os.path.join(m.artifact_dir, "manifest.json")) as f:
-        assert json.load(f)["cpu"] == "x86-64-v3"
+        assert json.load(f)["target"] == {"kind": "cpu", "cpu": "x86-64-v3"}
     np.testing.assert_allclose(m(x, bias)[0], want, rtol=1e-5, atol=1e-6)
     with pytest.raises(RuntimeError, match="--cpu 'pentium9' is not a CPU LLVM knows"):
         paddle_mlir.compile(tiny, cpu="pentium9")
@@ -293,8 +293,11 @@ def test_compile_errors(tmp_path):
     b.save(str(tmp_path))
     with pytest.raises(RuntimeError, match="group_norm #1 -> group_norm_0.tmp_0: error: the CPU backend cannot compile"):
         paddle_mlir.compile(str(tmp_path))
-    with pytest.raises(RuntimeError, match="--target cuda is not supported yet"):
+    with pytest.raises(RuntimeError, match="--target cuda(: artifacts are not built yet| needs the "
+                                           "CUDA toolkit's ptxas)"):
         paddle_mlir.compile(str(tmp_path), target="cuda")
+    with pytest.raises(ValueError, match="--cuda-arch must be a CUDA architecture sm_NN"):
+        paddle_mlir.compile(str(tmp_path), target="cuda", cuda_arch="volta")
     with pytest.raises(ValueError, match="neither a path nor MLIR text"):
         paddle_mlir.compile(str(tmp_path / "missing"))
 

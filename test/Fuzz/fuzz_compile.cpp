@@ -12,7 +12,7 @@
 
 #include "ProgramGen.h"
 
-#include "PaddleMLIR/CodeGen/Artifact.h"
+#include "PaddleMLIR/Driver/Driver.h"
 #include "PaddleMLIR/CodeGen/Passes.h"
 #include "PaddleMLIR/Frontend/Paddle/PaddleImport.h"
 

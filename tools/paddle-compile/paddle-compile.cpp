@@ -1,6 +1,6 @@
 //===- paddle-compile.cpp - ahead-of-time compiler driver ----------------===//
 //
-//   paddle-compile MODEL|FILE.mlir [--params FILE] [--target cpu|cuda]
+//   paddle-compile MODEL|FILE.mlir [--params FILE] [--target cpu|cuda [--cuda-arch sm_90]]
 //       [--precision fp32|bf16|fp16|int8] [--calibration-data DIR
 //       [--calibration-method percentile] [--calibration-samples N]
 //       [--calibration-cache FILE] [--accuracy-target top1=0.99]]
@@ -9,10 +9,10 @@
 //===----------------------------------------------------------------------===//
 
 #include "ModelLoader.h"
-#include "PaddleMLIR/CodeGen/Artifact.h"
 #include "PaddleMLIR/CodeGen/Passes.h"
 #include "PaddleMLIR/Dialect/Pd/IR/PdDialect.h"
 #include "PaddleMLIR/Dialect/Pd/Transforms/Passes.h"
+#include "PaddleMLIR/Driver/Driver.h"
 #include "PaddleMLIR/Frontend/Paddle/PaddleImport.h"
 #include "PaddleMLIR/Support/Diagnostics.h"
 
@@ -40,8 +40,14 @@ static cl::opt<std::string> input(cl::Positional, cl::desc("MODEL|FILE.mlir"), c
                                   cl::cat(category));
 static cl::opt<std::string> params("params", cl::desc("Combined parameter file"),
                                    cl::value_desc("FILE"), cl::cat(category));
-static cl::opt<std::string> target("target", cl::desc("cpu (default) or cuda"), cl::init("cpu"),
-                                   cl::cat(category));
+static cl::opt<std::string> target("target",
+                                   cl::desc("cpu (default) or cuda (kernels compile; artifacts "
+                                            "are planned, see docs/GPU.md)"),
+                                   cl::init("cpu"), cl::cat(category));
+static cl::opt<std::string> cudaArch("cuda-arch",
+                                     cl::desc("With --target cuda: the GPU architecture, sm_NN "
+                                              "(default sm_90: H100/H200; sm_80: A100)"),
+                                     cl::init("sm_90"), cl::cat(category));
 static cl::opt<std::string> precision("precision", cl::desc("fp32 (default), bf16, fp16 or int8"),
                                       cl::init("fp32"), cl::cat(category));
 static cl::opt<std::string> calibration(
@@ -257,6 +263,7 @@ int main(int argc, char **argv) {
   // Parsed by the same code as paddle_mlir.compile's keywords, so both say the same.
   const std::pair<StringRef, StringRef> typedOptions[] = {
       {"target", target},
+      {"cuda-arch", cudaArch},
       {"precision", precision},
       {"kernels", kernels},
       {"conv-layout", convLayout},

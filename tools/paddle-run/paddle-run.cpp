@@ -14,7 +14,7 @@
 #include "pdrt.h"
 
 #include "ModelLoader.h"
-#include "PaddleMLIR/CodeGen/Artifact.h"
+#include "PaddleMLIR/Driver/Driver.h"
 #include "PaddleMLIR/CodeGen/Passes.h"
 #include "PaddleMLIR/Support/Diagnostics.h"
 

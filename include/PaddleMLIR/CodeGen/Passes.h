@@ -70,9 +70,9 @@ struct LowerToGPUOptions : public PassPipelineOptions<LowerToGPUOptions> {
       llvm::cl::desc("What the kernels become: 'bin' (cubin, by the toolkit's ptxas; "
                      "default), 'isa' (PTX text) or 'llvm' (NVVM IR)"),
       llvm::cl::init("bin")};
-  Option<std::string> toolkit{*this, "toolkit",
-                              llvm::cl::desc("CUDA toolkit holding ptxas (default /usr/local/cuda)"),
-                              llvm::cl::init("/usr/local/cuda")};
+  Option<std::string> toolkit{
+      *this, "toolkit", llvm::cl::desc("CUDA toolkit holding ptxas (default /usr/local/cuda)"),
+      llvm::cl::init("/usr/local/cuda")};
   Option<int64_t> threads{*this, "threads", llvm::cl::desc("Threads per block (default 256)"),
                           llvm::cl::init(256)};
 };
@@ -84,6 +84,10 @@ struct LowerToGPUOptions : public PassPipelineOptions<LowerToGPUOptions> {
 /// gpu.binary. The host side stays in func/memref/gpu form: no CUDA runtime
 /// runs it yet.
 void buildLowerToGPUPipeline(OpPassManager &pm, const LowerToGPUOptions &options);
+
+/// The part of the GPU pipeline after the graph passes (what the CUDA
+/// target's lower runs).
+void addGPUCodegenPasses(OpPassManager &pm, const LowerToGPUOptions &options);
 
 /// pd (after --pd-optimize) -> LLVM dialect for the host CPU: externalize
 /// weights, pd -> linalg, one-shot bufferization with function boundaries,

@@ -18,7 +18,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "ArtifactInternal.h"
+#include "DriverInternal.h"
 #include "MixedPrecision.h"
 #include "Validation.h"
 
@@ -37,7 +37,7 @@
 
 using namespace mlir;
 using namespace mlir::pd;
-using namespace mlir::pd::artifact;
+using namespace mlir::pd::driver;
 
 namespace {
 LogicalResult fail(ModuleOp m, const Twine &msg) {
@@ -116,9 +116,9 @@ LogicalResult randomSamples(ModuleOp m, ArrayRef<InputSpec> inputs, StringRef di
 }
 } // namespace
 
-LogicalResult mlir::pd::artifact::checkMixedPrecision(ModuleOp module, const CompileOptions &opts,
-                                                      std::vector<std::string> &fallbackDeny,
-                                                      llvm::json::Object &report) {
+LogicalResult mlir::pd::driver::checkMixedPrecision(ModuleOp module, const CompileOptions &opts,
+                                                    std::vector<std::string> &fallbackDeny,
+                                                    llvm::json::Object &report) {
   auto main = module.lookupSymbol<func::FuncOp>("main");
   if (!main)
     return fail(module, "the module has no @main function");

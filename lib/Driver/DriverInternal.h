@@ -5,10 +5,10 @@
 // the int8 one, through writeArtifact.
 //
 //===----------------------------------------------------------------------===//
-#ifndef PADDLEMLIR_LIB_CODEGEN_ARTIFACT_ARTIFACTINTERNAL_H
-#define PADDLEMLIR_LIB_CODEGEN_ARTIFACT_ARTIFACTINTERNAL_H
+#ifndef PADDLEMLIR_LIB_DRIVER_DRIVERINTERNAL_H
+#define PADDLEMLIR_LIB_DRIVER_DRIVERINTERNAL_H
 
-#include "PaddleMLIR/CodeGen/CompileOptions.h"
+#include "PaddleMLIR/Driver/CompileOptions.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/PassManager.h"
@@ -18,7 +18,7 @@
 #include <string>
 #include <vector>
 
-namespace mlir::pd::artifact {
+namespace mlir::pd::driver {
 /// Writes the artifact of `graph`, a module the graph pipeline already ran
 /// on (and, for a calibrated int8 compile, with its quantizers inserted),
 /// to `outDir`: pd-quantize under --precision int8, the codegen pipeline,
@@ -44,6 +44,6 @@ LogicalResult checkMixedPrecision(ModuleOp graph, const CompileOptions &opts,
 
 /// The pd-quantize options of `opts` (--quantize-exclude).
 void addQuantizePasses(OpPassManager &pm, const CompileOptions &opts);
-} // namespace mlir::pd::artifact
+} // namespace mlir::pd::driver
 
-#endif // PADDLEMLIR_LIB_CODEGEN_ARTIFACT_ARTIFACTINTERNAL_H
+#endif // PADDLEMLIR_LIB_DRIVER_DRIVERINTERNAL_H

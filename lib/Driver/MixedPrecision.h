@@ -5,10 +5,10 @@
 // Artifact.cpp, which calls them from its named steps.
 //
 //===----------------------------------------------------------------------===//
-#ifndef PADDLEMLIR_LIB_CODEGEN_ARTIFACT_MIXEDPRECISION_H
-#define PADDLEMLIR_LIB_CODEGEN_ARTIFACT_MIXEDPRECISION_H
+#ifndef PADDLEMLIR_LIB_DRIVER_MIXEDPRECISION_H
+#define PADDLEMLIR_LIB_DRIVER_MIXEDPRECISION_H
 
-#include "PaddleMLIR/CodeGen/CompileOptions.h"
+#include "PaddleMLIR/Driver/CompileOptions.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/Support/JSON.h"
@@ -38,4 +38,4 @@ bool mixedPrecisionRecord(Operation *op, llvm::json::Object &rec);
 llvm::json::Object mixedPrecisionSummary(const CompileOptions &opts, int64_t bf16Ops);
 } // namespace mlir::pd
 
-#endif // PADDLEMLIR_LIB_CODEGEN_ARTIFACT_MIXEDPRECISION_H
+#endif // PADDLEMLIR_LIB_DRIVER_MIXEDPRECISION_H

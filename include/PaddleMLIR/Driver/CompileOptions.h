@@ -6,8 +6,8 @@
 // enumerator plus its spelling in CompileOptions.cpp.
 //
 //===----------------------------------------------------------------------===//
-#ifndef PADDLEMLIR_CODEGEN_COMPILEOPTIONS_H
-#define PADDLEMLIR_CODEGEN_COMPILEOPTIONS_H
+#ifndef PADDLEMLIR_DRIVER_COMPILEOPTIONS_H
+#define PADDLEMLIR_DRIVER_COMPILEOPTIONS_H
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
@@ -18,7 +18,8 @@
 #include <vector>
 
 namespace mlir::pd {
-/// --target: the device the artifact runs on (cuda: not built yet).
+/// --target: the device the artifact runs on (cuda: kernels compile, the
+/// runtime that runs them is not built yet; docs/GPU.md).
 enum class Target { CPU, CUDA };
 /// --precision: the element type heavy ops compute in (fp32; bf16 on CPUs
 /// with bf16 arithmetic; int8 for fake-quantized models; fp16 is for the
@@ -75,6 +76,9 @@ struct CompileOptions {
   /// valgrind that do not decode AVX-512). Checked against LLVM's CPU list
   /// by compileToArtifact.
   std::string cpu = "host";
+  /// --cuda-arch: the GPU architecture of --target cuda's kernels (sm_NN;
+  /// default sm_90, H100/H200).
+  std::string cudaArch = "sm_90";
   /// --quantize-exclude: op types (conv2d, fc, ...) or Paddle output
   /// variable names whose ops stay fp32 under --precision int8.
   std::vector<std::string> quantizeExclude;
@@ -156,4 +160,4 @@ struct CompileOptions {
 llvm::Error setCompileOption(CompileOptions &options, llvm::StringRef flag, llvm::StringRef value);
 } // namespace mlir::pd
 
-#endif // PADDLEMLIR_CODEGEN_COMPILEOPTIONS_H
+#endif // PADDLEMLIR_DRIVER_COMPILEOPTIONS_H

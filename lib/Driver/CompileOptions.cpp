@@ -1,6 +1,6 @@
 //===- CompileOptions.cpp - spellings of the typed compile options -------===//
 
-#include "PaddleMLIR/CodeGen/CompileOptions.h"
+#include "PaddleMLIR/Driver/CompileOptions.h"
 #include "PaddleMLIR/Quant/Calibration.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -83,6 +83,19 @@ llvm::Error mlir::pd::setCompileOption(CompileOptions &options, StringRef flag, 
     return parse(kConvLayouts, flag, value, options.convLayout);
   if (flag == "conv-algorithm")
     return parse(kConvAlgorithms, flag, value, options.convAlgorithm);
+  if (flag == "cuda-arch") {
+    // sm_NN or sm_NNa (architecture-specific features, e.g. sm_90a).
+    StringRef digits = value.trim();
+    unsigned n = 0;
+    bool ok = digits.consume_front("sm_");
+    digits.consume_back("a");
+    if (!ok || digits.getAsInteger(10, n) || n < 50)
+      return llvm::createStringError("--cuda-arch must be a CUDA architecture sm_NN with NN >= 50 "
+                                     "(sm_80: A100, sm_90: H100/H200), not '" +
+                                     value.str() + "'");
+    options.cudaArch = value.trim().str();
+    return llvm::Error::success();
+  }
   if (flag == "quantize-exclude" || flag == "quantize-include") {
     // Comma-separated op types or output variable names, globs allowed
     // (empty: none).

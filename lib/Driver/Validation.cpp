@@ -2,7 +2,7 @@
 
 #include "Validation.h"
 
-#include "PaddleMLIR/CodeGen/Artifact.h"
+#include "PaddleMLIR/Driver/Driver.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -12,7 +12,7 @@
 
 using namespace mlir;
 using namespace mlir::pd;
-using namespace mlir::pd::artifact;
+using namespace mlir::pd::driver;
 
 namespace {
 LogicalResult fail(ModuleOp m, const Twine &msg) {
@@ -50,8 +50,8 @@ bool checkArray(npy::Array &a, const InputSpec &in, const std::string &file, std
 } // namespace
 
 /// The sample files of `dir` (.npy and .npz), sorted by name.
-LogicalResult mlir::pd::artifact::listSamples(ModuleOp m, StringRef dir,
-                                              std::vector<std::string> &files) {
+LogicalResult mlir::pd::driver::listSamples(ModuleOp m, StringRef dir,
+                                            std::vector<std::string> &files) {
   if (!llvm::sys::fs::is_directory(dir))
     return fail(m, "--calibration-data '" + dir + "' is not a directory");
   std::error_code ec;
@@ -70,8 +70,8 @@ LogicalResult mlir::pd::artifact::listSamples(ModuleOp m, StringRef dir,
   return success();
 }
 
-bool mlir::pd::artifact::readSample(const std::string &file, ArrayRef<InputSpec> inputs,
-                                    Sample &out, std::string &error) {
+bool mlir::pd::driver::readSample(const std::string &file, ArrayRef<InputSpec> inputs, Sample &out,
+                                  std::string &error) {
   out.file = file;
   out.inputs.assign(inputs.size(), {});
   if (StringRef(file).ends_with(".npy")) {
@@ -115,7 +115,7 @@ bool mlir::pd::artifact::readSample(const std::string &file, ArrayRef<InputSpec>
   return true;
 }
 
-std::vector<InputSpec> mlir::pd::artifact::inputSpecs(func::FuncOp main) {
+std::vector<InputSpec> mlir::pd::driver::inputSpecs(func::FuncOp main) {
   std::vector<InputSpec> specs;
   for (unsigned i = 0; i < main.getNumArguments(); ++i) {
     auto t = cast<RankedTensorType>(main.getArgument(i).getType());
@@ -131,7 +131,7 @@ std::vector<InputSpec> mlir::pd::artifact::inputSpecs(func::FuncOp main) {
   return specs;
 }
 
-double mlir::pd::artifact::decibels(double signal, double noise) {
+double mlir::pd::driver::decibels(double signal, double noise) {
   if (noise <= 0)
     return 300.0;
   if (signal <= 0)
@@ -139,13 +139,13 @@ double mlir::pd::artifact::decibels(double signal, double noise) {
   return std::min(300.0, 10.0 * std::log10(signal / noise));
 }
 
-std::string mlir::pd::artifact::dB(double v) {
+std::string mlir::pd::driver::dB(double v) {
   if (std::isnan(v))
     return "-";
   return v >= 300.0 ? std::string("exact") : llvm::formatv("{0:f1}", v).str();
 }
 
-std::string mlir::pd::artifact::targetText(const AccuracyTarget &t) {
+std::string mlir::pd::driver::targetText(const AccuracyTarget &t) {
   if (t.kind == AccuracyTarget::Top1)
     return llvm::formatv("top1={0}", t.value).str();
   if (t.kind == AccuracyTarget::SQNR)
@@ -153,11 +153,11 @@ std::string mlir::pd::artifact::targetText(const AccuracyTarget &t) {
   return "none";
 }
 
-llvm::json::Value mlir::pd::artifact::jsonNumber(double v) {
+llvm::json::Value mlir::pd::driver::jsonNumber(double v) {
   return std::isnan(v) ? llvm::json::Value(nullptr) : llvm::json::Value(v);
 }
 
-std::string mlir::pd::artifact::agreementText(const Agreement &a) {
+std::string mlir::pd::driver::agreementText(const Agreement &a) {
   std::string s = "output SQNR " + dB(a.sqnr) + " dB";
   if (!std::isnan(a.top1))
     s += llvm::formatv(", top-1 agreement {0:f4}", a.top1).str();
@@ -165,9 +165,9 @@ std::string mlir::pd::artifact::agreementText(const Agreement &a) {
 }
 
 FailureOr<Agreement>
-mlir::pd::artifact::measureAgreement(ModuleOp where, Runner &r, ArrayRef<std::string> files,
-                                     ArrayRef<InputSpec> inputs, const Reference &reference,
-                                     int64_t numOutputs, bool verbose, StringRef what) {
+mlir::pd::driver::measureAgreement(ModuleOp where, Runner &r, ArrayRef<std::string> files,
+                                   ArrayRef<InputSpec> inputs, const Reference &reference,
+                                   int64_t numOutputs, bool verbose, StringRef what) {
   double signal = 0, noise = 0, maxAbs = 0, maxRef = 0;
   int64_t rows = 0, agree = 0;
   int64_t classes = std::max<int64_t>(reference.classes, 1);
@@ -207,9 +207,9 @@ mlir::pd::artifact::measureAgreement(ModuleOp where, Runner &r, ArrayRef<std::st
 }
 
 FailureOr<size_t>
-mlir::pd::artifact::searchFallback(size_t n, const AccuracyTarget &target,
-                                   llvm::function_ref<FailureOr<Agreement>(size_t)> measure,
-                                   Agreement &result) {
+mlir::pd::driver::searchFallback(size_t n, const AccuracyTarget &target,
+                                 llvm::function_ref<FailureOr<Agreement>(size_t)> measure,
+                                 Agreement &result) {
   FailureOr<Agreement> first = measure(0);
   if (failed(first))
     return failure();

@@ -8,10 +8,10 @@
 // fp32 to meet --accuracy-target. Calibrate.cpp uses it.
 //
 //===----------------------------------------------------------------------===//
-#ifndef PADDLEMLIR_LIB_CODEGEN_ARTIFACT_VALIDATION_H
-#define PADDLEMLIR_LIB_CODEGEN_ARTIFACT_VALIDATION_H
+#ifndef PADDLEMLIR_LIB_DRIVER_VALIDATION_H
+#define PADDLEMLIR_LIB_DRIVER_VALIDATION_H
 
-#include "PaddleMLIR/CodeGen/CompileOptions.h"
+#include "PaddleMLIR/Driver/CompileOptions.h"
 #include "PaddleMLIR/Support/Npy.h"
 #include "pdrt.h"
 
@@ -28,7 +28,7 @@
 #include <string>
 #include <vector>
 
-namespace mlir::pd::artifact {
+namespace mlir::pd::driver {
 
 /// One sample: an array per model input, in the model's input order.
 struct Sample {
@@ -217,6 +217,6 @@ FailureOr<Agreement> measureAgreement(ModuleOp where, Runner &r, llvm::ArrayRef<
 FailureOr<size_t> searchFallback(size_t n, const AccuracyTarget &target,
                                  llvm::function_ref<FailureOr<Agreement>(size_t)> measure,
                                  Agreement &result);
-} // namespace mlir::pd::artifact
+} // namespace mlir::pd::driver
 
-#endif // PADDLEMLIR_LIB_CODEGEN_ARTIFACT_VALIDATION_H
+#endif // PADDLEMLIR_LIB_DRIVER_VALIDATION_H

@@ -1,9 +1,10 @@
 //===- Artifact.cpp - AOT compilation: pd module -> artifact directory ---===//
 
-#include "PaddleMLIR/CodeGen/Artifact.h"
-#include "ArtifactInternal.h"
+#include "PaddleMLIR/Driver/Driver.h"
+#include "DriverInternal.h"
 #include "MixedPrecision.h"
 #include "PaddleMLIR/CodeGen/Passes.h"
+#include "PaddleMLIR/CodeGen/Target.h"
 #include "PaddleMLIR/Dialect/Pd/IR/PdOps.h"
 #include "PaddleMLIR/Dialect/Pd/Transforms/Calibration.h"
 #include "PaddleMLIR/Dialect/Pd/Transforms/Passes.h"
@@ -11,38 +12,25 @@
 #include "Validation.h"
 
 #include "mlir/Dialect/MLProgram/IR/MLProgram.h"
-#include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/IR/Verifier.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Pass/PassManager.h"
-#include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
-#include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
-#include "mlir/Target/LLVMIR/Export.h"
 #include "mlir/Transforms/Passes.h"
 #include "llvm/Support/MemoryBuffer.h"
 
 #include "llvm/Config/llvm-config.h"
-#include "llvm/IR/IRBuilder.h"
-#include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
-#include "llvm/MC/MCSubtargetInfo.h"
-#include "llvm/MC/TargetRegistry.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/Path.h"
-#include "llvm/Support/Program.h"
-#include "llvm/Support/TargetSelect.h"
-#include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/xxhash.h"
-#include "llvm/Target/TargetMachine.h"
-#include "llvm/Target/TargetOptions.h"
-#include "llvm/TargetParser/Host.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <dlfcn.h>
 
 using namespace mlir;
@@ -164,223 +152,6 @@ LogicalResult applyInputShapes(func::FuncOp main, const CompileOptions &opts) {
   return success();
 }
 
-/// `void pd_entry(void **args)`: calls the C interface of @main with
-/// args[0] the result descriptor(s) and args[1..] the argument descriptors.
-LogicalResult addEntryPoint(llvm::Module &m, StringRef fingerprint) {
-  llvm::Function *ciface = m.getFunction("_mlir_ciface_main");
-  if (!ciface)
-    return failure();
-  llvm::LLVMContext &ctx = m.getContext();
-  auto *ptr = llvm::PointerType::getUnqual(ctx);
-  auto *fn =
-      llvm::Function::Create(llvm::FunctionType::get(llvm::Type::getVoidTy(ctx), {ptr}, false),
-                             llvm::GlobalValue::ExternalLinkage, "pd_entry", m);
-  llvm::IRBuilder<> b(llvm::BasicBlock::Create(ctx, "entry", fn));
-  SmallVector<llvm::Value *> args;
-  for (unsigned i = 0; i < ciface->arg_size(); ++i) {
-    llvm::Value *slot = b.CreateConstGEP1_64(ptr, fn->getArg(0), i);
-    args.push_back(b.CreateLoad(ptr, slot));
-  }
-  b.CreateCall(ciface, args);
-  b.CreateRetVoid();
-
-  // `int64_t pd_arena_bytes(void **args)`: same argument array (the arena
-  // slot is not read), returns the activation arena size for these inputs.
-  llvm::Function *arena = m.getFunction("_mlir_ciface_main_arena_bytes");
-  if (!arena)
-    return failure();
-  auto *i64 = llvm::Type::getInt64Ty(ctx);
-  auto *sizeFn = llvm::Function::Create(llvm::FunctionType::get(i64, {ptr}, false),
-                                        llvm::GlobalValue::ExternalLinkage, "pd_arena_bytes", m);
-  llvm::IRBuilder<> sb(llvm::BasicBlock::Create(ctx, "entry", sizeFn));
-  SmallVector<llvm::Value *> sizeArgs;
-  for (unsigned i = 0; i < arena->arg_size(); ++i) {
-    llvm::Value *slot = sb.CreateConstGEP1_64(ptr, sizeFn->getArg(0), i + 1);
-    sizeArgs.push_back(sb.CreateLoad(ptr, slot));
-  }
-  sb.CreateRet(sb.CreateCall(arena, sizeArgs));
-  auto *fp = llvm::ConstantDataArray::getString(ctx, fingerprint);
-  new llvm::GlobalVariable(m, fp->getType(), /*isConstant=*/true,
-                           llvm::GlobalValue::ExternalLinkage, fp, "pd_model_fingerprint");
-  return success();
-}
-
-/// The LLVM CPU name and feature string for `requested` ("host": this
-/// machine's CPU and features; else a CPU name, which brings its own
-/// features). Fails, naming the CPU, when LLVM does not know it (LLVM itself
-/// would only warn and fall back to a generic CPU).
-LogicalResult resolveCpu(ModuleOp where, StringRef requested, std::string &cpu,
-                         std::string &features) {
-  llvm::InitializeNativeTarget();
-  features.clear();
-  if (requested == "host") {
-    cpu = llvm::sys::getHostCPUName().str();
-    for (const auto &f : llvm::sys::getHostCPUFeatures())
-      features +=
-          (features.empty() ? "" : ",") + std::string(f.second ? "+" : "-") + f.first().str();
-    return success();
-  }
-  cpu = requested.str();
-  llvm::Triple triple(llvm::sys::getDefaultTargetTriple());
-  std::string error;
-  const llvm::Target *target = llvm::TargetRegistry::lookupTarget(triple, error);
-  // Asked of a generic subtarget: one made for an unknown CPU would warn.
-  std::unique_ptr<llvm::MCSubtargetInfo> sti(target ? target->createMCSubtargetInfo(triple, "", "")
-                                                    : nullptr);
-  if (sti && sti->isCPUStringValid(cpu))
-    return success();
-  return fail(where, "--cpu '" + cpu + "' is not a CPU LLVM knows for " + triple.str() +
-                         " (use host, x86-64-v2, x86-64-v3, x86-64-v4 or a name such as "
-                         "skylake-avx512 or znver4)");
-}
-
-/// The lowered module as LLVM IR with the artifact's entry points, before
-/// any LLVM optimization; null after a diagnostic.
-std::unique_ptr<llvm::Module> translateLowered(ModuleOp lowered, StringRef fingerprint,
-                                               llvm::LLVMContext &llvmCtx) {
-  registerBuiltinDialectTranslation(*lowered.getContext());
-  registerLLVMDialectTranslation(*lowered.getContext());
-  std::unique_ptr<llvm::Module> m = translateModuleToLLVMIR(lowered, llvmCtx, "paddle_mlir_model");
-  if (!m) {
-    (void)fail(lowered, "cannot translate the lowered module to LLVM IR");
-    return nullptr;
-  }
-  // With dynamic dims @main reads its arena offsets from a table this
-  // function fills; inlined, the offset arithmetic would land in @main's
-  // entry block and make LLVM's loop analyses crawl (pd-plan-memory).
-  if (llvm::Function *offsets = m->getFunction("main_arena_offsets"))
-    offsets->addFnAttr(llvm::Attribute::NoInline);
-  // The same for the op functions pd-outline-ops made: inlined back, @main
-  // would be one giant function again.
-  for (llvm::Function &f : *m)
-    if (f.getName().starts_with(kOutlinedPrefix))
-      f.addFnAttr(llvm::Attribute::NoInline);
-  if (failed(addEntryPoint(*m, fingerprint))) {
-    (void)fail(lowered, "the lowered module has no C interface for @main or @main_arena_bytes");
-    return nullptr;
-  }
-  return m;
-}
-
-LogicalResult emitObject(ModuleOp lowered, StringRef fingerprint, StringRef objPath,
-                         StringRef requestedCpu, std::string &cpu) {
-  llvm::InitializeNativeTarget();
-  llvm::InitializeNativeTargetAsmPrinter();
-  llvm::LLVMContext llvmCtx;
-  std::unique_ptr<llvm::Module> m = translateLowered(lowered, fingerprint, llvmCtx);
-  if (!m)
-    return failure();
-  llvm::Triple triple(llvm::sys::getDefaultTargetTriple());
-  std::string error;
-  const llvm::Target *target = llvm::TargetRegistry::lookupTarget(triple, error);
-  if (!target)
-    return fail(lowered, "no LLVM target for " + triple.str() + ": " + error);
-  std::string features;
-  if (failed(resolveCpu(lowered, requestedCpu, cpu, features)))
-    return failure();
-  llvm::TargetOptions topts;
-  std::unique_ptr<llvm::TargetMachine> tm(
-      target->createTargetMachine(triple, cpu, features, topts, llvm::Reloc::PIC_, std::nullopt,
-                                  llvm::CodeGenOptLevel::Aggressive));
-  if (!tm)
-    return fail(lowered, "cannot create a target machine for " + cpu);
-  m->setTargetTriple(triple);
-  m->setDataLayout(tm->createDataLayout());
-  if (llvm::Error e = makeOptimizingTransformer(3, 0, tm.get())(m.get()))
-    return fail(lowered, "LLVM optimization failed: " + llvm::toString(std::move(e)));
-  std::error_code ec;
-  llvm::ToolOutputFile out(objPath, ec, llvm::sys::fs::OF_None);
-  if (ec)
-    return fail(lowered, "cannot write '" + objPath + "': " + ec.message());
-  llvm::legacy::PassManager pm;
-  if (tm->addPassesToEmitFile(pm, out.os(), nullptr, llvm::CodeGenFileType::ObjectFile))
-    return fail(lowered, "the target cannot emit object files");
-  pm.run(*m);
-  out.keep();
-  return success();
-}
-
-/// Support routines the lowered code may call, linked into every model
-/// library so artifacts need nothing but libc and libm at run time.
-const char *kSupportSource = R"c(
-#include <stdint.h>
-#include <string.h>
-typedef struct { int64_t rank; void *descriptor; } UnrankedMemRef;
-/* Strided copy between two memrefs of the same shape (MLIR's memrefCopy). */
-void memrefCopy(int64_t elemSize, UnrankedMemRef *src, UnrankedMemRef *dst) {
-  int64_t rank = src->rank;
-  int64_t *s = (int64_t *)src->descriptor, *d = (int64_t *)dst->descriptor;
-  char *sp = (char *)(intptr_t)s[1] + s[2] * elemSize;
-  char *dp = (char *)(intptr_t)d[1] + d[2] * elemSize;
-  int64_t *sizes = s + 3, *sstr = s + 3 + rank, *dstr = d + 3 + rank;
-  int64_t n = 1, k;
-  for (k = 0; k < rank; ++k)
-    n *= sizes[k];
-  int64_t idx[rank > 0 ? rank : 1];
-  memset(idx, 0, sizeof(idx));
-  for (int64_t e = 0; e < n; ++e) {
-    int64_t so = 0, doff = 0;
-    for (k = 0; k < rank; ++k) {
-      so += idx[k] * sstr[k];
-      doff += idx[k] * dstr[k];
-    }
-    memcpy(dp + doff * elemSize, sp + so * elemSize, elemSize);
-    for (k = rank - 1; k >= 0; --k) {
-      if (++idx[k] < sizes[k])
-        break;
-      idx[k] = 0;
-    }
-  }
-}
-)c";
-
-/// The kernel library (libpdrt_kernels.so) models with pd.kernel_call
-/// link: $PADDLE_MLIR_KERNELS_LIB, else one beside the binary holding this
-/// code (the Python package installs it there), else <bin>/../lib of the
-/// compiler, else the build tree's.
-std::string kernelsLibrary() {
-  if (const char *env = std::getenv("PADDLE_MLIR_KERNELS_LIB"))
-    return env;
-  SmallVector<std::string> dirs;
-  Dl_info info;
-  if (dladdr(reinterpret_cast<void *>(&kernelsLibrary), &info) && info.dli_fname)
-    dirs.push_back(llvm::sys::path::parent_path(info.dli_fname).str());
-  std::string exe = llvm::sys::fs::getMainExecutable(nullptr, (void *)&kernelsLibrary);
-  if (!exe.empty())
-    dirs.push_back(
-        (llvm::sys::path::parent_path(llvm::sys::path::parent_path(exe)) + "/lib").str());
-  for (const std::string &d : dirs) {
-    SmallString<256> p(d);
-    llvm::sys::path::append(p, "libpdrt_kernels.so");
-    if (llvm::sys::fs::exists(p))
-      return p.str().str();
-  }
-  return PADDLE_MLIR_KERNELS_LIB;
-}
-
-/// `kernels`: the kernel library to link (copied into the artifact and
-/// found there through $ORIGIN), or empty when the model calls none.
-LogicalResult linkShared(ModuleOp m, StringRef obj, StringRef so, StringRef support,
-                         StringRef kernels) {
-  auto cc = llvm::sys::findProgramByName("cc");
-  if (!cc)
-    return fail(m, "cannot find the system C compiler 'cc' to link the shared library");
-  std::string err;
-  SmallVector<StringRef> args = {*cc, "-shared", "-fPIC", "-O2", "-o", so, obj, support, "-lm"};
-  std::string lib;
-  if (!kernels.empty()) {
-    lib = (llvm::sys::path::parent_path(so) + "/libpdrt_kernels.so").str();
-    if (std::error_code ec = llvm::sys::fs::copy_file(kernels, lib))
-      return fail(m, "cannot copy the kernel library '" + kernels +
-                         "' into the artifact: " + ec.message());
-    args.append({lib, "-Wl,-rpath,$ORIGIN"});
-  }
-  int rc = llvm::sys::ExecuteAndWait(*cc, args, std::nullopt, {}, 0, 0, &err);
-  if (rc != 0)
-    return fail(m, "linking '" + so + "' failed (" + Twine(rc) + ") " + err);
-  return success();
-}
-
 std::string header(StringRef name, const std::vector<TensorInfo> &inputs,
                    const std::vector<TensorInfo> &outputs) {
   std::string id = cIdent(name), up = StringRef(id).upper();
@@ -418,18 +189,81 @@ std::string header(StringRef name, const std::vector<TensorInfo> &inputs,
   return h;
 }
 
+/// pd-kernel-layouts' `block` option: 0 lets it choose, -1 is NHWC.
+int64_t convBlock(ConvLayout layout) {
+  switch (layout) {
+  case ConvLayout::Auto:
+    return 0;
+  case ConvLayout::NHWC:
+    return -1;
+  case ConvLayout::NChw8c:
+    return 8;
+  case ConvLayout::NChw16c:
+    return 16;
+  }
+  llvm_unreachable("unknown conv layout");
+}
+
+/// pd-kernel-layouts' `winograd` option.
+StringRef winogradMode(ConvAlgorithm algorithm) {
+  switch (algorithm) {
+  case ConvAlgorithm::Auto:
+    return "auto";
+  case ConvAlgorithm::Direct:
+    return "never";
+  case ConvAlgorithm::WinogradF2:
+    return "always";
+  case ConvAlgorithm::WinogradF4:
+    return "always4";
+  }
+  llvm_unreachable("unknown conv algorithm");
+}
+
+/// The code generation target of --target.
+const CodegenTarget &codegenTarget(const CompileOptions &opts) {
+  switch (opts.target) {
+  case Target::CPU:
+    return getCPUTarget();
+  case Target::CUDA:
+    return getCUDATarget();
+  }
+  llvm_unreachable("unknown target");
+}
+
+/// What the target's code generation reads of `opts`.
+CodegenOptions codegenOptions(const CompileOptions &opts, bool measure) {
+  CodegenOptions o;
+  o.memoryPlan = opts.memoryPlan;
+  o.memoryReport = opts.memoryReport;
+  o.cpu = opts.cpu;
+  o.kernels = stringify(opts.kernels).str();
+  o.parallel = opts.parallel;
+  o.convBlock = convBlock(opts.convLayout);
+  o.winograd = winogradMode(opts.convAlgorithm).str();
+  o.measure = measure;
+  o.cudaArch = opts.cudaArch;
+  // The toolkit the lit tests also take from the environment.
+  if (const char *toolkit = std::getenv("PADDLE_MLIR_CUDA_TOOLKIT"))
+    o.cudaToolkit = toolkit;
+  return o;
+}
+
 // The steps of compileToArtifact, in the order it runs them.
 
 /// Refuses what this compiler cannot build yet and options that contradict
 /// each other, before any work is done.
 LogicalResult checkOptions(ModuleOp module, const CompileOptions &opts) {
-  if (opts.target != Target::CPU)
-    return fail(module, "--target " + stringify(opts.target) + " is not supported yet (only cpu)");
-  {
-    std::string cpuName, features;
-    if (failed(resolveCpu(module, opts.cpu, cpuName, features)))
-      return failure();
+  if (opts.target != Target::CPU) {
+    if (opts.precision != Precision::FP32)
+      return fail(module, "--target " + stringify(opts.target) +
+                              " builds fp32 only (not --precision " + stringify(opts.precision) +
+                              ")");
+    if (opts.train)
+      return fail(module, "--train builds CPU train steps only (not --target " +
+                              stringify(opts.target) + ")");
   }
+  if (failed(codegenTarget(opts).checkOptions(module, codegenOptions(opts, false))))
+    return failure();
   if (failed(checkMixedPrecisionOptions(module, opts)))
     return failure();
   if (opts.precision == Precision::INT8 && opts.kernels != KernelLibrary::OneDNN)
@@ -532,7 +366,7 @@ llvm::json::Object scalesSummary(ArrayRef<float> s) {
 /// What oneDNN's int8 kernels run on on this machine (pdk_int8_isa of the
 /// kernel library), or why that is unknown.
 std::string int8Isa() {
-  std::string lib = kernelsLibrary();
+  std::string lib = kernelsLibraryPath();
   void *h = dlopen(lib.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (!h)
     return "unknown (cannot load " + lib + ")";
@@ -615,7 +449,7 @@ LogicalResult runQuantizePipeline(ModuleOp module, const CompileOptions &opts,
     return failure();
   if (opts.precision == Precision::INT8) {
     PassManager pm(module.getContext());
-    artifact::addQuantizePasses(pm, opts);
+    driver::addQuantizePasses(pm, opts);
     if (failed(pm.run(module)))
       return failure();
   }
@@ -690,46 +524,11 @@ FailureOr<Interface> collectInterface(ModuleOp module, func::FuncOp main) {
   return io;
 }
 
-/// pd-kernel-layouts' `block` option: 0 lets it choose, -1 is NHWC.
-int64_t convBlock(ConvLayout layout) {
-  switch (layout) {
-  case ConvLayout::Auto:
-    return 0;
-  case ConvLayout::NHWC:
-    return -1;
-  case ConvLayout::NChw8c:
-    return 8;
-  case ConvLayout::NChw16c:
-    return 16;
-  }
-  llvm_unreachable("unknown conv layout");
-}
-
-/// pd-kernel-layouts' `winograd` option.
-StringRef winogradMode(ConvAlgorithm algorithm) {
-  switch (algorithm) {
-  case ConvAlgorithm::Auto:
-    return "auto";
-  case ConvAlgorithm::Direct:
-    return "never";
-  case ConvAlgorithm::WinogradF2:
-    return "always";
-  case ConvAlgorithm::WinogradF4:
-    return "always4";
-  }
-  llvm_unreachable("unknown conv algorithm");
-}
-
-/// pd -> linalg -> buffers in one arena -> LLVM dialect.
+/// pd -> linalg -> buffers in one arena -> the target's lowered form.
 /// `measure`: whether pd-kernel-layouts may time convolutions with the
 /// kernel library (with oneDNN kernels).
 LogicalResult runCodegenPipeline(ModuleOp module, const CompileOptions &opts, bool measure) {
-  PassManager lower(module.getContext());
-  bool onednn = opts.kernels == KernelLibrary::OneDNN;
-  addCPUCodegenPasses(lower, opts.memoryPlan || opts.memoryReport, opts.memoryReport,
-                      stringify(opts.kernels), opts.parallel, convBlock(opts.convLayout),
-                      onednn && measure ? kernelsLibrary() : "", winogradMode(opts.convAlgorithm));
-  return lower.run(module);
+  return codegenTarget(opts).lower(module, codegenOptions(opts, measure));
 }
 
 /// What the codegen passes decided, for the manifest.
@@ -842,28 +641,10 @@ std::string pathIn(StringRef dir, const Twine &file) {
   return p.str().str();
 }
 
-/// Emits the object file and links lib<name>.so (with the support routines
-/// and, when `usesKernels`, the kernel library) in `outDir`, leaving no
-/// intermediate files. Sets `cpu` to the CPU the code was built for.
-LogicalResult buildLibrary(ModuleOp module, const CompileOptions &opts, StringRef outDir,
-                           StringRef fingerprint, bool usesKernels, std::string &cpu) {
-  std::string obj = pathIn(outDir, opts.name + ".o"),
-              so = pathIn(outDir, "lib" + opts.name + ".so");
-  std::string support = pathIn(outDir, opts.name + "_support.c");
-  if (failed(writeFile(module, support, kSupportSource)))
-    return failure();
-  LogicalResult built =
-      success(succeeded(emitObject(module, fingerprint, obj, opts.cpu, cpu)) &&
-              succeeded(linkShared(module, obj, so, support, usesKernels ? kernelsLibrary() : "")));
-  llvm::sys::fs::remove(obj);
-  llvm::sys::fs::remove(support);
-  return built;
-}
-
 /// manifest.json: what the runtime needs to load the artifact, and what the
 /// compiler chose, for people and tools.
 std::string manifestJson(const CompileOptions &opts, Interface &io, CodegenReport &report,
-                         StringRef fingerprint, StringRef cpu) {
+                         StringRef fingerprint, llvm::json::Object target) {
   llvm::json::Object precision{{"requested", stringify(opts.precision)},
                                {"int8_ops", report.precision.int8Ops},
                                {"bf16_ops", report.precision.bf16Ops},
@@ -881,8 +662,8 @@ std::string manifestJson(const CompileOptions &opts, Interface &io, CodegenRepor
       {"weights_bytes", static_cast<int64_t>(io.blob.size())},
       {"weights_checksum", weightsChecksum(io.blob)},
       {"fingerprint", fingerprint},
-      {"target", stringify(opts.target)},
-      {"cpu", cpu},
+      // The target's kind and what its code was built for (cpu or arch).
+      {"target", std::move(target)},
       {"precision", stringify(opts.precision)},
       {"compiler_version", "paddle-mlir 0.1.0 (MLIR " LLVM_VERSION_STRING ")"},
       // null when it depends on dynamic input dims (pd_arena_bytes computes it).
@@ -945,15 +726,15 @@ LogicalResult lowerGraph(ModuleOp module, const CompileOptions &opts, bool measu
 }
 } // namespace
 
-void mlir::pd::artifact::addQuantizePasses(OpPassManager &pm, const CompileOptions &opts) {
+void mlir::pd::driver::addQuantizePasses(OpPassManager &pm, const CompileOptions &opts) {
   PdQuantizePassOptions o;
   o.exclude.assign(opts.quantizeExclude.begin(), opts.quantizeExclude.end());
   pm.addPass(createPdQuantizePass(o));
   pm.addPass(createCanonicalizerPass());
 }
 
-LogicalResult mlir::pd::artifact::writeArtifact(ModuleOp module, const CompileOptions &opts,
-                                                StringRef outDir, bool measure, bool quiet) {
+LogicalResult mlir::pd::driver::writeArtifact(ModuleOp module, const CompileOptions &opts,
+                                              StringRef outDir, bool measure, bool quiet) {
   Interface io;
   CodegenReport report;
   if (failed(lowerGraph(module, opts, measure, quiet, io, report)))
@@ -962,10 +743,12 @@ LogicalResult mlir::pd::artifact::writeArtifact(ModuleOp module, const CompileOp
 
   if (std::error_code ec = llvm::sys::fs::create_directories(outDir))
     return fail(module, "cannot create '" + outDir + "': " + ec.message());
-  std::string cpu;
-  if (failed(buildLibrary(module, opts, outDir, fingerprint, report.usesKernels(), cpu)))
+  llvm::json::Object target;
+  if (failed(codegenTarget(opts).writeLibrary(module, codegenOptions(opts, measure), outDir,
+                                              opts.name, fingerprint, report.usesKernels(),
+                                              target)))
     return failure();
-  std::string manifest = manifestJson(opts, io, report, fingerprint, cpu);
+  std::string manifest = manifestJson(opts, io, report, fingerprint, std::move(target));
   if (failed(writeFile(module, pathIn(outDir, opts.name + ".weights"), io.blob)) ||
       failed(writeFile(module, pathIn(outDir, opts.name + ".h"),
                        header(opts.name, io.inputs, io.outputs))) ||
@@ -981,7 +764,7 @@ std::unique_ptr<llvm::Module> mlir::pd::compileToLLVMIR(ModuleOp module, const C
   if (failed(prepareGraph(module, opts)) ||
       failed(lowerGraph(module, opts, /*measure=*/false, /*quiet=*/false, io, report)))
     return nullptr;
-  return translateLowered(module, fingerprintOf(module, opts.name), llvmCtx);
+  return codegenTarget(opts).translate(module, fingerprintOf(module, opts.name), llvmCtx);
 }
 
 namespace {
@@ -1052,27 +835,27 @@ LogicalResult mlir::pd::compileToArtifact(ModuleOp module, const CompileOptions 
   if (failed(prepareGraph(module, opts)))
     return failure();
   if (opts.train)
-    return success(succeeded(artifact::writeArtifact(module, opts, outDir, /*measure=*/true)) &&
+    return success(succeeded(driver::writeArtifact(module, opts, outDir, /*measure=*/true)) &&
                    succeeded(writeInferenceModel(*forward, module, outDir)));
   if (opts.precision == Precision::INT8 && !opts.calibrationData.empty() &&
-      failed(artifact::calibrate(module, opts, outDir)))
+      failed(driver::calibrate(module, opts, outDir)))
     return failure();
   bool check =
       opts.precision == Precision::BF16 && (opts.precisionCheck || !opts.checkData.empty() ||
                                             opts.accuracyTarget.kind != AccuracyTarget::None);
   if (!check)
-    return artifact::writeArtifact(module, opts, outDir, /*measure=*/true);
+    return driver::writeArtifact(module, opts, outDir, /*measure=*/true);
   // --precision bf16 with the numerics check: the ops it moves back are
   // denied bf16, and the manifest gets the measurement.
   if (failed(checkMixedPrecisionOptions(module, opts)))
     return failure();
   std::vector<std::string> moved;
   llvm::json::Object measured;
-  if (failed(artifact::checkMixedPrecision(module, opts, moved, measured)))
+  if (failed(driver::checkMixedPrecision(module, opts, moved, measured)))
     return failure();
   CompileOptions final = opts;
   final.precisionDeny.insert(final.precisionDeny.end(), moved.begin(), moved.end());
-  if (failed(artifact::writeArtifact(module, final, outDir, /*measure=*/true)))
+  if (failed(driver::writeArtifact(module, final, outDir, /*measure=*/true)))
     return failure();
   return editManifest(module, outDir, [&](llvm::json::Object &m) {
     llvm::json::Object *compute = m.getObject("compute_ops");
@@ -1082,7 +865,7 @@ LogicalResult mlir::pd::compileToArtifact(ModuleOp module, const CompileOptions 
         std::optional<StringRef> name = o ? o->getString("name") : std::nullopt;
         if (name && llvm::is_contained(moved, name->str()))
           (*o)["reason"] = "precision check: moved back to fp32 for --accuracy-target " +
-                           artifact::targetText(opts.accuracyTarget);
+                           driver::targetText(opts.accuracyTarget);
       }
     if (compute)
       (*compute)["precision_check"] = std::move(measured);

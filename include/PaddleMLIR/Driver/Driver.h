@@ -5,10 +5,10 @@
 // and manifest.json describing inputs, outputs, weights and the target.
 //
 //===----------------------------------------------------------------------===//
-#ifndef PADDLEMLIR_CODEGEN_ARTIFACT_H
-#define PADDLEMLIR_CODEGEN_ARTIFACT_H
+#ifndef PADDLEMLIR_DRIVER_DRIVER_H
+#define PADDLEMLIR_DRIVER_DRIVER_H
 
-#include "PaddleMLIR/CodeGen/CompileOptions.h"
+#include "PaddleMLIR/Driver/CompileOptions.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/ADT/StringRef.h"
@@ -41,4 +41,4 @@ std::unique_ptr<llvm::Module> compileToLLVMIR(ModuleOp module, const CompileOpti
 std::string dtypeName(Type elementType);
 } // namespace mlir::pd
 
-#endif // PADDLEMLIR_CODEGEN_ARTIFACT_H
+#endif // PADDLEMLIR_DRIVER_DRIVER_H

@@ -25,13 +25,13 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "ArtifactInternal.h"
+#include "DriverInternal.h"
 #include "Validation.h"
 
-#include "PaddleMLIR/CodeGen/Artifact.h"
 #include "PaddleMLIR/Dialect/Pd/IR/PdOps.h"
 #include "PaddleMLIR/Dialect/Pd/Transforms/Calibration.h"
 #include "PaddleMLIR/Dialect/Pd/Transforms/Passes.h"
+#include "PaddleMLIR/Driver/Driver.h"
 #include "PaddleMLIR/Quant/Calibration.h"
 #include "PaddleMLIR/Support/Npy.h"
 #include "pdrt.h"
@@ -60,7 +60,7 @@
 
 using namespace mlir;
 using namespace mlir::pd;
-using namespace mlir::pd::artifact;
+using namespace mlir::pd::driver;
 namespace q = paddle_mlir::quant;
 
 namespace {
@@ -150,7 +150,7 @@ LogicalResult dryRun(ModuleOp module, const CompileOptions &opts, std::vector<La
     any[names[l.activation]] = {1.0, false};
   insertActivationQuantizers(*copy, any, {});
   PassManager pm(copy->getContext());
-  artifact::addQuantizePasses(pm, opts);
+  driver::addQuantizePasses(pm, opts);
   if (failed(pm.run(*copy)))
     return failure();
   copy->walk([&](Operation *op) {
@@ -191,7 +191,7 @@ struct Calibrator {
     o.name = "helper";
     o.memoryReport = false;
     std::string dir = pathIn(tmp, what + Twine(++artifacts));
-    if (failed(artifact::writeArtifact(graph, o, dir, /*measure=*/false, /*quiet=*/true)))
+    if (failed(driver::writeArtifact(graph, o, dir, /*measure=*/false, /*quiet=*/true)))
       return failure();
     return dir;
   }
@@ -415,8 +415,8 @@ struct Calibrator {
 
 } // namespace
 
-LogicalResult mlir::pd::artifact::calibrate(ModuleOp module, const CompileOptions &opts,
-                                            StringRef outDir) {
+LogicalResult mlir::pd::driver::calibrate(ModuleOp module, const CompileOptions &opts,
+                                          StringRef outDir) {
   Calibrator c(module, opts);
   c.method = *q::parseMethod(opts.calibrationMethod);
   auto main = module.lookupSymbol<func::FuncOp>("main");
