@@ -257,12 +257,22 @@ def PdGpuMapLoopsPass : Pass<"pd-gpu-map-loops", "::mlir::ModuleOp"> {
     index arithmetic stay on the host; any other host op is reported as not
     yet supported by the cuda target. @main's inputs must have static
     shapes for now (dynamic ones are reported by name).
+
+    Where a nest's body is elementwise (memref loads and stores, arith and
+    math ops), its innermost loop runs from 0 to a multiple of
+    `vector-width` and is the last index of every access that depends on
+    it, and those buffers are static, row-major and aligned for it (@main's
+    arguments, arena views at aligned offsets, reshapes of these), each
+    thread takes `vector-width` consecutive elements with vector.load and
+    vector.store carrying that alignment (ld.global.v4.f32 for f32).
   }];
   let options = [
     Option<"threads", "threads", "int64_t", "256", "Threads per block">,
+    Option<"vectorWidthOption", "vector-width", "int64_t", "4",
+           "Elements per thread in elementwise nests (1: no vector accesses)">,
   ];
   let dependentDialects = ["::mlir::scf::SCFDialect", "::mlir::gpu::GPUDialect",
-                           "::mlir::arith::ArithDialect"];
+                           "::mlir::arith::ArithDialect", "::mlir::vector::VectorDialect"];
 }
 
 def PdLowerKernelCallsPass : Pass<"pd-lower-kernel-calls", "::mlir::ModuleOp"> {

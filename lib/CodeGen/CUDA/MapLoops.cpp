@@ -13,7 +13,11 @@
 //
 // so convert-parallel-loops-to-gpu makes one launch of T-thread blocks per
 // op, whatever its rank (up to 2^31 blocks), with consecutive threads on
-// consecutive innermost indices: coalesced loads and stores. A nest with no
+// consecutive innermost indices: coalesced loads and stores. Where the body
+// is elementwise on buffers contiguous and aligned in the innermost
+// dimension (vectorize() says when), each thread takes `vector-width`
+// consecutive innermost elements with vector loads and stores (ld.global.v4
+// for f32). A nest with no
 // parallel loop runs as one thread. Views (reshape, squeeze, flatten:
 // memref.collapse_shape, expand_shape, subviews) stay on the host and
 // launch nothing. What is left on the host besides them is an op the CUDA
@@ -27,8 +31,11 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/GPU/Transforms/ParallelLoopMapper.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/IRMapping.h"
 
 using namespace mlir;
@@ -59,6 +66,132 @@ bool staysOnHost(Operation *op) {
          llvm::all_of(op->getOperandTypes(), scalarInt);
 }
 
+/// Whether `memref`, read or written `width` elements at a time at innermost
+/// indices that are multiples of `width`, is accessed at multiples of
+/// `bytes` from an allocation's start: a static row-major buffer whose
+/// innermost size is a multiple of `width`, that is @main's argument (the
+/// runtime's allocations), a view of one at a multiple of `bytes`, or a
+/// reshape of such.
+bool alignedRowMajor(Value memref, int64_t width, int64_t bytes) {
+  auto type = dyn_cast<MemRefType>(memref.getType());
+  if (!type || !type.hasStaticShape() || !type.getLayout().isIdentity() || type.getRank() == 0 ||
+      type.getShape().back() % width != 0)
+    return false;
+  for (Value v = memref;;) {
+    if (isa<BlockArgument>(v))
+      return true;
+    Operation *def = v.getDefiningOp();
+    if (auto view = dyn_cast_or_null<memref::ViewOp>(def)) {
+      std::optional<int64_t> shift = getConstantIntValue(view.getByteShift());
+      if (!shift || *shift % bytes != 0)
+        return false;
+      v = view.getSource();
+    } else if (isa_and_nonnull<memref::CollapseShapeOp, memref::ExpandShapeOp, memref::ReshapeOp,
+                               memref::CastOp>(def)) {
+      auto t = dyn_cast<MemRefType>(def->getOperand(0).getType());
+      if (!t || !t.getLayout().isIdentity())
+        return false;
+      v = def->getOperand(0);
+    } else {
+      return false;
+    }
+  }
+}
+
+/// The elements per thread of the nest `par`: `width` when its body (one
+/// block of memref loads and stores and elementwise arith/math ops) can
+/// take `width` consecutive values of the innermost loop at once, else 1.
+/// The innermost loop must run from 0 in steps of 1 to a multiple of
+/// `width`, be the last index of every load and store that depends on it
+/// and used nowhere else, and those buffers must be aligned for vector
+/// accesses (alignedRowMajor). Stores must all depend on it.
+int64_t vectorWidth(scf::ParallelOp par, int64_t width) {
+  if (width <= 1)
+    return 1;
+  Value inner = par.getInductionVars().back();
+  std::optional<int64_t> lb = getConstantIntValue(par.getLowerBound().back());
+  std::optional<int64_t> ub = getConstantIntValue(par.getUpperBound().back());
+  std::optional<int64_t> step = getConstantIntValue(par.getStep().back());
+  if (!lb || !ub || !step || *lb != 0 || *step != 1 || *ub % width != 0)
+    return 1;
+  auto accessOk = [&](Value memref, ValueRange indices) {
+    auto type = cast<MemRefType>(memref.getType());
+    int64_t bytes = width * type.getElementTypeBitWidth() / 8;
+    return !indices.empty() && indices.back() == inner &&
+           llvm::none_of(indices.drop_back(), [&](Value i) { return i == inner; }) &&
+           type.getElementTypeBitWidth() % 8 == 0 && alignedRowMajor(memref, width, bytes);
+  };
+  for (Operation &op : par.getBody()->without_terminator()) {
+    if (auto load = dyn_cast<memref::LoadOp>(op)) {
+      bool varying = llvm::is_contained(load.getIndices(), inner);
+      if (varying && !accessOk(load.getMemRef(), load.getIndices()))
+        return 1;
+      continue;
+    }
+    if (auto store = dyn_cast<memref::StoreOp>(op)) {
+      if (!accessOk(store.getMemRef(), store.getIndices()))
+        return 1;
+      continue;
+    }
+    bool elementwise = op.getNumRegions() == 0 &&
+                       (op.hasTrait<OpTrait::Elementwise>() || isa<arith::ConstantOp>(op)) &&
+                       isa<arith::ArithDialect, math::MathDialect>(op.getDialect());
+    if (!elementwise || llvm::is_contained(op.getOperands(), inner))
+      return 1;
+  }
+  return width;
+}
+
+/// Clones the body of `par` at `ib` with the innermost index `base` taking
+/// `width` values at once (vectorWidth said it can): loads that depend on
+/// it become vector loads, elementwise ops on them vector ops (uniform
+/// operands broadcast), stores vector stores.
+void cloneWidened(OpBuilder &ib, scf::ParallelOp par, IRMapping &ivs, int64_t width) {
+  Location loc = par.getLoc();
+  Value inner = par.getInductionVars().back();
+  auto vecOf = [&](Type t) { return VectorType::get({width}, t); };
+  auto widen = [&](Value v) -> Value {
+    if (isa<VectorType>(v.getType()))
+      return v;
+    return vector::BroadcastOp::create(ib, loc, vecOf(v.getType()), v);
+  };
+  auto align = [&](Value memref) {
+    return llvm::MaybeAlign(width * cast<MemRefType>(memref.getType()).getElementTypeBitWidth() /
+                            8);
+  };
+  for (Operation &op : par.getBody()->without_terminator()) {
+    auto mapped = [&](ValueRange vs) {
+      return llvm::map_to_vector(vs, [&](Value v) { return ivs.lookupOrDefault(v); });
+    };
+    if (auto load = dyn_cast<memref::LoadOp>(op)) {
+      if (llvm::is_contained(load.getIndices(), inner)) {
+        Value v = vector::LoadOp::create(ib, loc, vecOf(load.getType()), load.getMemRef(),
+                                         mapped(load.getIndices()), /*nontemporal=*/false,
+                                         align(load.getMemRef()));
+        ivs.map(load.getResult(), v);
+        continue;
+      }
+    } else if (auto store = dyn_cast<memref::StoreOp>(op)) {
+      vector::StoreOp::create(ib, loc, widen(ivs.lookupOrDefault(store.getValueToStore())),
+                              store.getMemRef(), mapped(store.getIndices()),
+                              /*nontemporal=*/false, align(store.getMemRef()));
+      continue;
+    } else {
+      SmallVector<Value> operands = mapped(op.getOperands());
+      if (llvm::any_of(operands, [](Value v) { return isa<VectorType>(v.getType()); })) {
+        OperationState state(loc, op.getName());
+        state.addOperands(llvm::map_to_vector(operands, widen));
+        state.addTypes(llvm::map_to_vector(op.getResultTypes(), vecOf));
+        state.addAttributes(op.getAttrs());
+        Operation *wide = ib.create(state);
+        ivs.map(op.getResults(), wide->getResults());
+        continue;
+      }
+    }
+    ib.clone(op, ivs);
+  }
+}
+
 struct PdGpuMapLoopsPass : impl::PdGpuMapLoopsPassBase<PdGpuMapLoopsPass> {
   using PdGpuMapLoopsPassBase::PdGpuMapLoopsPassBase;
 
@@ -71,6 +204,8 @@ struct PdGpuMapLoopsPass : impl::PdGpuMapLoopsPassBase<PdGpuMapLoopsPass> {
     auto c = [&](int64_t v) { return arith::ConstantIndexOp::create(b, loc, v).getResult(); };
     SmallVector<Value> lbs, steps, counts;
     auto par = dyn_cast<scf::ParallelOp>(nest);
+    // Each thread takes `width` consecutive innermost iterations.
+    int64_t width = par ? vectorWidth(par, vectorWidthOption) : 1;
     if (par) {
       for (auto [lb, ub, step] :
            llvm::zip(par.getLowerBound(), par.getUpperBound(), par.getStep())) {
@@ -79,6 +214,10 @@ struct PdGpuMapLoopsPass : impl::PdGpuMapLoopsPassBase<PdGpuMapLoopsPass> {
         counts.push_back(b.createOrFold<arith::CeilDivSIOp>(loc, span, step));
         lbs.push_back(lb);
         steps.push_back(step);
+      }
+      if (width > 1) {
+        counts.back() = c(*getConstantIntValue(counts.back()) / width);
+        steps.back() = c(width);
       }
     }
     Value total = c(1);
@@ -110,13 +249,17 @@ struct PdGpuMapLoopsPass : impl::PdGpuMapLoopsPassBase<PdGpuMapLoopsPass> {
         Value within = d == 0 ? rest : arith::RemSIOp::create(ib, loc, rest, counts[d]);
         if (d > 0)
           rest = arith::DivSIOp::create(ib, loc, rest, counts[d]);
-        index[d] = arith::AddIOp::create(ib, loc, lbs[d],
-                                         arith::MulIOp::create(ib, loc, within, steps[d]));
+        index[d] = ib.createOrFold<arith::AddIOp>(
+            loc, lbs[d], ib.createOrFold<arith::MulIOp>(loc, within, steps[d]));
       }
       for (auto [iv, v] : llvm::zip(par.getInductionVars(), index))
         ivs.map(iv, v);
-      for (Operation &o : par.getBody()->without_terminator())
-        ib.clone(o, ivs);
+      if (width > 1) {
+        cloneWidened(ib, par, ivs, width);
+      } else {
+        for (Operation &o : par.getBody()->without_terminator())
+          ib.clone(o, ivs);
+      }
     } else {
       ib.clone(*nest, ivs);
     }

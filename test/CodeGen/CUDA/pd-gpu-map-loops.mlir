@@ -48,8 +48,8 @@ func.func @nest(%in: memref<3x4x5xf32>, %out: memref<3x4x5xf32>) {
 // CHECK:         scf.parallel
 // CHECK:           scf.parallel
 // CHECK:             scf.if
-// CHECK:               %[[V:.*]] = memref.load %arg0
-// CHECK:               memref.store %[[V]], %arg2
+// CHECK:               %[[V:.*]] = vector.load %arg0[{{.*}}] {alignment = 16 : i64} : memref<4x8xf32>, vector<4xf32>
+// CHECK:               vector.store %[[V]], %arg2[{{.*}}] {alignment = 16 : i64} : memref<4x8xf32>, vector<4xf32>
 // CHECK-NOT:     memref.copy
 func.func @serial_and_copy(%in: memref<4x8xf32>, %sum: memref<f32>, %copy: memref<4x8xf32>) {
   %c0 = arith.constant 0 : index
@@ -63,6 +63,80 @@ func.func @serial_and_copy(%in: memref<4x8xf32>, %sum: memref<f32>, %copy: memre
   }
   %flat = memref.collapse_shape %in [[0, 1]] : memref<4x8xf32> into memref<32xf32>
   memref.copy %in, %copy : memref<4x8xf32> to memref<4x8xf32>
+  return
+}
+
+// -----
+
+// An elementwise nest over a 4x8 output: each thread takes four
+// consecutive elements (8 iterations, one 128-thread block), reading the
+// input and a row-broadcast bias as vectors, a per-row scale as a scalar
+// broadcast to the vector, and storing a vector.
+// CHECK-LABEL: func.func @widened
+// CHECK-DAG:     %[[C8:.*]] = arith.constant 8 : index
+// CHECK-DAG:     %[[C2:.*]] = arith.constant 2 : index
+// CHECK:             %[[IN:.*]] = arith.cmpi slt, %{{.*}}, %[[C8]]
+// CHECK:             scf.if %[[IN]] {
+// CHECK:               %[[Q:.*]] = arith.remsi %[[I:.*]], %[[C2]] :
+// CHECK:               %[[J:.*]] = arith.muli %[[Q]], %{{c4(_[0-9]+)?}} :
+// CHECK:               %[[X:.*]] = vector.load %arg0[%[[ROW:.*]], %[[J]]] {alignment = 16 : i64} : memref<4x8xf32>, vector<4xf32>
+// CHECK:               %[[B:.*]] = vector.load %arg1[%[[J]]] {alignment = 16 : i64} : memref<8xf32>, vector<4xf32>
+// CHECK:               %[[S:.*]] = memref.load %arg2[%[[ROW]]] : memref<4xf32>
+// CHECK:               %[[XB:.*]] = arith.addf %[[X]], %[[B]] : vector<4xf32>
+// CHECK:               %[[SV:.*]] = vector.broadcast %[[S]] : f32 to vector<4xf32>
+// CHECK:               %[[R:.*]] = arith.mulf %[[XB]], %[[SV]] : vector<4xf32>
+// CHECK:               vector.store %[[R]], %arg3[%[[ROW]], %[[J]]] {alignment = 16 : i64} : memref<4x8xf32>, vector<4xf32>
+func.func @widened(%in: memref<4x8xf32>, %bias: memref<8xf32>, %scale: memref<4xf32>, %out: memref<4x8xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %c8 = arith.constant 8 : index
+  scf.parallel (%i, %j) = (%c0, %c0) to (%c4, %c8) step (%c1, %c1) {
+    %x = memref.load %in[%i, %j] : memref<4x8xf32>
+    %b = memref.load %bias[%j] : memref<8xf32>
+    %s = memref.load %scale[%i] : memref<4xf32>
+    %xb = arith.addf %x, %b : f32
+    %r = arith.mulf %xb, %s : f32
+    memref.store %r, %out[%i, %j] : memref<4x8xf32>
+  }
+  return
+}
+
+// -----
+
+// Nests that stay one element per thread: a transposed read (the innermost
+// index is not the last one of the access), an innermost extent that is
+// not a multiple of four, an arena view at a byte offset that is not a
+// multiple of 16, and an innermost index used in arithmetic.
+// CHECK-LABEL: func.func @scalar
+// CHECK-NOT:     vector.
+// CHECK:         return
+func.func @scalar(%in: memref<8x4xf32>, %out: memref<4x8xf32>, %odd: memref<4x6xf32>, %arena: memref<256xi8>, %iota: memref<8xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %c6 = arith.constant 6 : index
+  %c8 = arith.constant 8 : index
+  scf.parallel (%i, %j) = (%c0, %c0) to (%c4, %c8) step (%c1, %c1) {
+    %x = memref.load %in[%j, %i] : memref<8x4xf32>
+    memref.store %x, %out[%i, %j] : memref<4x8xf32>
+  }
+  scf.parallel (%i, %j) = (%c0, %c0) to (%c4, %c6) step (%c1, %c1) {
+    %x = memref.load %odd[%i, %j] : memref<4x6xf32>
+    %y = arith.negf %x : f32
+    memref.store %y, %odd[%i, %j] : memref<4x6xf32>
+  }
+  %v = memref.view %arena[%c8][] : memref<256xi8> to memref<4x8xf32>
+  scf.parallel (%i, %j) = (%c0, %c0) to (%c4, %c8) step (%c1, %c1) {
+    %x = memref.load %v[%i, %j] : memref<4x8xf32>
+    %y = arith.negf %x : f32
+    memref.store %y, %v[%i, %j] : memref<4x8xf32>
+  }
+  scf.parallel (%j) = (%c0) to (%c8) step (%c1) {
+    %n = arith.index_cast %j : index to i32
+    %f = arith.sitofp %n : i32 to f32
+    memref.store %f, %iota[%j] : memref<8xf32>
+  }
   return
 }
 

@@ -2,13 +2,14 @@
 // RUN: paddle-opt %s --split-input-file --pd-lower-to-gpu="format=isa" | FileCheck %s
 // RUN: paddle-opt %s --split-input-file --pd-lower-to-gpu="format=isa chip=sm_80 ptx=+ptx75" | FileCheck %s --check-prefix=SM80
 
-// add + relu fuse into one kernel of 256-thread blocks over the 4096
-// elements (16 blocks); the reshape is a view of its result and launches
-// nothing; the intermediate lives in the arena argument.
+// add + relu fuse into one kernel of 256-thread blocks, each thread on four
+// consecutive elements with 16-byte vector loads and stores (4096 / 4 / 256
+// = 4 blocks); the reshape is a view of its result and launches nothing;
+// the intermediate lives in the arena argument.
 // CHECK-LABEL: func.func @main(
 // CHECK-SAME:      %[[X:[^:]*]]: memref<8x16x32xf32>, %[[Y:[^:]*]]: memref<8x16x32xf32>, %[[ARENA:[^:]*]]: memref<?xi8> {pd.arena}) -> memref<8x512xf32>
 // CHECK:         %[[T:.*]] = memref.view %[[ARENA]]
-// CHECK:         gpu.launch_func @main_kernel::@main_kernel blocks in (%c16, %c1, %c1) threads in (%c256, %c1, %c1) args(%[[X]] : memref<8x16x32xf32>, %[[Y]] : memref<8x16x32xf32>, %[[T]] : memref<8x16x32xf32>)
+// CHECK:         gpu.launch_func @main_kernel::@main_kernel blocks in (%c4, %c1, %c1) threads in (%c256, %c1, %c1) args(%[[X]] : memref<8x16x32xf32>, %[[Y]] : memref<8x16x32xf32>, %[[T]] : memref<8x16x32xf32>)
 // CHECK-NOT:     gpu.launch_func
 // CHECK:         %[[R:.*]] = memref.reshape %[[T]]
 // CHECK:         return %[[R]]
@@ -18,11 +19,11 @@
 // CHECK-SAME:    .entry main_kernel(
 // CHECK-SAME:    %ctaid.x
 // CHECK-SAME:    %tid.x
-// CHECK-SAME:    ld.global.b32
-// CHECK-SAME:    ld.global.b32
+// CHECK-SAME:    ld.global.v4.b32
+// CHECK-SAME:    ld.global.v4.b32
 // CHECK-SAME:    add.rn.f32
 // CHECK-SAME:    max.NaN.f32
-// CHECK-SAME:    st.global.b32
+// CHECK-SAME:    st.global.v4.b32
 // SM80:        .version 7.5
 // SM80-SAME:   .target sm_80
 func.func @main(%x: tensor<8x16x32xf32>, %y: tensor<8x16x32xf32>) -> tensor<8x512xf32> {
@@ -34,13 +35,14 @@ func.func @main(%x: tensor<8x16x32xf32>, %y: tensor<8x16x32xf32>) -> tensor<8x51
 
 // -----
 
-// A row sum: a kernel zeroes the 64 sums, then one thread per row adds
-// its 100 elements in a loop (block-level reductions are planned).
+// A row sum: a kernel zeroes the 64 sums (four per thread), then one
+// thread per row adds its 100 elements in a loop (block-level reductions
+// are planned).
 // CHECK-LABEL: func.func @main(
 // CHECK:         gpu.launch_func @main_kernel::@main_kernel blocks in (%c1, %c1, %c1) threads in (%c256, %c1, %c1) args(%[[S:[^ ]*]] : memref<64xf32>)
 // CHECK:         gpu.launch_func @main_kernel_0::@main_kernel blocks in (%c1, %c1, %c1) threads in (%c256, %c1, %c1) args(%arg0 : memref<64x100xf32>, %[[S]] : memref<64xf32>)
 // CHECK:       gpu.binary @main_kernel
-// CHECK-SAME:    st.global.b32
+// CHECK-SAME:    st.global.v4.b32
 // CHECK:       gpu.binary @main_kernel_0
 // CHECK-SAME:    .entry main_kernel(
 // CHECK-SAME:    add.rn.f32
