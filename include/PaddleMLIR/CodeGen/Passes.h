@@ -75,6 +75,11 @@ struct LowerToGPUOptions : public PassPipelineOptions<LowerToGPUOptions> {
       llvm::cl::init("/usr/local/cuda")};
   Option<int64_t> threads{*this, "threads", llvm::cl::desc("Threads per block (default 256)"),
                           llvm::cl::init(256)};
+  Option<int64_t> indexBitwidth{
+      *this, "index-bitwidth",
+      llvm::cl::desc("Width of the kernels' index arithmetic: 32 (default; every buffer must span "
+                     "fewer than 2^31 elements) or 64"),
+      llvm::cl::init(32)};
 };
 
 /// pd (after --pd-optimize) -> generated CUDA kernels (planned target,

@@ -265,11 +265,19 @@ def PdGpuMapLoopsPass : Pass<"pd-gpu-map-loops", "::mlir::ModuleOp"> {
     arguments, arena views at aligned offsets, reshapes of these), each
     thread takes `vector-width` consecutive elements with vector.load and
     vector.store carrying that alignment (ld.global.v4.f32 for f32).
+
+    Thread indices are delinearized with unsigned division (they are never
+    negative). With `index-bitwidth=32` (what --pd-lower-to-gpu passes by
+    default, with convert-gpu-to-nvvm computing indices in 32 bits), every
+    buffer a nest accesses must span fewer than 2^31 elements.
   }];
   let options = [
     Option<"threads", "threads", "int64_t", "256", "Threads per block">,
     Option<"vectorWidthOption", "vector-width", "int64_t", "4",
            "Elements per thread in elementwise nests (1: no vector accesses)">,
+    Option<"indexBitwidth", "index-bitwidth", "int64_t", "64",
+           "Index width the kernels will compute in: with 32, a buffer spanning "
+           "2^31 elements or more is an error naming it">,
   ];
   let dependentDialects = ["::mlir::scf::SCFDialect", "::mlir::gpu::GPUDialect",
                            "::mlir::arith::ArithDialect", "::mlir::vector::VectorDialect"];

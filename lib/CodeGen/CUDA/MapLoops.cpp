@@ -246,9 +246,9 @@ struct PdGpuMapLoopsPass : impl::PdGpuMapLoopsPassBase<PdGpuMapLoopsPass> {
       Value rest = i;
       SmallVector<Value> index(counts.size());
       for (int64_t d = (int64_t)counts.size() - 1; d >= 0; --d) {
-        Value within = d == 0 ? rest : arith::RemSIOp::create(ib, loc, rest, counts[d]);
+        Value within = d == 0 ? rest : arith::RemUIOp::create(ib, loc, rest, counts[d]);
         if (d > 0)
-          rest = arith::DivSIOp::create(ib, loc, rest, counts[d]);
+          rest = arith::DivUIOp::create(ib, loc, rest, counts[d]);
         index[d] = ib.createOrFold<arith::AddIOp>(
             loc, lbs[d], ib.createOrFold<arith::MulIOp>(loc, within, steps[d]));
       }
@@ -312,13 +312,50 @@ struct PdGpuMapLoopsPass : impl::PdGpuMapLoopsPassBase<PdGpuMapLoopsPass> {
           return false;
         }
       }
-    for (Operation *nest : nests)
+    for (Operation *nest : nests) {
+      if (indexBitwidth == 32 && !fitsIn32Bits(nest))
+        return false;
       map(nest);
+    }
     return true;
+  }
+
+  /// Whether every buffer `nest` accesses spans fewer than 2^31 elements,
+  /// so kernels may index in 32 bits; else an error naming the buffer.
+  bool fitsIn32Bits(Operation *nest) {
+    constexpr int64_t kLimit = int64_t(1) << 31;
+    WalkResult r = nest->walk([&](Operation *op) {
+      for (Value v : op->getOperands()) {
+        auto type = dyn_cast<MemRefType>(v.getType());
+        if (!type)
+          continue;
+        SmallVector<int64_t> strides;
+        int64_t offset = 0;
+        bool known =
+            type.hasStaticShape() && succeeded(type.getStridesAndOffset(strides, offset)) &&
+            !ShapedType::isDynamic(offset) && llvm::none_of(strides, ShapedType::isDynamic);
+        int64_t extent = offset + 1;
+        for (auto [size, stride] : llvm::zip(type.getShape(), strides))
+          extent += known ? (size - 1) * stride : 0;
+        if (known && extent < kLimit)
+          continue;
+        op->emitError("32-bit kernel indexing (index-bitwidth=32) cannot address ")
+            << type << (known ? " (" + std::to_string(extent) + " elements)" : std::string())
+            << "; use index-bitwidth=64";
+        return WalkResult::interrupt();
+      }
+      return WalkResult::advance();
+    });
+    return !r.wasInterrupted();
   }
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
+    if (indexBitwidth != 32 && indexBitwidth != 64) {
+      module.emitError("index-bitwidth must be 32 or 64, not ")
+          << static_cast<int64_t>(indexBitwidth);
+      return signalPassFailure();
+    }
     // Launch sizes, the memory plan and the kernels are static for now:
     // name a dynamic input rather than fail on the size helpers it needs.
     if (auto main = module.lookupSymbol<func::FuncOp>("main")) {

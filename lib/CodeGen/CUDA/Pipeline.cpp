@@ -13,18 +13,23 @@ using namespace mlir;
 
 // After the shared start: parallel loops, one grid per top-level nest
 // (pd-gpu-map-loops), outlined kernels, NVVM, and the kernels assembled.
+// Kernels take their buffers as bare pointers (shapes are static) and
+// index in `index-bitwidth` bits.
 static const char *kGPUPipeline =
     "%start,convert-linalg-to-parallel-loops,canonicalize,"
-    "pd-gpu-map-loops{threads=%n},convert-parallel-loops-to-gpu,"
+    "pd-gpu-map-loops{threads=%n index-bitwidth=%i},convert-parallel-loops-to-gpu,"
     "gpu-launch-sink-index-computations,gpu-kernel-outlining,lower-affine,canonicalize,cse,"
     "convert-scf-to-cf,nvvm-attach-target{chip=%c features=%f O=3},"
-    "gpu.module(convert-gpu-to-nvvm),gpu-module-to-binary{format=%b toolkit=%t}";
+    "gpu.module(convert-gpu-to-nvvm{index-bitwidth=%i use-bare-ptr-memref-call-conv=true}),"
+    "gpu-module-to-binary{format=%b toolkit=%t}";
 
 void mlir::pd::addGPUCodegenPasses(OpPassManager &pm, const LowerToGPUOptions &options) {
   addPipelineText(pm, "GPU", kGPUPipeline,
                   {{"%start", bufferizedLinalgPipeline("none", "", /*place=*/true,
                                                        /*report=*/false)},
                    {"%n", std::to_string(options.threads)},
+                   {"%i", std::to_string(options.indexBitwidth)},
+                   {"%i", std::to_string(options.indexBitwidth)},
                    {"%c", options.chip},
                    {"%f", options.ptx},
                    {"%b", options.format},

@@ -12,10 +12,10 @@
 // CHECK:             %[[I:.*]] = arith.addi %[[M]], %[[T]]
 // CHECK:             %[[IN:.*]] = arith.cmpi slt, %[[I]], %[[C60]]
 // CHECK:             scf.if %[[IN]] {
-// CHECK:               %[[K:.*]] = arith.remsi %[[I]], %[[C5:.*]] :
-// CHECK:               %[[R:.*]] = arith.divsi %[[I]], %[[C5]] :
-// CHECK:               %[[J:.*]] = arith.remsi %[[R]], %[[C4:.*]] :
-// CHECK:               %[[N:.*]] = arith.divsi %[[R]], %[[C4]] :
+// CHECK:               %[[K:.*]] = arith.remui %[[I]], %[[C5:.*]] :
+// CHECK:               %[[R:.*]] = arith.divui %[[I]], %[[C5]] :
+// CHECK:               %[[J:.*]] = arith.remui %[[R]], %[[C4:.*]] :
+// CHECK:               %[[N:.*]] = arith.divui %[[R]], %[[C4]] :
 // CHECK:               memref.load %arg0[%{{.*}}, %{{.*}}, %{{.*}}]
 // CHECK:               arith.negf
 // CHECK:           } {mapping = [#gpu.loop_dim_map<processor = thread_x, map = (d0) -> (d0), bound = (d0) -> (d0)>]}
@@ -77,7 +77,7 @@ func.func @serial_and_copy(%in: memref<4x8xf32>, %sum: memref<f32>, %copy: memre
 // CHECK-DAG:     %[[C2:.*]] = arith.constant 2 : index
 // CHECK:             %[[IN:.*]] = arith.cmpi slt, %{{.*}}, %[[C8]]
 // CHECK:             scf.if %[[IN]] {
-// CHECK:               %[[Q:.*]] = arith.remsi %[[I:.*]], %[[C2]] :
+// CHECK:               %[[Q:.*]] = arith.remui %[[I:.*]], %[[C2]] :
 // CHECK:               %[[J:.*]] = arith.muli %[[Q]], %{{c4(_[0-9]+)?}} :
 // CHECK:               %[[X:.*]] = vector.load %arg0[%[[ROW:.*]], %[[J]]] {alignment = 16 : i64} : memref<4x8xf32>, vector<4xf32>
 // CHECK:               %[[B:.*]] = vector.load %arg1[%[[J]]] {alignment = 16 : i64} : memref<8xf32>, vector<4xf32>

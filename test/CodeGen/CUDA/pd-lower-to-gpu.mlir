@@ -2,7 +2,8 @@
 // RUN: paddle-opt %s --split-input-file --pd-lower-to-gpu="format=isa" | FileCheck %s
 // RUN: paddle-opt %s --split-input-file --pd-lower-to-gpu="format=isa chip=sm_80 ptx=+ptx75" | FileCheck %s --check-prefix=SM80
 
-// add + relu fuse into one kernel of 256-thread blocks, each thread on four
+// add + relu fuse into one kernel (three bare pointers, indices in 32
+// bits) of 256-thread blocks, each thread on four
 // consecutive elements with 16-byte vector loads and stores (4096 / 4 / 256
 // = 4 blocks); the reshape is a view of its result and launches nothing;
 // the intermediate lives in the arena argument.
@@ -17,8 +18,10 @@
 // CHECK-SAME:    .version 8.0
 // CHECK-SAME:    .target sm_90
 // CHECK-SAME:    .entry main_kernel(
+// CHECK-SAME:    main_kernel_param_2\0A)
 // CHECK-SAME:    %ctaid.x
 // CHECK-SAME:    %tid.x
+// CHECK-SAME:    add.s32
 // CHECK-SAME:    ld.global.v4.b32
 // CHECK-SAME:    ld.global.v4.b32
 // CHECK-SAME:    add.rn.f32
