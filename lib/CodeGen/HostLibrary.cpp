@@ -13,7 +13,9 @@
 
 #include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/GPU/GPUToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/NVVM/NVVMToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Export.h"
 
 #include "llvm/IR/IRBuilder.h"
@@ -114,6 +116,9 @@ std::unique_ptr<llvm::Module> mlir::pd::host::translate(ModuleOp lowered, String
                                                         llvm::LLVMContext &llvmCtx) {
   registerBuiltinDialectTranslation(*lowered.getContext());
   registerLLVMDialectTranslation(*lowered.getContext());
+  // A cuda artifact's kernels (gpu.binary) and their launches.
+  registerGPUDialectTranslation(*lowered.getContext());
+  registerNVVMDialectTranslation(*lowered.getContext());
   std::unique_ptr<llvm::Module> m = translateModuleToLLVMIR(lowered, llvmCtx, "paddle_mlir_model");
   if (!m) {
     (void)fail(lowered, "cannot translate the lowered module to LLVM IR");
@@ -210,41 +215,55 @@ void memrefCopy(int64_t elemSize, UnrankedMemRef *src, UnrankedMemRef *dst) {
 )c";
 } // namespace
 
-std::string mlir::pd::kernelsLibraryPath() {
-  if (const char *env = std::getenv("PADDLE_MLIR_KERNELS_LIB"))
-    return env;
+namespace {
+/// A runtime library artifacts link: $<env>, else one beside the binary
+/// holding this code (the Python package installs it there), else
+/// <bin>/../lib of the compiler, else the build tree's `built`.
+std::string runtimeLibrary(StringRef file, const char *env, StringRef built) {
+  if (const char *path = std::getenv(env))
+    return path;
   SmallVector<std::string> dirs;
   Dl_info info;
-  if (dladdr(reinterpret_cast<void *>(&kernelsLibraryPath), &info) && info.dli_fname)
+  if (dladdr(reinterpret_cast<void *>(&runtimeLibrary), &info) && info.dli_fname)
     dirs.push_back(llvm::sys::path::parent_path(info.dli_fname).str());
-  std::string exe = llvm::sys::fs::getMainExecutable(nullptr, (void *)&kernelsLibraryPath);
+  std::string exe = llvm::sys::fs::getMainExecutable(nullptr, (void *)&runtimeLibrary);
   if (!exe.empty())
     dirs.push_back(
         (llvm::sys::path::parent_path(llvm::sys::path::parent_path(exe)) + "/lib").str());
   for (const std::string &d : dirs) {
     SmallString<256> p(d);
-    llvm::sys::path::append(p, "libpdrt_kernels.so");
+    llvm::sys::path::append(p, file);
     if (llvm::sys::fs::exists(p))
       return p.str().str();
   }
-  return PADDLE_MLIR_KERNELS_LIB;
+  return built.str();
+}
+} // namespace
+
+std::string mlir::pd::kernelsLibraryPath() {
+  return runtimeLibrary("libpdrt_kernels.so", "PADDLE_MLIR_KERNELS_LIB", PADDLE_MLIR_KERNELS_LIB);
+}
+
+std::string mlir::pd::cudaRuntimeLibraryPath() {
+  return runtimeLibrary("libpdrt_cuda.so", "PADDLE_MLIR_CUDA_RUNTIME_LIB",
+                        PADDLE_MLIR_CUDA_RUNTIME_LIB);
 }
 
 namespace {
-/// `kernels`: the kernel library to link (copied into the artifact and
-/// found there through $ORIGIN), or empty when the model calls none.
+/// `runtime`: the runtime library to link (copied into the artifact and
+/// found there through $ORIGIN), or empty.
 LogicalResult linkShared(ModuleOp m, StringRef obj, StringRef so, StringRef support,
-                         StringRef kernels) {
+                         StringRef runtime) {
   auto cc = llvm::sys::findProgramByName("cc");
   if (!cc)
     return fail(m, "cannot find the system C compiler 'cc' to link the shared library");
   std::string err;
   SmallVector<StringRef> args = {*cc, "-shared", "-fPIC", "-O2", "-o", so, obj, support, "-lm"};
   std::string lib;
-  if (!kernels.empty()) {
-    lib = (llvm::sys::path::parent_path(so) + "/libpdrt_kernels.so").str();
-    if (std::error_code ec = llvm::sys::fs::copy_file(kernels, lib))
-      return fail(m, "cannot copy the kernel library '" + kernels +
+  if (!runtime.empty()) {
+    lib = (llvm::sys::path::parent_path(so) + "/" + llvm::sys::path::filename(runtime)).str();
+    if (std::error_code ec = llvm::sys::fs::copy_file(runtime, lib))
+      return fail(m, "cannot copy the runtime library '" + runtime +
                          "' into the artifact: " + ec.message());
     args.append({lib, "-Wl,-rpath,$ORIGIN"});
   }
@@ -264,7 +283,7 @@ std::string pathIn(StringRef dir, const Twine &file) {
 
 LogicalResult mlir::pd::host::buildLibrary(ModuleOp lowered, StringRef outDir, StringRef name,
                                            StringRef fingerprint, StringRef requestedCpu,
-                                           bool linkKernels, std::string &cpu) {
+                                           StringRef runtime, std::string &cpu) {
   std::string obj = pathIn(outDir, name + ".o"), so = pathIn(outDir, "lib" + name + ".so");
   std::string support = pathIn(outDir, name + "_support.c");
   if (llvm::Error err = llvm::writeToOutput(support, [&](raw_ostream &os) {
@@ -272,9 +291,9 @@ LogicalResult mlir::pd::host::buildLibrary(ModuleOp lowered, StringRef outDir, S
         return llvm::Error::success();
       }))
     return fail(lowered, "cannot write '" + support + "': " + llvm::toString(std::move(err)));
-  LogicalResult built = success(
-      succeeded(emitObject(lowered, fingerprint, obj, requestedCpu, cpu)) &&
-      succeeded(linkShared(lowered, obj, so, support, linkKernels ? kernelsLibraryPath() : "")));
+  LogicalResult built =
+      success(succeeded(emitObject(lowered, fingerprint, obj, requestedCpu, cpu)) &&
+              succeeded(linkShared(lowered, obj, so, support, runtime)));
   llvm::sys::fs::remove(obj);
   llvm::sys::fs::remove(support);
   return built;

@@ -39,11 +39,12 @@ LogicalResult emitObject(ModuleOp lowered, llvm::StringRef fingerprint, llvm::St
                          llvm::StringRef requestedCpu, std::string &cpu);
 
 /// Emits the object file and links `outDir`/lib<name>.so with the support
-/// routines and, with `linkKernels`, the kernel library (copied beside it),
+/// routines and the runtime library `runtime` (copied beside it; none when
+/// empty),
 /// leaving no intermediate files. Sets `cpu` as emitObject does.
 LogicalResult buildLibrary(ModuleOp lowered, llvm::StringRef outDir, llvm::StringRef name,
                            llvm::StringRef fingerprint, llvm::StringRef requestedCpu,
-                           bool linkKernels, std::string &cpu);
+                           llvm::StringRef runtime, std::string &cpu);
 } // namespace mlir::pd::host
 
 #endif // PADDLEMLIR_LIB_CODEGEN_HOSTLIBRARY_H

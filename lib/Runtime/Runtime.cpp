@@ -29,6 +29,7 @@
 #include <string>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <type_traits>
 #include <unistd.h>
 #include <vector>
 
@@ -158,6 +159,20 @@ struct pdrt_model {
   MappedWeights weightFile;
   unsigned char *weightData = nullptr; // weightFile.data
   size_t weightBytes = 0;
+  // A cuda artifact: the architecture of its kernels and libpdrt_cuda's
+  // device functions (found through the model library, which links it).
+  bool cuda = false;
+  std::string arch;
+  struct Cuda {
+    const char *(*open)(int, void **, char *, int);
+    int (*arch)(void *);
+    void (*close)(void *);
+    const char *(*alloc)(void *, size_t, void **);
+    void (*free)(void *, void *);
+    const char *(*copy)(void *, void *, const void *, size_t, int);
+    void (*beginRun)(void *);
+    const char *(*endRun)(void *);
+  } cu{};
   ~pdrt_model() {
     // Kernels that packed these weights (libpdrt_kernels, when the model
     // uses it) must drop them before the memory can be reused.
@@ -193,7 +208,22 @@ struct pdrt_instance {
   // Outputs a train step wrote in place into the parameter they update
   // (read through params, never copied).
   std::vector<char> outputInPlace;
+  // A cuda artifact's instance: its device (libpdrt_cuda's context), the
+  // weights, arena and inputs in device memory, and a staging buffer.
+  void *device = nullptr;
+  void *deviceWeights = nullptr, *deviceArena = nullptr;
+  std::vector<void *> deviceInputs;
+  std::vector<size_t> deviceInputBytes;
+  std::vector<char> staging;
   ~pdrt_instance() {
+    if (device) {
+      const auto &cu = model->cu;
+      cu.free(device, deviceWeights);
+      cu.free(device, deviceArena);
+      for (void *p : deviceInputs)
+        cu.free(device, p);
+      cu.close(device);
+    }
     std::free(arena);
     for (unsigned char *p : params)
       std::free(p);
@@ -343,6 +373,20 @@ pdrt_status pdrt_model_load(const char *dirArg, pdrt_model **out) {
                 "'" + manifestPath + "' lacks name, library, weights or fingerprint fields");
   model->name = *name;
   model->fingerprint = *fp;
+  // The target: {"kind": "cpu", ...} or {"kind": "cuda", "arch": ...}
+  // (artifacts of earlier versions say "target": "cpu").
+  if (const Json *target = member(m, "target")) {
+    const std::string *kind = target->is_string() ? target->get_ptr<const Json::string_t *>()
+                                                  : stringMember(*target, "kind");
+    const std::string *arch = target->is_object() ? stringMember(*target, "arch") : nullptr;
+    if (!kind || (*kind != "cpu" && *kind != "cuda") || (*kind == "cuda" && !arch))
+      return fail(PDRT_ERR_FORMAT, "'" + manifestPath +
+                                       "': the target is not {\"kind\": \"cpu\"} or "
+                                       "{\"kind\": \"cuda\", \"arch\": ...}");
+    model->cuda = *kind == "cuda";
+    if (arch)
+      model->arch = *arch;
+  }
   if (const Json *inf = member(m, "inference_model")) {
     const std::string *prog = stringMember(*inf, "program"), *prm = stringMember(*inf, "params");
     const Json *slots = member(*inf, "weights");
@@ -428,6 +472,19 @@ pdrt_status pdrt_model_load(const char *dirArg, pdrt_model **out) {
       reinterpret_cast<void (*)(int64_t)>(dlsym(model->library, "pdk_set_num_threads"));
   if (!model->entry || !model->arenaBytes || !libFp)
     return fail(PDRT_ERR_FORMAT, "'" + libPath + "' is not a paddle-mlir model library");
+  if (model->cuda) {
+    auto &cu = model->cu;
+    auto get = [&](auto &fn, const char *sym) {
+      fn = reinterpret_cast<std::remove_reference_t<decltype(fn)>>(dlsym(model->library, sym));
+      return fn != nullptr;
+    };
+    if (!get(cu.open, "pdcu_open") || !get(cu.arch, "pdcu_arch") || !get(cu.close, "pdcu_close") ||
+        !get(cu.alloc, "pdcu_alloc") || !get(cu.free, "pdcu_free") || !get(cu.copy, "pdcu_copy") ||
+        !get(cu.beginRun, "pdcu_begin_run") || !get(cu.endRun, "pdcu_end_run"))
+      return fail(PDRT_ERR_FORMAT, "'" + libPath +
+                                       "' is a cuda artifact's library without libpdrt_cuda's "
+                                       "functions (is libpdrt_cuda.so beside it?)");
+  }
   if (*fp != libFp)
     return fail(PDRT_ERR_FORMAT, "'" + libPath + "' was compiled for another model (fingerprint " +
                                      libFp + ", manifest " + *fp + ")");
@@ -465,9 +522,58 @@ PDRT_ACCESSORS(input, inputs)
 PDRT_ACCESSORS(output, outputs)
 #undef PDRT_ACCESSORS
 
+const char *pdrt_model_target(const pdrt_model *m) { return m && m->cuda ? "cuda" : "cpu"; }
+
 pdrt_status pdrt_instance_create(const pdrt_model *model, pdrt_instance **out) {
-  if (!model || !out)
+  return pdrt_instance_create_on(model, model && model->cuda ? "cuda:0" : "cpu", out);
+}
+
+/// Opens device `ordinal` for a cuda artifact's instance and uploads the
+/// weights.
+static pdrt_status openDevice(pdrt_instance *inst, int ordinal) {
+  const pdrt_model *m = inst->model;
+  const auto &cu = m->cu;
+  char name[256] = {};
+  if (const char *err = cu.open(ordinal, &inst->device, name, sizeof(name)))
+    return fail(PDRT_ERR_DEVICE, "model '" + m->name + "' (cuda, " + m->arch + "): " + err);
+  int cc = cu.arch(inst->device);
+  std::string have = "sm_" + std::to_string(cc);
+  // A cubin runs on its own architecture (sm_90a's on sm_90 only).
+  std::string want = m->arch.back() == 'a' ? m->arch.substr(0, m->arch.size() - 1) : m->arch;
+  if (have != want)
+    return fail(PDRT_ERR_DEVICE, "model '" + m->name + "' has kernels for " + m->arch +
+                                     ", but cuda:" + std::to_string(ordinal) + " (" + name +
+                                     ") is " + have + ": recompile with --cuda-arch " + have);
+  if (const char *err = cu.alloc(inst->device, m->weightBytes + 64, &inst->deviceWeights))
+    return fail(PDRT_ERR_DEVICE, "model '" + m->name + "': weights: " + err);
+  if (const char *err =
+          cu.copy(inst->device, inst->deviceWeights, m->weightData, m->weightBytes, 1))
+    return fail(PDRT_ERR_DEVICE, "model '" + m->name + "': weights: " + err);
+  inst->deviceInputs.assign(m->inputs.size(), nullptr);
+  inst->deviceInputBytes.assign(m->inputs.size(), 0);
+  return PDRT_OK;
+}
+
+pdrt_status pdrt_instance_create_on(const pdrt_model *model, const char *deviceArg,
+                                    pdrt_instance **out) {
+  if (!model || !out || !deviceArg)
     return fail(PDRT_ERR_INVALID_ARGUMENT, "pdrt_instance_create: null argument");
+  *out = nullptr;
+  std::string device = deviceArg;
+  int ordinal = -1;
+  if (device == "cuda")
+    ordinal = 0;
+  else if (device.rfind("cuda:", 0) == 0 && device.size() > 5 &&
+           device.find_first_not_of("0123456789", 5) == std::string::npos && device.size() < 12)
+    ordinal = std::stoi(device.substr(5));
+  else if (device != "cpu")
+    return fail(PDRT_ERR_INVALID_ARGUMENT,
+                "device '" + device + "' is not 'cpu', 'cuda' or 'cuda:N'");
+  if ((ordinal >= 0) != model->cuda)
+    return fail(PDRT_ERR_INVALID_ARGUMENT,
+                "model '" + model->name + "' is a " + (model->cuda ? "cuda" : "cpu") +
+                    " artifact; it cannot run on '" + device + "' (recompile with --target " +
+                    (ordinal >= 0 ? "cuda" : "cpu") + ")");
   auto *inst = new (std::nothrow) pdrt_instance{model, {}, {}, {}, {}, false, nullptr, 0};
   if (!inst)
     return fail(PDRT_ERR_INTERNAL, "out of memory");
@@ -487,6 +593,11 @@ pdrt_status pdrt_instance_create(const pdrt_model *model, pdrt_instance **out) {
     std::memcpy(inst->params[w], model->weightData + d.offset, d.nbytes);
     model->weightFile.release(d.offset, d.nbytes);
   }
+  if (model->cuda)
+    if (pdrt_status st = openDevice(inst, ordinal)) {
+      delete inst;
+      return st;
+    }
   *out = inst;
   return PDRT_OK;
 }
@@ -609,6 +720,129 @@ static void copyDense(char *out, const char *base, const int64_t *sizes, const i
   }
 }
 
+/// After the inputs' descriptors: appends the weights' (weight w at
+/// `weightAt(w)`) and a placeholder for the arena's, which goes last; sizes
+/// the result descriptors and points the entry's arguments at them all.
+/// Returns the arena size the input dims need (pd_arena_bytes does not
+/// read the arena's descriptor).
+extern "C++" {
+template <typename WeightAt> int64_t bindArguments(pdrt_instance *inst, WeightAt weightAt) {
+  const pdrt_model *m = inst->model;
+  std::vector<int64_t> &words = inst->descWords;
+  std::vector<size_t> &starts = inst->descStarts;
+  for (size_t w = 0; w < m->weights.size(); ++w) {
+    starts.push_back(words.size());
+    appendDescriptor(words, weightAt(w), m->weights[w].shape.data(), m->weights[w].shape.size());
+  }
+  starts.push_back(words.size());
+  int64_t noArena = 0;
+  appendDescriptor(words, nullptr, &noArena, 1);
+  size_t resultWords = 0;
+  for (const auto &o : m->outputs)
+    resultWords += 3 + 2 * o.shape.size();
+  inst->results.assign(resultWords, 0);
+  inst->args.clear();
+  inst->args.push_back(inst->results.data());
+  for (size_t start : starts)
+    inst->args.push_back(words.data() + start);
+  return m->arenaBytes(inst->args.data());
+}
+} // extern "C++"
+
+/// Fills in the arena's descriptor (in place: the arguments keep pointing
+/// at it).
+static void bindArena(pdrt_instance *inst, void *arena) {
+  std::vector<int64_t> &words = inst->descWords;
+  words.resize(inst->descStarts.back());
+  int64_t bytes = (int64_t)inst->arenaBytes;
+  appendDescriptor(words, arena, &bytes, 1);
+}
+
+/// pdrt_run of a cuda artifact: inputs copied to the device, @main's
+/// launches on the instance's stream, outputs copied back.
+static pdrt_status runOnDevice(pdrt_instance *inst) {
+  const pdrt_model *m = inst->model;
+  const auto &cu = m->cu;
+  auto deviceError = [&](const char *what, const char *err) {
+    return fail(PDRT_ERR_DEVICE, "model '" + m->name + "' on the device: " + what + ": " + err);
+  };
+  std::vector<int64_t> &words = inst->descWords;
+  std::vector<size_t> &starts = inst->descStarts;
+  words.clear();
+  starts.clear();
+  for (size_t i = 0; i < m->inputs.size(); ++i) {
+    const std::vector<int64_t> &shape = inst->inputShapes[i];
+    size_t bytes = pdrt_dtype_size(m->inputs[i].dtype);
+    for (int64_t d : shape)
+      bytes *= d;
+    if (bytes > inst->deviceInputBytes[i]) {
+      cu.free(inst->device, inst->deviceInputs[i]);
+      inst->deviceInputs[i] = nullptr;
+      inst->deviceInputBytes[i] = 0;
+      if (const char *err = cu.alloc(inst->device, bytes, &inst->deviceInputs[i]))
+        return deviceError(("input '" + m->inputs[i].name + "'").c_str(), err);
+      inst->deviceInputBytes[i] = bytes;
+    }
+    if (const char *err =
+            cu.copy(inst->device, inst->deviceInputs[i], inst->inputData[i], bytes, 1))
+      return deviceError(("input '" + m->inputs[i].name + "'").c_str(), err);
+    starts.push_back(words.size());
+    appendDescriptor(words, inst->deviceInputs[i], shape.data(), shape.size());
+  }
+  int64_t need = bindArguments(inst, [&](size_t w) -> const void * {
+    return static_cast<char *>(inst->deviceWeights) + m->weights[w].offset;
+  });
+  std::vector<int64_t> &results = inst->results;
+  std::vector<void *> &args = inst->args;
+  if (need < 0)
+    return fail(PDRT_ERR_INTERNAL, "model '" + m->name + "' computed a negative arena size");
+  if ((size_t)need > inst->arenaBytes || !inst->deviceArena) {
+    cu.free(inst->device, inst->deviceArena);
+    inst->deviceArena = nullptr;
+    inst->arenaBytes = 0;
+    if (const char *err = cu.alloc(inst->device, need, &inst->deviceArena))
+      return deviceError("the activation arena", err);
+    inst->arenaBytes = need;
+  }
+  bindArena(inst, inst->deviceArena);
+  cu.beginRun(inst->device);
+  m->entry(args.data());
+  if (const char *err = cu.endRun(inst->device))
+    return deviceError("running", err);
+  inst->lastThreads = 1;
+  inst->outputData.resize(m->outputs.size());
+  inst->outputShapes.resize(m->outputs.size());
+  inst->outputInPlace.assign(m->outputs.size(), 0);
+  size_t word = 0;
+  for (size_t i = 0; i < m->outputs.size(); ++i) {
+    const TensorDesc &d = m->outputs[i];
+    size_t r = d.shape.size();
+    char *aligned;
+    std::memcpy(&aligned, &results[word + 1], sizeof(void *));
+    int64_t offset = results[word + 2];
+    const int64_t *sizes = &results[word + 3], *strides = &results[word + 3 + r];
+    word += 3 + 2 * r;
+    int64_t esize = pdrt_dtype_size(d.dtype), numel = 1, extent = 1;
+    for (size_t k = 0; k < r; ++k) {
+      numel *= sizes[k];
+      extent += (sizes[k] - 1) * strides[k];
+    }
+    inst->outputShapes[i].assign(sizes, sizes + r);
+    auto &buf = inst->outputData[i];
+    buf.resize(numel * esize);
+    if (numel == 0)
+      continue;
+    // The output's span on the device, then its elements in row-major order.
+    inst->staging.resize(extent * esize);
+    if (const char *err = cu.copy(inst->device, inst->staging.data(), aligned + offset * esize,
+                                  extent * esize, 0))
+      return deviceError(("output '" + d.name + "'").c_str(), err);
+    copyDense(buf.data(), inst->staging.data(), sizes, strides, r, esize, numel);
+  }
+  inst->ran = true;
+  return PDRT_OK;
+}
+
 pdrt_status pdrt_run(pdrt_instance *inst) {
   if (!inst)
     return fail(PDRT_ERR_INVALID_ARGUMENT, "pdrt_run: null instance");
@@ -620,6 +854,10 @@ pdrt_status pdrt_run(pdrt_instance *inst) {
   for (const auto &o : m->outputs)
     if (o.shape.size() > 16)
       return fail(PDRT_ERR_INTERNAL, "output '" + o.name + "' has more than 16 dims");
+  if (m->cuda) {
+    inst->ran = false;
+    return runOnDevice(inst);
+  }
   // Every buffer below belongs to the instance and keeps its capacity, so
   // runs after the first allocate nothing here. Descriptors go into one
   // word buffer; their addresses are taken once it is complete.
@@ -632,29 +870,9 @@ pdrt_status pdrt_run(pdrt_instance *inst) {
     appendDescriptor(words, inst->inputData[i], inst->inputShapes[i].data(),
                      inst->inputShapes[i].size());
   }
-  for (size_t w = 0; w < m->weights.size(); ++w) {
-    starts.push_back(words.size());
-    appendDescriptor(words, weightOf(inst, w), m->weights[w].shape.data(),
-                     m->weights[w].shape.size());
-  }
-  // The arena's descriptor goes last; its address and size are filled in
-  // once the size is known.
-  starts.push_back(words.size());
-  int64_t arenaShape = 0;
-  appendDescriptor(words, nullptr, &arenaShape, 1);
-  size_t resultWords = 0;
-  for (const auto &o : m->outputs)
-    resultWords += 3 + 2 * o.shape.size();
+  int64_t need = bindArguments(inst, [&](size_t w) { return weightOf(inst, w); });
   std::vector<int64_t> &results = inst->results;
-  results.assign(resultWords, 0);
   std::vector<void *> &args = inst->args;
-  args.clear();
-  args.push_back(results.data());
-  for (size_t start : starts)
-    args.push_back(words.data() + start);
-  // The arena size depends on the input dims only (the arena's descriptor
-  // is not read).
-  int64_t need = m->arenaBytes(args.data());
   if (need < 0)
     return fail(PDRT_ERR_INTERNAL, "model '" + m->name + "' computed a negative arena size");
   if ((size_t)need > inst->arenaBytes) {
@@ -666,10 +884,7 @@ pdrt_status pdrt_run(pdrt_instance *inst) {
                   "out of memory for an activation arena of " + std::to_string(need) + " bytes");
     inst->arenaBytes = need;
   }
-  words.resize(starts.back());
-  arenaShape = (int64_t)inst->arenaBytes;
-  appendDescriptor(words, inst->arena ? (void *)inst->arena : (void *)&inst->arenaBytes,
-                   &arenaShape, 1);
+  bindArena(inst, inst->arena ? (void *)inst->arena : (void *)&inst->arenaBytes);
   if (m->setNumThreads) {
     pdrt::RunThreads team(inst->threads);
     m->setNumThreads(team.team());

@@ -67,8 +67,9 @@ class CompiledModel:
     this thread's last call used.
     """
 
-    def __init__(self, artifact_dir, _owned_tmpdir=None, threads=None):
+    def __init__(self, artifact_dir, _owned_tmpdir=None, threads=None, device=None):
         from . import _pdrt
+        self._device = device or ""
         self._dir = os.path.abspath(artifact_dir)
         self._model = _pdrt.Model(self._dir)
         self._instances = threading.local()
@@ -105,7 +106,7 @@ class CompiledModel:
         inst = getattr(self._instances, "inst", None)
         if inst is None:
             from . import _pdrt
-            inst = self._instances.inst = _pdrt.Instance(self._model)
+            inst = self._instances.inst = _pdrt.Instance(self._model, self._device)
             self._instances.threads = None
         if self._instances.threads != self._threads:
             inst.set_num_threads(self._threads or 0)
@@ -153,11 +154,14 @@ class CompiledModel:
         return "CompiledModel(%s, inputs=%s, outputs=%s)" % (self._dir, self.inputs, self.outputs)
 
 
-def load(artifact_dir, threads=None):
+def load(artifact_dir, threads=None, device=None):
     """Loads an artifact written by paddle-compile or CompiledModel.save.
     Needs only the runtime part of the package (paddle_mlir._pdrt).
-    threads: see CompiledModel."""
-    return CompiledModel(artifact_dir, threads=threads)
+    threads: see CompiledModel. device: "cpu", or "cuda:N" for a cuda
+    artifact (default: cpu, or cuda:0); the device opens at the first run
+    (RuntimeError when it cannot be used: no driver, no such device, kernels
+    for another architecture)."""
+    return CompiledModel(artifact_dir, threads=threads, device=device)
 
 
 def default_num_threads():

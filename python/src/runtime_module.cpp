@@ -95,9 +95,12 @@ struct Model {
 };
 
 struct Instance {
-  explicit Instance(std::shared_ptr<Model> m) : owner(std::move(m)) {
+  /// On `device` ("cpu", "cuda:N"; empty: the artifact's default).
+  Instance(std::shared_ptr<Model> m, const std::string &device) : owner(std::move(m)) {
     pdrt_instance *i = nullptr;
-    pdrt_status s = pdrt_instance_create(owner->model.get(), &i);
+    pdrt_status s = device.empty()
+                        ? pdrt_instance_create(owner->model.get(), &i)
+                        : pdrt_instance_create_on(owner->model.get(), device.c_str(), &i);
     if (s != PDRT_OK)
       raise(s);
     inst.reset(i);
@@ -198,7 +201,8 @@ PYBIND11_MODULE(_pdrt, m) {
       .def_property_readonly("inputs", [](const Model &self) { return self.specs(true); })
       .def_property_readonly("outputs", [](const Model &self) { return self.specs(false); });
   py::class_<Instance>(m, "Instance")
-      .def(py::init<std::shared_ptr<Model>>(), py::arg("model"))
+      .def(py::init<std::shared_ptr<Model>, const std::string &>(), py::arg("model"),
+           py::arg("device") = "")
       .def("run", &Instance::run, py::arg("arrays"), py::arg("fetch") = py::none())
       .def("set_num_threads", &Instance::setThreads, py::arg("threads"))
       .def("get_weight", &Instance::getWeight, py::arg("name"))

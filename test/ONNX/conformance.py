@@ -35,7 +35,7 @@ import onnx
 from onnx import numpy_helper
 
 UNSUPPORTED = re.compile(r"unsupported ONNX op|(is|are) not supported|cannot map to pd\.|"
-                         r"the CPU backend cannot compile|unsupported data type|"
+                         r"code generation cannot compile|unsupported data type|"
                          r"must be a constant|must be constant|only the '.*' form|"
                          r"inputs are supported|must be a tensor of a supported type")
 

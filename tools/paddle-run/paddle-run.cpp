@@ -1,7 +1,7 @@
 //===- paddle-run.cpp - run (and time) a compiled model -------------------===//
 //
 //   paddle-run ARTIFACT_DIR|MODEL --input NAME=FILE.npy ... [--output-dir DIR]
-//       [--iterations N] [--warmup K] [--devices N] [--params FILE]
+//       [--iterations N] [--warmup K] [--device cpu|cuda:N] [--devices N] [--params FILE]
 //   paddle-run TRAIN_STEP_DIR --train DATA.npz|DIR [--epochs N] [--resume FILE]
 //       [--save-params DIR] [--save-checkpoint FILE]
 //
@@ -14,8 +14,8 @@
 #include "pdrt.h"
 
 #include "ModelLoader.h"
-#include "PaddleMLIR/Driver/Driver.h"
 #include "PaddleMLIR/CodeGen/Passes.h"
+#include "PaddleMLIR/Driver/Driver.h"
 #include "PaddleMLIR/Support/Diagnostics.h"
 
 #include "mlir/IR/MLIRContext.h"
@@ -46,6 +46,11 @@ static cl::opt<int> iterations("iterations", cl::desc("Timed runs (prints min/me
                                cl::init(1), cl::cat(category));
 static cl::opt<int> warmup("warmup", cl::desc("Untimed runs before timing"), cl::init(0),
                            cl::cat(category));
+static cl::opt<std::string>
+    device("device",
+           cl::desc("Where the model runs: cpu, or cuda:N for a cuda artifact (default: cpu, or "
+                    "cuda:0)"),
+           cl::value_desc("DEVICE"), cl::cat(category));
 static cl::opt<int> devices("devices", cl::desc("Devices to run on (1 for now)"), cl::init(1),
                             cl::cat(category));
 static cl::opt<std::string> params("params", cl::desc("Combined parameter file (MODEL only)"),
@@ -338,7 +343,8 @@ int main(int argc, char **argv) {
     return fail(pdrt_last_error());
   std::unique_ptr<pdrt_model, void (*)(pdrt_model *)> modelGuard(model, pdrt_model_free);
   pdrt_instance *inst = nullptr;
-  if (pdrt_instance_create(model, &inst) != PDRT_OK)
+  if ((device.empty() ? pdrt_instance_create(model, &inst)
+                      : pdrt_instance_create_on(model, device.c_str(), &inst)) != PDRT_OK)
     return fail(pdrt_last_error());
   std::unique_ptr<pdrt_instance, void (*)(pdrt_instance *)> instGuard(inst, pdrt_instance_free);
   if (pdrt_instance_set_num_threads(inst, threads) != PDRT_OK)

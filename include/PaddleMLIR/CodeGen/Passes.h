@@ -94,6 +94,10 @@ void buildLowerToGPUPipeline(OpPassManager &pm, const LowerToGPUOptions &options
 /// target's lower runs).
 void addGPUCodegenPasses(OpPassManager &pm, const LowerToGPUOptions &options);
 
+/// After addGPUCodegenPasses: the host code (launches, views) to the LLVM
+/// dialect, launches as MLIR's mgpu* runtime calls.
+void addCUDAHostPasses(OpPassManager &pm);
+
 /// pd (after --pd-optimize) -> LLVM dialect for the host CPU: externalize
 /// weights, pd -> linalg, one-shot bufferization with function boundaries,
 /// buffer deallocation, loops, and the LLVM conversions, with C interfaces

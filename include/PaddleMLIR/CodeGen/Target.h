@@ -71,9 +71,10 @@ public:
   virtual std::unique_ptr<llvm::Module> translate(ModuleOp lowered, llvm::StringRef fingerprint,
                                                   llvm::LLVMContext &llvmCtx) const = 0;
   /// Writes lib<name>.so of the lowered module into `outDir`, linked with
-  /// the runtime's kernel library when `linkKernels`; sets `record` to the
-  /// manifest's target record ({"kind": ..., and what the code was built
-  /// for: "cpu" or "arch"}).
+  /// the runtime library the target needs (the CPU's kernel library only
+  /// when `linkKernels`); sets `record` to the manifest's target record
+  /// ({"kind": ..., and what the code was built for: "cpu", or "arch" and
+  /// "kernels"}).
   virtual LogicalResult writeLibrary(ModuleOp lowered, const CodegenOptions &options,
                                      llvm::StringRef outDir, llvm::StringRef name,
                                      llvm::StringRef fingerprint, bool linkKernels,
@@ -89,6 +90,10 @@ const CodegenTarget &getCUDATarget();
 /// beside the binary holding this code (the Python package installs it
 /// there), else <bin>/../lib of the compiler, else the build tree's.
 std::string kernelsLibraryPath();
+
+/// The CUDA runtime library (libpdrt_cuda.so) cuda artifacts link, found
+/// the same way ($PADDLE_MLIR_CUDA_RUNTIME_LIB first).
+std::string cudaRuntimeLibraryPath();
 } // namespace mlir::pd
 
 #endif // PADDLEMLIR_CODEGEN_TARGET_H

@@ -21,7 +21,9 @@ typedef enum {
   PDRT_ERR_FORMAT = 2,           /* a file is malformed or inconsistent */
   PDRT_ERR_INVALID_ARGUMENT = 3, /* wrong name, dtype, rank or shape */
   PDRT_ERR_STATE = 4,            /* e.g. running with an input not set */
-  PDRT_ERR_INTERNAL = 5
+  PDRT_ERR_INTERNAL = 5,
+  PDRT_ERR_DEVICE = 6 /* no usable device: no driver or device, wrong architecture, a device
+                         failure (out of memory, a kernel fault) */
 } pdrt_status;
 
 typedef enum {
@@ -68,6 +70,16 @@ int64_t pdrt_model_output_rank(const pdrt_model *model, int64_t i);
 const int64_t *pdrt_model_output_shape(const pdrt_model *model, int64_t i);
 
 pdrt_status pdrt_instance_create(const pdrt_model *model, pdrt_instance **instance);
+/* An instance on `device`: "cpu" for a cpu artifact, "cuda:N" (or "cuda",
+ * device 0) for a cuda artifact, whose weights are uploaded there and whose
+ * inputs and outputs are copied to and from it by pdrt_run.
+ * pdrt_instance_create is this with the artifact's default device (cpu, or
+ * cuda:0). PDRT_ERR_DEVICE when the device cannot be used (no driver, no
+ * such device, kernels built for another architecture). */
+pdrt_status pdrt_instance_create_on(const pdrt_model *model, const char *device,
+                                    pdrt_instance **instance);
+/* The target the artifact was built for: "cpu" or "cuda". */
+const char *pdrt_model_target(const pdrt_model *model);
 void pdrt_instance_free(pdrt_instance *instance);
 
 /* Binds input `name` to row-major `data` (borrowed until the next run). The

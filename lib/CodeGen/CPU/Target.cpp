@@ -46,8 +46,8 @@ public:
                              StringRef name, StringRef fingerprint, bool linkKernels,
                              llvm::json::Object &record) const override {
     std::string cpu;
-    if (failed(
-            host::buildLibrary(lowered, outDir, name, fingerprint, options.cpu, linkKernels, cpu)))
+    if (failed(host::buildLibrary(lowered, outDir, name, fingerprint, options.cpu,
+                                  linkKernels ? kernelsLibraryPath() : "", cpu)))
       return failure();
     record = llvm::json::Object{{"kind", kind()}, {"cpu", cpu}};
     return success();

@@ -315,9 +315,34 @@ struct PdGpuMapLoopsPass : impl::PdGpuMapLoopsPassBase<PdGpuMapLoopsPass> {
     for (Operation *nest : nests) {
       if (indexBitwidth == 32 && !fitsIn32Bits(nest))
         return false;
+      if (!readsNoHostConstant(nest))
+        return false;
       map(nest);
     }
     return true;
+  }
+
+  /// Whether `nest` reads no constant tensor (a memref.global in host
+  /// memory, directly or through views); else an error naming it, since the
+  /// cuda target does not place constants in device memory yet.
+  bool readsNoHostConstant(Operation *nest) {
+    WalkResult r = nest->walk([&](Operation *op) {
+      for (Value v : op->getOperands()) {
+        Operation *def = v.getDefiningOp();
+        while (
+            def &&
+            isa<memref::ViewOp, memref::SubViewOp, memref::CollapseShapeOp, memref::ExpandShapeOp,
+                memref::ReshapeOp, memref::CastOp, memref::ReinterpretCastOp>(def))
+          def = def->getOperand(0).getDefiningOp();
+        if (auto global = dyn_cast_or_null<memref::GetGlobalOp>(def)) {
+          op->emitError("the cuda target cannot read the constant tensor @")
+              << global.getName() << " on the device yet (constants stay in host memory)";
+          return WalkResult::interrupt();
+        }
+      }
+      return WalkResult::advance();
+    });
+    return !r.wasInterrupted();
   }
 
   /// Whether every buffer `nest` accesses spans fewer than 2^31 elements,

@@ -36,6 +36,18 @@ void mlir::pd::addGPUCodegenPasses(OpPassManager &pm, const LowerToGPUOptions &o
                    {"%t", options.toolkit}});
 }
 
+// The host code of a cuda artifact: launches become mgpu* calls (kernel
+// arguments as bare pointers, as the kernels take them) and everything
+// else the LLVM dialect.
+static const char *kCUDAHostPipeline =
+    "gpu-to-llvm{use-bare-pointers-for-kernels=true},expand-strided-metadata,lower-affine,"
+    "convert-arith-to-llvm,finalize-memref-to-llvm,convert-cf-to-llvm,convert-func-to-llvm,"
+    "convert-index-to-llvm,reconcile-unrealized-casts";
+
+void mlir::pd::addCUDAHostPasses(OpPassManager &pm) {
+  addPipelineText(pm, "CUDA host", kCUDAHostPipeline, {});
+}
+
 void mlir::pd::buildLowerToGPUPipeline(OpPassManager &pm, const LowerToGPUOptions &options) {
   OptimizePipelineOptions graph;
   buildOptimizePipeline(pm, graph);

@@ -74,7 +74,7 @@ struct ConvertPdToLinalgPass : impl::ConvertPdToLinalgPassBase<ConvertPdToLinalg
       getOperation().walk([&](Operation *op) {
         if (op->getDialect() && isa<PdDialect>(op->getDialect()) && !isa<KernelCallOp>(op) &&
             !legalizable.contains(op)) {
-          op->emitError() << "the CPU backend cannot compile '" << op->getName()
+          op->emitError() << "code generation cannot compile '" << op->getName()
                           << "' with these operand types or attributes yet";
           named = true;
         }

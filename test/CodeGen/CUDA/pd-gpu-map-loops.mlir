@@ -158,3 +158,23 @@ func.func private @helper(memref<4xf32>)
 func.func @main(%x: memref<?x3xf32> {pd.name = "image"}, %arena: memref<?xi8> {pd.arena}) {
   return
 }
+
+// -----
+
+// A constant tensor stays in host memory, so a nest that reads it (here
+// through a reshape) is refused by name rather than faulting on the device.
+memref.global "private" constant @table : memref<8xf32> = dense<1.0>
+func.func @host_constant(%out: memref<2x4xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c4 = arith.constant 4 : index
+  %g = memref.get_global @table : memref<8xf32>
+  %v = memref.expand_shape %g [[0, 1]] output_shape [2, 4] : memref<8xf32> into memref<2x4xf32>
+  scf.parallel (%i, %j) = (%c0, %c0) to (%c2, %c4) step (%c1, %c1) {
+    // expected-error @+1 {{the cuda target cannot read the constant tensor @table on the device yet (constants stay in host memory)}}
+    %x = memref.load %v[%i, %j] : memref<2x4xf32>
+    memref.store %x, %out[%i, %j] : memref<2x4xf32>
+  }
+  return
+}

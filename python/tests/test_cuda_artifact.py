@@ -1,0 +1,62 @@
+"""A cuda artifact through the Python API: compiled everywhere the CUDA
+toolkit is; run, and compared with NumPy, where a CUDA device is visible.
+Where none is, the run must fail with the runtime's reason, and the
+execution test says why it is skipped."""
+import ctypes
+import os
+
+import numpy as np
+import pytest
+
+import paddle_mlir
+from paddle_mlir.builder import ProgramBuilder
+
+TOOLKIT = os.environ.get("PADDLE_MLIR_CUDA_TOOLKIT", "/usr/local/cuda")
+pytestmark = pytest.mark.skipif(not os.access(os.path.join(TOOLKIT, "bin", "ptxas"), os.X_OK),
+                                reason="no CUDA toolkit (ptxas) at %s" % TOOLKIT)
+
+
+def visible_device():
+    """None when a CUDA device can be used here, else why not."""
+    try:
+        cuda = ctypes.CDLL("libcuda.so.1")
+    except OSError as e:
+        return "no NVIDIA driver (%s)" % e
+    if cuda.cuInit(0) != 0:
+        return "cuInit failed"
+    n = ctypes.c_int(0)
+    if cuda.cuDeviceGetCount(ctypes.byref(n)) != 0 or n.value == 0:
+        return "no CUDA device"
+    return None
+
+
+def mlp(tmp_path):
+    rng = np.random.default_rng(3)
+    w1 = rng.standard_normal((16, 32)).astype(np.float32) * 0.3
+    b1 = rng.standard_normal(32).astype(np.float32)
+    w2 = rng.standard_normal((32, 10)).astype(np.float32) * 0.3
+    b = ProgramBuilder()
+    x = b.feed("x", [-1, 16])
+    h = b.relu(b.linear(x, b.param("w1", w1), b.param("b1", b1)))
+    b.fetch(b.softmax(b.linear(h, b.param("w2", w2), b.param("b2", np.zeros(10, np.float32)))))
+    b.save(str(tmp_path / "mlp"))
+
+    def reference(xs):
+        z = np.maximum(xs @ w1 + b1, 0) @ w2
+        e = np.exp(z - z.max(axis=1, keepdims=True))
+        return e / e.sum(axis=1, keepdims=True)
+    return str(tmp_path / "mlp"), reference
+
+
+def test_cuda_artifact_runs_where_a_device_is(tmp_path):
+    path, reference = mlp(tmp_path)
+    model = paddle_mlir.compile(path, target="cuda", cuda_arch="sm_90",
+                                input_shapes={"x": [8, 16]})
+    xs = np.random.default_rng(4).standard_normal((8, 16)).astype(np.float32)
+    why = visible_device()
+    if why is not None:
+        with pytest.raises(RuntimeError, match="model 'model' \\(cuda, sm_90\\): "):
+            model(xs)
+        pytest.skip("GPU execution skipped: %s; the run failed with the runtime's reason" % why)
+    (out,) = model(xs)
+    np.testing.assert_allclose(out, reference(xs), rtol=1e-5, atol=1e-6)
