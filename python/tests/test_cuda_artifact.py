@@ -60,3 +60,29 @@ def test_cuda_artifact_runs_where_a_device_is(tmp_path):
         pytest.skip("GPU execution skipped: %s; the run failed with the runtime's reason" % why)
     (out,) = model(xs)
     np.testing.assert_allclose(out, reference(xs), rtol=1e-5, atol=1e-6)
+
+
+def test_gpu_check_folder(tmp_path):
+    """scripts/gpu-check.sh's halves: prepare (here) writes a folder that
+    runs with the runtime and NumPy only; run compares each case on the
+    device, or reports the runtime's reason for each and fails without
+    one."""
+    import subprocess
+    import sys
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    out = tmp_path / "gpu-check"
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path))
+    p = subprocess.run([sys.executable, os.path.join(root, "scripts", "gpu-check", "prepare.py"),
+                        str(out), "sm_90"], capture_output=True, text=True, env=env, timeout=900)
+    assert p.returncode == 0, p.stdout[-2000:] + p.stderr[-2000:]
+    assert "prepared" in p.stdout and "4 cases" in p.stdout, p.stdout
+    p = subprocess.run([sys.executable, str(out / "check.py"), str(out)], capture_output=True,
+                       text=True, timeout=900)
+    why = visible_device()
+    if why is None:
+        assert p.returncode == 0, p.stdout + p.stderr
+        assert "0 of 4 cases failed" in p.stdout, p.stdout
+    else:
+        assert p.returncode == 1 and "4 of 4 cases failed" in p.stdout, p.stdout + p.stderr
+        assert p.stdout.count("model 'model' (cuda, sm_90): ") == 4, p.stdout
+        pytest.skip("GPU execution skipped: %s; every case failed with the runtime's reason" % why)

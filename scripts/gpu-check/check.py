@@ -1,0 +1,46 @@
+"""Runs every case of a gpu-check folder on the device and compares it with
+the reference outputs computed when the folder was prepared (NumPy for the
+MLP, the CPU artifact for the others). Needs python3 and NumPy only.
+
+Usage: python3 check.py DIR [DEVICE]"""
+import json
+import os
+import subprocess
+import sys
+
+import numpy as np
+
+
+def main():
+    root = os.path.abspath(sys.argv[1])
+    device = sys.argv[2] if len(sys.argv) > 2 else "cuda:0"
+    cases = json.load(open(os.path.join(root, "cases.json")))
+    runner = os.path.join(root, "runner")
+    failed = 0
+    print("%-14s %-8s %12s %12s  %s" % ("case", "result", "max abs err", "tolerance", "ms"))
+    for case in cases:
+        work = os.path.join(root, case["name"])
+        p = subprocess.run([runner, os.path.join(work, "artifact"), device, work],
+                           capture_output=True, text=True, timeout=600)
+        if p.returncode != 0:
+            failed += 1
+            print("%-14s %-8s %s" % (case["name"], "ERROR", p.stderr.strip()))
+            continue
+        worst, ok = 0.0, True
+        for i, out in enumerate(case["outputs"]):
+            got = np.fromfile(os.path.join(work, "out%d.bin" % i),
+                              dtype=out["dtype"]).reshape(out["shape"])
+            want = np.load(os.path.join(work, "ref%d.npy" % i))
+            err = float(np.max(np.abs(got.astype(np.float64) - want))) if want.size else 0.0
+            worst = max(worst, err)
+            ok = ok and np.allclose(got, want, rtol=case["rtol"], atol=case["atol"])
+        failed += not ok
+        print("%-14s %-8s %12.3g %12s  %s" % (case["name"], "ok" if ok else "MISMATCH", worst,
+                                              "%g+%g*|ref|" % (case["atol"], case["rtol"]),
+                                              p.stdout.strip()))
+    print("%d of %d cases failed" % (failed, len(cases)))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,101 @@
+"""Prepares a gpu-check folder on the build machine (which needs no GPU):
+cuda artifacts of a few models, their inputs, reference outputs (NumPy for
+the MLP; the CPU artifact, itself checked against PyTorch by the tests, for
+the others), the runtime and a runner that needs nothing else. check.py
+runs them on the device machine. Usage: python3 prepare.py DIR CUDA_ARCH"""
+import json
+import os
+import shutil
+import subprocess
+import sys
+
+import numpy as np
+
+import paddle_mlir
+from paddle_mlir import zoo
+from paddle_mlir.builder import ProgramBuilder
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+BUILD = os.environ.get("PADDLE_MLIR_BUILD_DIR", os.path.join(ROOT, "build"))
+
+
+def mlp(path):
+    rng = np.random.default_rng(3)
+    w1 = rng.standard_normal((16, 32)).astype(np.float32) * 0.3
+    b1 = rng.standard_normal(32).astype(np.float32)
+    w2 = rng.standard_normal((32, 10)).astype(np.float32) * 0.3
+    b = ProgramBuilder()
+    x = b.feed("x", [-1, 16])
+    h = b.relu(b.linear(x, b.param("w1", w1), b.param("b1", b1)))
+    b.fetch(b.softmax(b.linear(h, b.param("w2", w2), b.param("b2", np.zeros(10, np.float32)))))
+    b.save(path)
+
+    def reference(xs):
+        z = np.maximum(xs @ w1 + b1, 0) @ w2
+        e = np.exp(z - z.max(axis=1, keepdims=True))
+        return [e / e.sum(axis=1, keepdims=True)]
+    return reference
+
+
+def main():
+    out, arch = os.path.abspath(sys.argv[1]), sys.argv[2]
+    shutil.rmtree(out, ignore_errors=True)
+    os.makedirs(out)
+    rng = np.random.default_rng(0)
+    cases = []
+
+    def case(name, path, inputs, reference=None, rtol=1e-4, atol=1e-5):
+        work = os.path.join(out, name)
+        os.makedirs(work, exist_ok=True)
+        shapes = {k: list(v.shape) for k, v in inputs.items()}
+        print("compiling %s for %s ..." % (name, arch), flush=True)
+        gpu = paddle_mlir.compile(path, target="cuda", cuda_arch=arch, input_shapes=shapes)
+        gpu.save(os.path.join(work, "artifact"))
+        if reference is None:
+            cpu = paddle_mlir.compile(path, input_shapes=shapes)
+            refs = cpu(**inputs)
+        else:
+            refs = reference(*inputs.values())
+        order = [i["name"] for i in json.load(open(os.path.join(work, "artifact",
+                                                                "manifest.json")))["inputs"]]
+        for i, n in enumerate(order):
+            inputs[n].tofile(os.path.join(work, "in%d.bin" % i))
+        outs = []
+        for i, r in enumerate(refs):
+            np.save(os.path.join(work, "ref%d.npy" % i), r)
+            outs.append({"dtype": str(r.dtype), "shape": list(r.shape)})
+        cases.append({"name": name, "outputs": outs, "rtol": rtol, "atol": atol})
+
+    ref = mlp(os.path.join(out, "src-mlp"))
+    case("mlp", os.path.join(out, "src-mlp"),
+         {"x": rng.standard_normal((8, 16)).astype(np.float32)}, ref, 1e-5, 1e-6)
+    subprocess.run([sys.executable, os.path.join(ROOT, "test", "e2e", "Inputs", "tiny_cnn.py"),
+                    os.path.join(out, "src-tiny")], check=True)
+    case("tiny_cnn", os.path.join(out, "src-tiny"),
+         {"x": rng.standard_normal((2, 3, 16, 16)).astype(np.float32)})
+    b, _ = zoo.build("mobilenet_v2")
+    b.save(os.path.join(out, "src-mobilenet"))
+    case("mobilenet_v2", os.path.join(out, "src-mobilenet"),
+         {"image": rng.standard_normal((1, 3, 224, 224)).astype(np.float32)})
+    b, _ = zoo.build("bert_base", layers=2, hidden=128, heads=2)
+    b.save(os.path.join(out, "src-bert"))
+    ids = rng.integers(1, 30522, (2, 64)).astype(np.int64)
+    ids[1, 48:] = 0  # padding, masked
+    case("bert_2x128", os.path.join(out, "src-bert"),
+         {"input_ids": ids, "token_type_ids": np.zeros((2, 64), np.int64)})
+    for d in os.listdir(out):
+        if d.startswith("src-"):
+            shutil.rmtree(os.path.join(out, d))
+    json.dump(cases, open(os.path.join(out, "cases.json"), "w"), indent=1)
+    shutil.copy(os.path.join(BUILD, "lib", "libpdrt.so"), out)
+    shutil.copy(os.path.join(HERE, "check.py"), out)
+    subprocess.run(["cc", "-O2", "-I", os.path.join(ROOT, "include", "PaddleMLIR", "Runtime"),
+                    os.path.join(HERE, "runner.c"), "-o", os.path.join(out, "runner"),
+                    "-L", out, "-lpdrt", "-Wl,-rpath,$ORIGIN"], check=True)
+    size = sum(os.path.getsize(os.path.join(d, f)) for d, _, fs in os.walk(out) for f in fs)
+    print("prepared %s: %d cases, %.1f MiB" % (out, len(cases), size / 2**20))
+
+
+if __name__ == "__main__":
+    main()
