@@ -23,7 +23,9 @@
 #include <fcntl.h>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <memory>
+#include <mutex>
 #include <new>
 #include <sstream>
 #include <string>
@@ -173,6 +175,15 @@ struct pdrt_model {
     void (*beginRun)(void *);
     const char *(*endRun)(void *);
   } cu{};
+  // The weights in each device's memory, uploaded by the first instance on
+  // that device and freed with the last (instances on one device share its
+  // primary context, so the memory is valid for all of them).
+  struct DeviceWeights {
+    void *ptr = nullptr;
+    int instances = 0;
+  };
+  mutable std::mutex deviceWeightsMutex;
+  mutable std::map<int, DeviceWeights> deviceWeights;
   ~pdrt_model() {
     // Kernels that packed these weights (libpdrt_kernels, when the model
     // uses it) must drop them before the memory can be reused.
@@ -211,14 +222,23 @@ struct pdrt_instance {
   // A cuda artifact's instance: its device (libpdrt_cuda's context), the
   // weights, arena and inputs in device memory, and a staging buffer.
   void *device = nullptr;
-  void *deviceWeights = nullptr, *deviceArena = nullptr;
+  int ordinal = -1;              // the device, once its weights are held
+  void *deviceWeights = nullptr; // the model's, shared per device
+  void *deviceArena = nullptr;
   std::vector<void *> deviceInputs;
   std::vector<size_t> deviceInputBytes;
   std::vector<char> staging;
   ~pdrt_instance() {
     if (device) {
       const auto &cu = model->cu;
-      cu.free(device, deviceWeights);
+      if (ordinal >= 0) {
+        std::lock_guard<std::mutex> lock(model->deviceWeightsMutex);
+        auto &shared = model->deviceWeights[ordinal];
+        if (--shared.instances == 0) {
+          cu.free(device, shared.ptr);
+          model->deviceWeights.erase(ordinal);
+        }
+      }
       cu.free(device, deviceArena);
       for (void *p : deviceInputs)
         cu.free(device, p);
@@ -544,11 +564,24 @@ static pdrt_status openDevice(pdrt_instance *inst, int ordinal) {
     return fail(PDRT_ERR_DEVICE, "model '" + m->name + "' has kernels for " + m->arch +
                                      ", but cuda:" + std::to_string(ordinal) + " (" + name +
                                      ") is " + have + ": recompile with --cuda-arch " + have);
-  if (const char *err = cu.alloc(inst->device, m->weightBytes + 64, &inst->deviceWeights))
-    return fail(PDRT_ERR_DEVICE, "model '" + m->name + "': weights: " + err);
-  if (const char *err =
-          cu.copy(inst->device, inst->deviceWeights, m->weightData, m->weightBytes, 1))
-    return fail(PDRT_ERR_DEVICE, "model '" + m->name + "': weights: " + err);
+  {
+    std::lock_guard<std::mutex> lock(m->deviceWeightsMutex);
+    auto &shared = m->deviceWeights[ordinal];
+    if (!shared.ptr) {
+      void *ptr = nullptr;
+      const char *err = cu.alloc(inst->device, m->weightBytes + 64, &ptr);
+      if (!err && (err = cu.copy(inst->device, ptr, m->weightData, m->weightBytes, 1)))
+        cu.free(inst->device, ptr);
+      if (err) {
+        m->deviceWeights.erase(ordinal);
+        return fail(PDRT_ERR_DEVICE, "model '" + m->name + "': weights: " + err);
+      }
+      shared.ptr = ptr;
+    }
+    ++shared.instances;
+    inst->ordinal = ordinal;
+    inst->deviceWeights = shared.ptr;
+  }
   inst->deviceInputs.assign(m->inputs.size(), nullptr);
   inst->deviceInputBytes.assign(m->inputs.size(), 0);
   return PDRT_OK;

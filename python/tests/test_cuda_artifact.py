@@ -86,3 +86,41 @@ def test_gpu_check_folder(tmp_path):
         assert p.returncode == 1 and "4 of 4 cases failed" in p.stdout, p.stdout + p.stderr
         assert p.stdout.count("model 'model' (cuda, sm_90): ") == 4, p.stdout
         pytest.skip("GPU execution skipped: %s; every case failed with the runtime's reason" % why)
+
+
+def test_instances_on_one_device_share_its_weights(tmp_path):
+    """Through a fake CUDA driver (test/e2e/Inputs/fake_libcuda.c: host
+    memory, launches counted): two instances (two threads) of one cuda
+    artifact on cuda:0 upload the weights once; each has its own input
+    buffer and arena."""
+    import subprocess
+    import sys
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    fake = str(tmp_path / "libfakecuda.so")
+    subprocess.run(["cc", "-shared", "-fPIC", "-O1", "-o", fake,
+                    os.path.join(root, "test", "e2e", "Inputs", "fake_libcuda.c")], check=True)
+    path, _ = mlp(tmp_path)
+    paddle_mlir.compile(path, target="cuda", input_shapes={"x": [8, 16]}).save(
+        str(tmp_path / "artifact"))
+    # Each thread has its own instance; both are alive at the barrier.
+    script = """
+import sys, threading, numpy as np, paddle_mlir
+m = paddle_mlir.load(sys.argv[1])
+x = np.ones((8, 16), np.float32)
+both = threading.Barrier(2)
+def work():
+    m(x)
+    both.wait()
+runs = [threading.Thread(target=work) for _ in range(2)]
+[t.start() for t in runs]
+[t.join() for t in runs]
+"""
+    env = dict(os.environ, PADDLE_MLIR_CUDA_DRIVER=fake, PYTHONPATH=os.pathsep.join(sys.path))
+    p = subprocess.run([sys.executable, "-c", script, str(tmp_path / "artifact")],
+                       capture_output=True, text=True, env=env, timeout=300)
+    assert p.returncode == 0, p.stderr[-3000:]
+    stats = dict(kv.split("=") for kv in p.stderr.split("fake-cuda:")[1].split())
+    # The weights once; an input buffer and an arena per instance.
+    assert stats["allocs"] == str(1 + 2 * 2), p.stderr
+    assert stats["h2d"] == str(1 + 2), p.stderr
+    assert stats["d2h"] == "2", p.stderr
