@@ -63,8 +63,9 @@ struct LowerToGPUOptions : public PassPipelineOptions<LowerToGPUOptions> {
                            llvm::cl::init("sm_90")};
   Option<std::string> ptx{*this, "ptx",
                           llvm::cl::desc("PTX ISA version of the kernels, as NVVM's target "
-                                         "feature (default +ptx80: CUDA 12.0 or newer)"),
-                          llvm::cl::init("+ptx80")};
+                                         "feature (default: +ptx80, CUDA 12.0 or newer, or the "
+                                         "first version that has `chip` if that is later)"),
+                          llvm::cl::init("")};
   Option<std::string> format{
       *this, "format",
       llvm::cl::desc("What the kernels become: 'bin' (cubin, by the toolkit's ptxas; "
@@ -89,6 +90,11 @@ struct LowerToGPUOptions : public PassPipelineOptions<LowerToGPUOptions> {
 /// gpu.binary. The host side stays in func/memref/gpu form: no CUDA runtime
 /// runs it yet.
 void buildLowerToGPUPipeline(OpPassManager &pm, const LowerToGPUOptions &options);
+
+/// The PTX ISA version (as 10 * major + minor, e.g. 78 for 7.8) that first
+/// supports CUDA architecture `chip` (sm_NN or sm_NNa), or 0 for a chip
+/// this compiler does not know.
+int minimumPtxVersion(llvm::StringRef chip);
 
 /// The part of the GPU pipeline after the graph passes (what the CUDA
 /// target's lower runs).

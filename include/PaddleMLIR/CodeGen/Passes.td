@@ -244,6 +244,19 @@ def PdReductionLoopsPass : Pass<"pd-reduction-loops", "::mlir::ModuleOp"> {
                            "::mlir::memref::MemRefDialect", "::mlir::arith::ArithDialect"];
 }
 
+def PdCheckCudaTargetPass : Pass<"pd-check-cuda-target", "::mlir::ModuleOp"> {
+  let summary = "Refuse a CUDA architecture or PTX version the NVPTX backend cannot build";
+  let description = [{
+    Runs first in --pd-lower-to-gpu, so that an unknown `chip`, or a `ptx`
+    version older than the chip needs, is an error naming both instead of
+    an abort in LLVM's NVPTX backend. Changes nothing.
+  }];
+  let options = [
+    Option<"chip", "chip", "std::string", "\"sm_90\"", "CUDA architecture (sm_NN[a])">,
+    Option<"ptx", "ptx", "std::string", "\"+ptx80\"", "PTX version feature (+ptxNN)">,
+  ];
+}
+
 def PdGpuMapLoopsPass : Pass<"pd-gpu-map-loops", "::mlir::ModuleOp"> {
   let summary = "Give each top-level loop nest a 1-D grid of CUDA thread blocks";
   let description = [{

@@ -16,14 +16,32 @@ using namespace mlir;
 // Kernels take their buffers as bare pointers (shapes are static) and
 // index in `index-bitwidth` bits.
 static const char *kGPUPipeline =
-    "%start,convert-linalg-to-parallel-loops,canonicalize,"
+    "pd-check-cuda-target{chip=%c ptx=%f},%start,convert-linalg-to-parallel-loops,canonicalize,"
     "pd-gpu-map-loops{threads=%n index-bitwidth=%i},convert-parallel-loops-to-gpu,"
     "gpu-launch-sink-index-computations,gpu-kernel-outlining,lower-affine,canonicalize,cse,"
     "convert-scf-to-cf,nvvm-attach-target{chip=%c features=%f O=3},"
     "gpu.module(convert-gpu-to-nvvm{index-bitwidth=%i use-bare-ptr-memref-call-conv=true}),"
     "gpu-module-to-binary{format=%b toolkit=%t}";
 
+int mlir::pd::minimumPtxVersion(StringRef chip) {
+  // LLVM's NVPTX backend: the PTX ISA version that introduced each target.
+  static const std::pair<const char *, int> kFirstPtx[] = {
+      {"sm_50", 40},  {"sm_52", 41},   {"sm_53", 42},  {"sm_60", 50},   {"sm_61", 50},
+      {"sm_62", 50},  {"sm_70", 60},   {"sm_72", 61},  {"sm_75", 63},   {"sm_80", 70},
+      {"sm_86", 71},  {"sm_87", 74},   {"sm_89", 78},  {"sm_90", 78},   {"sm_90a", 80},
+      {"sm_100", 86}, {"sm_100a", 86}, {"sm_101", 86}, {"sm_101a", 86}, {"sm_120", 87},
+      {"sm_120a", 87}};
+  for (const auto &[name, version] : kFirstPtx)
+    if (chip == name)
+      return version;
+  return 0;
+}
+
 void mlir::pd::addGPUCodegenPasses(OpPassManager &pm, const LowerToGPUOptions &options) {
+  // Default PTX: 8.0 (CUDA 12.0), or the first version that has the chip.
+  std::string ptx = options.ptx;
+  if (ptx.empty())
+    ptx = "+ptx" + std::to_string(std::max(80, minimumPtxVersion(options.chip)));
   addPipelineText(pm, "GPU", kGPUPipeline,
                   {{"%start", bufferizedLinalgPipeline("none", "", /*place=*/true,
                                                        /*report=*/false)},
@@ -31,7 +49,9 @@ void mlir::pd::addGPUCodegenPasses(OpPassManager &pm, const LowerToGPUOptions &o
                    {"%i", std::to_string(options.indexBitwidth)},
                    {"%i", std::to_string(options.indexBitwidth)},
                    {"%c", options.chip},
-                   {"%f", options.ptx},
+                   {"%f", ptx},
+                   {"%c", options.chip},
+                   {"%f", ptx},
                    {"%b", options.format},
                    {"%t", options.toolkit}});
 }

@@ -26,6 +26,10 @@ public:
   StringRef kind() const override { return "cuda"; }
 
   LogicalResult checkOptions(ModuleOp where, const CodegenOptions &options) const override {
+    if (minimumPtxVersion(options.cudaArch) == 0)
+      return where.emitError() << "--cuda-arch " << options.cudaArch
+                               << " is not an architecture this compiler knows (sm_50 to sm_90a, "
+                                  "sm_100, sm_101, sm_120 and their 'a' forms)";
     llvm::SmallString<128> ptxas(options.cudaToolkit);
     llvm::sys::path::append(ptxas, "bin", "ptxas");
     if (!llvm::sys::fs::can_execute(ptxas))
