@@ -47,6 +47,7 @@ void mlir::pd::registerCodeGenPassesAndPipelines() {
   PassPipelineRegistration<LowerToGPUOptions>(
       "pd-lower-to-gpu",
       "Lower a pd module to generated CUDA kernels (PTX or cubin in gpu.binary ops) launched by "
-      "a host function in func/memref/gpu form; planned target, see docs/GPU.md",
+      "a host function in func/memref/gpu form (paddle-compile --target cuda lowers that host "
+      "code too; docs/GPU.md)",
       buildLowerToGPUPipeline);
 }

@@ -183,8 +183,9 @@ def compile(model, params=None, *, target="cpu", cuda_arch="sm_90", precision="f
     """Compiles a Paddle model path (file or directory), an ONNX file (.onnx) or pd
     MLIR text.
 
-    target: "cpu", or "cuda" (planned: refused for now, see docs/GPU.md) with
-    cuda_arch the GPU architecture ("sm_90", paddle-compile --cuda-arch).
+    target: "cpu", or "cuda" (fp32 inference on an NVIDIA GPU, not yet run on
+    one; docs/GPU.md) with cuda_arch the GPU architecture ("sm_90",
+    paddle-compile --cuda-arch).
     input_shapes: {input name: static shape} to fix dynamic dims.
     memory_plan: intermediate buffers in one arena per instance (paddle-compile
     --memory-plan); kernels: "onednn" (conv/matmul in oneDNN) or "none"

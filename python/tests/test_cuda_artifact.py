@@ -3,14 +3,15 @@ toolkit is; run, and compared with NumPy, where a CUDA device is visible.
 Where none is, the run must fail with the runtime's reason, and the
 execution test says why it is skipped."""
 import ctypes
+import importlib.util
 import os
 
 import numpy as np
 import pytest
 
 import paddle_mlir
-from paddle_mlir.builder import ProgramBuilder
 
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 TOOLKIT = os.environ.get("PADDLE_MLIR_CUDA_TOOLKIT", "/usr/local/cuda")
 pytestmark = pytest.mark.skipif(not os.access(os.path.join(TOOLKIT, "bin", "ptxas"), os.X_OK),
                                 reason="no CUDA toolkit (ptxas) at %s" % TOOLKIT)
@@ -31,21 +32,15 @@ def visible_device():
 
 
 def mlp(tmp_path):
-    rng = np.random.default_rng(3)
-    w1 = rng.standard_normal((16, 32)).astype(np.float32) * 0.3
-    b1 = rng.standard_normal(32).astype(np.float32)
-    w2 = rng.standard_normal((32, 10)).astype(np.float32) * 0.3
-    b = ProgramBuilder()
-    x = b.feed("x", [-1, 16])
-    h = b.relu(b.linear(x, b.param("w1", w1), b.param("b1", b1)))
-    b.fetch(b.softmax(b.linear(h, b.param("w2", w2), b.param("b2", np.zeros(10, np.float32)))))
-    b.save(str(tmp_path / "mlp"))
-
-    def reference(xs):
-        z = np.maximum(xs @ w1 + b1, 0) @ w2
-        e = np.exp(z - z.max(axis=1, keepdims=True))
-        return e / e.sum(axis=1, keepdims=True)
-    return str(tmp_path / "mlp"), reference
+    """The MLP of scripts/gpu-check (its builder program at tmp_path/mlp)
+    and its NumPy reference."""
+    spec = importlib.util.spec_from_file_location(
+        "gpu_check_prepare", os.path.join(ROOT, "scripts", "gpu-check", "prepare.py"))
+    prepare = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(prepare)
+    path = str(tmp_path / "mlp")
+    reference = prepare.mlp(path)
+    return path, lambda xs: reference(xs)[0]
 
 
 def test_cuda_artifact_runs_where_a_device_is(tmp_path):
@@ -69,10 +64,10 @@ def test_gpu_check_folder(tmp_path):
     one."""
     import subprocess
     import sys
-    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
     out = tmp_path / "gpu-check"
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path))
-    p = subprocess.run([sys.executable, os.path.join(root, "scripts", "gpu-check", "prepare.py"),
+    p = subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "gpu-check", "prepare.py"),
                         str(out), "sm_90"], capture_output=True, text=True, env=env, timeout=900)
     assert p.returncode == 0, p.stdout[-2000:] + p.stderr[-2000:]
     assert "prepared" in p.stdout and "4 cases" in p.stdout, p.stdout
@@ -95,10 +90,10 @@ def test_instances_on_one_device_share_its_weights(tmp_path):
     buffer and arena."""
     import subprocess
     import sys
-    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
     fake = str(tmp_path / "libfakecuda.so")
     subprocess.run(["cc", "-shared", "-fPIC", "-O1", "-o", fake,
-                    os.path.join(root, "test", "e2e", "Inputs", "fake_libcuda.c")], check=True)
+                    os.path.join(ROOT, "test", "e2e", "Inputs", "fake_libcuda.c")], check=True)
     path, _ = mlp(tmp_path)
     paddle_mlir.compile(path, target="cuda", input_shapes={"x": [8, 16]}).save(
         str(tmp_path / "artifact"))

@@ -41,8 +41,8 @@ static cl::opt<std::string> input(cl::Positional, cl::desc("MODEL|FILE.mlir"), c
 static cl::opt<std::string> params("params", cl::desc("Combined parameter file"),
                                    cl::value_desc("FILE"), cl::cat(category));
 static cl::opt<std::string> target("target",
-                                   cl::desc("cpu (default) or cuda (kernels compile; artifacts "
-                                            "are planned, see docs/GPU.md)"),
+                                   cl::desc("cpu (default) or cuda (fp32 inference on an NVIDIA "
+                                            "GPU, docs/GPU.md)"),
                                    cl::init("cpu"), cl::cat(category));
 static cl::opt<std::string> cudaArch("cuda-arch",
                                      cl::desc("With --target cuda: the GPU architecture, sm_NN "

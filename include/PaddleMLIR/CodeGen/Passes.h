@@ -83,12 +83,12 @@ struct LowerToGPUOptions : public PassPipelineOptions<LowerToGPUOptions> {
       llvm::cl::init(32)};
 };
 
-/// pd (after --pd-optimize) -> generated CUDA kernels (planned target,
-/// docs/GPU.md): pd -> linalg (everything generated, no library calls yet)
-/// -> buffers -> parallel loops -> one grid per op (pd-gpu-map-loops) ->
-/// gpu.launch_func of outlined kernels -> NVVM -> PTX or cubin in a
-/// gpu.binary. The host side stays in func/memref/gpu form: no CUDA runtime
-/// runs it yet.
+/// pd (after --pd-optimize) -> generated CUDA kernels (docs/GPU.md): pd ->
+/// linalg (everything generated, no library calls yet) -> buffers ->
+/// parallel loops -> one grid per op (pd-gpu-map-loops) -> gpu.launch_func
+/// of outlined kernels -> NVVM -> PTX or cubin in a gpu.binary. The host
+/// side stays in func/memref/gpu form (the CUDA target's addCUDAHostPasses
+/// lowers it for an artifact).
 void buildLowerToGPUPipeline(OpPassManager &pm, const LowerToGPUOptions &options);
 
 /// The PTX ISA version (as 10 * major + minor, e.g. 78 for 7.8) that first

@@ -18,8 +18,8 @@
 #include <vector>
 
 namespace mlir::pd {
-/// --target: the device the artifact runs on (cuda: kernels compile, the
-/// runtime that runs them is not built yet; docs/GPU.md).
+/// --target: the device the artifact runs on (cuda: fp32 inference through
+/// libpdrt_cuda, not yet run on a GPU; docs/GPU.md).
 enum class Target { CPU, CUDA };
 /// --precision: the element type heavy ops compute in (fp32; bf16 on CPUs
 /// with bf16 arithmetic; int8 for fake-quantized models; fp16 is for the
@@ -156,7 +156,8 @@ struct CompileOptions {
 /// its spelling. A bad value fails with the one message paddle-compile and
 /// Python both report, e.g. "--conv-layout must be auto, nhwc, nchw8c or
 /// nchw16c, not 'nchw4c'". Values that parse may still be refused by
-/// compileToArtifact as not built yet (--target cuda).
+/// compileToArtifact as not built yet (--precision fp16, --train with
+/// --target cuda).
 llvm::Error setCompileOption(CompileOptions &options, llvm::StringRef flag, llvm::StringRef value);
 } // namespace mlir::pd
 
