@@ -64,6 +64,7 @@ struct TensorInfo {
   bool trainable = false;      // a weight: updated by the train step
   bool optimizerState = false; // a trainable weight that is optimizer state, not the model's
   int64_t classes = -1, ignoreIndex = -100; // an input: a train step's labels
+  bool dataDependent = false;               // an output whose size depends on the data (NMS)
 };
 
 std::vector<int64_t> shapeOf(Type t) {
@@ -88,6 +89,8 @@ llvm::json::Array toJson(const std::vector<TensorInfo> &list, bool withOffsets) 
       o["trainable"] = true;
     if (t.optimizerState)
       o["optimizer_state"] = true;
+    if (t.dataDependent)
+      o["data_dependent"] = true;
     if (t.classes > 0) {
       o["classes"] = t.classes;
       o["ignore_index"] = t.ignoreIndex;
@@ -176,6 +179,9 @@ std::string header(StringRef name, const std::vector<TensorInfo> &inputs,
       os << "#define " << pos << "_DTYPE PDRT_" << StringRef(t.dtype).upper() << "\n";
       os << "#define " << pos << "_RANK " << t.shape.size() << "\n";
       os << "#define " << pos << "_SHAPE {" << dims << "} /* -1: dynamic */\n";
+      if (t.dataDependent)
+        os << "/* Its size depends on the data: read it from pdrt_get_output after each run. */\n"
+           << "#define " << pos << "_DATA_DEPENDENT 1\n";
       os << "#define " << up << "_" << k << "_" << StringRef(cIdent(t.name)).upper() << "_INDEX "
          << i << "\n";
     }
@@ -476,11 +482,34 @@ struct Interface {
   std::string blob;
 };
 
+/// Whether the size of `v` (a graph-level value) depends on the data, not
+/// only on the input shapes: the kept boxes of an NMS op and what is
+/// computed from them with a dynamic dim.
+bool dataDependentSize(Value v, DenseMap<Value, bool> &memo) {
+  auto type = dyn_cast<RankedTensorType>(v.getType());
+  if (!type || type.hasStaticShape())
+    return false;
+  Operation *def = v.getDefiningOp();
+  if (!def)
+    return false;
+  if (auto it = memo.find(v); it != memo.end())
+    return it->second;
+  memo[v] = false; // (no cycles at the graph level; this only bounds the walk)
+  bool dependent;
+  if (isa<pd::MulticlassNmsOp, pd::MulticlassNms2Op, pd::MulticlassNms3Op>(def))
+    dependent = cast<OpResult>(v).getResultNumber() < 2; // Out and Index, not NmsRoisNum
+  else
+    dependent = llvm::any_of(def->getOperands(),
+                             [&](Value operand) { return dataDependentSize(operand, memo); });
+  return memo[v] = dependent;
+}
+
 /// Reads the interface of the graph-level module: @main's named arguments
 /// and results, and the ml_program globals' data in the order
 /// pd-externalize-weights appends them as arguments.
 FailureOr<Interface> collectInterface(ModuleOp module, func::FuncOp main) {
   Interface io;
+  DenseMap<Value, bool> sizeMemo;
   for (unsigned i = 0; i < main.getNumArguments(); ++i) {
     auto nameAttr = main.getArgAttrOfType<StringAttr>(i, "pd.name");
     Type t = main.getArgument(i).getType();
@@ -497,6 +526,8 @@ FailureOr<Interface> collectInterface(ModuleOp module, func::FuncOp main) {
     Type t = main.getResultTypes()[i];
     io.outputs.push_back({nameAttr ? nameAttr.getValue().str() : "output_" + std::to_string(i),
                           dtypeName(cast<RankedTensorType>(t).getElementType()), shapeOf(t)});
+    io.outputs.back().dataDependent =
+        dataDependentSize(main.getBody().front().getTerminator()->getOperand(i), sizeMemo);
   }
   // A train step's parameter updates, which pd-externalize-weights appends
   // as results in this order.

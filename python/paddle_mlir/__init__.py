@@ -14,6 +14,7 @@ Submodules: `paddle_mlir.train` (compiled train steps),
 zoo), `paddle_mlir.reference` (NumPy reference evaluator).
 """
 
+import json
 import os
 import shutil
 import tempfile
@@ -35,12 +36,14 @@ def __getattr__(name):
 
 
 class TensorSpec(tuple):
-    """(name, dtype, shape) of a model input or output; None marks a dynamic dim."""
+    """(name, dtype, shape) of a model input or output; None marks a dynamic dim.
+    data_dependent: an output whose size depends on the values computed
+    (the boxes NMS keeps), known only from each run's result."""
 
-    __slots__ = ()
-
-    def __new__(cls, name, dtype, shape):
-        return super().__new__(cls, (name, dtype, tuple(shape)))
+    def __new__(cls, name, dtype, shape, data_dependent=False):
+        spec = super().__new__(cls, (name, dtype, tuple(shape)))
+        spec.data_dependent = data_dependent
+        return spec
 
     name = property(lambda self: self[0])
     dtype = property(lambda self: self[1])
@@ -76,7 +79,10 @@ class CompiledModel:
         self._tmp = _owned_tmpdir
         self.threads = threads
         self.inputs = [TensorSpec(*s) for s in self._model.inputs]
-        self.outputs = [TensorSpec(*s) for s in self._model.outputs]
+        # Which outputs' sizes depend on the data: the manifest says.
+        with open(os.path.join(self._dir, "manifest.json")) as f:
+            dependent = {o["name"] for o in json.load(f)["outputs"] if o.get("data_dependent")}
+        self.outputs = [TensorSpec(*s, data_dependent=s[0] in dependent) for s in self._model.outputs]
 
     def __del__(self):
         if getattr(self, "_tmp", None):

@@ -871,6 +871,84 @@ def _grid_sampler(ins, a):
     return {"Output": out.transpose(0, 3, 1, 2).astype(x.dtype)}
 
 
+# ---- multiclass NMS (issue 34): Paddle's MultiClassNMS / NMSFast, with
+# Scores [N, C, M] and BBoxes [N, M, 4]; comparisons and IoU in float32.
+
+def _nms_iou(p, q, normalized):
+    if q[0] > p[2] or q[2] < p[0] or q[1] > p[3] or q[3] < p[1]:
+        return np.float32(0.0)
+    one = np.float32(0.0 if normalized else 1.0)
+
+    def area(b):
+        return np.float32(0.0) if (b[2] < b[0] or b[3] < b[1]) else (b[2] - b[0] + one) * (b[3] - b[1] + one)
+
+    w = min(p[2], q[2]) - max(p[0], q[0]) + one
+    h = min(p[3], q[3]) - max(p[1], q[1]) + one
+    return (w * h) / (area(p) + area(q) - w * h)
+
+
+def _nms_image(boxes, scores, a):
+    """{label: kept box indices} of one image."""
+    thresh, top_k = np.float32(a["score_threshold"]), a["nms_top_k"]
+    eta, normalized = np.float32(a.get("nms_eta", 1.0)), a.get("normalized", True)
+    kept = {}
+    for label in range(scores.shape[0]):
+        if label == a.get("background_label", 0):
+            continue
+        s = scores[label]
+        order = sorted((i for i in range(len(s)) if s[i] > thresh), key=lambda i: -s[i])
+        if top_k > -1:
+            order = order[:top_k]
+        limit, chosen = np.float32(a.get("nms_threshold", 0.3)), []
+        for i in order:
+            if any(_nms_iou(boxes[i], boxes[k], normalized) > limit for k in chosen):
+                continue
+            chosen.append(i)
+            if eta < 1 and limit > 0.5:
+                limit = np.float32(limit * eta)
+        if chosen:
+            kept[label] = chosen
+    total = sum(len(v) for v in kept.values())
+    keep_top_k = a["keep_top_k"]
+    if keep_top_k > -1 and total > keep_top_k:
+        pairs = [(scores[label][i], label, i) for label in sorted(kept) for i in kept[label]]
+        pairs.sort(key=lambda t: -t[0])
+        kept = {}
+        for _, label, i in pairs[:keep_top_k]:
+            kept.setdefault(label, []).append(i)
+    return kept
+
+
+def _multiclass_nms(version):
+    def run(ins, a):
+        boxes, scores = ins["BBoxes"][0].astype(np.float32), ins["Scores"][0].astype(np.float32)
+        if scores.ndim != 3:
+            raise NotImplementedError("multiclass_nms with 2-D (LoD) scores")
+        rows, index, counts = [], [], []
+        for n in range(scores.shape[0]):
+            kept = _nms_image(boxes[n], scores[n], a)
+            counts.append(sum(len(v) for v in kept.values()))
+            for label in sorted(kept):
+                for i in kept[label]:
+                    rows.append([label, scores[n, label, i], *boxes[n, i]])
+                    index.append(n * scores.shape[2] + i)
+        out = np.array(rows, np.float32).reshape(-1, 6)
+        if version == 1:
+            return {"Out": out if rows else np.full((1, 1), -1, np.float32)}
+        res = {"Out": out, "Index": np.array(index, np.int32).reshape(-1, 1)}
+        if version == 3:
+            res["NmsRoisNum"] = np.array(counts, np.int32)
+        return res
+    return run
+
+
+OPS.update({
+    "multiclass_nms": _multiclass_nms(1),
+    "multiclass_nms2": _multiclass_nms(2),
+    "multiclass_nms3": _multiclass_nms(3),
+})
+
+
 OPS.update({
     "silu": _unary(lambda x, a: x / (1 + np.exp(-x))),
     "assign_value": _assign_value,

@@ -104,6 +104,10 @@ def interp_v1(name, method):
 FAKE_QUANT_MA = [A("moving_rate", "f32", 0.9, range=("0.0", "1.0")), A("bit_length", "i32", 8, min=1),
                  A("is_test", "bool", False), A("round_type", "i32", 1, min=0)]
 
+NMS_ATTRS = [A("score_threshold", "f32", None), A("nms_top_k", "i32", None, min=-1),
+             A("keep_top_k", "i32", None, min=-1), A("nms_threshold", "f32", 0.3), A("nms_eta", "f32", 1.0),
+             A("normalized", "bool", True), A("background_label", "i32", 0, min=-1)]
+
 OPS = [
     # ---------------------------------------------------------------- conv / norm / pool
     Op("conv2d", ["Input:float", "Filter:float"], ["Output:float"], conv_attrs(), "custom",
@@ -519,6 +523,19 @@ OPS = [
         A("iou_aware", "bool", False), A("iou_aware_factor", "f32", 0.5)],
        "custom", "YOLOv3 box decoding: boxes in image pixels and per-class scores for every anchor and cell",
        "%b, %s = pd.yolo_box %x, %size {anchors = array<i32: 10, 13, 16, 30>, class_num = 80 : i32} : (tensor<?x170x8x8xf32>, tensor<?x2xi32>) -> (tensor<?x128x4xf32>, tensor<?x128x80xf32>)"),
+    # multiclass NMS: the number of kept boxes depends on the data. Out rows
+    # are [label, score, xmin, ymin, xmax, ymax]; Index is each kept box's
+    # row in BBoxes flattened to [N * M]; NmsRoisNum counts them per image.
+    Op("multiclass_nms", ["BBoxes:float", "Scores:float"], ["Out:float"], NMS_ATTRS, "custom",
+       "multiclass non-maximum suppression per image (a kept-box count of zero gives Out = [[-1]])",
+       "%o = pd.multiclass_nms %b, %s {score_threshold = 0.01 : f32, nms_top_k = 100 : i32, keep_top_k = 10 : i32} : (tensor<?x50x4xf32>, tensor<?x3x50xf32>) -> tensor<?x?xf32>"),
+    Op("multiclass_nms2", ["BBoxes:float", "Scores:float"], ["Out:float", "Index:index"], NMS_ATTRS, "custom",
+       "multiclass non-maximum suppression per image, with the kept boxes' indices",
+       "%o, %i = pd.multiclass_nms2 %b, %s {score_threshold = 0.01 : f32, nms_top_k = 100 : i32, keep_top_k = 10 : i32} : (tensor<?x50x4xf32>, tensor<?x3x50xf32>) -> (tensor<?x6xf32>, tensor<?x1xi32>)"),
+    Op("multiclass_nms3", ["BBoxes:float", "Scores:float", "RoisNum:index?"], ["Out:float", "Index:index", "NmsRoisNum:index"],
+       NMS_ATTRS, "custom",
+       "multiclass non-maximum suppression per image, with the kept boxes' indices and their count per image",
+       "%o, %i, %n = pd.multiclass_nms3 %b, %s {score_threshold = 0.01 : f32, nms_top_k = 100 : i32, keep_top_k = 10 : i32} : (tensor<?x50x4xf32>, tensor<?x3x50xf32>) -> (tensor<?x6xf32>, tensor<?x1xi32>, tensor<?xi32>)"),
     # ---------------------------------------------------------------- quantization (QAT programs)
     Op("fake_quantize_moving_average_abs_max", ["X:float", "InScale:float", "InAccum:float?", "InState:float?"],
        ["Out:float", "OutScale:float"], FAKE_QUANT_MA, "custom",

@@ -200,6 +200,19 @@ enum Kind : int64_t { Max = 0 };
 constexpr int64_t NumFloats = 0;
 } // namespace pool
 
+/// pdk_multiclass_nms: Paddle's multiclass NMS over BBoxes [N, M, 4] and
+/// Scores [N, C, M] (fp32). The destination is an i32 selection of
+/// 1 + N + 3 * capacity entries: the total kept, the count per image, then
+/// (image, label, box) per kept box in Paddle's output order; the compiler
+/// gathers the results from it (the count is known only after the run).
+namespace nms {
+enum Slot : int64_t { Boxes, Scores, NumSlots };
+enum Int : int64_t { Background, NmsTopK, KeepTopK, Normalized, NumInts };
+enum Float : int64_t { ScoreThreshold, NmsThreshold, NmsEta, NumFloats };
+/// Entries per kept box after the header.
+constexpr int64_t EntryWords = 3;
+} // namespace nms
+
 /// pdk_time_conv2d(ints, floats, present, iterations, winograd), which
 /// pd-kernel-layouts calls to time a pdk_conv2d call.
 namespace timing {

@@ -6,17 +6,25 @@
 // image size. The arithmetic follows Paddle's CPU kernels term by term (the
 // same operation order), so results agree to the last bits in most cases.
 //
+// multiclass_nms(2, 3), whose result size depends on the scores: the
+// selection runs in the kernel library (pdk_multiclass_nms) into a buffer
+// bounded by the attributes and the input sizes; the results are gathered
+// from it with the kept count as their (data-dependent) first dim.
+//
 //===----------------------------------------------------------------------===//
 
 #include "PaddleMLIR/CodeGen/Passes.h"
 #include "PaddleMLIR/Dialect/Pd/IR/PdOps.h"
+#include "PaddleMLIR/Runtime/KernelABI.h"
 #include "Utils.h"
 
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 
 using namespace mlir;
 using namespace mlir::pd;
 using namespace mlir::pd::lowering;
+namespace nms = pdk::nms;
 
 namespace {
 Value idx(OpBuilder &b, Location loc, int64_t v) {
@@ -326,8 +334,157 @@ struct YoloBoxLowering : OpConversionPattern<YoloBoxOp> {
     return success();
   }
 };
+
+/// multiclass_nms, multiclass_nms2 and multiclass_nms3 (`Version` 1, 2, 3):
+///   sel = pdk_multiclass_nms(BBoxes, Scores)   i32 [1 + N + 3 * bound]
+///   Out[k] = [label, Scores[n, label, m], BBoxes[n, m, :]]  for the k-th
+///            (n, label, m) of sel, k < sel[0]
+///   Index[k] = n * M + m,  NmsRoisNum[n] = sel[1 + n]
+/// bound: N * min(keep_top_k, classes * min(nms_top_k, M)) (without the
+/// limits that are -1), so the selection is planned like any buffer. Out of
+/// multiclass_nms is [[-1]] when nothing is kept, as in Paddle.
+template <typename OpTy, int Version> struct NmsLowering : OpConversionPattern<OpTy> {
+  using OpConversionPattern<OpTy>::OpConversionPattern;
+  LogicalResult matchAndRewrite(OpTy op, typename OpTy::Adaptor a,
+                                ConversionPatternRewriter &r) const override {
+    Location loc = op.getLoc();
+    Value boxes = a.getBBoxes(), scores = a.getScores();
+    auto bt = cast<RankedTensorType>(boxes.getType());
+    auto st = cast<RankedTensorType>(scores.getType());
+    if (!bt.getElementType().isF32() || !st.getElementType().isF32()) {
+      op.emitOpError("is computed in fp32 only, got ") << bt << " and " << st;
+      return failure();
+    }
+    auto c = [&](int64_t v) { return idx(r, loc, v); };
+    auto dim = [&](Value t, int64_t i) { return r.createOrFold<tensor::DimOp>(loc, t, i); };
+    auto min = [&](Value x, Value y) { return r.createOrFold<arith::MinSIOp>(loc, x, y); };
+    auto mul = [&](Value x, Value y) { return r.createOrFold<arith::MulIOp>(loc, x, y); };
+    auto add = [&](Value x, Value y) { return r.createOrFold<arith::AddIOp>(loc, x, y); };
+    Value n = dim(scores, 0), classes = dim(scores, 1), m = dim(scores, 2);
+    int64_t bg = op.getBackgroundLabel(), nmsTopK = op.getNmsTopK(), keepTopK = op.getKeepTopK();
+    // The background class (when it is one of the C) is never kept.
+    Value isBg = r.createOrFold<arith::AndIOp>(
+        loc, r.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::sge, c(bg), c(0)),
+        r.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::slt, c(bg), classes));
+    Value kept = r.createOrFold<arith::SubIOp>(
+        loc, classes, r.createOrFold<arith::SelectOp>(loc, isBg, c(1), c(0)));
+    Value perClass = nmsTopK > -1 ? min(c(nmsTopK), m) : m;
+    Value perImage = mul(kept, perClass);
+    if (keepTopK > -1)
+      perImage = min(c(keepTopK), perImage);
+    Value capacity = r.createOrFold<arith::MaxSIOp>(loc, mul(n, perImage), c(1));
+    Value words = add(add(c(1), n), mul(c(nms::EntryWords), capacity));
+    Type i32 = r.getI32Type();
+    SmallVector<Value> dynWords;
+    std::optional<int64_t> staticWords = getConstantIntValue(words);
+    if (!staticWords)
+      dynWords.push_back(words);
+    Value empty = tensor::EmptyOp::create(
+        r, loc, SmallVector<int64_t>{staticWords ? *staticWords : ShapedType::kDynamic}, i32,
+        dynWords);
+    SmallVector<int64_t> ints(nms::NumInts);
+    ints[nms::Background] = bg;
+    ints[nms::NmsTopK] = nmsTopK;
+    ints[nms::KeepTopK] = keepTopK;
+    ints[nms::Normalized] = op.getNormalized();
+    SmallVector<float> floats(nms::NumFloats);
+    floats[nms::ScoreThreshold] = op.getScoreThreshold().convertToFloat();
+    floats[nms::NmsThreshold] = op.getNmsThreshold().convertToFloat();
+    floats[nms::NmsEta] = op.getNmsEta().convertToFloat();
+    auto call =
+        KernelCallOp::create(r, loc, empty.getType(), "pdk_multiclass_nms",
+                             ValueRange{boxes, scores}, empty, r.getDenseI64ArrayAttr({0, 1}),
+                             r.getDenseI64ArrayAttr(ints), r.getDenseF32ArrayAttr(floats));
+    call->setAttr("pd.from", r.getStringAttr(op->getName().stripDialect()));
+    Value sel = call.getResult();
+    auto selAt = [&](OpBuilder &b, Location l, Value i) -> Value {
+      Value v = tensor::ExtractOp::create(b, l, sel, ValueRange{i});
+      return arith::IndexCastOp::create(b, l, b.getIndexType(), v);
+    };
+    Value total = selAt(r, loc, c(0));
+    // Entry `k`'s (image, label, box).
+    auto entry = [&](OpBuilder &b, Location l, Value k) {
+      Value base =
+          arith::AddIOp::create(b, l, arith::AddIOp::create(b, l, idx(b, l, 1), n),
+                                arith::MulIOp::create(b, l, k, idx(b, l, nms::EntryWords)));
+      SmallVector<Value, 3> e;
+      for (int64_t w = 0; w < nms::EntryWords; ++w)
+        e.push_back(selAt(b, l, arith::AddIOp::create(b, l, base, idx(b, l, w))));
+      return e;
+    };
+    // Out's element (k, j): label, score, then the box's coordinate j - 2.
+    Type f = bt.getElementType();
+    auto outValue = [&](OpBuilder &b, Location l, Value k, Value j) -> Value {
+      SmallVector<Value, 3> e = entry(b, l, k);
+      Value label = convertScalar(b, l, arith::IndexCastOp::create(b, l, b.getI64Type(), e[1]), f);
+      Value score = tensor::ExtractOp::create(b, l, scores, ValueRange{e[0], e[1], e[2]});
+      Value two = idx(b, l, 2);
+      Value isCoord = arith::CmpIOp::create(b, l, arith::CmpIPredicate::sge, j, two);
+      Value coordIdx =
+          arith::SelectOp::create(b, l, isCoord, arith::SubIOp::create(b, l, j, two), idx(b, l, 0));
+      Value coord = tensor::ExtractOp::create(b, l, boxes, ValueRange{e[0], e[2], coordIdx});
+      return pick(b, l, j, {label, score, coord});
+    };
+    SmallVector<Value> results;
+    if (Version == 1) {
+      // [total, 6], or [[-1]] when nothing is kept.
+      Value none = arith::CmpIOp::create(r, loc, arith::CmpIPredicate::eq, total, c(0));
+      Value rows = arith::SelectOp::create(r, loc, none, c(1), total);
+      Value cols = arith::SelectOp::create(r, loc, none, c(1), c(6));
+      auto type = RankedTensorType::get({ShapedType::kDynamic, ShapedType::kDynamic}, f);
+      results.push_back(
+          generateTensor(r, loc, type, {rows, cols}, [&](OpBuilder &b, Location l) -> Value {
+            Value k = linalg::IndexOp::create(b, l, 0), j = linalg::IndexOp::create(b, l, 1);
+            auto branch = scf::IfOp::create(
+                b, l, none,
+                [&](OpBuilder &tb, Location tl) {
+                  scf::YieldOp::create(tb, tl, scalar(tb, tl, f, -1.0));
+                },
+                [&](OpBuilder &eb, Location el) {
+                  scf::YieldOp::create(eb, el, outValue(eb, el, k, j));
+                });
+            return branch.getResult(0);
+          }));
+    } else {
+      auto outType = RankedTensorType::get({ShapedType::kDynamic, 6}, f);
+      results.push_back(
+          generateTensor(r, loc, outType, {total}, [&](OpBuilder &b, Location l) -> Value {
+            return outValue(b, l, linalg::IndexOp::create(b, l, 0),
+                            linalg::IndexOp::create(b, l, 1));
+          }));
+      auto indexType = RankedTensorType::get({ShapedType::kDynamic, 1}, i32);
+      results.push_back(
+          generateTensor(r, loc, indexType, {total}, [&](OpBuilder &b, Location l) -> Value {
+            SmallVector<Value, 3> e = entry(b, l, linalg::IndexOp::create(b, l, 0));
+            Value flat = arith::AddIOp::create(b, l, arith::MulIOp::create(b, l, e[0], m), e[2]);
+            return arith::IndexCastOp::create(b, l, b.getI32Type(), flat);
+          }));
+      if (Version == 3) {
+        auto countType = cast<RankedTensorType>(op->getResult(2).getType());
+        SmallVector<Value> dynN;
+        if (countType.isDynamicDim(0))
+          dynN.push_back(n);
+        results.push_back(
+            generateTensor(r, loc, countType, dynN, [&](OpBuilder &b, Location l) -> Value {
+              Value i = arith::AddIOp::create(b, l, linalg::IndexOp::create(b, l, 0), idx(b, l, 1));
+              return tensor::ExtractOp::create(b, l, sel, ValueRange{i});
+            }));
+      }
+    }
+    // The op's declared types may be more static (a fixed 6 columns).
+    for (size_t i = 0; i < results.size(); ++i) {
+      Type want = op->getResult(i).getType();
+      if (results[i].getType() != want)
+        results[i] = tensor::CastOp::create(r, loc, want, results[i]);
+    }
+    r.replaceOp(op, results);
+    return success();
+  }
+};
 } // namespace
 
 void mlir::pd::populatePdDetectionToLinalgPatterns(RewritePatternSet &patterns) {
-  patterns.add<PriorBoxLowering, BoxCoderLowering, YoloBoxLowering>(patterns.getContext());
+  patterns.add<PriorBoxLowering, BoxCoderLowering, YoloBoxLowering, NmsLowering<MulticlassNmsOp, 1>,
+               NmsLowering<MulticlassNms2Op, 2>, NmsLowering<MulticlassNms3Op, 3>>(
+      patterns.getContext());
 }

@@ -137,6 +137,10 @@ private:
   pdp::ProgramDesc program;
   std::map<std::string, const pdp::VarDesc *> vars;
   llvm::StringMap<Value> env;
+  /// Values whose size depends on the data (the boxes NMS keeps, and what
+  /// is computed from them): Paddle's VarDescs hold compile-time guesses for
+  /// them (Fluid writes [M, 6] for multiclass_nms's Out), never their size.
+  llvm::DenseSet<Value> dataSized;
   llvm::StringMap<ml_program::GlobalOp> globals;
   ModuleOp module;
   func::FuncOp func;
@@ -510,8 +514,7 @@ static StringRef unsupportedKind(StringRef type) {
                           "increment", "is_empty", "select_input", "select_output"},
                          type))
     return "a control-flow op";
-  if (type.starts_with("multiclass_nms") ||
-      llvm::is_contained({"matrix_nms", "generate_proposals", "generate_proposals_v2",
+  if (llvm::is_contained({"matrix_nms", "generate_proposals", "generate_proposals_v2",
                           "where_index", "masked_select", "unique", "nonzero",
                           "distribute_fpn_proposals", "collect_fpn_proposals"},
                          type))
@@ -612,10 +615,20 @@ LogicalResult Importer::importOp(const pdp::OpDesc &op, int index) {
   Operation *created = b.create(state);
   SmallVector<Type> inferred;
   auto shapeFn = dyn_cast<PdShapeInference>(created);
+  bool nms = isa<MulticlassNmsOp, MulticlassNms2Op, MulticlassNms3Op>(created);
+  bool fromDataSized =
+      llvm::any_of(created->getOperands(), [&](Value v) { return dataSized.contains(v); });
   if (shapeFn && succeeded(shapeFn.inferResultTypes(inferred, /*emitErrors=*/false)) &&
       inferred.size() == created->getNumResults())
     for (auto [result, type] : llvm::zip(created->getResults(), inferred))
-      result.setType(refine(result.getType(), type));
+      // Sizes that depend on the data come from shape inference alone.
+      result.setType(nms || fromDataSized ? type : refine(result.getType(), type));
+  for (OpResult result : created->getResults()) {
+    auto t = dyn_cast<RankedTensorType>(result.getType());
+    if ((nms && result.getResultNumber() < 2) ||
+        (fromDataSized && !nms && t && !t.hasStaticShape()))
+      dataSized.insert(result);
+  }
   for (auto [name, result] : llvm::zip(outNames, created->getResults()))
     env[name] = result;
   return success();

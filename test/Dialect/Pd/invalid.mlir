@@ -1492,6 +1492,33 @@ func.func @negative_yolo_box_channels(%x: tensor<1x15x4x4xf32>, %s: tensor<1x2xi
 
 // -----
 
+// Tests that multiclass_nms refuses the LoD form (2-D Scores) by name.
+func.func @negative_multiclass_nms_lod(%b: tensor<8x3x4xf32>, %s: tensor<8x3xf32>) {
+  // expected-error @+1 {{2-D Scores (boxes grouped per image by RoisNum or LoD) are not supported yet}}
+  %o = pd.multiclass_nms %b, %s {score_threshold = 0.01 : f32, nms_top_k = 100 : i32, keep_top_k = 10 : i32} : (tensor<8x3x4xf32>, tensor<8x3xf32>) -> tensor<?x?xf32>
+  return
+}
+
+// -----
+
+// Tests that multiclass_nms3 checks BBoxes against Scores.
+func.func @negative_multiclass_nms3_boxes(%b: tensor<2x40x4xf32>, %s: tensor<2x3x50xf32>) {
+  // expected-error @+1 {{BBoxes [2, 40, 4] and Scores [2, 3, 50] must be [N, M, 4] and [N, C, M]}}
+  %o, %i, %n = pd.multiclass_nms3 %b, %s {score_threshold = 0.01 : f32, nms_top_k = 100 : i32, keep_top_k = 10 : i32} : (tensor<2x40x4xf32>, tensor<2x3x50xf32>) -> (tensor<?x6xf32>, tensor<?x1xi32>, tensor<2xi32>)
+  return
+}
+
+// -----
+
+// Tests that multiclass_nms2 needs 4-coordinate boxes.
+func.func @negative_multiclass_nms2_polygons(%b: tensor<2x50x8xf32>, %s: tensor<2x3x50xf32>) {
+  // expected-error @+1 {{BBoxes must hold 4 coordinates per box (xmin, ymin, xmax, ymax), got [2, 50, 8]}}
+  %o, %i = pd.multiclass_nms2 %b, %s {score_threshold = 0.01 : f32, nms_top_k = 100 : i32, keep_top_k = 10 : i32} : (tensor<2x50x8xf32>, tensor<2x3x50xf32>) -> (tensor<?x6xf32>, tensor<?x1xi32>)
+  return
+}
+
+// -----
+
 // Tests that interpolation needs a 4-D X.
 func.func @negative_interp_rank(%x: tensor<3x8x8xf32>) {
   // expected-error @+1 {{'pd.bilinear_interp_v2' op X must have rank 4, got 3}}

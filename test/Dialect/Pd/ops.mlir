@@ -1392,6 +1392,18 @@ func.func @yolo_box(%x: tensor<?x16x4x4xf32>, %s: tensor<?x2xi32>) -> (tensor<?x
   return %b, %c : tensor<?x32x4xf32>, tensor<?x32x3xf32>
 }
 
+// Tests that the multiclass NMS ops round-trip, their kept-box counts dynamic.
+// CHECK-LABEL: func.func @multiclass_nms
+// CHECK: pd.multiclass_nms %arg0, %arg1 {keep_top_k = 10 : i32, nms_top_k = 100 : i32, score_threshold = 0.00999999977 : f32} : (tensor<?x50x4xf32>, tensor<?x3x50xf32>) -> tensor<?x?xf32>
+// CHECK: pd.multiclass_nms2 %arg0, %arg1 {background_label = -1 : i32, keep_top_k = -1 : i32, nms_eta = 0.899999976 : f32, nms_top_k = -1 : i32, normalized = false, score_threshold = 5.000000e-01 : f32} : (tensor<?x50x4xf32>, tensor<?x3x50xf32>) -> (tensor<?x6xf32>, tensor<?x1xi32>)
+// CHECK: pd.multiclass_nms3 %arg0, %arg1 {keep_top_k = 10 : i32, nms_threshold = 4.500000e-01 : f32, nms_top_k = 100 : i32, score_threshold = 0.00999999977 : f32} : (tensor<?x50x4xf32>, tensor<?x3x50xf32>) -> (tensor<?x6xf32>, tensor<?x1xi32>, tensor<?xi32>)
+func.func @multiclass_nms(%b: tensor<?x50x4xf32>, %s: tensor<?x3x50xf32>) -> (tensor<?x?xf32>, tensor<?x6xf32>, tensor<?x1xi32>, tensor<?x6xf32>, tensor<?x1xi32>, tensor<?xi32>) {
+  %o1 = pd.multiclass_nms %b, %s {score_threshold = 0.01 : f32, nms_top_k = 100 : i32, keep_top_k = 10 : i32} : (tensor<?x50x4xf32>, tensor<?x3x50xf32>) -> tensor<?x?xf32>
+  %o2, %i2 = pd.multiclass_nms2 %b, %s {score_threshold = 0.5 : f32, nms_top_k = -1 : i32, keep_top_k = -1 : i32, nms_eta = 0.9 : f32, normalized = false, background_label = -1 : i32} : (tensor<?x50x4xf32>, tensor<?x3x50xf32>) -> (tensor<?x6xf32>, tensor<?x1xi32>)
+  %o3, %i3, %n3 = pd.multiclass_nms3 %b, %s {score_threshold = 0.01 : f32, nms_top_k = 100 : i32, keep_top_k = 10 : i32, nms_threshold = 0.45 : f32} : (tensor<?x50x4xf32>, tensor<?x3x50xf32>) -> (tensor<?x6xf32>, tensor<?x1xi32>, tensor<?xi32>)
+  return %o1, %o2, %i2, %o3, %i3, %n3 : tensor<?x?xf32>, tensor<?x6xf32>, tensor<?x1xi32>, tensor<?x6xf32>, tensor<?x1xi32>, tensor<?xi32>
+}
+
 // Tests that the ops of real programs that used to stop the import round-trip.
 // CHECK-LABEL: func.func @import_blockers
 // CHECK: pd.batch_norm %arg0, %arg1, %arg1, %arg1, %arg1 {epsilon = 0.00999999977 : f32}

@@ -1888,6 +1888,59 @@ LogicalResult YoloBoxOp::inferResultTypes(SmallVectorImpl<Type> &types, bool emi
   return success();
 }
 
+/// The multiclass_nms family: BBoxes [N, M, 4], Scores [N, C, M]. Returns
+/// N (the batch) or failure. The count of kept boxes depends on the data, so
+/// the results' first dims are dynamic.
+static FailureOr<int64_t> nmsBatch(const Checker &c, Value boxes, Value scores) {
+  auto no = [&](const Twine &msg) -> FailureOr<int64_t> {
+    (void)c.fail(msg);
+    return failure();
+  };
+  if (rt(scores).getRank() == 2)
+    return no("2-D Scores (boxes grouped per image by RoisNum or LoD) are not supported yet; "
+              "only Scores [N, C, M] with BBoxes [N, M, 4]");
+  if (failed(c.rank(boxes, "BBoxes", 3, 3)) || failed(c.rank(scores, "Scores", 3, 3)))
+    return failure();
+  auto b = rt(boxes), s = rt(scores);
+  if (conflict(b.getDimSize(2), 4))
+    return no("BBoxes must hold 4 coordinates per box (xmin, ymin, xmax, ymax), got " +
+              shapeStr(b.getShape()));
+  if (conflict(b.getDimSize(0), s.getDimSize(0)) || conflict(b.getDimSize(1), s.getDimSize(2)))
+    return no("BBoxes " + shapeStr(b.getShape()) + " and Scores " + shapeStr(s.getShape()) +
+              " must be [N, M, 4] and [N, C, M]");
+  return isDyn(b.getDimSize(0)) ? s.getDimSize(0) : b.getDimSize(0);
+}
+
+LogicalResult MulticlassNmsOp::inferResultTypes(SmallVectorImpl<Type> &types, bool emit) {
+  Checker c{*this, emit};
+  if (failed(nmsBatch(c, getBBoxes(), getScores())))
+    return failure();
+  // [kept, 6], or [1, 1] holding -1 when nothing is kept.
+  types.push_back(tensor({kDyn, kDyn}, rt(getBBoxes()).getElementType()));
+  return success();
+}
+
+LogicalResult MulticlassNms2Op::inferResultTypes(SmallVectorImpl<Type> &types, bool emit) {
+  Checker c{*this, emit};
+  if (failed(nmsBatch(c, getBBoxes(), getScores())))
+    return failure();
+  types.push_back(tensor({kDyn, 6}, rt(getBBoxes()).getElementType()));
+  types.push_back(tensor({kDyn, 1}, IntegerType::get(getContext(), 32)));
+  return success();
+}
+
+LogicalResult MulticlassNms3Op::inferResultTypes(SmallVectorImpl<Type> &types, bool emit) {
+  Checker c{*this, emit};
+  FailureOr<int64_t> n = nmsBatch(c, getBBoxes(), getScores());
+  if (failed(n))
+    return failure();
+  Type i32 = IntegerType::get(getContext(), 32);
+  types.push_back(tensor({kDyn, 6}, rt(getBBoxes()).getElementType()));
+  types.push_back(tensor({kDyn, 1}, i32));
+  types.push_back(tensor({*n}, i32));
+  return success();
+}
+
 //===----------------------------------------------------------------------===//
 // Ops of real programs that had blocked their import (issue 23)
 //===----------------------------------------------------------------------===//

@@ -3953,6 +3953,91 @@ def Pd_YoloBoxOp : Pd_Op<"yolo_box"> {
   let assemblyFormat = "$X `,` $ImgSize attr-dict `:` functional-type(operands, results)";
 }
 
+def Pd_MulticlassNmsOp : Pd_Op<"multiclass_nms"> {
+  let summary = "multiclass non-maximum suppression per image (a kept-box count of zero gives Out = [[-1]])";
+  let description = [{
+    Paddle operator `multiclass_nms`: multiclass non-maximum suppression per image (a kept-box count of zero gives Out = [[-1]]).
+
+    Input slots: BBoxes, Scores. Output slots: Out.
+
+    Example:
+
+    ```mlir
+    %o = pd.multiclass_nms %b, %s {score_threshold = 0.01 : f32, nms_top_k = 100 : i32, keep_top_k = 10 : i32} : (tensor<?x50x4xf32>, tensor<?x3x50xf32>) -> tensor<?x?xf32>
+    ```
+  }];
+  let arguments = (ins
+    Pd_FloatTensor:$BBoxes,
+    Pd_FloatTensor:$Scores,
+    F32Attr:$score_threshold,
+    ConfinedAttr<Pd_I32Attr, [IntMinValue<-1>]>:$nms_top_k,
+    ConfinedAttr<Pd_I32Attr, [IntMinValue<-1>]>:$keep_top_k,
+    DefaultValuedAttr<F32Attr, "0.3">:$nms_threshold,
+    DefaultValuedAttr<F32Attr, "1.0">:$nms_eta,
+    DefaultValuedAttr<BoolAttr, "true">:$normalized,
+    DefaultValuedAttr<ConfinedAttr<Pd_I32Attr, [IntMinValue<-1>]>, "0">:$background_label
+  );
+  let results = (outs Pd_FloatTensor:$Out);
+  let assemblyFormat = "$BBoxes `,` $Scores attr-dict `:` functional-type(operands, results)";
+}
+
+def Pd_MulticlassNms2Op : Pd_Op<"multiclass_nms2"> {
+  let summary = "multiclass non-maximum suppression per image, with the kept boxes' indices";
+  let description = [{
+    Paddle operator `multiclass_nms2`: multiclass non-maximum suppression per image, with the kept boxes' indices.
+
+    Input slots: BBoxes, Scores. Output slots: Out, Index.
+
+    Example:
+
+    ```mlir
+    %o, %i = pd.multiclass_nms2 %b, %s {score_threshold = 0.01 : f32, nms_top_k = 100 : i32, keep_top_k = 10 : i32} : (tensor<?x50x4xf32>, tensor<?x3x50xf32>) -> (tensor<?x6xf32>, tensor<?x1xi32>)
+    ```
+  }];
+  let arguments = (ins
+    Pd_FloatTensor:$BBoxes,
+    Pd_FloatTensor:$Scores,
+    F32Attr:$score_threshold,
+    ConfinedAttr<Pd_I32Attr, [IntMinValue<-1>]>:$nms_top_k,
+    ConfinedAttr<Pd_I32Attr, [IntMinValue<-1>]>:$keep_top_k,
+    DefaultValuedAttr<F32Attr, "0.3">:$nms_threshold,
+    DefaultValuedAttr<F32Attr, "1.0">:$nms_eta,
+    DefaultValuedAttr<BoolAttr, "true">:$normalized,
+    DefaultValuedAttr<ConfinedAttr<Pd_I32Attr, [IntMinValue<-1>]>, "0">:$background_label
+  );
+  let results = (outs Pd_FloatTensor:$Out, Pd_IndexTensor:$Index);
+  let assemblyFormat = "$BBoxes `,` $Scores attr-dict `:` functional-type(operands, results)";
+}
+
+def Pd_MulticlassNms3Op : Pd_Op<"multiclass_nms3"> {
+  let summary = "multiclass non-maximum suppression per image, with the kept boxes' indices and their count per image";
+  let description = [{
+    Paddle operator `multiclass_nms3`: multiclass non-maximum suppression per image, with the kept boxes' indices and their count per image.
+
+    Input slots: BBoxes, Scores, RoisNum (optional). Output slots: Out, Index, NmsRoisNum.
+
+    Example:
+
+    ```mlir
+    %o, %i, %n = pd.multiclass_nms3 %b, %s {score_threshold = 0.01 : f32, nms_top_k = 100 : i32, keep_top_k = 10 : i32} : (tensor<?x50x4xf32>, tensor<?x3x50xf32>) -> (tensor<?x6xf32>, tensor<?x1xi32>, tensor<?xi32>)
+    ```
+  }];
+  let arguments = (ins
+    Pd_FloatTensor:$BBoxes,
+    Pd_FloatTensor:$Scores,
+    Optional<Pd_IndexTensor>:$RoisNum,
+    F32Attr:$score_threshold,
+    ConfinedAttr<Pd_I32Attr, [IntMinValue<-1>]>:$nms_top_k,
+    ConfinedAttr<Pd_I32Attr, [IntMinValue<-1>]>:$keep_top_k,
+    DefaultValuedAttr<F32Attr, "0.3">:$nms_threshold,
+    DefaultValuedAttr<F32Attr, "1.0">:$nms_eta,
+    DefaultValuedAttr<BoolAttr, "true">:$normalized,
+    DefaultValuedAttr<ConfinedAttr<Pd_I32Attr, [IntMinValue<-1>]>, "0">:$background_label
+  );
+  let results = (outs Pd_FloatTensor:$Out, Pd_IndexTensor:$Index, Pd_IndexTensor:$NmsRoisNum);
+  let assemblyFormat = "$BBoxes `,` $Scores (`RoisNum` `(` $RoisNum^ `)`)? attr-dict `:` functional-type(operands, results)";
+}
+
 def Pd_FakeQuantizeMovingAverageAbsMaxOp : Pd_Op<"fake_quantize_moving_average_abs_max", [AttrSizedOperandSegments]> {
   let summary = "quantizes x to bit_length-bit integers (stored as float) with a moving-average abs-max scale";
   let description = [{

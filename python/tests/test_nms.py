@@ -1,0 +1,174 @@
+"""multiclass_nms, multiclass_nms2 and multiclass_nms3: outputs whose size
+depends on the data. Compiled programs (dynamic batch) against an NMS
+written here in NumPy from Paddle's definition: per image and class, boxes
+above score_threshold by descending score, at most nms_top_k, each kept
+when its IoU with every kept box is at most the threshold (lowered by
+nms_eta while above 0.5); then the keep_top_k best of the image, grouped by
+label. Covers suppression, both top-k limits, the background label, pixel
+(unnormalized) boxes, adaptive thresholds, batches of several sizes from
+one artifact, and zero kept boxes (Paddle's [[-1]] for multiclass_nms)."""
+import json
+import os
+import subprocess
+
+import numpy as np
+import pytest
+
+import paddle_mlir
+from paddle_mlir.builder import ProgramBuilder
+
+BUILD = os.environ.get("PADDLE_MLIR_BUILD_DIR",
+                       os.path.join(os.path.dirname(__file__), "..", "..", "build"))
+
+
+def iou(a, b, normalized):
+    """IoU of corner boxes a and b, in float32 as Paddle computes it."""
+    a, b = a.astype(np.float32), b.astype(np.float32)
+    if b[0] > a[2] or b[2] < a[0] or b[1] > a[3] or b[3] < a[1]:
+        return np.float32(0)
+    extra = np.float32(0 if normalized else 1)
+
+    def area(x):
+        if x[2] < x[0] or x[3] < x[1]:
+            return np.float32(0)
+        return (x[2] - x[0] + extra) * (x[3] - x[1] + extra)
+
+    inter = (min(a[2], b[2]) - max(a[0], b[0]) + extra) * (min(a[3], b[3]) - max(a[1], b[1]) + extra)
+    return inter / (area(a) + area(b) - inter)
+
+
+def nms_numpy(boxes, scores, attrs):
+    """(rows of [label, score, box], flat box indices, count per image)."""
+    n, c, m = scores.shape
+    rows, index, counts = [], [], []
+    for i in range(n):
+        picked = []  # (label, box, score) in label order, best first per label
+        for label in range(c):
+            if label == attrs["background_label"]:
+                continue
+            s = scores[i, label]
+            cand = [j for j in np.argsort(-s, kind="stable") if s[j] > np.float32(attrs["score_threshold"])]
+            if attrs["nms_top_k"] > -1:
+                cand = cand[:attrs["nms_top_k"]]
+            thr, keep = np.float32(attrs["nms_threshold"]), []
+            for j in cand:
+                if all(iou(boxes[i, j], boxes[i, k], attrs["normalized"]) <= thr for k in keep):
+                    keep.append(j)
+                    if attrs["nms_eta"] < 1 and thr > 0.5:
+                        thr = np.float32(thr * np.float32(attrs["nms_eta"]))
+            picked += [(label, j, s[j]) for j in keep]
+        k = attrs["keep_top_k"]
+        if k > -1 and len(picked) > k:
+            best = sorted(picked, key=lambda p: -p[2])[:k]          # stable: ties keep label order
+            picked = sorted(best, key=lambda p: p[0])               # regroup by label
+        counts.append(len(picked))
+        for label, j, score in picked:
+            rows.append([label, score] + list(boxes[i, j]))
+            index.append(i * m + j)
+    return (np.array(rows, np.float32).reshape(-1, 6), np.array(index, np.int32).reshape(-1, 1),
+            np.array(counts, np.int32))
+
+
+def build(path, version, attrs, m=12, c=4):
+    b = ProgramBuilder()
+    bb = b.feed("bboxes", [-1, m, 4])
+    sc = b.feed("scores", [-1, c, m])
+    op = {1: "multiclass_nms", 2: "multiclass_nms2", 3: "multiclass_nms3"}[version]
+    outs = {"Out": [b.tmp("nms_out", [-1, 6])]}
+    if version >= 2:
+        outs["Index"] = [b.tmp("nms_index", [-1, 1], "int32")]
+    if version == 3:
+        outs["NmsRoisNum"] = [b.tmp("nms_num", [-1], "int32")]
+    b.op(op, {"BBoxes": [bb], "Scores": [sc]}, outs, attrs)
+    for vs in outs.values():
+        b.fetch(vs[0])
+    b.save(str(path))
+    return paddle_mlir.compile(str(path))
+
+
+def clustered(rng, n, m, scale):
+    """Boxes in a few clusters (so NMS suppresses) with random scores."""
+    centers = rng.rand(n, 3, 2) * scale
+    which = rng.randint(0, 3, size=(n, m))
+    c = np.take_along_axis(centers, which[..., None], axis=1) + rng.randn(n, m, 2) * 0.03 * scale
+    wh = (0.15 + 0.1 * rng.rand(n, m, 2)) * scale
+    return np.concatenate([c - wh / 2, c + wh / 2], axis=2).astype(np.float32)
+
+
+ATTRS = {"score_threshold": 0.2, "nms_top_k": 6, "keep_top_k": 5, "nms_threshold": 0.45,
+         "nms_eta": 1.0, "normalized": True, "background_label": 0}
+
+
+def check(model, version, boxes, scores, attrs):
+    got = model(boxes, scores)
+    rows, index, counts = nms_numpy(boxes, scores, attrs)
+    if version == 1 and len(rows) == 0:
+        np.testing.assert_array_equal(got[0], [[-1.0]])
+        return 0
+    assert got[0].shape == rows.shape, (got[0].shape, rows.shape)
+    np.testing.assert_array_equal(got[0], rows)
+    if version >= 2:
+        np.testing.assert_array_equal(got[1], index)
+    if version == 3:
+        np.testing.assert_array_equal(got[2], counts)
+    return len(rows)
+
+
+@pytest.mark.parametrize("version", [1, 2, 3])
+def test_nms_matches_numpy(tmp_path, version):
+    model = build(tmp_path / "nms", version, ATTRS)
+    rng = np.random.RandomState(version)
+    kept = []
+    for n in (1, 3, 2):
+        boxes = clustered(rng, n, 12, 1.0)
+        scores = rng.rand(n, 4, 12).astype(np.float32)
+        kept.append(check(model, version, boxes, scores, ATTRS))
+    # keep_top_k (5 per image) bounded the result; suppression happened.
+    assert 0 < max(kept) <= 5 * 3
+    # Nothing above the threshold: no rows ([[-1]] for multiclass_nms).
+    boxes = clustered(rng, 2, 12, 1.0)
+    assert check(model, version, boxes, np.full((2, 4, 12), 0.2, np.float32), ATTRS) == 0
+
+
+def test_nms_pixel_boxes_eta_no_background_no_limits(tmp_path):
+    attrs = {"score_threshold": 0.05, "nms_top_k": -1, "keep_top_k": -1, "nms_threshold": 0.7,
+             "nms_eta": 0.9, "normalized": False, "background_label": -1}
+    model = build(tmp_path / "px", 3, attrs, m=30, c=3)
+    rng = np.random.RandomState(7)
+    for n in (1, 2):
+        boxes = clustered(rng, n, 30, 100.0)
+        scores = rng.rand(n, 3, 30).astype(np.float32)
+        got = model(boxes, scores)
+        rows, index, counts = nms_numpy(boxes, scores, attrs)
+        # The adaptive threshold (0.7 -> 0.63 -> 0.567 -> ...) matters here.
+        plain = nms_numpy(boxes, scores, dict(attrs, nms_eta=1.0))[0]
+        assert len(plain) != len(rows)
+        np.testing.assert_array_equal(got[0], rows)
+        np.testing.assert_array_equal(got[1], index)
+        np.testing.assert_array_equal(got[2], counts)
+
+
+def test_nms_outputs_are_marked_data_dependent(tmp_path):
+    model = build(tmp_path / "dd", 3, ATTRS)
+    assert [o.data_dependent for o in model.outputs] == [True, True, False]
+    with open(os.path.join(model.artifact_dir, "manifest.json")) as f:
+        manifest = json.load(f)
+    assert [o.get("data_dependent", False) for o in manifest["outputs"]] == [True, True, False]
+    with open(os.path.join(model.artifact_dir, "model.h")) as f:
+        header = f.read()
+    assert header.count("_DATA_DEPENDENT 1") == 2
+
+
+def test_nms_lod_scores_are_refused(tmp_path):
+    b = ProgramBuilder()
+    bb = b.feed("bboxes", [-1, 3, 4])
+    sc = b.feed("scores", [-1, 3])
+    out = b.tmp("nms_out", [-1, 6])
+    b.op("multiclass_nms", {"BBoxes": [bb], "Scores": [sc]}, {"Out": [out]}, ATTRS)
+    b.fetch(out)
+    b.save(str(tmp_path / "lod"))
+    p = subprocess.run([os.path.join(BUILD, "bin", "paddle-compile"), str(tmp_path / "lod"),
+                        "-o", str(tmp_path / "out")], capture_output=True, text=True)
+    assert 0 < p.returncode < 128
+    assert "multiclass_nms" in p.stderr and "2-D Scores" in p.stderr, p.stderr
+    assert not os.path.exists(tmp_path / "out" / "manifest.json")

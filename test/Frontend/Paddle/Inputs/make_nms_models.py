@@ -1,0 +1,28 @@
+"""Writes a Paddle program with multiclass_nms, multiclass_nms2 and
+multiclass_nms3 on the same boxes and scores, with the VarDesc shapes
+Paddle writes ([-1, 6] for Out, [-1, 1] for Index), for the importer test.
+
+Usage: make_nms_models.py OUTDIR
+"""
+import os
+import sys
+
+from paddle_mlir.builder import ProgramBuilder
+
+out = sys.argv[1]
+attrs = {"score_threshold": 0.05, "nms_top_k": 20, "keep_top_k": 8, "nms_threshold": 0.5,
+         "nms_eta": 1.0, "normalized": False, "background_label": 0}
+b = ProgramBuilder()
+boxes = b.feed("bboxes", [-1, 16, 4])
+scores = b.feed("scores", [-1, 3, 16])
+o1 = b.tmp("multiclass_nms", [-1, 6])
+b.op("multiclass_nms", {"BBoxes": [boxes], "Scores": [scores]}, {"Out": [o1]}, attrs)
+o2, i2 = b.tmp("multiclass_nms2", [-1, 6]), b.tmp("multiclass_nms2_index", [-1, 1], "int32")
+b.op("multiclass_nms2", {"BBoxes": [boxes], "Scores": [scores]}, {"Out": [o2], "Index": [i2]}, attrs)
+o3, i3 = b.tmp("multiclass_nms3", [-1, 6]), b.tmp("multiclass_nms3_index", [-1, 1], "int32")
+n3 = b.tmp("multiclass_nms3_num", [-1], "int32")
+b.op("multiclass_nms3", {"BBoxes": [boxes], "Scores": [scores]},
+     {"Out": [o3], "Index": [i3], "NmsRoisNum": [n3]}, attrs)
+for v in (o1, o2, i2, o3, i3, n3):
+    b.fetch(v)
+b.save(os.path.join(out, "nms"))
