@@ -330,3 +330,37 @@ def test_selected_rows_feed_is_still_an_error(tmp_path):
     model = save(b, tmp_path / "m", sparse)
     with pytest.raises(Exception, match="SELECTED_ROWS"):
         ir.import_paddle(model)
+
+
+def test_stack_and_unstack_with_dynamic_dims(tmp_path):
+    # BlazeFace stacks four [?, ?] coordinate maps on a last axis (-1).
+    rng = np.random.RandomState(3)
+    for axis in (-1, 0, 1):
+        b = ProgramBuilder()
+        xs = [b.feed("x%d" % i, [-1, -1]) for i in range(3)]
+        shape = {-1: [-1, -1, 3], 0: [3, -1, -1], 1: [-1, 3, -1]}[axis]
+        y = b.op("stack", {"X": xs}, {"Y": [b.tmp("stack", shape)]}, {"axis": axis})
+        parts = [b.tmp("unstack", [-1, -1]) for _ in range(3)]
+        b.op("unstack", {"X": [y]}, {"Y": parts}, {"axis": axis, "num": 3})
+        b.fetch(y)
+        b.fetch(parts[2])
+        ins = [rng.rand(2, 5).astype(np.float32) for _ in range(3)]
+        want = np.stack(ins, axis=axis)
+        check(save(b, tmp_path / ("s%d" % (axis + 1))), ins, [want, ins[2]], tmp_path)
+
+
+def test_matmul_v2_with_vector_operands(tmp_path):
+    # PicoDet's distribution head multiplies [?, 8] by a [8] vector.
+    rng = np.random.RandomState(4)
+    cases = [([-1, 8], [8], [-1], (5, 8), (8,)),
+             ([8], [-1, 8, 3], [-1, 3], (8,), (2, 8, 3)),
+             ([8], [8], [], (8,), (8,)),
+             ([2, -1, 8], [8], [2, -1], (2, 4, 8), (8,))]
+    for k, (xs, ys, outs, xv, yv) in enumerate(cases):
+        b = ProgramBuilder()
+        x, y = b.feed("x", xs), b.feed("y", ys)
+        out = b.op("matmul_v2", {"X": [x], "Y": [y]}, {"Out": [b.tmp("matmul", outs)]},
+                   {"trans_x": False, "trans_y": False})
+        b.fetch(out)
+        a, c = rng.rand(*xv).astype(np.float32), rng.rand(*yv).astype(np.float32)
+        check(save(b, tmp_path / ("m%d" % k)), [a, c], [np.matmul(a, c)], tmp_path)

@@ -134,13 +134,56 @@ struct MulLowering : OpConversionPattern<MulOp> {
 template <typename OpTy>
 LogicalResult lowerMatmul(OpTy op, Value x, Value y, bool tx, bool ty, double alpha,
                           ConversionPatternRewriter &r) {
+  Location loc = op.getLoc();
   auto outType = cast<RankedTensorType>(op.getType());
-  auto m = contraction(r, op.getLoc(), x, y, tx, ty, outType);
+  // A vector operand (NumPy's rule, transposes ignored): X [K] is [1, K],
+  // Y [K] is [K, 1], and that unit dim is dropped from the product.
+  auto xt = cast<RankedTensorType>(x.getType()), yt = cast<RankedTensorType>(y.getType());
+  bool xVec = xt.getRank() == 1, yVec = yt.getRank() == 1;
+  auto asMatrix = [&](Value v, bool row) {
+    auto t = cast<RankedTensorType>(v.getType());
+    SmallVector<int64_t> shape =
+        row ? SmallVector<int64_t>{1, t.getDimSize(0)} : SmallVector<int64_t>{t.getDimSize(0), 1};
+    return tensor::ExpandShapeOp::create(r, loc, RankedTensorType::get(shape, t.getElementType()),
+                                         v, ArrayRef<ReassociationIndices>{{0, 1}})
+        .getResult();
+  };
+  RankedTensorType productType = outType;
+  if (xVec || yVec) {
+    SmallVector<int64_t> shape(outType.getShape());
+    if (xVec && yVec)
+      shape = {1, 1};
+    else if (xVec)
+      shape.insert(shape.end() - 1, 1);
+    else
+      shape.push_back(1);
+    productType = RankedTensorType::get(shape, outType.getElementType());
+    if (xVec) {
+      x = asMatrix(x, /*row=*/true);
+      tx = false;
+    }
+    if (yVec) {
+      y = asMatrix(y, /*row=*/false);
+      ty = false;
+    }
+  }
+  auto m = contraction(r, loc, x, y, tx, ty, productType);
   if (failed(m))
-    return r.notifyMatchFailure(op, "matmul with rank-1 operands is not supported yet");
+    return r.notifyMatchFailure(op, "matmul operands of these ranks are not supported");
   Value out = *m;
+  if (productType != outType) {
+    // Merge the unit dim into its neighbour (both vectors: drop both).
+    int64_t rank = productType.getRank();
+    SmallVector<ReassociationIndices> groups;
+    if (outType.getRank() > 0) {
+      for (int64_t i = 0; i < rank - 2; ++i)
+        groups.push_back({i});
+      groups.push_back({rank - 2, rank - 1});
+    }
+    out = tensor::CollapseShapeOp::create(r, loc, outType, out, groups);
+  }
   if (alpha != 1.0)
-    out = *elementwise(r, op.getLoc(), outType, ValueRange{out}, {0},
+    out = *elementwise(r, loc, outType, ValueRange{out}, {0},
                        [&](OpBuilder &b, Location l, ValueRange v) -> Value {
                          return arith::MulFOp::create(
                              b, l, v[0], scalar(b, l, outType.getElementType(), alpha));

@@ -283,6 +283,62 @@ struct ConcatLowering : OpConversionPattern<ConcatOp> {
   }
 };
 
+/// stack: each input inserted at its position along the new axis (a
+/// rank-reducing insert_slice of unit size there).
+struct StackLowering : OpConversionPattern<StackOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(StackOp op, OpAdaptor a,
+                                ConversionPatternRewriter &r) const override {
+    Location loc = op.getLoc();
+    auto type = cast<RankedTensorType>(op.getType());
+    int64_t rank = type.getRank();
+    int64_t axis = op.getAxis() < 0 ? op.getAxis() + rank : op.getAxis();
+    Value first = a.getX().front();
+    SmallVector<Value> dyn;
+    for (int64_t i = 0; i < rank; ++i)
+      if (type.isDynamicDim(i))
+        dyn.push_back(i == axis ? idx(r, loc, a.getX().size())
+                                : dimOf(r, loc, first, i < axis ? i : i - 1));
+    Value out = tensor::EmptyOp::create(r, loc, type.getShape(), type.getElementType(), dyn);
+    for (auto [k, v] : llvm::enumerate(a.getX())) {
+      SmallVector<OpFoldResult> offs(rank, r.getIndexAttr(0)), sizes,
+          strides(rank, r.getIndexAttr(1));
+      for (int64_t i = 0; i < rank; ++i)
+        sizes.push_back(i == axis ? r.getIndexAttr(1)
+                                  : getAsOpFoldResult(dimOf(r, loc, v, i < axis ? i : i - 1)));
+      offs[axis] = r.getIndexAttr(k);
+      out = tensor::InsertSliceOp::create(r, loc, v, out, offs, sizes, strides);
+    }
+    r.replaceOp(op, out);
+    return success();
+  }
+};
+
+/// unstack: result k is the slice at k along the axis, that axis dropped (a
+/// rank-reducing extract_slice).
+struct UnstackLowering : OpConversionPattern<UnstackOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(UnstackOp op, OpAdaptor a,
+                                ConversionPatternRewriter &r) const override {
+    Location loc = op.getLoc();
+    Value x = a.getX();
+    int64_t rank = cast<RankedTensorType>(x.getType()).getRank();
+    int64_t axis = op.getAxis() < 0 ? op.getAxis() + rank : op.getAxis();
+    SmallVector<Value> results;
+    for (auto [k, res] : llvm::enumerate(op.getResults())) {
+      SmallVector<OpFoldResult> offs(rank, r.getIndexAttr(0)), sizes,
+          strides(rank, r.getIndexAttr(1));
+      for (int64_t i = 0; i < rank; ++i)
+        sizes.push_back(i == axis ? r.getIndexAttr(1) : getAsOpFoldResult(dimOf(r, loc, x, i)));
+      offs[axis] = r.getIndexAttr(k);
+      results.push_back(tensor::ExtractSliceOp::create(
+          r, loc, cast<RankedTensorType>(res.getType()), x, offs, sizes, strides));
+    }
+    r.replaceOp(op, results);
+    return success();
+  }
+};
+
 /// The start tensor of a slice op (StartsTensor), its ends and strides
 /// (strided_slice only); null when given by attributes.
 Value startsTensor(SliceOp op) { return op.getStartsTensor(); }
@@ -480,5 +536,5 @@ void mlir::pd::populatePdShapeToTensorPatterns(RewritePatternSet &p) {
   p.add<Reshape2Lowering, FlattenLowering<FlattenContiguousRangeOp>, FlattenLowering<Flatten2Op>,
         Transpose2Lowering, ConcatLowering, UnitDimReshapeLowering<Squeeze2Op>,
         UnitDimReshapeLowering<Unsqueeze2Op>, SliceLowering<SliceOp>, SliceLowering<StridedSliceOp>,
-        SplitLowering>(p.getContext());
+        SplitLowering, StackLowering, UnstackLowering>(p.getContext());
 }
