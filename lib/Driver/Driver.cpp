@@ -483,8 +483,9 @@ struct Interface {
 };
 
 /// Whether the size of `v` (a graph-level value) depends on the data, not
-/// only on the input shapes: the kept boxes of an NMS op and what is
-/// computed from them with a dynamic dim.
+/// only on the input shapes: a result pd::isDataSized names (NMS boxes,
+/// where_index, masked_select) and what is computed from one with a
+/// dynamic dim.
 bool dataDependentSize(Value v, DenseMap<Value, bool> &memo) {
   auto type = dyn_cast<RankedTensorType>(v.getType());
   if (!type || type.hasStaticShape())
@@ -496,8 +497,8 @@ bool dataDependentSize(Value v, DenseMap<Value, bool> &memo) {
     return it->second;
   memo[v] = false; // (no cycles at the graph level; this only bounds the walk)
   bool dependent;
-  if (isa<pd::MulticlassNmsOp, pd::MulticlassNms2Op, pd::MulticlassNms3Op>(def))
-    dependent = cast<OpResult>(v).getResultNumber() < 2; // Out and Index, not NmsRoisNum
+  if (pd::isDataSized(cast<OpResult>(v)))
+    dependent = true;
   else
     dependent = llvm::any_of(def->getOperands(),
                              [&](Value operand) { return dataDependentSize(operand, memo); });

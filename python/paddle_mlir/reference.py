@@ -945,6 +945,8 @@ def _multiclass_nms(version):
 
 
 OPS.update({
+    "where_index": lambda ins, a: {"Out": np.argwhere(ins["Condition"][0]).astype(np.int64)},
+    "masked_select": lambda ins, a: {"Y": ins["X"][0][ins["Mask"][0].astype(bool)]},
     "multiclass_nms": _multiclass_nms(1),
     "multiclass_nms2": _multiclass_nms(2),
     "multiclass_nms3": _multiclass_nms(3),

@@ -523,6 +523,12 @@ OPS = [
         A("iou_aware", "bool", False), A("iou_aware_factor", "f32", 0.5)],
        "custom", "YOLOv3 box decoding: boxes in image pixels and per-class scores for every anchor and cell",
        "%b, %s = pd.yolo_box %x, %size {anchors = array<i32: 10, 13, 16, 30>, class_num = 80 : i32} : (tensor<?x170x8x8xf32>, tensor<?x2xi32>) -> (tensor<?x128x4xf32>, tensor<?x128x80xf32>)"),
+    Op("where_index", ["Condition:any"], ["Out:index"], [], "custom",
+       "the coordinates [K, rank] (int64, row-major order) of the K non-zero elements of the condition",
+       "%i = pd.where_index %c : (tensor<?x8xi1>) -> tensor<?x2xi64>"),
+    Op("masked_select", ["X:any", "Mask:bool"], ["Y:any"], [], "custom",
+       "the elements of x where the mask (of x's shape) is true, as a 1-D tensor in row-major order",
+       "%y = pd.masked_select %x, %m : (tensor<?x8xf32>, tensor<?x8xi1>) -> tensor<?xf32>"),
     # multiclass NMS: the number of kept boxes depends on the data. Out rows
     # are [label, score, xmin, ymin, xmax, ymax]; Index is each kept box's
     # row in BBoxes flattened to [N * M]; NmsRoisNum counts them per image.

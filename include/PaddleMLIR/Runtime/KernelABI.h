@@ -213,6 +213,14 @@ enum Float : int64_t { ScoreThreshold, NmsThreshold, NmsEta, NumFloats };
 constexpr int64_t EntryWords = 3;
 } // namespace nms
 
+/// pdk_nonzero: the row-major positions of the non-zero bytes of an i1 (one
+/// byte per element) tensor. The destination is i64 [1 + numel]: the
+/// count, then the flat positions in increasing order.
+namespace nonzero {
+enum Slot : int64_t { Input, NumSlots };
+constexpr int64_t NumInts = 0, NumFloats = 0;
+} // namespace nonzero
+
 /// pdk_time_conv2d(ints, floats, present, iterations, winograd), which
 /// pd-kernel-layouts calls to time a pdk_conv2d call.
 namespace timing {

@@ -2,13 +2,16 @@
 //
 // lookup_table_v2 (embedding gather), gather, index_select, take_along_axis,
 // flip, tril_triu, fill_any_like, cumsum (as a masked reduction, O(n^2)
-// along the axis, fine for sequence lengths), and the writes index_put and
-// set_value.
+// along the axis, fine for sequence lengths), the writes index_put and
+// set_value, and where_index / masked_select, whose result size depends on
+// the data (the kernel library's pdk_nonzero lists the positions, generated
+// code gathers from them).
 //
 //===----------------------------------------------------------------------===//
 
 #include "PaddleMLIR/CodeGen/Passes.h"
 #include "PaddleMLIR/Dialect/Pd/IR/PdOps.h"
+#include "PaddleMLIR/Runtime/KernelABI.h"
 #include "Utils.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -643,8 +646,116 @@ struct CumsumLowering : OpConversionPattern<CumsumOp> {
 };
 } // namespace
 
+namespace {
+Value idx(OpBuilder &b, Location loc, int64_t v) {
+  return arith::ConstantIndexOp::create(b, loc, v);
+}
+
+/// The flat positions of the non-zero elements of `cond` (any element
+/// type): pdk_nonzero over `cond != 0` as i1, into i64 [1 + numel]
+/// (count, positions); returns that tensor and the count as an index.
+std::pair<Value, Value> nonzeroPositions(ConversionPatternRewriter &r, Location loc, Value cond) {
+  auto ct = cast<RankedTensorType>(cond.getType());
+  if (!ct.getElementType().isInteger(1)) {
+    auto boolType = RankedTensorType::get(ct.getShape(), r.getI1Type());
+    cond =
+        *elementwise(r, loc, boolType, ValueRange{cond}, {0},
+                     [&](OpBuilder &b, Location l, ValueRange v) -> Value {
+                       Value zero = scalar(b, l, v[0].getType(), 0.0);
+                       if (isa<FloatType>(v[0].getType()))
+                         return arith::CmpFOp::create(b, l, arith::CmpFPredicate::UNE, v[0], zero);
+                       return arith::CmpIOp::create(b, l, arith::CmpIPredicate::ne, v[0], zero);
+                     });
+  }
+  Value numel = idx(r, loc, 1);
+  for (int64_t i = 0; i < ct.getRank(); ++i)
+    numel = r.createOrFold<arith::MulIOp>(loc, numel, r.createOrFold<tensor::DimOp>(loc, cond, i));
+  Value words = r.createOrFold<arith::AddIOp>(loc, numel, idx(r, loc, 1));
+  std::optional<int64_t> fixed = getConstantIntValue(words);
+  SmallVector<Value> dyn;
+  if (!fixed)
+    dyn.push_back(words);
+  Value empty = tensor::EmptyOp::create(
+      r, loc, SmallVector<int64_t>{fixed ? *fixed : ShapedType::kDynamic}, r.getI64Type(), dyn);
+  auto call = KernelCallOp::create(r, loc, empty.getType(), "pdk_nonzero", ValueRange{cond}, empty,
+                                   r.getDenseI64ArrayAttr({0}), r.getDenseI64ArrayAttr({}),
+                                   r.getDenseF32ArrayAttr({}));
+  Value pos = call.getResult();
+  Value count = tensor::ExtractOp::create(r, loc, pos, ValueRange{idx(r, loc, 0)});
+  return {pos, arith::IndexCastOp::create(r, loc, r.getIndexType(), count)};
+}
+
+/// Position `k` (an index) of the list nonzeroPositions made.
+Value positionAt(OpBuilder &b, Location loc, Value pos, Value k) {
+  Value at = arith::AddIOp::create(b, loc, k, idx(b, loc, 1));
+  Value v = tensor::ExtractOp::create(b, loc, pos, ValueRange{at});
+  return arith::IndexCastOp::create(b, loc, b.getIndexType(), v);
+}
+
+/// where_index: Out[k, d] = coordinate d of the k-th non-zero position.
+struct WhereIndexLowering : OpConversionPattern<WhereIndexOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(WhereIndexOp op, OpAdaptor a,
+                                ConversionPatternRewriter &r) const override {
+    Location loc = op.getLoc();
+    Value cond = a.getCondition();
+    auto [pos, count] = nonzeroPositions(r, loc, cond);
+    int64_t rank = cast<RankedTensorType>(cond.getType()).getRank();
+    SmallVector<Value> dims;
+    for (int64_t i = 0; i < rank; ++i)
+      dims.push_back(r.createOrFold<tensor::DimOp>(loc, cond, i));
+    auto type = cast<RankedTensorType>(op.getType());
+    r.replaceOp(op, generateTensor(r, loc, type, {count}, [&](OpBuilder &b, Location l) -> Value {
+                  Value flat = positionAt(b, l, pos, linalg::IndexOp::create(b, l, 0));
+                  Value d = linalg::IndexOp::create(b, l, 1);
+                  // Coordinate d: (flat / prod(dims[d+1:])) % dims[d], picked
+                  // among the rank candidates.
+                  SmallVector<Value> coords(rank);
+                  Value rest = flat;
+                  for (int64_t i = rank - 1; i >= 0; --i) {
+                    coords[i] = arith::RemUIOp::create(b, l, rest, dims[i]);
+                    rest = arith::DivUIOp::create(b, l, rest, dims[i]);
+                  }
+                  Value out = coords.back();
+                  for (int64_t i = rank - 2; i >= 0; --i) {
+                    Value is =
+                        arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq, d, idx(b, l, i));
+                    out = arith::SelectOp::create(b, l, is, coords[i], out);
+                  }
+                  return arith::IndexCastOp::create(b, l, type.getElementType(), out);
+                }));
+    return success();
+  }
+};
+
+/// masked_select: Y[k] = X (flattened) at the k-th true position of Mask.
+struct MaskedSelectLowering : OpConversionPattern<MaskedSelectOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(MaskedSelectOp op, OpAdaptor a,
+                                ConversionPatternRewriter &r) const override {
+    Location loc = op.getLoc();
+    Value x = a.getX();
+    auto xt = cast<RankedTensorType>(x.getType());
+    auto [pos, count] = nonzeroPositions(r, loc, a.getMask());
+    if (xt.getRank() != 1) {
+      SmallVector<ReassociationIndices> all(1);
+      for (int64_t i = 0; i < xt.getRank(); ++i)
+        all[0].push_back(i);
+      x = tensor::CollapseShapeOp::create(r, loc, x, all);
+    }
+    auto type = cast<RankedTensorType>(op.getType());
+    r.replaceOp(op, generateTensor(r, loc, type, {count}, [&](OpBuilder &b, Location l) -> Value {
+                  Value at = positionAt(b, l, pos, linalg::IndexOp::create(b, l, 0));
+                  return tensor::ExtractOp::create(b, l, x, ValueRange{at});
+                }));
+    return success();
+  }
+};
+} // namespace
+
 void mlir::pd::populatePdGatherToLinalgPatterns(RewritePatternSet &p) {
   p.add<LookupTableV2Lowering, GatherLowering, IndexSelectLowering, GatherNdLowering,
         ScatterNdAddLowering, IndexPutLowering, SetValueLowering, TakeAlongAxisLowering,
-        FlipLowering, TrilTriuLowering, FillAnyLikeLowering, CumsumLowering>(p.getContext());
+        FlipLowering, TrilTriuLowering, FillAnyLikeLowering, CumsumLowering, WhereIndexLowering,
+        MaskedSelectLowering>(p.getContext());
 }

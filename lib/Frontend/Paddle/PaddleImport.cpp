@@ -514,9 +514,8 @@ static StringRef unsupportedKind(StringRef type) {
                           "increment", "is_empty", "select_input", "select_output"},
                          type))
     return "a control-flow op";
-  if (llvm::is_contained({"matrix_nms", "generate_proposals", "generate_proposals_v2",
-                          "where_index", "masked_select", "unique", "nonzero",
-                          "distribute_fpn_proposals", "collect_fpn_proposals"},
+  if (llvm::is_contained({"matrix_nms", "generate_proposals", "generate_proposals_v2", "unique",
+                          "nonzero", "distribute_fpn_proposals", "collect_fpn_proposals"},
                          type))
     return "an op whose output size depends on the data";
   return "";
@@ -615,18 +614,17 @@ LogicalResult Importer::importOp(const pdp::OpDesc &op, int index) {
   Operation *created = b.create(state);
   SmallVector<Type> inferred;
   auto shapeFn = dyn_cast<PdShapeInference>(created);
-  bool nms = isa<MulticlassNmsOp, MulticlassNms2Op, MulticlassNms3Op>(created);
+  bool sized = llvm::any_of(created->getResults(), [](OpResult r) { return isDataSized(r); });
   bool fromDataSized =
       llvm::any_of(created->getOperands(), [&](Value v) { return dataSized.contains(v); });
   if (shapeFn && succeeded(shapeFn.inferResultTypes(inferred, /*emitErrors=*/false)) &&
       inferred.size() == created->getNumResults())
     for (auto [result, type] : llvm::zip(created->getResults(), inferred))
       // Sizes that depend on the data come from shape inference alone.
-      result.setType(nms || fromDataSized ? type : refine(result.getType(), type));
+      result.setType(sized || fromDataSized ? type : refine(result.getType(), type));
   for (OpResult result : created->getResults()) {
     auto t = dyn_cast<RankedTensorType>(result.getType());
-    if ((nms && result.getResultNumber() < 2) ||
-        (fromDataSized && !nms && t && !t.hasStaticShape()))
+    if (isDataSized(result) || (fromDataSized && !sized && t && !t.hasStaticShape()))
       dataSized.insert(result);
   }
   for (auto [name, result] : llvm::zip(outNames, created->getResults()))

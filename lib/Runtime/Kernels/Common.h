@@ -54,6 +54,7 @@ PDK_EXPORT void pdk_qmatmul(const int64_t *ptrs, const int64_t *ints, const floa
 PDK_EXPORT int64_t pdk_kernel_impls(char *buf, int64_t size);
 PDK_EXPORT void pdk_softmax(const int64_t *ptrs, const int64_t *ints, const float *floats);
 PDK_EXPORT void pdk_pool2d(const int64_t *ptrs, const int64_t *ints, const float *floats);
+PDK_EXPORT void pdk_nonzero(const int64_t *ptrs, const int64_t *ints, const float *floats);
 PDK_EXPORT void pdk_multiclass_nms(const int64_t *ptrs, const int64_t *ints, const float *floats);
 PDK_EXPORT double pdk_time_conv2d(const int64_t *ints, const float *floats, int64_t present,
                                   int64_t iterations, int64_t winograd);

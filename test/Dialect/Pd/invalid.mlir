@@ -1492,6 +1492,15 @@ func.func @negative_yolo_box_channels(%x: tensor<1x15x4x4xf32>, %s: tensor<1x2xi
 
 // -----
 
+// Tests that masked_select needs a mask of X's shape.
+func.func @negative_masked_select_shape(%x: tensor<2x8xf32>, %m: tensor<2x4xi1>) {
+  // expected-error @+1 {{Mask [2, 4] must have the shape of X [2, 8] (broadcasting is not supported)}}
+  %y = pd.masked_select %x, %m : (tensor<2x8xf32>, tensor<2x4xi1>) -> tensor<?xf32>
+  return
+}
+
+// -----
+
 // Tests that multiclass_nms refuses the LoD form (2-D Scores) by name.
 func.func @negative_multiclass_nms_lod(%b: tensor<8x3x4xf32>, %s: tensor<8x3xf32>) {
   // expected-error @+1 {{2-D Scores (boxes grouped per image by RoisNum or LoD) are not supported yet}}

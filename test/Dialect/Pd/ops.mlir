@@ -1392,6 +1392,16 @@ func.func @yolo_box(%x: tensor<?x16x4x4xf32>, %s: tensor<?x2xi32>) -> (tensor<?x
   return %b, %c : tensor<?x32x4xf32>, tensor<?x32x3xf32>
 }
 
+// Tests that where_index and masked_select round-trip, their counts dynamic.
+// CHECK-LABEL: func.func @where_index_masked_select
+// CHECK: pd.where_index %arg0 : (tensor<?x8xi1>) -> tensor<?x2xi64>
+// CHECK: pd.masked_select %arg1, %arg0 : (tensor<?x8xf32>, tensor<?x8xi1>) -> tensor<?xf32>
+func.func @where_index_masked_select(%m: tensor<?x8xi1>, %x: tensor<?x8xf32>) -> (tensor<?x2xi64>, tensor<?xf32>) {
+  %i = pd.where_index %m : (tensor<?x8xi1>) -> tensor<?x2xi64>
+  %y = pd.masked_select %x, %m : (tensor<?x8xf32>, tensor<?x8xi1>) -> tensor<?xf32>
+  return %i, %y : tensor<?x2xi64>, tensor<?xf32>
+}
+
 // Tests that the multiclass NMS ops round-trip, their kept-box counts dynamic.
 // CHECK-LABEL: func.func @multiclass_nms
 // CHECK: pd.multiclass_nms %arg0, %arg1 {keep_top_k = 10 : i32, nms_top_k = 100 : i32, score_threshold = 0.00999999977 : f32} : (tensor<?x50x4xf32>, tensor<?x3x50xf32>) -> tensor<?x?xf32>

@@ -1888,6 +1888,34 @@ LogicalResult YoloBoxOp::inferResultTypes(SmallVectorImpl<Type> &types, bool emi
   return success();
 }
 
+bool mlir::pd::isDataSized(OpResult r) {
+  Operation *op = r.getOwner();
+  if (isa<MulticlassNmsOp, MulticlassNms2Op, MulticlassNms3Op>(op))
+    return r.getResultNumber() < 2; // Out and Index, not NmsRoisNum
+  return isa<WhereIndexOp, MaskedSelectOp>(op);
+}
+
+LogicalResult WhereIndexOp::inferResultTypes(SmallVectorImpl<Type> &types, bool emit) {
+  Checker c{*this, emit};
+  if (failed(c.rank(getCondition(), "Condition", 1, 8)))
+    return failure();
+  types.push_back(tensor({kDyn, rt(getCondition()).getRank()}, IntegerType::get(getContext(), 64)));
+  return success();
+}
+
+LogicalResult MaskedSelectOp::inferResultTypes(SmallVectorImpl<Type> &types, bool emit) {
+  Checker c{*this, emit};
+  auto x = rt(getX()), m = rt(getMask());
+  bool same = x.getRank() == m.getRank();
+  for (int64_t i = 0; same && i < x.getRank(); ++i)
+    same = !conflict(x.getDimSize(i), m.getDimSize(i));
+  if (!same)
+    return c.fail("Mask " + shapeStr(m.getShape()) + " must have the shape of X " +
+                  shapeStr(x.getShape()) + " (broadcasting is not supported)");
+  types.push_back(tensor({kDyn}, x.getElementType()));
+  return success();
+}
+
 /// The multiclass_nms family: BBoxes [N, M, 4], Scores [N, C, M]. Returns
 /// N (the batch) or failure. The count of kept boxes depends on the data, so
 /// the results' first dims are dynamic.

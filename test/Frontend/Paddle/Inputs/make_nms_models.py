@@ -1,6 +1,8 @@
-"""Writes a Paddle program with multiclass_nms, multiclass_nms2 and
+"""Writes Paddle programs whose outputs have data-dependent sizes, for the
+importer test: nms/ with multiclass_nms, multiclass_nms2 and
 multiclass_nms3 on the same boxes and scores, with the VarDesc shapes
-Paddle writes ([-1, 6] for Out, [-1, 1] for Index), for the importer test.
+Paddle writes ([-1, 6] for Out, [-1, 1] for Index); select/ with
+where_index and masked_select.
 
 Usage: make_nms_models.py OUTDIR
 """
@@ -26,3 +28,10 @@ b.op("multiclass_nms3", {"BBoxes": [boxes], "Scores": [scores]},
 for v in (o1, o2, i2, o3, i3, n3):
     b.fetch(v)
 b.save(os.path.join(out, "nms"))
+
+b = ProgramBuilder()
+x = b.feed("x", [-1, 8])
+mask = b.feed("mask", [-1, 8], "bool")
+b.fetch(b.op("where_index", {"Condition": [mask]}, {"Out": [b.tmp("where_index", [-1, 2], "int64")]}))
+b.fetch(b.op("masked_select", {"X": [x], "Mask": [mask]}, {"Y": [b.tmp("masked_select", [-1])]}))
+b.save(os.path.join(out, "select"))

@@ -37,6 +37,11 @@ namespace mlir::pd {
 /// feature-map position, in Paddle's output order (before dividing by the
 /// image size).
 SmallVector<std::pair<float, float>> priorBoxHalfSizes(PriorBoxOp op);
+
+/// Whether result `r` of a pd op has a size that depends on the values
+/// computed, not only on the input shapes: the boxes an NMS op keeps, the
+/// positions where_index finds, the elements masked_select picks.
+bool isDataSized(OpResult r);
 } // namespace mlir::pd
 
 #endif // PADDLEMLIR_DIALECT_PD_IR_PDOPS_H

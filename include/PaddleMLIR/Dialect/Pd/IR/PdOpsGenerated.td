@@ -3953,6 +3953,47 @@ def Pd_YoloBoxOp : Pd_Op<"yolo_box"> {
   let assemblyFormat = "$X `,` $ImgSize attr-dict `:` functional-type(operands, results)";
 }
 
+def Pd_WhereIndexOp : Pd_Op<"where_index"> {
+  let summary = "the coordinates [K, rank] (int64, row-major order) of the K non-zero elements of the condition";
+  let description = [{
+    Paddle operator `where_index`: the coordinates [K, rank] (int64, row-major order) of the K non-zero elements of the condition.
+
+    Input slots: Condition. Output slots: Out.
+
+    Example:
+
+    ```mlir
+    %i = pd.where_index %c : (tensor<?x8xi1>) -> tensor<?x2xi64>
+    ```
+  }];
+  let arguments = (ins
+    Pd_Tensor:$Condition
+  );
+  let results = (outs Pd_IndexTensor:$Out);
+  let assemblyFormat = "$Condition attr-dict `:` functional-type(operands, results)";
+}
+
+def Pd_MaskedSelectOp : Pd_Op<"masked_select"> {
+  let summary = "the elements of x where the mask (of x's shape) is true, as a 1-D tensor in row-major order";
+  let description = [{
+    Paddle operator `masked_select`: the elements of x where the mask (of x's shape) is true, as a 1-D tensor in row-major order.
+
+    Input slots: X, Mask. Output slots: Y.
+
+    Example:
+
+    ```mlir
+    %y = pd.masked_select %x, %m : (tensor<?x8xf32>, tensor<?x8xi1>) -> tensor<?xf32>
+    ```
+  }];
+  let arguments = (ins
+    Pd_Tensor:$X,
+    Pd_BoolTensor:$Mask
+  );
+  let results = (outs Pd_Tensor:$Y);
+  let assemblyFormat = "$X `,` $Mask attr-dict `:` functional-type(operands, results)";
+}
+
 def Pd_MulticlassNmsOp : Pd_Op<"multiclass_nms"> {
   let summary = "multiclass non-maximum suppression per image (a kept-box count of zero gives Out = [[-1]])";
   let description = [{
