@@ -944,7 +944,50 @@ def _multiclass_nms(version):
     return run
 
 
+def _matrix_nms(ins, a):
+    """Paddle's MatrixNMS: per class, scores decayed by the IoU with every
+    better box (compensated by that box's own largest IoU), then the best
+    keep_top_k decayed scores of the image over all classes."""
+    boxes, scores = ins["BBoxes"][0].astype(np.float32), ins["Scores"][0].astype(np.float32)
+    f32 = np.float32
+    rows, index, counts = [], [], []
+    for n in range(scores.shape[0]):
+        found = []  # (decayed score, label, box)
+        for label in range(scores.shape[1]):
+            if label == a.get("background_label", 0):
+                continue
+            s = scores[n, label]
+            order = sorted((i for i in range(len(s)) if s[i] > f32(a["score_threshold"])), key=lambda i: -s[i])
+            if a["nms_top_k"] > -1:
+                order = order[:a["nms_top_k"]]
+            ious = [[_nms_iou(boxes[n, order[i]], boxes[n, order[j]], a.get("normalized", True))
+                     for j in range(i)] for i in range(len(order))]
+            worst = [max(row, default=f32(0)) for row in ious]
+            for i, b in enumerate(order):
+                decay = f32(1)
+                for j in range(i):
+                    if a.get("use_gaussian", False):
+                        d = np.exp(f32((worst[j] * worst[j] - ious[i][j] * ious[i][j])
+                                       * f32(a.get("gaussian_sigma", 2.0))))
+                    else:
+                        d = (f32(1) - ious[i][j]) / (f32(1) - worst[j])
+                    decay = min(decay, f32(d))
+                score = f32(decay * s[b])
+                if score > f32(a.get("post_threshold", 0.0)):
+                    found.append((score, label, b))
+        found.sort(key=lambda t: -t[0])
+        if a["keep_top_k"] > -1:
+            found = found[:a["keep_top_k"]]
+        counts.append(len(found))
+        for score, label, b in found:
+            rows.append([label, score, *boxes[n, b]])
+            index.append(n * scores.shape[2] + b)
+    return {"Out": np.array(rows, np.float32).reshape(-1, 6),
+            "Index": np.array(index, np.int32).reshape(-1, 1), "RoisNum": np.array(counts, np.int32)}
+
+
 OPS.update({
+    "matrix_nms": _matrix_nms,
     "where_index": lambda ins, a: {"Out": np.argwhere(ins["Condition"][0]).astype(np.int64)},
     "masked_select": lambda ins, a: {"Y": ins["X"][0][ins["Mask"][0].astype(bool)]},
     "multiclass_nms": _multiclass_nms(1),

@@ -1,12 +1,15 @@
-"""multiclass_nms, multiclass_nms2 and multiclass_nms3: outputs whose size
-depends on the data. Compiled programs (dynamic batch) against an NMS
+"""multiclass_nms, multiclass_nms2, multiclass_nms3 and matrix_nms: outputs
+whose size depends on the data. Compiled programs (dynamic batch) against an NMS
 written here in NumPy from Paddle's definition: per image and class, boxes
 above score_threshold by descending score, at most nms_top_k, each kept
 when its IoU with every kept box is at most the threshold (lowered by
 nms_eta while above 0.5); then the keep_top_k best of the image, grouped by
 label. Covers suppression, both top-k limits, the background label, pixel
 (unnormalized) boxes, adaptive thresholds, batches of several sizes from
-one artifact, and zero kept boxes (Paddle's [[-1]] for multiclass_nms)."""
+one artifact, and zero kept boxes (Paddle's [[-1]] for multiclass_nms).
+matrix_nms against a NumPy matrix NMS written here: per class the scores
+decay by min over better boxes j of f(iou_ij, max_iou_j) (linear or
+gaussian), kept above post_threshold, best decayed first over classes."""
 import json
 import os
 import subprocess
@@ -15,6 +18,7 @@ import numpy as np
 import pytest
 
 import paddle_mlir
+from paddle_mlir import reference
 from paddle_mlir.builder import ProgramBuilder
 
 BUILD = os.environ.get("PADDLE_MLIR_BUILD_DIR",
@@ -172,3 +176,79 @@ def test_nms_lod_scores_are_refused(tmp_path):
     assert 0 < p.returncode < 128
     assert "multiclass_nms" in p.stderr and "2-D Scores" in p.stderr, p.stderr
     assert not os.path.exists(tmp_path / "out" / "manifest.json")
+
+
+def matrix_nms_numpy(boxes, scores, attrs):
+    """(rows, flat indices, counts) of Paddle's matrix NMS, with an IoU matrix."""
+    f32 = np.float32
+    n, c, m = scores.shape
+    rows, index, counts = [], [], []
+    for i in range(n):
+        found = []
+        for label in range(c):
+            if label == attrs["background_label"]:
+                continue
+            s = scores[i, label]
+            cand = [j for j in np.argsort(-s, kind="stable") if s[j] > f32(attrs["score_threshold"])]
+            cand = cand[:attrs["nms_top_k"]] if attrs["nms_top_k"] > -1 else cand
+            k = len(cand)
+            ious = np.zeros((k, k), f32)
+            for p in range(k):
+                for q in range(p):
+                    ious[p, q] = iou(boxes[i, cand[p]], boxes[i, cand[q]], attrs["normalized"])
+            comp = ious.max(axis=1) if k else ious.max(axis=1, initial=0)   # each box's own largest IoU
+            for p in range(k):
+                if attrs["use_gaussian"]:
+                    decay = np.exp((comp[:p] ** 2 - ious[p, :p] ** 2) * f32(attrs["gaussian_sigma"]))
+                else:
+                    decay = (1 - ious[p, :p]) / (1 - comp[:p])
+                d = f32(min(f32(1), decay.astype(f32).min(initial=f32(1))) * s[cand[p]])
+                if d > f32(attrs["post_threshold"]):
+                    found.append((d, label, cand[p]))
+        found = sorted(found, key=lambda t: -t[0])
+        found = found[:attrs["keep_top_k"]] if attrs["keep_top_k"] > -1 else found
+        counts.append(len(found))
+        for d, label, j in found:
+            rows.append([label, d] + list(boxes[i, j]))
+            index.append(i * m + j)
+    return (np.array(rows, np.float32).reshape(-1, 6), np.array(index, np.int32).reshape(-1, 1),
+            np.array(counts, np.int32))
+
+
+@pytest.mark.parametrize("gaussian", [False, True])
+def test_matrix_nms_matches_numpy(tmp_path, gaussian):
+    attrs = {"score_threshold": 0.1, "post_threshold": 0.15, "nms_top_k": 8, "keep_top_k": 6,
+             "normalized": gaussian, "use_gaussian": gaussian, "gaussian_sigma": 2.0,
+             "background_label": 0 if gaussian else -1}
+    b = ProgramBuilder()
+    bb = b.feed("bboxes", [-1, 12, 4])
+    sc = b.feed("scores", [-1, 3, 12])
+    outs = {"Out": [b.tmp("mnms_out", [-1, 6])], "Index": [b.tmp("mnms_index", [-1, 1], "int32")],
+            "RoisNum": [b.tmp("mnms_num", [-1], "int32")]}
+    b.op("matrix_nms", {"BBoxes": [bb], "Scores": [sc]}, outs, attrs)
+    for vs in outs.values():
+        b.fetch(vs[0])
+    b.save(str(tmp_path / "m"))
+    model = paddle_mlir.compile(str(tmp_path / "m"))
+    ref = reference.load(str(tmp_path / "m"))
+    assert [o.data_dependent for o in model.outputs] == [True, True, False]
+    rng = np.random.RandomState(11 + gaussian)
+    decayed = False
+    for n in (2, 1, 3):
+        boxes = clustered(rng, n, 12, 1.0 if gaussian else 50.0)
+        scores = rng.rand(n, 3, 12).astype(np.float32)
+        got = model(boxes, scores)
+        rows, index, counts = matrix_nms_numpy(boxes, scores, attrs)
+        np.testing.assert_allclose(got[0], rows, rtol=1e-6, atol=1e-6)
+        np.testing.assert_array_equal(got[1], index)
+        np.testing.assert_array_equal(got[2], counts)
+        # The reference evaluator (the corpus' oracle) agrees.
+        for g, w in zip(got, ref.run({"bboxes": boxes, "scores": scores}).values()):
+            np.testing.assert_allclose(g, w, rtol=1e-6, atol=1e-6)
+        # Some kept score was decayed (differs from the raw score).
+        raw = scores[got[1][:, 0] // 12, got[0][:, 0].astype(int), got[1][:, 0] % 12]
+        decayed |= bool(np.any(got[0][:, 1] < raw - 1e-6))
+    assert decayed
+    zero = model(clustered(rng, 2, 12, 1.0), np.full((2, 3, 12), 0.05, np.float32))
+    assert zero[0].shape == (0, 6) and zero[1].shape == (0, 1)
+    np.testing.assert_array_equal(zero[2], [0, 0])

@@ -542,6 +542,12 @@ OPS = [
        NMS_ATTRS, "custom",
        "multiclass non-maximum suppression per image, with the kept boxes' indices and their count per image",
        "%o, %i, %n = pd.multiclass_nms3 %b, %s {score_threshold = 0.01 : f32, nms_top_k = 100 : i32, keep_top_k = 10 : i32} : (tensor<?x50x4xf32>, tensor<?x3x50xf32>) -> (tensor<?x6xf32>, tensor<?x1xi32>, tensor<?xi32>)"),
+    Op("matrix_nms", ["BBoxes:float", "Scores:float"], ["Out:float", "Index:index", "RoisNum:index"],
+       [A("score_threshold", "f32", None), A("post_threshold", "f32", 0.0), A("nms_top_k", "i32", None, min=-1),
+        A("keep_top_k", "i32", None, min=-1), A("normalized", "bool", True), A("use_gaussian", "bool", False),
+        A("gaussian_sigma", "f32", 2.0), A("background_label", "i32", 0, min=-1)], "custom",
+       "matrix NMS (SOLOv2): scores decayed by overlap with better boxes, kept above post_threshold, best first",
+       "%o, %i, %n = pd.matrix_nms %b, %s {score_threshold = 0.01 : f32, nms_top_k = 100 : i32, keep_top_k = 10 : i32} : (tensor<?x50x4xf32>, tensor<?x3x50xf32>) -> (tensor<?x6xf32>, tensor<?x1xi32>, tensor<?xi32>)"),
     # ---------------------------------------------------------------- quantization (QAT programs)
     Op("fake_quantize_moving_average_abs_max", ["X:float", "InScale:float", "InAccum:float?", "InState:float?"],
        ["Out:float", "OutScale:float"], FAKE_QUANT_MA, "custom",

@@ -200,18 +200,26 @@ enum Kind : int64_t { Max = 0 };
 constexpr int64_t NumFloats = 0;
 } // namespace pool
 
-/// pdk_multiclass_nms: Paddle's multiclass NMS over BBoxes [N, M, 4] and
-/// Scores [N, C, M] (fp32). The destination is an i32 selection of
-/// 1 + N + 3 * capacity entries: the total kept, the count per image, then
-/// (image, label, box) per kept box in Paddle's output order; the compiler
-/// gathers the results from it (the count is known only after the run).
+/// pdk_multiclass_nms and pdk_matrix_nms: Paddle's multiclass and matrix
+/// NMS over BBoxes [N, M, 4] and Scores [N, C, M] (fp32). The destination is
+/// an i32 selection of 1 + N + EntryWords * capacity entries: the total
+/// kept, the count per image, then per kept box in Paddle's output order
+/// (image, label, box, score as float bits; matrix NMS's score is the
+/// decayed one); the compiler gathers the results from it (the count is
+/// known only after the run).
 namespace nms {
 enum Slot : int64_t { Boxes, Scores, NumSlots };
 enum Int : int64_t { Background, NmsTopK, KeepTopK, Normalized, NumInts };
 enum Float : int64_t { ScoreThreshold, NmsThreshold, NmsEta, NumFloats };
-/// Entries per kept box after the header.
-constexpr int64_t EntryWords = 3;
+/// Words per kept box after the header.
+constexpr int64_t EntryWords = 4;
 } // namespace nms
+
+/// pdk_matrix_nms's fields (slots and selection as nms::).
+namespace matrixnms {
+enum Int : int64_t { Background, NmsTopK, KeepTopK, Normalized, UseGaussian, NumInts };
+enum Float : int64_t { ScoreThreshold, PostThreshold, GaussianSigma, NumFloats };
+} // namespace matrixnms
 
 /// pdk_nonzero: the row-major positions of the non-zero bytes of an i1 (one
 /// byte per element) tensor. The destination is i64 [1 + numel]: the

@@ -6,8 +6,9 @@
 // image size. The arithmetic follows Paddle's CPU kernels term by term (the
 // same operation order), so results agree to the last bits in most cases.
 //
-// multiclass_nms(2, 3), whose result size depends on the scores: the
-// selection runs in the kernel library (pdk_multiclass_nms) into a buffer
+// multiclass_nms(2, 3) and matrix_nms, whose result size depends on the
+// scores: the selection runs in the kernel library (pdk_multiclass_nms,
+// pdk_matrix_nms) into a buffer
 // bounded by the attributes and the input sizes; the results are gathered
 // from it with the kept count as their (data-dependent) first dim.
 //
@@ -335,14 +336,19 @@ struct YoloBoxLowering : OpConversionPattern<YoloBoxOp> {
   }
 };
 
-/// multiclass_nms, multiclass_nms2 and multiclass_nms3 (`Version` 1, 2, 3):
-///   sel = pdk_multiclass_nms(BBoxes, Scores)   i32 [1 + N + 3 * bound]
-///   Out[k] = [label, Scores[n, label, m], BBoxes[n, m, :]]  for the k-th
-///            (n, label, m) of sel, k < sel[0]
+/// multiclass_nms, multiclass_nms2, multiclass_nms3 (`Version` 1, 2, 3) and
+/// matrix_nms (kMatrix, results as multiclass_nms3's):
+///   sel = pdk_multiclass_nms / pdk_matrix_nms(BBoxes, Scores)
+///         i32 [1 + N + 4 * bound]
+///   Out[k] = [label, score, BBoxes[n, m, :]]  for the k-th (n, label, m,
+///            score) of sel, k < sel[0] (matrix NMS's score is decayed)
 ///   Index[k] = n * M + m,  NmsRoisNum[n] = sel[1 + n]
 /// bound: N * min(keep_top_k, classes * min(nms_top_k, M)) (without the
 /// limits that are -1), so the selection is planned like any buffer. Out of
 /// multiclass_nms is [[-1]] when nothing is kept, as in Paddle.
+/// NmsLowering's `Version` of matrix_nms (results as multiclass_nms3's).
+constexpr int kMatrix = 4;
+
 template <typename OpTy, int Version> struct NmsLowering : OpConversionPattern<OpTy> {
   using OpConversionPattern<OpTy>::OpConversionPattern;
   LogicalResult matchAndRewrite(OpTy op, typename OpTy::Adaptor a,
@@ -382,42 +388,62 @@ template <typename OpTy, int Version> struct NmsLowering : OpConversionPattern<O
     Value empty = tensor::EmptyOp::create(
         r, loc, SmallVector<int64_t>{staticWords ? *staticWords : ShapedType::kDynamic}, i32,
         dynWords);
-    SmallVector<int64_t> ints(nms::NumInts);
-    ints[nms::Background] = bg;
-    ints[nms::NmsTopK] = nmsTopK;
-    ints[nms::KeepTopK] = keepTopK;
-    ints[nms::Normalized] = op.getNormalized();
-    SmallVector<float> floats(nms::NumFloats);
-    floats[nms::ScoreThreshold] = op.getScoreThreshold().convertToFloat();
-    floats[nms::NmsThreshold] = op.getNmsThreshold().convertToFloat();
-    floats[nms::NmsEta] = op.getNmsEta().convertToFloat();
-    auto call =
-        KernelCallOp::create(r, loc, empty.getType(), "pdk_multiclass_nms",
-                             ValueRange{boxes, scores}, empty, r.getDenseI64ArrayAttr({0, 1}),
-                             r.getDenseI64ArrayAttr(ints), r.getDenseF32ArrayAttr(floats));
+    SmallVector<int64_t> ints;
+    SmallVector<float> floats;
+    if constexpr (Version == kMatrix) {
+      namespace mn = pdk::matrixnms;
+      ints.resize(mn::NumInts);
+      ints[mn::Background] = bg;
+      ints[mn::NmsTopK] = nmsTopK;
+      ints[mn::KeepTopK] = keepTopK;
+      ints[mn::Normalized] = op.getNormalized();
+      ints[mn::UseGaussian] = op.getUseGaussian();
+      floats.resize(mn::NumFloats);
+      floats[mn::ScoreThreshold] = op.getScoreThreshold().convertToFloat();
+      floats[mn::PostThreshold] = op.getPostThreshold().convertToFloat();
+      floats[mn::GaussianSigma] = op.getGaussianSigma().convertToFloat();
+    } else {
+      ints.resize(nms::NumInts);
+      ints[nms::Background] = bg;
+      ints[nms::NmsTopK] = nmsTopK;
+      ints[nms::KeepTopK] = keepTopK;
+      ints[nms::Normalized] = op.getNormalized();
+      floats.resize(nms::NumFloats);
+      floats[nms::ScoreThreshold] = op.getScoreThreshold().convertToFloat();
+      floats[nms::NmsThreshold] = op.getNmsThreshold().convertToFloat();
+      floats[nms::NmsEta] = op.getNmsEta().convertToFloat();
+    }
+    auto call = KernelCallOp::create(
+        r, loc, empty.getType(), Version == kMatrix ? "pdk_matrix_nms" : "pdk_multiclass_nms",
+        ValueRange{boxes, scores}, empty, r.getDenseI64ArrayAttr({0, 1}),
+        r.getDenseI64ArrayAttr(ints), r.getDenseF32ArrayAttr(floats));
     call->setAttr("pd.from", r.getStringAttr(op->getName().stripDialect()));
     Value sel = call.getResult();
+    auto word = [&](OpBuilder &b, Location l, Value i) -> Value {
+      return tensor::ExtractOp::create(b, l, sel, ValueRange{i});
+    };
     auto selAt = [&](OpBuilder &b, Location l, Value i) -> Value {
-      Value v = tensor::ExtractOp::create(b, l, sel, ValueRange{i});
-      return arith::IndexCastOp::create(b, l, b.getIndexType(), v);
+      return arith::IndexCastOp::create(b, l, b.getIndexType(), word(b, l, i));
     };
     Value total = selAt(r, loc, c(0));
-    // Entry `k`'s (image, label, box).
+    // Entry `k`'s (image, label, box) as indices and its score.
     auto entry = [&](OpBuilder &b, Location l, Value k) {
       Value base =
           arith::AddIOp::create(b, l, arith::AddIOp::create(b, l, idx(b, l, 1), n),
                                 arith::MulIOp::create(b, l, k, idx(b, l, nms::EntryWords)));
-      SmallVector<Value, 3> e;
-      for (int64_t w = 0; w < nms::EntryWords; ++w)
-        e.push_back(selAt(b, l, arith::AddIOp::create(b, l, base, idx(b, l, w))));
+      auto at = [&](int64_t w) { return arith::AddIOp::create(b, l, base, idx(b, l, w)); };
+      SmallVector<Value, 4> e;
+      for (int64_t w = 0; w < 3; ++w)
+        e.push_back(selAt(b, l, at(w)));
+      e.push_back(arith::BitcastOp::create(b, l, b.getF32Type(), word(b, l, at(3))));
       return e;
     };
     // Out's element (k, j): label, score, then the box's coordinate j - 2.
     Type f = bt.getElementType();
     auto outValue = [&](OpBuilder &b, Location l, Value k, Value j) -> Value {
-      SmallVector<Value, 3> e = entry(b, l, k);
+      SmallVector<Value, 4> e = entry(b, l, k);
       Value label = convertScalar(b, l, arith::IndexCastOp::create(b, l, b.getI64Type(), e[1]), f);
-      Value score = tensor::ExtractOp::create(b, l, scores, ValueRange{e[0], e[1], e[2]});
+      Value score = e[3];
       Value two = idx(b, l, 2);
       Value isCoord = arith::CmpIOp::create(b, l, arith::CmpIPredicate::sge, j, two);
       Value coordIdx =
@@ -426,7 +452,7 @@ template <typename OpTy, int Version> struct NmsLowering : OpConversionPattern<O
       return pick(b, l, j, {label, score, coord});
     };
     SmallVector<Value> results;
-    if (Version == 1) {
+    if constexpr (Version == 1) {
       // [total, 6], or [[-1]] when nothing is kept.
       Value none = arith::CmpIOp::create(r, loc, arith::CmpIPredicate::eq, total, c(0));
       Value rows = arith::SelectOp::create(r, loc, none, c(1), total);
@@ -455,11 +481,11 @@ template <typename OpTy, int Version> struct NmsLowering : OpConversionPattern<O
       auto indexType = RankedTensorType::get({ShapedType::kDynamic, 1}, i32);
       results.push_back(
           generateTensor(r, loc, indexType, {total}, [&](OpBuilder &b, Location l) -> Value {
-            SmallVector<Value, 3> e = entry(b, l, linalg::IndexOp::create(b, l, 0));
+            SmallVector<Value, 4> e = entry(b, l, linalg::IndexOp::create(b, l, 0));
             Value flat = arith::AddIOp::create(b, l, arith::MulIOp::create(b, l, e[0], m), e[2]);
             return arith::IndexCastOp::create(b, l, b.getI32Type(), flat);
           }));
-      if (Version == 3) {
+      if (Version == 3 || Version == kMatrix) {
         auto countType = cast<RankedTensorType>(op->getResult(2).getType());
         SmallVector<Value> dynN;
         if (countType.isDynamicDim(0))
@@ -485,6 +511,6 @@ template <typename OpTy, int Version> struct NmsLowering : OpConversionPattern<O
 
 void mlir::pd::populatePdDetectionToLinalgPatterns(RewritePatternSet &patterns) {
   patterns.add<PriorBoxLowering, BoxCoderLowering, YoloBoxLowering, NmsLowering<MulticlassNmsOp, 1>,
-               NmsLowering<MulticlassNms2Op, 2>, NmsLowering<MulticlassNms3Op, 3>>(
-      patterns.getContext());
+               NmsLowering<MulticlassNms2Op, 2>, NmsLowering<MulticlassNms3Op, 3>,
+               NmsLowering<MatrixNmsOp, kMatrix>>(patterns.getContext());
 }

@@ -1392,6 +1392,14 @@ func.func @yolo_box(%x: tensor<?x16x4x4xf32>, %s: tensor<?x2xi32>) -> (tensor<?x
   return %b, %c : tensor<?x32x4xf32>, tensor<?x32x3xf32>
 }
 
+// Tests that pd.matrix_nms round-trips.
+// CHECK-LABEL: func.func @matrix_nms
+// CHECK: pd.matrix_nms %arg0, %arg1 {keep_top_k = 10 : i32, nms_top_k = 100 : i32, post_threshold = 5.000000e-02 : f32, score_threshold = 0.00999999977 : f32, use_gaussian = true} : (tensor<?x50x4xf32>, tensor<?x3x50xf32>) -> (tensor<?x6xf32>, tensor<?x1xi32>, tensor<?xi32>)
+func.func @matrix_nms(%b: tensor<?x50x4xf32>, %s: tensor<?x3x50xf32>) -> (tensor<?x6xf32>, tensor<?x1xi32>, tensor<?xi32>) {
+  %o, %i, %n = pd.matrix_nms %b, %s {score_threshold = 0.01 : f32, post_threshold = 0.05 : f32, nms_top_k = 100 : i32, keep_top_k = 10 : i32, use_gaussian = true} : (tensor<?x50x4xf32>, tensor<?x3x50xf32>) -> (tensor<?x6xf32>, tensor<?x1xi32>, tensor<?xi32>)
+  return %o, %i, %n : tensor<?x6xf32>, tensor<?x1xi32>, tensor<?xi32>
+}
+
 // Tests that where_index and masked_select round-trip, their counts dynamic.
 // CHECK-LABEL: func.func @where_index_masked_select
 // CHECK: pd.where_index %arg0 : (tensor<?x8xi1>) -> tensor<?x2xi64>

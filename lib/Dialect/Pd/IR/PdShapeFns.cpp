@@ -1890,8 +1890,8 @@ LogicalResult YoloBoxOp::inferResultTypes(SmallVectorImpl<Type> &types, bool emi
 
 bool mlir::pd::isDataSized(OpResult r) {
   Operation *op = r.getOwner();
-  if (isa<MulticlassNmsOp, MulticlassNms2Op, MulticlassNms3Op>(op))
-    return r.getResultNumber() < 2; // Out and Index, not NmsRoisNum
+  if (isa<MulticlassNmsOp, MulticlassNms2Op, MulticlassNms3Op, MatrixNmsOp>(op))
+    return r.getResultNumber() < 2; // Out and Index, not the counts per image
   return isa<WhereIndexOp, MaskedSelectOp>(op);
 }
 
@@ -1958,6 +1958,18 @@ LogicalResult MulticlassNms2Op::inferResultTypes(SmallVectorImpl<Type> &types, b
 }
 
 LogicalResult MulticlassNms3Op::inferResultTypes(SmallVectorImpl<Type> &types, bool emit) {
+  Checker c{*this, emit};
+  FailureOr<int64_t> n = nmsBatch(c, getBBoxes(), getScores());
+  if (failed(n))
+    return failure();
+  Type i32 = IntegerType::get(getContext(), 32);
+  types.push_back(tensor({kDyn, 6}, rt(getBBoxes()).getElementType()));
+  types.push_back(tensor({kDyn, 1}, i32));
+  types.push_back(tensor({*n}, i32));
+  return success();
+}
+
+LogicalResult MatrixNmsOp::inferResultTypes(SmallVectorImpl<Type> &types, bool emit) {
   Checker c{*this, emit};
   FailureOr<int64_t> n = nmsBatch(c, getBBoxes(), getScores());
   if (failed(n))

@@ -1,6 +1,6 @@
 """Writes Paddle programs whose outputs have data-dependent sizes, for the
 importer test: nms/ with multiclass_nms, multiclass_nms2 and
-multiclass_nms3 on the same boxes and scores, with the VarDesc shapes
+multiclass_nms3 and matrix_nms on the same boxes and scores, with the VarDesc shapes
 Paddle writes ([-1, 6] for Out, [-1, 1] for Index); select/ with
 where_index and masked_select.
 
@@ -25,7 +25,11 @@ o3, i3 = b.tmp("multiclass_nms3", [-1, 6]), b.tmp("multiclass_nms3_index", [-1, 
 n3 = b.tmp("multiclass_nms3_num", [-1], "int32")
 b.op("multiclass_nms3", {"BBoxes": [boxes], "Scores": [scores]},
      {"Out": [o3], "Index": [i3], "NmsRoisNum": [n3]}, attrs)
-for v in (o1, o2, i2, o3, i3, n3):
+o4, i4 = b.tmp("matrix_nms", [-1, 6]), b.tmp("matrix_nms_index", [-1, 1], "int32")
+n4 = b.tmp("matrix_nms_num", [-1], "int32")
+b.op("matrix_nms", {"BBoxes": [boxes], "Scores": [scores]}, {"Out": [o4], "Index": [i4], "RoisNum": [n4]},
+     {"score_threshold": 0.05, "post_threshold": 0.1, "nms_top_k": 20, "keep_top_k": 8, "use_gaussian": True})
+for v in (o1, o2, i2, o3, i3, n3, o4, i4, n4):
     b.fetch(v)
 b.save(os.path.join(out, "nms"))
 

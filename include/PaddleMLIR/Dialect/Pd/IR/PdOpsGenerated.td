@@ -4079,6 +4079,35 @@ def Pd_MulticlassNms3Op : Pd_Op<"multiclass_nms3"> {
   let assemblyFormat = "$BBoxes `,` $Scores (`RoisNum` `(` $RoisNum^ `)`)? attr-dict `:` functional-type(operands, results)";
 }
 
+def Pd_MatrixNmsOp : Pd_Op<"matrix_nms"> {
+  let summary = "matrix NMS (SOLOv2): scores decayed by overlap with better boxes, kept above post_threshold, best first";
+  let description = [{
+    Paddle operator `matrix_nms`: matrix NMS (SOLOv2): scores decayed by overlap with better boxes, kept above post_threshold, best first.
+
+    Input slots: BBoxes, Scores. Output slots: Out, Index, RoisNum.
+
+    Example:
+
+    ```mlir
+    %o, %i, %n = pd.matrix_nms %b, %s {score_threshold = 0.01 : f32, nms_top_k = 100 : i32, keep_top_k = 10 : i32} : (tensor<?x50x4xf32>, tensor<?x3x50xf32>) -> (tensor<?x6xf32>, tensor<?x1xi32>, tensor<?xi32>)
+    ```
+  }];
+  let arguments = (ins
+    Pd_FloatTensor:$BBoxes,
+    Pd_FloatTensor:$Scores,
+    F32Attr:$score_threshold,
+    DefaultValuedAttr<F32Attr, "0.0">:$post_threshold,
+    ConfinedAttr<Pd_I32Attr, [IntMinValue<-1>]>:$nms_top_k,
+    ConfinedAttr<Pd_I32Attr, [IntMinValue<-1>]>:$keep_top_k,
+    DefaultValuedAttr<BoolAttr, "true">:$normalized,
+    DefaultValuedAttr<BoolAttr, "false">:$use_gaussian,
+    DefaultValuedAttr<F32Attr, "2.0">:$gaussian_sigma,
+    DefaultValuedAttr<ConfinedAttr<Pd_I32Attr, [IntMinValue<-1>]>, "0">:$background_label
+  );
+  let results = (outs Pd_FloatTensor:$Out, Pd_IndexTensor:$Index, Pd_IndexTensor:$RoisNum);
+  let assemblyFormat = "$BBoxes `,` $Scores attr-dict `:` functional-type(operands, results)";
+}
+
 def Pd_FakeQuantizeMovingAverageAbsMaxOp : Pd_Op<"fake_quantize_moving_average_abs_max", [AttrSizedOperandSegments]> {
   let summary = "quantizes x to bit_length-bit integers (stored as float) with a moving-average abs-max scale";
   let description = [{
