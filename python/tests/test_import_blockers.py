@@ -364,3 +364,27 @@ def test_matmul_v2_with_vector_operands(tmp_path):
         b.fetch(out)
         a, c = rng.rand(*xv).astype(np.float32), rng.rand(*yv).astype(np.float32)
         check(save(b, tmp_path / ("m%d" % k)), [a, c], [np.matmul(a, c)], tmp_path)
+
+
+def test_group_norm_dynamic_spatial(tmp_path):
+    # The Stable Diffusion VAE decoder normalizes 32 groups with dynamic H, W.
+    rng = np.random.RandomState(5)
+    for shape, groups, affine in (([-1, 8, -1, -1], 4, True), ([-1, 6], 3, False), ([-1, 4, -1], 2, True)):
+        b = ProgramBuilder()
+        x = b.feed("x", shape)
+        ins = {"X": [x]}
+        c = shape[1]
+        scale, bias = rng.rand(c).astype(np.float32) + 0.5, rng.randn(c).astype(np.float32)
+        if affine:
+            ins.update({"Scale": [b.param("gn_scale", scale)], "Bias": [b.param("gn_bias", bias)]})
+        y = b.op("group_norm", ins, {"Y": [b.tmp("group_norm", shape)]}, {"groups": groups, "epsilon": 1e-5})
+        b.fetch(y)
+        dims = [2] + [c] + [3 + i for i in range(len(shape) - 2)]
+        xv = (rng.randn(*dims) * 3 + 1).astype(np.float32)
+        g = xv.reshape(dims[0], groups, -1).astype(np.float64)
+        norm = ((g - g.mean(axis=2, keepdims=True)) / np.sqrt(g.var(axis=2, keepdims=True) + 1e-5)).reshape(dims)
+        if affine:
+            bshape = [1, c] + [1] * (len(dims) - 2)
+            norm = norm * scale.reshape(bshape) + bias.reshape(bshape)
+        check(save(b, tmp_path / ("g%d" % len(shape))), [xv], [norm.astype(np.float32)], tmp_path,
+              rtol=1e-4, atol=1e-4)

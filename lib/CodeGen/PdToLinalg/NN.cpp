@@ -368,6 +368,103 @@ struct LayerNormLowering : OpConversionPattern<LayerNormOp> {
   }
 };
 
+/// group_norm (NCHW, any rank >= 2): X viewed as [N, G, C / G, L] (L the
+/// spatial elements, possibly dynamic), normalized over its last two dims
+/// with the mean and the (biased) variance of each (n, g), then the
+/// per-channel scale and bias.
+struct GroupNormLowering : OpConversionPattern<GroupNormOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(GroupNormOp op, OpAdaptor a,
+                                ConversionPatternRewriter &r) const override {
+    Location loc = op.getLoc();
+    Value x = a.getX();
+    auto t = cast<RankedTensorType>(x.getType());
+    int64_t rank = t.getRank(), c = t.getDimSize(1), groups = op.getGroups();
+    if (op.getDataLayout() == "NHWC")
+      return r.notifyMatchFailure(op, "group_norm is supported in NCHW only");
+    if (ShapedType::isDynamic(c) || c % groups != 0)
+      return r.notifyMatchFailure(op,
+                                  "group_norm needs a static channel count divisible by groups");
+    Type elem = t.getElementType();
+    // [N, C, S...] -> [N, C, L] -> [N, G, C / G, L].
+    SmallVector<ReassociationIndices> toNCL = {{0}, {1}, {}};
+    for (int64_t i = 2; i < rank; ++i)
+      toNCL.back().push_back(i);
+    Value ncl = x;
+    if (rank == 2) {
+      ncl = tensor::ExpandShapeOp::create(r, loc,
+                                          RankedTensorType::get({t.getDimSize(0), c, 1}, elem), x,
+                                          ArrayRef<ReassociationIndices>{{0}, {1, 2}});
+    } else if (rank > 3) {
+      ncl = tensor::CollapseShapeOp::create(r, loc, x, toNCL);
+    }
+    auto nclType = cast<RankedTensorType>(ncl.getType());
+    auto groupedType = RankedTensorType::get(
+        {nclType.getDimSize(0), groups, c / groups, nclType.getDimSize(2)}, elem);
+    SmallVector<OpFoldResult> groupedShape = {tensor::getMixedSize(r, loc, ncl, 0),
+                                              r.getIndexAttr(groups), r.getIndexAttr(c / groups),
+                                              tensor::getMixedSize(r, loc, ncl, 2)};
+    Value grouped = tensor::ExpandShapeOp::create(
+        r, loc, groupedType, ncl, ArrayRef<ReassociationIndices>{{0}, {1, 2}, {3}}, groupedShape);
+    // The element count of a group, as a float.
+    Value count = arith::MulIOp::create(r, loc, tensor::DimOp::create(r, loc, grouped, 3),
+                                        arith::ConstantIndexOp::create(r, loc, c / groups));
+    count = arith::SIToFPOp::create(r, loc, elem,
+                                    arith::IndexCastOp::create(r, loc, r.getI64Type(), count));
+    SmallVector<int64_t> dims = {2, 3};
+    Value sum = reduceDims(r, loc, grouped, dims, 0.0,
+                           [](OpBuilder &b, Location l, Value acc, Value v) -> Value {
+                             return arith::AddFOp::create(b, l, acc, v);
+                           });
+    Value centered = *withRows(
+        r, loc, grouped, {sum}, dims, [&](OpBuilder &b, Location l, ValueRange v) -> Value {
+          return arith::SubFOp::create(b, l, v[0], arith::DivFOp::create(b, l, v[1], count));
+        });
+    Value sq = reduceDims(
+        r, loc, centered, dims, 0.0, [](OpBuilder &b, Location l, Value acc, Value v) -> Value {
+          return arith::AddFOp::create(b, l, acc, arith::MulFOp::create(b, l, v, v));
+        });
+    double eps = op.getEpsilon().convertToDouble();
+    Value norm = *withRows(r, loc, centered, {sq}, dims,
+                           [&](OpBuilder &b, Location l, ValueRange v) -> Value {
+                             Value var = arith::DivFOp::create(b, l, v[1], count);
+                             Value inv = math::RsqrtOp::create(
+                                 b, l, arith::AddFOp::create(b, l, var, scalar(b, l, elem, eps)));
+                             return arith::MulFOp::create(b, l, v[0], inv);
+                           });
+    // Back to X's shape, with the scale and bias: y[n, c, s...] =
+    // norm[n, c / (C / G), c % (C / G), linear(s...)] * scale[c] + bias[c]
+    // (a gather: the expand_shape of L into several dynamic dims is not
+    // something the memref lowering takes).
+    SmallVector<Value> dyn, spatial;
+    for (int64_t i = 0; i < rank; ++i) {
+      if (t.isDynamicDim(i))
+        dyn.push_back(tensor::DimOp::create(r, loc, x, i));
+      if (i >= 2)
+        spatial.push_back(tensor::DimOp::create(r, loc, x, i));
+    }
+    Value scale = a.getScale(), bias = a.getBias();
+    Value y = generateTensor(r, loc, t, dyn, [&](OpBuilder &b, Location l) -> Value {
+      auto cst = [&](int64_t v) { return arith::ConstantIndexOp::create(b, l, v); };
+      Value n = linalg::IndexOp::create(b, l, 0), ch = linalg::IndexOp::create(b, l, 1);
+      Value lin = cst(0);
+      for (int64_t i = 2; i < rank; ++i)
+        lin = arith::AddIOp::create(b, l, arith::MulIOp::create(b, l, lin, spatial[i - 2]),
+                                    linalg::IndexOp::create(b, l, i));
+      Value g = arith::DivUIOp::create(b, l, ch, cst(c / groups));
+      Value j = arith::RemUIOp::create(b, l, ch, cst(c / groups));
+      Value v = tensor::ExtractOp::create(b, l, norm, ValueRange{n, g, j, lin});
+      if (scale)
+        v = arith::MulFOp::create(b, l, v, tensor::ExtractOp::create(b, l, scale, ValueRange{ch}));
+      if (bias)
+        v = arith::AddFOp::create(b, l, v, tensor::ExtractOp::create(b, l, bias, ValueRange{ch}));
+      return v;
+    });
+    r.replaceOp(op, y);
+    return success();
+  }
+};
+
 /// skip_layernorm: layer_norm(X + Y) over the last dim.
 struct SkipLayernormLowering : OpConversionPattern<SkipLayernormOp> {
   using OpConversionPattern::OpConversionPattern;
@@ -1108,10 +1205,11 @@ struct Conv3dLowering : OpConversionPattern<Conv3dOp> {
 void mlir::pd::populatePdNNToLinalgPatterns(RewritePatternSet &p) {
   p.add<Conv2dLowering, DepthwiseConv2dLowering, TransposedConvLowering<Conv2dTransposeOp>,
         TransposedConvLowering<Conv2dGradInputOp>, Conv2dGradFilterLowering, FusedConv2dLowering,
-        BatchNormLowering, LayerNormLowering, SkipLayernormLowering, FusedEmbeddingLowering,
-        MultiheadMatmulLowering, Pool2dLowering, ReduceLowering<ReduceSumOp>,
-        ReduceLowering<ReduceMeanOp>, ReduceLowering<ReduceMaxOp>, ReduceLowering<ReduceMinOp>,
-        ReduceLowering<ReduceProdOp>, ArgLowering<ArgMaxOp>, ArgLowering<ArgMinOp>,
-        SoftmaxLowering<SoftmaxOp, false>, SoftmaxLowering<LogSoftmaxOp, true>>(p.getContext());
+        BatchNormLowering, LayerNormLowering, GroupNormLowering, SkipLayernormLowering,
+        FusedEmbeddingLowering, MultiheadMatmulLowering, Pool2dLowering,
+        ReduceLowering<ReduceSumOp>, ReduceLowering<ReduceMeanOp>, ReduceLowering<ReduceMaxOp>,
+        ReduceLowering<ReduceMinOp>, ReduceLowering<ReduceProdOp>, ArgLowering<ArgMaxOp>,
+        ArgLowering<ArgMinOp>, SoftmaxLowering<SoftmaxOp, false>,
+        SoftmaxLowering<LogSoftmaxOp, true>>(p.getContext());
   p.add<Conv3dLowering>(p.getContext());
 }
