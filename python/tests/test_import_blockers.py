@@ -388,3 +388,23 @@ def test_group_norm_dynamic_spatial(tmp_path):
             norm = norm * scale.reshape(bshape) + bias.reshape(bshape)
         check(save(b, tmp_path / ("g%d" % len(shape))), [xv], [norm.astype(np.float32)], tmp_path,
               rtol=1e-4, atol=1e-4)
+
+
+def test_expand_v2_with_a_list_of_shape_tensors(tmp_path):
+    # The ViT OCR recognizer expands its class token to the batch size, given
+    # as a list of one-element tensors (a 0-D one among them); -1 keeps a dim.
+    b = ProgramBuilder()
+    x = b.feed("x", [3, 2])
+    n1 = b.feed("n", [1], "int32")
+    keep = b.feed("keep", [1], "int32")
+    two = b.feed("two", [1], "int32")
+    n = b.op("squeeze2", {"X": [n1]}, {"Out": [b.tmp("n0d", [], "int32")],
+                                      "XShape": [b.tmp("n0d_xshape", [0, 1], "int32")]}, {"axes": [0]})[0]
+    y = b.op("expand_v2", {"X": [x], "expand_shapes_tensor": [n, keep, two]},
+             {"Out": [b.tmp("expand", [-1, 3, 2])]}, {"shape": [-1, 3, 2]})
+    b.fetch(y)
+    xv = np.arange(6, dtype=np.float32).reshape(3, 2)
+    for batch in (1, 4):
+        check(save(b, tmp_path / ("e%d" % batch)),
+              [xv, np.array([batch], np.int32), np.array([-1], np.int32), np.array([2], np.int32)],
+              [np.broadcast_to(xv, (batch, 3, 2))], tmp_path)

@@ -167,15 +167,21 @@ struct ExpandV2Lowering : OpConversionPattern<ExpandV2Op> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult matchAndRewrite(ExpandV2Op op, OpAdaptor a,
                                 ConversionPatternRewriter &r) const override {
-    if (!a.getExpandShapesTensor().empty())
-      return r.notifyMatchFailure(op, "expand_shapes_tensor is not supported");
     Location loc = op.getLoc();
     auto type = cast<RankedTensorType>(op.getType());
     Value x = a.getX();
     auto xt = cast<RankedTensorType>(x.getType());
     int64_t rank = type.getRank(), off = rank - xt.getRank();
     SmallVector<Value> target;
-    if (a.getShapeInput())
+    if (!a.getExpandShapesTensor().empty()) {
+      // One single-element tensor per dim (Paddle's list of shape tensors).
+      for (Value t : a.getExpandShapesTensor()) {
+        auto tt = cast<RankedTensorType>(t.getType());
+        SmallVector<Value> at(tt.getRank(), idx(r, loc, 0));
+        Value v = tensor::ExtractOp::create(r, loc, t, at);
+        target.push_back(arith::IndexCastOp::create(r, loc, r.getIndexType(), v));
+      }
+    } else if (a.getShapeInput())
       target = indexElements(r, loc, a.getShapeInput());
     else
       for (int32_t s : op.getShape())
