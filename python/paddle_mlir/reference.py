@@ -689,6 +689,8 @@ OPS = {
     "arg_max": _arg_max, "clip": _clip, "conv2d_transpose": _conv2d_transpose,
     "group_norm": _group_norm, "expand_v2": _expand_v2, "lookup_table": _lookup_v1,
     "stack": lambda ins, a: {"Y": np.stack(ins["X"], axis=a.get("axis", 0))},
+    "tile": lambda ins, a: {"Out": np.tile(ins["X"][0], _ints_from(ins, "repeat_times_tensor", "RepeatTimes",
+                                                                     a.get("repeat_times", [])))},
     "unstack": lambda ins, a: {"Y": [np.take(ins["X"][0], i, axis=a.get("axis", 0))
                                      for i in range(ins["X"][0].shape[a.get("axis", 0)])]},
     "sum": lambda ins, a: {"Out": sum(ins["X"][1:], ins["X"][0].copy())},

@@ -408,3 +408,19 @@ def test_expand_v2_with_a_list_of_shape_tensors(tmp_path):
         check(save(b, tmp_path / ("e%d" % batch)),
               [xv, np.array([batch], np.int32), np.array([-1], np.int32), np.array([2], np.int32)],
               [np.broadcast_to(xv, (batch, 3, 2))], tmp_path)
+
+
+def test_tile_with_a_list_of_repeat_tensors(tmp_path):
+    # DETR tiles by [batch, 1] from shape tensors; its repeat_times attribute
+    # holds -1 placeholders, which Paddle ignores then.
+    b = ProgramBuilder()
+    x = b.feed("x", [1, 3])
+    n = b.feed("n", [1], "int32")
+    one = b.feed("one", [1], "int32")
+    y = b.op("tile", {"X": [x], "repeat_times_tensor": [n, one]}, {"Out": [b.tmp("tile", [-1, 3])]},
+             {"repeat_times": [-1, 1]})
+    b.fetch(y)
+    xv = np.array([[1, 2, 3]], np.float32)
+    for reps in (1, 3):
+        check(save(b, tmp_path / ("t%d" % reps)),
+              [xv, np.array([reps], np.int32), np.array([1], np.int32)], [np.tile(xv, (reps, 1))], tmp_path)

@@ -163,6 +163,18 @@ struct FillConstantBatchSizeLikeLowering : OpConversionPattern<FillConstantBatch
 /// expand_v2: broadcasts x (aligned to the trailing dims) to the target
 /// shape; a -1, or (as in ONNX Expand) a 1 over a larger input dim, keeps
 /// the input dim. Input dims that are dynamic are never broadcast.
+/// The values of a list of one-element integer tensors (0-D or [1]; Paddle's
+/// lists of shape tensors) as indices.
+SmallVector<Value> scalarElements(OpBuilder &b, Location loc, ValueRange list) {
+  SmallVector<Value> out;
+  for (Value t : list) {
+    SmallVector<Value> at(cast<RankedTensorType>(t.getType()).getRank(), idx(b, loc, 0));
+    Value v = tensor::ExtractOp::create(b, loc, t, at);
+    out.push_back(arith::IndexCastOp::create(b, loc, b.getIndexType(), v));
+  }
+  return out;
+}
+
 struct ExpandV2Lowering : OpConversionPattern<ExpandV2Op> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult matchAndRewrite(ExpandV2Op op, OpAdaptor a,
@@ -173,15 +185,9 @@ struct ExpandV2Lowering : OpConversionPattern<ExpandV2Op> {
     auto xt = cast<RankedTensorType>(x.getType());
     int64_t rank = type.getRank(), off = rank - xt.getRank();
     SmallVector<Value> target;
-    if (!a.getExpandShapesTensor().empty()) {
-      // One single-element tensor per dim (Paddle's list of shape tensors).
-      for (Value t : a.getExpandShapesTensor()) {
-        auto tt = cast<RankedTensorType>(t.getType());
-        SmallVector<Value> at(tt.getRank(), idx(r, loc, 0));
-        Value v = tensor::ExtractOp::create(r, loc, t, at);
-        target.push_back(arith::IndexCastOp::create(r, loc, r.getIndexType(), v));
-      }
-    } else if (a.getShapeInput())
+    if (!a.getExpandShapesTensor().empty())
+      target = scalarElements(r, loc, a.getExpandShapesTensor());
+    else if (a.getShapeInput())
       target = indexElements(r, loc, a.getShapeInput());
     else
       for (int32_t s : op.getShape())
@@ -222,15 +228,15 @@ struct TileLowering : OpConversionPattern<TileOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult matchAndRewrite(TileOp op, OpAdaptor a,
                                 ConversionPatternRewriter &r) const override {
-    if (!a.getRepeatTimesTensor().empty())
-      return r.notifyMatchFailure(op, "repeat_times_tensor is not supported");
     Location loc = op.getLoc();
     auto type = cast<RankedTensorType>(op.getType());
     Value x = a.getX();
     auto xt = cast<RankedTensorType>(x.getType());
     int64_t rank = type.getRank(), off = rank - xt.getRank();
     SmallVector<Value> reps;
-    if (a.getRepeatTimesInput())
+    if (!a.getRepeatTimesTensor().empty())
+      reps = scalarElements(r, loc, a.getRepeatTimesTensor());
+    else if (a.getRepeatTimesInput())
       reps = indexElements(r, loc, a.getRepeatTimesInput());
     else
       for (int32_t v : op.getRepeatTimes())

@@ -487,6 +487,12 @@ static LogicalResult convertScalarValues(const pdp::OpDesc &op, OperationState &
 /// op's mode, replaced by ones the verifier accepts: global pooling ignores
 /// `ksize`, and Fluid programs write [-1, -1] there.
 static void normalizeIgnoredAttrs(OperationState &state) {
+  // tile's repeat_times holds -1 placeholders where RepeatTimes or
+  // repeat_times_tensor gives the values (Paddle reads only those then).
+  if (state.name.getStringRef() == "pd.tile" && state.operands.size() > 1) {
+    state.attributes.erase("repeat_times");
+    return;
+  }
   if (state.name.getStringRef() != "pd.pool2d")
     return;
   auto global = dyn_cast_or_null<BoolAttr>(state.attributes.get("global_pooling"));
@@ -514,8 +520,8 @@ static StringRef unsupportedKind(StringRef type) {
                           "increment", "is_empty", "select_input", "select_output"},
                          type))
     return "a control-flow op";
-  if (llvm::is_contained({"generate_proposals", "generate_proposals_v2", "unique",
-                          "nonzero", "distribute_fpn_proposals", "collect_fpn_proposals"},
+  if (llvm::is_contained({"generate_proposals", "generate_proposals_v2", "unique", "nonzero",
+                          "distribute_fpn_proposals", "collect_fpn_proposals"},
                          type))
     return "an op whose output size depends on the data";
   return "";
