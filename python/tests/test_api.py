@@ -287,14 +287,16 @@ def test_kernel_errors_after_timed_compile(tmp_path):
 
 def test_compile_errors(tmp_path):
     b = ProgramBuilder()
-    x = b.feed("x", [2, 4, 3, 3])
-    # group_norm has no CPU lowering yet
-    b.fetch(b.op("group_norm", {"X": [x]}, {"Y": [b.tmp("group_norm", [2, 4, 3, 3], "float32")]}, {"groups": 2}))
+    n = b.feed("n", [1], "int32")
+    # fill_constant shaped by a list of shape tensors has no lowering yet
+    b.fetch(b.op("fill_constant", {"ShapeTensorList": [n]}, {"Out": [b.tmp("fill_constant", [-1], "float32")]},
+                 {"value": 1.0, "dtype": 5}))
     b.save(str(tmp_path))
-    with pytest.raises(RuntimeError, match="group_norm #1 -> group_norm_0.tmp_0: error: code generation cannot compile"):
+    with pytest.raises(RuntimeError,
+                       match="fill_constant #1 -> fill_constant_0.tmp_0: error: code generation cannot compile"):
         paddle_mlir.compile(str(tmp_path))
     # The same for the cuda target (whose lowering starts the same way).
-    with pytest.raises(RuntimeError, match="(group_norm #1 -> group_norm_0.tmp_0: error: code "
+    with pytest.raises(RuntimeError, match="(fill_constant #1 -> fill_constant_0.tmp_0: error: code "
                                            "generation cannot compile|--target cuda needs the "
                                            "CUDA toolkit's ptxas)"):
         paddle_mlir.compile(str(tmp_path), target="cuda")
