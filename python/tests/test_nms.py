@@ -41,10 +41,20 @@ def iou(a, b, normalized):
     return inter / (area(a) + area(b) - inter)
 
 
+def as_outputs(boxes, kept):
+    """(Out rows [label, score, box], flat box indices, count per image) from
+    each image's kept (label, box, score) in output order."""
+    m = boxes.shape[1]
+    rows = [[label, score] + list(boxes[i, j]) for i, k in enumerate(kept) for label, j, score in k]
+    index = [i * m + j for i, k in enumerate(kept) for _, j, _ in k]
+    return (np.array(rows, np.float32).reshape(-1, 6), np.array(index, np.int32).reshape(-1, 1),
+            np.array([len(k) for k in kept], np.int32))
+
+
 def nms_numpy(boxes, scores, attrs):
     """(rows of [label, score, box], flat box indices, count per image)."""
     n, c, m = scores.shape
-    rows, index, counts = [], [], []
+    kept = []
     for i in range(n):
         picked = []  # (label, box, score) in label order, best first per label
         for label in range(c):
@@ -65,12 +75,8 @@ def nms_numpy(boxes, scores, attrs):
         if k > -1 and len(picked) > k:
             best = sorted(picked, key=lambda p: -p[2])[:k]          # stable: ties keep label order
             picked = sorted(best, key=lambda p: p[0])               # regroup by label
-        counts.append(len(picked))
-        for label, j, score in picked:
-            rows.append([label, score] + list(boxes[i, j]))
-            index.append(i * m + j)
-    return (np.array(rows, np.float32).reshape(-1, 6), np.array(index, np.int32).reshape(-1, 1),
-            np.array(counts, np.int32))
+        kept.append([(label, j, score) for label, j, score in picked])
+    return as_outputs(boxes, kept)
 
 
 def build(path, version, attrs, m=12, c=4):
@@ -182,7 +188,7 @@ def matrix_nms_numpy(boxes, scores, attrs):
     """(rows, flat indices, counts) of Paddle's matrix NMS, with an IoU matrix."""
     f32 = np.float32
     n, c, m = scores.shape
-    rows, index, counts = [], [], []
+    kept = []
     for i in range(n):
         found = []
         for label in range(c):
@@ -207,12 +213,8 @@ def matrix_nms_numpy(boxes, scores, attrs):
                     found.append((d, label, cand[p]))
         found = sorted(found, key=lambda t: -t[0])
         found = found[:attrs["keep_top_k"]] if attrs["keep_top_k"] > -1 else found
-        counts.append(len(found))
-        for d, label, j in found:
-            rows.append([label, d] + list(boxes[i, j]))
-            index.append(i * m + j)
-    return (np.array(rows, np.float32).reshape(-1, 6), np.array(index, np.int32).reshape(-1, 1),
-            np.array(counts, np.int32))
+        kept.append([(label, j, d) for d, label, j in found])
+    return as_outputs(boxes, kept)
 
 
 @pytest.mark.parametrize("gaussian", [False, True])

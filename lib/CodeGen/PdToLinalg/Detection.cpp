@@ -28,10 +28,6 @@ using namespace mlir::pd::lowering;
 namespace nms = pdk::nms;
 
 namespace {
-Value idx(OpBuilder &b, Location loc, int64_t v) {
-  return arith::ConstantIndexOp::create(b, loc, v);
-}
-
 /// Dim `i` of `t` as a float of type `f`.
 Value dimAsFloat(OpBuilder &b, Location loc, Value t, int64_t i, Type f) {
   Value d = tensor::DimOp::create(b, loc, t, i);

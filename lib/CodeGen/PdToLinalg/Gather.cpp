@@ -647,10 +647,6 @@ struct CumsumLowering : OpConversionPattern<CumsumOp> {
 } // namespace
 
 namespace {
-Value idx(OpBuilder &b, Location loc, int64_t v) {
-  return arith::ConstantIndexOp::create(b, loc, v);
-}
-
 /// The flat positions of the non-zero elements of `cond` (any element
 /// type): pdk_nonzero over `cond != 0` as i1, into i64 [1 + numel]
 /// (count, positions); returns that tensor and the count as an index.

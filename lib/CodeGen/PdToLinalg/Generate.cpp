@@ -18,10 +18,6 @@ using namespace mlir::pd;
 using namespace mlir::pd::lowering;
 
 namespace {
-Value idx(OpBuilder &b, Location loc, int64_t v) {
-  return arith::ConstantIndexOp::create(b, loc, v);
-}
-
 /// Dynamic sizes of `type` from `sizes` (one index value per dim).
 SmallVector<Value> dynamicOnly(RankedTensorType type, ArrayRef<Value> sizes) {
   SmallVector<Value> dyn;

@@ -30,7 +30,6 @@ using namespace mlir::pd;
 using namespace mlir::pd::lowering;
 
 namespace {
-Value idx(OpBuilder &b, Location l, int64_t v) { return arith::ConstantIndexOp::create(b, l, v); }
 
 /// The indices of the current linalg.generic iteration, one per dim.
 SmallVector<Value> positions(OpBuilder &b, Location l, int64_t rank) {

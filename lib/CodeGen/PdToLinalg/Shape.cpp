@@ -11,10 +11,6 @@ using namespace mlir::pd;
 using namespace mlir::pd::lowering;
 
 namespace {
-Value idx(OpBuilder &b, Location loc, int64_t v) {
-  return arith::ConstantIndexOp::create(b, loc, v);
-}
-
 /// tensor.reshape of x to `type` with the given (index) sizes.
 Value reshapeTo(OpBuilder &b, Location loc, Value x, RankedTensorType type, ArrayRef<Value> sizes) {
   if (x.getType() == type)

@@ -10,6 +10,10 @@ using namespace mlir;
 
 namespace mlir::pd::lowering {
 
+Value idx(OpBuilder &b, Location loc, int64_t v) {
+  return arith::ConstantIndexOp::create(b, loc, v);
+}
+
 Value scalar(OpBuilder &b, Location loc, Type elem, double v) {
   if (auto f = dyn_cast<FloatType>(elem))
     return arith::ConstantOp::create(b, loc, elem, b.getFloatAttr(f, v));

@@ -10,6 +10,9 @@
 #include <array>
 
 namespace mlir::pd::lowering {
+/// An index constant.
+Value idx(OpBuilder &b, Location loc, int64_t v);
+
 /// A value of the (float or integer) element type.
 Value scalar(OpBuilder &b, Location loc, Type elem, double v);
 

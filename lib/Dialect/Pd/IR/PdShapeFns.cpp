@@ -1948,37 +1948,31 @@ LogicalResult MulticlassNmsOp::inferResultTypes(SmallVectorImpl<Type> &types, bo
   return success();
 }
 
-LogicalResult MulticlassNms2Op::inferResultTypes(SmallVectorImpl<Type> &types, bool emit) {
-  Checker c{*this, emit};
-  if (failed(nmsBatch(c, getBBoxes(), getScores())))
+/// Out [kept, 6], Index [kept, 1] (i32) and, with `withCounts`, the count
+/// per image [N] (i32): multiclass_nms2 / multiclass_nms3 / matrix_nms.
+static LogicalResult nmsResults(const Checker &c, Value boxes, Value scores, bool withCounts,
+                                SmallVectorImpl<Type> &types) {
+  FailureOr<int64_t> n = nmsBatch(c, boxes, scores);
+  if (failed(n))
     return failure();
-  types.push_back(tensor({kDyn, 6}, rt(getBBoxes()).getElementType()));
-  types.push_back(tensor({kDyn, 1}, IntegerType::get(getContext(), 32)));
+  Type i32 = IntegerType::get(boxes.getContext(), 32);
+  types.push_back(tensor({kDyn, 6}, rt(boxes).getElementType()));
+  types.push_back(tensor({kDyn, 1}, i32));
+  if (withCounts)
+    types.push_back(tensor({*n}, i32));
   return success();
+}
+
+LogicalResult MulticlassNms2Op::inferResultTypes(SmallVectorImpl<Type> &types, bool emit) {
+  return nmsResults(Checker{*this, emit}, getBBoxes(), getScores(), /*withCounts=*/false, types);
 }
 
 LogicalResult MulticlassNms3Op::inferResultTypes(SmallVectorImpl<Type> &types, bool emit) {
-  Checker c{*this, emit};
-  FailureOr<int64_t> n = nmsBatch(c, getBBoxes(), getScores());
-  if (failed(n))
-    return failure();
-  Type i32 = IntegerType::get(getContext(), 32);
-  types.push_back(tensor({kDyn, 6}, rt(getBBoxes()).getElementType()));
-  types.push_back(tensor({kDyn, 1}, i32));
-  types.push_back(tensor({*n}, i32));
-  return success();
+  return nmsResults(Checker{*this, emit}, getBBoxes(), getScores(), /*withCounts=*/true, types);
 }
 
 LogicalResult MatrixNmsOp::inferResultTypes(SmallVectorImpl<Type> &types, bool emit) {
-  Checker c{*this, emit};
-  FailureOr<int64_t> n = nmsBatch(c, getBBoxes(), getScores());
-  if (failed(n))
-    return failure();
-  Type i32 = IntegerType::get(getContext(), 32);
-  types.push_back(tensor({kDyn, 6}, rt(getBBoxes()).getElementType()));
-  types.push_back(tensor({kDyn, 1}, i32));
-  types.push_back(tensor({*n}, i32));
-  return success();
+  return nmsResults(Checker{*this, emit}, getBBoxes(), getScores(), /*withCounts=*/true, types);
 }
 
 //===----------------------------------------------------------------------===//
