@@ -424,3 +424,38 @@ def test_tile_with_a_list_of_repeat_tensors(tmp_path):
     for reps in (1, 3):
         check(save(b, tmp_path / ("t%d" % reps)),
               [xv, np.array([reps], np.int32), np.array([1], np.int32)], [np.tile(xv, (reps, 1))], tmp_path)
+
+
+def test_nhwc_conv_and_pool(tmp_path):
+    """NHWC conv2d, depthwise_conv2d and pool2d (computed on NCHW views) with
+    a dynamic batch, SAME padding and ceil_mode, against PyTorch."""
+    torch = pytest.importorskip("torch")
+    F = torch.nn.functional
+    rng = np.random.default_rng(3)
+    w = rng.standard_normal((6, 3, 3, 3)).astype(np.float32)
+    dw = rng.standard_normal((6, 1, 3, 3)).astype(np.float32)
+    b = ProgramBuilder()
+    x = b.feed("x", [-1, 9, 8, 3])
+
+    def conv(kind, inp, filt, shape, algo, stride, groups):
+        y = b.tmp(kind, shape)
+        return b.op(kind, {"Input": [inp], "Filter": [b.param(kind + ".w", filt)]}, {"Output": [y]},
+                    {"strides": [stride] * 2, "paddings": [1, 1], "dilations": [1, 1], "groups": groups,
+                     "padding_algorithm": algo, "data_format": "NHWC"})
+    y = conv("conv2d", x, w, [-1, 9, 8, 6], "EXPLICIT", 1, 1)
+    y = conv("depthwise_conv2d", y, dw, [-1, 5, 4, 6], "SAME", 2, 6)
+    p = b._simple("pool2d", y, {"pooling_type": "max", "ksize": [2, 2], "strides": [2, 2],
+                                "paddings": [0, 0], "exclusive": True, "global_pooling": False,
+                                "adaptive": False, "ceil_mode": True, "data_format": "NHWC",
+                                "padding_algorithm": "EXPLICIT"}, shape=[-1, 3, 2, 6])
+    b.fetch(p)
+    model = b.save(str(tmp_path / "m"))
+    art = paddle_mlir.compile(model)
+    for n in (1, 3):
+        xv = rng.standard_normal((n, 9, 8, 3)).astype(np.float32)
+        t = torch.from_numpy(xv).permute(0, 3, 1, 2)
+        t = F.conv2d(t, torch.from_numpy(w), padding=1)
+        # SAME over 9x8 at stride 2: rows padded 1 and 1, columns 0 and 1.
+        t = F.conv2d(F.pad(t, (0, 1, 1, 1)), torch.from_numpy(dw), stride=2, groups=6)
+        t = F.max_pool2d(t, 2, 2, ceil_mode=True).permute(0, 2, 3, 1)
+        np.testing.assert_allclose(art(xv)[0], t.numpy(), rtol=1e-4, atol=1e-5)

@@ -169,6 +169,99 @@ def pool_case(kind, k, s, p, exclusive=True, global_pooling=False, adaptive=Fals
     return dict(params={"x": x}, build=build, np_fn=np_fn, torch_fn=torch_fn, fd_eps=1e-8)
 
 
+def _same_pads(size, k, s, d=1):
+    # SAME: output ceil(size / s), the odd pixel of padding at the end.
+    out = -(-size // s)
+    total = max((out - 1) * s + d * (k - 1) + 1 - size, 0)
+    return total // 2, total - total // 2
+
+
+def conv_layout_case(x_shape, w_shape, stride=1, padding=0, algorithm="EXPLICIT", nhwc=False,
+                     groups=1, depthwise=False):
+    """conv2d / depthwise_conv2d in the forms the train step takes on
+    transposed views or resolved paddings: NHWC data, SAME (asymmetric
+    when the total is odd) and VALID padding."""
+    nchw = (x_shape[0], x_shape[3], x_shape[1], x_shape[2]) if nhwc else x_shape
+    k = w_shape[2:]
+    if algorithm == "SAME":
+        (t, bo), (l, r) = _same_pads(nchw[2], k[0], stride), _same_pads(nchw[3], k[1], stride)
+    elif algorithm == "VALID":
+        t = bo = l = r = 0
+    else:
+        t = bo = l = r = padding
+    oh = (nchw[2] + t + bo - k[0]) // stride + 1
+    ow = (nchw[3] + l + r - k[1]) // stride + 1
+    out = [nchw[0], w_shape[0], oh, ow]
+    if nhwc:
+        out = [out[0], oh, ow, out[1]]
+
+    def build(b, p):
+        kind = "depthwise_conv2d" if depthwise else "conv2d"
+        y = b.tmp(kind, out)
+        return b.op(kind, {"Input": [p["x"]], "Filter": [p["w"]]}, {"Output": [y]},
+                    {"strides": [stride] * 2, "paddings": [padding] * 2, "dilations": [1, 1],
+                     "groups": groups, "padding_algorithm": algorithm,
+                     "data_format": "NHWC" if nhwc else "NCHW"})
+
+    def torch_fn(p):
+        x = p["x"].permute(0, 3, 1, 2) if nhwc else p["x"]
+        y = torch.nn.functional.conv2d(torch.nn.functional.pad(x, (l, r, t, bo)), p["w"],
+                                       stride=stride, groups=groups)
+        return y.permute(0, 2, 3, 1) if nhwc else y
+
+    def np_fn(p):
+        x = p["x"].transpose(0, 3, 1, 2) if nhwc else p["x"]
+        x = np.pad(x, ((0, 0), (0, 0), (t, bo), (l, r)))
+        y = _np_conv2d(x, p["w"], stride, 0, 1, groups)
+        return y.transpose(0, 2, 3, 1) if nhwc else y
+    return dict(params={"x": rand(*x_shape), "w": rand(*w_shape)}, build=build, np_fn=np_fn,
+                torch_fn=torch_fn)
+
+
+def pool_layout_case(kind, k, s, p=0, algorithm="EXPLICIT", nhwc=False, ceil_mode=False,
+                     shape=(2, 3, 7, 8)):
+    """pool2d in NHWC, with SAME padding (asymmetric when the total is odd)
+    or with ceil_mode's partial last window; averages exclusive (divided by
+    the cells inside the input)."""
+    n, c, h, w = shape
+    if algorithm == "SAME":
+        (t, bo), (l, r) = _same_pads(h, k, s), _same_pads(w, k, s)
+    else:
+        t = bo = l = r = p
+
+    def size(i, lo, hi):
+        num = i + lo + hi - k
+        return (-(-num // s) if ceil_mode else num // s) + 1
+    oh, ow = size(h, t, bo), size(w, l, r)
+    if ceil_mode:  # the overhang beyond the padding, as padding at the end
+        bo += max((oh - 1) * s + k - (h + t + bo), 0)
+        r += max((ow - 1) * s + k - (w + l + r), 0)
+
+    def build(b, prm):
+        out = [n, oh, ow, c] if nhwc else [n, c, oh, ow]
+        return b._simple("pool2d", prm["x"], {
+            "pooling_type": kind, "ksize": [k, k], "strides": [s, s], "paddings": [p, p],
+            "exclusive": True, "global_pooling": False, "adaptive": False, "ceil_mode": ceil_mode,
+            "data_format": "NHWC" if nhwc else "NCHW", "padding_algorithm": algorithm}, shape=out)
+
+    def torch_fn(prm):
+        x = prm["x"].permute(0, 3, 1, 2) if nhwc else prm["x"]
+        F = torch.nn.functional
+        if kind == "max":
+            y = F.max_pool2d(F.pad(x, (l, r, t, bo), value=-math.inf), k, s)
+        else:  # window sums over the cells inside the input
+            sums = F.avg_pool2d(F.pad(x, (l, r, t, bo)), k, s) * (k * k)
+            cells = F.avg_pool2d(F.pad(torch.ones_like(x), (l, r, t, bo)), k, s) * (k * k)
+            y = sums / cells
+        return y.permute(0, 2, 3, 1) if nhwc else y
+
+    def np_fn(prm):
+        return torch_fn({"x": torch.from_numpy(prm["x"])}).numpy()
+    in_shape = (n, h, w, c) if nhwc else shape
+    x = RNG.permutation(np.prod(in_shape)).reshape(in_shape).astype(np.float32) / np.prod(in_shape)
+    return dict(params={"x": x}, build=build, np_fn=np_fn, torch_fn=torch_fn, fd_eps=1e-8)
+
+
 def _bn_case(shape=(4, 3, 5, 5)):
     c = shape[1]
     axes = tuple(i for i in range(len(shape)) if i != 1)
@@ -374,6 +467,12 @@ CASES = {
     "conv2d_stride_crop": conv_case((1, 2, 8, 8), (3, 2, 3, 3), stride=2),
     "conv2d_groups": conv_case((2, 4, 6, 6), (6, 2, 3, 3), padding=1, groups=2),
     "depthwise_conv2d": conv_case((2, 4, 6, 6), (4, 1, 3, 3), padding=1, groups=4, depthwise=True),
+    "conv2d_nhwc": conv_layout_case((2, 7, 6, 3), (4, 3, 3, 3), padding=1, nhwc=True),
+    "conv2d_same_stride2": conv_layout_case((2, 3, 8, 7), (4, 3, 3, 3), stride=2, padding=5,
+                                            algorithm="SAME"),
+    "conv2d_valid": conv_layout_case((1, 2, 6, 6), (3, 2, 3, 3), padding=2, algorithm="VALID"),
+    "depthwise_conv2d_nhwc_same": conv_layout_case((2, 6, 5, 4), (4, 1, 3, 3), algorithm="SAME",
+                                                   nhwc=True, groups=4, depthwise=True),
     "max_pool": pool_case("max", 2, 2, 0),
     "max_pool_overlap_pad": pool_case("max", 3, 2, 1, shape=(2, 2, 7, 7)),
     "avg_pool_exclusive_pad": pool_case("avg", 3, 2, 1, shape=(2, 2, 7, 7)),
@@ -381,6 +480,12 @@ CASES = {
     "global_avg_pool": pool_case("avg", 1, 1, 0, global_pooling=True),
     "global_max_pool": pool_case("max", 1, 1, 0, global_pooling=True),
     "adaptive_avg_pool": pool_case("avg", 4, 1, 0, adaptive=True, shape=(2, 2, 7, 7)),
+    "max_pool_nhwc": pool_layout_case("max", 2, 2, nhwc=True, shape=(2, 3, 6, 6)),
+    "avg_pool_nhwc_pad": pool_layout_case("avg", 3, 2, 1, nhwc=True),
+    "max_pool_same": pool_layout_case("max", 3, 2, algorithm="SAME"),
+    "avg_pool_same": pool_layout_case("avg", 3, 2, algorithm="SAME"),
+    "max_pool_ceil": pool_layout_case("max", 3, 2, ceil_mode=True, shape=(2, 2, 8, 6)),
+    "avg_pool_ceil": pool_layout_case("avg", 3, 2, 1, ceil_mode=True, shape=(2, 2, 8, 6)),
     "batch_norm_train": _bn_case(),
     "batch_norm_train_2d": _bn_case((6, 4)),
     "concat_axis1": concat_case([(2, 3, 4), (2, 2, 4), (2, 1, 4)], 1),

@@ -91,11 +91,25 @@ func.func @flatten2(%x: tensor<?x3x4x5xf32>) -> (tensor<?x60xf32>, tensor<1x?xf3
 
 // -----
 
-// Tests that an op the backend does not handle is reported on the op.
-func.func @negative_nhwc(%x: tensor<1x8x8x3xf32>, %w: tensor<4x3x3x3xf32>) -> tensor<1x6x6x4xf32> {
-  // expected-error @+1 {{code generation cannot compile 'pd.conv2d' with these operand types or attributes yet}}
+// Tests that an NHWC convolution is computed on an NCHW view of its input
+// (the filter is OIHW in both layouts) and its result transposed back.
+// CHECK-LABEL: func.func @nhwc_conv
+// CHECK: %[[IN:.*]] = linalg.transpose ins(%arg0 : tensor<1x8x8x3xf32>) outs(%{{.*}} : tensor<1x3x8x8xf32>) permutation = [0, 3, 1, 2]
+// CHECK: %[[C:.*]] = linalg.conv_2d_nchw_fchw {{.*}} ins(%[[IN]], %arg1 : tensor<1x3x8x8xf32>, tensor<4x3x3x3xf32>)
+// CHECK: linalg.transpose ins(%[[C]] : tensor<1x4x6x6xf32>) outs(%{{.*}} : tensor<1x6x6x4xf32>) permutation = [0, 2, 3, 1]
+func.func @nhwc_conv(%x: tensor<1x8x8x3xf32>, %w: tensor<4x3x3x3xf32>) -> tensor<1x6x6x4xf32> {
   %0 = pd.conv2d %x, %w {data_format = "NHWC"} : (tensor<1x8x8x3xf32>, tensor<4x3x3x3xf32>) -> tensor<1x6x6x4xf32>
   return %0 : tensor<1x6x6x4xf32>
+}
+
+// -----
+
+// Tests that an op the backend does not handle is reported on the op: the
+// generated path has no grouped (not depthwise) convolution.
+func.func @negative_grouped(%x: tensor<1x4x8x8xf32>, %w: tensor<4x2x3x3xf32>) -> tensor<1x4x6x6xf32> {
+  // expected-error @+1 {{code generation cannot compile 'pd.conv2d' with these operand types or attributes yet}}
+  %0 = pd.conv2d %x, %w {groups = 2 : i32} : (tensor<1x4x8x8xf32>, tensor<4x2x3x3xf32>) -> tensor<1x4x6x6xf32>
+  return %0 : tensor<1x4x6x6xf32>
 }
 
 // -----

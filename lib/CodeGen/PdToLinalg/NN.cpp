@@ -59,14 +59,16 @@ SmallVector<Value> windowDynSizes(OpBuilder &b, Location loc, Value padded, Rank
   return dyn;
 }
 
+/// The NCHW convolution of `op` with result type `resultType` (`nchwView`:
+/// the input of an NHWC op already permuted to NCHW by the caller, and
+/// `resultType` too).
 template <typename OpTy>
-FailureOr<Value> buildConv(OpTy op, Value input, Value filter,
-                           ConversionPatternRewriter &rewriter) {
+FailureOr<Value> buildConv(OpTy op, Value input, Value filter, ConversionPatternRewriter &rewriter,
+                           RankedTensorType resultType, bool nchwView = false) {
   Location loc = op.getLoc();
-  if (op.getDataFormat() == "NHWC")
+  if (op.getDataFormat() == "NHWC" && !nchwView)
     return (LogicalResult)rewriter.notifyMatchFailure(
         op, "NHWC convolution is not supported by the CPU backend yet");
-  auto resultType = cast<RankedTensorType>(op.getType());
   auto in = cast<RankedTensorType>(input.getType());
   auto f = cast<RankedTensorType>(filter.getType());
   if (!f.hasStaticShape())
@@ -74,7 +76,7 @@ FailureOr<Value> buildConv(OpTy op, Value input, Value filter,
   int64_t groups = op.getGroups();
   auto pads = resolvePads(in, {f.getDimSize(2), f.getDimSize(3)}, op.getStrides(),
                           op.getDilations(), op.getPaddings(), op.getPaddingAlgorithm());
-  if (op.getPaddingAlgorithm() == "SAME" && !in.hasStaticShape())
+  if (op.getPaddingAlgorithm() == "SAME" && (in.isDynamicDim(2) || in.isDynamicDim(3)))
     return (LogicalResult)rewriter.notifyMatchFailure(op, "SAME padding needs static spatial dims");
   Value padded = padSpatial(rewriter, loc, input, pads, 0.0);
   SmallVector<int64_t> strides(op.getStrides().begin(), op.getStrides().end());
@@ -106,12 +108,24 @@ FailureOr<Value> buildConv(OpTy op, Value input, Value filter,
   return result;
 }
 
+/// conv2d / depthwise_conv2d; an NHWC one is computed on an NCHW view of
+/// its input (the filter is OIHW in both layouts) and its result
+/// transposed back.
 template <typename OpTy>
 LogicalResult lowerConv(OpTy op, Value input, Value filter, ConversionPatternRewriter &rewriter) {
-  auto r = buildConv(op, input, filter, rewriter);
+  bool nhwc = op.getDataFormat() == "NHWC";
+  auto type = cast<RankedTensorType>(op.getType());
+  if (nhwc) {
+    input = permute(rewriter, op.getLoc(), input, kNHWCToNCHW);
+    SmallVector<int64_t> shape;
+    for (int64_t p : kNHWCToNCHW)
+      shape.push_back(type.getDimSize(p));
+    type = RankedTensorType::get(shape, type.getElementType());
+  }
+  auto r = buildConv(op, input, filter, rewriter, type, nhwc);
   if (failed(r))
     return failure();
-  rewriter.replaceOp(op, *r);
+  rewriter.replaceOp(op, nhwc ? permute(rewriter, op.getLoc(), *r, kNCHWToNHWC) : *r);
   return success();
 }
 
@@ -122,7 +136,7 @@ struct FusedConv2dLowering : OpConversionPattern<FusedConv2dOp> {
                                 ConversionPatternRewriter &r) const override {
     // The op's verifier limits fuse_activation to names applyActivation handles.
     StringRef act = op.getFuseActivation();
-    auto conv = buildConv(op, a.getInput(), a.getFilter(), r);
+    auto conv = buildConv(op, a.getInput(), a.getFilter(), r, cast<RankedTensorType>(op.getType()));
     if (failed(conv))
       return failure();
     auto type = cast<RankedTensorType>(op.getType());
@@ -1021,10 +1035,22 @@ struct Pool2dLowering : OpConversionPattern<Pool2dOp> {
   LogicalResult matchAndRewrite(Pool2dOp op, OpAdaptor a,
                                 ConversionPatternRewriter &r) const override {
     Location loc = op.getLoc();
-    if (op.getDataFormat() == "NHWC")
-      return r.notifyMatchFailure(op, "NHWC pooling is not supported by the CPU backend yet");
+    // NHWC: pooled on an NCHW view of the input, the result transposed back.
     auto type = cast<RankedTensorType>(op.getType());
-    auto in = cast<RankedTensorType>(a.getX().getType());
+    Value x = a.getX();
+    bool nhwc = op.getDataFormat() == "NHWC";
+    if (nhwc) {
+      x = permute(r, loc, x, kNHWCToNCHW);
+      SmallVector<int64_t> shape;
+      for (int64_t p : kNHWCToNCHW)
+        shape.push_back(type.getDimSize(p));
+      type = RankedTensorType::get(shape, type.getElementType());
+    }
+    auto done = [&](Value y) -> LogicalResult {
+      r.replaceOp(op, nhwc ? permute(r, loc, y, kNCHWToNHWC) : y);
+      return success();
+    };
+    auto in = cast<RankedTensorType>(x.getType());
     bool isMax = op.getPoolingType() == "max";
     double init = isMax ? -std::numeric_limits<double>::infinity() : 0.0;
     auto combine = [isMax](OpBuilder &b, Location l, Value acc, Value v) -> Value {
@@ -1034,11 +1060,11 @@ struct Pool2dLowering : OpConversionPattern<Pool2dOp> {
     bool global = op.getGlobalPooling() ||
                   (op.getAdaptive() && op.getKsize()[0] == 1 && op.getKsize()[1] == 1);
     if (global) {
-      Value red = reduceDims(r, loc, a.getX(), {2, 3}, init, combine);
+      Value red = reduceDims(r, loc, x, {2, 3}, init, combine);
       if (!isMax) {
         // The divisor H * W, read at run time when a spatial dim is dynamic.
-        Value hw = arith::MulIOp::create(r, loc, tensor::DimOp::create(r, loc, a.getX(), 2),
-                                         tensor::DimOp::create(r, loc, a.getX(), 3));
+        Value hw = arith::MulIOp::create(r, loc, tensor::DimOp::create(r, loc, x, 2),
+                                         tensor::DimOp::create(r, loc, x, 3));
         Value count = arith::SIToFPOp::create(
             r, loc, in.getElementType(), arith::IndexCastOp::create(r, loc, r.getI64Type(), hw));
         auto rt = cast<RankedTensorType>(red.getType());
@@ -1049,12 +1075,10 @@ struct Pool2dLowering : OpConversionPattern<Pool2dOp> {
       }
       Value y = tensor::ExpandShapeOp::create(r, loc, type, red,
                                               ArrayRef<ReassociationIndices>{{0}, {1, 2, 3}});
-      r.replaceOp(op, y);
-      return success();
+      return done(y);
     }
     if (op.getAdaptive()) {
-      r.replaceOp(op, adaptivePool(r, loc, a.getX(), type, isMax));
-      return success();
+      return done(adaptivePool(r, loc, x, type, isMax));
     }
     auto ks = op.getKsize();
     auto st = op.getStrides();
@@ -1075,7 +1099,7 @@ struct Pool2dLowering : OpConversionPattern<Pool2dOp> {
       extraW = std::max<int64_t>((ow - 1) * st[1] + ks[1] - (W + pads[2] + pads[3]), 0);
     }
     Value paddedIn =
-        padSpatial(r, loc, a.getX(), {pads[0], pads[1] + extraH, pads[2], pads[3] + extraW}, init);
+        padSpatial(r, loc, x, {pads[0], pads[1] + extraH, pads[2], pads[3] + extraW}, init);
     SmallVector<int64_t> stl = {st[0], st[1]};
     SmallVector<Value> dyn = windowDynSizes(r, loc, paddedIn, type, {ks[0], ks[1]}, stl, {1, 1});
     Value acc = filled(r, loc, type, dyn, init);
@@ -1119,8 +1143,7 @@ struct Pool2dLowering : OpConversionPattern<Pool2dOp> {
                          return arith::DivFOp::create(b, l, v[0], v[1]);
                        });
     }
-    r.replaceOp(op, y);
-    return success();
+    return done(y);
   }
 };
 

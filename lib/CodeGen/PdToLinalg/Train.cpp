@@ -326,7 +326,8 @@ struct SoftmaxWithCrossEntropyLowering : OpConversionPattern<SoftmaxWithCrossEnt
 /// that adds each one's gradient to its window, shared by the cells an
 /// average counted, or to the window's first maximum (Paddle's rule, which
 /// PyTorch shares), read from X and Out. Windows are those of the forward
-/// lowering: explicit padding clamped to the input, adaptive windows
+/// lowering: explicit (or SAME-resolved) padding clamped to the input, so
+/// ceil_mode's last partial window too, adaptive windows
 /// [floor(i * H / OH), ceil((i + 1) * H / OH)), global pooling one window.
 struct Pool2dGradLowering : OpConversionPattern<Pool2dGradOp> {
   using OpConversionPattern::OpConversionPattern;
@@ -334,9 +335,8 @@ struct Pool2dGradLowering : OpConversionPattern<Pool2dGradOp> {
                                 ConversionPatternRewriter &r) const override {
     auto xt = cast<RankedTensorType>(a.getX().getType());
     auto ot = cast<RankedTensorType>(a.getOutGrad().getType());
-    if (op.getDataFormat() == "NHWC" || op.getCeilMode() || op.getPaddingAlgorithm() == "SAME" ||
-        !xt.hasStaticShape() || !ot.hasStaticShape())
-      return r.notifyMatchFailure(op, "NCHW, static shapes, no ceil_mode or SAME padding");
+    if (op.getDataFormat() == "NHWC" || !xt.hasStaticShape() || !ot.hasStaticShape())
+      return r.notifyMatchFailure(op, "NCHW, static shapes");
     Location loc = op.getLoc();
     Type elem = xt.getElementType();
     int64_t H = xt.getDimSize(2), W = xt.getDimSize(3), OH = ot.getDimSize(2),
@@ -345,10 +345,10 @@ struct Pool2dGradLowering : OpConversionPattern<Pool2dGradOp> {
     bool global = op.getGlobalPooling();
     bool adaptive = op.getAdaptive() && !global;
     ArrayRef<int32_t> ks = op.getKsize(), st = op.getStrides();
-    std::array<int64_t, 4> pads = {0, 0, 0, 0};
-    if (op.getPaddingAlgorithm() != "VALID" && !global && !adaptive)
-      pads = pads4(op.getPaddings());
     int64_t kh = global ? H : ks[0], kw = global ? W : ks[1];
+    std::array<int64_t, 4> pads = {0, 0, 0, 0};
+    if (!global && !adaptive)
+      pads = resolvePads(xt, {kh, kw}, st, {1, 1}, op.getPaddings(), op.getPaddingAlgorithm());
     bool exclusive = op.getExclusive() || adaptive || global;
     Value x = a.getX(), out = a.getOut(), dOut = a.getOutGrad();
 

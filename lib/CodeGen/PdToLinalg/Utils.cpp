@@ -1,6 +1,7 @@
 //===- Utils.cpp - helpers shared by the pd -> linalg patterns -----------===//
 
 #include "Utils.h"
+#include "PaddleMLIR/Dialect/Pd/IR/PdOps.h"
 
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -239,23 +240,23 @@ std::array<int64_t, 4> pads4(ArrayRef<int32_t> p) {
   return {p[0], p[0], p[1], p[1]};
 }
 
-/// Explicit paddings of a conv/pool, resolving SAME and VALID.
+Value permute(OpBuilder &b, Location loc, Value v, ArrayRef<int64_t> perm) {
+  auto t = cast<RankedTensorType>(v.getType());
+  SmallVector<int64_t> shape;
+  SmallVector<Value> dyn;
+  for (int64_t p : perm) {
+    shape.push_back(t.getDimSize(p));
+    if (t.isDynamicDim(p))
+      dyn.push_back(tensor::DimOp::create(b, loc, v, p));
+  }
+  Value init = tensor::EmptyOp::create(b, loc, shape, t.getElementType(), dyn);
+  return linalg::TransposeOp::create(b, loc, v, init, perm).getResult()[0];
+}
+
 std::array<int64_t, 4> resolvePads(RankedTensorType in, ArrayRef<int64_t> k, ArrayRef<int32_t> s,
                                    ArrayRef<int32_t> d, ArrayRef<int32_t> paddings,
                                    StringRef algo) {
-  if (algo == "VALID")
-    return {0, 0, 0, 0};
-  if (algo != "SAME")
-    return pads4(paddings);
-  std::array<int64_t, 4> p{};
-  for (int i = 0; i < 2; ++i) {
-    int64_t size = in.getDimSize(2 + i);
-    int64_t out = (size + s[i] - 1) / s[i];
-    int64_t total = std::max<int64_t>((out - 1) * s[i] + d[i] * (k[i] - 1) + 1 - size, 0);
-    p[2 * i] = total / 2;
-    p[2 * i + 1] = total - total / 2;
-  }
-  return p;
+  return pd::windowPads({in.getDimSize(2), in.getDimSize(3)}, k, s, d, paddings, algo);
 }
 
 Value generateTensor(OpBuilder &b, Location loc, RankedTensorType type, ValueRange dynSizes,

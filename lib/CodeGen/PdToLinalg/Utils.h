@@ -79,6 +79,12 @@ Value sigmoid(OpBuilder &b, Location loc, Value x);
 /// Returns null for an unknown name.
 Value applyActivation(OpBuilder &b, Location loc, Value x, StringRef act, double alpha);
 
+/// `v` with its dims permuted: result dim i is `v`'s dim perm[i].
+Value permute(OpBuilder &b, Location loc, Value v, ArrayRef<int64_t> perm);
+
+/// The permutations between NHWC and NCHW (result dim i = source dim p[i]).
+inline constexpr int64_t kNHWCToNCHW[] = {0, 3, 1, 2}, kNCHWToNHWC[] = {0, 2, 3, 1};
+
 /// Paddle's 2- or 4-element paddings as {top, bottom, left, right}.
 std::array<int64_t, 4> pads4(ArrayRef<int32_t> p);
 

@@ -30,29 +30,29 @@ module {
 
 // -----
 
-// Tests that SAME padding is refused by name (its pads depend on the
-// gradient rule resolving them, which it does not yet).
+// Tests that SAME padding resolves to explicit paddings from the static
+// input size (8x7, 3x3, stride 2: totals 1 and 2, the odd pixel at the end)
+// and that an NHWC convolution's gradients are computed on NCHW views: the
+// input and the output's gradient transposed in, the input's gradient
+// transposed back, the filter (OIHW in both layouts) used as it is.
+// CHECK-LABEL: func.func @main
+// CHECK: %[[Y:.*]] = pd.conv2d %arg0, %w1 {padding_algorithm = "SAME", strides = array<i32: 2, 2>}
+// CHECK: %[[YT:.*]] = pd.transpose2 %[[Y]] {axis = array<i32: 0, 3, 1, 2>}
+// CHECK: %[[DZT:.*]] = pd.transpose2 %{{.*}} {axis = array<i32: 0, 3, 1, 2>}
+// CHECK: %[[DYT:.*]] = pd.conv2d_grad_input %[[YT]], %w2, %[[DZT]] {paddings = array<i32: 1, 1, 1, 1>} : (tensor<2x4x4x4xf32>, tensor<5x4x3x3xf32>, tensor<2x5x4x4xf32>) -> tensor<2x4x4x4xf32>
+// CHECK: %[[DY:.*]] = pd.transpose2 %[[DYT]] {axis = array<i32: 0, 2, 3, 1>} {{.*}} -> tensor<2x4x4x4xf32>
+// CHECK: pd.conv2d_grad_filter %[[YT]], %w2, %[[DZT]] {paddings = array<i32: 1, 1, 1, 1>}
+// CHECK: pd.conv2d_grad_filter %arg0, %w1, %{{.*}} {paddings = array<i32: 0, 1, 1, 1>, strides = array<i32: 2, 2>}
 module {
-  ml_program.global private @w(dense<0.5> : tensor<4x3x3x3xf32>) : tensor<4x3x3x3xf32>
-  func.func @main(%x: tensor<2x3x8x8xf32> {pd.name = "x"}) -> (tensor<1xf32> {pd.name = "loss"}) {
-    %w = ml_program.global_load_const @w : tensor<4x3x3x3xf32>
-    // expected-error @+1 {{no gradient rule for padding_algorithm 'SAME' yet}}
-    %0 = pd.conv2d %x, %w {padding_algorithm = "SAME"} : (tensor<2x3x8x8xf32>, tensor<4x3x3x3xf32>) -> tensor<2x4x8x8xf32>
-    %1 = pd.mean %0 : (tensor<2x4x8x8xf32>) -> tensor<1xf32>
-    return %1 : tensor<1xf32>
+  ml_program.global private @w1(dense<0.5> : tensor<4x3x3x3xf32>) : tensor<4x3x3x3xf32>
+  ml_program.global private @w2(dense<0.5> : tensor<5x4x3x3xf32>) : tensor<5x4x3x3xf32>
+  func.func @main(%x: tensor<2x3x8x7xf32> {pd.name = "x"}) -> (tensor<1xf32> {pd.name = "loss"}) {
+    %w1 = ml_program.global_load_const @w1 : tensor<4x3x3x3xf32>
+    %w2 = ml_program.global_load_const @w2 : tensor<5x4x3x3xf32>
+    %0 = pd.conv2d %x, %w1 {padding_algorithm = "SAME", strides = array<i32: 2, 2>} : (tensor<2x3x8x7xf32>, tensor<4x3x3x3xf32>) -> tensor<2x4x4x4xf32>
+    %1 = pd.conv2d %0, %w2 {data_format = "NHWC", paddings = array<i32: 1, 1>} : (tensor<2x4x4x4xf32>, tensor<5x4x3x3xf32>) -> tensor<2x4x4x5xf32>
+    %2 = pd.mean %1 : (tensor<2x4x4x5xf32>) -> tensor<1xf32>
+    return %2 : tensor<1xf32>
   }
 }
 
-// -----
-
-// Tests that an NHWC convolution has no gradient rule yet, named as such.
-module {
-  ml_program.global private @w(dense<0.5> : tensor<4x3x3x3xf32>) : tensor<4x3x3x3xf32>
-  func.func @main(%x: tensor<2x8x8x3xf32> {pd.name = "x"}) -> (tensor<1xf32> {pd.name = "loss"}) {
-    %w = ml_program.global_load_const @w : tensor<4x3x3x3xf32>
-    // expected-error @+1 {{no gradient rule for NHWC convolutions yet}}
-    %0 = pd.conv2d %x, %w {data_format = "NHWC"} : (tensor<2x8x8x3xf32>, tensor<4x3x3x3xf32>) -> tensor<2x6x6x4xf32>
-    %1 = pd.mean %0 : (tensor<2x6x6x4xf32>) -> tensor<1xf32>
-    return %1 : tensor<1xf32>
-  }
-}

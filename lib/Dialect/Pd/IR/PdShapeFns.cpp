@@ -251,6 +251,23 @@ Type unknownDims(int64_t rank, Type elem) { return tensor(SmallVector<int64_t>(r
 // Convolution, normalization, pooling
 //===----------------------------------------------------------------------===//
 
+std::array<int64_t, 4> mlir::pd::windowPads(ArrayRef<int64_t> spatial, ArrayRef<int64_t> k,
+                                            ArrayRef<int32_t> s, ArrayRef<int32_t> d,
+                                            ArrayRef<int32_t> paddings, StringRef algo) {
+  if (algo == "VALID")
+    return {0, 0, 0, 0};
+  if (algo != "SAME")
+    return expandPads(paddings);
+  std::array<int64_t, 4> p{};
+  for (int i = 0; i < 2; ++i) {
+    int64_t out = (spatial[i] + s[i] - 1) / s[i];
+    int64_t total = std::max<int64_t>((out - 1) * s[i] + d[i] * (k[i] - 1) + 1 - spatial[i], 0);
+    p[2 * i] = total / 2;
+    p[2 * i + 1] = total - total / 2;
+  }
+  return p;
+}
+
 LogicalResult Conv2dOp::inferResultTypes(SmallVectorImpl<Type> &types, bool emit) {
   return convShape({*this, emit}, getInput(), getFilter(), getStrides(), getPaddings(),
                    getPaddingAlgorithm(), getGroups(), getDilations(), getDataFormat(), types);

@@ -42,6 +42,15 @@ SmallVector<std::pair<float, float>> priorBoxHalfSizes(PriorBoxOp op);
 /// computed, not only on the input shapes: the boxes an NMS op keeps, the
 /// positions where_index finds, the elements masked_select picks.
 bool isDataSized(OpResult r);
+
+/// The explicit paddings {top, bottom, left, right} of a 2-D window
+/// (conv/pool) over spatial sizes `spatial` (H, W) with kernel `k`, strides
+/// `s` and dilations `d`: Paddle's 2- or 4-element `paddings` for EXPLICIT,
+/// zeros for VALID, and for SAME the padding that makes the output
+/// ceil(in / stride), its odd pixel at the end (needs static sizes).
+std::array<int64_t, 4> windowPads(ArrayRef<int64_t> spatial, ArrayRef<int64_t> k,
+                                  ArrayRef<int32_t> s, ArrayRef<int32_t> d,
+                                  ArrayRef<int32_t> paddings, StringRef algo);
 } // namespace mlir::pd
 
 #endif // PADDLEMLIR_DIALECT_PD_IR_PDOPS_H

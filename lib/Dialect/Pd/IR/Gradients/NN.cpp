@@ -14,40 +14,36 @@
 
 namespace mlir::pd {
 namespace {
-/// The explicit paddings {top, bottom, left, right} of a conv, or failure
-/// for SAME / VALID forms the rule does not resolve.
-FailureOr<std::array<int32_t, 4>> explicitPads(GradientBuilder &g, ArrayRef<int32_t> p,
-                                               StringRef algorithm) {
-  if (algorithm == "VALID")
-    return std::array<int32_t, 4>{0, 0, 0, 0};
-  if (algorithm != "EXPLICIT") {
-    (void)(g.emitError() << "no gradient rule for padding_algorithm '" << algorithm << "' yet");
-    return failure();
-  }
-  if (p.size() == 2)
-    return std::array<int32_t, 4>{p[0], p[0], p[1], p[1]};
-  return std::array<int32_t, 4>{p[0], p[1], p[2], p[3]};
-}
+constexpr int32_t kToNCHW[] = {0, 3, 1, 2}, kToNHWC[] = {0, 2, 3, 1};
 
+/// conv2d / depthwise_conv2d. The gradient ops take NCHW operands and
+/// explicit paddings: an NHWC convolution's gradients are computed on
+/// transposed views (the filter is OIHW in both layouts), SAME and VALID
+/// resolve to explicit paddings from the input size (pd-append-backward
+/// runs on static shapes only).
 template <typename ConvT> LogicalResult convGradient(ConvT op, GradientBuilder &g) {
-  if (op.getDataFormat() == "NHWC")
-    return g.emitError() << "no gradient rule for NHWC convolutions yet";
-  FailureOr<std::array<int32_t, 4>> pads =
-      explicitPads(g, op.getPaddings(), op.getPaddingAlgorithm());
-  if (failed(pads))
-    return failure();
-  OpBuilder &b = g.getBuilder();
+  bool nhwc = op.getDataFormat() == "NHWC";
   Value x = op.getInput(), w = op.getFilter(), dOut = g.resultGrad(0);
-  auto padsAttr = b.getDenseI32ArrayAttr(*pads);
-  auto explicitAttr = b.getStringAttr("EXPLICIT");
-  if (g.needs(0))
-    g.setGrad(0, g.make<Conv2dGradInputOp>(x, w, dOut, op.getStridesAttr(), padsAttr, explicitAttr,
-                                           op.getGroupsAttr(), op.getDilationsAttr(),
-                                           op.getDataFormatAttr()));
+  if (nhwc) {
+    x = g.transpose(x, kToNCHW);
+    dOut = g.transpose(dOut, kToNCHW);
+  }
+  ArrayRef<int64_t> xs = shapeOf(x), ws = shapeOf(w);
+  std::array<int64_t, 4> pads =
+      windowPads({xs[2], xs[3]}, {ws[2], ws[3]}, op.getStrides(), op.getDilations(),
+                 op.getPaddings(), op.getPaddingAlgorithm());
+  OpBuilder &b = g.getBuilder();
+  SmallVector<int32_t> pads32(pads.begin(), pads.end());
+  auto padsAttr = b.getDenseI32ArrayAttr(pads32);
+  auto explicitAttr = b.getStringAttr("EXPLICIT"), nchw = b.getStringAttr("NCHW");
+  if (g.needs(0)) {
+    Value dx = g.make<Conv2dGradInputOp>(x, w, dOut, op.getStridesAttr(), padsAttr, explicitAttr,
+                                         op.getGroupsAttr(), op.getDilationsAttr(), nchw);
+    g.setGrad(0, nhwc ? g.transpose(dx, kToNHWC) : dx);
+  }
   if (g.needs(1))
     g.setGrad(1, g.make<Conv2dGradFilterOp>(x, w, dOut, op.getStridesAttr(), padsAttr, explicitAttr,
-                                            op.getGroupsAttr(), op.getDilationsAttr(),
-                                            op.getDataFormatAttr()));
+                                            op.getGroupsAttr(), op.getDilationsAttr(), nchw));
   return success();
 }
 } // namespace
@@ -57,16 +53,22 @@ static LogicalResult gradient(DepthwiseConv2dOp op, GradientBuilder &g) {
   return convGradient(op, g);
 }
 
+/// pool2d: pd.pool2d_grad over NCHW operands (an NHWC pool's on transposed
+/// views); its lowering resolves SAME and VALID and takes ceil_mode's
+/// partial windows from the output's size, as the forward does.
 static LogicalResult gradient(Pool2dOp op, GradientBuilder &g) {
-  if (op.getDataFormat() == "NHWC")
-    return g.emitError() << "no gradient rule for NHWC pooling yet";
-  if (op.getCeilMode() || op.getPaddingAlgorithm() == "SAME")
-    return g.emitError() << "no gradient rule for pool2d with ceil_mode or SAME padding yet";
-  g.setGrad(0, g.make<Pool2dGradOp>(
-                   op.getX(), op.getOut(), g.resultGrad(0), op.getPoolingTypeAttr(),
-                   op.getKsizeAttr(), op.getGlobalPoolingAttr(), op.getStridesAttr(),
-                   op.getPaddingsAttr(), op.getExclusiveAttr(), op.getAdaptiveAttr(),
-                   op.getCeilModeAttr(), op.getDataFormatAttr(), op.getPaddingAlgorithmAttr()));
+  bool nhwc = op.getDataFormat() == "NHWC";
+  Value x = op.getX(), out = op.getOut(), dOut = g.resultGrad(0);
+  if (nhwc) {
+    x = g.transpose(x, kToNCHW);
+    out = g.transpose(out, kToNCHW);
+    dOut = g.transpose(dOut, kToNCHW);
+  }
+  Value dx = g.make<Pool2dGradOp>(
+      x, out, dOut, op.getPoolingTypeAttr(), op.getKsizeAttr(), op.getGlobalPoolingAttr(),
+      op.getStridesAttr(), op.getPaddingsAttr(), op.getExclusiveAttr(), op.getAdaptiveAttr(),
+      op.getCeilModeAttr(), g.getBuilder().getStringAttr("NCHW"), op.getPaddingAlgorithmAttr());
+  g.setGrad(0, nhwc ? g.transpose(dx, kToNHWC) : dx);
   return success();
 }
 
