@@ -154,10 +154,21 @@ def _pool2d(ins, a):
     s = a.get("strides", [1, 1])
     pt, pb, pl, pr = _pads(a.get("paddings", [0, 0]))
     ceil = a.get("ceil_mode", False)
+    algo = a.get("padding_algorithm", "EXPLICIT")
 
     def osz(i, k, st, p0, p1):
+        if algo == "SAME":  # ceil(i / st) whatever ceil_mode says
+            return -(-i // st)
         num = i + p0 + p1 - k
         return (num + st - 1) // st + 1 if ceil else num // st + 1
+
+    def same(i, k, st):  # the padding SAME needs, the odd pixel at the end
+        total = max((-(-i // st) - 1) * st + k - i, 0)
+        return total // 2, total - total // 2
+    if algo == "VALID":
+        pt = pb = pl = pr = 0
+    elif algo == "SAME":
+        (pt, pb), (pl, pr) = same(h, ks[0], s[0]), same(w, ks[1], s[1])
     oh, ow = osz(h, ks[0], s[0], pt, pb), osz(w, ks[1], s[1], pl, pr)
     out = np.empty((n, c, oh, ow), x.dtype)
     exclusive = a.get("exclusive", True)
@@ -266,11 +277,17 @@ def _flatten2(ins, a):
 
 
 def _fill_constant(ins, a):
-    if ins.get("ShapeTensor") or ins.get("ShapeTensorList") or ins.get("ValueTensor"):
-        raise NotImplementedError("reference: fill_constant with run-time shape or value")
+    if ins.get("ValueTensor"):
+        raise NotImplementedError("reference: fill_constant with a run-time value")
     dtype = NP_DTYPE[a.get("dtype", 5)]
     value = float(a["str_value"]) if a.get("str_value") else a.get("value", 0.0)
-    return {"Out": np.full([int(d) for d in a.get("shape", [])], value, dtype=dtype)}
+    if ins.get("ShapeTensor"):
+        shape = [int(d) for d in ins["ShapeTensor"][0].reshape(-1)]
+    elif ins.get("ShapeTensorList"):
+        shape = [int(t.reshape(-1)[0]) for t in ins["ShapeTensorList"]]
+    else:
+        shape = [int(d) for d in a.get("shape", [])]
+    return {"Out": np.full(shape, value, dtype=dtype)}
 
 
 def _flatten(ins, a):

@@ -108,6 +108,10 @@ NMS_ATTRS = [A("score_threshold", "f32", None), A("nms_top_k", "i32", None, min=
              A("keep_top_k", "i32", None, min=-1), A("nms_threshold", "f32", 0.3), A("nms_eta", "f32", 1.0),
              A("normalized", "bool", True), A("background_label", "i32", 0, min=-1)]
 
+# generate_proposals(_v2): Faster R-CNN's region proposals.
+PROPOSAL_ATTRS = [A("pre_nms_topN", "i32", 6000), A("post_nms_topN", "i32", 1000),
+                  A("nms_thresh", "f32", 0.5), A("min_size", "f32", 0.1), A("eta", "f32", 1.0)]
+
 OPS = [
     # ---------------------------------------------------------------- conv / norm / pool
     Op("conv2d", ["Input:float", "Filter:float"], ["Output:float"], conv_attrs(), "custom",
@@ -548,6 +552,28 @@ OPS = [
         A("gaussian_sigma", "f32", 2.0), A("background_label", "i32", 0, min=-1)], "custom",
        "matrix NMS (SOLOv2): scores decayed by overlap with better boxes, kept above post_threshold, best first",
        "%o, %i, %n = pd.matrix_nms %b, %s {score_threshold = 0.01 : f32, nms_top_k = 100 : i32, keep_top_k = 10 : i32} : (tensor<?x50x4xf32>, tensor<?x3x50xf32>) -> (tensor<?x6xf32>, tensor<?x1xi32>, tensor<?xi32>)"),
+    # Region proposals (two-stage detectors): how many boxes each image keeps
+    # depends on the data. RpnRois [kept, 4], RpnRoiProbs [kept, 1],
+    # RpnRoisNum [N] (i32) counts them per image.
+    Op("generate_proposals", ["Scores:float", "BboxDeltas:float", "ImInfo:float", "Anchors:float",
+                              "Variances:float"], ["RpnRois:float", "RpnRoiProbs:float", "RpnRoisNum:index"],
+       PROPOSAL_ATTRS, "custom",
+       "RPN proposals: anchors decoded by the deltas, clipped to the image (ImInfo: height, width, scale), "
+       "small ones dropped, NMS over the best pre_nms_topN, the best post_nms_topN kept",
+       "%r, %p, %n = pd.generate_proposals %s, %d, %im, %a, %v : (tensor<?x3x8x8xf32>, tensor<?x12x8x8xf32>, tensor<?x3xf32>, tensor<8x8x3x4xf32>, tensor<8x8x3x4xf32>) -> (tensor<?x4xf32>, tensor<?x1xf32>, tensor<?xi32>)"),
+    Op("generate_proposals_v2", ["Scores:float", "BboxDeltas:float", "ImShape:float", "Anchors:float",
+                                 "Variances:float"], ["RpnRois:float", "RpnRoiProbs:float", "RpnRoisNum:index"],
+       PROPOSAL_ATTRS + [A("pixel_offset", "bool", True)], "custom",
+       "RPN proposals as generate_proposals, the image size (ImShape: height, width) unscaled and the +1 "
+       "pixel extent optional",
+       "%r, %p, %n = pd.generate_proposals_v2 %s, %d, %im, %a, %v : (tensor<?x3x8x8xf32>, tensor<?x12x8x8xf32>, tensor<?x2xf32>, tensor<8x8x3x4xf32>, tensor<8x8x3x4xf32>) -> (tensor<?x4xf32>, tensor<?x1xf32>, tensor<?xi32>)"),
+    Op("roi_align", ["X:float", "ROIs:float", "RoisNum:index?"], ["Out:float"],
+       [A("pooled_height", "i32", 1, min=1), A("pooled_width", "i32", 1, min=1),
+        A("spatial_scale", "f32", 1.0), A("sampling_ratio", "i32", -1, min=-1), A("aligned", "bool", False)],
+       "custom",
+       "bilinear RoI pooling: each box (of the image RoisNum assigns it) averaged over a grid of samples "
+       "per output bin",
+       "%y = pd.roi_align %x, %rois RoisNum(%n) {pooled_height = 7 : i32, pooled_width = 7 : i32} : (tensor<?x256x32x32xf32>, tensor<?x4xf32>, tensor<?xi32>) -> tensor<?x256x7x7xf32>"),
     # ---------------------------------------------------------------- quantization (QAT programs)
     Op("fake_quantize_moving_average_abs_max", ["X:float", "InScale:float", "InAccum:float?", "InState:float?"],
        ["Out:float", "OutScale:float"], FAKE_QUANT_MA, "custom",

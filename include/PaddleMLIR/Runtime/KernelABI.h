@@ -221,6 +221,26 @@ enum Int : int64_t { Background, NmsTopK, KeepTopK, Normalized, UseGaussian, Num
 enum Float : int64_t { ScoreThreshold, PostThreshold, GaussianSigma, NumFloats };
 } // namespace matrixnms
 
+/// pdk_generate_proposals: Paddle's RPN proposals (generate_proposals and
+/// generate_proposals_v2). Scores [N, A, H, W], Deltas [N, 4A, H, W], ImInfo
+/// [N, 2 or 3] (height, width[, scale]), Anchors and Variances of H * W * A
+/// boxes. The destination is an i32 selection of 1 + N + EntryWords *
+/// capacity words: the total kept, the count per image, then per kept
+/// proposal in output order its xmin, ymin, xmax, ymax and score as float
+/// bits; the compiler gathers RpnRois, RpnRoiProbs and RpnRoisNum from it.
+namespace proposals {
+enum Slot : int64_t { Scores, Deltas, ImInfo, Anchors, Variances, NumSlots };
+enum Int : int64_t {
+  PreNmsTopN,
+  PostNmsTopN,
+  PixelOffset, // 1: extents count the last pixel (+1), IoU of pixel boxes
+  ScaledSize,  // 1 (generate_proposals): min_size compares in ImInfo's scale
+  NumInts
+};
+enum Float : int64_t { NmsThresh, MinSize, Eta, NumFloats };
+constexpr int64_t EntryWords = 5;
+} // namespace proposals
+
 /// pdk_nonzero: the row-major positions of the non-zero bytes of an i1 (one
 /// byte per element) tensor. The destination is i64 [1 + numel]: the
 /// count, then the flat positions in increasing order.

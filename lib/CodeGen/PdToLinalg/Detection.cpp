@@ -342,6 +342,28 @@ struct YoloBoxLowering : OpConversionPattern<YoloBoxOp> {
 /// bound: N * min(keep_top_k, classes * min(nms_top_k, M)) (without the
 /// limits that are -1), so the selection is planned like any buffer. Out of
 /// multiclass_nms is [[-1]] when nothing is kept, as in Paddle.
+/// A pd.kernel_call of `callee` on `ins` (slot i is input i) into a fresh
+/// i32 selection buffer of `words` words, named after `from` in the
+/// manifest; its result is the filled buffer.
+Value selectionCall(OpBuilder &r, Location loc, StringRef callee, Operation *from, ValueRange ins,
+                    Value words, ArrayRef<int64_t> ints, ArrayRef<float> floats) {
+  SmallVector<Value> dynWords;
+  std::optional<int64_t> staticWords = getConstantIntValue(words);
+  if (!staticWords)
+    dynWords.push_back(words);
+  Value empty = tensor::EmptyOp::create(
+      r, loc, SmallVector<int64_t>{staticWords ? *staticWords : ShapedType::kDynamic},
+      r.getI32Type(), dynWords);
+  SmallVector<int64_t> slots;
+  for (size_t i = 0; i < ins.size(); ++i)
+    slots.push_back(static_cast<int64_t>(i));
+  auto call = KernelCallOp::create(r, loc, empty.getType(), callee, ins, empty,
+                                   r.getDenseI64ArrayAttr(slots), r.getDenseI64ArrayAttr(ints),
+                                   r.getDenseF32ArrayAttr(floats));
+  call->setAttr("pd.from", r.getStringAttr(from->getName().stripDialect()));
+  return call.getResult();
+}
+
 /// NmsLowering's `Version` of matrix_nms (results as multiclass_nms3's).
 constexpr int kMatrix = 4;
 
@@ -377,13 +399,6 @@ template <typename OpTy, int Version> struct NmsLowering : OpConversionPattern<O
     Value capacity = r.createOrFold<arith::MaxSIOp>(loc, mul(n, perImage), c(1));
     Value words = add(add(c(1), n), mul(c(nms::EntryWords), capacity));
     Type i32 = r.getI32Type();
-    SmallVector<Value> dynWords;
-    std::optional<int64_t> staticWords = getConstantIntValue(words);
-    if (!staticWords)
-      dynWords.push_back(words);
-    Value empty = tensor::EmptyOp::create(
-        r, loc, SmallVector<int64_t>{staticWords ? *staticWords : ShapedType::kDynamic}, i32,
-        dynWords);
     SmallVector<int64_t> ints;
     SmallVector<float> floats;
     if constexpr (Version == kMatrix) {
@@ -409,12 +424,8 @@ template <typename OpTy, int Version> struct NmsLowering : OpConversionPattern<O
       floats[nms::NmsThreshold] = op.getNmsThreshold().convertToFloat();
       floats[nms::NmsEta] = op.getNmsEta().convertToFloat();
     }
-    auto call = KernelCallOp::create(
-        r, loc, empty.getType(), Version == kMatrix ? "pdk_matrix_nms" : "pdk_multiclass_nms",
-        ValueRange{boxes, scores}, empty, r.getDenseI64ArrayAttr({0, 1}),
-        r.getDenseI64ArrayAttr(ints), r.getDenseF32ArrayAttr(floats));
-    call->setAttr("pd.from", r.getStringAttr(op->getName().stripDialect()));
-    Value sel = call.getResult();
+    Value sel = selectionCall(r, loc, Version == kMatrix ? "pdk_matrix_nms" : "pdk_multiclass_nms",
+                              op, ValueRange{boxes, scores}, words, ints, floats);
     auto word = [&](OpBuilder &b, Location l, Value i) -> Value {
       return tensor::ExtractOp::create(b, l, sel, ValueRange{i});
     };
@@ -503,10 +514,248 @@ template <typename OpTy, int Version> struct NmsLowering : OpConversionPattern<O
     return success();
   }
 };
+
+/// generate_proposals and generate_proposals_v2 (`V2`):
+///   sel = pdk_generate_proposals(Scores, BboxDeltas, ImInfo / ImShape,
+///                                Anchors, Variances)   i32 [1 + N + 5 * bound]
+///   RpnRois[k] = the k-th proposal's corners, RpnRoiProbs[k] = its score
+///   (float bits in sel), RpnRoisNum[n] = sel[1 + n]
+/// bound: N * max(1, min(post_nms_topN, pre)) with pre = min(pre_nms_topN,
+/// A * H * W) (a limit <= 0 is none; post_nms_topN only applies with NMS,
+/// nms_thresh > 0): an image keeps at least one (zero) box.
+template <typename OpTy, bool V2> struct ProposalsLowering : OpConversionPattern<OpTy> {
+  using OpConversionPattern<OpTy>::OpConversionPattern;
+  LogicalResult matchAndRewrite(OpTy op, typename OpTy::Adaptor a,
+                                ConversionPatternRewriter &r) const override {
+    namespace gp = pdk::proposals;
+    Location loc = op.getLoc();
+    Value scores = a.getScores(), im;
+    if constexpr (V2)
+      im = a.getImShape();
+    else
+      im = a.getImInfo();
+    SmallVector<Value> ins{scores, a.getBboxDeltas(), im, a.getAnchors(), a.getVariances()};
+    for (Value v : ins)
+      if (!cast<RankedTensorType>(v.getType()).getElementType().isF32()) {
+        op.emitOpError("is computed in fp32 only, got ") << v.getType();
+        return failure();
+      }
+    auto c = [&](int64_t v) { return idx(r, loc, v); };
+    auto dim = [&](Value t, int64_t i) { return r.createOrFold<tensor::DimOp>(loc, t, i); };
+    auto mul = [&](Value x, Value y) { return r.createOrFold<arith::MulIOp>(loc, x, y); };
+    auto add = [&](Value x, Value y) { return r.createOrFold<arith::AddIOp>(loc, x, y); };
+    auto min = [&](Value x, Value y) { return r.createOrFold<arith::MinSIOp>(loc, x, y); };
+    auto max = [&](Value x, Value y) { return r.createOrFold<arith::MaxSIOp>(loc, x, y); };
+    Value n = dim(scores, 0);
+    Value boxes = mul(dim(scores, 1), mul(dim(scores, 2), dim(scores, 3)));
+    int64_t preTop = op.getPreNmsTopN(), postTop = op.getPostNmsTopN();
+    float thresh = op.getNmsThresh().convertToFloat();
+    Value per = preTop > 0 ? min(c(preTop), boxes) : boxes;
+    if (thresh > 0.f && postTop > 0)
+      per = min(c(postTop), per);
+    Value capacity = max(mul(n, max(per, c(1))), c(1));
+    SmallVector<int64_t> ints(gp::NumInts);
+    ints[gp::PreNmsTopN] = preTop;
+    ints[gp::PostNmsTopN] = postTop;
+    bool pixel = true;
+    if constexpr (V2)
+      pixel = op.getPixelOffset();
+    ints[gp::PixelOffset] = pixel;
+    ints[gp::ScaledSize] = !V2;
+    SmallVector<float> floats(gp::NumFloats);
+    floats[gp::NmsThresh] = thresh;
+    floats[gp::MinSize] = op.getMinSize().convertToFloat();
+    floats[gp::Eta] = op.getEta().convertToFloat();
+    Value sel = selectionCall(r, loc, "pdk_generate_proposals", op, ins,
+                              add(add(c(1), n), mul(c(gp::EntryWords), capacity)), ints, floats);
+    Value total = arith::IndexCastOp::create(r, loc, r.getIndexType(),
+                                             tensor::ExtractOp::create(r, loc, sel, c(0)));
+    // Word `j` of proposal `k` as a float.
+    auto field = [&](OpBuilder &b, Location l, Value k, Value j) -> Value {
+      Value at = arith::AddIOp::create(
+          b, l, arith::AddIOp::create(b, l, idx(b, l, 1), n),
+          arith::AddIOp::create(b, l, arith::MulIOp::create(b, l, k, idx(b, l, gp::EntryWords)),
+                                j));
+      return arith::BitcastOp::create(b, l, b.getF32Type(),
+                                      tensor::ExtractOp::create(b, l, sel, ValueRange{at}));
+    };
+    Type f = r.getF32Type();
+    SmallVector<Value> results;
+    results.push_back(generateTensor(r, loc, RankedTensorType::get({ShapedType::kDynamic, 4}, f),
+                                     {total}, [&](OpBuilder &b, Location l) -> Value {
+                                       return field(b, l, linalg::IndexOp::create(b, l, 0),
+                                                    linalg::IndexOp::create(b, l, 1));
+                                     }));
+    results.push_back(generateTensor(r, loc, RankedTensorType::get({ShapedType::kDynamic, 1}, f),
+                                     {total}, [&](OpBuilder &b, Location l) -> Value {
+                                       return field(b, l, linalg::IndexOp::create(b, l, 0),
+                                                    idx(b, l, 4));
+                                     }));
+    auto countType = cast<RankedTensorType>(op->getResult(2).getType());
+    SmallVector<Value> dynN;
+    if (countType.isDynamicDim(0))
+      dynN.push_back(n);
+    results.push_back(
+        generateTensor(r, loc, countType, dynN, [&](OpBuilder &b, Location l) -> Value {
+          Value i = arith::AddIOp::create(b, l, linalg::IndexOp::create(b, l, 0), idx(b, l, 1));
+          return tensor::ExtractOp::create(b, l, sel, ValueRange{i});
+        }));
+    for (size_t i = 0; i < results.size(); ++i)
+      if (results[i].getType() != op->getResult(i).getType())
+        results[i] = tensor::CastOp::create(r, loc, op->getResult(i).getType(), results[i]);
+    r.replaceOp(op, results);
+    return success();
+  }
+};
+
+/// roi_align (NCHW): Out[k, c, py, px] is the average over a grid of
+/// samples in bin (py, px) of box k (scaled by spatial_scale, shifted by
+/// half a pixel when `aligned`, at least 1x1 otherwise), each sample
+/// bilinear in X[image of k, c] (zero outside [-1, size], clamped to the
+/// last row and column). The grid is sampling_ratio per side, or
+/// ceil(box size / pooled size). The image of box k: the first n with
+/// RoisNum[0] + ... + RoisNum[n] > k (image 0 without RoisNum, batch 1).
+/// Paddle's CPU arithmetic, term by term; a box whose grid is empty
+/// (aligned, zero size) gives 0 where Paddle's CPU kernel divides by zero.
+struct RoiAlignLowering : OpConversionPattern<RoiAlignOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(RoiAlignOp op, OpAdaptor a,
+                                ConversionPatternRewriter &r) const override {
+    Location loc = op.getLoc();
+    Value x = a.getX(), rois = a.getROIs(), counts = a.getRoisNum();
+    auto xt = cast<RankedTensorType>(x.getType());
+    if (!xt.getElementType().isF32() ||
+        !cast<RankedTensorType>(rois.getType()).getElementType().isF32()) {
+      op.emitOpError("is computed in fp32 only, got ") << xt << " and " << rois.getType();
+      return failure();
+    }
+    auto type = cast<RankedTensorType>(op.getType());
+    SmallVector<Value> dyn;
+    if (type.isDynamicDim(0))
+      dyn.push_back(tensor::DimOp::create(r, loc, rois, 0));
+    if (type.isDynamicDim(1))
+      dyn.push_back(tensor::DimOp::create(r, loc, x, 1));
+    int64_t ph = op.getPooledHeight(), pw = op.getPooledWidth(), ratio = op.getSamplingRatio();
+    float scale = op.getSpatialScale().convertToFloat();
+    bool aligned = op.getAligned();
+    Value y = generateTensor(r, loc, type, dyn, [&](OpBuilder &b, Location l) -> Value {
+      Type f = b.getF32Type(), i64 = b.getI64Type();
+      auto cf = [&](double v) { return scalar(b, l, f, v); };
+      auto toF = [&](Value i) -> Value {
+        return arith::SIToFPOp::create(b, l, f, arith::IndexCastOp::create(b, l, i64, i));
+      };
+      auto fadd = [&](Value u, Value v) { return arith::AddFOp::create(b, l, u, v).getResult(); };
+      auto fsub = [&](Value u, Value v) { return arith::SubFOp::create(b, l, u, v).getResult(); };
+      auto fmul = [&](Value u, Value v) { return arith::MulFOp::create(b, l, u, v).getResult(); };
+      auto fdiv = [&](Value u, Value v) { return arith::DivFOp::create(b, l, u, v).getResult(); };
+      auto fmax = [&](Value u, Value v) {
+        return arith::MaximumFOp::create(b, l, u, v).getResult();
+      };
+      auto cmp = [&](arith::CmpFPredicate p, Value u, Value v) {
+        return arith::CmpFOp::create(b, l, p, u, v).getResult();
+      };
+      Value k = linalg::IndexOp::create(b, l, 0), ch = linalg::IndexOp::create(b, l, 1);
+      Value py = linalg::IndexOp::create(b, l, 2), px = linalg::IndexOp::create(b, l, 3);
+      Value zero = idx(b, l, 0), one = idx(b, l, 1);
+      Value image = zero;
+      if (counts) {
+        // Images whose boxes all come before box k.
+        Value n = tensor::DimOp::create(b, l, counts, 0);
+        auto loop = scf::ForOp::create(
+            b, l, zero, n, one, ValueRange{zero, zero},
+            [&](OpBuilder &lb, Location ll, Value i, ValueRange acc) {
+              Value cnt = tensor::ExtractOp::create(lb, ll, counts, ValueRange{i});
+              Value end = arith::AddIOp::create(
+                  lb, ll, acc[0], arith::IndexCastOp::create(lb, ll, lb.getIndexType(), cnt));
+              Value before = arith::CmpIOp::create(lb, ll, arith::CmpIPredicate::sle, end, k);
+              Value next = arith::AddIOp::create(
+                  lb, ll, acc[1], arith::SelectOp::create(lb, ll, before, idx(lb, ll, 1), zero));
+              scf::YieldOp::create(lb, ll, ValueRange{end, next});
+            });
+        // Counts that do not cover every box: the last image (never a read
+        // out of bounds).
+        image =
+            arith::MinSIOp::create(b, l, loop.getResult(1), arith::SubIOp::create(b, l, n, one));
+      }
+      Value off = cf(aligned ? 0.5 : 0.0), sc = cf(scale);
+      auto corner = [&](int64_t j) {
+        Value v = tensor::ExtractOp::create(b, l, rois, ValueRange{k, idx(b, l, j)});
+        return fsub(fmul(v, sc), off);
+      };
+      Value x0 = corner(0), y0 = corner(1);
+      Value roiW = fsub(corner(2), x0), roiH = fsub(corner(3), y0);
+      if (!aligned) {
+        roiW = fmax(roiW, cf(1.0));
+        roiH = fmax(roiH, cf(1.0));
+      }
+      Value binH = fdiv(roiH, cf(double(ph))), binW = fdiv(roiW, cf(double(pw)));
+      auto gridOf = [&](Value bin) -> Value {
+        if (ratio > 0)
+          return idx(b, l, ratio);
+        Value g = arith::FPToSIOp::create(b, l, i64, math::CeilOp::create(b, l, bin));
+        return arith::IndexCastOp::create(b, l, b.getIndexType(), g);
+      };
+      Value gh = gridOf(binH), gw = gridOf(binW);
+      Value ghF = toF(gh), gwF = toF(gw);
+      Value H = tensor::DimOp::create(b, l, x, 2), W = tensor::DimOp::create(b, l, x, 3);
+      Value hF = toF(H), wF = toF(W);
+      Value hLast = arith::SubIOp::create(b, l, H, one),
+            wLast = arith::SubIOp::create(b, l, W, one);
+      Value pyF = toF(py), pxF = toF(px);
+      // Low index, high index and the weight of the low one along a dim of
+      // size `size` (last index `last`) at coordinate v >= 0.
+      auto axis = [&](Value v, Value last) {
+        Value lo = arith::IndexCastOp::create(b, l, b.getIndexType(),
+                                              arith::FPToSIOp::create(b, l, i64, v));
+        Value atEnd = arith::CmpIOp::create(b, l, arith::CmpIPredicate::sge, lo, last);
+        lo = arith::SelectOp::create(b, l, atEnd, last, lo);
+        Value hi = arith::SelectOp::create(b, l, atEnd, last, arith::AddIOp::create(b, l, lo, one));
+        v = arith::SelectOp::create(b, l, atEnd, toF(last), v);
+        return std::array<Value, 3>{lo, hi, fsub(toF(hi), v)};
+      };
+      auto rows = scf::ForOp::create(
+          b, l, zero, gh, one, ValueRange{cf(0.0)},
+          [&](OpBuilder &, Location, Value iy, ValueRange rowAcc) {
+            Value sy = fadd(y0, fmul(binH, fadd(pyF, fdiv(fadd(toF(iy), cf(0.5)), ghF))));
+            auto cols = scf::ForOp::create(
+                b, l, zero, gw, one, ValueRange{rowAcc[0]},
+                [&](OpBuilder &, Location, Value ix, ValueRange acc) {
+                  Value sx = fadd(x0, fmul(binW, fadd(pxF, fdiv(fadd(toF(ix), cf(0.5)), gwF))));
+                  Value outside = arith::OrIOp::create(
+                      b, l,
+                      arith::OrIOp::create(b, l, cmp(arith::CmpFPredicate::OLT, sy, cf(-1.0)),
+                                           cmp(arith::CmpFPredicate::OGT, sy, hF)),
+                      arith::OrIOp::create(b, l, cmp(arith::CmpFPredicate::OLT, sx, cf(-1.0)),
+                                           cmp(arith::CmpFPredicate::OGT, sx, wF)));
+                  Value cy = fmax(sy, cf(0.0)), cx = fmax(sx, cf(0.0));
+                  auto [yl, yh, ry] = axis(cy, hLast);
+                  auto [xl, xh, rx] = axis(cx, wLast);
+                  auto at = [&](Value yy, Value xx) -> Value {
+                    return tensor::ExtractOp::create(b, l, x, ValueRange{image, ch, yy, xx});
+                  };
+                  Value ry1 = fsub(cf(1.0), ry), rx1 = fsub(cf(1.0), rx);
+                  Value v = fadd(
+                      fadd(fadd(fmul(fmul(rx, ry), at(yl, xl)), fmul(fmul(rx1, ry), at(yl, xh))),
+                           fmul(fmul(rx, ry1), at(yh, xl))),
+                      fmul(fmul(rx1, ry1), at(yh, xh)));
+                  v = arith::SelectOp::create(b, l, outside, cf(0.0), v);
+                  scf::YieldOp::create(b, l, fadd(acc[0], v));
+                });
+            scf::YieldOp::create(b, l, cols.getResult(0));
+          });
+      Value cells = arith::MaxSIOp::create(b, l, arith::MulIOp::create(b, l, gh, gw), one);
+      return fmul(rows.getResult(0), fdiv(cf(1.0), toF(cells)));
+    });
+    r.replaceOp(op, y);
+    return success();
+  }
+};
 } // namespace
 
 void mlir::pd::populatePdDetectionToLinalgPatterns(RewritePatternSet &patterns) {
   patterns.add<PriorBoxLowering, BoxCoderLowering, YoloBoxLowering, NmsLowering<MulticlassNmsOp, 1>,
                NmsLowering<MulticlassNms2Op, 2>, NmsLowering<MulticlassNms3Op, 3>,
-               NmsLowering<MatrixNmsOp, kMatrix>>(patterns.getContext());
+               NmsLowering<MatrixNmsOp, kMatrix>, ProposalsLowering<GenerateProposalsOp, false>,
+               ProposalsLowering<GenerateProposalsV2Op, true>, RoiAlignLowering>(
+      patterns.getContext());
 }

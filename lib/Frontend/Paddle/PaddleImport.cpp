@@ -520,8 +520,7 @@ static StringRef unsupportedKind(StringRef type) {
                           "increment", "is_empty", "select_input", "select_output"},
                          type))
     return "a control-flow op";
-  if (llvm::is_contained({"generate_proposals", "generate_proposals_v2", "unique", "nonzero",
-                          "distribute_fpn_proposals", "collect_fpn_proposals"},
+  if (llvm::is_contained({"unique", "nonzero", "distribute_fpn_proposals", "collect_fpn_proposals"},
                          type))
     return "an op whose output size depends on the data";
   return "";

@@ -21,6 +21,7 @@
 #include <cmath>
 #include <cstring>
 #include <utility>
+#include <vector>
 
 using namespace pdk;
 
@@ -224,4 +225,147 @@ extern "C" PDK_EXPORT void pdk_matrix_nms(const int64_t *ptrs, const int64_t *in
              kept.resize(keep);
            return kept;
          });
+}
+
+namespace {
+/// A proposal: its corners and its score.
+struct Proposal {
+  float box[4];
+  float score;
+};
+
+/// The proposals of one image (Paddle's ProposalForOneImage): the boxes
+/// best first (stable for equal scores), at most pre_nms_topN; each anchor
+/// moved and scaled by its deltas (times the variances, log-size deltas
+/// clipped at log(1000 / 16)), clipped to the image, dropped when smaller
+/// than min_size (at least 1) or, with the pixel offset, centred outside the
+/// image; then greedy NMS (adaptive with eta) and the best post_nms_topN.
+/// Nothing left gives one zero box with score 0, as in Paddle. The
+/// arithmetic is Paddle's in float, term by term (the centres' 0.5 * width
+/// in double), so the same boxes come out.
+std::vector<Proposal> proposalsOfImage(const float *scores, const float *deltas,
+                                       const float *anchors, const float *variances,
+                                       const float *im, int64_t a, int64_t hw, const int64_t *ints,
+                                       const float *floats) {
+  namespace gp = proposals;
+  int64_t count = a * hw;
+  // Box i is anchor (h, w, a) = (i / A / W, i / A % W, i % A), read from the
+  // [A, H, W] scores and [4A, H, W] deltas of the image.
+  auto score = [&](int64_t i) { return scores[(i % a) * hw + i / a]; };
+  std::vector<int64_t> order(static_cast<size_t>(count));
+  for (int64_t i = 0; i < count; ++i)
+    order[i] = i;
+  std::stable_sort(order.begin(), order.end(),
+                   [&](int64_t x, int64_t y) { return score(x) > score(y); });
+  int64_t pre = ints[gp::PreNmsTopN];
+  if (pre > 0 && pre < count)
+    order.resize(pre);
+
+  float offset = ints[gp::PixelOffset] ? 1.f : 0.f;
+  float imH = im[0], imW = im[1];
+  float minSize = std::max(floats[gp::MinSize], 1.f);
+  const float clipLog = static_cast<float>(std::log(1000.0 / 16.0));
+  std::vector<Proposal> kept;
+  for (int64_t i : order) {
+    const float *an = anchors + 4 * i, *var = variances + 4 * i;
+    float d[4];
+    for (int64_t j = 0; j < 4; ++j)
+      d[j] = deltas[(4 * (i % a) + j) * hw + i / a];
+    float aw = an[2] - an[0] + offset, ah = an[3] - an[1] + offset;
+    float acx = static_cast<float>(an[0] + 0.5 * aw), acy = static_cast<float>(an[1] + 0.5 * ah);
+    float cx = var[0] * d[0] * aw + acx, cy = var[1] * d[1] * ah + acy;
+    float bw = std::exp(std::min(var[2] * d[2], clipLog)) * aw;
+    float bh = std::exp(std::min(var[3] * d[3], clipLog)) * ah;
+    Proposal p{{cx - bw / 2, cy - bh / 2, cx + bw / 2 - offset, cy + bh / 2 - offset}, score(i)};
+    for (int64_t j = 0; j < 4; ++j)
+      p.box[j] = std::max(std::min(p.box[j], (j % 2 ? imH : imW) - offset), 0.f);
+    float ws = p.box[2] - p.box[0] + offset, hs = p.box[3] - p.box[1] + offset;
+    bool keep;
+    if (ints[gp::PixelOffset]) {
+      float xc = p.box[0] + ws / 2, yc = p.box[1] + hs / 2;
+      if (ints[gp::ScaledSize]) {
+        ws = (p.box[2] - p.box[0]) / im[2] + 1;
+        hs = (p.box[3] - p.box[1]) / im[2] + 1;
+      }
+      keep = ws >= minSize && hs >= minSize && xc <= imW && yc <= imH;
+    } else {
+      keep = ws >= minSize && hs >= minSize;
+    }
+    if (keep)
+      kept.push_back(p);
+  }
+  if (kept.empty())
+    return {Proposal{{0.f, 0.f, 0.f, 0.f}, 0.f}};
+  float threshold = floats[gp::NmsThresh];
+  if (threshold <= 0.f)
+    return kept;
+  bool normalized = !ints[gp::PixelOffset];
+  float eta = floats[gp::Eta];
+  std::vector<Proposal> out;
+  for (const Proposal &p : kept) {
+    bool keepIt = true;
+    for (const Proposal &q : out)
+      if (overlap(p.box, q.box, normalized) > threshold) {
+        keepIt = false;
+        break;
+      }
+    if (!keepIt)
+      continue;
+    out.push_back(p);
+    if (eta < 1.f && threshold > 0.5f)
+      threshold *= eta;
+  }
+  int64_t post = ints[gp::PostNmsTopN];
+  if (post > 0 && post < static_cast<int64_t>(out.size()))
+    out.resize(post);
+  return out;
+}
+} // namespace
+
+extern "C" PDK_EXPORT void pdk_generate_proposals(const int64_t *ptrs, const int64_t *ints,
+                                                  const float *floats) {
+  namespace gp = proposals;
+  if (!kernelError.empty())
+    return;
+  auto in = [&](int64_t slot) { return static_cast<const float *>(ptrAt(ptrs, slot)); };
+  int32_t *sel = static_cast<int32_t *>(ptrAt(ptrs, gp::NumSlots));
+  Dims dims(ints + gp::NumInts);
+  const int64_t *sd = dims.next(), *dd = dims.next(), *id = dims.next(), *ad = dims.next(),
+                *vd = dims.next(), *od = dims.next();
+  auto numel = [](const int64_t *d) {
+    int64_t n = 1;
+    for (int64_t i = 0; i < d[-1]; ++i)
+      n *= d[i];
+    return n;
+  };
+  int64_t n = sd[0], a = sd[1], hw = sd[2] * sd[3];
+  int64_t imCols = ints[gp::ScaledSize] ? 3 : 2;
+  if (dd[0] != n || dd[1] != 4 * a || dd[2] != sd[2] || dd[3] != sd[3] || id[0] != n ||
+      id[1] != imCols || numel(ad) != 4 * a * hw || numel(vd) != 4 * a * hw) {
+    kernelError = "generate_proposals: BboxDeltas must be [N, 4A, H, W], the image sizes [N, " +
+                  std::to_string(imCols) + "] and Anchors / Variances hold H * W * A boxes for " +
+                  "Scores [N, A, H, W] = [" + std::to_string(n) + ", " + std::to_string(a) + ", " +
+                  std::to_string(sd[2]) + ", " + std::to_string(sd[3]) + "]";
+    return;
+  }
+  int64_t capacity = (od[0] - 1 - n) / gp::EntryWords, total = 0;
+  int32_t *entry = sel + 1 + n;
+  for (int64_t img = 0; img < n; ++img) {
+    std::vector<Proposal> kept = proposalsOfImage(
+        in(gp::Scores) + img * a * hw, in(gp::Deltas) + img * 4 * a * hw, in(gp::Anchors),
+        in(gp::Variances), in(gp::ImInfo) + img * imCols, a, hw, ints, floats);
+    if (total + static_cast<int64_t>(kept.size()) > capacity) {
+      kernelError = "generate_proposals: " + std::to_string(total + kept.size()) +
+                    " proposals exceed the compiled bound of " + std::to_string(capacity);
+      return;
+    }
+    sel[1 + img] = static_cast<int32_t>(kept.size());
+    for (const Proposal &p : kept) {
+      std::memcpy(entry, p.box, 4 * sizeof(float));
+      std::memcpy(entry + 4, &p.score, sizeof(float));
+      entry += gp::EntryWords;
+    }
+    total += static_cast<int64_t>(kept.size());
+  }
+  sel[0] = static_cast<int32_t>(total);
 }

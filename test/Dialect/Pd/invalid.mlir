@@ -1921,3 +1921,31 @@ func.func @negative_batch_norm_train_scale(%x: tensor<2x3x4x4xf32>, %s: tensor<4
   %0:3 = pd.batch_norm_train %x, %s, %b : (tensor<2x3x4x4xf32>, tensor<4xf32>, tensor<3xf32>) -> (tensor<2x3x4x4xf32>, tensor<4xf32>, tensor<4xf32>)
   return
 }
+
+// -----
+
+// Tests that generate_proposals checks the deltas against the scores.
+func.func @negative_generate_proposals_deltas(%s: tensor<2x3x8x8xf32>, %d: tensor<2x8x8x8xf32>, %i: tensor<2x3xf32>, %a: tensor<8x8x3x4xf32>) {
+  // expected-error @+1 {{BboxDeltas [2, 8, 8, 8] must be [N, 4A, H, W] for Scores [2, 3, 8, 8] [N, A, H, W]}}
+  %r, %p, %n = pd.generate_proposals %s, %d, %i, %a, %a : (tensor<2x3x8x8xf32>, tensor<2x8x8x8xf32>, tensor<2x3xf32>, tensor<8x8x3x4xf32>, tensor<8x8x3x4xf32>) -> (tensor<?x4xf32>, tensor<?x1xf32>, tensor<2xi32>)
+  return
+}
+
+// -----
+
+// Tests that generate_proposals_v2 needs one anchor per score.
+func.func @negative_generate_proposals_v2_anchors(%s: tensor<2x3x8x8xf32>, %d: tensor<2x12x8x8xf32>, %i: tensor<2x2xf32>, %a: tensor<8x8x2x4xf32>) {
+  // expected-error @+1 {{Anchors [8, 8, 2, 4] must hold H * W * A = 192 boxes}}
+  %r, %p, %n = pd.generate_proposals_v2 %s, %d, %i, %a, %a : (tensor<2x3x8x8xf32>, tensor<2x12x8x8xf32>, tensor<2x2xf32>, tensor<8x8x2x4xf32>, tensor<8x8x2x4xf32>) -> (tensor<?x4xf32>, tensor<?x1xf32>, tensor<2xi32>)
+  return
+}
+
+// -----
+
+// Tests that roi_align without RoisNum (boxes assigned by LoD) is refused
+// for a batch above 1.
+func.func @negative_roi_align_lod(%x: tensor<2x16x32x32xf32>, %r: tensor<?x4xf32>) {
+  // expected-error @+1 {{ROIs without RoisNum (boxes assigned to images by LoD) are supported for a batch of 1 only, got X [2, 16, 32, 32]}}
+  %y = pd.roi_align %x, %r : (tensor<2x16x32x32xf32>, tensor<?x4xf32>) -> tensor<?x16x1x1xf32>
+  return
+}

@@ -1400,6 +1400,19 @@ func.func @matrix_nms(%b: tensor<?x50x4xf32>, %s: tensor<?x3x50xf32>) -> (tensor
   return %o, %i, %n : tensor<?x6xf32>, tensor<?x1xi32>, tensor<?xi32>
 }
 
+// Tests that generate_proposals, generate_proposals_v2 and roi_align
+// round-trip: the proposals' count dynamic, the count per image [N].
+// CHECK-LABEL: func.func @proposals
+// CHECK: pd.generate_proposals %arg0, %arg1, %arg2, %arg4, %arg5 {post_nms_topN = 300 : i32, pre_nms_topN = 1000 : i32} : (tensor<?x3x8x8xf32>, tensor<?x12x8x8xf32>, tensor<?x3xf32>, tensor<8x8x3x4xf32>, tensor<8x8x3x4xf32>) -> (tensor<?x4xf32>, tensor<?x1xf32>, tensor<?xi32>)
+// CHECK: pd.generate_proposals_v2 %arg0, %arg1, %arg3, %arg4, %arg5 {min_size = 0.000000e+00 : f32, pixel_offset = false} : (tensor<?x3x8x8xf32>, tensor<?x12x8x8xf32>, tensor<?x2xf32>, tensor<8x8x3x4xf32>, tensor<8x8x3x4xf32>) -> (tensor<?x4xf32>, tensor<?x1xf32>, tensor<?xi32>)
+// CHECK: pd.roi_align %arg6, %RpnRois RoisNum(%RpnRoisNum) {pooled_height = 7 : i32, pooled_width = 7 : i32, sampling_ratio = 2 : i32, spatial_scale = 6.250000e-02 : f32} : (tensor<?x16x32x32xf32>, tensor<?x4xf32>, tensor<?xi32>) -> tensor<?x16x7x7xf32>
+func.func @proposals(%s: tensor<?x3x8x8xf32>, %d: tensor<?x12x8x8xf32>, %info: tensor<?x3xf32>, %shape: tensor<?x2xf32>, %a: tensor<8x8x3x4xf32>, %v: tensor<8x8x3x4xf32>, %x: tensor<?x16x32x32xf32>) -> (tensor<?x4xf32>, tensor<?x1xf32>, tensor<?xi32>, tensor<?x16x7x7xf32>) {
+  %r, %p, %n = pd.generate_proposals %s, %d, %info, %a, %v {pre_nms_topN = 1000 : i32, post_nms_topN = 300 : i32} : (tensor<?x3x8x8xf32>, tensor<?x12x8x8xf32>, tensor<?x3xf32>, tensor<8x8x3x4xf32>, tensor<8x8x3x4xf32>) -> (tensor<?x4xf32>, tensor<?x1xf32>, tensor<?xi32>)
+  %r2, %p2, %n2 = pd.generate_proposals_v2 %s, %d, %shape, %a, %v {pixel_offset = false, min_size = 0.0 : f32} : (tensor<?x3x8x8xf32>, tensor<?x12x8x8xf32>, tensor<?x2xf32>, tensor<8x8x3x4xf32>, tensor<8x8x3x4xf32>) -> (tensor<?x4xf32>, tensor<?x1xf32>, tensor<?xi32>)
+  %y = pd.roi_align %x, %r RoisNum(%n) {pooled_height = 7 : i32, pooled_width = 7 : i32, spatial_scale = 0.0625 : f32, sampling_ratio = 2 : i32} : (tensor<?x16x32x32xf32>, tensor<?x4xf32>, tensor<?xi32>) -> tensor<?x16x7x7xf32>
+  return %r2, %p2, %n2, %y : tensor<?x4xf32>, tensor<?x1xf32>, tensor<?xi32>, tensor<?x16x7x7xf32>
+}
+
 // Tests that where_index and masked_select round-trip, their counts dynamic.
 // CHECK-LABEL: func.func @where_index_masked_select
 // CHECK: pd.where_index %arg0 : (tensor<?x8xi1>) -> tensor<?x2xi64>

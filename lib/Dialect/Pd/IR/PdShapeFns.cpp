@@ -1907,8 +1907,9 @@ LogicalResult YoloBoxOp::inferResultTypes(SmallVectorImpl<Type> &types, bool emi
 
 bool mlir::pd::isDataSized(OpResult r) {
   Operation *op = r.getOwner();
-  if (isa<MulticlassNmsOp, MulticlassNms2Op, MulticlassNms3Op, MatrixNmsOp>(op))
-    return r.getResultNumber() < 2; // Out and Index, not the counts per image
+  if (isa<MulticlassNmsOp, MulticlassNms2Op, MulticlassNms3Op, MatrixNmsOp, GenerateProposalsOp,
+          GenerateProposalsV2Op>(op))
+    return r.getResultNumber() < 2; // boxes and scores or indices, not the counts per image
   return isa<WhereIndexOp, MaskedSelectOp>(op);
 }
 
@@ -1990,6 +1991,75 @@ LogicalResult MulticlassNms3Op::inferResultTypes(SmallVectorImpl<Type> &types, b
 
 LogicalResult MatrixNmsOp::inferResultTypes(SmallVectorImpl<Type> &types, bool emit) {
   return nmsResults(Checker{*this, emit}, getBBoxes(), getScores(), /*withCounts=*/true, types);
+}
+
+/// generate_proposals(_v2): Scores [N, A, H, W], BboxDeltas [N, 4A, H, W],
+/// the image sizes [N, `imCols`], Anchors and Variances of H * W * A boxes
+/// (Paddle's [H, W, A, 4]). RpnRois [kept, 4], RpnRoiProbs [kept, 1] and
+/// RpnRoisNum [N] (i32).
+static LogicalResult proposalResults(const Checker &c, Value scores, Value deltas, Value im,
+                                     StringRef imSlot, int64_t imCols, Value anchors,
+                                     Value variances, SmallVectorImpl<Type> &types) {
+  if (failed(c.rank(scores, "Scores", 4, 4)) || failed(c.rank(deltas, "BboxDeltas", 4, 4)) ||
+      failed(c.rank(im, imSlot, 2, 2)))
+    return failure();
+  auto s = rt(scores), d = rt(deltas), i = rt(im);
+  ArrayRef<int64_t> ss = s.getShape(), ds = d.getShape();
+  if (conflict(ss[0], ds[0]) || conflict(ss[2], ds[2]) || conflict(ss[3], ds[3]) ||
+      (!isDyn(ss[1]) && conflict(ss[1] * 4, ds[1])))
+    return c.fail("BboxDeltas " + shapeStr(ds) + " must be [N, 4A, H, W] for Scores " +
+                  shapeStr(ss) + " [N, A, H, W]");
+  if (conflict(i.getDimSize(0), ss[0]) || conflict(i.getDimSize(1), imCols))
+    return c.fail(imSlot + " must be [N, " + Twine(imCols) + "], got " + shapeStr(i.getShape()));
+  for (auto [v, slot] : {std::pair(anchors, "Anchors"), std::pair(variances, "Variances")}) {
+    auto t = rt(v);
+    if (t.getRank() == 0 || conflict(t.getShape().back(), 4))
+      return c.fail(Twine(slot) + " must hold 4 values per anchor, got " + shapeStr(t.getShape()));
+    if (t.hasStaticShape() && !isDyn(ss[1]) && !isDyn(ss[2]) && !isDyn(ss[3]) &&
+        t.getNumElements() != ss[1] * ss[2] * ss[3] * 4)
+      return c.fail(Twine(slot) + " " + shapeStr(t.getShape()) +
+                    " must hold H * W * A = " + Twine(ss[1] * ss[2] * ss[3]) + " boxes");
+  }
+  Type f = s.getElementType();
+  types.push_back(tensor({kDyn, 4}, f));
+  types.push_back(tensor({kDyn, 1}, f));
+  types.push_back(tensor({ss[0]}, IntegerType::get(scores.getContext(), 32)));
+  return success();
+}
+
+LogicalResult GenerateProposalsOp::inferResultTypes(SmallVectorImpl<Type> &types, bool emit) {
+  return proposalResults({*this, emit}, getScores(), getBboxDeltas(), getImInfo(), "ImInfo", 3,
+                         getAnchors(), getVariances(), types);
+}
+
+LogicalResult GenerateProposalsV2Op::inferResultTypes(SmallVectorImpl<Type> &types, bool emit) {
+  return proposalResults({*this, emit}, getScores(), getBboxDeltas(), getImShape(), "ImShape", 2,
+                         getAnchors(), getVariances(), types);
+}
+
+/// roi_align: X [N, C, H, W], ROIs [K, 4], RoisNum [N] (the boxes of each
+/// image, in order); Out [K, C, pooled_height, pooled_width].
+LogicalResult RoiAlignOp::inferResultTypes(SmallVectorImpl<Type> &types, bool emit) {
+  Checker c{*this, emit};
+  if (failed(c.rank(getX(), "X", 4, 4)) || failed(c.rank(getROIs(), "ROIs", 2, 2)))
+    return failure();
+  auto x = rt(getX()), r = rt(getROIs());
+  if (conflict(r.getDimSize(1), 4))
+    return c.fail("ROIs must be [K, 4] (xmin, ymin, xmax, ymax), got " + shapeStr(r.getShape()));
+  if (getRoisNum()) {
+    if (failed(c.rank(getRoisNum(), "RoisNum", 1, 1)))
+      return failure();
+    if (conflict(rt(getRoisNum()).getDimSize(0), x.getDimSize(0)))
+      return c.fail("RoisNum " + shapeStr(rt(getRoisNum()).getShape()) +
+                    " must count the boxes of each of the " + Twine(x.getDimSize(0)) + " images");
+  } else if (x.getDimSize(0) != 1) {
+    return c.fail("ROIs without RoisNum (boxes assigned to images by LoD) are supported for a "
+                  "batch of 1 only, got X " +
+                  shapeStr(x.getShape()));
+  }
+  types.push_back(tensor({r.getDimSize(0), x.getDimSize(1), getPooledHeight(), getPooledWidth()},
+                         x.getElementType()));
+  return success();
 }
 
 //===----------------------------------------------------------------------===//

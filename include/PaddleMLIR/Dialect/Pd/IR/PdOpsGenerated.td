@@ -4108,6 +4108,92 @@ def Pd_MatrixNmsOp : Pd_Op<"matrix_nms"> {
   let assemblyFormat = "$BBoxes `,` $Scores attr-dict `:` functional-type(operands, results)";
 }
 
+def Pd_GenerateProposalsOp : Pd_Op<"generate_proposals"> {
+  let summary = "RPN proposals: anchors decoded by the deltas, clipped to the image (ImInfo: height, width, scale), small ones dropped, NMS over the best pre_nms_topN, the best post_nms_topN kept";
+  let description = [{
+    Paddle operator `generate_proposals`: RPN proposals: anchors decoded by the deltas, clipped to the image (ImInfo: height, width, scale), small ones dropped, NMS over the best pre_nms_topN, the best post_nms_topN kept.
+
+    Input slots: Scores, BboxDeltas, ImInfo, Anchors, Variances. Output slots: RpnRois, RpnRoiProbs, RpnRoisNum.
+
+    Example:
+
+    ```mlir
+    %r, %p, %n = pd.generate_proposals %s, %d, %im, %a, %v : (tensor<?x3x8x8xf32>, tensor<?x12x8x8xf32>, tensor<?x3xf32>, tensor<8x8x3x4xf32>, tensor<8x8x3x4xf32>) -> (tensor<?x4xf32>, tensor<?x1xf32>, tensor<?xi32>)
+    ```
+  }];
+  let arguments = (ins
+    Pd_FloatTensor:$Scores,
+    Pd_FloatTensor:$BboxDeltas,
+    Pd_FloatTensor:$ImInfo,
+    Pd_FloatTensor:$Anchors,
+    Pd_FloatTensor:$Variances,
+    DefaultValuedAttr<Pd_I32Attr, "6000">:$pre_nms_topN,
+    DefaultValuedAttr<Pd_I32Attr, "1000">:$post_nms_topN,
+    DefaultValuedAttr<F32Attr, "0.5">:$nms_thresh,
+    DefaultValuedAttr<F32Attr, "0.1">:$min_size,
+    DefaultValuedAttr<F32Attr, "1.0">:$eta
+  );
+  let results = (outs Pd_FloatTensor:$RpnRois, Pd_FloatTensor:$RpnRoiProbs, Pd_IndexTensor:$RpnRoisNum);
+  let assemblyFormat = "$Scores `,` $BboxDeltas `,` $ImInfo `,` $Anchors `,` $Variances attr-dict `:` functional-type(operands, results)";
+}
+
+def Pd_GenerateProposalsV2Op : Pd_Op<"generate_proposals_v2"> {
+  let summary = "RPN proposals as generate_proposals, the image size (ImShape: height, width) unscaled and the +1 pixel extent optional";
+  let description = [{
+    Paddle operator `generate_proposals_v2`: RPN proposals as generate_proposals, the image size (ImShape: height, width) unscaled and the +1 pixel extent optional.
+
+    Input slots: Scores, BboxDeltas, ImShape, Anchors, Variances. Output slots: RpnRois, RpnRoiProbs, RpnRoisNum.
+
+    Example:
+
+    ```mlir
+    %r, %p, %n = pd.generate_proposals_v2 %s, %d, %im, %a, %v : (tensor<?x3x8x8xf32>, tensor<?x12x8x8xf32>, tensor<?x2xf32>, tensor<8x8x3x4xf32>, tensor<8x8x3x4xf32>) -> (tensor<?x4xf32>, tensor<?x1xf32>, tensor<?xi32>)
+    ```
+  }];
+  let arguments = (ins
+    Pd_FloatTensor:$Scores,
+    Pd_FloatTensor:$BboxDeltas,
+    Pd_FloatTensor:$ImShape,
+    Pd_FloatTensor:$Anchors,
+    Pd_FloatTensor:$Variances,
+    DefaultValuedAttr<Pd_I32Attr, "6000">:$pre_nms_topN,
+    DefaultValuedAttr<Pd_I32Attr, "1000">:$post_nms_topN,
+    DefaultValuedAttr<F32Attr, "0.5">:$nms_thresh,
+    DefaultValuedAttr<F32Attr, "0.1">:$min_size,
+    DefaultValuedAttr<F32Attr, "1.0">:$eta,
+    DefaultValuedAttr<BoolAttr, "true">:$pixel_offset
+  );
+  let results = (outs Pd_FloatTensor:$RpnRois, Pd_FloatTensor:$RpnRoiProbs, Pd_IndexTensor:$RpnRoisNum);
+  let assemblyFormat = "$Scores `,` $BboxDeltas `,` $ImShape `,` $Anchors `,` $Variances attr-dict `:` functional-type(operands, results)";
+}
+
+def Pd_RoiAlignOp : Pd_Op<"roi_align"> {
+  let summary = "bilinear RoI pooling: each box (of the image RoisNum assigns it) averaged over a grid of samples per output bin";
+  let description = [{
+    Paddle operator `roi_align`: bilinear RoI pooling: each box (of the image RoisNum assigns it) averaged over a grid of samples per output bin.
+
+    Input slots: X, ROIs, RoisNum (optional). Output slots: Out.
+
+    Example:
+
+    ```mlir
+    %y = pd.roi_align %x, %rois RoisNum(%n) {pooled_height = 7 : i32, pooled_width = 7 : i32} : (tensor<?x256x32x32xf32>, tensor<?x4xf32>, tensor<?xi32>) -> tensor<?x256x7x7xf32>
+    ```
+  }];
+  let arguments = (ins
+    Pd_FloatTensor:$X,
+    Pd_FloatTensor:$ROIs,
+    Optional<Pd_IndexTensor>:$RoisNum,
+    DefaultValuedAttr<ConfinedAttr<Pd_I32Attr, [IntMinValue<1>]>, "1">:$pooled_height,
+    DefaultValuedAttr<ConfinedAttr<Pd_I32Attr, [IntMinValue<1>]>, "1">:$pooled_width,
+    DefaultValuedAttr<F32Attr, "1.0">:$spatial_scale,
+    DefaultValuedAttr<ConfinedAttr<Pd_I32Attr, [IntMinValue<-1>]>, "-1">:$sampling_ratio,
+    DefaultValuedAttr<BoolAttr, "false">:$aligned
+  );
+  let results = (outs Pd_FloatTensor:$Out);
+  let assemblyFormat = "$X `,` $ROIs (`RoisNum` `(` $RoisNum^ `)`)? attr-dict `:` functional-type(operands, results)";
+}
+
 def Pd_FakeQuantizeMovingAverageAbsMaxOp : Pd_Op<"fake_quantize_moving_average_abs_max", [AttrSizedOperandSegments]> {
   let summary = "quantizes x to bit_length-bit integers (stored as float) with a moving-average abs-max scale";
   let description = [{

@@ -1,0 +1,279 @@
+"""generate_proposals, generate_proposals_v2 and roi_align: the region
+proposals of two-stage detectors, whose count depends on the data, and the
+pooling that reads them. Compiled programs (dynamic batch) against NumPy
+written here from Paddle's definitions: per image the anchors by descending
+score (at most pre_nms_topN), moved and scaled by the deltas times the
+variances (log sizes clipped at log(1000/16)), clipped to the image, small
+or off-image boxes dropped, greedy NMS (eta-adaptive) and the best
+post_nms_topN; one zero box when nothing is left. roi_align: each box's
+bins averaged over a grid of bilinear samples."""
+import json
+import math
+import os
+
+import numpy as np
+import pytest
+
+import paddle_mlir
+from paddle_mlir.builder import ProgramBuilder
+from test_nms import iou
+
+F = np.float32
+LOG_CLIP = F(math.log(1000.0 / 16.0))
+
+
+def proposals_numpy(scores, deltas, im, anchors, variances, attrs, v2=True):
+    """(RpnRois [K, 4], RpnRoiProbs [K, 1], RpnRoisNum [N]) in float32."""
+    pre, post = attrs["pre_nms_topN"], attrs["post_nms_topN"]
+    thresh, eta = F(attrs["nms_thresh"]), F(attrs["eta"])
+    pixel = attrs.get("pixel_offset", True) if v2 else True
+    off = F(1 if pixel else 0)
+    n, a, h, w = scores.shape
+    anchors, variances = anchors.reshape(-1, 4), variances.reshape(-1, 4)
+    rois, probs, counts = [], [], []
+    for i in range(n):
+        # Boxes in (h, w, a) order, as the anchors are laid out.
+        s = scores[i].transpose(1, 2, 0).reshape(-1)
+        d = deltas[i].reshape(a, 4, h, w).transpose(2, 3, 0, 1).reshape(-1, 4)
+        order = np.argsort(-s, kind="stable")
+        if 0 < pre < len(order):
+            order = order[:pre]
+        an, var, dd = anchors[order], variances[order], d[order]
+        aw = an[:, 2] - an[:, 0] + off
+        ah = an[:, 3] - an[:, 1] + off
+        acx = (an[:, 0].astype(np.float64) + 0.5 * aw.astype(np.float64)).astype(F)
+        acy = (an[:, 1].astype(np.float64) + 0.5 * ah.astype(np.float64)).astype(F)
+        cx = var[:, 0] * dd[:, 0] * aw + acx
+        cy = var[:, 1] * dd[:, 1] * ah + acy
+        bw = np.exp(np.minimum(var[:, 2] * dd[:, 2], LOG_CLIP)) * aw
+        bh = np.exp(np.minimum(var[:, 3] * dd[:, 3], LOG_CLIP)) * ah
+        box = np.stack([cx - bw / F(2), cy - bh / F(2), cx + bw / F(2) - off, cy + bh / F(2) - off], 1)
+        imh, imw = im[i, 0], im[i, 1]
+        box[:, 0::2] = np.maximum(np.minimum(box[:, 0::2], imw - off), F(0))
+        box[:, 1::2] = np.maximum(np.minimum(box[:, 1::2], imh - off), F(0))
+        ws, hs = box[:, 2] - box[:, 0] + off, box[:, 3] - box[:, 1] + off
+        least = max(F(attrs["min_size"]), F(1))
+        if pixel:
+            xc, yc = box[:, 0] + ws / F(2), box[:, 1] + hs / F(2)
+            if not v2:  # generate_proposals: sizes in ImInfo's scale
+                ws = (box[:, 2] - box[:, 0]) / im[i, 2] + F(1)
+                hs = (box[:, 3] - box[:, 1]) / im[i, 2] + F(1)
+            keep = (ws >= least) & (hs >= least) & (xc <= imw) & (yc <= imh)
+        else:
+            keep = (ws >= least) & (hs >= least)
+        box, sc = box[keep], s[order][keep]
+        if len(box) == 0:
+            box, sc = np.zeros((1, 4), F), np.zeros(1, F)
+        elif thresh > 0:
+            picked, t = [], thresh
+            for j in range(len(box)):
+                if all(iou(box[j], box[k], not pixel) <= t for k in picked):
+                    picked.append(j)
+                    if eta < 1 and t > 0.5:
+                        t = F(t * eta)
+            if 0 < post < len(picked):
+                picked = picked[:post]
+            box, sc = box[picked], sc[picked]
+        rois.append(box)
+        probs.append(sc)
+        counts.append(len(box))
+    return (np.concatenate(rois).astype(F), np.concatenate(probs).reshape(-1, 1).astype(F),
+            np.array(counts, np.int32))
+
+
+def roi_align_numpy(x, rois, counts, ph, pw, scale, ratio, aligned):
+    n, c, h, w = x.shape
+    image = np.repeat(np.arange(n), counts)
+    out = np.zeros((len(rois), c, ph, pw), F)
+    off = F(0.5 if aligned else 0)
+    for r, roi in enumerate(rois):
+        x0, y0, x1, y1 = [F(v) * F(scale) - off for v in roi]
+        rw, rh = x1 - x0, y1 - y0
+        if not aligned:
+            rw, rh = max(rw, F(1)), max(rh, F(1))
+        bh, bw = rh / F(ph), rw / F(pw)
+        gh = ratio if ratio > 0 else int(math.ceil(bh))
+        gw = ratio if ratio > 0 else int(math.ceil(bw))
+        for py in range(ph):
+            for px in range(pw):
+                total = np.zeros(c, F)
+                for iy in range(gh):
+                    yy = y0 + bh * (F(py) + F(iy + 0.5) / F(gh))
+                    for ix in range(gw):
+                        xx = x0 + bw * (F(px) + F(ix + 0.5) / F(gw))
+                        if yy < -1 or yy > h or xx < -1 or xx > w:
+                            continue
+                        sy, sx = max(yy, F(0)), max(xx, F(0))
+                        yl, xl = int(sy), int(sx)
+                        if yl >= h - 1:
+                            yl = yh = h - 1
+                            sy = F(yl)
+                        else:
+                            yh = yl + 1
+                        if xl >= w - 1:
+                            xl = xh = w - 1
+                            sx = F(xl)
+                        else:
+                            xh = xl + 1
+                        ry, rx = F(yh) - sy, F(xh) - sx
+                        img = x[image[r]]
+                        total = total + (rx * ry * img[:, yl, xl] + (F(1) - rx) * ry * img[:, yl, xh]
+                                         + rx * (F(1) - ry) * img[:, yh, xl]
+                                         + (F(1) - rx) * (F(1) - ry) * img[:, yh, xh])
+                out[r, :, py, px] = total * F(1.0 / max(gh * gw, 1))
+    return out
+
+
+A, H, W = 3, 4, 5
+
+
+def grid_anchors():
+    """Anchors of 16, 32 and 48 pixels centred on a stride-16 grid, in
+    Paddle's [H, W, A, 4] layout, and variances around 1."""
+    ys, xs = np.meshgrid(np.arange(H) * 16 + 8, np.arange(W) * 16 + 8, indexing="ij")
+    half = np.array([8, 16, 24], F)
+    c = np.stack([xs, ys], -1)[:, :, None, :].astype(F)
+    anchors = np.concatenate([c - half[:, None], c + half[:, None]], -1).astype(F)
+    variances = np.random.RandomState(1).uniform(0.5, 1.5, size=(H, W, A, 4)).astype(F)
+    return anchors, variances
+
+
+def proposal_program(path, attrs, v2=True, then_roi_align=None):
+    b = ProgramBuilder()
+    scores = b.feed("scores", [-1, A, H, W])
+    deltas = b.feed("deltas", [-1, 4 * A, H, W])
+    im = b.feed("im", [-1, 2 if v2 else 3])
+    anchors, variances = grid_anchors()
+    outs = {"RpnRois": [b.tmp("rois", [-1, 4])], "RpnRoiProbs": [b.tmp("probs", [-1, 1])],
+            "RpnRoisNum": [b.tmp("rois_num", [-1], "int32")]}
+    b.op("generate_proposals_v2" if v2 else "generate_proposals",
+         {"Scores": [scores], "BboxDeltas": [deltas], "ImShape" if v2 else "ImInfo": [im],
+          "Anchors": [b.param("anchors", anchors)], "Variances": [b.param("variances", variances)]},
+         outs, attrs)
+    for vs in outs.values():
+        b.fetch(vs[0])
+    if then_roi_align:
+        feat = b.feed("feat", [-1, 2, 8, 10])
+        y = b.tmp("roi_align", [-1, 2, 2, 3])
+        b.op("roi_align", {"X": [feat], "ROIs": outs["RpnRois"], "RoisNum": outs["RpnRoisNum"]},
+             {"Out": [y]}, then_roi_align)
+        b.fetch(y)
+    b.save(str(path))
+    return paddle_mlir.compile(str(path)), anchors, variances
+
+
+def inputs(rng, n, scaled=False):
+    scores = (rng.permutation(n * A * H * W).reshape(n, A, H, W) / (n * A * H * W)).astype(F)
+    deltas = (rng.randn(n, 4 * A, H, W) * 0.4).astype(F)
+    deltas[0, 2, 0, 0] = 9.0  # a log-width beyond the clip
+    sizes = np.array([[64, 80], [50, 70], [40, 90]], F)[:n]
+    im = np.concatenate([sizes, np.full((n, 1), 2.0, F)], 1) if scaled else sizes
+    return scores, deltas, im
+
+
+CASES = {
+    "pixel_pre_post": dict(pre_nms_topN=40, post_nms_topN=10, nms_thresh=0.5, min_size=4.0, eta=1.0,
+                           pixel_offset=True),
+    "normalized_eta_no_limits": dict(pre_nms_topN=-1, post_nms_topN=100, nms_thresh=0.7,
+                                     min_size=0.0, eta=0.8, pixel_offset=False),
+    "no_nms": dict(pre_nms_topN=25, post_nms_topN=3, nms_thresh=0.0, min_size=1.0, eta=1.0,
+                   pixel_offset=True),
+}
+
+
+def check(model, anchors, variances, attrs, rng, n, v2=True):
+    scores, deltas, im = inputs(rng, n, scaled=not v2)
+    got = model(scores, deltas, im)
+    want = proposals_numpy(scores, deltas, im, anchors, variances, attrs, v2)
+    np.testing.assert_array_equal(got[2], want[2])
+    np.testing.assert_allclose(got[0], want[0], rtol=1e-6, atol=1e-5)
+    np.testing.assert_allclose(got[1], want[1], rtol=0, atol=0)
+    return want
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_generate_proposals_v2_matches_numpy(tmp_path, name):
+    attrs = CASES[name]
+    model, anchors, variances = proposal_program(tmp_path / name, attrs)
+    rng = np.random.RandomState(3)
+    counts = [check(model, anchors, variances, attrs, rng, n)[2] for n in (2, 1, 3)]
+    # The limits bound what each image keeps.
+    if name == "pixel_pre_post":
+        assert max(max(c) for c in counts) == 10
+    if name == "no_nms":  # no NMS: post_nms_topN does not apply
+        assert max(max(c) for c in counts) > 3
+
+
+def test_generate_proposals_v1_scaled_sizes(tmp_path):
+    # min_size 12 in the input's scale (ImInfo scale 2): boxes narrower than
+    # 22 pixels go, which a v2 reading (24) would not match.
+    attrs = dict(pre_nms_topN=50, post_nms_topN=20, nms_thresh=0.6, min_size=12.0, eta=1.0)
+    model, anchors, variances = proposal_program(tmp_path / "v1", attrs, v2=False)
+    rng = np.random.RandomState(5)
+    for n in (1, 2):
+        check(model, anchors, variances, attrs, rng, n, v2=False)
+    scores, deltas, im = inputs(rng, 2, scaled=True)
+    v1 = proposals_numpy(scores, deltas, im, anchors, variances, attrs, v2=False)[2]
+    v2 = proposals_numpy(scores, deltas, im[:, :2], anchors, variances, attrs, v2=True)[2]
+    assert not np.array_equal(v1, v2)
+
+
+def test_nothing_left_gives_one_zero_box_per_image(tmp_path):
+    attrs = dict(pre_nms_topN=10, post_nms_topN=5, nms_thresh=0.5, min_size=500.0, eta=1.0)
+    model, _, _ = proposal_program(tmp_path / "none", attrs)
+    scores, deltas, im = inputs(np.random.RandomState(2), 2)
+    rois, probs, counts = model(scores, deltas, im)
+    np.testing.assert_array_equal(counts, [1, 1])
+    np.testing.assert_array_equal(rois, np.zeros((2, 4), F))
+    np.testing.assert_array_equal(probs, np.zeros((2, 1), F))
+
+
+def test_outputs_are_marked_data_dependent(tmp_path):
+    model, _, _ = proposal_program(tmp_path / "dd", CASES["pixel_pre_post"])
+    assert [o.data_dependent for o in model.outputs] == [True, True, False]
+    with open(os.path.join(model.artifact_dir, "manifest.json")) as f:
+        manifest = json.load(f)
+    assert [o.get("data_dependent", False) for o in manifest["outputs"]] == [True, True, False]
+
+
+@pytest.mark.parametrize("aligned,ratio", [(False, -1), (True, 2)])
+def test_roi_align_on_the_proposals(tmp_path, aligned, ratio):
+    """generate_proposals_v2 then roi_align over a feature map at 1/8 scale:
+    the data-dependent box count flows into roi_align's first dim."""
+    attrs = CASES["pixel_pre_post"]
+    ra = {"pooled_height": 2, "pooled_width": 3, "spatial_scale": 0.125, "sampling_ratio": ratio,
+          "aligned": aligned}
+    model, anchors, variances = proposal_program(tmp_path / "ra", attrs, then_roi_align=ra)
+    rng = np.random.RandomState(11)
+    for n in (2, 1):
+        scores, deltas, im = inputs(rng, n)
+        feat = rng.randn(n, 2, 8, 10).astype(F)
+        got = model(scores, deltas, im, feat)
+        rois, _, counts = proposals_numpy(scores, deltas, im, anchors, variances, attrs)
+        want = roi_align_numpy(feat, rois, counts, 2, 3, 0.125, ratio, aligned)
+        assert got[3].shape == want.shape
+        np.testing.assert_allclose(got[3], want, rtol=1e-5, atol=1e-6)
+
+
+def test_roi_align_boxes_beyond_the_map(tmp_path):
+    """Fed boxes partly and wholly outside the map, thin ones, and images
+    with no box; adaptive grids of several sizes."""
+    b = ProgramBuilder()
+    x = b.feed("x", [-1, 3, 6, 7])
+    rois = b.feed("rois", [-1, 4])
+    num = b.feed("num", [-1], "int32")
+    y = b.tmp("roi_align", [-1, 3, 3, 2])
+    b.op("roi_align", {"X": [x], "ROIs": [rois], "RoisNum": [num]}, {"Out": [y]},
+         {"pooled_height": 3, "pooled_width": 2, "spatial_scale": 0.5, "sampling_ratio": -1,
+          "aligned": False})
+    b.fetch(y)
+    b.save(str(tmp_path / "m"))
+    model = paddle_mlir.compile(str(tmp_path / "m"))
+    rng = np.random.RandomState(4)
+    xv = rng.randn(3, 3, 6, 7).astype(F)
+    boxes = np.array([[0, 0, 13, 11], [-6, -4, 3, 2], [10, 8, 30, 20], [20, 20, 40, 40],
+                      [2.5, 3.25, 2.75, 9.5], [1, 1, 21, 3]], F)
+    counts = np.array([2, 0, 4], np.int32)
+    got = model(xv, boxes, counts)[0]
+    np.testing.assert_allclose(got, roi_align_numpy(xv, boxes, counts, 3, 2, 0.5, -1, False),
+                               rtol=1e-5, atol=1e-6)
