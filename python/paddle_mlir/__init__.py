@@ -140,7 +140,7 @@ class CompiledModel:
             if a.ndim != len(spec.shape) or any(d is not None and d != s for d, s in zip(spec.shape, a.shape)):
                 want = "[" + ", ".join("?" if d is None else str(d) for d in spec.shape) + "]"
                 raise ValueError("input %r must have shape %s, got %s" % (spec.name, want, list(a.shape)))
-            out.append(np.ascontiguousarray(a))  # no copy when already contiguous
+            out.append(np.require(a, requirements="C"))  # no copy when already contiguous; keeps 0-D
         return out
 
     def __call__(self, *arrays, return_dict=False, **named):

@@ -62,7 +62,7 @@ def _prod(dims):
 
 def tensor_record(array, dtype=None):
     """One parameter record: version, LoD, tensor version, TensorDesc, data."""
-    array = np.ascontiguousarray(array)
+    array = np.require(array, requirements="C")  # keeps 0-D arrays 0-D
     desc = fp.VarType.TensorDesc(data_type=DTYPES[dtype or str(array.dtype)], dims=list(array.shape))
     blob = desc.SerializeToString()
     return (struct.pack("<IQI", 0, 0, 0) + struct.pack("<i", len(blob)) + blob + array.tobytes())
@@ -94,7 +94,7 @@ class ProgramBuilder:
     def param(self, name, array, dtype=None):
         """A persistable variable holding `array` (dtype overrides the element
         type, e.g. "bfloat16" for uint16 bit patterns)."""
-        array = np.ascontiguousarray(array)
+        array = np.require(array, requirements="C")  # keeps 0-D arrays 0-D
         if dtype == "bfloat16" and array.dtype != np.uint16:
             raise TypeError("bfloat16 parameters are passed as uint16 bit patterns")
         v = self._add_var(name, array.shape, dtype or str(array.dtype))

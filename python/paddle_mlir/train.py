@@ -77,7 +77,7 @@ class TrainStep:
     def set_parameters(self, values):
         """Overwrites trained weights from {name: array}."""
         for name, value in values.items():
-            self._inst.set_weight(name, np.ascontiguousarray(value))
+            self._inst.set_weight(name, np.require(value, requirements="C"))
 
     @property
     def steps(self):

@@ -459,3 +459,21 @@ def test_nhwc_conv_and_pool(tmp_path):
         t = F.conv2d(F.pad(t, (0, 1, 1, 1)), torch.from_numpy(dw), stride=2, groups=6)
         t = F.max_pool2d(t, 2, 2, ceil_mode=True).permute(0, 2, 3, 1)
         np.testing.assert_allclose(art(xv)[0], t.numpy(), rtol=1e-4, atol=1e-5)
+
+
+def test_fill_constant_with_a_list_of_shape_tensors(tmp_path):
+    """fill_constant shaped by ShapeTensorList (one 0-D int64 and one [1]
+    int32 tensor, each a dim): DETR builds its masks this way."""
+    b = ProgramBuilder()
+    x = b.feed("x", [-1, 3], "float32")
+    rows = b._simple("shape", x, shape=[2], dtype="int32", slot="Input")
+    first = b._simple("slice", rows, {"axes": [0], "starts": [0], "ends": [1], "infer_flags": [1],
+                                      "decrease_axis": []}, shape=[1], slot="Input")
+    cols = b.feed("cols", [], "int64")
+    out = b.tmp("fill_constant", [-1, -1], "float32")
+    b.fetch(b.op("fill_constant", {"ShapeTensorList": [first, cols]}, {"Out": [out]},
+                 {"value": 2.5, "dtype": 5, "shape": [-1, -1]}))
+    model = save(b, tmp_path / "m")
+    for n, c in ((2, 4), (5, 1)):
+        xv = np.zeros((n, 3), np.float32)
+        check(model, [xv, np.array(c, np.int64)], [np.full((n, c), 2.5, np.float32)], tmp_path)

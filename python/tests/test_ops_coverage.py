@@ -361,3 +361,46 @@ def test_scatter_loops_leave_weights_alone(tmp_path):
         g1, g2 = model(iv, uv, iv.reshape(2, 1))
         np.testing.assert_array_equal(g1, want)
         np.testing.assert_array_equal(g2, want)
+
+
+def test_index_put_with_2d_index_tensors(tmp_path):
+    """Index tensors of shape [B, K] (DETR scatters its top-k this way) into a
+    dynamic x: x[i[b, k], j[b, k]] = v[b, k] in row-major order of (b, k), a
+    value broadcast over the index shape, and accumulation."""
+    b = ProgramBuilder()
+    x = b.feed("x", [-1, 6], "int64")
+    i = b.feed("i", [-1, 3], "int64")
+    j = b.feed("j", [-1, 3], "int64")
+    v = b.feed("v", [-1, 3], "int64")
+    one = b.feed("one", [1], "int64")
+    b.fetch(index_put(b, x, [i, j], v, False))
+    b.fetch(index_put(b, x, [i, j], one, True))
+    xv = np.arange(24, dtype=np.int64).reshape(4, 6)
+    iv = np.array([[0, 3, 1], [2, 0, -1]], np.int64)
+    jv = np.array([[5, 0, 2], [2, 5, 1]], np.int64)  # (0, 5) twice: the later write wins
+    vv = np.array([[-1, -2, -3], [-4, -5, -6]], np.int64)
+    g1, g2 = run(tmp_path, b, xv, iv, jv, vv, np.array([10], np.int64))
+    w1, w2 = xv.copy(), xv.copy()
+    for bb in range(2):
+        for k in range(3):
+            w1[iv[bb, k], jv[bb, k]] = vv[bb, k]
+    np.add.at(w2, (iv, jv), 10)
+    np.testing.assert_array_equal(g1, w1)
+    np.testing.assert_array_equal(g2, w2)
+
+
+@pytest.mark.parametrize("dtype", ["int64", "int32", "float32"])
+def test_elementwise_floordiv(tmp_path, dtype):
+    """floor(x / y), toward negative infinity (Python's //), with Paddle's
+    broadcasting of a 0-D divisor."""
+    b = ProgramBuilder()
+    x = b.feed("x", [-1, 4], dtype)
+    y = b.feed("y", [], dtype)
+    z = b.feed("z", [-1, 4], dtype)
+    b.fetch(b.elementwise("elementwise_floordiv", x, y))
+    b.fetch(b.elementwise("elementwise_floordiv", x, z))
+    xv = np.array([[7, -7, 0, 12], [-1, 5, -9, 3]], dtype)
+    zv = np.array([[2, 2, -3, -5], [3, -3, 4, 1]], dtype)
+    g1, g2 = run(tmp_path, b, xv, np.array(3, dtype), zv)
+    np.testing.assert_array_equal(g1, np.floor_divide(xv, np.array(3, dtype)))
+    np.testing.assert_array_equal(g2, np.floor_divide(xv, zv))

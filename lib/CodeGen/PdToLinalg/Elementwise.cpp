@@ -385,6 +385,17 @@ void mlir::pd::populatePdElementwiseToLinalgPatterns(RewritePatternSet &p) {
   addBinary<ElementwisePowOp>(p, [](OpBuilder &b, Location l, Value x, Value y) -> Value {
     return math::PowFOp::create(b, l, x, y);
   });
+  // floor(x / y), rounded toward negative infinity as Python's // (and
+  // Paddle's floor_divide since 2.6; integer quotients of operands of one
+  // sign, the indices programs compute, agree with every version).
+  addBinary<ElementwiseFloordivOp>(
+      p,
+      [](OpBuilder &b, Location l, Value x, Value y) -> Value {
+        if (isFloat(x))
+          return math::FloorOp::create(b, l, arith::DivFOp::create(b, l, x, y));
+        return arith::FloorDivSIOp::create(b, l, x, y);
+      },
+      arith2<arith::DivFOp, arith::DivUIOp>());
   // Python-style remainder: the result takes the sign of the divisor.
   addBinary<ElementwiseModOp>(
       p,

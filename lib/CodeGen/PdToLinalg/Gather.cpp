@@ -271,8 +271,9 @@ Value addOrSet(OpBuilder &b, Location l, Value old, Value v, bool accumulate) {
 /// leading dims (value broadcast to the selected elements: where(mask,
 /// value, x)), and integer index tensors of one shape [n] addressing x's
 /// leading dims (a loop over n, in order, writing or adding value's rows
-/// or its broadcast). A value with one entry per true mask element depends
-/// on the data and is not supported.
+/// or its broadcast; index tensors of a higher rank are flattened, with
+/// the value's dims that match them). A value with one entry per true mask
+/// element depends on the data and is not supported.
 struct IndexPutLowering : OpConversionPattern<IndexPutOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult matchAndRewrite(IndexPutOp op, OpAdaptor a,
@@ -310,12 +311,44 @@ struct IndexPutLowering : OpConversionPattern<IndexPutOp> {
       return success();
     }
     int64_t m = indices.size();
-    for (Value t : indices) {
-      auto tt = cast<RankedTensorType>(t.getType());
-      if (tt.getRank() != 1 || !isa<IntegerType>(tt.getElementType()) ||
-          tt.getElementType().isInteger(1))
-        return r.notifyMatchFailure(op, "integer index tensors must be 1-D");
+    auto st = cast<RankedTensorType>(indices[0].getType());
+    if (st.getRank() == 0 || !isa<IntegerType>(st.getElementType()))
+      return r.notifyMatchFailure(op, "integer index tensors must have rank >= 1");
+    for (Value t : indices)
+      if (t.getType() != st)
+        return r.notifyMatchFailure(op, "the index tensors must share one shape");
+    SmallVector<Value> flatIndices(indices.begin(), indices.end());
+    if (st.getRank() > 1) {
+      // Index tensors of shape S address the positions of S in row-major
+      // order: S flattened to one dim, and with it the value's dims that
+      // line up with S (all of S's, or all 1).
+      ReassociationIndices all;
+      for (int64_t d = 0; d < st.getRank(); ++d)
+        all.push_back(d);
+      for (Value &t : flatIndices)
+        t = tensor::CollapseShapeOp::create(r, loc, t, ArrayRef<ReassociationIndices>{all});
+      int64_t lead = vt.getRank() - (rank - m);
+      if (lead > 0) {
+        bool same = lead == st.getRank();
+        bool ones = true;
+        for (int64_t j = 0; j < lead; ++j) {
+          same = same && vt.getDimSize(j) == st.getDimSize(j);
+          ones = ones && vt.getDimSize(j) == 1;
+        }
+        if (!same && !ones)
+          return r.notifyMatchFailure(op, "the value broadcasts over part of the index shape");
+        SmallVector<ReassociationIndices> groups(1);
+        for (int64_t j = 0; j < vt.getRank(); ++j) {
+          if (j < lead)
+            groups[0].push_back(j);
+          else
+            groups.push_back({j});
+        }
+        value = tensor::CollapseShapeOp::create(r, loc, value, groups);
+        vt = cast<RankedTensorType>(value.getType());
+      }
     }
+    indices = flatIndices;
     // The updated rows: value aligned to the right of [n, x's trailing dims].
     if (vt.getRank() > rank - m + 1)
       return r.notifyMatchFailure(op, "the value has a higher rank than the updated rows");

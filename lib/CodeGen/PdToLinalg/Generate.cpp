@@ -67,18 +67,31 @@ struct RangeLowering : OpConversionPattern<RangeOp> {
   }
 };
 
-/// fill_constant with a static shape or a run-time ShapeTensor; the value
+/// The values of a list of one-element integer tensors (0-D or [1]; Paddle's
+/// lists of shape tensors) as indices.
+SmallVector<Value> scalarElements(OpBuilder &b, Location loc, ValueRange list) {
+  SmallVector<Value> out;
+  for (Value t : list) {
+    SmallVector<Value> at(cast<RankedTensorType>(t.getType()).getRank(), idx(b, loc, 0));
+    Value v = tensor::ExtractOp::create(b, loc, t, at);
+    out.push_back(arith::IndexCastOp::create(b, loc, b.getIndexType(), v));
+  }
+  return out;
+}
+
+/// fill_constant with a static shape, a run-time ShapeTensor or a list of
+/// one-element shape tensors (ShapeTensorList, one per dim); the value
 /// comes from ValueTensor, str_value (exact for large integers) or value.
 struct FillConstantLowering : OpConversionPattern<FillConstantOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult matchAndRewrite(FillConstantOp op, OpAdaptor a,
                                 ConversionPatternRewriter &r) const override {
-    if (!a.getShapeTensorList().empty())
-      return r.notifyMatchFailure(op, "a ShapeTensorList is not supported");
     Location loc = op.getLoc();
     auto type = cast<RankedTensorType>(op.getType());
     SmallVector<Value> sizes;
-    if (a.getShapeTensor())
+    if (!a.getShapeTensorList().empty())
+      sizes = scalarElements(r, loc, a.getShapeTensorList());
+    else if (a.getShapeTensor())
       sizes = indexElements(r, loc, a.getShapeTensor());
     else
       for (int64_t d : type.getShape())
@@ -159,17 +172,6 @@ struct FillConstantBatchSizeLikeLowering : OpConversionPattern<FillConstantBatch
 /// expand_v2: broadcasts x (aligned to the trailing dims) to the target
 /// shape; a -1, or (as in ONNX Expand) a 1 over a larger input dim, keeps
 /// the input dim. Input dims that are dynamic are never broadcast.
-/// The values of a list of one-element integer tensors (0-D or [1]; Paddle's
-/// lists of shape tensors) as indices.
-SmallVector<Value> scalarElements(OpBuilder &b, Location loc, ValueRange list) {
-  SmallVector<Value> out;
-  for (Value t : list) {
-    SmallVector<Value> at(cast<RankedTensorType>(t.getType()).getRank(), idx(b, loc, 0));
-    Value v = tensor::ExtractOp::create(b, loc, t, at);
-    out.push_back(arith::IndexCastOp::create(b, loc, b.getIndexType(), v));
-  }
-  return out;
-}
 
 struct ExpandV2Lowering : OpConversionPattern<ExpandV2Op> {
   using OpConversionPattern::OpConversionPattern;

@@ -190,9 +190,9 @@ std::pair<Value, Value> adaptiveBin(OpBuilder &b, Location loc, Value i, Value i
 }
 
 Value freshCopy(OpBuilder &b, Location loc, Value t) {
+  // With `copy`, the sizes come from the copied tensor (no dynamic sizes).
   auto type = cast<RankedTensorType>(t.getType());
-  SmallVector<Value> dyn = dynSizesFrom(b, loc, t, type);
-  return bufferization::AllocTensorOp::create(b, loc, type, dyn, /*copy=*/t).getResult();
+  return bufferization::AllocTensorOp::create(b, loc, type, ValueRange{}, /*copy=*/t).getResult();
 }
 
 Value sigmoid(OpBuilder &b, Location l, Value x) {
