@@ -51,6 +51,21 @@ def as_outputs(boxes, kept):
             np.array([len(k) for k in kept], np.int32))
 
 
+def class_nms(s, boxes, attrs):
+    """The boxes (rows of `boxes`) one class keeps, best first: scores `s`
+    above score_threshold, at most nms_top_k, greedy NMS with nms_eta."""
+    cand = [j for j in np.argsort(-s, kind="stable") if s[j] > np.float32(attrs["score_threshold"])]
+    if attrs["nms_top_k"] > -1:
+        cand = cand[:attrs["nms_top_k"]]
+    thr, keep = np.float32(attrs["nms_threshold"]), []
+    for j in cand:
+        if all(iou(boxes[j], boxes[k], attrs["normalized"]) <= thr for k in keep):
+            keep.append(j)
+            if attrs["nms_eta"] < 1 and thr > 0.5:
+                thr = np.float32(thr * np.float32(attrs["nms_eta"]))
+    return keep
+
+
 def nms_numpy(boxes, scores, attrs):
     """(rows of [label, score, box], flat box indices, count per image)."""
     n, c, m = scores.shape
@@ -61,16 +76,7 @@ def nms_numpy(boxes, scores, attrs):
             if label == attrs["background_label"]:
                 continue
             s = scores[i, label]
-            cand = [j for j in np.argsort(-s, kind="stable") if s[j] > np.float32(attrs["score_threshold"])]
-            if attrs["nms_top_k"] > -1:
-                cand = cand[:attrs["nms_top_k"]]
-            thr, keep = np.float32(attrs["nms_threshold"]), []
-            for j in cand:
-                if all(iou(boxes[i, j], boxes[i, k], attrs["normalized"]) <= thr for k in keep):
-                    keep.append(j)
-                    if attrs["nms_eta"] < 1 and thr > 0.5:
-                        thr = np.float32(thr * np.float32(attrs["nms_eta"]))
-            picked += [(label, j, s[j]) for j in keep]
+            picked += [(label, j, s[j]) for j in class_nms(s, boxes[i], attrs)]
         k = attrs["keep_top_k"]
         if k > -1 and len(picked) > k:
             best = sorted(picked, key=lambda p: -p[2])[:k]          # stable: ties keep label order
@@ -254,3 +260,64 @@ def test_matrix_nms_matches_numpy(tmp_path, gaussian):
     zero = model(clustered(rng, 2, 12, 1.0), np.full((2, 3, 12), 0.05, np.float32))
     assert zero[0].shape == (0, 6) and zero[1].shape == (0, 1)
     np.testing.assert_array_equal(zero[2], [0, 0])
+
+
+def stacked_nms_numpy(boxes, scores, counts, attrs):
+    """multiclass_nms3 over stacked boxes (BBoxes [M, C, 4], Scores [M, C],
+    counts rows per image): per image and class the same NMS, each label's
+    kept boxes in row order; keep_top_k best, then by label and row. Index
+    is row * C + label."""
+    m, c = scores.shape
+    rows, index, per_image, start = [], [], [], 0
+    for cnt in counts:
+        picked = []
+        for label in range(c):
+            if label == attrs["background_label"]:
+                continue
+            s = scores[start:start + cnt, label]
+            keep = sorted(class_nms(s, boxes[start:start + cnt, label], attrs))
+            picked += [(label, j, s[j]) for j in keep]
+        k = attrs["keep_top_k"]
+        if k > -1 and len(picked) > k:
+            best = sorted(picked, key=lambda p: -p[2])[:k]
+            picked = sorted(best, key=lambda p: (p[0], p[1]))
+        for label, j, score in picked:
+            rows.append([label, score] + list(boxes[start + j, label]))
+            index.append((start + j) * c + label)
+        per_image.append(len(picked))
+        start += cnt
+    return (np.array(rows, np.float32).reshape(-1, 6), np.array(index, np.int32).reshape(-1, 1),
+            np.array(per_image, np.int32))
+
+
+@pytest.mark.parametrize("keep_top_k", [5, -1])
+def test_nms3_with_boxes_stacked_per_image(tmp_path, keep_top_k):
+    """multiclass_nms3 as two-stage detectors call it: one box per class per
+    RoI (BBoxes [M, C, 4], Scores [M, C]) and RoisNum counting each image's
+    rows, including an image with none."""
+    attrs = dict(ATTRS, keep_top_k=keep_top_k, nms_top_k=4)
+    c = 3
+    b = ProgramBuilder()
+    bb = b.feed("bboxes", [-1, c, 4])
+    sc = b.feed("scores", [-1, c])
+    num = b.feed("rois_num", [-1], "int32")
+    outs = {"Out": [b.tmp("nms_out", [-1, 6])], "Index": [b.tmp("nms_index", [-1, 1], "int32")],
+            "NmsRoisNum": [b.tmp("nms_num", [-1], "int32")]}
+    b.op("multiclass_nms3", {"BBoxes": [bb], "Scores": [sc], "RoisNum": [num]}, outs, attrs)
+    for vs in outs.values():
+        b.fetch(vs[0])
+    b.save(str(tmp_path / "m"))
+    model = paddle_mlir.compile(str(tmp_path / "m"))
+    rng = np.random.RandomState(9)
+    for counts in ([7, 0, 9], [12]):
+        m = sum(counts)
+        boxes = clustered(rng, 1, m * c, 1.0).reshape(m, c, 4)
+        scores = rng.rand(m, c).astype(np.float32)
+        got = model(boxes, scores, np.array(counts, np.int32))
+        want = stacked_nms_numpy(boxes, scores, counts, attrs)
+        assert got[0].shape == want[0].shape, (got[0].shape, want[0].shape)
+        for g, w in zip(got, want):
+            np.testing.assert_array_equal(g, w)
+    # RoisNum counting more rows than there are: an error, not a read past the end.
+    with pytest.raises(RuntimeError, match="RoisNum counts 5 boxes"):
+        model(boxes[:4], scores[:4], np.array([5], np.int32))

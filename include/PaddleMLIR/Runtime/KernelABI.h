@@ -208,7 +208,10 @@ constexpr int64_t NumFloats = 0;
 /// decayed one); the compiler gathers the results from it (the count is
 /// known only after the run).
 namespace nms {
-enum Slot : int64_t { Boxes, Scores, NumSlots };
+/// RoisNum (optional; pdk_multiclass_nms only): with it, the boxes of all
+/// images are stacked, Boxes [M, C, 4] and Scores [M, C], RoisNum[n] rows
+/// per image, and the selection's box field is the row in Boxes.
+enum Slot : int64_t { Boxes, Scores, RoisNum, NumSlots };
 enum Int : int64_t { Background, NmsTopK, KeepTopK, Normalized, NumInts };
 enum Float : int64_t { ScoreThreshold, NmsThreshold, NmsEta, NumFloats };
 /// Words per kept box after the header.

@@ -342,11 +342,16 @@ struct YoloBoxLowering : OpConversionPattern<YoloBoxOp> {
 /// bound: N * min(keep_top_k, classes * min(nms_top_k, M)) (without the
 /// limits that are -1), so the selection is planned like any buffer. Out of
 /// multiclass_nms is [[-1]] when nothing is kept, as in Paddle.
-/// A pd.kernel_call of `callee` on `ins` (slot i is input i) into a fresh
-/// i32 selection buffer of `words` words, named after `from` in the
-/// manifest; its result is the filled buffer.
+/// multiclass_nms3's stacked form (Scores [M, C], BBoxes [M, C, 4], the
+/// images' rows counted by RoisNum): the entry's box is the row r,
+/// Out[k] = [label, score, BBoxes[r, label, :]], Index[k] = r * C + label.
+/// A pd.kernel_call of `callee` on `ins` into a fresh i32 selection buffer
+/// of `words` words, named after `from` in the manifest; its result is the
+/// filled buffer. `slots` maps the kernel's slots to `ins` (-1: absent;
+/// empty: slot i is input i).
 Value selectionCall(OpBuilder &r, Location loc, StringRef callee, Operation *from, ValueRange ins,
-                    Value words, ArrayRef<int64_t> ints, ArrayRef<float> floats) {
+                    Value words, ArrayRef<int64_t> ints, ArrayRef<float> floats,
+                    ArrayRef<int64_t> slotMap = {}) {
   SmallVector<Value> dynWords;
   std::optional<int64_t> staticWords = getConstantIntValue(words);
   if (!staticWords)
@@ -354,9 +359,10 @@ Value selectionCall(OpBuilder &r, Location loc, StringRef callee, Operation *fro
   Value empty = tensor::EmptyOp::create(
       r, loc, SmallVector<int64_t>{staticWords ? *staticWords : ShapedType::kDynamic},
       r.getI32Type(), dynWords);
-  SmallVector<int64_t> slots;
-  for (size_t i = 0; i < ins.size(); ++i)
-    slots.push_back(static_cast<int64_t>(i));
+  SmallVector<int64_t> slots(slotMap);
+  if (slots.empty())
+    for (size_t i = 0; i < ins.size(); ++i)
+      slots.push_back(static_cast<int64_t>(i));
   auto call = KernelCallOp::create(r, loc, empty.getType(), callee, ins, empty,
                                    r.getDenseI64ArrayAttr(slots), r.getDenseI64ArrayAttr(ints),
                                    r.getDenseF32ArrayAttr(floats));
@@ -384,7 +390,18 @@ template <typename OpTy, int Version> struct NmsLowering : OpConversionPattern<O
     auto min = [&](Value x, Value y) { return r.createOrFold<arith::MinSIOp>(loc, x, y); };
     auto mul = [&](Value x, Value y) { return r.createOrFold<arith::MulIOp>(loc, x, y); };
     auto add = [&](Value x, Value y) { return r.createOrFold<arith::AddIOp>(loc, x, y); };
-    Value n = dim(scores, 0), classes = dim(scores, 1), m = dim(scores, 2);
+    // The stacked form (multiclass_nms3 with 2-D Scores [M, C], BBoxes
+    // [M, C, 4] and RoisNum [N]): the selection's box field is the row.
+    Value roisNum;
+    if constexpr (Version == 3)
+      roisNum = a.getRoisNum();
+    bool stacked = st.getRank() == 2;
+    if (stacked && !roisNum) {
+      op.emitOpError("needs RoisNum with 2-D Scores");
+      return failure();
+    }
+    Value n = stacked ? dim(roisNum, 0) : dim(scores, 0), classes = dim(scores, 1),
+          m = stacked ? dim(scores, 0) : dim(scores, 2);
     int64_t bg = op.getBackgroundLabel(), nmsTopK = op.getNmsTopK(), keepTopK = op.getKeepTopK();
     // The background class (when it is one of the C) is never kept.
     Value isBg = r.createOrFold<arith::AndIOp>(
@@ -392,11 +409,23 @@ template <typename OpTy, int Version> struct NmsLowering : OpConversionPattern<O
         r.createOrFold<arith::CmpIOp>(loc, arith::CmpIPredicate::slt, c(bg), classes));
     Value kept = r.createOrFold<arith::SubIOp>(
         loc, classes, r.createOrFold<arith::SelectOp>(loc, isBg, c(1), c(0)));
-    Value perClass = nmsTopK > -1 ? min(c(nmsTopK), m) : m;
-    Value perImage = mul(kept, perClass);
-    if (keepTopK > -1)
-      perImage = min(c(keepTopK), perImage);
-    Value capacity = r.createOrFold<arith::MaxSIOp>(loc, mul(n, perImage), c(1));
+    Value bound;
+    if (stacked) {
+      // Each of the M rows at most once per kept class, and per image at most
+      // nms_top_k per class and keep_top_k in all.
+      bound = mul(kept, m);
+      if (nmsTopK > -1)
+        bound = min(bound, mul(n, mul(kept, c(nmsTopK))));
+      if (keepTopK > -1)
+        bound = min(bound, mul(n, c(keepTopK)));
+    } else {
+      Value perClass = nmsTopK > -1 ? min(c(nmsTopK), m) : m;
+      Value perImage = mul(kept, perClass);
+      if (keepTopK > -1)
+        perImage = min(c(keepTopK), perImage);
+      bound = mul(n, perImage);
+    }
+    Value capacity = r.createOrFold<arith::MaxSIOp>(loc, bound, c(1));
     Value words = add(add(c(1), n), mul(c(nms::EntryWords), capacity));
     Type i32 = r.getI32Type();
     SmallVector<int64_t> ints;
@@ -424,8 +453,14 @@ template <typename OpTy, int Version> struct NmsLowering : OpConversionPattern<O
       floats[nms::NmsThreshold] = op.getNmsThreshold().convertToFloat();
       floats[nms::NmsEta] = op.getNmsEta().convertToFloat();
     }
+    SmallVector<Value> ins{boxes, scores};
+    SmallVector<int64_t> slots{0, 1, -1};
+    if (stacked) {
+      ins.push_back(roisNum);
+      slots[nms::RoisNum] = 2;
+    }
     Value sel = selectionCall(r, loc, Version == kMatrix ? "pdk_matrix_nms" : "pdk_multiclass_nms",
-                              op, ValueRange{boxes, scores}, words, ints, floats);
+                              op, ins, words, ints, floats, slots);
     auto word = [&](OpBuilder &b, Location l, Value i) -> Value {
       return tensor::ExtractOp::create(b, l, sel, ValueRange{i});
     };
@@ -455,7 +490,9 @@ template <typename OpTy, int Version> struct NmsLowering : OpConversionPattern<O
       Value isCoord = arith::CmpIOp::create(b, l, arith::CmpIPredicate::sge, j, two);
       Value coordIdx =
           arith::SelectOp::create(b, l, isCoord, arith::SubIOp::create(b, l, j, two), idx(b, l, 0));
-      Value coord = tensor::ExtractOp::create(b, l, boxes, ValueRange{e[0], e[2], coordIdx});
+      Value coord = stacked
+                        ? tensor::ExtractOp::create(b, l, boxes, ValueRange{e[2], e[1], coordIdx})
+                        : tensor::ExtractOp::create(b, l, boxes, ValueRange{e[0], e[2], coordIdx});
       return pick(b, l, j, {label, score, coord});
     };
     SmallVector<Value> results;
@@ -489,7 +526,11 @@ template <typename OpTy, int Version> struct NmsLowering : OpConversionPattern<O
       results.push_back(
           generateTensor(r, loc, indexType, {total}, [&](OpBuilder &b, Location l) -> Value {
             SmallVector<Value, 4> e = entry(b, l, linalg::IndexOp::create(b, l, 0));
-            Value flat = arith::AddIOp::create(b, l, arith::MulIOp::create(b, l, e[0], m), e[2]);
+            // Stacked: row * C + label; else image * M + box.
+            Value flat =
+                stacked
+                    ? arith::AddIOp::create(b, l, arith::MulIOp::create(b, l, e[2], classes), e[1])
+                    : arith::AddIOp::create(b, l, arith::MulIOp::create(b, l, e[0], m), e[2]);
             return arith::IndexCastOp::create(b, l, b.getI32Type(), flat);
           }));
       if (Version == 3 || Version == kMatrix) {

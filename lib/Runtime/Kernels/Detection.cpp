@@ -87,29 +87,18 @@ struct Kept {
   float score;
 };
 
-/// Runs `perImage` (C x M scores and M x 4 boxes of one image -> its kept
-/// boxes in output order) over the batch and writes the selection described
-/// at nms:: in KernelABI.h; `what` names the op in errors.
-template <typename PerImage>
-void runNms(const char *what, const int64_t *ptrs, const int64_t *ints, int64_t numInts,
-            PerImage perImage) {
-  if (!kernelError.empty())
-    return;
-  const float *boxes = static_cast<const float *>(ptrAt(ptrs, nms::Boxes));
-  const float *scores = static_cast<const float *>(ptrAt(ptrs, nms::Scores));
-  int32_t *sel = static_cast<int32_t *>(ptrAt(ptrs, nms::NumSlots));
-  Dims dims(ints + numInts);
-  const int64_t *bd = dims.next(), *sd = dims.next(), *od = dims.next();
-  if (bd[-1] != 3 || sd[-1] != 3 || od[-1] != 1 || bd[2] != 4 || bd[0] != sd[0] || bd[1] != sd[2]) {
-    kernelError = std::string(what) + ": BBoxes must be [N, M, 4] and Scores [N, C, M]";
-    return;
-  }
-  int64_t n = sd[0], c = sd[1], m = sd[2];
-  int64_t capacity = (od[0] - 1 - n) / nms::EntryWords;
+/// Writes the selection described at nms:: in KernelABI.h for `n` images,
+/// `keptOf(img)` giving each image's kept boxes in output order; `what`
+/// names the op in errors.
+template <typename KeptOf>
+void writeSelection(const char *what, int32_t *sel, int64_t n, int64_t words, KeptOf keptOf) {
+  int64_t capacity = (words - 1 - n) / nms::EntryWords;
   int64_t total = 0;
   int32_t *entry = sel + 1 + n;
   for (int64_t img = 0; img < n; ++img) {
-    std::vector<Kept> kept = perImage(scores + img * c * m, boxes + img * m * 4, c, m);
+    std::vector<Kept> kept = keptOf(img);
+    if (!kernelError.empty())
+      return;
     if (total + static_cast<int64_t>(kept.size()) > capacity) {
       kernelError = std::string(what) + ": " + std::to_string(total + kept.size()) +
                     " kept boxes exceed the compiled bound of " + std::to_string(capacity);
@@ -129,6 +118,64 @@ void runNms(const char *what, const int64_t *ptrs, const int64_t *ints, int64_t 
   // Readers gather through the first entry even when nothing is kept.
   if (total == 0 && capacity > 0)
     std::fill(sel + 1 + n, sel + 1 + n + nms::EntryWords, 0);
+}
+
+/// Runs `perImage` (C x M scores and M x 4 boxes of one image -> its kept
+/// boxes in output order) over the batch of BBoxes [N, M, 4] and Scores
+/// [N, C, M] and writes the selection; with RoisNum, `perImageLod` (the
+/// image's scores [m, C] and boxes [m, C, 4] -> its kept boxes, their
+/// `box` the row within the image) over the stacked form.
+template <typename PerImage, typename PerImageLod>
+void runNms(const char *what, const int64_t *ptrs, const int64_t *ints, int64_t numInts,
+            PerImage perImage, PerImageLod perImageLod) {
+  if (!kernelError.empty())
+    return;
+  const float *boxes = static_cast<const float *>(ptrAt(ptrs, nms::Boxes));
+  const float *scores = static_cast<const float *>(ptrAt(ptrs, nms::Scores));
+  const int32_t *roisNum = static_cast<const int32_t *>(ptrAt(ptrs, nms::RoisNum));
+  int32_t *sel = static_cast<int32_t *>(ptrAt(ptrs, nms::NumSlots));
+  Dims dims(ints + numInts);
+  const int64_t *bd = dims.next(), *sd = dims.next();
+  const int64_t *rd = roisNum ? dims.next() : nullptr;
+  const int64_t *od = dims.next();
+  if (od[-1] != 1) {
+    kernelError = std::string(what) + ": the selection must be 1-D";
+    return;
+  }
+  if (sd[-1] == 2) {
+    if (!rd || rd[-1] != 1 || bd[-1] != 3 || bd[0] != sd[0] || bd[1] != sd[1] || bd[2] != 4) {
+      kernelError = std::string(what) + ": 2-D Scores [M, C] need BBoxes [M, C, 4] and RoisNum";
+      return;
+    }
+    int64_t m = sd[0], c = sd[1], n = rd[0], start = 0;
+    std::vector<int64_t> starts(static_cast<size_t>(n));
+    for (int64_t img = 0; img < n; ++img) {
+      starts[img] = start;
+      start += roisNum[img];
+      if (roisNum[img] < 0 || start > m) {
+        kernelError = std::string(what) + ": RoisNum counts " + std::to_string(start) +
+                      " boxes (or a negative count) for " + std::to_string(m) + " rows";
+        return;
+      }
+    }
+    writeSelection(what, sel, n, od[0], [&](int64_t img) {
+      int64_t first = starts[img];
+      std::vector<Kept> kept =
+          perImageLod(scores + first * c, boxes + first * c * 4, c, int64_t{roisNum[img]});
+      for (Kept &k : kept)
+        k.box += static_cast<int32_t>(first);
+      return kept;
+    });
+    return;
+  }
+  if (bd[-1] != 3 || sd[-1] != 3 || bd[2] != 4 || bd[0] != sd[0] || bd[1] != sd[2]) {
+    kernelError = std::string(what) + ": BBoxes must be [N, M, 4] and Scores [N, C, M]";
+    return;
+  }
+  int64_t n = sd[0], c = sd[1], m = sd[2];
+  writeSelection(what, sel, n, od[0], [&](int64_t img) {
+    return perImage(scores + img * c * m, boxes + img * m * 4, c, m);
+  });
 }
 
 /// Descending by score; equal scores keep their order.
@@ -188,43 +235,75 @@ extern "C" PDK_EXPORT void pdk_multiclass_nms(const int64_t *ptrs, const int64_t
   Params p{ints[nms::Background],      ints[nms::NmsTopK],          ints[nms::KeepTopK],
            ints[nms::Normalized] != 0, floats[nms::ScoreThreshold], floats[nms::NmsThreshold],
            floats[nms::NmsEta]};
-  runNms("multiclass_nms", ptrs, ints, nms::NumInts,
-         [&](const float *scores, const float *boxes, int64_t c, int64_t m) {
-           std::vector<Kept> kept; // by label, best first within a label
-           for (int64_t label = 0; label < c; ++label) {
-             if (label == p.background)
-               continue;
-             for (int32_t i : nmsOneClass(scores + label * m, boxes, m, p))
-               kept.push_back({static_cast<int32_t>(label), i, scores[label * m + i]});
-           }
-           if (p.keepTopK > -1 && static_cast<int64_t>(kept.size()) > p.keepTopK) {
-             // The keep_top_k best over all labels, regrouped by label.
-             sortByScore(kept);
-             kept.resize(p.keepTopK);
-             std::stable_sort(kept.begin(), kept.end(),
-                              [](const Kept &x, const Kept &y) { return x.label < y.label; });
-           }
-           return kept;
-         });
+  // The keep_top_k best over all labels, regrouped by label (`byBox`: and
+  // in each label by box, as Paddle orders the stacked form).
+  auto keepTop = [&](std::vector<Kept> &kept, bool byBox) {
+    if (p.keepTopK <= -1 || static_cast<int64_t>(kept.size()) <= p.keepTopK)
+      return;
+    sortByScore(kept);
+    kept.resize(p.keepTopK);
+    std::stable_sort(kept.begin(), kept.end(), [&](const Kept &x, const Kept &y) {
+      return x.label != y.label ? x.label < y.label : byBox && x.box < y.box;
+    });
+  };
+  runNms(
+      "multiclass_nms", ptrs, ints, nms::NumInts,
+      [&](const float *scores, const float *boxes, int64_t c, int64_t m) {
+        std::vector<Kept> kept; // by label, best first within a label
+        for (int64_t label = 0; label < c; ++label) {
+          if (label == p.background)
+            continue;
+          for (int32_t i : nmsOneClass(scores + label * m, boxes, m, p))
+            kept.push_back({static_cast<int32_t>(label), i, scores[label * m + i]});
+        }
+        keepTop(kept, false);
+        return kept;
+      },
+      [&](const float *scores, const float *boxes, int64_t c, int64_t m) {
+        // Scores [m, C], boxes [m, C, 4]: each class's column and boxes,
+        // its kept boxes in box order (Paddle sorts them so).
+        std::vector<Kept> kept;
+        std::vector<float> classScores(static_cast<size_t>(m)),
+            classBoxes(static_cast<size_t>(4 * m));
+        for (int64_t label = 0; label < c; ++label) {
+          if (label == p.background)
+            continue;
+          for (int64_t i = 0; i < m; ++i) {
+            classScores[i] = scores[i * c + label];
+            std::memcpy(&classBoxes[4 * i], boxes + (i * c + label) * 4, 4 * sizeof(float));
+          }
+          std::vector<int32_t> picked = nmsOneClass(classScores.data(), classBoxes.data(), m, p);
+          std::sort(picked.begin(), picked.end());
+          for (int32_t i : picked)
+            kept.push_back({static_cast<int32_t>(label), i, classScores[i]});
+        }
+        keepTop(kept, true);
+        return kept;
+      });
 }
 
 extern "C" PDK_EXPORT void pdk_matrix_nms(const int64_t *ptrs, const int64_t *ints,
                                           const float *floats) {
   namespace mn = matrixnms;
-  runNms("matrix_nms", ptrs, ints, mn::NumInts,
-         [&](const float *scores, const float *boxes, int64_t c, int64_t m) {
-           std::vector<Kept> kept;
-           for (int64_t label = 0; label < c; ++label)
-             if (label != ints[mn::Background])
-               matrixNmsOneClass(scores + label * m, boxes, m, static_cast<int32_t>(label), ints,
-                                 floats, kept);
-           // Best decayed score first over all labels, at most keep_top_k.
-           sortByScore(kept);
-           int64_t keep = ints[mn::KeepTopK];
-           if (keep > -1 && keep < static_cast<int64_t>(kept.size()))
-             kept.resize(keep);
-           return kept;
-         });
+  runNms(
+      "matrix_nms", ptrs, ints, mn::NumInts,
+      [&](const float *scores, const float *boxes, int64_t c, int64_t m) {
+        std::vector<Kept> kept;
+        for (int64_t label = 0; label < c; ++label)
+          if (label != ints[mn::Background])
+            matrixNmsOneClass(scores + label * m, boxes, m, static_cast<int32_t>(label), ints,
+                              floats, kept);
+        // Best decayed score first over all labels, at most keep_top_k.
+        sortByScore(kept);
+        int64_t keep = ints[mn::KeepTopK];
+        if (keep > -1 && keep < static_cast<int64_t>(kept.size()))
+          kept.resize(keep);
+        return kept;
+      },
+      [&](const float *, const float *, int64_t, int64_t) {
+        kernelError = "matrix_nms: boxes grouped by RoisNum are not supported";
+        return std::vector<Kept>();
+      });
 }
 
 namespace {

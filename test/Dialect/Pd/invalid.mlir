@@ -1503,7 +1503,7 @@ func.func @negative_masked_select_shape(%x: tensor<2x8xf32>, %m: tensor<2x4xi1>)
 
 // Tests that multiclass_nms refuses the LoD form (2-D Scores) by name.
 func.func @negative_multiclass_nms_lod(%b: tensor<8x3x4xf32>, %s: tensor<8x3xf32>) {
-  // expected-error @+1 {{2-D Scores (boxes grouped per image by RoisNum or LoD) are not supported yet}}
+  // expected-error @+1 {{2-D Scores need RoisNum (multiclass_nms3) to group the boxes per image; boxes grouped by LoD are not supported yet}}
   %o = pd.multiclass_nms %b, %s {score_threshold = 0.01 : f32, nms_top_k = 100 : i32, keep_top_k = 10 : i32} : (tensor<8x3x4xf32>, tensor<8x3xf32>) -> tensor<?x?xf32>
   return
 }
@@ -1947,5 +1947,15 @@ func.func @negative_generate_proposals_v2_anchors(%s: tensor<2x3x8x8xf32>, %d: t
 func.func @negative_roi_align_lod(%x: tensor<2x16x32x32xf32>, %r: tensor<?x4xf32>) {
   // expected-error @+1 {{ROIs without RoisNum (boxes assigned to images by LoD) are supported for a batch of 1 only, got X [2, 16, 32, 32]}}
   %y = pd.roi_align %x, %r : (tensor<2x16x32x32xf32>, tensor<?x4xf32>) -> tensor<?x16x1x1xf32>
+  return
+}
+
+// -----
+
+// Tests that multiclass_nms3's stacked form checks the per-class boxes
+// against the scores.
+func.func @negative_multiclass_nms3_stacked(%b: tensor<8x2x4xf32>, %s: tensor<8x3xf32>, %n: tensor<2xi32>) {
+  // expected-error @+1 {{BBoxes [8, 2, 4] and Scores [8, 3] must be [M, C, 4] and [M, C]}}
+  %o, %i, %c = pd.multiclass_nms3 %b, %s RoisNum(%n) {score_threshold = 0.01 : f32, nms_top_k = 100 : i32, keep_top_k = 10 : i32} : (tensor<8x2x4xf32>, tensor<8x3xf32>, tensor<2xi32>) -> (tensor<?x6xf32>, tensor<?x1xi32>, tensor<2xi32>)
   return
 }

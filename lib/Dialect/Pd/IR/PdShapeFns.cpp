@@ -1934,17 +1934,32 @@ LogicalResult MaskedSelectOp::inferResultTypes(SmallVectorImpl<Type> &types, boo
   return success();
 }
 
-/// The multiclass_nms family: BBoxes [N, M, 4], Scores [N, C, M]. Returns
+/// The multiclass_nms family: BBoxes [N, M, 4], Scores [N, C, M]; or, with
+/// `roisNum` (multiclass_nms3's RoisNum [N]), the boxes of all images
+/// stacked, BBoxes [M, C, 4] (one box per class) and Scores [M, C]. Returns
 /// N (the batch) or failure. The count of kept boxes depends on the data, so
 /// the results' first dims are dynamic.
-static FailureOr<int64_t> nmsBatch(const Checker &c, Value boxes, Value scores) {
+static FailureOr<int64_t> nmsBatch(const Checker &c, Value boxes, Value scores,
+                                   Value roisNum = Value()) {
   auto no = [&](const Twine &msg) -> FailureOr<int64_t> {
     (void)c.fail(msg);
     return failure();
   };
-  if (rt(scores).getRank() == 2)
-    return no("2-D Scores (boxes grouped per image by RoisNum or LoD) are not supported yet; "
-              "only Scores [N, C, M] with BBoxes [N, M, 4]");
+  if (rt(scores).getRank() == 2) {
+    if (!roisNum)
+      return no("2-D Scores need RoisNum (multiclass_nms3) to group the boxes per image; boxes "
+                "grouped by LoD are not supported yet");
+    if (failed(c.rank(boxes, "BBoxes", 3, 3)) || failed(c.rank(roisNum, "RoisNum", 1, 1)))
+      return failure();
+    auto b = rt(boxes), s = rt(scores);
+    if (conflict(b.getDimSize(2), 4))
+      return no("BBoxes must hold 4 coordinates per box (xmin, ymin, xmax, ymax), got " +
+                shapeStr(b.getShape()));
+    if (conflict(b.getDimSize(0), s.getDimSize(0)) || conflict(b.getDimSize(1), s.getDimSize(1)))
+      return no("BBoxes " + shapeStr(b.getShape()) + " and Scores " + shapeStr(s.getShape()) +
+                " must be [M, C, 4] and [M, C]");
+    return rt(roisNum).getDimSize(0);
+  }
   if (failed(c.rank(boxes, "BBoxes", 3, 3)) || failed(c.rank(scores, "Scores", 3, 3)))
     return failure();
   auto b = rt(boxes), s = rt(scores);
@@ -1969,8 +1984,8 @@ LogicalResult MulticlassNmsOp::inferResultTypes(SmallVectorImpl<Type> &types, bo
 /// Out [kept, 6], Index [kept, 1] (i32) and, with `withCounts`, the count
 /// per image [N] (i32): multiclass_nms2 / multiclass_nms3 / matrix_nms.
 static LogicalResult nmsResults(const Checker &c, Value boxes, Value scores, bool withCounts,
-                                SmallVectorImpl<Type> &types) {
-  FailureOr<int64_t> n = nmsBatch(c, boxes, scores);
+                                SmallVectorImpl<Type> &types, Value roisNum = Value()) {
+  FailureOr<int64_t> n = nmsBatch(c, boxes, scores, roisNum);
   if (failed(n))
     return failure();
   Type i32 = IntegerType::get(boxes.getContext(), 32);
@@ -1986,7 +2001,8 @@ LogicalResult MulticlassNms2Op::inferResultTypes(SmallVectorImpl<Type> &types, b
 }
 
 LogicalResult MulticlassNms3Op::inferResultTypes(SmallVectorImpl<Type> &types, bool emit) {
-  return nmsResults(Checker{*this, emit}, getBBoxes(), getScores(), /*withCounts=*/true, types);
+  return nmsResults(Checker{*this, emit}, getBBoxes(), getScores(), /*withCounts=*/true, types,
+                    getRoisNum());
 }
 
 LogicalResult MatrixNmsOp::inferResultTypes(SmallVectorImpl<Type> &types, bool emit) {
