@@ -748,11 +748,22 @@ def _cross_entropy2(ins, a):
     return {"Y": np.where(keep, y, 0).astype(x.dtype), "MatchX": np.where(keep, match, 0).astype(x.dtype)}
 
 
+def _order(x, axis, descending):
+    """Stable sort indices along `axis`; descending keeps equal values in
+    index order too (and puts NaN first, as Paddle's top_k does)."""
+    if not descending:
+        return np.argsort(x, axis=axis, kind="stable")
+    n = x.shape[axis]
+    return n - 1 - np.flip(np.argsort(np.flip(x, axis), axis=axis, kind="stable"), axis)
+
+
 def _top_k(ins, a):
+    """top_k (last axis) and top_k_v2 (axis, largest; sorted output either way)."""
     x = ins["X"][0]
     k = int(ins["K"][0].reshape(-1)[0]) if ins.get("K") else a.get("k", 1)
-    order = np.argsort(-x, axis=-1, kind="stable")[..., :k]
-    return {"Out": np.take_along_axis(x, order, axis=-1), "Indices": order.astype(np.int64)}
+    axis = a.get("axis", -1) % x.ndim
+    order = np.take(_order(x, axis, a.get("largest", True)), np.arange(k), axis=axis)
+    return {"Out": np.take_along_axis(x, order, axis=axis), "Indices": order.astype(np.int64)}
 
 
 def _accuracy(ins, a):
@@ -1031,6 +1042,138 @@ OPS.update({
     "fake_channel_wise_dequantize_max_abs": _fake_channel_wise_dequantize,
     "conv3d": _conv3d,
     "grid_sampler": _grid_sampler,
+})
+
+
+# ---- ops of the Deformable DETR program, each from Paddle's operator
+# definition (phi kernels).
+
+def _bound(st, en, step, d):
+    """A Python slice for Paddle's normalised start/end/step on a dim of d
+    (phi CheckAndUpdateSliceAttrs): with step < 0 an end of -1, after
+    the normalisation, means past the first element."""
+    st = max(st + d if st < 0 else st, 0)
+    en = min(en + d if step > 0 and en < 0 else en, d)
+    if step > 0:
+        return slice(min(st, d), max(en, 0), step)
+    st, en = min(st, d - 1), en + d if en < -1 else en
+    return slice(st, None if en <= -1 else en, step)
+
+
+def _set_value(ins, a):
+    x = ins["Input"][0].copy()
+    axes = a.get("axes", [])
+    starts = _ints_from(ins, "StartsTensorList", "", a.get("starts", []))
+    ends = _ints_from(ins, "EndsTensorList", "", a.get("ends", []))
+    steps = _ints_from(ins, "StepsTensorList", "", a.get("steps", [])) or [1] * len(axes)
+    index = [slice(None)] * x.ndim
+    for ax, st, en, sp in zip(axes, starts, ends, steps):
+        index[ax] = _bound(st, en, sp, x.shape[ax])
+    region = x[tuple(index)].shape
+    if ins.get("ValueTensor"):
+        value = ins["ValueTensor"][0]
+    else:
+        if a.get("values"):   # Paddle 2.6+: one list of Scalars
+            vals = a["values"]
+        else:
+            key = {fp.VarType.BOOL: "bool_values", fp.VarType.INT32: "int32_values",
+                   fp.VarType.INT64: "int64_values", fp.VarType.FP32: "fp32_values",
+                   fp.VarType.FP64: "fp64_values", fp.VarType.FP16: "fp16_values"}
+            vals = a.get(key[a.get("dtype", fp.VarType.FP32)], [])
+        value = np.array(vals).astype(NP_DTYPE[a.get("dtype", fp.VarType.FP32)]).reshape(a.get("shape", []))
+    # The value broadcasts against the region less decrease_axes, with a 1
+    # at each of none_axes.
+    dec, none = set(a.get("decrease_axes", [])), sorted(a.get("none_axes", []))
+    target, k = [], 0
+    for i, d in enumerate(region):
+        while k < len(none) and none[k] <= i:
+            target.append(1)
+            k += 1
+        if i not in dec:
+            target.append(d)
+    target += [1] * (len(none) - k)
+    x[tuple(index)] = np.broadcast_to(value, target).reshape(region)
+    return {"Out": x}
+
+
+def _index_put(ins, a):
+    x = ins["x"][0].copy()
+    idx = []
+    for t in ins["indices"]:   # a bool mask stands for its nonzero positions
+        idx += list(np.nonzero(t)) if t.dtype == np.bool_ else [t]
+    value = ins["value"][0].astype(x.dtype)
+    if a.get("accumulate", False):
+        np.add.at(x, tuple(idx), np.broadcast_to(value, x[tuple(idx)].shape))
+    else:
+        x[tuple(idx)] = value
+    return {"out": x}
+
+
+def _range(ins, a):
+    start, end, step = (np.asarray(ins[s][0]).reshape(-1)[0] for s in ("Start", "End", "Step"))
+    dtype = np.asarray(ins["Start"][0]).dtype
+    if np.issubdtype(dtype, np.integer):
+        n = (abs(int(end) - int(start)) + abs(int(step)) - 1) // abs(int(step))
+    else:
+        n = int(math.ceil(abs((float(end) - float(start)) / float(step))))
+    # Paddle's kernel adds the step repeatedly in the output type.
+    seq = np.full(n, step, dtype)
+    if n:
+        seq[0] = start
+    return {"Out": np.cumsum(seq, dtype=dtype)}
+
+
+def _gather(ins, a):
+    x, index = ins["X"][0], ins["Index"][0]
+    axis = int(np.asarray(ins["Axis"][0]).reshape(-1)[0]) if ins.get("Axis") else a.get("axis", 0)
+    return {"Out": np.take(x, index.reshape(-1) if index.ndim > 1 else index, axis=axis)}
+
+
+def _gather_nd(ins, a):
+    x, index = ins["X"][0], ins["Index"][0]
+    k = index.shape[-1]
+    out = x[tuple(index[..., i] for i in range(k))] if k else np.broadcast_to(x, index.shape[:-1] + x.shape)
+    return {"Out": np.array(out)}
+
+
+def _take_along_axis(ins, a):
+    x, index = ins["Input"][0], ins["Index"][0]
+    axis = a["Axis"] % x.ndim
+    # Index may be shorter than Input off the axis; it reads the leading part.
+    x = x[tuple(slice(None) if i == axis else slice(0, n) for i, n in enumerate(index.shape))]
+    return {"Result": np.take_along_axis(x, index.astype(np.int64), axis=axis)}
+
+
+def _argsort(ins, a):
+    x = ins["X"][0]
+    axis = a.get("axis", -1) % x.ndim
+    order = _order(x, axis, a.get("descending", False))
+    return {"Out": np.take_along_axis(x, order, axis=axis), "Indices": order.astype(np.int64)}
+
+
+def _where(ins, a):
+    x = ins["X"][0]
+    return {"Out": np.where(ins["Condition"][0].astype(bool), x, ins["Y"][0]).astype(x.dtype)}
+
+
+OPS.update({
+    "abs": _unary(lambda x, a: np.abs(x)), "floor": _unary(lambda x, a: np.floor(x)),
+    "cos": _unary(lambda x, a: np.cos(x)), "sin": _unary(lambda x, a: np.sin(x)),
+    "log": _unary(lambda x, a: np.log(x)),
+    "elementwise_pow": _elementwise(np.power), "elementwise_floordiv": _elementwise(np.floor_divide),
+    "elementwise_mod": _elementwise(np.mod),   # the remainder takes the divisor's sign
+    "greater_equal": _elementwise(np.greater_equal), "less_equal": _elementwise(np.less_equal),
+    "bitwise_and": _elementwise(np.bitwise_and),
+    "flip": lambda ins, a: {"Out": np.flip(ins["X"][0], tuple(a["axis"])).copy()},
+    "tril_triu": lambda ins, a: {"Out": (np.tril if a.get("lower", True) else np.triu)(
+        ins["X"][0], a.get("diagonal", 0))},
+    "einsum": lambda ins, a: {"Out": np.einsum(a["equation"], *ins["Operands"], optimize=True).astype(
+        ins["Operands"][0].dtype)},
+    "argsort": _argsort, "top_k_v2": _top_k,
+    "gather": _gather, "gather_nd": _gather_nd,
+    "index_select": lambda ins, a: {"Out": np.take(ins["X"][0], ins["Index"][0], axis=a.get("dim", 0))},
+    "take_along_axis": _take_along_axis,
+    "index_put": _index_put, "set_value": _set_value, "range": _range, "where": _where,
 })
 
 
