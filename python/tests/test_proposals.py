@@ -10,6 +10,7 @@ bins averaged over a grid of bilinear samples."""
 import json
 import math
 import os
+import subprocess
 
 import numpy as np
 import pytest
@@ -277,3 +278,77 @@ def test_roi_align_boxes_beyond_the_map(tmp_path):
     got = model(xv, boxes, counts)[0]
     np.testing.assert_allclose(got, roi_align_numpy(xv, boxes, counts, 3, 2, 0.5, -1, False),
                                rtol=1e-5, atol=1e-6)
+
+
+def distribute_numpy(rois, counts, lo, hi, refer_level, refer_scale, pixel=True):
+    """FPN levels: floor(refer_level + log2(sqrt(area) / refer_scale + 1e-6))
+    clamped to [lo, hi] (area with +1 extents when `pixel`, 0 for an inverted
+    box); each level's RoIs in input order, where each RoI went in the
+    level-ordered list, and each level's count per image."""
+    w, h = rois[:, 2] - rois[:, 0], rois[:, 3] - rois[:, 1]
+    area = np.where((w < 0) | (h < 0), F(0), (w + F(1)) * (h + F(1)) if pixel else w * h).astype(F)
+    lvl = np.floor(np.log2(np.sqrt(area) / F(refer_scale) + F(1e-6)) + F(refer_level)).astype(np.int64)
+    lvl = np.clip(lvl, lo, hi) - lo
+    levels = hi - lo + 1
+    order = np.argsort(lvl, kind="stable")
+    restore = np.empty(len(rois), np.int32)
+    restore[order] = np.arange(len(rois), dtype=np.int32)
+    image = np.repeat(np.arange(len(counts)), counts)
+    nums = [np.array([np.sum((lvl == l) & (image == i)) for i in range(len(counts))], np.int32)
+            for l in range(levels)]
+    return [rois[lvl == l] for l in range(levels)], restore.reshape(-1, 1), nums
+
+
+def fpn_program(path, levels, with_counts, pixel=True):
+    b = ProgramBuilder()
+    rois = b.feed("rois", [-1, 4])
+    num = b.feed("rois_num", [-1], "int32")
+    outs = {"MultiFpnRois": [b.tmp("fpn_rois", [-1, 4]) for _ in range(levels)],
+            "RestoreIndex": [b.tmp("restore", [-1, 1], "int32")]}
+    if with_counts:
+        outs["MultiLevelRoIsNum"] = [b.tmp("fpn_num", [-1], "int32") for _ in range(levels)]
+    b.op("distribute_fpn_proposals", {"FpnRois": [rois], "RoisNum": [num]}, outs,
+         {"min_level": 2, "max_level": 1 + levels, "refer_level": 4, "refer_scale": 224,
+          "pixel_offset": pixel})
+    for vs in outs.values():
+        for v in vs:
+            b.fetch(v)
+    b.save(str(path))
+    return str(path)
+
+
+@pytest.mark.parametrize("with_counts,pixel", [(True, True), (False, False)])
+def test_distribute_fpn_proposals(tmp_path, with_counts, pixel):
+    model_dir = fpn_program(tmp_path / "m", 4, with_counts, pixel)
+    # The two lists of results (and an absent one) survive export and re-import.
+    translate = os.path.join(os.environ.get("PADDLE_MLIR_BUILD_DIR", "build"), "bin", "paddle-translate")
+    mlir = str(tmp_path / "a.mlir")
+    subprocess.run([translate, "--import-paddle", model_dir, "-o", mlir], check=True)
+    subprocess.run([translate, "--export-paddle", mlir, "-o", str(tmp_path / "e")], check=True)
+    again = subprocess.run([translate, "--import-paddle", str(tmp_path / "e")], check=True,
+                           capture_output=True, text=True).stdout
+    opt = os.path.join(os.path.dirname(translate), "paddle-opt")
+    assert again == subprocess.run([opt, mlir], check=True, capture_output=True, text=True).stdout
+    assert ("resultSegmentSizes = array<i32: 4, 1, %d>" % (4 if with_counts else 0)) in again
+    model = paddle_mlir.compile(model_dir)
+    assert [o.data_dependent for o in model.outputs] == [True] * 4 + [False] * (5 if with_counts else 1)
+    rng = np.random.RandomState(6)
+    for counts in ([5, 0, 7], [9]):
+        r = sum(counts)
+        xy = rng.uniform(0, 600, size=(r, 2)).astype(F)
+        wh = np.exp(rng.uniform(np.log(8), np.log(900), size=(r, 2))).astype(F)
+        rois = np.concatenate([xy, xy + wh], 1).astype(F)
+        rois[0] = [50, 50, 40, 60]  # inverted: area 0, the lowest level
+        got = model(rois, np.array(counts, np.int32))
+        levels, restore, nums = distribute_numpy(rois, counts, 2, 5, 4, 224, pixel)
+        assert sum(len(l) > 0 for l in levels) >= 3
+        for g, w in zip(got[:4], levels):
+            np.testing.assert_array_equal(g, w)
+        np.testing.assert_array_equal(got[4], restore)
+        if with_counts:
+            for g, w in zip(got[5:], nums):
+                np.testing.assert_array_equal(g, w)
+        # RestoreIndex undoes the distribution, as FPN heads use it.
+        np.testing.assert_array_equal(np.concatenate(got[:4])[got[4][:, 0]], rois)
+    with pytest.raises(RuntimeError, match="RoisNum counts 4 RoIs"):
+        model(rois, np.array([4], np.int32))

@@ -567,6 +567,14 @@ OPS = [
        "RPN proposals as generate_proposals, the image size (ImShape: height, width) unscaled and the +1 "
        "pixel extent optional",
        "%r, %p, %n = pd.generate_proposals_v2 %s, %d, %im, %a, %v : (tensor<?x3x8x8xf32>, tensor<?x12x8x8xf32>, tensor<?x2xf32>, tensor<8x8x3x4xf32>, tensor<8x8x3x4xf32>) -> (tensor<?x4xf32>, tensor<?x1xf32>, tensor<?xi32>)"),
+    Op("distribute_fpn_proposals", ["FpnRois:float", "RoisNum:index?"],
+       ["MultiFpnRois:float*", "RestoreIndex:index", "MultiLevelRoIsNum:index*"],
+       [A("min_level", "i32", None, min=0), A("max_level", "i32", None, min=0),
+        A("refer_level", "i32", None, min=0), A("refer_scale", "i32", None, min=1),
+        A("pixel_offset", "bool", True)], "custom",
+       "FPN: each RoI to the pyramid level floor(refer_level + log2(sqrt(area) / refer_scale)) in "
+       "[min_level, max_level], the RoIs of each level in input order, and where each RoI went",
+       "%r:2, %i, %n:2 = pd.distribute_fpn_proposals %rois RoisNum(%num) {min_level = 2 : i32, max_level = 3 : i32, refer_level = 3 : i32, refer_scale = 224 : i32} : (tensor<?x4xf32>, tensor<?xi32>) -> (tensor<?x4xf32>, tensor<?x4xf32>, tensor<?x1xi32>, tensor<?xi32>, tensor<?xi32>)"),
     Op("roi_align", ["X:float", "ROIs:float", "RoisNum:index?"], ["Out:float"],
        [A("pooled_height", "i32", 1, min=1), A("pooled_width", "i32", 1, min=1),
         A("spatial_scale", "f32", 1.0), A("sampling_ratio", "i32", -1, min=-1), A("aligned", "bool", False)],

@@ -244,6 +244,19 @@ enum Float : int64_t { NmsThresh, MinSize, Eta, NumFloats };
 constexpr int64_t EntryWords = 5;
 } // namespace proposals
 
+/// pdk_distribute_fpn_proposals: each RoI's FPN level, floor(refer_level +
+/// log2(sqrt(area) / refer_scale + 1e-6)) clamped to [min_level,
+/// max_level] (area with +1 pixel extents when PixelOffset). Rois [R, 4],
+/// RoisNum [N] (summing to R). The destination is i32 [L + L * N + 2R]
+/// for L levels: the count per level, the count per level and image
+/// (level-major), RestoreIndex (each RoI's position in the level-ordered
+/// list), then that list (the RoI at each position).
+namespace fpn {
+enum Slot : int64_t { Rois, RoisNum, NumSlots };
+enum Int : int64_t { MinLevel, MaxLevel, ReferLevel, ReferScale, PixelOffset, NumInts };
+constexpr int64_t NumFloats = 0;
+} // namespace fpn
+
 /// pdk_nonzero: the row-major positions of the non-zero bytes of an i1 (one
 /// byte per element) tensor. The destination is i64 [1 + numel]: the
 /// count, then the flat positions in increasing order.

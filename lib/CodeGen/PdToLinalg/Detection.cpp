@@ -649,6 +649,88 @@ template <typename OpTy, bool V2> struct ProposalsLowering : OpConversionPattern
   }
 };
 
+/// distribute_fpn_proposals:
+///   sel = pdk_distribute_fpn_proposals(FpnRois, RoisNum)  i32 [L + L*N + 2R]
+///   MultiFpnRois[l][k] = FpnRois[sel[L + L*N + R + off_l + k]]  (k < sel[l],
+///   off_l the counts of the levels before l), RestoreIndex[i] =
+///   sel[L + L*N + i], MultiLevelRoIsNum[l][n] = sel[L + l*N + n].
+struct DistributeFpnLowering : OpConversionPattern<DistributeFpnProposalsOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(DistributeFpnProposalsOp op, OpAdaptor a,
+                                ConversionPatternRewriter &r) const override {
+    namespace fp = pdk::fpn;
+    Location loc = op.getLoc();
+    Value rois = a.getFpnRois(), counts = a.getRoisNum();
+    if (!counts || !cast<RankedTensorType>(rois.getType()).getElementType().isF32()) {
+      op.emitOpError("is computed in fp32 with RoisNum only, got ") << rois.getType();
+      return failure();
+    }
+    auto c = [&](int64_t v) { return idx(r, loc, v); };
+    auto dim = [&](Value t, int64_t i) { return r.createOrFold<tensor::DimOp>(loc, t, i); };
+    auto mul = [&](Value x, Value y) { return r.createOrFold<arith::MulIOp>(loc, x, y); };
+    auto add = [&](Value x, Value y) { return r.createOrFold<arith::AddIOp>(loc, x, y); };
+    int64_t levels = int64_t(op.getMaxLevel()) - op.getMinLevel() + 1;
+    Value n = dim(counts, 0), rows = dim(rois, 0);
+    Value words = add(add(c(levels), mul(c(levels), n)), mul(c(2), rows));
+    SmallVector<int64_t> ints(fp::NumInts);
+    ints[fp::MinLevel] = op.getMinLevel();
+    ints[fp::MaxLevel] = op.getMaxLevel();
+    ints[fp::ReferLevel] = op.getReferLevel();
+    ints[fp::ReferScale] = op.getReferScale();
+    ints[fp::PixelOffset] = op.getPixelOffset();
+    Value sel = selectionCall(r, loc, "pdk_distribute_fpn_proposals", op, ValueRange{rois, counts},
+                              words, ints, {});
+    auto at = [&](OpBuilder &b, Location l, Value i) -> Value {
+      return arith::IndexCastOp::create(b, l, b.getIndexType(),
+                                        tensor::ExtractOp::create(b, l, sel, ValueRange{i}));
+    };
+    Value restoreBase = add(c(levels), mul(c(levels), n));
+    Value orderBase = add(restoreBase, rows);
+    SmallVector<Value> results;
+    Value offset = c(0);
+    for (int64_t l = 0; l < levels; ++l) {
+      Value count = at(r, loc, c(l));
+      Value base = add(orderBase, offset);
+      Type f = cast<RankedTensorType>(rois.getType()).getElementType();
+      results.push_back(generateTensor(
+          r, loc, RankedTensorType::get({ShapedType::kDynamic, 4}, f), {count},
+          [&](OpBuilder &b, Location lc) -> Value {
+            Value k = linalg::IndexOp::create(b, lc, 0), j = linalg::IndexOp::create(b, lc, 1);
+            Value row = at(b, lc, arith::AddIOp::create(b, lc, base, k));
+            return tensor::ExtractOp::create(b, lc, rois, ValueRange{row, j});
+          }));
+      offset = add(offset, count);
+    }
+    auto restoreType = cast<RankedTensorType>(op.getRestoreIndex().getType());
+    SmallVector<Value> dynRows;
+    if (restoreType.isDynamicDim(0))
+      dynRows.push_back(rows);
+    results.push_back(
+        generateTensor(r, loc, restoreType, dynRows, [&](OpBuilder &b, Location lc) -> Value {
+          Value i = linalg::IndexOp::create(b, lc, 0);
+          return tensor::ExtractOp::create(
+              b, lc, sel, ValueRange{arith::AddIOp::create(b, lc, restoreBase, i)});
+        }));
+    for (auto [l, result] : llvm::enumerate(op.getMultiLevelRoIsNum())) {
+      auto type = cast<RankedTensorType>(result.getType());
+      SmallVector<Value> dynN;
+      if (type.isDynamicDim(0))
+        dynN.push_back(n);
+      Value levelBase = add(c(levels), mul(c(int64_t(l)), n));
+      results.push_back(generateTensor(r, loc, type, dynN, [&](OpBuilder &b, Location lc) -> Value {
+        Value i = linalg::IndexOp::create(b, lc, 0);
+        return tensor::ExtractOp::create(b, lc, sel,
+                                         ValueRange{arith::AddIOp::create(b, lc, levelBase, i)});
+      }));
+    }
+    for (size_t i = 0; i < results.size(); ++i)
+      if (results[i].getType() != op->getResult(i).getType())
+        results[i] = tensor::CastOp::create(r, loc, op->getResult(i).getType(), results[i]);
+    r.replaceOp(op, results);
+    return success();
+  }
+};
+
 /// roi_align (NCHW): Out[k, c, py, px] is the average over a grid of
 /// samples in bin (py, px) of box k (scaled by spatial_scale, shifted by
 /// half a pixel when `aligned`, at least 1x1 otherwise), each sample
@@ -794,9 +876,10 @@ struct RoiAlignLowering : OpConversionPattern<RoiAlignOp> {
 } // namespace
 
 void mlir::pd::populatePdDetectionToLinalgPatterns(RewritePatternSet &patterns) {
-  patterns.add<PriorBoxLowering, BoxCoderLowering, YoloBoxLowering, NmsLowering<MulticlassNmsOp, 1>,
-               NmsLowering<MulticlassNms2Op, 2>, NmsLowering<MulticlassNms3Op, 3>,
-               NmsLowering<MatrixNmsOp, kMatrix>, ProposalsLowering<GenerateProposalsOp, false>,
-               ProposalsLowering<GenerateProposalsV2Op, true>, RoiAlignLowering>(
-      patterns.getContext());
+  patterns
+      .add<PriorBoxLowering, BoxCoderLowering, YoloBoxLowering, NmsLowering<MulticlassNmsOp, 1>,
+           NmsLowering<MulticlassNms2Op, 2>, NmsLowering<MulticlassNms3Op, 3>,
+           NmsLowering<MatrixNmsOp, kMatrix>, ProposalsLowering<GenerateProposalsOp, false>,
+           ProposalsLowering<GenerateProposalsV2Op, true>, RoiAlignLowering, DistributeFpnLowering>(
+          patterns.getContext());
 }

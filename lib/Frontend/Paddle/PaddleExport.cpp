@@ -410,11 +410,22 @@ LogicalResult Exporter::exportOp(Operation *op) {
       want = fresh(type);
     addVar(claim(r, want), r.getType());
   }
+  // Result groups per slot: from resultSegmentSizes, or 1 per fixed slot
+  // with the rest going to the one list slot.
   int64_t fixedOuts = llvm::count_if(
       spec->outputs, [](const PdSlotSpec &s) { return s.arity != PdSlotArity::List; });
+  auto outSeg = dyn_cast_or_null<DenseI32ArrayAttr>(
+      op->getInherentAttr("resultSegmentSizes").value_or(Attribute()));
+  if (outSeg && outSeg.size() != (int64_t)spec->outputs.size())
+    return fail(op, "resultSegmentSizes does not fit the " + Twine(spec->outputs.size()) +
+                        " output slots of Paddle's '" + type + "'");
   unsigned ridx = 0;
-  for (const PdSlotSpec &slot : spec->outputs) {
-    int64_t n = slot.arity == PdSlotArity::List ? op->getNumResults() - fixedOuts : 1;
+  for (auto [i, slot] : llvm::enumerate(spec->outputs)) {
+    int64_t n = outSeg                            ? outSeg[i]
+                : slot.arity == PdSlotArity::List ? op->getNumResults() - fixedOuts
+                                                  : 1;
+    if (outSeg && n == 0)
+      continue;
     auto *v = desc->add_outputs();
     v->set_parameter(slot.name);
     for (int64_t i = 0; i < n && ridx < op->getNumResults(); ++i)

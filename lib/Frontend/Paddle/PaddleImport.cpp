@@ -520,8 +520,7 @@ static StringRef unsupportedKind(StringRef type) {
                           "increment", "is_empty", "select_input", "select_output"},
                          type))
     return "a control-flow op";
-  if (llvm::is_contained({"unique", "nonzero", "distribute_fpn_proposals", "collect_fpn_proposals"},
-                         type))
+  if (llvm::is_contained({"unique", "nonzero", "collect_fpn_proposals"}, type))
     return "an op whose output size depends on the data";
   return "";
 }
@@ -585,9 +584,11 @@ LogicalResult Importer::importOp(const pdp::OpDesc &op, int index) {
     return failure();
   normalizeIgnoredAttrs(state);
   SmallVector<std::string> outNames;
+  SmallVector<int32_t> outSegments;
   for (const PdSlotSpec &slot : spec->outputs) {
     const pdp::OpDesc::Var *v = findSlot(op.outputs(), slot.name);
     int n = v ? v->arguments_size() : 0;
+    outSegments.push_back(n);
     if (slot.arity == PdSlotArity::Required && n != 1)
       return fail(loc, "op '" + op.type() + "' #" + Twine(index) +
                            " needs exactly one variable in output slot '" + slot.name + "', got " +
@@ -609,6 +610,11 @@ LogicalResult Importer::importOp(const pdp::OpDesc &op, int index) {
       outNames.push_back(name);
     }
   }
+  // Ops with more than one list of results (distribute_fpn_proposals) say
+  // how many each slot has.
+  if (llvm::count_if(spec->outputs,
+                     [](const PdSlotSpec &o) { return o.arity != PdSlotArity::Required; }) > 1)
+    state.addAttribute("resultSegmentSizes", b.getDenseI32ArrayAttr(outSegments));
   // The attribute constraints (array sizes, ranges, enum spellings) first:
   // shape inference below reads the attributes and, like the verifier,
   // relies on them (a depthwise_conv2d with 3 paddings read past them).

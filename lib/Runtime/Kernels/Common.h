@@ -57,6 +57,8 @@ PDK_EXPORT void pdk_pool2d(const int64_t *ptrs, const int64_t *ints, const float
 PDK_EXPORT void pdk_nonzero(const int64_t *ptrs, const int64_t *ints, const float *floats);
 PDK_EXPORT void pdk_multiclass_nms(const int64_t *ptrs, const int64_t *ints, const float *floats);
 PDK_EXPORT void pdk_matrix_nms(const int64_t *ptrs, const int64_t *ints, const float *floats);
+PDK_EXPORT void pdk_distribute_fpn_proposals(const int64_t *ptrs, const int64_t *ints,
+                                             const float *floats);
 PDK_EXPORT void pdk_generate_proposals(const int64_t *ptrs, const int64_t *ints,
                                        const float *floats);
 PDK_EXPORT double pdk_time_conv2d(const int64_t *ints, const float *floats, int64_t present,

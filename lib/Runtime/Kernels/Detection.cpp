@@ -448,3 +448,57 @@ extern "C" PDK_EXPORT void pdk_generate_proposals(const int64_t *ptrs, const int
   }
   sel[0] = static_cast<int32_t>(total);
 }
+
+extern "C" PDK_EXPORT void pdk_distribute_fpn_proposals(const int64_t *ptrs, const int64_t *ints,
+                                                        const float *) {
+  if (!kernelError.empty())
+    return;
+  const float *rois = static_cast<const float *>(ptrAt(ptrs, fpn::Rois));
+  const int32_t *roisNum = static_cast<const int32_t *>(ptrAt(ptrs, fpn::RoisNum));
+  int32_t *sel = static_cast<int32_t *>(ptrAt(ptrs, fpn::NumSlots));
+  Dims dims(ints + fpn::NumInts);
+  const int64_t *rd = dims.next(), *nd = dims.next(), *od = dims.next();
+  int64_t r = rd[0], n = nd[0];
+  int64_t minLevel = ints[fpn::MinLevel], maxLevel = ints[fpn::MaxLevel];
+  int64_t levels = maxLevel - minLevel + 1;
+  if (rd[-1] != 2 || rd[1] != 4 || nd[-1] != 1 || od[0] != levels + levels * n + 2 * r) {
+    kernelError = "distribute_fpn_proposals: FpnRois must be [R, 4] and RoisNum [N]";
+    return;
+  }
+  int64_t counted = 0;
+  for (int64_t i = 0; i < n; ++i)
+    counted += roisNum[i] < 0 ? r + 1 : roisNum[i];
+  if (counted != r) {
+    kernelError = "distribute_fpn_proposals: RoisNum counts " + std::to_string(counted) +
+                  " RoIs (or a negative count) for " + std::to_string(r) + " rows of FpnRois";
+    return;
+  }
+  bool pixel = ints[fpn::PixelOffset] != 0;
+  float referScale = static_cast<float>(ints[fpn::ReferScale]);
+  int32_t *perLevel = sel, *perImage = sel + levels, *restore = perImage + levels * n,
+          *order = restore + r;
+  std::fill(sel, sel + levels + levels * n, 0);
+  std::vector<int64_t> level(static_cast<size_t>(r));
+  for (int64_t i = 0; i < r; ++i) {
+    // Paddle's arithmetic: the area with or without the +1 pixel extents
+    // (0 for an inverted box), log2 in float.
+    float area = boxArea(rois + 4 * i, !pixel);
+    float scale = std::sqrt(area);
+    auto lvl = static_cast<int64_t>(std::floor(std::log2(scale / referScale + 1e-6f) +
+                                               static_cast<float>(ints[fpn::ReferLevel])));
+    level[i] = std::min(maxLevel, std::max(lvl, minLevel)) - minLevel;
+    ++perLevel[level[i]];
+  }
+  // Positions in the level-ordered list: by level, then input order.
+  std::vector<int64_t> next(static_cast<size_t>(levels), 0);
+  for (int64_t l = 1; l < levels; ++l)
+    next[l] = next[l - 1] + perLevel[l - 1];
+  int64_t row = 0;
+  for (int64_t img = 0; img < n; ++img)
+    for (int32_t j = 0; j < roisNum[img]; ++j, ++row) {
+      int64_t pos = next[level[row]]++;
+      order[pos] = static_cast<int32_t>(row);
+      restore[row] = static_cast<int32_t>(pos);
+      ++perImage[level[row] * n + img];
+    }
+}

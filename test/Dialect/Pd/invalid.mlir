@@ -1959,3 +1959,21 @@ func.func @negative_multiclass_nms3_stacked(%b: tensor<8x2x4xf32>, %s: tensor<8x
   %o, %i, %c = pd.multiclass_nms3 %b, %s RoisNum(%n) {score_threshold = 0.01 : f32, nms_top_k = 100 : i32, keep_top_k = 10 : i32} : (tensor<8x2x4xf32>, tensor<8x3xf32>, tensor<2xi32>) -> (tensor<?x6xf32>, tensor<?x1xi32>, tensor<2xi32>)
   return
 }
+
+// -----
+
+// Tests that distribute_fpn_proposals needs one RoI list per level.
+func.func @negative_distribute_fpn_levels(%rois: tensor<?x4xf32>, %num: tensor<?xi32>) {
+  // expected-error @+1 {{levels 2 to 4 need 3 MultiFpnRois (and 0 or 3 MultiLevelRoIsNum) results, got 2 and 0}}
+  %r:2, %i = pd.distribute_fpn_proposals %rois RoisNum(%num) {min_level = 2 : i32, max_level = 4 : i32, refer_level = 4 : i32, refer_scale = 224 : i32, resultSegmentSizes = array<i32: 2, 1, 0>} : (tensor<?x4xf32>, tensor<?xi32>) -> (tensor<?x4xf32>, tensor<?x4xf32>, tensor<?x1xi32>)
+  return
+}
+
+// -----
+
+// Tests that distribute_fpn_proposals without RoisNum (LoD) is refused by name.
+func.func @negative_distribute_fpn_lod(%rois: tensor<?x4xf32>) {
+  // expected-error @+1 {{FpnRois without RoisNum (RoIs grouped per image by LoD) are not supported yet}}
+  %r:2, %i = pd.distribute_fpn_proposals %rois {min_level = 2 : i32, max_level = 3 : i32, refer_level = 4 : i32, refer_scale = 224 : i32, resultSegmentSizes = array<i32: 2, 1, 0>} : (tensor<?x4xf32>) -> (tensor<?x4xf32>, tensor<?x4xf32>, tensor<?x1xi32>)
+  return
+}

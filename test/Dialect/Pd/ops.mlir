@@ -1413,6 +1413,15 @@ func.func @proposals(%s: tensor<?x3x8x8xf32>, %d: tensor<?x12x8x8xf32>, %info: t
   return %r2, %p2, %n2, %y : tensor<?x4xf32>, tensor<?x1xf32>, tensor<?xi32>, tensor<?x16x7x7xf32>
 }
 
+// Tests that distribute_fpn_proposals round-trips with its two lists of
+// results (one RoI list and one count per level) and their segment sizes.
+// CHECK-LABEL: func.func @distribute_fpn
+// CHECK: %MultiFpnRois:2, %RestoreIndex, %MultiLevelRoIsNum:2 = pd.distribute_fpn_proposals %arg0 RoisNum(%arg1) {max_level = 3 : i32, min_level = 2 : i32, refer_level = 3 : i32, refer_scale = 224 : i32, resultSegmentSizes = array<i32: 2, 1, 2>} : (tensor<?x4xf32>, tensor<?xi32>) -> (tensor<?x4xf32>, tensor<?x4xf32>, tensor<?x1xi32>, tensor<?xi32>, tensor<?xi32>)
+func.func @distribute_fpn(%rois: tensor<?x4xf32>, %num: tensor<?xi32>) -> (tensor<?x4xf32>, tensor<?x1xi32>, tensor<?xi32>) {
+  %r:2, %i, %n:2 = pd.distribute_fpn_proposals %rois RoisNum(%num) {min_level = 2 : i32, max_level = 3 : i32, refer_level = 3 : i32, refer_scale = 224 : i32, resultSegmentSizes = array<i32: 2, 1, 2>} : (tensor<?x4xf32>, tensor<?xi32>) -> (tensor<?x4xf32>, tensor<?x4xf32>, tensor<?x1xi32>, tensor<?xi32>, tensor<?xi32>)
+  return %r#1, %i, %n#0 : tensor<?x4xf32>, tensor<?x1xi32>, tensor<?xi32>
+}
+
 // Tests that where_index and masked_select round-trip, their counts dynamic.
 // CHECK-LABEL: func.func @where_index_masked_select
 // CHECK: pd.where_index %arg0 : (tensor<?x8xi1>) -> tensor<?x2xi64>

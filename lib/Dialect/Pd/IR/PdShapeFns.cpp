@@ -1910,6 +1910,8 @@ bool mlir::pd::isDataSized(OpResult r) {
   if (isa<MulticlassNmsOp, MulticlassNms2Op, MulticlassNms3Op, MatrixNmsOp, GenerateProposalsOp,
           GenerateProposalsV2Op>(op))
     return r.getResultNumber() < 2; // boxes and scores or indices, not the counts per image
+  if (auto fpn = dyn_cast<DistributeFpnProposalsOp>(op)) // each level's RoIs
+    return int64_t(r.getResultNumber()) < fpn.getProperties().resultSegmentSizes[0];
   return isa<WhereIndexOp, MaskedSelectOp>(op);
 }
 
@@ -2051,6 +2053,40 @@ LogicalResult GenerateProposalsOp::inferResultTypes(SmallVectorImpl<Type> &types
 LogicalResult GenerateProposalsV2Op::inferResultTypes(SmallVectorImpl<Type> &types, bool emit) {
   return proposalResults({*this, emit}, getScores(), getBboxDeltas(), getImShape(), "ImShape", 2,
                          getAnchors(), getVariances(), types);
+}
+
+/// distribute_fpn_proposals: FpnRois [R, 4] grouped per image by RoisNum
+/// [N]; per pyramid level (max_level - min_level + 1) its RoIs [?, 4] and,
+/// when the program asks for them, their counts per image [N] (i32);
+/// RestoreIndex [R, 1] (i32).
+LogicalResult DistributeFpnProposalsOp::inferResultTypes(SmallVectorImpl<Type> &types, bool emit) {
+  Checker c{*this, emit};
+  if (failed(c.rank(getFpnRois(), "FpnRois", 2, 2)))
+    return failure();
+  auto rois = rt(getFpnRois());
+  if (conflict(rois.getDimSize(1), 4))
+    return c.fail("FpnRois must be [R, 4] (xmin, ymin, xmax, ymax), got " +
+                  shapeStr(rois.getShape()));
+  if (!getRoisNum())
+    return c.fail("FpnRois without RoisNum (RoIs grouped per image by LoD) are not supported yet");
+  if (failed(c.rank(getRoisNum(), "RoisNum", 1, 1)))
+    return failure();
+  int64_t levels = int64_t(getMaxLevel()) - getMinLevel() + 1;
+  if (levels < 1)
+    return c.fail("max_level (" + Twine(getMaxLevel()) + ") must be at least min_level (" +
+                  Twine(getMinLevel()) + ")");
+  ArrayRef<int32_t> seg = getProperties().resultSegmentSizes;
+  if (seg[0] != levels || (seg[2] != 0 && seg[2] != levels))
+    return c.fail("levels " + Twine(getMinLevel()) + " to " + Twine(getMaxLevel()) + " need " +
+                  Twine(levels) + " MultiFpnRois (and 0 or " + Twine(levels) +
+                  " MultiLevelRoIsNum) results, got " + Twine(seg[0]) + " and " + Twine(seg[2]));
+  Type i32 = IntegerType::get(getContext(), 32);
+  for (int64_t l = 0; l < levels; ++l)
+    types.push_back(tensor({kDyn, 4}, rois.getElementType()));
+  types.push_back(tensor({rois.getDimSize(0), 1}, i32));
+  for (int32_t l = 0; l < seg[2]; ++l)
+    types.push_back(tensor({rt(getRoisNum()).getDimSize(0)}, i32));
+  return success();
 }
 
 /// roi_align: X [N, C, H, W], ROIs [K, 4], RoisNum [N] (the boxes of each

@@ -4167,6 +4167,32 @@ def Pd_GenerateProposalsV2Op : Pd_Op<"generate_proposals_v2"> {
   let assemblyFormat = "$Scores `,` $BboxDeltas `,` $ImShape `,` $Anchors `,` $Variances attr-dict `:` functional-type(operands, results)";
 }
 
+def Pd_DistributeFpnProposalsOp : Pd_Op<"distribute_fpn_proposals", [AttrSizedResultSegments]> {
+  let summary = "FPN: each RoI to the pyramid level floor(refer_level + log2(sqrt(area) / refer_scale)) in [min_level, max_level], the RoIs of each level in input order, and where each RoI went";
+  let description = [{
+    Paddle operator `distribute_fpn_proposals`: FPN: each RoI to the pyramid level floor(refer_level + log2(sqrt(area) / refer_scale)) in [min_level, max_level], the RoIs of each level in input order, and where each RoI went.
+
+    Input slots: FpnRois, RoisNum (optional). Output slots: MultiFpnRois (list), RestoreIndex, MultiLevelRoIsNum (list).
+
+    Example:
+
+    ```mlir
+    %r:2, %i, %n:2 = pd.distribute_fpn_proposals %rois RoisNum(%num) {min_level = 2 : i32, max_level = 3 : i32, refer_level = 3 : i32, refer_scale = 224 : i32} : (tensor<?x4xf32>, tensor<?xi32>) -> (tensor<?x4xf32>, tensor<?x4xf32>, tensor<?x1xi32>, tensor<?xi32>, tensor<?xi32>)
+    ```
+  }];
+  let arguments = (ins
+    Pd_FloatTensor:$FpnRois,
+    Optional<Pd_IndexTensor>:$RoisNum,
+    ConfinedAttr<Pd_I32Attr, [IntMinValue<0>]>:$min_level,
+    ConfinedAttr<Pd_I32Attr, [IntMinValue<0>]>:$max_level,
+    ConfinedAttr<Pd_I32Attr, [IntMinValue<0>]>:$refer_level,
+    ConfinedAttr<Pd_I32Attr, [IntMinValue<1>]>:$refer_scale,
+    DefaultValuedAttr<BoolAttr, "true">:$pixel_offset
+  );
+  let results = (outs Variadic<Pd_FloatTensor>:$MultiFpnRois, Pd_IndexTensor:$RestoreIndex, Variadic<Pd_IndexTensor>:$MultiLevelRoIsNum);
+  let assemblyFormat = "$FpnRois (`RoisNum` `(` $RoisNum^ `)`)? attr-dict `:` functional-type(operands, results)";
+}
+
 def Pd_RoiAlignOp : Pd_Op<"roi_align"> {
   let summary = "bilinear RoI pooling: each box (of the image RoisNum assigns it) averaged over a grid of samples per output bin";
   let description = [{
