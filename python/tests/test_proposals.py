@@ -19,6 +19,8 @@ import paddle_mlir
 from paddle_mlir.builder import ProgramBuilder
 from test_nms import iou
 
+BUILD = os.environ.get("PADDLE_MLIR_BUILD_DIR",
+                       os.path.join(os.path.dirname(__file__), "..", "..", "build"))
 F = np.float32
 LOG_CLIP = F(math.log(1000.0 / 16.0))
 
@@ -321,7 +323,7 @@ def fpn_program(path, levels, with_counts, pixel=True):
 def test_distribute_fpn_proposals(tmp_path, with_counts, pixel):
     model_dir = fpn_program(tmp_path / "m", 4, with_counts, pixel)
     # The two lists of results (and an absent one) survive export and re-import.
-    translate = os.path.join(os.environ.get("PADDLE_MLIR_BUILD_DIR", "build"), "bin", "paddle-translate")
+    translate = os.path.join(BUILD, "bin", "paddle-translate")
     mlir = str(tmp_path / "a.mlir")
     subprocess.run([translate, "--import-paddle", model_dir, "-o", mlir], check=True)
     subprocess.run([translate, "--export-paddle", mlir, "-o", str(tmp_path / "e")], check=True)
