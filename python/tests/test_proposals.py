@@ -354,3 +354,12 @@ def test_distribute_fpn_proposals(tmp_path, with_counts, pixel):
         np.testing.assert_array_equal(np.concatenate(got[:4])[got[4][:, 0]], rois)
     with pytest.raises(RuntimeError, match="RoisNum counts 4 RoIs"):
         model(rois, np.array([4], np.int32))
+
+
+def test_proposal_inputs_disagreeing_at_run_time(tmp_path):
+    """Scores and BboxDeltas both have a dynamic batch; batches that disagree
+    at run time are an error naming the op, not a read past the deltas."""
+    model, _, _ = proposal_program(tmp_path / "bad", CASES["pixel_pre_post"])
+    scores, deltas, im = inputs(np.random.RandomState(1), 2)
+    with pytest.raises(RuntimeError, match="generate_proposals: BboxDeltas must be"):
+        model(scores, deltas[:1], im)

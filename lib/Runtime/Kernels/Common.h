@@ -29,6 +29,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <initializer_list>
 #include <map>
 #include <memory>
@@ -217,6 +218,18 @@ struct ConvOperands {
 /// Kernels never abort: after an error they skip their work and the runtime
 /// reports the message (pdk_take_error) as the run's failure.
 extern thread_local std::string kernelError;
+
+/// Zeroes the `elemBytes`-byte elements of a destination with dims `d`.
+/// Kernels whose result sizes depend on the data (nonzero, the NMS family,
+/// proposals, FPN levels) call it before anything else: generated code
+/// reads their counts even after a failed or skipped call, so a failure
+/// must leave empty results, never garbage sizes.
+inline void clearDestination(void *dst, const int64_t *d, size_t elemBytes) {
+  int64_t n = 1;
+  for (int64_t i = 0; i < d[-1]; ++i)
+    n *= d[i];
+  std::memset(dst, 0, static_cast<size_t>(n) * elemBytes);
+}
 
 void fail(const char *what, const dnnl::error &err);
 

@@ -114,10 +114,9 @@ void writeSelection(const char *what, int32_t *sel, int64_t n, int64_t words, Ke
     }
     total += static_cast<int64_t>(kept.size());
   }
+  // Readers gather through the first entry even when nothing is kept: it
+  // stays zero (clearDestination).
   sel[0] = static_cast<int32_t>(total);
-  // Readers gather through the first entry even when nothing is kept.
-  if (total == 0 && capacity > 0)
-    std::fill(sel + 1 + n, sel + 1 + n + nms::EntryWords, 0);
 }
 
 /// Runs `perImage` (C x M scores and M x 4 boxes of one image -> its kept
@@ -128,8 +127,6 @@ void writeSelection(const char *what, int32_t *sel, int64_t n, int64_t words, Ke
 template <typename PerImage, typename PerImageLod>
 void runNms(const char *what, const int64_t *ptrs, const int64_t *ints, int64_t numInts,
             PerImage perImage, PerImageLod perImageLod) {
-  if (!kernelError.empty())
-    return;
   const float *boxes = static_cast<const float *>(ptrAt(ptrs, nms::Boxes));
   const float *scores = static_cast<const float *>(ptrAt(ptrs, nms::Scores));
   const int32_t *roisNum = static_cast<const int32_t *>(ptrAt(ptrs, nms::RoisNum));
@@ -138,6 +135,9 @@ void runNms(const char *what, const int64_t *ptrs, const int64_t *ints, int64_t 
   const int64_t *bd = dims.next(), *sd = dims.next();
   const int64_t *rd = roisNum ? dims.next() : nullptr;
   const int64_t *od = dims.next();
+  clearDestination(sel, od, sizeof(int32_t));
+  if (!kernelError.empty())
+    return;
   if (od[-1] != 1) {
     kernelError = std::string(what) + ": the selection must be 1-D";
     return;
@@ -404,13 +404,14 @@ std::vector<Proposal> proposalsOfImage(const float *scores, const float *deltas,
 extern "C" PDK_EXPORT void pdk_generate_proposals(const int64_t *ptrs, const int64_t *ints,
                                                   const float *floats) {
   namespace gp = proposals;
-  if (!kernelError.empty())
-    return;
   auto in = [&](int64_t slot) { return static_cast<const float *>(ptrAt(ptrs, slot)); };
   int32_t *sel = static_cast<int32_t *>(ptrAt(ptrs, gp::NumSlots));
   Dims dims(ints + gp::NumInts);
   const int64_t *sd = dims.next(), *dd = dims.next(), *id = dims.next(), *ad = dims.next(),
                 *vd = dims.next(), *od = dims.next();
+  clearDestination(sel, od, sizeof(int32_t));
+  if (!kernelError.empty())
+    return;
   auto numel = [](const int64_t *d) {
     int64_t n = 1;
     for (int64_t i = 0; i < d[-1]; ++i)
@@ -451,13 +452,14 @@ extern "C" PDK_EXPORT void pdk_generate_proposals(const int64_t *ptrs, const int
 
 extern "C" PDK_EXPORT void pdk_distribute_fpn_proposals(const int64_t *ptrs, const int64_t *ints,
                                                         const float *) {
-  if (!kernelError.empty())
-    return;
   const float *rois = static_cast<const float *>(ptrAt(ptrs, fpn::Rois));
   const int32_t *roisNum = static_cast<const int32_t *>(ptrAt(ptrs, fpn::RoisNum));
   int32_t *sel = static_cast<int32_t *>(ptrAt(ptrs, fpn::NumSlots));
   Dims dims(ints + fpn::NumInts);
   const int64_t *rd = dims.next(), *nd = dims.next(), *od = dims.next();
+  clearDestination(sel, od, sizeof(int32_t));
+  if (!kernelError.empty())
+    return;
   int64_t r = rd[0], n = nd[0];
   int64_t minLevel = ints[fpn::MinLevel], maxLevel = ints[fpn::MaxLevel];
   int64_t levels = maxLevel - minLevel + 1;
@@ -477,7 +479,6 @@ extern "C" PDK_EXPORT void pdk_distribute_fpn_proposals(const int64_t *ptrs, con
   float referScale = static_cast<float>(ints[fpn::ReferScale]);
   int32_t *perLevel = sel, *perImage = sel + levels, *restore = perImage + levels * n,
           *order = restore + r;
-  std::fill(sel, sel + levels + levels * n, 0);
   std::vector<int64_t> level(static_cast<size_t>(r));
   for (int64_t i = 0; i < r; ++i) {
     // Paddle's arithmetic: the area with or without the +1 pixel extents

@@ -12,12 +12,13 @@
 using namespace pdk;
 
 extern "C" PDK_EXPORT void pdk_nonzero(const int64_t *ptrs, const int64_t *ints, const float *) {
-  if (!kernelError.empty())
-    return;
   const uint8_t *in = static_cast<const uint8_t *>(ptrAt(ptrs, nonzero::Input));
   int64_t *out = static_cast<int64_t *>(ptrAt(ptrs, nonzero::NumSlots));
   Dims dims(ints + nonzero::NumInts);
   const int64_t *id = dims.next(), *od = dims.next();
+  clearDestination(out, od, sizeof(int64_t));
+  if (!kernelError.empty())
+    return;
   int64_t numel = 1;
   for (int64_t i = 0; i < id[-1]; ++i)
     numel *= id[i];
