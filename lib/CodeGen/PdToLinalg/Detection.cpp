@@ -370,6 +370,32 @@ Value selectionCall(OpBuilder &r, Location loc, StringRef callee, Operation *fro
   return call.getResult();
 }
 
+/// A tensor of `type` (i32, its first dim `size` where dynamic, any other
+/// dims 1) holding the selection words sel[base + i] along its first dim:
+/// counts per image, restore indices.
+Value selectionWords(OpBuilder &r, Location loc, Value sel, Value base, RankedTensorType type,
+                     Value size) {
+  SmallVector<Value> dyn;
+  if (type.isDynamicDim(0))
+    dyn.push_back(size);
+  return generateTensor(r, loc, type, dyn, [&](OpBuilder &b, Location l) -> Value {
+    Value i = arith::AddIOp::create(b, l, base, linalg::IndexOp::create(b, l, 0));
+    return tensor::ExtractOp::create(b, l, sel, ValueRange{i});
+  });
+}
+
+/// Replaces `op` by `results`, each cast to the op's declared type where
+/// that is more static (a fixed 6 columns, a static batch).
+void replaceWithDeclaredTypes(ConversionPatternRewriter &r, Operation *op,
+                              SmallVector<Value> results) {
+  for (size_t i = 0; i < results.size(); ++i) {
+    Type declared = op->getResult(i).getType();
+    if (results[i].getType() != declared)
+      results[i] = tensor::CastOp::create(r, op->getLoc(), declared, results[i]);
+  }
+  r.replaceOp(op, results);
+}
+
 /// NmsLowering's `Version` of matrix_nms (results as multiclass_nms3's).
 constexpr int kMatrix = 4;
 
@@ -533,25 +559,11 @@ template <typename OpTy, int Version> struct NmsLowering : OpConversionPattern<O
                     : arith::AddIOp::create(b, l, arith::MulIOp::create(b, l, e[0], m), e[2]);
             return arith::IndexCastOp::create(b, l, b.getI32Type(), flat);
           }));
-      if (Version == 3 || Version == kMatrix) {
-        auto countType = cast<RankedTensorType>(op->getResult(2).getType());
-        SmallVector<Value> dynN;
-        if (countType.isDynamicDim(0))
-          dynN.push_back(n);
-        results.push_back(
-            generateTensor(r, loc, countType, dynN, [&](OpBuilder &b, Location l) -> Value {
-              Value i = arith::AddIOp::create(b, l, linalg::IndexOp::create(b, l, 0), idx(b, l, 1));
-              return tensor::ExtractOp::create(b, l, sel, ValueRange{i});
-            }));
-      }
+      if (Version == 3 || Version == kMatrix)
+        results.push_back(selectionWords(r, loc, sel, c(1),
+                                         cast<RankedTensorType>(op->getResult(2).getType()), n));
     }
-    // The op's declared types may be more static (a fixed 6 columns).
-    for (size_t i = 0; i < results.size(); ++i) {
-      Type want = op->getResult(i).getType();
-      if (results[i].getType() != want)
-        results[i] = tensor::CastOp::create(r, loc, want, results[i]);
-    }
-    r.replaceOp(op, results);
+    replaceWithDeclaredTypes(r, op, results);
     return success();
   }
 };
@@ -632,19 +644,9 @@ template <typename OpTy, bool V2> struct ProposalsLowering : OpConversionPattern
                                        return field(b, l, linalg::IndexOp::create(b, l, 0),
                                                     idx(b, l, 4));
                                      }));
-    auto countType = cast<RankedTensorType>(op->getResult(2).getType());
-    SmallVector<Value> dynN;
-    if (countType.isDynamicDim(0))
-      dynN.push_back(n);
     results.push_back(
-        generateTensor(r, loc, countType, dynN, [&](OpBuilder &b, Location l) -> Value {
-          Value i = arith::AddIOp::create(b, l, linalg::IndexOp::create(b, l, 0), idx(b, l, 1));
-          return tensor::ExtractOp::create(b, l, sel, ValueRange{i});
-        }));
-    for (size_t i = 0; i < results.size(); ++i)
-      if (results[i].getType() != op->getResult(i).getType())
-        results[i] = tensor::CastOp::create(r, loc, op->getResult(i).getType(), results[i]);
-    r.replaceOp(op, results);
+        selectionWords(r, loc, sel, c(1), cast<RankedTensorType>(op->getResult(2).getType()), n));
+    replaceWithDeclaredTypes(r, op, results);
     return success();
   }
 };
@@ -701,32 +703,12 @@ struct DistributeFpnLowering : OpConversionPattern<DistributeFpnProposalsOp> {
           }));
       offset = add(offset, count);
     }
-    auto restoreType = cast<RankedTensorType>(op.getRestoreIndex().getType());
-    SmallVector<Value> dynRows;
-    if (restoreType.isDynamicDim(0))
-      dynRows.push_back(rows);
-    results.push_back(
-        generateTensor(r, loc, restoreType, dynRows, [&](OpBuilder &b, Location lc) -> Value {
-          Value i = linalg::IndexOp::create(b, lc, 0);
-          return tensor::ExtractOp::create(
-              b, lc, sel, ValueRange{arith::AddIOp::create(b, lc, restoreBase, i)});
-        }));
-    for (auto [l, result] : llvm::enumerate(op.getMultiLevelRoIsNum())) {
-      auto type = cast<RankedTensorType>(result.getType());
-      SmallVector<Value> dynN;
-      if (type.isDynamicDim(0))
-        dynN.push_back(n);
-      Value levelBase = add(c(levels), mul(c(int64_t(l)), n));
-      results.push_back(generateTensor(r, loc, type, dynN, [&](OpBuilder &b, Location lc) -> Value {
-        Value i = linalg::IndexOp::create(b, lc, 0);
-        return tensor::ExtractOp::create(b, lc, sel,
-                                         ValueRange{arith::AddIOp::create(b, lc, levelBase, i)});
-      }));
-    }
-    for (size_t i = 0; i < results.size(); ++i)
-      if (results[i].getType() != op->getResult(i).getType())
-        results[i] = tensor::CastOp::create(r, loc, op->getResult(i).getType(), results[i]);
-    r.replaceOp(op, results);
+    results.push_back(selectionWords(r, loc, sel, restoreBase,
+                                     cast<RankedTensorType>(op.getRestoreIndex().getType()), rows));
+    for (auto [l, result] : llvm::enumerate(op.getMultiLevelRoIsNum()))
+      results.push_back(selectionWords(r, loc, sel, add(c(levels), mul(c(int64_t(l)), n)),
+                                       cast<RankedTensorType>(result.getType()), n));
+    replaceWithDeclaredTypes(r, op, results);
     return success();
   }
 };
