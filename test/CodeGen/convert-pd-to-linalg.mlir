@@ -695,3 +695,59 @@ func.func @scatter_nd_add(%x: tensor<4x5xf32>, %i: tensor<3x1xi64>, %u: tensor<3
   %0 = pd.scatter_nd_add %x, %i, %u : (tensor<4x5xf32>, tensor<3x1xi64>, tensor<3x5xf32>) -> tensor<4x5xf32>
   return %0 : tensor<4x5xf32>
 }
+
+// -----
+
+// Tests that windows over dynamic spatial dims compute their paddings at
+// run time: ceil_mode's extra padding at the end, SAME's split, and an
+// exclusive average's cells per position (from the output's indices).
+// CHECK-LABEL: func.func @dynamic_windows
+// CHECK: tensor.dim %arg0, %c2
+// CHECK: %[[EXTRA_H:.*]] = arith.maxsi
+// CHECK: %[[EXTRA_W:.*]] = arith.maxsi
+// CHECK: tensor.pad %arg0 low[0, 0, 0, 0] high[0, 0, %{{.*}}, %{{.*}}]
+// CHECK: linalg.pooling_nchw_sum
+// CHECK: %[[H:.*]] = tensor.dim %arg0, %c2
+// CHECK: linalg.generic
+// CHECK: linalg.index 2
+// CHECK: arith.minsi %{{.*}}, %[[H]]
+// CHECK: linalg.index 3
+// CHECK: arith.divf
+// CHECK: arith.ceildivsi
+// CHECK: %[[TOTAL:.*]] = arith.maxsi
+// CHECK: %[[TOP:.*]] = arith.divsi %[[TOTAL]], %{{.*}}
+// CHECK: %[[BOTTOM:.*]] = arith.subi %[[TOTAL]], %[[TOP]]
+// CHECK: tensor.pad %arg0 low[0, 0, %[[TOP]], %{{.*}}] high[0, 0, %[[BOTTOM]], %{{.*}}]
+// CHECK: linalg.conv_2d_nchw_fchw
+func.func @dynamic_windows(%x: tensor<1x2x?x?xf32>, %w: tensor<3x2x3x3xf32>) -> (tensor<1x2x?x?xf32>, tensor<1x3x?x?xf32>) {
+  %0 = pd.pool2d %x {ceil_mode = true, ksize = array<i32: 2, 2>, pooling_type = "avg", strides = array<i32: 2, 2>} : (tensor<1x2x?x?xf32>) -> tensor<1x2x?x?xf32>
+  %1 = pd.conv2d %x, %w {padding_algorithm = "SAME", strides = array<i32: 2, 2>} : (tensor<1x2x?x?xf32>, tensor<3x2x3x3xf32>) -> tensor<1x3x?x?xf32>
+  return %0, %1 : tensor<1x2x?x?xf32>, tensor<1x3x?x?xf32>
+}
+
+// -----
+
+// Tests that a transposed convolution over dynamic spatial dims sizes its
+// result (H - 1) * s - pads + d * (k - 1) + 1 at run time and bounds its
+// taps by the run-time input size.
+// CHECK-LABEL: func.func @dynamic_conv_transpose
+// CHECK: %[[H:.*]] = tensor.dim %arg0, %c2
+// CHECK: %[[M:.*]] = arith.subi %[[H]], %c1
+// CHECK: %[[S:.*]] = arith.muli %[[M]], %c2
+// CHECK: arith.addi %[[S]], %c1
+// CHECK: linalg.generic
+// CHECK: arith.cmpi slt, %{{.*}}, %[[H]]
+func.func @dynamic_conv_transpose(%x: tensor<1x2x?x?xf32>, %w: tensor<2x3x3x3xf32>) -> tensor<1x3x?x?xf32> {
+  %0 = pd.conv2d_transpose %x, %w {strides = array<i32: 2, 2>, paddings = array<i32: 1, 1>} : (tensor<1x2x?x?xf32>, tensor<2x3x3x3xf32>) -> tensor<1x3x?x?xf32>
+  return %0 : tensor<1x3x?x?xf32>
+}
+
+// -----
+
+// Tests that a transposed convolution with SAME padding (no lowering yet)
+// is reported on the op.
+func.func @negative_conv_transpose_same(%x: tensor<1x2x?x?xf32>, %w: tensor<2x3x3x3xf32>) -> tensor<1x3x?x?xf32> {
+  // expected-error @+1 {{code generation cannot compile 'pd.conv2d_transpose' with these operand types or attributes yet}}
+  %0 = pd.conv2d_transpose %x, %w {padding_algorithm = "SAME", strides = array<i32: 2, 2>} : (tensor<1x2x?x?xf32>, tensor<2x3x3x3xf32>) -> tensor<1x3x?x?xf32>
+  return %0 : tensor<1x3x?x?xf32>
+}

@@ -20,22 +20,93 @@ DenseIntElementsAttr i64Vec(OpBuilder &b, ArrayRef<int64_t> v) {
   return DenseIntElementsAttr::get(RankedTensorType::get({(int64_t)v.size()}, b.getI64Type()), v);
 }
 
+/// The paddings of an NCHW tensor's spatial dims (top, bottom, left,
+/// right), each known at compile time or computed at run time.
+using SpatialPads = std::array<OpFoldResult, 4>;
+
+SpatialPads staticPads(OpBuilder &b, std::array<int64_t, 4> p) {
+  return {b.getIndexAttr(p[0]), b.getIndexAttr(p[1]), b.getIndexAttr(p[2]), b.getIndexAttr(p[3])};
+}
+
 /// Pads the two spatial dims of an NCHW tensor with `value`.
-Value padSpatial(OpBuilder &b, Location loc, Value x, std::array<int64_t, 4> p, double value) {
-  if (p[0] == 0 && p[1] == 0 && p[2] == 0 && p[3] == 0)
+Value padSpatial(OpBuilder &b, Location loc, Value x, const SpatialPads &p, double value) {
+  if (llvm::all_of(p, [](OpFoldResult v) { return isConstantIntValue(v, 0); }))
     return x;
   auto t = cast<RankedTensorType>(x.getType());
   SmallVector<int64_t> shape(t.getShape());
-  auto grow = [](int64_t d, int64_t n) { return ShapedType::isDynamic(d) ? d : d + n; };
-  shape[2] = grow(shape[2], p[0] + p[1]);
-  shape[3] = grow(shape[3], p[2] + p[3]);
-  SmallVector<OpFoldResult> low = {b.getIndexAttr(0), b.getIndexAttr(0), b.getIndexAttr(p[0]),
-                                   b.getIndexAttr(p[2])};
-  SmallVector<OpFoldResult> high = {b.getIndexAttr(0), b.getIndexAttr(0), b.getIndexAttr(p[1]),
-                                    b.getIndexAttr(p[3])};
+  auto grow = [](int64_t d, OpFoldResult lo, OpFoldResult hi) {
+    auto l = getConstantIntValue(lo), h = getConstantIntValue(hi);
+    return ShapedType::isDynamic(d) || !l || !h ? ShapedType::kDynamic : d + *l + *h;
+  };
+  shape[2] = grow(shape[2], p[0], p[1]);
+  shape[3] = grow(shape[3], p[2], p[3]);
+  SmallVector<OpFoldResult> low = {b.getIndexAttr(0), b.getIndexAttr(0), p[0], p[2]};
+  SmallVector<OpFoldResult> high = {b.getIndexAttr(0), b.getIndexAttr(0), p[1], p[3]};
   Value pad = scalar(b, loc, t.getElementType(), value);
   return tensor::PadOp::create(b, loc, RankedTensorType::get(shape, t.getElementType()), x, low,
                                high, pad);
+}
+
+Value padSpatial(OpBuilder &b, Location loc, Value x, std::array<int64_t, 4> p, double value) {
+  return padSpatial(b, loc, x, staticPads(b, p), value);
+}
+
+/// The paddings of a window (k, stride s, dilation d) sliding over NCHW
+/// `x` whose spatial dims may be dynamic: `fixed` (explicit or VALID) on
+/// a dynamic dim as given; SAME computed from the run-time size as Paddle
+/// does (out = ceil(H / s), the odd pixel at the end); with `ceil`, more
+/// padding at the end so that the last partial window exists. Static dims
+/// get constants (`fixed` already holds SAME's pads there).
+SpatialPads runtimeWindowPads(OpBuilder &b, Location loc, Value x, ArrayRef<int64_t> k,
+                              ArrayRef<int64_t> s, ArrayRef<int64_t> d,
+                              std::array<int64_t, 4> fixed, bool same, bool ceil) {
+  auto t = cast<RankedTensorType>(x.getType());
+  SpatialPads p;
+  auto c = [&](int64_t v) { return arith::ConstantIndexOp::create(b, loc, v).getResult(); };
+  for (int i = 0; i < 2; ++i) {
+    int64_t eff = d[i] * (k[i] - 1) + 1, size = t.getDimSize(2 + i);
+    if (!ShapedType::isDynamic(size)) {
+      int64_t lo = fixed[2 * i], hi = fixed[2 * i + 1];
+      if (ceil) {
+        int64_t out = (size + lo + hi - eff + s[i] - 1) / s[i] + 1;
+        hi += std::max<int64_t>((out - 1) * s[i] + eff - (size + lo + hi), 0);
+      }
+      p[2 * i] = b.getIndexAttr(lo);
+      p[2 * i + 1] = b.getIndexAttr(hi);
+      continue;
+    }
+    if (!same && !ceil) {
+      p[2 * i] = b.getIndexAttr(fixed[2 * i]);
+      p[2 * i + 1] = b.getIndexAttr(fixed[2 * i + 1]);
+      continue;
+    }
+    Value h = tensor::DimOp::create(b, loc, x, 2 + i);
+    // (lo + hi) rather than padded sizes keeps explicit pads constant.
+    int64_t fixedSum = fixed[2 * i] + fixed[2 * i + 1];
+    Value lo, hi, sum = c(fixedSum);
+    if (same) {
+      Value out = arith::CeilDivSIOp::create(b, loc, h, c(s[i]));
+      Value span = arith::AddIOp::create(
+          b, loc, arith::MulIOp::create(b, loc, arith::SubIOp::create(b, loc, out, c(1)), c(s[i])),
+          c(eff));
+      sum = arith::MaxSIOp::create(b, loc, arith::SubIOp::create(b, loc, span, h), c(0));
+      lo = arith::DivSIOp::create(b, loc, sum, c(2));
+      hi = arith::SubIOp::create(b, loc, sum, lo);
+    }
+    if (ceil) {
+      Value padded = arith::AddIOp::create(b, loc, h, sum);
+      Value num = arith::AddIOp::create(b, loc, padded, c(s[i] - 1 - eff));
+      Value last =
+          arith::MulIOp::create(b, loc, arith::DivSIOp::create(b, loc, num, c(s[i])), c(s[i]));
+      Value extra = arith::MaxSIOp::create(
+          b, loc,
+          arith::SubIOp::create(b, loc, arith::AddIOp::create(b, loc, last, c(eff)), padded), c(0));
+      hi = arith::AddIOp::create(b, loc, hi ? hi : c(fixed[2 * i + 1]), extra);
+    }
+    p[2 * i] = lo ? OpFoldResult(lo) : OpFoldResult(b.getIndexAttr(fixed[2 * i]));
+    p[2 * i + 1] = hi;
+  }
+  return p;
 }
 
 /// Dynamic output sizes of a sliding window over a padded NCHW tensor:
@@ -76,11 +147,14 @@ FailureOr<Value> buildConv(OpTy op, Value input, Value filter, ConversionPattern
   int64_t groups = op.getGroups();
   auto pads = resolvePads(in, {f.getDimSize(2), f.getDimSize(3)}, op.getStrides(),
                           op.getDilations(), op.getPaddings(), op.getPaddingAlgorithm());
-  if (op.getPaddingAlgorithm() == "SAME" && (in.isDynamicDim(2) || in.isDynamicDim(3)))
-    return (LogicalResult)rewriter.notifyMatchFailure(op, "SAME padding needs static spatial dims");
-  Value padded = padSpatial(rewriter, loc, input, pads, 0.0);
   SmallVector<int64_t> strides(op.getStrides().begin(), op.getStrides().end());
   SmallVector<int64_t> dil(op.getDilations().begin(), op.getDilations().end());
+  // SAME over a dynamic spatial dim: its pads are computed at run time.
+  Value padded =
+      padSpatial(rewriter, loc, input,
+                 runtimeWindowPads(rewriter, loc, input, {f.getDimSize(2), f.getDimSize(3)},
+                                   strides, dil, pads, op.getPaddingAlgorithm() == "SAME", false),
+                 0.0);
   SmallVector<Value> dyn = windowDynSizes(rewriter, loc, padded, resultType,
                                           {f.getDimSize(2), f.getDimSize(3)}, strides, dil);
   Value init = filled(rewriter, loc, resultType, dyn, 0.0);
@@ -677,17 +751,14 @@ FailureOr<Value> restoreReducedDims(OpBuilder &b, Location loc, Value y, RankedT
 /// ih * stride_h (same for w). A direct loop nest: transposed convolutions
 /// are rare in inference models, and training on f32 uses oneDNN instead.
 Value transposedConv(OpBuilder &r, Location loc, RankedTensorType type, Value x, Value w,
-                     std::array<int64_t, 4> pads, ArrayRef<int32_t> st, ArrayRef<int32_t> dil,
-                     int64_t groups) {
-  auto xt = cast<RankedTensorType>(x.getType());
+                     ValueRange dynSizes, std::array<int64_t, 4> pads, ArrayRef<int32_t> st,
+                     ArrayRef<int32_t> dil, int64_t groups) {
   auto wt = cast<RankedTensorType>(w.getType());
   int64_t cinPerGroup = wt.getDimSize(0) / groups, coutPerGroup = wt.getDimSize(1);
-  int64_t H = xt.getDimSize(2), W = xt.getDimSize(3);
+  // The input's spatial sizes (constants when static), read in the body.
+  Value H = tensor::DimOp::create(r, loc, x, 2), W = tensor::DimOp::create(r, loc, x, 3);
   Type elem = type.getElementType();
-  SmallVector<Value> dyn;
-  if (type.isDynamicDim(0))
-    dyn.push_back(tensor::DimOp::create(r, loc, x, 0));
-  Value acc = filled(r, loc, type, dyn, 0.0);
+  Value acc = filled(r, loc, type, dynSizes, 0.0);
   // Loops: n, oc, oh, ow (parallel), icg, kh, kw (reduction); the taps
   // tensor only gives the reduction loops their extents.
   Value taps = tensor::EmptyOp::create(
@@ -714,7 +785,7 @@ Value transposedConv(OpBuilder &r, Location loc, RankedTensorType type, Value x,
         Value ic = arith::AddIOp::create(b, l, arith::MulIOp::create(b, l, g, c(cinPerGroup)), icg);
         Value valid = arith::ConstantIntOp::create(b, l, 1, 1);
         // The input position along one spatial dim, and whether it exists.
-        auto source = [&](Value o, Value k, int64_t pad, int64_t s, int64_t d, int64_t size) {
+        auto source = [&](Value o, Value k, int64_t pad, int64_t s, int64_t d, Value size) {
           Value num = arith::SubIOp::create(b, l, arith::AddIOp::create(b, l, o, c(pad)),
                                             arith::MulIOp::create(b, l, k, c(d)));
           Value q = arith::DivSIOp::create(b, l, num, c(s));
@@ -723,7 +794,7 @@ Value transposedConv(OpBuilder &r, Location loc, RankedTensorType type, Value x,
               arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq,
                                     arith::RemSIOp::create(b, l, num, c(s)), c(0)));
           ok = arith::AndIOp::create(
-              b, l, ok, arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, q, c(size)));
+              b, l, ok, arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, q, size));
           valid = arith::AndIOp::create(b, l, valid, ok);
           return arith::SelectOp::create(b, l, ok, q, c(0)).getResult();
         };
@@ -758,14 +829,40 @@ template <typename OpTy> struct TransposedConvLowering : OpConversionPattern<OpT
     auto type = cast<RankedTensorType>(op.getType());
     Value x = source(a), w = a.getFilter();
     auto xt = cast<RankedTensorType>(x.getType());
-    if (!type.hasStaticShape() || !cast<RankedTensorType>(w.getType()).hasStaticShape() ||
-        xt.isDynamicDim(1) || xt.isDynamicDim(2) || xt.isDynamicDim(3))
-      return r.notifyMatchFailure(op, "needs static shapes");
+    auto wt = cast<RankedTensorType>(w.getType());
+    if (!wt.hasStaticShape() || xt.isDynamicDim(1) || type.isDynamicDim(1))
+      return r.notifyMatchFailure(op, "needs a static filter and static channels");
     std::array<int64_t, 4> pads = {0, 0, 0, 0};
     if (op.getPaddingAlgorithm() != "VALID")
       pads = pads4(op.getPaddings());
-    r.replaceOp(op, transposedConv(r, op.getLoc(), type, x, w, pads, op.getStrides(),
-                                   op.getDilations(), op.getGroups()));
+    auto st = op.getStrides(), dil = op.getDilations();
+    // Dynamic result sizes: the batch of the source; a spatial size from
+    // Input (the gradient's shape) or (H - 1) * s - pads + d * (k - 1) + 1
+    // + output_padding (output_size makes it static).
+    SmallVector<Value> dyn;
+    Location loc = op.getLoc();
+    auto c = [&](int64_t v) { return arith::ConstantIndexOp::create(r, loc, v).getResult(); };
+    for (int64_t i = 0; i < 4; ++i) {
+      if (!type.isDynamicDim(i))
+        continue;
+      if (i == 0) {
+        dyn.push_back(tensor::DimOp::create(r, loc, x, 0));
+        continue;
+      }
+      if constexpr (std::is_same_v<OpTy, Conv2dGradInputOp>) {
+        dyn.push_back(tensor::DimOp::create(r, loc, a.getInput(), i));
+      } else {
+        int64_t j = i - 2;
+        ArrayRef<int32_t> outPad = op.getOutputPadding();
+        int64_t fixed = -pads[2 * j] - pads[2 * j + 1] + dil[j] * (wt.getDimSize(i) - 1) + 1 +
+                        (outPad.empty() ? 0 : outPad[j]);
+        Value h = tensor::DimOp::create(r, loc, x, i);
+        Value scaled =
+            arith::MulIOp::create(r, loc, arith::SubIOp::create(r, loc, h, c(1)), c(st[j]));
+        dyn.push_back(arith::AddIOp::create(r, loc, scaled, c(fixed)));
+      }
+    }
+    r.replaceOp(op, transposedConv(r, loc, type, x, w, dyn, pads, st, dil, op.getGroups()));
     return success();
   }
 };
@@ -1085,21 +1182,22 @@ struct Pool2dLowering : OpConversionPattern<Pool2dOp> {
     auto pads =
         resolvePads(in, {ks[0], ks[1]}, st, {1, 1}, op.getPaddings(), op.getPaddingAlgorithm());
     bool dynamicSpatial = in.isDynamicDim(2) || in.isDynamicDim(3);
-    bool padded = pads[0] || pads[1] || pads[2] || pads[3];
-    if (dynamicSpatial && (op.getCeilMode() || op.getPaddingAlgorithm() == "SAME" ||
-                           (!isMax && op.getExclusive() && padded)))
-      return r.notifyMatchFailure(op,
-                                  "pooling over dynamic spatial dims supports plain windows only");
     // ceil_mode: extra high padding so the last partial window exists.
     int64_t oh = type.getDimSize(2), ow = type.getDimSize(3);
     int64_t H = in.getDimSize(2), W = in.getDimSize(3);
-    int64_t extraH = 0, extraW = 0;
-    if (!dynamicSpatial) {
-      extraH = std::max<int64_t>((oh - 1) * st[0] + ks[0] - (H + pads[0] + pads[1]), 0);
-      extraW = std::max<int64_t>((ow - 1) * st[1] + ks[1] - (W + pads[2] + pads[3]), 0);
+    SpatialPads p;
+    if (dynamicSpatial) {
+      p = runtimeWindowPads(r, loc, x, {ks[0], ks[1]}, {st[0], st[1]}, {1, 1}, pads,
+                            op.getPaddingAlgorithm() == "SAME", op.getCeilMode());
+    } else {
+      int64_t extraH = std::max<int64_t>((oh - 1) * st[0] + ks[0] - (H + pads[0] + pads[1]), 0);
+      int64_t extraW = std::max<int64_t>((ow - 1) * st[1] + ks[1] - (W + pads[2] + pads[3]), 0);
+      p = staticPads(r, {pads[0], pads[1] + extraH, pads[2], pads[3] + extraW});
     }
-    Value paddedIn =
-        padSpatial(r, loc, x, {pads[0], pads[1] + extraH, pads[2], pads[3] + extraW}, init);
+    // The ceil_mode overhang counts as padding: exclusive averages divide
+    // by the cells inside the input.
+    bool padded = !llvm::all_of(p, [](OpFoldResult v) { return isConstantIntValue(v, 0); });
+    Value paddedIn = padSpatial(r, loc, x, p, init);
     SmallVector<int64_t> stl = {st[0], st[1]};
     SmallVector<Value> dyn = windowDynSizes(r, loc, paddedIn, type, {ks[0], ks[1]}, stl, {1, 1});
     Value acc = filled(r, loc, type, dyn, init);
@@ -1115,14 +1213,34 @@ struct Pool2dLowering : OpConversionPattern<Pool2dOp> {
       y = linalg::PoolingNchwSumOp::create(r, loc, TypeRange{type}, ValueRange{paddedIn, window},
                                            ValueRange{acc}, i64Vec(r, strides), i64Vec(r, dil))
               .getResult(0);
-    // The ceil_mode overhang counts as padding: exclusive averages divide
-    // by the cells inside the input.
-    padded = padded || extraH || extraW;
-    if (!isMax && (dynamicSpatial || !op.getExclusive() || !padded)) {
+    if (!isMax && (!op.getExclusive() || !padded)) {
       double count = double(ks[0] * ks[1]);
       y = *elementwise(
           r, loc, type, ValueRange{y}, {0}, [&](OpBuilder &b, Location l, ValueRange v) -> Value {
             return arith::DivFOp::create(b, l, v[0], scalar(b, l, type.getElementType(), count));
+          });
+    } else if (!isMax && dynamicSpatial) {
+      // Exclusive over a run-time size: each position divides by its
+      // window's cells inside the input, counted in the loop body.
+      Value top = getValueOrCreateConstantIndexOp(r, loc, p[0]);
+      Value left = getValueOrCreateConstantIndexOp(r, loc, p[2]);
+      Value h = tensor::DimOp::create(r, loc, x, 2), w = tensor::DimOp::create(r, loc, x, 3);
+      y = *elementwise(
+          r, loc, type, ValueRange{y}, {0}, [&](OpBuilder &b, Location l, ValueRange v) -> Value {
+            auto c = [&](int64_t n) { return arith::ConstantIndexOp::create(b, l, n).getResult(); };
+            auto cells = [&](int64_t dim, Value pad, Value size, int64_t k, int64_t s) -> Value {
+              Value start = arith::SubIOp::create(
+                  b, l, arith::MulIOp::create(b, l, linalg::IndexOp::create(b, l, dim), c(s)), pad);
+              Value end =
+                  arith::MinSIOp::create(b, l, arith::AddIOp::create(b, l, start, c(k)), size);
+              return arith::SubIOp::create(b, l, end, arith::MaxSIOp::create(b, l, start, c(0)));
+            };
+            Value rows = cells(2, top, h, ks[0], st[0]);
+            Value cols = cells(3, left, w, ks[1], st[1]);
+            Value n = arith::MulIOp::create(b, l, rows, cols);
+            Value nf = arith::SIToFPOp::create(b, l, type.getElementType(),
+                                               arith::IndexCastOp::create(b, l, b.getI64Type(), n));
+            return arith::DivFOp::create(b, l, v[0], nf);
           });
     } else if (!isMax) {
       // Divisors per output position: the window size, or with `exclusive`

@@ -1,0 +1,184 @@
+"""Windowed ops over dynamic spatial sizes (issue 34 step c): one artifact,
+compiled with H and W left dynamic, runs every image size. Pooling with
+ceil_mode, SAME and exclusive averages over padding, SAME convolutions
+(plain, dilated, depthwise, fused with bias and relu) and transposed
+convolutions, each against a NumPy computation written here from Paddle's
+definitions (and the reference evaluator where it has the op)."""
+import numpy as np
+import pytest
+
+import paddle_mlir
+from paddle_mlir import reference
+from paddle_mlir.builder import ProgramBuilder
+
+SIZES = [(7, 9), (8, 8), (5, 12), (1, 3)]
+
+
+def same_pads(size, k, s, d=1):
+    """Paddle's SAME: out = ceil(size / s), the odd pixel at the end."""
+    out = -(-size // s)
+    total = max((out - 1) * s + d * (k - 1) + 1 - size, 0)
+    return total // 2, total - total // 2
+
+
+def np_pool(x, kind, k, s, pads, ceil, exclusive):
+    """Paddle's CPU pooling loop: windows clipped to the input, averages
+    divided by the clipped cells (exclusive) or by k * k."""
+    n, c, h, w = x.shape
+    (t, b), (l, r) = pads
+
+    def out(size, lo, hi):
+        num = size + lo + hi - k
+        return (num + s - 1) // s + 1 if ceil else num // s + 1
+    oh, ow = out(h, t, b), out(w, l, r)
+    y = np.zeros((n, c, oh, ow), np.float32)
+    for i in range(oh):
+        for j in range(ow):
+            h0, w0 = i * s - t, j * s - l
+            hs, he = max(h0, 0), min(h0 + k, h)
+            ws, we = max(w0, 0), min(w0 + k, w)
+            win = x[:, :, hs:he, ws:we]
+            if kind == "max":
+                y[:, :, i, j] = win.max(axis=(2, 3))
+            else:
+                cells = (he - hs) * (we - ws) if exclusive else k * k
+                y[:, :, i, j] = win.sum(axis=(2, 3)) / cells
+    return y
+
+
+def np_conv(x, w, s, pads, d, groups):
+    (t, b), (l, r) = pads
+    xp = np.pad(x, ((0, 0), (0, 0), (t, b), (l, r)))
+    n, cin, h, wd = xp.shape
+    cout, cpg, kh, kw = w.shape
+    oh = (h - (d * (kh - 1) + 1)) // s + 1
+    ow = (wd - (d * (kw - 1) + 1)) // s + 1
+    y = np.zeros((n, cout, oh, ow), np.float64)
+    opg = cout // groups
+    for o in range(cout):
+        g = o // opg
+        for ci in range(cpg):
+            for a in range(kh):
+                for bb in range(kw):
+                    patch = xp[:, g * cpg + ci, a * d:a * d + (oh - 1) * s + 1:s,
+                               bb * d:bb * d + (ow - 1) * s + 1:s]
+                    y[:, o] += patch * w[o, ci, a, bb]
+    return y.astype(np.float32)
+
+
+def np_conv_transpose(x, w, s, pads, d, out_pad, groups):
+    """Each input pixel scatters x * w into the full output; the paddings
+    crop it, output_padding extends its end."""
+    n, cin, h, wd = x.shape
+    _, opg, kh, kw = w.shape
+    (t, b), (l, r) = pads
+    fh, fw = (h - 1) * s + d * (kh - 1) + 1, (wd - 1) * s + d * (kw - 1) + 1
+    full = np.zeros((n, opg * groups, fh + out_pad, fw + out_pad), np.float64)
+    cpg = cin // groups
+    for c in range(cin):
+        g = c // cpg
+        for o in range(opg):
+            for a in range(kh):
+                for bb in range(kw):
+                    full[:, g * opg + o, a * d:a * d + (h - 1) * s + 1:s,
+                         bb * d:bb * d + (wd - 1) * s + 1:s] += x[:, c] * w[c, o, a, bb]
+    oh, ow = fh - t - b + out_pad, fw - l - r + out_pad
+    return full[:, :, t:t + oh, l:l + ow].astype(np.float32)
+
+
+def run_sizes(b, tmp_path, want, channels, check_reference=True):
+    """Compiles the program once and runs it for every size of SIZES."""
+    model = b.save(str(tmp_path / "m"))
+    art = paddle_mlir.compile(model)
+    rng = np.random.default_rng(5)
+    for h, w in SIZES:
+        x = rng.standard_normal((2, channels, h, w)).astype(np.float32)
+        got = art(x)[0]
+        expect = want(x)
+        assert got.shape == expect.shape, (h, w)
+        np.testing.assert_allclose(got, expect, rtol=1e-4, atol=1e-5, err_msg=str((h, w)))
+        if check_reference:
+            feeds = reference.load(model)
+            ref = list(feeds.run({feeds.input_names[0]: x}).values())[0]
+            np.testing.assert_allclose(ref, expect, rtol=1e-4, atol=1e-5, err_msg=str((h, w)))
+
+
+def pool_attrs(kind, k, s, p, ceil, exclusive, algo="EXPLICIT"):
+    return {"pooling_type": kind, "ksize": [k, k], "strides": [s, s], "paddings": [p, p],
+            "global_pooling": False, "adaptive": False, "ceil_mode": ceil,
+            "exclusive": exclusive, "data_format": "NCHW", "padding_algorithm": algo}
+
+
+@pytest.mark.parametrize("kind,k,s,p,ceil,exclusive", [
+    ("avg", 2, 2, 0, True, True),    # ResNet-vd's shortcut pooling
+    ("avg", 3, 2, 1, True, True),
+    ("avg", 3, 2, 1, True, False),
+    ("avg", 3, 2, 1, False, True),
+    ("max", 2, 2, 0, True, True),    # BlazeFace
+    ("max", 3, 2, 1, True, True),
+])
+def test_pool2d_windows(tmp_path, kind, k, s, p, ceil, exclusive):
+    b = ProgramBuilder()
+    x = b.feed("x", [-1, 3, -1, -1])
+    b.fetch(b._simple("pool2d", x, pool_attrs(kind, k, s, p, ceil, exclusive),
+                      shape=[-1, 3, -1, -1]))
+    run_sizes(b, tmp_path, lambda v: np_pool(v, kind, k, s, ((p, p), (p, p)), ceil, exclusive), 3)
+
+
+@pytest.mark.parametrize("kind,exclusive", [("avg", True), ("avg", False), ("max", True)])
+def test_pool2d_same(tmp_path, kind, exclusive):
+    b = ProgramBuilder()
+    x = b.feed("x", [-1, 2, -1, -1])
+    b.fetch(b._simple("pool2d", x, pool_attrs(kind, 3, 2, 0, False, exclusive, "SAME"),
+                      shape=[-1, 2, -1, -1]))
+
+    def want(v):
+        pads = (same_pads(v.shape[2], 3, 2), same_pads(v.shape[3], 3, 2))
+        return np_pool(v, kind, 3, 2, pads, False, exclusive)
+    run_sizes(b, tmp_path, want, 2)
+
+
+@pytest.mark.parametrize("stride,dilation,depthwise,fused", [
+    (2, 1, False, False), (1, 2, False, False), (2, 1, True, False), (2, 1, False, True)])
+def test_conv2d_same(tmp_path, stride, dilation, depthwise, fused):
+    rng = np.random.default_rng(1)
+    cin, cout = 4, (4 if depthwise else 5)
+    groups = cin if depthwise else 1
+    w = rng.standard_normal((cout, cin // groups, 3, 3)).astype(np.float32)
+    bias = rng.standard_normal(cout).astype(np.float32)
+    b = ProgramBuilder()
+    x = b.feed("x", [-1, cin, -1, -1])
+    kind = "depthwise_conv2d" if depthwise else "conv2d"
+    y = b.op(kind, {"Input": [x], "Filter": [b.param("w", w)]},
+             {"Output": [b.tmp(kind, [-1, cout, -1, -1])]},
+             {"strides": [stride] * 2, "paddings": [0, 0], "dilations": [dilation] * 2,
+              "groups": groups, "padding_algorithm": "SAME", "data_format": "NCHW"})
+    if fused:  # conv + bias + relu: compiled as one fused convolution
+        y = b.relu(b.elementwise("elementwise_add", y, b.param("bias", bias), axis=1))
+    b.fetch(y)
+
+    def want(v):
+        pads = (same_pads(v.shape[2], 3, stride, dilation), same_pads(v.shape[3], 3, stride, dilation))
+        out = np_conv(v, w, stride, pads, dilation, groups)
+        return np.maximum(out + bias[None, :, None, None], 0) if fused else out
+    run_sizes(b, tmp_path, want, cin)
+
+
+@pytest.mark.parametrize("k,s,p,out_pad,groups", [
+    (2, 2, 0, 0, 1),   # the DB text detector's upsampling head
+    (4, 2, 1, 0, 2),
+    (3, 2, 1, 1, 1),
+])
+def test_conv2d_transpose(tmp_path, k, s, p, out_pad, groups):
+    rng = np.random.default_rng(2)
+    cin, opg = 4, 3
+    w = rng.standard_normal((cin, opg, k, k)).astype(np.float32)
+    b = ProgramBuilder()
+    x = b.feed("x", [-1, cin, -1, -1])
+    attrs = {"strides": [s, s], "paddings": [p, p], "dilations": [1, 1], "groups": groups,
+             "padding_algorithm": "EXPLICIT", "data_format": "NCHW", "output_size": [],
+             "output_padding": [out_pad, out_pad] if out_pad else []}
+    b.fetch(b.op("conv2d_transpose", {"Input": [x], "Filter": [b.param("w", w)]},
+                 {"Output": [b.tmp("conv2d_transpose", [-1, opg * groups, -1, -1])]}, attrs))
+    run_sizes(b, tmp_path, lambda v: np_conv_transpose(v, w, s, ((p, p), (p, p)), 1, out_pad, groups),
+              cin)
