@@ -287,17 +287,19 @@ def test_kernel_errors_after_timed_compile(tmp_path):
 
 def test_compile_errors(tmp_path):
     b = ProgramBuilder()
-    x = b.feed("x", [1, 4, 6, 6], "float64")
-    # A grouped (not depthwise) float64 convolution: oneDNN takes fp32 only
-    # and the generated lowering has no grouped convolution yet.
-    w = b.param("w", np.ones((4, 2, 3, 3), np.float64))
-    b.fetch(b.conv2d(x, w, groups=2))
+    x = b.feed("x", [1, 4, 6, 6])
+    # A transposed convolution with SAME padding: no lowering yet.
+    w = b.param("w", np.ones((4, 2, 3, 3), np.float32))
+    b.fetch(b.op("conv2d_transpose", {"Input": [x], "Filter": [w]},
+                 {"Output": [b.tmp("conv2d_transpose", [1, 2, 6, 6])]},
+                 {"strides": [1, 1], "paddings": [0, 0], "dilations": [1, 1], "groups": 1,
+                  "padding_algorithm": "SAME", "data_format": "NCHW"}))
     b.save(str(tmp_path))
-    with pytest.raises(RuntimeError,
-                       match="conv2d #1 -> conv2d_0.tmp_0: error: code generation cannot compile"):
+    with pytest.raises(RuntimeError, match="conv2d_transpose #1 -> conv2d_transpose_0.tmp_0: "
+                                           "error: code generation cannot compile"):
         paddle_mlir.compile(str(tmp_path))
     # The same for the cuda target (whose lowering starts the same way).
-    with pytest.raises(RuntimeError, match="(conv2d #1 -> conv2d_0.tmp_0: error: code "
+    with pytest.raises(RuntimeError, match="(conv2d_transpose #1 -> conv2d_transpose_0.tmp_0: error: code "
                                            "generation cannot compile|--target cuda needs the "
                                            "CUDA toolkit's ptxas)"):
         paddle_mlir.compile(str(tmp_path), target="cuda")

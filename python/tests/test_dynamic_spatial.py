@@ -138,17 +138,22 @@ def test_pool2d_same(tmp_path, kind, exclusive):
     run_sizes(b, tmp_path, want, 2)
 
 
-@pytest.mark.parametrize("stride,dilation,depthwise,fused", [
-    (2, 1, False, False), (1, 2, False, False), (2, 1, True, False), (2, 1, False, True)])
-def test_conv2d_same(tmp_path, stride, dilation, depthwise, fused):
+@pytest.mark.parametrize("stride,dilation,conv,fused", [
+    (2, 1, "plain", False), (1, 2, "plain", False), (2, 1, "depthwise", False),
+    (2, 1, "plain", True),
+    (2, 1, "multiplier", False),  # depthwise with 3 outputs per channel (BiSeNet)
+    (1, 1, "groups", False),      # 2 groups of 2 channels
+])
+def test_conv2d_same(tmp_path, stride, dilation, conv, fused):
     rng = np.random.default_rng(1)
-    cin, cout = 4, (4 if depthwise else 5)
-    groups = cin if depthwise else 1
+    cin = 4
+    cout, groups = {"plain": (5, 1), "depthwise": (4, 4), "multiplier": (12, 4),
+                    "groups": (6, 2)}[conv]
     w = rng.standard_normal((cout, cin // groups, 3, 3)).astype(np.float32)
     bias = rng.standard_normal(cout).astype(np.float32)
     b = ProgramBuilder()
     x = b.feed("x", [-1, cin, -1, -1])
-    kind = "depthwise_conv2d" if depthwise else "conv2d"
+    kind = "depthwise_conv2d" if conv in ("depthwise", "multiplier") else "conv2d"
     y = b.op(kind, {"Input": [x], "Filter": [b.param("w", w)]},
              {"Output": [b.tmp(kind, [-1, cout, -1, -1])]},
              {"strides": [stride] * 2, "paddings": [0, 0], "dilations": [dilation] * 2,
@@ -162,6 +167,21 @@ def test_conv2d_same(tmp_path, stride, dilation, depthwise, fused):
         out = np_conv(v, w, stride, pads, dilation, groups)
         return np.maximum(out + bias[None, :, None, None], 0) if fused else out
     run_sizes(b, tmp_path, want, cin)
+
+
+def test_grouped_conv2d_static_f64(tmp_path):
+    """A grouped float64 convolution (no oneDNN kernel: generated code)
+    with explicit padding and static sizes."""
+    rng = np.random.default_rng(4)
+    w = rng.standard_normal((6, 2, 3, 3))
+    b = ProgramBuilder()
+    x = b.feed("x", [2, 4, 7, 6], "float64")
+    b.fetch(b.conv2d(x, b.param("w", w), stride=2, padding=1, groups=2))
+    model = b.save(str(tmp_path / "m"))
+    xv = rng.standard_normal((2, 4, 7, 6))
+    got = paddle_mlir.compile(model)(xv)[0]
+    assert got.dtype == np.float64
+    np.testing.assert_allclose(got, np_conv(xv, w, 2, ((1, 1), (1, 1)), 1, 2), rtol=1e-5, atol=1e-5)
 
 
 @pytest.mark.parametrize("k,s,p,out_pad,groups", [

@@ -544,16 +544,7 @@ def _torch_grads(case, r):
 CONV_CASES = sorted(k for k in CASES if "conv" in k)
 
 
-# Grouped (not depthwise) forward convolutions have no generated lowering
-# yet, so that case only compiles with oneDNN.
-_NO_GENERATED_FORWARD = pytest.mark.xfail(
-    strict=True, raises=RuntimeError,
-    reason="kernels=none: no generated lowering of a grouped (not depthwise) forward conv2d")
-
-
-@pytest.mark.parametrize("name,kernels", [
-    pytest.param(n, k, marks=_NO_GENERATED_FORWARD) if (n, k) == ("conv2d_groups", "none") else (n, k)
-    for n in CONV_CASES for k in ("onednn", "none")])
+@pytest.mark.parametrize("name,kernels", [(n, k) for n in CONV_CASES for k in ("onednn", "none")])
 def test_conv_gradient_kernels(name, kernels, tmp_path):
     """The convolutions' gradients both ways they are computed: oneDNN's
     backward primitives (the default) and the generated loop nests

@@ -104,10 +104,14 @@ func.func @nhwc_conv(%x: tensor<1x8x8x3xf32>, %w: tensor<4x3x3x3xf32>) -> tensor
 
 // -----
 
-// Tests that an op the backend does not handle is reported on the op: the
-// generated path has no grouped (not depthwise) convolution.
-func.func @negative_grouped(%x: tensor<1x4x8x8xf32>, %w: tensor<4x2x3x3xf32>) -> tensor<1x4x6x6xf32> {
-  // expected-error @+1 {{code generation cannot compile 'pd.conv2d' with these operand types or attributes yet}}
+// Tests that a grouped (not depthwise) convolution runs on group views:
+// the input [N, G, C/G, H, W], the filter [G, F/G, C/G, kh, kw].
+// CHECK-LABEL: func.func @grouped
+// CHECK: %[[F:.*]] = tensor.expand_shape %arg1 {{\[\[}}0, 1], [2], [3], [4]] output_shape [2, 2, 2, 3, 3]
+// CHECK: %[[X:.*]] = tensor.expand_shape %arg0 {{\[\[}}0], [1, 2], [3], [4]] output_shape [1, 2, 2, 8, 8]
+// CHECK: %[[Y:.*]] = linalg.conv_2d_ngchw_gfchw {{.*}} ins(%[[X]], %[[F]] : tensor<1x2x2x8x8xf32>, tensor<2x2x2x3x3xf32>)
+// CHECK: tensor.collapse_shape %[[Y]] {{\[\[}}0], [1, 2], [3], [4]] : tensor<1x2x2x6x6xf32> into tensor<1x4x6x6xf32>
+func.func @grouped(%x: tensor<1x4x8x8xf32>, %w: tensor<4x2x3x3xf32>) -> tensor<1x4x6x6xf32> {
   %0 = pd.conv2d %x, %w {groups = 2 : i32} : (tensor<1x4x8x8xf32>, tensor<4x2x3x3xf32>) -> tensor<1x4x6x6xf32>
   return %0 : tensor<1x4x6x6xf32>
 }

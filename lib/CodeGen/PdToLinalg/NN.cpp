@@ -176,8 +176,38 @@ FailureOr<Value> buildConv(OpTy op, Value input, Value filter, ConversionPattern
                  ValueRange{init}, i64Vec(rewriter, strides), i64Vec(rewriter, dil))
                  .getResult(0);
   } else {
-    return (LogicalResult)rewriter.notifyMatchFailure(
-        op, "grouped convolution (not depthwise) is not supported yet");
+    // Grouped: [N, C, H, W] as [N, G, C/G, H, W], the filter [F, C/G, kh,
+    // kw] as [G, F/G, C/G, kh, kw], the result [N, G, F/G, oh, ow] merged.
+    int64_t fout = f.getDimSize(0);
+    if (groups < 1 || ShapedType::isDynamic(cin) || cin % groups || fout % groups ||
+        f.getDimSize(1) != cin / groups)
+      return (LogicalResult)rewriter.notifyMatchFailure(op, "unsupported group shape");
+    auto split = [&](Value t, int64_t parts) {
+      auto tt = cast<RankedTensorType>(t.getType());
+      SmallVector<OpFoldResult> sizes = tensor::getMixedSizes(rewriter, loc, t);
+      sizes[1] = rewriter.getIndexAttr(tt.getDimSize(1) / parts);
+      sizes.insert(sizes.begin() + 1, rewriter.getIndexAttr(parts));
+      SmallVector<int64_t> shape(tt.getShape());
+      shape[1] /= parts;
+      shape.insert(shape.begin() + 1, parts);
+      return tensor::ExpandShapeOp::create(
+                 rewriter, loc, RankedTensorType::get(shape, tt.getElementType()), t,
+                 SmallVector<ReassociationIndices>{{0}, {1, 2}, {3}, {4}}, sizes)
+          .getResult();
+    };
+    auto f5 = RankedTensorType::get(
+        {groups, fout / groups, cin / groups, f.getDimSize(2), f.getDimSize(3)},
+        f.getElementType());
+    Value filter5 = tensor::ExpandShapeOp::create(
+        rewriter, loc, f5, filter, SmallVector<ReassociationIndices>{{0, 1}, {2}, {3}, {4}});
+    Value init5 = split(init, groups);
+    Value conv = linalg::Conv2DNgchwGfchwOp::create(rewriter, loc, TypeRange{init5.getType()},
+                                                    ValueRange{split(padded, groups), filter5},
+                                                    ValueRange{init5}, i64Vec(rewriter, strides),
+                                                    i64Vec(rewriter, dil))
+                     .getResult(0);
+    result = tensor::CollapseShapeOp::create(
+        rewriter, loc, resultType, conv, SmallVector<ReassociationIndices>{{0}, {1, 2}, {3}, {4}});
   }
   return result;
 }
