@@ -141,6 +141,7 @@ private:
   bool collectHoistable(Value v, llvm::SetVector<Operation *> &ops);
   void hoistSizes();
   std::optional<int64_t> evalAtHint(Value v);
+  std::optional<int64_t> evalAtHintUncached(Value v);
   void analyze();
   bool canContinueSlot(Buffer &a, Buffer &b);
   bool canRunInPlace(Buffer &a, Buffer &b, linalg::GenericOp g, OpOperand &in);
@@ -180,6 +181,10 @@ private:
   Value total;
   BlockArgument arena;
   llvm::SmallPtrSet<Operation *, 32> hoisted;
+  // evalAtHint's results: sizes share their subexpressions (a dynamic
+  // image size flows through every layer), so without it the walk is
+  // exponential in the depth (HarDNet with dynamic H, W: > 10 minutes).
+  DenseMap<Value, std::optional<int64_t>> atHint;
 };
 
 /// True when `v` can be computed at the top of @main: it depends only on
@@ -236,6 +241,15 @@ void Planner::hoistSizes() {
 
 /// Evaluates an index value with every dynamic input dim set to the hint.
 std::optional<int64_t> Planner::evalAtHint(Value v) {
+  auto it = atHint.find(v);
+  if (it != atHint.end())
+    return it->second;
+  std::optional<int64_t> r = evalAtHintUncached(v);
+  atHint[v] = r;
+  return r;
+}
+
+std::optional<int64_t> Planner::evalAtHintUncached(Value v) {
   IntegerAttr attr;
   if (matchPattern(v, m_Constant(&attr)))
     return attr.getInt();

@@ -202,3 +202,29 @@ def test_conv2d_transpose(tmp_path, k, s, p, out_pad, groups):
                  {"Output": [b.tmp("conv2d_transpose", [-1, opg * groups, -1, -1])]}, attrs))
     run_sizes(b, tmp_path, lambda v: np_conv_transpose(v, w, s, ((p, p), (p, p)), 1, out_pad, groups),
               cin)
+
+
+def test_deep_chain_compiles_quickly(tmp_path):
+    """Forty SAME poolings in a row over a dynamic image: each size
+    expression reuses the one before it twice, which made the memory
+    planner's size evaluation exponential in the depth (HarDNet compiled
+    with dynamic sizes took more than ten minutes); now it is linear."""
+    import subprocess, sys
+    b = ProgramBuilder()
+    y = b.feed("x", [1, 2, -1, -1])
+    for _ in range(40):
+        y = b._simple("pool2d", y, pool_attrs("max", 3, 1, 0, False, True, "SAME"),
+                      shape=[1, 2, -1, -1])
+    b.fetch(y)
+    model = b.save(str(tmp_path / "m"))
+    code = ("import sys, numpy as np, paddle_mlir\n"
+            "a = paddle_mlir.compile(sys.argv[1])\n"
+            "x = np.random.default_rng(0).standard_normal((1, 2, 9, 11)).astype(np.float32)\n"
+            "np.save(sys.argv[2], a(x)[0]); np.save(sys.argv[3], x)\n")
+    subprocess.run([sys.executable, "-c", code, model, str(tmp_path / "y.npy"), str(tmp_path / "x.npy")],
+                   check=True, timeout=120)
+    x = np.load(tmp_path / "x.npy")
+    want = x
+    for _ in range(40):
+        want = np_pool(want, "max", 3, 1, ((1, 1), (1, 1)), False, True)
+    np.testing.assert_allclose(np.load(tmp_path / "y.npy"), want)
