@@ -304,6 +304,50 @@ void mlir::pd::populatePdElementwiseToLinalgPatterns(RewritePatternSet &p) {
                                            cst(b, l, x, op.getThreshold().convertToDouble()));
         return arith::SelectOp::create(b, l, keep, x, cst(b, l, x, 0));
       });
+  mathUnary.operator()<Log2Op, math::Log2Op>();
+  mathUnary.operator()<Log10Op, math::Log10Op>();
+  mathUnary.operator()<Log1pOp, math::Log1pOp>();
+  mathUnary.operator()<RoundOp, math::RoundOp>(); // halves away from zero, as std::round
+  // log(sigmoid(x)) = min(x, 0) - log1p(exp(-|x|)): no overflow either way.
+  addUnary<LogsigmoidOp>(p, [](LogsigmoidOp, OpBuilder &b, Location l, Value x) -> Value {
+    Value e = math::ExpOp::create(b, l, arith::NegFOp::create(b, l, math::AbsFOp::create(b, l, x)));
+    return arith::SubFOp::create(b, l, minOf(b, l, x, cst(b, l, x, 0)),
+                                 math::Log1pOp::create(b, l, e));
+  });
+  addUnary<HardShrinkOp>(p, [](HardShrinkOp op, OpBuilder &b, Location l, Value x) -> Value {
+    Value t = cst(b, l, x, op.getThreshold().convertToDouble());
+    Value keep = arith::OrIOp::create(
+        b, l, arith::CmpFOp::create(b, l, arith::CmpFPredicate::OGT, x, t),
+        arith::CmpFOp::create(b, l, arith::CmpFPredicate::OLT, x, arith::NegFOp::create(b, l, t)));
+    return arith::SelectOp::create(b, l, keep, x, cst(b, l, x, 0));
+  });
+  addUnary<SoftshrinkOp>(p, [](SoftshrinkOp op, OpBuilder &b, Location l, Value x) -> Value {
+    double lambda = op.getLambda().convertToDouble();
+    Value above = arith::CmpFOp::create(b, l, arith::CmpFPredicate::OGT, x, cst(b, l, x, lambda));
+    Value below = arith::CmpFOp::create(b, l, arith::CmpFPredicate::OLT, x, cst(b, l, x, -lambda));
+    Value r = arith::SelectOp::create(
+        b, l, below, arith::AddFOp::create(b, l, x, cst(b, l, x, lambda)), cst(b, l, x, 0));
+    return arith::SelectOp::create(b, l, above,
+                                   arith::SubFOp::create(b, l, x, cst(b, l, x, lambda)), r);
+  });
+  addUnary<TanhShrinkOp>(p, [](TanhShrinkOp, OpBuilder &b, Location l, Value x) -> Value {
+    return arith::SubFOp::create(b, l, x, math::TanhOp::create(b, l, x));
+  });
+  auto clipTo = [](OpBuilder &b, Location l, Value x, APFloat lo, APFloat hi) -> Value {
+    return minOf(b, l, maxOf(b, l, x, cst(b, l, x, lo.convertToDouble())),
+                 cst(b, l, x, hi.convertToDouble()));
+  };
+  addUnary<BreluOp>(p, [clipTo](BreluOp op, OpBuilder &b, Location l, Value x) -> Value {
+    return clipTo(b, l, x, op.getTMin(), op.getTMax());
+  });
+  addUnary<HardtanhOp>(p, [clipTo](HardtanhOp op, OpBuilder &b, Location l, Value x) -> Value {
+    return clipTo(b, l, x, op.getTMin(), op.getTMax());
+  });
+  addUnary<IsfiniteV2Op>(p, [](IsfiniteV2Op, OpBuilder &b, Location l, Value x) -> Value {
+    // Ordered and below infinity in magnitude (NaN compares false).
+    return arith::CmpFOp::create(b, l, arith::CmpFPredicate::OLT, math::AbsFOp::create(b, l, x),
+                                 cst(b, l, x, INFINITY));
+  });
   addUnary<IsinfV2Op>(p, [](IsinfV2Op, OpBuilder &b, Location l, Value x) -> Value {
     return arith::CmpFOp::create(b, l, arith::CmpFPredicate::OEQ, math::AbsFOp::create(b, l, x),
                                  cst(b, l, x, INFINITY));

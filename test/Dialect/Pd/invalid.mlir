@@ -1977,3 +1977,21 @@ func.func @negative_distribute_fpn_lod(%rois: tensor<?x4xf32>) {
   %r:2, %i = pd.distribute_fpn_proposals %rois {min_level = 2 : i32, max_level = 3 : i32, refer_level = 4 : i32, refer_scale = 224 : i32, resultSegmentSizes = array<i32: 2, 1, 0>} : (tensor<?x4xf32>) -> (tensor<?x4xf32>, tensor<?x4xf32>, tensor<?x1xi32>)
   return
 }
+
+// -----
+
+// Tests that softshrink refuses a negative lambda (Paddle requires >= 0).
+func.func @negative_softshrink_lambda(%x: tensor<4xf32>) {
+  // expected-error @+1 {{whose value is at least 0.0}}
+  %0 = pd.softshrink %x {lambda = -5.0e-1 : f32} : (tensor<4xf32>) -> tensor<4xf32>
+  return
+}
+
+// -----
+
+// Tests that isfinite_v2 yields booleans of its input's shape.
+func.func @negative_isfinite_shape(%x: tensor<4xf32>) {
+  // expected-error @+1 {{result #0 has type 'tensor<5xi1>' but the inferred type is 'tensor<4xi1>'}}
+  %0 = pd.isfinite_v2 %x : (tensor<4xf32>) -> tensor<5xi1>
+  return
+}

@@ -1332,6 +1332,105 @@ func.func @isnan_v2(%x: tensor<?x64xf32>) -> (tensor<?x64xi1>) {
   return %m : tensor<?x64xi1>
 }
 
+// Tests that pd.log2 round-trips (with its attributes).
+// CHECK-LABEL: func.func @log2
+// CHECK: %[[R:.*]] = pd.log2 %arg0 : (tensor<?x64xf32>) -> tensor<?x64xf32>
+// CHECK: return %[[R]]
+func.func @log2(%x: tensor<?x64xf32>) -> (tensor<?x64xf32>) {
+  %y = pd.log2 %x : (tensor<?x64xf32>) -> tensor<?x64xf32>
+  return %y : tensor<?x64xf32>
+}
+
+// Tests that pd.log10 round-trips (with its attributes).
+// CHECK-LABEL: func.func @log10
+// CHECK: %[[R:.*]] = pd.log10 %arg0 : (tensor<?x64xf32>) -> tensor<?x64xf32>
+// CHECK: return %[[R]]
+func.func @log10(%x: tensor<?x64xf32>) -> (tensor<?x64xf32>) {
+  %y = pd.log10 %x : (tensor<?x64xf32>) -> tensor<?x64xf32>
+  return %y : tensor<?x64xf32>
+}
+
+// Tests that pd.log1p round-trips (with its attributes).
+// CHECK-LABEL: func.func @log1p
+// CHECK: %[[R:.*]] = pd.log1p %arg0 : (tensor<?x64xf32>) -> tensor<?x64xf32>
+// CHECK: return %[[R]]
+func.func @log1p(%x: tensor<?x64xf32>) -> (tensor<?x64xf32>) {
+  %y = pd.log1p %x : (tensor<?x64xf32>) -> tensor<?x64xf32>
+  return %y : tensor<?x64xf32>
+}
+
+// Tests that pd.logsigmoid round-trips (with its attributes).
+// CHECK-LABEL: func.func @logsigmoid
+// CHECK: %[[R:.*]] = pd.logsigmoid %arg0 : (tensor<?x64xf32>) -> tensor<?x64xf32>
+// CHECK: return %[[R]]
+func.func @logsigmoid(%x: tensor<?x64xf32>) -> (tensor<?x64xf32>) {
+  %y = pd.logsigmoid %x : (tensor<?x64xf32>) -> tensor<?x64xf32>
+  return %y : tensor<?x64xf32>
+}
+
+// Tests that pd.hard_shrink round-trips (with its attributes).
+// CHECK-LABEL: func.func @hard_shrink
+// CHECK: %[[R:.*]] = pd.hard_shrink %arg0 {threshold = 2.500000e-01 : f32} : (tensor<?x64xf32>) -> tensor<?x64xf32>
+// CHECK: return %[[R]]
+func.func @hard_shrink(%x: tensor<?x64xf32>) -> (tensor<?x64xf32>) {
+  %y = pd.hard_shrink %x {threshold = 2.500000e-01 : f32} : (tensor<?x64xf32>) -> tensor<?x64xf32>
+  return %y : tensor<?x64xf32>
+}
+
+// Tests that pd.softshrink round-trips (with its attributes).
+// CHECK-LABEL: func.func @softshrink
+// CHECK: %[[R:.*]] = pd.softshrink %arg0 {lambda = 2.500000e-01 : f32} : (tensor<?x64xf32>) -> tensor<?x64xf32>
+// CHECK: return %[[R]]
+func.func @softshrink(%x: tensor<?x64xf32>) -> (tensor<?x64xf32>) {
+  %y = pd.softshrink %x {lambda = 2.500000e-01 : f32} : (tensor<?x64xf32>) -> tensor<?x64xf32>
+  return %y : tensor<?x64xf32>
+}
+
+// Tests that pd.tanh_shrink round-trips (with its attributes).
+// CHECK-LABEL: func.func @tanh_shrink
+// CHECK: %[[R:.*]] = pd.tanh_shrink %arg0 : (tensor<?x64xf32>) -> tensor<?x64xf32>
+// CHECK: return %[[R]]
+func.func @tanh_shrink(%x: tensor<?x64xf32>) -> (tensor<?x64xf32>) {
+  %y = pd.tanh_shrink %x : (tensor<?x64xf32>) -> tensor<?x64xf32>
+  return %y : tensor<?x64xf32>
+}
+
+// Tests that pd.brelu round-trips (with its attributes).
+// CHECK-LABEL: func.func @brelu
+// CHECK: %[[R:.*]] = pd.brelu %arg0 {t_max = 6.000000e+00 : f32, t_min = 1.000000e+00 : f32} : (tensor<?x64xf32>) -> tensor<?x64xf32>
+// CHECK: return %[[R]]
+func.func @brelu(%x: tensor<?x64xf32>) -> (tensor<?x64xf32>) {
+  %y = pd.brelu %x {t_max = 6.000000e+00 : f32, t_min = 1.000000e+00 : f32} : (tensor<?x64xf32>) -> tensor<?x64xf32>
+  return %y : tensor<?x64xf32>
+}
+
+// Tests that pd.hardtanh round-trips (with its attributes).
+// CHECK-LABEL: func.func @hardtanh
+// CHECK: %[[R:.*]] = pd.hardtanh %arg0 {t_max = 2.000000e+00 : f32, t_min = -2.000000e+00 : f32} : (tensor<?x64xf32>) -> tensor<?x64xf32>
+// CHECK: return %[[R]]
+func.func @hardtanh(%x: tensor<?x64xf32>) -> (tensor<?x64xf32>) {
+  %y = pd.hardtanh %x {t_max = 2.000000e+00 : f32, t_min = -2.000000e+00 : f32} : (tensor<?x64xf32>) -> tensor<?x64xf32>
+  return %y : tensor<?x64xf32>
+}
+
+// Tests that pd.round round-trips (with its attributes).
+// CHECK-LABEL: func.func @round
+// CHECK: %[[R:.*]] = pd.round %arg0 : (tensor<?x64xf32>) -> tensor<?x64xf32>
+// CHECK: return %[[R]]
+func.func @round(%x: tensor<?x64xf32>) -> (tensor<?x64xf32>) {
+  %y = pd.round %x : (tensor<?x64xf32>) -> tensor<?x64xf32>
+  return %y : tensor<?x64xf32>
+}
+
+// Tests that pd.isfinite_v2 round-trips.
+// CHECK-LABEL: func.func @isfinite_v2
+// CHECK: %[[R:.*]] = pd.isfinite_v2 %arg0 : (tensor<?x64xf32>) -> tensor<?x64xi1>
+// CHECK: return %[[R]]
+func.func @isfinite_v2(%x: tensor<?x64xf32>) -> (tensor<?x64xi1>) {
+  %m = pd.isfinite_v2 %x : (tensor<?x64xf32>) -> tensor<?x64xi1>
+  return %m : tensor<?x64xi1>
+}
+
 // Tests that pd.logical_xor round-trips.
 // CHECK-LABEL: func.func @logical_xor
 // CHECK: %[[R:.*]] = pd.logical_xor %arg0, %arg1 : (tensor<?x4xi1>, tensor<?x4xi1>) -> tensor<?x4xi1>

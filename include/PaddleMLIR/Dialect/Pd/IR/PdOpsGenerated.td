@@ -1435,6 +1435,309 @@ def Pd_ThresholdedReluOp : Pd_Op<"thresholded_relu"> {
   }];
 }
 
+def Pd_Log2Op : Pd_Op<"log2"> {
+  let summary = "elementwise base-2 logarithm";
+  let description = [{
+    Paddle operator `log2`: elementwise base-2 logarithm.
+
+    Input slots: X. Output slots: Out.
+
+    Example:
+
+    ```mlir
+    %y = pd.log2 %x : (tensor<?x64xf32>) -> tensor<?x64xf32>
+    ```
+  }];
+  let arguments = (ins
+    Pd_FloatTensor:$X
+  );
+  let results = (outs Pd_FloatTensor:$Out);
+  let assemblyFormat = "$X attr-dict `:` functional-type(operands, results)";
+  let extraClassDefinition = [{
+  ::llvm::LogicalResult $cppClass::inferResultTypes(
+      ::llvm::SmallVectorImpl<::mlir::Type> &types, bool emitErrors) {
+    types.push_back(getX().getType());
+    return ::mlir::success();
+  }
+  }];
+}
+
+def Pd_Log10Op : Pd_Op<"log10"> {
+  let summary = "elementwise base-10 logarithm";
+  let description = [{
+    Paddle operator `log10`: elementwise base-10 logarithm.
+
+    Input slots: X. Output slots: Out.
+
+    Example:
+
+    ```mlir
+    %y = pd.log10 %x : (tensor<?x64xf32>) -> tensor<?x64xf32>
+    ```
+  }];
+  let arguments = (ins
+    Pd_FloatTensor:$X
+  );
+  let results = (outs Pd_FloatTensor:$Out);
+  let assemblyFormat = "$X attr-dict `:` functional-type(operands, results)";
+  let extraClassDefinition = [{
+  ::llvm::LogicalResult $cppClass::inferResultTypes(
+      ::llvm::SmallVectorImpl<::mlir::Type> &types, bool emitErrors) {
+    types.push_back(getX().getType());
+    return ::mlir::success();
+  }
+  }];
+}
+
+def Pd_Log1pOp : Pd_Op<"log1p"> {
+  let summary = "elementwise log(1 + x), accurate near 0";
+  let description = [{
+    Paddle operator `log1p`: elementwise log(1 + x), accurate near 0.
+
+    Input slots: X. Output slots: Out.
+
+    Example:
+
+    ```mlir
+    %y = pd.log1p %x : (tensor<?x64xf32>) -> tensor<?x64xf32>
+    ```
+  }];
+  let arguments = (ins
+    Pd_FloatTensor:$X
+  );
+  let results = (outs Pd_FloatTensor:$Out);
+  let assemblyFormat = "$X attr-dict `:` functional-type(operands, results)";
+  let extraClassDefinition = [{
+  ::llvm::LogicalResult $cppClass::inferResultTypes(
+      ::llvm::SmallVectorImpl<::mlir::Type> &types, bool emitErrors) {
+    types.push_back(getX().getType());
+    return ::mlir::success();
+  }
+  }];
+}
+
+def Pd_LogsigmoidOp : Pd_Op<"logsigmoid"> {
+  let summary = "log(1 / (1 + exp(-x))), without overflow";
+  let description = [{
+    Paddle operator `logsigmoid`: log(1 / (1 + exp(-x))), without overflow.
+
+    Input slots: X. Output slots: Out.
+
+    Example:
+
+    ```mlir
+    %y = pd.logsigmoid %x : (tensor<?x64xf32>) -> tensor<?x64xf32>
+    ```
+  }];
+  let arguments = (ins
+    Pd_FloatTensor:$X
+  );
+  let results = (outs Pd_FloatTensor:$Out);
+  let assemblyFormat = "$X attr-dict `:` functional-type(operands, results)";
+  let extraClassDefinition = [{
+  ::llvm::LogicalResult $cppClass::inferResultTypes(
+      ::llvm::SmallVectorImpl<::mlir::Type> &types, bool emitErrors) {
+    types.push_back(getX().getType());
+    return ::mlir::success();
+  }
+  }];
+}
+
+def Pd_HardShrinkOp : Pd_Op<"hard_shrink"> {
+  let summary = "x where |x| > threshold, else 0";
+  let description = [{
+    Paddle operator `hard_shrink`: x where |x| > threshold, else 0.
+
+    Input slots: X. Output slots: Out.
+
+    Example:
+
+    ```mlir
+    %y = pd.hard_shrink %x : (tensor<?x64xf32>) -> tensor<?x64xf32>
+    ```
+  }];
+  let arguments = (ins
+    Pd_FloatTensor:$X,
+    DefaultValuedAttr<F32Attr, "0.5">:$threshold
+  );
+  let results = (outs Pd_FloatTensor:$Out);
+  let assemblyFormat = "$X attr-dict `:` functional-type(operands, results)";
+  let extraClassDefinition = [{
+  ::llvm::LogicalResult $cppClass::inferResultTypes(
+      ::llvm::SmallVectorImpl<::mlir::Type> &types, bool emitErrors) {
+    types.push_back(getX().getType());
+    return ::mlir::success();
+  }
+  }];
+}
+
+def Pd_SoftshrinkOp : Pd_Op<"softshrink"> {
+  let summary = "x - lambda above lambda, x + lambda below -lambda, else 0";
+  let description = [{
+    Paddle operator `softshrink`: x - lambda above lambda, x + lambda below -lambda, else 0.
+
+    Input slots: X. Output slots: Out.
+
+    Example:
+
+    ```mlir
+    %y = pd.softshrink %x : (tensor<?x64xf32>) -> tensor<?x64xf32>
+    ```
+  }];
+  let arguments = (ins
+    Pd_FloatTensor:$X,
+    DefaultValuedAttr<ConfinedAttr<F32Attr, [Pd_F32Min<"0.0">]>, "0.5">:$lambda
+  );
+  let results = (outs Pd_FloatTensor:$Out);
+  let assemblyFormat = "$X attr-dict `:` functional-type(operands, results)";
+  let extraClassDefinition = [{
+  ::llvm::LogicalResult $cppClass::inferResultTypes(
+      ::llvm::SmallVectorImpl<::mlir::Type> &types, bool emitErrors) {
+    types.push_back(getX().getType());
+    return ::mlir::success();
+  }
+  }];
+}
+
+def Pd_TanhShrinkOp : Pd_Op<"tanh_shrink"> {
+  let summary = "x - tanh(x)";
+  let description = [{
+    Paddle operator `tanh_shrink`: x - tanh(x).
+
+    Input slots: X. Output slots: Out.
+
+    Example:
+
+    ```mlir
+    %y = pd.tanh_shrink %x : (tensor<?x64xf32>) -> tensor<?x64xf32>
+    ```
+  }];
+  let arguments = (ins
+    Pd_FloatTensor:$X
+  );
+  let results = (outs Pd_FloatTensor:$Out);
+  let assemblyFormat = "$X attr-dict `:` functional-type(operands, results)";
+  let extraClassDefinition = [{
+  ::llvm::LogicalResult $cppClass::inferResultTypes(
+      ::llvm::SmallVectorImpl<::mlir::Type> &types, bool emitErrors) {
+    types.push_back(getX().getType());
+    return ::mlir::success();
+  }
+  }];
+}
+
+def Pd_BreluOp : Pd_Op<"brelu"> {
+  let summary = "clip(x, t_min, t_max) (Fluid's bounded relu)";
+  let description = [{
+    Paddle operator `brelu`: clip(x, t_min, t_max) (Fluid's bounded relu).
+
+    Input slots: X. Output slots: Out.
+
+    Example:
+
+    ```mlir
+    %y = pd.brelu %x : (tensor<?x64xf32>) -> tensor<?x64xf32>
+    ```
+  }];
+  let arguments = (ins
+    Pd_FloatTensor:$X,
+    DefaultValuedAttr<F32Attr, "0.0">:$t_min,
+    DefaultValuedAttr<F32Attr, "24.0">:$t_max
+  );
+  let results = (outs Pd_FloatTensor:$Out);
+  let assemblyFormat = "$X attr-dict `:` functional-type(operands, results)";
+  let extraClassDefinition = [{
+  ::llvm::LogicalResult $cppClass::inferResultTypes(
+      ::llvm::SmallVectorImpl<::mlir::Type> &types, bool emitErrors) {
+    types.push_back(getX().getType());
+    return ::mlir::success();
+  }
+  }];
+}
+
+def Pd_HardtanhOp : Pd_Op<"hardtanh"> {
+  let summary = "clip(x, t_min, t_max)";
+  let description = [{
+    Paddle operator `hardtanh`: clip(x, t_min, t_max).
+
+    Input slots: X. Output slots: Out.
+
+    Example:
+
+    ```mlir
+    %y = pd.hardtanh %x : (tensor<?x64xf32>) -> tensor<?x64xf32>
+    ```
+  }];
+  let arguments = (ins
+    Pd_FloatTensor:$X,
+    DefaultValuedAttr<F32Attr, "-1.0">:$t_min,
+    DefaultValuedAttr<F32Attr, "1.0">:$t_max
+  );
+  let results = (outs Pd_FloatTensor:$Out);
+  let assemblyFormat = "$X attr-dict `:` functional-type(operands, results)";
+  let extraClassDefinition = [{
+  ::llvm::LogicalResult $cppClass::inferResultTypes(
+      ::llvm::SmallVectorImpl<::mlir::Type> &types, bool emitErrors) {
+    types.push_back(getX().getType());
+    return ::mlir::success();
+  }
+  }];
+}
+
+def Pd_RoundOp : Pd_Op<"round"> {
+  let summary = "elementwise round to nearest, halves away from zero";
+  let description = [{
+    Paddle operator `round`: elementwise round to nearest, halves away from zero.
+
+    Input slots: X. Output slots: Out.
+
+    Example:
+
+    ```mlir
+    %y = pd.round %x : (tensor<?x64xf32>) -> tensor<?x64xf32>
+    ```
+  }];
+  let arguments = (ins
+    Pd_FloatTensor:$X
+  );
+  let results = (outs Pd_FloatTensor:$Out);
+  let assemblyFormat = "$X attr-dict `:` functional-type(operands, results)";
+  let extraClassDefinition = [{
+  ::llvm::LogicalResult $cppClass::inferResultTypes(
+      ::llvm::SmallVectorImpl<::mlir::Type> &types, bool emitErrors) {
+    types.push_back(getX().getType());
+    return ::mlir::success();
+  }
+  }];
+}
+
+def Pd_IsfiniteV2Op : Pd_Op<"isfinite_v2"> {
+  let summary = "elementwise test for a finite value";
+  let description = [{
+    Paddle operator `isfinite_v2`: elementwise test for a finite value.
+
+    Input slots: X. Output slots: Out.
+
+    Example:
+
+    ```mlir
+    %m = pd.isfinite_v2 %x : (tensor<?x64xf32>) -> tensor<?x64xi1>
+    ```
+  }];
+  let arguments = (ins
+    Pd_FloatTensor:$X
+  );
+  let results = (outs Pd_BoolTensor:$Out);
+  let assemblyFormat = "$X attr-dict `:` functional-type(operands, results)";
+  let extraClassDefinition = [{
+  ::llvm::LogicalResult $cppClass::inferResultTypes(
+      ::llvm::SmallVectorImpl<::mlir::Type> &types, bool emitErrors) {
+    types.push_back(::llvm::cast<::mlir::ShapedType>(getX().getType()).clone(::mlir::IntegerType::get(getContext(), 1)));
+    return ::mlir::success();
+  }
+  }];
+}
+
 def Pd_IsinfV2Op : Pd_Op<"isinf_v2"> {
   let summary = "elementwise test for +-infinity";
   let description = [{
