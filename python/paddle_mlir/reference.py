@@ -1156,6 +1156,46 @@ def _where(ins, a):
     return {"Out": np.where(ins["Condition"][0].astype(bool), x, ins["Y"][0]).astype(x.dtype)}
 
 
+def _reduced_axes(x, axes, all_):
+    return tuple(range(x.ndim)) if all_ or not len(axes) else tuple(d % x.ndim for d in axes)
+
+
+def _full_1d(y):
+    """Paddle <= 2.4 keeps a full reduction 1-D."""
+    return y.reshape(1) if y.ndim == 0 else y
+
+
+def _reduce_bool(fn, x, a):
+    axes = _reduced_axes(x, a.get("dim", [0]), a.get("reduce_all", False))
+    return _full_1d(np.asarray(fn(x.astype(bool), axis=axes, keepdims=a.get("keep_dim", False))))
+
+
+def _logsumexp(ins, a):
+    x = ins["X"][0]
+    axes = _reduced_axes(x, a.get("axis", [0]), a.get("reduce_all", False))
+    m = np.max(x, axis=axes, keepdims=True)
+    m = np.where(np.isinf(m), 0, m)
+    with np.errstate(divide="ignore"):   # a slice of -inf: log(0) = -inf, as Paddle gives
+        y = np.log(np.sum(np.exp(x.astype(np.float64) - m), axis=axes, keepdims=True)) + m
+    if not a.get("keepdim", False):
+        y = np.squeeze(y, axis=axes)
+    return {"Out": _full_1d(np.asarray(y)).astype(x.dtype)}
+
+
+def _p_norm(ins, a):
+    x = ins["X"][0].astype(np.float64)
+    p, keep = a.get("porder", 2.0), a.get("keepdim", False)
+    axes = tuple(range(x.ndim)) if a.get("asvector", False) else (a.get("axis", -1) % x.ndim,)
+    ax = np.abs(x)
+    if np.isinf(p):
+        y = (np.max if p > 0 else np.min)(ax, axis=axes, keepdims=keep)
+    elif p == 0:
+        y = np.sum(x != 0, axis=axes, keepdims=keep).astype(np.float64)
+    else:
+        y = np.sum(ax ** p, axis=axes, keepdims=keep) ** (1.0 / p)
+    return {"Out": _full_1d(np.asarray(y)).astype(ins["X"][0].dtype)}
+
+
 OPS.update({
     "abs": _unary(lambda x, a: np.abs(x)), "floor": _unary(lambda x, a: np.floor(x)),
     "cos": _unary(lambda x, a: np.cos(x)), "sin": _unary(lambda x, a: np.sin(x)),
@@ -1170,6 +1210,11 @@ OPS.update({
     "hardtanh": _unary(lambda x, a: np.clip(x, a.get("t_min", -1.0), a.get("t_max", 1.0))),
     "round": _unary(lambda x, a: np.sign(x) * np.floor(np.abs(x) + 0.5)),
     "isfinite_v2": lambda ins, a: {"Out": np.isfinite(ins["X"][0])},
+    "reduce_all": lambda ins, a: {"Out": _reduce_bool(np.all, ins["X"][0], a)},
+    "reduce_any": lambda ins, a: {"Out": _reduce_bool(np.any, ins["X"][0], a)},
+    "logsumexp": _logsumexp, "p_norm": _p_norm,
+    "mv": lambda ins, a: {"Out": ins["X"][0] @ ins["Vec"][0]},
+    "bmm": lambda ins, a: {"Out": np.matmul(ins["X"][0], ins["Y"][0])},
     "elementwise_pow": _elementwise(np.power), "elementwise_floordiv": _elementwise(np.floor_divide),
     "elementwise_mod": _elementwise(np.mod),   # the remainder takes the divisor's sign
     "greater_equal": _elementwise(np.greater_equal), "less_equal": _elementwise(np.less_equal),

@@ -66,12 +66,13 @@ def compare(name, summary):
               f"%m = pd.{name} %x, %y : (tensor<?x8xf32>, tensor<?x8xf32>) -> tensor<?x8xi1>")
 
 
-def reduce(name, summary):
-    return Op(name, ["X:num"], ["Out:num"],
+def reduce(name, summary, kind="num"):
+    elem = "i1" if kind == "bool" else "f32"
+    return Op(name, ["X:" + kind], ["Out:" + kind],
               [A("dim", "ints", [0]), A("keep_dim", "bool", False), A("reduce_all", "bool", False),
                A("in_dtype", "i32", -1), A("out_dtype", "i32", -1)],
               "custom", summary,
-              f"%s = pd.{name} %x {{dim = array<i32: 1>, keep_dim = true}} : (tensor<?x128xf32>) -> tensor<?x1xf32>")
+              f"%s = pd.{name} %x {{dim = array<i32: 1>, keep_dim = true}} : (tensor<?x128x{elem}>) -> tensor<?x1x{elem}>")
 
 
 def interp(name, method):
@@ -334,6 +335,12 @@ OPS = [
        [A("transpose_X", "bool", False), A("transpose_Y", "bool", False), A("alpha", "f32", 1.0)], "custom",
        "batched matrix product alpha * op(X) * op(Y) (Paddle 1.x)",
        "%y = pd.matmul %q, %k {transpose_Y = true, alpha = 0.125 : f32} : (tensor<?x12x128x64xf32>, tensor<?x12x128x64xf32>) -> tensor<?x12x128x128xf32>"),
+    Op("mv", ["X:float", "Vec:float"], ["Out:float"], [], "custom",
+       "matrix-vector product: X [M, N] times Vec [N]",
+       "%y = pd.mv %x, %v : (tensor<?x8xf32>, tensor<8xf32>) -> tensor<?xf32>"),
+    Op("bmm", ["X:float", "Y:float"], ["Out:float"], [], "custom",
+       "batched matrix product: X [B, M, K] times Y [B, K, N]",
+       "%z = pd.bmm %x, %y : (tensor<?x4x8xf32>, tensor<?x8x3xf32>) -> tensor<?x4x3xf32>"),
     Op("matmul_v2", ["X:float", "Y:float"], ["Out:float"],
        [A("trans_x", "bool", False), A("trans_y", "bool", False)], "custom",
        "batched matrix product with numpy broadcasting of batch dims",
@@ -471,6 +478,18 @@ OPS = [
     reduce("reduce_max", "maximum over the listed dims"),
     reduce("reduce_min", "minimum over the listed dims"),
     reduce("reduce_prod", "product over the listed dims"),
+    reduce("reduce_all", "logical and over the listed dims", kind="bool"),
+    reduce("reduce_any", "logical or over the listed dims", kind="bool"),
+    Op("logsumexp", ["X:float"], ["Out:float"],
+       [A("axis", "ints", [0]), A("keepdim", "bool", False), A("reduce_all", "bool", False)], "custom",
+       "log(sum(exp(x))) over the listed axes, computed around the maximum",
+       "%s = pd.logsumexp %x {axis = array<i32: 1>} : (tensor<?x128xf32>) -> tensor<?xf32>"),
+    Op("p_norm", ["X:float"], ["Out:float"],
+       [A("porder", "f32", 2.0), A("axis", "i32", -1), A("epsilon", "f32", 1e-12, fmin="0.0"),
+        A("keepdim", "bool", False), A("asvector", "bool", False)], "custom",
+       "vector p-norm along an axis (or of all elements with asvector): (sum |x|^p)^(1/p), max |x| for "
+       "p = inf, min |x| for p = -inf, the count of nonzeros for p = 0",
+       "%n = pd.p_norm %x {porder = 2.0 : f32, axis = 1 : i32} : (tensor<?x128xf32>) -> tensor<?xf32>"),
     Op("mean", ["X:float"], ["Out:float"], [], "custom", "mean of all elements, as a 1-element tensor",
        "%y = pd.mean %x : (tensor<?x10xf32>) -> tensor<1xf32>"),
     Op("sum", ["X:num*"], ["Out:num"], [], "custom", "elementwise sum of same-shaped tensors",

@@ -956,6 +956,34 @@ struct Conv2dGradFilterLowering : OpConversionPattern<Conv2dGradFilterOp> {
 /// reduce_sum / reduce_mean / reduce_max / reduce_min / reduce_prod over
 /// `dim` (or all dims), with keep_dim restoring the reduced dims as size 1.
 /// Float and (except mean) signed integer elements.
+/// The dims a reduction of a rank-`rank` tensor folds, sorted and unique:
+/// all of them with `all` (or for a 0-d input), else `dims` (negative
+/// ones from the end; an empty list folds all, as Paddle does).
+SmallVector<int64_t> reducedDims(int64_t rank, bool all, ArrayRef<int32_t> dims) {
+  SmallVector<int64_t> out;
+  if (all || rank == 0 || dims.empty()) {
+    for (int64_t i = 0; i < rank; ++i)
+      out.push_back(i);
+    return out;
+  }
+  for (int32_t d : dims)
+    out.push_back(d < 0 ? d + rank : d);
+  llvm::sort(out);
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
+/// `x` with the reduced `dims` of a reduction result `y` put back as size
+/// 1, so that `y` broadcasts against `x`.
+Value keepReducedDims(OpBuilder &b, Location loc, Value y, Value x, ArrayRef<int64_t> dims) {
+  auto xt = cast<RankedTensorType>(x.getType());
+  SmallVector<int64_t> shape(xt.getShape());
+  for (int64_t d : dims)
+    shape[d] = 1;
+  auto kt = RankedTensorType::get(shape, cast<RankedTensorType>(y.getType()).getElementType());
+  return *restoreReducedDims(b, loc, y, kt, dims, xt.getRank());
+}
+
 template <typename OpTy> struct ReduceLowering : OpConversionPattern<OpTy> {
   using OpConversionPattern<OpTy>::OpConversionPattern;
   LogicalResult matchAndRewrite(OpTy op, typename OpTy::Adaptor a,
@@ -975,16 +1003,7 @@ template <typename OpTy> struct ReduceLowering : OpConversionPattern<OpTy> {
     if ((!isF && !(isInt && !isMean)) || rt.getElementType() != elem)
       return r.notifyMatchFailure(op, "float or signed integer reductions only");
     int64_t rank = xt.getRank();
-    SmallVector<int64_t> dims;
-    if (op.getReduceAll() || rank == 0) {
-      for (int64_t i = 0; i < rank; ++i)
-        dims.push_back(i);
-    } else {
-      for (int32_t d : op.getDim())
-        dims.push_back(d < 0 ? d + rank : d);
-    }
-    llvm::sort(dims);
-    dims.erase(std::unique(dims.begin(), dims.end()), dims.end());
+    SmallVector<int64_t> dims = reducedDims(rank, op.getReduceAll(), op.getDim());
     double init = isMax    ? -std::numeric_limits<double>::infinity()
                   : isMin  ? std::numeric_limits<double>::infinity()
                   : isProd ? 1.0
@@ -1019,6 +1038,160 @@ template <typename OpTy> struct ReduceLowering : OpConversionPattern<OpTy> {
     if (failed(restored))
       return r.notifyMatchFailure(op, "unexpected reduction result shape");
     r.replaceOp(op, *restored);
+    return success();
+  }
+};
+
+/// reduce_all / reduce_any over booleans.
+template <typename OpTy, bool All> struct BoolReduceLowering : OpConversionPattern<OpTy> {
+  using OpConversionPattern<OpTy>::OpConversionPattern;
+  LogicalResult matchAndRewrite(OpTy op, typename OpTy::Adaptor a,
+                                ConversionPatternRewriter &r) const override {
+    Value x = a.getX();
+    int64_t rank = cast<RankedTensorType>(x.getType()).getRank();
+    SmallVector<int64_t> dims = reducedDims(rank, op.getReduceAll(), op.getDim());
+    Value y = reduceDims(r, op.getLoc(), x, dims, All ? 1.0 : 0.0,
+                         [](OpBuilder &b, Location l, Value acc, Value v) -> Value {
+                           if (All)
+                             return arith::AndIOp::create(b, l, acc, v);
+                           return arith::OrIOp::create(b, l, acc, v);
+                         });
+    auto restored =
+        restoreReducedDims(r, op.getLoc(), y, cast<RankedTensorType>(op.getType()), dims, rank);
+    if (failed(restored))
+      return r.notifyMatchFailure(op, "unexpected reduction result shape");
+    r.replaceOp(op, *restored);
+    return success();
+  }
+};
+
+/// logsumexp: m + log(sum(exp(x - m))) with m the maximum over the dims
+/// (0 where that is infinite, so all -inf gives -inf and +inf gives +inf).
+struct LogsumexpLowering : OpConversionPattern<LogsumexpOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(LogsumexpOp op, OpAdaptor a,
+                                ConversionPatternRewriter &r) const override {
+    Location loc = op.getLoc();
+    Value x = a.getX();
+    auto xt = cast<RankedTensorType>(x.getType());
+    SmallVector<int64_t> dims = reducedDims(xt.getRank(), op.getReduceAll(), op.getAxis());
+    Value m = reduceDims(r, loc, x, dims, -std::numeric_limits<double>::infinity(),
+                         [](OpBuilder &b, Location l, Value acc, Value v) -> Value {
+                           return arith::MaximumFOp::create(b, l, acc, v);
+                         });
+    auto mt = cast<RankedTensorType>(m.getType());
+    m = *elementwise(
+        r, loc, mt, ValueRange{m}, {0}, [](OpBuilder &b, Location l, ValueRange v) -> Value {
+          Value inf = arith::CmpFOp::create(b, l, arith::CmpFPredicate::OEQ,
+                                            math::AbsFOp::create(b, l, v[0]),
+                                            scalar(b, l, v[0].getType(), INFINITY));
+          return arith::SelectOp::create(b, l, inf, scalar(b, l, v[0].getType(), 0), v[0]);
+        });
+    Value mk = keepReducedDims(r, loc, m, x, dims);
+    Value e = *elementwise(
+        r, loc, xt, ValueRange{x, mk}, {0, 0}, [](OpBuilder &b, Location l, ValueRange v) -> Value {
+          return math::ExpOp::create(b, l, arith::SubFOp::create(b, l, v[0], v[1]));
+        });
+    Value sum =
+        reduceDims(r, loc, e, dims, 0.0, [](OpBuilder &b, Location l, Value acc, Value v) -> Value {
+          return arith::AddFOp::create(b, l, acc, v);
+        });
+    Value y =
+        *elementwise(r, loc, mt, ValueRange{sum, m}, {0, 0},
+                     [](OpBuilder &b, Location l, ValueRange v) -> Value {
+                       return arith::AddFOp::create(b, l, math::LogOp::create(b, l, v[0]), v[1]);
+                     });
+    auto restored =
+        restoreReducedDims(r, loc, y, cast<RankedTensorType>(op.getType()), dims, xt.getRank());
+    if (failed(restored))
+      return r.notifyMatchFailure(op, "unexpected reduction result shape");
+    r.replaceOp(op, *restored);
+    return success();
+  }
+};
+
+/// p_norm: (sum |x|^p)^(1/p) along the axis (all elements with asvector);
+/// max |x| for p = inf, min |x| for p = -inf, the nonzero count for p = 0.
+struct PNormLowering : OpConversionPattern<PNormOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(PNormOp op, OpAdaptor a,
+                                ConversionPatternRewriter &r) const override {
+    Location loc = op.getLoc();
+    Value x = a.getX();
+    auto xt = cast<RankedTensorType>(x.getType());
+    SmallVector<int64_t> dims = reducedDims(xt.getRank(), op.getAsvector(), {op.getAxis()});
+    double p = op.getPorder().convertToDouble();
+    Type elem = xt.getElementType();
+    Value ax = *elementwise(
+        r, loc, xt, ValueRange{x}, {0}, [&](OpBuilder &b, Location l, ValueRange v) -> Value {
+          Value m = math::AbsFOp::create(b, l, v[0]);
+          if (p == 0) {
+            Value nz =
+                arith::CmpFOp::create(b, l, arith::CmpFPredicate::UNE, v[0], scalar(b, l, elem, 0));
+            return arith::UIToFPOp::create(b, l, elem, nz);
+          }
+          if (std::isinf(p) || p == 1)
+            return m;
+          if (p == 2)
+            return arith::MulFOp::create(b, l, m, m);
+          return math::PowFOp::create(b, l, m, scalar(b, l, elem, p));
+        });
+    double init = std::isinf(p) ? (p > 0 ? 0.0 : std::numeric_limits<double>::infinity()) : 0.0;
+    Value y = reduceDims(r, loc, ax, dims, init,
+                         [&](OpBuilder &b, Location l, Value acc, Value v) -> Value {
+                           if (std::isinf(p))
+                             return p > 0 ? arith::MaximumFOp::create(b, l, acc, v).getResult()
+                                          : arith::MinimumFOp::create(b, l, acc, v).getResult();
+                           return arith::AddFOp::create(b, l, acc, v);
+                         });
+    if (!std::isinf(p) && p != 0 && p != 1) {
+      auto yt = cast<RankedTensorType>(y.getType());
+      y = *elementwise(r, loc, yt, ValueRange{y}, {0},
+                       [&](OpBuilder &b, Location l, ValueRange v) -> Value {
+                         if (p == 2)
+                           return math::SqrtOp::create(b, l, v[0]);
+                         return math::PowFOp::create(b, l, v[0], scalar(b, l, elem, 1.0 / p));
+                       });
+    }
+    auto restored =
+        restoreReducedDims(r, loc, y, cast<RankedTensorType>(op.getType()), dims, xt.getRank());
+    if (failed(restored))
+      return r.notifyMatchFailure(op, "unexpected reduction result shape");
+    r.replaceOp(op, *restored);
+    return success();
+  }
+};
+
+/// mv (linalg.matvec) and bmm (linalg.batch_matmul) into zeroed results.
+struct MvLowering : OpConversionPattern<MvOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(MvOp op, OpAdaptor a, ConversionPatternRewriter &r) const override {
+    auto type = cast<RankedTensorType>(op.getType());
+    SmallVector<Value> dyn;
+    if (type.isDynamicDim(0))
+      dyn.push_back(tensor::DimOp::create(r, op.getLoc(), a.getX(), 0));
+    Value init = filled(r, op.getLoc(), type, dyn, 0.0);
+    r.replaceOp(op, linalg::MatvecOp::create(r, op.getLoc(), TypeRange{type},
+                                             ValueRange{a.getX(), a.getVec()}, ValueRange{init})
+                        .getResult(0));
+    return success();
+  }
+};
+
+struct BmmLowering : OpConversionPattern<BmmOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(BmmOp op, OpAdaptor a,
+                                ConversionPatternRewriter &r) const override {
+    auto type = cast<RankedTensorType>(op.getType());
+    Location loc = op.getLoc();
+    SmallVector<Value> dyn;
+    for (int64_t i = 0; i < 3; ++i)
+      if (type.isDynamicDim(i))
+        dyn.push_back(tensor::DimOp::create(r, loc, i == 2 ? a.getY() : a.getX(), i));
+    Value init = filled(r, loc, type, dyn, 0.0);
+    r.replaceOp(op, linalg::BatchMatmulOp::create(r, loc, TypeRange{type},
+                                                  ValueRange{a.getX(), a.getY()}, ValueRange{init})
+                        .getResult(0));
     return success();
   }
 };
@@ -1382,5 +1555,7 @@ void mlir::pd::populatePdNNToLinalgPatterns(RewritePatternSet &p) {
         ReduceLowering<ReduceMinOp>, ReduceLowering<ReduceProdOp>, ArgLowering<ArgMaxOp>,
         ArgLowering<ArgMinOp>, SoftmaxLowering<SoftmaxOp, false>,
         SoftmaxLowering<LogSoftmaxOp, true>>(p.getContext());
+  p.add<BoolReduceLowering<ReduceAllOp, true>, BoolReduceLowering<ReduceAnyOp, false>,
+        LogsumexpLowering, PNormLowering, MvLowering, BmmLowering>(p.getContext());
   p.add<Conv3dLowering>(p.getContext());
 }

@@ -1995,3 +1995,38 @@ func.func @negative_isfinite_shape(%x: tensor<4xf32>) {
   %0 = pd.isfinite_v2 %x : (tensor<4xf32>) -> tensor<5xi1>
   return
 }
+
+// -----
+
+// Tests that mv checks the vector against the matrix's columns.
+func.func @negative_mv(%x: tensor<4x8xf32>, %v: tensor<7xf32>) {
+  // expected-error @+1 {{X has 8 columns but Vec has 7 elements}}
+  %0 = pd.mv %x, %v : (tensor<4x8xf32>, tensor<7xf32>) -> tensor<4xf32>
+  return
+}
+
+// -----
+
+// Tests that bmm checks the batch sizes and the inner dims.
+func.func @negative_bmm(%x: tensor<2x4x8xf32>, %y: tensor<3x8x3xf32>, %z: tensor<2x5x3xf32>) {
+  // expected-error @+1 {{batch sizes differ: 2 and 3}}
+  %0 = pd.bmm %x, %y : (tensor<2x4x8xf32>, tensor<3x8x3xf32>) -> tensor<2x4x3xf32>
+  return
+}
+
+// -----
+
+func.func @negative_bmm_k(%x: tensor<2x4x8xf32>, %z: tensor<2x5x3xf32>) {
+  // expected-error @+1 {{X has K = 8 but Y has 5 rows}}
+  %0 = pd.bmm %x, %z : (tensor<2x4x8xf32>, tensor<2x5x3xf32>) -> tensor<2x4x3xf32>
+  return
+}
+
+// -----
+
+// Tests that p_norm checks its axis.
+func.func @negative_p_norm_axis(%x: tensor<4x8xf32>) {
+  // expected-error @+1 {{axis 2 is out of range}}
+  %0 = pd.p_norm %x {axis = 2 : i32} : (tensor<4x8xf32>) -> tensor<4xf32>
+  return
+}

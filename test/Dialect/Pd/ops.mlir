@@ -1431,6 +1431,36 @@ func.func @isfinite_v2(%x: tensor<?x64xf32>) -> (tensor<?x64xi1>) {
   return %m : tensor<?x64xi1>
 }
 
+// Tests that the boolean reductions round-trip.
+// CHECK-LABEL: func.func @reduce_all_any
+// CHECK: pd.reduce_all %arg0 {dim = array<i32: 1>, keep_dim = true} : (tensor<?x8xi1>) -> tensor<?x1xi1>
+// CHECK: pd.reduce_any %arg0 {reduce_all = true} : (tensor<?x8xi1>) -> tensor<1xi1>
+func.func @reduce_all_any(%x: tensor<?x8xi1>) -> (tensor<?x1xi1>, tensor<1xi1>) {
+  %a = pd.reduce_all %x {dim = array<i32: 1>, keep_dim = true} : (tensor<?x8xi1>) -> tensor<?x1xi1>
+  %b = pd.reduce_any %x {reduce_all = true} : (tensor<?x8xi1>) -> tensor<1xi1>
+  return %a, %b : tensor<?x1xi1>, tensor<1xi1>
+}
+
+// Tests that pd.logsumexp and pd.p_norm round-trip with their attributes.
+// CHECK-LABEL: func.func @logsumexp_p_norm
+// CHECK: pd.logsumexp %arg0 {axis = array<i32: 1>, keepdim = true} : (tensor<?x8xf32>) -> tensor<?x1xf32>
+// CHECK: pd.p_norm %arg0 {axis = 1 : i32, porder = 3.000000e+00 : f32} : (tensor<?x8xf32>) -> tensor<?xf32>
+func.func @logsumexp_p_norm(%x: tensor<?x8xf32>) -> (tensor<?x1xf32>, tensor<?xf32>) {
+  %a = pd.logsumexp %x {axis = array<i32: 1>, keepdim = true} : (tensor<?x8xf32>) -> tensor<?x1xf32>
+  %b = pd.p_norm %x {axis = 1 : i32, porder = 3.0 : f32} : (tensor<?x8xf32>) -> tensor<?xf32>
+  return %a, %b : tensor<?x1xf32>, tensor<?xf32>
+}
+
+// Tests that pd.mv and pd.bmm round-trip.
+// CHECK-LABEL: func.func @mv_bmm
+// CHECK: pd.mv %arg0, %arg1 : (tensor<?x8xf32>, tensor<8xf32>) -> tensor<?xf32>
+// CHECK: pd.bmm %arg2, %arg3 : (tensor<?x4x8xf32>, tensor<?x8x3xf32>) -> tensor<?x4x3xf32>
+func.func @mv_bmm(%x: tensor<?x8xf32>, %v: tensor<8xf32>, %a: tensor<?x4x8xf32>, %b: tensor<?x8x3xf32>) -> (tensor<?xf32>, tensor<?x4x3xf32>) {
+  %y = pd.mv %x, %v : (tensor<?x8xf32>, tensor<8xf32>) -> tensor<?xf32>
+  %z = pd.bmm %a, %b : (tensor<?x4x8xf32>, tensor<?x8x3xf32>) -> tensor<?x4x3xf32>
+  return %y, %z : tensor<?xf32>, tensor<?x4x3xf32>
+}
+
 // Tests that pd.logical_xor round-trips.
 // CHECK-LABEL: func.func @logical_xor
 // CHECK: %[[R:.*]] = pd.logical_xor %arg0, %arg1 : (tensor<?x4xi1>, tensor<?x4xi1>) -> tensor<?x4xi1>

@@ -1576,7 +1576,53 @@ PD_REDUCE_SHAPE(ReduceSumOp)
 PD_REDUCE_SHAPE(ReduceMaxOp)
 PD_REDUCE_SHAPE(ReduceMinOp)
 PD_REDUCE_SHAPE(ReduceProdOp)
+PD_REDUCE_SHAPE(ReduceAllOp)
+PD_REDUCE_SHAPE(ReduceAnyOp)
 #undef PD_REDUCE_SHAPE
+
+LogicalResult LogsumexpOp::inferResultTypes(SmallVectorImpl<Type> &types, bool emit) {
+  return reduceShape({*this, emit}, getX(), getAxis(), getKeepdim(), getReduceAll(), -1, types);
+}
+
+LogicalResult PNormOp::inferResultTypes(SmallVectorImpl<Type> &types, bool emit) {
+  Checker c{*this, emit};
+  int32_t axis = getAxis();
+  if (!getAsvector() && failed(c.axis(axis, rt(getX()).getRank())))
+    return failure();
+  return reduceShape(c, getX(), ArrayRef<int32_t>(axis), getKeepdim(), getAsvector(), -1, types);
+}
+
+LogicalResult MvOp::inferResultTypes(SmallVectorImpl<Type> &types, bool emit) {
+  Checker c{*this, emit};
+  if (failed(c.rank(getX(), "X", 2, 2)) || failed(c.rank(getVec(), "Vec", 1, 1)))
+    return failure();
+  auto x = rt(getX()), v = rt(getVec());
+  if (conflict(x.getDimSize(1), v.getDimSize(0)))
+    return c.fail("X has " + Twine(x.getDimSize(1)) + " columns but Vec has " +
+                  Twine(v.getDimSize(0)) + " elements");
+  if (x.getElementType() != v.getElementType())
+    return c.fail("operands must have the same element type");
+  types.push_back(tensor({x.getDimSize(0)}, x.getElementType()));
+  return success();
+}
+
+LogicalResult BmmOp::inferResultTypes(SmallVectorImpl<Type> &types, bool emit) {
+  Checker c{*this, emit};
+  if (failed(c.rank(getX(), "X", 3, 3)) || failed(c.rank(getY(), "Y", 3, 3)))
+    return failure();
+  auto x = rt(getX()), y = rt(getY());
+  if (conflict(x.getDimSize(0), y.getDimSize(0)))
+    return c.fail("batch sizes differ: " + Twine(x.getDimSize(0)) + " and " +
+                  Twine(y.getDimSize(0)));
+  if (conflict(x.getDimSize(2), y.getDimSize(1)))
+    return c.fail("X has K = " + Twine(x.getDimSize(2)) + " but Y has " + Twine(y.getDimSize(1)) +
+                  " rows");
+  if (x.getElementType() != y.getElementType())
+    return c.fail("operands must have the same element type");
+  int64_t batch = isDyn(x.getDimSize(0)) ? y.getDimSize(0) : x.getDimSize(0);
+  types.push_back(tensor({batch, x.getDimSize(1), y.getDimSize(2)}, x.getElementType()));
+  return success();
+}
 
 LogicalResult MeanOp::inferResultTypes(SmallVectorImpl<Type> &types, bool) {
   types.push_back(tensor({1}, rt(getX()).getElementType()));

@@ -2546,6 +2546,48 @@ def Pd_MatmulOp : Pd_Op<"matmul"> {
   let assemblyFormat = "$X `,` $Y attr-dict `:` functional-type(operands, results)";
 }
 
+def Pd_MvOp : Pd_Op<"mv"> {
+  let summary = "matrix-vector product: X [M, N] times Vec [N]";
+  let description = [{
+    Paddle operator `mv`: matrix-vector product: X [M, N] times Vec [N].
+
+    Input slots: X, Vec. Output slots: Out.
+
+    Example:
+
+    ```mlir
+    %y = pd.mv %x, %v : (tensor<?x8xf32>, tensor<8xf32>) -> tensor<?xf32>
+    ```
+  }];
+  let arguments = (ins
+    Pd_FloatTensor:$X,
+    Pd_FloatTensor:$Vec
+  );
+  let results = (outs Pd_FloatTensor:$Out);
+  let assemblyFormat = "$X `,` $Vec attr-dict `:` functional-type(operands, results)";
+}
+
+def Pd_BmmOp : Pd_Op<"bmm"> {
+  let summary = "batched matrix product: X [B, M, K] times Y [B, K, N]";
+  let description = [{
+    Paddle operator `bmm`: batched matrix product: X [B, M, K] times Y [B, K, N].
+
+    Input slots: X, Y. Output slots: Out.
+
+    Example:
+
+    ```mlir
+    %z = pd.bmm %x, %y : (tensor<?x4x8xf32>, tensor<?x8x3xf32>) -> tensor<?x4x3xf32>
+    ```
+  }];
+  let arguments = (ins
+    Pd_FloatTensor:$X,
+    Pd_FloatTensor:$Y
+  );
+  let results = (outs Pd_FloatTensor:$Out);
+  let assemblyFormat = "$X `,` $Y attr-dict `:` functional-type(operands, results)";
+}
+
 def Pd_MatmulV2Op : Pd_Op<"matmul_v2"> {
   let summary = "batched matrix product with numpy broadcasting of batch dims";
   let description = [{
@@ -3601,6 +3643,104 @@ def Pd_ReduceProdOp : Pd_Op<"reduce_prod"> {
     DefaultValuedAttr<Pd_I32Attr, "-1">:$out_dtype
   );
   let results = (outs Pd_NumTensor:$Out);
+  let assemblyFormat = "$X attr-dict `:` functional-type(operands, results)";
+}
+
+def Pd_ReduceAllOp : Pd_Op<"reduce_all"> {
+  let summary = "logical and over the listed dims";
+  let description = [{
+    Paddle operator `reduce_all`: logical and over the listed dims.
+
+    Input slots: X. Output slots: Out.
+
+    Example:
+
+    ```mlir
+    %s = pd.reduce_all %x {dim = array<i32: 1>, keep_dim = true} : (tensor<?x128xi1>) -> tensor<?x1xi1>
+    ```
+  }];
+  let arguments = (ins
+    Pd_BoolTensor:$X,
+    DefaultValuedAttr<DenseI32ArrayAttr, "{0}">:$dim,
+    DefaultValuedAttr<BoolAttr, "false">:$keep_dim,
+    DefaultValuedAttr<BoolAttr, "false">:$reduce_all,
+    DefaultValuedAttr<Pd_I32Attr, "-1">:$in_dtype,
+    DefaultValuedAttr<Pd_I32Attr, "-1">:$out_dtype
+  );
+  let results = (outs Pd_BoolTensor:$Out);
+  let assemblyFormat = "$X attr-dict `:` functional-type(operands, results)";
+}
+
+def Pd_ReduceAnyOp : Pd_Op<"reduce_any"> {
+  let summary = "logical or over the listed dims";
+  let description = [{
+    Paddle operator `reduce_any`: logical or over the listed dims.
+
+    Input slots: X. Output slots: Out.
+
+    Example:
+
+    ```mlir
+    %s = pd.reduce_any %x {dim = array<i32: 1>, keep_dim = true} : (tensor<?x128xi1>) -> tensor<?x1xi1>
+    ```
+  }];
+  let arguments = (ins
+    Pd_BoolTensor:$X,
+    DefaultValuedAttr<DenseI32ArrayAttr, "{0}">:$dim,
+    DefaultValuedAttr<BoolAttr, "false">:$keep_dim,
+    DefaultValuedAttr<BoolAttr, "false">:$reduce_all,
+    DefaultValuedAttr<Pd_I32Attr, "-1">:$in_dtype,
+    DefaultValuedAttr<Pd_I32Attr, "-1">:$out_dtype
+  );
+  let results = (outs Pd_BoolTensor:$Out);
+  let assemblyFormat = "$X attr-dict `:` functional-type(operands, results)";
+}
+
+def Pd_LogsumexpOp : Pd_Op<"logsumexp"> {
+  let summary = "log(sum(exp(x))) over the listed axes, computed around the maximum";
+  let description = [{
+    Paddle operator `logsumexp`: log(sum(exp(x))) over the listed axes, computed around the maximum.
+
+    Input slots: X. Output slots: Out.
+
+    Example:
+
+    ```mlir
+    %s = pd.logsumexp %x {axis = array<i32: 1>} : (tensor<?x128xf32>) -> tensor<?xf32>
+    ```
+  }];
+  let arguments = (ins
+    Pd_FloatTensor:$X,
+    DefaultValuedAttr<DenseI32ArrayAttr, "{0}">:$axis,
+    DefaultValuedAttr<BoolAttr, "false">:$keepdim,
+    DefaultValuedAttr<BoolAttr, "false">:$reduce_all
+  );
+  let results = (outs Pd_FloatTensor:$Out);
+  let assemblyFormat = "$X attr-dict `:` functional-type(operands, results)";
+}
+
+def Pd_PNormOp : Pd_Op<"p_norm"> {
+  let summary = "vector p-norm along an axis (or of all elements with asvector): (sum |x|^p)^(1/p), max |x| for p = inf, min |x| for p = -inf, the count of nonzeros for p = 0";
+  let description = [{
+    Paddle operator `p_norm`: vector p-norm along an axis (or of all elements with asvector): (sum |x|^p)^(1/p), max |x| for p = inf, min |x| for p = -inf, the count of nonzeros for p = 0.
+
+    Input slots: X. Output slots: Out.
+
+    Example:
+
+    ```mlir
+    %n = pd.p_norm %x {porder = 2.0 : f32, axis = 1 : i32} : (tensor<?x128xf32>) -> tensor<?xf32>
+    ```
+  }];
+  let arguments = (ins
+    Pd_FloatTensor:$X,
+    DefaultValuedAttr<F32Attr, "2.0">:$porder,
+    DefaultValuedAttr<Pd_I32Attr, "-1">:$axis,
+    DefaultValuedAttr<ConfinedAttr<F32Attr, [Pd_F32Min<"0.0">]>, "1e-12">:$epsilon,
+    DefaultValuedAttr<BoolAttr, "false">:$keepdim,
+    DefaultValuedAttr<BoolAttr, "false">:$asvector
+  );
+  let results = (outs Pd_FloatTensor:$Out);
   let assemblyFormat = "$X attr-dict `:` functional-type(operands, results)";
 }
 

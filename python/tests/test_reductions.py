@@ -1,0 +1,121 @@
+"""Reductions and products of issue 34's Paddle2ONNX list (reduce_all,
+reduce_any, logsumexp, p_norm, mv, bmm): builder programs with dynamic
+dims, compiled, against NumPy written here, the reference evaluator and the
+exporter's round trip."""
+import os
+import subprocess
+
+import numpy as np
+import pytest
+
+import paddle_mlir
+from paddle_mlir import reference
+from paddle_mlir.builder import ProgramBuilder
+
+BUILD = os.environ.get("PADDLE_MLIR_BUILD_DIR",
+                       os.path.join(os.path.dirname(__file__), "..", "..", "build"))
+
+
+def tool(name):
+    return os.path.join(BUILD, "bin", name)
+
+
+def check(tmp_path, b, inputs, want, rtol=1e-5):
+    model = str(tmp_path / "m")
+    b.save(model)
+    first = subprocess.run([tool("paddle-translate"), "--import-paddle", model], check=True,
+                           capture_output=True, text=True).stdout
+    subprocess.run([tool("paddle-translate"), "--import-paddle", model, "-o", str(tmp_path / "a.mlir")],
+                   check=True)
+    subprocess.run([tool("paddle-translate"), "--export-paddle", str(tmp_path / "a.mlir"), "-o",
+                    str(tmp_path / "e")], check=True)
+    assert subprocess.run([tool("paddle-translate"), "--import-paddle", str(tmp_path / "e")], check=True,
+                          capture_output=True, text=True).stdout == first
+    got = paddle_mlir.compile(model)(*inputs)[0]
+    feeds = reference.load(model)
+    ref = list(feeds.run(dict(zip(feeds.input_names, inputs))).values())[0]
+    for y in (got, ref):
+        assert y.shape == np.shape(want) and y.dtype == np.asarray(want).dtype
+        np.testing.assert_allclose(y, want, rtol=rtol, atol=1e-6)
+
+
+@pytest.mark.parametrize("op,dim,keep,all_", [
+    ("reduce_all", [1], False, False), ("reduce_all", [0, 2], True, False),
+    ("reduce_any", [-1], False, False), ("reduce_any", [0], False, True)])
+def test_bool_reductions(tmp_path, op, dim, keep, all_):
+    x = np.zeros((3, 4, 2), bool)
+    x[0] = True                 # a slice all true
+    x[1, 2, 1] = True           # one true element
+    b = ProgramBuilder()
+    xv = b.feed("x", [-1, 4, 2], "bool")
+    fn = np.all if op == "reduce_all" else np.any
+    want = fn(x, axis=tuple(range(3)) if all_ else tuple(d % 3 for d in dim), keepdims=keep)
+    want = np.asarray(want).reshape(1) if np.ndim(want) == 0 else want
+    shape = [-1 if s == 3 else s for s in want.shape] if not all_ else [1]
+    b.fetch(b._simple(op, xv, {"dim": dim, "keep_dim": keep, "reduce_all": all_}, shape=shape))
+    check(tmp_path, b, [x], want)
+
+
+@pytest.mark.parametrize("axis,keep", [([1], False), ([0, 2], True), ([-1], False)])
+def test_logsumexp(tmp_path, axis, keep):
+    rng = np.random.default_rng(0)
+    x = (rng.standard_normal((3, 5, 4)) * 30).astype(np.float32)   # exp overflows without the max
+    x[1, :, 0] = -np.inf                                            # an all -inf slice along 1
+    b = ProgramBuilder()
+    xv = b.feed("x", [-1, 5, 4])
+    x64 = x.astype(np.float64)
+    ax = tuple(d % 3 for d in axis)
+    with np.errstate(divide="ignore"):
+        want = np.log(np.sum(np.exp(x64), axis=ax, keepdims=keep))
+    big = np.isinf(want) & (want > 0)           # float64 overflow: fall back to a scaled sum
+    if big.any():
+        m = np.max(x64, axis=ax, keepdims=True)
+        scaled = np.log(np.sum(np.exp(x64 - m), axis=ax, keepdims=True)) + m
+        want = np.where(big, scaled if keep else np.squeeze(scaled, ax), want)
+    want = want.astype(np.float32)
+    shape = [-1 if i == 0 and 0 not in ax else s for i, s in enumerate(want.shape)]
+    b.fetch(b._simple("logsumexp", xv, {"axis": axis, "keepdim": keep, "reduce_all": False},
+                      shape=shape))
+    check(tmp_path, b, [x], want)
+
+
+@pytest.mark.parametrize("p,axis,asvector,keep", [
+    (2.0, 1, False, False), (1.0, 0, False, True), (3.0, -1, False, False),
+    (float("inf"), 1, False, False), (float("-inf"), 1, False, False), (0.0, 1, False, False),
+    (2.0, 0, True, False)])
+def test_p_norm(tmp_path, p, axis, asvector, keep):
+    rng = np.random.default_rng(1)
+    x = rng.standard_normal((4, 6)).astype(np.float32)
+    x[2, 1] = x[0, 3] = 0.0
+    b = ProgramBuilder()
+    xv = b.feed("x", [-1, 6])
+    a = np.abs(x.astype(np.float64))
+    ax = (0, 1) if asvector else (axis % 2,)
+    if np.isinf(p):
+        want = (a.max if p > 0 else a.min)(axis=ax, keepdims=keep)
+    elif p == 0:
+        want = (x != 0).sum(axis=ax, keepdims=keep).astype(np.float64)
+    else:
+        want = (a ** p).sum(axis=ax, keepdims=keep) ** (1 / p)
+    want = np.asarray(want, np.float32)
+    want = want.reshape(1) if want.ndim == 0 else want
+    shape = [1] if asvector else [-1 if (i == 0 and ax != (0,)) else s for i, s in enumerate(want.shape)]
+    b.fetch(b._simple("p_norm", xv, {"porder": p, "axis": axis, "asvector": asvector, "keepdim": keep,
+                                     "epsilon": 1e-12}, shape=shape))
+    check(tmp_path, b, [x], want)
+
+
+def test_mv_and_bmm(tmp_path):
+    rng = np.random.default_rng(2)
+    x, v = rng.standard_normal((5, 7)).astype(np.float32), rng.standard_normal(7).astype(np.float32)
+    b = ProgramBuilder()
+    xv, vv = b.feed("x", [-1, 7]), b.feed("v", [7])
+    b.fetch(b.op("mv", {"X": [xv], "Vec": [vv]}, {"Out": [b.tmp("mv", [-1])]}))
+    check(tmp_path, b, [x, v], (x.astype(np.float64) @ v).astype(np.float32))
+
+    p, q = rng.standard_normal((3, 4, 6)).astype(np.float32), rng.standard_normal((3, 6, 2)).astype(np.float32)
+    b = ProgramBuilder()
+    pv, qv = b.feed("p", [-1, 4, 6]), b.feed("q", [-1, 6, 2])
+    b.fetch(b.op("bmm", {"X": [pv], "Y": [qv]}, {"Out": [b.tmp("bmm", [-1, 4, 2])]}))
+    (tmp_path / "b").mkdir()
+    check(tmp_path / "b", b, [p, q], np.matmul(p.astype(np.float64), q).astype(np.float32))
