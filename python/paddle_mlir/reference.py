@@ -1156,6 +1156,16 @@ def _where(ins, a):
     return {"Out": np.where(ins["Condition"][0].astype(bool), x, ins["Y"][0]).astype(x.dtype)}
 
 
+def _pixel_shuffle(ins, a):
+    x, f = ins["X"][0], a.get("upscale_factor", 1)
+    nhwc = a.get("data_format", "NCHW") == "NHWC"
+    if nhwc:
+        x = x.transpose(0, 3, 1, 2)
+    n, c, h, w = x.shape
+    y = x.reshape(n, c // (f * f), f, f, h, w).transpose(0, 1, 4, 2, 5, 3).reshape(n, c // (f * f), h * f, w * f)
+    return {"Out": y.transpose(0, 2, 3, 1).copy() if nhwc else y}
+
+
 def _reduced_axes(x, axes, all_):
     return tuple(range(x.ndim)) if all_ or not len(axes) else tuple(d % x.ndim for d in axes)
 
@@ -1214,6 +1224,9 @@ OPS.update({
     "reduce_any": lambda ins, a: {"Out": _reduce_bool(np.any, ins["X"][0], a)},
     "logsumexp": _logsumexp, "p_norm": _p_norm,
     "mv": lambda ins, a: {"Out": ins["X"][0] @ ins["Vec"][0]},
+    "roll": lambda ins, a: {"Out": np.roll(ins["X"][0], list(a.get("shifts", [])),
+                                           axis=tuple(a["axis"]) if a.get("axis") else None)},
+    "pixel_shuffle": _pixel_shuffle,
     "bmm": lambda ins, a: {"Out": np.matmul(ins["X"][0], ins["Y"][0])},
     "elementwise_pow": _elementwise(np.power), "elementwise_floordiv": _elementwise(np.floor_divide),
     "elementwise_mod": _elementwise(np.mod),   # the remainder takes the divisor's sign

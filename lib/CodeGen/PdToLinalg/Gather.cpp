@@ -591,6 +591,112 @@ struct FlipLowering : OpConversionPattern<FlipOp> {
   }
 };
 
+/// roll: out[i] = x[(i - shift) mod n] along each listed axis; without
+/// axes, the same over the flattened tensor.
+struct RollLowering : OpConversionPattern<RollOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(RollOp op, OpAdaptor a,
+                                ConversionPatternRewriter &r) const override {
+    Location loc = op.getLoc();
+    auto type = cast<RankedTensorType>(op.getType());
+    Value x = a.getX();
+    int64_t rank = type.getRank();
+    ArrayRef<int64_t> shifts = op.getShifts(), axes = op.getAxis();
+    if (a.getShiftsTensor())
+      return r.notifyMatchFailure(op, "shifts from a tensor are not supported yet");
+    if (rank == 0 || (axes.empty() ? shifts.size() != 1 : shifts.size() != axes.size()))
+      return r.notifyMatchFailure(op, "shifts must match axis (one shift without axes)");
+    // Without axes: roll the flattened tensor as one axis.
+    Value src = x;
+    SmallVector<int64_t> along(axes.begin(), axes.end());
+    if (axes.empty() && rank != 1) {
+      SmallVector<ReassociationIndices> all(1);
+      for (int64_t i = 0; i < rank; ++i)
+        all[0].push_back(i);
+      src = tensor::CollapseShapeOp::create(r, loc, x, all);
+      along = {0};
+    }
+    auto st = cast<RankedTensorType>(src.getType());
+    SmallVector<int64_t> shiftOf(st.getRank(), 0);
+    for (auto [d, s] : llvm::zip(along, shifts)) {
+      int64_t k = d < 0 ? d + st.getRank() : d;
+      if (k < 0 || k >= st.getRank())
+        return r.notifyMatchFailure(op, "axis out of range");
+      shiftOf[k] += s;
+    }
+    Value y = generateTensor(
+        r, loc, st, dynSizesFrom(r, loc, src, st), [&](OpBuilder &b, Location l) -> Value {
+          SmallVector<Value> at;
+          for (int64_t i = 0; i < st.getRank(); ++i) {
+            Value idx = linalg::IndexOp::create(b, l, i);
+            if (shiftOf[i]) {
+              // (i - s) mod n with the shift reduced into [0, n) first.
+              Value n = tensor::DimOp::create(b, l, src, i);
+              Value s =
+                  arith::RemSIOp::create(b, l, arith::ConstantIndexOp::create(b, l, shiftOf[i]), n);
+              Value t = arith::AddIOp::create(b, l, arith::SubIOp::create(b, l, idx, s), n);
+              idx = arith::RemSIOp::create(b, l, t, n);
+            }
+            at.push_back(idx);
+          }
+          return tensor::ExtractOp::create(b, l, src, at);
+        });
+    if (src != x)
+      y = tensor::ExpandShapeOp::create(r, loc, type, y, SmallVector<ReassociationIndices>{[&] {
+                                          ReassociationIndices all;
+                                          for (int64_t i = 0; i < rank; ++i)
+                                            all.push_back(i);
+                                          return all;
+                                        }()},
+                                        tensor::getMixedSizes(r, loc, x));
+    r.replaceOp(op, y);
+    return success();
+  }
+};
+
+/// pixel_shuffle: out[n, c, h r + i, w r + j] = x[n, c r^2 + i r + j, h, w]
+/// (channels last with NHWC).
+struct PixelShuffleLowering : OpConversionPattern<PixelShuffleOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(PixelShuffleOp op, OpAdaptor a,
+                                ConversionPatternRewriter &r) const override {
+    Location loc = op.getLoc();
+    auto type = cast<RankedTensorType>(op.getType());
+    Value x = a.getX();
+    bool nhwc = op.getDataFormat() == "NHWC";
+    int64_t f = op.getUpscaleFactor();
+    int64_t cDim = nhwc ? 3 : 1, hDim = nhwc ? 1 : 2, wDim = nhwc ? 2 : 3;
+    SmallVector<Value> dyn;
+    for (int64_t i = 0; i < 4; ++i) {
+      if (!type.isDynamicDim(i))
+        continue;
+      Value d = tensor::DimOp::create(r, loc, x, i);
+      Value fv = arith::ConstantIndexOp::create(r, loc, f);
+      if (i == cDim)
+        d = arith::DivSIOp::create(r, loc, d, arith::MulIOp::create(r, loc, fv, fv));
+      else if (i == hDim || i == wDim)
+        d = arith::MulIOp::create(r, loc, d, fv);
+      dyn.push_back(d);
+    }
+    r.replaceOp(
+        op, generateTensor(r, loc, type, dyn, [&](OpBuilder &b, Location l) -> Value {
+          auto c = [&](int64_t v) { return arith::ConstantIndexOp::create(b, l, v).getResult(); };
+          SmallVector<Value> at(4);
+          at[0] = linalg::IndexOp::create(b, l, 0);
+          Value oh = linalg::IndexOp::create(b, l, hDim), ow = linalg::IndexOp::create(b, l, wDim);
+          Value i = arith::RemSIOp::create(b, l, oh, c(f)),
+                j = arith::RemSIOp::create(b, l, ow, c(f));
+          at[hDim] = arith::DivSIOp::create(b, l, oh, c(f));
+          at[wDim] = arith::DivSIOp::create(b, l, ow, c(f));
+          Value ch = arith::MulIOp::create(b, l, linalg::IndexOp::create(b, l, cDim), c(f * f));
+          at[cDim] = arith::AddIOp::create(
+              b, l, ch, arith::AddIOp::create(b, l, arith::MulIOp::create(b, l, i, c(f)), j));
+          return tensor::ExtractOp::create(b, l, x, at);
+        }));
+    return success();
+  }
+};
+
 /// tril_triu: keeps X[.., i, j] where j - i <= diagonal (lower) or
 /// j - i >= diagonal (upper), zero elsewhere.
 struct TrilTriuLowering : OpConversionPattern<TrilTriuOp> {
@@ -787,4 +893,5 @@ void mlir::pd::populatePdGatherToLinalgPatterns(RewritePatternSet &p) {
         ScatterNdAddLowering, IndexPutLowering, SetValueLowering, TakeAlongAxisLowering,
         FlipLowering, TrilTriuLowering, FillAnyLikeLowering, CumsumLowering, WhereIndexLowering,
         MaskedSelectLowering>(p.getContext());
+  p.add<RollLowering, PixelShuffleLowering>(p.getContext());
 }

@@ -2030,3 +2030,12 @@ func.func @negative_p_norm_axis(%x: tensor<4x8xf32>) {
   %0 = pd.p_norm %x {axis = 2 : i32} : (tensor<4x8xf32>) -> tensor<4xf32>
   return
 }
+
+// -----
+
+// Tests that pixel_shuffle needs channels divisible by upscale_factor^2.
+func.func @negative_pixel_shuffle(%x: tensor<1x10x4x4xf32>) {
+  // expected-error @+1 {{channels (10) must be a multiple of upscale_factor^2 (4)}}
+  %0 = pd.pixel_shuffle %x {upscale_factor = 2 : i32} : (tensor<1x10x4x4xf32>) -> tensor<1x2x8x8xf32>
+  return
+}

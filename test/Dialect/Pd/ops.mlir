@@ -1461,6 +1461,16 @@ func.func @mv_bmm(%x: tensor<?x8xf32>, %v: tensor<8xf32>, %a: tensor<?x4x8xf32>,
   return %y, %z : tensor<?xf32>, tensor<?x4x3xf32>
 }
 
+// Tests that pd.roll and pd.pixel_shuffle round-trip.
+// CHECK-LABEL: func.func @roll_pixel_shuffle
+// CHECK: pd.roll %arg0 {axis = array<i64: 1>, shifts = array<i64: -3>} : (tensor<?x8xf32>) -> tensor<?x8xf32>
+// CHECK: pd.pixel_shuffle %arg1 {upscale_factor = 2 : i32} : (tensor<?x12x4x4xf32>) -> tensor<?x3x8x8xf32>
+func.func @roll_pixel_shuffle(%x: tensor<?x8xf32>, %y: tensor<?x12x4x4xf32>) -> (tensor<?x8xf32>, tensor<?x3x8x8xf32>) {
+  %a = pd.roll %x {axis = array<i64: 1>, shifts = array<i64: -3>} : (tensor<?x8xf32>) -> tensor<?x8xf32>
+  %b = pd.pixel_shuffle %y {upscale_factor = 2 : i32} : (tensor<?x12x4x4xf32>) -> tensor<?x3x8x8xf32>
+  return %a, %b : tensor<?x8xf32>, tensor<?x3x8x8xf32>
+}
+
 // Tests that pd.logical_xor round-trips.
 // CHECK-LABEL: func.func @logical_xor
 // CHECK: %[[R:.*]] = pd.logical_xor %arg0, %arg1 : (tensor<?x4xi1>, tensor<?x4xi1>) -> tensor<?x4xi1>

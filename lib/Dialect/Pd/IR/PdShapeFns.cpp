@@ -1592,6 +1592,25 @@ LogicalResult PNormOp::inferResultTypes(SmallVectorImpl<Type> &types, bool emit)
   return reduceShape(c, getX(), ArrayRef<int32_t>(axis), getKeepdim(), getAsvector(), -1, types);
 }
 
+LogicalResult PixelShuffleOp::inferResultTypes(SmallVectorImpl<Type> &types, bool emit) {
+  Checker c{*this, emit};
+  if (failed(c.rank(getX(), "X", 4, 4)))
+    return failure();
+  auto x = rt(getX());
+  bool nhwc = getDataFormat() == "NHWC";
+  int64_t f = getUpscaleFactor(), ch = x.getDimSize(nhwc ? 3 : 1);
+  if (!isDyn(ch) && ch % (f * f))
+    return c.fail("channels (" + Twine(ch) + ") must be a multiple of upscale_factor^2 (" +
+                  Twine(f * f) + ")");
+  auto scaled = [&](int64_t d) { return isDyn(d) ? kDyn : d * f; };
+  int64_t n = x.getDimSize(0), h = scaled(x.getDimSize(nhwc ? 1 : 2)),
+          w = scaled(x.getDimSize(nhwc ? 2 : 3)), oc = isDyn(ch) ? kDyn : ch / (f * f);
+  types.push_back(
+      tensor(nhwc ? SmallVector<int64_t>{n, h, w, oc} : SmallVector<int64_t>{n, oc, h, w},
+             x.getElementType()));
+  return success();
+}
+
 LogicalResult MvOp::inferResultTypes(SmallVectorImpl<Type> &types, bool emit) {
   Checker c{*this, emit};
   if (failed(c.rank(getX(), "X", 2, 2)) || failed(c.rank(getVec(), "Vec", 1, 1)))

@@ -3302,6 +3302,58 @@ def Pd_TrilTriuOp : Pd_Op<"tril_triu"> {
   }];
 }
 
+def Pd_RollOp : Pd_Op<"roll"> {
+  let summary = "circular shift along the listed axes (of the flattened tensor without axes), as np.roll";
+  let description = [{
+    Paddle operator `roll`: circular shift along the listed axes (of the flattened tensor without axes), as np.roll.
+
+    Input slots: X, ShiftsTensor (optional). Output slots: Out.
+
+    Example:
+
+    ```mlir
+    %y = pd.roll %x {shifts = array<i64: 2>, axis = array<i64: 1>} : (tensor<?x8xf32>) -> tensor<?x8xf32>
+    ```
+  }];
+  let arguments = (ins
+    Pd_Tensor:$X,
+    Optional<Pd_IndexTensor>:$ShiftsTensor,
+    DefaultValuedAttr<DenseI64ArrayAttr, "{}">:$shifts,
+    DefaultValuedAttr<DenseI64ArrayAttr, "{}">:$axis
+  );
+  let results = (outs Pd_Tensor:$Out);
+  let assemblyFormat = "$X (`ShiftsTensor` `(` $ShiftsTensor^ `)`)? attr-dict `:` functional-type(operands, results)";
+  let extraClassDefinition = [{
+  ::llvm::LogicalResult $cppClass::inferResultTypes(
+      ::llvm::SmallVectorImpl<::mlir::Type> &types, bool emitErrors) {
+    types.push_back(getX().getType());
+    return ::mlir::success();
+  }
+  }];
+}
+
+def Pd_PixelShuffleOp : Pd_Op<"pixel_shuffle"> {
+  let summary = "depth to space: [N, C r^2, H, W] -> [N, C, H r, W r], channel c r^2 + i r + j going to offset (i, j)";
+  let description = [{
+    Paddle operator `pixel_shuffle`: depth to space: [N, C r^2, H, W] -> [N, C, H r, W r], channel c r^2 + i r + j going to offset (i, j).
+
+    Input slots: X. Output slots: Out.
+
+    Example:
+
+    ```mlir
+    %y = pd.pixel_shuffle %x {upscale_factor = 2 : i32} : (tensor<?x12x4x4xf32>) -> tensor<?x3x8x8xf32>
+    ```
+  }];
+  let arguments = (ins
+    Pd_Tensor:$X,
+    DefaultValuedAttr<ConfinedAttr<Pd_I32Attr, [IntMinValue<1>]>, "1">:$upscale_factor,
+    DefaultValuedStrAttr<ConfinedAttr<StrAttr, [Pd_StrIn<["NCHW", "NHWC"]>]>, "NCHW">:$data_format
+  );
+  let results = (outs Pd_Tensor:$Out);
+  let assemblyFormat = "$X attr-dict `:` functional-type(operands, results)";
+}
+
 def Pd_FlipOp : Pd_Op<"flip"> {
   let summary = "reverses x along the listed dims";
   let description = [{
