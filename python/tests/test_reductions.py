@@ -20,9 +20,8 @@ def tool(name):
     return os.path.join(BUILD, "bin", name)
 
 
-def check(tmp_path, b, inputs, want, rtol=1e-5):
-    model = str(tmp_path / "m")
-    b.save(model)
+def round_trips(model, tmp_path):
+    """Export of the imported program re-imports to the same IR."""
     first = subprocess.run([tool("paddle-translate"), "--import-paddle", model], check=True,
                            capture_output=True, text=True).stdout
     subprocess.run([tool("paddle-translate"), "--import-paddle", model, "-o", str(tmp_path / "a.mlir")],
@@ -31,6 +30,12 @@ def check(tmp_path, b, inputs, want, rtol=1e-5):
                     str(tmp_path / "e")], check=True)
     assert subprocess.run([tool("paddle-translate"), "--import-paddle", str(tmp_path / "e")], check=True,
                           capture_output=True, text=True).stdout == first
+
+
+def check(tmp_path, b, inputs, want, rtol=1e-5):
+    model = str(tmp_path / "m")
+    b.save(model)
+    round_trips(model, tmp_path)
     got = paddle_mlir.compile(model)(*inputs)[0]
     feeds = reference.load(model)
     ref = list(feeds.run(dict(zip(feeds.input_names, inputs))).values())[0]

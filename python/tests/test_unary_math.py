@@ -3,18 +3,13 @@ log10, log1p, logsigmoid, hard_shrink, softshrink, tanh_shrink, brelu,
 hardtanh, round, isfinite_v2): each in a builder program, compiled, against
 NumPy expressions written here from Paddle's definitions, the reference
 evaluator, and the exporter's round trip."""
-import os
-import subprocess
-
 import numpy as np
 import pytest
 
 import paddle_mlir
 from paddle_mlir import reference
 from paddle_mlir.builder import ProgramBuilder
-
-BUILD = os.environ.get("PADDLE_MLIR_BUILD_DIR",
-                       os.path.join(os.path.dirname(__file__), "..", "..", "build"))
+from test_reductions import round_trips
 
 # Halves, values on and next to every threshold below, signed zeros, large
 # magnitudes (logsigmoid must not overflow), and the specials.
@@ -46,19 +41,6 @@ def build(tmp_path, name, attrs, shape, out_dtype="float32"):
     model = str(tmp_path / "m")
     b.save(model)
     return model
-
-
-def round_trips(model, tmp_path):
-    tool = lambda n: os.path.join(BUILD, "bin", n)
-    first = subprocess.run([tool("paddle-translate"), "--import-paddle", model], check=True,
-                           capture_output=True, text=True).stdout
-    subprocess.run([tool("paddle-translate"), "--import-paddle", model, "-o", str(tmp_path / "a.mlir")],
-                   check=True)
-    subprocess.run([tool("paddle-translate"), "--export-paddle", str(tmp_path / "a.mlir"), "-o",
-                    str(tmp_path / "e")], check=True)
-    again = subprocess.run([tool("paddle-translate"), "--import-paddle", str(tmp_path / "e")], check=True,
-                           capture_output=True, text=True).stdout
-    assert again == first
 
 
 @pytest.mark.parametrize("name", sorted(CASES))

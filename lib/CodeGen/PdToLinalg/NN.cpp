@@ -984,6 +984,18 @@ Value keepReducedDims(OpBuilder &b, Location loc, Value y, Value x, ArrayRef<int
   return *restoreReducedDims(b, loc, y, kt, dims, xt.getRank());
 }
 
+/// Replaces the reduction `op` by `y` (the kept dims of its input, of rank
+/// `rank`, with `dims` folded) in the op's result shape.
+LogicalResult replaceWithReduction(ConversionPatternRewriter &r, Operation *op, Value y,
+                                   ArrayRef<int64_t> dims, int64_t rank) {
+  auto restored = restoreReducedDims(
+      r, op->getLoc(), y, cast<RankedTensorType>(op->getResult(0).getType()), dims, rank);
+  if (failed(restored))
+    return r.notifyMatchFailure(op, "unexpected reduction result shape");
+  r.replaceOp(op, *restored);
+  return success();
+}
+
 template <typename OpTy> struct ReduceLowering : OpConversionPattern<OpTy> {
   using OpConversionPattern<OpTy>::OpConversionPattern;
   LogicalResult matchAndRewrite(OpTy op, typename OpTy::Adaptor a,
@@ -1034,11 +1046,7 @@ template <typename OpTy> struct ReduceLowering : OpConversionPattern<OpTy> {
                          return arith::DivFOp::create(b, l, v[0], n);
                        });
     }
-    auto restored = restoreReducedDims(r, loc, y, rt, dims, rank);
-    if (failed(restored))
-      return r.notifyMatchFailure(op, "unexpected reduction result shape");
-    r.replaceOp(op, *restored);
-    return success();
+    return replaceWithReduction(r, op, y, dims, rank);
   }
 };
 
@@ -1056,12 +1064,7 @@ template <typename OpTy, bool All> struct BoolReduceLowering : OpConversionPatte
                              return arith::AndIOp::create(b, l, acc, v);
                            return arith::OrIOp::create(b, l, acc, v);
                          });
-    auto restored =
-        restoreReducedDims(r, op.getLoc(), y, cast<RankedTensorType>(op.getType()), dims, rank);
-    if (failed(restored))
-      return r.notifyMatchFailure(op, "unexpected reduction result shape");
-    r.replaceOp(op, *restored);
-    return success();
+    return replaceWithReduction(r, op, y, dims, rank);
   }
 };
 
@@ -1101,12 +1104,7 @@ struct LogsumexpLowering : OpConversionPattern<LogsumexpOp> {
                      [](OpBuilder &b, Location l, ValueRange v) -> Value {
                        return arith::AddFOp::create(b, l, math::LogOp::create(b, l, v[0]), v[1]);
                      });
-    auto restored =
-        restoreReducedDims(r, loc, y, cast<RankedTensorType>(op.getType()), dims, xt.getRank());
-    if (failed(restored))
-      return r.notifyMatchFailure(op, "unexpected reduction result shape");
-    r.replaceOp(op, *restored);
-    return success();
+    return replaceWithReduction(r, op, y, dims, xt.getRank());
   }
 };
 
@@ -1153,12 +1151,7 @@ struct PNormLowering : OpConversionPattern<PNormOp> {
                          return math::PowFOp::create(b, l, v[0], scalar(b, l, elem, 1.0 / p));
                        });
     }
-    auto restored =
-        restoreReducedDims(r, loc, y, cast<RankedTensorType>(op.getType()), dims, xt.getRank());
-    if (failed(restored))
-      return r.notifyMatchFailure(op, "unexpected reduction result shape");
-    r.replaceOp(op, *restored);
-    return success();
+    return replaceWithReduction(r, op, y, dims, xt.getRank());
   }
 };
 
