@@ -1206,6 +1206,92 @@ def _p_norm(ins, a):
     return {"Out": _full_1d(np.asarray(y)).astype(ins["X"][0].dtype)}
 
 
+def _prelu(ins, a):
+    x, alpha = ins["X"][0], ins["Alpha"][0].reshape(-1)
+    mode = a.get("mode", "all")
+    if mode == "channel":
+        c = x.ndim - 1 if a.get("data_format", "NCHW") == "NHWC" else 1
+        alpha = alpha.reshape([-1 if i == c else 1 for i in range(x.ndim)])
+    elif mode == "element":
+        alpha = alpha.reshape((1,) + x.shape[1:])
+    return {"Out": np.where(x > 0, x, alpha * x).astype(x.dtype)}
+
+
+def _affine_channel(ins, a):
+    x = ins["X"][0]
+    c = x.ndim - 1 if a.get("data_layout", "AnyLayout") == "NHWC" else 1
+    shape = [-1 if i == c else 1 for i in range(x.ndim)]
+    return {"Out": (x * ins["Scale"][0].reshape(shape) + ins["Bias"][0].reshape(shape)).astype(x.dtype)}
+
+
+def _pad_modes(x, widths, mode, value):
+    """np.pad with Paddle's mode names (widths: (before, after) per dim)."""
+    if mode == "constant":
+        return np.pad(x, widths, mode="constant", constant_values=value)
+    return np.pad(x, widths, mode={"reflect": "reflect", "replicate": "edge", "edge": "edge",
+                                   "circular": "wrap"}[mode])
+
+
+def _pad3d(ins, a):
+    x = ins["X"][0]
+    p = [int(v) for v in (ins["Paddings"][0] if ins.get("Paddings") else a.get("paddings", [0] * 6))]
+    w = 3 if a.get("data_format", "NCDHW") == "NDHWC" else 4
+    widths = [(0, 0)] * 5
+    for i in range(3):
+        widths[w - i] = (p[2 * i], p[2 * i + 1])
+    return {"Out": _pad_modes(x, widths, a.get("mode", "constant"), a.get("value", 0.0)).astype(x.dtype)}
+
+
+def _dist(ins, a):
+    d = np.abs(ins["X"][0].astype(np.float64) - ins["Y"][0])
+    p = a.get("p", 2.0)
+    if np.isinf(p):
+        y = d.max() if p > 0 else d.min()
+    elif p == 0:
+        y = np.count_nonzero(d)
+    else:
+        y = np.sum(d ** p) ** (1.0 / p)
+    return {"Out": np.array([y], ins["X"][0].dtype)}
+
+
+def _norm(ins, a):
+    x = ins["X"][0]
+    n = np.sqrt(np.sum(x.astype(np.float64) ** 2, axis=a["axis"], keepdims=True) + a.get("epsilon", 1e-10))
+    return {"Out": (x / n).astype(x.dtype), "Norm": n.astype(x.dtype)}
+
+
+def _expand_as_v2(ins, a):
+    x = ins["X"][0]
+    if ins.get("Y"):
+        shape = list(ins["Y"][0].shape)
+    else:
+        shape = list(a["target_shape"])
+        lead = len(shape) - x.ndim
+        shape = [x.shape[i - lead] if v == -1 else v for i, v in enumerate(shape)]
+    return {"Out": np.broadcast_to(x, shape).copy()}
+
+
+def _pad2d(ins, a):
+    x = ins["X"][0]
+    p = [int(v) for v in (ins["Paddings"][0] if ins.get("Paddings") else a.get("paddings", [0] * 4))]
+    h = 1 if a.get("data_format", "NCHW") == "NHWC" else 2
+    widths = [(0, 0)] * 4
+    widths[h], widths[h + 1] = (p[0], p[1]), (p[2], p[3])
+    return {"Out": _pad_modes(x, widths, a.get("mode", "constant"), a.get("pad_value", 0.0)).astype(x.dtype)}
+
+
+def _scatter(ins, a):
+    x, ids, upd = ins["X"][0].copy(), ins["Ids"][0].reshape(-1), ins["Updates"][0]
+    if a.get("overwrite", True):
+        for i, row in enumerate(ids):
+            x[row] = upd[i]
+    else:
+        x[ids] = 0
+        for i, row in enumerate(ids):
+            x[row] += upd[i]
+    return {"Out": x}
+
+
 OPS.update({
     "abs": _unary(lambda x, a: np.abs(x)), "floor": _unary(lambda x, a: np.floor(x)),
     "cos": _unary(lambda x, a: np.cos(x)), "sin": _unary(lambda x, a: np.sin(x)),
@@ -1223,6 +1309,20 @@ OPS.update({
     "reduce_all": lambda ins, a: {"Out": _reduce_bool(np.all, ins["X"][0], a)},
     "reduce_any": lambda ins, a: {"Out": _reduce_bool(np.any, ins["X"][0], a)},
     "logsumexp": _logsumexp, "p_norm": _p_norm,
+    "prelu": _prelu, "affine_channel": _affine_channel, "pad3d": _pad3d, "pad2d": _pad2d,
+    "pad": lambda ins, a: {"Out": np.pad(ins["X"][0], np.reshape(a["paddings"], (-1, 2)), mode="constant",
+                                         constant_values=a.get("pad_value", 0.0))},
+    "dist": _dist, "norm": _norm, "expand_as_v2": _expand_as_v2, "scatter": _scatter,
+    "dot": lambda ins, a: {"Out": np.sum(ins["X"][0] * ins["Y"][0], axis=-1, keepdims=True)},
+    "size": lambda ins, a: {"Out": np.array([ins["Input"][0].size], np.int64)},
+    "expand": lambda ins, a: {"Out": np.tile(ins["X"][0], _ints_from(ins, "expand_times_tensor", "ExpandTimes",
+                                                                     a.get("expand_times", [])))},
+    "meshgrid": lambda ins, a: {"Out": [g.copy() for g in np.meshgrid(*[v.reshape(-1) for v in ins["X"]],
+                                                                      indexing="ij")]},
+    "isinf": lambda ins, a: {"Out": np.array([np.isinf(ins["X"][0]).any()])},
+    "isnan": lambda ins, a: {"Out": np.array([np.isnan(ins["X"][0]).any()])},
+    "isfinite": lambda ins, a: {"Out": np.array([np.isfinite(ins["X"][0]).all()])},
+    "instance_norm": lambda ins, a: _group_norm(ins, dict(a, groups=ins["X"][0].shape[1])),
     "mv": lambda ins, a: {"Out": ins["X"][0] @ ins["Vec"][0]},
     "roll": lambda ins, a: {"Out": np.roll(ins["X"][0], list(a.get("shifts", [])),
                                            axis=tuple(a["axis"]) if a.get("axis") else None)},

@@ -1,5 +1,6 @@
 """Reductions and products of issue 34's Paddle2ONNX list (reduce_all,
-reduce_any, logsumexp, p_norm, mv, bmm): builder programs with dynamic
+reduce_any, logsumexp, p_norm, mv, bmm, dot, dist, norm, size and Fluid's
+one-element isinf / isnan / isfinite): builder programs with dynamic
 dims, compiled, against NumPy written here, the reference evaluator and the
 exporter's round trip."""
 import os
@@ -33,15 +34,19 @@ def round_trips(model, tmp_path):
 
 
 def check(tmp_path, b, inputs, want, rtol=1e-5):
+    """Compiled and reference outputs against `want` (a list: one per fetch)."""
     model = str(tmp_path / "m")
     b.save(model)
     round_trips(model, tmp_path)
-    got = paddle_mlir.compile(model)(*inputs)[0]
+    wants = want if isinstance(want, list) else [want]
+    got = paddle_mlir.compile(model)(*inputs)
     feeds = reference.load(model)
-    ref = list(feeds.run(dict(zip(feeds.input_names, inputs))).values())[0]
-    for y in (got, ref):
-        assert y.shape == np.shape(want) and y.dtype == np.asarray(want).dtype
-        np.testing.assert_allclose(y, want, rtol=rtol, atol=1e-6)
+    ref = list(feeds.run(dict(zip(feeds.input_names, inputs))).values())
+    assert len(got) == len(ref) == len(wants)
+    for g, r, w in zip(got, ref, wants):
+        for y in (g, r):
+            assert y.shape == np.shape(w) and y.dtype == np.asarray(w).dtype
+            np.testing.assert_allclose(y, w, rtol=rtol, atol=1e-6)
 
 
 @pytest.mark.parametrize("op,dim,keep,all_", [
@@ -124,3 +129,78 @@ def test_mv_and_bmm(tmp_path):
     b.fetch(b.op("bmm", {"X": [pv], "Y": [qv]}, {"Out": [b.tmp("bmm", [-1, 4, 2])]}))
     (tmp_path / "b").mkdir()
     check(tmp_path / "b", b, [p, q], np.matmul(p.astype(np.float64), q).astype(np.float32))
+
+
+@pytest.mark.parametrize("rank,dtype", [(1, "float32"), (2, "float32"), (2, "int64")])
+def test_dot(tmp_path, rank, dtype):
+    rng = np.random.default_rng(7)
+    shape = (5,) if rank == 1 else (3, 5)
+    x, y = [(rng.standard_normal(shape) * 10).astype(dtype) for _ in range(2)]
+    want = np.einsum("...i,...i->...", x, y)[..., None].astype(dtype)   # Paddle <= 2.4 keeps the dim
+    b = ProgramBuilder()
+    dims = [5] if rank == 1 else [-1, 5]
+    xv, yv = b.feed("x", dims, dtype), b.feed("y", dims, dtype)
+    b.fetch(b.op("dot", {"X": [xv], "Y": [yv]}, {"Out": [b.tmp("dot", dims[:-1] + [1], dtype)]}))
+    check(tmp_path, b, [x, y], want)
+
+
+@pytest.mark.parametrize("p", [2.0, 1.0, 3.5, float("inf"), float("-inf"), 0.0])
+def test_dist(tmp_path, p):
+    rng = np.random.default_rng(8)
+    x = rng.standard_normal((3, 4)).astype(np.float32)
+    y = rng.standard_normal((4,)).astype(np.float32)
+    x[1] = y                                  # a row of zeros in x - y (p = 0 counts nonzeros)
+    d = (x - y).astype(np.float64).ravel()
+    if p == 0:
+        want = np.count_nonzero(d)
+    elif np.isinf(p):
+        want = np.abs(d).max() if p > 0 else np.abs(d).min()
+    else:
+        want = np.sum(np.abs(d) ** p) ** (1 / p)
+    b = ProgramBuilder()
+    xv, yv = b.feed("x", [-1, 4]), b.feed("y", [4])
+    b.fetch(b.op("dist", {"X": [xv], "Y": [yv]}, {"Out": [b.tmp("dist", [1])]}, {"p": p}))
+    check(tmp_path, b, [x, y], np.array([want], np.float32))
+
+
+@pytest.mark.parametrize("axis", [1, -1, 0])
+def test_norm(tmp_path, axis):
+    rng = np.random.default_rng(9)
+    x = rng.standard_normal((3, 4, 5)).astype(np.float32)
+    x[0, :, 0] = 0                            # a zero vector: epsilon keeps it finite
+    n = np.sqrt(np.sum(x.astype(np.float64) ** 2, axis=axis, keepdims=True) + 1e-6)
+    b = ProgramBuilder()
+    xv = b.feed("x", [-1, 4, 5])
+    nshape = [-1, 4, 5]
+    nshape[axis] = 1
+    out = b.tmp("norm_out", [-1, 4, 5])
+    norm = b.tmp("norm", nshape)
+    b.op("norm", {"X": [xv]}, {"Out": [out], "Norm": [norm]}, {"axis": axis, "epsilon": 1e-6})
+    b.fetch(out)
+    b.fetch(norm)
+    check(tmp_path, b, [x], [(x / n).astype(np.float32), n.astype(np.float32)])
+
+
+def test_size(tmp_path):
+    x = np.zeros((3, 4, 5), np.float32)
+    b = ProgramBuilder()
+    xv = b.feed("x", [-1, 4, -1])
+    b.fetch(b.op("size", {"Input": [xv]}, {"Out": [b.tmp("size", [1], "int64")]}))
+    check(tmp_path, b, [x], np.array([60], np.int64))
+    model = str(tmp_path / "m")
+    np.testing.assert_array_equal(paddle_mlir.compile(model)(np.zeros((2, 4, 1), np.float32))[0], [8])
+
+
+@pytest.mark.parametrize("op", ["isinf", "isnan", "isfinite"])
+def test_one_element_tests(tmp_path, op):
+    b = ProgramBuilder()
+    xv = b.feed("x", [-1, 3])
+    b.fetch(b.op(op, {"X": [xv]}, {"Out": [b.tmp(op, [1], "bool")]}))
+    cases = [np.ones((2, 3), np.float32), np.array([[1, np.inf, 2]], np.float32),
+             np.array([[1, 2, np.nan]], np.float32), np.array([[-np.inf, np.nan, 0]], np.float32)]
+    fn = {"isinf": lambda v: np.isinf(v).any(), "isnan": lambda v: np.isnan(v).any(),
+          "isfinite": lambda v: np.isfinite(v).all()}[op]
+    check(tmp_path, b, [cases[0]], np.array([fn(cases[0])]))
+    model = paddle_mlir.compile(str(tmp_path / "m"))
+    for v in cases[1:]:
+        np.testing.assert_array_equal(model(v)[0], [fn(v)])

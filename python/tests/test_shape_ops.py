@@ -1,4 +1,5 @@
-"""Shape ops of issue 34's Paddle2ONNX list (roll, pixel_shuffle): builder
+"""Shape ops of issue 34's Paddle2ONNX list (roll, pixel_shuffle, Fluid's
+expand, expand_as_v2, meshgrid, pad, pad2d, scatter): builder
 programs with dynamic dims, compiled, against NumPy / PyTorch, the
 reference evaluator and the exporter's round trip."""
 import numpy as np
@@ -34,3 +35,100 @@ def test_pixel_shuffle(tmp_path, factor, layout):
     xv = b.feed("x", [-1] + list(x.shape[1:]))
     b.fetch(b._simple("pixel_shuffle", xv, {"upscale_factor": factor, "data_format": layout}, shape=shape))
     check(tmp_path, b, [x], want)
+
+
+@pytest.mark.parametrize("runtime", [False, True])
+def test_expand_v1(tmp_path, runtime):
+    x = np.arange(6, dtype=np.float32).reshape(2, 3)
+    b = ProgramBuilder()
+    xv = b.feed("x", [-1, 3])
+    ins, inputs = {"X": [xv]}, [x]
+    if runtime:
+        ins["ExpandTimes"] = [b.feed("t", [2], "int32")]
+        inputs.append(np.array([3, 2], np.int32))
+    b.fetch(b.op("expand", ins, {"Out": [b.tmp("e", [-1, -1 if runtime else 6])]},
+                 {"expand_times": [] if runtime else [3, 2]}))
+    check(tmp_path, b, inputs, np.tile(x, (3, 2)))
+
+
+@pytest.mark.parametrize("with_y", [True, False])
+def test_expand_as_v2(tmp_path, with_y):
+    x = np.arange(4, dtype=np.float32).reshape(1, 4)
+    b = ProgramBuilder()
+    xv = b.feed("x", [1, 4])
+    if with_y:                     # Y's dims at run time
+        y = np.zeros((3, 4), np.float32)
+        ins, inputs, attrs, shape = {"X": [xv], "Y": [b.feed("y", [-1, 4])]}, [x, y], {}, [-1, 4]
+    else:                          # target_shape, -1 keeping x's dim
+        ins, inputs, attrs, shape = {"X": [xv]}, [x], {"target_shape": [2, 3, -1]}, [2, 3, 4]
+    b.fetch(b.op("expand_as_v2", ins, {"Out": [b.tmp("e", shape)]}, attrs))
+    check(tmp_path, b, inputs, np.broadcast_to(x, (3, 4) if with_y else (2, 3, 4)).copy())
+
+
+def test_meshgrid(tmp_path):
+    a = np.array([1, 2, 3], np.float32)
+    c = np.array([10, 20], np.float32)
+    d = np.array([-1, -2, -3, -4], np.float32)
+    b = ProgramBuilder()
+    vs = [b.feed("a", [3]), b.feed("c", [-1]), b.feed("d", [-1])]
+    outs = [b.tmp(f"g{i}", [3, -1, -1]) for i in range(3)]
+    b.op("meshgrid", {"X": vs}, {"Out": outs})
+    for o in outs:
+        b.fetch(o)
+    check(tmp_path, b, [a, c, d], [g.copy() for g in np.meshgrid(a, c, d, indexing="ij")])
+
+
+def test_pad(tmp_path):
+    x = np.arange(6, dtype=np.float32).reshape(2, 3)
+    b = ProgramBuilder()
+    xv = b.feed("x", [-1, 3])
+    b.fetch(b._simple("pad", xv, {"paddings": [1, 0, 2, 3], "pad_value": -1.5}, shape=[-1, 8]))
+    check(tmp_path, b, [x], np.pad(x, ((1, 0), (2, 3)), constant_values=-1.5))
+
+
+@pytest.mark.parametrize("mode,fmt,runtime", [("constant", "NCHW", False), ("reflect", "NCHW", False),
+                                              ("edge", "NHWC", False), ("reflect", "NHWC", True)])
+def test_pad2d(tmp_path, mode, fmt, runtime):
+    torch = pytest.importorskip("torch")
+    rng = np.random.default_rng(6)
+    x = rng.standard_normal((2, 3, 5, 6)).astype(np.float32)
+    pads = [2, 1, 0, 3]                      # top, bottom, left, right
+    t = torch.from_numpy(x if fmt == "NCHW" else x.transpose(0, 3, 1, 2))
+    tmode = {"edge": "replicate"}.get(mode, mode)
+    kw = {"value": 0.25} if mode == "constant" else {}
+    want = torch.nn.functional.pad(t, [pads[2], pads[3], pads[0], pads[1]], mode=tmode, **kw).numpy()
+    if fmt == "NHWC":
+        want = want.transpose(0, 2, 3, 1)
+    b = ProgramBuilder()
+    xv = b.feed("x", [-1, 3, 5, 6])
+    ins, inputs = {"X": [xv]}, [x]
+    shape = [-1] + list(want.shape[1:])
+    if runtime:
+        ins["Paddings"] = [b.feed("p", [4], "int32")]
+        inputs.append(np.array(pads, np.int32))
+        shape = [-1, -1, -1, 6] if fmt == "NHWC" else [-1, 3, -1, -1]
+    b.fetch(b.op("pad2d", ins, {"Out": [b.tmp("pad", shape)]},
+                 {"paddings": [0] * 4 if runtime else pads, "mode": mode, "pad_value": 0.25,
+                  "data_format": fmt}))
+    check(tmp_path, b, inputs, np.ascontiguousarray(want))
+
+
+@pytest.mark.parametrize("overwrite,dtype", [(True, "float32"), (False, "float32"), (False, "int32")])
+def test_scatter(tmp_path, overwrite, dtype):
+    x = np.arange(6 * 3, dtype=dtype).reshape(6, 3)
+    ids = np.array([4, 1, 4, 0], np.int64)   # 4 twice: last wins, or both added after zeroing
+    upd = (np.arange(4 * 3).reshape(4, 3) * 10 + 7).astype(dtype)
+    want = x.copy()
+    if overwrite:
+        for i, r in enumerate(ids):
+            want[r] = upd[i]
+    else:
+        for r in set(ids.tolist()):
+            want[r] = 0
+        for i, r in enumerate(ids):
+            want[r] += upd[i]
+    b = ProgramBuilder()
+    xv, iv, uv = b.feed("x", [6, 3], dtype), b.feed("ids", [-1], "int64"), b.feed("u", [-1, 3], dtype)
+    b.fetch(b.op("scatter", {"X": [xv], "Ids": [iv], "Updates": [uv]},
+                 {"Out": [b.tmp("s", [6, 3], dtype)]}, {"overwrite": overwrite}))
+    check(tmp_path, b, [x, ids, upd], want)

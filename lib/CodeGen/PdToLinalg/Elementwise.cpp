@@ -1,7 +1,7 @@
 //===- Elementwise.cpp - pd elementwise ops -> linalg.generic ------------===//
 //
-// Activations, Paddle-broadcasting binary ops, comparisons, scale, clip,
-// dropout (inference), cast and assign.
+// Activations (prelu included), Paddle-broadcasting binary ops, comparisons,
+// scale, clip, dropout (inference), cast, assign, sum and affine_channel.
 //
 //===----------------------------------------------------------------------===//
 
@@ -140,6 +140,114 @@ struct WhereLowering : OpConversionPattern<WhereOp> {
     if (failed(r))
       return failure();
     rewriter.replaceOp(op, *r);
+    return success();
+  }
+};
+
+/// sum: the elementwise sum of same-shaped inputs (uint8 wraps, as the
+/// other integer adds).
+struct SumLowering : OpConversionPattern<SumOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(SumOp op, OpAdaptor a,
+                                ConversionPatternRewriter &r) const override {
+    auto type = cast<RankedTensorType>(op.getType());
+    Type elem = type.getElementType();
+    SmallVector<int64_t> offsets(a.getX().size(), 0);
+    auto y = elementwise(r, op.getLoc(), type, a.getX(), offsets,
+                         [&](OpBuilder &b, Location l, ValueRange v) -> Value {
+                           auto as = [&](Value x, Type t) {
+                             return UnrealizedConversionCastOp::create(b, l, t, x).getResult(0);
+                           };
+                           Type signless = elem.isUnsignedInteger()
+                                               ? b.getIntegerType(elem.getIntOrFloatBitWidth())
+                                               : elem;
+                           Value acc = signless == elem ? v[0] : as(v[0], signless);
+                           for (Value x : v.drop_front())
+                             acc = addOf(b, l, acc, signless == elem ? x : as(x, signless));
+                           return signless == elem ? acc : as(acc, elem);
+                         });
+    if (failed(y))
+      return r.notifyMatchFailure(op, "cannot size the result");
+    r.replaceOp(op, *y);
+    return success();
+  }
+};
+
+/// The channel dim of a layout attribute (NHWC-like: the last; else 1).
+int64_t channelDimOf(StringRef layout, int64_t rank) {
+  return layout == "NHWC" || layout == "NDHWC" || layout == "NLC" ? rank - 1 : 1;
+}
+
+/// `t` as a 1-D tensor (its elements in order).
+Value flatten1D(OpBuilder &b, Location loc, Value t) {
+  auto tt = cast<RankedTensorType>(t.getType());
+  if (tt.getRank() == 1)
+    return t;
+  ReassociationIndices all;
+  for (int64_t i = 0; i < tt.getRank(); ++i)
+    all.push_back(i);
+  if (tt.getRank() == 0)
+    return tensor::ExpandShapeOp::create(b, loc, RankedTensorType::get({1}, tt.getElementType()), t,
+                                         ArrayRef<ReassociationIndices>{});
+  return tensor::CollapseShapeOp::create(b, loc, t, ArrayRef<ReassociationIndices>{all});
+}
+
+/// prelu: x > 0 ? x : alpha * x, with one alpha for all elements, one per
+/// channel, or one per element of a sample (alpha read flattened).
+struct PreluLowering : OpConversionPattern<PreluOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(PreluOp op, OpAdaptor a,
+                                ConversionPatternRewriter &r) const override {
+    Location loc = op.getLoc();
+    Value x = a.getX(), alpha = flatten1D(r, loc, a.getAlpha());
+    auto type = cast<RankedTensorType>(op.getType());
+    int64_t rank = type.getRank();
+    StringRef mode = op.getMode();
+    if (mode != "all" && mode != "channel" && mode != "element")
+      return r.notifyMatchFailure(op, "unknown mode");
+    int64_t ch = channelDimOf(op.getDataFormat(), rank);
+    SmallVector<Value> dims;
+    for (int64_t i = 0; i < rank; ++i)
+      dims.push_back(tensor::DimOp::create(r, loc, x, i));
+    Value y = generateTensor(
+        r, loc, type, dynSizesFrom(r, loc, x, type), [&](OpBuilder &b, Location l) -> Value {
+          SmallVector<Value> at;
+          for (int64_t i = 0; i < rank; ++i)
+            at.push_back(linalg::IndexOp::create(b, l, i));
+          Value k = idx(b, l, 0);
+          if (mode == "channel") {
+            k = at[ch];
+          } else if (mode == "element") {
+            for (int64_t i = 1; i < rank; ++i)
+              k = arith::AddIOp::create(b, l, arith::MulIOp::create(b, l, k, dims[i]), at[i]);
+          }
+          Value v = tensor::ExtractOp::create(b, l, x, at);
+          Value s = tensor::ExtractOp::create(b, l, alpha, ValueRange{k});
+          Value pos = arith::CmpFOp::create(b, l, arith::CmpFPredicate::OGT, v, cst(b, l, v, 0));
+          return arith::SelectOp::create(b, l, pos, v, arith::MulFOp::create(b, l, s, v));
+        });
+    r.replaceOp(op, y);
+    return success();
+  }
+};
+
+/// affine_channel: x * scale[c] + bias[c] along the layout's channel dim.
+struct AffineChannelLowering : OpConversionPattern<AffineChannelOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(AffineChannelOp op, OpAdaptor a,
+                                ConversionPatternRewriter &r) const override {
+    auto type = cast<RankedTensorType>(op.getType());
+    int64_t ch = channelDimOf(op.getDataLayout(), type.getRank());
+    Value scale = flatten1D(r, op.getLoc(), a.getScale()),
+          bias = flatten1D(r, op.getLoc(), a.getBias());
+    auto y = elementwise(r, op.getLoc(), type, ValueRange{a.getX(), scale, bias}, {0, ch, ch},
+                         [](OpBuilder &b, Location l, ValueRange v) -> Value {
+                           return arith::AddFOp::create(
+                               b, l, arith::MulFOp::create(b, l, v[0], v[1]), v[2]);
+                         });
+    if (failed(y))
+      return r.notifyMatchFailure(op, "cannot size the result");
+    r.replaceOp(op, *y);
     return success();
   }
 };
@@ -511,5 +619,6 @@ void mlir::pd::populatePdElementwiseToLinalgPatterns(RewritePatternSet &p) {
   addBinary<LogicalAndOp>(p, andI);
   addBinary<LogicalOrOp>(p, orI);
   addBinary<LogicalXorOp>(p, xorI);
-  p.add<CastLowering, AssignLowering, WhereLowering>(p.getContext());
+  p.add<CastLowering, AssignLowering, WhereLowering, SumLowering, PreluLowering,
+        AffineChannelLowering>(p.getContext());
 }

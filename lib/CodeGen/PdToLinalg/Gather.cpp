@@ -234,6 +234,96 @@ struct ScatterNdAddLowering : OpConversionPattern<ScatterNdAddOp> {
   }
 };
 
+/// scatter(X, Ids, Updates): row Ids[i] of X becomes row i of Updates, in
+/// order (a repeated id keeps its last row); without overwrite the rows Ids
+/// address are zeroed first and every update is added into its row. Ids
+/// are clamped into X's rows.
+struct ScatterLowering : OpConversionPattern<ScatterOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(ScatterOp op, OpAdaptor a,
+                                ConversionPatternRewriter &r) const override {
+    Location loc = op.getLoc();
+    Value x = a.getX(), ids = a.getIds(), updates = a.getUpdates();
+    auto xt = cast<RankedTensorType>(x.getType());
+    auto it = cast<RankedTensorType>(ids.getType());
+    int64_t rank = xt.getRank();
+    Type elem = xt.getElementType();
+    bool isFloat = isa<FloatType>(elem);
+    if (!isFloat && !elem.isSignlessInteger())
+      return r.notifyMatchFailure(op, "scatter takes float or signed integer elements");
+    SmallVector<int64_t> rowShape(xt.getShape().drop_front());
+    rowShape.insert(rowShape.begin(), 1);
+    auto rowType = RankedTensorType::get(rowShape, elem);
+    Value zero = arith::ConstantIndexOp::create(r, loc, 0),
+          one = arith::ConstantIndexOp::create(r, loc, 1);
+    Value n = tensor::DimOp::create(r, loc, updates, 0);
+    auto rowAt = [&](OpBuilder &b, Value t, Value row, SmallVector<OpFoldResult> &off,
+                     SmallVector<OpFoldResult> &sizes) {
+      off.assign({row});
+      sizes.assign({b.getIndexAttr(1)});
+      for (int64_t d = 1; d < rank; ++d) {
+        off.push_back(b.getIndexAttr(0));
+        sizes.push_back(tensor::getMixedSize(b, loc, t, d));
+      }
+    };
+    SmallVector<OpFoldResult> strides(rank, r.getIndexAttr(1));
+    // One pass over the ids: body(b, i, row, acc) returns the new acc.
+    auto pass = [&](Value init, function_ref<Value(OpBuilder &, Value, Value, Value)> body) {
+      auto loop = scf::ForOp::create(r, loc, zero, n, one, ValueRange{init},
+                                     [&](OpBuilder &b, Location, Value i, ValueRange iter) {
+                                       SmallVector<Value> pos = {i};
+                                       if (it.getRank() == 2)
+                                         pos.push_back(zero);
+                                       Value id = tensor::ExtractOp::create(b, loc, ids, pos);
+                                       Value row = clampedIndex(b, loc, id, iter[0], 0,
+                                                                /*wrapNegative=*/false);
+                                       scf::YieldOp::create(b, loc, body(b, i, row, iter[0]));
+                                     });
+      return loop.getResult(0);
+    };
+    // Row i of Updates, sized like the rows of `t` (X's shape).
+    auto updateRow = [&](OpBuilder &b, Value i, Value t) {
+      SmallVector<OpFoldResult> off, sizes;
+      rowAt(b, t, i, off, sizes);
+      return tensor::ExtractSliceOp::create(b, loc, rowType, updates, off, sizes, strides)
+          .getResult();
+    };
+    Value acc = freshCopy(r, loc, x);
+    if (op.getOverwrite()) {
+      acc = pass(acc, [&](OpBuilder &b, Value i, Value row, Value t) -> Value {
+        SmallVector<OpFoldResult> off, sizes;
+        rowAt(b, t, row, off, sizes);
+        return tensor::InsertSliceOp::create(b, loc, updateRow(b, i, t), t, off, sizes, strides);
+      });
+    } else {
+      acc = pass(acc, [&](OpBuilder &b, Value, Value row, Value t) -> Value {
+        SmallVector<OpFoldResult> off, sizes;
+        rowAt(b, t, row, off, sizes);
+        SmallVector<Value> dyn;
+        for (int64_t d = 1; d < rank; ++d)
+          if (rowType.isDynamicDim(d))
+            dyn.push_back(tensor::DimOp::create(b, loc, t, d));
+        Value z = filled(b, loc, rowType, dyn, 0.0);
+        return tensor::InsertSliceOp::create(b, loc, z, t, off, sizes, strides);
+      });
+      acc = pass(acc, [&](OpBuilder &b, Value i, Value row, Value t) -> Value {
+        SmallVector<OpFoldResult> off, sizes;
+        rowAt(b, t, row, off, sizes);
+        Value cur = tensor::ExtractSliceOp::create(b, loc, rowType, t, off, sizes, strides);
+        auto sum = elementwise(b, loc, rowType, ValueRange{cur, updateRow(b, i, t)}, {0, 0},
+                               [&](OpBuilder &nb, Location l, ValueRange v) -> Value {
+                                 return isFloat
+                                            ? arith::AddFOp::create(nb, l, v[0], v[1]).getResult()
+                                            : arith::AddIOp::create(nb, l, v[0], v[1]).getResult();
+                               });
+        return tensor::InsertSliceOp::create(b, loc, *sum, t, off, sizes, strides);
+      });
+    }
+    r.replaceOp(op, acc);
+    return success();
+  }
+};
+
 /// `v` read at the coordinates `at` of a shape it broadcasts to (aligned to
 /// the right; its size-1 dims read 0, and every coordinate is clamped into
 /// range so a read can never go out of bounds).
@@ -893,5 +983,5 @@ void mlir::pd::populatePdGatherToLinalgPatterns(RewritePatternSet &p) {
         ScatterNdAddLowering, IndexPutLowering, SetValueLowering, TakeAlongAxisLowering,
         FlipLowering, TrilTriuLowering, FillAnyLikeLowering, CumsumLowering, WhereIndexLowering,
         MaskedSelectLowering>(p.getContext());
-  p.add<RollLowering, PixelShuffleLowering>(p.getContext());
+  p.add<RollLowering, PixelShuffleLowering, ScatterLowering>(p.getContext());
 }

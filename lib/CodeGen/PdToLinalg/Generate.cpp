@@ -1,7 +1,8 @@
 //===- Generate.cpp - pd ops that build tensors -> linalg/tensor ----------===//
 //
-// range, fill_constant, expand_v2, tile and shape, including their run-time forms
-// (sizes read from a tensor operand, so the result shape may depend on data;
+// range, fill_constant, expand_v2 / expand_as_v2, tile / expand, meshgrid,
+// shape and the padding ops, including
+// their run-time forms (sizes read from a tensor operand, so the result shape may depend on data;
 // such results are sized at run time and live on the heap).
 //
 //===----------------------------------------------------------------------===//
@@ -173,15 +174,48 @@ struct FillConstantBatchSizeLikeLowering : OpConversionPattern<FillConstantBatch
 /// shape; a -1, or (as in ONNX Expand) a 1 over a larger input dim, keeps
 /// the input dim. Input dims that are dynamic are never broadcast.
 
+/// x broadcast to `type`, aligned to its trailing dims, the result dims
+/// being `target` (index values): a -1, or a 1 over a larger input dim (as
+/// in ONNX Expand), keeps the input dim.
+Value broadcastTo(OpBuilder &r, Location loc, Value x, RankedTensorType type,
+                  ArrayRef<Value> target) {
+  auto xt = cast<RankedTensorType>(x.getType());
+  int64_t rank = type.getRank(), off = rank - xt.getRank();
+  SmallVector<Value> sizes;
+  for (int64_t i = 0; i < rank; ++i) {
+    if (!type.isDynamicDim(i)) {
+      sizes.push_back(idx(r, loc, type.getDimSize(i)));
+      continue;
+    }
+    Value s = target[i];
+    if (i >= off) {
+      Value in = tensor::DimOp::create(r, loc, x, i - off);
+      Value keep = arith::OrIOp::create(
+          r, loc, arith::CmpIOp::create(r, loc, arith::CmpIPredicate::eq, s, idx(r, loc, -1)),
+          arith::CmpIOp::create(r, loc, arith::CmpIPredicate::eq, s, idx(r, loc, 1)));
+      s = arith::SelectOp::create(r, loc, keep, in, s);
+    }
+    sizes.push_back(s);
+  }
+  Value init = tensor::EmptyOp::create(r, loc, type.getShape(), type.getElementType(),
+                                       dynamicOnly(type, sizes));
+  SmallVector<AffineMap> maps = {broadcastMap(xt, type, off), r.getMultiDimIdentityMap(rank)};
+  SmallVector<utils::IteratorType> iters(rank, utils::IteratorType::parallel);
+  return linalg::GenericOp::create(r, loc, TypeRange{type}, ValueRange{x}, ValueRange{init}, maps,
+                                   iters,
+                                   [](OpBuilder &b, Location l, ValueRange args) {
+                                     linalg::YieldOp::create(b, l, args[0]);
+                                   })
+      .getResult(0);
+}
+
 struct ExpandV2Lowering : OpConversionPattern<ExpandV2Op> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult matchAndRewrite(ExpandV2Op op, OpAdaptor a,
                                 ConversionPatternRewriter &r) const override {
     Location loc = op.getLoc();
     auto type = cast<RankedTensorType>(op.getType());
-    Value x = a.getX();
-    auto xt = cast<RankedTensorType>(x.getType());
-    int64_t rank = type.getRank(), off = rank - xt.getRank();
+    auto xt = cast<RankedTensorType>(a.getX().getType());
     SmallVector<Value> target;
     if (!a.getExpandShapesTensor().empty())
       target = scalarElements(r, loc, a.getExpandShapesTensor());
@@ -190,55 +224,107 @@ struct ExpandV2Lowering : OpConversionPattern<ExpandV2Op> {
     else
       for (int32_t s : op.getShape())
         target.push_back(idx(r, loc, s));
-    if ((int64_t)target.size() != rank || off < 0)
+    if ((int64_t)target.size() != type.getRank() || type.getRank() < xt.getRank())
       return r.notifyMatchFailure(op, "the shape does not match the result rank");
-    SmallVector<Value> sizes;
-    for (int64_t i = 0; i < rank; ++i) {
-      if (!type.isDynamicDim(i)) {
-        sizes.push_back(idx(r, loc, type.getDimSize(i)));
-        continue;
-      }
-      Value s = target[i];
-      if (i >= off) {
-        Value in = tensor::DimOp::create(r, loc, x, i - off);
-        Value keep = arith::OrIOp::create(
-            r, loc, arith::CmpIOp::create(r, loc, arith::CmpIPredicate::eq, s, idx(r, loc, -1)),
-            arith::CmpIOp::create(r, loc, arith::CmpIPredicate::eq, s, idx(r, loc, 1)));
-        s = arith::SelectOp::create(r, loc, keep, in, s);
-      }
-      sizes.push_back(s);
-    }
-    Value init = tensor::EmptyOp::create(r, loc, type.getShape(), type.getElementType(),
-                                         dynamicOnly(type, sizes));
-    SmallVector<AffineMap> maps = {broadcastMap(xt, type, off), r.getMultiDimIdentityMap(rank)};
-    SmallVector<utils::IteratorType> iters(rank, utils::IteratorType::parallel);
-    auto generic = linalg::GenericOp::create(
-        r, loc, TypeRange{type}, ValueRange{x}, ValueRange{init}, maps, iters,
-        [](OpBuilder &b, Location l, ValueRange args) { linalg::YieldOp::create(b, l, args[0]); });
-    r.replaceOp(op, generic.getResult(0));
+    r.replaceOp(op, broadcastTo(r, loc, a.getX(), type, target));
     return success();
   }
 };
 
-/// tile: out[i] = x[i mod dim(x)] with out dims = x dims * repeat_times
-/// (x aligned to the trailing dims).
-struct TileLowering : OpConversionPattern<TileOp> {
+/// expand_as_v2: broadcast to Y's dims (read at run time), or to
+/// target_shape without Y.
+struct ExpandAsV2Lowering : OpConversionPattern<ExpandAsV2Op> {
   using OpConversionPattern::OpConversionPattern;
-  LogicalResult matchAndRewrite(TileOp op, OpAdaptor a,
+  LogicalResult matchAndRewrite(ExpandAsV2Op op, OpAdaptor a,
+                                ConversionPatternRewriter &r) const override {
+    Location loc = op.getLoc();
+    auto type = cast<RankedTensorType>(op.getType());
+    SmallVector<Value> target;
+    if (a.getY()) {
+      for (int64_t i = 0; i < type.getRank(); ++i)
+        target.push_back(tensor::DimOp::create(r, loc, a.getY(), i));
+    } else {
+      for (int32_t s : op.getTargetShape())
+        target.push_back(idx(r, loc, s));
+    }
+    if ((int64_t)target.size() != type.getRank())
+      return r.notifyMatchFailure(op, "the target does not match the result rank");
+    r.replaceOp(op, broadcastTo(r, loc, a.getX(), type, target));
+    return success();
+  }
+};
+
+/// meshgrid: result i (of rank n) repeats input i along dim i.
+struct MeshgridLowering : OpConversionPattern<MeshgridOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(MeshgridOp op, OpAdaptor a,
+                                ConversionPatternRewriter &r) const override {
+    Location loc = op.getLoc();
+    SmallVector<Value> ins, sizes;
+    for (Value v : a.getX()) {
+      auto vt = cast<RankedTensorType>(v.getType());
+      if (vt.getRank() == 0)
+        v = tensor::ExpandShapeOp::create(r, loc, RankedTensorType::get({1}, vt.getElementType()),
+                                          v, ArrayRef<ReassociationIndices>{});
+      ins.push_back(v);
+      sizes.push_back(tensor::DimOp::create(r, loc, v, 0));
+    }
+    int64_t n = ins.size();
+    SmallVector<Value> results;
+    for (int64_t i = 0; i < n; ++i) {
+      auto type = cast<RankedTensorType>(op.getResult(i).getType());
+      Value init = tensor::EmptyOp::create(r, loc, type.getShape(), type.getElementType(),
+                                           dynamicOnly(type, sizes));
+      SmallVector<AffineMap> maps = {AffineMap::get(n, 0, r.getAffineDimExpr(i)),
+                                     r.getMultiDimIdentityMap(n)};
+      SmallVector<utils::IteratorType> iters(n, utils::IteratorType::parallel);
+      results.push_back(linalg::GenericOp::create(r, loc, TypeRange{type}, ValueRange{ins[i]},
+                                                  ValueRange{init}, maps, iters,
+                                                  [](OpBuilder &b, Location l, ValueRange args) {
+                                                    linalg::YieldOp::create(b, l, args[0]);
+                                                  })
+                            .getResult(0));
+    }
+    r.replaceOp(op, results);
+    return success();
+  }
+};
+
+/// The repeat counts of tile and of Fluid's expand: the list of scalar
+/// tensors, else the 1-D tensor, else the attribute.
+SmallVector<Value> repeatCounts(OpBuilder &b, Location loc, TileOp op, TileOp::Adaptor a) {
+  if (!a.getRepeatTimesTensor().empty())
+    return scalarElements(b, loc, a.getRepeatTimesTensor());
+  if (a.getRepeatTimesInput())
+    return indexElements(b, loc, a.getRepeatTimesInput());
+  SmallVector<Value> reps;
+  for (int32_t v : op.getRepeatTimes())
+    reps.push_back(idx(b, loc, v));
+  return reps;
+}
+SmallVector<Value> repeatCounts(OpBuilder &b, Location loc, ExpandOp op, ExpandOp::Adaptor a) {
+  if (!a.getExpandTimesTensor().empty())
+    return scalarElements(b, loc, a.getExpandTimesTensor());
+  if (a.getExpandTimesInput())
+    return indexElements(b, loc, a.getExpandTimesInput());
+  SmallVector<Value> reps;
+  for (int32_t v : op.getExpandTimes())
+    reps.push_back(idx(b, loc, v));
+  return reps;
+}
+
+/// tile (and Fluid's expand): out[i] = x[i mod dim(x)] with out dims = x
+/// dims * the repeat counts (x aligned to the trailing dims).
+template <typename OpTy> struct TileLowering : OpConversionPattern<OpTy> {
+  using OpConversionPattern<OpTy>::OpConversionPattern;
+  LogicalResult matchAndRewrite(OpTy op, typename OpTy::Adaptor a,
                                 ConversionPatternRewriter &r) const override {
     Location loc = op.getLoc();
     auto type = cast<RankedTensorType>(op.getType());
     Value x = a.getX();
     auto xt = cast<RankedTensorType>(x.getType());
     int64_t rank = type.getRank(), off = rank - xt.getRank();
-    SmallVector<Value> reps;
-    if (!a.getRepeatTimesTensor().empty())
-      reps = scalarElements(r, loc, a.getRepeatTimesTensor());
-    else if (a.getRepeatTimesInput())
-      reps = indexElements(r, loc, a.getRepeatTimesInput());
-    else
-      for (int32_t v : op.getRepeatTimes())
-        reps.push_back(idx(r, loc, v));
+    SmallVector<Value> reps = repeatCounts(r, loc, op, a);
     while ((int64_t)reps.size() < rank)
       reps.insert(reps.begin(), idx(r, loc, 1));
     if ((int64_t)reps.size() != rank || off < 0)
@@ -260,6 +346,140 @@ struct TileLowering : OpConversionPattern<TileOp> {
     return success();
   }
 };
+/// x padded by lo[i] before and hi[i] after each dim i (index values, null
+/// for no padding): "constant" fills `value`, "reflect" mirrors without
+/// repeating the edge, "replicate" / "edge" repeats it, "circular" wraps
+/// around. Every read is clamped into the input, so paddings larger than
+/// the input (which Paddle rejects for reflect) never read out of bounds.
+FailureOr<Value> padTensor(OpBuilder &b, Location loc, Value x, RankedTensorType type,
+                           ArrayRef<Value> lo, ArrayRef<Value> hi, StringRef mode, double value) {
+  auto xt = cast<RankedTensorType>(x.getType());
+  int64_t rank = xt.getRank();
+  if (type.getRank() != rank || (int64_t)lo.size() != rank || (int64_t)hi.size() != rank)
+    return failure();
+  Type elem = xt.getElementType();
+  if (mode == "constant") {
+    SmallVector<OpFoldResult> low, high;
+    for (int64_t i = 0; i < rank; ++i) {
+      low.push_back(lo[i] ? getAsOpFoldResult(lo[i]) : b.getIndexAttr(0));
+      high.push_back(hi[i] ? getAsOpFoldResult(hi[i]) : b.getIndexAttr(0));
+    }
+    Value padded = tensor::PadOp::create(b, loc, type, x, low, high, scalar(b, loc, elem, value));
+    return padded;
+  }
+  if (mode != "reflect" && mode != "replicate" && mode != "edge" && mode != "circular")
+    return failure();
+  SmallVector<Value> in, sizes;
+  for (int64_t i = 0; i < rank; ++i) {
+    in.push_back(tensor::DimOp::create(b, loc, x, i));
+    Value s = in.back();
+    if (lo[i])
+      s = arith::AddIOp::create(b, loc, s, lo[i]);
+    if (hi[i])
+      s = arith::AddIOp::create(b, loc, s, hi[i]);
+    sizes.push_back(s);
+  }
+  return generateTensor(b, loc, type, dynamicOnly(type, sizes), [&](OpBuilder &nb, Location l) {
+    Value zero = idx(nb, l, 0), one = idx(nb, l, 1);
+    SmallVector<Value> at;
+    for (int64_t i = 0; i < rank; ++i) {
+      Value j = linalg::IndexOp::create(nb, l, i);
+      if (!lo[i] && !hi[i]) {
+        at.push_back(j);
+        continue;
+      }
+      if (lo[i])
+        j = arith::SubIOp::create(nb, l, j, lo[i]);
+      Value n = in[i], last = arith::SubIOp::create(nb, l, n, one);
+      if (mode == "reflect") {
+        // -j before the start, 2 (n - 1) - j after the end.
+        Value neg = arith::CmpIOp::create(nb, l, arith::CmpIPredicate::slt, j, zero);
+        j = arith::SelectOp::create(nb, l, neg, arith::SubIOp::create(nb, l, zero, j), j);
+        Value past = arith::CmpIOp::create(nb, l, arith::CmpIPredicate::sgt, j, last);
+        Value mirrored = arith::SubIOp::create(nb, l, arith::AddIOp::create(nb, l, last, last), j);
+        j = arith::SelectOp::create(nb, l, past, mirrored, j);
+      } else if (mode == "circular") {
+        Value m = arith::RemSIOp::create(nb, l, j, n);
+        Value neg = arith::CmpIOp::create(nb, l, arith::CmpIPredicate::slt, m, zero);
+        j = arith::SelectOp::create(nb, l, neg, arith::AddIOp::create(nb, l, m, n), m);
+      }
+      at.push_back(arith::MinSIOp::create(nb, l, arith::MaxSIOp::create(nb, l, j, zero), last));
+    }
+    return tensor::ExtractOp::create(nb, l, x, at).getResult();
+  });
+}
+
+/// The paddings of a pad op as index values: from its tensor operand when
+/// it has one (its static length must be `count`), else the attribute.
+FailureOr<SmallVector<Value>> padAmounts(OpBuilder &b, Location loc, Value tensor,
+                                         ArrayRef<int32_t> attr, size_t count) {
+  SmallVector<Value> v;
+  if (tensor) {
+    v = indexElements(b, loc, tensor);
+  } else {
+    for (int32_t p : attr)
+      v.push_back(idx(b, loc, p));
+  }
+  if (v.size() != count)
+    return failure();
+  return v;
+}
+
+/// The dim padding pair i pads: pad3d lists [left, right, top, bottom,
+/// front, back] for W, H and D of NCDHW / NDHWC; Fluid's pad2d [top, bottom,
+/// left, right] for H and W of NCHW / NHWC ("edge" repeats the border).
+int64_t paddedDim(Pad3dOp op, int64_t i) { return (op.getDataFormat() == "NDHWC" ? 3 : 4) - i; }
+int64_t paddedDim(Pad2dOp op, int64_t i) { return (op.getDataFormat() == "NHWC" ? 1 : 2) + i; }
+double padValue(Pad3dOp op) { return op.getValue().convertToDouble(); }
+double padValue(Pad2dOp op) { return op.getPadValue().convertToDouble(); }
+
+template <typename OpTy> struct SpatialPadLowering : OpConversionPattern<OpTy> {
+  using OpConversionPattern<OpTy>::OpConversionPattern;
+  LogicalResult matchAndRewrite(OpTy op, typename OpTy::Adaptor a,
+                                ConversionPatternRewriter &r) const override {
+    Location loc = op.getLoc();
+    auto type = cast<RankedTensorType>(op.getType());
+    int64_t rank = type.getRank(), pairs = rank - 2;
+    auto p = padAmounts(r, loc, a.getPaddingsInput(), op.getPaddings(), 2 * pairs);
+    if (failed(p))
+      return r.notifyMatchFailure(op, "Paddings must hold 2 values per spatial dim");
+    SmallVector<Value> lo(rank), hi(rank);
+    for (int64_t i = 0; i < pairs; ++i) {
+      lo[paddedDim(op, i)] = (*p)[2 * i];
+      hi[paddedDim(op, i)] = (*p)[2 * i + 1];
+    }
+    auto y = padTensor(r, loc, a.getX(), type, lo, hi, op.getMode(), padValue(op));
+    if (failed(y))
+      return r.notifyMatchFailure(op, "unsupported padding mode");
+    r.replaceOp(op, *y);
+    return success();
+  }
+};
+
+/// Fluid's pad: constant padding of every dim.
+struct PadLowering : OpConversionPattern<PadOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(PadOp op, OpAdaptor a,
+                                ConversionPatternRewriter &r) const override {
+    Location loc = op.getLoc();
+    auto type = cast<RankedTensorType>(op.getType());
+    ArrayRef<int32_t> p = op.getPaddings();
+    if ((int64_t)p.size() != 2 * type.getRank())
+      return r.notifyMatchFailure(op, "paddings does not match the rank");
+    SmallVector<Value> lo, hi;
+    for (int64_t i = 0; i < type.getRank(); ++i) {
+      lo.push_back(idx(r, loc, p[2 * i]));
+      hi.push_back(idx(r, loc, p[2 * i + 1]));
+    }
+    auto y =
+        padTensor(r, loc, a.getX(), type, lo, hi, "constant", op.getPadValue().convertToDouble());
+    if (failed(y))
+      return failure();
+    r.replaceOp(op, *y);
+    return success();
+  }
+};
+
 /// shape: the dims of the input as a 1-D tensor of the result's integers.
 struct ShapeLowering : OpConversionPattern<ShapeOp> {
   using OpConversionPattern::OpConversionPattern;
@@ -278,6 +498,8 @@ struct ShapeLowering : OpConversionPattern<ShapeOp> {
 } // namespace
 
 void mlir::pd::populatePdGenerateToLinalgPatterns(RewritePatternSet &p) {
-  p.add<RangeLowering, FillConstantLowering, ExpandV2Lowering, TileLowering, ShapeLowering,
-        AssignValueLowering, FillConstantBatchSizeLikeLowering>(p.getContext());
+  p.add<RangeLowering, FillConstantLowering, ExpandV2Lowering, TileLowering<TileOp>,
+        TileLowering<ExpandOp>, ExpandAsV2Lowering, MeshgridLowering, PadLowering,
+        SpatialPadLowering<Pad2dOp>, ShapeLowering, AssignValueLowering,
+        FillConstantBatchSizeLikeLowering, SpatialPadLowering<Pad3dOp>>(p.getContext());
 }

@@ -4,6 +4,7 @@
 #include "PaddleMLIR/Dialect/Pd/IR/PdOps.h"
 #include "Utils.h"
 
+#include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
@@ -489,20 +490,27 @@ struct LayerNormLowering : OpConversionPattern<LayerNormOp> {
 /// group_norm (NCHW, any rank >= 2): X viewed as [N, G, C / G, L] (L the
 /// spatial elements, possibly dynamic), normalized over its last two dims
 /// with the mean and the (biased) variance of each (n, g), then the
-/// per-channel scale and bias.
-struct GroupNormLowering : OpConversionPattern<GroupNormOp> {
-  using OpConversionPattern::OpConversionPattern;
-  LogicalResult matchAndRewrite(GroupNormOp op, OpAdaptor a,
+/// per-channel scale and bias. instance_norm is the case G = C.
+int64_t groupsOf(GroupNormOp op, int64_t) { return op.getGroups(); }
+int64_t groupsOf(InstanceNormOp, int64_t channels) { return channels; }
+StringRef layoutOf(GroupNormOp op) { return op.getDataLayout(); }
+StringRef layoutOf(InstanceNormOp) { return "NCHW"; }
+
+template <typename OpTy> struct GroupNormLowering : OpConversionPattern<OpTy> {
+  using OpConversionPattern<OpTy>::OpConversionPattern;
+  LogicalResult matchAndRewrite(OpTy op, typename OpTy::Adaptor a,
                                 ConversionPatternRewriter &r) const override {
     Location loc = op.getLoc();
     Value x = a.getX();
     auto t = cast<RankedTensorType>(x.getType());
-    int64_t rank = t.getRank(), c = t.getDimSize(1), groups = op.getGroups();
-    if (op.getDataLayout() == "NHWC")
+    int64_t rank = t.getRank(), c = t.getDimSize(1);
+    if (layoutOf(op) == "NHWC")
       return r.notifyMatchFailure(op, "group_norm is supported in NCHW only");
-    if (ShapedType::isDynamic(c) || c % groups != 0)
-      return r.notifyMatchFailure(op,
-                                  "group_norm needs a static channel count divisible by groups");
+    if (ShapedType::isDynamic(c))
+      return r.notifyMatchFailure(op, "group and instance norms need a static channel count");
+    int64_t groups = groupsOf(op, c);
+    if (c % groups != 0)
+      return r.notifyMatchFailure(op, "the channels are not divisible by groups");
     Type elem = t.getElementType();
     // [N, C, S...] -> [N, C, L] -> [N, G, C / G, L].
     SmallVector<ReassociationIndices> toNCL = {{0}, {1}, {}};
@@ -1108,49 +1116,195 @@ struct LogsumexpLowering : OpConversionPattern<LogsumexpOp> {
   }
 };
 
-/// p_norm: (sum |x|^p)^(1/p) along the axis (all elements with asvector);
-/// max |x| for p = inf, min |x| for p = -inf, the nonzero count for p = 0.
+/// The vector p-norm of x over `dims`: (sum |x|^p)^(1/p); max |x| for
+/// p = inf, min |x| for p = -inf, the nonzero count for p = 0.
+Value pNormOver(OpBuilder &r, Location loc, Value x, ArrayRef<int64_t> dims, double p) {
+  auto xt = cast<RankedTensorType>(x.getType());
+  Type elem = xt.getElementType();
+  Value ax = *elementwise(
+      r, loc, xt, ValueRange{x}, {0}, [&](OpBuilder &b, Location l, ValueRange v) -> Value {
+        Value m = math::AbsFOp::create(b, l, v[0]);
+        if (p == 0) {
+          Value nz =
+              arith::CmpFOp::create(b, l, arith::CmpFPredicate::UNE, v[0], scalar(b, l, elem, 0));
+          return arith::UIToFPOp::create(b, l, elem, nz);
+        }
+        if (std::isinf(p) || p == 1)
+          return m;
+        if (p == 2)
+          return arith::MulFOp::create(b, l, m, m);
+        return math::PowFOp::create(b, l, m, scalar(b, l, elem, p));
+      });
+  double init = std::isinf(p) ? (p > 0 ? 0.0 : std::numeric_limits<double>::infinity()) : 0.0;
+  Value y = reduceDims(r, loc, ax, dims, init,
+                       [&](OpBuilder &b, Location l, Value acc, Value v) -> Value {
+                         if (std::isinf(p))
+                           return p > 0 ? arith::MaximumFOp::create(b, l, acc, v).getResult()
+                                        : arith::MinimumFOp::create(b, l, acc, v).getResult();
+                         return arith::AddFOp::create(b, l, acc, v);
+                       });
+  if (std::isinf(p) || p == 0 || p == 1)
+    return y;
+  auto yt = cast<RankedTensorType>(y.getType());
+  return *elementwise(r, loc, yt, ValueRange{y}, {0},
+                      [&](OpBuilder &b, Location l, ValueRange v) -> Value {
+                        if (p == 2)
+                          return math::SqrtOp::create(b, l, v[0]);
+                        return math::PowFOp::create(b, l, v[0], scalar(b, l, elem, 1.0 / p));
+                      });
+}
+
+/// p_norm along the axis (all elements with asvector).
 struct PNormLowering : OpConversionPattern<PNormOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult matchAndRewrite(PNormOp op, OpAdaptor a,
                                 ConversionPatternRewriter &r) const override {
+    auto xt = cast<RankedTensorType>(a.getX().getType());
+    SmallVector<int64_t> dims = reducedDims(xt.getRank(), op.getAsvector(), {op.getAxis()});
+    Value y = pNormOver(r, op.getLoc(), a.getX(), dims, op.getPorder().convertToDouble());
+    return replaceWithReduction(r, op, y, dims, xt.getRank());
+  }
+};
+
+/// dist: the p-norm of all elements of x - y (broadcast both ways).
+struct DistLowering : OpConversionPattern<DistOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(DistOp op, OpAdaptor a,
+                                ConversionPatternRewriter &r) const override {
+    Location loc = op.getLoc();
+    SmallVector<Type> diffType;
+    if (failed(inferBroadcastTypes(op, a.getX().getType(), a.getY().getType(), -1, false, diffType,
+                                   false)))
+      return r.notifyMatchFailure(op, "X and Y do not broadcast");
+    auto dt = cast<RankedTensorType>(diffType.front());
+    int64_t rank = dt.getRank();
+    auto offset = [&](Value v) { return rank - cast<RankedTensorType>(v.getType()).getRank(); };
+    auto diff = elementwise(r, loc, dt, ValueRange{a.getX(), a.getY()},
+                            {offset(a.getX()), offset(a.getY())},
+                            [](OpBuilder &b, Location l, ValueRange v) -> Value {
+                              return arith::SubFOp::create(b, l, v[0], v[1]);
+                            });
+    if (failed(diff))
+      return r.notifyMatchFailure(op, "cannot size x - y");
+    SmallVector<int64_t> dims = reducedDims(rank, true, {});
+    Value y = pNormOver(r, loc, *diff, dims, op.getP().convertToDouble());
+    return replaceWithReduction(r, op, y, dims, rank);
+  }
+};
+
+/// dot: sum over the last dim of x * y, kept as size 1.
+struct DotLowering : OpConversionPattern<DotOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(DotOp op, OpAdaptor a,
+                                ConversionPatternRewriter &r) const override {
+    Location loc = op.getLoc();
+    auto xt = cast<RankedTensorType>(a.getX().getType());
+    Type elem = xt.getElementType();
+    bool isFloat = isa<FloatType>(elem);
+    if (!isFloat && !elem.isSignlessInteger())
+      return r.notifyMatchFailure(op, "dot takes float or signed integer elements");
+    SmallVector<int64_t> shape(xt.getShape());
+    if (ShapedType::isDynamic(shape.back()))
+      shape.back() = cast<RankedTensorType>(a.getY().getType()).getShape().back();
+    auto pt = RankedTensorType::get(shape, elem);
+    auto prod = elementwise(r, loc, pt, ValueRange{a.getX(), a.getY()}, {0, 0},
+                            [&](OpBuilder &b, Location l, ValueRange v) -> Value {
+                              return isFloat ? arith::MulFOp::create(b, l, v[0], v[1]).getResult()
+                                             : arith::MulIOp::create(b, l, v[0], v[1]).getResult();
+                            });
+    if (failed(prod))
+      return r.notifyMatchFailure(op, "cannot size x * y");
+    SmallVector<int64_t> dims = {xt.getRank() - 1};
+    Value y =
+        reduceDims(r, loc, *prod, dims, 0.0, [&](OpBuilder &b, Location l, Value acc, Value v) {
+          return isFloat ? arith::AddFOp::create(b, l, acc, v).getResult()
+                         : arith::AddIOp::create(b, l, acc, v).getResult();
+        });
+    return replaceWithReduction(r, op, y, dims, xt.getRank());
+  }
+};
+
+/// norm: Norm = sqrt(sum(x^2) + epsilon) along the axis (kept as size 1)
+/// and Out = x / Norm.
+struct NormLowering : OpConversionPattern<NormOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(NormOp op, OpAdaptor a,
+                                ConversionPatternRewriter &r) const override {
     Location loc = op.getLoc();
     Value x = a.getX();
     auto xt = cast<RankedTensorType>(x.getType());
-    SmallVector<int64_t> dims = reducedDims(xt.getRank(), op.getAsvector(), {op.getAxis()});
-    double p = op.getPorder().convertToDouble();
+    int64_t rank = xt.getRank(), axis = op.getAxis() < 0 ? op.getAxis() + rank : op.getAxis();
+    double eps = op.getEpsilon().convertToDouble();
     Type elem = xt.getElementType();
-    Value ax = *elementwise(
-        r, loc, xt, ValueRange{x}, {0}, [&](OpBuilder &b, Location l, ValueRange v) -> Value {
-          Value m = math::AbsFOp::create(b, l, v[0]);
-          if (p == 0) {
-            Value nz =
-                arith::CmpFOp::create(b, l, arith::CmpFPredicate::UNE, v[0], scalar(b, l, elem, 0));
-            return arith::UIToFPOp::create(b, l, elem, nz);
-          }
-          if (std::isinf(p) || p == 1)
-            return m;
-          if (p == 2)
-            return arith::MulFOp::create(b, l, m, m);
-          return math::PowFOp::create(b, l, m, scalar(b, l, elem, p));
+    SmallVector<int64_t> dims = {axis};
+    Value sq =
+        reduceDims(r, loc, x, dims, 0.0, [](OpBuilder &b, Location l, Value acc, Value v) -> Value {
+          return arith::AddFOp::create(b, l, acc, arith::MulFOp::create(b, l, v, v));
         });
-    double init = std::isinf(p) ? (p > 0 ? 0.0 : std::numeric_limits<double>::infinity()) : 0.0;
-    Value y = reduceDims(r, loc, ax, dims, init,
-                         [&](OpBuilder &b, Location l, Value acc, Value v) -> Value {
-                           if (std::isinf(p))
-                             return p > 0 ? arith::MaximumFOp::create(b, l, acc, v).getResult()
-                                          : arith::MinimumFOp::create(b, l, acc, v).getResult();
-                           return arith::AddFOp::create(b, l, acc, v);
+    sq = *elementwise(r, loc, cast<RankedTensorType>(sq.getType()), ValueRange{sq}, {0},
+                      [&](OpBuilder &b, Location l, ValueRange v) -> Value {
+                        return math::SqrtOp::create(
+                            b, l, arith::AddFOp::create(b, l, v[0], scalar(b, l, elem, eps)));
+                      });
+    Value norm = keepReducedDims(r, loc, sq, x, dims);
+    auto out =
+        elementwise(r, loc, cast<RankedTensorType>(op.getOut().getType()), ValueRange{x, norm},
+                    {0, 0}, [](OpBuilder &b, Location l, ValueRange v) -> Value {
+                      return arith::DivFOp::create(b, l, v[0], v[1]);
+                    });
+    if (failed(out))
+      return r.notifyMatchFailure(op, "cannot size the result");
+    Value n = norm;
+    if (n.getType() != op.getNorm().getType())
+      n = tensor::CastOp::create(r, loc, op.getNorm().getType(), n);
+    r.replaceOp(op, ValueRange{*out, n});
+    return success();
+  }
+};
+
+/// size: the product of the input's dims as a one-element int64 tensor.
+struct SizeLowering : OpConversionPattern<SizeOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(SizeOp op, OpAdaptor a,
+                                ConversionPatternRewriter &r) const override {
+    Location loc = op.getLoc();
+    Value n = arith::ConstantIndexOp::create(r, loc, 1);
+    for (OpFoldResult d : tensor::getMixedSizes(r, loc, a.getInput()))
+      n = arith::MulIOp::create(r, loc, n, getValueOrCreateConstantIndexOp(r, loc, d));
+    Value v = arith::IndexCastOp::create(r, loc, r.getI64Type(), n);
+    r.replaceOpWithNewOp<tensor::FromElementsOp>(op, op.getType(), ValueRange{v});
+    return success();
+  }
+};
+
+/// Fluid's isinf / isnan (any element) and isfinite (every element) as one
+/// boolean.
+template <typename OpTy> struct AnyElementTestLowering : OpConversionPattern<OpTy> {
+  using OpConversionPattern<OpTy>::OpConversionPattern;
+  LogicalResult matchAndRewrite(OpTy op, typename OpTy::Adaptor a,
+                                ConversionPatternRewriter &r) const override {
+    constexpr bool all = std::is_same_v<OpTy, IsfiniteOp>;
+    Location loc = op.getLoc();
+    Value x = a.getX();
+    auto xt = cast<RankedTensorType>(x.getType());
+    auto bt = RankedTensorType::get(xt.getShape(), r.getI1Type());
+    Value test = *elementwise(
+        r, loc, bt, ValueRange{x}, {0}, [](OpBuilder &b, Location l, ValueRange v) -> Value {
+          Value inf = scalar(b, l, v[0].getType(), INFINITY);
+          Value mag = math::AbsFOp::create(b, l, v[0]);
+          if (std::is_same_v<OpTy, IsnanOp>)
+            return arith::CmpFOp::create(b, l, arith::CmpFPredicate::UNO, v[0], v[0]);
+          if (std::is_same_v<OpTy, IsinfOp>)
+            return arith::CmpFOp::create(b, l, arith::CmpFPredicate::OEQ, mag, inf);
+          return arith::CmpFOp::create(b, l, arith::CmpFPredicate::OLT, mag, inf);
+        });
+    SmallVector<int64_t> dims = reducedDims(xt.getRank(), true, {});
+    Value y = reduceDims(r, loc, test, dims, all ? 1.0 : 0.0,
+                         [](OpBuilder &b, Location l, Value acc, Value v) -> Value {
+                           if (all)
+                             return arith::AndIOp::create(b, l, acc, v);
+                           return arith::OrIOp::create(b, l, acc, v);
                          });
-    if (!std::isinf(p) && p != 0 && p != 1) {
-      auto yt = cast<RankedTensorType>(y.getType());
-      y = *elementwise(r, loc, yt, ValueRange{y}, {0},
-                       [&](OpBuilder &b, Location l, ValueRange v) -> Value {
-                         if (p == 2)
-                           return math::SqrtOp::create(b, l, v[0]);
-                         return math::PowFOp::create(b, l, v[0], scalar(b, l, elem, 1.0 / p));
-                       });
-    }
     return replaceWithReduction(r, op, y, dims, xt.getRank());
   }
 };
@@ -1542,13 +1696,15 @@ struct Conv3dLowering : OpConversionPattern<Conv3dOp> {
 void mlir::pd::populatePdNNToLinalgPatterns(RewritePatternSet &p) {
   p.add<Conv2dLowering, DepthwiseConv2dLowering, TransposedConvLowering<Conv2dTransposeOp>,
         TransposedConvLowering<Conv2dGradInputOp>, Conv2dGradFilterLowering, FusedConv2dLowering,
-        BatchNormLowering, LayerNormLowering, GroupNormLowering, SkipLayernormLowering,
-        FusedEmbeddingLowering, MultiheadMatmulLowering, Pool2dLowering,
-        ReduceLowering<ReduceSumOp>, ReduceLowering<ReduceMeanOp>, ReduceLowering<ReduceMaxOp>,
-        ReduceLowering<ReduceMinOp>, ReduceLowering<ReduceProdOp>, ArgLowering<ArgMaxOp>,
-        ArgLowering<ArgMinOp>, SoftmaxLowering<SoftmaxOp, false>,
-        SoftmaxLowering<LogSoftmaxOp, true>>(p.getContext());
+        BatchNormLowering, LayerNormLowering, GroupNormLowering<GroupNormOp>,
+        GroupNormLowering<InstanceNormOp>, SkipLayernormLowering, FusedEmbeddingLowering,
+        MultiheadMatmulLowering, Pool2dLowering, ReduceLowering<ReduceSumOp>,
+        ReduceLowering<ReduceMeanOp>, ReduceLowering<ReduceMaxOp>, ReduceLowering<ReduceMinOp>,
+        ReduceLowering<ReduceProdOp>, ArgLowering<ArgMaxOp>, ArgLowering<ArgMinOp>,
+        SoftmaxLowering<SoftmaxOp, false>, SoftmaxLowering<LogSoftmaxOp, true>>(p.getContext());
   p.add<BoolReduceLowering<ReduceAllOp, true>, BoolReduceLowering<ReduceAnyOp, false>,
-        LogsumexpLowering, PNormLowering, MvLowering, BmmLowering>(p.getContext());
+        LogsumexpLowering, PNormLowering, MvLowering, BmmLowering, DistLowering, DotLowering,
+        NormLowering, SizeLowering, AnyElementTestLowering<IsinfOp>,
+        AnyElementTestLowering<IsnanOp>, AnyElementTestLowering<IsfiniteOp>>(p.getContext());
   p.add<Conv3dLowering>(p.getContext());
 }

@@ -2039,3 +2039,66 @@ func.func @negative_pixel_shuffle(%x: tensor<1x10x4x4xf32>) {
   %0 = pd.pixel_shuffle %x {upscale_factor = 2 : i32} : (tensor<1x10x4x4xf32>) -> tensor<1x2x8x8xf32>
   return
 }
+
+// -----
+
+// Tests that dot needs operands of one shape.
+func.func @negative_dot(%x: tensor<4x8xf32>, %y: tensor<4x7xf32>) {
+  // expected-error @+1 {{X has shape [4, 8] but Y has [4, 7]}}
+  %0 = pd.dot %x, %y : (tensor<4x8xf32>, tensor<4x7xf32>) -> tensor<4x1xf32>
+  return
+}
+
+// -----
+
+// Tests that norm checks its axis.
+func.func @negative_norm_axis(%x: tensor<4x8xf32>) {
+  // expected-error @+1 {{axis 2 is out of range for rank 2}}
+  %0:2 = pd.norm %x {axis = 2 : i32} : (tensor<4x8xf32>) -> (tensor<4x8xf32>, tensor<4x1xf32>)
+  return
+}
+
+// -----
+
+// Tests that Fluid's expand needs one count per dim.
+func.func @negative_expand(%x: tensor<4x8xf32>) {
+  // expected-error @+1 {{expand_times has 3 entries for rank 2}}
+  %0 = pd.expand %x {expand_times = array<i32: 1, 2, 3>} : (tensor<4x8xf32>) -> tensor<4x16xf32>
+  return
+}
+
+// -----
+
+// Tests that expand_as_v2 cannot shrink a dim.
+func.func @negative_expand_as(%x: tensor<3x8xf32>, %y: tensor<5x8xf32>) {
+  // expected-error @+1 {{cannot expand dim of size 3 to 5}}
+  %0 = pd.expand_as_v2 %x Y(%y) : (tensor<3x8xf32>, tensor<5x8xf32>) -> tensor<5x8xf32>
+  return
+}
+
+// -----
+
+// Tests that pad needs two paddings per dim.
+func.func @negative_pad(%x: tensor<4x8xf32>) {
+  // expected-error @+1 {{paddings has 2 entries, rank 2 needs 4}}
+  %0 = pd.pad %x {paddings = array<i32: 1, 1>} : (tensor<4x8xf32>) -> tensor<6x8xf32>
+  return
+}
+
+// -----
+
+// Tests that scatter's updates have X's row shape.
+func.func @negative_scatter(%x: tensor<8x4xf32>, %i: tensor<2xi64>, %u: tensor<2x5xf32>) {
+  // expected-error @+1 {{Updates has shape [2, 5] but X has [8, 4]}}
+  %0 = pd.scatter %x, %i, %u : (tensor<8x4xf32>, tensor<2xi64>, tensor<2x5xf32>) -> tensor<8x4xf32>
+  return
+}
+
+// -----
+
+// Tests that meshgrid takes 1-D inputs.
+func.func @negative_meshgrid(%x: tensor<2x3xf32>) {
+  // expected-error @+1 {{X must have rank 0 to 1, got 2}}
+  %0 = pd.meshgrid [%x] : (tensor<2x3xf32>) -> (tensor<2xf32>)
+  return
+}

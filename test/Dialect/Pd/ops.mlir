@@ -1702,3 +1702,47 @@ func.func @optimizers(%p: tensor<4x3xf32>, %g: tensor<4x3xf32>, %v: tensor<4x3xf
   %2:5 = pd.adamw %p, %g, %lr, %v, %v, %lr, %lr {coeff = 0.05 : f32, with_decay = true} : (tensor<4x3xf32>, tensor<4x3xf32>, tensor<1xf32>, tensor<4x3xf32>, tensor<4x3xf32>, tensor<1xf32>, tensor<1xf32>) -> (tensor<4x3xf32>, tensor<4x3xf32>, tensor<4x3xf32>, tensor<1xf32>, tensor<1xf32>)
   return
 }
+
+// Tests that the products and norms of Paddle2ONNX's list round-trip.
+// CHECK-LABEL: func.func @dot_dist_norm_size
+// CHECK: pd.dot %arg0, %arg0 : (tensor<?x8xf32>, tensor<?x8xf32>) -> tensor<?x1xf32>
+// CHECK: pd.dist %arg0, %arg1 {p = 3.000000e+00 : f32} : (tensor<?x8xf32>, tensor<8xf32>) -> tensor<1xf32>
+// CHECK: pd.norm %arg0 {axis = 1 : i32} : (tensor<?x8xf32>) -> (tensor<?x8xf32>, tensor<?x1xf32>)
+// CHECK: pd.size %arg0 : (tensor<?x8xf32>) -> tensor<1xi64>
+// CHECK: pd.isinf %arg0 : (tensor<?x8xf32>) -> tensor<1xi1>
+// CHECK: pd.isnan %arg0 : (tensor<?x8xf32>) -> tensor<1xi1>
+// CHECK: pd.isfinite %arg0 : (tensor<?x8xf32>) -> tensor<1xi1>
+func.func @dot_dist_norm_size(%x: tensor<?x8xf32>, %v: tensor<8xf32>) {
+  %0 = pd.dot %x, %x : (tensor<?x8xf32>, tensor<?x8xf32>) -> tensor<?x1xf32>
+  %1 = pd.dist %x, %v {p = 3.0 : f32} : (tensor<?x8xf32>, tensor<8xf32>) -> tensor<1xf32>
+  %2:2 = pd.norm %x {axis = 1 : i32} : (tensor<?x8xf32>) -> (tensor<?x8xf32>, tensor<?x1xf32>)
+  %3 = pd.size %x : (tensor<?x8xf32>) -> tensor<1xi64>
+  %4 = pd.isinf %x : (tensor<?x8xf32>) -> tensor<1xi1>
+  %5 = pd.isnan %x : (tensor<?x8xf32>) -> tensor<1xi1>
+  %6 = pd.isfinite %x : (tensor<?x8xf32>) -> tensor<1xi1>
+  return
+}
+
+// Tests that expand, expand_as_v2, meshgrid, pad, pad2d and scatter round-trip.
+// CHECK-LABEL: func.func @expand_pad_scatter
+// CHECK: pd.expand %arg0 {expand_times = array<i32: 2, 3>} : (tensor<2x4xf32>) -> tensor<4x12xf32>
+// CHECK: pd.expand_as_v2 %arg1 Y(%arg2) : (tensor<1x4xf32>, tensor<?x4xf32>) -> tensor<?x4xf32>
+// CHECK: pd.expand_as_v2 %arg1 {target_shape = array<i32: 3, 4>} : (tensor<1x4xf32>) -> tensor<3x4xf32>
+// CHECK: pd.meshgrid [%arg3, %arg4] : (tensor<3xf32>, tensor<?xf32>) -> (tensor<3x?xf32>, tensor<3x?xf32>)
+// CHECK: pd.pad %arg0 {pad_value = 1.500000e+00 : f32, paddings = array<i32: 0, 1, 2, 3>} : (tensor<2x4xf32>) -> tensor<3x9xf32>
+// CHECK: pd.pad2d %arg5 {mode = "edge", paddings = array<i32: 1, 0, 2, 2>} : (tensor<?x3x8x8xf32>) -> tensor<?x3x9x12xf32>
+// CHECK: pd.pad2d %arg5 Paddings(%arg6) {data_format = "NHWC"} : (tensor<?x3x8x8xf32>, tensor<4xi32>) -> tensor<?x?x?x8xf32>
+// CHECK: pd.scatter %arg7, %arg8, %arg9 {overwrite = false} : (tensor<8x4xf32>, tensor<?xi64>, tensor<?x4xf32>) -> tensor<8x4xf32>
+func.func @expand_pad_scatter(%a: tensor<2x4xf32>, %b: tensor<1x4xf32>, %c: tensor<?x4xf32>, %m: tensor<3xf32>,
+                              %n: tensor<?xf32>, %img: tensor<?x3x8x8xf32>, %p: tensor<4xi32>, %x: tensor<8x4xf32>,
+                              %ids: tensor<?xi64>, %u: tensor<?x4xf32>) {
+  %0 = pd.expand %a {expand_times = array<i32: 2, 3>} : (tensor<2x4xf32>) -> tensor<4x12xf32>
+  %1 = pd.expand_as_v2 %b Y(%c) : (tensor<1x4xf32>, tensor<?x4xf32>) -> tensor<?x4xf32>
+  %2 = pd.expand_as_v2 %b {target_shape = array<i32: 3, 4>} : (tensor<1x4xf32>) -> tensor<3x4xf32>
+  %3:2 = pd.meshgrid [%m, %n] : (tensor<3xf32>, tensor<?xf32>) -> (tensor<3x?xf32>, tensor<3x?xf32>)
+  %4 = pd.pad %a {paddings = array<i32: 0, 1, 2, 3>, pad_value = 1.5 : f32} : (tensor<2x4xf32>) -> tensor<3x9xf32>
+  %5 = pd.pad2d %img {paddings = array<i32: 1, 0, 2, 2>, mode = "edge"} : (tensor<?x3x8x8xf32>) -> tensor<?x3x9x12xf32>
+  %6 = pd.pad2d %img Paddings(%p) {data_format = "NHWC"} : (tensor<?x3x8x8xf32>, tensor<4xi32>) -> tensor<?x?x?x8xf32>
+  %7 = pd.scatter %x, %ids, %u {overwrite = false} : (tensor<8x4xf32>, tensor<?xi64>, tensor<?x4xf32>) -> tensor<8x4xf32>
+  return
+}

@@ -1362,6 +1362,137 @@ LogicalResult TileOp::inferResultTypes(SmallVectorImpl<Type> &types, bool emit) 
   return success();
 }
 
+LogicalResult ExpandOp::inferResultTypes(SmallVectorImpl<Type> &types, bool emit) {
+  Checker c{*this, emit};
+  auto x = rt(getX());
+  int64_t r = x.getRank();
+  if (getExpandTimesInput() || !getExpandTimesTensor().empty()) {
+    int64_t n = getExpandTimesInput() ? listLen(getExpandTimesInput())
+                                      : (int64_t)getExpandTimesTensor().size();
+    if (conflict(n, r))
+      return c.fail("ExpandTimes has " + Twine(n) + " entries for rank " + Twine(r));
+    types.push_back(unknownDims(r, x.getElementType()));
+    return success();
+  }
+  ArrayRef<int32_t> times = getExpandTimes();
+  if ((int64_t)times.size() != r)
+    return c.fail("expand_times has " + Twine(times.size()) + " entries for rank " + Twine(r));
+  SmallVector<int64_t> out;
+  for (int64_t i = 0; i < r; ++i)
+    out.push_back(isDyn(x.getDimSize(i)) ? kDyn : x.getDimSize(i) * times[i]);
+  types.push_back(tensor(out, x.getElementType()));
+  return success();
+}
+
+LogicalResult ExpandAsV2Op::inferResultTypes(SmallVectorImpl<Type> &types, bool emit) {
+  Checker c{*this, emit};
+  auto x = rt(getX());
+  SmallVector<int64_t> target;
+  if (getY())
+    target.assign(rt(getY()).getShape().begin(), rt(getY()).getShape().end());
+  else
+    for (int32_t v : getTargetShape())
+      target.push_back(v == -1 ? kDyn : v);
+  if (!getY() && getTargetShape().empty())
+    return c.fail("needs Y or a target_shape");
+  int64_t off = (int64_t)target.size() - x.getRank();
+  if (off < 0)
+    return c.fail("the target rank " + Twine(target.size()) + " is below X's rank " +
+                  Twine(x.getRank()));
+  for (int64_t i = 0; i < (int64_t)target.size(); ++i) {
+    if (!getY() && i < off && isDyn(target[i]))
+      return c.fail("target_shape[" + Twine(i) + "] = -1 has no input dim to keep");
+    if (!getY() && getTargetShape()[i] != -1 && getTargetShape()[i] <= 0)
+      return c.fail("target_shape[" + Twine(i) + "] = " + Twine(getTargetShape()[i]) +
+                    " is invalid");
+    if (i < off)
+      continue;
+    int64_t in = x.getDimSize(i - off);
+    if (!getY() && getTargetShape()[i] == -1)
+      target[i] = in;
+    else if (in != 1 && conflict(in, target[i]))
+      return c.fail("cannot expand dim of size " + Twine(in) + " to " + Twine(target[i]));
+    else if (isDyn(target[i]) && !isDyn(in) && in != 1)
+      target[i] = in;
+  }
+  types.push_back(tensor(target, x.getElementType()));
+  return success();
+}
+
+LogicalResult MeshgridOp::inferResultTypes(SmallVectorImpl<Type> &types, bool emit) {
+  Checker c{*this, emit};
+  if (getX().empty())
+    return c.fail("needs at least one input");
+  SmallVector<int64_t> grid;
+  for (Value v : getX()) {
+    if (failed(c.rank(v, "X", 0, 1)))
+      return failure();
+    if (rt(v).getElementType() != rt(getX().front()).getElementType())
+      return c.fail("all inputs must have the same element type");
+    grid.push_back(rt(v).getRank() == 0 ? 1 : rt(v).getDimSize(0));
+  }
+  for (size_t i = 0; i < getX().size(); ++i)
+    types.push_back(tensor(grid, rt(getX().front()).getElementType()));
+  return success();
+}
+
+LogicalResult PadOp::inferResultTypes(SmallVectorImpl<Type> &types, bool emit) {
+  Checker c{*this, emit};
+  auto x = rt(getX());
+  ArrayRef<int32_t> p = getPaddings();
+  if ((int64_t)p.size() != 2 * x.getRank())
+    return c.fail("paddings has " + Twine(p.size()) + " entries, rank " + Twine(x.getRank()) +
+                  " needs " + Twine(2 * x.getRank()));
+  SmallVector<int64_t> out(x.getShape());
+  for (int64_t i = 0; i < x.getRank(); ++i)
+    if (!isDyn(out[i]))
+      out[i] += p[2 * i] + p[2 * i + 1];
+  types.push_back(tensor(out, x.getElementType()));
+  return success();
+}
+
+LogicalResult Pad2dOp::inferResultTypes(SmallVectorImpl<Type> &types, bool emit) {
+  Checker c{*this, emit};
+  if (failed(c.rank(getX(), "X", 4, 4)))
+    return failure();
+  auto x = rt(getX());
+  if (getPaddingsInput() && conflict(listLen(getPaddingsInput()), 4))
+    return c.fail("Paddings must hold 4 values");
+  SmallVector<int64_t> out(x.getShape());
+  int64_t h = getDataFormat() == "NHWC" ? 1 : 2;
+  ArrayRef<int32_t> p = getPaddings();
+  for (int64_t i = 0; i < 2; ++i) {
+    int64_t d = h + i;
+    if (getPaddingsInput())
+      out[d] = kDyn;
+    else if (!isDyn(out[d]))
+      out[d] += p[2 * i] + p[2 * i + 1];
+  }
+  types.push_back(tensor(out, x.getElementType()));
+  return success();
+}
+
+LogicalResult ScatterOp::inferResultTypes(SmallVectorImpl<Type> &types, bool emit) {
+  Checker c{*this, emit};
+  auto x = rt(getX()), ids = rt(getIds()), upd = rt(getUpdates());
+  if (ids.getRank() > 2 || (ids.getRank() == 2 && conflict(ids.getDimSize(1), 1)))
+    return c.fail("Ids must be 1-D (or [N, 1]), got shape " + shapeStr(ids.getShape()));
+  if (x.getRank() < 1 || upd.getRank() != x.getRank())
+    return c.fail("Updates must have X's rank " + Twine(x.getRank()) + ", got shape " +
+                  shapeStr(upd.getShape()));
+  if (conflict(upd.getDimSize(0), ids.getRank() == 0 ? 1 : ids.getDimSize(0)))
+    return c.fail("Updates has " + Twine(upd.getDimSize(0)) + " rows but Ids has " +
+                  Twine(ids.getDimSize(0)));
+  for (int64_t i = 1; i < x.getRank(); ++i)
+    if (conflict(upd.getDimSize(i), x.getDimSize(i)))
+      return c.fail("Updates has shape " + shapeStr(upd.getShape()) + " but X has " +
+                    shapeStr(x.getShape()));
+  if (upd.getElementType() != x.getElementType())
+    return c.fail("Updates must have X's element type");
+  types.push_back(x);
+  return success();
+}
+
 LogicalResult GatherOp::inferResultTypes(SmallVectorImpl<Type> &types, bool emit) {
   Checker c{*this, emit};
   auto x = rt(getX()), idx = rt(getIndex());
@@ -1647,6 +1778,61 @@ LogicalResult MeanOp::inferResultTypes(SmallVectorImpl<Type> &types, bool) {
   types.push_back(tensor({1}, rt(getX()).getElementType()));
   return success();
 }
+
+LogicalResult DotOp::inferResultTypes(SmallVectorImpl<Type> &types, bool emit) {
+  Checker c{*this, emit};
+  auto x = rt(getX()), y = rt(getY());
+  if (failed(c.rank(getX(), "X", 1, 2)))
+    return failure();
+  if (x.getRank() != y.getRank() || x.getElementType() != y.getElementType())
+    return c.fail("X and Y must have the same rank and element type");
+  SmallVector<int64_t> out;
+  for (int64_t i = 0; i < x.getRank(); ++i) {
+    if (conflict(x.getDimSize(i), y.getDimSize(i)))
+      return c.fail("X has shape " + shapeStr(x.getShape()) + " but Y has " +
+                    shapeStr(y.getShape()));
+    out.push_back(isDyn(x.getDimSize(i)) ? y.getDimSize(i) : x.getDimSize(i));
+  }
+  out.back() = 1; // Paddle <= 2.4 keeps the reduced dim.
+  types.push_back(tensor(out, x.getElementType()));
+  return success();
+}
+
+LogicalResult DistOp::inferResultTypes(SmallVectorImpl<Type> &types, bool emit) {
+  SmallVector<Type> diff;
+  if (failed(inferBroadcastTypes(getOperation(), getX().getType(), getY().getType(), -1, false,
+                                 diff, emit)))
+    return failure();
+  types.push_back(tensor({1}, rt(getX()).getElementType()));
+  return success();
+}
+
+LogicalResult NormOp::inferResultTypes(SmallVectorImpl<Type> &types, bool emit) {
+  auto x = rt(getX());
+  auto axis = Checker{*this, emit}.axis(getAxis(), x.getRank());
+  if (failed(axis))
+    return failure();
+  SmallVector<int64_t> norm(x.getShape());
+  norm[*axis] = 1;
+  types.push_back(x);
+  types.push_back(tensor(norm, x.getElementType()));
+  return success();
+}
+
+LogicalResult SizeOp::inferResultTypes(SmallVectorImpl<Type> &types, bool) {
+  types.push_back(tensor({1}, IntegerType::get(getContext(), 64)));
+  return success();
+}
+
+#define PD_ANY_ELEMENT_TEST(OP)                                                                    \
+  LogicalResult OP::inferResultTypes(SmallVectorImpl<Type> &types, bool) {                         \
+    types.push_back(tensor({1}, IntegerType::get(getContext(), 1)));                               \
+    return success();                                                                              \
+  }
+PD_ANY_ELEMENT_TEST(IsinfOp)
+PD_ANY_ELEMENT_TEST(IsnanOp)
+PD_ANY_ELEMENT_TEST(IsfiniteOp)
+#undef PD_ANY_ELEMENT_TEST
 
 LogicalResult SumOp::inferResultTypes(SmallVectorImpl<Type> &types, bool emit) {
   Checker c{*this, emit};

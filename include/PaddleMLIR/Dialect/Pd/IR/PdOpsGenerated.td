@@ -1765,6 +1765,66 @@ def Pd_IsinfV2Op : Pd_Op<"isinf_v2"> {
   }];
 }
 
+def Pd_IsinfOp : Pd_Op<"isinf"> {
+  let summary = "Fluid's one-element test: whether any element is +-infinity";
+  let description = [{
+    Paddle operator `isinf`: Fluid's one-element test: whether any element is +-infinity.
+
+    Input slots: X. Output slots: Out.
+
+    Example:
+
+    ```mlir
+    %m = pd.isinf %x : (tensor<?x64xf32>) -> tensor<1xi1>
+    ```
+  }];
+  let arguments = (ins
+    Pd_FloatTensor:$X
+  );
+  let results = (outs Pd_BoolTensor:$Out);
+  let assemblyFormat = "$X attr-dict `:` functional-type(operands, results)";
+}
+
+def Pd_IsnanOp : Pd_Op<"isnan"> {
+  let summary = "Fluid's one-element test: whether any element is NaN";
+  let description = [{
+    Paddle operator `isnan`: Fluid's one-element test: whether any element is NaN.
+
+    Input slots: X. Output slots: Out.
+
+    Example:
+
+    ```mlir
+    %m = pd.isnan %x : (tensor<?x64xf32>) -> tensor<1xi1>
+    ```
+  }];
+  let arguments = (ins
+    Pd_FloatTensor:$X
+  );
+  let results = (outs Pd_BoolTensor:$Out);
+  let assemblyFormat = "$X attr-dict `:` functional-type(operands, results)";
+}
+
+def Pd_IsfiniteOp : Pd_Op<"isfinite"> {
+  let summary = "Fluid's one-element test: whether every element is finite";
+  let description = [{
+    Paddle operator `isfinite`: Fluid's one-element test: whether every element is finite.
+
+    Input slots: X. Output slots: Out.
+
+    Example:
+
+    ```mlir
+    %m = pd.isfinite %x : (tensor<?x64xf32>) -> tensor<1xi1>
+    ```
+  }];
+  let arguments = (ins
+    Pd_FloatTensor:$X
+  );
+  let results = (outs Pd_BoolTensor:$Out);
+  let assemblyFormat = "$X attr-dict `:` functional-type(operands, results)";
+}
+
 def Pd_IsnanV2Op : Pd_Op<"isnan_v2"> {
   let summary = "elementwise test for NaN";
   let description = [{
@@ -2588,6 +2648,92 @@ def Pd_BmmOp : Pd_Op<"bmm"> {
   let assemblyFormat = "$X `,` $Y attr-dict `:` functional-type(operands, results)";
 }
 
+def Pd_DotOp : Pd_Op<"dot"> {
+  let summary = "inner product along the last dim of two same-shaped 1-D or 2-D tensors (the last dim kept as 1)";
+  let description = [{
+    Paddle operator `dot`: inner product along the last dim of two same-shaped 1-D or 2-D tensors (the last dim kept as 1).
+
+    Input slots: X, Y. Output slots: Out.
+
+    Example:
+
+    ```mlir
+    %y = pd.dot %x, %z : (tensor<?x8xf32>, tensor<?x8xf32>) -> tensor<?x1xf32>
+    ```
+  }];
+  let arguments = (ins
+    Pd_NumTensor:$X,
+    Pd_NumTensor:$Y
+  );
+  let results = (outs Pd_NumTensor:$Out);
+  let assemblyFormat = "$X `,` $Y attr-dict `:` functional-type(operands, results)";
+}
+
+def Pd_DistOp : Pd_Op<"dist"> {
+  let summary = "p-norm of x - y (broadcast) as a 1-element tensor: max |d| for p = inf, min |d| for -inf, the nonzero count for p = 0";
+  let description = [{
+    Paddle operator `dist`: p-norm of x - y (broadcast) as a 1-element tensor: max |d| for p = inf, min |d| for -inf, the nonzero count for p = 0.
+
+    Input slots: X, Y. Output slots: Out.
+
+    Example:
+
+    ```mlir
+    %y = pd.dist %x, %z {p = 3.0 : f32} : (tensor<?x8xf32>, tensor<8xf32>) -> tensor<1xf32>
+    ```
+  }];
+  let arguments = (ins
+    Pd_FloatTensor:$X,
+    Pd_FloatTensor:$Y,
+    DefaultValuedAttr<F32Attr, "2.0">:$p
+  );
+  let results = (outs Pd_FloatTensor:$Out);
+  let assemblyFormat = "$X `,` $Y attr-dict `:` functional-type(operands, results)";
+}
+
+def Pd_NormOp : Pd_Op<"norm"> {
+  let summary = "L2 normalization along an axis: Out = x / Norm with Norm = sqrt(sum(x^2) + epsilon) (axis kept as 1)";
+  let description = [{
+    Paddle operator `norm`: L2 normalization along an axis: Out = x / Norm with Norm = sqrt(sum(x^2) + epsilon) (axis kept as 1).
+
+    Input slots: X. Output slots: Out, Norm.
+
+    Example:
+
+    ```mlir
+    %y, %n = pd.norm %x {axis = 1 : i32} : (tensor<?x8xf32>) -> (tensor<?x8xf32>, tensor<?x1xf32>)
+    ```
+  }];
+  let arguments = (ins
+    Pd_FloatTensor:$X,
+    Pd_I32Attr:$axis,
+    DefaultValuedAttr<ConfinedAttr<F32Attr, [Pd_F32Min<"0.0">]>, "1e-10">:$epsilon,
+    DefaultValuedAttr<BoolAttr, "false">:$is_test
+  );
+  let results = (outs Pd_FloatTensor:$Out, Pd_FloatTensor:$Norm);
+  let assemblyFormat = "$X attr-dict `:` functional-type(operands, results)";
+}
+
+def Pd_SizeOp : Pd_Op<"size"> {
+  let summary = "the element count of the input as a 1-element int64 tensor (paddle.numel)";
+  let description = [{
+    Paddle operator `size`: the element count of the input as a 1-element int64 tensor (paddle.numel).
+
+    Input slots: Input. Output slots: Out.
+
+    Example:
+
+    ```mlir
+    %n = pd.size %x : (tensor<?x8xf32>) -> tensor<1xi64>
+    ```
+  }];
+  let arguments = (ins
+    Pd_Tensor:$Input
+  );
+  let results = (outs Pd_IndexTensor:$Out);
+  let assemblyFormat = "$Input attr-dict `:` functional-type(operands, results)";
+}
+
 def Pd_MatmulV2Op : Pd_Op<"matmul_v2"> {
   let summary = "batched matrix product with numpy broadcasting of batch dims";
   let description = [{
@@ -3083,6 +3229,118 @@ def Pd_TileOp : Pd_Op<"tile", [AttrSizedOperandSegments]> {
   let hasFolder = 1;
 }
 
+def Pd_ExpandOp : Pd_Op<"expand", [AttrSizedOperandSegments]> {
+  let summary = "Fluid's expand: repeats x along each of its dims (one count per dim)";
+  let description = [{
+    Paddle operator `expand`: Fluid's expand: repeats x along each of its dims (one count per dim).
+
+    Input slots: X, ExpandTimes (optional), expand_times_tensor (list). Output slots: Out.
+
+    Example:
+
+    ```mlir
+    %y = pd.expand %x {expand_times = array<i32: 2, 3>} : (tensor<2x4xf32>) -> tensor<4x12xf32>
+    ```
+  }];
+  let arguments = (ins
+    Pd_Tensor:$X,
+    Optional<Pd_IndexTensor>:$ExpandTimesInput,
+    Variadic<Pd_IndexTensor>:$expand_times_tensor,
+    DefaultValuedAttr<ConfinedAttr<DenseI32ArrayAttr, [Pd_I32ArrayMin<1>]>, "{}">:$expand_times
+  );
+  let results = (outs Pd_Tensor:$Out);
+  let assemblyFormat = "$X (`ExpandTimes` `(` $ExpandTimesInput^ `)`)? (`expand_times_tensor` `[` $expand_times_tensor^ `]`)? attr-dict `:` functional-type(operands, results)";
+}
+
+def Pd_ExpandAsV2Op : Pd_Op<"expand_as_v2"> {
+  let summary = "broadcasts x to the shape of y (or to target_shape without y; -1 keeps the input dim)";
+  let description = [{
+    Paddle operator `expand_as_v2`: broadcasts x to the shape of y (or to target_shape without y; -1 keeps the input dim).
+
+    Input slots: X, Y (optional). Output slots: Out.
+
+    Example:
+
+    ```mlir
+    %y = pd.expand_as_v2 %x Y(%t) : (tensor<1x8xf32>, tensor<?x8xf32>) -> tensor<?x8xf32>
+    ```
+  }];
+  let arguments = (ins
+    Pd_Tensor:$X,
+    Optional<Pd_Tensor>:$Y,
+    DefaultValuedAttr<DenseI32ArrayAttr, "{}">:$target_shape
+  );
+  let results = (outs Pd_Tensor:$Out);
+  let assemblyFormat = "$X (`Y` `(` $Y^ `)`)? attr-dict `:` functional-type(operands, results)";
+}
+
+def Pd_MeshgridOp : Pd_Op<"meshgrid"> {
+  let summary = "coordinate grids of 1-D tensors (ij indexing): output i repeats input i along dim i";
+  let description = [{
+    Paddle operator `meshgrid`: coordinate grids of 1-D tensors (ij indexing): output i repeats input i along dim i.
+
+    Input slots: X (list). Output slots: Out (list).
+
+    Example:
+
+    ```mlir
+    %a, %b = pd.meshgrid [%x, %z] : (tensor<3xf32>, tensor<?xf32>) -> (tensor<3x?xf32>, tensor<3x?xf32>)
+    ```
+  }];
+  let arguments = (ins
+    Variadic<Pd_Tensor>:$X
+  );
+  let results = (outs Variadic<Pd_Tensor>:$Out);
+  let assemblyFormat = "` ` `[` $X `]` attr-dict `:` functional-type(operands, results)";
+}
+
+def Pd_PadOp : Pd_Op<"pad"> {
+  let summary = "constant padding of every dim: paddings = [before_0, after_0, before_1, after_1, ...]";
+  let description = [{
+    Paddle operator `pad`: constant padding of every dim: paddings = [before_0, after_0, before_1, after_1, ...].
+
+    Input slots: X. Output slots: Out.
+
+    Example:
+
+    ```mlir
+    %y = pd.pad %x {paddings = array<i32: 0, 0, 1, 2>} : (tensor<?x8xf32>) -> tensor<?x11xf32>
+    ```
+  }];
+  let arguments = (ins
+    Pd_NumTensor:$X,
+    ConfinedAttr<DenseI32ArrayAttr, [Pd_I32ArrayMin<0>]>:$paddings,
+    DefaultValuedAttr<F32Attr, "0.0">:$pad_value
+  );
+  let results = (outs Pd_NumTensor:$Out);
+  let assemblyFormat = "$X attr-dict `:` functional-type(operands, results)";
+}
+
+def Pd_Pad2dOp : Pd_Op<"pad2d"> {
+  let summary = "Fluid's padding of the H and W dims of a 4-D tensor: paddings = [top, bottom, left, right]";
+  let description = [{
+    Paddle operator `pad2d`: Fluid's padding of the H and W dims of a 4-D tensor: paddings = [top, bottom, left, right].
+
+    Input slots: X, Paddings (optional). Output slots: Out.
+
+    Example:
+
+    ```mlir
+    %y = pd.pad2d %x {paddings = array<i32: 1, 1, 2, 2>, mode = "reflect"} : (tensor<?x3x8x8xf32>) -> tensor<?x3x10x12xf32>
+    ```
+  }];
+  let arguments = (ins
+    Pd_NumTensor:$X,
+    Optional<Pd_IndexTensor>:$PaddingsInput,
+    DefaultValuedAttr<ConfinedAttr<DenseI32ArrayAttr, [Pd_I32ArrayMin<0>, Pd_I32ArraySizeIn<[4]>]>, "{0, 0, 0, 0}">:$paddings,
+    DefaultValuedStrAttr<ConfinedAttr<StrAttr, [Pd_StrIn<["constant", "reflect", "edge"]>]>, "constant">:$mode,
+    DefaultValuedAttr<F32Attr, "0.0">:$pad_value,
+    DefaultValuedStrAttr<ConfinedAttr<StrAttr, [Pd_StrIn<["NCHW", "NHWC"]>]>, "NCHW">:$data_format
+  );
+  let results = (outs Pd_NumTensor:$Out);
+  let assemblyFormat = "$X (`Paddings` `(` $PaddingsInput^ `)`)? attr-dict `:` functional-type(operands, results)";
+}
+
 def Pd_GatherOp : Pd_Op<"gather"> {
   let summary = "takes the slices of x at the given indices along an axis";
   let description = [{
@@ -3176,6 +3434,29 @@ def Pd_ScatterNdAddOp : Pd_Op<"scatter_nd_add"> {
     return ::mlir::success();
   }
   }];
+}
+
+def Pd_ScatterOp : Pd_Op<"scatter"> {
+  let summary = "writes the rows of updates into x at the 1-D ids, in order (later rows win); without overwrite, the addressed rows are zeroed and then the updates summed into them";
+  let description = [{
+    Paddle operator `scatter`: writes the rows of updates into x at the 1-D ids, in order (later rows win); without overwrite, the addressed rows are zeroed and then the updates summed into them.
+
+    Input slots: X, Ids, Updates. Output slots: Out.
+
+    Example:
+
+    ```mlir
+    %y = pd.scatter %x, %i, %u : (tensor<8x4xf32>, tensor<?xi64>, tensor<?x4xf32>) -> tensor<8x4xf32>
+    ```
+  }];
+  let arguments = (ins
+    Pd_NumTensor:$X,
+    Pd_IndexTensor:$Ids,
+    Pd_NumTensor:$Updates,
+    DefaultValuedAttr<BoolAttr, "true">:$overwrite
+  );
+  let results = (outs Pd_NumTensor:$Out);
+  let assemblyFormat = "$X `,` $Ids `,` $Updates attr-dict `:` functional-type(operands, results)";
 }
 
 def Pd_IndexPutOp : Pd_Op<"index_put"> {
@@ -4403,7 +4684,7 @@ def Pd_BoxCoderOp : Pd_Op<"box_coder"> {
     Example:
 
     ```mlir
-    %o = pd.box_coder %p, %t PriorBoxVar(%v) {code_type = "decode_center_size"} : (tensor<100x4xf32>, tensor<?x100x4xf32>, tensor<100x4xf32>) -> tensor<?x100x4xf32>
+    %o = pd.box_coder %p, %t PriorBoxVar(%v) {code_type = "decode_center_size"} : (tensor<100x4xf32>, tensor<100x4xf32>, tensor<?x100x4xf32>) -> tensor<?x100x4xf32>
     ```
   }];
   let arguments = (ins
@@ -4672,7 +4953,7 @@ def Pd_DistributeFpnProposalsOp : Pd_Op<"distribute_fpn_proposals", [AttrSizedRe
     Example:
 
     ```mlir
-    %r:2, %i, %n:2 = pd.distribute_fpn_proposals %rois RoisNum(%num) {min_level = 2 : i32, max_level = 3 : i32, refer_level = 3 : i32, refer_scale = 224 : i32} : (tensor<?x4xf32>, tensor<?xi32>) -> (tensor<?x4xf32>, tensor<?x4xf32>, tensor<?x1xi32>, tensor<?xi32>, tensor<?xi32>)
+    %r:2, %i, %n:2 = pd.distribute_fpn_proposals %rois RoisNum(%num) {min_level = 2 : i32, max_level = 3 : i32, refer_level = 3 : i32, refer_scale = 224 : i32, resultSegmentSizes = array<i32: 2, 1, 2>} : (tensor<?x4xf32>, tensor<?xi32>) -> (tensor<?x4xf32>, tensor<?x4xf32>, tensor<?x1xi32>, tensor<?xi32>, tensor<?xi32>)
     ```
   }];
   let arguments = (ins
