@@ -336,41 +336,55 @@ def _scale(ins, a):
     return {"Out": y.astype(x.dtype)}
 
 
+def _cubic_weights(t):
+    """Keys' cubic convolution weights (A = -0.75) of the taps at -1, 0, 1, 2."""
+    A = np.float32(-0.75)
+    one = np.float32(1)
+
+    def near(v):
+        return ((A + 2) * v - (A + 3)) * v * v + one
+
+    def far(v):
+        return ((A * v - 5 * A) * v + 8 * A) * v - 4 * A
+    return [far(t + one), near(t), near(one - t), far(one - t + one)]
+
+
 def _interp(method, v1):
-    """nearest/bilinear interpolation after Paddle's kernels: phi
-    interpolate_kernel.cc (the *_v2 ops) and Fluid interpolate_op.h (v1).
-    Missing attributes take the op definitions' defaults (align_corners
-    True, align_mode 1)."""
+    """nearest / linear / bilinear / trilinear / bicubic interpolation after
+    Paddle's kernels: phi interpolate_kernel.cc (the *_v2 ops) and Fluid
+    interpolate_op.h (v1). Missing attributes take the op definitions'
+    defaults (align_corners True, align_mode 1)."""
+    k = {"linear": 1, "trilinear": 3}.get(method, 2)
+
     def run(ins, a):
         x = ins["X"][0]
-        nhwc = a.get("data_layout", "NCHW") == "NHWC"
-        if nhwc:
-            x = x.transpose(0, 3, 1, 2)
-        ih, iw = x.shape[2], x.shape[3]
+        last = a.get("data_layout", "NCHW") in ("NHWC", "NDHWC")
+        if last:
+            x = np.moveaxis(x, -1, 1)
+        insz = list(x.shape[2:])
         align = a.get("align_corners", True)
         mode = a.get("align_mode", 1)
-        oh, ow = a.get("out_h", 0), a.get("out_w", 0)
-        sh = sw = -1.0
+        outs = [a.get("out_d", 0), a.get("out_h", 0), a.get("out_w", 0)][3 - k:]
+        sc = [-1.0] * k
         if "SizeTensor" in ins:
-            oh, ow = (int(np.asarray(t).reshape(-1)[0]) for t in ins["SizeTensor"])
+            outs = [int(np.asarray(t).reshape(-1)[0]) for t in ins["SizeTensor"]]
         else:
             if v1:
                 s = float(ins["Scale"][0].reshape(-1)[0]) if "Scale" in ins else float(a.get("scale", 0.0))
-                sh = sw = s
+                sc = [s] * k
             elif "Scale" in ins:
                 v = ins["Scale"][0].reshape(-1)
-                sh, sw = float(v[0]), float(v[1] if v.size > 1 else v[0])
+                sc = [float(v[min(i, v.size - 1)]) for i in range(k)]
             elif len(a.get("scale", [])) > 0:
                 v = a["scale"]
-                sh, sw = float(v[0]), float(v[1] if len(v) > 1 else v[0])
-            if sh > 0 and sw > 0:
-                oh = int(np.float32(ih) * np.float32(sh))
-                ow = int(np.float32(iw) * np.float32(sw))
+                sc = [float(v[min(i, len(v) - 1)]) for i in range(k)]
+            if all(s > 0 for s in sc):
+                outs = [int(np.float32(i) * np.float32(s)) for i, s in zip(insz, sc)]
             if "OutSize" in ins:
-                oh, ow = (int(v) for v in ins["OutSize"][0].reshape(-1)[:2])
+                outs = [int(v) for v in ins["OutSize"][0].reshape(-1)[:k]]
         if v1:  # Fluid's ratio never uses the scale
-            sh = sw = -1.0
-        if (oh, ow) == (ih, iw):
+            sc = [-1.0] * k
+        if outs == insz:
             y = x.copy()
         else:
             def ratio(i, o, s):
@@ -381,37 +395,64 @@ def _interp(method, v1):
                 if s > 0:
                     return np.float32(1.0 / s)
                 return np.float32(i) / np.float32(o)
-            rh, rw = ratio(ih, oh, sh), ratio(iw, ow, sw)
+            rs = [ratio(i, o, s) for i, o, s in zip(insz, outs, sc)]
+
+            def at(idx):
+                """x at one index array per spatial axis (an open mesh)."""
+                return x[(slice(None), slice(None)) + np.ix_(*idx)].astype(np.float32)
+
+            def shaped(w, axis):
+                return w.reshape([-1 if d == axis else 1 for d in range(k)])
             if method == "nearest":
                 def src(r, o, i):
-                    k = np.arange(o, dtype=np.float32)
-                    v = r * k + np.float32(0.5) if align else r * k
+                    kk = np.arange(o, dtype=np.float32)
+                    v = r * kk + np.float32(0.5) if align else r * kk
                     return np.minimum(v.astype(np.int64), i - 1)
-                y = x[:, :, src(rh, oh, ih)[:, None], src(rw, ow, iw)[None, :]]
+                y = x[(slice(None), slice(None)) + np.ix_(*[src(r, o, i) for r, o, i in zip(rs, outs, insz)])]
+            elif method == "bicubic":
+                taps, ws = [], []
+                for d, (r, o, i) in enumerate(zip(rs, outs, insz)):
+                    kk = np.arange(o, dtype=np.float32)
+                    sv = r * kk if align else r * (kk + np.float32(0.5)) - np.float32(0.5)
+                    fl = np.floor(sv)
+                    base = fl.astype(np.int64)
+                    taps.append([np.clip(base + j - 1, 0, i - 1) for j in range(4)])
+                    ws.append([shaped(w.astype(np.float32), d) for w in _cubic_weights((sv - fl).astype(np.float32))])
+
+                def nest(d, idx):
+                    """Cubic sums along the last axis first, as Paddle nests them."""
+                    if d == k:
+                        return at(idx)
+                    total = None
+                    for j in range(4):
+                        term = nest(d + 1, idx + [taps[d][j]]) * ws[d][j]
+                        total = term if total is None else total + term
+                    return total
+                y = nest(0, []).astype(x.dtype)
             else:
                 half = mode == 0 and not align
-
-                def axis(r, o, i):
-                    k = np.arange(o)
+                lo_hi_w = []
+                for d, (r, o, i) in enumerate(zip(rs, outs, insz)):
+                    kk = np.arange(o)
                     if half:
-                        lo = np.maximum((float(r) * (k + 0.5) - 0.5).astype(np.int64), 0)
-                        s = np.maximum(r * (k.astype(np.float32) + np.float32(0.5)) - np.float32(0.5), 0)
+                        lo = np.maximum((float(r) * (kk + 0.5) - 0.5).astype(np.int64), 0)
+                        sv = np.maximum(r * (kk.astype(np.float32) + np.float32(0.5)) - np.float32(0.5), 0)
                     else:
-                        s = r * k.astype(np.float32)
-                        lo = s.astype(np.int64)
+                        sv = r * kk.astype(np.float32)
+                        lo = sv.astype(np.int64)
                     lo = np.minimum(lo, i - 1)
                     hi = np.minimum(lo + 1, i - 1)
-                    return lo, hi, (s - lo.astype(np.float32)).astype(np.float32)
-                y0, y1, dy = axis(rh, oh, ih)
-                x0, x1, dx = axis(rw, ow, iw)
-                dy, dx = dy[:, None], dx[None, :]
-                cy, cx = np.float32(1) - dy, np.float32(1) - dx
-
-                def at(yi, xi):
-                    return x[:, :, yi[:, None], xi[None, :]].astype(np.float32)
-                y = (at(y0, x0) * cy * cx + at(y1, x0) * dy * cx + at(y0, x1) * cy * dx
-                     + at(y1, x1) * dy * dx).astype(x.dtype)
-        return {"Out": y.transpose(0, 2, 3, 1) if nhwc else y}
+                    frac = shaped((sv - lo.astype(np.float32)).astype(np.float32), d)
+                    lo_hi_w.append(((lo, hi), (np.float32(1) - frac, frac)))
+                y = None
+                for c in range(1 << k):      # the first spatial axis varies fastest
+                    bits = [(c >> d) & 1 for d in range(k)]
+                    term = at([lo_hi_w[d][0][bits[d]] for d in range(k)])
+                    for d in range(k):
+                        term = term * lo_hi_w[d][1][bits[d]]
+                    y = term if y is None else y + term
+                y = y.astype(x.dtype)
+        return {"Out": np.moveaxis(y, 1, -1) if last else y}
     return run
 
 
@@ -666,6 +707,9 @@ OPS = {
     "conv2d": _conv2d, "depthwise_conv2d": _conv2d, "pool2d": _pool2d,
     "nearest_interp_v2": _interp("nearest", False), "bilinear_interp_v2": _interp("bilinear", False),
     "nearest_interp": _interp("nearest", True), "bilinear_interp": _interp("bilinear", True),
+    "linear_interp_v2": _interp("linear", False), "trilinear_interp_v2": _interp("trilinear", False),
+    "bicubic_interp_v2": _interp("bicubic", False), "linear_interp": _interp("linear", True),
+    "trilinear_interp": _interp("trilinear", True), "bicubic_interp": _interp("bicubic", True),
     "batch_norm": _batch_norm, "layer_norm": _layer_norm,
     "relu": _unary(lambda x, a: np.maximum(x, 0)),
     "relu6": _unary(lambda x, a: np.clip(x, 0, a.get("threshold", 6.0))),
@@ -1292,6 +1336,78 @@ def _scatter(ins, a):
     return {"Out": x}
 
 
+def _pool3d(ins, a):
+    x = ins["X"][0]
+    last = a.get("data_format", "NCDHW") == "NDHWC"
+    if last:
+        x = np.moveaxis(x, -1, 1)
+    ks, st = list(a["ksize"]), list(a.get("strides", [1, 1, 1]))
+    p = list(a.get("paddings", [0, 0, 0]))
+    lo = [p[2 * i] if len(p) == 6 else p[i] for i in range(3)]
+    hi = [p[2 * i + 1] if len(p) == 6 else p[i] for i in range(3)]
+    algo, ins_ = a.get("padding_algorithm", "EXPLICIT"), x.shape[2:]
+    glob, adaptive = a.get("global_pooling", False), a.get("adaptive", False)
+    outs = []
+    for i in range(3):
+        if algo == "VALID":
+            lo[i] = hi[i] = 0
+        if glob:
+            outs.append(1)
+        elif adaptive:
+            outs.append(ks[i])
+        elif algo == "SAME":
+            o = -(-ins_[i] // st[i])
+            lo[i] = max((o - 1) * st[i] + ks[i] - ins_[i], 0) // 2
+            outs.append(o)
+        else:
+            span = ins_[i] + lo[i] + hi[i] - ks[i]
+            outs.append((-(-span // st[i]) if a.get("ceil_mode", False) else span // st[i]) + 1)
+    is_max = a.get("pooling_type", "max") == "max"
+    exclusive = a.get("exclusive", True) or adaptive
+    y = np.empty(x.shape[:2] + tuple(outs), x.dtype)
+    for o in np.ndindex(*outs):
+        sl = []
+        for i in range(3):
+            if glob:
+                s0, e0 = 0, ins_[i]
+            elif adaptive:
+                s0, e0 = (o[i] * ins_[i]) // outs[i], -(-((o[i] + 1) * ins_[i]) // outs[i])
+            else:
+                s0 = o[i] * st[i] - lo[i]
+                e0, s0 = min(s0 + ks[i], ins_[i]), max(s0, 0)
+            sl.append(slice(s0, e0))
+        win = x[(slice(None), slice(None)) + tuple(sl)].astype(np.float32)
+        if is_max:
+            y[(slice(None), slice(None)) + o] = win.max(axis=(2, 3, 4))
+        else:
+            div = win[0, 0].size if exclusive else int(np.prod(ks))
+            y[(slice(None), slice(None)) + o] = win.sum(axis=(2, 3, 4)) / np.float32(div)
+    return {"Out": np.moveaxis(y, 1, -1) if last else y}
+
+
+def _anchor_generator(ins, a):
+    h, w = ins["Input"][0].shape[2:]
+    f = np.float32
+    sw, sh = (f(v) for v in a.get("stride", [16.0, 16.0]))
+    off = f(a.get("offset", 0.5))
+    boxes = []
+    for ar in a.get("aspect_ratios", [0.5, 1.0, 2.0]):
+        for size in a.get("anchor_sizes", [64.0, 128.0, 256.0, 512.0]):
+            base_w = np.floor(np.sqrt(sw * sh / f(ar)) + f(0.5))    # C round: half away from zero
+            base_h = np.floor(base_w * f(ar) + f(0.5))
+            boxes.append((0.5 * np.float64(f(size) / sw * base_w - 1), 0.5 * np.float64(f(size) / sh * base_h - 1)))
+    xc = np.arange(w, dtype=f) * sw + off * (sw - 1)
+    yc = np.arange(h, dtype=f) * sh + off * (sh - 1)
+    out = np.empty((h, w, len(boxes), 4), f)
+    for k, (ex, ey) in enumerate(boxes):
+        out[:, :, k, 0] = (xc[None, :].astype(np.float64) - ex)
+        out[:, :, k, 1] = (yc[:, None].astype(np.float64) - ey)
+        out[:, :, k, 2] = (xc[None, :].astype(np.float64) + ex)
+        out[:, :, k, 3] = (yc[:, None].astype(np.float64) + ey)
+    var = np.broadcast_to(np.asarray(a.get("variances", [0.1, 0.1, 0.2, 0.2]), f), out.shape).copy()
+    return {"Anchors": out, "Variances": var}
+
+
 OPS.update({
     "abs": _unary(lambda x, a: np.abs(x)), "floor": _unary(lambda x, a: np.floor(x)),
     "cos": _unary(lambda x, a: np.cos(x)), "sin": _unary(lambda x, a: np.sin(x)),
@@ -1310,6 +1426,7 @@ OPS.update({
     "reduce_any": lambda ins, a: {"Out": _reduce_bool(np.any, ins["X"][0], a)},
     "logsumexp": _logsumexp, "p_norm": _p_norm,
     "prelu": _prelu, "affine_channel": _affine_channel, "pad3d": _pad3d, "pad2d": _pad2d,
+    "depthwise_conv2d_transpose": _conv2d_transpose, "pool3d": _pool3d, "anchor_generator": _anchor_generator,
     "pad": lambda ins, a: {"Out": np.pad(ins["X"][0], np.reshape(a["paddings"], (-1, 2)), mode="constant",
                                          constant_values=a.get("pad_value", 0.0))},
     "dist": _dist, "norm": _norm, "expand_as_v2": _expand_as_v2, "scatter": _scatter,

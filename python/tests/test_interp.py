@@ -147,3 +147,78 @@ def test_interp_and_adaptive_pool(program, shape, size, scale):
         assert g.shape == w.shape == mine.shape, name
         np.testing.assert_allclose(g, w, err_msg=name, **TOL)
         np.testing.assert_allclose(g, mine, err_msg=name, **TOL)
+
+
+# linear (1-D), trilinear (3-D) and bicubic: PyTorch's F.interpolate is the
+# oracle where its coordinate rule is Paddle's (align_corners, or half-pixel
+# with align_mode 0; bicubic ignores align_mode); align_mode 1 without
+# align_corners (s = ratio * o) is written here in float64.
+
+def asymmetric_linear(x, outs):
+    """Paddle's align_mode 1 without align_corners, separably per axis."""
+    y = x.astype(np.float64)
+    for d, o in enumerate(outs):
+        axis = 2 + d
+        i = y.shape[axis]
+        s = (i / o) * np.arange(o)
+        lo = np.minimum(s.astype(np.int64), i - 1)
+        hi = np.minimum(lo + 1, i - 1)
+        f = (s - lo).reshape([-1 if a == axis else 1 for a in range(y.ndim)])
+        y = np.take(y, lo, axis) * (1 - f) + np.take(y, hi, axis) * f
+    return y
+
+
+@pytest.mark.parametrize("op,shape,outs,align,mode,layout", [
+    ("linear_interp_v2", (2, 3, 7), [12], False, 0, "NCHW"),
+    ("linear_interp_v2", (2, 3, 7), [4], True, 1, "NHWC"),
+    ("linear_interp_v2", (2, 3, 7), [11], False, 1, "NCHW"),
+    ("trilinear_interp_v2", (1, 2, 3, 4, 5), [5, 7, 3], False, 0, "NCDHW"),
+    ("trilinear_interp_v2", (1, 2, 3, 4, 5), [6, 2, 9], True, 1, "NDHWC"),
+    ("trilinear_interp_v2", (1, 2, 3, 4, 5), [4, 6, 8], False, 1, "NCDHW"),
+    ("bicubic_interp_v2", (2, 3, 5, 6), [9, 4], False, 0, "NCHW"),
+    ("bicubic_interp_v2", (2, 3, 5, 6), [7, 13], True, 1, "NHWC"),
+    ("linear_interp", (2, 3, 7), [12], False, 0, "NCHW"),
+    ("trilinear_interp", (1, 2, 3, 4, 5), [5, 7, 3], True, 1, "NCDHW"),
+    ("bicubic_interp", (2, 3, 5, 6), [9, 4], False, 1, "NCHW")])
+def test_linear_trilinear_bicubic(tmp_path, op, shape, outs, align, mode, layout):
+    torch = pytest.importorskip("torch")
+    from test_reductions import check
+    rng = np.random.default_rng(11)
+    x = rng.standard_normal(shape).astype(np.float32)
+    method = op.split("_")[0]
+    if method != "bicubic" and mode == 1 and not align:
+        want = asymmetric_linear(x, outs).astype(np.float32)
+    else:
+        want = torch.nn.functional.interpolate(torch.from_numpy(x), size=outs, mode=method,
+                                               align_corners=align).numpy()
+    last = layout in ("NHWC", "NDHWC")
+    xin = np.ascontiguousarray(np.moveaxis(x, 1, -1)) if last else x
+    want = np.ascontiguousarray(np.moveaxis(want, 1, -1)) if last else want
+    names = ["out_d", "out_h", "out_w"][3 - len(outs):]
+    b = ProgramBuilder()
+    xv = b.feed("x", [-1] + list(xin.shape[1:]))
+    b.fetch(b.interp(op, xv, [-1] + list(want.shape[1:]), interp_method=method, align_corners=align,
+                     align_mode=mode, data_layout=layout, **dict(zip(names, outs))))
+    check(tmp_path, b, [xin], want, rtol=2e-5)
+
+
+def test_trilinear_with_run_time_size_and_scale(tmp_path):
+    """OutSize read at run time, and a scale attribute (ratio 1 / scale)."""
+    torch = pytest.importorskip("torch")
+    from test_reductions import check
+    x = np.random.default_rng(12).standard_normal((1, 2, 3, 4, 5)).astype(np.float32)
+    b = ProgramBuilder()
+    xv = b.feed("x", [-1, 2, 3, 4, 5])
+    sv = b.feed("size", [3], "int32")
+    b.fetch(b.interp("trilinear_interp_v2", xv, [-1, 2, -1, -1, -1], out_size=sv, interp_method="trilinear",
+                     align_corners=True))
+    want = torch.nn.functional.interpolate(torch.from_numpy(x), size=[6, 3, 7], mode="trilinear",
+                                           align_corners=True).numpy()
+    check(tmp_path, b, [x, np.array([6, 3, 7], np.int32)], want, rtol=2e-5)
+    b = ProgramBuilder()
+    xv = b.feed("x", [-1, 2, 3, 4, 5])
+    b.fetch(b.interp("trilinear_interp_v2", xv, [-1, 2, 6, 8, 10], interp_method="trilinear",
+                     align_corners=False, align_mode=0, scale=[2.0, 2.0, 2.0]))
+    want = torch.nn.functional.interpolate(torch.from_numpy(x), scale_factor=2.0, mode="trilinear",
+                                           align_corners=False).numpy()
+    check(tmp_path, b, [x], want, rtol=2e-5)

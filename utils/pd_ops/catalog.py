@@ -75,6 +75,20 @@ def reduce(name, summary, kind="num"):
               f"%s = pd.{name} %x {{dim = array<i32: 1>, keep_dim = true}} : (tensor<?x128x{elem}>) -> tensor<?x1x{elem}>")
 
 
+INTERP_WHAT = {"linear": "a batch of NCW/NWC sequences", "trilinear": "a batch of NCDHW/NDHWC volumes",
+               "bilinear": "an NCHW/NHWC image batch", "nearest": "an NCHW/NHWC image batch",
+               "bicubic": "an NCHW/NHWC image batch"}
+
+
+def interp_example(name, method):
+    if method == "linear":
+        return f"%y = pd.{name} %x {{out_w = 64 : i32}} : (tensor<1x3x32xf32>) -> tensor<1x3x64xf32>"
+    if method == "trilinear":
+        return (f"%y = pd.{name} %x {{out_d = 8 : i32, out_h = 16 : i32, out_w = 16 : i32}} : "
+                "(tensor<1x3x4x8x8xf32>) -> tensor<1x3x8x16x16xf32>")
+    return f"%y = pd.{name} %x {{out_h = 64 : i32, out_w = 64 : i32}} : (tensor<1x3x32x32xf32>) -> tensor<1x3x64x64xf32>"
+
+
 def interp(name, method):
     """Paddle 2.x interpolation: `scale` is [scale_h, scale_w] and, when given,
     also sets the source-coordinate ratio (1 / scale)."""
@@ -85,8 +99,7 @@ def interp(name, method):
                A("scale", "floats", []),
                A("interp_method", "str", method, choices=("bilinear", "nearest", "bicubic", "linear", "trilinear")),
                A("align_corners", "bool", True), A("align_mode", "i32", 1, min=0)],
-              "custom", f"{method} interpolation (resize) of an NCHW/NHWC image batch",
-              f"%y = pd.{name} %x {{out_h = 64 : i32, out_w = 64 : i32}} : (tensor<1x3x32x32xf32>) -> tensor<1x3x64x64xf32>")
+              "custom", f"{method} interpolation (resize) of {INTERP_WHAT[method]}", interp_example(name, method))
 
 
 def interp_v1(name, method):
@@ -99,8 +112,8 @@ def interp_v1(name, method):
                A("scale", "f32", 0.0),
                A("interp_method", "str", method, choices=("bilinear", "nearest", "bicubic", "linear", "trilinear")),
                A("align_corners", "bool", True), A("align_mode", "i32", 1, min=0)],
-              "custom", f"Fluid 1.x {method} interpolation (resize) of an NCHW/NHWC image batch",
-              f"%y = pd.{name} %x {{out_h = 64 : i32, out_w = 64 : i32}} : (tensor<1x3x32x32xf32>) -> tensor<1x3x64x64xf32>")
+              "custom", f"Fluid 1.x {method} interpolation (resize) of {INTERP_WHAT[method]}",
+              interp_example(name, method))
 
 FAKE_QUANT_MA = [A("moving_rate", "f32", 0.9, range=("0.0", "1.0")), A("bit_length", "i32", 8, min=1),
                  A("is_test", "bool", False), A("round_type", "i32", 1, min=0)]
@@ -125,6 +138,10 @@ OPS = [
        conv_attrs([A("output_padding", "ints", [], elem_min=0), A("output_size", "ints", [], elem_min=1)]), "custom",
        "transposed 2-D convolution (filter layout [C_in, C_out/groups, kH, kW])",
        "%y = pd.conv2d_transpose %x, %w {strides = array<i32: 2, 2>} : (tensor<1x16x8x8xf32>, tensor<16x8x2x2xf32>) -> tensor<1x8x16x16xf32>"),
+    Op("depthwise_conv2d_transpose", ["Input:float", "Filter:float"], ["Output:float"],
+       conv_attrs([A("output_padding", "ints", [], elem_min=0), A("output_size", "ints", [], elem_min=1)]), "custom",
+       "transposed depthwise 2-D convolution (groups = input channels; filter [C_in, C_out/groups, kH, kW])",
+       "%y = pd.depthwise_conv2d_transpose %x, %w {strides = array<i32: 2, 2>, groups = 16 : i32} : (tensor<1x16x8x8xf32>, tensor<16x1x2x2xf32>) -> tensor<1x16x16x16xf32>"),
     # Paddle's maker checks epsilon in [0, 0.001], but its inference kernels
     # take any epsilon >= 0 and real files hold larger ones (1e-3 as a float
     # just above 0.001, 1e-2 in some detectors): only the lower bound is kept.
@@ -156,6 +173,15 @@ OPS = [
         A("padding_algorithm", "str", "EXPLICIT", choices=PAD_ALGO)],
        "custom", "2-D max or average pooling, global or adaptive",
        "%y = pd.pool2d %x {ksize = array<i32: 2, 2>, strides = array<i32: 2, 2>} : (tensor<?x64x56x56xf32>) -> tensor<?x64x28x28xf32>"),
+    Op("pool3d", ["X:float"], ["Out:float"],
+       [A("pooling_type", "str", "max", choices=("max", "avg")), A("ksize", "ints", None, elem_min=0, sizes=[3]),
+        A("global_pooling", "bool", False), A("strides", "ints", [1, 1, 1], elem_min=1, sizes=[3]),
+        A("paddings", "ints", [0, 0, 0], elem_min=0, sizes=[3, 6]), A("exclusive", "bool", True),
+        A("adaptive", "bool", False), A("ceil_mode", "bool", False),
+        A("data_format", "str", "NCDHW", choices=("NCDHW", "NDHWC")),
+        A("padding_algorithm", "str", "EXPLICIT", choices=PAD_ALGO)],
+       "custom", "3-D max or average pooling, global or adaptive",
+       "%y = pd.pool3d %x {ksize = array<i32: 2, 2, 2>, strides = array<i32: 2, 2, 2>} : (tensor<?x8x4x8x8xf32>) -> tensor<?x8x2x4x4xf32>"),
     Op("affine_channel", ["X:float", "Scale:float", "Bias:float"], ["Out:float"],
        [A("data_layout", "str", "AnyLayout", choices=DATA_FORMAT)], "custom",
        "per-channel affine transform x * scale + bias",
@@ -170,6 +196,12 @@ OPS = [
     interp("nearest_interp_v2", "nearest"),
     interp_v1("bilinear_interp", "bilinear"),
     interp_v1("nearest_interp", "nearest"),
+    interp("linear_interp_v2", "linear"),
+    interp("trilinear_interp_v2", "trilinear"),
+    interp("bicubic_interp_v2", "bicubic"),
+    interp_v1("linear_interp", "linear"),
+    interp_v1("trilinear_interp", "trilinear"),
+    interp_v1("bicubic_interp", "bicubic"),
     # ---------------------------------------------------------------- activations
     unary("relu", "rectified linear unit max(x, 0)"),
     unary("relu6", "min(max(x, 0), threshold)", [A("threshold", "f32", 6.0)]),
@@ -600,6 +632,12 @@ OPS = [
         A("min_max_aspect_ratios_order", "bool", False)],
        "custom", "SSD prior (anchor) boxes for every position of a feature map, normalized to the image",
        "%b, %v = pd.prior_box %f, %img {min_sizes = array<f32: 30.0>} : (tensor<?x32x10x10xf32>, tensor<?x3x300x300xf32>) -> (tensor<10x10x1x4xf32>, tensor<10x10x1x4xf32>)"),
+    Op("anchor_generator", ["Input:float"], ["Anchors:float", "Variances=VariancesOut:float"],
+       [A("anchor_sizes", "floats", [64.0, 128.0, 256.0, 512.0]), A("aspect_ratios", "floats", [0.5, 1.0, 2.0]),
+        A("variances", "floats", [0.1, 0.1, 0.2, 0.2]), A("stride", "floats", [16.0, 16.0]),
+        A("offset", "f32", 0.5)], "custom",
+       "Faster R-CNN anchors [H, W, ratios * sizes, 4] of an NCHW feature map, and their variances",
+       "%a, %v = pd.anchor_generator %x {anchor_sizes = array<f32: 32.0>, aspect_ratios = array<f32: 1.0>} : (tensor<1x8x4x6xf32>) -> (tensor<4x6x1x4xf32>, tensor<4x6x1x4xf32>)"),
     Op("box_coder", ["PriorBox:float", "PriorBoxVar:float?", "TargetBox:float"], ["OutputBox:float"],
        [A("code_type", "str", "encode_center_size", choices=("encode_center_size", "decode_center_size")),
         A("box_normalized", "bool", True), A("axis", "i32", 0, min=0), A("variance", "floats", [])],

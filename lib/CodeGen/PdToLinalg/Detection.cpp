@@ -855,13 +855,87 @@ struct RoiAlignLowering : OpConversionPattern<RoiAlignOp> {
     return success();
   }
 };
+/// anchor_generator: for feature cell (h, w) the centre
+/// (w * stride_w + offset * (stride_w - 1), h * stride_h + offset * (stride_h - 1))
+/// and, per aspect ratio (outer) and anchor size (inner), a box of
+/// round(sqrt(stride_w * stride_h / ratio)) * size / stride_w by
+/// round(base_w * ratio) * size / stride_h, all in float as Paddle's kernel
+/// computes them (the half extents subtracted in double); Variances
+/// repeats the four variances.
+struct AnchorGeneratorLowering : OpConversionPattern<AnchorGeneratorOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(AnchorGeneratorOp op, OpAdaptor a,
+                                ConversionPatternRewriter &r) const override {
+    Location loc = op.getLoc();
+    auto type = cast<RankedTensorType>(op.getAnchors().getType());
+    Type elem = type.getElementType();
+    ArrayRef<float> sizes = op.getAnchorSizes(), ratios = op.getAspectRatios(),
+                    stride = op.getStride(), variances = op.getVariances();
+    if (stride.size() != 2 || variances.size() != 4 || !elem.isF32())
+      return r.notifyMatchFailure(op, "needs two strides, four variances and f32");
+    float sw = stride[0], sh = stride[1];
+    // Per anchor: the half extents 0.5 * (width - 1), 0.5 * (height - 1).
+    SmallVector<double> halfW, halfH;
+    for (float ar : ratios)
+      for (float size : sizes) {
+        float area = sw * sh, areaRatio = area / ar;
+        float baseW = std::round(std::sqrt(areaRatio)), baseH = std::round(baseW * ar);
+        float width = size / sw * baseW, height = size / sh * baseH;
+        halfW.push_back(0.5 * (double)(width - 1));
+        halfH.push_back(0.5 * (double)(height - 1));
+      }
+    int64_t n = halfW.size();
+    SmallVector<Value> dyn;
+    for (int64_t d = 0; d < 2; ++d)
+      if (type.isDynamicDim(d))
+        dyn.push_back(tensor::DimOp::create(r, loc, a.getInput(), 2 + d));
+    float offset = op.getOffset().convertToFloat();
+    auto table = [&](ArrayRef<double> v) {
+      return arith::ConstantOp::create(
+          r, loc, DenseElementsAttr::get(RankedTensorType::get({n}, r.getF64Type()), v));
+    };
+    Value hw = table(halfW), hh = table(halfH);
+    Value anchors = generateTensor(r, loc, type, dyn, [&](OpBuilder &b, Location l) -> Value {
+      Value h = linalg::IndexOp::create(b, l, 0), w = linalg::IndexOp::create(b, l, 1);
+      Value k = linalg::IndexOp::create(b, l, 2), c = linalg::IndexOp::create(b, l, 3);
+      auto toF = [&](Value i) {
+        return arith::SIToFPOp::create(b, l, b.getF32Type(),
+                                       arith::IndexCastOp::create(b, l, b.getI64Type(), i));
+      };
+      auto centre = [&](Value i, float s) -> Value {
+        Value scaled = arith::MulFOp::create(b, l, toF(i), scalar(b, l, b.getF32Type(), s));
+        return arith::AddFOp::create(b, l, scaled, scalar(b, l, b.getF32Type(), offset * (s - 1)));
+      };
+      Value xc = arith::ExtFOp::create(b, l, b.getF64Type(), centre(w, sw));
+      Value yc = arith::ExtFOp::create(b, l, b.getF64Type(), centre(h, sh));
+      Value ex = tensor::ExtractOp::create(b, l, hw, ValueRange{k});
+      Value ey = tensor::ExtractOp::create(b, l, hh, ValueRange{k});
+      // c: 0 x - ex, 1 y - ey, 2 x + ex, 3 y + ey.
+      Value isY =
+          arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq,
+                                arith::RemUIOp::create(b, l, c, idx(b, l, 2)), idx(b, l, 1));
+      Value isMax = arith::CmpIOp::create(b, l, arith::CmpIPredicate::uge, c, idx(b, l, 2));
+      Value centreV = arith::SelectOp::create(b, l, isY, yc, xc);
+      Value extent = arith::SelectOp::create(b, l, isY, ey, ex);
+      Value v = arith::SelectOp::create(b, l, isMax, arith::AddFOp::create(b, l, centreV, extent),
+                                        arith::SubFOp::create(b, l, centreV, extent));
+      return arith::TruncFOp::create(b, l, elem, v);
+    });
+    Value var = arith::ConstantOp::create(
+        r, loc, DenseElementsAttr::get(RankedTensorType::get({4}, elem), variances));
+    Value vars = generateTensor(r, loc, type, dyn, [&](OpBuilder &b, Location l) -> Value {
+      return tensor::ExtractOp::create(b, l, var, ValueRange{linalg::IndexOp::create(b, l, 3)});
+    });
+    r.replaceOp(op, ValueRange{anchors, vars});
+    return success();
+  }
+};
 } // namespace
 
 void mlir::pd::populatePdDetectionToLinalgPatterns(RewritePatternSet &patterns) {
-  patterns
-      .add<PriorBoxLowering, BoxCoderLowering, YoloBoxLowering, NmsLowering<MulticlassNmsOp, 1>,
-           NmsLowering<MulticlassNms2Op, 2>, NmsLowering<MulticlassNms3Op, 3>,
-           NmsLowering<MatrixNmsOp, kMatrix>, ProposalsLowering<GenerateProposalsOp, false>,
-           ProposalsLowering<GenerateProposalsV2Op, true>, RoiAlignLowering, DistributeFpnLowering>(
-          patterns.getContext());
+  patterns.add<PriorBoxLowering, BoxCoderLowering, YoloBoxLowering, NmsLowering<MulticlassNmsOp, 1>,
+               NmsLowering<MulticlassNms2Op, 2>, NmsLowering<MulticlassNms3Op, 3>,
+               NmsLowering<MatrixNmsOp, kMatrix>, ProposalsLowering<GenerateProposalsOp, false>,
+               ProposalsLowering<GenerateProposalsV2Op, true>, RoiAlignLowering,
+               DistributeFpnLowering, AnchorGeneratorLowering>(patterns.getContext());
 }

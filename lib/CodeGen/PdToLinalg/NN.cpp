@@ -8,6 +8,7 @@
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
+#include <functional>
 #include <limits>
 #include <tuple>
 #include <type_traits>
@@ -1691,6 +1692,122 @@ struct Conv3dLowering : OpConversionPattern<Conv3dOp> {
     return success();
   }
 };
+/// pool3d (NCDHW or NDHWC), as Paddle's Pool3dFunctor: each output element
+/// loops over its window clipped to the input, [o * s - lo, o * s - lo + k)
+/// within [0, in) (adaptive: [floor(o * in / out), ceil((o + 1) * in / out));
+/// global: the whole input); max, or the average over the window's cells
+/// in the input (exclusive or adaptive) or over ksize's product.
+struct Pool3dLowering : OpConversionPattern<Pool3dOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(Pool3dOp op, OpAdaptor a,
+                                ConversionPatternRewriter &r) const override {
+    Location loc = op.getLoc();
+    Value x = a.getX();
+    auto type = cast<RankedTensorType>(op.getType());
+    Type elem = type.getElementType();
+    int64_t first = op.getDataFormat() == "NDHWC" ? 1 : 2;
+    bool isMax = op.getPoolingType() == "max", global = op.getGlobalPooling(),
+         adaptive = op.getAdaptive(), exclusive = op.getExclusive() || adaptive;
+    ArrayRef<int32_t> ks = op.getKsize(), st = op.getStrides(), p = op.getPaddings();
+    StringRef algo = op.getPaddingAlgorithm();
+    SmallVector<Value> in, lo, out;
+    for (int64_t i = 0; i < 3; ++i) {
+      in.push_back(tensor::DimOp::create(r, loc, x, first + i));
+      Value k = idx(r, loc, ks[i]), s = idx(r, loc, st[i]);
+      Value l = idx(r, loc, algo == "VALID" ? 0 : p.size() == 6 ? p[2 * i] : p[i]);
+      Value h = idx(r, loc, algo == "VALID" ? 0 : p.size() == 6 ? p[2 * i + 1] : p[i]);
+      Value o;
+      if (algo == "SAME") {
+        // out = ceil(in / s), the padding split with the odd cell at the end.
+        o = arith::CeilDivSIOp::create(r, loc, in[i], s);
+        Value need = arith::SubIOp::create(
+            r, loc,
+            arith::AddIOp::create(
+                r, loc,
+                arith::MulIOp::create(r, loc, arith::SubIOp::create(r, loc, o, idx(r, loc, 1)), s),
+                k),
+            in[i]);
+        l = arith::DivSIOp::create(r, loc, arith::MaxSIOp::create(r, loc, need, idx(r, loc, 0)),
+                                   idx(r, loc, 2));
+      } else {
+        Value span = arith::SubIOp::create(
+            r, loc, arith::AddIOp::create(r, loc, arith::AddIOp::create(r, loc, in[i], l), h), k);
+        o = op.getCeilMode() ? arith::CeilDivSIOp::create(r, loc, span, s).getResult()
+                             : arith::DivSIOp::create(r, loc, span, s).getResult();
+        o = arith::AddIOp::create(r, loc, o, idx(r, loc, 1));
+      }
+      if (global)
+        o = idx(r, loc, 1);
+      else if (adaptive)
+        o = idx(r, loc, ks[i]);
+      if (!type.isDynamicDim(first + i))
+        o = idx(r, loc, type.getDimSize(first + i));
+      lo.push_back(l);
+      out.push_back(o);
+    }
+    SmallVector<Value> dyn;
+    for (int64_t d = 0; d < 5; ++d)
+      if (type.isDynamicDim(d))
+        dyn.push_back(d >= first && d < first + 3
+                          ? out[d - first]
+                          : tensor::DimOp::create(r, loc, x, d).getResult());
+    Value y = generateTensor(r, loc, type, dyn, [&](OpBuilder &b, Location l) -> Value {
+      SmallVector<Value> at;
+      for (int64_t d = 0; d < 5; ++d)
+        at.push_back(linalg::IndexOp::create(b, l, d));
+      Value zero = idx(b, l, 0), one = idx(b, l, 1);
+      SmallVector<Value> starts, ends;
+      Value count = one;
+      for (int64_t i = 0; i < 3; ++i) {
+        Value o = at[first + i], s0, e0;
+        if (global) {
+          s0 = zero;
+          e0 = in[i];
+        } else if (adaptive) {
+          std::tie(s0, e0) = adaptiveBin(b, l, o, in[i], out[i]);
+        } else {
+          s0 = arith::SubIOp::create(b, l, arith::MulIOp::create(b, l, o, idx(b, l, st[i])), lo[i]);
+          e0 = arith::MinSIOp::create(b, l, arith::AddIOp::create(b, l, s0, idx(b, l, ks[i])),
+                                      in[i]);
+          s0 = arith::MaxSIOp::create(b, l, s0, zero);
+        }
+        starts.push_back(s0);
+        ends.push_back(e0);
+        count = arith::MulIOp::create(b, l, count, arith::SubIOp::create(b, l, e0, s0));
+      }
+      Value init = scalar(b, l, elem, isMax ? -std::numeric_limits<double>::infinity() : 0.0);
+      std::function<Value(OpBuilder &, int64_t, Value, SmallVector<Value> &)> loop =
+          [&](OpBuilder &ob, int64_t i, Value acc, SmallVector<Value> &pos) -> Value {
+        if (i == 3) {
+          SmallVector<Value> idxs(at);
+          for (int64_t j = 0; j < 3; ++j)
+            idxs[first + j] = pos[j];
+          Value v = tensor::ExtractOp::create(ob, l, x, idxs);
+          return isMax ? arith::MaximumFOp::create(ob, l, acc, v).getResult()
+                       : arith::AddFOp::create(ob, l, acc, v).getResult();
+        }
+        auto f = scf::ForOp::create(ob, l, starts[i], ends[i], one, ValueRange{acc},
+                                    [&](OpBuilder &nb, Location nl, Value iv, ValueRange iter) {
+                                      pos.push_back(iv);
+                                      Value next = loop(nb, i + 1, iter[0], pos);
+                                      pos.pop_back();
+                                      scf::YieldOp::create(nb, nl, next);
+                                    });
+        return f.getResult(0);
+      };
+      SmallVector<Value> pos;
+      Value acc = loop(b, 0, init, pos);
+      if (isMax)
+        return acc;
+      Value div = exclusive ? count : idx(b, l, int64_t(ks[0]) * ks[1] * ks[2]);
+      Value divF = arith::SIToFPOp::create(b, l, elem,
+                                           arith::IndexCastOp::create(b, l, b.getI64Type(), div));
+      return arith::DivFOp::create(b, l, acc, divF);
+    });
+    r.replaceOp(op, y);
+    return success();
+  }
+};
 } // namespace
 
 void mlir::pd::populatePdNNToLinalgPatterns(RewritePatternSet &p) {
@@ -1706,5 +1823,6 @@ void mlir::pd::populatePdNNToLinalgPatterns(RewritePatternSet &p) {
         LogsumexpLowering, PNormLowering, MvLowering, BmmLowering, DistLowering, DotLowering,
         NormLowering, SizeLowering, AnyElementTestLowering<IsinfOp>,
         AnyElementTestLowering<IsnanOp>, AnyElementTestLowering<IsfiniteOp>>(p.getContext());
-  p.add<Conv3dLowering>(p.getContext());
+  p.add<Conv3dLowering, Pool3dLowering, TransposedConvLowering<DepthwiseConv2dTransposeOp>>(
+      p.getContext());
 }

@@ -2102,3 +2102,39 @@ func.func @negative_meshgrid(%x: tensor<2x3xf32>) {
   %0 = pd.meshgrid [%x] : (tensor<2x3xf32>) -> (tensor<2xf32>)
   return
 }
+
+// -----
+
+// Tests that trilinear interpolation takes a 5-D X.
+func.func @negative_trilinear_rank(%x: tensor<1x3x8x8xf32>) {
+  // expected-error @+1 {{X must have rank 5, got 4}}
+  %0 = pd.trilinear_interp_v2 %x {interp_method = "trilinear", out_d = 2 : i32, out_h = 4 : i32, out_w = 4 : i32} : (tensor<1x3x8x8xf32>) -> tensor<1x3x2x4x4xf32>
+  return
+}
+
+// -----
+
+// Tests that a 3-D interpolation needs all three output sizes.
+func.func @negative_trilinear_sizes(%x: tensor<1x3x2x8x8xf32>) {
+  // expected-error @+1 {{needs out_d, out_h and out_w, a scale, or a size input}}
+  %0 = pd.trilinear_interp_v2 %x {interp_method = "trilinear", out_h = 4 : i32, out_w = 4 : i32} : (tensor<1x3x2x8x8xf32>) -> tensor<1x3x2x4x4xf32>
+  return
+}
+
+// -----
+
+// Tests that pool3d takes a 5-D X.
+func.func @negative_pool3d_rank(%x: tensor<1x3x8x8xf32>) {
+  // expected-error @+1 {{X must have rank 5, got 4}}
+  %0 = pd.pool3d %x {ksize = array<i32: 2, 2, 2>} : (tensor<1x3x8x8xf32>) -> tensor<1x3x4x4xf32>
+  return
+}
+
+// -----
+
+// Tests that anchor_generator needs four variances.
+func.func @negative_anchor_variances(%x: tensor<1x3x8x8xf32>) {
+  // expected-error @+1 {{variances must have 4 elements, got 2}}
+  %0:2 = pd.anchor_generator %x {variances = array<f32: 0.1, 0.2>} : (tensor<1x3x8x8xf32>) -> (tensor<8x8x12x4xf32>, tensor<8x8x12x4xf32>)
+  return
+}

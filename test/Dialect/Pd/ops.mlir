@@ -1746,3 +1746,33 @@ func.func @expand_pad_scatter(%a: tensor<2x4xf32>, %b: tensor<1x4xf32>, %c: tens
   %7 = pd.scatter %x, %ids, %u {overwrite = false} : (tensor<8x4xf32>, tensor<?xi64>, tensor<?x4xf32>) -> tensor<8x4xf32>
   return
 }
+
+// Tests that the 1-D, 3-D and bicubic interpolations round-trip.
+// CHECK-LABEL: func.func @interp_more
+// CHECK: pd.linear_interp_v2 %arg0 {out_w = 64 : i32} : (tensor<1x3x32xf32>) -> tensor<1x3x64xf32>
+// CHECK: pd.trilinear_interp_v2 %arg1 {out_d = 8 : i32, out_h = 16 : i32, out_w = 16 : i32} : (tensor<1x3x4x8x8xf32>) -> tensor<1x3x8x16x16xf32>
+// CHECK: pd.bicubic_interp_v2 %arg2 {align_corners = false, out_h = 5 : i32, out_w = 9 : i32} : (tensor<?x3x4x4xf32>) -> tensor<?x3x5x9xf32>
+// CHECK: pd.linear_interp %arg0 {scale = 2.000000e+00 : f32} : (tensor<1x3x32xf32>) -> tensor<1x3x64xf32>
+// CHECK: pd.trilinear_interp %arg1 {out_d = 8 : i32, out_h = 16 : i32, out_w = 16 : i32} : (tensor<1x3x4x8x8xf32>) -> tensor<1x3x8x16x16xf32>
+// CHECK: pd.bicubic_interp %arg2 {out_h = 5 : i32, out_w = 9 : i32} : (tensor<?x3x4x4xf32>) -> tensor<?x3x5x9xf32>
+func.func @interp_more(%a: tensor<1x3x32xf32>, %b: tensor<1x3x4x8x8xf32>, %c: tensor<?x3x4x4xf32>) {
+  %0 = pd.linear_interp_v2 %a {interp_method = "linear", out_w = 64 : i32} : (tensor<1x3x32xf32>) -> tensor<1x3x64xf32>
+  %1 = pd.trilinear_interp_v2 %b {interp_method = "trilinear", out_d = 8 : i32, out_h = 16 : i32, out_w = 16 : i32} : (tensor<1x3x4x8x8xf32>) -> tensor<1x3x8x16x16xf32>
+  %2 = pd.bicubic_interp_v2 %c {align_corners = false, interp_method = "bicubic", out_h = 5 : i32, out_w = 9 : i32} : (tensor<?x3x4x4xf32>) -> tensor<?x3x5x9xf32>
+  %3 = pd.linear_interp %a {interp_method = "linear", scale = 2.0 : f32} : (tensor<1x3x32xf32>) -> tensor<1x3x64xf32>
+  %4 = pd.trilinear_interp %b {interp_method = "trilinear", out_d = 8 : i32, out_h = 16 : i32, out_w = 16 : i32} : (tensor<1x3x4x8x8xf32>) -> tensor<1x3x8x16x16xf32>
+  %5 = pd.bicubic_interp %c {interp_method = "bicubic", out_h = 5 : i32, out_w = 9 : i32} : (tensor<?x3x4x4xf32>) -> tensor<?x3x5x9xf32>
+  return
+}
+
+// Tests that pool3d, depthwise_conv2d_transpose and anchor_generator round-trip.
+// CHECK-LABEL: func.func @pool3d_anchors
+// CHECK: pd.pool3d %arg0 {ksize = array<i32: 2, 2, 2>, pooling_type = "avg", strides = array<i32: 2, 2, 2>} : (tensor<?x8x4x8x8xf32>) -> tensor<?x8x2x4x4xf32>
+// CHECK: pd.depthwise_conv2d_transpose %arg1, %arg2 {groups = 16 : i32, strides = array<i32: 2, 2>} : (tensor<1x16x8x8xf32>, tensor<16x1x2x2xf32>) -> tensor<1x16x16x16xf32>
+// CHECK: pd.anchor_generator %arg1 {anchor_sizes = array<f32: 3.200000e+01>, aspect_ratios = array<f32: 1.000000e+00>} : (tensor<1x16x8x8xf32>) -> (tensor<8x8x1x4xf32>, tensor<8x8x1x4xf32>)
+func.func @pool3d_anchors(%v: tensor<?x8x4x8x8xf32>, %x: tensor<1x16x8x8xf32>, %w: tensor<16x1x2x2xf32>) {
+  %0 = pd.pool3d %v {ksize = array<i32: 2, 2, 2>, strides = array<i32: 2, 2, 2>, pooling_type = "avg"} : (tensor<?x8x4x8x8xf32>) -> tensor<?x8x2x4x4xf32>
+  %1 = pd.depthwise_conv2d_transpose %x, %w {strides = array<i32: 2, 2>, groups = 16 : i32} : (tensor<1x16x8x8xf32>, tensor<16x1x2x2xf32>) -> tensor<1x16x16x16xf32>
+  %2:2 = pd.anchor_generator %x {anchor_sizes = array<f32: 32.0>, aspect_ratios = array<f32: 1.0>} : (tensor<1x16x8x8xf32>) -> (tensor<8x8x1x4xf32>, tensor<8x8x1x4xf32>)
+  return
+}

@@ -303,20 +303,22 @@ LogicalResult FusedConv2dOp::inferResultTypes(SmallVectorImpl<Type> &types, bool
   return residualShape(c, getResidualData(), types.front());
 }
 
-LogicalResult Conv2dTransposeOp::inferResultTypes(SmallVectorImpl<Type> &types, bool emit) {
-  Checker c{*this, emit};
-  if (failed(c.rank(getInput(), "Input", 4, 4)) || failed(c.rank(getFilter(), "Filter", 4, 4)))
+template <typename OpTy>
+static LogicalResult transposedConvShape(OpTy op, bool emit, SmallVectorImpl<Type> &types) {
+  Checker c{op, emit};
+  if (failed(c.rank(op.getInput(), "Input", 4, 4)) ||
+      failed(c.rank(op.getFilter(), "Filter", 4, 4)))
     return failure();
-  auto in = rt(getInput()), f = rt(getFilter());
-  bool nhwc = getDataFormat() == "NHWC";
+  auto in = rt(op.getInput()), f = rt(op.getFilter());
+  bool nhwc = op.getDataFormat() == "NHWC";
   int64_t cin = in.getDimSize(nhwc ? 3 : 1);
   if (conflict(cin, f.getDimSize(0)))
     return c.fail("input channels (" + Twine(cin) + ") must equal Filter dim 0 (" +
                   Twine(f.getDimSize(0)) + ")");
-  int64_t cout = isDyn(f.getDimSize(1)) ? kDyn : f.getDimSize(1) * getGroups();
-  auto pads = expandPads(getPaddings());
-  auto strides = getStrides(), dil = getDilations();
-  ArrayRef<int32_t> outPad = getOutputPadding(), outSize = getOutputSize();
+  int64_t cout = isDyn(f.getDimSize(1)) ? kDyn : f.getDimSize(1) * op.getGroups();
+  auto pads = expandPads(op.getPaddings());
+  auto strides = op.getStrides(), dil = op.getDilations();
+  ArrayRef<int32_t> outPad = op.getOutputPadding(), outSize = op.getOutputSize();
   if (!outPad.empty() && outPad.size() != 2)
     return c.fail("output_padding must have 2 elements");
   if (!outSize.empty() && outSize.size() != 2)
@@ -325,13 +327,13 @@ LogicalResult Conv2dTransposeOp::inferResultTypes(SmallVectorImpl<Type> &types, 
   for (int i = 0; i < 2; ++i) {
     int64_t d = in.getDimSize(nhwc ? 1 + i : 2 + i), k = f.getDimSize(2 + i);
     int64_t lo = pads[2 * i], hi = pads[2 * i + 1];
-    if (getPaddingAlgorithm() == "VALID")
+    if (op.getPaddingAlgorithm() == "VALID")
       lo = hi = 0;
     if (isDyn(d) || isDyn(k)) {
       sp[i] = outSize.empty() ? kDyn : outSize[i];
       continue;
     }
-    int64_t o = getPaddingAlgorithm() == "SAME"
+    int64_t o = op.getPaddingAlgorithm() == "SAME"
                     ? d * strides[i]
                     : (d - 1) * strides[i] - lo - hi + dil[i] * (k - 1) + 1;
     if (!outSize.empty()) {
@@ -351,6 +353,15 @@ LogicalResult Conv2dTransposeOp::inferResultTypes(SmallVectorImpl<Type> &types, 
                                   : SmallVector<int64_t>{n, cout, sp[0], sp[1]};
   types.push_back(tensor(out, in.getElementType()));
   return success();
+}
+
+LogicalResult Conv2dTransposeOp::inferResultTypes(SmallVectorImpl<Type> &types, bool emit) {
+  return transposedConvShape(*this, emit, types);
+}
+
+LogicalResult DepthwiseConv2dTransposeOp::inferResultTypes(SmallVectorImpl<Type> &types,
+                                                           bool emit) {
+  return transposedConvShape(*this, emit, types);
 }
 
 LogicalResult BatchNormOp::inferResultTypes(SmallVectorImpl<Type> &types, bool emit) {
@@ -473,6 +484,34 @@ LogicalResult Pool2dOp::inferResultTypes(SmallVectorImpl<Type> &types, bool emit
   return success();
 }
 
+LogicalResult Pool3dOp::inferResultTypes(SmallVectorImpl<Type> &types, bool emit) {
+  Checker c{*this, emit};
+  if (failed(c.rank(getX(), "X", 5, 5)))
+    return failure();
+  auto x = rt(getX());
+  int64_t first = getDataFormat() == "NDHWC" ? 1 : 2;
+  auto ks = getKsize();
+  if (!getGlobalPooling() && llvm::any_of(ks, [](int32_t k) { return k < 1; }))
+    return c.fail("ksize must be positive unless global_pooling is set");
+  ArrayRef<int32_t> p = getPaddings();
+  SmallVector<int64_t> out(x.getShape());
+  for (int i = 0; i < 3; ++i) {
+    int64_t d = x.getDimSize(first + i), o;
+    int64_t lo = p.size() == 6 ? p[2 * i] : p[i], hi = p.size() == 6 ? p[2 * i + 1] : p[i];
+    if (getGlobalPooling())
+      o = 1;
+    else if (getAdaptive())
+      o = ks[i];
+    else
+      o = windowOut(d, ks[i], getStrides()[i], lo, hi, 1, getPaddingAlgorithm(), getCeilMode());
+    if (!isDyn(o) && o <= 0)
+      return c.fail("output spatial size is not positive (ksize larger than padded input)");
+    out[first + i] = o;
+  }
+  types.push_back(tensor(out, x.getElementType()));
+  return success();
+}
+
 LogicalResult AffineChannelOp::inferResultTypes(SmallVectorImpl<Type> &types, bool emit) {
   if (failed(normParams({*this, emit}, getX(), getDataLayout(), 2,
                         {{getScale(), "Scale"}, {getBias(), "Bias"}})))
@@ -508,72 +547,96 @@ struct InterpSpec {
   Value x, outSize, scaleInput;
   size_t sizeTensors;
   StringRef layout, method, wantMethod;
-  int64_t outH, outW, alignMode;
-  /// v2: [scale_h, scale_w] (one entry: both); v1: one scalar, used if > 0.
-  SmallVector<float, 2> scale;
+  /// out_d, out_h, out_w.
+  std::array<int64_t, 3> outAttr;
+  int64_t alignMode;
+  /// v2: one scale per spatial dim (one entry: all of them); v1: one
+  /// scalar, used if > 0.
+  SmallVector<float, 3> scale;
   bool v1;
 };
+
+/// The spatial dims an interpolation method resizes.
+int64_t interpSpatialDims(StringRef method) {
+  return method == "linear" ? 1 : method == "trilinear" ? 3 : 2;
+}
 } // namespace
 
 /// Paddle's size rule: SizeTensor, else OutSize, else a scale (the Scale
-/// input, else the attribute) times the input size, else out_h / out_w.
-/// Sizes given at run time make the spatial dims dynamic.
+/// input, else the attribute) times the input size, else out_d / out_h /
+/// out_w. Sizes given at run time make the spatial dims dynamic.
 static LogicalResult interpShape(const Checker &c, const InterpSpec &s,
                                  SmallVectorImpl<Type> &types) {
-  if (failed(c.rank(s.x, "X", 4, 4)))
+  int64_t k = interpSpatialDims(s.wantMethod);
+  if (failed(c.rank(s.x, "X", k + 2, k + 2)))
     return failure();
-  if (s.layout != "NCHW" && s.layout != "NHWC" && s.layout != "AnyLayout")
-    return c.fail("data_layout must be NCHW or NHWC for a 4-D X, got '" + s.layout + "'");
+  bool channelLast = s.layout == "NHWC" || s.layout == "NDHWC";
+  if ((s.layout == "NCDHW" || s.layout == "NDHWC") && k != 3)
+    return c.fail("data_layout must be NCHW or NHWC for a " + Twine(k + 2) + "-D X, got '" +
+                  s.layout + "'");
   if (s.method != s.wantMethod)
     return c.fail("interp_method must be '" + s.wantMethod + "', got '" + s.method + "'");
   if (s.alignMode > 1)
     return c.fail("align_mode must be 0 or 1, got " + Twine(s.alignMode));
+  static const char *names[] = {"out_d", "out_h", "out_w"};
+  std::string sizeNames, sizeWords; // "out_h, out_w" and "out_h and out_w"
+  for (int64_t i = 3 - k; i < 3; ++i) {
+    sizeNames += (sizeNames.empty() ? "" : ", ") + std::string(names[i]);
+    sizeWords += (i == 3 - k ? "" : i == 2 ? " and " : ", ") + std::string(names[i]);
+  }
   auto x = rt(s.x);
   if (s.outSize) {
     auto t = rt(s.outSize);
-    if (t.getRank() != 1 || conflict(t.getDimSize(0), 2))
-      return c.fail("OutSize must be a 1-D tensor of 2 elements (out_h, out_w)");
+    if (t.getRank() != 1 || conflict(t.getDimSize(0), k))
+      return c.fail("OutSize must be a 1-D tensor of " + Twine(k) + " elements (" + sizeNames +
+                    ")");
   }
-  if (s.sizeTensors && s.sizeTensors != 2)
-    return c.fail("SizeTensor must hold 2 tensors (out_h, out_w), got " + Twine(s.sizeTensors));
+  if (s.sizeTensors && (int64_t)s.sizeTensors != k)
+    return c.fail("SizeTensor must hold " + Twine(k) + " tensors (" + sizeNames + "), got " +
+                  Twine(s.sizeTensors));
   if (s.scaleInput) {
     auto t = rt(s.scaleInput);
     int64_t n = prod(t.getShape());
-    if (t.getRank() != 1 || (!isDyn(n) && (n < 1 || n > 2)))
-      return c.fail("Scale must be a 1-D tensor of 1 or 2 elements");
+    if (t.getRank() != 1 || (!isDyn(n) && (n < 1 || n > k)))
+      return c.fail("Scale must be a 1-D tensor of 1 to " + Twine(k) + " elements");
   }
-  float sh = -1, sw = -1;
+  SmallVector<float, 3> scales(k, -1.f);
   if (s.v1) {
-    sh = sw = s.scale.empty() ? 0.f : s.scale[0];
+    scales.assign(k, s.scale.empty() ? 0.f : s.scale[0]);
   } else if (!s.scale.empty()) {
-    if (s.scale.size() > 2)
-      return c.fail("scale must have 1 or 2 elements (scale_h, scale_w), got " +
-                    Twine(s.scale.size()));
-    sh = s.scale[0];
-    sw = s.scale.size() > 1 ? s.scale[1] : s.scale[0];
-    if (sh <= 0 || sw <= 0)
-      return c.fail("scale must be positive");
+    if (s.scale.size() != 1 && (int64_t)s.scale.size() != k)
+      return c.fail("scale must have 1 or " + Twine(k) + " elements, got " + Twine(s.scale.size()));
+    for (int64_t i = 0; i < k; ++i) {
+      scales[i] = s.scale.size() == 1 ? s.scale[0] : s.scale[i];
+      if (scales[i] <= 0)
+        return c.fail("scale must be positive");
+    }
   }
-  bool nhwc = s.layout == "NHWC";
-  int64_t h = x.getDimSize(nhwc ? 1 : 2), w = x.getDimSize(nhwc ? 2 : 3);
-  int64_t oh, ow;
-  if (s.sizeTensors || s.outSize || s.scaleInput) {
-    oh = ow = kDyn;
-  } else if (sh > 0 && sw > 0) {
-    // Paddle truncates the float product.
-    oh = isDyn(h) ? kDyn : static_cast<int64_t>(static_cast<float>(h) * sh);
-    ow = isDyn(w) ? kDyn : static_cast<int64_t>(static_cast<float>(w) * sw);
-  } else if (s.outH > 0 && s.outW > 0) {
-    oh = s.outH;
-    ow = s.outW;
-  } else {
-    return c.fail("needs out_h and out_w, a scale, or a size input");
+  int64_t first = channelLast ? 1 : 2;
+  SmallVector<int64_t> out(x.getShape());
+  bool runtime = s.sizeTensors || s.outSize || s.scaleInput;
+  bool byScale = llvm::all_of(scales, [](float v) { return v > 0; });
+  bool byAttr =
+      llvm::all_of(ArrayRef<int64_t>(s.outAttr).drop_front(3 - k), [](int64_t v) { return v > 0; });
+  if (!runtime && !byScale && !byAttr)
+    return c.fail("needs " + sizeWords + ", a scale, or a size input");
+  for (int64_t i = 0; i < k; ++i) {
+    int64_t in = x.getDimSize(first + i), o;
+    if (runtime)
+      o = kDyn;
+    else if (byScale) // Paddle truncates the float product.
+      o = isDyn(in) ? kDyn : static_cast<int64_t>(static_cast<float>(in) * scales[i]);
+    else
+      o = s.outAttr[3 - k + i];
+    out[first + i] = o;
   }
-  if ((!isDyn(oh) && oh < 1) || (!isDyn(ow) && ow < 1))
-    return c.fail("output size " + Twine(oh) + "x" + Twine(ow) + " is not positive");
-  int64_t n = x.getDimSize(0), ch = x.getDimSize(nhwc ? 3 : 1);
-  SmallVector<int64_t> out =
-      nhwc ? SmallVector<int64_t>{n, oh, ow, ch} : SmallVector<int64_t>{n, ch, oh, ow};
+  ArrayRef<int64_t> sizes = ArrayRef<int64_t>(out).slice(first, k);
+  if (llvm::any_of(sizes, [](int64_t o) { return !isDyn(o) && o < 1; })) {
+    std::string str;
+    for (int64_t o : sizes)
+      str += (str.empty() ? "" : "x") + (isDyn(o) ? std::string("?") : std::to_string(o));
+    return c.fail("output size " + str + " is not positive");
+  }
   types.push_back(tensor(out, x.getElementType()));
   return success();
 }
@@ -588,10 +651,9 @@ static LogicalResult interpV2Shape(OpTy op, StringRef method, bool emit,
                op.getDataLayout(),
                op.getInterpMethod(),
                method,
-               op.getOutH(),
-               op.getOutW(),
+               {op.getOutD(), op.getOutH(), op.getOutW()},
                op.getAlignMode(),
-               SmallVector<float, 2>(op.getScale()),
+               SmallVector<float, 3>(op.getScale()),
                /*v1=*/false};
   return interpShape({op, emit}, s, types);
 }
@@ -606,29 +668,28 @@ static LogicalResult interpV1Shape(OpTy op, StringRef method, bool emit,
                op.getDataLayout(),
                op.getInterpMethod(),
                method,
-               op.getOutH(),
-               op.getOutW(),
+               {op.getOutD(), op.getOutH(), op.getOutW()},
                op.getAlignMode(),
-               SmallVector<float, 2>{op.getScale().convertToFloat()},
+               SmallVector<float, 3>{op.getScale().convertToFloat()},
                /*v1=*/true};
   return interpShape({op, emit}, s, types);
 }
 
-LogicalResult BilinearInterpV2Op::inferResultTypes(SmallVectorImpl<Type> &types, bool emit) {
-  return interpV2Shape(*this, "bilinear", emit, types);
-}
-
-LogicalResult NearestInterpV2Op::inferResultTypes(SmallVectorImpl<Type> &types, bool emit) {
-  return interpV2Shape(*this, "nearest", emit, types);
-}
-
-LogicalResult BilinearInterpOp::inferResultTypes(SmallVectorImpl<Type> &types, bool emit) {
-  return interpV1Shape(*this, "bilinear", emit, types);
-}
-
-LogicalResult NearestInterpOp::inferResultTypes(SmallVectorImpl<Type> &types, bool emit) {
-  return interpV1Shape(*this, "nearest", emit, types);
-}
+#define PD_INTERP_SHAPE(OP, GEN, METHOD)                                                           \
+  LogicalResult OP::inferResultTypes(SmallVectorImpl<Type> &types, bool emit) {                    \
+    return GEN(*this, METHOD, emit, types);                                                        \
+  }
+PD_INTERP_SHAPE(BilinearInterpV2Op, interpV2Shape, "bilinear")
+PD_INTERP_SHAPE(NearestInterpV2Op, interpV2Shape, "nearest")
+PD_INTERP_SHAPE(LinearInterpV2Op, interpV2Shape, "linear")
+PD_INTERP_SHAPE(TrilinearInterpV2Op, interpV2Shape, "trilinear")
+PD_INTERP_SHAPE(BicubicInterpV2Op, interpV2Shape, "bicubic")
+PD_INTERP_SHAPE(BilinearInterpOp, interpV1Shape, "bilinear")
+PD_INTERP_SHAPE(NearestInterpOp, interpV1Shape, "nearest")
+PD_INTERP_SHAPE(LinearInterpOp, interpV1Shape, "linear")
+PD_INTERP_SHAPE(TrilinearInterpOp, interpV1Shape, "trilinear")
+PD_INTERP_SHAPE(BicubicInterpOp, interpV1Shape, "bicubic")
+#undef PD_INTERP_SHAPE
 
 //===----------------------------------------------------------------------===//
 // Activations and elementwise
@@ -2065,6 +2126,27 @@ SmallVector<std::pair<float, float>> mlir::pd::priorBoxHalfSizes(PriorBoxOp op) 
     }
   }
   return out;
+}
+
+LogicalResult AnchorGeneratorOp::inferResultTypes(SmallVectorImpl<Type> &types, bool emit) {
+  Checker c{*this, emit};
+  if (failed(c.rank(getInput(), "Input", 4, 4)))
+    return failure();
+  if (getStride().size() != 2)
+    return c.fail("stride must have 2 elements (width, height), got " + Twine(getStride().size()));
+  if (getVariances().size() != 4)
+    return c.fail("variances must have 4 elements, got " + Twine(getVariances().size()));
+  if (getAnchorSizes().empty() || getAspectRatios().empty())
+    return c.fail("needs at least one anchor size and one aspect ratio");
+  if (llvm::any_of(getAspectRatios(), [](float v) { return !(v > 0); }) ||
+      llvm::any_of(getStride(), [](float v) { return !(v > 0); }))
+    return c.fail("aspect ratios and strides must be positive");
+  auto x = rt(getInput());
+  int64_t n = getAnchorSizes().size() * getAspectRatios().size();
+  Type t = tensor({x.getDimSize(2), x.getDimSize(3), n, 4}, x.getElementType());
+  types.push_back(t);
+  types.push_back(t);
+  return success();
 }
 
 LogicalResult PriorBoxOp::inferResultTypes(SmallVectorImpl<Type> &types, bool emit) {

@@ -93,6 +93,35 @@ def Pd_Conv2dTransposeOp : Pd_Op<"conv2d_transpose"> {
   let assemblyFormat = "$Input `,` $Filter attr-dict `:` functional-type(operands, results)";
 }
 
+def Pd_DepthwiseConv2dTransposeOp : Pd_Op<"depthwise_conv2d_transpose"> {
+  let summary = "transposed depthwise 2-D convolution (groups = input channels; filter [C_in, C_out/groups, kH, kW])";
+  let description = [{
+    Paddle operator `depthwise_conv2d_transpose`: transposed depthwise 2-D convolution (groups = input channels; filter [C_in, C_out/groups, kH, kW]).
+
+    Input slots: Input, Filter. Output slots: Output.
+
+    Example:
+
+    ```mlir
+    %y = pd.depthwise_conv2d_transpose %x, %w {strides = array<i32: 2, 2>, groups = 16 : i32} : (tensor<1x16x8x8xf32>, tensor<16x1x2x2xf32>) -> tensor<1x16x16x16xf32>
+    ```
+  }];
+  let arguments = (ins
+    Pd_FloatTensor:$Input,
+    Pd_FloatTensor:$Filter,
+    DefaultValuedAttr<ConfinedAttr<DenseI32ArrayAttr, [Pd_I32ArrayMin<1>, Pd_I32ArraySizeIn<[2]>]>, "{1, 1}">:$strides,
+    DefaultValuedAttr<ConfinedAttr<DenseI32ArrayAttr, [Pd_I32ArrayMin<0>, Pd_I32ArraySizeIn<[2, 4]>]>, "{0, 0}">:$paddings,
+    DefaultValuedStrAttr<ConfinedAttr<StrAttr, [Pd_StrIn<["EXPLICIT", "SAME", "VALID"]>]>, "EXPLICIT">:$padding_algorithm,
+    DefaultValuedAttr<ConfinedAttr<Pd_I32Attr, [IntMinValue<1>]>, "1">:$groups,
+    DefaultValuedAttr<ConfinedAttr<DenseI32ArrayAttr, [Pd_I32ArrayMin<1>, Pd_I32ArraySizeIn<[2]>]>, "{1, 1}">:$dilations,
+    DefaultValuedStrAttr<ConfinedAttr<StrAttr, [Pd_StrIn<["NCHW", "NHWC", "AnyLayout"]>]>, "NCHW">:$data_format,
+    DefaultValuedAttr<ConfinedAttr<DenseI32ArrayAttr, [Pd_I32ArrayMin<0>]>, "{}">:$output_padding,
+    DefaultValuedAttr<ConfinedAttr<DenseI32ArrayAttr, [Pd_I32ArrayMin<1>]>, "{}">:$output_size
+  );
+  let results = (outs Pd_FloatTensor:$Output);
+  let assemblyFormat = "$Input `,` $Filter attr-dict `:` functional-type(operands, results)";
+}
+
 def Pd_BatchNormOp : Pd_Op<"batch_norm"> {
   let summary = "batch normalization with per-channel scale, bias and running statistics";
   let description = [{
@@ -219,6 +248,36 @@ def Pd_Pool2dOp : Pd_Op<"pool2d"> {
     DefaultValuedAttr<BoolAttr, "false">:$adaptive,
     DefaultValuedAttr<BoolAttr, "false">:$ceil_mode,
     DefaultValuedStrAttr<ConfinedAttr<StrAttr, [Pd_StrIn<["NCHW", "NHWC", "AnyLayout"]>]>, "NCHW">:$data_format,
+    DefaultValuedStrAttr<ConfinedAttr<StrAttr, [Pd_StrIn<["EXPLICIT", "SAME", "VALID"]>]>, "EXPLICIT">:$padding_algorithm
+  );
+  let results = (outs Pd_FloatTensor:$Out);
+  let assemblyFormat = "$X attr-dict `:` functional-type(operands, results)";
+}
+
+def Pd_Pool3dOp : Pd_Op<"pool3d"> {
+  let summary = "3-D max or average pooling, global or adaptive";
+  let description = [{
+    Paddle operator `pool3d`: 3-D max or average pooling, global or adaptive.
+
+    Input slots: X. Output slots: Out.
+
+    Example:
+
+    ```mlir
+    %y = pd.pool3d %x {ksize = array<i32: 2, 2, 2>, strides = array<i32: 2, 2, 2>} : (tensor<?x8x4x8x8xf32>) -> tensor<?x8x2x4x4xf32>
+    ```
+  }];
+  let arguments = (ins
+    Pd_FloatTensor:$X,
+    DefaultValuedStrAttr<ConfinedAttr<StrAttr, [Pd_StrIn<["max", "avg"]>]>, "max">:$pooling_type,
+    ConfinedAttr<DenseI32ArrayAttr, [Pd_I32ArrayMin<0>, Pd_I32ArraySizeIn<[3]>]>:$ksize,
+    DefaultValuedAttr<BoolAttr, "false">:$global_pooling,
+    DefaultValuedAttr<ConfinedAttr<DenseI32ArrayAttr, [Pd_I32ArrayMin<1>, Pd_I32ArraySizeIn<[3]>]>, "{1, 1, 1}">:$strides,
+    DefaultValuedAttr<ConfinedAttr<DenseI32ArrayAttr, [Pd_I32ArrayMin<0>, Pd_I32ArraySizeIn<[3, 6]>]>, "{0, 0, 0}">:$paddings,
+    DefaultValuedAttr<BoolAttr, "true">:$exclusive,
+    DefaultValuedAttr<BoolAttr, "false">:$adaptive,
+    DefaultValuedAttr<BoolAttr, "false">:$ceil_mode,
+    DefaultValuedStrAttr<ConfinedAttr<StrAttr, [Pd_StrIn<["NCDHW", "NDHWC"]>]>, "NCDHW">:$data_format,
     DefaultValuedStrAttr<ConfinedAttr<StrAttr, [Pd_StrIn<["EXPLICIT", "SAME", "VALID"]>]>, "EXPLICIT">:$padding_algorithm
   );
   let results = (outs Pd_FloatTensor:$Out);
@@ -390,6 +449,192 @@ def Pd_NearestInterpOp : Pd_Op<"nearest_interp", [AttrSizedOperandSegments]> {
     DefaultValuedAttr<Pd_I32Attr, "0">:$out_w,
     DefaultValuedAttr<F32Attr, "0.0">:$scale,
     DefaultValuedStrAttr<ConfinedAttr<StrAttr, [Pd_StrIn<["bilinear", "nearest", "bicubic", "linear", "trilinear"]>]>, "nearest">:$interp_method,
+    DefaultValuedAttr<BoolAttr, "true">:$align_corners,
+    DefaultValuedAttr<ConfinedAttr<Pd_I32Attr, [IntMinValue<0>]>, "1">:$align_mode
+  );
+  let results = (outs Pd_FloatTensor:$Out);
+  let assemblyFormat = "$X (`OutSize` `(` $OutSizeInput^ `)`)? (`SizeTensor` `[` $SizeTensor^ `]`)? (`Scale` `(` $ScaleInput^ `)`)? attr-dict `:` functional-type(operands, results)";
+}
+
+def Pd_LinearInterpV2Op : Pd_Op<"linear_interp_v2", [AttrSizedOperandSegments]> {
+  let summary = "linear interpolation (resize) of a batch of NCW/NWC sequences";
+  let description = [{
+    Paddle operator `linear_interp_v2`: linear interpolation (resize) of a batch of NCW/NWC sequences.
+
+    Input slots: X, OutSize (optional), SizeTensor (list), Scale (optional). Output slots: Out.
+
+    Example:
+
+    ```mlir
+    %y = pd.linear_interp_v2 %x {out_w = 64 : i32} : (tensor<1x3x32xf32>) -> tensor<1x3x64xf32>
+    ```
+  }];
+  let arguments = (ins
+    Pd_FloatTensor:$X,
+    Optional<Pd_IndexTensor>:$OutSizeInput,
+    Variadic<Pd_IndexTensor>:$SizeTensor,
+    Optional<Pd_FloatTensor>:$ScaleInput,
+    DefaultValuedStrAttr<ConfinedAttr<StrAttr, [Pd_StrIn<["NCHW", "NHWC", "AnyLayout", "NCDHW", "NDHWC"]>]>, "NCHW">:$data_layout,
+    DefaultValuedAttr<Pd_I32Attr, "-1">:$out_d,
+    DefaultValuedAttr<Pd_I32Attr, "-1">:$out_h,
+    DefaultValuedAttr<Pd_I32Attr, "-1">:$out_w,
+    DefaultValuedAttr<DenseF32ArrayAttr, "{}">:$scale,
+    DefaultValuedStrAttr<ConfinedAttr<StrAttr, [Pd_StrIn<["bilinear", "nearest", "bicubic", "linear", "trilinear"]>]>, "linear">:$interp_method,
+    DefaultValuedAttr<BoolAttr, "true">:$align_corners,
+    DefaultValuedAttr<ConfinedAttr<Pd_I32Attr, [IntMinValue<0>]>, "1">:$align_mode
+  );
+  let results = (outs Pd_FloatTensor:$Out);
+  let assemblyFormat = "$X (`OutSize` `(` $OutSizeInput^ `)`)? (`SizeTensor` `[` $SizeTensor^ `]`)? (`Scale` `(` $ScaleInput^ `)`)? attr-dict `:` functional-type(operands, results)";
+}
+
+def Pd_TrilinearInterpV2Op : Pd_Op<"trilinear_interp_v2", [AttrSizedOperandSegments]> {
+  let summary = "trilinear interpolation (resize) of a batch of NCDHW/NDHWC volumes";
+  let description = [{
+    Paddle operator `trilinear_interp_v2`: trilinear interpolation (resize) of a batch of NCDHW/NDHWC volumes.
+
+    Input slots: X, OutSize (optional), SizeTensor (list), Scale (optional). Output slots: Out.
+
+    Example:
+
+    ```mlir
+    %y = pd.trilinear_interp_v2 %x {out_d = 8 : i32, out_h = 16 : i32, out_w = 16 : i32} : (tensor<1x3x4x8x8xf32>) -> tensor<1x3x8x16x16xf32>
+    ```
+  }];
+  let arguments = (ins
+    Pd_FloatTensor:$X,
+    Optional<Pd_IndexTensor>:$OutSizeInput,
+    Variadic<Pd_IndexTensor>:$SizeTensor,
+    Optional<Pd_FloatTensor>:$ScaleInput,
+    DefaultValuedStrAttr<ConfinedAttr<StrAttr, [Pd_StrIn<["NCHW", "NHWC", "AnyLayout", "NCDHW", "NDHWC"]>]>, "NCHW">:$data_layout,
+    DefaultValuedAttr<Pd_I32Attr, "-1">:$out_d,
+    DefaultValuedAttr<Pd_I32Attr, "-1">:$out_h,
+    DefaultValuedAttr<Pd_I32Attr, "-1">:$out_w,
+    DefaultValuedAttr<DenseF32ArrayAttr, "{}">:$scale,
+    DefaultValuedStrAttr<ConfinedAttr<StrAttr, [Pd_StrIn<["bilinear", "nearest", "bicubic", "linear", "trilinear"]>]>, "trilinear">:$interp_method,
+    DefaultValuedAttr<BoolAttr, "true">:$align_corners,
+    DefaultValuedAttr<ConfinedAttr<Pd_I32Attr, [IntMinValue<0>]>, "1">:$align_mode
+  );
+  let results = (outs Pd_FloatTensor:$Out);
+  let assemblyFormat = "$X (`OutSize` `(` $OutSizeInput^ `)`)? (`SizeTensor` `[` $SizeTensor^ `]`)? (`Scale` `(` $ScaleInput^ `)`)? attr-dict `:` functional-type(operands, results)";
+}
+
+def Pd_BicubicInterpV2Op : Pd_Op<"bicubic_interp_v2", [AttrSizedOperandSegments]> {
+  let summary = "bicubic interpolation (resize) of an NCHW/NHWC image batch";
+  let description = [{
+    Paddle operator `bicubic_interp_v2`: bicubic interpolation (resize) of an NCHW/NHWC image batch.
+
+    Input slots: X, OutSize (optional), SizeTensor (list), Scale (optional). Output slots: Out.
+
+    Example:
+
+    ```mlir
+    %y = pd.bicubic_interp_v2 %x {out_h = 64 : i32, out_w = 64 : i32} : (tensor<1x3x32x32xf32>) -> tensor<1x3x64x64xf32>
+    ```
+  }];
+  let arguments = (ins
+    Pd_FloatTensor:$X,
+    Optional<Pd_IndexTensor>:$OutSizeInput,
+    Variadic<Pd_IndexTensor>:$SizeTensor,
+    Optional<Pd_FloatTensor>:$ScaleInput,
+    DefaultValuedStrAttr<ConfinedAttr<StrAttr, [Pd_StrIn<["NCHW", "NHWC", "AnyLayout", "NCDHW", "NDHWC"]>]>, "NCHW">:$data_layout,
+    DefaultValuedAttr<Pd_I32Attr, "-1">:$out_d,
+    DefaultValuedAttr<Pd_I32Attr, "-1">:$out_h,
+    DefaultValuedAttr<Pd_I32Attr, "-1">:$out_w,
+    DefaultValuedAttr<DenseF32ArrayAttr, "{}">:$scale,
+    DefaultValuedStrAttr<ConfinedAttr<StrAttr, [Pd_StrIn<["bilinear", "nearest", "bicubic", "linear", "trilinear"]>]>, "bicubic">:$interp_method,
+    DefaultValuedAttr<BoolAttr, "true">:$align_corners,
+    DefaultValuedAttr<ConfinedAttr<Pd_I32Attr, [IntMinValue<0>]>, "1">:$align_mode
+  );
+  let results = (outs Pd_FloatTensor:$Out);
+  let assemblyFormat = "$X (`OutSize` `(` $OutSizeInput^ `)`)? (`SizeTensor` `[` $SizeTensor^ `]`)? (`Scale` `(` $ScaleInput^ `)`)? attr-dict `:` functional-type(operands, results)";
+}
+
+def Pd_LinearInterpOp : Pd_Op<"linear_interp", [AttrSizedOperandSegments]> {
+  let summary = "Fluid 1.x linear interpolation (resize) of a batch of NCW/NWC sequences";
+  let description = [{
+    Paddle operator `linear_interp`: Fluid 1.x linear interpolation (resize) of a batch of NCW/NWC sequences.
+
+    Input slots: X, OutSize (optional), SizeTensor (list), Scale (optional). Output slots: Out.
+
+    Example:
+
+    ```mlir
+    %y = pd.linear_interp %x {out_w = 64 : i32} : (tensor<1x3x32xf32>) -> tensor<1x3x64xf32>
+    ```
+  }];
+  let arguments = (ins
+    Pd_FloatTensor:$X,
+    Optional<Pd_IndexTensor>:$OutSizeInput,
+    Variadic<Pd_IndexTensor>:$SizeTensor,
+    Optional<Pd_FloatTensor>:$ScaleInput,
+    DefaultValuedStrAttr<ConfinedAttr<StrAttr, [Pd_StrIn<["NCHW", "NHWC", "AnyLayout", "NCDHW", "NDHWC"]>]>, "NCHW">:$data_layout,
+    DefaultValuedAttr<Pd_I32Attr, "0">:$out_d,
+    DefaultValuedAttr<Pd_I32Attr, "0">:$out_h,
+    DefaultValuedAttr<Pd_I32Attr, "0">:$out_w,
+    DefaultValuedAttr<F32Attr, "0.0">:$scale,
+    DefaultValuedStrAttr<ConfinedAttr<StrAttr, [Pd_StrIn<["bilinear", "nearest", "bicubic", "linear", "trilinear"]>]>, "linear">:$interp_method,
+    DefaultValuedAttr<BoolAttr, "true">:$align_corners,
+    DefaultValuedAttr<ConfinedAttr<Pd_I32Attr, [IntMinValue<0>]>, "1">:$align_mode
+  );
+  let results = (outs Pd_FloatTensor:$Out);
+  let assemblyFormat = "$X (`OutSize` `(` $OutSizeInput^ `)`)? (`SizeTensor` `[` $SizeTensor^ `]`)? (`Scale` `(` $ScaleInput^ `)`)? attr-dict `:` functional-type(operands, results)";
+}
+
+def Pd_TrilinearInterpOp : Pd_Op<"trilinear_interp", [AttrSizedOperandSegments]> {
+  let summary = "Fluid 1.x trilinear interpolation (resize) of a batch of NCDHW/NDHWC volumes";
+  let description = [{
+    Paddle operator `trilinear_interp`: Fluid 1.x trilinear interpolation (resize) of a batch of NCDHW/NDHWC volumes.
+
+    Input slots: X, OutSize (optional), SizeTensor (list), Scale (optional). Output slots: Out.
+
+    Example:
+
+    ```mlir
+    %y = pd.trilinear_interp %x {out_d = 8 : i32, out_h = 16 : i32, out_w = 16 : i32} : (tensor<1x3x4x8x8xf32>) -> tensor<1x3x8x16x16xf32>
+    ```
+  }];
+  let arguments = (ins
+    Pd_FloatTensor:$X,
+    Optional<Pd_IndexTensor>:$OutSizeInput,
+    Variadic<Pd_IndexTensor>:$SizeTensor,
+    Optional<Pd_FloatTensor>:$ScaleInput,
+    DefaultValuedStrAttr<ConfinedAttr<StrAttr, [Pd_StrIn<["NCHW", "NHWC", "AnyLayout", "NCDHW", "NDHWC"]>]>, "NCHW">:$data_layout,
+    DefaultValuedAttr<Pd_I32Attr, "0">:$out_d,
+    DefaultValuedAttr<Pd_I32Attr, "0">:$out_h,
+    DefaultValuedAttr<Pd_I32Attr, "0">:$out_w,
+    DefaultValuedAttr<F32Attr, "0.0">:$scale,
+    DefaultValuedStrAttr<ConfinedAttr<StrAttr, [Pd_StrIn<["bilinear", "nearest", "bicubic", "linear", "trilinear"]>]>, "trilinear">:$interp_method,
+    DefaultValuedAttr<BoolAttr, "true">:$align_corners,
+    DefaultValuedAttr<ConfinedAttr<Pd_I32Attr, [IntMinValue<0>]>, "1">:$align_mode
+  );
+  let results = (outs Pd_FloatTensor:$Out);
+  let assemblyFormat = "$X (`OutSize` `(` $OutSizeInput^ `)`)? (`SizeTensor` `[` $SizeTensor^ `]`)? (`Scale` `(` $ScaleInput^ `)`)? attr-dict `:` functional-type(operands, results)";
+}
+
+def Pd_BicubicInterpOp : Pd_Op<"bicubic_interp", [AttrSizedOperandSegments]> {
+  let summary = "Fluid 1.x bicubic interpolation (resize) of an NCHW/NHWC image batch";
+  let description = [{
+    Paddle operator `bicubic_interp`: Fluid 1.x bicubic interpolation (resize) of an NCHW/NHWC image batch.
+
+    Input slots: X, OutSize (optional), SizeTensor (list), Scale (optional). Output slots: Out.
+
+    Example:
+
+    ```mlir
+    %y = pd.bicubic_interp %x {out_h = 64 : i32, out_w = 64 : i32} : (tensor<1x3x32x32xf32>) -> tensor<1x3x64x64xf32>
+    ```
+  }];
+  let arguments = (ins
+    Pd_FloatTensor:$X,
+    Optional<Pd_IndexTensor>:$OutSizeInput,
+    Variadic<Pd_IndexTensor>:$SizeTensor,
+    Optional<Pd_FloatTensor>:$ScaleInput,
+    DefaultValuedStrAttr<ConfinedAttr<StrAttr, [Pd_StrIn<["NCHW", "NHWC", "AnyLayout", "NCDHW", "NDHWC"]>]>, "NCHW">:$data_layout,
+    DefaultValuedAttr<Pd_I32Attr, "0">:$out_d,
+    DefaultValuedAttr<Pd_I32Attr, "0">:$out_h,
+    DefaultValuedAttr<Pd_I32Attr, "0">:$out_w,
+    DefaultValuedAttr<F32Attr, "0.0">:$scale,
+    DefaultValuedStrAttr<ConfinedAttr<StrAttr, [Pd_StrIn<["bilinear", "nearest", "bicubic", "linear", "trilinear"]>]>, "bicubic">:$interp_method,
     DefaultValuedAttr<BoolAttr, "true">:$align_corners,
     DefaultValuedAttr<ConfinedAttr<Pd_I32Attr, [IntMinValue<0>]>, "1">:$align_mode
   );
@@ -4672,6 +4917,31 @@ def Pd_PriorBoxOp : Pd_Op<"prior_box"> {
   );
   let results = (outs Pd_FloatTensor:$Boxes, Pd_FloatTensor:$VarianceBoxes);
   let assemblyFormat = "$Input `,` $Image attr-dict `:` functional-type(operands, results)";
+}
+
+def Pd_AnchorGeneratorOp : Pd_Op<"anchor_generator"> {
+  let summary = "Faster R-CNN anchors [H, W, ratios * sizes, 4] of an NCHW feature map, and their variances";
+  let description = [{
+    Paddle operator `anchor_generator`: Faster R-CNN anchors [H, W, ratios * sizes, 4] of an NCHW feature map, and their variances.
+
+    Input slots: Input. Output slots: Anchors, Variances.
+
+    Example:
+
+    ```mlir
+    %a, %v = pd.anchor_generator %x {anchor_sizes = array<f32: 32.0>, aspect_ratios = array<f32: 1.0>} : (tensor<1x8x4x6xf32>) -> (tensor<4x6x1x4xf32>, tensor<4x6x1x4xf32>)
+    ```
+  }];
+  let arguments = (ins
+    Pd_FloatTensor:$Input,
+    DefaultValuedAttr<DenseF32ArrayAttr, "{64.0f, 128.0f, 256.0f, 512.0f}">:$anchor_sizes,
+    DefaultValuedAttr<DenseF32ArrayAttr, "{0.5f, 1.0f, 2.0f}">:$aspect_ratios,
+    DefaultValuedAttr<DenseF32ArrayAttr, "{0.1f, 0.1f, 0.2f, 0.2f}">:$variances,
+    DefaultValuedAttr<DenseF32ArrayAttr, "{16.0f, 16.0f}">:$stride,
+    DefaultValuedAttr<F32Attr, "0.5">:$offset
+  );
+  let results = (outs Pd_FloatTensor:$Anchors, Pd_FloatTensor:$VariancesOut);
+  let assemblyFormat = "$Input attr-dict `:` functional-type(operands, results)";
 }
 
 def Pd_BoxCoderOp : Pd_Op<"box_coder"> {
