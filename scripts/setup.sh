@@ -19,6 +19,8 @@ PKGS=(
   libgtest-dev
   # python
   python3-dev python3-numpy python3-protobuf python3-pytest pybind11-dev
+  # the Python tests on every core (pytest -n)
+  python3-pytest-xdist
   # CPU collectives
   libopenmpi-dev openmpi-bin
   # oracles (tests only)

@@ -14,10 +14,15 @@ set +e
 status=${PIPESTATUS[0]}
 set -e
 
-# Python tests (package from build/python, Debian's interpreter and pytest).
+# Python tests (package from build/python, Debian's interpreter and pytest),
+# spread over every core with pytest-xdist (installed by setup.sh).
+parallel=()
+if /usr/bin/python3 -c "import xdist" 2>/dev/null; then
+  parallel=(-n auto)
+fi
 set +e
-PYTHONPATH="$build/python" PADDLE_MLIR_BUILD_DIR="$build" /usr/bin/python3 -m pytest -q "$root/python/tests" 2>&1 |
-  tee "$build/pytest.log"
+PYTHONPATH="$build/python" PADDLE_MLIR_BUILD_DIR="$build" /usr/bin/python3 -m pytest -q "${parallel[@]}" \
+  "$root/python/tests" 2>&1 | tee "$build/pytest.log"
 pystatus=${PIPESTATUS[0]}
 set -e
 
