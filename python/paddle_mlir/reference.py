@@ -1441,7 +1441,7 @@ OPS.update({
     "isfinite": lambda ins, a: {"Out": np.array([np.isfinite(ins["X"][0]).all()])},
     "instance_norm": lambda ins, a: _group_norm(ins, dict(a, groups=ins["X"][0].shape[1])),
     "mv": lambda ins, a: {"Out": ins["X"][0] @ ins["Vec"][0]},
-    "roll": lambda ins, a: {"Out": np.roll(ins["X"][0], list(a.get("shifts", [])),
+    "roll": lambda ins, a: {"Out": np.roll(ins["X"][0], _ints_from(ins, "", "ShiftsTensor", a.get("shifts", [])),
                                            axis=tuple(a["axis"]) if a.get("axis") else None)},
     "pixel_shuffle": _pixel_shuffle,
     "bmm": lambda ins, a: {"Out": np.matmul(ins["X"][0], ins["Y"][0])},

@@ -1,10 +1,11 @@
-"""Shape ops of issue 34's Paddle2ONNX list (roll, pixel_shuffle, Fluid's
-expand, expand_as_v2, meshgrid, pad, pad2d, scatter): builder
-programs with dynamic dims, compiled, against NumPy / PyTorch, the
-reference evaluator and the exporter's round trip."""
+"""Shape ops of issue 34's Paddle2ONNX list (roll, also with a run-time
+ShiftsTensor, pixel_shuffle, Fluid's expand, expand_as_v2, meshgrid, pad,
+pad2d, scatter): builder programs with dynamic dims, compiled, against
+NumPy / PyTorch, the reference evaluator and the exporter's round trip."""
 import numpy as np
 import pytest
 
+import paddle_mlir
 from paddle_mlir.builder import ProgramBuilder
 from test_reductions import check
 
@@ -18,6 +19,23 @@ def test_roll(tmp_path, shifts, axis):
     # np.roll is the definition Paddle documents (flattened without axes).
     want = np.roll(x, shifts, axis=tuple(axis) if axis else None)
     check(tmp_path, b, [x], want)
+
+
+@pytest.mark.parametrize("shifts,axis", [([2, -1], [1, 0]), ([-9], []), ([0, 3], [0, 1])])
+def test_roll_with_shifts_tensor(tmp_path, shifts, axis):
+    """Shifts read at run time from a ShiftsTensor: one artifact, any shifts."""
+    x = np.arange(3 * 7, dtype=np.float32).reshape(3, 7) - 4.5
+    b = ProgramBuilder()
+    xv = b.feed("x", [-1, 7])
+    sv = b.feed("s", [len(shifts)], "int64")
+    b.fetch(b.op("roll", {"X": [xv], "ShiftsTensor": [sv]}, {"Out": [b.tmp("roll", [-1, 7])]},
+                 {"axis": axis}))
+    want = np.roll(x, shifts, axis=tuple(axis) if axis else None)
+    check(tmp_path, b, [x, np.array(shifts, np.int64)], want)
+    model = paddle_mlir.compile(str(tmp_path / "m"))
+    other = [s + 5 for s in shifts]
+    np.testing.assert_array_equal(model(x, np.array(other, np.int64))[0],
+                                  np.roll(x, other, axis=tuple(axis) if axis else None))
 
 
 @pytest.mark.parametrize("factor,layout", [(2, "NCHW"), (3, "NCHW"), (2, "NHWC")])

@@ -15,6 +15,7 @@
 #include "Utils.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 
 using namespace mlir;
 using namespace mlir::pd;
@@ -691,9 +692,18 @@ struct RollLowering : OpConversionPattern<RollOp> {
     auto type = cast<RankedTensorType>(op.getType());
     Value x = a.getX();
     int64_t rank = type.getRank();
-    ArrayRef<int64_t> shifts = op.getShifts(), axes = op.getAxis();
-    if (a.getShiftsTensor())
-      return r.notifyMatchFailure(op, "shifts from a tensor are not supported yet");
+    ArrayRef<int64_t> axes = op.getAxis();
+    // The shifts (index values): the ShiftsTensor's, read at run time, or
+    // the attribute's.
+    SmallVector<Value> shifts;
+    if (a.getShiftsTensor()) {
+      shifts = indexElements(r, loc, a.getShiftsTensor());
+      if (shifts.empty())
+        return r.notifyMatchFailure(op, "ShiftsTensor needs a static length");
+    } else {
+      for (int64_t v : op.getShifts())
+        shifts.push_back(arith::ConstantIndexOp::create(r, loc, v));
+    }
     if (rank == 0 || (axes.empty() ? shifts.size() != 1 : shifts.size() != axes.size()))
       return r.notifyMatchFailure(op, "shifts must match axis (one shift without axes)");
     // Without axes: roll the flattened tensor as one axis.
@@ -707,13 +717,16 @@ struct RollLowering : OpConversionPattern<RollOp> {
       along = {0};
     }
     auto st = cast<RankedTensorType>(src.getType());
-    SmallVector<int64_t> shiftOf(st.getRank(), 0);
+    SmallVector<Value> shiftOf(st.getRank());
     for (auto [d, s] : llvm::zip(along, shifts)) {
       int64_t k = d < 0 ? d + st.getRank() : d;
       if (k < 0 || k >= st.getRank())
         return r.notifyMatchFailure(op, "axis out of range");
-      shiftOf[k] += s;
+      shiftOf[k] = shiftOf[k] ? arith::AddIOp::create(r, loc, shiftOf[k], s).getResult() : s;
     }
+    for (Value &s : shiftOf)
+      if (s && isConstantIntValue(s, 0))
+        s = Value();
     Value y = generateTensor(
         r, loc, st, dynSizesFrom(r, loc, src, st), [&](OpBuilder &b, Location l) -> Value {
           SmallVector<Value> at;
@@ -722,8 +735,7 @@ struct RollLowering : OpConversionPattern<RollOp> {
             if (shiftOf[i]) {
               // (i - s) mod n with the shift reduced into [0, n) first.
               Value n = tensor::DimOp::create(b, l, src, i);
-              Value s =
-                  arith::RemSIOp::create(b, l, arith::ConstantIndexOp::create(b, l, shiftOf[i]), n);
+              Value s = arith::RemSIOp::create(b, l, shiftOf[i], n);
               Value t = arith::AddIOp::create(b, l, arith::SubIOp::create(b, l, idx, s), n);
               idx = arith::RemSIOp::create(b, l, t, n);
             }
