@@ -22,7 +22,7 @@ FOLDERS and CANONICALIZERS name the ops with a hand-written folder
 
 infer: "same:X" (result type of slot X), "bool:X" (X's shape with i1
 elements), "bcast" (Paddle elementwise broadcast of X and Y, axis
-attribute), "cmp" (bcast with i1 result), or "custom" (hand-written in lib/Dialect/Pd/IR/PdShapeFns.cpp).
+attribute), "cmp" (bcast with i1 result), or "custom" (hand-written in lib/Dialect/Pd/IR/ShapeFns/, one file per op family).
 """
 
 from collections import namedtuple
