@@ -23,6 +23,7 @@ namespace mlir::pd {
 /// pd -> linalg/tensor/arith/math patterns, one populate function per op family.
 void populatePdElementwiseToLinalgPatterns(RewritePatternSet &patterns);
 void populatePdNNToLinalgPatterns(RewritePatternSet &patterns);
+void populatePdReductionToLinalgPatterns(RewritePatternSet &patterns);
 void populatePdMatMulToLinalgPatterns(RewritePatternSet &patterns);
 void populatePdShapeToTensorPatterns(RewritePatternSet &patterns);
 void populatePdGatherToLinalgPatterns(RewritePatternSet &patterns);

@@ -38,6 +38,7 @@ struct ConvertPdToLinalgPass : impl::ConvertPdToLinalgPassBase<ConvertPdToLinalg
     auto populate = [&](RewritePatternSet &patterns) {
       populatePdElementwiseToLinalgPatterns(patterns);
       populatePdNNToLinalgPatterns(patterns);
+      populatePdReductionToLinalgPatterns(patterns);
       populatePdMatMulToLinalgPatterns(patterns);
       populatePdShapeToTensorPatterns(patterns);
       populatePdGatherToLinalgPatterns(patterns);

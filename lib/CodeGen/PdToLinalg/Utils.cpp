@@ -272,4 +272,58 @@ Value generateTensor(OpBuilder &b, Location loc, RankedTensorType type, ValueRan
       .getResult(0);
 }
 
+Value reduceDims(OpBuilder &b, Location loc, Value x, ArrayRef<int64_t> dims, double init,
+                 function_ref<Value(OpBuilder &, Location, Value, Value)> combine) {
+  auto t = cast<RankedTensorType>(x.getType());
+  SmallVector<int64_t> keptShape;
+  SmallVector<AffineExpr> keptExprs;
+  SmallVector<Value> dyn;
+  SmallVector<utils::IteratorType> iters;
+  for (int64_t i = 0; i < t.getRank(); ++i) {
+    bool red = llvm::is_contained(dims, i);
+    iters.push_back(red ? utils::IteratorType::reduction : utils::IteratorType::parallel);
+    if (red)
+      continue;
+    keptShape.push_back(t.getDimSize(i));
+    keptExprs.push_back(b.getAffineDimExpr(i));
+    if (t.isDynamicDim(i))
+      dyn.push_back(tensor::DimOp::create(b, loc, x, i));
+  }
+  auto outType = RankedTensorType::get(keptShape, t.getElementType());
+  Value acc = filled(b, loc, outType, dyn, init);
+  SmallVector<AffineMap> maps = {b.getMultiDimIdentityMap(t.getRank()),
+                                 AffineMap::get(t.getRank(), 0, keptExprs, b.getContext())};
+  return linalg::GenericOp::create(
+             b, loc, TypeRange{outType}, ValueRange{x}, ValueRange{acc}, maps, iters,
+             [&](OpBuilder &nb, Location nl, ValueRange args) {
+               linalg::YieldOp::create(nb, nl, combine(nb, nl, args[1], args[0]));
+             })
+      .getResult(0);
+}
+
+FailureOr<Value> restoreReducedDims(OpBuilder &b, Location loc, Value y, RankedTensorType rt,
+                                    ArrayRef<int64_t> dims, int64_t rank) {
+  auto yt = cast<RankedTensorType>(y.getType());
+  if (yt.getShape() == rt.getShape())
+    return y;
+  SmallVector<ReassociationIndices> groups;
+  if (rt.getRank() == rank) {
+    ReassociationIndices pending;
+    for (int64_t i = 0; i < rank; ++i) {
+      if (!llvm::is_contained(dims, i)) {
+        pending.push_back(i);
+        groups.push_back(pending);
+        pending.clear();
+      } else if (groups.empty()) {
+        pending.push_back(i);
+      } else {
+        groups.back().push_back(i);
+      }
+    }
+  } else if (yt.getRank() != 0 || rt.getNumElements() != 1) {
+    return failure();
+  }
+  return tensor::ExpandShapeOp::create(b, loc, rt, y, groups).getResult();
+}
+
 } // namespace mlir::pd::lowering

@@ -94,6 +94,19 @@ std::array<int64_t, 4> pads4(ArrayRef<int32_t> p);
 std::array<int64_t, 4> resolvePads(RankedTensorType in, ArrayRef<int64_t> k, ArrayRef<int32_t> s,
                                    ArrayRef<int32_t> d, ArrayRef<int32_t> paddings, StringRef algo);
 
+/// A reduction over `dims` of x into a tensor without those dims (the
+/// combine function folds each element into the accumulator, which starts
+/// at `init`).
+Value reduceDims(OpBuilder &b, Location loc, Value x, ArrayRef<int64_t> dims, double init,
+                 function_ref<Value(OpBuilder &, Location, Value, Value)> combine);
+
+/// A reduction's result y (x's dims without `dims`) reshaped to the op's
+/// result type `rt`: size-1 dims restored (keep_dim), or Paddle's [1] for a
+/// full reduction. Each reduced dim joins the group of the kept dim before
+/// it (or the first kept dim).
+FailureOr<Value> restoreReducedDims(OpBuilder &b, Location loc, Value y, RankedTensorType rt,
+                                    ArrayRef<int64_t> dims, int64_t rank);
+
 /// Paddle's alignment offset of a rank-`small` operand against rank `big`.
 inline int64_t alignOffset(int64_t big, int64_t small, int64_t axis) {
   return axis == -1 ? big - small : axis;
