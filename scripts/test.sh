@@ -15,10 +15,13 @@ status=${PIPESTATUS[0]}
 set -e
 
 # Python tests (package from build/python, Debian's interpreter and pytest),
-# spread over every core with pytest-xdist (installed by setup.sh).
+# spread over the cores with pytest-xdist (installed by setup.sh): one
+# worker per core, at most 4 (each compiles models; memory, not cores,
+# bounds it on big machines).
 parallel=()
 if /usr/bin/python3 -c "import xdist" 2>/dev/null; then
-  parallel=(-n auto)
+  cores=$(nproc)
+  parallel=(-n "$((cores < 4 ? cores : 4))")
 fi
 set +e
 PYTHONPATH="$build/python" PADDLE_MLIR_BUILD_DIR="$build" /usr/bin/python3 -m pytest -q "${parallel[@]}" \
