@@ -335,22 +335,29 @@ template <typename OpTy> Method methodOf() {
     return Method::Linear;
 }
 
-template <typename OpTy> struct InterpV2Lowering : OpConversionPattern<OpTy> {
+/// Both op generations: v1's scale is one scalar for every axis (and only
+/// sets the size); v2's has one entry per axis, or one for all.
+template <typename OpTy> struct InterpLowering : OpConversionPattern<OpTy> {
   using OpConversionPattern<OpTy>::OpConversionPattern;
   LogicalResult matchAndRewrite(OpTy op, typename OpTy::Adaptor a,
                                 ConversionPatternRewriter &r) const override {
-    int64_t k = cast<RankedTensorType>(a.getX().getType()).getRank() - 2;
-    ArrayRef<float> scale = op.getScale();
-    SmallVector<float, 3> scales(std::max<int64_t>(k, 0), -1.f);
-    for (int64_t i = 0; i < k && !scale.empty(); ++i)
-      scales[i] = scale.size() == 1 ? scale[0] : scale[std::min<size_t>(i, scale.size() - 1)];
+    constexpr bool v1 = std::is_same_v<decltype(op.getScale()), APFloat>;
+    int64_t k = std::max<int64_t>(cast<RankedTensorType>(a.getX().getType()).getRank() - 2, 0);
+    SmallVector<float, 3> scales(k, -1.f);
+    if constexpr (v1) {
+      scales.assign(k, op.getScale().convertToFloat());
+    } else {
+      ArrayRef<float> scale = op.getScale();
+      for (int64_t i = 0; i < k && !scale.empty(); ++i)
+        scales[i] = scale[std::min<size_t>(i, scale.size() - 1)];
+    }
     InterpArgs args{a.getX(),
                     a.getOutSizeInput(),
                     a.getScaleInput(),
                     a.getSizeTensor(),
                     op.getDataLayout() == "NHWC" || op.getDataLayout() == "NDHWC",
                     op.getAlignCorners(),
-                    /*v1=*/false,
+                    v1,
                     op.getAlignMode(),
                     {op.getOutD(), op.getOutH(), op.getOutW()},
                     scales};
@@ -361,36 +368,12 @@ template <typename OpTy> struct InterpV2Lowering : OpConversionPattern<OpTy> {
     return success();
   }
 };
-
-template <typename OpTy> struct InterpV1Lowering : OpConversionPattern<OpTy> {
-  using OpConversionPattern<OpTy>::OpConversionPattern;
-  LogicalResult matchAndRewrite(OpTy op, typename OpTy::Adaptor a,
-                                ConversionPatternRewriter &r) const override {
-    int64_t k = cast<RankedTensorType>(a.getX().getType()).getRank() - 2;
-    float scale = op.getScale().convertToFloat();
-    InterpArgs args{a.getX(),
-                    a.getOutSizeInput(),
-                    a.getScaleInput(),
-                    a.getSizeTensor(),
-                    op.getDataLayout() == "NHWC" || op.getDataLayout() == "NDHWC",
-                    op.getAlignCorners(),
-                    /*v1=*/true,
-                    op.getAlignMode(),
-                    {op.getOutD(), op.getOutH(), op.getOutW()},
-                    SmallVector<float, 3>(std::max<int64_t>(k, 0), scale)};
-    auto y = lowerInterp(op, args, methodOf<OpTy>(), r);
-    if (failed(y))
-      return r.notifyMatchFailure(op, "needs a float input of 1 to 3 spatial dims, a 1-D Scale");
-    r.replaceOp(op, *y);
-    return success();
-  }
-};
 } // namespace
 
 void mlir::pd::populatePdInterpToLinalgPatterns(RewritePatternSet &p) {
-  p.add<InterpV2Lowering<NearestInterpV2Op>, InterpV2Lowering<BilinearInterpV2Op>,
-        InterpV2Lowering<LinearInterpV2Op>, InterpV2Lowering<TrilinearInterpV2Op>,
-        InterpV2Lowering<BicubicInterpV2Op>, InterpV1Lowering<NearestInterpOp>,
-        InterpV1Lowering<BilinearInterpOp>, InterpV1Lowering<LinearInterpOp>,
-        InterpV1Lowering<TrilinearInterpOp>, InterpV1Lowering<BicubicInterpOp>>(p.getContext());
+  p.add<InterpLowering<NearestInterpV2Op>, InterpLowering<BilinearInterpV2Op>,
+        InterpLowering<LinearInterpV2Op>, InterpLowering<TrilinearInterpV2Op>,
+        InterpLowering<BicubicInterpV2Op>, InterpLowering<NearestInterpOp>,
+        InterpLowering<BilinearInterpOp>, InterpLowering<LinearInterpOp>,
+        InterpLowering<TrilinearInterpOp>, InterpLowering<BicubicInterpOp>>(p.getContext());
 }

@@ -2138,3 +2138,21 @@ func.func @negative_anchor_variances(%x: tensor<1x3x8x8xf32>) {
   %0:2 = pd.anchor_generator %x {variances = array<f32: 0.1, 0.2>} : (tensor<1x3x8x8xf32>) -> (tensor<8x8x12x4xf32>, tensor<8x8x12x4xf32>)
   return
 }
+
+// -----
+
+// Tests that dist needs operands that broadcast.
+func.func @negative_dist(%x: tensor<4x8xf32>, %y: tensor<4x7xf32>) {
+  // expected-error @+1 {{operand shapes are not broadcastable: dim 1 is 8 vs 7}}
+  %0 = pd.dist %x, %y : (tensor<4x8xf32>, tensor<4x7xf32>) -> tensor<1xf32>
+  return
+}
+
+// -----
+
+// Tests that pad2d's run-time Paddings hold four values.
+func.func @negative_pad2d_paddings(%x: tensor<?x3x8x8xf32>, %p: tensor<3xi32>) {
+  // expected-error @+1 {{Paddings must hold 4 values}}
+  %0 = pd.pad2d %x Paddings(%p) : (tensor<?x3x8x8xf32>, tensor<3xi32>) -> tensor<?x3x?x?xf32>
+  return
+}

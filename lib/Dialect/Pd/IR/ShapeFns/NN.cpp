@@ -9,6 +9,7 @@
 #include "PaddleMLIR/Dialect/Pd/IR/Einsum.h"
 
 #include <cmath>
+#include <type_traits>
 
 using namespace mlir;
 using namespace mlir::pd;
@@ -393,9 +394,16 @@ static LogicalResult interpShape(const Checker &c, const InterpSpec &s,
   return success();
 }
 
+/// Both op generations: v1's scale is one scalar (it only sets the size).
 template <typename OpTy>
-static LogicalResult interpV2Shape(OpTy op, StringRef method, bool emit,
+static LogicalResult interpOpShape(OpTy op, StringRef method, bool emit,
                                    SmallVectorImpl<Type> &types) {
+  constexpr bool v1 = std::is_same_v<decltype(op.getScale()), APFloat>;
+  SmallVector<float, 3> scale;
+  if constexpr (v1)
+    scale.push_back(op.getScale().convertToFloat());
+  else
+    scale.assign(op.getScale().begin(), op.getScale().end());
   InterpSpec s{op.getX(),
                op.getOutSizeInput(),
                op.getScaleInput(),
@@ -405,42 +413,25 @@ static LogicalResult interpV2Shape(OpTy op, StringRef method, bool emit,
                method,
                {op.getOutD(), op.getOutH(), op.getOutW()},
                op.getAlignMode(),
-               SmallVector<float, 3>(op.getScale()),
-               /*v1=*/false};
+               scale,
+               v1};
   return interpShape({op, emit}, s, types);
 }
 
-template <typename OpTy>
-static LogicalResult interpV1Shape(OpTy op, StringRef method, bool emit,
-                                   SmallVectorImpl<Type> &types) {
-  InterpSpec s{op.getX(),
-               op.getOutSizeInput(),
-               op.getScaleInput(),
-               op.getSizeTensor().size(),
-               op.getDataLayout(),
-               op.getInterpMethod(),
-               method,
-               {op.getOutD(), op.getOutH(), op.getOutW()},
-               op.getAlignMode(),
-               SmallVector<float, 3>{op.getScale().convertToFloat()},
-               /*v1=*/true};
-  return interpShape({op, emit}, s, types);
-}
-
-#define PD_INTERP_SHAPE(OP, GEN, METHOD)                                                           \
+#define PD_INTERP_SHAPE(OP, METHOD)                                                                \
   LogicalResult OP::inferResultTypes(SmallVectorImpl<Type> &types, bool emit) {                    \
-    return GEN(*this, METHOD, emit, types);                                                        \
+    return interpOpShape(*this, METHOD, emit, types);                                              \
   }
-PD_INTERP_SHAPE(BilinearInterpV2Op, interpV2Shape, "bilinear")
-PD_INTERP_SHAPE(NearestInterpV2Op, interpV2Shape, "nearest")
-PD_INTERP_SHAPE(LinearInterpV2Op, interpV2Shape, "linear")
-PD_INTERP_SHAPE(TrilinearInterpV2Op, interpV2Shape, "trilinear")
-PD_INTERP_SHAPE(BicubicInterpV2Op, interpV2Shape, "bicubic")
-PD_INTERP_SHAPE(BilinearInterpOp, interpV1Shape, "bilinear")
-PD_INTERP_SHAPE(NearestInterpOp, interpV1Shape, "nearest")
-PD_INTERP_SHAPE(LinearInterpOp, interpV1Shape, "linear")
-PD_INTERP_SHAPE(TrilinearInterpOp, interpV1Shape, "trilinear")
-PD_INTERP_SHAPE(BicubicInterpOp, interpV1Shape, "bicubic")
+PD_INTERP_SHAPE(BilinearInterpV2Op, "bilinear")
+PD_INTERP_SHAPE(NearestInterpV2Op, "nearest")
+PD_INTERP_SHAPE(LinearInterpV2Op, "linear")
+PD_INTERP_SHAPE(TrilinearInterpV2Op, "trilinear")
+PD_INTERP_SHAPE(BicubicInterpV2Op, "bicubic")
+PD_INTERP_SHAPE(BilinearInterpOp, "bilinear")
+PD_INTERP_SHAPE(NearestInterpOp, "nearest")
+PD_INTERP_SHAPE(LinearInterpOp, "linear")
+PD_INTERP_SHAPE(TrilinearInterpOp, "trilinear")
+PD_INTERP_SHAPE(BicubicInterpOp, "bicubic")
 #undef PD_INTERP_SHAPE
 
 //===----------------------------------------------------------------------===//
