@@ -1462,6 +1462,133 @@ OPS.update({
 })
 
 
+
+def _counter_hash(z):
+    """splitmix64's finalizer of z + 0x9E3779B97F4A7C15 (uint64, wrapping)."""
+    with np.errstate(over="ignore"):
+        z = z + np.uint64(0x9E3779B97F4A7C15)
+        z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+        z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+        return z ^ (z >> np.uint64(31))
+
+
+def _uniform_values(shape, a):
+    """The documented generator of uniform_random: element p (row-major) is
+    min + (max - min) * u, u from the top 24 (float32) or 53 (float64) bits
+    of counter_hash(seed * 0xD1B54A32D192ED03 + p)."""
+    dt = np.float64 if a.get("dtype", 5) == fp.VarType.FP64 else np.float32
+    n = int(np.prod(shape, dtype=np.int64))
+    seed = np.uint64(a.get("seed", 0) & 0xFFFFFFFF)
+    with np.errstate(over="ignore"):
+        z = _counter_hash(seed * np.uint64(0xD1B54A32D192ED03) + np.arange(n, dtype=np.uint64))
+    shift = 11 if dt == np.float64 else 40
+    u = (z >> np.uint64(shift)).astype(dt) * dt(2.0 ** -(64 - shift))
+    lo, hi = a.get("min", -1.0), a.get("max", 1.0)
+    v = dt(lo) + dt(hi - lo) * u
+    diag = np.arange(a.get("diag_num", 0), dtype=np.int64) * (a.get("diag_step", 0) + 1)
+    v[diag[diag < n]] = a.get("diag_val", 1.0)
+    return v.reshape(shape)
+
+
+def _uniform_random(ins, a):
+    shape = _ints_from(ins, "ShapeTensorList", "ShapeTensor", a.get("shape", []))
+    return {"Out": _uniform_values(shape, a)}
+
+
+def _uniform_random_bsl(ins, a):
+    shape = list(a["shape"])
+    shape[a.get("output_dim_idx", 0)] = ins["Input"][0].shape[a.get("input_dim_idx", 0)]
+    return {"Out": _uniform_values(shape, a)}
+
+
+def _unique(ins, a):
+    x = ins["X"][0]
+    axes = a.get("axis", [])
+    idt = np.int32 if a.get("dtype", fp.VarType.INT64) == fp.VarType.INT32 else np.int64
+    if axes:
+        ax = axes[0] % x.ndim
+        rows = np.moveaxis(x, ax, 0).reshape(x.shape[ax], -1)
+        _, first, inverse, counts = np.unique(rows, axis=0, return_index=True, return_inverse=True,
+                                              return_counts=True)
+    else:
+        ax = 0
+        x = x.reshape(-1)
+        _, first, inverse, counts = np.unique(x, return_index=True, return_inverse=True,
+                                              return_counts=True)
+        if not a.get("is_sorted", False):
+            # In order of first appearance.
+            order = np.argsort(first, kind="stable")
+            rank = np.empty_like(order)
+            rank[order] = np.arange(len(order))
+            first, counts, inverse = first[order], counts[order], rank[inverse]
+    return {"Out": np.take(x, first, axis=ax), "Indices": first.astype(idt),
+            "Index": inverse.reshape(-1).astype(idt), "Counts": counts.astype(idt)}
+
+
+def _collect_fpn_proposals(ins, a):
+    """The best post_nms_topN RoIs of all levels by score (ties: the later
+    RoI of the concatenation first), then grouped by image, order kept."""
+    rois = np.concatenate([r.reshape(-1, 4) for r in ins["MultiLevelRois"]])
+    scores = np.concatenate([s.reshape(-1) for s in ins["MultiLevelScores"]])
+    nums = ins["MultiLevelRoIsNum"]
+    image = np.concatenate([np.repeat(np.arange(len(n)), n) for n in nums])
+    pos = np.arange(len(scores))
+    best = sorted(pos, key=lambda i: (-float(scores[i]), -int(i)))[:min(a["post_nms_topN"], len(pos))]
+    kept = sorted(best, key=lambda i: image[i])
+    counts = np.bincount(image[kept].astype(np.int64), minlength=len(nums[0])).astype(np.int32)
+    return {"FpnRois": rois[kept].reshape(-1, 4), "RoisNum": counts}
+
+
+def _deformable_conv(ins, a):
+    """Paddle's deformable convolution (v1 without Mask, v2 with it):
+    bilinear samples at the offset taps, zero outside, then a grouped
+    product with the filter, in float64."""
+    x = ins["Input"][0].astype(np.float64)
+    off = ins["Offset"][0].astype(np.float64)
+    w = ins["Filter"][0].astype(np.float64)
+    mask = ins["Mask"][0].astype(np.float64) if ins.get("Mask") else None
+    n, c, h, wd = x.shape
+    m, cg, kh, kw = w.shape
+    sh, sw = a.get("strides", [1, 1])
+    ph, pw = a.get("paddings", [0, 0])[:2]
+    dh, dw = a.get("dilations", [1, 1])
+    groups, dgroups = a.get("groups", 1), a.get("deformable_groups", 1)
+    oh, ow = off.shape[2:]
+    per = c // dgroups
+    ys = (np.arange(oh) * sh - ph)[:, None]
+    xs = (np.arange(ow) * sw - pw)[None, :]
+    cols = np.zeros((n, c, kh, kw, oh, ow))
+    for b in range(n):
+        for d in range(dgroups):
+            img = x[b, d * per:(d + 1) * per]
+            for i in range(kh):
+                for j in range(kw):
+                    t = i * kw + j
+                    hs = ys + i * dh + off[b, d * 2 * kh * kw + 2 * t]
+                    ws = xs + j * dw + off[b, d * 2 * kh * kw + 2 * t + 1]
+                    inside = (hs > -1) & (ws > -1) & (hs < h) & (ws < wd)
+                    h0, w0 = np.floor(hs).astype(np.int64), np.floor(ws).astype(np.int64)
+                    lh, lw = hs - h0, ws - w0
+                    val = np.zeros((per, oh, ow))
+                    for yy, xx, wt in ((h0, w0, (1 - lh) * (1 - lw)), (h0, w0 + 1, (1 - lh) * lw),
+                                       (h0 + 1, w0, lh * (1 - lw)), (h0 + 1, w0 + 1, lh * lw)):
+                        ok = inside & (yy >= 0) & (yy < h) & (xx >= 0) & (xx < wd)
+                        val += np.where(ok, img[:, np.clip(yy, 0, h - 1), np.clip(xx, 0, wd - 1)], 0) * wt
+                    if mask is not None:
+                        val *= mask[b, d * kh * kw + t]
+                    cols[b, d * per:(d + 1) * per, i, j] = val
+    mg = m // groups
+    out = np.concatenate([np.einsum("nckhyx,mckh->nmyx", cols[:, g * cg:(g + 1) * cg], w[g * mg:(g + 1) * mg])
+                          for g in range(groups)], axis=1)
+    return {"Output": out.astype(ins["Input"][0].dtype)}
+
+
+OPS.update({
+    "uniform_random": _uniform_random, "uniform_random_batch_size_like": _uniform_random_bsl,
+    "unique": _unique, "collect_fpn_proposals": _collect_fpn_proposals,
+    "deformable_conv": _deformable_conv, "deformable_conv_v1": _deformable_conv,
+})
+
 class Model:
     def __init__(self, program, params):
         self.program, self.params = program, params

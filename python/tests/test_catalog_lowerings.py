@@ -33,7 +33,8 @@ NOT_COMPILED = {
 }
 
 # Examples whose textual operand order is not the catalogue's slot order.
-OPERAND_ORDER = {"index_put": ["%x", "%m", "%v"], "box_coder": ["%p", "%v", "%t"]}
+OPERAND_ORDER = {"index_put": ["%x", "%m", "%v"], "box_coder": ["%p", "%v", "%t"],
+                 "deformable_conv": ["%x", "%off", "%m", "%w"]}
 
 
 def example_module(op):

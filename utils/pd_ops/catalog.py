@@ -50,6 +50,16 @@ def conv_attrs(extra=()):
     ] + list(extra)
 
 
+DEFORM_ATTRS = [
+    A("strides", "ints", [1, 1], elem_min=1, sizes=[2]),
+    A("paddings", "ints", [0, 0], elem_min=0, sizes=[2]),
+    A("dilations", "ints", [1, 1], elem_min=1, sizes=[2]),
+    A("groups", "i32", 1, min=1),
+    A("deformable_groups", "i32", 1, min=1),
+    A("im2col_step", "i32", 64, min=1),
+]
+
+
 def unary(name, summary, attrs=(), kind="float"):
     return Op(name, ["X:" + kind], ["Out:" + kind], list(attrs), "same:X", summary,
               f"%y = pd.{name} %x : (tensor<?x64xf32>) -> tensor<?x64xf32>")
@@ -131,6 +141,15 @@ OPS = [
     Op("conv2d", ["Input:float", "Filter:float"], ["Output:float"], conv_attrs(), "custom",
        "2-D convolution over NCHW or NHWC input with groups and dilations",
        "%y = pd.conv2d %x, %w {paddings = array<i32: 1, 1>} : (tensor<?x3x224x224xf32>, tensor<32x3x3x3xf32>) -> tensor<?x32x224x224xf32>"),
+    Op("deformable_conv", ["Input:float", "Offset:float", "Mask:float?", "Filter:float"], ["Output:float"],
+       DEFORM_ATTRS, "custom",
+       "deformable convolution (v2, NCHW): each kernel tap sampled bilinearly at its offset and scaled by "
+       "its mask, then a grouped convolution",
+       "%y = pd.deformable_conv %x, %off, %w Mask(%m) {paddings = array<i32: 1, 1>} : (tensor<?x8x16x16xf32>, tensor<?x18x16x16xf32>, tensor<?x9x16x16xf32>, tensor<16x8x3x3xf32>) -> tensor<?x16x16x16xf32>"),
+    Op("deformable_conv_v1", ["Input:float", "Offset:float", "Filter:float"], ["Output:float"],
+       DEFORM_ATTRS, "custom",
+       "deformable convolution (v1, NCHW): each kernel tap sampled bilinearly at its offset",
+       "%y = pd.deformable_conv_v1 %x, %off, %w {paddings = array<i32: 1, 1>} : (tensor<?x8x16x16xf32>, tensor<?x18x16x16xf32>, tensor<16x8x3x3xf32>) -> tensor<?x16x16x16xf32>"),
     Op("depthwise_conv2d", ["Input:float", "Filter:float"], ["Output:float"], conv_attrs(), "custom",
        "depthwise 2-D convolution (groups equal to input channels)",
        "%y = pd.depthwise_conv2d %x, %w {groups = 32 : i32} : (tensor<?x32x112x112xf32>, tensor<32x1x3x3xf32>) -> tensor<?x32x110x110xf32>"),
@@ -546,6 +565,19 @@ OPS = [
        [A("shape", "longs", []), A("value", "f32", 0.0), A("str_value", "str", ""), A("dtype", "i32", 5, min=0),
         A("force_cpu", "bool", False)], "custom", "a tensor of the given shape filled with one value",
        "%y = pd.fill_constant {shape = array<i64: 2, 3>, value = 1.0 : f32} : () -> tensor<2x3xf32>"),
+    Op("uniform_random", ["ShapeTensor:index?", "ShapeTensorList:index*"], ["Out:float"],
+       [A("shape", "longs", []), A("min", "f32", -1.0), A("max", "f32", 1.0), A("seed", "i32", 0),
+        A("dtype", "i32", 5, min=0), A("diag_num", "i32", 0, min=0), A("diag_step", "i32", 0, min=0),
+        A("diag_val", "f32", 1.0)], "custom",
+       "uniform random numbers in [min, max) from a counter-based generator keyed by the seed (the same "
+       "values on every run and thread count); diag_num elements at a stride of diag_step + 1 set to diag_val",
+       "%y = pd.uniform_random {shape = array<i64: 2, 3>, seed = 7 : i32} : () -> tensor<2x3xf32>"),
+    Op("uniform_random_batch_size_like", ["Input:any"], ["Out:float"],
+       [A("shape", "ints", None), A("input_dim_idx", "i32", 0, min=0), A("output_dim_idx", "i32", 0, min=0),
+        A("min", "f32", -1.0), A("max", "f32", 1.0), A("seed", "i32", 0), A("dtype", "i32", 5, min=0),
+        A("diag_num", "i32", 0, min=0), A("diag_step", "i32", 0, min=0), A("diag_val", "f32", 1.0)], "custom",
+       "uniform_random of `shape`, dim output_dim_idx taken from Input's dim input_dim_idx",
+       "%y = pd.uniform_random_batch_size_like %x {shape = array<i32: -1, 16>, seed = 3 : i32} : (tensor<?x8xf32>) -> tensor<?x16xf32>"),
     Op("fill_any_like", ["X:any"], ["Out:any"], [A("value", "f32", 0.0), A("dtype", "i32", -1, min=-1)], "custom",
        "a tensor shaped like x filled with one value (dtype -1 keeps x's type)",
        "%y = pd.fill_any_like %x {value = 1.0 : f32} : (tensor<?x4xf32>) -> tensor<?x4xf32>"),
@@ -594,6 +626,12 @@ OPS = [
        [A("axis", "i32", -1), A("descending", "bool", False), A("stable", "bool", False)],
        "custom", "x sorted along an axis (ties in index order) and the int64 positions the sorted values came from",
        "%v, %i = pd.argsort %x {axis = 1 : i32, descending = true} : (tensor<?x300xf32>) -> (tensor<?x300xf32>, tensor<?x300xi64>)"),
+    Op("unique", ["X:num"], ["Out:num", "Indices:index?", "Index:index?", "Counts:index?"],
+       [A("dtype", "i32", 3, min=0), A("return_index", "bool", False), A("return_inverse", "bool", False),
+        A("return_counts", "bool", False), A("axis", "ints", []), A("is_sorted", "bool", False)], "custom",
+       "the distinct elements of x (flattened; or its distinct slices along one axis), sorted or in order of "
+       "first appearance, with each one's first position, the inverse map and the counts",
+       "%y, %i, %inv, %n = pd.unique %x {is_sorted = true, resultSegmentSizes = array<i32: 1, 1, 1, 1>} : (tensor<?x8xi64>) -> (tensor<?xi64>, tensor<?xi64>, tensor<?xi64>, tensor<?xi64>)"),
     Op("cumsum", ["X:num"], ["Out:num"],
        [A("axis", "i32", -1), A("flatten", "bool", False), A("exclusive", "bool", False), A("reverse", "bool", False)],
        "custom", "cumulative sum along an axis",
@@ -697,6 +735,11 @@ OPS = [
        "FPN: each RoI to the pyramid level floor(refer_level + log2(sqrt(area) / refer_scale)) in "
        "[min_level, max_level], the RoIs of each level in input order, and where each RoI went",
        "%r:2, %i, %n:2 = pd.distribute_fpn_proposals %rois RoisNum(%num) {min_level = 2 : i32, max_level = 3 : i32, refer_level = 3 : i32, refer_scale = 224 : i32, resultSegmentSizes = array<i32: 2, 1, 2>} : (tensor<?x4xf32>, tensor<?xi32>) -> (tensor<?x4xf32>, tensor<?x4xf32>, tensor<?x1xi32>, tensor<?xi32>, tensor<?xi32>)"),
+    Op("collect_fpn_proposals", ["MultiLevelRois:float*", "MultiLevelScores:float*", "MultiLevelRoIsNum:index*"],
+       ["FpnRois:float", "RoisNum:index?"], [A("post_nms_topN", "i32", None, min=0)], "custom",
+       "FPN: the post_nms_topN best-scored RoIs of all levels, grouped per image (RoisNum [N] per level "
+       "says which image each RoI belongs to), with their counts per image",
+       "%r, %n = pd.collect_fpn_proposals [%r2, %r3] MultiLevelScores [%s2, %s3] MultiLevelRoIsNum [%n2, %n3] {post_nms_topN = 100 : i32} : (tensor<?x4xf32>, tensor<?x4xf32>, tensor<?x1xf32>, tensor<?x1xf32>, tensor<?xi32>, tensor<?xi32>) -> (tensor<?x4xf32>, tensor<?xi32>)"),
     Op("roi_align", ["X:float", "ROIs:float", "RoisNum:index?"], ["Out:float"],
        [A("pooled_height", "i32", 1, min=1), A("pooled_width", "i32", 1, min=1),
         A("spatial_scale", "f32", 1.0), A("sampling_ratio", "i32", -1, min=-1), A("aligned", "bool", False)],
@@ -775,7 +818,8 @@ OPS = [
 
 # Ops with a hand-written fold() (identities at inference, constant shapes).
 FOLDERS = {"assign", "scale", "cast", "dropout", "transpose2", "reshape2", "shape", "expand_v2", "tile",
-           "fill_constant", "squeeze2", "unsqueeze2", "flatten_contiguous_range"}
+           "fill_constant", "squeeze2", "unsqueeze2", "flatten_contiguous_range", "slice", "concat",
+           "elementwise_add", "elementwise_sub", "elementwise_mul"}
 
 # Ops with hand-written canonicalization patterns.
 CANONICALIZERS = {"transpose2", "reshape2"}

@@ -123,7 +123,7 @@ def gen_op(op):
     traits = []
     if sum(1 for _, _, _, a in ins if a) > 1:
         traits.append("AttrSizedOperandSegments")
-    if sum(1 for _, _, _, a in outs if a == "*") > 1:
+    if sum(1 for _, _, _, a in outs if a) > 1:
         traits.append("AttrSizedResultSegments")
 
     def typed(slot):

@@ -257,6 +257,38 @@ enum Int : int64_t { MinLevel, MaxLevel, ReferLevel, ReferScale, PixelOffset, Nu
 constexpr int64_t NumFloats = 0;
 } // namespace fpn
 
+/// pdk_collect_fpn_proposals: the post_nms_topN best-scored RoIs of all
+/// levels (ties: the later RoI of the concatenation first, as Paddle's
+/// stable sort with a >= comparison leaves them), regrouped by image in
+/// that order. Scores [R] (the levels' scores concatenated), RoisNum [L, N]
+/// (per level, its RoIs per image; level l's row counts sum to its R_l).
+/// The destination is i32 [N + K], K = min(post_nms_topN, R): the kept
+/// count per image, then each kept RoI's row in the concatenated RoIs.
+namespace collectfpn {
+enum Slot : int64_t { Scores, RoisNum, NumSlots };
+enum Int : int64_t { PostNmsTopN, NumInts };
+constexpr int64_t NumFloats = 0;
+} // namespace collectfpn
+
+/// pdk_unique: the distinct slices of Input viewed as [outer, R, inner]
+/// around dim Axis (slice r = Input[:, r, :], compared element by element
+/// in row-major order), ascending (lexicographic) when Sorted, else in
+/// order of first appearance. The destination is i32 [1 + 3R]: K, then per
+/// distinct slice the first row holding it (R words, K used), the inverse
+/// map (each row's distinct slice, R words), then the counts (R words, K
+/// used).
+namespace unique {
+enum Slot : int64_t { Input, NumSlots };
+enum Int : int64_t {
+  Elem, // the element type: one of ElemKind
+  Axis,
+  Sorted,
+  NumInts
+};
+enum ElemKind : int64_t { F32, F64, I32, I64 };
+constexpr int64_t NumFloats = 0;
+} // namespace unique
+
 /// pdk_nonzero: the row-major positions of the non-zero bytes of an i1 (one
 /// byte per element) tensor. The destination is i64 [1 + numel]: the
 /// count, then the flat positions in increasing order.

@@ -20,6 +20,9 @@
 #include "llvm/TargetParser/Host.h"
 
 #include <dlfcn.h>
+#include <map>
+#include <utility>
+#include <vector>
 
 using namespace mlir;
 using namespace mlir::pd;
@@ -775,10 +778,16 @@ struct PdKernelLayoutsPass : mlir::pd::impl::PdKernelLayoutsPassBase<PdKernelLay
     return timeFn;
   }
 
+  /// Timings already taken, by everything a timing depends on (the
+  /// parameters with the operand dims, presence bits, algorithm): models
+  /// repeat the same convolution many times (a VAE decoder's 43 come in a
+  /// dozen shapes), and each is timed once.
+  std::map<std::pair<std::vector<int64_t>, std::vector<float>>, double> timings;
+
   /// The fastest of 5 runs of conv `call` with parameters `ints` and
   /// algorithm `algo` (a timing::Algorithm: direct or Winograd), in
   /// ms; negative if the kernel fails or refuses.
-  static double timeCall(TimeFn time, KernelCallOp call, SmallVector<int64_t> ints, int algo) {
+  double timeCall(TimeFn time, KernelCallOp call, SmallVector<int64_t> ints, int algo) {
     ArrayRef<int64_t> slots = call.getSlots();
     auto append = [&](Value v) {
       auto t = cast<RankedTensorType>(v.getType());
@@ -792,8 +801,14 @@ struct PdKernelLayoutsPass : mlir::pd::impl::PdKernelLayoutsPassBase<PdKernelLay
     SmallVector<float> floats(call.getFloats());
     int64_t present = (slots[conv::Bias] >= 0 ? timing::HasBias : 0) |
                       (slots[conv::Residual] >= 0 ? timing::HasResidual : 0);
-    return time(ints.data(), floats.data(), present, /*iterations=*/5,
-                isBf16ConvCall(call) ? algo | timing::Bf16 : algo);
+    int64_t mode = isBf16ConvCall(call) ? algo | timing::Bf16 : algo;
+    std::vector<int64_t> key(ints.begin(), ints.end());
+    key.push_back(present);
+    key.push_back(mode);
+    auto [it, fresh] = timings.try_emplace({key, std::vector<float>(floats.begin(), floats.end())});
+    if (fresh)
+      it->second = time(ints.data(), floats.data(), present, /*iterations=*/5, mode);
+    return it->second;
   }
 
   /// The conv calls of `fn` that `keep` accepts; `dynamic` is set when one
@@ -833,8 +848,8 @@ struct PdKernelLayoutsPass : mlir::pd::impl::PdKernelLayoutsPassBase<PdKernelLay
   /// Winograd kernels (in an order that alternates with `n`, as for the
   /// layouts). Returns {direct ms, fastest ms, its algorithm}; direct ms is
   /// negative if oneDNN cannot run it.
-  static std::tuple<double, double, int> timeAlgorithms(TimeFn time, KernelCallOp call,
-                                                        ArrayRef<int64_t> ints, size_t n) {
+  std::tuple<double, double, int> timeAlgorithms(TimeFn time, KernelCallOp call,
+                                                 ArrayRef<int64_t> ints, size_t n) {
     std::array<double, timing::NumAlgorithms> ms;
     for (int k = 0; k < timing::NumAlgorithms; ++k) {
       int algo = n % 2 ? timing::NumAlgorithms - 1 - k : k;

@@ -345,57 +345,6 @@ struct YoloBoxLowering : OpConversionPattern<YoloBoxOp> {
 /// multiclass_nms3's stacked form (Scores [M, C], BBoxes [M, C, 4], the
 /// images' rows counted by RoisNum): the entry's box is the row r,
 /// Out[k] = [label, score, BBoxes[r, label, :]], Index[k] = r * C + label.
-/// A pd.kernel_call of `callee` on `ins` into a fresh i32 selection buffer
-/// of `words` words, named after `from` in the manifest; its result is the
-/// filled buffer. `slots` maps the kernel's slots to `ins` (-1: absent;
-/// empty: slot i is input i).
-Value selectionCall(OpBuilder &r, Location loc, StringRef callee, Operation *from, ValueRange ins,
-                    Value words, ArrayRef<int64_t> ints, ArrayRef<float> floats,
-                    ArrayRef<int64_t> slotMap = {}) {
-  SmallVector<Value> dynWords;
-  std::optional<int64_t> staticWords = getConstantIntValue(words);
-  if (!staticWords)
-    dynWords.push_back(words);
-  Value empty = tensor::EmptyOp::create(
-      r, loc, SmallVector<int64_t>{staticWords ? *staticWords : ShapedType::kDynamic},
-      r.getI32Type(), dynWords);
-  SmallVector<int64_t> slots(slotMap);
-  if (slots.empty())
-    for (size_t i = 0; i < ins.size(); ++i)
-      slots.push_back(static_cast<int64_t>(i));
-  auto call = KernelCallOp::create(r, loc, empty.getType(), callee, ins, empty,
-                                   r.getDenseI64ArrayAttr(slots), r.getDenseI64ArrayAttr(ints),
-                                   r.getDenseF32ArrayAttr(floats));
-  call->setAttr("pd.from", r.getStringAttr(from->getName().stripDialect()));
-  return call.getResult();
-}
-
-/// A tensor of `type` (i32, its first dim `size` where dynamic, any other
-/// dims 1) holding the selection words sel[base + i] along its first dim:
-/// counts per image, restore indices.
-Value selectionWords(OpBuilder &r, Location loc, Value sel, Value base, RankedTensorType type,
-                     Value size) {
-  SmallVector<Value> dyn;
-  if (type.isDynamicDim(0))
-    dyn.push_back(size);
-  return generateTensor(r, loc, type, dyn, [&](OpBuilder &b, Location l) -> Value {
-    Value i = arith::AddIOp::create(b, l, base, linalg::IndexOp::create(b, l, 0));
-    return tensor::ExtractOp::create(b, l, sel, ValueRange{i});
-  });
-}
-
-/// Replaces `op` by `results`, each cast to the op's declared type where
-/// that is more static (a fixed 6 columns, a static batch).
-void replaceWithDeclaredTypes(ConversionPatternRewriter &r, Operation *op,
-                              SmallVector<Value> results) {
-  for (size_t i = 0; i < results.size(); ++i) {
-    Type declared = op->getResult(i).getType();
-    if (results[i].getType() != declared)
-      results[i] = tensor::CastOp::create(r, op->getLoc(), declared, results[i]);
-  }
-  r.replaceOp(op, results);
-}
-
 /// NmsLowering's `Version` of matrix_nms (results as multiclass_nms3's).
 constexpr int kMatrix = 4;
 
@@ -713,6 +662,70 @@ struct DistributeFpnLowering : OpConversionPattern<DistributeFpnProposalsOp> {
   }
 };
 
+/// collect_fpn_proposals (fp32), the levels concatenated by pd.concat:
+///   sel = pdk_collect_fpn_proposals(scores [R], RoisNum [L, N])
+///         i32 [N + K], K = min(post_nms_topN, R)
+///   FpnRois[k] = rois[sel[N + k]],  RoisNum[n] = sel[n]
+struct CollectFpnLowering : OpConversionPattern<CollectFpnProposalsOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(CollectFpnProposalsOp op, OpAdaptor a,
+                                ConversionPatternRewriter &r) const override {
+    namespace cf = pdk::collectfpn;
+    Location loc = op.getLoc();
+    Type f = cast<RankedTensorType>(op.getFpnRois().getType()).getElementType();
+    if (!f.isF32()) {
+      op.emitOpError("is computed in fp32 only, got ") << op.getFpnRois().getType();
+      return failure();
+    }
+    auto c = [&](int64_t v) { return idx(r, loc, v); };
+    int64_t dyn = ShapedType::kDynamic;
+    auto concat = [&](ValueRange parts, RankedTensorType type) -> Value {
+      if (parts.size() == 1)
+        return parts.front();
+      return ConcatOp::create(r, loc, type, parts, Value(), r.getI32IntegerAttr(0));
+    };
+    Value rois = concat(a.getMultiLevelRois(), RankedTensorType::get({dyn, 4}, f));
+    Value scores = concat(a.getMultiLevelScores(), RankedTensorType::get({dyn, 1}, f));
+    scores =
+        tensor::CollapseShapeOp::create(r, loc, scores, SmallVector<ReassociationIndices>{{0, 1}});
+    SmallVector<Value> rows;
+    for (Value num : a.getMultiLevelRoIsNum()) {
+      auto t = cast<RankedTensorType>(num.getType());
+      rows.push_back(tensor::ExpandShapeOp::create(
+          r, loc, RankedTensorType::get({1, t.getDimSize(0)}, t.getElementType()), num,
+          SmallVector<ReassociationIndices>{{0, 1}}));
+    }
+    auto numType = cast<RankedTensorType>(rows.front().getType());
+    Value nums = concat(rows, RankedTensorType::get({int64_t(rows.size()), numType.getDimSize(1)},
+                                                    numType.getElementType()));
+    if (!numType.getElementType().isInteger(32)) {
+      op.emitOpError("takes int32 MultiLevelRoIsNum, got ") << numType;
+      return failure();
+    }
+    Value n = r.createOrFold<tensor::DimOp>(loc, nums, 1);
+    Value total = r.createOrFold<tensor::DimOp>(loc, rois, 0);
+    Value kept = r.createOrFold<arith::MinSIOp>(loc, c(op.getPostNmsTopN()), total);
+    SmallVector<int64_t> ints(cf::NumInts);
+    ints[cf::PostNmsTopN] = op.getPostNmsTopN();
+    Value sel = selectionCall(r, loc, "pdk_collect_fpn_proposals", op, ValueRange{scores, nums},
+                              r.createOrFold<arith::AddIOp>(loc, n, kept), ints, {});
+    SmallVector<Value> results;
+    results.push_back(generateTensor(
+        r, loc, RankedTensorType::get({dyn, 4}, f), {kept}, [&](OpBuilder &b, Location l) -> Value {
+          Value at = arith::AddIOp::create(b, l, n, linalg::IndexOp::create(b, l, 0));
+          Value row = arith::IndexCastOp::create(b, l, b.getIndexType(),
+                                                 tensor::ExtractOp::create(b, l, sel, at));
+          return tensor::ExtractOp::create(b, l, rois,
+                                           ValueRange{row, linalg::IndexOp::create(b, l, 1)});
+        }));
+    if (op.getRoisNum())
+      results.push_back(
+          selectionWords(r, loc, sel, c(0), cast<RankedTensorType>(op.getRoisNum().getType()), n));
+    replaceWithDeclaredTypes(r, op, results);
+    return success();
+  }
+};
+
 /// roi_align (NCHW): Out[k, c, py, px] is the average over a grid of
 /// samples in bin (py, px) of box k (scaled by spatial_scale, shifted by
 /// half a pixel when `aligned`, at least 1x1 otherwise), each sample
@@ -937,5 +950,6 @@ void mlir::pd::populatePdDetectionToLinalgPatterns(RewritePatternSet &patterns) 
                NmsLowering<MulticlassNms2Op, 2>, NmsLowering<MulticlassNms3Op, 3>,
                NmsLowering<MatrixNmsOp, kMatrix>, ProposalsLowering<GenerateProposalsOp, false>,
                ProposalsLowering<GenerateProposalsV2Op, true>, RoiAlignLowering,
-               DistributeFpnLowering, AnchorGeneratorLowering>(patterns.getContext());
+               DistributeFpnLowering, AnchorGeneratorLowering, CollectFpnLowering>(
+      patterns.getContext());
 }

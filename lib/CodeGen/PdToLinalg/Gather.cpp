@@ -988,6 +988,104 @@ struct MaskedSelectLowering : OpConversionPattern<MaskedSelectOp> {
     return success();
   }
 };
+/// unique: sel = pdk_unique(X, or X flattened without an axis) i32
+/// [1 + 3R] (R the rows along the axis); K = sel[0] and
+///   Out = X with the rows sel[1 + k] (k < K) along the axis,
+///   Indices[k] = sel[1 + k], Index[r] = sel[1 + R + r],
+///   Counts[k] = sel[1 + 2R + k].
+struct UniqueLowering : OpConversionPattern<UniqueOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(UniqueOp op, OpAdaptor a,
+                                ConversionPatternRewriter &r) const override {
+    namespace uq = pdk::unique;
+    Location loc = op.getLoc();
+    Value x = a.getX();
+    auto xt = cast<RankedTensorType>(x.getType());
+    Type elem = xt.getElementType();
+    int64_t kind = -1;
+    if (elem.isF32())
+      kind = uq::F32;
+    else if (elem.isF64())
+      kind = uq::F64;
+    else if (elem.isInteger(32))
+      kind = uq::I32;
+    else if (elem.isInteger(64))
+      kind = uq::I64;
+    if (kind < 0) {
+      op.emitOpError("is computed for float32, float64, int32 and int64 only, got ") << xt;
+      return failure();
+    }
+    int64_t axis = 0;
+    if (op.getAxis().empty()) {
+      SmallVector<ReassociationIndices> all(1);
+      for (int64_t i = 0; i < xt.getRank(); ++i)
+        all[0].push_back(i);
+      x = xt.getRank() == 0
+              ? tensor::ExpandShapeOp::create(r, loc, RankedTensorType::get({1}, elem), x,
+                                              SmallVector<ReassociationIndices>{})
+                    .getResult()
+              : tensor::CollapseShapeOp::create(r, loc, x, all).getResult();
+      xt = cast<RankedTensorType>(x.getType());
+    } else {
+      axis = op.getAxis().front() < 0 ? op.getAxis().front() + xt.getRank() : op.getAxis().front();
+    }
+    auto c = [&](int64_t v) { return idx(r, loc, v); };
+    Value rows = r.createOrFold<tensor::DimOp>(loc, x, axis);
+    SmallVector<int64_t> ints(uq::NumInts);
+    ints[uq::Elem] = kind;
+    ints[uq::Axis] = axis;
+    ints[uq::Sorted] = op.getIsSorted() || !op.getAxis().empty();
+    Value sel = selectionCall(
+        r, loc, "pdk_unique", op, ValueRange{x},
+        r.createOrFold<arith::AddIOp>(loc, c(1), r.createOrFold<arith::MulIOp>(loc, c(3), rows)),
+        ints, {});
+    Value count = arith::IndexCastOp::create(r, loc, r.getIndexType(),
+                                             tensor::ExtractOp::create(r, loc, sel, c(0)));
+    auto word = [&](OpBuilder &b, Location l, Value base, Value i) -> Value {
+      Value at = arith::AddIOp::create(b, l, base, i);
+      return tensor::ExtractOp::create(b, l, sel, at);
+    };
+    // Out: x's shape with K rows along the axis.
+    auto outType = cast<RankedTensorType>(op.getOut().getType());
+    SmallVector<Value> dyn;
+    for (int64_t i = 0; i < outType.getRank(); ++i)
+      if (outType.isDynamicDim(i))
+        dyn.push_back(i == axis ? count : r.createOrFold<tensor::DimOp>(loc, x, i));
+    SmallVector<Value> results;
+    results.push_back(generateTensor(r, loc, outType, dyn, [&](OpBuilder &b, Location l) -> Value {
+      SmallVector<Value> at;
+      for (int64_t i = 0; i < outType.getRank(); ++i)
+        at.push_back(linalg::IndexOp::create(b, l, i));
+      at[axis] =
+          arith::IndexCastOp::create(b, l, b.getIndexType(), word(b, l, idx(b, l, 1), at[axis]));
+      return tensor::ExtractOp::create(b, l, x, at);
+    }));
+    // The index results: `size` words from `base`, in the result's type.
+    auto words = [&](Value result, Value base, Value size) {
+      auto type = cast<RankedTensorType>(result.getType());
+      SmallVector<Value> sizes;
+      if (type.isDynamicDim(0))
+        sizes.push_back(size);
+      results.push_back(generateTensor(r, loc, type, sizes, [&](OpBuilder &b, Location l) -> Value {
+        Value w = word(b, l, base, linalg::IndexOp::create(b, l, 0));
+        return type.getElementType().isInteger(32)
+                   ? w
+                   : arith::ExtSIOp::create(b, l, type.getElementType(), w).getResult();
+      }));
+    };
+    if (op.getIndices())
+      words(op.getIndices(), c(1), count);
+    if (op.getIndex())
+      words(op.getIndex(), r.createOrFold<arith::AddIOp>(loc, c(1), rows), rows);
+    if (op.getCounts())
+      words(
+          op.getCounts(),
+          r.createOrFold<arith::AddIOp>(loc, c(1), r.createOrFold<arith::MulIOp>(loc, c(2), rows)),
+          count);
+    replaceWithDeclaredTypes(r, op, results);
+    return success();
+  }
+};
 } // namespace
 
 void mlir::pd::populatePdGatherToLinalgPatterns(RewritePatternSet &p) {
@@ -995,5 +1093,5 @@ void mlir::pd::populatePdGatherToLinalgPatterns(RewritePatternSet &p) {
         ScatterNdAddLowering, IndexPutLowering, SetValueLowering, TakeAlongAxisLowering,
         FlipLowering, TrilTriuLowering, FillAnyLikeLowering, CumsumLowering, WhereIndexLowering,
         MaskedSelectLowering>(p.getContext());
-  p.add<RollLowering, PixelShuffleLowering, ScatterLowering>(p.getContext());
+  p.add<RollLowering, PixelShuffleLowering, ScatterLowering, UniqueLowering>(p.getContext());
 }

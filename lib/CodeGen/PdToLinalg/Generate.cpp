@@ -1,7 +1,7 @@
 //===- Generate.cpp - pd ops that build tensors -> linalg/tensor ----------===//
 //
-// range, fill_constant, expand_v2 / expand_as_v2, tile / expand, meshgrid,
-// shape and the padding ops, including
+// range, fill_constant, uniform_random, expand_v2 / expand_as_v2, tile /
+// expand, meshgrid, shape and the padding ops, including
 // their run-time forms (sizes read from a tensor operand, so the result shape may depend on data;
 // such results are sized at run time and live on the heap).
 //
@@ -13,6 +13,8 @@
 
 #include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+
+#include <cmath>
 
 using namespace mlir;
 using namespace mlir::pd;
@@ -80,6 +82,39 @@ SmallVector<Value> scalarElements(OpBuilder &b, Location loc, ValueRange list) {
   return out;
 }
 
+/// The sizes of a creation op's result (fill_constant, uniform_random):
+/// from a list of one-element shape tensors (one per dim), a run-time
+/// ShapeTensor, or the static result type; empty when not known.
+SmallVector<Value> creationSizes(OpBuilder &b, Location loc, RankedTensorType type,
+                                 Value shapeTensor, ValueRange shapeList) {
+  SmallVector<Value> sizes;
+  if (!shapeList.empty())
+    sizes = scalarElements(b, loc, shapeList);
+  else if (shapeTensor)
+    sizes = indexElements(b, loc, shapeTensor);
+  else
+    for (int64_t d : type.getShape())
+      sizes.push_back(ShapedType::isDynamic(d) ? Value() : idx(b, loc, d));
+  if (llvm::any_of(sizes, [](Value v) { return !v; }) || (int64_t)sizes.size() != type.getRank())
+    return {};
+  return sizes;
+}
+
+/// The dynamic sizes of a *_batch_size_like result: only output_dim_idx may
+/// be dynamic, taken from Input's dim input_dim_idx.
+FailureOr<SmallVector<Value>> batchSizeLikeSizes(OpBuilder &b, Location loc, RankedTensorType type,
+                                                 Value input, int64_t inIdx, int64_t outIdx) {
+  SmallVector<Value> dyn;
+  for (int64_t i = 0; i < type.getRank(); ++i) {
+    if (!type.isDynamicDim(i))
+      continue;
+    if (i != outIdx)
+      return failure();
+    dyn.push_back(tensor::DimOp::create(b, loc, input, inIdx));
+  }
+  return dyn;
+}
+
 /// fill_constant with a static shape, a run-time ShapeTensor or a list of
 /// one-element shape tensors (ShapeTensorList, one per dim); the value
 /// comes from ValueTensor, str_value (exact for large integers) or value.
@@ -89,15 +124,9 @@ struct FillConstantLowering : OpConversionPattern<FillConstantOp> {
                                 ConversionPatternRewriter &r) const override {
     Location loc = op.getLoc();
     auto type = cast<RankedTensorType>(op.getType());
-    SmallVector<Value> sizes;
-    if (!a.getShapeTensorList().empty())
-      sizes = scalarElements(r, loc, a.getShapeTensorList());
-    else if (a.getShapeTensor())
-      sizes = indexElements(r, loc, a.getShapeTensor());
-    else
-      for (int64_t d : type.getShape())
-        sizes.push_back(ShapedType::isDynamic(d) ? Value() : idx(r, loc, d));
-    if (llvm::any_of(sizes, [](Value v) { return !v; }) || (int64_t)sizes.size() != type.getRank())
+    SmallVector<Value> sizes =
+        creationSizes(r, loc, type, a.getShapeTensor(), a.getShapeTensorList());
+    if (sizes.empty() && type.getRank() > 0)
       return r.notifyMatchFailure(op, "the shape is not known");
     Value init = tensor::EmptyOp::create(r, loc, type.getShape(), type.getElementType(),
                                          dynamicOnly(type, sizes));
@@ -111,6 +140,83 @@ struct FillConstantLowering : OpConversionPattern<FillConstantOp> {
       v = scalar(r, loc, type.getElementType(), value);
     }
     r.replaceOp(op, linalg::FillOp::create(r, loc, ValueRange{v}, ValueRange{init}).getResult(0));
+    return success();
+  }
+};
+
+/// uniform_random(_batch_size_like): element p (row-major) is min + (max -
+/// min) * u, u in [0, 1) from the top 24 (f32) or 53 (f64) bits of
+/// counterHash(seed * 0xD1B54A32D192ED03 + p): a pure function of the seed
+/// and the position, the same on every run and for any thread count (Paddle
+/// draws a fresh seed when seed is 0; here seed 0 is a seed like any other).
+/// With diag_num > 0, positions k * (diag_step + 1), k < diag_num, hold
+/// diag_val.
+template <typename OpTy>
+Value uniformRandom(OpBuilder &r, Location loc, OpTy op, RankedTensorType type, ValueRange dyn) {
+  Type elem = type.getElementType();
+  Type i64 = r.getI64Type();
+  int64_t rank = type.getRank();
+  uint64_t seed = static_cast<uint64_t>(static_cast<uint32_t>(op.getSeed()));
+  double lo = op.getMin().convertToDouble(), hi = op.getMax().convertToDouble();
+  int64_t diagNum = op.getDiagNum(), diagStep = op.getDiagStep();
+  double diagVal = op.getDiagVal().convertToDouble();
+  bool wide = elem.getIntOrFloatBitWidth() > 32;
+  Value init = tensor::EmptyOp::create(r, loc, type.getShape(), elem, dyn);
+  SmallVector<Value> dims;
+  for (int64_t d = 0; d < rank; ++d)
+    dims.push_back(r.createOrFold<tensor::DimOp>(loc, init, d));
+  return generateTensor(r, loc, type, dyn, [&](OpBuilder &b, Location l) -> Value {
+    auto c64 = [&](int64_t v) { return arith::ConstantIntOp::create(b, l, i64, v).getResult(); };
+    Value linear = idx(b, l, 0);
+    for (int64_t d = 0; d < rank; ++d)
+      linear = arith::AddIOp::create(b, l, arith::MulIOp::create(b, l, linear, dims[d]),
+                                     linalg::IndexOp::create(b, l, d));
+    Value p = arith::IndexCastUIOp::create(b, l, i64, linear);
+    Value z = counterHash(
+        b, l, arith::AddIOp::create(b, l, c64(int64_t(seed * 0xD1B54A32D192ED03ull)), p));
+    int shift = wide ? 11 : 40;
+    Value bits = arith::ShRUIOp::create(b, l, z, c64(shift));
+    Value u = arith::MulFOp::create(b, l, arith::UIToFPOp::create(b, l, elem, bits),
+                                    scalar(b, l, elem, std::ldexp(1.0, -(64 - shift))));
+    Value v = arith::AddFOp::create(b, l, scalar(b, l, elem, lo),
+                                    arith::MulFOp::create(b, l, scalar(b, l, elem, hi - lo), u));
+    if (diagNum <= 0)
+      return v;
+    Value stride = c64(diagStep + 1);
+    Value onDiag = arith::AndIOp::create(
+        b, l,
+        arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq,
+                              arith::RemUIOp::create(b, l, p, stride), c64(0)),
+        arith::CmpIOp::create(b, l, arith::CmpIPredicate::ult,
+                              arith::DivUIOp::create(b, l, p, stride), c64(diagNum)));
+    return arith::SelectOp::create(b, l, onDiag, scalar(b, l, elem, diagVal), v);
+  });
+}
+
+struct UniformRandomLowering : OpConversionPattern<UniformRandomOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(UniformRandomOp op, OpAdaptor a,
+                                ConversionPatternRewriter &r) const override {
+    auto type = cast<RankedTensorType>(op.getType());
+    SmallVector<Value> sizes =
+        creationSizes(r, op.getLoc(), type, a.getShapeTensor(), a.getShapeTensorList());
+    if (sizes.empty() && type.getRank() > 0)
+      return r.notifyMatchFailure(op, "the shape is not known");
+    r.replaceOp(op, uniformRandom(r, op.getLoc(), op, type, dynamicOnly(type, sizes)));
+    return success();
+  }
+};
+
+struct UniformRandomBatchSizeLikeLowering : OpConversionPattern<UniformRandomBatchSizeLikeOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(UniformRandomBatchSizeLikeOp op, OpAdaptor a,
+                                ConversionPatternRewriter &r) const override {
+    auto type = cast<RankedTensorType>(op.getType());
+    FailureOr<SmallVector<Value>> dyn = batchSizeLikeSizes(
+        r, op.getLoc(), type, a.getInput(), op.getInputDimIdx(), op.getOutputDimIdx());
+    if (failed(dyn))
+      return r.notifyMatchFailure(op, "only output_dim_idx may be dynamic");
+    r.replaceOp(op, uniformRandom(r, op.getLoc(), op, type, *dyn));
     return success();
   }
 };
@@ -152,18 +258,14 @@ struct FillConstantBatchSizeLikeLowering : OpConversionPattern<FillConstantBatch
                                 ConversionPatternRewriter &r) const override {
     Location loc = op.getLoc();
     auto type = cast<RankedTensorType>(op.getType());
-    SmallVector<Value> dyn;
-    for (int64_t i = 0; i < type.getRank(); ++i) {
-      if (!type.isDynamicDim(i))
-        continue;
-      if (i != op.getOutputDimIdx())
-        return r.notifyMatchFailure(op, "only output_dim_idx may be dynamic");
-      dyn.push_back(tensor::DimOp::create(r, loc, a.getInput(), op.getInputDimIdx()));
-    }
+    FailureOr<SmallVector<Value>> dyn =
+        batchSizeLikeSizes(r, loc, type, a.getInput(), op.getInputDimIdx(), op.getOutputDimIdx());
+    if (failed(dyn))
+      return r.notifyMatchFailure(op, "only output_dim_idx may be dynamic");
     double value = op.getValue().convertToDouble();
     if (!op.getStrValue().empty() && StringRef(op.getStrValue()).getAsDouble(value))
       return r.notifyMatchFailure(op, "str_value is not a number");
-    Value init = tensor::EmptyOp::create(r, loc, type.getShape(), type.getElementType(), dyn);
+    Value init = tensor::EmptyOp::create(r, loc, type.getShape(), type.getElementType(), *dyn);
     Value v = scalar(r, loc, type.getElementType(), value);
     r.replaceOp(op, linalg::FillOp::create(r, loc, ValueRange{v}, ValueRange{init}).getResult(0));
     return success();
@@ -502,4 +604,5 @@ void mlir::pd::populatePdGenerateToLinalgPatterns(RewritePatternSet &p) {
         TileLowering<ExpandOp>, ExpandAsV2Lowering, MeshgridLowering, PadLowering,
         SpatialPadLowering<Pad2dOp>, ShapeLowering, AssignValueLowering,
         FillConstantBatchSizeLikeLowering, SpatialPadLowering<Pad3dOp>>(p.getContext());
+  p.add<UniformRandomLowering, UniformRandomBatchSizeLikeLowering>(p.getContext());
 }

@@ -245,15 +245,7 @@ struct DropoutTrainLowering : OpConversionPattern<DropoutOp> {
                                            linalg::IndexOp::create(b, l, d));
           Value z =
               arith::AddIOp::create(b, l, key, arith::IndexCastUIOp::create(b, l, i64, linear));
-          auto mix = [&](Value z, unsigned shift, uint64_t mul) -> Value {
-            Value s = arith::ShRUIOp::create(b, l, z, c64(b, l, shift));
-            Value x = arith::XOrIOp::create(b, l, z, s);
-            return mul ? arith::MulIOp::create(b, l, x, c64(b, l, mul)).getResult() : x;
-          };
-          z = arith::AddIOp::create(b, l, z, c64(b, l, 0x9E3779B97F4A7C15ull));
-          z = mix(z, 30, 0xBF58476D1CE4E5B9ull);
-          z = mix(z, 27, 0x94D049BB133111EBull);
-          z = mix(z, 31, 0);
+          z = counterHash(b, l, z);
           Value bits = arith::ShRUIOp::create(b, l, z, c64(b, l, 40));
           Value u = arith::MulFOp::create(b, l, arith::UIToFPOp::create(b, l, elem, bits),
                                           scalar(b, l, elem, 1.0 / (1 << 24)));

@@ -326,4 +326,61 @@ FailureOr<Value> restoreReducedDims(OpBuilder &b, Location loc, Value y, RankedT
   return tensor::ExpandShapeOp::create(b, loc, rt, y, groups).getResult();
 }
 
+Value selectionCall(OpBuilder &r, Location loc, StringRef callee, Operation *from, ValueRange ins,
+                    Value words, ArrayRef<int64_t> ints, ArrayRef<float> floats,
+                    ArrayRef<int64_t> slotMap) {
+  SmallVector<Value> dynWords;
+  std::optional<int64_t> staticWords = getConstantIntValue(words);
+  if (!staticWords)
+    dynWords.push_back(words);
+  Value empty = tensor::EmptyOp::create(
+      r, loc, SmallVector<int64_t>{staticWords ? *staticWords : ShapedType::kDynamic},
+      r.getI32Type(), dynWords);
+  SmallVector<int64_t> slots(slotMap);
+  if (slots.empty())
+    for (size_t i = 0; i < ins.size(); ++i)
+      slots.push_back(static_cast<int64_t>(i));
+  auto call = KernelCallOp::create(r, loc, empty.getType(), callee, ins, empty,
+                                   r.getDenseI64ArrayAttr(slots), r.getDenseI64ArrayAttr(ints),
+                                   r.getDenseF32ArrayAttr(floats));
+  call->setAttr("pd.from", r.getStringAttr(from->getName().stripDialect()));
+  return call.getResult();
+}
+
+Value selectionWords(OpBuilder &r, Location loc, Value sel, Value base, RankedTensorType type,
+                     Value size) {
+  SmallVector<Value> dyn;
+  if (type.isDynamicDim(0))
+    dyn.push_back(size);
+  return generateTensor(r, loc, type, dyn, [&](OpBuilder &b, Location l) -> Value {
+    Value i = arith::AddIOp::create(b, l, base, linalg::IndexOp::create(b, l, 0));
+    return tensor::ExtractOp::create(b, l, sel, ValueRange{i});
+  });
+}
+
+void replaceWithDeclaredTypes(ConversionPatternRewriter &r, Operation *op,
+                              SmallVector<Value> results) {
+  for (size_t i = 0; i < results.size(); ++i) {
+    Type declared = op->getResult(i).getType();
+    if (results[i].getType() != declared)
+      results[i] = tensor::CastOp::create(r, op->getLoc(), declared, results[i]);
+  }
+  r.replaceOp(op, results);
+}
+
+Value counterHash(OpBuilder &b, Location loc, Value z) {
+  Type i64 = b.getI64Type();
+  auto c64 = [&](uint64_t v) -> Value {
+    return arith::ConstantIntOp::create(b, loc, i64, static_cast<int64_t>(v));
+  };
+  auto mix = [&](Value z, unsigned shift, uint64_t mul) -> Value {
+    Value x = arith::XOrIOp::create(b, loc, z, arith::ShRUIOp::create(b, loc, z, c64(shift)));
+    return mul ? arith::MulIOp::create(b, loc, x, c64(mul)).getResult() : x;
+  };
+  z = arith::AddIOp::create(b, loc, z, c64(0x9E3779B97F4A7C15ull));
+  z = mix(z, 30, 0xBF58476D1CE4E5B9ull);
+  z = mix(z, 27, 0x94D049BB133111EBull);
+  return mix(z, 31, 0);
+}
+
 } // namespace mlir::pd::lowering

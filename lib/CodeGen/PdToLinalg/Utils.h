@@ -6,6 +6,7 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/Transforms/DialectConversion.h"
 
 #include <array>
 
@@ -48,6 +49,30 @@ AffineMap broadcastMap(RankedTensorType in, RankedTensorType out, int64_t offset
 FailureOr<Value> elementwise(OpBuilder &b, Location loc, RankedTensorType resultType,
                              ValueRange inputs, ArrayRef<int64_t> offsets,
                              function_ref<Value(OpBuilder &, Location, ValueRange)> body);
+
+/// A pd.kernel_call of `callee` on `ins` into a fresh i32 selection buffer
+/// of `words` words, named after `from` in the manifest; its result is the
+/// filled buffer. `slotMap` maps the kernel's slots to `ins` (-1: absent;
+/// empty: slot i is input i). The data-sized ops (NMS, proposals, unique)
+/// gather their results from such a selection.
+Value selectionCall(OpBuilder &r, Location loc, StringRef callee, Operation *from, ValueRange ins,
+                    Value words, ArrayRef<int64_t> ints, ArrayRef<float> floats,
+                    ArrayRef<int64_t> slotMap = {});
+
+/// A tensor of `type` (i32, its first dim `size` where dynamic, any other
+/// dims 1) holding the selection words sel[base + i] along its first dim.
+Value selectionWords(OpBuilder &r, Location loc, Value sel, Value base, RankedTensorType type,
+                     Value size);
+
+/// Replaces `op` by `results`, each cast to the op's declared type where
+/// that is more static.
+void replaceWithDeclaredTypes(ConversionPatternRewriter &r, Operation *op,
+                              SmallVector<Value> results);
+
+/// splitmix64's finalizer of z + 0x9E3779B97F4A7C15 (i64 in, i64 out): the
+/// counter-based generator of dropout masks and uniform_random, a pure
+/// function of its input.
+Value counterHash(OpBuilder &b, Location loc, Value z);
 
 /// A tensor of `type` (its dynamic dims from `dynSizes`) whose every
 /// element is `body` (which reads its position with linalg.index): an

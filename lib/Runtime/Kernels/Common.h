@@ -56,6 +56,9 @@ PDK_EXPORT int64_t pdk_kernel_impls(char *buf, int64_t size);
 PDK_EXPORT void pdk_softmax(const int64_t *ptrs, const int64_t *ints, const float *floats);
 PDK_EXPORT void pdk_pool2d(const int64_t *ptrs, const int64_t *ints, const float *floats);
 PDK_EXPORT void pdk_nonzero(const int64_t *ptrs, const int64_t *ints, const float *floats);
+PDK_EXPORT void pdk_unique(const int64_t *ptrs, const int64_t *ints, const float *floats);
+PDK_EXPORT void pdk_collect_fpn_proposals(const int64_t *ptrs, const int64_t *ints,
+                                          const float *floats);
 PDK_EXPORT void pdk_multiclass_nms(const int64_t *ptrs, const int64_t *ints, const float *floats);
 PDK_EXPORT void pdk_matrix_nms(const int64_t *ptrs, const int64_t *ints, const float *floats);
 PDK_EXPORT void pdk_distribute_fpn_proposals(const int64_t *ptrs, const int64_t *ints,

@@ -20,6 +20,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <numeric>
 #include <utility>
 #include <vector>
 
@@ -502,4 +503,53 @@ extern "C" PDK_EXPORT void pdk_distribute_fpn_proposals(const int64_t *ptrs, con
       restore[row] = static_cast<int32_t>(pos);
       ++perImage[level[row] * n + img];
     }
+}
+
+extern "C" PDK_EXPORT void pdk_collect_fpn_proposals(const int64_t *ptrs, const int64_t *ints,
+                                                     const float *) {
+  const float *scores = static_cast<const float *>(ptrAt(ptrs, collectfpn::Scores));
+  const int32_t *nums = static_cast<const int32_t *>(ptrAt(ptrs, collectfpn::RoisNum));
+  int32_t *sel = static_cast<int32_t *>(ptrAt(ptrs, collectfpn::NumSlots));
+  Dims dims(ints + collectfpn::NumInts);
+  const int64_t *sd = dims.next(), *nd = dims.next(), *od = dims.next();
+  clearDestination(sel, od, sizeof(int32_t));
+  if (!kernelError.empty())
+    return;
+  int64_t r = sd[0], levels = nd[0], n = nd[1];
+  int64_t k = std::min<int64_t>(ints[collectfpn::PostNmsTopN], r);
+  if (sd[-1] != 1 || nd[-1] != 2 || od[-1] != 1 || od[0] != n + k) {
+    kernelError = "collect_fpn_proposals: Scores must be [R] and RoisNum [L, N]";
+    return;
+  }
+  // The image of every row of the concatenation, level by level.
+  std::vector<int32_t> image(static_cast<size_t>(r));
+  int64_t row = 0;
+  for (int64_t l = 0; l < levels; ++l)
+    for (int64_t img = 0; img < n; ++img) {
+      int32_t count = nums[l * n + img];
+      if (count < 0 || row + count > r) {
+        kernelError = "collect_fpn_proposals: MultiLevelRoIsNum of level " + std::to_string(l) +
+                      " counts more RoIs than the level has (or a negative count)";
+        return;
+      }
+      for (int32_t j = 0; j < count; ++j)
+        image[row++] = static_cast<int32_t>(img);
+    }
+  if (row != r) {
+    kernelError = "collect_fpn_proposals: MultiLevelRoIsNum counts " + std::to_string(row) +
+                  " RoIs for " + std::to_string(r) + " rows of MultiLevelRois";
+    return;
+  }
+  std::vector<int32_t> order(static_cast<size_t>(r));
+  std::iota(order.begin(), order.end(), 0);
+  // A NaN score ranks last (a strict order for the sort).
+  auto key = [&](int32_t i) { return std::isnan(scores[i]) ? -INFINITY : scores[i]; };
+  std::sort(order.begin(), order.end(),
+            [&](int32_t a, int32_t b) { return key(a) > key(b) || (key(a) == key(b) && a > b); });
+  order.resize(static_cast<size_t>(k));
+  std::stable_sort(order.begin(), order.end(),
+                   [&](int32_t a, int32_t b) { return image[a] < image[b]; });
+  for (int32_t i : order)
+    ++sel[image[i]];
+  std::copy(order.begin(), order.end(), sel + n);
 }

@@ -108,3 +108,61 @@ func.func @shape_noops(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
   %3 = pd.flatten_contiguous_range %2 {start_axis = 1 : i32, stop_axis = 1 : i32} : (tensor<2x3xf32>) -> tensor<2x3xf32>
   return %3 : tensor<2x3xf32>
 }
+
+// -----
+
+// Tests that small integer constants fold through slice, elementwise
+// add/sub/mul, concat, cast and a fill_constant given as text, and that a
+// reshape2 with constant ShapeTensor operands takes them as its attribute
+// (the shape -> slice -> multiply -> reshape2 chain of 2.x attention blocks).
+// CHECK-LABEL: func.func @shape_arithmetic
+// CHECK-DAG: %[[L:.*]] = arith.constant dense<[2, 96, 1]> : tensor<3xi64>
+// CHECK-DAG: %[[D:.*]] = arith.constant dense<[10, 13]> : tensor<2xi32>
+// CHECK: %[[R:.*]] = pd.reshape2 %arg0 {shape = array<i32: 2, 1024, 12>} : (tensor<2x1024x3x4xf32>) -> tensor<?x1024x?xf32>
+// CHECK-NOT: pd.slice
+// CHECK: return %[[R]], %[[L]], %[[D]]
+func.func @shape_arithmetic(%x: tensor<2x1024x3x4xf32>) -> (tensor<?x1024x?xf32>, tensor<3xi64>, tensor<2xi32>) {
+  %s = pd.shape %x : (tensor<2x1024x3x4xf32>) -> tensor<4xi32>
+  %n = pd.slice %s {axes = array<i32: 0>, starts = array<i32: 0>, ends = array<i32: 1>, decrease_axis = array<i32: 0>} : (tensor<4xi32>) -> tensor<i32>
+  %h = pd.slice %s {axes = array<i32: 0>, starts = array<i32: -2>, ends = array<i32: -1>, decrease_axis = array<i32: 0>} : (tensor<4xi32>) -> tensor<i32>
+  %w = pd.slice %s {axes = array<i32: 0>, starts = array<i32: 3>, ends = array<i32: 100>, decrease_axis = array<i32: 0>} : (tensor<4xi32>) -> tensor<i32>
+  %hw = pd.elementwise_mul %h, %w : (tensor<i32>, tensor<i32>) -> tensor<i32>
+  %c = pd.fill_constant {dtype = 2 : i32, shape = array<i64: 1>, str_value = "1024", value = 1.0 : f32} : () -> tensor<1xi32>
+  %r = pd.reshape2 %x ShapeTensor[%n, %c, %hw] {shape = array<i32: -1, 1024, -1>} : (tensor<2x1024x3x4xf32>, tensor<i32>, tensor<1xi32>, tensor<i32>) -> tensor<?x1024x?xf32>
+  // [n, 8 * hw, hw - 11] as int64 through a concat and a cast.
+  %n1 = pd.reshape2 %n {shape = array<i32: 1>} : (tensor<i32>) -> tensor<1xi32>
+  %hw1 = pd.reshape2 %hw {shape = array<i32: 1>} : (tensor<i32>) -> tensor<1xi32>
+  %eight = pd.fill_constant {dtype = 2 : i32, shape = array<i64: 1>, value = 8.0 : f32} : () -> tensor<1xi32>
+  %p = pd.elementwise_mul %hw1, %eight : (tensor<1xi32>, tensor<1xi32>) -> tensor<1xi32>
+  %eleven = pd.fill_constant {dtype = 2 : i32, shape = array<i64: 1>, value = 11.0 : f32} : () -> tensor<1xi32>
+  %q = pd.elementwise_sub %hw1, %eleven : (tensor<1xi32>, tensor<1xi32>) -> tensor<1xi32>
+  %l = pd.concat [%n1, %p, %q] : (tensor<1xi32>, tensor<1xi32>, tensor<1xi32>) -> tensor<3xi32>
+  %l64 = pd.cast %l {in_dtype = 2 : i32, out_dtype = 3 : i32} : (tensor<3xi32>) -> tensor<3xi64>
+  // A 2-D slice of a constant, then a broadcast add of one element.
+  %m = arith.constant dense<[[1, 2, 3], [4, 5, 6], [7, 8, 9]]> : tensor<3x3xi32>
+  %col = pd.slice %m {axes = array<i32: 0, 1>, starts = array<i32: 1, 0>, ends = array<i32: 3, 1>} : (tensor<3x3xi32>) -> tensor<2x1xi32>
+  %flat = pd.reshape2 %col {shape = array<i32: 2>} : (tensor<2x1xi32>) -> tensor<2xi32>
+  %six = pd.fill_constant {dtype = 2 : i32, shape = array<i64: 1>, value = 6.0 : f32} : () -> tensor<1xi32>
+  %six2 = pd.elementwise_add %flat, %six : (tensor<2xi32>, tensor<1xi32>) -> tensor<2xi32>
+  %d = pd.elementwise_sub %six2, %flat : (tensor<2xi32>, tensor<2xi32>) -> tensor<2xi32>
+  %e = pd.elementwise_add %d, %flat : (tensor<2xi32>, tensor<2xi32>) -> tensor<2xi32>
+  return %r, %l64, %e : tensor<?x1024x?xf32>, tensor<3xi64>, tensor<2xi32>
+}
+
+// -----
+
+// Tests that float elementwise ops, slices of run-time values and a
+// reshape2 whose ShapeTensor is computed at run time are left alone.
+// CHECK-LABEL: func.func @negative_shape_arithmetic
+// CHECK: pd.slice
+// CHECK: pd.reshape2 %arg0 ShapeTensor
+// CHECK: pd.elementwise_mul
+func.func @negative_shape_arithmetic(%x: tensor<?x4xf32>) -> (tensor<?x?xf32>, tensor<2xf32>) {
+  %s = pd.shape %x : (tensor<?x4xf32>) -> tensor<2xi32>
+  %n = pd.slice %s {axes = array<i32: 0>, starts = array<i32: 0>, ends = array<i32: 1>, decrease_axis = array<i32: 0>} : (tensor<2xi32>) -> tensor<i32>
+  %c = pd.fill_constant {dtype = 2 : i32, shape = array<i64: 1>, value = 4.0 : f32} : () -> tensor<1xi32>
+  %r = pd.reshape2 %x ShapeTensor[%c, %n] {shape = array<i32: 4, -1>} : (tensor<?x4xf32>, tensor<1xi32>, tensor<i32>) -> tensor<?x?xf32>
+  %a = arith.constant dense<[1.5, 2.0]> : tensor<2xf32>
+  %f = pd.elementwise_mul %a, %a : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
+  return %r, %f : tensor<?x?xf32>, tensor<2xf32>
+}

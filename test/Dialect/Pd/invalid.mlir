@@ -2156,3 +2156,76 @@ func.func @negative_pad2d_paddings(%x: tensor<?x3x8x8xf32>, %p: tensor<3xi32>) {
   %0 = pd.pad2d %x Paddings(%p) : (tensor<?x3x8x8xf32>, tensor<3xi32>) -> tensor<?x3x?x?xf32>
   return
 }
+
+// -----
+
+// Tests that uniform_random makes floating-point tensors only.
+func.func @negative_uniform_random_dtype() {
+  // expected-error @+1 {{dtype 3 must be a floating-point type}}
+  %0 = pd.uniform_random {shape = array<i64: 2>, dtype = 3 : i32} : () -> tensor<2xf32>
+  return
+}
+
+// -----
+
+// Tests that uniform_random_batch_size_like needs min <= max.
+func.func @negative_uniform_random_range(%x: tensor<?x4xf32>) {
+  // expected-error @+1 {{min (2.00) must not exceed max (1.00)}}
+  %0 = pd.uniform_random_batch_size_like %x {shape = array<i32: -1, 3>, min = 2.0 : f32, max = 1.0 : f32} : (tensor<?x4xf32>) -> tensor<?x3xf32>
+  return
+}
+
+// -----
+
+// Tests that unique takes at most one axis.
+func.func @negative_unique_axes(%x: tensor<4x4xi64>) {
+  // expected-error @+1 {{takes at most one axis, got 2}}
+  %0 = pd.unique %x {axis = array<i32: 0, 1>, resultSegmentSizes = array<i32: 1, 0, 0, 0>} : (tensor<4x4xi64>) -> tensor<?x?xi64>
+  return
+}
+
+// -----
+
+// Tests that unique's index dtype is int32 or int64.
+func.func @negative_unique_dtype(%x: tensor<4xi64>) {
+  // expected-error @+1 {{dtype 5 must be int32 (2) or int64 (3)}}
+  %0 = pd.unique %x {dtype = 5 : i32, resultSegmentSizes = array<i32: 1, 0, 0, 0>} : (tensor<4xi64>) -> tensor<?xi64>
+  return
+}
+
+// -----
+
+// Tests that collect_fpn_proposals needs one score list per RoI list.
+func.func @negative_collect_fpn_levels(%r: tensor<?x4xf32>, %s: tensor<?x1xf32>, %n: tensor<?xi32>) {
+  // expected-error @+1 {{needs one MultiLevelScores per MultiLevelRois (and at least one level), got 2 and 1}}
+  %0 = pd.collect_fpn_proposals [%r, %r] MultiLevelScores [%s] MultiLevelRoIsNum [%n, %n] {post_nms_topN = 10 : i32} : (tensor<?x4xf32>, tensor<?x4xf32>, tensor<?x1xf32>, tensor<?xi32>, tensor<?xi32>) -> tensor<?x4xf32>
+  return
+}
+
+// -----
+
+// Tests that collect_fpn_proposals refuses RoIs grouped by LoD.
+func.func @negative_collect_fpn_lod(%r: tensor<?x4xf32>, %s: tensor<?x1xf32>) {
+  // expected-error @+1 {{needs MultiLevelRoIsNum for each of the 1 levels (RoIs grouped per image by LoD are not supported yet), got 0}}
+  %0 = pd.collect_fpn_proposals [%r] MultiLevelScores [%s] {post_nms_topN = 10 : i32} : (tensor<?x4xf32>, tensor<?x1xf32>) -> tensor<?x4xf32>
+  return
+}
+
+// -----
+
+// Tests that deformable_conv's Offset holds two channels per kernel tap
+// and deformable group.
+func.func @negative_deformable_offset(%x: tensor<1x8x16x16xf32>, %o: tensor<1x9x16x16xf32>, %w: tensor<16x8x3x3xf32>) {
+  // expected-error @+1 {{Offset [1, 9, 16, 16] must be [1, 18, 16, 16] for deformable_groups 1 and a [3, 3] kernel}}
+  %0 = pd.deformable_conv_v1 %x, %o, %w {paddings = array<i32: 1, 1>} : (tensor<1x8x16x16xf32>, tensor<1x9x16x16xf32>, tensor<16x8x3x3xf32>) -> tensor<1x16x16x16xf32>
+  return
+}
+
+// -----
+
+// Tests that deformable_conv's input channels divide into deformable groups.
+func.func @negative_deformable_groups(%x: tensor<1x8x16x16xf32>, %o: tensor<1x54x16x16xf32>, %w: tensor<16x8x3x3xf32>) {
+  // expected-error @+1 {{input channels (8) must be divisible by deformable_groups (3)}}
+  %0 = pd.deformable_conv_v1 %x, %o, %w {paddings = array<i32: 1, 1>, deformable_groups = 3 : i32} : (tensor<1x8x16x16xf32>, tensor<1x54x16x16xf32>, tensor<16x8x3x3xf32>) -> tensor<1x16x16x16xf32>
+  return
+}

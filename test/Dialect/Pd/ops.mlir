@@ -1776,3 +1776,27 @@ func.func @pool3d_anchors(%v: tensor<?x8x4x8x8xf32>, %x: tensor<1x16x8x8xf32>, %
   %2:2 = pd.anchor_generator %x {anchor_sizes = array<f32: 32.0>, aspect_ratios = array<f32: 1.0>} : (tensor<1x16x8x8xf32>) -> (tensor<8x8x1x4xf32>, tensor<8x8x1x4xf32>)
   return
 }
+
+// Tests that uniform_random(_batch_size_like), unique, collect_fpn_proposals
+// and deformable_conv(_v1) round-trip, unique with and without its optional
+// results.
+// CHECK-LABEL: func.func @random_unique_fpn_deformable
+// CHECK: pd.uniform_random {seed = 7 : i32, shape = array<i64: 2, 3>} : () -> tensor<2x3xf32>
+// CHECK: pd.uniform_random_batch_size_like %arg0 {max = 2.000000e+00 : f32, shape = array<i32: -1, 16>} : (tensor<?x8xf32>) -> tensor<?x16xf32>
+// CHECK: pd.unique %arg1 {is_sorted = true, resultSegmentSizes = array<i32: 1, 1, 1, 1>} : (tensor<?x8xi64>) -> (tensor<?xi64>, tensor<?xi64>, tensor<?xi64>, tensor<?xi64>)
+// CHECK: pd.unique %arg1 {axis = array<i32: 0>, resultSegmentSizes = array<i32: 1, 0, 1, 0>} : (tensor<?x8xi64>) -> (tensor<?x8xi64>, tensor<?xi64>)
+// CHECK: pd.collect_fpn_proposals [%arg2, %arg3] MultiLevelScores[%arg4, %arg5] MultiLevelRoIsNum[%arg6, %arg7] {post_nms_topN = 100 : i32} : (tensor<?x4xf32>, tensor<?x4xf32>, tensor<?x1xf32>, tensor<?x1xf32>, tensor<?xi32>, tensor<?xi32>) -> (tensor<?x4xf32>, tensor<?xi32>)
+// CHECK: pd.deformable_conv %arg8, %arg9, %arg11 Mask(%arg10) {paddings = array<i32: 1, 1>} : (tensor<?x8x16x16xf32>, tensor<?x18x16x16xf32>, tensor<?x9x16x16xf32>, tensor<16x8x3x3xf32>) -> tensor<?x16x16x16xf32>
+// CHECK: pd.deformable_conv_v1 %arg8, %arg9, %arg11 {paddings = array<i32: 1, 1>} : (tensor<?x8x16x16xf32>, tensor<?x18x16x16xf32>, tensor<16x8x3x3xf32>) -> tensor<?x16x16x16xf32>
+func.func @random_unique_fpn_deformable(%x: tensor<?x8xf32>, %i: tensor<?x8xi64>, %r2: tensor<?x4xf32>,
+    %r3: tensor<?x4xf32>, %s2: tensor<?x1xf32>, %s3: tensor<?x1xf32>, %n2: tensor<?xi32>, %n3: tensor<?xi32>,
+    %img: tensor<?x8x16x16xf32>, %off: tensor<?x18x16x16xf32>, %m: tensor<?x9x16x16xf32>, %w: tensor<16x8x3x3xf32>) {
+  %0 = pd.uniform_random {shape = array<i64: 2, 3>, seed = 7 : i32, min = -1.0 : f32} : () -> tensor<2x3xf32>
+  %1 = pd.uniform_random_batch_size_like %x {shape = array<i32: -1, 16>, max = 2.0 : f32} : (tensor<?x8xf32>) -> tensor<?x16xf32>
+  %2:4 = pd.unique %i {is_sorted = true, resultSegmentSizes = array<i32: 1, 1, 1, 1>} : (tensor<?x8xi64>) -> (tensor<?xi64>, tensor<?xi64>, tensor<?xi64>, tensor<?xi64>)
+  %3:2 = pd.unique %i {axis = array<i32: 0>, resultSegmentSizes = array<i32: 1, 0, 1, 0>} : (tensor<?x8xi64>) -> (tensor<?x8xi64>, tensor<?xi64>)
+  %4:2 = pd.collect_fpn_proposals [%r2, %r3] MultiLevelScores [%s2, %s3] MultiLevelRoIsNum [%n2, %n3] {post_nms_topN = 100 : i32} : (tensor<?x4xf32>, tensor<?x4xf32>, tensor<?x1xf32>, tensor<?x1xf32>, tensor<?xi32>, tensor<?xi32>) -> (tensor<?x4xf32>, tensor<?xi32>)
+  %5 = pd.deformable_conv %img, %off, %w Mask(%m) {paddings = array<i32: 1, 1>} : (tensor<?x8x16x16xf32>, tensor<?x18x16x16xf32>, tensor<?x9x16x16xf32>, tensor<16x8x3x3xf32>) -> tensor<?x16x16x16xf32>
+  %6 = pd.deformable_conv_v1 %img, %off, %w {paddings = array<i32: 1, 1>, deformable_groups = 1 : i32} : (tensor<?x8x16x16xf32>, tensor<?x18x16x16xf32>, tensor<16x8x3x3xf32>) -> tensor<?x16x16x16xf32>
+  return
+}

@@ -37,6 +37,63 @@ def Pd_Conv2dOp : Pd_Op<"conv2d"> {
   let assemblyFormat = "$Input `,` $Filter attr-dict `:` functional-type(operands, results)";
 }
 
+def Pd_DeformableConvOp : Pd_Op<"deformable_conv"> {
+  let summary = "deformable convolution (v2, NCHW): each kernel tap sampled bilinearly at its offset and scaled by its mask, then a grouped convolution";
+  let description = [{
+    Paddle operator `deformable_conv`: deformable convolution (v2, NCHW): each kernel tap sampled bilinearly at its offset and scaled by its mask, then a grouped convolution.
+
+    Input slots: Input, Offset, Mask (optional), Filter. Output slots: Output.
+
+    Example:
+
+    ```mlir
+    %y = pd.deformable_conv %x, %off, %w Mask(%m) {paddings = array<i32: 1, 1>} : (tensor<?x8x16x16xf32>, tensor<?x18x16x16xf32>, tensor<?x9x16x16xf32>, tensor<16x8x3x3xf32>) -> tensor<?x16x16x16xf32>
+    ```
+  }];
+  let arguments = (ins
+    Pd_FloatTensor:$Input,
+    Pd_FloatTensor:$Offset,
+    Optional<Pd_FloatTensor>:$Mask,
+    Pd_FloatTensor:$Filter,
+    DefaultValuedAttr<ConfinedAttr<DenseI32ArrayAttr, [Pd_I32ArrayMin<1>, Pd_I32ArraySizeIn<[2]>]>, "{1, 1}">:$strides,
+    DefaultValuedAttr<ConfinedAttr<DenseI32ArrayAttr, [Pd_I32ArrayMin<0>, Pd_I32ArraySizeIn<[2]>]>, "{0, 0}">:$paddings,
+    DefaultValuedAttr<ConfinedAttr<DenseI32ArrayAttr, [Pd_I32ArrayMin<1>, Pd_I32ArraySizeIn<[2]>]>, "{1, 1}">:$dilations,
+    DefaultValuedAttr<ConfinedAttr<Pd_I32Attr, [IntMinValue<1>]>, "1">:$groups,
+    DefaultValuedAttr<ConfinedAttr<Pd_I32Attr, [IntMinValue<1>]>, "1">:$deformable_groups,
+    DefaultValuedAttr<ConfinedAttr<Pd_I32Attr, [IntMinValue<1>]>, "64">:$im2col_step
+  );
+  let results = (outs Pd_FloatTensor:$Output);
+  let assemblyFormat = "$Input `,` $Offset `,` $Filter (`Mask` `(` $Mask^ `)`)? attr-dict `:` functional-type(operands, results)";
+}
+
+def Pd_DeformableConvV1Op : Pd_Op<"deformable_conv_v1"> {
+  let summary = "deformable convolution (v1, NCHW): each kernel tap sampled bilinearly at its offset";
+  let description = [{
+    Paddle operator `deformable_conv_v1`: deformable convolution (v1, NCHW): each kernel tap sampled bilinearly at its offset.
+
+    Input slots: Input, Offset, Filter. Output slots: Output.
+
+    Example:
+
+    ```mlir
+    %y = pd.deformable_conv_v1 %x, %off, %w {paddings = array<i32: 1, 1>} : (tensor<?x8x16x16xf32>, tensor<?x18x16x16xf32>, tensor<16x8x3x3xf32>) -> tensor<?x16x16x16xf32>
+    ```
+  }];
+  let arguments = (ins
+    Pd_FloatTensor:$Input,
+    Pd_FloatTensor:$Offset,
+    Pd_FloatTensor:$Filter,
+    DefaultValuedAttr<ConfinedAttr<DenseI32ArrayAttr, [Pd_I32ArrayMin<1>, Pd_I32ArraySizeIn<[2]>]>, "{1, 1}">:$strides,
+    DefaultValuedAttr<ConfinedAttr<DenseI32ArrayAttr, [Pd_I32ArrayMin<0>, Pd_I32ArraySizeIn<[2]>]>, "{0, 0}">:$paddings,
+    DefaultValuedAttr<ConfinedAttr<DenseI32ArrayAttr, [Pd_I32ArrayMin<1>, Pd_I32ArraySizeIn<[2]>]>, "{1, 1}">:$dilations,
+    DefaultValuedAttr<ConfinedAttr<Pd_I32Attr, [IntMinValue<1>]>, "1">:$groups,
+    DefaultValuedAttr<ConfinedAttr<Pd_I32Attr, [IntMinValue<1>]>, "1">:$deformable_groups,
+    DefaultValuedAttr<ConfinedAttr<Pd_I32Attr, [IntMinValue<1>]>, "64">:$im2col_step
+  );
+  let results = (outs Pd_FloatTensor:$Output);
+  let assemblyFormat = "$Input `,` $Offset `,` $Filter attr-dict `:` functional-type(operands, results)";
+}
+
 def Pd_DepthwiseConv2dOp : Pd_Op<"depthwise_conv2d"> {
   let summary = "depthwise 2-D convolution (groups equal to input channels)";
   let description = [{
@@ -2514,6 +2571,7 @@ def Pd_ElementwiseAddOp : Pd_Op<"elementwise_add"> {
   );
   let results = (outs Pd_NumTensor:$Out);
   let assemblyFormat = "$X `,` $Y attr-dict `:` functional-type(operands, results)";
+  let hasFolder = 1;
   let extraClassDefinition = [{
   ::llvm::LogicalResult $cppClass::inferResultTypes(
       ::llvm::SmallVectorImpl<::mlir::Type> &types, bool emitErrors) {
@@ -2542,6 +2600,7 @@ def Pd_ElementwiseSubOp : Pd_Op<"elementwise_sub"> {
   );
   let results = (outs Pd_NumTensor:$Out);
   let assemblyFormat = "$X `,` $Y attr-dict `:` functional-type(operands, results)";
+  let hasFolder = 1;
   let extraClassDefinition = [{
   ::llvm::LogicalResult $cppClass::inferResultTypes(
       ::llvm::SmallVectorImpl<::mlir::Type> &types, bool emitErrors) {
@@ -2570,6 +2629,7 @@ def Pd_ElementwiseMulOp : Pd_Op<"elementwise_mul"> {
   );
   let results = (outs Pd_NumTensor:$Out);
   let assemblyFormat = "$X `,` $Y attr-dict `:` functional-type(operands, results)";
+  let hasFolder = 1;
   let extraClassDefinition = [{
   ::llvm::LogicalResult $cppClass::inferResultTypes(
       ::llvm::SmallVectorImpl<::mlir::Type> &types, bool emitErrors) {
@@ -3274,6 +3334,7 @@ def Pd_ConcatOp : Pd_Op<"concat", [AttrSizedOperandSegments]> {
   );
   let results = (outs Pd_Tensor:$Out);
   let assemblyFormat = "` ` `[` $X `]` (`AxisTensor` `(` $AxisTensor^ `)`)? attr-dict `:` functional-type(operands, results)";
+  let hasFolder = 1;
 }
 
 def Pd_SplitOp : Pd_Op<"split", [AttrSizedOperandSegments]> {
@@ -3328,6 +3389,7 @@ def Pd_SliceOp : Pd_Op<"slice", [AttrSizedOperandSegments]> {
   );
   let results = (outs Pd_Tensor:$Out);
   let assemblyFormat = "$Input (`StartsTensor` `(` $StartsTensor^ `)`)? (`EndsTensor` `(` $EndsTensor^ `)`)? (`StartsTensorList` `[` $StartsTensorList^ `]`)? (`EndsTensorList` `[` $EndsTensorList^ `]`)? attr-dict `:` functional-type(operands, results)";
+  let hasFolder = 1;
 }
 
 def Pd_StridedSliceOp : Pd_Op<"strided_slice", [AttrSizedOperandSegments]> {
@@ -4006,6 +4068,65 @@ def Pd_FillConstantOp : Pd_Op<"fill_constant", [AttrSizedOperandSegments]> {
   let hasFolder = 1;
 }
 
+def Pd_UniformRandomOp : Pd_Op<"uniform_random", [AttrSizedOperandSegments]> {
+  let summary = "uniform random numbers in [min, max) from a counter-based generator keyed by the seed (the same values on every run and thread count); diag_num elements at a stride of diag_step + 1 set to diag_val";
+  let description = [{
+    Paddle operator `uniform_random`: uniform random numbers in [min, max) from a counter-based generator keyed by the seed (the same values on every run and thread count); diag_num elements at a stride of diag_step + 1 set to diag_val.
+
+    Input slots: ShapeTensor (optional), ShapeTensorList (list). Output slots: Out.
+
+    Example:
+
+    ```mlir
+    %y = pd.uniform_random {shape = array<i64: 2, 3>, seed = 7 : i32} : () -> tensor<2x3xf32>
+    ```
+  }];
+  let arguments = (ins
+    Optional<Pd_IndexTensor>:$ShapeTensor,
+    Variadic<Pd_IndexTensor>:$ShapeTensorList,
+    DefaultValuedAttr<DenseI64ArrayAttr, "{}">:$shape,
+    DefaultValuedAttr<F32Attr, "-1.0">:$min,
+    DefaultValuedAttr<F32Attr, "1.0">:$max,
+    DefaultValuedAttr<Pd_I32Attr, "0">:$seed,
+    DefaultValuedAttr<ConfinedAttr<Pd_I32Attr, [IntMinValue<0>]>, "5">:$dtype,
+    DefaultValuedAttr<ConfinedAttr<Pd_I32Attr, [IntMinValue<0>]>, "0">:$diag_num,
+    DefaultValuedAttr<ConfinedAttr<Pd_I32Attr, [IntMinValue<0>]>, "0">:$diag_step,
+    DefaultValuedAttr<F32Attr, "1.0">:$diag_val
+  );
+  let results = (outs Pd_FloatTensor:$Out);
+  let assemblyFormat = "(`ShapeTensor` `(` $ShapeTensor^ `)`)? (`ShapeTensorList` `[` $ShapeTensorList^ `]`)? attr-dict `:` functional-type(operands, results)";
+}
+
+def Pd_UniformRandomBatchSizeLikeOp : Pd_Op<"uniform_random_batch_size_like"> {
+  let summary = "uniform_random of `shape`, dim output_dim_idx taken from Input's dim input_dim_idx";
+  let description = [{
+    Paddle operator `uniform_random_batch_size_like`: uniform_random of `shape`, dim output_dim_idx taken from Input's dim input_dim_idx.
+
+    Input slots: Input. Output slots: Out.
+
+    Example:
+
+    ```mlir
+    %y = pd.uniform_random_batch_size_like %x {shape = array<i32: -1, 16>, seed = 3 : i32} : (tensor<?x8xf32>) -> tensor<?x16xf32>
+    ```
+  }];
+  let arguments = (ins
+    Pd_Tensor:$Input,
+    DenseI32ArrayAttr:$shape,
+    DefaultValuedAttr<ConfinedAttr<Pd_I32Attr, [IntMinValue<0>]>, "0">:$input_dim_idx,
+    DefaultValuedAttr<ConfinedAttr<Pd_I32Attr, [IntMinValue<0>]>, "0">:$output_dim_idx,
+    DefaultValuedAttr<F32Attr, "-1.0">:$min,
+    DefaultValuedAttr<F32Attr, "1.0">:$max,
+    DefaultValuedAttr<Pd_I32Attr, "0">:$seed,
+    DefaultValuedAttr<ConfinedAttr<Pd_I32Attr, [IntMinValue<0>]>, "5">:$dtype,
+    DefaultValuedAttr<ConfinedAttr<Pd_I32Attr, [IntMinValue<0>]>, "0">:$diag_num,
+    DefaultValuedAttr<ConfinedAttr<Pd_I32Attr, [IntMinValue<0>]>, "0">:$diag_step,
+    DefaultValuedAttr<F32Attr, "1.0">:$diag_val
+  );
+  let results = (outs Pd_FloatTensor:$Out);
+  let assemblyFormat = "$Input attr-dict `:` functional-type(operands, results)";
+}
+
 def Pd_FillAnyLikeOp : Pd_Op<"fill_any_like"> {
   let summary = "a tensor shaped like x filled with one value (dtype -1 keeps x's type)";
   let description = [{
@@ -4455,6 +4576,32 @@ def Pd_ArgsortOp : Pd_Op<"argsort"> {
     DefaultValuedAttr<BoolAttr, "false">:$stable
   );
   let results = (outs Pd_NumTensor:$Out, Pd_IndexTensor:$Indices);
+  let assemblyFormat = "$X attr-dict `:` functional-type(operands, results)";
+}
+
+def Pd_UniqueOp : Pd_Op<"unique", [AttrSizedResultSegments]> {
+  let summary = "the distinct elements of x (flattened; or its distinct slices along one axis), sorted or in order of first appearance, with each one's first position, the inverse map and the counts";
+  let description = [{
+    Paddle operator `unique`: the distinct elements of x (flattened; or its distinct slices along one axis), sorted or in order of first appearance, with each one's first position, the inverse map and the counts.
+
+    Input slots: X. Output slots: Out, Indices, Index, Counts.
+
+    Example:
+
+    ```mlir
+    %y, %i, %inv, %n = pd.unique %x {is_sorted = true, resultSegmentSizes = array<i32: 1, 1, 1, 1>} : (tensor<?x8xi64>) -> (tensor<?xi64>, tensor<?xi64>, tensor<?xi64>, tensor<?xi64>)
+    ```
+  }];
+  let arguments = (ins
+    Pd_NumTensor:$X,
+    DefaultValuedAttr<ConfinedAttr<Pd_I32Attr, [IntMinValue<0>]>, "3">:$dtype,
+    DefaultValuedAttr<BoolAttr, "false">:$return_index,
+    DefaultValuedAttr<BoolAttr, "false">:$return_inverse,
+    DefaultValuedAttr<BoolAttr, "false">:$return_counts,
+    DefaultValuedAttr<DenseI32ArrayAttr, "{}">:$axis,
+    DefaultValuedAttr<BoolAttr, "false">:$is_sorted
+  );
+  let results = (outs Pd_NumTensor:$Out, Optional<Pd_IndexTensor>:$Indices, Optional<Pd_IndexTensor>:$Index, Optional<Pd_IndexTensor>:$Counts);
   let assemblyFormat = "$X attr-dict `:` functional-type(operands, results)";
 }
 
@@ -5237,6 +5384,29 @@ def Pd_DistributeFpnProposalsOp : Pd_Op<"distribute_fpn_proposals", [AttrSizedRe
   );
   let results = (outs Variadic<Pd_FloatTensor>:$MultiFpnRois, Pd_IndexTensor:$RestoreIndex, Variadic<Pd_IndexTensor>:$MultiLevelRoIsNum);
   let assemblyFormat = "$FpnRois (`RoisNum` `(` $RoisNum^ `)`)? attr-dict `:` functional-type(operands, results)";
+}
+
+def Pd_CollectFpnProposalsOp : Pd_Op<"collect_fpn_proposals", [AttrSizedOperandSegments]> {
+  let summary = "FPN: the post_nms_topN best-scored RoIs of all levels, grouped per image (RoisNum [N] per level says which image each RoI belongs to), with their counts per image";
+  let description = [{
+    Paddle operator `collect_fpn_proposals`: FPN: the post_nms_topN best-scored RoIs of all levels, grouped per image (RoisNum [N] per level says which image each RoI belongs to), with their counts per image.
+
+    Input slots: MultiLevelRois (list), MultiLevelScores (list), MultiLevelRoIsNum (list). Output slots: FpnRois, RoisNum.
+
+    Example:
+
+    ```mlir
+    %r, %n = pd.collect_fpn_proposals [%r2, %r3] MultiLevelScores [%s2, %s3] MultiLevelRoIsNum [%n2, %n3] {post_nms_topN = 100 : i32} : (tensor<?x4xf32>, tensor<?x4xf32>, tensor<?x1xf32>, tensor<?x1xf32>, tensor<?xi32>, tensor<?xi32>) -> (tensor<?x4xf32>, tensor<?xi32>)
+    ```
+  }];
+  let arguments = (ins
+    Variadic<Pd_FloatTensor>:$MultiLevelRois,
+    Variadic<Pd_FloatTensor>:$MultiLevelScores,
+    Variadic<Pd_IndexTensor>:$MultiLevelRoIsNum,
+    ConfinedAttr<Pd_I32Attr, [IntMinValue<0>]>:$post_nms_topN
+  );
+  let results = (outs Pd_FloatTensor:$FpnRois, Optional<Pd_IndexTensor>:$RoisNum);
+  let assemblyFormat = "` ` `[` $MultiLevelRois `]` (`MultiLevelScores` `[` $MultiLevelScores^ `]`)? (`MultiLevelRoIsNum` `[` $MultiLevelRoIsNum^ `]`)? attr-dict `:` functional-type(operands, results)";
 }
 
 def Pd_RoiAlignOp : Pd_Op<"roi_align"> {

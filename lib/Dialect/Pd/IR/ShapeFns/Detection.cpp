@@ -174,6 +174,8 @@ bool mlir::pd::isDataSized(OpResult r) {
     return r.getResultNumber() < 2; // boxes and scores or indices, not the counts per image
   if (auto fpn = dyn_cast<DistributeFpnProposalsOp>(op)) // each level's RoIs
     return int64_t(r.getResultNumber()) < fpn.getProperties().resultSegmentSizes[0];
+  if (auto unique = dyn_cast<UniqueOp>(op)) // Out, Indices, Counts; not the inverse map
+    return r != unique.getIndex();
   return isa<WhereIndexOp, MaskedSelectOp>(op);
 }
 
@@ -348,6 +350,51 @@ LogicalResult DistributeFpnProposalsOp::inferResultTypes(SmallVectorImpl<Type> &
   types.push_back(tensor({rois.getDimSize(0), 1}, i32));
   for (int32_t l = 0; l < seg[2]; ++l)
     types.push_back(tensor({rt(getRoisNum()).getDimSize(0)}, i32));
+  return success();
+}
+
+/// collect_fpn_proposals: per level its RoIs [R_l, 4], scores [R_l, 1]
+/// and counts per image [N]; FpnRois [min(post_nms_topN, sum R_l), 4] and
+/// RoisNum [N] (i32).
+LogicalResult CollectFpnProposalsOp::inferResultTypes(SmallVectorImpl<Type> &types, bool emit) {
+  Checker c{*this, emit};
+  size_t levels = getMultiLevelRois().size();
+  if (levels == 0 || getMultiLevelScores().size() != levels)
+    return c.fail("needs one MultiLevelScores per MultiLevelRois (and at least one level), got " +
+                  Twine(levels) + " and " + Twine(getMultiLevelScores().size()));
+  if (getMultiLevelRoIsNum().size() != levels)
+    return c.fail("needs MultiLevelRoIsNum for each of the " + Twine(levels) +
+                  " levels (RoIs grouped per image by LoD are not supported yet), got " +
+                  Twine(getMultiLevelRoIsNum().size()));
+  int64_t total = 0, images = kDyn;
+  Type f;
+  for (size_t l = 0; l < levels; ++l) {
+    Value rois = getMultiLevelRois()[l], scores = getMultiLevelScores()[l],
+          num = getMultiLevelRoIsNum()[l];
+    if (failed(c.rank(rois, "MultiLevelRois", 2, 2)) ||
+        failed(c.rank(scores, "MultiLevelScores", 2, 2)) ||
+        failed(c.rank(num, "MultiLevelRoIsNum", 1, 1)))
+      return failure();
+    auto r = rt(rois), s = rt(scores);
+    if (conflict(r.getDimSize(1), 4) || conflict(s.getDimSize(1), 1) ||
+        conflict(r.getDimSize(0), s.getDimSize(0)))
+      return c.fail("level " + Twine(l) + ": RoIs " + shapeStr(r.getShape()) + " and scores " +
+                    shapeStr(s.getShape()) + " must be [R, 4] and [R, 1]");
+    if (s.getElementType() != r.getElementType() || (f && r.getElementType() != f))
+      return c.fail("RoIs and scores of every level must have one element type");
+    f = r.getElementType();
+    int64_t n = rt(num).getDimSize(0);
+    if (conflict(images, n))
+      return c.fail("every level's MultiLevelRoIsNum must count the same images, got " +
+                    Twine(images) + " and " + Twine(n));
+    if (!isDyn(n))
+      images = n;
+    total = isDyn(total) || isDyn(r.getDimSize(0)) ? kDyn : total + r.getDimSize(0);
+  }
+  int64_t kept = isDyn(total) ? kDyn : std::min<int64_t>(total, getPostNmsTopN());
+  types.push_back(tensor({kept, 4}, f));
+  if (getRoisNum())
+    types.push_back(tensor({images}, IntegerType::get(getContext(), 32)));
   return success();
 }
 

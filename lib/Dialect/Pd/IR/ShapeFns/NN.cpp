@@ -56,6 +56,48 @@ LogicalResult FusedConv2dOp::inferResultTypes(SmallVectorImpl<Type> &types, bool
   return residualShape(c, getResidualData(), types.front());
 }
 
+/// deformable_conv(_v1): the NCHW convolution shape, plus Offset [N, 2 *
+/// deformable_groups * KH * KW, OH, OW] and Mask [N, deformable_groups *
+/// KH * KW, OH, OW]; input channels divisible by deformable_groups.
+template <typename OpTy>
+static LogicalResult deformableConvShape(OpTy op, Value mask, bool emit,
+                                         SmallVectorImpl<Type> &types) {
+  Checker c{op, emit};
+  if (failed(convShape(c, op.getInput(), op.getFilter(), op.getStrides(), op.getPaddings(),
+                       "EXPLICIT", op.getGroups(), op.getDilations(), "NCHW", types)))
+    return failure();
+  auto in = rt(op.getInput()), f = rt(op.getFilter());
+  ArrayRef<int64_t> out = rt(types.front()).getShape();
+  int64_t dg = op.getDeformableGroups(), cin = in.getDimSize(1);
+  if (!isDyn(cin) && cin % dg != 0)
+    return c.fail("input channels (" + Twine(cin) + ") must be divisible by deformable_groups (" +
+                  Twine(dg) + ")");
+  int64_t taps = prod({f.getDimSize(2), f.getDimSize(3)});
+  auto check = [&](Value v, StringRef slot, int64_t perTap) -> LogicalResult {
+    if (!v)
+      return success();
+    if (failed(c.rank(v, slot, 4, 4)))
+      return failure();
+    SmallVector<int64_t> want{out[0], isDyn(taps) ? kDyn : perTap * dg * taps, out[2], out[3]};
+    auto t = rt(v);
+    for (int i = 0; i < 4; ++i)
+      if (conflict(t.getDimSize(i), want[i]))
+        return c.fail(slot + " " + shapeStr(t.getShape()) + " must be " + shapeStr(want) +
+                      " for deformable_groups " + Twine(dg) + " and a " +
+                      shapeStr({f.getDimSize(2), f.getDimSize(3)}) + " kernel");
+    return success();
+  };
+  return failure(failed(check(op.getOffset(), "Offset", 2)) || failed(check(mask, "Mask", 1)));
+}
+
+LogicalResult DeformableConvOp::inferResultTypes(SmallVectorImpl<Type> &types, bool emit) {
+  return deformableConvShape(*this, getMask(), emit, types);
+}
+
+LogicalResult DeformableConvV1Op::inferResultTypes(SmallVectorImpl<Type> &types, bool emit) {
+  return deformableConvShape(*this, Value(), emit, types);
+}
+
 template <typename OpTy>
 static LogicalResult transposedConvShape(OpTy op, bool emit, SmallVectorImpl<Type> &types) {
   Checker c{op, emit};

@@ -6,7 +6,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "Common.h"
+
 #include "PaddleMLIR/Dialect/Pd/IR/Einsum.h"
+#include "llvm/Support/FormatVariadic.h"
 
 #include <cmath>
 
@@ -93,22 +95,25 @@ LogicalResult AssignValueOp::inferResultTypes(SmallVectorImpl<Type> &types, bool
   return success();
 }
 
-LogicalResult FillConstantBatchSizeLikeOp::inferResultTypes(SmallVectorImpl<Type> &types,
-                                                            bool emit) {
-  Checker c{*this, emit};
-  Type elem = elementTypeFromPaddleDtype(getContext(), getDtype());
+/// The *_batch_size_like ops: `shape` with entry output_dim_idx taken
+/// from Input's dim input_dim_idx.
+static LogicalResult batchSizeLikeShape(const Checker &c, Value input, int64_t dtype,
+                                        ArrayRef<int32_t> shape, int64_t inIdx, int64_t outIdx,
+                                        SmallVectorImpl<Type> &types, bool floatOnly = false) {
+  Type elem = elementTypeFromPaddleDtype(c.op->getContext(), dtype);
   if (!elem)
-    return c.fail("dtype " + Twine(getDtype()) + " is not a tensor dtype");
-  auto in = rt(getInput());
-  int64_t inIdx = getInputDimIdx(), outIdx = getOutputDimIdx();
+    return c.fail("dtype " + Twine(dtype) + " is not a tensor dtype");
+  if (floatOnly && !isa<FloatType>(elem))
+    return c.fail("dtype " + Twine(dtype) + " must be a floating-point type");
+  auto in = rt(input);
   if (inIdx >= in.getRank())
     return c.fail("input_dim_idx " + Twine(inIdx) + " is out of range for Input of rank " +
                   Twine(in.getRank()));
-  if (outIdx >= (int64_t)getShape().size())
+  if (outIdx >= (int64_t)shape.size())
     return c.fail("output_dim_idx " + Twine(outIdx) + " is out of range for shape " +
-                  shapeStr(SmallVector<int64_t>(getShape().begin(), getShape().end())));
+                  shapeStr(SmallVector<int64_t>(shape.begin(), shape.end())));
   SmallVector<int64_t> out;
-  for (auto [i, d] : llvm::enumerate(getShape())) {
+  for (auto [i, d] : llvm::enumerate(shape)) {
     if ((int64_t)i == outIdx)
       out.push_back(in.getDimSize(inIdx));
     else if (d < 0)
@@ -119,6 +124,23 @@ LogicalResult FillConstantBatchSizeLikeOp::inferResultTypes(SmallVectorImpl<Type
   }
   types.push_back(tensor(out, elem));
   return success();
+}
+
+LogicalResult FillConstantBatchSizeLikeOp::inferResultTypes(SmallVectorImpl<Type> &types,
+                                                            bool emit) {
+  return batchSizeLikeShape({*this, emit}, getInput(), getDtype(), getShape(), getInputDimIdx(),
+                            getOutputDimIdx(), types);
+}
+
+LogicalResult UniformRandomBatchSizeLikeOp::inferResultTypes(SmallVectorImpl<Type> &types,
+                                                             bool emit) {
+  Checker c{*this, emit};
+  if (!(getMin().convertToFloat() <= getMax().convertToFloat()))
+    return c.fail("min (" + llvm::formatv("{0}", getMin().convertToFloat()).str() +
+                  ") must not exceed max (" +
+                  llvm::formatv("{0}", getMax().convertToFloat()).str() + ")");
+  return batchSizeLikeShape(c, getInput(), getDtype(), getShape(), getInputDimIdx(),
+                            getOutputDimIdx(), types, /*floatOnly=*/true);
 }
 
 LogicalResult CrossEntropy2Op::inferResultTypes(SmallVectorImpl<Type> &types, bool emit) {

@@ -236,6 +236,42 @@ LogicalResult ArgsortOp::inferResultTypes(SmallVectorImpl<Type> &types, bool emi
   return success();
 }
 
+/// unique: without `axis` over the flattened x (Out [K], Index [numel]);
+/// with one axis over the slices along it (Out of x's shape with K there,
+/// Index [dim]). K depends on the data. Indices, Index and Counts are
+/// optional results of the index dtype.
+LogicalResult UniqueOp::inferResultTypes(SmallVectorImpl<Type> &types, bool emit) {
+  Checker c{*this, emit};
+  auto x = rt(getX());
+  Type index = elementTypeFromPaddleDtype(getContext(), getDtype());
+  if (!index || !index.isInteger() || (!index.isInteger(32) && !index.isInteger(64)))
+    return c.fail("dtype " + Twine(getDtype()) + " must be int32 (2) or int64 (3)");
+  ArrayRef<int32_t> axes = getAxis();
+  if (axes.size() > 1)
+    return c.fail("takes at most one axis, got " + Twine(axes.size()));
+  SmallVector<int64_t> out;
+  int64_t rows = prod(x.getShape());
+  if (axes.empty()) {
+    out.push_back(kDyn);
+  } else {
+    auto axis = c.axis(axes.front(), x.getRank());
+    if (failed(axis))
+      return failure();
+    out.assign(x.getShape().begin(), x.getShape().end());
+    rows = out[*axis];
+    out[*axis] = kDyn;
+  }
+  types.push_back(tensor(out, x.getElementType()));
+  ArrayRef<int32_t> seg = getProperties().resultSegmentSizes;
+  if (seg[1])
+    types.push_back(tensor({kDyn}, index));
+  if (seg[2])
+    types.push_back(tensor({rows}, index));
+  if (seg[3])
+    types.push_back(tensor({kDyn}, index));
+  return success();
+}
+
 LogicalResult CumsumOp::inferResultTypes(SmallVectorImpl<Type> &types, bool emit) {
   auto x = rt(getX());
   if (getFlatten()) {

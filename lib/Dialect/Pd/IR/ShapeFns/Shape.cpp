@@ -6,7 +6,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "Common.h"
+
 #include "PaddleMLIR/Dialect/Pd/IR/Einsum.h"
+#include "llvm/Support/FormatVariadic.h"
 
 #include <cmath>
 
@@ -726,26 +728,46 @@ LogicalResult OneHotV2Op::inferResultTypes(SmallVectorImpl<Type> &types, bool em
 // Creation
 //===----------------------------------------------------------------------===//
 
-LogicalResult FillConstantOp::inferResultTypes(SmallVectorImpl<Type> &types, bool emit) {
-  Checker c{*this, emit};
-  Type elem = elementTypeFromPaddleDtype(getContext(), getDtype());
+/// fill_constant and uniform_random: a tensor of `dtype` shaped by the
+/// ShapeTensor, the ShapeTensorList or the shape attribute (-1: dynamic).
+static LogicalResult creationShape(const Checker &c, int64_t dtype, Value shapeTensor,
+                                   ValueRange shapeList, ArrayRef<int64_t> shape,
+                                   SmallVectorImpl<Type> &types, bool floatOnly = false) {
+  Type elem = elementTypeFromPaddleDtype(c.op->getContext(), dtype);
   if (!elem)
-    return c.fail("dtype " + Twine(getDtype()) + " is not a tensor dtype");
-  if (getShapeTensor() || !getShapeTensorList().empty()) {
-    int64_t n = getShapeTensor() ? listLen(getShapeTensor()) : (int64_t)getShapeTensorList().size();
+    return c.fail("dtype " + Twine(dtype) + " is not a tensor dtype");
+  if (floatOnly && !isa<FloatType>(elem))
+    return c.fail("dtype " + Twine(dtype) + " must be a floating-point type");
+  if (shapeTensor || !shapeList.empty()) {
+    int64_t n = shapeTensor ? listLen(shapeTensor) : (int64_t)shapeList.size();
     if (isDyn(n))
       return c.fail("the rank of the result is unknown (ShapeTensor has a dynamic length)");
     types.push_back(unknownDims(n, elem));
     return success();
   }
   SmallVector<int64_t> out;
-  for (int64_t d : getShape()) {
+  for (int64_t d : shape) {
     if (d < -1)
       return c.fail("shape entries must be >= -1");
     out.push_back(d == -1 ? kDyn : d);
   }
   types.push_back(tensor(out, elem));
   return success();
+}
+
+LogicalResult FillConstantOp::inferResultTypes(SmallVectorImpl<Type> &types, bool emit) {
+  return creationShape({*this, emit}, getDtype(), getShapeTensor(), getShapeTensorList(),
+                       getShape(), types);
+}
+
+LogicalResult UniformRandomOp::inferResultTypes(SmallVectorImpl<Type> &types, bool emit) {
+  Checker c{*this, emit};
+  if (!(getMin().convertToFloat() <= getMax().convertToFloat()))
+    return c.fail("min (" + llvm::formatv("{0}", getMin().convertToFloat()).str() +
+                  ") must not exceed max (" +
+                  llvm::formatv("{0}", getMax().convertToFloat()).str() + ")");
+  return creationShape(c, getDtype(), getShapeTensor(), getShapeTensorList(), getShape(), types,
+                       /*floatOnly=*/true);
 }
 
 LogicalResult FillAnyLikeOp::inferResultTypes(SmallVectorImpl<Type> &types, bool emit) {
