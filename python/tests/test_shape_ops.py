@@ -150,3 +150,21 @@ def test_scatter(tmp_path, overwrite, dtype):
     b.fetch(b.op("scatter", {"X": [xv], "Ids": [iv], "Updates": [uv]},
                  {"Out": [b.tmp("s", [6, 3], dtype)]}, {"overwrite": overwrite}))
     check(tmp_path, b, [x, ids, upd], want)
+
+
+@pytest.mark.parametrize("axis", [0, 1, -1])
+def test_wide_concat(tmp_path, axis):
+    # More than 8 inputs lower to one tensor.concat (a chain of insert_slices
+    # made one-shot bufferization take minutes): inputs of different sizes
+    # along the axis, a dynamic batch.
+    rng = np.random.default_rng(8)
+    sizes = [1, 3, 2, 5, 1, 4, 2, 2, 3, 1, 6, 2]
+    shapes = [[2 if axis != 0 else s, s if axis != 0 else 3] for s in sizes]
+    xs = [rng.standard_normal(sh).astype(np.float32) for sh in shapes]
+    b = ProgramBuilder()
+    vs = [b.feed("x%d" % i, [-1, sh[1]] if axis != 0 else [-1, 3]) for i, sh in enumerate(shapes)]
+    want = np.concatenate(xs, axis=axis)
+    out = b.tmp("cat", [-1, want.shape[1]] if axis != 0 else [-1, 3])
+    b.op("concat", {"X": vs}, {"Out": [out]}, {"axis": axis})
+    b.fetch(out)
+    check(tmp_path, b, xs, want)

@@ -132,14 +132,34 @@ func.func @partial_broadcast(%x: tensor<2x1x5x8xf32>, %y: tensor<1x3x8x4xf32>) -
 
 // -----
 
-// Negative: NHWC convolutions and dynamic spatial dims are not kernel calls
-// (the linalg lowering rejects NHWC itself, so only the dynamic case is
-// checked here).
+// Tests that a convolution over a dynamic image size is a kernel call too
+// (oneDNN makes a primitive per run-time shape): the result's height and
+// width are (in + pads - (dilation * (k - 1) + 1)) / stride + 1, at least 0.
 // CHECK-LABEL: func.func @dynamic_spatial
+// CHECK: %[[H:.*]] = tensor.dim %arg0, %c2
+// CHECK: %[[HP:.*]] = arith.addi %[[H]], %c-4
+// CHECK: %[[HQ:.*]] = arith.floordivsi %[[HP]], %c2
+// CHECK: %[[HO:.*]] = arith.addi %[[HQ]], %c1
+// CHECK: %[[HM:.*]] = arith.maxsi %[[HO]], %c0
+// CHECK: %[[W:.*]] = tensor.dim %arg0, %c3
+// CHECK: %[[WP:.*]] = arith.addi %[[W]], %c-3
+// CHECK: %[[WM:.*]] = arith.maxsi
+// CHECK: tensor.empty(%[[HM]], %[[WM]]) : tensor<1x6x?x?xf32>
+// CHECK: pd.kernel_call "pdk_conv2d"
+func.func @dynamic_spatial(%x: tensor<1x4x?x?xf32>, %w: tensor<6x4x3x3xf32>) -> tensor<1x6x?x?xf32> {
+  %0 = pd.conv2d %x, %w {strides = array<i32: 2, 2>, paddings = array<i32: 1, 0, 0, 0>, dilations = array<i32: 2, 1>} : (tensor<1x4x?x?xf32>, tensor<6x4x3x3xf32>) -> tensor<1x6x?x?xf32>
+  return %0 : tensor<1x6x?x?xf32>
+}
+
+// -----
+
+// Negative: SAME paddings depend on a dynamic image size, so such a
+// convolution stays generated code (which computes them at run time).
+// CHECK-LABEL: func.func @dynamic_spatial_same
 // CHECK-NOT: pd.kernel_call
 // CHECK: linalg.conv_2d_nchw_fchw
-func.func @dynamic_spatial(%x: tensor<1x4x?x?xf32>, %w: tensor<6x4x3x3xf32>) -> tensor<1x6x?x?xf32> {
-  %0 = pd.conv2d %x, %w : (tensor<1x4x?x?xf32>, tensor<6x4x3x3xf32>) -> tensor<1x6x?x?xf32>
+func.func @dynamic_spatial_same(%x: tensor<1x4x?x?xf32>, %w: tensor<6x4x3x3xf32>) -> tensor<1x6x?x?xf32> {
+  %0 = pd.conv2d %x, %w {padding_algorithm = "SAME"} : (tensor<1x4x?x?xf32>, tensor<6x4x3x3xf32>) -> tensor<1x6x?x?xf32>
   return %0 : tensor<1x6x?x?xf32>
 }
 

@@ -174,9 +174,14 @@ template <typename OpTy> struct ConvToKernel : OpConversionPattern<OpTy> {
     if (op.getDataFormat() == "NHWC" || !floatOk(input) || !(low || isF32(filter)) || !in || !f ||
         in.getRank() != 4 || !f.hasStaticShape() || !floatOk(op.getResult()))
       return r.notifyMatchFailure(op, "not an fp32 or bf16 NCHW convolution with a static filter");
+    // Dynamic image sizes are fine (oneDNN primitives are made per run-time
+    // shape and cached); SAME paddings depend on them, so those convolutions
+    // need static sizes here (generated code computes them at run time).
+    bool same = op.getPaddingAlgorithm() == "SAME";
     for (int64_t i = 1; i < 4; ++i)
-      if (in.isDynamicDim(i) || type.isDynamicDim(i))
-        return r.notifyMatchFailure(op, "only the batch dim may be dynamic");
+      if ((in.isDynamicDim(i) || type.isDynamicDim(i)) && (i == 1 || same))
+        return r.notifyMatchFailure(op, i == 1 ? "dynamic channels"
+                                               : "SAME paddings over a dynamic image size");
     int64_t groups = op.getGroups(), code = activationCode(act);
     if (code < 0 || groups < 1 || in.getDimSize(1) != f.getDimSize(1) * groups ||
         f.getDimSize(0) % groups != 0)
@@ -216,6 +221,24 @@ template <typename OpTy> struct ConvToKernel : OpConversionPattern<OpTy> {
     SmallVector<Value> dyn;
     if (type.isDynamicDim(0))
       dyn.push_back(tensor::DimOp::create(r, loc, input, 0));
+    // A dynamic output size: (in + pads - (dilation * (k - 1) + 1)) / stride
+    // + 1, at least 0 (an image smaller than the window fails in the kernel
+    // with its message).
+    for (int64_t i = 2; i < 4; ++i) {
+      if (!type.isDynamicDim(i))
+        continue;
+      int64_t span = d[i - 2] * (f.getDimSize(i) - 1) + 1;
+      Value size = tensor::DimOp::create(r, loc, input, i);
+      Value padded = arith::AddIOp::create(
+          r, loc, size,
+          arith::ConstantIndexOp::create(r, loc, p[2 * (i - 2)] + p[2 * (i - 2) + 1] - span));
+      Value out = arith::AddIOp::create(
+          r, loc,
+          arith::FloorDivSIOp::create(r, loc, padded,
+                                      arith::ConstantIndexOp::create(r, loc, s[i - 2])),
+          arith::ConstantIndexOp::create(r, loc, 1));
+      dyn.push_back(arith::MaxSIOp::create(r, loc, out, arith::ConstantIndexOp::create(r, loc, 0)));
+    }
     replaceWithCall(r, op, low ? "pdk_conv2d_bf16" : "pdk_conv2d", ops.inputs, ops.slots, ints,
                     floats, dyn);
     return success();
@@ -751,6 +774,9 @@ struct PdKernelLayoutsPass : mlir::pd::impl::PdKernelLayoutsPassBase<PdKernelLay
         return signalPassFailure();
       record.append(*w);
     }
+    if (untimedFlops > 0)
+      record.emplace_back(StringAttr::get(ctx, "untimed_gflop"),
+                          FloatAttr::get(Float64Type::get(ctx), untimedFlops / 1e9));
     fn->setAttr("pd.conv_layout", DictionaryAttr::get(ctx, record));
   }
 
@@ -811,10 +837,32 @@ struct PdKernelLayoutsPass : mlir::pd::impl::PdKernelLayoutsPassBase<PdKernelLay
     return it->second;
   }
 
-  /// The conv calls of `fn` that `keep` accepts; `dynamic` is set when one
-  /// of them has an operand of dynamic shape (then nothing can be timed).
-  static SmallVector<KernelCallOp> convCalls(
-      func::FuncOp fn, bool &dynamic,
+  /// Compile-time timing stops being worth it past this many floating-point
+  /// operations in one pass over the distinct convolutions: each is run 5
+  /// times per candidate, so 2e11 (a few seconds a pass on two cores) bounds
+  /// the timing to about a minute. A VAE decoder at a 224 x 224 latent has
+  /// 100 times that; it then gets the host's default like dynamic shapes.
+  static constexpr double kTimingBudgetFlops = 2e11;
+  /// The floating-point operations of the distinct convolutions last seen
+  /// over the budget (0: none), for the manifest.
+  double untimedFlops = 0;
+
+  /// 2 * output elements * (input channels per group * kernel taps) of a
+  /// static conv call.
+  static double convFlops(KernelCallOp call) {
+    auto out = cast<RankedTensorType>(call.getResult().getType());
+    auto filter = cast<RankedTensorType>(call.getInputs()[call.getSlots()[conv::Filter]].getType());
+    double taps = 1;
+    for (int64_t d : filter.getShape().drop_front())
+      taps *= static_cast<double>(d);
+    return 2.0 * static_cast<double>(out.getNumElements()) * taps;
+  }
+
+  /// The conv calls of `fn` that `keep` accepts; `untimable` is set when
+  /// one of them has an operand of dynamic shape, or when timing them would
+  /// take more than kTimingBudgetFlops a pass (then nothing is timed).
+  SmallVector<KernelCallOp> convCalls(
+      func::FuncOp fn, bool &untimable,
       function_ref<bool(KernelCallOp)> keep = [](KernelCallOp) { return true; }) {
     SmallVector<KernelCallOp> convs;
     fn.walk([&](KernelCallOp call) {
@@ -823,8 +871,26 @@ struct PdKernelLayoutsPass : mlir::pd::impl::PdKernelLayoutsPassBase<PdKernelLay
       convs.push_back(call);
       for (Value v : call->getOperands())
         if (auto t = dyn_cast<RankedTensorType>(v.getType()))
-          dynamic |= !t.hasStaticShape();
+          untimable |= !t.hasStaticShape();
     });
+    if (untimable)
+      return convs;
+    // Distinct configurations only: they are timed once each.
+    std::map<std::vector<int64_t>, double> distinct;
+    for (KernelCallOp call : convs) {
+      std::vector<int64_t> key(call.getInts().begin(), call.getInts().end());
+      for (Value v : call->getOperands())
+        if (auto t = dyn_cast<RankedTensorType>(v.getType()))
+          key.insert(key.end(), t.getShape().begin(), t.getShape().end());
+      distinct[key] = convFlops(call);
+    }
+    double flops = 0;
+    for (auto &entry : distinct)
+      flops += entry.second;
+    if (flops > kTimingBudgetFlops) {
+      untimable = true;
+      untimedFlops = flops;
+    }
     return convs;
   }
 
