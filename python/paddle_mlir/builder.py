@@ -86,8 +86,12 @@ class ProgramBuilder:
         self.vars[name] = v
         return v
 
-    def feed(self, name, shape, dtype="float32"):
+    def feed(self, name, shape, dtype="float32", lod_level=0):
+        """An input; lod_level 1 makes it a batch of variable-length
+        sequences (rows packed along dim 0, lengths given at run time as
+        NAME@lengths)."""
         v = self._add_var(name, shape, dtype)
+        v.lod_level = lod_level
         self.feeds.append(v)
         return v
 
@@ -358,6 +362,7 @@ class ProgramBuilder:
             desc.type.type = fp.VarType.LOD_TENSOR
             desc.type.lod_tensor.tensor.data_type = DTYPES[v.dtype]
             desc.type.lod_tensor.tensor.dims.extend(v.shape)
+            desc.type.lod_tensor.lod_level = getattr(v, "lod_level", 0)
         feed_var, fetch_var = Var("feed", [], ""), Var("fetch", [], "")
         for col in reversed(range(len(self.feeds))):
             block.ops.append(self._op_desc("feed", {"X": [feed_var]}, {"Out": [self.feeds[col]]}, {"col": col}))

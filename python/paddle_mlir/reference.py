@@ -1589,16 +1589,67 @@ OPS.update({
     "deformable_conv": _deformable_conv, "deformable_conv_v1": _deformable_conv,
 })
 
+
+def _sequence_pool(ins, a):
+    """Each sequence (rows of X counted by the lengths) pooled to one row;
+    an empty sequence gives pad_value. MaxIndex: the row of X holding each
+    maximum (MAX), else -1."""
+    if "@lengths" not in ins:
+        raise ValueError("reference: sequence_pool needs a LoD input (X has no sequence lengths)")
+    x, lengths = ins["X"][0], np.asarray(ins["@lengths"][0]).astype(np.int64)
+    if lengths.sum() != x.shape[0] or (lengths < 0).any():
+        raise ValueError("reference: sequence lengths %s do not cover the %d rows of X" % (lengths, x.shape[0]))
+    kind = a.get("pooltype", "AVERAGE")
+    out = np.empty((len(lengths),) + x.shape[1:], x.dtype)
+    index = np.full(out.shape, -1, np.int32)
+    start = 0
+    for s, n in enumerate(lengths):
+        seq = x[start:start + n].astype(np.float64)
+        if n == 0:
+            out[s] = a.get("pad_value", 0.0)
+        elif kind == "AVERAGE":
+            out[s] = seq.sum(0) / n
+        elif kind == "SUM":
+            out[s] = seq.sum(0)
+        elif kind == "SQRT":
+            out[s] = seq.sum(0) / np.sqrt(n)
+        elif kind == "MAX":
+            out[s] = seq.max(0)
+            index[s] = start + seq.argmax(0)
+        elif kind == "LAST":
+            out[s] = seq[-1]
+        else:
+            out[s] = seq[0]
+        start += n
+    return {"Out": out, "MaxIndex": index}
+
+
+# Ops that read the sequence lengths of their LoD input (as ins["@lengths"]),
+# and those whose outputs are no longer sequences of it.
+LOD_OPS = {"sequence_pool"}
+LOD_CONSUMERS = {"sequence_pool"}
+
+OPS.update({"sequence_pool": _sequence_pool})
+
 class Model:
     def __init__(self, program, params):
         self.program, self.params = program, params
         block = program.blocks[0]
         self.feeds = sorted((_attrs(o)["col"], o.outputs[0].arguments[0]) for o in block.ops if o.type == "feed")
         self.fetches = sorted((_attrs(o)["col"], o.inputs[0].arguments[0]) for o in block.ops if o.type == "fetch")
+        levels = {v.name: v.type.lod_tensor.lod_level for v in block.vars if v.type.HasField("lod_tensor")}
+        # A LoD feed (a batch of variable-length sequences, rows packed
+        # along dim 0) takes its sequence lengths as input NAME@lengths.
+        self.lod_feeds = {n for _, n in self.feeds if levels.get(n, 0) >= 1}
 
     @property
     def input_names(self):
-        return [n for _, n in self.feeds]
+        names = []
+        for _, n in self.feeds:
+            names.append(n)
+            if n in self.lod_feeds:
+                names.append(n + "@lengths")
+        return names
 
     @property
     def output_names(self):
@@ -1607,6 +1658,10 @@ class Model:
     def run(self, inputs):
         env = dict(self.params)
         env.update(inputs)
+        # Sequence lengths of the LoD values: from the feeds, then from an
+        # op's first LoD input to its outputs (Paddle's ShareLoD), except
+        # through the ops that pool sequences into rows.
+        lod = {n: np.asarray(inputs[n + "@lengths"]) for n in self.lod_feeds if n + "@lengths" in inputs}
         for op in self.program.blocks[0].ops:
             if op.type in ("feed", "fetch"):
                 continue
@@ -1614,7 +1669,14 @@ class Model:
             if fn is None:
                 raise NotImplementedError("reference: op %r is not implemented" % op.type)
             ins = {v.parameter: [env[n] for n in v.arguments] for v in op.inputs if v.arguments}
+            first = next((lod[n] for v in op.inputs for n in v.arguments if n in lod), None)
+            if first is not None and op.type in LOD_OPS:
+                ins["@lengths"] = [first]
             outs = fn(ins, _attrs(op))
+            if first is not None and op.type not in LOD_CONSUMERS:
+                for v in op.outputs:
+                    for n in v.arguments:
+                        lod[n] = first
             for v in op.outputs:
                 if v.parameter in outs and v.arguments:
                     val = outs[v.parameter]

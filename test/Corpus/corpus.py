@@ -169,10 +169,16 @@ def make_inputs(program, fp, family, seed=0):
     rng = np.random.RandomState(seed)
     inputs = {}
     image_hw = None
+    lengths = {}
     for _, name in feeds:
         t = vars_by_name[name].type.lod_tensor.tensor
         dtype = np_dtype(t.data_type)
         shape = sample_shape(name, t.dims, dtype, family)
+        if vars_by_name[name].type.lod_tensor.lod_level >= 1 and t.dims[0] < 0:
+            # A LoD feed: dim 0 counts the packed rows of the batch's
+            # sequences (one sequence at batch 1), given as NAME@lengths.
+            shape[0] = 16 if np.issubdtype(dtype, np.integer) else 8
+            lengths[name + "@lengths"] = np.array([shape[0]], np.int64)
         if len(shape) == 4 and image_hw is None:
             image_hw = shape[2:]
         inputs[name] = (shape, dtype)
@@ -188,6 +194,8 @@ def make_inputs(program, fp, family, seed=0):
             out[name] = np.ones(shape, dtype)
         else:
             out[name] = rng.rand(*shape).astype(dtype)
+        if name + "@lengths" in lengths:
+            out[name + "@lengths"] = lengths[name + "@lengths"]
     return out
 
 

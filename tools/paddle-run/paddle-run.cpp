@@ -1,6 +1,7 @@
 //===- paddle-run.cpp - run (and time) a compiled model -------------------===//
 //
-//   paddle-run ARTIFACT_DIR|MODEL --input NAME=FILE.npy ... [--output-dir DIR]
+//   paddle-run ARTIFACT_DIR|MODEL --input NAME=FILE.npy ... [--lod NAME=LENGTHS.npy ...]
+//       [--output-dir DIR]
 //       [--iterations N] [--warmup K] [--device cpu|cuda:N] [--devices N] [--params FILE]
 //   paddle-run TRAIN_STEP_DIR --train DATA.npz|DIR [--epochs N] [--resume FILE]
 //       [--save-params DIR] [--save-checkpoint FILE]
@@ -40,6 +41,12 @@ static cl::opt<std::string> modelPath(cl::Positional, cl::desc("ARTIFACT_DIR|MOD
                                       cl::cat(category));
 static cl::list<std::string> inputs("input", cl::desc("An input: NAME=FILE.npy"),
                                     cl::value_desc("NAME=FILE"), cl::cat(category));
+static cl::list<std::string>
+    lods("lod",
+         cl::desc("The sequence lengths of a LoD input (a batch of variable-length sequences, "
+                  "their rows packed along dim 0): NAME=LENGTHS.npy, int64, one per sequence; "
+                  "the same as --input NAME@lengths=LENGTHS.npy"),
+         cl::value_desc("NAME=FILE"), cl::cat(category));
 static cl::opt<std::string> outputDir("output-dir", cl::desc("Write each output as DIR/<name>.npy"),
                                       cl::value_desc("DIR"), cl::cat(category));
 static cl::opt<int> iterations("iterations", cl::desc("Timed runs (prints min/median/p90)"),
@@ -351,7 +358,7 @@ int main(int argc, char **argv) {
     return fail(pdrt_last_error());
 
   if (!trainData.empty()) {
-    if (!inputs.empty() || !outputDir.empty() || iterations.getNumOccurrences() ||
+    if (!inputs.empty() || !lods.empty() || !outputDir.empty() || iterations.getNumOccurrences() ||
         warmup.getNumOccurrences())
       return fail("--train takes its inputs from DATA; it does not combine with --input, "
                   "--output-dir, --iterations or --warmup");
@@ -363,11 +370,16 @@ int main(int argc, char **argv) {
       return fail("--" + o->ArgStr.str() + " only applies with --train");
 
   std::map<std::string, npy::Array> arrays;
-  for (const std::string &spec : inputs) {
+  std::vector<std::pair<std::string, std::string>> specs; // (flag, NAME=FILE)
+  for (const std::string &spec : inputs)
+    specs.push_back({"input", spec});
+  for (const std::string &spec : lods)
+    specs.push_back({"lod", spec});
+  for (const auto &[flag, spec] : specs) {
     size_t eq = spec.find('=');
     if (eq == std::string::npos || eq == 0)
-      return fail("--input " + spec + ": expected NAME=FILE.npy");
-    std::string name = spec.substr(0, eq), error;
+      return fail("--" + flag + " " + spec + ": expected NAME=FILE.npy");
+    std::string name = spec.substr(0, eq) + (flag == "lod" ? "@lengths" : ""), error;
     npy::Array &a = arrays[name];
     if (!npy::read(spec.substr(eq + 1), a, error))
       return fail("input '" + name + "': " + error);

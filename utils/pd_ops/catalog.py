@@ -747,6 +747,17 @@ OPS = [
        "bilinear RoI pooling: each box (of the image RoisNum assigns it) averaged over a grid of samples "
        "per output bin",
        "%y = pd.roi_align %x, %rois RoisNum(%n) {pooled_height = 7 : i32, pooled_width = 7 : i32} : (tensor<?x256x32x32xf32>, tensor<?x4xf32>, tensor<?xi32>) -> tensor<?x256x7x7xf32>"),
+    # ---------------------------------------------------------------- LoD sequences
+    # A batch of variable-length sequences is its rows packed along dim 0
+    # plus the sequence lengths: an extra @main argument of every LoD feed.
+    # `Lengths` (LOD_SLOTS) is not a Paddle slot: the importer passes the
+    # lengths of the op's LoD input there and the exporter leaves it out.
+    Op("sequence_pool", ["X:float", "Lengths:index?"], ["Out:float", "MaxIndex:index?"],
+       [A("pooltype", "str", "AVERAGE", choices=("AVERAGE", "SUM", "SQRT", "MAX", "LAST", "FIRST")),
+        A("pad_value", "f32", 0.0), A("is_test", "bool", False)], "custom",
+       "pools each sequence of a LoD batch (X [T, ...] packed, Lengths [N]) to one row of Out [N, ...]; "
+       "an empty sequence gives pad_value; MaxIndex: the row of each maximum (MAX), else -1",
+       "%y = pd.sequence_pool %x Lengths(%n) {pooltype = \"SUM\"} : (tensor<?x9xf32>, tensor<?xi64>) -> tensor<?x9xf32>"),
     # ---------------------------------------------------------------- quantization (QAT programs)
     Op("fake_quantize_moving_average_abs_max", ["X:float", "InScale:float", "InAccum:float?", "InState:float?"],
        ["Out:float", "OutScale:float"], FAKE_QUANT_MA, "custom",
@@ -820,6 +831,11 @@ OPS = [
 FOLDERS = {"assign", "scale", "cast", "dropout", "transpose2", "reshape2", "shape", "expand_v2", "tile",
            "fill_constant", "squeeze2", "unsqueeze2", "flatten_contiguous_range", "slice", "concat",
            "elementwise_add", "elementwise_sub", "elementwise_mul"}
+
+# Operand slots the compiler adds that Paddle's programs do not have: the
+# sequence lengths of an op's LoD input (the importer fills them, the
+# exporter leaves them out and marks the feed's LoD level instead).
+LOD_SLOTS = {"Lengths"}
 
 # Ops with hand-written canonicalization patterns.
 CANONICALIZERS = {"transpose2", "reshape2"}

@@ -216,6 +216,12 @@ def generate():
         'include "PaddleMLIR/Dialect/Pd/IR/PdBase.td"',
         "",
     ]
+    for op in catalog.OPS:
+        for slot in op.ins:
+            name = slot.split(":")[0].split("=")[0]
+            if name in catalog.LOD_SLOTS and not slot.endswith("?"):
+                raise SystemExit("%s: LoD slot %s must be optional (Paddle programs lack it)"
+                                 % (op.name, name))
     unknown = (catalog.FOLDERS | catalog.CANONICALIZERS) - set(names)
     if unknown:
         raise SystemExit("FOLDERS/CANONICALIZERS name ops not in the catalogue: %s" % sorted(unknown))

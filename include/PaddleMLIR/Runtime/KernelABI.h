@@ -289,6 +289,19 @@ enum ElemKind : int64_t { F32, F64, I32, I64 };
 constexpr int64_t NumFloats = 0;
 } // namespace unique
 
+/// pdk_sequence_pool: pools each sequence of a LoD batch. X [T, D...] packs
+/// the rows of N sequences whose lengths are Lengths [N] (int64, summing
+/// to T); the destination is [N, D...]: f32 pooled values, or with
+/// Index = 1 the i32 row of X holding each maximum (MAX; -1 for the other
+/// pool types and for empty sequences). An empty sequence pools to
+/// PadValue.
+namespace seqpool {
+enum Slot : int64_t { X, Lengths, NumSlots };
+enum Int : int64_t { PoolType, Index, NumInts };
+enum Float : int64_t { PadValue, NumFloats };
+enum Type : int64_t { Average, Sum, Sqrt, Max, Last, First };
+} // namespace seqpool
+
 /// pdk_nonzero: the row-major positions of the non-zero bytes of an i1 (one
 /// byte per element) tensor. The destination is i64 [1 + numel]: the
 /// count, then the flat positions in increasing order.

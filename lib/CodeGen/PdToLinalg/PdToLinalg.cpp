@@ -48,6 +48,7 @@ struct ConvertPdToLinalgPass : impl::ConvertPdToLinalgPassBase<ConvertPdToLinalg
       populatePdQuantToLinalgPatterns(patterns);
       populatePdMetricsToLinalgPatterns(patterns);
       populatePdSamplingToLinalgPatterns(patterns);
+      populatePdSequenceToLinalgPatterns(patterns);
       populatePdTrainToLinalgPatterns(patterns);
       populatePdLowPrecisionToF32Patterns(patterns);
       if (onednn)

@@ -390,6 +390,10 @@ LogicalResult Exporter::exportOp(Operation *op) {
                         " operands)");
   unsigned idx = 0;
   for (auto [slot, n] : llvm::zip(spec->inputs, sizes)) {
+    if (isLodSlot(slot.name)) {
+      idx += n; // the lengths travel as the LoD of the feed they come from
+      continue;
+    }
     if (n == 0)
       continue;
     auto *v = desc->add_inputs();
@@ -507,14 +511,22 @@ LogicalResult Exporter::run(StringRef dir, StringRef stem,
   }
 
   // Feeds, prepended in reverse col order as Paddle's save_inference_model does.
+  // The sequence lengths of a LoD feed (pd.lod_of) are no feed of their
+  // own: the feed's variable gets LoD level 1 instead.
   Block &body = main.getBody().front();
+  SmallVector<BlockArgument> feedArgs;
   for (auto [i, arg] : llvm::enumerate(body.getArguments())) {
+    if (main.getArgAttr(i, "pd.lod_of"))
+      continue;
     auto nameAttr = main.getArgAttrOfType<StringAttr>(i, "pd.name");
     std::string name =
         claim(arg, nameAttr ? nameAttr.getValue().str() : "feed_" + std::to_string(i));
-    addVar(name, arg.getType());
+    pdp::VarDesc *var = addVar(name, arg.getType());
+    if (i + 1 < body.getNumArguments() && main.getArgAttr(i + 1, "pd.lod_of"))
+      var->mutable_type()->mutable_lod_tensor()->set_lod_level(1);
+    feedArgs.push_back(arg);
   }
-  for (int64_t i = body.getNumArguments() - 1; i >= 0; --i) {
+  for (int64_t i = feedArgs.size() - 1; i >= 0; --i) {
     auto *op = block->add_ops();
     op->set_type("feed");
     auto *x = op->add_inputs();
@@ -522,7 +534,7 @@ LogicalResult Exporter::run(StringRef dir, StringRef stem,
     x->add_arguments("feed");
     auto *out = op->add_outputs();
     out->set_parameter("Out");
-    out->add_arguments(names[body.getArgument(i)]);
+    out->add_arguments(names[feedArgs[i]]);
     auto *col = op->add_attrs();
     col->set_name("col");
     col->set_type(pdp::INT);

@@ -141,6 +141,10 @@ private:
   /// is computed from them): Paddle's VarDescs hold compile-time guesses for
   /// them (Fluid writes [M, 6] for multiclass_nms's Out), never their size.
   llvm::DenseSet<Value> dataSized;
+  /// The sequence lengths of each value that is a LoD batch (rows packed
+  /// along dim 0): a LoD feed's extra argument, passed on as Paddle shares
+  /// LoD (from an op's first LoD input to its results).
+  llvm::DenseMap<Value, Value> lodLengths;
   llvm::StringMap<ml_program::GlobalOp> globals;
   ModuleOp module;
   func::FuncOp func;
@@ -520,7 +524,7 @@ static StringRef unsupportedKind(StringRef type) {
                           "increment", "is_empty", "select_input", "select_output"},
                          type))
     return "a control-flow op";
-  if (llvm::is_contained({"unique", "nonzero", "collect_fpn_proposals"}, type))
+  if (type == "nonzero")
     return "an op whose output size depends on the data";
   return "";
 }
@@ -541,6 +545,14 @@ LogicalResult Importer::importOp(const pdp::OpDesc &op, int index) {
                        return s.arity != PdSlotArity::Required;
                      }) > 1;
   for (const PdSlotSpec &slot : spec->inputs) {
+    if (isLodSlot(slot.name)) {
+      // Not in Paddle's program: the lengths of the op's LoD input.
+      Value lengths = state.operands.empty() ? Value() : lodLengths.lookup(state.operands[0]);
+      if (lengths)
+        state.addOperands(lengths);
+      segments.push_back(lengths ? 1 : 0);
+      continue;
+    }
     const pdp::OpDesc::Var *v = findSlot(op.inputs(), slot.name);
     int n = v ? v->arguments_size() : 0;
     if (slot.arity == PdSlotArity::Required && n != 1)
@@ -640,6 +652,15 @@ LogicalResult Importer::importOp(const pdp::OpDesc &op, int index) {
   }
   for (auto [name, result] : llvm::zip(outNames, created->getResults()))
     env[name] = result;
+  // LoD: a sequence op's pooled rows are no longer sequences; any other op
+  // passes on the LoD of its first LoD input.
+  if (!isa<SequencePoolOp>(created))
+    for (Value operand : created->getOperands())
+      if (Value lengths = lodLengths.lookup(operand)) {
+        for (OpResult result : created->getResults())
+          lodLengths[result] = lengths;
+        break;
+      }
   return success();
 }
 
@@ -711,8 +732,12 @@ OwningOpRef<ModuleOp> Importer::run() {
   if (failed(loadParams(params)))
     return nullptr;
 
+  // A LoD feed (lod_level 1: a batch of variable-length sequences, rows
+  // packed along dim 0) takes its sequence lengths as one more argument
+  // right after it: NAME@lengths, int64 [N], marked pd.lod_of = NAME.
   SmallVector<Type> argTypes;
   SmallVector<Attribute> argAttrs;
+  SmallVector<bool> isLengths;
   for (const auto &[col, name] : feeds) {
     auto it = vars.find(name);
     if (it == vars.end()) {
@@ -724,13 +749,35 @@ OwningOpRef<ModuleOp> Importer::run() {
       return nullptr;
     argTypes.push_back(*type);
     argAttrs.push_back(b.getDictionaryAttr(b.getNamedAttr("pd.name", b.getStringAttr(name))));
+    isLengths.push_back(false);
+    int lodLevel =
+        it->second->type().has_lod_tensor() ? it->second->type().lod_tensor().lod_level() : 0;
+    if (lodLevel > 1) {
+      emitError(fileLoc()) << "feed '" << name << "' has LoD level " << lodLevel
+                           << "; only level-1 sequences (one lengths list) are supported yet";
+      return nullptr;
+    }
+    if (lodLevel == 1) {
+      argTypes.push_back(RankedTensorType::get({ShapedType::kDynamic}, b.getI64Type()));
+      argAttrs.push_back(
+          b.getDictionaryAttr({b.getNamedAttr("pd.name", b.getStringAttr(name + "@lengths")),
+                               b.getNamedAttr("pd.lod_of", b.getStringAttr(name))}));
+      isLengths.push_back(true);
+    }
   }
   b.setInsertionPointToEnd(module.getBody());
   func = func::FuncOp::create(b, fileLoc(), "main", b.getFunctionType(argTypes, {}));
   func.setAllArgAttrs(argAttrs);
   Block *entry = func.addEntryBlock();
-  for (auto [i, feed] : llvm::enumerate(feeds))
-    env[feed.second] = entry->getArgument(i);
+  {
+    unsigned arg = 0;
+    for (const auto &feed : feeds) {
+      Value data = entry->getArgument(arg++);
+      env[feed.second] = data;
+      if (arg < isLengths.size() && isLengths[arg])
+        lodLengths[data] = entry->getArgument(arg++);
+    }
+  }
   b.setInsertionPointToEnd(entry);
 
   for (int i = 0; i < block.ops_size(); ++i) {

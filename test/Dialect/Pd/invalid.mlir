@@ -2229,3 +2229,21 @@ func.func @negative_deformable_groups(%x: tensor<1x8x16x16xf32>, %o: tensor<1x54
   %0 = pd.deformable_conv_v1 %x, %o, %w {paddings = array<i32: 1, 1>, deformable_groups = 3 : i32} : (tensor<1x8x16x16xf32>, tensor<1x54x16x16xf32>, tensor<16x8x3x3xf32>) -> tensor<1x16x16x16xf32>
   return
 }
+
+// -----
+
+// Tests that sequence_pool needs the sequence lengths of a LoD input.
+func.func @negative_sequence_pool_lod(%x: tensor<?x9xf32>) {
+  // expected-error @+1 {{needs the sequence lengths of a LoD input; X carries no LoD}}
+  %0 = pd.sequence_pool %x {pooltype = "SUM"} : (tensor<?x9xf32>) -> tensor<?x9xf32>
+  return
+}
+
+// -----
+
+// Tests that sequence_pool's lengths are one list.
+func.func @negative_sequence_pool_lengths(%x: tensor<?x9xf32>, %n: tensor<2x2xi64>) {
+  // expected-error @+1 {{Lengths must have rank 1, got 2}}
+  %0 = pd.sequence_pool %x Lengths(%n) {pooltype = "SUM"} : (tensor<?x9xf32>, tensor<2x2xi64>) -> tensor<2x9xf32>
+  return
+}

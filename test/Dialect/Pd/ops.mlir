@@ -1800,3 +1800,13 @@ func.func @random_unique_fpn_deformable(%x: tensor<?x8xf32>, %i: tensor<?x8xi64>
   %6 = pd.deformable_conv_v1 %img, %off, %w {paddings = array<i32: 1, 1>, deformable_groups = 1 : i32} : (tensor<?x8x16x16xf32>, tensor<?x18x16x16xf32>, tensor<16x8x3x3xf32>) -> tensor<?x16x16x16xf32>
   return
 }
+
+// Tests that sequence_pool round-trips with its sequence lengths and MaxIndex.
+// CHECK-LABEL: func.func @sequences
+// CHECK: pd.sequence_pool %arg0 Lengths(%arg1) {pooltype = "SUM"} : (tensor<?x9xf32>, tensor<?xi64>) -> tensor<?x9xf32>
+// CHECK: pd.sequence_pool %arg0 Lengths(%arg1) {is_test = true, pooltype = "MAX"} : (tensor<?x9xf32>, tensor<?xi64>) -> (tensor<?x9xf32>, tensor<?x9xi32>)
+func.func @sequences(%x: tensor<?x9xf32>, %n: tensor<?xi64>) {
+  %0 = pd.sequence_pool %x Lengths(%n) {pooltype = "SUM"} : (tensor<?x9xf32>, tensor<?xi64>) -> tensor<?x9xf32>
+  %1:2 = pd.sequence_pool %x Lengths(%n) {pooltype = "MAX", is_test = true} : (tensor<?x9xf32>, tensor<?xi64>) -> (tensor<?x9xf32>, tensor<?x9xi32>)
+  return
+}

@@ -36,6 +36,12 @@ struct PdOpSpec {
   std::vector<PdAttrSpec> attrs;
 };
 
+/// Whether an input slot is one the compiler adds rather than Paddle
+/// (catalog.py's LOD_SLOTS): the sequence lengths of the op's LoD input,
+/// filled by the importer from the LoD feed they come from and left out by
+/// the exporter.
+inline bool isLodSlot(llvm::StringRef slot) { return slot == "Lengths"; }
+
 /// Every op of the catalogue (including the fused ops).
 llvm::ArrayRef<PdOpSpec> allPdOpSpecs();
 /// The entry for a Paddle operator type, or null when pd has no such op.

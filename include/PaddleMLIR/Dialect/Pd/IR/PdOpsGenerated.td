@@ -5436,6 +5436,30 @@ def Pd_RoiAlignOp : Pd_Op<"roi_align"> {
   let assemblyFormat = "$X `,` $ROIs (`RoisNum` `(` $RoisNum^ `)`)? attr-dict `:` functional-type(operands, results)";
 }
 
+def Pd_SequencePoolOp : Pd_Op<"sequence_pool"> {
+  let summary = "pools each sequence of a LoD batch (X [T, ...] packed, Lengths [N]) to one row of Out [N, ...]; an empty sequence gives pad_value; MaxIndex: the row of each maximum (MAX), else -1";
+  let description = [{
+    Paddle operator `sequence_pool`: pools each sequence of a LoD batch (X [T, ...] packed, Lengths [N]) to one row of Out [N, ...]; an empty sequence gives pad_value; MaxIndex: the row of each maximum (MAX), else -1.
+
+    Input slots: X, Lengths (optional). Output slots: Out, MaxIndex.
+
+    Example:
+
+    ```mlir
+    %y = pd.sequence_pool %x Lengths(%n) {pooltype = "SUM"} : (tensor<?x9xf32>, tensor<?xi64>) -> tensor<?x9xf32>
+    ```
+  }];
+  let arguments = (ins
+    Pd_FloatTensor:$X,
+    Optional<Pd_IndexTensor>:$Lengths,
+    DefaultValuedStrAttr<ConfinedAttr<StrAttr, [Pd_StrIn<["AVERAGE", "SUM", "SQRT", "MAX", "LAST", "FIRST"]>]>, "AVERAGE">:$pooltype,
+    DefaultValuedAttr<F32Attr, "0.0">:$pad_value,
+    DefaultValuedAttr<BoolAttr, "false">:$is_test
+  );
+  let results = (outs Pd_FloatTensor:$Out, Optional<Pd_IndexTensor>:$MaxIndex);
+  let assemblyFormat = "$X (`Lengths` `(` $Lengths^ `)`)? attr-dict `:` functional-type(operands, results)";
+}
+
 def Pd_FakeQuantizeMovingAverageAbsMaxOp : Pd_Op<"fake_quantize_moving_average_abs_max", [AttrSizedOperandSegments]> {
   let summary = "quantizes x to bit_length-bit integers (stored as float) with a moving-average abs-max scale";
   let description = [{

@@ -1,0 +1,99 @@
+//===- Sequence.cpp - pdk_sequence_pool: LoD sequence kernels -------------===//
+//
+// Ops over a batch of variable-length sequences (rows packed along dim 0,
+// lengths per sequence), written as described at seqpool:: in
+// KernelABI.h. The lengths come from the user at run time, so they are
+// checked here against the packed rows before anything is read.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Common.h"
+
+#include <cmath>
+
+using namespace pdk;
+
+extern "C" PDK_EXPORT void pdk_sequence_pool(const int64_t *ptrs, const int64_t *ints,
+                                             const float *floats) {
+  const float *x = static_cast<const float *>(ptrAt(ptrs, seqpool::X));
+  const int64_t *lengths = static_cast<const int64_t *>(ptrAt(ptrs, seqpool::Lengths));
+  void *out = ptrAt(ptrs, seqpool::NumSlots);
+  Dims dims(ints + seqpool::NumInts);
+  const int64_t *xd = dims.next(), *ld = dims.next(), *od = dims.next();
+  bool index = ints[seqpool::Index] != 0;
+  clearDestination(out, od, index ? sizeof(int32_t) : sizeof(float));
+  if (!kernelError.empty())
+    return;
+  int64_t rows = xd[0], n = ld[0], width = 1;
+  for (int64_t i = 1; i < xd[-1]; ++i)
+    width *= xd[i];
+  if (ld[-1] != 1 || od[0] != n) {
+    kernelError = "sequence_pool: Lengths must be [N] and the result [N, ...]";
+    return;
+  }
+  int64_t total = 0;
+  for (int64_t s = 0; s < n; ++s) {
+    if (lengths[s] < 0) {
+      kernelError = "sequence_pool: sequence " + std::to_string(s) + " has a negative length (" +
+                    std::to_string(lengths[s]) + ")";
+      return;
+    }
+    total += lengths[s];
+  }
+  if (total != rows) {
+    kernelError = "sequence_pool: the sequence lengths sum to " + std::to_string(total) +
+                  " but X has " + std::to_string(rows) + " rows";
+    return;
+  }
+  auto type = static_cast<seqpool::Type>(ints[seqpool::PoolType]);
+  float pad = floats[seqpool::PadValue];
+  int64_t start = 0;
+  for (int64_t s = 0; s < n; start += lengths[s], ++s) {
+    int64_t len = lengths[s];
+    const float *seq = x + start * width;
+    if (index) {
+      int32_t *idx = static_cast<int32_t *>(out) + s * width;
+      for (int64_t j = 0; j < width; ++j) {
+        int64_t best = -1;
+        if (type == seqpool::Max)
+          for (int64_t r = 0; r < len; ++r)
+            if (best < 0 || seq[r * width + j] > x[best * width + j])
+              best = start + r;
+        idx[j] = static_cast<int32_t>(best);
+      }
+      continue;
+    }
+    float *y = static_cast<float *>(out) + s * width;
+    for (int64_t j = 0; j < width; ++j) {
+      if (len == 0) {
+        y[j] = pad;
+        continue;
+      }
+      switch (type) {
+      case seqpool::Last:
+        y[j] = seq[(len - 1) * width + j];
+        break;
+      case seqpool::First:
+        y[j] = seq[j];
+        break;
+      case seqpool::Max: {
+        float m = seq[j];
+        for (int64_t r = 1; r < len; ++r)
+          m = seq[r * width + j] > m ? seq[r * width + j] : m;
+        y[j] = m;
+        break;
+      }
+      default: {
+        float sum = 0.f;
+        for (int64_t r = 0; r < len; ++r)
+          sum += seq[r * width + j];
+        if (type == seqpool::Average)
+          sum /= static_cast<float>(len);
+        else if (type == seqpool::Sqrt)
+          sum /= std::sqrt(static_cast<float>(len));
+        y[j] = sum;
+      }
+      }
+    }
+  }
+}
