@@ -132,7 +132,7 @@ func.func @shape_arithmetic(%x: tensor<2x1024x3x4xf32>) -> (tensor<?x1024x?xf32>
   // [n, 8 * hw, hw - 11] as int64 through a concat and a cast.
   %n1 = pd.reshape2 %n {shape = array<i32: 1>} : (tensor<i32>) -> tensor<1xi32>
   %hw1 = pd.reshape2 %hw {shape = array<i32: 1>} : (tensor<i32>) -> tensor<1xi32>
-  %eight = pd.fill_constant {dtype = 2 : i32, shape = array<i64: 1>, value = 8.0 : f32} : () -> tensor<1xi32>
+  %eight = pd.fill_constant {dtype = 2 : i32, shape = array<i64: 1>, str_value = "8", value = 0.0 : f32} : () -> tensor<1xi32>
   %p = pd.elementwise_mul %hw1, %eight : (tensor<1xi32>, tensor<1xi32>) -> tensor<1xi32>
   %eleven = pd.fill_constant {dtype = 2 : i32, shape = array<i64: 1>, value = 11.0 : f32} : () -> tensor<1xi32>
   %q = pd.elementwise_sub %hw1, %eleven : (tensor<1xi32>, tensor<1xi32>) -> tensor<1xi32>

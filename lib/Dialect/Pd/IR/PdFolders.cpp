@@ -239,11 +239,14 @@ OpFoldResult FillConstantOp::fold(FoldAdaptor) {
   StringRef text = getStrValue();
   if (!text.empty()) {
     if (auto i = dyn_cast<IntegerType>(elem)) {
-      APInt exact;
+      // As a signed 64-bit number: StringRef's APInt parse gives "8" four
+      // bits, which would read back as -8.
+      int64_t exact;
       if (i.getWidth() == 1 || text.getAsInteger(10, exact))
         return {};
       return DenseElementsAttr::get(
-          type, Attribute(IntegerAttr::get(i, exact.sextOrTrunc(i.getWidth()))));
+          type, Attribute(IntegerAttr::get(i, APInt(64, exact, /*isSigned=*/true)
+                                                  .sextOrTrunc(i.getWidth()))));
     }
     if (text.getAsDouble(v))
       return {};
