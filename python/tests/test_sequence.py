@@ -148,3 +148,14 @@ def test_sequence_pool_needs_lod(tmp_path):
     p = subprocess.run([tool("paddle-translate"), "--import-paddle", model], capture_output=True, text=True)
     assert 0 < p.returncode < 128
     assert "needs the sequence lengths of a LoD input; X carries no LoD" in p.stderr, p.stderr
+
+
+def test_lod_level_two_is_refused(tmp_path):
+    b = ProgramBuilder()
+    xv = b.feed("x", [-1, 3], lod_level=2)            # sequences of sequences
+    b.fetch(b._simple("relu", xv))
+    model = str(tmp_path / "m")
+    b.save(model)
+    p = subprocess.run([tool("paddle-translate"), "--import-paddle", model], capture_output=True, text=True)
+    assert 0 < p.returncode < 128
+    assert "feed 'x' has LoD level 2; only level-1 sequences" in p.stderr, p.stderr

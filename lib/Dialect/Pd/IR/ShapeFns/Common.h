@@ -16,6 +16,7 @@
 #include "mlir/IR/BuiltinTypes.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallSet.h"
+#include "llvm/Support/FormatVariadic.h"
 
 #include <array>
 #include <string>
@@ -85,6 +86,44 @@ struct Checker {
     return success();
   }
 };
+
+/// The join of inputs that must share one shape and element type (sum,
+/// stack): each dim static where any input has it static. `rankMsg` when
+/// ranks or element types differ, `shapeMsg` when a static dim conflicts.
+inline FailureOr<SmallVector<int64_t>> joinSameShape(const Checker &c, ValueRange xs,
+                                                     StringRef rankMsg, StringRef shapeMsg) {
+  if (xs.empty()) {
+    (void)c.fail("needs at least one input");
+    return failure();
+  }
+  auto first = rt(xs.front());
+  SmallVector<int64_t> shape(first.getShape());
+  for (Value v : xs) {
+    auto t = rt(v);
+    if (t.getRank() != first.getRank() || t.getElementType() != first.getElementType()) {
+      (void)c.fail(rankMsg);
+      return failure();
+    }
+    for (int64_t i = 0; i < t.getRank(); ++i) {
+      if (conflict(shape[i], t.getDimSize(i))) {
+        (void)c.fail(shapeMsg);
+        return failure();
+      }
+      if (isDyn(shape[i]))
+        shape[i] = t.getDimSize(i);
+    }
+  }
+  return shape;
+}
+
+/// uniform_random(_batch_size_like): min must not exceed max.
+inline LogicalResult uniformRange(const Checker &c, APFloat min, APFloat max) {
+  float lo = min.convertToFloat(), hi = max.convertToFloat();
+  if (lo <= hi)
+    return success();
+  return c.fail("min (" + llvm::formatv("{0}", lo).str() + ") must not exceed max (" +
+                llvm::formatv("{0}", hi).str() + ")");
+}
 
 inline int64_t channelDim(StringRef layout, int64_t rank) {
   return layout == "NHWC" || layout == "NDHWC" ? rank - 1 : 1;

@@ -8,7 +8,6 @@
 #include "Common.h"
 
 #include "PaddleMLIR/Dialect/Pd/IR/Einsum.h"
-#include "llvm/Support/FormatVariadic.h"
 
 #include <cmath>
 
@@ -135,10 +134,8 @@ LogicalResult FillConstantBatchSizeLikeOp::inferResultTypes(SmallVectorImpl<Type
 LogicalResult UniformRandomBatchSizeLikeOp::inferResultTypes(SmallVectorImpl<Type> &types,
                                                              bool emit) {
   Checker c{*this, emit};
-  if (!(getMin().convertToFloat() <= getMax().convertToFloat()))
-    return c.fail("min (" + llvm::formatv("{0}", getMin().convertToFloat()).str() +
-                  ") must not exceed max (" +
-                  llvm::formatv("{0}", getMax().convertToFloat()).str() + ")");
+  if (failed(uniformRange(c, getMin(), getMax())))
+    return failure();
   return batchSizeLikeShape(c, getInput(), getDtype(), getShape(), getInputDimIdx(),
                             getOutputDimIdx(), types, /*floatOnly=*/true);
 }

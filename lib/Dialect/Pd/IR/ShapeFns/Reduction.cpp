@@ -156,23 +156,11 @@ PD_ANY_ELEMENT_TEST(IsfiniteOp)
 #undef PD_ANY_ELEMENT_TEST
 
 LogicalResult SumOp::inferResultTypes(SmallVectorImpl<Type> &types, bool emit) {
-  Checker c{*this, emit};
-  if (getX().empty())
-    return c.fail("needs at least one input");
-  auto first = rt(getX().front());
-  SmallVector<int64_t> shape(first.getShape());
-  for (Value v : getX()) {
-    auto t = rt(v);
-    if (t.getElementType() != first.getElementType() || t.getRank() != first.getRank())
-      return c.fail("all inputs must have the same shape and element type");
-    for (int64_t i = 0; i < t.getRank(); ++i) {
-      if (conflict(shape[i], t.getDimSize(i)))
-        return c.fail("all inputs must have the same shape and element type");
-      if (isDyn(shape[i]))
-        shape[i] = t.getDimSize(i);
-    }
-  }
-  types.push_back(tensor(shape, first.getElementType()));
+  const char *msg = "all inputs must have the same shape and element type";
+  FailureOr<SmallVector<int64_t>> shape = joinSameShape({*this, emit}, getX(), msg, msg);
+  if (failed(shape))
+    return failure();
+  types.push_back(tensor(*shape, rt(getX().front()).getElementType()));
   return success();
 }
 

@@ -8,7 +8,6 @@
 #include "Common.h"
 
 #include "PaddleMLIR/Dialect/Pd/IR/Einsum.h"
-#include "llvm/Support/FormatVariadic.h"
 
 #include <cmath>
 
@@ -346,21 +345,13 @@ LogicalResult EinsumOp::inferResultTypes(SmallVectorImpl<Type> &types, bool emit
 
 LogicalResult StackOp::inferResultTypes(SmallVectorImpl<Type> &types, bool emit) {
   Checker c{*this, emit};
-  if (getX().empty())
-    return c.fail("needs at least one input");
+  FailureOr<SmallVector<int64_t>> joined =
+      joinSameShape(c, getX(), "all inputs must have the same rank and element type",
+                    "all inputs must have the same shape");
+  if (failed(joined))
+    return failure();
+  SmallVector<int64_t> shape = *joined;
   auto first = rt(getX().front());
-  SmallVector<int64_t> shape(first.getShape());
-  for (Value v : getX()) {
-    auto t = rt(v);
-    if (t.getRank() != first.getRank() || t.getElementType() != first.getElementType())
-      return c.fail("all inputs must have the same rank and element type");
-    for (int64_t i = 0; i < t.getRank(); ++i) {
-      if (conflict(shape[i], t.getDimSize(i)))
-        return c.fail("all inputs must have the same shape");
-      if (isDyn(shape[i]))
-        shape[i] = t.getDimSize(i);
-    }
-  }
   auto axis = c.axis(getAxis(), first.getRank() + 1);
   if (failed(axis))
     return failure();
@@ -762,10 +753,8 @@ LogicalResult FillConstantOp::inferResultTypes(SmallVectorImpl<Type> &types, boo
 
 LogicalResult UniformRandomOp::inferResultTypes(SmallVectorImpl<Type> &types, bool emit) {
   Checker c{*this, emit};
-  if (!(getMin().convertToFloat() <= getMax().convertToFloat()))
-    return c.fail("min (" + llvm::formatv("{0}", getMin().convertToFloat()).str() +
-                  ") must not exceed max (" +
-                  llvm::formatv("{0}", getMax().convertToFloat()).str() + ")");
+  if (failed(uniformRange(c, getMin(), getMax())))
+    return failure();
   return creationShape(c, getDtype(), getShapeTensor(), getShapeTensorList(), getShape(), types,
                        /*floatOnly=*/true);
 }
