@@ -1624,12 +1624,130 @@ def _sequence_pool(ins, a):
     return {"Out": out, "MaxIndex": index}
 
 
+def _sequence_conv(ins, a):
+    """Out[s + t] = context(t) @ Filter for row t of the sequence starting
+    at row s: the concatenation of rows t + contextStart + k, k < contextLength,
+    a zero row where that falls outside the sequence."""
+    if "@lengths" not in ins:
+        raise ValueError("reference: sequence_conv needs a LoD input (X has no sequence lengths)")
+    if a.get("paddingTrainable", False):
+        raise ValueError("reference: sequence_conv with paddingTrainable is not supported")
+    if a.get("contextStride", 1) != 1:
+        raise ValueError("reference: sequence_conv contextStride must be 1, got %d" % a["contextStride"])
+    x, lengths = ins["X"][0], np.asarray(ins["@lengths"][0]).astype(np.int64)
+    if lengths.sum() != x.shape[0] or (lengths < 0).any():
+        raise ValueError("reference: sequence lengths %s do not cover the %d rows of X" % (lengths, x.shape[0]))
+    w = ins["Filter"][0].astype(np.float64)
+    start, size = a.get("contextStart", 0), a.get("contextLength", 1)
+    d = x.shape[1]
+    if w.shape[0] != size * d:
+        raise ValueError("reference: sequence_conv Filter has %d rows, expected contextLength * %d = %d"
+                         % (w.shape[0], d, size * d))
+    ctx = np.zeros((x.shape[0], size * d))
+    s = 0
+    for n in lengths:
+        for t in range(n):
+            for k in range(size):
+                j = t + start + k
+                if 0 <= j < n:
+                    ctx[s + t, k * d:(k + 1) * d] = x[s + j]
+        s += n
+    return {"Out": (ctx @ w).astype(x.dtype)}
+
+
+_RNN_GATES = {"LSTM": 4, "GRU": 3, "RNN_TANH": 1, "RNN_RELU": 1}
+
+
+def _rnn_cell(mode, x, h, c, w_ih, w_hh, b_ih, b_hh):
+    """One step of a cell on a batch: (h', c'); c is None except for LSTM."""
+    sig = lambda v: 1 / (1 + np.exp(-v))
+    gx, gh = x @ w_ih.T + b_ih, h @ w_hh.T + b_hh
+    if mode == "LSTM":
+        i, f, g, o = np.split(gx + gh, 4, axis=1)
+        c = sig(f) * c + sig(i) * np.tanh(g)
+        return sig(o) * np.tanh(c), c
+    if mode == "GRU":
+        xr, xz, xc = np.split(gx, 3, axis=1)
+        hr, hz, hc = np.split(gh, 3, axis=1)
+        r, z = sig(xr + hr), sig(xz + hz)
+        return z * h + (1 - z) * np.tanh(xc + r * hc), None
+    g = gx + gh
+    return (np.tanh(g) if mode == "RNN_TANH" else np.maximum(g, 0)), None
+
+
+def _rnn(ins, a):
+    """Paddle 2.x's rnn op (cuDNN layout) at inference: num_layers stacked
+    layers, each one or two directions; with SequenceLength sequence n runs
+    only its first len[n] steps (backward: from step len[n] - 1 down), its
+    other output rows are zero. In float64."""
+    mode = a.get("mode", "LSTM")
+    if mode not in _RNN_GATES:
+        raise ValueError("reference: rnn mode %r is not LSTM, GRU, RNN_TANH or RNN_RELU" % mode)
+    gates, layers = _RNN_GATES[mode], a.get("num_layers", 1)
+    dirs = 2 if a.get("is_bidirec", False) else 1
+    hidden = a["hidden_size"]
+    x = ins["Input"][0]
+    if x.ndim != 3:
+        raise ValueError("reference: rnn Input must be [T, N, I], got shape %s" % (x.shape,))
+    steps, batch = x.shape[:2]
+    weights = [w.astype(np.float64) for w in ins["WeightList"]]
+    cells = layers * dirs
+    if len(weights) != 4 * cells:
+        raise ValueError("reference: rnn %s with %d layer(s) x %d direction(s) needs %d weights, got %d"
+                         % (mode, layers, dirs, 4 * cells, len(weights)))
+    states = [s.astype(np.float64) for s in ins["PreState"]]
+    if len(states) != (2 if mode == "LSTM" else 1):
+        raise ValueError("reference: rnn %s needs %d PreState tensors, got %d"
+                         % (mode, 2 if mode == "LSTM" else 1, len(states)))
+    for s in states:
+        if s.shape != (cells, batch, hidden):
+            raise ValueError("reference: rnn PreState has shape %s, expected %s"
+                             % (s.shape, (cells, batch, hidden)))
+    if ins.get("SequenceLength"):
+        lengths = np.asarray(ins["SequenceLength"][0]).astype(np.int64).reshape(-1)
+        if lengths.shape != (batch,) or (lengths < 0).any() or (lengths > steps).any():
+            raise ValueError("reference: rnn SequenceLength %s does not fit batch %d of %d steps"
+                             % (lengths, batch, steps))
+    else:
+        lengths = np.full(batch, steps, np.int64)
+    h_n, c_n = np.zeros((cells, batch, hidden)), np.zeros((cells, batch, hidden))
+    inp = x.astype(np.float64)
+    for l in range(layers):
+        out = np.zeros((steps, batch, dirs * hidden))
+        for d in range(dirs):
+            k = l * dirs + d
+            w_ih, w_hh = weights[2 * k], weights[2 * k + 1]
+            b_ih, b_hh = weights[2 * cells + 2 * k], weights[2 * cells + 2 * k + 1]
+            if (w_ih.shape != (gates * hidden, inp.shape[2]) or w_hh.shape != (gates * hidden, hidden)
+                    or b_ih.shape != (gates * hidden,) or b_hh.shape != (gates * hidden,)):
+                raise ValueError("reference: rnn weights of layer %d direction %d have shapes %s, %s, %s, %s; "
+                                 "expected %s, %s, %s, %s" % (
+                                     l, d, w_ih.shape, w_hh.shape, b_ih.shape, b_hh.shape,
+                                     (gates * hidden, inp.shape[2]), (gates * hidden, hidden),
+                                     (gates * hidden,), (gates * hidden,)))
+            h = states[0][k]
+            c = states[1][k] if mode == "LSTM" else None
+            for t in (range(steps) if d == 0 else range(steps - 1, -1, -1)):
+                live = (t < lengths)[:, None]
+                h2, c2 = _rnn_cell(mode, inp[t], h, c, w_ih, w_hh, b_ih, b_hh)
+                h = np.where(live, h2, h)
+                if c is not None:
+                    c = np.where(live, c2, c)
+                out[t, :, d * hidden:(d + 1) * hidden] = np.where(live, h2, 0)
+            h_n[k] = h
+            if c is not None:
+                c_n[k] = c
+        inp = out
+    f32 = lambda v: v.astype(np.float32)
+    return {"Out": f32(inp), "State": [f32(h_n), f32(c_n)] if mode == "LSTM" else [f32(h_n)]}
+
+
 # Ops that read the sequence lengths of their LoD input (as ins["@lengths"]),
 # and those whose outputs are no longer sequences of it.
-LOD_OPS = {"sequence_pool"}
+LOD_OPS = {"sequence_pool", "sequence_conv"}
 LOD_CONSUMERS = {"sequence_pool"}
 
-OPS.update({"sequence_pool": _sequence_pool})
+OPS.update({"sequence_pool": _sequence_pool, "sequence_conv": _sequence_conv, "rnn": _rnn})
 
 class Model:
     def __init__(self, program, params):

@@ -758,6 +758,23 @@ OPS = [
        "pools each sequence of a LoD batch (X [T, ...] packed, Lengths [N]) to one row of Out [N, ...]; "
        "an empty sequence gives pad_value; MaxIndex: the row of each maximum (MAX), else -1",
        "%y = pd.sequence_pool %x Lengths(%n) {pooltype = \"SUM\"} : (tensor<?x9xf32>, tensor<?xi64>) -> tensor<?x9xf32>"),
+    Op("sequence_conv", ["X:float", "Filter:float", "PaddingData:float?", "Lengths:index?"], ["Out:float"],
+       [A("contextLength", "i32", None, min=1), A("contextStart", "i32", 0), A("contextStride", "i32", 1, min=1),
+        A("paddingTrainable", "bool", False)], "custom",
+       "1-D convolution inside each sequence of a LoD batch: row t of Out is the rows t + contextStart ... "
+       "t + contextStart + contextLength - 1 of its own sequence (zeros outside it), concatenated, times Filter",
+       "%y = pd.sequence_conv %x, %w Lengths(%n) {contextLength = 3 : i32, contextStart = -1 : i32} : (tensor<?x8xf32>, tensor<24x5xf32>, tensor<?xi64>) -> tensor<?x5xf32>"),
+    # ---------------------------------------------------------------- recurrent
+    Op("rnn", ["Input:float", "PreState:float*", "WeightList:float*", "SequenceLength:index?"],
+       ["Out:float", "State:float*", "DropoutState:any?", "Reserve:any?"],
+       [A("mode", "str", "RNN_TANH", choices=("LSTM", "GRU", "RNN_TANH", "RNN_RELU")),
+        A("num_layers", "i32", 1, min=1), A("is_bidirec", "bool", False), A("hidden_size", "i32", 100, min=1),
+        A("input_size", "i32", 10), A("dropout_prob", "f32", 0.0), A("is_test", "bool", False),
+        A("seed", "i32", 0)], "custom",
+       "a multi-layer, optionally bidirectional LSTM, GRU or simple RNN over a time-major batch Input [T, N, I] "
+       "from PreState ([L*D, N, H]: h, and c for LSTM); WeightList: W_ih, W_hh per layer and direction, then "
+       "b_ih, b_hh; sequence n runs its first SequenceLength[n] steps",
+       "%y, %h = pd.rnn %x PreState[%h0] WeightList[%wi, %wh, %bi, %bh] {hidden_size = 4 : i32, input_size = 3 : i32, mode = \"GRU\", resultSegmentSizes = array<i32: 1, 1, 0, 0>} : (tensor<5x?x3xf32>, tensor<1x?x4xf32>, tensor<12x3xf32>, tensor<12x4xf32>, tensor<12xf32>, tensor<12xf32>) -> (tensor<5x?x4xf32>, tensor<1x?x4xf32>)"),
     # ---------------------------------------------------------------- quantization (QAT programs)
     Op("fake_quantize_moving_average_abs_max", ["X:float", "InScale:float", "InAccum:float?", "InState:float?"],
        ["Out:float", "OutScale:float"], FAKE_QUANT_MA, "custom",

@@ -34,6 +34,7 @@ void populatePdQuantToLinalgPatterns(RewritePatternSet &patterns);
 void populatePdMetricsToLinalgPatterns(RewritePatternSet &patterns);
 void populatePdSamplingToLinalgPatterns(RewritePatternSet &patterns);
 void populatePdSequenceToLinalgPatterns(RewritePatternSet &patterns);
+void populatePdRecurrentToLinalgPatterns(RewritePatternSet &patterns);
 /// one_hot_v2, sgd, softmax_with_cross_entropy (PdToLinalg/Train.cpp).
 void populatePdTrainToLinalgPatterns(RewritePatternSet &patterns);
 /// pd ops on bf16 / f16 tensors (other than copies) computed in f32

@@ -302,6 +302,37 @@ enum Float : int64_t { PadValue, NumFloats };
 enum Type : int64_t { Average, Sum, Sqrt, Max, Last, First };
 } // namespace seqpool
 
+/// pdk_sequence_context: the context rows of sequence_conv. X [T, D]
+/// packs N sequences (Lengths [N], int64, summing to T); destination row t
+/// [Length * D] is, for k < Length, row t + Start + k of X where that row
+/// lies in t's sequence, else zeros (the im2col of a 1-D convolution that
+/// never reads across sequences).
+namespace seqcontext {
+enum Slot : int64_t { X, Lengths, NumSlots };
+enum Int : int64_t { Start, Length, NumInts };
+constexpr int64_t NumFloats = 0;
+} // namespace seqcontext
+
+/// pdk_rnn: Paddle's multi-layer (optionally bidirectional) LSTM, GRU or
+/// simple RNN over a time-major batch, in fp32. Input [T, N, I]; H0 (and C0
+/// for LSTM) [L*D, N, H]; optional Lengths [N] (i32 or i64: LengthsI64);
+/// then the WeightList as the program has it: W_ih [G*H, in], W_hh [G*H, H]
+/// per layer and direction, then b_ih, b_hh [G*H] in the same order.
+/// Sequence n runs only its first Lengths[n] steps (the backward direction
+/// from step Lengths[n] - 1 down); later output rows are zero. The
+/// destination is f32 [T*N*D*H + S*L*D*N*H], S = 2 for LSTM else 1: Out
+/// [T, N, D*H], then the final h [L*D, N, H], then (LSTM) the final c.
+namespace rnn {
+enum Slot : int64_t { Input, H0, C0, Lengths, FirstWeight };
+enum Int : int64_t { Mode, Layers, Directions, Hidden, LengthsI64, NumInts };
+enum Mode : int64_t { Lstm, Gru, RnnTanh, RnnRelu };
+constexpr int64_t NumFloats = 0;
+/// The slot count for `layers` x `directions` cells (4 tensors each).
+constexpr int64_t numSlots(int64_t layers, int64_t directions) {
+  return FirstWeight + 4 * layers * directions;
+}
+} // namespace rnn
+
 /// pdk_nonzero: the row-major positions of the non-zero bytes of an i1 (one
 /// byte per element) tensor. The destination is i64 [1 + numel]: the
 /// count, then the flat positions in increasing order.

@@ -49,6 +49,7 @@ struct ConvertPdToLinalgPass : impl::ConvertPdToLinalgPassBase<ConvertPdToLinalg
       populatePdMetricsToLinalgPatterns(patterns);
       populatePdSamplingToLinalgPatterns(patterns);
       populatePdSequenceToLinalgPatterns(patterns);
+      populatePdRecurrentToLinalgPatterns(patterns);
       populatePdTrainToLinalgPatterns(patterns);
       populatePdLowPrecisionToF32Patterns(patterns);
       if (onednn)

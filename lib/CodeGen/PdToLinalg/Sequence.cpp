@@ -64,8 +64,54 @@ struct SequencePoolLowering : OpConversionPattern<SequencePoolOp> {
     return success();
   }
 };
+
+/// sequence_conv -> pdk_sequence_context (each row's context window inside
+/// its sequence, [T, L*D]) then a matrix product with Filter [L*D, M].
+struct SequenceConvLowering : OpConversionPattern<SequenceConvOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(SequenceConvOp op, OpAdaptor a,
+                                ConversionPatternRewriter &r) const override {
+    namespace sc = pdk::seqcontext;
+    Location loc = op.getLoc();
+    Value x = a.getX(), lengths = a.getLengths();
+    auto type = cast<RankedTensorType>(op.getOut().getType());
+    if (!lengths || !type.getElementType().isF32() ||
+        !cast<RankedTensorType>(lengths.getType()).getElementType().isInteger(64))
+      return op.emitOpError("is computed in fp32 with int64 sequence lengths, got ")
+             << x.getType() << " and " << (lengths ? lengths.getType() : Type());
+    auto xt = cast<RankedTensorType>(x.getType());
+    int64_t len = op.getContextLength(), d = xt.getDimSize(1);
+    auto ctxType = RankedTensorType::get({xt.getDimSize(0), ShapedType::isDynamic(d) ? d : d * len},
+                                         r.getF32Type());
+    SmallVector<Value> dyn;
+    Value rows = r.createOrFold<tensor::DimOp>(loc, x, 0);
+    if (ctxType.isDynamicDim(0))
+      dyn.push_back(rows);
+    if (ctxType.isDynamicDim(1))
+      dyn.push_back(r.createOrFold<arith::MulIOp>(loc, r.createOrFold<tensor::DimOp>(loc, x, 1),
+                                                  idx(r, loc, len)));
+    Value init = tensor::EmptyOp::create(r, loc, ctxType.getShape(), r.getF32Type(), dyn);
+    SmallVector<int64_t> ints(sc::NumInts);
+    ints[sc::Start] = op.getContextStart();
+    ints[sc::Length] = len;
+    auto k = KernelCallOp::create(r, loc, ctxType, "pdk_sequence_context", ValueRange{x, lengths},
+                                  init, r.getDenseI64ArrayAttr({sc::X, sc::Lengths}),
+                                  r.getDenseI64ArrayAttr(ints), r.getDenseF32ArrayAttr({}));
+    k->setAttr("pd.from", r.getStringAttr("sequence_conv"));
+    SmallVector<Value> outDyn;
+    if (type.isDynamicDim(0))
+      outDyn.push_back(rows);
+    if (type.isDynamicDim(1))
+      outDyn.push_back(r.createOrFold<tensor::DimOp>(loc, a.getFilter(), 1));
+    Value zero = filled(r, loc, type, outDyn, 0.0);
+    r.replaceOp(op, linalg::MatmulOp::create(r, loc, ValueRange{k.getResult(), a.getFilter()},
+                                             ValueRange{zero})
+                        .getResult(0));
+    return success();
+  }
+};
 } // namespace
 
 void mlir::pd::populatePdSequenceToLinalgPatterns(RewritePatternSet &p) {
-  p.add<SequencePoolLowering>(p.getContext());
+  p.add<SequencePoolLowering, SequenceConvLowering>(p.getContext());
 }

@@ -303,19 +303,45 @@ struct StackLowering : OpConversionPattern<StackOp> {
     auto type = cast<RankedTensorType>(op.getType());
     int64_t rank = type.getRank();
     int64_t axis = op.getAxis() < 0 ? op.getAxis() + rank : op.getAxis();
-    Value first = a.getX().front();
+    // Each input, cast to the joined shape (the result's without the axis),
+    // gets the unit axis by expand_shape and is inserted whole: a
+    // rank-reducing insert_slice would leave open which unit dim the input
+    // lacks, and canonicalization may pick another than `axis`.
+    SmallVector<int64_t> inShape(type.getShape());
+    inShape.erase(inShape.begin() + axis);
+    auto inType = RankedTensorType::get(inShape, type.getElementType());
+    SmallVector<int64_t> unitShape(type.getShape());
+    unitShape[axis] = 1;
+    auto unitType = RankedTensorType::get(unitShape, type.getElementType());
+    SmallVector<ReassociationIndices> groups;
+    for (int64_t i = 0; i < rank; ++i) {
+      if (i == axis)
+        continue;
+      groups.push_back({i});
+    }
+    if (!groups.empty()) {
+      ReassociationIndices &g = axis == 0 ? groups.front() : groups[axis - 1];
+      if (axis == 0)
+        g.insert(g.begin(), 0);
+      else
+        g.push_back(axis);
+    }
+    SmallVector<Value> units;
+    for (Value v : a.getX()) {
+      if (v.getType() != inType)
+        v = tensor::CastOp::create(r, loc, inType, v);
+      SmallVector<OpFoldResult> sizes = tensor::getMixedSizes(r, loc, v);
+      sizes.insert(sizes.begin() + axis, r.getIndexAttr(1));
+      units.push_back(tensor::ExpandShapeOp::create(r, loc, unitType, v, groups, sizes));
+    }
     SmallVector<Value> dyn;
     for (int64_t i = 0; i < rank; ++i)
       if (type.isDynamicDim(i))
-        dyn.push_back(i == axis ? idx(r, loc, a.getX().size())
-                                : dimOf(r, loc, first, i < axis ? i : i - 1));
+        dyn.push_back(i == axis ? idx(r, loc, units.size()) : dimOf(r, loc, units.front(), i));
     Value out = tensor::EmptyOp::create(r, loc, type.getShape(), type.getElementType(), dyn);
-    for (auto [k, v] : llvm::enumerate(a.getX())) {
-      SmallVector<OpFoldResult> offs(rank, r.getIndexAttr(0)), sizes,
-          strides(rank, r.getIndexAttr(1));
-      for (int64_t i = 0; i < rank; ++i)
-        sizes.push_back(i == axis ? r.getIndexAttr(1)
-                                  : getAsOpFoldResult(dimOf(r, loc, v, i < axis ? i : i - 1)));
+    for (auto [k, v] : llvm::enumerate(units)) {
+      SmallVector<OpFoldResult> offs(rank, r.getIndexAttr(0)), strides(rank, r.getIndexAttr(1));
+      SmallVector<OpFoldResult> sizes = tensor::getMixedSizes(r, loc, v);
       offs[axis] = r.getIndexAttr(k);
       out = tensor::InsertSliceOp::create(r, loc, v, out, offs, sizes, strides);
     }

@@ -1,7 +1,7 @@
-//===- Sequence.cpp - pdk_sequence_pool: LoD sequence kernels -------------===//
+//===- Sequence.cpp - pdk_sequence_pool/context: LoD sequence kernels -----===//
 //
 // Ops over a batch of variable-length sequences (rows packed along dim 0,
-// lengths per sequence), written as described at seqpool:: in
+// lengths per sequence), written as described at seqpool:: and seqcontext:: in
 // KernelABI.h. The lengths come from the user at run time, so they are
 // checked here against the packed rows before anything is read.
 //
@@ -10,8 +10,31 @@
 #include "Common.h"
 
 #include <cmath>
+#include <cstring>
+#include <string>
 
 using namespace pdk;
+
+namespace {
+/// Checks that `lengths` ([n], none negative) sum to `rows`; sets
+/// kernelError naming `op` otherwise.
+bool checkLengths(const char *op, const int64_t *lengths, int64_t n, int64_t rows) {
+  int64_t total = 0;
+  for (int64_t s = 0; s < n; ++s) {
+    if (lengths[s] < 0) {
+      kernelError = std::string(op) + ": sequence " + std::to_string(s) +
+                    " has a negative length (" + std::to_string(lengths[s]) + ")";
+      return false;
+    }
+    total += lengths[s];
+  }
+  if (total == rows)
+    return true;
+  kernelError = std::string(op) + ": the sequence lengths sum to " + std::to_string(total) +
+                " but X has " + std::to_string(rows) + " rows";
+  return false;
+}
+} // namespace
 
 extern "C" PDK_EXPORT void pdk_sequence_pool(const int64_t *ptrs, const int64_t *ints,
                                              const float *floats) {
@@ -31,20 +54,8 @@ extern "C" PDK_EXPORT void pdk_sequence_pool(const int64_t *ptrs, const int64_t 
     kernelError = "sequence_pool: Lengths must be [N] and the result [N, ...]";
     return;
   }
-  int64_t total = 0;
-  for (int64_t s = 0; s < n; ++s) {
-    if (lengths[s] < 0) {
-      kernelError = "sequence_pool: sequence " + std::to_string(s) + " has a negative length (" +
-                    std::to_string(lengths[s]) + ")";
-      return;
-    }
-    total += lengths[s];
-  }
-  if (total != rows) {
-    kernelError = "sequence_pool: the sequence lengths sum to " + std::to_string(total) +
-                  " but X has " + std::to_string(rows) + " rows";
+  if (!checkLengths("sequence_pool", lengths, n, rows))
     return;
-  }
   auto type = static_cast<seqpool::Type>(ints[seqpool::PoolType]);
   float pad = floats[seqpool::PadValue];
   int64_t start = 0;
@@ -96,4 +107,33 @@ extern "C" PDK_EXPORT void pdk_sequence_pool(const int64_t *ptrs, const int64_t 
       }
     }
   }
+}
+
+extern "C" PDK_EXPORT void pdk_sequence_context(const int64_t *ptrs, const int64_t *ints,
+                                                const float *) {
+  const float *x = static_cast<const float *>(ptrAt(ptrs, seqcontext::X));
+  const int64_t *lengths = static_cast<const int64_t *>(ptrAt(ptrs, seqcontext::Lengths));
+  float *out = static_cast<float *>(ptrAt(ptrs, seqcontext::NumSlots));
+  Dims dims(ints + seqcontext::NumInts);
+  const int64_t *xd = dims.next(), *ld = dims.next(), *od = dims.next();
+  clearDestination(out, od, sizeof(float));
+  if (!kernelError.empty())
+    return;
+  int64_t rows = xd[0], width = xd[1], start = ints[seqcontext::Start],
+          length = ints[seqcontext::Length];
+  if (xd[-1] != 2 || ld[-1] != 1 || od[0] != rows || od[1] != length * width) {
+    kernelError = "sequence_conv: X must be [T, D], Lengths [N] and the context [T, L*D]";
+    return;
+  }
+  if (!checkLengths("sequence_conv", lengths, ld[0], rows))
+    return;
+  int64_t first = 0;
+  for (int64_t s = 0; s < ld[0]; first += lengths[s], ++s)
+    for (int64_t t = 0; t < lengths[s]; ++t)
+      for (int64_t k = 0; k < length; ++k) {
+        int64_t r = t + start + k;
+        if (r >= 0 && r < lengths[s])
+          std::memcpy(out + ((first + t) * length + k) * width, x + (first + r) * width,
+                      static_cast<size_t>(width) * sizeof(float));
+      }
 }

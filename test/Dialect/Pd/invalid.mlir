@@ -2247,3 +2247,46 @@ func.func @negative_sequence_pool_lengths(%x: tensor<?x9xf32>, %n: tensor<2x2xi6
   %0 = pd.sequence_pool %x Lengths(%n) {pooltype = "SUM"} : (tensor<?x9xf32>, tensor<2x2xi64>) -> tensor<2x9xf32>
   return
 }
+
+// -----
+
+// Tests that sequence_conv refuses learned padding rows and a stride.
+func.func @negative_sequence_conv_trainable(%x: tensor<?x8xf32>, %w: tensor<24x5xf32>, %p: tensor<2x8xf32>, %n: tensor<?xi64>) {
+  // expected-error @+1 {{paddingTrainable = true (padding rows learned in PaddingData) is not supported; only zero padding is}}
+  %0 = pd.sequence_conv %x, %w PaddingData(%p) Lengths(%n) {contextLength = 3 : i32, contextStart = -1 : i32, paddingTrainable = true} : (tensor<?x8xf32>, tensor<24x5xf32>, tensor<2x8xf32>, tensor<?xi64>) -> tensor<?x5xf32>
+  return
+}
+
+// -----
+
+func.func @negative_sequence_conv_filter(%x: tensor<?x8xf32>, %w: tensor<16x5xf32>, %n: tensor<?xi64>) {
+  // expected-error @+1 {{Filter must have contextLength * D = 24 rows, got 16}}
+  %0 = pd.sequence_conv %x, %w Lengths(%n) {contextLength = 3 : i32} : (tensor<?x8xf32>, tensor<16x5xf32>, tensor<?xi64>) -> tensor<?x5xf32>
+  return
+}
+
+// -----
+
+// Tests that rnn checks its state and weight shapes against the mode,
+// layers and directions.
+func.func @negative_rnn_weights(%x: tensor<5x?x3xf32>, %h0: tensor<1x?x4xf32>, %wi: tensor<12x3xf32>, %wh: tensor<12x4xf32>, %b: tensor<12xf32>) {
+  // expected-error @+1 {{WeightList must hold 4 tensors per layer and direction (4), got 3}}
+  %0:2 = pd.rnn %x PreState[%h0] WeightList[%wi, %wh, %b] {hidden_size = 4 : i32, mode = "GRU", resultSegmentSizes = array<i32: 1, 1, 0, 0>} : (tensor<5x?x3xf32>, tensor<1x?x4xf32>, tensor<12x3xf32>, tensor<12x4xf32>, tensor<12xf32>) -> (tensor<5x?x4xf32>, tensor<1x?x4xf32>)
+  return
+}
+
+// -----
+
+func.func @negative_rnn_lstm_states(%x: tensor<5x?x3xf32>, %h0: tensor<1x?x4xf32>, %wi: tensor<16x3xf32>, %wh: tensor<16x4xf32>, %b: tensor<16xf32>) {
+  // expected-error @+1 {{mode LSTM needs 2 PreState tensors, got 1}}
+  %0:2 = pd.rnn %x PreState[%h0] WeightList[%wi, %wh, %b, %b] {hidden_size = 4 : i32, mode = "LSTM", resultSegmentSizes = array<i32: 1, 1, 0, 0>} : (tensor<5x?x3xf32>, tensor<1x?x4xf32>, tensor<16x3xf32>, tensor<16x4xf32>, tensor<16xf32>, tensor<16xf32>) -> (tensor<5x?x4xf32>, tensor<1x?x4xf32>)
+  return
+}
+
+// -----
+
+func.func @negative_rnn_weight_shape(%x: tensor<5x?x3xf32>, %h0: tensor<1x?x4xf32>, %wi: tensor<12x5xf32>, %wh: tensor<12x4xf32>, %b: tensor<12xf32>) {
+  // expected-error @+1 {{WeightList entry of layer 0, direction 0 must be [12, 3], got [12, 5]}}
+  %0:2 = pd.rnn %x PreState[%h0] WeightList[%wi, %wh, %b, %b] {hidden_size = 4 : i32, mode = "GRU", resultSegmentSizes = array<i32: 1, 1, 0, 0>} : (tensor<5x?x3xf32>, tensor<1x?x4xf32>, tensor<12x5xf32>, tensor<12x4xf32>, tensor<12xf32>, tensor<12xf32>) -> (tensor<5x?x4xf32>, tensor<1x?x4xf32>)
+  return
+}

@@ -1810,3 +1810,23 @@ func.func @sequences(%x: tensor<?x9xf32>, %n: tensor<?xi64>) {
   %1:2 = pd.sequence_pool %x Lengths(%n) {pooltype = "MAX", is_test = true} : (tensor<?x9xf32>, tensor<?xi64>) -> (tensor<?x9xf32>, tensor<?x9xi32>)
   return
 }
+
+// Tests that sequence_conv round-trips with its sequence lengths.
+// CHECK-LABEL: func.func @sequence_conv
+// CHECK: pd.sequence_conv %arg0, %arg1 Lengths(%arg2) {contextLength = 3 : i32, contextStart = -1 : i32} : (tensor<?x8xf32>, tensor<24x5xf32>, tensor<?xi64>) -> tensor<?x5xf32>
+func.func @sequence_conv(%x: tensor<?x8xf32>, %w: tensor<24x5xf32>, %n: tensor<?xi64>) {
+  %0 = pd.sequence_conv %x, %w Lengths(%n) {contextLength = 3 : i32, contextStart = -1 : i32} : (tensor<?x8xf32>, tensor<24x5xf32>, tensor<?xi64>) -> tensor<?x5xf32>
+  return
+}
+
+// Tests that rnn round-trips: a GRU, and a bidirectional LSTM with two
+// states, sequence lengths and the training-only outputs.
+// CHECK-LABEL: func.func @rnn
+// CHECK: pd.rnn %arg0 PreState[%arg1] WeightList[%arg2, %arg3, %arg4, %arg5] {hidden_size = 4 : i32, input_size = 3 : i32, mode = "GRU", resultSegmentSizes = array<i32: 1, 1, 0, 0>} : (tensor<5x?x3xf32>, tensor<1x?x4xf32>, tensor<12x3xf32>, tensor<12x4xf32>, tensor<12xf32>, tensor<12xf32>) -> (tensor<5x?x4xf32>, tensor<1x?x4xf32>)
+// CHECK: pd.rnn %arg0 PreState[%arg6, %arg6] WeightList[%arg7, %arg8, %arg7, %arg8, %arg9, %arg9, %arg9, %arg9] SequenceLength(%arg10) {hidden_size = 2 : i32, input_size = 3 : i32, is_bidirec = true, mode = "LSTM", resultSegmentSizes = array<i32: 1, 2, 1, 1>} : (tensor<5x?x3xf32>, tensor<2x?x2xf32>, tensor<2x?x2xf32>, tensor<8x3xf32>, tensor<8x2xf32>, tensor<8x3xf32>, tensor<8x2xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<?xi32>) -> (tensor<5x?x4xf32>, tensor<2x?x2xf32>, tensor<2x?x2xf32>, tensor<0xui8>, tensor<0xui8>)
+func.func @rnn(%x: tensor<5x?x3xf32>, %h0: tensor<1x?x4xf32>, %wi: tensor<12x3xf32>, %wh: tensor<12x4xf32>, %bi: tensor<12xf32>, %bh: tensor<12xf32>,
+               %s: tensor<2x?x2xf32>, %lwi: tensor<8x3xf32>, %lwh: tensor<8x2xf32>, %lb: tensor<8xf32>, %len: tensor<?xi32>) {
+  %0:2 = pd.rnn %x PreState[%h0] WeightList[%wi, %wh, %bi, %bh] {hidden_size = 4 : i32, input_size = 3 : i32, mode = "GRU", resultSegmentSizes = array<i32: 1, 1, 0, 0>} : (tensor<5x?x3xf32>, tensor<1x?x4xf32>, tensor<12x3xf32>, tensor<12x4xf32>, tensor<12xf32>, tensor<12xf32>) -> (tensor<5x?x4xf32>, tensor<1x?x4xf32>)
+  %1:5 = pd.rnn %x PreState[%s, %s] WeightList[%lwi, %lwh, %lwi, %lwh, %lb, %lb, %lb, %lb] SequenceLength(%len) {hidden_size = 2 : i32, input_size = 3 : i32, is_bidirec = true, mode = "LSTM", resultSegmentSizes = array<i32: 1, 2, 1, 1>} : (tensor<5x?x3xf32>, tensor<2x?x2xf32>, tensor<2x?x2xf32>, tensor<8x3xf32>, tensor<8x2xf32>, tensor<8x3xf32>, tensor<8x2xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<?xi32>) -> (tensor<5x?x4xf32>, tensor<2x?x2xf32>, tensor<2x?x2xf32>, tensor<0xui8>, tensor<0xui8>)
+  return
+}

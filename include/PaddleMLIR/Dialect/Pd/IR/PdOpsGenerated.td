@@ -5460,6 +5460,64 @@ def Pd_SequencePoolOp : Pd_Op<"sequence_pool"> {
   let assemblyFormat = "$X (`Lengths` `(` $Lengths^ `)`)? attr-dict `:` functional-type(operands, results)";
 }
 
+def Pd_SequenceConvOp : Pd_Op<"sequence_conv", [AttrSizedOperandSegments]> {
+  let summary = "1-D convolution inside each sequence of a LoD batch: row t of Out is the rows t + contextStart ... t + contextStart + contextLength - 1 of its own sequence (zeros outside it), concatenated, times Filter";
+  let description = [{
+    Paddle operator `sequence_conv`: 1-D convolution inside each sequence of a LoD batch: row t of Out is the rows t + contextStart ... t + contextStart + contextLength - 1 of its own sequence (zeros outside it), concatenated, times Filter.
+
+    Input slots: X, Filter, PaddingData (optional), Lengths (optional). Output slots: Out.
+
+    Example:
+
+    ```mlir
+    %y = pd.sequence_conv %x, %w Lengths(%n) {contextLength = 3 : i32, contextStart = -1 : i32} : (tensor<?x8xf32>, tensor<24x5xf32>, tensor<?xi64>) -> tensor<?x5xf32>
+    ```
+  }];
+  let arguments = (ins
+    Pd_FloatTensor:$X,
+    Pd_FloatTensor:$Filter,
+    Optional<Pd_FloatTensor>:$PaddingData,
+    Optional<Pd_IndexTensor>:$Lengths,
+    ConfinedAttr<Pd_I32Attr, [IntMinValue<1>]>:$contextLength,
+    DefaultValuedAttr<Pd_I32Attr, "0">:$contextStart,
+    DefaultValuedAttr<ConfinedAttr<Pd_I32Attr, [IntMinValue<1>]>, "1">:$contextStride,
+    DefaultValuedAttr<BoolAttr, "false">:$paddingTrainable
+  );
+  let results = (outs Pd_FloatTensor:$Out);
+  let assemblyFormat = "$X `,` $Filter (`PaddingData` `(` $PaddingData^ `)`)? (`Lengths` `(` $Lengths^ `)`)? attr-dict `:` functional-type(operands, results)";
+}
+
+def Pd_RnnOp : Pd_Op<"rnn", [AttrSizedOperandSegments, AttrSizedResultSegments]> {
+  let summary = "a multi-layer, optionally bidirectional LSTM, GRU or simple RNN over a time-major batch Input [T, N, I] from PreState ([L*D, N, H]: h, and c for LSTM); WeightList: W_ih, W_hh per layer and direction, then b_ih, b_hh; sequence n runs its first SequenceLength[n] steps";
+  let description = [{
+    Paddle operator `rnn`: a multi-layer, optionally bidirectional LSTM, GRU or simple RNN over a time-major batch Input [T, N, I] from PreState ([L*D, N, H]: h, and c for LSTM); WeightList: W_ih, W_hh per layer and direction, then b_ih, b_hh; sequence n runs its first SequenceLength[n] steps.
+
+    Input slots: Input, PreState (list), WeightList (list), SequenceLength (optional). Output slots: Out, State (list), DropoutState, Reserve.
+
+    Example:
+
+    ```mlir
+    %y, %h = pd.rnn %x PreState[%h0] WeightList[%wi, %wh, %bi, %bh] {hidden_size = 4 : i32, input_size = 3 : i32, mode = "GRU", resultSegmentSizes = array<i32: 1, 1, 0, 0>} : (tensor<5x?x3xf32>, tensor<1x?x4xf32>, tensor<12x3xf32>, tensor<12x4xf32>, tensor<12xf32>, tensor<12xf32>) -> (tensor<5x?x4xf32>, tensor<1x?x4xf32>)
+    ```
+  }];
+  let arguments = (ins
+    Pd_FloatTensor:$Input,
+    Variadic<Pd_FloatTensor>:$PreState,
+    Variadic<Pd_FloatTensor>:$WeightList,
+    Optional<Pd_IndexTensor>:$SequenceLength,
+    DefaultValuedStrAttr<ConfinedAttr<StrAttr, [Pd_StrIn<["LSTM", "GRU", "RNN_TANH", "RNN_RELU"]>]>, "RNN_TANH">:$mode,
+    DefaultValuedAttr<ConfinedAttr<Pd_I32Attr, [IntMinValue<1>]>, "1">:$num_layers,
+    DefaultValuedAttr<BoolAttr, "false">:$is_bidirec,
+    DefaultValuedAttr<ConfinedAttr<Pd_I32Attr, [IntMinValue<1>]>, "100">:$hidden_size,
+    DefaultValuedAttr<Pd_I32Attr, "10">:$input_size,
+    DefaultValuedAttr<F32Attr, "0.0">:$dropout_prob,
+    DefaultValuedAttr<BoolAttr, "false">:$is_test,
+    DefaultValuedAttr<Pd_I32Attr, "0">:$seed
+  );
+  let results = (outs Pd_FloatTensor:$Out, Variadic<Pd_FloatTensor>:$State, Optional<Pd_Tensor>:$DropoutState, Optional<Pd_Tensor>:$Reserve);
+  let assemblyFormat = "$Input (`PreState` `[` $PreState^ `]`)? (`WeightList` `[` $WeightList^ `]`)? (`SequenceLength` `(` $SequenceLength^ `)`)? attr-dict `:` functional-type(operands, results)";
+}
+
 def Pd_FakeQuantizeMovingAverageAbsMaxOp : Pd_Op<"fake_quantize_moving_average_abs_max", [AttrSizedOperandSegments]> {
   let summary = "quantizes x to bit_length-bit integers (stored as float) with a moving-average abs-max scale";
   let description = [{

@@ -38,3 +38,25 @@ LogicalResult SequencePoolOp::inferResultTypes(SmallVectorImpl<Type> &types, boo
     types.push_back(tensor(out, IntegerType::get(getContext(), 32)));
   return success();
 }
+
+LogicalResult SequenceConvOp::inferResultTypes(SmallVectorImpl<Type> &types, bool emit) {
+  Checker c{*this, emit};
+  if (failed(sequenceCount(c, getX(), getLengths())) || failed(c.rank(getX(), "X", 2, 2)) ||
+      failed(c.rank(getFilter(), "Filter", 2, 2)))
+    return failure();
+  // Paddle's own kernel accepts only stride 1; trainable padding rows are
+  // a training feature inference programs do not use.
+  if (getContextStride() != 1)
+    return c.fail("contextStride must be 1 (as Paddle requires), got " + Twine(getContextStride()));
+  if (getPaddingTrainable())
+    return c.fail("paddingTrainable = true (padding rows learned in PaddingData) is not "
+                  "supported; only zero padding is");
+  int64_t d = rt(getX()).getDimSize(1), rows = rt(getFilter()).getDimSize(0);
+  int64_t want = isDyn(d) ? kDyn : d * getContextLength();
+  if (conflict(rows, want))
+    return c.fail("Filter must have contextLength * D = " + Twine(want) + " rows, got " +
+                  Twine(rows));
+  types.push_back(tensor({rt(getX()).getDimSize(0), rt(getFilter()).getDimSize(1)},
+                         rt(getX()).getElementType()));
+  return success();
+}

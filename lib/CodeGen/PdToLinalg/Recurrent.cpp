@@ -1,0 +1,116 @@
+//===- Recurrent.cpp - pd rnn -> pdk_rnn ----------------------------------===//
+//
+// Paddle 2.x's `rnn` op calls the runtime's pdk_rnn (lib/Runtime/Kernels/
+// Rnn.cpp): one matrix product per layer and direction for the input
+// projection of every step, then the sequential recurrence. The kernel
+// writes Out and the final states into one f32 buffer, which generated
+// copies unpack into the op's results.
+//
+//===----------------------------------------------------------------------===//
+
+#include "PaddleMLIR/CodeGen/Passes.h"
+#include "PaddleMLIR/Dialect/Pd/IR/PdOps.h"
+#include "PaddleMLIR/Runtime/KernelABI.h"
+#include "Utils.h"
+
+using namespace mlir;
+using namespace mlir::pd;
+using namespace mlir::pd::lowering;
+
+namespace {
+struct RnnLowering : OpConversionPattern<RnnOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(RnnOp op, OpAdaptor a,
+                                ConversionPatternRewriter &r) const override {
+    Location loc = op.getLoc();
+    Value x = a.getInput(), lengths = a.getSequenceLength();
+    auto f32 = [](Value v) { return cast<RankedTensorType>(v.getType()).getElementType().isF32(); };
+    bool allF32 =
+        f32(x) && llvm::all_of(a.getPreState(), f32) && llvm::all_of(a.getWeightList(), f32);
+    Type lenElem = lengths ? cast<RankedTensorType>(lengths.getType()).getElementType() : Type();
+    if (!allF32 || (lengths && !lenElem.isInteger(32) && !lenElem.isInteger(64)))
+      return op.emitOpError("is computed in fp32 with i32 or i64 sequence lengths");
+    int64_t mode = llvm::StringSwitch<int64_t>(op.getMode())
+                       .Case("LSTM", pdk::rnn::Lstm)
+                       .Case("GRU", pdk::rnn::Gru)
+                       .Case("RNN_RELU", pdk::rnn::RnnRelu)
+                       .Default(pdk::rnn::RnnTanh);
+    int64_t layers = op.getNumLayers(), dirs = op.getIsBidirec() ? 2 : 1, h = op.getHiddenSize();
+    int64_t cells = layers * dirs, nStates = a.getPreState().size();
+    // Inputs in slot order; a slot's entry in `slots` is its input index.
+    SmallVector<Value> ins{x};
+    SmallVector<int64_t> slots(pdk::rnn::numSlots(layers, dirs), -1);
+    slots[pdk::rnn::Input] = 0;
+    auto add = [&](int64_t slot, Value v) {
+      slots[slot] = ins.size();
+      ins.push_back(v);
+    };
+    add(pdk::rnn::H0, a.getPreState()[0]);
+    if (nStates == 2)
+      add(pdk::rnn::C0, a.getPreState()[1]);
+    if (lengths)
+      add(pdk::rnn::Lengths, lengths);
+    for (auto [i, w] : llvm::enumerate(a.getWeightList()))
+      add(pdk::rnn::FirstWeight + i, w);
+    // Destination: Out [T*N*D*H], then each final state [L*D*N*H].
+    Value steps = r.createOrFold<tensor::DimOp>(loc, x, 0);
+    Value batch = r.createOrFold<tensor::DimOp>(loc, x, 1);
+    auto mul = [&](Value p, int64_t k) {
+      return r.createOrFold<arith::MulIOp>(loc, p, idx(r, loc, k));
+    };
+    Value rows = r.createOrFold<arith::MulIOp>(loc, steps, batch);
+    Value outSize = mul(rows, dirs * h), stateSize = mul(batch, cells * h);
+    Value total = r.createOrFold<arith::AddIOp>(loc, outSize, mul(stateSize, nStates));
+    auto flatType = RankedTensorType::get({ShapedType::kDynamic}, r.getF32Type());
+    Value init =
+        tensor::EmptyOp::create(r, loc, flatType.getShape(), r.getF32Type(), ValueRange{total});
+    SmallVector<int64_t> ints(pdk::rnn::NumInts);
+    ints[pdk::rnn::Mode] = mode;
+    ints[pdk::rnn::Layers] = layers;
+    ints[pdk::rnn::Directions] = dirs;
+    ints[pdk::rnn::Hidden] = h;
+    ints[pdk::rnn::LengthsI64] = lengths && lenElem.isInteger(64);
+    auto call =
+        KernelCallOp::create(r, loc, flatType, "pdk_rnn", ins, init, r.getDenseI64ArrayAttr(slots),
+                             r.getDenseI64ArrayAttr(ints), r.getDenseF32ArrayAttr({}));
+    call->setAttr("pd.from", r.getStringAttr("rnn"));
+    Value flat = call.getResult();
+    // Result k of shape [d0, d1, d2] is flat[base + (i0 * d1 + i1) * d2 + i2].
+    auto unpack = [&](Type t, Value base, Value d0, Value d1, int64_t d2) -> Value {
+      auto type = cast<RankedTensorType>(t);
+      SmallVector<Value> dyn;
+      if (type.isDynamicDim(0))
+        dyn.push_back(d0);
+      if (type.isDynamicDim(1))
+        dyn.push_back(d1);
+      return generateTensor(r, loc, type, dyn, [&](OpBuilder &b, Location l) -> Value {
+        Value i0 = linalg::IndexOp::create(b, l, 0), i1 = linalg::IndexOp::create(b, l, 1),
+              i2 = linalg::IndexOp::create(b, l, 2);
+        Value p = arith::AddIOp::create(b, l, arith::MulIOp::create(b, l, i0, d1), i1);
+        p = arith::AddIOp::create(b, l, arith::MulIOp::create(b, l, p, idx(b, l, d2)), i2);
+        return tensor::ExtractOp::create(b, l, flat,
+                                         ValueRange{arith::AddIOp::create(b, l, base, p)});
+      });
+    };
+    SmallVector<Value> results{
+        unpack(op.getOut().getType(), idx(r, loc, 0), steps, batch, dirs * h)};
+    Value base = outSize;
+    for (Value s : op.getState()) {
+      results.push_back(unpack(s.getType(), base, idx(r, loc, cells), batch, h));
+      base = r.createOrFold<arith::AddIOp>(loc, base, stateSize);
+    }
+    // Training-only outputs: empty at inference.
+    for (Value extra : {op.getDropoutState(), op.getReserve()})
+      if (extra) {
+        auto t = cast<RankedTensorType>(extra.getType());
+        results.push_back(tensor::EmptyOp::create(r, loc, t.getShape(), t.getElementType()));
+      }
+    r.replaceOp(op, results);
+    return success();
+  }
+};
+} // namespace
+
+void mlir::pd::populatePdRecurrentToLinalgPatterns(RewritePatternSet &p) {
+  p.add<RnnLowering>(p.getContext());
+}

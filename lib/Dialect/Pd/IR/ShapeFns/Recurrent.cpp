@@ -1,0 +1,77 @@
+//===- Recurrent.cpp - pd recurrent op types ------------------------------===//
+//
+// Hand-written PdShapeInference of Paddle 2.x's `rnn` op: the checks of
+// its InferShape (input rank, state shapes, weight count) plus each
+// weight's shape, which Paddle only checks when the kernel runs.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Common.h"
+
+using namespace mlir;
+using namespace mlir::pd;
+using namespace mlir::pd::shapefns;
+
+/// The gate count of an rnn mode: LSTM 4, GRU 3, simple RNN 1.
+static int64_t rnnGates(StringRef mode) { return mode == "LSTM" ? 4 : mode == "GRU" ? 3 : 1; }
+
+LogicalResult RnnOp::inferResultTypes(SmallVectorImpl<Type> &types, bool emit) {
+  Checker c{*this, emit};
+  if (failed(c.rank(getInput(), "Input", 3, 3)))
+    return failure();
+  auto x = rt(getInput());
+  int64_t layers = getNumLayers(), dirs = getIsBidirec() ? 2 : 1, h = getHiddenSize(),
+          g = rnnGates(getMode()) * h, cells = layers * dirs;
+  size_t states = getMode() == "LSTM" ? 2 : 1;
+  if (getPreState().size() != states)
+    return c.fail("mode " + getMode() + " needs " + Twine(states) + " PreState tensors, got " +
+                  Twine(getPreState().size()));
+  SmallVector<int64_t> state{cells, x.getDimSize(1), h};
+  for (Value s : getPreState()) {
+    if (failed(c.rank(s, "PreState", 3, 3)))
+      return failure();
+    for (int64_t i = 0; i < 3; ++i)
+      if (conflict(rt(s).getDimSize(i), state[i]))
+        return c.fail("PreState must be [num_layers * directions, N, hidden_size] = " +
+                      shapeStr(state) + ", got " + shapeStr(rt(s).getShape()));
+  }
+  if (static_cast<int64_t>(getWeightList().size()) != 4 * cells)
+    return c.fail("WeightList must hold 4 tensors per layer and direction (" + Twine(4 * cells) +
+                  "), got " + Twine(getWeightList().size()));
+  for (int64_t cell = 0; cell < cells; ++cell) {
+    int64_t in = cell < dirs ? x.getDimSize(2) : dirs * h;
+    SmallVector<std::pair<Value, SmallVector<int64_t>>> want{
+        {getWeightList()[2 * cell], {g, in}},
+        {getWeightList()[2 * cell + 1], {g, h}},
+        {getWeightList()[2 * cells + 2 * cell], {g}},
+        {getWeightList()[2 * cells + 2 * cell + 1], {g}}};
+    for (auto &[w, dims] : want) {
+      auto t = rt(w);
+      bool bad = t.getRank() != static_cast<int64_t>(dims.size());
+      for (int64_t i = 0; !bad && i < t.getRank(); ++i)
+        bad = conflict(t.getDimSize(i), dims[i]);
+      if (bad)
+        return c.fail("WeightList entry of layer " + Twine(cell / dirs) + ", direction " +
+                      Twine(cell % dirs) + " must be " + shapeStr(dims) + ", got " +
+                      shapeStr(t.getShape()));
+    }
+  }
+  if (Value len = getSequenceLength()) {
+    if (failed(c.rank(len, "SequenceLength", 1, 1)))
+      return failure();
+    if (conflict(rt(len).getDimSize(0), x.getDimSize(1)))
+      return c.fail("SequenceLength must have N = " + Twine(x.getDimSize(1)) + " elements, got " +
+                    shapeStr(rt(len).getShape()));
+  }
+  Type f = x.getElementType();
+  types.push_back(tensor({x.getDimSize(0), x.getDimSize(1), dirs * h}, f));
+  for (size_t i = 0; i < states; ++i)
+    types.push_back(tensor(state, f));
+  // Training-only outputs (dropout mask state, cuDNN reserve): empty.
+  Type u8 = IntegerType::get(getContext(), 8, IntegerType::Unsigned);
+  if (getDropoutState())
+    types.push_back(tensor({0}, u8));
+  if (getReserve())
+    types.push_back(tensor({0}, u8));
+  return success();
+}

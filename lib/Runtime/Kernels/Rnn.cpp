@@ -1,0 +1,169 @@
+//===- Rnn.cpp - pdk_rnn: Paddle's rnn op (LSTM, GRU, simple RNN) ---------===//
+//
+// The recurrence of Paddle 2.x's `rnn` op, as described at rnn:: in
+// KernelABI.h. Per layer and direction, the input projection of all steps
+// is one matrix product; each step then multiplies the previous hidden
+// state by W_hh and applies the cell's gates. Sequences shorter than T
+// stop early: their state is held and their later output rows are zero,
+// so the backward direction starts from each sequence's own last step.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Common.h"
+
+#include <cmath>
+#include <cstring>
+#include <string>
+#include <vector>
+
+using namespace pdk;
+
+namespace {
+float sigmoid(float v) { return 1.f / (1.f + std::exp(-v)); }
+
+/// c[m, n] = a[m, k] x b[n, k]^T + bias[n] (row-major), by oneDNN's sgemm.
+bool productT(const float *a, const float *b, const float *bias, float *c, int64_t m, int64_t n,
+              int64_t k) {
+  if (m == 0 || n == 0)
+    return true;
+  if (dnnl_sgemm('N', 'T', m, n, k, 1.f, a, k, b, k, 0.f, c, n) != dnnl_success) {
+    kernelError = "rnn: oneDNN sgemm failed";
+    return false;
+  }
+  for (int64_t i = 0; i < m; ++i)
+    for (int64_t j = 0; j < n; ++j)
+      c[i * n + j] += bias[j];
+  return true;
+}
+
+int64_t gatesOf(int64_t mode) { return mode == rnn::Lstm ? 4 : mode == rnn::Gru ? 3 : 1; }
+
+std::string dimsStr(const int64_t *d) {
+  std::string s = "[";
+  for (int64_t i = 0; i < d[-1]; ++i)
+    s += (i ? ", " : "") + std::to_string(d[i]);
+  return s + "]";
+}
+} // namespace
+
+extern "C" PDK_EXPORT void pdk_rnn(const int64_t *ptrs, const int64_t *ints, const float *) {
+  int64_t mode = ints[rnn::Mode], layers = ints[rnn::Layers], dirs = ints[rnn::Directions],
+          hidden = ints[rnn::Hidden], gates = gatesOf(mode);
+  bool lstm = mode == rnn::Lstm;
+  int64_t nSlots = rnn::numSlots(layers, dirs), cells = layers * dirs;
+  const float *x = static_cast<const float *>(ptrAt(ptrs, rnn::Input));
+  const float *h0 = static_cast<const float *>(ptrAt(ptrs, rnn::H0));
+  const float *c0 = static_cast<const float *>(ptrAt(ptrs, rnn::C0));
+  const void *lengths = ptrAt(ptrs, rnn::Lengths);
+  float *dst = static_cast<float *>(ptrAt(ptrs, nSlots));
+  // Dims come for the present slots in slot order, then the destination.
+  Dims dims(ints + rnn::NumInts);
+  const int64_t *xd = dims.next(), *hd = dims.next(), *cd = c0 ? dims.next() : nullptr,
+                *ld = lengths ? dims.next() : nullptr;
+  std::vector<const int64_t *> wd(static_cast<size_t>(4 * cells));
+  for (auto &d : wd)
+    d = dims.next();
+  const int64_t *od = dims.next();
+  clearDestination(dst, od, sizeof(float));
+  if (!kernelError.empty())
+    return;
+  int64_t steps = xd[0], batch = xd[1], width = xd[2], H = hidden, G = gates * H;
+  auto fail = [&](const std::string &msg) { kernelError = "rnn: " + msg; };
+  auto stateOk = [&](const int64_t *d) {
+    return d[-1] == 3 && d[0] == cells && d[1] == batch && d[2] == H;
+  };
+  if (!stateOk(hd) || (lstm && (!cd || !stateOk(cd))))
+    return fail("the initial state must be [" + std::to_string(cells) + ", " +
+                std::to_string(batch) + ", " + std::to_string(H) + "], got " + dimsStr(hd));
+  if (ld && (ld[-1] != 1 || ld[0] != batch))
+    return fail("SequenceLength must be [" + std::to_string(batch) + "], got " + dimsStr(ld));
+  std::vector<int64_t> len(static_cast<size_t>(batch), steps);
+  for (int64_t n = 0; ld && n < batch; ++n) {
+    int64_t v = ints[rnn::LengthsI64] ? static_cast<const int64_t *>(lengths)[n]
+                                      : static_cast<const int32_t *>(lengths)[n];
+    if (v < 0 || v > steps)
+      return fail("SequenceLength[" + std::to_string(n) + "] is " + std::to_string(v) +
+                  ", outside [0, " + std::to_string(steps) + "]");
+    len[static_cast<size_t>(n)] = v;
+  }
+  for (int64_t cell = 0; cell < cells; ++cell) {
+    int64_t in = cell < dirs ? width : dirs * H;
+    const int64_t *wi = wd[2 * cell], *wh = wd[2 * cell + 1], *bi = wd[2 * cells + 2 * cell],
+                  *bh = wd[2 * cells + 2 * cell + 1];
+    if (wi[-1] != 2 || wi[0] != G || wi[1] != in || wh[-1] != 2 || wh[0] != G || wh[1] != H ||
+        bi[-1] != 1 || bi[0] != G || bh[-1] != 1 || bh[0] != G)
+      return fail("cell " + std::to_string(cell) + " needs weights [" + std::to_string(G) + ", " +
+                  std::to_string(in) + "] and [" + std::to_string(G) + ", " + std::to_string(H) +
+                  "] and biases [" + std::to_string(G) + "], got " + dimsStr(wi) + ", " +
+                  dimsStr(wh) + ", " + dimsStr(bi) + ", " + dimsStr(bh));
+  }
+  int64_t outWidth = dirs * H, rows = steps * batch, stateSize = cells * batch * H;
+  float *out = dst, *hn = dst + rows * outWidth, *cn = hn + stateSize;
+  // Layer l reads `layerIn` ([T, N, in]) and writes its directions into
+  // `layerOut`; the last layer writes the destination's Out.
+  std::vector<float> bufA, bufB, gx(static_cast<size_t>(rows * G)),
+      gh(static_cast<size_t>(batch * G));
+  std::vector<float> h(static_cast<size_t>(batch * H)), c(static_cast<size_t>(batch * H));
+  const float *layerIn = x;
+  for (int64_t l = 0; l < layers; ++l) {
+    int64_t in = l == 0 ? width : outWidth;
+    float *layerOut = out;
+    if (l + 1 < layers) {
+      std::vector<float> &buf = l % 2 ? bufB : bufA;
+      buf.assign(static_cast<size_t>(rows * outWidth), 0.f);
+      layerOut = buf.data();
+    }
+    for (int64_t d = 0; d < dirs; ++d) {
+      int64_t cell = l * dirs + d;
+      auto weight = [&](int64_t i) {
+        return static_cast<const float *>(ptrAt(ptrs, rnn::FirstWeight + i));
+      };
+      const float *wi = weight(2 * cell), *wh = weight(2 * cell + 1),
+                  *bi = weight(2 * cells + 2 * cell), *bh = weight(2 * cells + 2 * cell + 1);
+      if (!productT(layerIn, wi, bi, gx.data(), rows, G, in))
+        return;
+      std::memcpy(h.data(), h0 + cell * batch * H, static_cast<size_t>(batch * H) * sizeof(float));
+      if (lstm)
+        std::memcpy(c.data(), c0 + cell * batch * H,
+                    static_cast<size_t>(batch * H) * sizeof(float));
+      for (int64_t s = 0; s < steps; ++s) {
+        int64_t t = d == 0 ? s : steps - 1 - s;
+        if (!productT(h.data(), wh, bh, gh.data(), batch, G, H))
+          return;
+        for (int64_t n = 0; n < batch; ++n) {
+          float *y = layerOut + (t * batch + n) * outWidth + d * H;
+          if (t >= len[static_cast<size_t>(n)]) {
+            std::memset(y, 0, static_cast<size_t>(H) * sizeof(float));
+            continue;
+          }
+          const float *a = gx.data() + (t * batch + n) * G, *b = gh.data() + n * G;
+          float *hr = h.data() + n * H, *cr = c.data() + n * H;
+          for (int64_t j = 0; j < H; ++j) {
+            float v;
+            if (mode == rnn::Lstm) {
+              float i = sigmoid(a[j] + b[j]), f = sigmoid(a[H + j] + b[H + j]),
+                    g = std::tanh(a[2 * H + j] + b[2 * H + j]),
+                    o = sigmoid(a[3 * H + j] + b[3 * H + j]);
+              cr[j] = f * cr[j] + i * g;
+              v = o * std::tanh(cr[j]);
+            } else if (mode == rnn::Gru) {
+              float r = sigmoid(a[j] + b[j]), z = sigmoid(a[H + j] + b[H + j]),
+                    cand = std::tanh(a[2 * H + j] + r * b[2 * H + j]);
+              v = z * hr[j] + (1.f - z) * cand;
+            } else {
+              v = a[j] + b[j];
+              v = mode == rnn::RnnTanh ? std::tanh(v) : (v > 0.f ? v : 0.f);
+            }
+            hr[j] = v;
+            y[j] = v;
+          }
+        }
+      }
+      std::memcpy(hn + cell * batch * H, h.data(), static_cast<size_t>(batch * H) * sizeof(float));
+      if (lstm)
+        std::memcpy(cn + cell * batch * H, c.data(),
+                    static_cast<size_t>(batch * H) * sizeof(float));
+    }
+    layerIn = layerOut;
+  }
+}
