@@ -1742,12 +1742,156 @@ def _rnn(ins, a):
     return {"Out": f32(inp), "State": [f32(h_n), f32(c_n)] if mode == "LSTM" else [f32(h_n)]}
 
 
+_FLUID_ACTS = {
+    "sigmoid": lambda v: 1 / (1 + np.exp(-v)), "tanh": np.tanh,
+    "relu": lambda v: np.maximum(v, 0), "identity": lambda v: v,
+}
+
+
+def _fluid_act(op, a, key, default):
+    name = a.get(key, default) or default
+    if name not in _FLUID_ACTS:
+        raise ValueError("reference: %s %s %r is not one of %s" % (op, key, name, ", ".join(sorted(_FLUID_ACTS))))
+    return _FLUID_ACTS[name]
+
+
+def _fluid_rnn_args(op, ins, a, gates, states):
+    """Checked (x, lengths, initial states, weight, bias) of Fluid's gru /
+    lstm: x [T, gates * H] packed sequences, weight [H, gates * H], each of
+    `states` (slot names) [N, H] or zeros, bias a flat row or None."""
+    if "@lengths" not in ins:
+        raise ValueError("reference: %s needs a LoD input (Input has no sequence lengths)" % op)
+    x = ins["Input"][0].astype(np.float64)
+    lengths = np.asarray(ins["@lengths"][0]).astype(np.int64).reshape(-1)
+    if x.ndim != 2 or lengths.sum() != x.shape[0] or (lengths < 0).any():
+        raise ValueError("reference: %s sequence lengths %s do not cover the rows of Input %s"
+                         % (op, lengths, x.shape))
+    w = ins["Weight"][0].astype(np.float64)
+    hidden = w.shape[0]
+    if w.shape != (hidden, gates * hidden) or x.shape[1] != gates * hidden:
+        raise ValueError("reference: %s Weight %s and Input %s do not match a hidden size H "
+                         "(Weight [H, %dH], Input [T, %dH])" % (op, w.shape, x.shape, gates, gates))
+    init = []
+    for slot in states:
+        if ins.get(slot):
+            v = ins[slot][0].astype(np.float64)
+            if v.shape != (len(lengths), hidden):
+                raise ValueError("reference: %s %s has shape %s, expected %s"
+                                 % (op, slot, v.shape, (len(lengths), hidden)))
+            init.append(v)
+        else:
+            init.append(np.zeros((len(lengths), hidden)))
+    bias = ins["Bias"][0].astype(np.float64).reshape(-1) if ins.get("Bias") else None
+    return x, lengths, init, w, bias
+
+
+def _fluid_rows(lengths, reverse):
+    """Row indices of each sequence in processing order."""
+    starts = np.concatenate([[0], np.cumsum(lengths)[:-1]]).astype(np.int64)
+    for s, n in zip(starts, lengths):
+        rows = range(s, s + n)
+        yield rows[::-1] if reverse else rows
+
+
+def _fluid_gru(ins, a):
+    """Fluid's LoD gru: Input holds the projected update, reset and candidate
+    parts of each row; every sequence runs on its own from H0 (or zeros),
+    backwards with is_reverse. Weight's memory is the [H, 2H] update/reset
+    weights followed by the [H, H] candidate weights. Hidden: a row per
+    input row."""
+    x, lengths, (h0,), w, bias = _fluid_rnn_args("gru", ins, a, 3, ["H0"])
+    hidden = w.shape[0]
+    if bias is not None and bias.shape != (3 * hidden,):
+        raise ValueError("reference: gru Bias has %d values, expected 3 * H = %d" % (bias.size, 3 * hidden))
+    flat = w.reshape(-1)
+    w_ur = flat[:2 * hidden * hidden].reshape(hidden, 2 * hidden)
+    w_c = flat[2 * hidden * hidden:].reshape(hidden, hidden)
+    act = _fluid_act("gru", a, "activation", "tanh")
+    gate_act = _fluid_act("gru", a, "gate_activation", "sigmoid")
+    origin = a.get("origin_mode", False)
+    if bias is not None:
+        x = x + bias
+    out = np.zeros((x.shape[0], hidden))
+    for n, rows in enumerate(_fluid_rows(lengths, a.get("is_reverse", False))):
+        h = h0[n]
+        for t in rows:
+            ur = x[t, :2 * hidden] + h @ w_ur
+            u, r = gate_act(ur[:hidden]), gate_act(ur[hidden:])
+            m = act(x[t, 2 * hidden:] + (r * h) @ w_c)
+            h = u * h + (1 - u) * m if origin else (1 - u) * h + u * m
+            out[t] = h
+    return {"Hidden": out.astype(np.float32)}
+
+
+def _fluid_lstm(ins, a):
+    """Fluid's LoD lstm: Input holds the projected candidate, input, forget
+    and output gates of each row (Weight [H, 4H] in the same order); every
+    sequence runs on its own from H0, C0 (or zeros), backwards with
+    is_reverse. With use_peepholes Bias is [1, 7H], its last 3H the
+    diagonal cell weights of the input, forget and output gates. Hidden and
+    Cell: a row per input row."""
+    x, lengths, (h0, c0), w, bias = _fluid_rnn_args("lstm", ins, a, 4, ["H0", "C0"])
+    hidden = w.shape[0]
+    peep = a.get("use_peepholes", True)
+    width = (7 if peep else 4) * hidden
+    if bias is None:
+        bias = np.zeros(width)
+    if bias.shape != (width,):
+        raise ValueError("reference: lstm Bias has %d values, expected %d * H = %d (use_peepholes %s)"
+                         % (bias.size, 7 if peep else 4, width, peep))
+    w_ic, w_fc, w_oc = np.split(bias[4 * hidden:], 3) if peep else (0, 0, 0)
+    gate_act = _fluid_act("lstm", a, "gate_activation", "sigmoid")
+    cell_act = _fluid_act("lstm", a, "cell_activation", "tanh")
+    cand_act = _fluid_act("lstm", a, "candidate_activation", "tanh")
+    x = x + bias[:4 * hidden]
+    hs, cs = np.zeros((x.shape[0], hidden)), np.zeros((x.shape[0], hidden))
+    for n, rows in enumerate(_fluid_rows(lengths, a.get("is_reverse", False))):
+        h, c = h0[n], c0[n]
+        for t in rows:
+            gc, gi, gf, go = np.split(x[t] + h @ w, 4)
+            i, f = gate_act(gi + w_ic * c), gate_act(gf + w_fc * c)
+            c = f * c + i * cand_act(gc)
+            h = gate_act(go + w_oc * c) * cell_act(c)
+            hs[t], cs[t] = h, c
+    return {"Hidden": hs.astype(np.float32), "Cell": cs.astype(np.float32)}
+
+
+def _crf_decoding(ins, a):
+    """Viterbi over each sequence: Transition rows are the start weights,
+    the end weights, then from-tag rows; the first maximum wins ties."""
+    if "@lengths" not in ins:
+        raise ValueError("reference: crf_decoding needs a LoD Emission (no sequence lengths)")
+    if ins.get("Label") or ins.get("Length"):
+        raise ValueError("reference: crf_decoding's Label and padded (Length) forms are not implemented")
+    e, w = ins["Emission"][0].astype(np.float64), ins["Transition"][0].astype(np.float64)
+    lengths = np.asarray(ins["@lengths"][0]).astype(np.int64)
+    if lengths.sum() != e.shape[0] or w.shape != (e.shape[1] + 2, e.shape[1]):
+        raise ValueError("reference: crf_decoding got Emission %s, Transition %s, lengths %s"
+                         % (e.shape, w.shape, lengths))
+    path, first = np.zeros((e.shape[0], 1), np.int64), 0
+    for n in lengths:
+        if n:
+            score, back = w[0] + e[first], []
+            for k in range(1, n):
+                cand = score[:, None] + w[2:]          # [from, to]
+                back.append(cand.argmax(0))
+                score = cand.max(0) + e[first + k]
+            tag = int((score + w[1]).argmax())
+            for k in range(n - 1, -1, -1):
+                path[first + k, 0] = tag
+                if k:
+                    tag = int(back[k - 1][tag])
+        first += n
+    return {"ViterbiPath": path}
+
+
 # Ops that read the sequence lengths of their LoD input (as ins["@lengths"]),
 # and those whose outputs are no longer sequences of it.
-LOD_OPS = {"sequence_pool", "sequence_conv"}
+LOD_OPS = {"sequence_pool", "sequence_conv", "gru", "lstm", "crf_decoding"}
 LOD_CONSUMERS = {"sequence_pool"}
 
-OPS.update({"sequence_pool": _sequence_pool, "sequence_conv": _sequence_conv, "rnn": _rnn})
+OPS.update({"sequence_pool": _sequence_pool, "sequence_conv": _sequence_conv, "rnn": _rnn,
+            "gru": _fluid_gru, "lstm": _fluid_lstm, "crf_decoding": _crf_decoding})
 
 class Model:
     def __init__(self, program, params):

@@ -161,6 +161,21 @@ def sample_shape(name, dims, dtype, family):
     return out
 
 
+def id_bound(block, vars_by_name, name):
+    """The rows of the smallest embedding table that feed `name` indexes
+    directly (ids must stay below it), or a large number."""
+    bound = 1 << 30
+    for op in block.ops:
+        if op.type in ("lookup_table", "lookup_table_v2"):
+            ids = [a for v in op.inputs if v.parameter == "Ids" for a in v.arguments]
+            table = [a for v in op.inputs if v.parameter == "W" for a in v.arguments]
+            if name in ids and table and table[0] in vars_by_name:
+                rows = vars_by_name[table[0]].type.lod_tensor.tensor.dims[0]
+                if rows > 0:
+                    bound = min(bound, rows)
+    return bound
+
+
 def make_inputs(program, fp, family, seed=0):
     block = program.blocks[0]
     vars_by_name = {v.name: v for v in block.vars}
@@ -189,7 +204,7 @@ def make_inputs(program, fp, family, seed=0):
         elif name == "scale_factor":
             out[name] = np.ones(shape, dtype)
         elif np.issubdtype(dtype, np.integer):
-            out[name] = rng.randint(0, 10, size=shape).astype(dtype)
+            out[name] = rng.randint(0, min(10, id_bound(block, vars_by_name, name)), size=shape).astype(dtype)
         elif dtype == np.bool_:
             out[name] = np.ones(shape, dtype)
         else:

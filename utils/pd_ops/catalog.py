@@ -36,6 +36,7 @@ def A(name, kind, default=None, **constraints):
 
 
 DATA_FORMAT = ("NCHW", "NHWC", "AnyLayout")
+RNN_ACTS = ("sigmoid", "tanh", "relu", "identity")
 PAD_ALGO = ("EXPLICIT", "SAME", "VALID")
 
 
@@ -775,6 +776,26 @@ OPS = [
        "from PreState ([L*D, N, H]: h, and c for LSTM); WeightList: W_ih, W_hh per layer and direction, then "
        "b_ih, b_hh; sequence n runs its first SequenceLength[n] steps",
        "%y, %h = pd.rnn %x PreState[%h0] WeightList[%wi, %wh, %bi, %bh] {hidden_size = 4 : i32, input_size = 3 : i32, mode = \"GRU\", resultSegmentSizes = array<i32: 1, 1, 0, 0>} : (tensor<5x?x3xf32>, tensor<1x?x4xf32>, tensor<12x3xf32>, tensor<12x4xf32>, tensor<12xf32>, tensor<12xf32>) -> (tensor<5x?x4xf32>, tensor<1x?x4xf32>)"),
+    Op("gru", ["Input:float", "H0:float?", "Weight:float", "Bias:float?", "Lengths:index?"],
+       ["Hidden:float", "BatchGate:float?", "BatchResetHiddenPrev:float?", "BatchHidden:float?"],
+       [A("activation", "str", "tanh", choices=RNN_ACTS), A("gate_activation", "str", "sigmoid", choices=RNN_ACTS),
+        A("is_reverse", "bool", False), A("origin_mode", "bool", False), A("is_test", "bool", False)], "custom",
+       "Fluid's GRU over each sequence of a LoD batch (Input [T, 3H] already projected: update, reset, "
+       "candidate); Weight holds the [H, 2H] update/reset then the [H, H] candidate weights",
+       "%h = pd.gru %x, %w Lengths(%n) {resultSegmentSizes = array<i32: 1, 0, 0, 0>} : (tensor<?x12xf32>, tensor<4x12xf32>, tensor<?xi64>) -> tensor<?x4xf32>"),
+    Op("lstm", ["Input:float", "H0:float?", "C0:float?", "Weight:float", "Bias:float", "Lengths:index?"],
+       ["Hidden:float", "Cell:float", "BatchGate:float?", "BatchCellPreAct:float?"],
+       [A("use_peepholes", "bool", True), A("is_reverse", "bool", False),
+        A("gate_activation", "str", "sigmoid", choices=RNN_ACTS), A("cell_activation", "str", "tanh", choices=RNN_ACTS),
+        A("candidate_activation", "str", "tanh", choices=RNN_ACTS), A("is_test", "bool", False)], "custom",
+       "Fluid's LSTM over each sequence of a LoD batch (Input [T, 4H] already projected: candidate, input, "
+       "forget, output), with peephole weights in Bias [1, 7H] when use_peepholes",
+       "%h, %c = pd.lstm %x, %w, %b Lengths(%n) {resultSegmentSizes = array<i32: 1, 1, 0, 0>} : (tensor<?x16xf32>, tensor<4x16xf32>, tensor<1x28xf32>, tensor<?xi64>) -> (tensor<?x4xf32>, tensor<?x4xf32>)"),
+    Op("crf_decoding", ["Emission:float", "Transition:float", "Label:index?", "Length:index?", "Lengths:index?"],
+       ["ViterbiPath:index"], [], "custom",
+       "the best tag path of a linear-chain CRF (Viterbi) for each sequence of a LoD batch: Emission [T, D] "
+       "scores, Transition [D + 2, D] (start weights, end weights, then tag-to-tag weights)",
+       "%p = pd.crf_decoding %e, %t Lengths(%n) : (tensor<?x5xf32>, tensor<7x5xf32>, tensor<?xi64>) -> tensor<?x1xi64>"),
     # ---------------------------------------------------------------- quantization (QAT programs)
     Op("fake_quantize_moving_average_abs_max", ["X:float", "InScale:float", "InAccum:float?", "InState:float?"],
        ["Out:float", "OutScale:float"], FAKE_QUANT_MA, "custom",

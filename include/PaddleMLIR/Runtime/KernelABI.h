@@ -333,6 +333,45 @@ constexpr int64_t numSlots(int64_t layers, int64_t directions) {
 }
 } // namespace rnn
 
+/// pdk_lod_rnn: Fluid's `gru` and `lstm` over a LoD batch. Input [T, G*H]
+/// packs the already projected steps of N sequences (Lengths [N], int64,
+/// summing to T); each sequence runs on its own (last row first when
+/// Reverse) from its row of H0 (and C0) [N, H], or from zeros. Weight
+/// holds the hidden-to-gate weights as Fluid stores them: for GRU the
+/// update and reset gates' [H, 2H] then the candidate's [H, H] (both
+/// row-major, one after the other); for LSTM [H, 4H] in the gate order
+/// candidate, input, forget, output. Bias [1, G*H] (LSTM with Peepholes:
+/// [1, 7H], the last 3H the input, forget and output peephole weights).
+/// The destination is f32 [T*H] (GRU: Hidden) or [2*T*H] (LSTM: Hidden
+/// then Cell), rows in the input's order.
+namespace lodrnn {
+enum Slot : int64_t { Input, H0, C0, Weight, Bias, Lengths, NumSlots };
+enum Int : int64_t {
+  Mode,
+  Reverse,
+  OriginMode,
+  Peepholes,
+  GateAct,
+  CellAct,
+  CandidateAct,
+  NumInts
+};
+enum Mode : int64_t { Gru, Lstm };
+enum Act : int64_t { Sigmoid, Tanh, Relu, Identity };
+constexpr int64_t NumFloats = 0;
+} // namespace lodrnn
+
+/// pdk_crf_decoding: Viterbi decoding of a linear-chain CRF per sequence of
+/// a LoD batch. Emission [T, D] (Lengths [N], int64, summing to T),
+/// Transition [D + 2, D]: row 0 the start weights, row 1 the end weights,
+/// row 2 + j the weights from tag j to each tag. The destination is i64
+/// [T, 1]: each row's tag on its sequence's best path (on equal scores the
+/// lower tag, as Paddle's strict comparisons keep the first maximum).
+namespace crf {
+enum Slot : int64_t { Emission, Transition, Lengths, NumSlots };
+constexpr int64_t NumInts = 0, NumFloats = 0;
+} // namespace crf
+
 /// pdk_nonzero: the row-major positions of the non-zero bytes of an i1 (one
 /// byte per element) tensor. The destination is i64 [1 + numel]: the
 /// count, then the flat positions in increasing order.

@@ -1,10 +1,11 @@
-//===- Recurrent.cpp - pd rnn -> pdk_rnn ----------------------------------===//
+//===- Recurrent.cpp - pd rnn, gru, lstm -> pdk_rnn, pdk_lod_rnn ----------===//
 //
 // Paddle 2.x's `rnn` op calls the runtime's pdk_rnn (lib/Runtime/Kernels/
 // Rnn.cpp): one matrix product per layer and direction for the input
 // projection of every step, then the sequential recurrence. The kernel
 // writes Out and the final states into one f32 buffer, which generated
-// copies unpack into the op's results.
+// copies unpack into the op's results. Fluid's gru and lstm over LoD
+// sequences call pdk_lod_rnn the same way.
 //
 //===----------------------------------------------------------------------===//
 
@@ -109,8 +110,102 @@ struct RnnLowering : OpConversionPattern<RnnOp> {
     return success();
   }
 };
+
+int64_t lodAct(StringRef name) {
+  return llvm::StringSwitch<int64_t>(name)
+      .Case("sigmoid", pdk::lodrnn::Sigmoid)
+      .Case("tanh", pdk::lodrnn::Tanh)
+      .Case("relu", pdk::lodrnn::Relu)
+      .Default(pdk::lodrnn::Identity);
+}
+
+/// Fluid's gru and lstm over LoD sequences -> pdk_lod_rnn, whose f32
+/// destination [S * T * H] holds Hidden (then Cell for LSTM); generated
+/// copies unpack it, and the training intermediates are empty.
+template <typename OpT> struct LodRecurrenceLowering : OpConversionPattern<OpT> {
+  using OpConversionPattern<OpT>::OpConversionPattern;
+  using Adaptor = typename OpConversionPattern<OpT>::OpAdaptor;
+  LogicalResult matchAndRewrite(OpT op, Adaptor a, ConversionPatternRewriter &r) const override {
+    namespace lr = pdk::lodrnn;
+    constexpr bool lstm = std::is_same_v<OpT, LstmOp>;
+    Location loc = op.getLoc();
+    Value x = a.getInput(), lengths = a.getLengths();
+    auto xt = cast<RankedTensorType>(x.getType());
+    if (!lengths || !xt.getElementType().isF32() ||
+        !cast<RankedTensorType>(lengths.getType()).getElementType().isInteger(64))
+      return op.emitOpError("is computed in fp32 with int64 sequence lengths, got ")
+             << x.getType() << " and " << (lengths ? lengths.getType() : Type());
+    SmallVector<Value> ins;
+    SmallVector<int64_t> slots(lr::NumSlots, -1);
+    auto add = [&](int64_t slot, Value v) {
+      if (!v)
+        return;
+      slots[slot] = ins.size();
+      ins.push_back(v);
+    };
+    SmallVector<int64_t> ints(lr::NumInts);
+    add(lr::Input, x);
+    add(lr::H0, a.getH0());
+    if constexpr (lstm) {
+      add(lr::C0, a.getC0());
+      ints[lr::Mode] = lr::Lstm;
+      ints[lr::Peepholes] = op.getUsePeepholes();
+      ints[lr::GateAct] = lodAct(op.getGateActivation());
+      ints[lr::CellAct] = lodAct(op.getCellActivation());
+      ints[lr::CandidateAct] = lodAct(op.getCandidateActivation());
+    } else {
+      ints[lr::Mode] = lr::Gru;
+      ints[lr::OriginMode] = op.getOriginMode();
+      ints[lr::GateAct] = lodAct(op.getGateActivation());
+      ints[lr::CandidateAct] = lodAct(op.getActivation());
+    }
+    ints[lr::Reverse] = op.getIsReverse();
+    add(lr::Weight, a.getWeight());
+    add(lr::Bias, a.getBias());
+    add(lr::Lengths, lengths);
+    auto hidden = cast<RankedTensorType>(op.getHidden().getType());
+    Value rows = r.createOrFold<tensor::DimOp>(loc, x, 0);
+    Value h = r.createOrFold<tensor::DimOp>(loc, a.getWeight(), 0);
+    Value plane = r.createOrFold<arith::MulIOp>(loc, rows, h);
+    Value total = lstm ? r.createOrFold<arith::AddIOp>(loc, plane, plane) : plane;
+    auto flatType = RankedTensorType::get({ShapedType::kDynamic}, r.getF32Type());
+    Value init =
+        tensor::EmptyOp::create(r, loc, flatType.getShape(), r.getF32Type(), ValueRange{total});
+    auto call = KernelCallOp::create(r, loc, flatType, "pdk_lod_rnn", ins, init,
+                                     r.getDenseI64ArrayAttr(slots), r.getDenseI64ArrayAttr(ints),
+                                     r.getDenseF32ArrayAttr({}));
+    call->setAttr("pd.from", r.getStringAttr(lstm ? "lstm" : "gru"));
+    Value flat = call.getResult();
+    auto unpack = [&](Value base) -> Value {
+      SmallVector<Value> dyn;
+      if (hidden.isDynamicDim(0))
+        dyn.push_back(rows);
+      if (hidden.isDynamicDim(1))
+        dyn.push_back(h);
+      return generateTensor(r, loc, hidden, dyn, [&](OpBuilder &b, Location l) -> Value {
+        Value p = arith::AddIOp::create(
+            b, l, arith::MulIOp::create(b, l, linalg::IndexOp::create(b, l, 0), h),
+            linalg::IndexOp::create(b, l, 1));
+        return tensor::ExtractOp::create(b, l, flat,
+                                         ValueRange{arith::AddIOp::create(b, l, base, p)});
+      });
+    };
+    SmallVector<Value> results{unpack(idx(r, loc, 0))};
+    if constexpr (lstm)
+      results.push_back(unpack(plane));
+    for (Value extra : op->getResults().drop_front(lstm ? 2 : 1)) {
+      auto t = cast<RankedTensorType>(extra.getType());
+      SmallVector<Value> dyn;
+      if (t.isDynamicDim(1)) // the gates' width for BatchGate, else H
+        dyn.push_back(extra == op.getBatchGate() ? r.createOrFold<tensor::DimOp>(loc, x, 1) : h);
+      results.push_back(tensor::EmptyOp::create(r, loc, t.getShape(), t.getElementType(), dyn));
+    }
+    r.replaceOp(op, results);
+    return success();
+  }
+};
 } // namespace
 
 void mlir::pd::populatePdRecurrentToLinalgPatterns(RewritePatternSet &p) {
-  p.add<RnnLowering>(p.getContext());
+  p.add<RnnLowering, LodRecurrenceLowering<GruOp>, LodRecurrenceLowering<LstmOp>>(p.getContext());
 }

@@ -110,8 +110,34 @@ struct SequenceConvLowering : OpConversionPattern<SequenceConvOp> {
     return success();
   }
 };
+
+/// crf_decoding -> pdk_crf_decoding (Viterbi per sequence), i64 [T, 1].
+struct CrfDecodingLowering : OpConversionPattern<CrfDecodingOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(CrfDecodingOp op, OpAdaptor a,
+                                ConversionPatternRewriter &r) const override {
+    Location loc = op.getLoc();
+    Value x = a.getEmission(), lengths = a.getLengths();
+    if (!lengths || !cast<RankedTensorType>(x.getType()).getElementType().isF32() ||
+        !cast<RankedTensorType>(a.getTransition().getType()).getElementType().isF32() ||
+        !cast<RankedTensorType>(lengths.getType()).getElementType().isInteger(64))
+      return op.emitOpError("is computed in fp32 with int64 sequence lengths");
+    auto type = cast<RankedTensorType>(op.getType());
+    SmallVector<Value> dyn;
+    if (type.isDynamicDim(0))
+      dyn.push_back(r.createOrFold<tensor::DimOp>(loc, x, 0));
+    Value init = tensor::EmptyOp::create(r, loc, type.getShape(), type.getElementType(), dyn);
+    auto k = KernelCallOp::create(
+        r, loc, type, "pdk_crf_decoding", ValueRange{x, a.getTransition(), lengths}, init,
+        r.getDenseI64ArrayAttr({pdk::crf::Emission, pdk::crf::Transition, pdk::crf::Lengths}),
+        r.getDenseI64ArrayAttr({}), r.getDenseF32ArrayAttr({}));
+    k->setAttr("pd.from", r.getStringAttr("crf_decoding"));
+    r.replaceOp(op, k.getResult());
+    return success();
+  }
+};
 } // namespace
 
 void mlir::pd::populatePdSequenceToLinalgPatterns(RewritePatternSet &p) {
-  p.add<SequencePoolLowering, SequenceConvLowering>(p.getContext());
+  p.add<SequencePoolLowering, SequenceConvLowering, CrfDecodingLowering>(p.getContext());
 }

@@ -60,6 +60,8 @@ PDK_EXPORT void pdk_unique(const int64_t *ptrs, const int64_t *ints, const float
 PDK_EXPORT void pdk_sequence_pool(const int64_t *ptrs, const int64_t *ints, const float *floats);
 PDK_EXPORT void pdk_sequence_context(const int64_t *ptrs, const int64_t *ints, const float *floats);
 PDK_EXPORT void pdk_rnn(const int64_t *ptrs, const int64_t *ints, const float *floats);
+PDK_EXPORT void pdk_lod_rnn(const int64_t *ptrs, const int64_t *ints, const float *floats);
+PDK_EXPORT void pdk_crf_decoding(const int64_t *ptrs, const int64_t *ints, const float *floats);
 PDK_EXPORT void pdk_collect_fpn_proposals(const int64_t *ptrs, const int64_t *ints,
                                           const float *floats);
 PDK_EXPORT void pdk_multiclass_nms(const int64_t *ptrs, const int64_t *ints, const float *floats);

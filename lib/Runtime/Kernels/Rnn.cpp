@@ -167,3 +167,115 @@ extern "C" PDK_EXPORT void pdk_rnn(const int64_t *ptrs, const int64_t *ints, con
     layerIn = layerOut;
   }
 }
+
+namespace {
+float activate(int64_t act, float v) {
+  switch (act) {
+  case lodrnn::Sigmoid:
+    return sigmoid(v);
+  case lodrnn::Tanh:
+    return std::tanh(v);
+  case lodrnn::Relu:
+    return v > 0.f ? v : 0.f;
+  default:
+    return v;
+  }
+}
+} // namespace
+
+extern "C" PDK_EXPORT void pdk_lod_rnn(const int64_t *ptrs, const int64_t *ints, const float *) {
+  using namespace lodrnn;
+  bool lstm = ints[Mode] == Lstm, reverse = ints[Reverse] != 0;
+  const float *x = static_cast<const float *>(ptrAt(ptrs, Input));
+  const float *h0 = static_cast<const float *>(ptrAt(ptrs, H0));
+  const float *c0 = static_cast<const float *>(ptrAt(ptrs, C0));
+  const float *w = static_cast<const float *>(ptrAt(ptrs, Weight));
+  const float *bias = static_cast<const float *>(ptrAt(ptrs, Bias));
+  const int64_t *lengths = static_cast<const int64_t *>(ptrAt(ptrs, Lengths));
+  float *dst = static_cast<float *>(ptrAt(ptrs, NumSlots));
+  Dims dims(ints + NumInts);
+  const int64_t *xd = dims.next(), *hd = h0 ? dims.next() : nullptr,
+                *cd = c0 ? dims.next() : nullptr;
+  const int64_t *wd = dims.next(), *bd = bias ? dims.next() : nullptr, *ld = dims.next();
+  const int64_t *od = dims.next();
+  clearDestination(dst, od, sizeof(float));
+  if (!kernelError.empty())
+    return;
+  const char *name = lstm ? "lstm" : "gru";
+  int64_t gates = lstm ? 4 : 3, rows = xd[0], H = wd[0], G = gates * H, n = ld[0];
+  auto fail = [&](const std::string &msg) { kernelError = std::string(name) + ": " + msg; };
+  if (xd[-1] != 2 || xd[1] != G || wd[-1] != 2 || wd[1] != G)
+    return fail("Input must be [T, " + std::to_string(G) + "] and Weight [H, " + std::to_string(G) +
+                "], got " + dimsStr(xd) + " and " + dimsStr(wd));
+  int64_t biasWidth = lstm && ints[Peepholes] ? 7 * H : G;
+  if (bd && (bd[-1] != 2 || bd[0] != 1 || bd[1] != biasWidth))
+    return fail("Bias must be [1, " + std::to_string(biasWidth) + "], got " + dimsStr(bd));
+  if (lstm && ints[Peepholes] && !bias)
+    return fail("peepholes need the Bias input");
+  for (const int64_t *sd : {hd, cd})
+    if (sd && (sd[-1] != 2 || sd[0] != n || sd[1] != H))
+      return fail("H0 and C0 must be [" + std::to_string(n) + ", " + std::to_string(H) +
+                  "] (one row per sequence), got " + dimsStr(sd));
+  int64_t total = 0;
+  for (int64_t s = 0; s < n; total += lengths[s], ++s)
+    if (lengths[s] < 0)
+      return fail("sequence " + std::to_string(s) + " has a negative length (" +
+                  std::to_string(lengths[s]) + ")");
+  if (total != rows)
+    return fail("the sequence lengths sum to " + std::to_string(total) + " but Input has " +
+                std::to_string(rows) + " rows");
+  int64_t gateAct = ints[GateAct], cellAct = ints[CellAct], candAct = ints[CandidateAct];
+  float *hidden = dst, *cellOut = dst + rows * H;
+  std::vector<float> g(static_cast<size_t>(G)), h(static_cast<size_t>(H)),
+      c(static_cast<size_t>(H)), rh(static_cast<size_t>(H));
+  // The hidden-to-gate products, h x W for a [H, cols] row-major block.
+  auto addProduct = [&](const float *hv, const float *block, int64_t cols, float *into) {
+    for (int64_t k = 0; k < H; ++k) {
+      float v = hv[k];
+      const float *row = block + k * cols;
+      for (int64_t j = 0; j < cols; ++j)
+        into[j] += v * row[j];
+    }
+  };
+  int64_t first = 0;
+  for (int64_t s = 0; s < n; first += lengths[s], ++s) {
+    for (int64_t j = 0; j < H; ++j) {
+      h[j] = h0 ? h0[s * H + j] : 0.f;
+      c[j] = c0 ? c0[s * H + j] : 0.f;
+    }
+    for (int64_t step = 0; step < lengths[s]; ++step) {
+      int64_t row = first + (reverse ? lengths[s] - 1 - step : step);
+      for (int64_t j = 0; j < G; ++j)
+        g[j] = x[row * G + j] + (bias ? bias[j] : 0.f);
+      float *hOut = hidden + row * H;
+      if (!lstm) {
+        // Update and reset gates from h; the candidate from reset * h.
+        addProduct(h.data(), w, 2 * H, g.data());
+        for (int64_t j = 0; j < 2 * H; ++j)
+          g[j] = activate(gateAct, g[j]);
+        for (int64_t j = 0; j < H; ++j)
+          rh[j] = g[H + j] * h[j];
+        addProduct(rh.data(), w + 2 * H * H, H, g.data() + 2 * H);
+        for (int64_t j = 0; j < H; ++j) {
+          float u = g[j], m = activate(candAct, g[2 * H + j]);
+          h[j] = ints[OriginMode] ? u * h[j] + (1.f - u) * m : (1.f - u) * h[j] + u * m;
+          hOut[j] = h[j];
+        }
+        continue;
+      }
+      addProduct(h.data(), w, G, g.data());
+      const float *peep = ints[Peepholes] ? bias + 4 * H : nullptr;
+      float *cOut = cellOut + row * H;
+      for (int64_t j = 0; j < H; ++j) {
+        float cand = activate(candAct, g[j]);
+        float in = activate(gateAct, g[H + j] + (peep ? peep[j] * c[j] : 0.f));
+        float forget = activate(gateAct, g[2 * H + j] + (peep ? peep[H + j] * c[j] : 0.f));
+        c[j] = forget * c[j] + in * cand;
+        float out = activate(gateAct, g[3 * H + j] + (peep ? peep[2 * H + j] * c[j] : 0.f));
+        h[j] = out * activate(cellAct, c[j]);
+        hOut[j] = h[j];
+        cOut[j] = c[j];
+      }
+    }
+  }
+}

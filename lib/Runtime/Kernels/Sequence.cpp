@@ -1,8 +1,8 @@
-//===- Sequence.cpp - pdk_sequence_pool/context: LoD sequence kernels -----===//
+//===- Sequence.cpp - pdk_sequence_*, pdk_crf_decoding: LoD kernels -------===//
 //
 // Ops over a batch of variable-length sequences (rows packed along dim 0,
-// lengths per sequence), written as described at seqpool:: and seqcontext:: in
-// KernelABI.h. The lengths come from the user at run time, so they are
+// lengths per sequence), written as described at seqpool::, seqcontext::
+// and crf:: in KernelABI.h. The lengths come from the user at run time, so they are
 // checked here against the packed rows before anything is read.
 //
 //===----------------------------------------------------------------------===//
@@ -12,13 +12,15 @@
 #include <cmath>
 #include <cstring>
 #include <string>
+#include <vector>
 
 using namespace pdk;
 
 namespace {
-/// Checks that `lengths` ([n], none negative) sum to `rows`; sets
-/// kernelError naming `op` otherwise.
-bool checkLengths(const char *op, const int64_t *lengths, int64_t n, int64_t rows) {
+/// Checks that `lengths` ([n], none negative) sum to the `rows` of `slot`;
+/// sets kernelError naming `op` otherwise.
+bool checkLengths(const char *op, const int64_t *lengths, int64_t n, int64_t rows,
+                  const char *slot = "X") {
   int64_t total = 0;
   for (int64_t s = 0; s < n; ++s) {
     if (lengths[s] < 0) {
@@ -31,7 +33,7 @@ bool checkLengths(const char *op, const int64_t *lengths, int64_t n, int64_t row
   if (total == rows)
     return true;
   kernelError = std::string(op) + ": the sequence lengths sum to " + std::to_string(total) +
-                " but X has " + std::to_string(rows) + " rows";
+                " but " + slot + " has " + std::to_string(rows) + " rows";
   return false;
 }
 } // namespace
@@ -136,4 +138,65 @@ extern "C" PDK_EXPORT void pdk_sequence_context(const int64_t *ptrs, const int64
           std::memcpy(out + ((first + t) * length + k) * width, x + (first + r) * width,
                       static_cast<size_t>(width) * sizeof(float));
       }
+}
+
+extern "C" PDK_EXPORT void pdk_crf_decoding(const int64_t *ptrs, const int64_t *ints,
+                                            const float *) {
+  const float *x = static_cast<const float *>(ptrAt(ptrs, crf::Emission));
+  const float *w = static_cast<const float *>(ptrAt(ptrs, crf::Transition));
+  const int64_t *lengths = static_cast<const int64_t *>(ptrAt(ptrs, crf::Lengths));
+  int64_t *path = static_cast<int64_t *>(ptrAt(ptrs, crf::NumSlots));
+  Dims dims(ints + crf::NumInts);
+  const int64_t *xd = dims.next(), *wd = dims.next(), *ld = dims.next(), *od = dims.next();
+  clearDestination(path, od, sizeof(int64_t));
+  if (!kernelError.empty())
+    return;
+  int64_t rows = xd[0], tags = xd[1];
+  if (xd[-1] != 2 || wd[-1] != 2 || wd[0] != tags + 2 || wd[1] != tags || od[0] != rows) {
+    kernelError = "crf_decoding: Emission must be [T, D] and Transition [D + 2, D]";
+    return;
+  }
+  if (!checkLengths("crf_decoding", lengths, ld[0], rows, "Emission"))
+    return;
+  std::vector<float> alpha(static_cast<size_t>(rows * tags));
+  std::vector<int64_t> track(static_cast<size_t>(rows * tags));
+  int64_t first = 0;
+  for (int64_t s = 0; s < ld[0]; first += lengths[s], ++s) {
+    int64_t len = lengths[s];
+    if (len == 0)
+      continue;
+    const float *e = x + first * tags;
+    float *a = alpha.data() + first * tags;
+    int64_t *tr = track.data() + first * tags;
+    for (int64_t i = 0; i < tags; ++i)
+      a[i] = w[i] + e[i];
+    for (int64_t k = 1; k < len; ++k)
+      for (int64_t i = 0; i < tags; ++i) {
+        float best = -INFINITY;
+        int64_t from = 0;
+        for (int64_t j = 0; j < tags; ++j) {
+          float v = a[(k - 1) * tags + j] + w[(j + 2) * tags + i];
+          if (v > best) {
+            best = v;
+            from = j;
+          }
+        }
+        a[k * tags + i] = best + e[k * tags + i];
+        tr[k * tags + i] = from;
+      }
+    float best = -INFINITY;
+    int64_t tag = 0;
+    for (int64_t i = 0; i < tags; ++i) {
+      float v = a[(len - 1) * tags + i] + w[tags + i];
+      if (v > best) {
+        best = v;
+        tag = i;
+      }
+    }
+    path[first + len - 1] = tag;
+    for (int64_t k = len - 1; k > 0; --k) {
+      tag = tr[k * tags + tag];
+      path[first + k - 1] = tag;
+    }
+  }
 }

@@ -2290,3 +2290,47 @@ func.func @negative_rnn_weight_shape(%x: tensor<5x?x3xf32>, %h0: tensor<1x?x4xf3
   %0:2 = pd.rnn %x PreState[%h0] WeightList[%wi, %wh, %b, %b] {hidden_size = 4 : i32, mode = "GRU", resultSegmentSizes = array<i32: 1, 1, 0, 0>} : (tensor<5x?x3xf32>, tensor<1x?x4xf32>, tensor<12x5xf32>, tensor<12x4xf32>, tensor<12xf32>, tensor<12xf32>) -> (tensor<5x?x4xf32>, tensor<1x?x4xf32>)
   return
 }
+
+// -----
+
+// Tests that Fluid's lstm checks its Bias width against use_peepholes.
+func.func @negative_lstm_peephole_bias(%x: tensor<?x16xf32>, %w: tensor<4x16xf32>, %b: tensor<1x16xf32>, %n: tensor<?xi64>) {
+  // expected-error @+1 {{Bias must be [1, 28] (4H gate biases, then 3H peephole weights: use_peepholes), got [1, 16]}}
+  %0:2 = pd.lstm %x, %w, %b Lengths(%n) {resultSegmentSizes = array<i32: 1, 1, 0, 0>} : (tensor<?x16xf32>, tensor<4x16xf32>, tensor<1x16xf32>, tensor<?xi64>) -> (tensor<?x4xf32>, tensor<?x4xf32>)
+  return
+}
+
+// -----
+
+// Tests that Fluid's gru needs a LoD input and Input [T, 3H].
+func.func @negative_gru_no_lod(%x: tensor<?x12xf32>, %w: tensor<4x12xf32>) {
+  // expected-error @+1 {{needs the sequence lengths of a LoD input; Input carries no LoD (its rows are not sequences of a LoD feed)}}
+  %0 = pd.gru %x, %w {resultSegmentSizes = array<i32: 1, 0, 0, 0>} : (tensor<?x12xf32>, tensor<4x12xf32>) -> tensor<?x4xf32>
+  return
+}
+
+// -----
+
+func.func @negative_gru_width(%x: tensor<?x9xf32>, %w: tensor<4x12xf32>, %n: tensor<?xi64>) {
+  // expected-error @+1 {{Input must be [T, 3 * H] and Weight [H, 3 * H], got [?, 9] and [4, 12]}}
+  %0 = pd.gru %x, %w Lengths(%n) {resultSegmentSizes = array<i32: 1, 0, 0, 0>} : (tensor<?x9xf32>, tensor<4x12xf32>, tensor<?xi64>) -> tensor<?x4xf32>
+  return
+}
+
+// -----
+
+// Tests that crf_decoding checks Transition against the tag count and
+// refuses the padded and Label forms by name.
+func.func @negative_crf_transition(%e: tensor<?x5xf32>, %t: tensor<5x5xf32>, %n: tensor<?xi64>) {
+  // expected-error @+1 {{Transition must be [D + 2, D] for D = 5 tags, got [5, 5]}}
+  %0 = pd.crf_decoding %e, %t Lengths(%n) : (tensor<?x5xf32>, tensor<5x5xf32>, tensor<?xi64>) -> tensor<?x1xi64>
+  return
+}
+
+// -----
+
+func.func @negative_crf_padded(%e: tensor<2x4x5xf32>, %t: tensor<7x5xf32>, %len: tensor<2xi64>) {
+  // expected-error @+1 {{the padded form (Emission [N, T, D] with Length) is not supported; only LoD Emission is}}
+  %0 = pd.crf_decoding %e, %t Length(%len) : (tensor<2x4x5xf32>, tensor<7x5xf32>, tensor<2xi64>) -> tensor<?x1xi64>
+  return
+}

@@ -1819,6 +1819,28 @@ func.func @sequence_conv(%x: tensor<?x8xf32>, %w: tensor<24x5xf32>, %n: tensor<?
   return
 }
 
+// Tests that Fluid's gru and lstm round-trip with their LoD lengths, the
+// optional initial states and the training intermediates.
+// CHECK-LABEL: func.func @fluid_recurrent
+// CHECK: pd.gru %arg0, %arg1 Lengths(%arg2) {resultSegmentSizes = array<i32: 1, 0, 0, 0>} : (tensor<?x12xf32>, tensor<4x12xf32>, tensor<?xi64>) -> tensor<?x4xf32>
+// CHECK: pd.gru %arg0, %arg1 H0(%arg3) Bias(%arg4) Lengths(%arg2) {is_reverse = true, origin_mode = true, resultSegmentSizes = array<i32: 1, 1, 1, 1>} : (tensor<?x12xf32>, tensor<?x4xf32>, tensor<4x12xf32>, tensor<1x12xf32>, tensor<?xi64>) -> (tensor<?x4xf32>, tensor<0x12xf32>, tensor<0x4xf32>, tensor<0x4xf32>)
+// CHECK: pd.lstm %arg5, %arg6, %arg7 H0(%arg3) C0(%arg3) Lengths(%arg2) {is_reverse = true, resultSegmentSizes = array<i32: 1, 1, 1, 1>} : (tensor<?x16xf32>, tensor<?x4xf32>, tensor<?x4xf32>, tensor<4x16xf32>, tensor<1x28xf32>, tensor<?xi64>) -> (tensor<?x4xf32>, tensor<?x4xf32>, tensor<0x16xf32>, tensor<0x4xf32>)
+func.func @fluid_recurrent(%x: tensor<?x12xf32>, %w: tensor<4x12xf32>, %n: tensor<?xi64>, %h0: tensor<?x4xf32>, %b: tensor<1x12xf32>,
+                           %lx: tensor<?x16xf32>, %lw: tensor<4x16xf32>, %lb: tensor<1x28xf32>) {
+  %0 = pd.gru %x, %w Lengths(%n) {resultSegmentSizes = array<i32: 1, 0, 0, 0>} : (tensor<?x12xf32>, tensor<4x12xf32>, tensor<?xi64>) -> tensor<?x4xf32>
+  %1:4 = pd.gru %x, %w H0(%h0) Bias(%b) Lengths(%n) {is_reverse = true, origin_mode = true, resultSegmentSizes = array<i32: 1, 1, 1, 1>} : (tensor<?x12xf32>, tensor<?x4xf32>, tensor<4x12xf32>, tensor<1x12xf32>, tensor<?xi64>) -> (tensor<?x4xf32>, tensor<0x12xf32>, tensor<0x4xf32>, tensor<0x4xf32>)
+  %2:4 = pd.lstm %lx, %lw, %lb H0(%h0) C0(%h0) Lengths(%n) {is_reverse = true, resultSegmentSizes = array<i32: 1, 1, 1, 1>} : (tensor<?x16xf32>, tensor<?x4xf32>, tensor<?x4xf32>, tensor<4x16xf32>, tensor<1x28xf32>, tensor<?xi64>) -> (tensor<?x4xf32>, tensor<?x4xf32>, tensor<0x16xf32>, tensor<0x4xf32>)
+  return
+}
+
+// Tests that crf_decoding round-trips with its LoD lengths.
+// CHECK-LABEL: func.func @crf_decoding
+// CHECK: pd.crf_decoding %arg0, %arg1 Lengths(%arg2) : (tensor<?x5xf32>, tensor<7x5xf32>, tensor<?xi64>) -> tensor<?x1xi64>
+func.func @crf_decoding(%e: tensor<?x5xf32>, %t: tensor<7x5xf32>, %n: tensor<?xi64>) {
+  %0 = pd.crf_decoding %e, %t Lengths(%n) : (tensor<?x5xf32>, tensor<7x5xf32>, tensor<?xi64>) -> tensor<?x1xi64>
+  return
+}
+
 // Tests that rnn round-trips: a GRU, and a bidirectional LSTM with two
 // states, sequence lengths and the training-only outputs.
 // CHECK-LABEL: func.func @rnn

@@ -5518,6 +5518,90 @@ def Pd_RnnOp : Pd_Op<"rnn", [AttrSizedOperandSegments, AttrSizedResultSegments]>
   let assemblyFormat = "$Input (`PreState` `[` $PreState^ `]`)? (`WeightList` `[` $WeightList^ `]`)? (`SequenceLength` `(` $SequenceLength^ `)`)? attr-dict `:` functional-type(operands, results)";
 }
 
+def Pd_GruOp : Pd_Op<"gru", [AttrSizedOperandSegments, AttrSizedResultSegments]> {
+  let summary = "Fluid's GRU over each sequence of a LoD batch (Input [T, 3H] already projected: update, reset, candidate); Weight holds the [H, 2H] update/reset then the [H, H] candidate weights";
+  let description = [{
+    Paddle operator `gru`: Fluid's GRU over each sequence of a LoD batch (Input [T, 3H] already projected: update, reset, candidate); Weight holds the [H, 2H] update/reset then the [H, H] candidate weights.
+
+    Input slots: Input, H0 (optional), Weight, Bias (optional), Lengths (optional). Output slots: Hidden, BatchGate, BatchResetHiddenPrev, BatchHidden.
+
+    Example:
+
+    ```mlir
+    %h = pd.gru %x, %w Lengths(%n) {resultSegmentSizes = array<i32: 1, 0, 0, 0>} : (tensor<?x12xf32>, tensor<4x12xf32>, tensor<?xi64>) -> tensor<?x4xf32>
+    ```
+  }];
+  let arguments = (ins
+    Pd_FloatTensor:$Input,
+    Optional<Pd_FloatTensor>:$H0,
+    Pd_FloatTensor:$Weight,
+    Optional<Pd_FloatTensor>:$Bias,
+    Optional<Pd_IndexTensor>:$Lengths,
+    DefaultValuedStrAttr<ConfinedAttr<StrAttr, [Pd_StrIn<["sigmoid", "tanh", "relu", "identity"]>]>, "tanh">:$activation,
+    DefaultValuedStrAttr<ConfinedAttr<StrAttr, [Pd_StrIn<["sigmoid", "tanh", "relu", "identity"]>]>, "sigmoid">:$gate_activation,
+    DefaultValuedAttr<BoolAttr, "false">:$is_reverse,
+    DefaultValuedAttr<BoolAttr, "false">:$origin_mode,
+    DefaultValuedAttr<BoolAttr, "false">:$is_test
+  );
+  let results = (outs Pd_FloatTensor:$Hidden, Optional<Pd_FloatTensor>:$BatchGate, Optional<Pd_FloatTensor>:$BatchResetHiddenPrev, Optional<Pd_FloatTensor>:$BatchHidden);
+  let assemblyFormat = "$Input `,` $Weight (`H0` `(` $H0^ `)`)? (`Bias` `(` $Bias^ `)`)? (`Lengths` `(` $Lengths^ `)`)? attr-dict `:` functional-type(operands, results)";
+}
+
+def Pd_LstmOp : Pd_Op<"lstm", [AttrSizedOperandSegments, AttrSizedResultSegments]> {
+  let summary = "Fluid's LSTM over each sequence of a LoD batch (Input [T, 4H] already projected: candidate, input, forget, output), with peephole weights in Bias [1, 7H] when use_peepholes";
+  let description = [{
+    Paddle operator `lstm`: Fluid's LSTM over each sequence of a LoD batch (Input [T, 4H] already projected: candidate, input, forget, output), with peephole weights in Bias [1, 7H] when use_peepholes.
+
+    Input slots: Input, H0 (optional), C0 (optional), Weight, Bias, Lengths (optional). Output slots: Hidden, Cell, BatchGate, BatchCellPreAct.
+
+    Example:
+
+    ```mlir
+    %h, %c = pd.lstm %x, %w, %b Lengths(%n) {resultSegmentSizes = array<i32: 1, 1, 0, 0>} : (tensor<?x16xf32>, tensor<4x16xf32>, tensor<1x28xf32>, tensor<?xi64>) -> (tensor<?x4xf32>, tensor<?x4xf32>)
+    ```
+  }];
+  let arguments = (ins
+    Pd_FloatTensor:$Input,
+    Optional<Pd_FloatTensor>:$H0,
+    Optional<Pd_FloatTensor>:$C0,
+    Pd_FloatTensor:$Weight,
+    Pd_FloatTensor:$Bias,
+    Optional<Pd_IndexTensor>:$Lengths,
+    DefaultValuedAttr<BoolAttr, "true">:$use_peepholes,
+    DefaultValuedAttr<BoolAttr, "false">:$is_reverse,
+    DefaultValuedStrAttr<ConfinedAttr<StrAttr, [Pd_StrIn<["sigmoid", "tanh", "relu", "identity"]>]>, "sigmoid">:$gate_activation,
+    DefaultValuedStrAttr<ConfinedAttr<StrAttr, [Pd_StrIn<["sigmoid", "tanh", "relu", "identity"]>]>, "tanh">:$cell_activation,
+    DefaultValuedStrAttr<ConfinedAttr<StrAttr, [Pd_StrIn<["sigmoid", "tanh", "relu", "identity"]>]>, "tanh">:$candidate_activation,
+    DefaultValuedAttr<BoolAttr, "false">:$is_test
+  );
+  let results = (outs Pd_FloatTensor:$Hidden, Pd_FloatTensor:$Cell, Optional<Pd_FloatTensor>:$BatchGate, Optional<Pd_FloatTensor>:$BatchCellPreAct);
+  let assemblyFormat = "$Input `,` $Weight `,` $Bias (`H0` `(` $H0^ `)`)? (`C0` `(` $C0^ `)`)? (`Lengths` `(` $Lengths^ `)`)? attr-dict `:` functional-type(operands, results)";
+}
+
+def Pd_CrfDecodingOp : Pd_Op<"crf_decoding", [AttrSizedOperandSegments]> {
+  let summary = "the best tag path of a linear-chain CRF (Viterbi) for each sequence of a LoD batch: Emission [T, D] scores, Transition [D + 2, D] (start weights, end weights, then tag-to-tag weights)";
+  let description = [{
+    Paddle operator `crf_decoding`: the best tag path of a linear-chain CRF (Viterbi) for each sequence of a LoD batch: Emission [T, D] scores, Transition [D + 2, D] (start weights, end weights, then tag-to-tag weights).
+
+    Input slots: Emission, Transition, Label (optional), Length (optional), Lengths (optional). Output slots: ViterbiPath.
+
+    Example:
+
+    ```mlir
+    %p = pd.crf_decoding %e, %t Lengths(%n) : (tensor<?x5xf32>, tensor<7x5xf32>, tensor<?xi64>) -> tensor<?x1xi64>
+    ```
+  }];
+  let arguments = (ins
+    Pd_FloatTensor:$Emission,
+    Pd_FloatTensor:$Transition,
+    Optional<Pd_IndexTensor>:$Label,
+    Optional<Pd_IndexTensor>:$Length,
+    Optional<Pd_IndexTensor>:$Lengths
+  );
+  let results = (outs Pd_IndexTensor:$ViterbiPath);
+  let assemblyFormat = "$Emission `,` $Transition (`Label` `(` $Label^ `)`)? (`Length` `(` $Length^ `)`)? (`Lengths` `(` $Lengths^ `)`)? attr-dict `:` functional-type(operands, results)";
+}
+
 def Pd_FakeQuantizeMovingAverageAbsMaxOp : Pd_Op<"fake_quantize_moving_average_abs_max", [AttrSizedOperandSegments]> {
   let summary = "quantizes x to bit_length-bit integers (stored as float) with a moving-average abs-max scale";
   let description = [{

@@ -125,6 +125,20 @@ inline LogicalResult uniformRange(const Checker &c, APFloat min, APFloat max) {
                 llvm::formatv("{0}", hi).str() + ")");
 }
 
+/// The lengths operand of a sequence op: present (the importer fills it
+/// from the LoD feed `x`, the op's `slot`, comes from) and 1-D integer.
+inline FailureOr<int64_t> sequenceCount(const Checker &c, Value x, Value lengths,
+                                        StringRef slot = "X") {
+  if (!lengths) {
+    (void)c.fail("needs the sequence lengths of a LoD input; " + slot +
+                 " carries no LoD (its rows are not sequences of a LoD feed)");
+    return failure();
+  }
+  if (failed(c.rank(lengths, "Lengths", 1, 1)) || failed(c.rank(x, slot, 1, 8)))
+    return failure();
+  return rt(lengths).getDimSize(0);
+}
+
 inline int64_t channelDim(StringRef layout, int64_t rank) {
   return layout == "NHWC" || layout == "NDHWC" ? rank - 1 : 1;
 }

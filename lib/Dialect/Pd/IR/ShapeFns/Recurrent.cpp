@@ -75,3 +75,82 @@ LogicalResult RnnOp::inferResultTypes(SmallVectorImpl<Type> &types, bool emit) {
     types.push_back(tensor({0}, u8));
   return success();
 }
+
+/// The checks Fluid's gru and lstm share: Input [T, G*H] and Weight
+/// [H, G*H] (H from Weight), the initial states [N, H] for the N sequences
+/// of Input's LoD. Returns H.
+static FailureOr<int64_t> lodRecurrence(const Checker &c, Value input, Value weight, Value lengths,
+                                        ArrayRef<Value> states, int64_t gates) {
+  FailureOr<int64_t> n = sequenceCount(c, input, lengths, "Input");
+  if (failed(n) || failed(c.rank(input, "Input", 2, 2)) || failed(c.rank(weight, "Weight", 2, 2)))
+    return failure();
+  int64_t h = rt(weight).getDimSize(0), g = isDyn(h) ? kDyn : gates * h;
+  if (conflict(rt(weight).getDimSize(1), g) || conflict(rt(input).getDimSize(1), g)) {
+    (void)c.fail("Input must be [T, " + Twine(gates) + " * H] and Weight [H, " + Twine(gates) +
+                 " * H], got " + shapeStr(rt(input).getShape()) + " and " +
+                 shapeStr(rt(weight).getShape()));
+    return failure();
+  }
+  for (Value s : states) {
+    if (!s)
+      continue;
+    auto t = rt(s);
+    if (t.getRank() != 2 || conflict(t.getDimSize(0), *n) || conflict(t.getDimSize(1), h)) {
+      (void)c.fail("H0 and C0 must be [N, H] = " + shapeStr({*n, h}) +
+                   " (a row per sequence), got " + shapeStr(t.getShape()));
+      return failure();
+    }
+  }
+  return h;
+}
+
+/// A [1, width] bias (width static when H is).
+static LogicalResult rowBias(const Checker &c, Value bias, int64_t width, StringRef what) {
+  if (!bias)
+    return success();
+  auto t = rt(bias);
+  if (t.getRank() != 2 || conflict(t.getDimSize(0), 1) || conflict(t.getDimSize(1), width))
+    return c.fail("Bias must be [1, " + (isDyn(width) ? Twine("?") : Twine(width)) + "]" + what +
+                  ", got " + shapeStr(t.getShape()));
+  return success();
+}
+
+LogicalResult GruOp::inferResultTypes(SmallVectorImpl<Type> &types, bool emit) {
+  Checker c{*this, emit};
+  FailureOr<int64_t> h = lodRecurrence(c, getInput(), getWeight(), getLengths(), {getH0()}, 3);
+  if (failed(h) || failed(rowBias(c, getBias(), isDyn(*h) ? kDyn : 3 * *h, "")))
+    return failure();
+  Type f = rt(getInput()).getElementType();
+  int64_t t = rt(getInput()).getDimSize(0);
+  types.push_back(tensor({t, *h}, f));
+  // Intermediates of Paddle's batched kernel, for training: empty here.
+  if (getBatchGate())
+    types.push_back(tensor({0, isDyn(*h) ? kDyn : 3 * *h}, f));
+  if (getBatchResetHiddenPrev())
+    types.push_back(tensor({0, *h}, f));
+  if (getBatchHidden())
+    types.push_back(tensor({0, *h}, f));
+  return success();
+}
+
+LogicalResult LstmOp::inferResultTypes(SmallVectorImpl<Type> &types, bool emit) {
+  Checker c{*this, emit};
+  FailureOr<int64_t> h =
+      lodRecurrence(c, getInput(), getWeight(), getLengths(), {getH0(), getC0()}, 4);
+  if (failed(h))
+    return failure();
+  bool peep = getUsePeepholes();
+  int64_t width = isDyn(*h) ? kDyn : (peep ? 7 : 4) * *h;
+  if (failed(rowBias(c, getBias(), width,
+                     peep ? " (4H gate biases, then 3H peephole weights: use_peepholes)" : "")))
+    return failure();
+  Type f = rt(getInput()).getElementType();
+  int64_t t = rt(getInput()).getDimSize(0);
+  types.push_back(tensor({t, *h}, f));
+  types.push_back(tensor({t, *h}, f));
+  if (getBatchGate())
+    types.push_back(tensor({0, isDyn(*h) ? kDyn : 4 * *h}, f));
+  if (getBatchCellPreAct())
+    types.push_back(tensor({0, *h}, f));
+  return success();
+}

@@ -13,19 +13,6 @@ using namespace mlir;
 using namespace mlir::pd;
 using namespace mlir::pd::shapefns;
 
-/// The lengths operand of a sequence op: present (the importer fills it
-/// from the LoD feed X comes from) and 1-D integer.
-static FailureOr<int64_t> sequenceCount(const Checker &c, Value x, Value lengths) {
-  if (!lengths) {
-    (void)c.fail("needs the sequence lengths of a LoD input; X carries no LoD (its rows are not "
-                 "sequences of a LoD feed)");
-    return failure();
-  }
-  if (failed(c.rank(lengths, "Lengths", 1, 1)) || failed(c.rank(x, "X", 1, 8)))
-    return failure();
-  return rt(lengths).getDimSize(0);
-}
-
 LogicalResult SequencePoolOp::inferResultTypes(SmallVectorImpl<Type> &types, bool emit) {
   Checker c{*this, emit};
   FailureOr<int64_t> n = sequenceCount(c, getX(), getLengths());
@@ -58,5 +45,29 @@ LogicalResult SequenceConvOp::inferResultTypes(SmallVectorImpl<Type> &types, boo
                   Twine(rows));
   types.push_back(tensor({rt(getX()).getDimSize(0), rt(getFilter()).getDimSize(1)},
                          rt(getX()).getElementType()));
+  return success();
+}
+
+LogicalResult CrfDecodingOp::inferResultTypes(SmallVectorImpl<Type> &types, bool emit) {
+  Checker c{*this, emit};
+  // Paddle's padded form (Emission [N, T, D] with Length) and its Label
+  // form (each row: does the label agree with the path) are not inference
+  // paths of the programs seen so far.
+  if (getLength())
+    return c.fail("the padded form (Emission [N, T, D] with Length) is not supported; only LoD "
+                  "Emission is");
+  if (getLabel())
+    return c.fail("Label (comparing the decoded path with labels) is not supported; only decoding "
+                  "is");
+  if (failed(sequenceCount(c, getEmission(), getLengths(), "Emission")) ||
+      failed(c.rank(getEmission(), "Emission", 2, 2)) ||
+      failed(c.rank(getTransition(), "Transition", 2, 2)))
+    return failure();
+  int64_t d = rt(getEmission()).getDimSize(1);
+  auto t = rt(getTransition());
+  if (conflict(t.getDimSize(1), d) || conflict(t.getDimSize(0), isDyn(d) ? kDyn : d + 2))
+    return c.fail("Transition must be [D + 2, D] for D = " + Twine(d) + " tags, got " +
+                  shapeStr(t.getShape()));
+  types.push_back(tensor({rt(getEmission()).getDimSize(0), 1}, IntegerType::get(getContext(), 64)));
   return success();
 }
