@@ -170,9 +170,9 @@ def id_bound(block, vars_by_name, name):
             ids = [a for v in op.inputs if v.parameter == "Ids" for a in v.arguments]
             table = [a for v in op.inputs if v.parameter == "W" for a in v.arguments]
             if name in ids and table and table[0] in vars_by_name:
-                rows = vars_by_name[table[0]].type.lod_tensor.tensor.dims[0]
-                if rows > 0:
-                    bound = min(bound, rows)
+                dims = vars_by_name[table[0]].type.lod_tensor.tensor.dims
+                if len(dims) and dims[0] > 0:
+                    bound = min(bound, dims[0])
     return bound
 
 
