@@ -9,9 +9,8 @@ import itertools
 import numpy as np
 
 import paddle_mlir
-from paddle_mlir import reference
 from paddle_mlir.builder import ProgramBuilder
-from test_reductions import round_trips
+from test_random_unique_fpn import compile_run
 
 
 def best_paths(emission, transition, lengths):
@@ -34,15 +33,6 @@ def best_paths(emission, transition, lengths):
     return np.array(out, np.int64).reshape(-1, 1)
 
 
-def run(tmp_path, b, inputs):
-    model = str(tmp_path / "m")
-    b.save(model)
-    round_trips(model, tmp_path)
-    got = paddle_mlir.compile(model)(*inputs)
-    ref = reference.load(model)
-    return got, list(ref.run(dict(zip(ref.input_names, inputs))).values())
-
-
 def test_crf_decoding(tmp_path):
     rng = np.random.default_rng(5)
     tags, lengths = 4, np.array([3, 0, 1, 5, 2], np.int64)
@@ -54,7 +44,7 @@ def test_crf_decoding(tmp_path):
     b.op("crf_decoding", {"Emission": [e], "Transition": [b.param("crfw", transition)]},
          {"ViterbiPath": [path]})
     b.fetch(path)
-    got, ref = run(tmp_path, b, [emission, lengths])
+    got, ref = compile_run(tmp_path, b, [emission, lengths])
     want = best_paths(emission, transition, lengths)
     np.testing.assert_array_equal(got[0], want)
     np.testing.assert_array_equal(ref[0], want)
@@ -113,7 +103,7 @@ def test_bigru_crf_tagger(tmp_path):
     b.op("crf_decoding", {"Emission": [scores], "Transition": [b.param("crfw", transition)]}, {"ViterbiPath": [path]})
     b.fetch(path)
     b.fetch(scores)
-    got, ref = run(tmp_path, b, [words, lengths])
+    got, ref = compile_run(tmp_path, b, [words, lengths])
     np.testing.assert_allclose(got[1], ref[1], rtol=1e-4, atol=1e-5)
     np.testing.assert_array_equal(got[0], best_paths(ref[1], transition, lengths))
     np.testing.assert_array_equal(ref[0], got[0])

@@ -14,10 +14,10 @@ import pytest
 import torch
 from torch.nn.utils.rnn import pack_padded_sequence, pad_packed_sequence
 
-import paddle_mlir
 from paddle_mlir import reference
 from paddle_mlir.builder import ProgramBuilder
-from test_reductions import round_trips, tool
+from test_random_unique_fpn import compile_run
+from test_reductions import tool
 from test_sequence import pool_loops
 
 GATES = {"LSTM": 4, "GRU": 3, "RNN_TANH": 1, "RNN_RELU": 1}
@@ -25,12 +25,7 @@ GATES = {"LSTM": 4, "GRU": 3, "RNN_TANH": 1, "RNN_RELU": 1}
 
 def check_close(tmp_path, b, inputs, wants, rtol=1e-4, atol=1e-5):
     """Compiled and reference outputs of `b` against `wants` (one per fetch)."""
-    model = str(tmp_path / "m")
-    b.save(model)
-    round_trips(model, tmp_path)
-    got = paddle_mlir.compile(model)(*inputs)
-    ref = reference.load(model)
-    refs = list(ref.run(dict(zip(ref.input_names, inputs))).values())
+    got, refs = compile_run(tmp_path, b, inputs)
     assert len(got) == len(refs) == len(wants)
     for i, (g, r, w) in enumerate(zip(got, refs, wants)):
         for y in (g, r):

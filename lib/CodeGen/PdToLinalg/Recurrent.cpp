@@ -130,11 +130,8 @@ template <typename OpT> struct LodRecurrenceLowering : OpConversionPattern<OpT> 
     constexpr bool lstm = std::is_same_v<OpT, LstmOp>;
     Location loc = op.getLoc();
     Value x = a.getInput(), lengths = a.getLengths();
-    auto xt = cast<RankedTensorType>(x.getType());
-    if (!lengths || !xt.getElementType().isF32() ||
-        !cast<RankedTensorType>(lengths.getType()).getElementType().isInteger(64))
-      return op.emitOpError("is computed in fp32 with int64 sequence lengths, got ")
-             << x.getType() << " and " << (lengths ? lengths.getType() : Type());
+    if (failed(checkSequenceOperands(op, ValueRange{x, a.getWeight()}, lengths)))
+      return failure();
     SmallVector<Value> ins;
     SmallVector<int64_t> slots(lr::NumSlots, -1);
     auto add = [&](int64_t slot, Value v) {

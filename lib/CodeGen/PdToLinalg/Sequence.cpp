@@ -27,12 +27,8 @@ struct SequencePoolLowering : OpConversionPattern<SequencePoolOp> {
     Location loc = op.getLoc();
     Value x = a.getX(), lengths = a.getLengths();
     auto type = cast<RankedTensorType>(op.getOut().getType());
-    if (!lengths || !type.getElementType().isF32() ||
-        !cast<RankedTensorType>(lengths.getType()).getElementType().isInteger(64)) {
-      op.emitOpError("is computed in fp32 with int64 sequence lengths, got ")
-          << x.getType() << " and " << (lengths ? lengths.getType() : Type());
+    if (failed(checkSequenceOperands(op, x, lengths)))
       return failure();
-    }
     int64_t kind = llvm::StringSwitch<int64_t>(op.getPooltype())
                        .Case("AVERAGE", sp::Average)
                        .Case("SUM", sp::Sum)
@@ -75,10 +71,8 @@ struct SequenceConvLowering : OpConversionPattern<SequenceConvOp> {
     Location loc = op.getLoc();
     Value x = a.getX(), lengths = a.getLengths();
     auto type = cast<RankedTensorType>(op.getOut().getType());
-    if (!lengths || !type.getElementType().isF32() ||
-        !cast<RankedTensorType>(lengths.getType()).getElementType().isInteger(64))
-      return op.emitOpError("is computed in fp32 with int64 sequence lengths, got ")
-             << x.getType() << " and " << (lengths ? lengths.getType() : Type());
+    if (failed(checkSequenceOperands(op, ValueRange{x, a.getFilter()}, lengths)))
+      return failure();
     auto xt = cast<RankedTensorType>(x.getType());
     int64_t len = op.getContextLength(), d = xt.getDimSize(1);
     auto ctxType = RankedTensorType::get({xt.getDimSize(0), ShapedType::isDynamic(d) ? d : d * len},
@@ -118,10 +112,8 @@ struct CrfDecodingLowering : OpConversionPattern<CrfDecodingOp> {
                                 ConversionPatternRewriter &r) const override {
     Location loc = op.getLoc();
     Value x = a.getEmission(), lengths = a.getLengths();
-    if (!lengths || !cast<RankedTensorType>(x.getType()).getElementType().isF32() ||
-        !cast<RankedTensorType>(a.getTransition().getType()).getElementType().isF32() ||
-        !cast<RankedTensorType>(lengths.getType()).getElementType().isInteger(64))
-      return op.emitOpError("is computed in fp32 with int64 sequence lengths");
+    if (failed(checkSequenceOperands(op, ValueRange{x, a.getTransition()}, lengths)))
+      return failure();
     auto type = cast<RankedTensorType>(op.getType());
     SmallVector<Value> dyn;
     if (type.isDynamicDim(0))

@@ -358,6 +358,15 @@ Value selectionWords(OpBuilder &r, Location loc, Value sel, Value base, RankedTe
   });
 }
 
+LogicalResult checkSequenceOperands(Operation *op, ValueRange data, Value lengths) {
+  auto elem = [](Value v) { return cast<RankedTensorType>(v.getType()).getElementType(); };
+  if (lengths && elem(lengths).isInteger(64) &&
+      llvm::all_of(data, [&](Value v) { return elem(v).isF32(); }))
+    return success();
+  return op->emitOpError("is computed in fp32 with int64 sequence lengths, got ")
+         << data.front().getType() << " and " << (lengths ? lengths.getType() : Type());
+}
+
 void replaceWithDeclaredTypes(ConversionPatternRewriter &r, Operation *op,
                               SmallVector<Value> results) {
   for (size_t i = 0; i < results.size(); ++i) {

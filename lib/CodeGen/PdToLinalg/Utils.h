@@ -64,6 +64,10 @@ Value selectionCall(OpBuilder &r, Location loc, StringRef callee, Operation *fro
 Value selectionWords(OpBuilder &r, Location loc, Value sel, Value base, RankedTensorType type,
                      Value size);
 
+/// Checks the operands of a kernel over LoD sequences: `data` f32 and
+/// `lengths` present and int64; otherwise one error on `op`.
+LogicalResult checkSequenceOperands(Operation *op, ValueRange data, Value lengths);
+
 /// Replaces `op` by `results`, each cast to the op's declared type where
 /// that is more static.
 void replaceWithDeclaredTypes(ConversionPatternRewriter &r, Operation *op,
