@@ -1885,13 +1885,47 @@ def _crf_decoding(ins, a):
     return {"ViterbiPath": path}
 
 
+def _viterbi_decode(ins, a):
+    """Paddle 2.x's padded CRF decoding: per row n, its first Length[n]
+    steps; with include_bos_eos_tag the last Transition row is added at the
+    first step and the second-last after the last step. Path is
+    [N, min(T, max Length)], zero past each length."""
+    x, w = ins["Input"][0].astype(np.float64), ins["Transition"][0].astype(np.float64)
+    lengths = np.asarray(ins["Length"][0]).astype(np.int64)
+    n, steps, tags = x.shape
+    if w.shape != (tags, tags) or lengths.shape != (n,) or (lengths < 0).any() or (lengths > steps).any():
+        raise ValueError("reference: viterbi_decode got Input %s, Transition %s, Length %s"
+                         % (x.shape, w.shape, lengths))
+    bos = a.get("include_bos_eos_tag", True)
+    width = min(steps, int(lengths.max())) if n else 0
+    scores, path = np.zeros(n, x.dtype), np.zeros((n, width), np.int64)
+    for s in range(n):
+        if steps == 0:
+            continue
+        length = lengths[s]
+        score = x[s, 0] + (w[-1] if bos else 0) + (w[-2] if bos and length == 1 else 0)
+        back = []
+        for i in range(1, length):
+            cand = score[:, None] + w
+            back.append(cand.argmax(0))
+            score = cand.max(0) + x[s, i] + (w[-2] if bos and i == length - 1 else 0)
+        tag = int(score.argmax())
+        scores[s] = score[tag]
+        for i in range(length - 1, -1, -1):
+            path[s, i] = tag
+            if i:
+                tag = int(back[i - 1][tag])
+    return {"Scores": scores.astype(ins["Input"][0].dtype), "Path": path}
+
+
 # Ops that read the sequence lengths of their LoD input (as ins["@lengths"]),
 # and those whose outputs are no longer sequences of it.
 LOD_OPS = {"sequence_pool", "sequence_conv", "gru", "lstm", "crf_decoding"}
 LOD_CONSUMERS = {"sequence_pool"}
 
 OPS.update({"sequence_pool": _sequence_pool, "sequence_conv": _sequence_conv, "rnn": _rnn,
-            "gru": _fluid_gru, "lstm": _fluid_lstm, "crf_decoding": _crf_decoding})
+            "gru": _fluid_gru, "lstm": _fluid_lstm, "crf_decoding": _crf_decoding,
+            "viterbi_decode": _viterbi_decode})
 
 class Model:
     def __init__(self, program, params):

@@ -1,12 +1,14 @@
-"""Fluid's crf_decoding (Viterbi decoding of a linear-chain CRF) on LoD
-sequences, as lexical analysis programs end: compiled output against the
-best path found by scoring every tag path of each sequence (itertools
-product, feasible for the small sizes here), the reference evaluator and
-the exporter's round trip; and the whole bidirectional-GRU tagger shape
-(lookup_table, fc, gru both ways, concat, fc, crf_decoding)."""
+"""CRF decoding as lexical analysis programs end: Fluid's crf_decoding on
+LoD sequences and Paddle 2.x's viterbi_decode on padded ones. Compiled
+output against the best path found by scoring every tag path of each
+sequence (itertools product, feasible for the small sizes here), the
+reference evaluator and the exporter's round trip; and the whole
+bidirectional-GRU tagger shape (lookup_table, fc, gru both ways, concat,
+fc, crf_decoding)."""
 import itertools
 
 import numpy as np
+import pytest
 
 import paddle_mlir
 from paddle_mlir.builder import ProgramBuilder
@@ -107,3 +109,65 @@ def test_bigru_crf_tagger(tmp_path):
     np.testing.assert_allclose(got[1], ref[1], rtol=1e-4, atol=1e-5)
     np.testing.assert_array_equal(got[0], best_paths(ref[1], transition, lengths))
     np.testing.assert_array_equal(ref[0], got[0])
+
+
+def viterbi_brute(x, w, lengths, bos):
+    """Scores and paths of Paddle 2.x's viterbi_decode by scoring every tag
+    path: emissions, tag-to-tag weights (rows: from), and with bos the
+    last row of w before the first tag and the second-last after the last.
+    A zero length scores its first row plus the start weights (what
+    Paddle's kernel leaves there) and has an all-zero path."""
+    n, steps, tags = x.shape
+    width = min(steps, int(lengths.max()))
+    scores, paths = np.zeros(n, np.float32), np.zeros((n, width), np.int64)
+    for s, length in enumerate(lengths):
+        if length == 0:
+            scores[s] = (x[s, 0] + (w[-1] if bos else 0)).max()
+            continue
+        best = -np.inf
+        for path in itertools.product(range(tags), repeat=int(length)):
+            v = sum(float(x[s, i, t]) for i, t in enumerate(path))
+            v += sum(float(w[p, q]) for p, q in zip(path, path[1:]))
+            if bos:
+                v += float(w[-1, path[0]]) + float(w[-2, path[-1]])
+            if v > best:
+                best, arg = v, path
+        scores[s] = best
+        paths[s, :length] = arg
+    return scores, paths
+
+
+@pytest.mark.parametrize("bos", [True, False])
+def test_viterbi_decode(tmp_path, bos):
+    rng = np.random.default_rng(11 if bos else 12)
+    tags, steps = 4, 6
+    lengths = np.array([3, 1, 0, 5, 2], np.int64)        # width min(6, 5) = 5
+    x = rng.standard_normal((len(lengths), steps, tags)).astype(np.float32)
+    w = rng.standard_normal((tags, tags)).astype(np.float32)
+    b = ProgramBuilder()
+    xv = b.feed("x", [-1, -1, tags])
+    n = b.feed("length", [-1], "int64")
+    scores, path = b.tmp("scores", [-1]), b.tmp("path", [-1, -1], "int64")
+    b.op("viterbi_decode", {"Input": [xv], "Transition": [b.param("trans", w)], "Length": [n]},
+         {"Scores": [scores], "Path": [path]}, {"include_bos_eos_tag": bos})
+    b.fetch(scores)
+    b.fetch(path)
+    got, ref = compile_run(tmp_path, b, [x, lengths])
+    want_scores, want_paths = viterbi_brute(x, w, lengths, bos)
+    for out in (got, ref):
+        np.testing.assert_allclose(out[0], want_scores, rtol=1e-5, atol=1e-5)
+        np.testing.assert_array_equal(out[1], want_paths)
+
+
+def test_viterbi_decode_bad_length(tmp_path):
+    b = ProgramBuilder()
+    xv = b.feed("x", [-1, -1, 3])
+    n = b.feed("length", [-1], "int64")
+    scores, path = b.tmp("scores", [-1]), b.tmp("path", [-1, -1], "int64")
+    b.op("viterbi_decode", {"Input": [xv], "Transition": [b.param("trans", np.zeros((3, 3), np.float32))],
+                            "Length": [n]}, {"Scores": [scores], "Path": [path]})
+    b.fetch(path)
+    model = str(tmp_path / "m")
+    b.save(model)
+    with pytest.raises(Exception, match=r"viterbi_decode: Length\[1\] is 9, outside \[0, 4\]"):
+        paddle_mlir.compile(model)(np.zeros((2, 4, 3), np.float32), np.array([2, 9], np.int64))

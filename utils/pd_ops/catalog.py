@@ -796,6 +796,12 @@ OPS = [
        "the best tag path of a linear-chain CRF (Viterbi) for each sequence of a LoD batch: Emission [T, D] "
        "scores, Transition [D + 2, D] (start weights, end weights, then tag-to-tag weights)",
        "%p = pd.crf_decoding %e, %t Lengths(%n) : (tensor<?x5xf32>, tensor<7x5xf32>, tensor<?xi64>) -> tensor<?x1xi64>"),
+    Op("viterbi_decode", ["Input:float", "Transition:float", "Length:index"], ["Scores:float", "Path:index"],
+       [A("include_bos_eos_tag", "bool", True)], "custom",
+       "the best tag path of a linear-chain CRF for each padded sequence (Input [N, T, D] scores, Length [N]); "
+       "with include_bos_eos_tag the last and second-last rows of Transition [D, D] are the start and stop "
+       "weights; Path is [N, min(T, max(Length))]",
+       "%s, %p = pd.viterbi_decode %x, %t, %n : (tensor<?x?x5xf32>, tensor<5x5xf32>, tensor<?xi64>) -> (tensor<?xf32>, tensor<?x?xi64>)"),
     # ---------------------------------------------------------------- quantization (QAT programs)
     Op("fake_quantize_moving_average_abs_max", ["X:float", "InScale:float", "InAccum:float?", "InState:float?"],
        ["Out:float", "OutScale:float"], FAKE_QUANT_MA, "custom",

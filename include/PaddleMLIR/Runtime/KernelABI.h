@@ -372,6 +372,19 @@ enum Slot : int64_t { Emission, Transition, Lengths, NumSlots };
 constexpr int64_t NumInts = 0, NumFloats = 0;
 } // namespace crf
 
+/// pdk_viterbi_decode: Paddle 2.x's viterbi_decode. Input [N, T, D]
+/// (sequence n is its first Length[n] rows; Length [N], int64, each in
+/// [0, T]), Transition [D, D] (from-tag rows); with BosEos, row D - 1 is
+/// added at the first step and row D - 2 after the last. Index = 0 writes
+/// the best scores, f32 [N]; Index = 1 the paths as i32 [1 + N*T]: the
+/// width W = min(T, max Length), then row n's tags at [1 + n*T, + W), zero
+/// past its length (ties: the lower tag).
+namespace viterbi {
+enum Slot : int64_t { Input, Transition, Length, NumSlots };
+enum Int : int64_t { BosEos, Index, NumInts };
+constexpr int64_t NumFloats = 0;
+} // namespace viterbi
+
 /// pdk_nonzero: the row-major positions of the non-zero bytes of an i1 (one
 /// byte per element) tensor. The destination is i64 [1 + numel]: the
 /// count, then the flat positions in increasing order.

@@ -128,8 +128,60 @@ struct CrfDecodingLowering : OpConversionPattern<CrfDecodingOp> {
     return success();
   }
 };
+
+/// viterbi_decode -> pdk_viterbi_decode twice: the scores (f32 [N]), then
+/// the paths as i32 words whose first holds the data-dependent width.
+struct ViterbiDecodeLowering : OpConversionPattern<ViterbiDecodeOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(ViterbiDecodeOp op, OpAdaptor a,
+                                ConversionPatternRewriter &r) const override {
+    namespace vd = pdk::viterbi;
+    Location loc = op.getLoc();
+    Value x = a.getInput();
+    if (failed(checkSequenceOperands(op, ValueRange{x, a.getTransition()}, a.getLength())))
+      return failure();
+    SmallVector<Value, 3> ins{x, a.getTransition(), a.getLength()};
+    Value n = r.createOrFold<tensor::DimOp>(loc, x, 0),
+          steps = r.createOrFold<tensor::DimOp>(loc, x, 1);
+    SmallVector<int64_t> ints(vd::NumInts);
+    ints[vd::BosEos] = op.getIncludeBosEosTag();
+    auto scoreType = cast<RankedTensorType>(op.getScores().getType());
+    SmallVector<Value> dyn;
+    if (scoreType.isDynamicDim(0))
+      dyn.push_back(n);
+    Value init = tensor::EmptyOp::create(r, loc, scoreType.getShape(), r.getF32Type(), dyn);
+    auto scores =
+        KernelCallOp::create(r, loc, scoreType, "pdk_viterbi_decode", ins, init,
+                             r.getDenseI64ArrayAttr({vd::Input, vd::Transition, vd::Length}),
+                             r.getDenseI64ArrayAttr(ints), r.getDenseF32ArrayAttr({}));
+    scores->setAttr("pd.from", r.getStringAttr("viterbi_decode"));
+    ints[vd::Index] = 1;
+    Value words = r.createOrFold<arith::AddIOp>(loc, idx(r, loc, 1),
+                                                r.createOrFold<arith::MulIOp>(loc, n, steps));
+    Value sel = selectionCall(r, loc, "pdk_viterbi_decode", op, ins, words, ints, {});
+    Value width = arith::IndexCastOp::create(
+        r, loc, r.getIndexType(), tensor::ExtractOp::create(r, loc, sel, idx(r, loc, 0)));
+    auto pathType = cast<RankedTensorType>(op.getPath().getType());
+    SmallVector<Value> pathDyn;
+    if (pathType.isDynamicDim(0))
+      pathDyn.push_back(n);
+    if (pathType.isDynamicDim(1))
+      pathDyn.push_back(width);
+    Value path = generateTensor(r, loc, pathType, pathDyn, [&](OpBuilder &b, Location l) -> Value {
+      Value at = arith::AddIOp::create(
+          b, l, idx(b, l, 1),
+          arith::AddIOp::create(
+              b, l, arith::MulIOp::create(b, l, linalg::IndexOp::create(b, l, 0), steps),
+              linalg::IndexOp::create(b, l, 1)));
+      return arith::ExtSIOp::create(b, l, b.getI64Type(), tensor::ExtractOp::create(b, l, sel, at));
+    });
+    r.replaceOp(op, ValueRange{scores.getResult(), path});
+    return success();
+  }
+};
 } // namespace
 
 void mlir::pd::populatePdSequenceToLinalgPatterns(RewritePatternSet &p) {
-  p.add<SequencePoolLowering, SequenceConvLowering, CrfDecodingLowering>(p.getContext());
+  p.add<SequencePoolLowering, SequenceConvLowering, CrfDecodingLowering, ViterbiDecodeLowering>(
+      p.getContext());
 }

@@ -516,9 +516,8 @@ static StringRef unsupportedKind(StringRef type) {
   if (type.starts_with("sequence_") ||
       llvm::is_contained({"lod_reset", "im2sequence", "crf_decoding", "linear_chain_crf"}, type))
     return "a LoD (variable-length sequence) op";
-  if (llvm::is_contained({"gru_unit", "lstm_unit", "lstmp", "dynamic_gru", "dynamic_lstm",
-                          "cudnn_lstm", "viterbi_decode"},
-                         type))
+  if (llvm::is_contained(
+          {"gru_unit", "lstm_unit", "lstmp", "dynamic_gru", "dynamic_lstm", "cudnn_lstm"}, type))
     return "a recurrent op";
   if (llvm::is_contained({"while", "conditional_block", "read_from_array", "write_to_array",
                           "increment", "is_empty", "select_input", "select_output"},

@@ -1,14 +1,16 @@
-//===- Sequence.cpp - pdk_sequence_*, pdk_crf_decoding: LoD kernels -------===//
+//===- Sequence.cpp - sequence kernels: pooling, context, CRF decoding ----===//
 //
-// Ops over a batch of variable-length sequences (rows packed along dim 0,
-// lengths per sequence), written as described at seqpool::, seqcontext::
-// and crf:: in KernelABI.h. The lengths come from the user at run time, so they are
-// checked here against the packed rows before anything is read.
+// Ops over a batch of variable-length sequences (LoD: rows packed along
+// dim 0 with lengths per sequence; viterbi_decode: padded to [N, T] with
+// lengths), written as described at seqpool::, seqcontext::, crf:: and
+// viterbi:: in KernelABI.h. The lengths come from the user at run time, so
+// they are checked here against the rows before anything is read.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Common.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <string>
@@ -197,6 +199,76 @@ extern "C" PDK_EXPORT void pdk_crf_decoding(const int64_t *ptrs, const int64_t *
     for (int64_t k = len - 1; k > 0; --k) {
       tag = tr[k * tags + tag];
       path[first + k - 1] = tag;
+    }
+  }
+}
+
+extern "C" PDK_EXPORT void pdk_viterbi_decode(const int64_t *ptrs, const int64_t *ints,
+                                              const float *) {
+  namespace vd = viterbi;
+  const float *x = static_cast<const float *>(ptrAt(ptrs, vd::Input));
+  const float *w = static_cast<const float *>(ptrAt(ptrs, vd::Transition));
+  const int64_t *lengths = static_cast<const int64_t *>(ptrAt(ptrs, vd::Length));
+  void *dst = ptrAt(ptrs, vd::NumSlots);
+  Dims dims(ints + vd::NumInts);
+  const int64_t *xd = dims.next(), *wd = dims.next(), *ld = dims.next(), *od = dims.next();
+  bool paths = ints[vd::Index] != 0, bosEos = ints[vd::BosEos] != 0;
+  clearDestination(dst, od, paths ? sizeof(int32_t) : sizeof(float));
+  if (!kernelError.empty())
+    return;
+  int64_t n = xd[0], steps = xd[1], tags = xd[2];
+  if (xd[-1] != 3 || wd[-1] != 2 || wd[0] != tags || wd[1] != tags || ld[-1] != 1 || ld[0] != n ||
+      (bosEos && tags < 2)) {
+    kernelError = "viterbi_decode: Input must be [N, T, D], Transition [D, D] (D >= 2 with "
+                  "include_bos_eos_tag) and Length [N]";
+    return;
+  }
+  int64_t longest = 0;
+  for (int64_t s = 0; s < n; ++s) {
+    if (lengths[s] < 0 || lengths[s] > steps) {
+      kernelError = "viterbi_decode: Length[" + std::to_string(s) + "] is " +
+                    std::to_string(lengths[s]) + ", outside [0, " + std::to_string(steps) + "]";
+      return;
+    }
+    longest = std::max(longest, lengths[s]);
+  }
+  const float *start = w + (tags - 1) * tags, *stop = w + (tags - 2) * tags;
+  int32_t *path = static_cast<int32_t *>(dst);
+  if (paths)
+    path[0] = static_cast<int32_t>(longest);
+  std::vector<float> alpha(static_cast<size_t>(tags)), next(static_cast<size_t>(tags));
+  std::vector<int32_t> back(static_cast<size_t>(std::max<int64_t>(steps, 1) * tags));
+  for (int64_t s = 0; s < n && steps > 0; ++s) {
+    int64_t len = lengths[s];
+    const float *e = x + s * steps * tags;
+    for (int64_t k = 0; k < tags; ++k)
+      alpha[k] = e[k] + (bosEos ? start[k] : 0.f) + (bosEos && len == 1 ? stop[k] : 0.f);
+    for (int64_t i = 1; i < len; ++i) {
+      for (int64_t k = 0; k < tags; ++k) {
+        float best = -INFINITY;
+        int32_t from = 0;
+        for (int64_t j = 0; j < tags; ++j) {
+          float v = alpha[j] + w[j * tags + k];
+          if (v > best) {
+            best = v;
+            from = static_cast<int32_t>(j);
+          }
+        }
+        next[k] = best + e[i * tags + k] + (bosEos && i == len - 1 ? stop[k] : 0.f);
+        back[(i - 1) * tags + k] = from;
+      }
+      alpha.swap(next);
+    }
+    int64_t tag = std::max_element(alpha.begin(), alpha.end()) - alpha.begin();
+    if (!paths) {
+      static_cast<float *>(dst)[s] = alpha[tag];
+      continue;
+    }
+    int32_t *row = path + 1 + s * steps;
+    for (int64_t i = len - 1; i >= 0; --i) {
+      row[i] = static_cast<int32_t>(tag);
+      if (i > 0)
+        tag = back[(i - 1) * tags + tag];
     }
   }
 }

@@ -2334,3 +2334,12 @@ func.func @negative_crf_padded(%e: tensor<2x4x5xf32>, %t: tensor<7x5xf32>, %len:
   %0 = pd.crf_decoding %e, %t Length(%len) : (tensor<2x4x5xf32>, tensor<7x5xf32>, tensor<2xi64>) -> tensor<?x1xi64>
   return
 }
+
+// -----
+
+// Tests that viterbi_decode checks Transition against the tag count.
+func.func @negative_viterbi_transition(%x: tensor<2x4x5xf32>, %t: tensor<6x6xf32>, %n: tensor<2xi64>) {
+  // expected-error @+1 {{Transition must be [D, D] for D = 5 tags, got [6, 6]}}
+  %0:2 = pd.viterbi_decode %x, %t, %n : (tensor<2x4x5xf32>, tensor<6x6xf32>, tensor<2xi64>) -> (tensor<2xf32>, tensor<2x?xi64>)
+  return
+}

@@ -1841,6 +1841,16 @@ func.func @crf_decoding(%e: tensor<?x5xf32>, %t: tensor<7x5xf32>, %n: tensor<?xi
   return
 }
 
+// Tests that viterbi_decode round-trips (include_bos_eos_tag defaults to true).
+// CHECK-LABEL: func.func @viterbi_decode
+// CHECK: pd.viterbi_decode %arg0, %arg1, %arg2 : (tensor<?x?x5xf32>, tensor<5x5xf32>, tensor<?xi64>) -> (tensor<?xf32>, tensor<?x?xi64>)
+// CHECK: pd.viterbi_decode %arg0, %arg1, %arg2 {include_bos_eos_tag = false}
+func.func @viterbi_decode(%x: tensor<?x?x5xf32>, %t: tensor<5x5xf32>, %n: tensor<?xi64>) {
+  %0:2 = pd.viterbi_decode %x, %t, %n : (tensor<?x?x5xf32>, tensor<5x5xf32>, tensor<?xi64>) -> (tensor<?xf32>, tensor<?x?xi64>)
+  %1:2 = pd.viterbi_decode %x, %t, %n {include_bos_eos_tag = false} : (tensor<?x?x5xf32>, tensor<5x5xf32>, tensor<?xi64>) -> (tensor<?xf32>, tensor<?x?xi64>)
+  return
+}
+
 // Tests that rnn round-trips: a GRU, and a bidirectional LSTM with two
 // states, sequence lengths and the training-only outputs.
 // CHECK-LABEL: func.func @rnn

@@ -5602,6 +5602,29 @@ def Pd_CrfDecodingOp : Pd_Op<"crf_decoding", [AttrSizedOperandSegments]> {
   let assemblyFormat = "$Emission `,` $Transition (`Label` `(` $Label^ `)`)? (`Length` `(` $Length^ `)`)? (`Lengths` `(` $Lengths^ `)`)? attr-dict `:` functional-type(operands, results)";
 }
 
+def Pd_ViterbiDecodeOp : Pd_Op<"viterbi_decode"> {
+  let summary = "the best tag path of a linear-chain CRF for each padded sequence (Input [N, T, D] scores, Length [N]); with include_bos_eos_tag the last and second-last rows of Transition [D, D] are the start and stop weights; Path is [N, min(T, max(Length))]";
+  let description = [{
+    Paddle operator `viterbi_decode`: the best tag path of a linear-chain CRF for each padded sequence (Input [N, T, D] scores, Length [N]); with include_bos_eos_tag the last and second-last rows of Transition [D, D] are the start and stop weights; Path is [N, min(T, max(Length))].
+
+    Input slots: Input, Transition, Length. Output slots: Scores, Path.
+
+    Example:
+
+    ```mlir
+    %s, %p = pd.viterbi_decode %x, %t, %n : (tensor<?x?x5xf32>, tensor<5x5xf32>, tensor<?xi64>) -> (tensor<?xf32>, tensor<?x?xi64>)
+    ```
+  }];
+  let arguments = (ins
+    Pd_FloatTensor:$Input,
+    Pd_FloatTensor:$Transition,
+    Pd_IndexTensor:$Length,
+    DefaultValuedAttr<BoolAttr, "true">:$include_bos_eos_tag
+  );
+  let results = (outs Pd_FloatTensor:$Scores, Pd_IndexTensor:$Path);
+  let assemblyFormat = "$Input `,` $Transition `,` $Length attr-dict `:` functional-type(operands, results)";
+}
+
 def Pd_FakeQuantizeMovingAverageAbsMaxOp : Pd_Op<"fake_quantize_moving_average_abs_max", [AttrSizedOperandSegments]> {
   let summary = "quantizes x to bit_length-bit integers (stored as float) with a moving-average abs-max scale";
   let description = [{

@@ -71,3 +71,28 @@ LogicalResult CrfDecodingOp::inferResultTypes(SmallVectorImpl<Type> &types, bool
   types.push_back(tensor({rt(getEmission()).getDimSize(0), 1}, IntegerType::get(getContext(), 64)));
   return success();
 }
+
+LogicalResult ViterbiDecodeOp::inferResultTypes(SmallVectorImpl<Type> &types, bool emit) {
+  Checker c{*this, emit};
+  if (failed(c.rank(getInput(), "Input", 3, 3)) ||
+      failed(c.rank(getTransition(), "Transition", 2, 2)) ||
+      failed(c.rank(getLength(), "Length", 1, 1)))
+    return failure();
+  auto x = rt(getInput()), t = rt(getTransition());
+  int64_t d = x.getDimSize(2);
+  if (conflict(t.getDimSize(0), d) || conflict(t.getDimSize(1), d))
+    return c.fail("Transition must be [D, D] for D = " + Twine(d) + " tags, got " +
+                  shapeStr(t.getShape()));
+  if (getIncludeBosEosTag() && !isDyn(d) && d < 2)
+    return c.fail("include_bos_eos_tag needs at least 2 tags (the start and stop rows), got " +
+                  Twine(d));
+  if (conflict(rt(getLength()).getDimSize(0), x.getDimSize(0)))
+    return c.fail("Length must have N = " + Twine(x.getDimSize(0)) + " elements, got " +
+                  shapeStr(rt(getLength()).getShape()));
+  if (!rt(getLength()).getElementType().isInteger(64))
+    return c.fail("Length must be int64");
+  types.push_back(tensor({x.getDimSize(0)}, x.getElementType()));
+  // The path width is min(T, max Length): known only at run time.
+  types.push_back(tensor({x.getDimSize(0), kDyn}, IntegerType::get(getContext(), 64)));
+  return success();
+}
