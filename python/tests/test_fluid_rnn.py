@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 import torch
 
+import paddle_mlir
 from paddle_mlir import reference
 from paddle_mlir.builder import ProgramBuilder
 from test_reductions import tool
@@ -361,3 +362,20 @@ def test_gru_bias_width_is_refused(tmp_path):
         else:
             assert 0 < p.returncode < 128
             assert "Bias" in p.stderr, p.stderr
+
+
+def test_bad_run_time_lengths_are_reported(tmp_path):
+    # LoD lengths from the user must cover Input's rows; H0 needs a row per
+    # sequence.
+    rng = np.random.default_rng(3)
+    b = ProgramBuilder()
+    out = gru_op(b, b.feed("x", [-1, 12], lod_level=1),
+                 b.param("gru_w", gru_weight(*gru_params(rng, 4))), b.feed("h0", [-1, 4]))
+    b.fetch(out)
+    b.save(str(tmp_path / "m"))
+    run = paddle_mlir.compile(str(tmp_path / "m"))
+    x, h0 = np.zeros((4, 12), np.float32), np.zeros((2, 4), np.float32)
+    with pytest.raises(Exception, match="gru: the sequence lengths sum to 5 but Input has 4 rows"):
+        run(x, np.array([2, 3], np.int64), h0)
+    with pytest.raises(Exception, match=r"gru: H0 and C0 must be \[3, 4\]"):
+        run(x, np.array([1, 1, 2], np.int64), h0)

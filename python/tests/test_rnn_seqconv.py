@@ -15,6 +15,7 @@ import torch
 from torch.nn.utils.rnn import pack_padded_sequence, pad_packed_sequence
 
 from paddle_mlir import reference
+import paddle_mlir
 from paddle_mlir.builder import ProgramBuilder
 from test_random_unique_fpn import compile_run
 from test_reductions import tool
@@ -294,3 +295,23 @@ def test_sequence_conv_trainable_padding_is_refused(tmp_path):
     p = subprocess.run([tool("paddle-translate"), "--import-paddle", model], capture_output=True, text=True)
     assert 0 < p.returncode < 128
     assert "paddingTrainable" in p.stderr, p.stderr
+
+
+def test_bad_run_time_lengths_are_reported(tmp_path):
+    # The lengths come from the user at run time: rnn's SequenceLength must
+    # lie in [0, T], sequence_conv's LoD lengths must cover X's rows.
+    rng = np.random.default_rng(9)
+    weights = rnn_weights(rng, "GRU", 1, 1, 3, 4)
+    b = rnn_program("GRU", weights, 1, 1, 4, [5, -1, 3], lengths_dtype="int64")
+    b.save(str(tmp_path / "rnn"))
+    run = paddle_mlir.compile(str(tmp_path / "rnn"))
+    x = np.zeros((5, 2, 3), np.float32)
+    with pytest.raises(Exception, match=r"rnn: SequenceLength\[1\] is 6, outside \[0, 5\]"):
+        run(x, np.array([2, 6], np.int64))
+    b = ProgramBuilder()
+    conv = seq_conv_op(b, b.feed("x", [-1, 2], lod_level=1), b.param("w", np.ones((6, 3), np.float32)), -1, 3)
+    b.fetch(conv)
+    b.save(str(tmp_path / "conv"))
+    run = paddle_mlir.compile(str(tmp_path / "conv"))
+    with pytest.raises(Exception, match="sequence_conv: the sequence lengths sum to 5 but X has 4 rows"):
+        run(np.zeros((4, 2), np.float32), np.array([2, 3], np.int64))

@@ -19,6 +19,23 @@ using namespace mlir::pd;
 using namespace mlir::pd::lowering;
 
 namespace {
+/// The row-major block of the flat buffer `flat` that starts at `base`, as
+/// a tensor of `type` whose dims are `dims` (the dynamic ones size it).
+Value unpackBlock(OpBuilder &r, Location loc, Value flat, Value base, RankedTensorType type,
+                  ArrayRef<Value> dims) {
+  SmallVector<Value> dyn;
+  for (auto [i, d] : llvm::enumerate(dims))
+    if (type.isDynamicDim(i))
+      dyn.push_back(d);
+  return generateTensor(r, loc, type, dyn, [&](OpBuilder &b, Location l) -> Value {
+    Value p = linalg::IndexOp::create(b, l, 0);
+    for (size_t i = 1; i < dims.size(); ++i)
+      p = arith::AddIOp::create(b, l, arith::MulIOp::create(b, l, p, dims[i]),
+                                linalg::IndexOp::create(b, l, i));
+    return tensor::ExtractOp::create(b, l, flat, ValueRange{arith::AddIOp::create(b, l, base, p)});
+  });
+}
+
 struct RnnLowering : OpConversionPattern<RnnOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult matchAndRewrite(RnnOp op, OpAdaptor a,
@@ -77,27 +94,14 @@ struct RnnLowering : OpConversionPattern<RnnOp> {
     call->setAttr("pd.from", r.getStringAttr("rnn"));
     Value flat = call.getResult();
     // Result k of shape [d0, d1, d2] is flat[base + (i0 * d1 + i1) * d2 + i2].
-    auto unpack = [&](Type t, Value base, Value d0, Value d1, int64_t d2) -> Value {
-      auto type = cast<RankedTensorType>(t);
-      SmallVector<Value> dyn;
-      if (type.isDynamicDim(0))
-        dyn.push_back(d0);
-      if (type.isDynamicDim(1))
-        dyn.push_back(d1);
-      return generateTensor(r, loc, type, dyn, [&](OpBuilder &b, Location l) -> Value {
-        Value i0 = linalg::IndexOp::create(b, l, 0), i1 = linalg::IndexOp::create(b, l, 1),
-              i2 = linalg::IndexOp::create(b, l, 2);
-        Value p = arith::AddIOp::create(b, l, arith::MulIOp::create(b, l, i0, d1), i1);
-        p = arith::AddIOp::create(b, l, arith::MulIOp::create(b, l, p, idx(b, l, d2)), i2);
-        return tensor::ExtractOp::create(b, l, flat,
-                                         ValueRange{arith::AddIOp::create(b, l, base, p)});
-      });
+    auto unpack = [&](Value result, Value base, ArrayRef<Value> dims) {
+      return unpackBlock(r, loc, flat, base, cast<RankedTensorType>(result.getType()), dims);
     };
     SmallVector<Value> results{
-        unpack(op.getOut().getType(), idx(r, loc, 0), steps, batch, dirs * h)};
+        unpack(op.getOut(), idx(r, loc, 0), {steps, batch, idx(r, loc, dirs * h)})};
     Value base = outSize;
     for (Value s : op.getState()) {
-      results.push_back(unpack(s.getType(), base, idx(r, loc, cells), batch, h));
+      results.push_back(unpack(s, base, {idx(r, loc, cells), batch, idx(r, loc, h)}));
       base = r.createOrFold<arith::AddIOp>(loc, base, stateSize);
     }
     // Training-only outputs: empty at inference.
@@ -173,20 +177,7 @@ template <typename OpT> struct LodRecurrenceLowering : OpConversionPattern<OpT> 
                                      r.getDenseF32ArrayAttr({}));
     call->setAttr("pd.from", r.getStringAttr(lstm ? "lstm" : "gru"));
     Value flat = call.getResult();
-    auto unpack = [&](Value base) -> Value {
-      SmallVector<Value> dyn;
-      if (hidden.isDynamicDim(0))
-        dyn.push_back(rows);
-      if (hidden.isDynamicDim(1))
-        dyn.push_back(h);
-      return generateTensor(r, loc, hidden, dyn, [&](OpBuilder &b, Location l) -> Value {
-        Value p = arith::AddIOp::create(
-            b, l, arith::MulIOp::create(b, l, linalg::IndexOp::create(b, l, 0), h),
-            linalg::IndexOp::create(b, l, 1));
-        return tensor::ExtractOp::create(b, l, flat,
-                                         ValueRange{arith::AddIOp::create(b, l, base, p)});
-      });
-    };
+    auto unpack = [&](Value base) { return unpackBlock(r, loc, flat, base, hidden, {rows, h}); };
     SmallVector<Value> results{unpack(idx(r, loc, 0))};
     if constexpr (lstm)
       results.push_back(unpack(plane));
