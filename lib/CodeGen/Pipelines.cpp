@@ -16,7 +16,7 @@ std::string mlir::pd::bufferizedLinalgPipeline(StringRef kernels, StringRef perF
   if (!perFunction.empty())
     text += perFunction.str() + ",";
   text += "pd-fuse-elementwise,pd-split-init-tensors),"
-          "one-shot-bufferize{bufferize-function-boundaries "
+          "one-shot-bufferize{bufferize-function-boundaries allow-return-allocs-from-loops "
           "function-boundary-type-conversion=identity-layout-map},"
           "canonicalize,cse,pd-plan-memory{place=";
   text += place ? "true" : "false";

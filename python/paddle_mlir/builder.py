@@ -12,12 +12,21 @@ Paddle's formats:
     b.save("out_dir")            # out_dir/model.pdmodel + model.pdiparams
     b.save_fluid("fluid_dir")    # __model__ + one file per parameter
 
+Loops are written as Fluid's `while` op: ops and variables created inside
+`with b.while_loop(cond):` go into a sub-block, and the body ends by
+assigning the loop-carried variables and the condition:
+
+    with b.while_loop(cond):
+        b.assign(b.scale(x, 0.5), x)
+        b.assign(b.elementwise("less_than", b.increment(i), n), cond)
+
 Ops carry the slots, attributes and auxiliary outputs (XShape, batch_norm
 statistics, dropout Mask) that Paddle 2.x writes, plus a few of its "extra"
 attributes (op_role, op_callstack, use_mkldnn), so files look like real
 exports. The ProgramDesc classes come from the project's framework.proto.
 """
 
+import contextlib
 import os
 import struct
 
@@ -41,6 +50,10 @@ class Longs(list):
     """A list attribute stored as Paddle LONGS."""
 
 
+class Block(int):
+    """A BLOCK attribute: the index of a sub-block (while's sub_block)."""
+
+
 class Var:
     def __init__(self, name, shape, dtype):
         self.name, self.shape, self.dtype = name, list(shape), dtype
@@ -60,6 +73,14 @@ def _prod(dims):
     return p
 
 
+class _SubBlock:
+    """A block written inside `while_loop`: its own variables and ops."""
+
+    def __init__(self, idx, parent_idx):
+        self.idx, self.parent_idx = idx, parent_idx
+        self.vars, self.ops = {}, []
+
+
 def tensor_record(array, dtype=None):
     """One parameter record: version, LoD, tensor version, TensorDesc, data."""
     array = np.require(array, requirements="C")  # keeps 0-D arrays 0-D
@@ -77,20 +98,31 @@ class ProgramBuilder:
         self.fetches = []
         self.counters = {}
         self.extra_attrs = extra_attrs
+        self.blocks = []   # the sub-blocks (idx 1, 2, ...), in creation order
+        self._open = []    # the sub-blocks being written, innermost last
+
+    def _block_vars(self):
+        """The variables of the block being written."""
+        return self._open[-1].vars if self._open else self.vars
+
+    def _block_ops(self):
+        """The op list of the block being written."""
+        return self._open[-1].ops if self._open else self.ops
 
     # ------------------------------------------------------------- variables
-    def _add_var(self, name, shape, dtype):
-        if name in self.vars:
+    def _add_var(self, name, shape, dtype, top=False):
+        """A new variable of the block being written (of block 0 if top)."""
+        if name in self.vars or any(name in blk.vars for blk in self.blocks):
             raise ValueError("variable %r defined twice" % name)
         v = Var(name, shape, dtype)
-        self.vars[name] = v
+        (self.vars if top else self._block_vars())[name] = v
         return v
 
     def feed(self, name, shape, dtype="float32", lod_level=0):
         """An input; lod_level 1 makes it a batch of variable-length
         sequences (rows packed along dim 0, lengths given at run time as
         NAME@lengths)."""
-        v = self._add_var(name, shape, dtype)
+        v = self._add_var(name, shape, dtype, top=True)
         v.lod_level = lod_level
         self.feeds.append(v)
         return v
@@ -101,7 +133,7 @@ class ProgramBuilder:
         array = np.require(array, requirements="C")  # keeps 0-D arrays 0-D
         if dtype == "bfloat16" and array.dtype != np.uint16:
             raise TypeError("bfloat16 parameters are passed as uint16 bit patterns")
-        v = self._add_var(name, array.shape, dtype or str(array.dtype))
+        v = self._add_var(name, array.shape, dtype or str(array.dtype), top=True)
         self.params[name] = array
         return v
 
@@ -115,7 +147,7 @@ class ProgramBuilder:
 
     # ------------------------------------------------------------------- ops
     def op(self, type, inputs, outputs, attrs=None):
-        self.ops.append((type, inputs, outputs, dict(attrs or {})))
+        self._block_ops().append((type, inputs, outputs, dict(attrs or {})))
         outs = [v for vs in outputs.values() for v in vs]
         return outs[0] if len(outs) == 1 else outs
 
@@ -258,6 +290,45 @@ class ProgramBuilder:
     def softmax(self, x, axis=-1):
         return self._simple("softmax", x, {"axis": axis})
 
+    def assign(self, x, out=None):
+        """out = x (a new variable when out is None); in a loop body this
+        is how the loop-carried variables and the condition are updated."""
+        return self.op("assign", {"X": [x]}, {"Out": [out or self.tmp("assign", x.shape, x.dtype)]})
+
+    def increment(self, x, step=1.0, out=None):
+        return self.op("increment", {"X": [x]}, {"Out": [out or self.tmp("increment", x.shape, x.dtype)]},
+                       {"step": float(step)})
+
+    @contextlib.contextmanager
+    def while_loop(self, cond):
+        """Writes the body of a Fluid `while` op: a sub-block run while
+        `cond` (bool [1]) holds. On exit the while op goes into the
+        enclosing block with Paddle's slots (While._complete): X holds the
+        outer variables the body reads or writes (first use order, less the
+        condition), Out the outer variables it writes (condition included)."""
+        parent = self._open[-1].idx if self._open else 0
+        blk = _SubBlock(len(self.blocks) + 1, parent)
+        self.blocks.append(blk)
+        self._open.append(blk)
+        try:
+            yield blk
+        finally:
+            self._open.pop()
+        xs, outs = [], []
+        for _, ins, outputs, _ in blk.ops:
+            for v in [v for vs in ins.values() for v in vs] + [v for vs in outputs.values() for v in vs]:
+                if v.name not in blk.vars and v.name != cond.name and all(v.name != u.name for u in xs):
+                    xs.append(v)
+            for v in (v for vs in outputs.values() for v in vs):
+                if v.name not in blk.vars and all(v.name != u.name for u in outs):
+                    outs.append(v)
+        n = self.counters.get("_generated_var", 0)
+        self.counters["_generated_var"] = n + 1
+        scopes = self._add_var("_generated_var_%d" % n, [], "")
+        scopes.var_type = fp.VarType.STEP_SCOPES
+        self.op("while", {"X": xs, "Condition": [cond]}, {"Out": outs, "StepScopes": [scopes]},
+                {"sub_block": Block(blk.idx), "is_test": True})
+
     def scale(self, x, scale=1.0, bias=0.0, bias_after_scale=True):
         return self._simple("scale", x, {"scale": scale, "bias": bias, "bias_after_scale": bias_after_scale})
 
@@ -312,6 +383,8 @@ class ProgramBuilder:
         a = fp.OpDesc.Attr(name=name)
         if isinstance(value, bool):
             a.type, a.b = fp.BOOLEAN, value
+        elif isinstance(value, Block):
+            a.type, a.block_idx = fp.BLOCK, int(value)
         elif isinstance(value, Long):
             a.type, a.l = fp.LONG, int(value)
         elif isinstance(value, int):
@@ -358,11 +431,7 @@ class ProgramBuilder:
         block.vars.add(name="feed", type=fp.VarType(type=fp.VarType.FEED_MINIBATCH), persistable=True)
         block.vars.add(name="fetch", type=fp.VarType(type=fp.VarType.FETCH_LIST), persistable=True)
         for v in self.vars.values():
-            desc = block.vars.add(name=v.name, persistable=v.name in self.params)
-            desc.type.type = fp.VarType.LOD_TENSOR
-            desc.type.lod_tensor.tensor.data_type = DTYPES[v.dtype]
-            desc.type.lod_tensor.tensor.dims.extend(v.shape)
-            desc.type.lod_tensor.lod_level = getattr(v, "lod_level", 0)
+            self._var_desc(block, v)
         feed_var, fetch_var = Var("feed", [], ""), Var("fetch", [], "")
         for col in reversed(range(len(self.feeds))):
             block.ops.append(self._op_desc("feed", {"X": [feed_var]}, {"Out": [self.feeds[col]]}, {"col": col}))
@@ -370,7 +439,22 @@ class ProgramBuilder:
             block.ops.append(self._op_desc(type, ins, outs, attrs))
         for col, v in enumerate(self.fetches):
             block.ops.append(self._op_desc("fetch", {"X": [v]}, {"Out": [fetch_var]}, {"col": col}))
+        for blk in self.blocks:
+            sub = prog.blocks.add(idx=blk.idx, parent_idx=blk.parent_idx)
+            for v in blk.vars.values():
+                self._var_desc(sub, v)
+            for type, ins, outs, attrs in blk.ops:
+                sub.ops.append(self._op_desc(type, ins, outs, attrs))
         return prog
+
+    def _var_desc(self, block, v):
+        desc = block.vars.add(name=v.name, persistable=v.name in self.params)
+        kind = getattr(v, "var_type", fp.VarType.LOD_TENSOR)
+        desc.type.type = kind
+        if kind == fp.VarType.LOD_TENSOR:
+            desc.type.lod_tensor.tensor.data_type = DTYPES[v.dtype]
+            desc.type.lod_tensor.tensor.dims.extend(v.shape)
+            desc.type.lod_tensor.lod_level = getattr(v, "lod_level", 0)
 
     def save(self, directory, stem="model"):
         """Paddle 2.x layout: <stem>.pdmodel + combined <stem>.pdiparams."""

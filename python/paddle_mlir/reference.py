@@ -59,7 +59,7 @@ def _attrs(op):
                       fp.STRINGS: lambda: list(at.strings), fp.BOOLEAN: lambda: at.b,
                       fp.BOOLEANS: lambda: list(at.bools), fp.LONG: lambda: at.l,
                       fp.LONGS: lambda: list(at.longs), fp.FLOAT64: lambda: at.float64,
-                      fp.FLOAT64S: lambda: list(at.float64s),
+                      fp.FLOAT64S: lambda: list(at.float64s), fp.BLOCK: lambda: at.block_idx,
                       fp.SCALARS: lambda: [_scalar(v) for v in at.scalars]}.get(t, lambda: None)()
     return a
 
@@ -520,7 +520,9 @@ def _reduce(fn):
 
 def _arg_max(ins, a):
     x = ins["X"][0]
-    dtype = NP_DTYPE[a.get("dtype", 3)]
+    # dtype -1 (the op's default) means int64.
+    code = a.get("dtype", -1)
+    dtype = np.int64 if code < 0 else NP_DTYPE[code]
     if a.get("flatten", False):
         return {"Out": np.asarray(np.argmax(x.reshape(-1))).astype(dtype)}
     axis = a.get("axis", -1) % x.ndim
@@ -1923,6 +1925,29 @@ def _viterbi_decode(ins, a):
 LOD_OPS = {"sequence_pool", "sequence_conv", "gru", "lstm", "crf_decoding"}
 LOD_CONSUMERS = {"sequence_pool"}
 
+# ---- ops of Fluid while loops (greedy decoding heads such as SLANet's).
+
+def _one_hot_v2(ins, a):
+    """Out = X's shape + [depth], 1 at each index; an index outside
+    [0, depth) is an error unless allow_out_of_range (then a zero row)."""
+    x = np.asarray(ins["X"][0]).astype(np.int64)
+    depth = int(np.asarray(ins["depth_tensor"][0]).reshape(-1)[0]) if ins.get("depth_tensor") else a["depth"]
+    bad = (x < 0) | (x >= depth)
+    if bad.any() and not a.get("allow_out_of_range", False):
+        raise ValueError("one_hot_v2: index %d outside [0, %d)" % (x[bad][0], depth))
+    out = (x[..., None] == np.arange(depth)) & ~bad[..., None]
+    return {"Out": out.astype(NP_DTYPE[a.get("dtype", fp.VarType.FP32)])}
+
+
+def _increment(ins, a):
+    """Out = X + step (X has one element) in X's dtype: the step is cast
+    first, as Paddle's static_cast<T>(step)."""
+    x = ins["X"][0]
+    return {"Out": (x + np.asarray(a.get("step", 1.0)).astype(x.dtype)).astype(x.dtype)}
+
+
+OPS.update({"one_hot_v2": _one_hot_v2, "increment": _increment})
+
 OPS.update({"sequence_pool": _sequence_pool, "sequence_conv": _sequence_conv, "rnn": _rnn,
             "gru": _fluid_gru, "lstm": _fluid_lstm, "crf_decoding": _crf_decoding,
             "viterbi_decode": _viterbi_decode})
@@ -1958,29 +1983,45 @@ class Model:
         # op's first LoD input to its outputs (Paddle's ShareLoD), except
         # through the ops that pool sequences into rows.
         lod = {n: np.asarray(inputs[n + "@lengths"]) for n in self.lod_feeds if n + "@lengths" in inputs}
-        for op in self.program.blocks[0].ops:
-            if op.type in ("feed", "fetch"):
-                continue
-            fn = OPS.get(op.type)
-            if fn is None:
-                raise NotImplementedError("reference: op %r is not implemented" % op.type)
-            ins = {v.parameter: [env[n] for n in v.arguments] for v in op.inputs if v.arguments}
-            first = next((lod[n] for v in op.inputs for n in v.arguments if n in lod), None)
-            if first is not None and op.type in LOD_OPS:
-                ins["@lengths"] = [first]
-            outs = fn(ins, _attrs(op))
-            if first is not None and op.type not in LOD_CONSUMERS:
-                for v in op.outputs:
-                    for n in v.arguments:
-                        lod[n] = first
-            for v in op.outputs:
-                if v.parameter in outs and v.arguments:
-                    val = outs[v.parameter]
-                    # A list slot (split's Out) binds each of its names.
-                    vals = val if isinstance(val, list) else [val]
-                    for n, r in zip(v.arguments, vals):
-                        env[n] = np.asarray(r)
+        self.run_block(0, env, lod)
         return {n: env[n] for _, n in self.fetches}
+
+    def run_block(self, idx, env, lod):
+        """Runs the ops of block `idx` in order on `env` (names to values),
+        which they read and update in place."""
+        for op in self.program.blocks[idx].ops:
+            if op.type not in ("feed", "fetch"):
+                self.run_op(op, env, lod)
+
+    def run_op(self, op, env, lod):
+        if op.type == "while":
+            # Fluid's while: the sub-block runs while the Condition variable
+            # (which the body re-assigns) holds; its ops read and write the
+            # enclosing variables directly.
+            cond = op.inputs[[v.parameter for v in op.inputs].index("Condition")].arguments[0]
+            sub = _attrs(op)["sub_block"]
+            while bool(np.asarray(env[cond]).reshape(-1)[0]):
+                self.run_block(sub, env, lod)
+            return
+        fn = OPS.get(op.type)
+        if fn is None:
+            raise NotImplementedError("reference: op %r is not implemented" % op.type)
+        ins = {v.parameter: [env[n] for n in v.arguments] for v in op.inputs if v.arguments}
+        first = next((lod[n] for v in op.inputs for n in v.arguments if n in lod), None)
+        if first is not None and op.type in LOD_OPS:
+            ins["@lengths"] = [first]
+        outs = fn(ins, _attrs(op))
+        if first is not None and op.type not in LOD_CONSUMERS:
+            for v in op.outputs:
+                for n in v.arguments:
+                    lod[n] = first
+        for v in op.outputs:
+            if v.parameter in outs and v.arguments:
+                val = outs[v.parameter]
+                # A list slot (split's Out) binds each of its names.
+                vals = val if isinstance(val, list) else [val]
+                for n, r in zip(v.arguments, vals):
+                    env[n] = np.asarray(r)
 
 
 def persistable_names(program):

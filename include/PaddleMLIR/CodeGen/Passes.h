@@ -34,6 +34,8 @@ void populatePdQuantToLinalgPatterns(RewritePatternSet &patterns);
 void populatePdMetricsToLinalgPatterns(RewritePatternSet &patterns);
 void populatePdSamplingToLinalgPatterns(RewritePatternSet &patterns);
 void populatePdSequenceToLinalgPatterns(RewritePatternSet &patterns);
+/// pd.while -> scf.while (the body's ops are lowered by the other patterns).
+void populatePdControlFlowToScfPatterns(RewritePatternSet &patterns);
 void populatePdRecurrentToLinalgPatterns(RewritePatternSet &patterns);
 /// one_hot_v2, sgd, softmax_with_cross_entropy (PdToLinalg/Train.cpp).
 void populatePdTrainToLinalgPatterns(RewritePatternSet &patterns);

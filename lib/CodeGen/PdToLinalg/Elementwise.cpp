@@ -507,6 +507,9 @@ void mlir::pd::populatePdElementwiseToLinalgPatterns(RewritePatternSet &p) {
     return op.getBiasAfterScale() ? addOf(b, l, mulOf(b, l, x, s), bias)
                                   : mulOf(b, l, addOf(b, l, x, bias), s);
   });
+  addUnary<IncrementOp>(p, [](IncrementOp op, OpBuilder &b, Location l, Value x) -> Value {
+    return addOf(b, l, x, cst(b, l, x, op.getStep().convertToDouble()));
+  });
   addUnary<ClipOp>(p, [](ClipOp op, OpBuilder &b, Location l, Value x) {
     return minOf(b, l, maxOf(b, l, x, cst(b, l, x, op.getMin().convertToDouble())),
                  cst(b, l, x, op.getMax().convertToDouble()));

@@ -51,6 +51,7 @@ struct ConvertPdToLinalgPass : impl::ConvertPdToLinalgPassBase<ConvertPdToLinalg
       populatePdSequenceToLinalgPatterns(patterns);
       populatePdRecurrentToLinalgPatterns(patterns);
       populatePdTrainToLinalgPatterns(patterns);
+      populatePdControlFlowToScfPatterns(patterns);
       populatePdLowPrecisionToF32Patterns(patterns);
       if (onednn)
         populatePdToOneDNNPatterns(patterns);

@@ -99,6 +99,8 @@ private:
   }
   pdp::VarDesc *addVar(const std::string &name, Type type, bool persistable = false);
   LogicalResult exportOp(Operation *op);
+  LogicalResult exportWhile(WhileOp loop);
+  void addAssign(const std::string &from, const std::string &to);
   LogicalResult addParameter(Operation *op, const std::string &name, ElementsAttr value);
   LogicalResult setAttr(Operation *op, pdp::OpDesc::Attr &a, PdAttrKind kind, Attribute value,
                         const char *deflt);
@@ -344,7 +346,144 @@ void Exporter::addAuxOutputs(Operation *op, pdp::OpDesc &desc) {
   }
 }
 
+/// Whether the while loop `loop` may write its carried variable straight
+/// into `init`'s variable: `init` is computed by an op, fed or carried by
+/// an enclosing loop (not a parameter or constant) and nothing after the
+/// loop (nor a second carried slot) reads it.
+static bool reusableInit(Value init, WhileOp loop) {
+  Operation *def = init.getDefiningOp();
+  if (def && isa<ml_program::GlobalLoadConstOp, arith::ConstantOp>(def))
+    return false;
+  if (llvm::count(loop.getInits(), init) != 1)
+    return false;
+  Block *block = loop->getBlock();
+  return llvm::all_of(init.getUsers(), [&](Operation *user) {
+    Operation *top = block->findAncestorOpInBlock(*user);
+    return top &&
+           (top == loop.getOperation() ? user == loop.getOperation() : top->isBeforeInBlock(loop));
+  });
+}
+
+void Exporter::addAssign(const std::string &from, const std::string &to) {
+  auto *desc = block->add_ops();
+  desc->set_type("assign");
+  auto *x = desc->add_inputs();
+  x->set_parameter("X");
+  x->add_arguments(from);
+  auto *out = desc->add_outputs();
+  out->set_parameter("Out");
+  out->add_arguments(to);
+}
+
+/// A pd.while becomes Paddle's `while` over a new sub-block. Each carried
+/// value is one variable: the init's own where nothing else reads it (else
+/// a copy made before the loop); the body's ops write their results, and
+/// a yielded value that cannot be computed straight into its variable is
+/// assigned to it at the end of the body, as Paddle's own loops do.
+LogicalResult Exporter::exportWhile(WhileOp loop) {
+  pdp::BlockDesc *outer = block;
+  Block &body = loop.getBodyBlock();
+  YieldOp yield = loop.getYield();
+  SmallVector<std::string> carried;
+  for (auto [i, init, result] : llvm::enumerate(loop.getInits(), loop.getResults())) {
+    std::string name;
+    if (reusableInit(init, loop) && names.count(init)) {
+      name = names[init];
+    } else {
+      name = claim(result, fresh("while_carried"));
+      addVar(name, result.getType());
+      addAssign(names[init], name);
+    }
+    carried.push_back(name);
+  }
+  // Results named up front (fetch targets) get their value after the loop.
+  SmallVector<std::pair<OpResult, std::string>> after;
+  for (auto [result, name] : llvm::zip(loop.getResults(), carried)) {
+    auto it = names.find(result);
+    if (it != names.end() && it->second != name)
+      after.push_back({result, name});
+    else
+      names[result] = name;
+  }
+
+  block = program.add_blocks();
+  block->set_idx(program.blocks_size() - 1);
+  block->set_parent_idx(outer->idx());
+  int bodyIdx = block->idx();
+  for (auto [arg, name] : llvm::zip(body.getArguments(), carried))
+    names[arg] = name;
+  // A yielded value computed in the body writes its variable directly when
+  // no later op of the body still reads the variable's old value.
+  for (auto [i, v] : llvm::enumerate(yield.getValues())) {
+    Operation *def = v.getDefiningOp();
+    if (!def || def->getBlock() != &body || names.count(v) ||
+        isa<ml_program::GlobalLoadConstOp, arith::ConstantOp>(def) ||
+        llvm::count(yield.getValues(), v) != 1)
+      continue;
+    bool oldReadLater = llvm::any_of(body.getArgument(i).getUsers(), [&](Operation *user) {
+      Operation *top = body.findAncestorOpInBlock(*user);
+      return top && top != def && def->isBeforeInBlock(top);
+    });
+    if (!oldReadLater)
+      names[v] = carried[i];
+  }
+  for (Operation &op : body.without_terminator())
+    if (failed(exportOp(&op)))
+      return failure();
+  for (auto [v, name] : llvm::zip(yield.getValues(), carried))
+    if (names[v] != name)
+      addAssign(names[v], name);
+  block = outer;
+
+  // X: what the body reads from outside, the carried variables included.
+  SmallVector<std::string> reads;
+  auto read = [&](const std::string &n) {
+    if (!llvm::is_contained(reads, n))
+      reads.push_back(n);
+  };
+  for (const std::string &n : carried)
+    read(n);
+  loop.getBody().walk([&](Operation *op) {
+    for (Value v : op->getOperands())
+      if (!loop.getBody().isAncestor(v.getParentRegion()) && names.count(v))
+        read(names[v]);
+  });
+  auto *desc = block->add_ops();
+  desc->set_type("while");
+  auto slot = [](google::protobuf::RepeatedPtrField<pdp::OpDesc::Var> *slots, StringRef param,
+                 ArrayRef<std::string> args) {
+    auto *v = slots->Add();
+    v->set_parameter(param.str());
+    for (const std::string &a : args)
+      v->add_arguments(a);
+  };
+  slot(desc->mutable_inputs(), "X", reads);
+  slot(desc->mutable_inputs(), "Condition", carried[0]);
+  slot(desc->mutable_outputs(), "Out", carried);
+  std::string scopes = fresh("while_scopes");
+  used.insert(scopes);
+  auto *scopesVar = block->add_vars();
+  scopesVar->set_name(scopes);
+  scopesVar->mutable_type()->set_type(pdp::VarType::STEP_SCOPES);
+  slot(desc->mutable_outputs(), "StepScopes", scopes);
+  auto *subBlock = desc->add_attrs();
+  subBlock->set_name("sub_block");
+  subBlock->set_type(pdp::BLOCK);
+  subBlock->set_block_idx(bodyIdx);
+  auto *isTest = desc->add_attrs();
+  isTest->set_name("is_test");
+  isTest->set_type(pdp::BOOLEAN);
+  isTest->set_b(true);
+  for (const auto &[result, from] : after) {
+    addVar(names[result], result.getType());
+    addAssign(from, names[result]);
+  }
+  return success();
+}
+
 LogicalResult Exporter::exportOp(Operation *op) {
+  if (auto loop = dyn_cast<WhileOp>(op))
+    return exportWhile(loop);
   if (auto load = dyn_cast<ml_program::GlobalLoadConstOp>(op)) {
     names[load.getResult()] = load.getGlobal().getLeafReference().str();
     return success();
@@ -541,6 +680,14 @@ LogicalResult Exporter::run(StringRef dir, StringRef stem,
     col->set_i(static_cast<int32_t>(i));
   }
 
+  // A loop carrying a feed it may overwrite carries it in the feed's
+  // variable (Paddle programs fetch it under that name).
+  main.walk([&](WhileOp loop) {
+    for (auto [init, result] : llvm::zip(loop.getInits(), loop.getResults()))
+      if (isa<BlockArgument>(init) && names.count(init) && reusableInit(init, loop))
+        names[result] = names[init];
+  });
+
   // Fetch targets keep their Paddle names even when the IR carries no
   // locations (e.g. it was printed without debug info).
   auto ret = cast<func::ReturnOp>(body.getTerminator());
@@ -549,6 +696,14 @@ LogicalResult Exporter::run(StringRef dir, StringRef stem,
       if (!names.count(v) && v.getDefiningOp() &&
           !isa<ml_program::GlobalLoadConstOp>(v.getDefiningOp()))
         claim(v, nameAttr.getValue().str());
+
+  // A loop whose result is fetched carries it in the fetch target's
+  // variable from the start when its init may be written by the loop.
+  main.walk([&](WhileOp loop) {
+    for (auto [init, result] : llvm::zip(loop.getInits(), loop.getResults()))
+      if (names.count(result) && !names.count(init) && reusableInit(init, loop))
+        names[init] = names[result];
+  });
 
   for (Operation &op : body)
     if (failed(exportOp(&op)))

@@ -15,6 +15,7 @@
 #include "mlir/IR/Verifier.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Path.h"
 
 #include <algorithm>
@@ -127,6 +128,8 @@ private:
                                       bool parameter = false);
   LogicalResult loadParams(ArrayRef<const pdp::VarDesc *> params);
   LogicalResult importOp(const pdp::OpDesc &op, int index);
+  LogicalResult importBlock(int blockIdx);
+  LogicalResult importWhile(const pdp::OpDesc &op, int index);
   FailureOr<Value> lookup(const std::string &name, Location loc, const pdp::OpDesc &op, int index);
   FailureOr<Attribute> convertAttr(const pdp::OpDesc::Attr &attr, PdAttrKind kind, Location loc,
                                    const pdp::OpDesc &op);
@@ -146,6 +149,8 @@ private:
   /// LoD (from an op's first LoD input to its results).
   llvm::DenseMap<Value, Value> lodLengths;
   llvm::StringMap<ml_program::GlobalOp> globals;
+  /// The block whose ops are being imported (0, or a while's sub-block).
+  int currentBlock = 0;
   ModuleOp module;
   func::FuncOp func;
 };
@@ -535,7 +540,8 @@ LogicalResult Importer::importOp(const pdp::OpDesc &op, int index) {
     StringRef kind = unsupportedKind(op.type());
     return fail(loc, "unsupported Paddle op '" + op.type() + "' (" +
                          (kind.empty() ? Twine("") : kind + ", not supported yet; ") + "op #" +
-                         Twine(index) + " of block 0; inputs: " + describeSlots(op.inputs()) +
+                         Twine(index) + " of block " + Twine(currentBlock) +
+                         "; inputs: " + describeSlots(op.inputs()) +
                          "; outputs: " + describeSlots(op.outputs()) + ")");
   }
   OperationState state(loc, "pd." + std::string(op.type()));
@@ -663,6 +669,147 @@ LogicalResult Importer::importOp(const pdp::OpDesc &op, int index) {
   return success();
 }
 
+LogicalResult Importer::importBlock(int blockIdx) {
+  const pdp::BlockDesc &block = program.blocks(blockIdx);
+  int outer = currentBlock;
+  currentBlock = blockIdx;
+  for (int i = 0; i < block.ops_size(); ++i) {
+    const auto &op = block.ops(i);
+    if (op.type() == "feed" || op.type() == "fetch")
+      continue;
+    if (failed(op.type() == "while" ? importWhile(op, i) : importOp(op, i)))
+      return failure();
+  }
+  currentBlock = outer;
+  return success();
+}
+
+/// Forgets what the importer recorded about the values of `op` and its
+/// nested ops (before erasing it).
+static void forgetValues(Operation *op, llvm::DenseSet<Value> &dataSized,
+                         llvm::DenseMap<Value, Value> &lodLengths) {
+  op->walk([&](Operation *nested) {
+    for (Value r : nested->getResults()) {
+      dataSized.erase(r);
+      lodLengths.erase(r);
+    }
+    for (Region &region : nested->getRegions())
+      for (Block &block : region)
+        for (Value arg : block.getArguments()) {
+          dataSized.erase(arg);
+          lodLengths.erase(arg);
+        }
+  });
+}
+
+/// A Paddle `while`: its sub-block runs while `Condition` holds; the
+/// variables it writes that exist before it (its `Out`, the condition
+/// among them) are carried from one iteration to the next. Imported as a
+/// pd.while carrying the condition first, then those variables; a carried
+/// value whose shape changes between iterations is carried with those
+/// dims dynamic (the body is imported again with the wider types).
+LogicalResult Importer::importWhile(const pdp::OpDesc &op, int index) {
+  Location loc = opLoc(op, index);
+  auto bad = [&](const Twine &msg) {
+    return fail(loc,
+                "op 'while' #" + Twine(index) + " of block " + Twine(currentBlock) + ": " + msg);
+  };
+  const pdp::OpDesc::Attr *sub = findAttr(op, "sub_block");
+  if (!sub || !sub->has_block_idx())
+    return bad("has no sub_block attribute");
+  int bodyIdx = sub->block_idx();
+  if (bodyIdx <= 0 || bodyIdx >= program.blocks_size() || bodyIdx == currentBlock)
+    return bad("sub_block " + Twine(bodyIdx) + " is not a sub-block of this program (it has " +
+               Twine(program.blocks_size()) + " blocks)");
+  const pdp::OpDesc::Var *condSlot = findSlot(op.inputs(), "Condition");
+  if (!condSlot || condSlot->arguments_size() != 1)
+    return bad("needs exactly one variable in input slot 'Condition'");
+  std::string condName = condSlot->arguments(0);
+  SmallVector<std::string> names{condName};
+  bool condWritten = false;
+  if (const pdp::OpDesc::Var *out = findSlot(op.outputs(), "Out"))
+    for (const std::string &name : out->arguments()) {
+      if (name == condName) {
+        condWritten = true;
+        continue;
+      }
+      // Variables the body creates are its own; those that exist before
+      // the loop are carried.
+      if ((env.count(name) || globals.count(name)) && !llvm::is_contained(names, name))
+        names.push_back(name);
+    }
+  if (!condWritten)
+    return bad("its body never writes the condition '" + condName +
+               "' (it is not among the op's Out variables), so the loop would not end");
+  SmallVector<Value> inits;
+  SmallVector<Type> types;
+  for (const std::string &name : names) {
+    auto v = lookup(name, loc, op, index);
+    if (failed(v))
+      return failure();
+    if (lodLengths.count(*v))
+      return bad("carries the LoD (sequence) variable '" + name +
+                 "', which loops do not support yet");
+    inits.push_back(*v);
+    types.push_back(v->getType());
+  }
+  auto condType = cast<RankedTensorType>(types[0]);
+  if (!condType.getElementType().isInteger(1) || !condType.hasStaticShape() ||
+      condType.getNumElements() != 1)
+    return bad("the condition '" + condName + "' must be a bool tensor of one element, got " +
+               llvm::formatv("{0}", condType).str());
+
+  llvm::StringMap<Value> outerEnv = env;
+  OpBuilder::InsertPoint after = b.saveInsertionPoint();
+  // Import the body with the current carried types; where a yielded value
+  // is wider (a dim that changes between iterations), widen and again.
+  for (int attempt = 0;; ++attempt) {
+    b.restoreInsertionPoint(after);
+    auto loop = WhileOp::create(b, loc, types, inits);
+    Block &body = loop.getBodyBlock();
+    for (auto [name, arg] : llvm::zip(names, body.getArguments()))
+      env[name] = arg;
+    b.setInsertionPointToEnd(&body);
+    if (failed(importBlock(bodyIdx))) {
+      forgetValues(loop, dataSized, lodLengths);
+      loop.erase();
+      return failure();
+    }
+    SmallVector<Value> next;
+    for (const std::string &name : names)
+      next.push_back(env.lookup(name));
+    YieldOp::create(b, loc, next);
+    bool widened = false;
+    for (auto [i, v] : llvm::enumerate(next)) {
+      auto was = cast<RankedTensorType>(types[i]), now = cast<RankedTensorType>(v.getType());
+      if (was.getElementType() != now.getElementType() || was.getRank() != now.getRank()) {
+        forgetValues(loop, dataSized, lodLengths);
+        loop.erase();
+        return bad("the body changes '" + names[i] + "' from " + llvm::formatv("{0}", was).str() +
+                   " to " + llvm::formatv("{0}", now).str() +
+                   " (a carried variable keeps its dtype and rank)");
+      }
+      SmallVector<int64_t> dims;
+      for (auto [x, y] : llvm::zip(was.getShape(), now.getShape()))
+        dims.push_back(x == y ? x : ShapedType::kDynamic);
+      auto joined = RankedTensorType::get(dims, was.getElementType());
+      widened |= joined != was;
+      types[i] = joined;
+    }
+    env = outerEnv;
+    if (!widened) {
+      b.setInsertionPointAfter(loop);
+      for (auto [name, result] : llvm::zip(names, loop.getResults()))
+        env[name] = result;
+      return success();
+    }
+    forgetValues(loop, dataSized, lodLengths);
+    loop.erase();
+    if (attempt == 3)
+      return bad("the carried shapes do not settle");
+  }
+}
+
 OwningOpRef<ModuleOp> Importer::run() {
   std::string bytes, error;
   if (!pdfmt::readFile(files.program, bytes, error)) {
@@ -674,8 +821,11 @@ OwningOpRef<ModuleOp> Importer::run() {
     return nullptr;
   }
   const pdp::BlockDesc &block = program.blocks(0);
-  for (const auto &v : block.vars())
-    vars[v.name()] = &v;
+  // Every block's variables: a while's sub-block declares its temporaries
+  // (block 0's declaration wins for a name declared twice).
+  for (const pdp::BlockDesc &b : program.blocks())
+    for (const auto &v : b.vars())
+      vars.emplace(v.name(), &v);
 
   // Feeds and fetches, by column.
   std::map<int, std::string> feeds, fetches;
@@ -683,7 +833,7 @@ OwningOpRef<ModuleOp> Importer::run() {
   for (int i = 0; i < block.ops_size(); ++i) {
     const auto &op = block.ops(i);
     for (const auto &a : op.attrs())
-      if (a.type() == pdp::BLOCK || a.type() == pdp::BLOCKS) {
+      if ((a.type() == pdp::BLOCK || a.type() == pdp::BLOCKS) && op.type() != "while") {
         emitError(opLoc(op, i)) << "op '" << op.type() << "' #" << i
                                 << " has a sub-block (control flow), which paddle-mlir does not "
                                    "support yet";
@@ -779,13 +929,8 @@ OwningOpRef<ModuleOp> Importer::run() {
   }
   b.setInsertionPointToEnd(entry);
 
-  for (int i = 0; i < block.ops_size(); ++i) {
-    const auto &op = block.ops(i);
-    if (op.type() == "feed" || op.type() == "fetch")
-      continue;
-    if (failed(importOp(op, i)))
-      return nullptr;
-  }
+  if (failed(importBlock(0)))
+    return nullptr;
 
   SmallVector<Value> results;
   SmallVector<Attribute> resAttrs;

@@ -2343,3 +2343,59 @@ func.func @negative_viterbi_transition(%x: tensor<2x4x5xf32>, %t: tensor<6x6xf32
   %0:2 = pd.viterbi_decode %x, %t, %n : (tensor<2x4x5xf32>, tensor<6x6xf32>, tensor<2xi64>) -> (tensor<2xf32>, tensor<2x?xi64>)
   return
 }
+
+// -----
+
+// Tests that pd.while's condition (the first carried value) is one boolean.
+func.func @negative_while_condition(%c: tensor<2xi1>) {
+  // expected-error @+1 {{condition (the first carried value) must be a boolean tensor of one element, got 'tensor<2xi1>'}}
+  %r = pd.while (%c) : (tensor<2xi1>) -> (tensor<2xi1>) {
+  ^bb0(%c0: tensor<2xi1>):
+    pd.yield %c0 : tensor<2xi1>
+  }
+  return
+}
+
+// -----
+
+// Tests that a pd.while init must fit its carried (result) type.
+func.func @negative_while_init(%c: tensor<1xi1>, %x: tensor<3xf32>) {
+  // expected-error @+1 {{carried value #1 of type 'tensor<3xf32>' does not fit its result type 'tensor<4xf32>'}}
+  %r:2 = pd.while (%c, %x) : (tensor<1xi1>, tensor<3xf32>) -> (tensor<1xi1>, tensor<4xf32>) {
+  ^bb0(%c0: tensor<1xi1>, %x0: tensor<4xf32>):
+    pd.yield %c0, %x0 : tensor<1xi1>, tensor<4xf32>
+  }
+  return
+}
+
+// -----
+
+// Tests that the body's block arguments have the carried types.
+func.func @negative_while_args(%c: tensor<1xi1>, %x: tensor<4xf32>) {
+  // expected-error @+1 {{body arguments must have the result types}}
+  %r:2 = pd.while (%c, %x) : (tensor<1xi1>, tensor<4xf32>) -> (tensor<1xi1>, tensor<?xf32>) {
+  ^bb0(%c0: tensor<1xi1>, %x0: tensor<4xf32>):
+    pd.yield %c0, %x0 : tensor<1xi1>, tensor<4xf32>
+  }
+  return
+}
+
+// -----
+
+// Tests that pd.yield gives one value per carried value, each fitting.
+func.func @negative_while_yield(%c: tensor<1xi1>, %x: tensor<?xf32>, %z: tensor<3xi64>) {
+  %r:2 = pd.while (%c, %x) : (tensor<1xi1>, tensor<?xf32>) -> (tensor<1xi1>, tensor<?xf32>) {
+  ^bb0(%c0: tensor<1xi1>, %x0: tensor<?xf32>):
+    // expected-error @+1 {{value #1 of type 'tensor<3xi64>' does not fit the carried type 'tensor<?xf32>'}}
+    pd.yield %c0, %z : tensor<1xi1>, tensor<3xi64>
+  }
+  return
+}
+
+// -----
+
+// Tests that pd.yield appears only as the terminator of a pd.while.
+func.func @negative_yield_outside(%x: tensor<4xf32>) {
+  // expected-error @+1 {{expects parent op 'pd.while'}}
+  pd.yield %x : tensor<4xf32>
+}

@@ -1862,3 +1862,28 @@ func.func @rnn(%x: tensor<5x?x3xf32>, %h0: tensor<1x?x4xf32>, %wi: tensor<12x3xf
   %1:5 = pd.rnn %x PreState[%s, %s] WeightList[%lwi, %lwh, %lwi, %lwh, %lb, %lb, %lb, %lb] SequenceLength(%len) {hidden_size = 2 : i32, input_size = 3 : i32, is_bidirec = true, mode = "LSTM", resultSegmentSizes = array<i32: 1, 2, 1, 1>} : (tensor<5x?x3xf32>, tensor<2x?x2xf32>, tensor<2x?x2xf32>, tensor<8x3xf32>, tensor<8x2xf32>, tensor<8x3xf32>, tensor<8x2xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<?xi32>) -> (tensor<5x?x4xf32>, tensor<2x?x2xf32>, tensor<2x?x2xf32>, tensor<0xui8>, tensor<0xui8>)
   return
 }
+
+// Tests that pd.increment round-trips.
+// CHECK-LABEL: func.func @increment
+// CHECK: pd.increment %arg0 {step = 2.000000e+00 : f32} : (tensor<1xi64>) -> tensor<1xi64>
+func.func @increment(%i: tensor<1xi64>) -> tensor<1xi64> {
+  %j = pd.increment %i {step = 2.0 : f32} : (tensor<1xi64>) -> tensor<1xi64>
+  return %j : tensor<1xi64>
+}
+
+// Tests that pd.while round-trips with a carried value more static than its
+// carried type, and pd.yield with it.
+// CHECK-LABEL: func.func @while_loop
+// CHECK: %[[R:.*]]:2 = pd.while(%arg0, %arg1) : (tensor<1xi1>, tensor<2x4xf32>) -> (tensor<1xi1>, tensor<?x4xf32>) {
+// CHECK-NEXT: ^bb0(%[[C:.*]]: tensor<1xi1>, %[[X:.*]]: tensor<?x4xf32>):
+// CHECK: %[[Y:.*]] = pd.concat
+// CHECK: pd.yield %[[C]], %[[Y]] : tensor<1xi1>, tensor<?x4xf32>
+// CHECK: return %[[R]]#1
+func.func @while_loop(%c: tensor<1xi1>, %x: tensor<2x4xf32>) -> tensor<?x4xf32> {
+  %r:2 = pd.while (%c, %x) : (tensor<1xi1>, tensor<2x4xf32>) -> (tensor<1xi1>, tensor<?x4xf32>) {
+  ^bb0(%c0: tensor<1xi1>, %x0: tensor<?x4xf32>):
+    %y = pd.concat [%x0, %x0] {axis = 0 : i32} : (tensor<?x4xf32>, tensor<?x4xf32>) -> tensor<?x4xf32>
+    pd.yield %c0, %y : tensor<1xi1>, tensor<?x4xf32>
+  }
+  return %r#1 : tensor<?x4xf32>
+}

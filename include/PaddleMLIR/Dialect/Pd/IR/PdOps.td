@@ -1,7 +1,7 @@
 //===- PdOps.td - all pd ops -------------------------------------*- tablegen -*-===//
 //
 // Root of the pd op definitions: the catalogue-generated ops and the
-// hand-written fused and quantized ops.
+// hand-written fused and quantized ops and the while loop.
 //
 //===----------------------------------------------------------------------===//
 
@@ -12,5 +12,6 @@ include "PaddleMLIR/Dialect/Pd/IR/PdBase.td"
 include "PaddleMLIR/Dialect/Pd/IR/PdOpsGenerated.td"
 include "PaddleMLIR/Dialect/Pd/IR/PdFusedOps.td"
 include "PaddleMLIR/Dialect/Pd/IR/PdQuantOps.td"
+include "PaddleMLIR/Dialect/Pd/IR/PdControlFlow.td"
 
 #endif // PADDLEMLIR_DIALECT_PD_IR_PDOPS_TD

@@ -3094,6 +3094,34 @@ def Pd_ScaleOp : Pd_Op<"scale"> {
   }];
 }
 
+def Pd_IncrementOp : Pd_Op<"increment"> {
+  let summary = "x + step: the counter of a while loop (one element)";
+  let description = [{
+    Paddle operator `increment`: x + step: the counter of a while loop (one element).
+
+    Input slots: X. Output slots: Out.
+
+    Example:
+
+    ```mlir
+    %j = pd.increment %i {step = 1.0 : f32} : (tensor<1xi64>) -> tensor<1xi64>
+    ```
+  }];
+  let arguments = (ins
+    Pd_NumTensor:$X,
+    DefaultValuedAttr<F32Attr, "1.0">:$step
+  );
+  let results = (outs Pd_NumTensor:$Out);
+  let assemblyFormat = "$X attr-dict `:` functional-type(operands, results)";
+  let extraClassDefinition = [{
+  ::llvm::LogicalResult $cppClass::inferResultTypes(
+      ::llvm::SmallVectorImpl<::mlir::Type> &types, bool emitErrors) {
+    types.push_back(getX().getType());
+    return ::mlir::success();
+  }
+  }];
+}
+
 def Pd_ClipOp : Pd_Op<"clip", [AttrSizedOperandSegments]> {
   let summary = "clamps x to [min, max]";
   let description = [{
