@@ -20,6 +20,12 @@ assigning the loop-carried variables and the condition:
         b.assign(b.scale(x, 0.5), x)
         b.assign(b.elementwise("less_than", b.increment(i), n), cond)
 
+Branches are written as Fluid's `conditional_block` op, whose sub-block runs
+when its condition holds; `cond` writes the whole pattern of Paddle 2.x's
+paddle.static.nn.cond (two conditional_blocks, then select_input):
+
+    out = b.cond(pred, lambda: b.scale(x, 2.0), lambda: b.relu(x))
+
 Ops carry the slots, attributes and auxiliary outputs (XShape, batch_norm
 statistics, dropout Mask) that Paddle 2.x writes, plus a few of its "extra"
 attributes (op_role, op_callstack, use_mkldnn), so files look like real
@@ -74,7 +80,8 @@ def _prod(dims):
 
 
 class _SubBlock:
-    """A block written inside `while_loop`: its own variables and ops."""
+    """A block written inside `while_loop` or `conditional_block`: its own
+    variables and ops."""
 
     def __init__(self, idx, parent_idx):
         self.idx, self.parent_idx = idx, parent_idx
@@ -110,12 +117,21 @@ class ProgramBuilder:
         return self._open[-1].ops if self._open else self.ops
 
     # ------------------------------------------------------------- variables
-    def _add_var(self, name, shape, dtype, top=False):
-        """A new variable of the block being written (of block 0 if top)."""
+    def _add_var(self, name, shape, dtype, top=False, outer=False):
+        """A new variable of the block being written (of block 0 if top, of
+        the block enclosing it if outer)."""
         if name in self.vars or any(name in blk.vars for blk in self.blocks):
             raise ValueError("variable %r defined twice" % name)
         v = Var(name, shape, dtype)
-        (self.vars if top else self._block_vars())[name] = v
+        if top:
+            where = self.vars
+        elif outer:
+            if not self._open:
+                raise ValueError("outer variable %r outside a sub-block" % name)
+            where = self._open[-2].vars if len(self._open) > 1 else self.vars
+        else:
+            where = self._block_vars()
+        where[name] = v
         return v
 
     def feed(self, name, shape, dtype="float32", lod_level=0):
@@ -137,10 +153,13 @@ class ProgramBuilder:
         self.params[name] = array
         return v
 
-    def tmp(self, prefix, shape, dtype="float32"):
+    def tmp(self, prefix, shape, dtype="float32", outer=False):
+        """A new temporary; outer puts it in the block enclosing the sub-block
+        being written, as Paddle's cond does with the branch results
+        (copy_var_to_parent_block), so that it outlives the branch."""
         n = self.counters.get(prefix, 0)
         self.counters[prefix] = n + 1
-        return self._add_var("%s_%d.tmp_0" % (prefix, n), shape, dtype)
+        return self._add_var("%s_%d.tmp_0" % (prefix, n), shape, dtype, outer=outer)
 
     def fetch(self, var):
         self.fetches.append(var)
@@ -300,12 +319,8 @@ class ProgramBuilder:
                        {"step": float(step)})
 
     @contextlib.contextmanager
-    def while_loop(self, cond):
-        """Writes the body of a Fluid `while` op: a sub-block run while
-        `cond` (bool [1]) holds. On exit the while op goes into the
-        enclosing block with Paddle's slots (While._complete): X holds the
-        outer variables the body reads or writes (first use order, less the
-        condition), Out the outer variables it writes (condition included)."""
+    def _sub_block(self):
+        """Opens a sub-block of the block being written."""
         parent = self._open[-1].idx if self._open else 0
         blk = _SubBlock(len(self.blocks) + 1, parent)
         self.blocks.append(blk)
@@ -314,6 +329,29 @@ class ProgramBuilder:
             yield blk
         finally:
             self._open.pop()
+
+    def _generated_var(self, shape, dtype, outer=False):
+        """A variable named as Paddle names those made by block.create_var
+        without a name (_generated_var_N)."""
+        n = self.counters.get("_generated_var", 0)
+        self.counters["_generated_var"] = n + 1
+        return self._add_var("_generated_var_%d" % n, shape, dtype, outer=outer)
+
+    def _step_scopes(self):
+        """The STEP_SCOPES variable of a while or conditional_block op."""
+        scopes = self._generated_var([], "")
+        scopes.var_type = fp.VarType.STEP_SCOPES
+        return scopes
+
+    @contextlib.contextmanager
+    def while_loop(self, cond):
+        """Writes the body of a Fluid `while` op: a sub-block run while
+        `cond` (bool [1]) holds. On exit the while op goes into the
+        enclosing block with Paddle's slots (While._complete): X holds the
+        outer variables the body reads or writes (first use order, less the
+        condition), Out the outer variables it writes (condition included)."""
+        with self._sub_block() as blk:
+            yield blk
         xs, outs = [], []
         for _, ins, outputs, _ in blk.ops:
             for v in [v for vs in ins.values() for v in vs] + [v for vs in outputs.values() for v in vs]:
@@ -322,12 +360,72 @@ class ProgramBuilder:
             for v in (v for vs in outputs.values() for v in vs):
                 if v.name not in blk.vars and all(v.name != u.name for u in outs):
                     outs.append(v)
-        n = self.counters.get("_generated_var", 0)
-        self.counters["_generated_var"] = n + 1
-        scopes = self._add_var("_generated_var_%d" % n, [], "")
-        scopes.var_type = fp.VarType.STEP_SCOPES
+        scopes = self._step_scopes()
         self.op("while", {"X": xs, "Condition": [cond]}, {"Out": outs, "StepScopes": [scopes]},
                 {"sub_block": Block(blk.idx), "is_test": True})
+
+    @contextlib.contextmanager
+    def conditional_block(self, conds, is_scalar_condition=True):
+        """Writes the body of a Fluid `conditional_block` op: a sub-block run
+        once when its condition holds (is_scalar_condition: conds[0], a bool
+        tensor of one element, is true; otherwise: every tensor of conds has
+        elements). On exit the op goes into the enclosing block with the
+        slots of Paddle's ConditionalBlock.complete: Cond, Input the outer
+        variables the body reads (first use order, less the conditions), Out
+        the outer variables it writes, Scope one STEP_SCOPES variable.
+        Results that must outlive the body are written to variables made
+        with tmp(..., outer=True) (or to existing outer variables)."""
+        conds = list(conds) if isinstance(conds, (list, tuple)) else [conds]
+        cond_names = {c.name for c in conds}
+        with self._sub_block() as blk:
+            yield blk
+        ins, outs = [], []
+        for _, inputs, outputs, _ in blk.ops:
+            for v in (v for vs in inputs.values() for v in vs):
+                if v.name not in blk.vars and v.name not in cond_names and all(v.name != u.name for u in ins):
+                    ins.append(v)
+            for v in (v for vs in outputs.values() for v in vs):
+                if v.name not in blk.vars and all(v.name != u.name for u in outs):
+                    outs.append(v)
+        scope = self._step_scopes()
+        self.op("conditional_block", {"Cond": conds, "Input": ins}, {"Out": outs, "Scope": [scope]},
+                {"sub_block": Block(blk.idx), "is_scalar_condition": bool(is_scalar_condition)})
+
+    def select_input(self, xs, mask):
+        """Out = xs[mask[0]] (mask int32 [1]); Out takes xs[0]'s shape and type."""
+        out = self.tmp("select_input", xs[0].shape, xs[0].dtype)
+        return self.op("select_input", {"X": list(xs), "Mask": [mask]}, {"Out": [out]})
+
+    def select_output(self, x, mask, outs):
+        """outs[mask[0]] = x (mask int32 [1]); the other outs keep their values."""
+        return self.op("select_output", {"X": [x], "Mask": [mask]}, {"Out": list(outs)})
+
+    def logical_not(self, x):
+        return self._simple("logical_not", x, dtype="bool")
+
+    def cond(self, pred, true_fn, false_fn):
+        """Paddle 2.x's paddle.static.nn.cond as exported: a conditional_block
+        on pred whose results are copied (assign) to new variables of the
+        enclosing block, logical_not(pred), the same for false_fn, then
+        cast(pred) to int32 and one select_input([false, true], mask) per
+        result. true_fn and false_fn return a Var or a list of Vars of the
+        same shapes; returns the same structure."""
+        def branch(fn):
+            res = fn()
+            many = isinstance(res, (list, tuple))
+            copies = [self.assign(v, self._generated_var(v.shape, v.dtype, outer=True))
+                      for v in (res if many else [res])]
+            return copies, many
+
+        with self.conditional_block([pred]):
+            ts, many = branch(true_fn)
+        with self.conditional_block([self.logical_not(pred)]):
+            fs, _ = branch(false_fn)
+        if len(fs) != len(ts):
+            raise ValueError("cond: %d true results, %d false ones" % (len(ts), len(fs)))
+        mask = self.cast(pred, "int32")
+        outs = [self.select_input([f, t], mask) for f, t in zip(fs, ts)]
+        return outs if many else outs[0]
 
     def scale(self, x, scale=1.0, bias=0.0, bias_after_scale=True):
         return self._simple("scale", x, {"scale": scale, "bias": bias, "bias_after_scale": bias_after_scale})

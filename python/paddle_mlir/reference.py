@@ -1948,6 +1948,42 @@ def _increment(ins, a):
 
 OPS.update({"one_hot_v2": _one_hot_v2, "increment": _increment})
 
+# ---- ops of Fluid branches (conditional_block runs in Model.run_op).
+
+def _branch(mask, n, op):
+    """The branch a select_input/select_output Mask (int32, one element) picks."""
+    m = np.asarray(mask).reshape(-1)
+    if m.size != 1:
+        raise ValueError("%s: Mask has %d elements, not 1" % (op, m.size))
+    k = int(m[0])
+    if not 0 <= k < n:
+        raise ValueError("%s: Mask %d outside [0, %d)" % (op, k, n))
+    return k
+
+
+def _select_input(ins, a):
+    """Out = X[Mask[0]] (run_op passes None for an X no branch has set)."""
+    k = _branch(ins["Mask"][0], len(ins["X"]), "select_input")
+    if ins["X"][k] is None:
+        raise ValueError("select_input: X[%d] has no value" % k)
+    return {"Out": np.array(ins["X"][k])}
+
+
+def _select_output(ins, a):
+    """Out[Mask[0]] = X; None leaves the other outputs as they were (run_op
+    gives the number of Out variables as ins["@outs"])."""
+    n = ins["@outs"][0]
+    k = _branch(ins["Mask"][0], n, "select_output")
+    return {"Out": [np.array(ins["X"][0]) if i == k else None for i in range(n)]}
+
+
+OPS.update({
+    "select_input": _select_input, "select_output": _select_output,
+    "logical_not": lambda ins, a: {"Out": np.logical_not(ins["X"][0])},
+    "logical_and": _elementwise(np.logical_and), "logical_or": _elementwise(np.logical_or),
+    "logical_xor": _elementwise(np.logical_xor),
+})
+
 OPS.update({"sequence_pool": _sequence_pool, "sequence_conv": _sequence_conv, "rnn": _rnn,
             "gru": _fluid_gru, "lstm": _fluid_lstm, "crf_decoding": _crf_decoding,
             "viterbi_decode": _viterbi_decode})
@@ -2003,13 +2039,31 @@ class Model:
             while bool(np.asarray(env[cond]).reshape(-1)[0]):
                 self.run_block(sub, env, lod)
             return
+        if op.type == "conditional_block":
+            # The sub-block runs once, on the enclosing variables, when the
+            # condition holds; otherwise the Out variables keep their values.
+            a = _attrs(op)
+            conds = [np.asarray(env[n]) for v in op.inputs if v.parameter == "Cond" for n in v.arguments]
+            if a.get("is_scalar_condition", False):
+                if conds[0].size != 1:
+                    raise ValueError("conditional_block: scalar condition of %d elements" % conds[0].size)
+                taken = bool(conds[0].reshape(-1)[0])
+            else:
+                taken = all(c.size != 0 for c in conds)
+            if taken:
+                self.run_block(a["sub_block"], env, lod)
+            return
         fn = OPS.get(op.type)
         if fn is None:
             raise NotImplementedError("reference: op %r is not implemented" % op.type)
-        ins = {v.parameter: [env[n] for n in v.arguments] for v in op.inputs if v.arguments}
+        # select_input reads one of its X: those of a branch not taken are unset.
+        get = env.get if op.type == "select_input" else env.__getitem__
+        ins = {v.parameter: [get(n) for n in v.arguments] for v in op.inputs if v.arguments}
         first = next((lod[n] for v in op.inputs for n in v.arguments if n in lod), None)
         if first is not None and op.type in LOD_OPS:
             ins["@lengths"] = [first]
+        if op.type == "select_output":
+            ins["@outs"] = [sum(len(v.arguments) for v in op.outputs if v.parameter == "Out")]
         outs = fn(ins, _attrs(op))
         if first is not None and op.type not in LOD_CONSUMERS:
             for v in op.outputs:
@@ -2021,7 +2075,8 @@ class Model:
                 # A list slot (split's Out) binds each of its names.
                 vals = val if isinstance(val, list) else [val]
                 for n, r in zip(v.arguments, vals):
-                    env[n] = np.asarray(r)
+                    if r is not None:   # select_output's untouched outputs
+                        env[n] = np.asarray(r)
 
 
 def persistable_names(program):

@@ -2,7 +2,7 @@
 variable holds): counters, data-dependent trip counts including none, a
 greedy decoding loop shaped like PaddleOCR's SLANet table head, nested
 loops, and the importer's errors on bad sub-blocks and on
-conditional_block. Builder programs, compiled, against oracles written
+tensor arrays. Builder programs, compiled, against oracles written
 here with Python loops, the reference evaluator and the exporter's round
 trip."""
 import subprocess
@@ -311,29 +311,22 @@ def test_while_sub_block_reads_undefined_variable(tmp_path):
     assert "ghost_var" in p.stderr, p.stderr
 
 
-def test_conditional_block_not_supported(tmp_path):
+def test_tensor_array_in_loop_not_supported_yet(tmp_path):
+    # Tensor arrays (write_to_array / read_from_array) are not imported yet:
+    # one error naming the op and its block.
     b = ProgramBuilder()
     x, i, n, cond = simple_loop(b)
-    y = b.tmp("cond_out", [2, 3])
-    scope = b.tmp("cond_scope", [])
-    b.op("conditional_block", {"Cond": [cond], "Input": [x]}, {"Out": [y], "Scope": [scope]},
-         {"sub_block": Block(1), "is_scalar_condition": True})
-    b.fetch(y)
-
-    def add_block(prog):
-        for v in prog.blocks[0].vars:
-            if v.name == scope.name:
-                v.type.Clear()
-                v.type.type = reference.fp.VarType.STEP_SCOPES
-        blk = prog.blocks.add(idx=1, parent_idx=0)
-        op = blk.ops.add(type="assign")
-        op.inputs.add(parameter="X", arguments=[x.name])
-        op.outputs.add(parameter="Out", arguments=[y.name])
-
-    model = save(b, tmp_path / "m", add_block)
+    arr = b.tmp("array", [2, 3])
+    with b.while_loop(cond):
+        b.op("write_to_array", {"X": [x], "I": [i]}, {"Out": [arr]})
+        b.increment(i, 1.0, out=i)
+        less_than(b, i, n, out=cond)
+    b.fetch(x)
+    model = str(tmp_path / "m")
+    b.save(model)
     p = subprocess.run([tool("paddle-translate"), "--import-paddle", model], capture_output=True, text=True)
     assert 0 < p.returncode < 128, p.stderr
-    assert "'conditional_block'" in p.stderr and "support" in p.stderr, p.stderr
+    assert "'write_to_array'" in p.stderr and "tensor array" in p.stderr and "block 1" in p.stderr, p.stderr
 
 
 def test_reference_while_ops():

@@ -641,6 +641,9 @@ OPS = [
        "custom", "cumulative sum along an axis",
        "%y = pd.cumsum %x {axis = 1 : i32} : (tensor<?x128xi64>) -> tensor<?x128xi64>"),
     # ---------------------------------------------------------------- logic / select
+    Op("select_input", ["X:any*", "Mask:index"], ["Out:any"], [], "custom",
+       "X[Mask]: the value of the branch that ran (Paddle's cond: conditional_block pairs)",
+       "%y = pd.select_input [%f, %t], %m : (tensor<2x3xf32>, tensor<2x3xf32>, tensor<1xi32>) -> tensor<2x3xf32>"),
     Op("where", ["Condition:bool", "X:any", "Y:any"], ["Out:any"], [], "custom",
        "selects x where condition holds, else y (numpy broadcasting)",
        "%y = pd.where %c, %a, %b : (tensor<?x4xi1>, tensor<?x4xf32>, tensor<?x4xf32>) -> tensor<?x4xf32>"),

@@ -99,7 +99,7 @@ private:
   }
   pdp::VarDesc *addVar(const std::string &name, Type type, bool persistable = false);
   LogicalResult exportOp(Operation *op);
-  LogicalResult exportWhile(WhileOp loop);
+  LogicalResult exportRegionOp(Operation *op);
   void addAssign(const std::string &from, const std::string &to);
   LogicalResult addParameter(Operation *op, const std::string &name, ElementsAttr value);
   LogicalResult setAttr(Operation *op, pdp::OpDesc::Attr &a, PdAttrKind kind, Attribute value,
@@ -346,21 +346,31 @@ void Exporter::addAuxOutputs(Operation *op, pdp::OpDesc &desc) {
   }
 }
 
-/// Whether the while loop `loop` may write its carried variable straight
-/// into `init`'s variable: `init` is computed by an op, fed or carried by
-/// an enclosing loop (not a parameter or constant) and nothing after the
-/// loop (nor a second carried slot) reads it.
-static bool reusableInit(Value init, WhileOp loop) {
+/// The values a region op (pd.while, pd.conditional_block) starts its
+/// variables from: the loop's inits, the block's defaults.
+static OperandRange regionInits(Operation *op) {
+  if (auto loop = dyn_cast<WhileOp>(op))
+    return loop.getInits();
+  return cast<ConditionalBlockOp>(op).getDefaults();
+}
+
+/// Whether region op `op` may write the variable it starts from `init`
+/// straight into `init`'s variable: `init` is computed by an op, fed or
+/// carried by an enclosing loop (not a parameter or constant), no second
+/// slot starts from it, and nothing after `op` reads it. A conditional
+/// block's body may read it (before writing it); a loop's may not (it
+/// would read the variable of a later iteration).
+static bool reusableInit(Value init, Operation *op) {
   Operation *def = init.getDefiningOp();
   if (def && isa<ml_program::GlobalLoadConstOp, arith::ConstantOp>(def))
     return false;
-  if (llvm::count(loop.getInits(), init) != 1)
+  if (llvm::count(regionInits(op), init) != 1)
     return false;
-  Block *block = loop->getBlock();
+  bool bodyMayRead = isa<ConditionalBlockOp>(op);
+  Block *block = op->getBlock();
   return llvm::all_of(init.getUsers(), [&](Operation *user) {
     Operation *top = block->findAncestorOpInBlock(*user);
-    return top &&
-           (top == loop.getOperation() ? user == loop.getOperation() : top->isBeforeInBlock(loop));
+    return top && (top == op ? user == op || bodyMayRead : top->isBeforeInBlock(op));
   });
 }
 
@@ -375,30 +385,43 @@ void Exporter::addAssign(const std::string &from, const std::string &to) {
   out->add_arguments(to);
 }
 
-/// A pd.while becomes Paddle's `while` over a new sub-block. Each carried
-/// value is one variable: the init's own where nothing else reads it (else
-/// a copy made before the loop); the body's ops write their results, and
-/// a yielded value that cannot be computed straight into its variable is
-/// assigned to it at the end of the body, as Paddle's own loops do.
-LogicalResult Exporter::exportWhile(WhileOp loop) {
+static void addSlot(google::protobuf::RepeatedPtrField<pdp::OpDesc::Var> *slots, StringRef param,
+                    ArrayRef<std::string> args) {
+  auto *v = slots->Add();
+  v->set_parameter(param.str());
+  for (const std::string &a : args)
+    v->add_arguments(a);
+}
+
+/// A pd.while becomes Paddle's `while`, a pd.conditional_block Paddle's
+/// conditional_block, each over a new sub-block. Each value the op starts
+/// from and gives back is one variable: the init's own where nothing else
+/// reads it (else a copy made before the op); the body's ops write their
+/// results, and a yielded value that cannot be computed straight into its
+/// variable is assigned to it at the end of the body, as Paddle's own
+/// programs do.
+LogicalResult Exporter::exportRegionOp(Operation *op) {
+  bool isLoop = isa<WhileOp>(op);
   pdp::BlockDesc *outer = block;
-  Block &body = loop.getBodyBlock();
-  YieldOp yield = loop.getYield();
-  SmallVector<std::string> carried;
-  for (auto [i, init, result] : llvm::enumerate(loop.getInits(), loop.getResults())) {
+  Block &body = op->getRegion(0).front();
+  auto yield = cast<YieldOp>(body.getTerminator());
+  OperandRange inits = regionInits(op);
+  SmallVector<std::string> vars;
+  for (auto [init, result] : llvm::zip(inits, op->getResults())) {
     std::string name;
-    if (reusableInit(init, loop) && names.count(init)) {
+    if (reusableInit(init, op) && names.count(init)) {
       name = names[init];
     } else {
-      name = claim(result, fresh("while_carried"));
+      name = fresh(isLoop ? "while_carried" : "conditional_out");
+      used.insert(name);
       addVar(name, result.getType());
       addAssign(names[init], name);
     }
-    carried.push_back(name);
+    vars.push_back(name);
   }
-  // Results named up front (fetch targets) get their value after the loop.
+  // Results named up front (fetch targets) get their value after the op.
   SmallVector<std::pair<OpResult, std::string>> after;
-  for (auto [result, name] : llvm::zip(loop.getResults(), carried)) {
+  for (auto [result, name] : llvm::zip(op->getResults(), vars)) {
     auto it = names.find(result);
     if (it != names.end() && it->second != name)
       after.push_back({result, name});
@@ -410,70 +433,100 @@ LogicalResult Exporter::exportWhile(WhileOp loop) {
   block->set_idx(program.blocks_size() - 1);
   block->set_parent_idx(outer->idx());
   int bodyIdx = block->idx();
-  for (auto [arg, name] : llvm::zip(body.getArguments(), carried))
-    names[arg] = name;
+  // What the body reads as a variable's old value: the loop's block
+  // arguments, the conditional block's defaults.
+  SmallVector<Value> olds;
+  for (auto [i, init] : llvm::enumerate(inits))
+    olds.push_back(isLoop ? Value(body.getArgument(i)) : Value(init));
+  if (isLoop)
+    for (auto [arg, name] : llvm::zip(body.getArguments(), vars))
+      names[arg] = name;
   // A yielded value computed in the body writes its variable directly when
-  // no later op of the body still reads the variable's old value.
-  for (auto [i, v] : llvm::enumerate(yield.getValues())) {
+  // no later op of the body still reads the variable's old value; so does
+  // the value a nested loop or conditional block that computes it starts
+  // from (the nested op then writes that variable too).
+  auto computedHere = [&](Value v) {
     Operation *def = v.getDefiningOp();
-    if (!def || def->getBlock() != &body || names.count(v) ||
-        isa<ml_program::GlobalLoadConstOp, arith::ConstantOp>(def) ||
-        llvm::count(yield.getValues(), v) != 1)
+    return def && def->getBlock() == &body && !names.count(v) &&
+           !isa<ml_program::GlobalLoadConstOp, arith::ConstantOp>(def);
+  };
+  for (auto [i, v] : llvm::enumerate(yield.getValues())) {
+    if (!computedHere(v) || llvm::count(yield.getValues(), v) != 1)
       continue;
-    bool oldReadLater = llvm::any_of(body.getArgument(i).getUsers(), [&](Operation *user) {
-      Operation *top = body.findAncestorOpInBlock(*user);
-      return top && top != def && def->isBeforeInBlock(top);
-    });
-    if (!oldReadLater)
-      names[v] = carried[i];
+    auto oldReadAfter = [&, i = i](Operation *def) {
+      return llvm::any_of(olds[i].getUsers(), [&](Operation *user) {
+        Operation *top = body.findAncestorOpInBlock(*user);
+        return top && top != def && def->isBeforeInBlock(top);
+      });
+    };
+    for (Value cur = v; computedHere(cur) && !oldReadAfter(cur.getDefiningOp());) {
+      names[cur] = vars[i];
+      Operation *def = cur.getDefiningOp();
+      if (!isa<WhileOp, ConditionalBlockOp>(def))
+        break;
+      Value init = regionInits(def)[cast<OpResult>(cur).getResultNumber()];
+      if (!reusableInit(init, def))
+        break;
+      cur = init;
+    }
   }
-  for (Operation &op : body.without_terminator())
-    if (failed(exportOp(&op)))
+  for (Operation &nested : body.without_terminator())
+    if (failed(exportOp(&nested)))
       return failure();
-  for (auto [v, name] : llvm::zip(yield.getValues(), carried))
+  for (auto [v, name] : llvm::zip(yield.getValues(), vars))
     if (names[v] != name)
       addAssign(names[v], name);
   block = outer;
 
-  // X: what the body reads from outside, the carried variables included.
+  // What the body reads from outside (a loop's carried variables first).
   SmallVector<std::string> reads;
   auto read = [&](const std::string &n) {
     if (!llvm::is_contained(reads, n))
       reads.push_back(n);
   };
-  for (const std::string &n : carried)
-    read(n);
-  loop.getBody().walk([&](Operation *op) {
-    for (Value v : op->getOperands())
-      if (!loop.getBody().isAncestor(v.getParentRegion()) && names.count(v))
+  if (isLoop)
+    for (const std::string &n : vars)
+      read(n);
+  op->getRegion(0).walk([&](Operation *nested) {
+    for (Value v : nested->getOperands())
+      if (!op->getRegion(0).isAncestor(v.getParentRegion()) && names.count(v))
         read(names[v]);
   });
   auto *desc = block->add_ops();
-  desc->set_type("while");
-  auto slot = [](google::protobuf::RepeatedPtrField<pdp::OpDesc::Var> *slots, StringRef param,
-                 ArrayRef<std::string> args) {
-    auto *v = slots->Add();
-    v->set_parameter(param.str());
-    for (const std::string &a : args)
-      v->add_arguments(a);
-  };
-  slot(desc->mutable_inputs(), "X", reads);
-  slot(desc->mutable_inputs(), "Condition", carried[0]);
-  slot(desc->mutable_outputs(), "Out", carried);
-  std::string scopes = fresh("while_scopes");
+  desc->set_type(isLoop ? "while" : "conditional_block");
+  std::string scopes = fresh(isLoop ? "while_scopes" : "conditional_scope");
   used.insert(scopes);
   auto *scopesVar = block->add_vars();
   scopesVar->set_name(scopes);
   scopesVar->mutable_type()->set_type(pdp::VarType::STEP_SCOPES);
-  slot(desc->mutable_outputs(), "StepScopes", scopes);
+  if (isLoop) {
+    addSlot(desc->mutable_inputs(), "X", reads);
+    addSlot(desc->mutable_inputs(), "Condition", vars[0]);
+    addSlot(desc->mutable_outputs(), "Out", vars);
+    addSlot(desc->mutable_outputs(), "StepScopes", scopes);
+  } else {
+    auto cb = cast<ConditionalBlockOp>(op);
+    SmallVector<std::string> conds;
+    for (Value c : cb.getConds())
+      conds.push_back(names[c]);
+    addSlot(desc->mutable_inputs(), "Cond", conds);
+    addSlot(desc->mutable_inputs(), "Input", reads);
+    addSlot(desc->mutable_outputs(), "Out", vars);
+    addSlot(desc->mutable_outputs(), "Scope", scopes);
+  }
   auto *subBlock = desc->add_attrs();
   subBlock->set_name("sub_block");
   subBlock->set_type(pdp::BLOCK);
   subBlock->set_block_idx(bodyIdx);
-  auto *isTest = desc->add_attrs();
-  isTest->set_name("is_test");
-  isTest->set_type(pdp::BOOLEAN);
-  isTest->set_b(true);
+  auto *flag = desc->add_attrs();
+  flag->set_type(pdp::BOOLEAN);
+  if (isLoop) {
+    flag->set_name("is_test");
+    flag->set_b(true);
+  } else {
+    flag->set_name("is_scalar_condition");
+    flag->set_b(cast<ConditionalBlockOp>(op).getIsScalarCondition());
+  }
   for (const auto &[result, from] : after) {
     addVar(names[result], result.getType());
     addAssign(from, names[result]);
@@ -482,8 +535,8 @@ LogicalResult Exporter::exportWhile(WhileOp loop) {
 }
 
 LogicalResult Exporter::exportOp(Operation *op) {
-  if (auto loop = dyn_cast<WhileOp>(op))
-    return exportWhile(loop);
+  if (isa<WhileOp, ConditionalBlockOp>(op))
+    return exportRegionOp(op);
   if (auto load = dyn_cast<ml_program::GlobalLoadConstOp>(op)) {
     names[load.getResult()] = load.getGlobal().getLeafReference().str();
     return success();
@@ -680,12 +733,13 @@ LogicalResult Exporter::run(StringRef dir, StringRef stem,
     col->set_i(static_cast<int32_t>(i));
   }
 
-  // A loop carrying a feed it may overwrite carries it in the feed's
+  // A loop or conditional block writing a feed it may overwrite keeps it in the feed's
   // variable (Paddle programs fetch it under that name).
-  main.walk([&](WhileOp loop) {
-    for (auto [init, result] : llvm::zip(loop.getInits(), loop.getResults()))
-      if (isa<BlockArgument>(init) && names.count(init) && reusableInit(init, loop))
-        names[result] = names[init];
+  main.walk([&](Operation *op) {
+    if (isa<WhileOp, ConditionalBlockOp>(op))
+      for (auto [init, result] : llvm::zip(regionInits(op), op->getResults()))
+        if (isa<BlockArgument>(init) && names.count(init) && reusableInit(init, op))
+          names[result] = names[init];
   });
 
   // Fetch targets keep their Paddle names even when the IR carries no
@@ -697,12 +751,13 @@ LogicalResult Exporter::run(StringRef dir, StringRef stem,
           !isa<ml_program::GlobalLoadConstOp>(v.getDefiningOp()))
         claim(v, nameAttr.getValue().str());
 
-  // A loop whose result is fetched carries it in the fetch target's
+  // A loop or conditional block whose result is fetched keeps it in the fetch target's
   // variable from the start when its init may be written by the loop.
-  main.walk([&](WhileOp loop) {
-    for (auto [init, result] : llvm::zip(loop.getInits(), loop.getResults()))
-      if (names.count(result) && !names.count(init) && reusableInit(init, loop))
-        names[init] = names[result];
+  main.walk([&](Operation *op) {
+    if (isa<WhileOp, ConditionalBlockOp>(op))
+      for (auto [init, result] : llvm::zip(regionInits(op), op->getResults()))
+        if (names.count(result) && !names.count(init) && reusableInit(init, op))
+          names[init] = names[result];
   });
 
   for (Operation &op : body)

@@ -130,6 +130,11 @@ private:
   LogicalResult importOp(const pdp::OpDesc &op, int index);
   LogicalResult importBlock(int blockIdx);
   LogicalResult importWhile(const pdp::OpDesc &op, int index);
+  LogicalResult importConditionalBlock(const pdp::OpDesc &op, int index);
+  LogicalResult importSelectOutput(const pdp::OpDesc &op, int index);
+  FailureOr<int> subBlock(const pdp::OpDesc &op, int index);
+  Value createPd(StringRef name, ValueRange operands, ArrayRef<NamedAttribute> attrs, Location loc);
+  FailureOr<Value> valueOrPlaceholder(const std::string &name, const pdp::OpDesc &op, int index);
   FailureOr<Value> lookup(const std::string &name, Location loc, const pdp::OpDesc &op, int index);
   FailureOr<Attribute> convertAttr(const pdp::OpDesc::Attr &attr, PdAttrKind kind, Location loc,
                                    const pdp::OpDesc &op);
@@ -524,10 +529,11 @@ static StringRef unsupportedKind(StringRef type) {
   if (llvm::is_contained(
           {"gru_unit", "lstm_unit", "lstmp", "dynamic_gru", "dynamic_lstm", "cudnn_lstm"}, type))
     return "a recurrent op";
-  if (llvm::is_contained({"while", "conditional_block", "read_from_array", "write_to_array",
-                          "increment", "is_empty", "select_input", "select_output"},
+  if (llvm::is_contained({"read_from_array", "write_to_array", "is_empty", "array_to_lod_tensor",
+                          "lod_tensor_to_array", "lod_array_length", "tensor_array_to_tensor",
+                          "lod_rank_table", "max_sequence_len"},
                          type))
-    return "a control-flow op";
+    return "a control-flow (tensor array) op";
   if (type == "nonzero")
     return "an op whose output size depends on the data";
   return "";
@@ -677,7 +683,11 @@ LogicalResult Importer::importBlock(int blockIdx) {
     const auto &op = block.ops(i);
     if (op.type() == "feed" || op.type() == "fetch")
       continue;
-    if (failed(op.type() == "while" ? importWhile(op, i) : importOp(op, i)))
+    LogicalResult imported = op.type() == "while"               ? importWhile(op, i)
+                             : op.type() == "conditional_block" ? importConditionalBlock(op, i)
+                             : op.type() == "select_output"     ? importSelectOutput(op, i)
+                                                                : importOp(op, i);
+    if (failed(imported))
       return failure();
   }
   currentBlock = outer;
@@ -714,13 +724,10 @@ LogicalResult Importer::importWhile(const pdp::OpDesc &op, int index) {
     return fail(loc,
                 "op 'while' #" + Twine(index) + " of block " + Twine(currentBlock) + ": " + msg);
   };
-  const pdp::OpDesc::Attr *sub = findAttr(op, "sub_block");
-  if (!sub || !sub->has_block_idx())
-    return bad("has no sub_block attribute");
-  int bodyIdx = sub->block_idx();
-  if (bodyIdx <= 0 || bodyIdx >= program.blocks_size() || bodyIdx == currentBlock)
-    return bad("sub_block " + Twine(bodyIdx) + " is not a sub-block of this program (it has " +
-               Twine(program.blocks_size()) + " blocks)");
+  FailureOr<int> sub = subBlock(op, index);
+  if (failed(sub))
+    return failure();
+  int bodyIdx = *sub;
   const pdp::OpDesc::Var *condSlot = findSlot(op.inputs(), "Condition");
   if (!condSlot || condSlot->arguments_size() != 1)
     return bad("needs exactly one variable in input slot 'Condition'");
@@ -810,6 +817,184 @@ LogicalResult Importer::importWhile(const pdp::OpDesc &op, int index) {
   }
 }
 
+FailureOr<int> Importer::subBlock(const pdp::OpDesc &op, int index) {
+  Location loc = opLoc(op, index);
+  auto bad = [&](const Twine &msg) {
+    return fail(loc, "op '" + op.type() + "' #" + Twine(index) + " of block " +
+                         Twine(currentBlock) + ": " + msg);
+  };
+  const pdp::OpDesc::Attr *sub = findAttr(op, "sub_block");
+  if (!sub || !sub->has_block_idx())
+    return bad("has no sub_block attribute");
+  int idx = sub->block_idx();
+  if (idx <= 0 || idx >= program.blocks_size() || idx == currentBlock)
+    return bad("sub_block " + Twine(idx) + " is not a sub-block of this program (it has " +
+               Twine(program.blocks_size()) + " blocks)");
+  return idx;
+}
+
+/// A pd op built from its name, operands and attributes, its result type
+/// from shape inference (for the ops the importer adds itself).
+Value Importer::createPd(StringRef name, ValueRange operands, ArrayRef<NamedAttribute> attrs,
+                         Location loc) {
+  OperationState state(loc, ("pd." + name).str());
+  state.addOperands(operands);
+  state.addAttributes(attrs);
+  state.addTypes(RankedTensorType::get({}, b.getF32Type()));
+  Operation *op = b.create(state);
+  SmallVector<Type> types;
+  if (auto shapeFn = dyn_cast<PdShapeInference>(op))
+    if (succeeded(shapeFn.inferResultTypes(types, /*emitErrors=*/true)) && types.size() == 1)
+      op->getResult(0).setType(types[0]);
+  return op->getResult(0);
+}
+
+/// The value of variable `name`, or, where it has none yet, an empty
+/// tensor of its declared dtype and rank (the value of a variable that a
+/// conditional_block or select_output may leave unwritten; Paddle leaves it
+/// uninitialized). The placeholder is named after the variable, so the
+/// exporter writes it into that variable.
+FailureOr<Value> Importer::valueOrPlaceholder(const std::string &name, const pdp::OpDesc &op,
+                                              int index) {
+  if (env.count(name) || globals.count(name))
+    return lookup(name, opLoc(op, index), op, index);
+  Location loc = opLoc(op, index);
+  auto it = vars.find(name);
+  if (it == vars.end())
+    return fail(loc, "output variable '" + name + "' of op '" + op.type() + "' #" + Twine(index) +
+                         " has no VarDesc");
+  auto type = varType(*it->second, loc);
+  if (failed(type))
+    return failure();
+  SmallVector<int64_t> shape;
+  for (int64_t d : type->getShape())
+    shape.push_back(ShapedType::isDynamic(d) ? 0 : d);
+  Location at = NameLoc::get(StringAttr::get(ctx, "fill_constant #" + Twine(index) + " -> " + name),
+                             fileLoc());
+  return createPd(
+      "fill_constant", {},
+      {b.getNamedAttr("operandSegmentSizes", b.getDenseI32ArrayAttr({0, 0, 0})),
+       b.getNamedAttr("dtype", b.getI32IntegerAttr(tensorDesc(*it->second).data_type())),
+       b.getNamedAttr("shape", b.getDenseI64ArrayAttr(shape))},
+      at);
+}
+
+/// A Paddle conditional_block: its sub-block runs when Cond holds (the one
+/// bool element, or, without is_scalar_condition, when every Cond tensor
+/// has an element); the variables it writes keep their values when it does
+/// not. Imported as a pd.conditional_block whose results are those
+/// variables, defaulting to their values from before.
+LogicalResult Importer::importConditionalBlock(const pdp::OpDesc &op, int index) {
+  Location loc = opLoc(op, index);
+  auto bad = [&](const Twine &msg) {
+    return fail(loc, "op 'conditional_block' #" + Twine(index) + " of block " +
+                         Twine(currentBlock) + ": " + msg);
+  };
+  FailureOr<int> sub = subBlock(op, index);
+  if (failed(sub))
+    return failure();
+  const pdp::OpDesc::Var *condSlot = findSlot(op.inputs(), "Cond");
+  if (!condSlot || condSlot->arguments_size() == 0)
+    return bad("needs a variable in input slot 'Cond'");
+  const pdp::OpDesc::Attr *scalarAttr = findAttr(op, "is_scalar_condition");
+  bool scalar = scalarAttr && scalarAttr->b();
+  SmallVector<Value> conds;
+  for (const std::string &name : condSlot->arguments()) {
+    auto v = lookup(name, loc, op, index);
+    if (failed(v))
+      return failure();
+    conds.push_back(*v);
+  }
+  if (scalar) {
+    auto t = cast<RankedTensorType>(conds[0].getType());
+    if (conds.size() != 1 || !t.getElementType().isInteger(1) || !t.hasStaticShape() ||
+        t.getNumElements() != 1)
+      return bad("with is_scalar_condition its condition '" + condSlot->arguments(0) +
+                 "' must be one bool tensor of one element, got " + Twine(conds.size()) +
+                 " of type " + llvm::formatv("{0}", t).str());
+  }
+  SmallVector<std::string> names;
+  if (const pdp::OpDesc::Var *out = findSlot(op.outputs(), "Out"))
+    for (const std::string &name : out->arguments())
+      if (!llvm::is_contained(names, name))
+        names.push_back(name);
+  SmallVector<Value> defaults;
+  SmallVector<Type> types;
+  for (const std::string &name : names) {
+    auto v = valueOrPlaceholder(name, op, index);
+    if (failed(v))
+      return failure();
+    if (lodLengths.count(*v))
+      return bad("writes the LoD (sequence) variable '" + name +
+                 "', which conditional blocks do not support yet");
+    defaults.push_back(*v);
+    types.push_back(v->getType());
+  }
+  auto cb = ConditionalBlockOp::create(b, loc, types, conds, defaults, scalar);
+  llvm::StringMap<Value> outerEnv = env;
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToEnd(&cb.getBodyBlock());
+  if (failed(importBlock(*sub)))
+    return failure();
+  SmallVector<Value> next;
+  for (const std::string &name : names)
+    next.push_back(env.lookup(name));
+  YieldOp::create(b, loc, next);
+  env = outerEnv;
+  for (auto [i, v] : llvm::enumerate(next)) {
+    auto was = cast<RankedTensorType>(types[i]), now = cast<RankedTensorType>(v.getType());
+    if (was.getElementType() != now.getElementType() || was.getRank() != now.getRank())
+      return bad("the body writes '" + names[i] + "' as " + llvm::formatv("{0}", now).str() +
+                 ", which does not fit its value from before, " + llvm::formatv("{0}", was).str());
+    SmallVector<int64_t> dims;
+    for (auto [x, y] : llvm::zip(was.getShape(), now.getShape()))
+      dims.push_back(x == y ? x : ShapedType::kDynamic);
+    cb.getResult(i).setType(RankedTensorType::get(dims, was.getElementType()));
+    env[names[i]] = cb.getResult(i);
+  }
+  return success();
+}
+
+/// select_output writes X into Out[Mask] and leaves the other Out
+/// variables as they were: each becomes select_input([old, X], Mask == k).
+LogicalResult Importer::importSelectOutput(const pdp::OpDesc &op, int index) {
+  Location loc = opLoc(op, index);
+  const pdp::OpDesc::Var *xSlot = findSlot(op.inputs(), "X");
+  const pdp::OpDesc::Var *maskSlot = findSlot(op.inputs(), "Mask");
+  const pdp::OpDesc::Var *outSlot = findSlot(op.outputs(), "Out");
+  if (!xSlot || xSlot->arguments_size() != 1 || !maskSlot || maskSlot->arguments_size() != 1 ||
+      !outSlot || outSlot->arguments_size() == 0)
+    return fail(loc, "op 'select_output' #" + Twine(index) +
+                         " needs one variable in X and in Mask and at least one in Out");
+  auto x = lookup(xSlot->arguments(0), loc, op, index);
+  auto mask = lookup(maskSlot->arguments(0), loc, op, index);
+  if (failed(x) || failed(mask))
+    return failure();
+  auto maskType = cast<RankedTensorType>(mask->getType());
+  if (!maskType.getElementType().isInteger(32) || !maskType.hasStaticShape() ||
+      maskType.getNumElements() != 1)
+    return fail(loc, "op 'select_output' #" + Twine(index) + ": Mask '" + maskSlot->arguments(0) +
+                         "' must be an int32 tensor of one element");
+  for (auto [k, name] : llvm::enumerate(outSlot->arguments())) {
+    auto old = valueOrPlaceholder(name, op, index);
+    if (failed(old))
+      return failure();
+    Value key = createPd("fill_constant", {},
+                         {b.getNamedAttr("operandSegmentSizes", b.getDenseI32ArrayAttr({0, 0, 0})),
+                          b.getNamedAttr("dtype", b.getI32IntegerAttr(2)),
+                          b.getNamedAttr("shape", b.getDenseI64ArrayAttr(maskType.getShape())),
+                          b.getNamedAttr("value", b.getF32FloatAttr(static_cast<float>(k)))},
+                         loc);
+    Value is = createPd("equal", {*mask, key}, {}, loc);
+    Value pick = createPd("cast", {is},
+                          {b.getNamedAttr("in_dtype", b.getI32IntegerAttr(0)),
+                           b.getNamedAttr("out_dtype", b.getI32IntegerAttr(2))},
+                          loc);
+    env[name] = createPd("select_input", {*old, *x, pick}, {}, loc);
+  }
+  return success();
+}
+
 OwningOpRef<ModuleOp> Importer::run() {
   std::string bytes, error;
   if (!pdfmt::readFile(files.program, bytes, error)) {
@@ -833,7 +1018,8 @@ OwningOpRef<ModuleOp> Importer::run() {
   for (int i = 0; i < block.ops_size(); ++i) {
     const auto &op = block.ops(i);
     for (const auto &a : op.attrs())
-      if ((a.type() == pdp::BLOCK || a.type() == pdp::BLOCKS) && op.type() != "while") {
+      if ((a.type() == pdp::BLOCK || a.type() == pdp::BLOCKS) && op.type() != "while" &&
+          op.type() != "conditional_block") {
         emitError(opLoc(op, i)) << "op '" << op.type() << "' #" << i
                                 << " has a sub-block (control flow), which paddle-mlir does not "
                                    "support yet";

@@ -2394,8 +2394,61 @@ func.func @negative_while_yield(%c: tensor<1xi1>, %x: tensor<?xf32>, %z: tensor<
 
 // -----
 
-// Tests that pd.yield appears only as the terminator of a pd.while.
+// Tests that pd.yield appears only as the terminator of a pd.while or a
+// pd.conditional_block.
 func.func @negative_yield_outside(%x: tensor<4xf32>) {
-  // expected-error @+1 {{expects parent op 'pd.while'}}
+  // expected-error @+1 {{expects parent op to be one of 'pd.while, pd.conditional_block'}}
   pd.yield %x : tensor<4xf32>
+}
+
+// -----
+
+// Tests that a scalar conditional_block takes one boolean of one element.
+func.func @negative_conditional_scalar(%c: tensor<2xi1>) {
+  // expected-error @+1 {{with is_scalar_condition needs one boolean tensor of one element as its condition, got 1 of type 'tensor<2xi1>'}}
+  pd.conditional_block [%c] () : (tensor<2xi1>) -> () {
+    pd.yield
+  }
+  return
+}
+
+// -----
+
+// Tests that a conditional_block's default fits its result.
+func.func @negative_conditional_default(%c: tensor<1xi1>, %d: tensor<3xf32>) {
+  // expected-error @+1 {{default #0 of type 'tensor<3xf32>' does not fit its result type 'tensor<4xf32>'}}
+  %r = pd.conditional_block [%c] (%d) : (tensor<1xi1>, tensor<3xf32>) -> tensor<4xf32> {
+    %z = pd.fill_constant {shape = array<i64: 4>} : () -> tensor<4xf32>
+    pd.yield %z : tensor<4xf32>
+  }
+  return
+}
+
+// -----
+
+// Tests that a conditional_block yields one value per result.
+func.func @negative_conditional_yield(%c: tensor<1xi1>, %d: tensor<4xf32>) {
+  %r = pd.conditional_block [%c] (%d) : (tensor<1xi1>, tensor<4xf32>) -> tensor<4xf32> {
+    // expected-error @+1 {{must yield one value per result (1), got 0}}
+    pd.yield
+  }
+  return
+}
+
+// -----
+
+// Tests that select_input's inputs share rank and element type.
+func.func @negative_select_input_rank(%a: tensor<2x3xf32>, %b: tensor<6xf32>, %m: tensor<1xi32>) {
+  // expected-error @+1 {{inputs must share rank and element type}}
+  %y = pd.select_input [%a, %b], %m : (tensor<2x3xf32>, tensor<6xf32>, tensor<1xi32>) -> tensor<?x3xf32>
+  return
+}
+
+// -----
+
+// Tests that select_input's mask holds one element.
+func.func @negative_select_input_mask(%a: tensor<2x3xf32>, %m: tensor<2xi32>) {
+  // expected-error @+1 {{Mask must hold one element, got [2]}}
+  %y = pd.select_input [%a, %a], %m : (tensor<2x3xf32>, tensor<2x3xf32>, tensor<2xi32>) -> tensor<2x3xf32>
+  return
 }

@@ -1887,3 +1887,31 @@ func.func @while_loop(%c: tensor<1xi1>, %x: tensor<2x4xf32>) -> tensor<?x4xf32> 
   }
   return %r#1 : tensor<?x4xf32>
 }
+
+// Tests that pd.conditional_block round-trips, its result more dynamic
+// than its default.
+// CHECK-LABEL: func.func @conditional_block
+// CHECK: %[[R:.*]] = pd.conditional_block[%arg0] (%arg1) : (tensor<1xi1>, tensor<0x3xf32>) -> tensor<?x3xf32> {
+// CHECK: %[[T:.*]] = pd.scale %arg2
+// CHECK: pd.yield %[[T]] : tensor<2x3xf32>
+// CHECK: pd.conditional_block[%arg2, %arg1] () {is_scalar_condition = false} : (tensor<2x3xf32>, tensor<0x3xf32>) -> ()
+// CHECK: return %[[R]]
+func.func @conditional_block(%c: tensor<1xi1>, %d: tensor<0x3xf32>, %x: tensor<2x3xf32>) -> tensor<?x3xf32> {
+  %r = pd.conditional_block [%c] (%d) : (tensor<1xi1>, tensor<0x3xf32>) -> tensor<?x3xf32> {
+    %t = pd.scale %x {scale = 2.0 : f32} : (tensor<2x3xf32>) -> tensor<2x3xf32>
+    pd.yield %t : tensor<2x3xf32>
+  }
+  pd.conditional_block [%x, %d] () {is_scalar_condition = false} : (tensor<2x3xf32>, tensor<0x3xf32>) -> () {
+    pd.yield
+  }
+  return %r : tensor<?x3xf32>
+}
+
+// Tests that pd.select_input round-trips.
+// CHECK-LABEL: func.func @select_input
+// CHECK: %[[R:.*]] = pd.select_input [%arg0, %arg1], %arg2 : (tensor<0x3xf32>, tensor<2x3xf32>, tensor<1xi32>) -> tensor<?x3xf32>
+// CHECK: return %[[R]]
+func.func @select_input(%f: tensor<0x3xf32>, %t: tensor<2x3xf32>, %m: tensor<1xi32>) -> tensor<?x3xf32> {
+  %y = pd.select_input [%f, %t], %m : (tensor<0x3xf32>, tensor<2x3xf32>, tensor<1xi32>) -> tensor<?x3xf32>
+  return %y : tensor<?x3xf32>
+}

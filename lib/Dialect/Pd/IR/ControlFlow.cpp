@@ -1,4 +1,4 @@
-//===- ControlFlow.cpp - pd.while ------------------------------------------===//
+//===- ControlFlow.cpp - pd.while and pd.conditional_block ----------------===//
 
 #include "PaddleMLIR/Dialect/Pd/IR/PdOps.h"
 
@@ -63,5 +63,57 @@ LogicalResult WhileOp::verifyRegions() {
     if (!fits(v.getType(), type))
       return yield.emitOpError("value #")
              << i << " of type " << v.getType() << " does not fit the carried type " << type;
+  return success();
+}
+
+void ConditionalBlockOp::build(OpBuilder &b, OperationState &state, TypeRange types,
+                               ValueRange conds, ValueRange defaults, bool isScalarCondition) {
+  state.addOperands(conds);
+  state.addOperands(defaults);
+  state.addAttribute(getOperandSegmentSizesAttrName(state.name),
+                     b.getDenseI32ArrayAttr({static_cast<int32_t>(conds.size()),
+                                             static_cast<int32_t>(defaults.size())}));
+  state.addAttribute(getIsScalarConditionAttrName(state.name), b.getBoolAttr(isScalarCondition));
+  state.addTypes(types);
+  state.addRegion()->push_back(new Block());
+}
+
+YieldOp ConditionalBlockOp::getYield() { return dyn_cast<YieldOp>(getBodyBlock().getTerminator()); }
+
+LogicalResult ConditionalBlockOp::verify() {
+  if (getConds().empty())
+    return emitOpError("needs a condition");
+  if (getIsScalarCondition()) {
+    auto cond = cast<RankedTensorType>(getConds()[0].getType());
+    if (getConds().size() != 1 || !cond.getElementType().isInteger(1) || !cond.hasStaticShape() ||
+        cond.getNumElements() != 1)
+      return emitOpError("with is_scalar_condition needs one boolean tensor of one element as "
+                         "its condition, got ")
+             << getConds().size() << " of type " << cond;
+  }
+  if (getDefaults().size() != getNumResults())
+    return emitOpError("has ") << getDefaults().size() << " defaults but " << getNumResults()
+                               << " results";
+  for (auto [i, v, type] : llvm::enumerate(getDefaults(), getResultTypes()))
+    if (!fits(v.getType(), type))
+      return emitOpError("default #")
+             << i << " of type " << v.getType() << " does not fit its result type " << type;
+  return success();
+}
+
+LogicalResult ConditionalBlockOp::verifyRegions() {
+  Block &body = getBodyBlock();
+  if (body.getNumArguments() != 0)
+    return emitOpError("body takes no arguments");
+  auto yield = dyn_cast_or_null<YieldOp>(body.empty() ? nullptr : &body.back());
+  if (!yield)
+    return emitOpError("body must end with pd.yield");
+  if (yield.getValues().size() != getNumResults())
+    return yield.emitOpError("must yield one value per result (")
+           << getNumResults() << "), got " << yield.getValues().size();
+  for (auto [i, v, type] : llvm::enumerate(yield.getValues(), getResultTypes()))
+    if (!fits(v.getType(), type))
+      return yield.emitOpError("value #")
+             << i << " of type " << v.getType() << " does not fit the result type " << type;
   return success();
 }

@@ -58,8 +58,49 @@ def Pd_WhileOp : Op<Pd_Dialect, "while", [RecursiveMemoryEffects, RecursivelySpe
   }];
 }
 
-def Pd_YieldOp : Op<Pd_Dialect, "yield", [Pure, Terminator, HasParent<"WhileOp">]> {
-  let summary = "the carried values of a pd.while's next iteration";
+def Pd_ConditionalBlockOp : Op<Pd_Dialect, "conditional_block",
+    [RecursiveMemoryEffects, RecursivelySpeculatable, SingleBlock, AttrSizedOperandSegments]> {
+  let summary = "Paddle's conditional_block: a sub-block run when its condition holds";
+  let description = [{
+    With `is_scalar_condition` the body runs when `conds` (one boolean
+    tensor of one element) is true; without it, when every tensor of
+    `conds` has at least one element. The results are the values the body
+    yields when it runs and `defaults` when it does not: the variables the
+    sub-block writes, with their values from before it (or an empty
+    placeholder for a variable that did not exist). A default or a yielded
+    value may be more static than its result type.
+
+    Example:
+
+    ```mlir
+    %r = pd.conditional_block [%c] (%y) : (tensor<1xi1>, tensor<2x3xf32>) -> tensor<2x3xf32> {
+      %t = pd.scale %x {scale = 2.0 : f32} : (tensor<2x3xf32>) -> tensor<2x3xf32>
+      pd.yield %t : tensor<2x3xf32>
+    }
+    ```
+  }];
+  let arguments = (ins Variadic<Pd_Tensor>:$conds, Variadic<Pd_Tensor>:$defaults,
+                   DefaultValuedAttr<BoolAttr, "true">:$is_scalar_condition);
+  let results = (outs Variadic<Pd_Tensor>:$results);
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = [{
+    `[` $conds `]` `(` $defaults `)` attr-dict `:` functional-type(operands, results) $body
+  }];
+  let hasVerifier = 1;
+  let hasRegionVerifier = 1;
+  let skipDefaultBuilders = 1;
+  let builders = [OpBuilder<(ins "TypeRange":$types, "ValueRange":$conds, "ValueRange":$defaults,
+                                 "bool":$isScalarCondition)>];
+  let extraClassDeclaration = [{
+    Block &getBodyBlock() { return getBody().front(); }
+    /// The body's terminator.
+    YieldOp getYield();
+  }];
+}
+
+def Pd_YieldOp : Op<Pd_Dialect, "yield",
+    [Pure, Terminator, ParentOneOf<["WhileOp", "ConditionalBlockOp"]>]> {
+  let summary = "the values a pd.while or pd.conditional_block body gives back";
   let arguments = (ins Variadic<Pd_Tensor>:$values);
   let assemblyFormat = [{ ($values^ `:` type($values))? attr-dict }];
 }

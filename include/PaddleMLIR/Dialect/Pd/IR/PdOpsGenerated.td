@@ -4657,6 +4657,27 @@ def Pd_CumsumOp : Pd_Op<"cumsum"> {
   let assemblyFormat = "$X attr-dict `:` functional-type(operands, results)";
 }
 
+def Pd_SelectInputOp : Pd_Op<"select_input"> {
+  let summary = "X[Mask]: the value of the branch that ran (Paddle's cond: conditional_block pairs)";
+  let description = [{
+    Paddle operator `select_input`: X[Mask]: the value of the branch that ran (Paddle's cond: conditional_block pairs).
+
+    Input slots: X (list), Mask. Output slots: Out.
+
+    Example:
+
+    ```mlir
+    %y = pd.select_input [%f, %t], %m : (tensor<2x3xf32>, tensor<2x3xf32>, tensor<1xi32>) -> tensor<2x3xf32>
+    ```
+  }];
+  let arguments = (ins
+    Variadic<Pd_Tensor>:$X,
+    Pd_IndexTensor:$Mask
+  );
+  let results = (outs Pd_Tensor:$Out);
+  let assemblyFormat = "` ` `[` $X `]` `,` $Mask attr-dict `:` functional-type(operands, results)";
+}
+
 def Pd_WhereOp : Pd_Op<"where"> {
   let summary = "selects x where condition holds, else y (numpy broadcasting)";
   let description = [{

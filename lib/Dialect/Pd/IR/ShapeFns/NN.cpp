@@ -611,6 +611,29 @@ LogicalResult CastOp::inferResultTypes(SmallVectorImpl<Type> &types, bool emit) 
   return success();
 }
 
+/// The branches may differ in size (only the one taken is read): a dim is
+/// static where every input has it the same.
+LogicalResult SelectInputOp::inferResultTypes(SmallVectorImpl<Type> &types, bool emit) {
+  Checker c{*this, emit};
+  if (getX().empty())
+    return c.fail("needs at least one input");
+  auto mask = rt(getMask());
+  if (!mask.hasStaticShape() || mask.getNumElements() != 1)
+    return c.fail("Mask must hold one element, got " + shapeStr(mask.getShape()));
+  auto first = rt(getX().front());
+  SmallVector<int64_t> shape(first.getShape());
+  for (Value v : getX()) {
+    auto t = rt(v);
+    if (t.getRank() != first.getRank() || t.getElementType() != first.getElementType())
+      return c.fail("inputs must share rank and element type");
+    for (int64_t i = 0; i < t.getRank(); ++i)
+      if (shape[i] != t.getDimSize(i))
+        shape[i] = ShapedType::kDynamic;
+  }
+  types.push_back(tensor(shape, first.getElementType()));
+  return success();
+}
+
 LogicalResult WhereOp::inferResultTypes(SmallVectorImpl<Type> &types, bool emit) {
   SmallVector<Type> xy;
   if (failed(inferBroadcastTypes(*this, getX().getType(), getY().getType(), -1, false, xy, emit)))
