@@ -26,6 +26,18 @@ paddle.static.nn.cond (two conditional_blocks, then select_input):
 
     out = b.cond(pred, lambda: b.scale(x, 2.0), lambda: b.relu(x))
 
+Tensor arrays (LOD_TENSOR_ARRAY variables) are declared with `array` and
+used through write_to_array / read_from_array / lod_array_length /
+tensor_array_to_tensor, as Fluid's DynamicRNN and beam search write them:
+
+    arr = b.write_to_array(x, i)             # a new array; x at index i
+    with b.while_loop(cond):
+        h = b.read_from_array(arr, i)
+        b.increment(i, out=i)
+        b.write_to_array(b.act("tanh", h), i, arr)
+        ...
+    out, index = b.tensor_array_to_tensor(arr, axis=0, use_stack=True)
+
 Ops carry the slots, attributes and auxiliary outputs (XShape, batch_norm
 statistics, dropout Mask) that Paddle 2.x writes, plus a few of its "extra"
 attributes (op_role, op_callstack, use_mkldnn), so files look like real
@@ -160,6 +172,14 @@ class ProgramBuilder:
         n = self.counters.get(prefix, 0)
         self.counters[prefix] = n + 1
         return self._add_var("%s_%d.tmp_0" % (prefix, n), shape, dtype, outer=outer)
+
+    def array(self, prefix, elem_shape, dtype="float32"):
+        """A new tensor array variable (VarType LOD_TENSOR_ARRAY) whose
+        elements have shape `elem_shape` and type `dtype`; its Var's shape and
+        dtype are those of one element."""
+        v = self.tmp(prefix, elem_shape, dtype)
+        v.var_type = fp.VarType.LOD_TENSOR_ARRAY
+        return v
 
     def fetch(self, var):
         self.fetches.append(var)
@@ -400,6 +420,40 @@ class ProgramBuilder:
         """outs[mask[0]] = x (mask int32 [1]); the other outs keep their values."""
         return self.op("select_output", {"X": [x], "Mask": [mask]}, {"Out": list(outs)})
 
+    def write_to_array(self, x, i, arr=None):
+        """Paddle's array_write: x at index i (int64 or int32 [1]) of array
+        `arr`, written in place (the array grows to i + 1 elements where
+        shorter); arr None declares a new array of x's shape and type.
+        Returns the array."""
+        if arr is None:
+            arr = self.array("array", x.shape, x.dtype)
+        self.op("write_to_array", {"X": [x], "I": [i]}, {"Out": [arr]})
+        return arr
+
+    def read_from_array(self, arr, i):
+        """Paddle's array_read: element i (int64 or int32 [1]) of `arr`."""
+        out = self.tmp("read_from_array", arr.shape, arr.dtype)
+        return self.op("read_from_array", {"X": [arr], "I": [i]}, {"Out": [out]})
+
+    def lod_array_length(self, arr):
+        """The number of elements of `arr`, int64 [1]."""
+        return self._simple("lod_array_length", arr, shape=[1], dtype="int64")
+
+    def tensor_array_to_tensor(self, arr, axis=1, use_stack=False):
+        """The elements of `arr` stacked along a new axis (use_stack) or
+        concatenated along `axis`; returns (Out, OutIndex), OutIndex int32
+        holding each element's size along axis. The element count is not
+        known here, so its dim of Out is -1."""
+        shape = list(arr.shape)
+        if use_stack:
+            shape.insert(axis % (len(shape) + 1), -1)
+        else:
+            shape[axis % len(shape)] = -1
+        out = self.tmp("tensor_array_to_tensor", shape, arr.dtype)
+        index = self.tmp("tensor_array_to_tensor_index", [-1], "int32")
+        return self.op("tensor_array_to_tensor", {"X": [arr]}, {"Out": [out], "OutIndex": [index]},
+                       {"axis": axis, "use_stack": bool(use_stack)})
+
     def logical_not(self, x):
         return self._simple("logical_not", x, dtype="bool")
 
@@ -553,6 +607,11 @@ class ProgramBuilder:
             desc.type.lod_tensor.tensor.data_type = DTYPES[v.dtype]
             desc.type.lod_tensor.tensor.dims.extend(v.shape)
             desc.type.lod_tensor.lod_level = getattr(v, "lod_level", 0)
+        elif kind == fp.VarType.LOD_TENSOR_ARRAY:
+            # The TensorDesc of one element.
+            desc.type.tensor_array.tensor.data_type = DTYPES[v.dtype]
+            desc.type.tensor_array.tensor.dims.extend(v.shape)
+            desc.type.tensor_array.lod_level = 0
 
     def save(self, directory, stem="model"):
         """Paddle 2.x layout: <stem>.pdmodel + combined <stem>.pdiparams."""

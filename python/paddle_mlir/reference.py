@@ -75,6 +75,11 @@ def _scalar(v):
     return float(v.r)
 
 
+def _copy(v):
+    """A copy of a tensor or of a tensor array (a list of tensors)."""
+    return [np.array(e) for e in v] if isinstance(v, list) else np.array(v)
+
+
 def _align(y, x_rank, axis):
     """Reshapes Y so it broadcasts against X with Paddle's axis rule."""
     if axis == -1 or y.ndim == x_rank:
@@ -744,7 +749,8 @@ OPS = {
         ins["X"][0], a.get("value", 0.0),
         dtype=ins["X"][0].dtype if a.get("dtype", -1) == -1 else NP_DTYPE[a["dtype"]])},
     "cumsum": _cumsum,
-    "assign": lambda ins, a: {"Out": ins["X"][0].copy()},
+    "assign": lambda ins, a: {"Out": [_copy(ins["X"][0])] if isinstance(ins["X"][0], list)  # a tensor array
+                              else ins["X"][0].copy()},
     "shape": lambda ins, a: {"Out": np.array(ins["Input"][0].shape, np.int32)},
     "slice": _slice, "split": _split,
     "reduce_mean": _reduce(np.mean), "reduce_sum": _reduce(np.sum), "reduce_max": _reduce(np.max),
@@ -1966,7 +1972,8 @@ def _select_input(ins, a):
     k = _branch(ins["Mask"][0], len(ins["X"]), "select_input")
     if ins["X"][k] is None:
         raise ValueError("select_input: X[%d] has no value" % k)
-    return {"Out": np.array(ins["X"][k])}
+    v = ins["X"][k]
+    return {"Out": [_copy(v)] if isinstance(v, list) else np.array(v)}  # [a tensor array]
 
 
 def _select_output(ins, a):
@@ -1974,7 +1981,7 @@ def _select_output(ins, a):
     gives the number of Out variables as ins["@outs"])."""
     n = ins["@outs"][0]
     k = _branch(ins["Mask"][0], n, "select_output")
-    return {"Out": [np.array(ins["X"][0]) if i == k else None for i in range(n)]}
+    return {"Out": [_copy(ins["X"][0]) if i == k else None for i in range(n)]}
 
 
 OPS.update({
@@ -1983,6 +1990,78 @@ OPS.update({
     "logical_and": _elementwise(np.logical_and), "logical_or": _elementwise(np.logical_or),
     "logical_xor": _elementwise(np.logical_xor),
 })
+
+# ---- tensor arrays (LOD_TENSOR_ARRAY variables): a Python list of arrays
+# in env. Ops return an array as a one-name list slot ({"Out": [list]}) so
+# that run_op binds the list itself.
+
+def _array_index(i, op):
+    i = np.asarray(i)
+    if i.size != 1 or i.dtype not in (np.int32, np.int64):
+        raise ValueError("%s: I must be one int32 or int64 index, got %s %s" % (op, i.dtype, i.shape))
+    return int(i.reshape(-1)[0])
+
+
+def _array_arg(v, op):
+    if not isinstance(v, list):
+        raise ValueError("%s: X is not a tensor array" % op)
+    return v
+
+
+def _write_to_array(ins, a):
+    """Out[I] = X on a copy of the array Out held before (run_op passes it
+    as ins["@array"], None where Out held nothing); the array grows to
+    I + 1 elements where shorter. Paddle leaves the elements skipped over
+    empty; here they are zeros of X's shape, as in the compiler. Every
+    element must have X's shape and type."""
+    x = np.array(ins["X"][0])
+    i = _array_index(ins["I"][0], "write_to_array")
+    if i < 0:
+        raise ValueError("write_to_array: index %d is negative" % i)
+    prev = ins.get("@array", [None])[0]
+    arr = _copy(prev) if isinstance(prev, list) else []
+    for e in arr:
+        if e.shape != x.shape or e.dtype != x.dtype:
+            raise ValueError("write_to_array: element %d (%s %s) does not match the array's elements "
+                             "(%s %s)" % (i, x.dtype, x.shape, e.dtype, e.shape))
+    while len(arr) <= i:
+        arr.append(np.zeros_like(x))
+    arr[i] = x
+    return {"Out": [arr]}
+
+
+def _read_from_array(ins, a):
+    arr = _array_arg(ins["X"][0], "read_from_array")
+    i = _array_index(ins["I"][0], "read_from_array")
+    if not 0 <= i < len(arr):
+        raise ValueError("read_from_array: index %d is outside the array's %d elements" % (i, len(arr)))
+    return {"Out": np.array(arr[i])}
+
+
+def _lod_array_length(ins, a):
+    return {"Out": np.array([len(_array_arg(ins["X"][0], "lod_array_length"))], np.int64)}
+
+
+def _tensor_array_to_tensor(ins, a):
+    """Out: the elements stacked at axis (use_stack) or concatenated along
+    it; OutIndex (int32): each element's dim at axis, also when stacked
+    (Paddle's LoDTensorArray2TensorOp reads inx[i].dims()[axis] either
+    way, so stacking after the last dim has no OutIndex: an error here)."""
+    arr = _array_arg(ins["X"][0], "tensor_array_to_tensor")
+    if not arr:
+        raise ValueError("tensor_array_to_tensor: the array has no elements")
+    rank = arr[0].ndim
+    stack = bool(a.get("use_stack", False))
+    axis = a.get("axis", 1)
+    axis = axis + (rank + 1 if stack else rank) if axis < 0 else axis
+    if not 0 <= axis < rank:
+        raise ValueError("tensor_array_to_tensor: axis %d outside the elements' %d dims" % (a.get("axis", 1), rank))
+    out = np.stack(arr, axis) if stack else np.concatenate(arr, axis)
+    return {"Out": out, "OutIndex": np.array([e.shape[axis] for e in arr], np.int32)}
+
+
+OPS.update({"write_to_array": _write_to_array, "read_from_array": _read_from_array,
+            "lod_array_length": _lod_array_length, "tensor_array_to_tensor": _tensor_array_to_tensor})
 
 OPS.update({"sequence_pool": _sequence_pool, "sequence_conv": _sequence_conv, "rnn": _rnn,
             "gru": _fluid_gru, "lstm": _fluid_lstm, "crf_decoding": _crf_decoding,
@@ -2064,6 +2143,9 @@ class Model:
             ins["@lengths"] = [first]
         if op.type == "select_output":
             ins["@outs"] = [sum(len(v.arguments) for v in op.outputs if v.parameter == "Out")]
+        if op.type == "write_to_array":
+            # Paddle writes in place: the op updates the array Out holds.
+            ins["@array"] = [env.get(n) for v in op.outputs if v.parameter == "Out" for n in v.arguments]
         outs = fn(ins, _attrs(op))
         if first is not None and op.type not in LOD_CONSUMERS:
             for v in op.outputs:
@@ -2076,7 +2158,8 @@ class Model:
                 vals = val if isinstance(val, list) else [val]
                 for n, r in zip(v.arguments, vals):
                     if r is not None:   # select_output's untouched outputs
-                        env[n] = np.asarray(r)
+                        # A tensor array stays a list of arrays.
+                        env[n] = r if isinstance(r, list) else np.asarray(r)
 
 
 def persistable_names(program):

@@ -641,6 +641,22 @@ OPS = [
        "custom", "cumulative sum along an axis",
        "%y = pd.cumsum %x {axis = 1 : i32} : (tensor<?x128xi64>) -> tensor<?x128xi64>"),
     # ---------------------------------------------------------------- logic / select
+    Op("write_to_array", ["X:any", "I:index", "Array:any?"], ["Out:any"], [], "custom",
+       "tensor array Array (its elements stacked along a new leading dim) with X at index I, grown to "
+       "I + 1 elements (zeros between) where shorter; without Array a new array. Array is not a Paddle "
+       "slot: Paddle writes in place, the importer passes the array the Out variable held before",
+       "%a = pd.write_to_array %x, %i : (tensor<2x3xf32>, tensor<1xi64>) -> tensor<?x2x3xf32>"),
+    Op("read_from_array", ["X:any", "I:index"], ["Out:any"], [], "custom",
+       "element I of tensor array X (an index past its end is a run-time error)",
+       "%y = pd.read_from_array %a, %i : (tensor<?x2x3xf32>, tensor<1xi64>) -> tensor<2x3xf32>"),
+    Op("lod_array_length", ["X:any"], ["Out:index"], [], "custom",
+       "the number of elements of tensor array X, int64 [1]",
+       "%n = pd.lod_array_length %a : (tensor<?x2x3xf32>) -> tensor<1xi64>"),
+    Op("tensor_array_to_tensor", ["X:any"], ["Out:any", "OutIndex:index"],
+       [A("axis", "i32", 0), A("use_stack", "bool", False)], "custom",
+       "the elements of tensor array X stacked at axis (use_stack) or concatenated along it; OutIndex "
+       "(int32) holds each element's size along axis",
+       "%y, %idx = pd.tensor_array_to_tensor %a {axis = 1 : i32} : (tensor<?x2x3xf32>) -> (tensor<2x?xf32>, tensor<?xi32>)"),
     Op("select_input", ["X:any*", "Mask:index"], ["Out:any"], [], "custom",
        "X[Mask]: the value of the branch that ran (Paddle's cond: conditional_block pairs)",
        "%y = pd.select_input [%f, %t], %m : (tensor<2x3xf32>, tensor<2x3xf32>, tensor<1xi32>) -> tensor<2x3xf32>"),

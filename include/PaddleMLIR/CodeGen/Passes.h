@@ -34,7 +34,8 @@ void populatePdQuantToLinalgPatterns(RewritePatternSet &patterns);
 void populatePdMetricsToLinalgPatterns(RewritePatternSet &patterns);
 void populatePdSamplingToLinalgPatterns(RewritePatternSet &patterns);
 void populatePdSequenceToLinalgPatterns(RewritePatternSet &patterns);
-/// pd.while -> scf.while (the body's ops are lowered by the other patterns).
+/// pd.while / pd.conditional_block -> scf (their bodies lowered by the other
+/// patterns), select_input, and the tensor array ops.
 void populatePdControlFlowToScfPatterns(RewritePatternSet &patterns);
 void populatePdRecurrentToLinalgPatterns(RewritePatternSet &patterns);
 /// one_hot_v2, sgd, softmax_with_cross_entropy (PdToLinalg/Train.cpp).

@@ -372,6 +372,25 @@ enum Slot : int64_t { Emission, Transition, Lengths, NumSlots };
 constexpr int64_t NumInts = 0, NumFloats = 0;
 } // namespace crf
 
+/// pdk_array_write: write_to_array. Out [M, ...] (M = max(N, I + 1) as the
+/// caller computed it) = Array [N, ...] (absent without HasArray; the X
+/// pointer stands in) with X at index I[0], zeros between; ElemBytes per
+/// value; I is int64, or int32 with IndexIs32. A negative index, or an X
+/// whose dims are not an element's, is an error.
+namespace arraywrite {
+enum Slot : int64_t { X, I, Array, NumSlots };
+enum Int : int64_t { ElemBytes, IndexIs32, HasArray, NumInts };
+constexpr int64_t NumFloats = 0;
+} // namespace arraywrite
+
+/// pdk_array_read: read_from_array. Out = Array[I[0]] of Array [N, ...];
+/// an index outside [0, N) is an error naming it.
+namespace arrayread {
+enum Slot : int64_t { Array, I, NumSlots };
+enum Int : int64_t { ElemBytes, IndexIs32, NumInts };
+constexpr int64_t NumFloats = 0;
+} // namespace arrayread
+
 /// pdk_viterbi_decode: Paddle 2.x's viterbi_decode. Input [N, T, D]
 /// (sequence n is its first Length[n] rows; Length [N], int64, each in
 /// [0, T]), Transition [D, D] (from-tag rows); with BosEos, row D - 1 is

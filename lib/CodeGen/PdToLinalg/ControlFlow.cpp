@@ -5,14 +5,19 @@
 // body, whose ops the same conversion lowers in place. Bufferization then
 // gives the carried values their buffers. A conditional_block becomes an
 // scf.if whose else branch yields the defaults; select_input a chain of
-// selects on the mask.
+// selects on the mask. A tensor array is one tensor stacking its elements
+// along a leading dim: writes and reads copy an element through the
+// pdk_array_* kernels (which check the index), the length is that dim.
 //
 //===----------------------------------------------------------------------===//
 
 #include "PaddleMLIR/CodeGen/Passes.h"
 #include "PaddleMLIR/Dialect/Pd/IR/PdOps.h"
+#include "PaddleMLIR/Runtime/KernelABI.h"
+#include "Utils.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Transforms/DialectConversion.h"
@@ -118,9 +123,145 @@ struct SelectInputToSelects : OpConversionPattern<SelectInputOp> {
     return success();
   }
 };
+
+/// Bytes of one value of element type `t` (i1 is stored as a byte).
+int64_t valueBytes(Type t) {
+  return std::max<int64_t>(1, static_cast<int64_t>(t.getIntOrFloatBitWidth()) / 8);
+}
+
+bool isI32(Value index) {
+  return cast<RankedTensorType>(index.getType()).getElementType().isInteger(32);
+}
+
+/// write_to_array -> pdk_array_write into [max(N, I + 1), ...], the
+/// element dims from the array where there is one (so the kernel checks X
+/// against them), else from X.
+struct WriteToArrayLowering : OpConversionPattern<WriteToArrayOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(WriteToArrayOp op, OpAdaptor a,
+                                ConversionPatternRewriter &r) const override {
+    namespace aw = pdk::arraywrite;
+    Location loc = op.getLoc();
+    Value x = a.getX(), array = a.getArray();
+    auto type = cast<RankedTensorType>(op.getType());
+    Value i = arith::IndexCastOp::create(r, loc, r.getIndexType(), onlyElement(r, loc, a.getI()));
+    // At least one row: a negative index is the kernel's error to report.
+    Value rows =
+        arith::MaxSIOp::create(r, loc, arith::AddIOp::create(r, loc, i, lowering::idx(r, loc, 1)),
+                               lowering::idx(r, loc, 1));
+    if (array)
+      rows = arith::MaxSIOp::create(r, loc, rows, tensor::DimOp::create(r, loc, array, 0));
+    SmallVector<Value> dyn;
+    for (int64_t d = 0; d < type.getRank(); ++d) {
+      if (!type.isDynamicDim(d))
+        continue;
+      dyn.push_back(d == 0  ? rows
+                    : array ? tensor::DimOp::create(r, loc, array, d).getResult()
+                            : tensor::DimOp::create(r, loc, x, d - 1).getResult());
+    }
+    Value init = tensor::EmptyOp::create(r, loc, type.getShape(), type.getElementType(), dyn);
+    SmallVector<int64_t> ints(aw::NumInts);
+    ints[aw::ElemBytes] = valueBytes(type.getElementType());
+    ints[aw::IndexIs32] = isI32(a.getI());
+    ints[aw::HasArray] = array != nullptr;
+    auto k = KernelCallOp::create(r, loc, type, "pdk_array_write",
+                                  ValueRange{x, a.getI(), array ? array : x}, init,
+                                  r.getDenseI64ArrayAttr({aw::X, aw::I, aw::Array}),
+                                  r.getDenseI64ArrayAttr(ints), r.getDenseF32ArrayAttr({}));
+    k->setAttr("pd.from", r.getStringAttr("write_to_array"));
+    r.replaceOp(op, k.getResult());
+    return success();
+  }
+};
+
+struct ReadFromArrayLowering : OpConversionPattern<ReadFromArrayOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(ReadFromArrayOp op, OpAdaptor a,
+                                ConversionPatternRewriter &r) const override {
+    namespace ar = pdk::arrayread;
+    Location loc = op.getLoc();
+    Value array = a.getX();
+    auto type = cast<RankedTensorType>(op.getType());
+    SmallVector<Value> dyn;
+    for (int64_t d = 0; d < type.getRank(); ++d)
+      if (type.isDynamicDim(d))
+        dyn.push_back(tensor::DimOp::create(r, loc, array, d + 1));
+    Value init = tensor::EmptyOp::create(r, loc, type.getShape(), type.getElementType(), dyn);
+    SmallVector<int64_t> ints(ar::NumInts);
+    ints[ar::ElemBytes] = valueBytes(type.getElementType());
+    ints[ar::IndexIs32] = isI32(a.getI());
+    auto k = KernelCallOp::create(r, loc, type, "pdk_array_read", ValueRange{array, a.getI()}, init,
+                                  r.getDenseI64ArrayAttr({ar::Array, ar::I}),
+                                  r.getDenseI64ArrayAttr(ints), r.getDenseF32ArrayAttr({}));
+    k->setAttr("pd.from", r.getStringAttr("read_from_array"));
+    r.replaceOp(op, k.getResult());
+    return success();
+  }
+};
+
+struct LodArrayLengthLowering : OpConversionPattern<LodArrayLengthOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(LodArrayLengthOp op, OpAdaptor a,
+                                ConversionPatternRewriter &r) const override {
+    Location loc = op.getLoc();
+    Value n = arith::IndexCastOp::create(r, loc, r.getI64Type(),
+                                         tensor::DimOp::create(r, loc, a.getX(), 0));
+    r.replaceOpWithNewOp<tensor::FromElementsOp>(op, op.getType(), ValueRange{n});
+    return success();
+  }
+};
+
+/// Stacking moves the array's leading dim to `axis`; concatenating then
+/// merges it with the element dim there (element k's row j lands at
+/// k * size + j).
+struct TensorArrayToTensorLowering : OpConversionPattern<TensorArrayToTensorOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(TensorArrayToTensorOp op, OpAdaptor a,
+                                ConversionPatternRewriter &r) const override {
+    Location loc = op.getLoc();
+    Value array = a.getX();
+    auto arrayType = cast<RankedTensorType>(array.getType());
+    int64_t rank = arrayType.getRank() - 1;
+    bool stack = op.getUseStack();
+    int64_t axis = op.getAxis() < 0 ? op.getAxis() + (stack ? rank + 1 : rank) : op.getAxis();
+    SmallVector<int64_t> perm;
+    for (int64_t d = 1; d <= axis; ++d)
+      perm.push_back(d);
+    perm.push_back(0);
+    for (int64_t d = axis + 1; d <= rank; ++d)
+      perm.push_back(d);
+    Value moved = lowering::permute(r, loc, array, perm);
+    if (!stack) {
+      SmallVector<ReassociationIndices> groups;
+      for (int64_t d = 0; d <= rank; ++d) {
+        if (d == axis + 1)
+          continue;
+        groups.push_back(d == axis ? ReassociationIndices{d, d + 1} : ReassociationIndices{d});
+      }
+      moved = tensor::CollapseShapeOp::create(r, loc, moved, groups);
+    }
+    auto outType = cast<RankedTensorType>(op.getOut().getType());
+    if (moved.getType() != outType)
+      moved = tensor::CastOp::create(r, loc, outType, moved);
+    // OutIndex: each element's size along axis (stacked too, as Paddle; 1
+    // where a stack's axis is past the element's dims).
+    auto indexType = cast<RankedTensorType>(op.getOutIndex().getType());
+    Value size = axis < rank ? tensor::DimOp::create(r, loc, array, axis + 1).getResult()
+                             : lowering::idx(r, loc, 1);
+    size = arith::IndexCastOp::create(r, loc, r.getI32Type(), size);
+    SmallVector<Value> dyn;
+    if (indexType.isDynamicDim(0))
+      dyn.push_back(tensor::DimOp::create(r, loc, array, 0));
+    Value empty = tensor::EmptyOp::create(r, loc, indexType.getShape(), r.getI32Type(), dyn);
+    Value sizes = linalg::FillOp::create(r, loc, size, empty).getResult(0);
+    r.replaceOp(op, {moved, sizes});
+    return success();
+  }
+};
 } // namespace
 
 void mlir::pd::populatePdControlFlowToScfPatterns(RewritePatternSet &patterns) {
-  patterns.add<WhileToScf, YieldToScf, ConditionalBlockToScf, SelectInputToSelects>(
-      patterns.getContext());
+  patterns.add<WhileToScf, YieldToScf, ConditionalBlockToScf, SelectInputToSelects,
+               WriteToArrayLowering, ReadFromArrayLowering, LodArrayLengthLowering,
+               TensorArrayToTensorLowering>(patterns.getContext());
 }

@@ -98,6 +98,8 @@ private:
     return want;
   }
   pdp::VarDesc *addVar(const std::string &name, Type type, bool persistable = false);
+  /// addVar for value `v`: a tensor array's variable where `v` is one.
+  void addValueVar(const std::string &name, Value v);
   LogicalResult exportOp(Operation *op);
   LogicalResult exportRegionOp(Operation *op);
   void addAssign(const std::string &from, const std::string &to);
@@ -110,13 +112,36 @@ private:
   pdp::ProgramDesc program;
   pdp::BlockDesc *block = nullptr;
   llvm::DenseMap<Value, std::string> names;
+  /// Variables declared so far (in any block): a tensor array written in
+  /// place, or a loop's carried variable, is declared once.
+  llvm::StringSet<> declared;
+  /// The values that are tensor arrays (LOD_TENSOR_ARRAY variables).
+  llvm::DenseSet<Value> arrays;
   llvm::StringSet<> used;
   // name -> (record bytes, bytes of data that end the record), sorted.
   std::map<std::string, std::pair<std::string, size_t>> params;
   int counter = 0;
 };
 
+void Exporter::addValueVar(const std::string &name, Value v) {
+  if (declared.contains(name))
+    return;
+  pdp::VarDesc *var = addVar(name, v.getType());
+  if (!arrays.contains(v))
+    return;
+  // [N, element dims...] -> an array of elements.
+  auto t = cast<RankedTensorType>(v.getType());
+  auto *vt = var->mutable_type();
+  vt->set_type(pdp::VarType::LOD_TENSOR_ARRAY);
+  auto *td = vt->mutable_tensor_array()->mutable_tensor();
+  td->set_data_type(vt->lod_tensor().tensor().data_type());
+  for (int64_t d : t.getShape().drop_front())
+    td->add_dims(ShapedType::isDynamic(d) ? -1 : d);
+  vt->clear_lod_tensor();
+}
+
 pdp::VarDesc *Exporter::addVar(const std::string &name, Type type, bool persistable) {
+  declared.insert(name);
   auto *var = block->add_vars();
   var->set_name(name);
   var->set_persistable(persistable);
@@ -414,7 +439,7 @@ LogicalResult Exporter::exportRegionOp(Operation *op) {
     } else {
       name = fresh(isLoop ? "while_carried" : "conditional_out");
       used.insert(name);
-      addVar(name, result.getType());
+      addValueVar(name, result);
       addAssign(names[init], name);
     }
     vars.push_back(name);
@@ -528,7 +553,7 @@ LogicalResult Exporter::exportRegionOp(Operation *op) {
     flag->set_b(cast<ConditionalBlockOp>(op).getIsScalarCondition());
   }
   for (const auto &[result, from] : after) {
-    addVar(names[result], result.getType());
+    addValueVar(names[result], result);
     addAssign(from, names[result]);
   }
   return success();
@@ -556,6 +581,27 @@ LogicalResult Exporter::exportOp(Operation *op) {
   const PdOpSpec *spec = lookupPdOpSpec(type);
   if (!spec)
     return fail(op, "pd op '" + type + "' has no catalogue entry");
+
+  // write_to_array updates its array in place: the result is the array's
+  // own variable where nothing after reads the old array, else a copy's.
+  if (auto write = dyn_cast<WriteToArrayOp>(op); write && write.getArray()) {
+    Value prev = write.getArray();
+    Block *at = op->getBlock();
+    bool inPlace = names.count(prev) &&
+                   !isa_and_nonnull<ml_program::GlobalLoadConstOp>(prev.getDefiningOp()) &&
+                   llvm::all_of(prev.getUsers(), [&](Operation *user) {
+                     Operation *top = at->findAncestorOpInBlock(*user);
+                     return top && (top == op || top->isBeforeInBlock(op));
+                   });
+    if (!names.count(write.getResult())) {
+      if (inPlace)
+        names[write.getResult()] = names[prev];
+      else
+        claim(write.getResult(), fresh("array"));
+    }
+    if (names[write.getResult()] != names[prev])
+      addAssign(names[prev], names[write.getResult()]);
+  }
 
   auto *desc = block->add_ops();
   desc->set_type(type.str());
@@ -586,6 +632,10 @@ LogicalResult Exporter::exportOp(Operation *op) {
       idx += n; // the lengths travel as the LoD of the feed they come from
       continue;
     }
+    if (isa<WriteToArrayOp>(op) && slot.name == StringRef("Array")) {
+      idx += n; // Paddle writes the Out array in place
+      continue;
+    }
     if (n == 0)
       continue;
     auto *v = desc->add_inputs();
@@ -598,13 +648,13 @@ LogicalResult Exporter::exportOp(Operation *op) {
   for (auto [i, r] : llvm::enumerate(op->getResults())) {
     auto it = names.find(r);
     if (it != names.end()) { // a fetch target named up front
-      addVar(it->second, r.getType());
+      addValueVar(it->second, r);
       continue;
     }
     std::string want = i < locNames.size() ? locNames[i] : "";
     if (want.empty())
       want = fresh(type);
-    addVar(claim(r, want), r.getType());
+    addValueVar(claim(r, want), r);
   }
   // Result groups per slot: from resultSegmentSizes, or 1 per fixed slot
   // with the rest going to the one list slot.
@@ -741,6 +791,28 @@ LogicalResult Exporter::run(StringRef dir, StringRef stem,
         if (isa<BlockArgument>(init) && names.count(init) && reusableInit(init, op))
           names[result] = names[init];
   });
+
+  // Tensor arrays: what write_to_array makes, and what loops, conditional
+  // blocks and assigns carry of it.
+  for (bool changed = true; changed;) {
+    changed = false;
+    main.walk([&](Operation *op) {
+      auto mark = [&](Value v) { changed |= arrays.insert(v).second; };
+      if (isa<WriteToArrayOp>(op))
+        mark(op->getResult(0));
+      if (isa<AssignOp>(op) && arrays.contains(op->getOperand(0)))
+        mark(op->getResult(0));
+      if (isa<WhileOp, ConditionalBlockOp>(op))
+        for (auto [i, init] : llvm::enumerate(regionInits(op)))
+          if (arrays.contains(init) ||
+              arrays.contains(
+                  cast<YieldOp>(op->getRegion(0).front().getTerminator()).getValues()[i])) {
+            mark(op->getResult(i));
+            if (isa<WhileOp>(op))
+              mark(op->getRegion(0).front().getArgument(i));
+          }
+    });
+  }
 
   // Fetch targets keep their Paddle names even when the IR carries no
   // locations (e.g. it was printed without debug info).

@@ -190,16 +190,20 @@ FailureOr<RankedTensorType> Importer::varType(const pdp::VarDesc &var, Location 
                                               bool parameter) {
   const auto &t = var.type();
   bool denseTable = parameter && t.type() == pdp::VarType::SELECTED_ROWS;
-  if (t.type() != pdp::VarType::LOD_TENSOR && !denseTable)
+  // A tensor array is one tensor stacking its elements along a leading dim.
+  bool array = t.type() == pdp::VarType::LOD_TENSOR_ARRAY && t.has_tensor_array();
+  if (t.type() != pdp::VarType::LOD_TENSOR && !denseTable && !array)
     return fail(loc, "variable '" + var.name() + "' has type " + pdfmt::typeName(t.type()) +
                          ", which paddle-mlir does not support");
-  const auto &desc = tensorDesc(var);
+  const auto &desc = array ? t.tensor_array().tensor() : tensorDesc(var);
   Type elem = elementTypeFromPaddleDtype(ctx, desc.data_type());
   if (!elem)
     return fail(loc, "variable '" + var.name() + "' has element type " +
                          pdfmt::typeName(desc.data_type()) +
                          ", which paddle-mlir does not support");
   SmallVector<int64_t> dims;
+  if (array)
+    dims.push_back(ShapedType::kDynamic);
   for (int64_t d : desc.dims())
     dims.push_back(d < 0 ? ShapedType::kDynamic : d);
   return RankedTensorType::get(dims, elem);
@@ -529,11 +533,10 @@ static StringRef unsupportedKind(StringRef type) {
   if (llvm::is_contained(
           {"gru_unit", "lstm_unit", "lstmp", "dynamic_gru", "dynamic_lstm", "cudnn_lstm"}, type))
     return "a recurrent op";
-  if (llvm::is_contained({"read_from_array", "write_to_array", "is_empty", "array_to_lod_tensor",
-                          "lod_tensor_to_array", "lod_array_length", "tensor_array_to_tensor",
-                          "lod_rank_table", "max_sequence_len"},
+  if (llvm::is_contained({"is_empty", "array_to_lod_tensor", "lod_tensor_to_array",
+                          "lod_rank_table", "max_sequence_len", "shrink_rnn_memory"},
                          type))
-    return "a control-flow (tensor array) op";
+    return "a control-flow op (LoD tensor arrays)";
   if (type == "nonzero")
     return "an op whose output size depends on the data";
   return "";
@@ -562,6 +565,16 @@ LogicalResult Importer::importOp(const pdp::OpDesc &op, int index) {
       if (lengths)
         state.addOperands(lengths);
       segments.push_back(lengths ? 1 : 0);
+      continue;
+    }
+    if (op.type() == "write_to_array" && slot.name == "Array") {
+      // Not a Paddle slot: Paddle writes the array in place; pd takes the
+      // array the Out variable held before, if any.
+      const pdp::OpDesc::Var *out = findSlot(op.outputs(), "Out");
+      auto prev = out && out->arguments_size() == 1 ? env.find(out->arguments(0)) : env.end();
+      if (prev != env.end())
+        state.addOperands(prev->second);
+      segments.push_back(prev != env.end() ? 1 : 0);
       continue;
     }
     const pdp::OpDesc::Var *v = findSlot(op.inputs(), slot.name);

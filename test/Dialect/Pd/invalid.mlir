@@ -2452,3 +2452,30 @@ func.func @negative_select_input_mask(%a: tensor<2x3xf32>, %m: tensor<2xi32>) {
   %y = pd.select_input [%a, %a], %m : (tensor<2x3xf32>, tensor<2x3xf32>, tensor<2xi32>) -> tensor<2x3xf32>
   return
 }
+
+// -----
+
+// Tests that write_to_array's X is an element of the array it updates.
+func.func @negative_write_to_array_rank(%x: tensor<2x3xf32>, %i: tensor<1xi64>, %a: tensor<?x6xf32>) {
+  // expected-error @+1 {{X must be an element of Array (rank 1, the same element type)}}
+  %b = pd.write_to_array %x, %i Array(%a) : (tensor<2x3xf32>, tensor<1xi64>, tensor<?x6xf32>) -> tensor<?x2x3xf32>
+  return
+}
+
+// -----
+
+// Tests that an array index holds one value.
+func.func @negative_read_from_array_index(%a: tensor<?x3xf32>, %i: tensor<2xi64>) {
+  // expected-error @+1 {{I must hold one index, got [2]}}
+  %e = pd.read_from_array %a, %i : (tensor<?x3xf32>, tensor<2xi64>) -> tensor<3xf32>
+  return
+}
+
+// -----
+
+// Tests that tensor_array_to_tensor checks its axis against the elements.
+func.func @negative_tensor_array_to_tensor_axis(%a: tensor<?x2x3xf32>) {
+  // expected-error @+1 {{axis 2 is out of range for rank 2}}
+  %t, %idx = pd.tensor_array_to_tensor %a {axis = 2 : i32} : (tensor<?x2x3xf32>) -> (tensor<2x?xf32>, tensor<?xi32>)
+  return
+}

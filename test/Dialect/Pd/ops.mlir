@@ -1915,3 +1915,21 @@ func.func @select_input(%f: tensor<0x3xf32>, %t: tensor<2x3xf32>, %m: tensor<1xi
   %y = pd.select_input [%f, %t], %m : (tensor<0x3xf32>, tensor<2x3xf32>, tensor<1xi32>) -> tensor<?x3xf32>
   return %y : tensor<?x3xf32>
 }
+
+// Tests that the tensor array ops round-trip: write_to_array with and
+// without the array it updates, read_from_array, lod_array_length and
+// tensor_array_to_tensor.
+// CHECK-LABEL: func.func @tensor_array
+// CHECK: %[[A:.*]] = pd.write_to_array %arg0, %arg1 : (tensor<2x3xf32>, tensor<1xi64>) -> tensor<?x2x3xf32>
+// CHECK: %[[B:.*]] = pd.write_to_array %arg0, %arg1 Array(%[[A]]) : (tensor<2x3xf32>, tensor<1xi64>, tensor<?x2x3xf32>) -> tensor<?x2x3xf32>
+// CHECK: %[[E:.*]] = pd.read_from_array %[[B]], %arg1 : (tensor<?x2x3xf32>, tensor<1xi64>) -> tensor<2x3xf32>
+// CHECK: %[[N:.*]] = pd.lod_array_length %[[B]] : (tensor<?x2x3xf32>) -> tensor<1xi64>
+// CHECK: %{{.*}}, %{{.*}} = pd.tensor_array_to_tensor %[[B]] {axis = 1 : i32} : (tensor<?x2x3xf32>) -> (tensor<2x?xf32>, tensor<?xi32>)
+func.func @tensor_array(%x: tensor<2x3xf32>, %i: tensor<1xi64>) -> (tensor<2x3xf32>, tensor<1xi64>, tensor<2x?xf32>) {
+  %a = pd.write_to_array %x, %i : (tensor<2x3xf32>, tensor<1xi64>) -> tensor<?x2x3xf32>
+  %b = pd.write_to_array %x, %i Array(%a) : (tensor<2x3xf32>, tensor<1xi64>, tensor<?x2x3xf32>) -> tensor<?x2x3xf32>
+  %e = pd.read_from_array %b, %i : (tensor<?x2x3xf32>, tensor<1xi64>) -> tensor<2x3xf32>
+  %n = pd.lod_array_length %b : (tensor<?x2x3xf32>) -> tensor<1xi64>
+  %t, %idx = pd.tensor_array_to_tensor %b {axis = 1 : i32} : (tensor<?x2x3xf32>) -> (tensor<2x?xf32>, tensor<?xi32>)
+  return %e, %n, %t : tensor<2x3xf32>, tensor<1xi64>, tensor<2x?xf32>
+}

@@ -4657,6 +4657,91 @@ def Pd_CumsumOp : Pd_Op<"cumsum"> {
   let assemblyFormat = "$X attr-dict `:` functional-type(operands, results)";
 }
 
+def Pd_WriteToArrayOp : Pd_Op<"write_to_array"> {
+  let summary = "tensor array Array (its elements stacked along a new leading dim) with X at index I, grown to I + 1 elements (zeros between) where shorter; without Array a new array. Array is not a Paddle slot: Paddle writes in place, the importer passes the array the Out variable held before";
+  let description = [{
+    Paddle operator `write_to_array`: tensor array Array (its elements stacked along a new leading dim) with X at index I, grown to I + 1 elements (zeros between) where shorter; without Array a new array. Array is not a Paddle slot: Paddle writes in place, the importer passes the array the Out variable held before.
+
+    Input slots: X, I, Array (optional). Output slots: Out.
+
+    Example:
+
+    ```mlir
+    %a = pd.write_to_array %x, %i : (tensor<2x3xf32>, tensor<1xi64>) -> tensor<?x2x3xf32>
+    ```
+  }];
+  let arguments = (ins
+    Pd_Tensor:$X,
+    Pd_IndexTensor:$I,
+    Optional<Pd_Tensor>:$Array
+  );
+  let results = (outs Pd_Tensor:$Out);
+  let assemblyFormat = "$X `,` $I (`Array` `(` $Array^ `)`)? attr-dict `:` functional-type(operands, results)";
+}
+
+def Pd_ReadFromArrayOp : Pd_Op<"read_from_array"> {
+  let summary = "element I of tensor array X (an index past its end is a run-time error)";
+  let description = [{
+    Paddle operator `read_from_array`: element I of tensor array X (an index past its end is a run-time error).
+
+    Input slots: X, I. Output slots: Out.
+
+    Example:
+
+    ```mlir
+    %y = pd.read_from_array %a, %i : (tensor<?x2x3xf32>, tensor<1xi64>) -> tensor<2x3xf32>
+    ```
+  }];
+  let arguments = (ins
+    Pd_Tensor:$X,
+    Pd_IndexTensor:$I
+  );
+  let results = (outs Pd_Tensor:$Out);
+  let assemblyFormat = "$X `,` $I attr-dict `:` functional-type(operands, results)";
+}
+
+def Pd_LodArrayLengthOp : Pd_Op<"lod_array_length"> {
+  let summary = "the number of elements of tensor array X, int64 [1]";
+  let description = [{
+    Paddle operator `lod_array_length`: the number of elements of tensor array X, int64 [1].
+
+    Input slots: X. Output slots: Out.
+
+    Example:
+
+    ```mlir
+    %n = pd.lod_array_length %a : (tensor<?x2x3xf32>) -> tensor<1xi64>
+    ```
+  }];
+  let arguments = (ins
+    Pd_Tensor:$X
+  );
+  let results = (outs Pd_IndexTensor:$Out);
+  let assemblyFormat = "$X attr-dict `:` functional-type(operands, results)";
+}
+
+def Pd_TensorArrayToTensorOp : Pd_Op<"tensor_array_to_tensor"> {
+  let summary = "the elements of tensor array X stacked at axis (use_stack) or concatenated along it; OutIndex (int32) holds each element's size along axis";
+  let description = [{
+    Paddle operator `tensor_array_to_tensor`: the elements of tensor array X stacked at axis (use_stack) or concatenated along it; OutIndex (int32) holds each element's size along axis.
+
+    Input slots: X. Output slots: Out, OutIndex.
+
+    Example:
+
+    ```mlir
+    %y, %idx = pd.tensor_array_to_tensor %a {axis = 1 : i32} : (tensor<?x2x3xf32>) -> (tensor<2x?xf32>, tensor<?xi32>)
+    ```
+  }];
+  let arguments = (ins
+    Pd_Tensor:$X,
+    DefaultValuedAttr<Pd_I32Attr, "0">:$axis,
+    DefaultValuedAttr<BoolAttr, "false">:$use_stack
+  );
+  let results = (outs Pd_Tensor:$Out, Pd_IndexTensor:$OutIndex);
+  let assemblyFormat = "$X attr-dict `:` functional-type(operands, results)";
+}
+
 def Pd_SelectInputOp : Pd_Op<"select_input"> {
   let summary = "X[Mask]: the value of the branch that ran (Paddle's cond: conditional_block pairs)";
   let description = [{

@@ -190,3 +190,74 @@ LogicalResult AccuracyOp::inferResultTypes(SmallVectorImpl<Type> &types, bool em
   types.push_back(tensor({1}, IntegerType::get(getContext(), 32)));
   return success();
 }
+
+//===----------------------------------------------------------------------===//
+// Tensor arrays: a value [N, element dims...] stacks the N elements.
+//===----------------------------------------------------------------------===//
+
+static LogicalResult oneIndex(const Checker &c, Value i) {
+  auto t = rt(i);
+  if (!t.hasStaticShape() || t.getNumElements() != 1)
+    return c.fail("I must hold one index, got " + shapeStr(t.getShape()));
+  return success();
+}
+
+LogicalResult WriteToArrayOp::inferResultTypes(SmallVectorImpl<Type> &types, bool emit) {
+  Checker c{*this, emit};
+  if (failed(oneIndex(c, getI())))
+    return failure();
+  auto x = rt(getX());
+  SmallVector<int64_t> shape{ShapedType::kDynamic};
+  shape.append(x.getShape().begin(), x.getShape().end());
+  if (Value array = getArray()) {
+    auto a = rt(array);
+    if (a.getRank() != x.getRank() + 1 || a.getElementType() != x.getElementType())
+      return c.fail("X must be an element of Array (rank " + Twine(a.getRank() - 1) +
+                    ", the same element type)");
+    for (int64_t d = 0; d < x.getRank(); ++d)
+      if (a.getDimSize(d + 1) != x.getDimSize(d))
+        shape[d + 1] = ShapedType::kDynamic;
+  }
+  types.push_back(tensor(shape, x.getElementType()));
+  return success();
+}
+
+LogicalResult ReadFromArrayOp::inferResultTypes(SmallVectorImpl<Type> &types, bool emit) {
+  Checker c{*this, emit};
+  if (failed(oneIndex(c, getI())))
+    return failure();
+  auto a = rt(getX());
+  if (a.getRank() < 1)
+    return c.fail("X must be a tensor array (rank >= 1)");
+  types.push_back(tensor(a.getShape().drop_front(), a.getElementType()));
+  return success();
+}
+
+LogicalResult LodArrayLengthOp::inferResultTypes(SmallVectorImpl<Type> &types, bool emit) {
+  Checker c{*this, emit};
+  if (rt(getX()).getRank() < 1)
+    return c.fail("X must be a tensor array (rank >= 1)");
+  types.push_back(tensor({1}, IntegerType::get(getContext(), 64)));
+  return success();
+}
+
+LogicalResult TensorArrayToTensorOp::inferResultTypes(SmallVectorImpl<Type> &types, bool emit) {
+  Checker c{*this, emit};
+  auto a = rt(getX());
+  if (a.getRank() < 2)
+    return c.fail("X must be a tensor array of tensors (rank >= 2)");
+  int64_t n = a.getDimSize(0);
+  SmallVector<int64_t> elem(a.getShape().drop_front());
+  int64_t rank = elem.size();
+  auto axis = c.axis(getAxis(), getUseStack() ? rank + 1 : rank);
+  if (failed(axis))
+    return failure();
+  SmallVector<int64_t> shape = elem;
+  if (getUseStack())
+    shape.insert(shape.begin() + *axis, n);
+  else
+    shape[*axis] = isDyn(n) || isDyn(elem[*axis]) ? ShapedType::kDynamic : n * elem[*axis];
+  types.push_back(tensor(shape, a.getElementType()));
+  types.push_back(tensor({n}, IntegerType::get(getContext(), 32)));
+  return success();
+}
