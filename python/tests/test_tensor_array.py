@@ -11,7 +11,7 @@ import pytest
 import paddle_mlir
 from paddle_mlir import reference
 from paddle_mlir.builder import Long, Longs, ProgramBuilder
-from test_random_unique_fpn import compile_run
+from test_random_unique_fpn import compile_run, round_trips
 from test_while import check_all, fill, less_than
 
 
@@ -288,3 +288,73 @@ def test_reference_tensor_array_ops():
     assert res["Out"].shape == (3, 2, 3) and res["OutIndex"].tolist() == [2, 2, 2]
     copy = ops["assign"]({"X": [arr2]}, {})["Out"][0]
     assert isinstance(copy, list) and len(copy) == 3 and copy[0] is not arr2[0]
+
+
+def test_tensor_array_created_empty_and_written_in_loop(tmp_path):
+    # Fluid's create_array declares an array without a value; a While body
+    # writes it, and it is read after the loop (outputs of a decoder). The
+    # compiler carries it from an empty array, so zero iterations give an
+    # empty array.
+    rng = np.random.default_rng(11)
+    x_v = rng.standard_normal((2, 4)).astype(np.float32)
+    b = ProgramBuilder()
+    x = b.feed("x", [2, 4])
+    n = b.feed("n", [1], "int64")
+    i = fill(b, "i", [1], "int64", 0)
+    outs = b.array("outs", [2, 4])
+    cond = less_than(b, i, n)
+    with b.while_loop(cond):
+        y = b.scale(x, 1.0, 0.0)
+        step = b.cast(i, "float32")
+        b.write_to_array(b.elementwise("elementwise_add", y, step), i, outs)
+        b.increment(i, out=i)
+        less_than(b, i, n, out=cond)
+    b.fetch(b.lod_array_length(outs))
+    b.fetch(b.tensor_array_to_tensor(outs, axis=0, use_stack=True)[0])
+    model = str(tmp_path / "m")
+    b.save(model)
+    from test_random_unique_fpn import round_trips
+    round_trips(model, tmp_path)
+    compiled = paddle_mlir.compile(model)
+    for steps in (3, 1):
+        got = compiled(x_v, np.array([steps], np.int64))
+        want = np.stack([x_v + k for k in range(steps)], 0)
+        np.testing.assert_array_equal(got[0], np.array([steps], np.int64))
+        np.testing.assert_allclose(got[1], want, rtol=1e-6)
+    got = compiled(x_v, np.array([0], np.int64))
+    np.testing.assert_array_equal(got[0], np.array([0], np.int64))
+    assert got[1].shape[0] == 0
+
+
+def test_tensor_array_created_empty_and_written_in_loop(tmp_path):
+    # Fluid's create_array declares an array without a value; a While body
+    # writes it, and it is read after the loop (outputs of a decoder). The
+    # compiler carries it from an empty array, so zero iterations give an
+    # empty array.
+    rng = np.random.default_rng(11)
+    x_v = rng.standard_normal((2, 4)).astype(np.float32)
+    b = ProgramBuilder()
+    x = b.feed("x", [2, 4])
+    n = b.feed("n", [1], "int64")
+    i = fill(b, "i", [1], "int64", 0)
+    outs = b.array("outs", [2, 4])
+    cond = less_than(b, i, n)
+    with b.while_loop(cond):
+        step = b.cast(i, "float32")
+        b.write_to_array(b.elementwise("elementwise_add", x, step), i, outs)
+        b.increment(i, out=i)
+        less_than(b, i, n, out=cond)
+    b.fetch(b.lod_array_length(outs))
+    b.fetch(b.tensor_array_to_tensor(outs, axis=0, use_stack=True)[0])
+    model = str(tmp_path / "m")
+    b.save(model)
+    round_trips(model, tmp_path)
+    compiled = paddle_mlir.compile(model)
+    for steps in (3, 1):
+        got = compiled(x_v, np.array([steps], np.int64))
+        want = np.stack([x_v + k for k in range(steps)], 0)
+        np.testing.assert_array_equal(got[0], np.array([steps], np.int64))
+        np.testing.assert_allclose(got[1], want, rtol=1e-6)
+    got = compiled(x_v, np.array([0], np.int64))
+    np.testing.assert_array_equal(got[0], np.array([0], np.int64))
+    assert got[1].shape[0] == 0

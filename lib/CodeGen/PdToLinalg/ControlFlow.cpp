@@ -134,8 +134,8 @@ bool isI32(Value index) {
 }
 
 /// write_to_array -> pdk_array_write into [max(N, I + 1), ...], the
-/// element dims from the array where there is one (so the kernel checks X
-/// against them), else from X.
+/// element dims from the array where it has elements (so the kernel checks
+/// X against them), else from X.
 struct WriteToArrayLowering : OpConversionPattern<WriteToArrayOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult matchAndRewrite(WriteToArrayOp op, OpAdaptor a,
@@ -151,13 +151,25 @@ struct WriteToArrayLowering : OpConversionPattern<WriteToArrayOp> {
                                lowering::idx(r, loc, 1));
     if (array)
       rows = arith::MaxSIOp::create(r, loc, rows, tensor::DimOp::create(r, loc, array, 0));
+    // An empty array (a declared one) takes its element dims from X.
+    Value empty;
+    if (array)
+      empty =
+          arith::CmpIOp::create(r, loc, arith::CmpIPredicate::eq,
+                                tensor::DimOp::create(r, loc, array, 0), lowering::idx(r, loc, 0));
     SmallVector<Value> dyn;
     for (int64_t d = 0; d < type.getRank(); ++d) {
       if (!type.isDynamicDim(d))
         continue;
-      dyn.push_back(d == 0  ? rows
-                    : array ? tensor::DimOp::create(r, loc, array, d).getResult()
-                            : tensor::DimOp::create(r, loc, x, d - 1).getResult());
+      if (d == 0) {
+        dyn.push_back(rows);
+        continue;
+      }
+      Value fromX = tensor::DimOp::create(r, loc, x, d - 1);
+      dyn.push_back(array ? arith::SelectOp::create(r, loc, empty, fromX,
+                                                    tensor::DimOp::create(r, loc, array, d))
+                                .getResult()
+                          : fromX);
     }
     Value init = tensor::EmptyOp::create(r, loc, type.getShape(), type.getElementType(), dyn);
     SmallVector<int64_t> ints(aw::NumInts);

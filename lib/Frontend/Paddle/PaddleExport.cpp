@@ -575,6 +575,15 @@ LogicalResult Exporter::exportOp(Operation *op) {
   }
   if (isa<func::ReturnOp>(op))
     return success();
+  // An empty tensor array is a declared variable (Fluid's create_array).
+  if (auto fill = dyn_cast<FillConstantOp>(op); fill && arrays.contains(fill.getResult())) {
+    std::vector<std::string> locNames = namesFromLoc(op->getLoc());
+    std::string name = names.count(fill.getResult())
+                           ? names[fill.getResult()]
+                           : claim(fill.getResult(), locNames.empty() ? "" : locNames[0]);
+    addValueVar(name, fill.getResult());
+    return success();
+  }
   if (op->getDialect() == nullptr || op->getDialect()->getNamespace() != "pd")
     return fail(op, "cannot export '" + op->getName().getStringRef() + "' to a Paddle program");
   StringRef type = op->getName().stripDialect();
@@ -810,6 +819,10 @@ LogicalResult Exporter::run(StringRef dir, StringRef stem,
             mark(op->getResult(i));
             if (isa<WhileOp>(op))
               mark(op->getRegion(0).front().getArgument(i));
+            // The importer's empty array for one declared without a value.
+            if (init.getDefiningOp<FillConstantOp>() &&
+                cast<RankedTensorType>(init.getType()).getDimSize(0) == 0)
+              mark(init);
           }
     });
   }

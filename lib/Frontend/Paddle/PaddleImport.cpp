@@ -567,7 +567,7 @@ LogicalResult Importer::importOp(const pdp::OpDesc &op, int index) {
       segments.push_back(lengths ? 1 : 0);
       continue;
     }
-    if (op.type() == "write_to_array" && slot.name == "Array") {
+    if (op.type() == "write_to_array" && StringRef(slot.name) == "Array") {
       // Not a Paddle slot: Paddle writes the array in place; pd takes the
       // array the Out variable held before, if any.
       const pdp::OpDesc::Var *out = findSlot(op.outputs(), "Out");
@@ -754,8 +754,13 @@ LogicalResult Importer::importWhile(const pdp::OpDesc &op, int index) {
         continue;
       }
       // Variables the body creates are its own; those that exist before
-      // the loop are carried.
-      if ((env.count(name) || globals.count(name)) && !llvm::is_contained(names, name))
+      // the loop are carried, and so is a tensor array that the body
+      // writes first (Fluid's create_array declares it without a value):
+      // from an empty array.
+      auto var = vars.find(name);
+      bool array =
+          var != vars.end() && var->second->type().type() == pdp::VarType::LOD_TENSOR_ARRAY;
+      if ((env.count(name) || globals.count(name) || array) && !llvm::is_contained(names, name))
         names.push_back(name);
     }
   if (!condWritten)
@@ -764,7 +769,7 @@ LogicalResult Importer::importWhile(const pdp::OpDesc &op, int index) {
   SmallVector<Value> inits;
   SmallVector<Type> types;
   for (const std::string &name : names) {
-    auto v = lookup(name, loc, op, index);
+    auto v = valueOrPlaceholder(name, op, index);
     if (failed(v))
       return failure();
     if (lodLengths.count(*v))
@@ -882,14 +887,16 @@ FailureOr<Value> Importer::valueOrPlaceholder(const std::string &name, const pdp
   SmallVector<int64_t> shape;
   for (int64_t d : type->getShape())
     shape.push_back(ShapedType::isDynamic(d) ? 0 : d);
+  const auto &vt = it->second->type();
+  int dtype = vt.type() == pdp::VarType::LOD_TENSOR_ARRAY ? vt.tensor_array().tensor().data_type()
+                                                          : tensorDesc(*it->second).data_type();
   Location at = NameLoc::get(StringAttr::get(ctx, "fill_constant #" + Twine(index) + " -> " + name),
                              fileLoc());
-  return createPd(
-      "fill_constant", {},
-      {b.getNamedAttr("operandSegmentSizes", b.getDenseI32ArrayAttr({0, 0, 0})),
-       b.getNamedAttr("dtype", b.getI32IntegerAttr(tensorDesc(*it->second).data_type())),
-       b.getNamedAttr("shape", b.getDenseI64ArrayAttr(shape))},
-      at);
+  return createPd("fill_constant", {},
+                  {b.getNamedAttr("operandSegmentSizes", b.getDenseI32ArrayAttr({0, 0, 0})),
+                   b.getNamedAttr("dtype", b.getI32IntegerAttr(dtype)),
+                   b.getNamedAttr("shape", b.getDenseI64ArrayAttr(shape))},
+                  at);
 }
 
 /// A Paddle conditional_block: its sub-block runs when Cond holds (the one
