@@ -1928,7 +1928,8 @@ def _viterbi_decode(ins, a):
 
 # Ops that read the sequence lengths of their LoD input (as ins["@lengths"]),
 # and those whose outputs are no longer sequences of it.
-LOD_OPS = {"sequence_pool", "sequence_conv", "gru", "lstm", "crf_decoding"}
+LOD_OPS = {"sequence_pool", "sequence_conv", "gru", "lstm", "crf_decoding", "sequence_softmax",
+           "sequence_expand", "sequence_expand_as"}
 LOD_CONSUMERS = {"sequence_pool"}
 
 # ---- ops of Fluid while loops (greedy decoding heads such as SLANet's).
@@ -2063,9 +2064,44 @@ def _tensor_array_to_tensor(ins, a):
 OPS.update({"write_to_array": _write_to_array, "read_from_array": _read_from_array,
             "lod_array_length": _lod_array_length, "tensor_array_to_tensor": _tensor_array_to_tensor})
 
+def _seq_lengths(ins, op, rows, slot):
+    if "@lengths" not in ins:
+        raise ValueError("reference: %s needs a LoD input (%s has no sequence lengths)" % (op, slot))
+    lengths = np.asarray(ins["@lengths"][0]).astype(np.int64)
+    if lengths.sum() != rows or (lengths < 0).any():
+        raise ValueError("reference: sequence lengths %s do not cover the %d rows of %s" % (lengths, rows, slot))
+    return lengths
+
+
+def _sequence_softmax(ins, a):
+    """Softmax over the rows of each sequence (X [T] or [T, 1])."""
+    x = ins["X"][0]
+    lengths = _seq_lengths(ins, "sequence_softmax", x.shape[0], "X")
+    flat = x.reshape(-1).astype(np.float64)
+    out = np.empty_like(flat)
+    start = 0
+    for n in lengths:
+        seq = flat[start:start + n]
+        e = np.exp(seq - seq.max()) if n else seq
+        out[start:start + n] = e / e.sum() if n else e
+        start += n
+    return {"Out": out.reshape(x.shape).astype(x.dtype)}
+
+
+def _sequence_expand(ins, a):
+    """sequence_expand(_as) of an X without LoD: row i of X once per row of
+    Y's sequence i."""
+    x, y = ins["X"][0], ins["Y"][0]
+    lengths = _seq_lengths(ins, "sequence_expand", y.shape[0], "Y")
+    if x.shape[0] != len(lengths):
+        raise ValueError("reference: X has %d rows but Y has %d sequences" % (x.shape[0], len(lengths)))
+    return {"Out": np.repeat(x, lengths, axis=0)}
+
+
 OPS.update({"sequence_pool": _sequence_pool, "sequence_conv": _sequence_conv, "rnn": _rnn,
             "gru": _fluid_gru, "lstm": _fluid_lstm, "crf_decoding": _crf_decoding,
-            "viterbi_decode": _viterbi_decode})
+            "viterbi_decode": _viterbi_decode, "sequence_softmax": _sequence_softmax,
+            "sequence_expand": _sequence_expand, "sequence_expand_as": _sequence_expand})
 
 class Model:
     def __init__(self, program, params):

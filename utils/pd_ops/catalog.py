@@ -781,6 +781,18 @@ OPS = [
        "pools each sequence of a LoD batch (X [T, ...] packed, Lengths [N]) to one row of Out [N, ...]; "
        "an empty sequence gives pad_value; MaxIndex: the row of each maximum (MAX), else -1",
        "%y = pd.sequence_pool %x Lengths(%n) {pooltype = \"SUM\"} : (tensor<?x9xf32>, tensor<?xi64>) -> tensor<?x9xf32>"),
+    Op("sequence_softmax", ["X:float", "Lengths:index?"], ["Out:float"], [], "same:X",
+       "softmax over the rows of each sequence of a LoD batch (X [T] or [T, 1] packed, Lengths [N])",
+       "%y = pd.sequence_softmax %x Lengths(%n) : (tensor<?x1xf32>, tensor<?xi64>) -> tensor<?x1xf32>"),
+    Op("sequence_expand", ["X:num", "Y:any", "Lengths:index?"], ["Out:num"],
+       [A("ref_level", "i32", -1, min=-1)], "custom",
+       "row i of X (no LoD, [N, ...]) repeated for each row of Y's sequence i (Lengths: Y's [N] sequence "
+       "lengths): Out [T, ...] with Y's LoD",
+       "%y = pd.sequence_expand %x, %r Lengths(%n) : (tensor<?x8xf32>, tensor<?x4xf32>, tensor<?xi64>) -> tensor<?x8xf32>"),
+    Op("sequence_expand_as", ["X:num", "Y:any", "Lengths:index?"], ["Out:num"], [], "custom",
+       "row i of X ([N, ...]) repeated for each row of Y's sequence i (Lengths: Y's [N] sequence lengths): "
+       "Out [T, ...] with Y's LoD",
+       "%y = pd.sequence_expand_as %x, %r Lengths(%n) : (tensor<?x8xf32>, tensor<?x4xf32>, tensor<?xi64>) -> tensor<?x8xf32>"),
     Op("sequence_conv", ["X:float", "Filter:float", "PaddingData:float?", "Lengths:index?"], ["Out:float"],
        [A("contextLength", "i32", None, min=1), A("contextStart", "i32", 0), A("contextStride", "i32", 1, min=1),
         A("paddingTrainable", "bool", False)], "custom",

@@ -372,6 +372,22 @@ enum Slot : int64_t { Emission, Transition, Lengths, NumSlots };
 constexpr int64_t NumInts = 0, NumFloats = 0;
 } // namespace crf
 
+/// pdk_sequence_softmax: softmax over the rows of each sequence of X [T]
+/// or [T, 1] (f32), Lengths [N] int64 summing to T.
+namespace seqsoftmax {
+enum Slot : int64_t { X, Lengths, NumSlots };
+constexpr int64_t NumInts = 0, NumFloats = 0;
+} // namespace seqsoftmax
+
+/// pdk_sequence_expand: sequence_expand(_as) of an X without LoD: Out [T,
+/// ...] holds row n of X [N, ...] (ElemBytes per value) Lengths[n] times,
+/// sequence after sequence; Lengths [N] int64 sums to T.
+namespace seqexpand {
+enum Slot : int64_t { X, Lengths, NumSlots };
+enum Int : int64_t { ElemBytes, NumInts };
+constexpr int64_t NumFloats = 0;
+} // namespace seqexpand
+
 /// pdk_array_write: write_to_array. Out [M, ...] (M = max(N, I + 1) as the
 /// caller computed it) = Array [N, ...] (absent without HasArray; the X
 /// pointer stands in) with X at index I[0], zeros between; ElemBytes per

@@ -105,6 +105,55 @@ struct SequenceConvLowering : OpConversionPattern<SequenceConvOp> {
   }
 };
 
+/// sequence_softmax -> pdk_sequence_softmax, the shape of X.
+struct SequenceSoftmaxLowering : OpConversionPattern<SequenceSoftmaxOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(SequenceSoftmaxOp op, OpAdaptor a,
+                                ConversionPatternRewriter &r) const override {
+    Location loc = op.getLoc();
+    Value x = a.getX(), lengths = a.getLengths();
+    if (failed(checkSequenceOperands(op, x, lengths)))
+      return failure();
+    auto type = cast<RankedTensorType>(op.getType());
+    Value init = tensor::EmptyOp::create(r, loc, type.getShape(), type.getElementType(),
+                                         dynSizesFrom(r, loc, x, type));
+    auto k =
+        KernelCallOp::create(r, loc, type, "pdk_sequence_softmax", ValueRange{x, lengths}, init,
+                             r.getDenseI64ArrayAttr({pdk::seqsoftmax::X, pdk::seqsoftmax::Lengths}),
+                             r.getDenseI64ArrayAttr({}), r.getDenseF32ArrayAttr({}));
+    k->setAttr("pd.from", r.getStringAttr("sequence_softmax"));
+    r.replaceOp(op, k.getResult());
+    return success();
+  }
+};
+
+/// sequence_expand(_as) of an X without LoD -> pdk_sequence_expand into
+/// [rows of Y, X's row dims].
+template <typename OpTy> struct SequenceExpandLowering : OpConversionPattern<OpTy> {
+  using OpConversionPattern<OpTy>::OpConversionPattern;
+  LogicalResult matchAndRewrite(OpTy op, typename OpTy::Adaptor a,
+                                ConversionPatternRewriter &r) const override {
+    Location loc = op.getLoc();
+    Value x = a.getX(), lengths = a.getLengths();
+    if (!lengths || !cast<RankedTensorType>(lengths.getType()).getElementType().isInteger(64))
+      return op.emitOpError("needs Y's int64 sequence lengths");
+    auto type = cast<RankedTensorType>(op.getType());
+    SmallVector<Value> dyn;
+    for (int64_t d = 0; d < type.getRank(); ++d)
+      if (type.isDynamicDim(d))
+        dyn.push_back(tensor::DimOp::create(r, loc, d == 0 ? a.getY() : x, d));
+    Value init = tensor::EmptyOp::create(r, loc, type.getShape(), type.getElementType(), dyn);
+    int64_t bytes = std::max<int64_t>(1, type.getElementType().getIntOrFloatBitWidth() / 8);
+    auto k =
+        KernelCallOp::create(r, loc, type, "pdk_sequence_expand", ValueRange{x, lengths}, init,
+                             r.getDenseI64ArrayAttr({pdk::seqexpand::X, pdk::seqexpand::Lengths}),
+                             r.getDenseI64ArrayAttr({bytes}), r.getDenseF32ArrayAttr({}));
+    k->setAttr("pd.from", r.getStringAttr(op->getName().stripDialect()));
+    r.replaceOp(op, k.getResult());
+    return success();
+  }
+};
+
 /// crf_decoding -> pdk_crf_decoding (Viterbi per sequence), i64 [T, 1].
 struct CrfDecodingLowering : OpConversionPattern<CrfDecodingOp> {
   using OpConversionPattern::OpConversionPattern;
@@ -182,6 +231,7 @@ struct ViterbiDecodeLowering : OpConversionPattern<ViterbiDecodeOp> {
 } // namespace
 
 void mlir::pd::populatePdSequenceToLinalgPatterns(RewritePatternSet &p) {
-  p.add<SequencePoolLowering, SequenceConvLowering, CrfDecodingLowering, ViterbiDecodeLowering>(
-      p.getContext());
+  p.add<SequencePoolLowering, SequenceConvLowering, CrfDecodingLowering, ViterbiDecodeLowering,
+        SequenceSoftmaxLowering, SequenceExpandLowering<SequenceExpandOp>,
+        SequenceExpandLowering<SequenceExpandAsOp>>(p.getContext());
 }

@@ -560,8 +560,17 @@ LogicalResult Importer::importOp(const pdp::OpDesc &op, int index) {
                      }) > 1;
   for (const PdSlotSpec &slot : spec->inputs) {
     if (isLodSlot(slot.name)) {
-      // Not in Paddle's program: the lengths of the op's LoD input.
-      Value lengths = state.operands.empty() ? Value() : lodLengths.lookup(state.operands[0]);
+      // Not in Paddle's program: the lengths of the op's first LoD input
+      // (Y's for sequence_expand(_as), whose X has no LoD).
+      Value lengths;
+      for (Value operand : state.operands)
+        if ((lengths = lodLengths.lookup(operand)))
+          break;
+      if ((op.type() == "sequence_expand" || op.type() == "sequence_expand_as") &&
+          !state.operands.empty() && lodLengths.count(state.operands[0]))
+        return fail(loc, "op '" + op.type() + "' #" + Twine(index) +
+                             ": X is a LoD batch; expanding whole sequences is not supported "
+                             "yet (only an X whose row i goes with Y's sequence i)");
       if (lengths)
         state.addOperands(lengths);
       segments.push_back(lengths ? 1 : 0);

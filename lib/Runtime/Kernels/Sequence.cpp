@@ -272,3 +272,62 @@ extern "C" PDK_EXPORT void pdk_viterbi_decode(const int64_t *ptrs, const int64_t
     }
   }
 }
+
+extern "C" PDK_EXPORT void pdk_sequence_softmax(const int64_t *ptrs, const int64_t *ints,
+                                                const float *) {
+  const float *x = static_cast<const float *>(ptrAt(ptrs, seqsoftmax::X));
+  const int64_t *lengths = static_cast<const int64_t *>(ptrAt(ptrs, seqsoftmax::Lengths));
+  float *out = static_cast<float *>(ptrAt(ptrs, seqsoftmax::NumSlots));
+  Dims dims(ints + seqsoftmax::NumInts);
+  const int64_t *xd = dims.next(), *ld = dims.next(), *od = dims.next();
+  clearDestination(out, od, sizeof(float));
+  if (!kernelError.empty())
+    return;
+  int64_t rows = xd[0];
+  if (xd[-1] == 2 && xd[1] != 1) {
+    kernelError = "sequence_softmax: X must be [T] or [T, 1], got [" + std::to_string(rows) + ", " +
+                  std::to_string(xd[1]) + "]";
+    return;
+  }
+  if (!checkLengths("sequence_softmax", lengths, ld[0], rows))
+    return;
+  int64_t first = 0;
+  for (int64_t s = 0; s < ld[0]; first += lengths[s], ++s) {
+    const float *v = x + first;
+    float *o = out + first;
+    float top = -INFINITY;
+    for (int64_t k = 0; k < lengths[s]; ++k)
+      top = std::max(top, v[k]);
+    float sum = 0.0f;
+    for (int64_t k = 0; k < lengths[s]; ++k)
+      sum += o[k] = std::exp(v[k] - top);
+    for (int64_t k = 0; k < lengths[s]; ++k)
+      o[k] /= sum;
+  }
+}
+
+extern "C" PDK_EXPORT void pdk_sequence_expand(const int64_t *ptrs, const int64_t *ints,
+                                               const float *) {
+  const char *x = static_cast<const char *>(ptrAt(ptrs, seqexpand::X));
+  const int64_t *lengths = static_cast<const int64_t *>(ptrAt(ptrs, seqexpand::Lengths));
+  char *out = static_cast<char *>(ptrAt(ptrs, seqexpand::NumSlots));
+  Dims dims(ints + seqexpand::NumInts);
+  const int64_t *xd = dims.next(), *ld = dims.next(), *od = dims.next();
+  size_t bytes = static_cast<size_t>(ints[seqexpand::ElemBytes]);
+  clearDestination(out, od, bytes);
+  if (!kernelError.empty())
+    return;
+  if (xd[0] != ld[0]) {
+    kernelError = "sequence_expand: X has " + std::to_string(xd[0]) + " rows but Y has " +
+                  std::to_string(ld[0]) + " sequences";
+    return;
+  }
+  if (!checkLengths("sequence_expand", lengths, ld[0], od[0], "Y"))
+    return;
+  size_t row = bytes;
+  for (int64_t d = 1; d < xd[-1]; ++d)
+    row *= static_cast<size_t>(xd[d]);
+  for (int64_t s = 0; s < ld[0]; ++s)
+    for (int64_t k = 0; k < lengths[s]; ++k, out += row)
+      std::memcpy(out, x + static_cast<size_t>(s) * row, row);
+}

@@ -2479,3 +2479,30 @@ func.func @negative_tensor_array_to_tensor_axis(%a: tensor<?x2x3xf32>) {
   %t, %idx = pd.tensor_array_to_tensor %a {axis = 2 : i32} : (tensor<?x2x3xf32>) -> (tensor<2x?xf32>, tensor<?xi32>)
   return
 }
+
+// -----
+
+// Tests that sequence_expand needs Y's sequence lengths.
+func.func @negative_sequence_expand_no_lod(%x: tensor<2x8xf32>, %y: tensor<5x4xf32>) {
+  // expected-error @+1 {{needs the sequence lengths of a LoD input; Y carries no LoD}}
+  %e = pd.sequence_expand %x, %y : (tensor<2x8xf32>, tensor<5x4xf32>) -> tensor<5x8xf32>
+  return
+}
+
+// -----
+
+// Tests that X has one row per sequence of Y.
+func.func @negative_sequence_expand_as_rows(%x: tensor<3x8xf32>, %y: tensor<5x4xf32>, %n: tensor<2xi64>) {
+  // expected-error @+1 {{X has 3 rows but Y has 2 sequences}}
+  %e = pd.sequence_expand_as %x, %y Lengths(%n) : (tensor<3x8xf32>, tensor<5x4xf32>, tensor<2xi64>) -> tensor<5x8xf32>
+  return
+}
+
+// -----
+
+// Tests that only Y's one LoD level can be referenced.
+func.func @negative_sequence_expand_ref_level(%x: tensor<2x8xf32>, %y: tensor<5x4xf32>, %n: tensor<2xi64>) {
+  // expected-error @+1 {{ref_level 1 is not supported (Y has one LoD level: -1 or 0)}}
+  %e = pd.sequence_expand %x, %y Lengths(%n) {ref_level = 1 : i32} : (tensor<2x8xf32>, tensor<5x4xf32>, tensor<2xi64>) -> tensor<5x8xf32>
+  return
+}

@@ -1933,3 +1933,15 @@ func.func @tensor_array(%x: tensor<2x3xf32>, %i: tensor<1xi64>) -> (tensor<2x3xf
   %t, %idx = pd.tensor_array_to_tensor %b {axis = 1 : i32} : (tensor<?x2x3xf32>) -> (tensor<2x?xf32>, tensor<?xi32>)
   return %e, %n, %t : tensor<2x3xf32>, tensor<1xi64>, tensor<2x?xf32>
 }
+
+// Tests that the attention-step sequence ops round-trip.
+// CHECK-LABEL: func.func @sequence_attention_ops
+// CHECK: %[[E:.*]] = pd.sequence_expand %arg0, %arg1 Lengths(%arg2) : (tensor<?x8xf32>, tensor<?x4xf32>, tensor<?xi64>) -> tensor<?x8xf32>
+// CHECK: %[[A:.*]] = pd.sequence_expand_as %arg0, %arg1 Lengths(%arg2) : (tensor<?x8xf32>, tensor<?x4xf32>, tensor<?xi64>) -> tensor<?x8xf32>
+// CHECK: %[[S:.*]] = pd.sequence_softmax %arg3 Lengths(%arg2) : (tensor<?x1xf32>, tensor<?xi64>) -> tensor<?x1xf32>
+func.func @sequence_attention_ops(%x: tensor<?x8xf32>, %y: tensor<?x4xf32>, %n: tensor<?xi64>, %s: tensor<?x1xf32>) -> (tensor<?x8xf32>, tensor<?x8xf32>, tensor<?x1xf32>) {
+  %e = pd.sequence_expand %x, %y Lengths(%n) : (tensor<?x8xf32>, tensor<?x4xf32>, tensor<?xi64>) -> tensor<?x8xf32>
+  %a = pd.sequence_expand_as %x, %y Lengths(%n) : (tensor<?x8xf32>, tensor<?x4xf32>, tensor<?xi64>) -> tensor<?x8xf32>
+  %p = pd.sequence_softmax %s Lengths(%n) : (tensor<?x1xf32>, tensor<?xi64>) -> tensor<?x1xf32>
+  return %e, %a, %p : tensor<?x8xf32>, tensor<?x8xf32>, tensor<?x1xf32>
+}

@@ -5594,6 +5594,79 @@ def Pd_SequencePoolOp : Pd_Op<"sequence_pool"> {
   let assemblyFormat = "$X (`Lengths` `(` $Lengths^ `)`)? attr-dict `:` functional-type(operands, results)";
 }
 
+def Pd_SequenceSoftmaxOp : Pd_Op<"sequence_softmax"> {
+  let summary = "softmax over the rows of each sequence of a LoD batch (X [T] or [T, 1] packed, Lengths [N])";
+  let description = [{
+    Paddle operator `sequence_softmax`: softmax over the rows of each sequence of a LoD batch (X [T] or [T, 1] packed, Lengths [N]).
+
+    Input slots: X, Lengths (optional). Output slots: Out.
+
+    Example:
+
+    ```mlir
+    %y = pd.sequence_softmax %x Lengths(%n) : (tensor<?x1xf32>, tensor<?xi64>) -> tensor<?x1xf32>
+    ```
+  }];
+  let arguments = (ins
+    Pd_FloatTensor:$X,
+    Optional<Pd_IndexTensor>:$Lengths
+  );
+  let results = (outs Pd_FloatTensor:$Out);
+  let assemblyFormat = "$X (`Lengths` `(` $Lengths^ `)`)? attr-dict `:` functional-type(operands, results)";
+  let extraClassDefinition = [{
+  ::llvm::LogicalResult $cppClass::inferResultTypes(
+      ::llvm::SmallVectorImpl<::mlir::Type> &types, bool emitErrors) {
+    types.push_back(getX().getType());
+    return ::mlir::success();
+  }
+  }];
+}
+
+def Pd_SequenceExpandOp : Pd_Op<"sequence_expand"> {
+  let summary = "row i of X (no LoD, [N, ...]) repeated for each row of Y's sequence i (Lengths: Y's [N] sequence lengths): Out [T, ...] with Y's LoD";
+  let description = [{
+    Paddle operator `sequence_expand`: row i of X (no LoD, [N, ...]) repeated for each row of Y's sequence i (Lengths: Y's [N] sequence lengths): Out [T, ...] with Y's LoD.
+
+    Input slots: X, Y, Lengths (optional). Output slots: Out.
+
+    Example:
+
+    ```mlir
+    %y = pd.sequence_expand %x, %r Lengths(%n) : (tensor<?x8xf32>, tensor<?x4xf32>, tensor<?xi64>) -> tensor<?x8xf32>
+    ```
+  }];
+  let arguments = (ins
+    Pd_NumTensor:$X,
+    Pd_Tensor:$Y,
+    Optional<Pd_IndexTensor>:$Lengths,
+    DefaultValuedAttr<ConfinedAttr<Pd_I32Attr, [IntMinValue<-1>]>, "-1">:$ref_level
+  );
+  let results = (outs Pd_NumTensor:$Out);
+  let assemblyFormat = "$X `,` $Y (`Lengths` `(` $Lengths^ `)`)? attr-dict `:` functional-type(operands, results)";
+}
+
+def Pd_SequenceExpandAsOp : Pd_Op<"sequence_expand_as"> {
+  let summary = "row i of X ([N, ...]) repeated for each row of Y's sequence i (Lengths: Y's [N] sequence lengths): Out [T, ...] with Y's LoD";
+  let description = [{
+    Paddle operator `sequence_expand_as`: row i of X ([N, ...]) repeated for each row of Y's sequence i (Lengths: Y's [N] sequence lengths): Out [T, ...] with Y's LoD.
+
+    Input slots: X, Y, Lengths (optional). Output slots: Out.
+
+    Example:
+
+    ```mlir
+    %y = pd.sequence_expand_as %x, %r Lengths(%n) : (tensor<?x8xf32>, tensor<?x4xf32>, tensor<?xi64>) -> tensor<?x8xf32>
+    ```
+  }];
+  let arguments = (ins
+    Pd_NumTensor:$X,
+    Pd_Tensor:$Y,
+    Optional<Pd_IndexTensor>:$Lengths
+  );
+  let results = (outs Pd_NumTensor:$Out);
+  let assemblyFormat = "$X `,` $Y (`Lengths` `(` $Lengths^ `)`)? attr-dict `:` functional-type(operands, results)";
+}
+
 def Pd_SequenceConvOp : Pd_Op<"sequence_conv", [AttrSizedOperandSegments]> {
   let summary = "1-D convolution inside each sequence of a LoD batch: row t of Out is the rows t + contextStart ... t + contextStart + contextLength - 1 of its own sequence (zeros outside it), concatenated, times Filter";
   let description = [{

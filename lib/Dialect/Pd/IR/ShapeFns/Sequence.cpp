@@ -96,3 +96,34 @@ LogicalResult ViterbiDecodeOp::inferResultTypes(SmallVectorImpl<Type> &types, bo
   types.push_back(tensor({x.getDimSize(0), kDyn}, IntegerType::get(getContext(), 64)));
   return success();
 }
+
+/// sequence_expand / sequence_expand_as with X without LoD: row i of X for
+/// each row of Y's sequence i, so Out has Y's rows.
+static LogicalResult expandRows(Operation *op, Value x, Value y, Value lengths,
+                                SmallVectorImpl<Type> &types, bool emit) {
+  Checker c{op, emit};
+  FailureOr<int64_t> n = sequenceCount(c, y, lengths, "Y");
+  if (failed(n) || failed(c.rank(x, "X", 1, 8)))
+    return failure();
+  auto xt = rt(x);
+  if (conflict(xt.getDimSize(0), *n))
+    return c.fail("X has " + Twine(xt.getDimSize(0)) + " rows but Y has " + Twine(*n) +
+                  " sequences (row i of X is repeated for Y's sequence i)");
+  SmallVector<int64_t> out(xt.getShape());
+  out[0] = rt(y).getDimSize(0);
+  types.push_back(tensor(out, xt.getElementType()));
+  return success();
+}
+
+LogicalResult SequenceExpandOp::inferResultTypes(SmallVectorImpl<Type> &types, bool emit) {
+  if (getRefLevel() != -1 && getRefLevel() != 0) {
+    Checker c{*this, emit};
+    return c.fail("ref_level " + Twine(getRefLevel()) +
+                  " is not supported (Y has one LoD level: -1 or 0)");
+  }
+  return expandRows(*this, getX(), getY(), getLengths(), types, emit);
+}
+
+LogicalResult SequenceExpandAsOp::inferResultTypes(SmallVectorImpl<Type> &types, bool emit) {
+  return expandRows(*this, getX(), getY(), getLengths(), types, emit);
+}
