@@ -135,6 +135,8 @@ private:
   FailureOr<int> subBlock(const pdp::OpDesc &op, int index);
   Value createPd(StringRef name, ValueRange operands, ArrayRef<NamedAttribute> attrs, Location loc);
   FailureOr<Value> valueOrPlaceholder(const std::string &name, const pdp::OpDesc &op, int index);
+  LogicalResult startValues(ArrayRef<std::string> names, const pdp::OpDesc &op, int index,
+                            StringRef what, SmallVectorImpl<Value> &values);
   FailureOr<Value> lookup(const std::string &name, Location loc, const pdp::OpDesc &op, int index);
   FailureOr<Attribute> convertAttr(const pdp::OpDesc::Attr &attr, PdAttrKind kind, Location loc,
                                    const pdp::OpDesc &op);
@@ -716,6 +718,38 @@ LogicalResult Importer::importBlock(int blockIdx) {
   return success();
 }
 
+/// The type a region op gives a variable that is `was` before it and
+/// `now` after its body: dims that differ become dynamic. Null where the
+/// dtype or rank differs.
+static Type joinCarried(Type was, Type now) {
+  auto a = cast<RankedTensorType>(was), b = cast<RankedTensorType>(now);
+  if (a.getElementType() != b.getElementType() || a.getRank() != b.getRank())
+    return nullptr;
+  SmallVector<int64_t> dims;
+  for (auto [x, y] : llvm::zip(a.getShape(), b.getShape()))
+    dims.push_back(x == y ? x : ShapedType::kDynamic);
+  return RankedTensorType::get(dims, a.getElementType());
+}
+
+/// The values a while or conditional_block starts its variables `names`
+/// from: each one's value, or an empty placeholder; LoD values are refused
+/// (`what` names the kind of op in the error).
+LogicalResult Importer::startValues(ArrayRef<std::string> names, const pdp::OpDesc &op, int index,
+                                    StringRef what, SmallVectorImpl<Value> &values) {
+  for (const std::string &name : names) {
+    auto v = valueOrPlaceholder(name, op, index);
+    if (failed(v))
+      return failure();
+    if (lodLengths.count(*v))
+      return fail(opLoc(op, index), "op '" + op.type() + "' #" + Twine(index) + " of block " +
+                                        Twine(currentBlock) + ": '" + name +
+                                        "' is a LoD (sequence) variable, which " + what +
+                                        " do not support yet");
+    values.push_back(*v);
+  }
+  return success();
+}
+
 /// Forgets what the importer recorded about the values of `op` and its
 /// nested ops (before erasing it).
 static void forgetValues(Operation *op, llvm::DenseSet<Value> &dataSized,
@@ -776,17 +810,9 @@ LogicalResult Importer::importWhile(const pdp::OpDesc &op, int index) {
     return bad("its body never writes the condition '" + condName +
                "' (it is not among the op's Out variables), so the loop would not end");
   SmallVector<Value> inits;
-  SmallVector<Type> types;
-  for (const std::string &name : names) {
-    auto v = valueOrPlaceholder(name, op, index);
-    if (failed(v))
-      return failure();
-    if (lodLengths.count(*v))
-      return bad("carries the LoD (sequence) variable '" + name +
-                 "', which loops do not support yet");
-    inits.push_back(*v);
-    types.push_back(v->getType());
-  }
+  if (failed(startValues(names, op, index, "loops", inits)))
+    return failure();
+  SmallVector<Type> types(ValueRange(inits).getTypes());
   auto condType = cast<RankedTensorType>(types[0]);
   if (!condType.getElementType().isInteger(1) || !condType.hasStaticShape() ||
       condType.getNumElements() != 1)
@@ -815,19 +841,16 @@ LogicalResult Importer::importWhile(const pdp::OpDesc &op, int index) {
     YieldOp::create(b, loc, next);
     bool widened = false;
     for (auto [i, v] : llvm::enumerate(next)) {
-      auto was = cast<RankedTensorType>(types[i]), now = cast<RankedTensorType>(v.getType());
-      if (was.getElementType() != now.getElementType() || was.getRank() != now.getRank()) {
+      Type joined = joinCarried(types[i], v.getType());
+      if (!joined) {
         forgetValues(loop, dataSized, lodLengths);
         loop.erase();
-        return bad("the body changes '" + names[i] + "' from " + llvm::formatv("{0}", was).str() +
-                   " to " + llvm::formatv("{0}", now).str() +
+        return bad("the body changes '" + names[i] + "' from " +
+                   llvm::formatv("{0}", types[i]).str() + " to " +
+                   llvm::formatv("{0}", v.getType()).str() +
                    " (a carried variable keeps its dtype and rank)");
       }
-      SmallVector<int64_t> dims;
-      for (auto [x, y] : llvm::zip(was.getShape(), now.getShape()))
-        dims.push_back(x == y ? x : ShapedType::kDynamic);
-      auto joined = RankedTensorType::get(dims, was.getElementType());
-      widened |= joined != was;
+      widened |= joined != types[i];
       types[i] = joined;
     }
     env = outerEnv;
@@ -948,17 +971,9 @@ LogicalResult Importer::importConditionalBlock(const pdp::OpDesc &op, int index)
       if (!llvm::is_contained(names, name))
         names.push_back(name);
   SmallVector<Value> defaults;
-  SmallVector<Type> types;
-  for (const std::string &name : names) {
-    auto v = valueOrPlaceholder(name, op, index);
-    if (failed(v))
-      return failure();
-    if (lodLengths.count(*v))
-      return bad("writes the LoD (sequence) variable '" + name +
-                 "', which conditional blocks do not support yet");
-    defaults.push_back(*v);
-    types.push_back(v->getType());
-  }
+  if (failed(startValues(names, op, index, "conditional blocks", defaults)))
+    return failure();
+  SmallVector<Type> types(ValueRange(defaults).getTypes());
   auto cb = ConditionalBlockOp::create(b, loc, types, conds, defaults, scalar);
   llvm::StringMap<Value> outerEnv = env;
   OpBuilder::InsertionGuard guard(b);
@@ -971,14 +986,12 @@ LogicalResult Importer::importConditionalBlock(const pdp::OpDesc &op, int index)
   YieldOp::create(b, loc, next);
   env = outerEnv;
   for (auto [i, v] : llvm::enumerate(next)) {
-    auto was = cast<RankedTensorType>(types[i]), now = cast<RankedTensorType>(v.getType());
-    if (was.getElementType() != now.getElementType() || was.getRank() != now.getRank())
-      return bad("the body writes '" + names[i] + "' as " + llvm::formatv("{0}", now).str() +
-                 ", which does not fit its value from before, " + llvm::formatv("{0}", was).str());
-    SmallVector<int64_t> dims;
-    for (auto [x, y] : llvm::zip(was.getShape(), now.getShape()))
-      dims.push_back(x == y ? x : ShapedType::kDynamic);
-    cb.getResult(i).setType(RankedTensorType::get(dims, was.getElementType()));
+    Type joined = joinCarried(types[i], v.getType());
+    if (!joined)
+      return bad(
+          "the body writes '" + names[i] + "' as " + llvm::formatv("{0}", v.getType()).str() +
+          ", which does not fit its value from before, " + llvm::formatv("{0}", types[i]).str());
+    cb.getResult(i).setType(joined);
     env[names[i]] = cb.getResult(i);
   }
   return success();
