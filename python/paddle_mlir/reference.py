@@ -2101,7 +2101,8 @@ def _sequence_expand(ins, a):
 OPS.update({"sequence_pool": _sequence_pool, "sequence_conv": _sequence_conv, "rnn": _rnn,
             "gru": _fluid_gru, "lstm": _fluid_lstm, "crf_decoding": _crf_decoding,
             "viterbi_decode": _viterbi_decode, "sequence_softmax": _sequence_softmax,
-            "sequence_expand": _sequence_expand, "sequence_expand_as": _sequence_expand})
+            "sequence_expand": _sequence_expand, "sequence_expand_as": _sequence_expand,
+            "is_empty": lambda ins, a: {"Out": np.array([np.asarray(ins["X"][0]).size == 0])}})
 
 class Model:
     def __init__(self, program, params):

@@ -345,3 +345,37 @@ def test_reference_while_ops():
     assert inc.dtype == np.int64 and inc.tolist() == [6]
     am = ops["arg_max"]({"X": [np.array([[1.0, 3.0, 2.0]], np.float32)]}, {"axis": 1, "dtype": -1})["Out"]
     assert am.dtype == np.int64 and am.tolist() == [1]
+
+
+def test_is_empty_ends_loop(tmp_path):
+    # RARE's decoder ends its loop when a step gives no rows: the condition
+    # is less_than(i, n) AND NOT is_empty(ids). Here ids are the rows of a
+    # fed tensor: with 0 rows the loop stops after its first iteration.
+    b = ProgramBuilder()
+    x = b.feed("x", [2, 3])
+    rows = b.feed("rows", [-1, 1], "int64")
+    i = fill(b, "i", [1], "int64", 0)
+    n = fill(b, "n", [1], "int64", 4)
+    cond = less_than(b, i, n)
+    with b.while_loop(cond):
+        b.assign(b.scale(x, 2.0), x)
+        b.increment(i, out=i)
+        empty = b.tmp("is_empty", [1], "bool")
+        b.op("is_empty", {"X": [rows]}, {"Out": [empty]})
+        more = b.logical_not(empty)
+        b.op("logical_and", {"X": [less_than(b, i, n)], "Y": [more]}, {"Out": [cond]})
+    b.fetch(x)
+    b.fetch(i)
+    x_v = np.ones((2, 3), np.float32)
+    model = str(tmp_path / "m")
+    b.save(model)
+    from test_random_unique_fpn import round_trips
+    round_trips(model, tmp_path)
+    compiled = paddle_mlir.compile(model)
+    ref = reference.load(model)
+    for k, steps in ((0, 1), (3, 4)):
+        r = np.zeros((k, 1), np.int64)
+        want = [x_v * 2.0 ** steps, np.array([steps], np.int64)]
+        got = compiled(x_v, r)
+        out = list(ref.run(dict(zip(ref.input_names, [x_v, r]))).values())
+        check_all(got, out, want)

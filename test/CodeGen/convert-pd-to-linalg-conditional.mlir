@@ -53,3 +53,16 @@ func.func @select_input(%f: tensor<2x3xf32>, %t: tensor<2x3xf32>, %m: tensor<1xi
   %y = pd.select_input [%f, %t], %m : (tensor<2x3xf32>, tensor<2x3xf32>, tensor<1xi32>) -> tensor<2x3xf32>
   return %y : tensor<2x3xf32>
 }
+
+// -----
+
+// Tests that is_empty compares the product of X's dims with zero.
+// CHECK-LABEL: func.func @is_empty
+// CHECK: %[[D:.*]] = tensor.dim %arg0, %{{.*}} : tensor<?x1xi64>
+// CHECK: %[[N:.*]] = arith.muli %{{.*}}, %[[D]] : index
+// CHECK: %[[Z:.*]] = arith.cmpi eq, %{{.*}}, %{{.*}} : index
+// CHECK: tensor.from_elements %[[Z]] : tensor<1xi1>
+func.func @is_empty(%x: tensor<?x1xi64>) -> tensor<1xi1> {
+  %e = pd.is_empty %x : (tensor<?x1xi64>) -> tensor<1xi1>
+  return %e : tensor<1xi1>
+}

@@ -657,6 +657,9 @@ OPS = [
        "the elements of tensor array X stacked at axis (use_stack) or concatenated along it; OutIndex "
        "(int32) holds each element's size along axis",
        "%y, %idx = pd.tensor_array_to_tensor %a {axis = 1 : i32} : (tensor<?x2x3xf32>) -> (tensor<2x?xf32>, tensor<?xi32>)"),
+    Op("is_empty", ["X:any"], ["Out:bool"], [], "custom",
+       "whether X has no elements, bool [1] (ends greedy decoding loops)",
+       "%e = pd.is_empty %x : (tensor<?x1xi64>) -> tensor<1xi1>"),
     Op("select_input", ["X:any*", "Mask:index"], ["Out:any"], [], "custom",
        "X[Mask]: the value of the branch that ran (Paddle's cond: conditional_block pairs)",
        "%y = pd.select_input [%f, %t], %m : (tensor<2x3xf32>, tensor<2x3xf32>, tensor<1xi32>) -> tensor<2x3xf32>"),

@@ -223,6 +223,23 @@ struct LodArrayLengthLowering : OpConversionPattern<LodArrayLengthOp> {
   }
 };
 
+/// is_empty: whether the product of X's dims is zero.
+struct IsEmptyLowering : OpConversionPattern<IsEmptyOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(IsEmptyOp op, OpAdaptor a,
+                                ConversionPatternRewriter &r) const override {
+    Location loc = op.getLoc();
+    auto type = cast<RankedTensorType>(a.getX().getType());
+    Value n = lowering::idx(r, loc, 1);
+    for (int64_t d = 0; d < type.getRank(); ++d)
+      n = arith::MulIOp::create(r, loc, n, tensor::DimOp::create(r, loc, a.getX(), d));
+    Value none =
+        arith::CmpIOp::create(r, loc, arith::CmpIPredicate::eq, n, lowering::idx(r, loc, 0));
+    r.replaceOpWithNewOp<tensor::FromElementsOp>(op, op.getType(), ValueRange{none});
+    return success();
+  }
+};
+
 /// Stacking moves the array's leading dim to `axis`; concatenating then
 /// merges it with the element dim there (element k's row j lands at
 /// k * size + j).
@@ -275,5 +292,5 @@ struct TensorArrayToTensorLowering : OpConversionPattern<TensorArrayToTensorOp> 
 void mlir::pd::populatePdControlFlowToScfPatterns(RewritePatternSet &patterns) {
   patterns.add<WhileToScf, YieldToScf, ConditionalBlockToScf, SelectInputToSelects,
                WriteToArrayLowering, ReadFromArrayLowering, LodArrayLengthLowering,
-               TensorArrayToTensorLowering>(patterns.getContext());
+               TensorArrayToTensorLowering, IsEmptyLowering>(patterns.getContext());
 }

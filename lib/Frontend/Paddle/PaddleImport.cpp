@@ -535,8 +535,8 @@ static StringRef unsupportedKind(StringRef type) {
   if (llvm::is_contained(
           {"gru_unit", "lstm_unit", "lstmp", "dynamic_gru", "dynamic_lstm", "cudnn_lstm"}, type))
     return "a recurrent op";
-  if (llvm::is_contained({"is_empty", "array_to_lod_tensor", "lod_tensor_to_array",
-                          "lod_rank_table", "max_sequence_len", "shrink_rnn_memory"},
+  if (llvm::is_contained({"array_to_lod_tensor", "lod_tensor_to_array", "lod_rank_table",
+                          "max_sequence_len", "shrink_rnn_memory"},
                          type))
     return "a control-flow op (LoD tensor arrays)";
   if (type == "nonzero")

@@ -1945,3 +1945,11 @@ func.func @sequence_attention_ops(%x: tensor<?x8xf32>, %y: tensor<?x4xf32>, %n: 
   %p = pd.sequence_softmax %s Lengths(%n) : (tensor<?x1xf32>, tensor<?xi64>) -> tensor<?x1xf32>
   return %e, %a, %p : tensor<?x8xf32>, tensor<?x8xf32>, tensor<?x1xf32>
 }
+
+// Tests that pd.is_empty round-trips.
+// CHECK-LABEL: func.func @is_empty
+// CHECK: %[[E:.*]] = pd.is_empty %arg0 : (tensor<?x1xi64>) -> tensor<1xi1>
+func.func @is_empty(%x: tensor<?x1xi64>) -> tensor<1xi1> {
+  %e = pd.is_empty %x : (tensor<?x1xi64>) -> tensor<1xi1>
+  return %e : tensor<1xi1>
+}

@@ -4742,6 +4742,26 @@ def Pd_TensorArrayToTensorOp : Pd_Op<"tensor_array_to_tensor"> {
   let assemblyFormat = "$X attr-dict `:` functional-type(operands, results)";
 }
 
+def Pd_IsEmptyOp : Pd_Op<"is_empty"> {
+  let summary = "whether X has no elements, bool [1] (ends greedy decoding loops)";
+  let description = [{
+    Paddle operator `is_empty`: whether X has no elements, bool [1] (ends greedy decoding loops).
+
+    Input slots: X. Output slots: Out.
+
+    Example:
+
+    ```mlir
+    %e = pd.is_empty %x : (tensor<?x1xi64>) -> tensor<1xi1>
+    ```
+  }];
+  let arguments = (ins
+    Pd_Tensor:$X
+  );
+  let results = (outs Pd_BoolTensor:$Out);
+  let assemblyFormat = "$X attr-dict `:` functional-type(operands, results)";
+}
+
 def Pd_SelectInputOp : Pd_Op<"select_input"> {
   let summary = "X[Mask]: the value of the branch that ran (Paddle's cond: conditional_block pairs)";
   let description = [{

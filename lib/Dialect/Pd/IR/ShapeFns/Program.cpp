@@ -261,3 +261,8 @@ LogicalResult TensorArrayToTensorOp::inferResultTypes(SmallVectorImpl<Type> &typ
   types.push_back(tensor({n}, IntegerType::get(getContext(), 32)));
   return success();
 }
+
+LogicalResult IsEmptyOp::inferResultTypes(SmallVectorImpl<Type> &types, bool) {
+  types.push_back(tensor({1}, IntegerType::get(getContext(), 1)));
+  return success();
+}
