@@ -138,3 +138,19 @@ def test_sequence_expand_of_lod_x_refused(tmp_path):
     p = subprocess.run([tool("paddle-translate"), "--import-paddle", model], capture_output=True, text=True)
     assert 0 < p.returncode < 128, p.stderr
     assert "sequence_expand" in p.stderr and "X is a LoD batch" in p.stderr, p.stderr
+
+
+def test_sequence_softmax_wide_rows_at_run_time(tmp_path):
+    # sequence_softmax normalizes one value per row: X [T, 2] is refused by
+    # the kernel with one error.
+    b = ProgramBuilder()
+    xv = b.feed("x", [-1, 2], lod_level=1)
+    out = b.tmp("p", [-1, 2])
+    b.op("sequence_softmax", {"X": [xv]}, {"Out": [out]})
+    b.fetch(out)
+    model = str(tmp_path / "m")
+    b.save(model)
+    m = paddle_mlir.compile(model)
+    with pytest.raises(Exception) as err:
+        m(np.zeros((3, 2), np.float32), np.array([1, 2], np.int64))
+    assert "sequence_softmax" in str(err.value) and "[T] or [T, 1]" in str(err.value)

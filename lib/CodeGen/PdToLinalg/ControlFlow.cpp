@@ -34,13 +34,6 @@ SmallVector<Value> castAll(OpBuilder &b, Location loc, ValueRange values, TypeRa
   return out;
 }
 
-/// The one element of a one-element tensor.
-Value onlyElement(OpBuilder &b, Location loc, Value t) {
-  auto type = cast<RankedTensorType>(t.getType());
-  SmallVector<Value> zeros(type.getRank(), arith::ConstantIndexOp::create(b, loc, 0));
-  return tensor::ExtractOp::create(b, loc, t, zeros);
-}
-
 struct WhileToScf : OpConversionPattern<WhileOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult matchAndRewrite(WhileOp op, OpAdaptor adaptor,
@@ -50,7 +43,7 @@ struct WhileToScf : OpConversionPattern<WhileOp> {
     auto loop = scf::WhileOp::create(r, loc, types, castAll(r, loc, adaptor.getInits(), types));
     SmallVector<Location> locs(types.size(), loc);
     Block *before = r.createBlock(&loop.getBefore(), {}, types, locs);
-    Value flag = onlyElement(r, loc, before->getArgument(0));
+    Value flag = lowering::extractScalar(r, loc, before->getArgument(0));
     scf::ConditionOp::create(r, loc, flag, before->getArguments());
     r.inlineRegionBefore(op.getBody(), loop.getAfter(), loop.getAfter().end());
     r.replaceOp(op, loop.getResults());
@@ -75,17 +68,14 @@ struct ConditionalBlockToScf : OpConversionPattern<ConditionalBlockOp> {
     Location loc = op.getLoc();
     Value flag;
     if (op.getIsScalarCondition()) {
-      flag = onlyElement(r, loc, adaptor.getConds()[0]);
+      flag = lowering::extractScalar(r, loc, adaptor.getConds()[0]);
     } else {
       // Runs when every condition tensor has an element.
       flag = arith::ConstantIntOp::create(r, loc, 1, 1);
       for (Value c : adaptor.getConds()) {
-        auto type = cast<RankedTensorType>(c.getType());
-        Value n = arith::ConstantIndexOp::create(r, loc, 1);
-        for (int64_t i = 0; i < type.getRank(); ++i)
-          n = arith::MulIOp::create(r, loc, n, tensor::DimOp::create(r, loc, c, i));
-        Value some = arith::CmpIOp::create(r, loc, arith::CmpIPredicate::ne, n,
-                                           arith::ConstantIndexOp::create(r, loc, 0));
+        Value some =
+            arith::CmpIOp::create(r, loc, arith::CmpIPredicate::ne,
+                                  lowering::elementCount(r, loc, c), lowering::idx(r, loc, 0));
         flag = arith::AndIOp::create(r, loc, flag, some);
       }
     }
@@ -112,7 +102,7 @@ struct SelectInputToSelects : OpConversionPattern<SelectInputOp> {
     SmallVector<Value> xs;
     for (Value x : adaptor.getX())
       xs.push_back(castAll(r, loc, x, type).front());
-    Value mask = onlyElement(r, loc, adaptor.getMask());
+    Value mask = lowering::extractScalar(r, loc, adaptor.getMask());
     Value out = xs.back();
     for (int64_t i = static_cast<int64_t>(xs.size()) - 2; i >= 0; --i) {
       Value k = arith::ConstantIntOp::create(r, loc, mask.getType(), i);
@@ -123,11 +113,6 @@ struct SelectInputToSelects : OpConversionPattern<SelectInputOp> {
     return success();
   }
 };
-
-/// Bytes of one value of element type `t` (i1 is stored as a byte).
-int64_t valueBytes(Type t) {
-  return std::max<int64_t>(1, static_cast<int64_t>(t.getIntOrFloatBitWidth()) / 8);
-}
 
 bool isI32(Value index) {
   return cast<RankedTensorType>(index.getType()).getElementType().isInteger(32);
@@ -144,7 +129,8 @@ struct WriteToArrayLowering : OpConversionPattern<WriteToArrayOp> {
     Location loc = op.getLoc();
     Value x = a.getX(), array = a.getArray();
     auto type = cast<RankedTensorType>(op.getType());
-    Value i = arith::IndexCastOp::create(r, loc, r.getIndexType(), onlyElement(r, loc, a.getI()));
+    Value i = arith::IndexCastOp::create(r, loc, r.getIndexType(),
+                                         lowering::extractScalar(r, loc, a.getI()));
     // At least one row: a negative index is the kernel's error to report.
     Value rows =
         arith::MaxSIOp::create(r, loc, arith::AddIOp::create(r, loc, i, lowering::idx(r, loc, 1)),
@@ -173,7 +159,7 @@ struct WriteToArrayLowering : OpConversionPattern<WriteToArrayOp> {
     }
     Value init = tensor::EmptyOp::create(r, loc, type.getShape(), type.getElementType(), dyn);
     SmallVector<int64_t> ints(aw::NumInts);
-    ints[aw::ElemBytes] = valueBytes(type.getElementType());
+    ints[aw::ElemBytes] = lowering::valueBytes(type.getElementType());
     ints[aw::IndexIs32] = isI32(a.getI());
     ints[aw::HasArray] = array != nullptr;
     auto k = KernelCallOp::create(r, loc, type, "pdk_array_write",
@@ -200,7 +186,7 @@ struct ReadFromArrayLowering : OpConversionPattern<ReadFromArrayOp> {
         dyn.push_back(tensor::DimOp::create(r, loc, array, d + 1));
     Value init = tensor::EmptyOp::create(r, loc, type.getShape(), type.getElementType(), dyn);
     SmallVector<int64_t> ints(ar::NumInts);
-    ints[ar::ElemBytes] = valueBytes(type.getElementType());
+    ints[ar::ElemBytes] = lowering::valueBytes(type.getElementType());
     ints[ar::IndexIs32] = isI32(a.getI());
     auto k = KernelCallOp::create(r, loc, type, "pdk_array_read", ValueRange{array, a.getI()}, init,
                                   r.getDenseI64ArrayAttr({ar::Array, ar::I}),
@@ -229,12 +215,9 @@ struct IsEmptyLowering : OpConversionPattern<IsEmptyOp> {
   LogicalResult matchAndRewrite(IsEmptyOp op, OpAdaptor a,
                                 ConversionPatternRewriter &r) const override {
     Location loc = op.getLoc();
-    auto type = cast<RankedTensorType>(a.getX().getType());
-    Value n = lowering::idx(r, loc, 1);
-    for (int64_t d = 0; d < type.getRank(); ++d)
-      n = arith::MulIOp::create(r, loc, n, tensor::DimOp::create(r, loc, a.getX(), d));
     Value none =
-        arith::CmpIOp::create(r, loc, arith::CmpIPredicate::eq, n, lowering::idx(r, loc, 0));
+        arith::CmpIOp::create(r, loc, arith::CmpIPredicate::eq,
+                              lowering::elementCount(r, loc, a.getX()), lowering::idx(r, loc, 0));
     r.replaceOpWithNewOp<tensor::FromElementsOp>(op, op.getType(), ValueRange{none});
     return success();
   }

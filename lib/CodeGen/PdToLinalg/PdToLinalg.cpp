@@ -73,7 +73,11 @@ struct ConvertPdToLinalgPass : impl::ConvertPdToLinalgPassBase<ConvertPdToLinalg
       config.legalizableOps = &legalizable;
       RewritePatternSet again(ctx);
       populate(again);
-      (void)applyAnalysisConversion(getOperation(), target, std::move(again), config);
+      {
+        // The patterns' own errors were reported by the first attempt.
+        ScopedDiagnosticHandler quiet(ctx, [](Diagnostic &) { return success(); });
+        (void)applyAnalysisConversion(getOperation(), target, std::move(again), config);
+      }
       bool named = false;
       getOperation().walk([&](Operation *op) {
         if (op->getDialect() && isa<PdDialect>(op->getDialect()) && !isa<KernelCallOp>(op) &&

@@ -329,10 +329,8 @@ struct SizeLowering : OpConversionPattern<SizeOp> {
   LogicalResult matchAndRewrite(SizeOp op, OpAdaptor a,
                                 ConversionPatternRewriter &r) const override {
     Location loc = op.getLoc();
-    Value n = arith::ConstantIndexOp::create(r, loc, 1);
-    for (OpFoldResult d : tensor::getMixedSizes(r, loc, a.getInput()))
-      n = arith::MulIOp::create(r, loc, n, getValueOrCreateConstantIndexOp(r, loc, d));
-    Value v = arith::IndexCastOp::create(r, loc, r.getI64Type(), n);
+    Value v =
+        arith::IndexCastOp::create(r, loc, r.getI64Type(), elementCount(r, loc, a.getInput()));
     r.replaceOpWithNewOp<tensor::FromElementsOp>(op, op.getType(), ValueRange{v});
     return success();
   }

@@ -143,7 +143,7 @@ template <typename OpTy> struct SequenceExpandLowering : OpConversionPattern<OpT
       if (type.isDynamicDim(d))
         dyn.push_back(tensor::DimOp::create(r, loc, d == 0 ? a.getY() : x, d));
     Value init = tensor::EmptyOp::create(r, loc, type.getShape(), type.getElementType(), dyn);
-    int64_t bytes = std::max<int64_t>(1, type.getElementType().getIntOrFloatBitWidth() / 8);
+    int64_t bytes = valueBytes(type.getElementType());
     auto k =
         KernelCallOp::create(r, loc, type, "pdk_sequence_expand", ValueRange{x, lengths}, init,
                              r.getDenseI64ArrayAttr({pdk::seqexpand::X, pdk::seqexpand::Lengths}),

@@ -3,6 +3,7 @@
 #include "Utils.h"
 #include "PaddleMLIR/Dialect/Pd/IR/PdOps.h"
 
+#include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Utils/StructuredOpsUtils.h"
@@ -86,6 +87,17 @@ Value extractScalar(OpBuilder &b, Location loc, Value t) {
   auto type = cast<RankedTensorType>(t.getType());
   SmallVector<Value> zeros(type.getRank(), arith::ConstantIndexOp::create(b, loc, 0));
   return tensor::ExtractOp::create(b, loc, t, zeros);
+}
+
+Value elementCount(OpBuilder &b, Location loc, Value t) {
+  Value n = arith::ConstantIndexOp::create(b, loc, 1);
+  for (OpFoldResult d : tensor::getMixedSizes(b, loc, t))
+    n = arith::MulIOp::create(b, loc, n, getValueOrCreateConstantIndexOp(b, loc, d));
+  return n;
+}
+
+int64_t valueBytes(Type t) {
+  return std::max<int64_t>(1, static_cast<int64_t>(t.getIntOrFloatBitWidth()) / 8);
 }
 
 SmallVector<Value> indexElements(OpBuilder &b, Location loc, Value t) {
@@ -360,11 +372,13 @@ Value selectionWords(OpBuilder &r, Location loc, Value sel, Value base, RankedTe
 
 LogicalResult checkSequenceOperands(Operation *op, ValueRange data, Value lengths) {
   auto elem = [](Value v) { return cast<RankedTensorType>(v.getType()).getElementType(); };
-  if (lengths && elem(lengths).isInteger(64) &&
-      llvm::all_of(data, [&](Value v) { return elem(v).isF32(); }))
+  if (!lengths)
+    return op->emitOpError("needs the sequence lengths of a LoD input; its input carries no LoD "
+                           "(its rows are not sequences of a LoD feed)");
+  if (elem(lengths).isInteger(64) && llvm::all_of(data, [&](Value v) { return elem(v).isF32(); }))
     return success();
   return op->emitOpError("is computed in fp32 with int64 sequence lengths, got ")
-         << data.front().getType() << " and " << (lengths ? lengths.getType() : Type());
+         << data.front().getType() << " and " << lengths.getType();
 }
 
 void replaceWithDeclaredTypes(ConversionPatternRewriter &r, Operation *op,

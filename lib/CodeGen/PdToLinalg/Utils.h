@@ -24,6 +24,12 @@ Value convertScalar(OpBuilder &b, Location loc, Value v, Type to);
 /// The single element of a one-element tensor (any rank).
 Value extractScalar(OpBuilder &b, Location loc, Value t);
 
+/// The number of elements of tensor `t` (the product of its dims), index.
+Value elementCount(OpBuilder &b, Location loc, Value t);
+
+/// Bytes of one value of element type `t` in memory (i1 takes a byte).
+int64_t valueBytes(Type t);
+
 /// The elements of a 1-D integer tensor of static length as index values
 /// (empty when the length is not static).
 SmallVector<Value> indexElements(OpBuilder &b, Location loc, Value t);

@@ -813,11 +813,9 @@ LogicalResult Importer::importWhile(const pdp::OpDesc &op, int index) {
   if (failed(startValues(names, op, index, "loops", inits)))
     return failure();
   SmallVector<Type> types(ValueRange(inits).getTypes());
-  auto condType = cast<RankedTensorType>(types[0]);
-  if (!condType.getElementType().isInteger(1) || !condType.hasStaticShape() ||
-      condType.getNumElements() != 1)
+  if (!isOneBool(types[0]))
     return bad("the condition '" + condName + "' must be a bool tensor of one element, got " +
-               llvm::formatv("{0}", condType).str());
+               llvm::formatv("{0}", types[0]).str());
 
   llvm::StringMap<Value> outerEnv = env;
   OpBuilder::InsertPoint after = b.saveInsertionPoint();
@@ -958,12 +956,10 @@ LogicalResult Importer::importConditionalBlock(const pdp::OpDesc &op, int index)
     conds.push_back(*v);
   }
   if (scalar) {
-    auto t = cast<RankedTensorType>(conds[0].getType());
-    if (conds.size() != 1 || !t.getElementType().isInteger(1) || !t.hasStaticShape() ||
-        t.getNumElements() != 1)
+    if (conds.size() != 1 || !isOneBool(conds[0].getType()))
       return bad("with is_scalar_condition its condition '" + condSlot->arguments(0) +
                  "' must be one bool tensor of one element, got " + Twine(conds.size()) +
-                 " of type " + llvm::formatv("{0}", t).str());
+                 " of type " + llvm::formatv("{0}", conds[0].getType()).str());
   }
   SmallVector<std::string> names;
   if (const pdp::OpDesc::Var *out = findSlot(op.outputs(), "Out"))

@@ -29,7 +29,27 @@ static bool fits(Type value, Type carried) {
   return true;
 }
 
-YieldOp WhileOp::getYield() { return dyn_cast<YieldOp>(getBodyBlock().getTerminator()); }
+/// The body of region op `op` ends with a pd.yield of one value per result,
+/// each fitting its result type (`what` / `typeWhat` name them in errors).
+static LogicalResult verifyYield(Operation *op, Block &body, StringRef what, StringRef typeWhat) {
+  auto yield = dyn_cast_or_null<YieldOp>(body.empty() ? nullptr : &body.back());
+  if (!yield)
+    return op->emitOpError("body must end with pd.yield");
+  if (yield.getValues().size() != op->getNumResults())
+    return yield.emitOpError("must yield one value per ")
+           << what << " (" << op->getNumResults() << "), got " << yield.getValues().size();
+  for (auto [i, v, type] : llvm::enumerate(yield.getValues(), op->getResultTypes()))
+    if (!fits(v.getType(), type))
+      return yield.emitOpError("value #")
+             << i << " of type " << v.getType() << " does not fit the " << typeWhat << " " << type;
+  return success();
+}
+
+bool mlir::pd::isOneBool(Type t) {
+  auto type = dyn_cast<RankedTensorType>(t);
+  return type && type.getElementType().isInteger(1) && type.hasStaticShape() &&
+         type.getNumElements() == 1;
+}
 
 LogicalResult WhileOp::verify() {
   if (getInits().empty())
@@ -41,11 +61,10 @@ LogicalResult WhileOp::verify() {
     if (!fits(init.getType(), type))
       return emitOpError("carried value #")
              << i << " of type " << init.getType() << " does not fit its result type " << type;
-  auto cond = cast<RankedTensorType>(getResultTypes()[0]);
-  if (!cond.getElementType().isInteger(1) || !cond.hasStaticShape() || cond.getNumElements() != 1)
+  if (!isOneBool(getResultTypes()[0]))
     return emitOpError("condition (the first carried value) must be a boolean tensor of one "
                        "element, got ")
-           << cond;
+           << getResultTypes()[0];
   return success();
 }
 
@@ -53,17 +72,7 @@ LogicalResult WhileOp::verifyRegions() {
   Block &body = getBodyBlock();
   if (body.getArgumentTypes() != getResultTypes())
     return emitOpError("body arguments must have the result types");
-  auto yield = dyn_cast_or_null<YieldOp>(body.empty() ? nullptr : &body.back());
-  if (!yield)
-    return emitOpError("body must end with pd.yield");
-  if (yield.getValues().size() != getNumResults())
-    return yield.emitOpError("must yield one value per carried value (")
-           << getNumResults() << "), got " << yield.getValues().size();
-  for (auto [i, v, type] : llvm::enumerate(yield.getValues(), getResultTypes()))
-    if (!fits(v.getType(), type))
-      return yield.emitOpError("value #")
-             << i << " of type " << v.getType() << " does not fit the carried type " << type;
-  return success();
+  return verifyYield(*this, body, "carried value", "carried type");
 }
 
 void ConditionalBlockOp::build(OpBuilder &b, OperationState &state, TypeRange types,
@@ -78,18 +87,14 @@ void ConditionalBlockOp::build(OpBuilder &b, OperationState &state, TypeRange ty
   state.addRegion()->push_back(new Block());
 }
 
-YieldOp ConditionalBlockOp::getYield() { return dyn_cast<YieldOp>(getBodyBlock().getTerminator()); }
-
 LogicalResult ConditionalBlockOp::verify() {
   if (getConds().empty())
     return emitOpError("needs a condition");
   if (getIsScalarCondition()) {
-    auto cond = cast<RankedTensorType>(getConds()[0].getType());
-    if (getConds().size() != 1 || !cond.getElementType().isInteger(1) || !cond.hasStaticShape() ||
-        cond.getNumElements() != 1)
+    if (getConds().size() != 1 || !isOneBool(getConds()[0].getType()))
       return emitOpError("with is_scalar_condition needs one boolean tensor of one element as "
                          "its condition, got ")
-             << getConds().size() << " of type " << cond;
+             << getConds().size() << " of type " << getConds()[0].getType();
   }
   if (getDefaults().size() != getNumResults())
     return emitOpError("has ") << getDefaults().size() << " defaults but " << getNumResults()
@@ -105,15 +110,5 @@ LogicalResult ConditionalBlockOp::verifyRegions() {
   Block &body = getBodyBlock();
   if (body.getNumArguments() != 0)
     return emitOpError("body takes no arguments");
-  auto yield = dyn_cast_or_null<YieldOp>(body.empty() ? nullptr : &body.back());
-  if (!yield)
-    return emitOpError("body must end with pd.yield");
-  if (yield.getValues().size() != getNumResults())
-    return yield.emitOpError("must yield one value per result (")
-           << getNumResults() << "), got " << yield.getValues().size();
-  for (auto [i, v, type] : llvm::enumerate(yield.getValues(), getResultTypes()))
-    if (!fits(v.getType(), type))
-      return yield.emitOpError("value #")
-             << i << " of type " << v.getType() << " does not fit the result type " << type;
-  return success();
+  return verifyYield(*this, body, "result", "result type");
 }

@@ -53,8 +53,6 @@ def Pd_WhileOp : Op<Pd_Dialect, "while", [RecursiveMemoryEffects, RecursivelySpe
   let builders = [OpBuilder<(ins "TypeRange":$types, "ValueRange":$inits)>];
   let extraClassDeclaration = [{
     Block &getBodyBlock() { return getBody().front(); }
-    /// The body's terminator.
-    YieldOp getYield();
   }];
 }
 
@@ -93,8 +91,6 @@ def Pd_ConditionalBlockOp : Op<Pd_Dialect, "conditional_block",
                                  "bool":$isScalarCondition)>];
   let extraClassDeclaration = [{
     Block &getBodyBlock() { return getBody().front(); }
-    /// The body's terminator.
-    YieldOp getYield();
   }];
 }
 

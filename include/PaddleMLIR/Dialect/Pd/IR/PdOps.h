@@ -43,6 +43,10 @@ SmallVector<std::pair<float, float>> priorBoxHalfSizes(PriorBoxOp op);
 /// positions where_index finds, the elements masked_select picks.
 bool isDataSized(OpResult r);
 
+/// Whether `t` is a boolean tensor of one element: the condition of a
+/// pd.while or of a scalar pd.conditional_block.
+bool isOneBool(Type t);
+
 /// The explicit paddings {top, bottom, left, right} of a 2-D window
 /// (conv/pool) over spatial sizes `spatial` (H, W) with kernel `k`, strides
 /// `s` and dilations `d`: Paddle's 2- or 4-element `paddings` for EXPLICIT,
