@@ -2098,6 +2098,69 @@ def _sequence_expand(ins, a):
     return {"Out": np.repeat(x, lengths, axis=0)}
 
 
+def _im2sequence(ins, a):
+    """Each image of X [N, C, H, W] becomes one sequence: a row per kernel
+    position (row-major over the output grid), holding the C x KH x KW
+    patch there (zeros outside the image; paddings: up, left, down,
+    right). '@lod': OH*OW rows per image."""
+    if ins.get("Y"):
+        raise ValueError("reference: im2sequence with Y (real image sizes) is not implemented")
+    x = ins["X"][0]
+    kh, kw = a["kernels"]
+    sh, sw = a.get("strides", [1, 1])
+    up, left, down, right = a.get("paddings", [0, 0, 0, 0])
+    n, c, h, w = x.shape
+    padded = np.zeros((n, c, h + up + down, w + left + right), x.dtype)
+    padded[:, :, up:up + h, left:left + w] = x
+    oh = (h + up + down - kh) // sh + 1
+    ow = (w + left + right - kw) // sw + 1
+    rows = []
+    for img in range(n):
+        for i in range(oh):
+            for j in range(ow):
+                rows.append(padded[img, :, i * sh:i * sh + kh, j * sw:j * sw + kw].reshape(-1))
+    out = np.array(rows, x.dtype).reshape(n * oh * ow, c * kh * kw)
+    return {"Out": out, "@lod": np.full(n, oh * ow, np.int64)}
+
+
+def _lod_reset(ins, a):
+    """Out = X with new sequences: Y's LoD when Y has one ('@ylod'), else
+    Y's values as offsets, else target_lod. Offsets must run from 0 to X's
+    rows without decreasing."""
+    x = ins["X"][0]
+    if ins.get("@ylod"):
+        return {"Out": x, "@lod": np.asarray(ins["@ylod"][0], np.int64)}
+    offsets = np.asarray(ins["Y"][0]).reshape(-1) if ins.get("Y") else np.asarray(a.get("target_lod", []))
+    offsets = offsets.astype(np.int64)
+    if offsets.size < 2 or offsets[0] != 0 or offsets[-1] != x.shape[0] or (np.diff(offsets) < 0).any():
+        raise ValueError("lod_reset: offsets %s are not a LoD of %d rows" % (offsets.tolist(), x.shape[0]))
+    return {"Out": x, "@lod": np.diff(offsets)}
+
+
+def _gru_unit(ins, a):
+    """One GRU step: gates from Input (+ Bias) and HiddenPrev times the
+    first 2D*D values of Weight read as [D, 2D]; candidate from Input and
+    (reset * HiddenPrev) times the last D*D values read as [D, D]."""
+    acts = {0: lambda v: v, 1: lambda v: 1 / (1 + np.exp(-v)), 2: np.tanh, 3: lambda v: np.maximum(v, 0)}
+    x = ins["Input"][0].astype(np.float64)
+    hp = ins["HiddenPrev"][0].astype(np.float64)
+    w = ins["Weight"][0].astype(np.float64).reshape(-1)
+    d = hp.shape[1]
+    if ins.get("Bias"):
+        x = x + ins["Bias"][0].astype(np.float64).reshape(1, -1)
+    gate_act, act = acts[a.get("gate_activation", 1)], acts[a.get("activation", 2)]
+    ur = gate_act(x[:, :2 * d] + hp @ w[:2 * d * d].reshape(d, 2 * d))
+    u, r = ur[:, :d], ur[:, d:]
+    reset = r * hp
+    c = act(x[:, 2 * d:] + reset @ w[2 * d * d:].reshape(d, d))
+    h = u * hp + (1 - u) * c if a.get("origin_mode", False) else (1 - u) * hp + u * c
+    f = np.float32
+    return {"Gate": np.concatenate([ur, c], 1).astype(f), "ResetHiddenPrev": reset.astype(f),
+            "Hidden": h.astype(f)}
+
+
+OPS.update({"im2sequence": _im2sequence, "lod_reset": _lod_reset, "gru_unit": _gru_unit})
+
 OPS.update({"sequence_pool": _sequence_pool, "sequence_conv": _sequence_conv, "rnn": _rnn,
             "gru": _fluid_gru, "lstm": _fluid_lstm, "crf_decoding": _crf_decoding,
             "viterbi_decode": _viterbi_decode, "sequence_softmax": _sequence_softmax,
@@ -2183,8 +2246,16 @@ class Model:
         if op.type == "write_to_array":
             # Paddle writes in place: the op updates the array Out holds.
             ins["@array"] = [env.get(n) for v in op.outputs if v.parameter == "Out" for n in v.arguments]
+        if op.type == "lod_reset":
+            ylod = [lod[n] for v in op.inputs if v.parameter == "Y" for n in v.arguments if n in lod]
+            if ylod:
+                ins["@ylod"] = ylod
         outs = fn(ins, _attrs(op))
-        if first is not None and op.type not in LOD_CONSUMERS:
+        if "@lod" in outs:
+            # An op that makes sequences (im2sequence, lod_reset).
+            for n in op.outputs[[v.parameter for v in op.outputs].index("Out")].arguments:
+                lod[n] = outs["@lod"]
+        elif first is not None and op.type not in LOD_CONSUMERS:
             for v in op.outputs:
                 for n in v.arguments:
                     lod[n] = first

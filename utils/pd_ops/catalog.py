@@ -796,6 +796,22 @@ OPS = [
        "row i of X ([N, ...]) repeated for each row of Y's sequence i (Lengths: Y's [N] sequence lengths): "
        "Out [T, ...] with Y's LoD",
        "%y = pd.sequence_expand_as %x, %r Lengths(%n) : (tensor<?x8xf32>, tensor<?x4xf32>, tensor<?xi64>) -> tensor<?x8xf32>"),
+    # `OutLengths` (LOD_RESULT_SLOTS) is not a Paddle slot either: the
+    # lengths of the LoD an op creates, which the importer passes on to the
+    # ops that read Out and the exporter leaves out.
+    Op("im2sequence", ["X:float", "Y:index?"], ["Out:float", "OutLengths:index"],
+       [A("kernels", "ints", None, elem_min=1, sizes=[2]), A("strides", "ints", [1, 1], elem_min=1, sizes=[2]),
+        A("paddings", "ints", [0, 0, 0, 0], elem_min=0, sizes=[4]),
+        A("out_stride", "ints", [1, 1], elem_min=1, sizes=[2])], "custom",
+       "each image of X [N, C, H, W] as one sequence of its kernel-sized patches (paddings: up, left, down, "
+       "right): Out [N*OH*OW, C*KH*KW], row (n, i, j) holding the patch at output position (i, j) ordered "
+       "(c, ky, kx), zeros outside the image; OutLengths [N] = OH*OW",
+       "%y, %n = pd.im2sequence %x {kernels = array<i32: 1, 1>} : (tensor<?x8x1x20xf32>) -> (tensor<?x8xf32>, tensor<?xi64>)"),
+    Op("lod_reset", ["X:any", "Y:any?", "Lengths:index?"], ["Out:any", "OutLengths:index"],
+       [A("target_lod", "ints", []), A("append", "bool", False)], "custom",
+       "X with new sequence boundaries: Y's own LoD (its lengths in Lengths), else Y's data read as offsets "
+       "[0, ..., T] (int32 or int64), else target_lod; OutLengths: the lengths of the new last level",
+       "%y, %n = pd.lod_reset %x {target_lod = array<i32: 0, 2, 5>} : (tensor<5x3xf32>) -> (tensor<5x3xf32>, tensor<2xi64>)"),
     Op("sequence_conv", ["X:float", "Filter:float", "PaddingData:float?", "Lengths:index?"], ["Out:float"],
        [A("contextLength", "i32", None, min=1), A("contextStart", "i32", 0), A("contextStride", "i32", 1, min=1),
         A("paddingTrainable", "bool", False)], "custom",
@@ -828,6 +844,14 @@ OPS = [
        "Fluid's LSTM over each sequence of a LoD batch (Input [T, 4H] already projected: candidate, input, "
        "forget, output), with peephole weights in Bias [1, 7H] when use_peepholes",
        "%h, %c = pd.lstm %x, %w, %b Lengths(%n) {resultSegmentSizes = array<i32: 1, 1, 0, 0>} : (tensor<?x16xf32>, tensor<4x16xf32>, tensor<1x28xf32>, tensor<?xi64>) -> (tensor<?x4xf32>, tensor<?x4xf32>)"),
+    Op("gru_unit", ["Input:float", "HiddenPrev:float", "Weight:float", "Bias:float?"],
+       ["Gate:float", "ResetHiddenPrev:float", "Hidden:float"],
+       [A("activation", "i32", 2, min=0), A("gate_activation", "i32", 1, min=0),
+        A("origin_mode", "bool", False)], "custom",
+       "one GRU step of a batch: Input [N, 3D] (update, reset, candidate, already projected), HiddenPrev "
+       "[N, D]; Weight's first 2D*D values are the [D, 2D] update/reset weights, the next D*D the [D, D] "
+       "candidate weights; activations 0 identity, 1 sigmoid, 2 tanh, 3 relu",
+       "%g, %r, %h = pd.gru_unit %x, %h0, %w : (tensor<?x12xf32>, tensor<?x4xf32>, tensor<4x12xf32>) -> (tensor<?x12xf32>, tensor<?x4xf32>, tensor<?x4xf32>)"),
     Op("crf_decoding", ["Emission:float", "Transition:float", "Label:index?", "Length:index?", "Lengths:index?"],
        ["ViterbiPath:index"], [], "custom",
        "the best tag path of a linear-chain CRF (Viterbi) for each sequence of a LoD batch: Emission [T, D] "
@@ -917,6 +941,8 @@ FOLDERS = {"assign", "scale", "cast", "dropout", "transpose2", "reshape2", "shap
 # sequence lengths of an op's LoD input (the importer fills them, the
 # exporter leaves them out and marks the feed's LoD level instead).
 LOD_SLOTS = {"Lengths"}
+# Result slots the compiler adds: the lengths of a LoD an op creates.
+LOD_RESULT_SLOTS = {"OutLengths"}
 
 # Ops with hand-written canonicalization patterns.
 CANONICALIZERS = {"transpose2", "reshape2"}

@@ -222,6 +222,11 @@ def generate():
             if name in catalog.LOD_SLOTS and not slot.endswith("?"):
                 raise SystemExit("%s: LoD slot %s must be optional (Paddle programs lack it)"
                                  % (op.name, name))
+        for i, slot in enumerate(op.outs):
+            name = slot.split(":")[0].split("=")[0]
+            if name in catalog.LOD_RESULT_SLOTS and (i != len(op.outs) - 1 or slot[-1] in "?*"):
+                raise SystemExit("%s: LoD result slot %s must be the last output, required"
+                                 % (op.name, name))
     unknown = (catalog.FOLDERS | catalog.CANONICALIZERS) - set(names)
     if unknown:
         raise SystemExit("FOLDERS/CANONICALIZERS name ops not in the catalogue: %s" % sorted(unknown))

@@ -388,6 +388,16 @@ enum Int : int64_t { ElemBytes, NumInts };
 constexpr int64_t NumFloats = 0;
 } // namespace seqexpand
 
+/// pdk_lod_offsets: lod_reset's new LoD given as offsets [0, ..., T]
+/// (Y's data or target_lod; int64, or int32 with OffsetsIs32) into
+/// Lengths [K] int64 (K + 1 offsets). Offsets that do not start at 0,
+/// decrease, or do not end at X's T rows are an error.
+namespace lodoffsets {
+enum Slot : int64_t { Offsets, X, NumSlots };
+enum Int : int64_t { OffsetsIs32, NumInts };
+constexpr int64_t NumFloats = 0;
+} // namespace lodoffsets
+
 /// pdk_array_write: write_to_array. Out [M, ...] (M = max(N, I + 1) as the
 /// caller computed it) = Array [N, ...] (absent without HasArray; the X
 /// pointer stands in) with X at index I[0], zeros between; ElemBytes per

@@ -194,6 +194,120 @@ template <typename OpT> struct LodRecurrenceLowering : OpConversionPattern<OpT> 
 };
 } // namespace
 
+namespace {
+/// gru_unit: one GRU step as two matrix products and generated elementwise
+/// tensors (update and reset gates, the candidate, the new hidden state).
+struct GruUnitLowering : OpConversionPattern<GruUnitOp> {
+  using OpConversionPattern::OpConversionPattern;
+  static StringRef actName(int32_t a) {
+    return a == 0 ? "identity" : a == 1 ? "sigmoid" : a == 2 ? "tanh" : "relu";
+  }
+  LogicalResult matchAndRewrite(GruUnitOp op, OpAdaptor a,
+                                ConversionPatternRewriter &r) const override {
+    Location loc = op.getLoc();
+    Value x = a.getInput(), hp = a.getHiddenPrev(), w = a.getWeight(), bias = a.getBias();
+    auto hType = cast<RankedTensorType>(op.getHidden().getType());
+    Type f = hType.getElementType();
+    if (!f.isF32())
+      return op.emitOpError("supports float32 only");
+    Value n = r.createOrFold<tensor::DimOp>(loc, hp, 0),
+          d = r.createOrFold<tensor::DimOp>(loc, hp, 1);
+    Value d2 = r.createOrFold<arith::MulIOp>(loc, d, idx(r, loc, 2));
+    Value d3 = r.createOrFold<arith::MulIOp>(loc, d, idx(r, loc, 3));
+    int64_t ds = hType.getDimSize(1), ns = hType.getDimSize(0);
+    auto mul = [](int64_t v, int64_t m) { return ShapedType::isDynamic(v) ? v : v * m; };
+    auto make = [&](int64_t cols, Value colsV) {
+      SmallVector<Value> dyn;
+      if (ShapedType::isDynamic(ns))
+        dyn.push_back(n);
+      if (ShapedType::isDynamic(cols))
+        dyn.push_back(colsV);
+      return std::make_pair(RankedTensorType::get({ns, cols}, f), dyn);
+    };
+    // Weight's values in order: [D, 2D] (update, reset), then [D, D].
+    auto weights = [&](int64_t cols, Value colsV, Value base) {
+      SmallVector<Value> dyn;
+      if (ShapedType::isDynamic(ds))
+        dyn.push_back(d);
+      if (ShapedType::isDynamic(cols))
+        dyn.push_back(colsV);
+      auto t = RankedTensorType::get({ds, cols}, f);
+      return generateTensor(r, loc, t, dyn, [&](OpBuilder &b, Location l) -> Value {
+        Value flat = arith::AddIOp::create(
+            b, l, base,
+            arith::AddIOp::create(
+                b, l, arith::MulIOp::create(b, l, linalg::IndexOp::create(b, l, 0), colsV),
+                linalg::IndexOp::create(b, l, 1)));
+        Value row = arith::DivUIOp::create(b, l, flat, d3),
+              col = arith::RemUIOp::create(b, l, flat, d3);
+        return tensor::ExtractOp::create(b, l, w, ValueRange{row, col});
+      });
+    };
+    auto product = [&](Value lhs, Value rhs, int64_t cols, Value colsV) {
+      auto [t, dyn] = make(cols, colsV);
+      Value zero = filled(r, loc, t, dyn, 0.0);
+      return linalg::MatmulOp::create(r, loc, ValueRange{lhs, rhs}, ValueRange{zero}).getResult(0);
+    };
+    // Input + Bias at (i, col).
+    auto gateIn = [&](OpBuilder &b, Location l, Value i, Value col) -> Value {
+      Value v = tensor::ExtractOp::create(b, l, x, ValueRange{i, col});
+      if (!bias)
+        return v;
+      Value bv = tensor::ExtractOp::create(b, l, bias, ValueRange{idx(b, l, 0), col});
+      return arith::AddFOp::create(b, l, v, bv);
+    };
+    StringRef gateAct = actName(op.getGateActivation()), act = actName(op.getActivation());
+    Value ur = product(hp, weights(mul(ds, 2), d2, idx(r, loc, 0)), mul(ds, 2), d2);
+    auto [urType, urDyn] = make(mul(ds, 2), d2);
+    Value gates = generateTensor(r, loc, urType, urDyn, [&](OpBuilder &b, Location l) -> Value {
+      Value i = linalg::IndexOp::create(b, l, 0), j = linalg::IndexOp::create(b, l, 1);
+      Value v = arith::AddFOp::create(b, l, gateIn(b, l, i, j),
+                                      tensor::ExtractOp::create(b, l, ur, ValueRange{i, j}));
+      return applyActivation(b, l, v, gateAct, 0.0);
+    });
+    auto [hT, hDyn] = make(ds, d);
+    Value resetPrev = generateTensor(r, loc, hT, hDyn, [&](OpBuilder &b, Location l) -> Value {
+      Value i = linalg::IndexOp::create(b, l, 0), j = linalg::IndexOp::create(b, l, 1);
+      Value rg =
+          tensor::ExtractOp::create(b, l, gates, ValueRange{i, arith::AddIOp::create(b, l, j, d)});
+      return arith::MulFOp::create(b, l, rg, tensor::ExtractOp::create(b, l, hp, ValueRange{i, j}));
+    });
+    Value cc = product(resetPrev, weights(ds, d, r.createOrFold<arith::MulIOp>(loc, d2, d)), ds, d);
+    Value cand = generateTensor(r, loc, hT, hDyn, [&](OpBuilder &b, Location l) -> Value {
+      Value i = linalg::IndexOp::create(b, l, 0), j = linalg::IndexOp::create(b, l, 1);
+      Value v = arith::AddFOp::create(b, l, gateIn(b, l, i, arith::AddIOp::create(b, l, j, d2)),
+                                      tensor::ExtractOp::create(b, l, cc, ValueRange{i, j}));
+      return applyActivation(b, l, v, act, 0.0);
+    });
+    bool origin = op.getOriginMode();
+    Value hidden = generateTensor(r, loc, hT, hDyn, [&](OpBuilder &b, Location l) -> Value {
+      Value i = linalg::IndexOp::create(b, l, 0), j = linalg::IndexOp::create(b, l, 1);
+      Value u = tensor::ExtractOp::create(b, l, gates, ValueRange{i, j});
+      Value c = tensor::ExtractOp::create(b, l, cand, ValueRange{i, j});
+      Value h = tensor::ExtractOp::create(b, l, hp, ValueRange{i, j});
+      // origin_mode: u * h_prev + (1 - u) * c; else u * c + (1 - u) * h_prev.
+      Value keep = origin ? h : c, other = origin ? c : h;
+      return arith::AddFOp::create(
+          b, l, other, arith::MulFOp::create(b, l, u, arith::SubFOp::create(b, l, keep, other)));
+    });
+    auto [gT, gDyn] = make(mul(ds, 3), d3);
+    Value gate = generateTensor(r, loc, gT, gDyn, [&](OpBuilder &b, Location l) -> Value {
+      Value i = linalg::IndexOp::create(b, l, 0), j = linalg::IndexOp::create(b, l, 1);
+      Value first = arith::CmpIOp::create(b, l, arith::CmpIPredicate::ult, j, d2);
+      Value jg = arith::SelectOp::create(b, l, first, j, idx(b, l, 0));
+      Value jc =
+          arith::SelectOp::create(b, l, first, idx(b, l, 0), arith::SubIOp::create(b, l, j, d2));
+      return arith::SelectOp::create(b, l, first,
+                                     tensor::ExtractOp::create(b, l, gates, ValueRange{i, jg}),
+                                     tensor::ExtractOp::create(b, l, cand, ValueRange{i, jc}));
+    });
+    replaceWithDeclaredTypes(r, op, {gate, resetPrev, hidden});
+    return success();
+  }
+};
+} // namespace
+
 void mlir::pd::populatePdRecurrentToLinalgPatterns(RewritePatternSet &p) {
-  p.add<RnnLowering, LodRecurrenceLowering<GruOp>, LodRecurrenceLowering<LstmOp>>(p.getContext());
+  p.add<RnnLowering, LodRecurrenceLowering<GruOp>, LodRecurrenceLowering<LstmOp>, GruUnitLowering>(
+      p.getContext());
 }

@@ -154,6 +154,112 @@ template <typename OpTy> struct SequenceExpandLowering : OpConversionPattern<OpT
   }
 };
 
+/// im2sequence -> one generated element per (patch, patch value): row
+/// (n, i, j), column (c, ky, kx) reads X[n, c, i*sy - up + ky, j*sx - left
+/// + kx], zero outside the image; OutLengths [N] = OH*OW.
+struct Im2sequenceLowering : OpConversionPattern<Im2sequenceOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(Im2sequenceOp op, OpAdaptor a,
+                                ConversionPatternRewriter &r) const override {
+    Location loc = op.getLoc();
+    Value x = a.getX();
+    if (!cast<RankedTensorType>(x.getType()).getElementType().isF32())
+      return op.emitOpError("supports float32 X only");
+    ArrayRef<int32_t> k = op.getKernels(), s = op.getStrides(), p = op.getPaddings();
+    auto dim = [&](int64_t d) { return r.createOrFold<tensor::DimOp>(loc, x, d); };
+    Value n = dim(0), c = dim(1), h = dim(2), w = dim(3);
+    // (in + both paddings - kernel) / stride + 1, at least 0.
+    auto windows = [&](Value in, int64_t kk, int64_t st, int64_t lo, int64_t hi) {
+      Value num = r.createOrFold<arith::SubIOp>(
+          loc, r.createOrFold<arith::AddIOp>(loc, in, idx(r, loc, lo + hi)), idx(r, loc, kk));
+      Value q = r.createOrFold<arith::AddIOp>(
+          loc, r.createOrFold<arith::FloorDivSIOp>(loc, num, idx(r, loc, st)), idx(r, loc, 1));
+      return r.createOrFold<arith::MaxSIOp>(loc, q, idx(r, loc, 0));
+    };
+    Value oh = windows(h, k[0], s[0], p[0], p[2]), ow = windows(w, k[1], s[1], p[1], p[3]);
+    Value per = r.createOrFold<arith::MulIOp>(loc, oh, ow);
+    auto type = cast<RankedTensorType>(op.getOut().getType());
+    SmallVector<Value> dyn;
+    if (type.isDynamicDim(0))
+      dyn.push_back(r.createOrFold<arith::MulIOp>(loc, n, per));
+    if (type.isDynamicDim(1))
+      dyn.push_back(r.createOrFold<arith::MulIOp>(loc, c, idx(r, loc, int64_t(k[0]) * k[1])));
+    Value out = generateTensor(r, loc, type, dyn, [&](OpBuilder &b, Location l) -> Value {
+      auto div = [&](Value v, Value d) { return arith::DivUIOp::create(b, l, v, d).getResult(); };
+      auto rem = [&](Value v, Value d) { return arith::RemUIOp::create(b, l, v, d).getResult(); };
+      auto cst = [&](int64_t v) { return idx(b, l, v); };
+      Value row = linalg::IndexOp::create(b, l, 0), col = linalg::IndexOp::create(b, l, 1);
+      Value j = rem(row, ow), rest = div(row, ow), i = rem(rest, oh), img = div(rest, oh);
+      Value kx = rem(col, cst(k[1])), crest = div(col, cst(k[1]));
+      Value ky = rem(crest, cst(k[0])), ch = div(crest, cst(k[0]));
+      auto at = [&](Value o, int64_t st, int64_t pad, Value kk) {
+        Value v = arith::MulIOp::create(b, l, o, cst(st));
+        return arith::AddIOp::create(b, l, arith::SubIOp::create(b, l, v, cst(pad)), kk)
+            .getResult();
+      };
+      Value y = at(i, s[0], p[0], ky), xx = at(j, s[1], p[1], kx);
+      auto inRange = [&](Value v, Value size) {
+        Value ge = arith::CmpIOp::create(b, l, arith::CmpIPredicate::sge, v, cst(0));
+        Value lt = arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, v, size);
+        return arith::AndIOp::create(b, l, ge, lt).getResult();
+      };
+      Value inside = arith::AndIOp::create(b, l, inRange(y, h), inRange(xx, w));
+      Value yc = arith::SelectOp::create(b, l, inside, y, cst(0));
+      Value xc = arith::SelectOp::create(b, l, inside, xx, cst(0));
+      Value v = tensor::ExtractOp::create(b, l, x, ValueRange{img, ch, yc, xc});
+      return arith::SelectOp::create(b, l, inside, v, scalar(b, l, b.getF32Type(), 0.0));
+    });
+    auto lenType = cast<RankedTensorType>(op.getOutLengths().getType());
+    SmallVector<Value> lenDyn;
+    if (lenType.isDynamicDim(0))
+      lenDyn.push_back(n);
+    Value perI64 = arith::IndexCastOp::create(r, loc, r.getI64Type(), per);
+    Value empty = tensor::EmptyOp::create(r, loc, lenType.getShape(), r.getI64Type(), lenDyn);
+    Value lengths =
+        linalg::FillOp::create(r, loc, ValueRange{perI64}, ValueRange{empty}).getResult(0);
+    r.replaceOp(op, ValueRange{out, lengths});
+    return success();
+  }
+};
+
+/// lod_reset: Out is X itself; OutLengths are Y's lengths (Y with LoD),
+/// or pdk_lod_offsets of Y's data or of target_lod, which checks them.
+struct LodResetLowering : OpConversionPattern<LodResetOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(LodResetOp op, OpAdaptor a,
+                                ConversionPatternRewriter &r) const override {
+    Location loc = op.getLoc();
+    Value x = a.getX();
+    auto type = cast<RankedTensorType>(op.getOutLengths().getType());
+    if (Value lengths = a.getLengths()) {
+      if (!cast<RankedTensorType>(lengths.getType()).getElementType().isInteger(64))
+        return op.emitOpError("needs Y's int64 sequence lengths");
+      r.replaceOp(op, ValueRange{x, r.createOrFold<tensor::CastOp>(loc, type, lengths)});
+      return success();
+    }
+    Value offsets = a.getY();
+    if (!offsets) {
+      ArrayRef<int32_t> lod = op.getTargetLod();
+      auto t = RankedTensorType::get({static_cast<int64_t>(lod.size())}, r.getI32Type());
+      offsets = arith::ConstantOp::create(r, loc, DenseIntElementsAttr::get(t, lod));
+    }
+    auto ot = cast<RankedTensorType>(offsets.getType());
+    SmallVector<Value> dyn;
+    if (type.isDynamicDim(0))
+      dyn.push_back(
+          r.createOrFold<arith::SubIOp>(loc, elementCount(r, loc, offsets), idx(r, loc, 1)));
+    Value init = tensor::EmptyOp::create(r, loc, type.getShape(), r.getI64Type(), dyn);
+    auto k =
+        KernelCallOp::create(r, loc, type, "pdk_lod_offsets", ValueRange{offsets, x}, init,
+                             r.getDenseI64ArrayAttr({pdk::lodoffsets::Offsets, pdk::lodoffsets::X}),
+                             r.getDenseI64ArrayAttr({ot.getElementType().isInteger(32) ? 1 : 0}),
+                             r.getDenseF32ArrayAttr({}));
+    k->setAttr("pd.from", r.getStringAttr("lod_reset"));
+    r.replaceOp(op, ValueRange{x, k.getResult()});
+    return success();
+  }
+};
+
 /// crf_decoding -> pdk_crf_decoding (Viterbi per sequence), i64 [T, 1].
 struct CrfDecodingLowering : OpConversionPattern<CrfDecodingOp> {
   using OpConversionPattern::OpConversionPattern;
@@ -233,5 +339,6 @@ struct ViterbiDecodeLowering : OpConversionPattern<ViterbiDecodeOp> {
 void mlir::pd::populatePdSequenceToLinalgPatterns(RewritePatternSet &p) {
   p.add<SequencePoolLowering, SequenceConvLowering, CrfDecodingLowering, ViterbiDecodeLowering,
         SequenceSoftmaxLowering, SequenceExpandLowering<SequenceExpandOp>,
-        SequenceExpandLowering<SequenceExpandAsOp>>(p.getContext());
+        SequenceExpandLowering<SequenceExpandAsOp>, Im2sequenceLowering, LodResetLowering>(
+      p.getContext());
 }

@@ -653,8 +653,12 @@ LogicalResult Exporter::exportOp(Operation *op) {
       v->add_arguments(names[op->getOperand(idx++)]);
   }
 
+  // The lengths of a LoD the op creates (its last result) are no Paddle
+  // variable: Paddle keeps them as Out's LoD.
+  bool lodResult = !spec->outputs.empty() && isLodResultSlot(spec->outputs.back().name);
+  unsigned paddleResults = op->getNumResults() - (lodResult ? 1 : 0);
   std::vector<std::string> locNames = namesFromLoc(op->getLoc());
-  for (auto [i, r] : llvm::enumerate(op->getResults())) {
+  for (auto [i, r] : llvm::enumerate(op->getResults().take_front(paddleResults))) {
     auto it = names.find(r);
     if (it != names.end()) { // a fetch target named up front
       addValueVar(it->second, r);
@@ -679,7 +683,7 @@ LogicalResult Exporter::exportOp(Operation *op) {
     int64_t n = outSeg                            ? outSeg[i]
                 : slot.arity == PdSlotArity::List ? op->getNumResults() - fixedOuts
                                                   : 1;
-    if (outSeg && n == 0)
+    if ((outSeg && n == 0) || isLodResultSlot(slot.name))
       continue;
     auto *v = desc->add_outputs();
     v->set_parameter(slot.name);

@@ -155,6 +155,18 @@ private:
   /// along dim 0): a LoD feed's extra argument, passed on as Paddle shares
   /// LoD (from an op's first LoD input to its results).
   llvm::DenseMap<Value, Value> lodLengths;
+  /// The LoD level of the LoD values above that have more than one
+  /// (lod_reset with `append`): pd keeps the lengths of the last level
+  /// only, which is the level the ops accepted on them read.
+  llvm::DenseMap<Value, int> lodLevels;
+  int lodLevel(Value v) const {
+    if (!lodLengths.count(v))
+      return 0;
+    auto it = lodLevels.find(v);
+    return it == lodLevels.end() ? 1 : it->second;
+  }
+  LogicalResult checkLodLevel(const pdp::OpDesc &op, int index, Location loc,
+                              OperationState &state);
   llvm::StringMap<ml_program::GlobalOp> globals;
   /// The block whose ops are being imported (0, or a while's sub-block).
   int currentBlock = 0;
@@ -529,11 +541,9 @@ static void normalizeIgnoredAttrs(OperationState &state) {
 /// op that need more than a new lowering: sequences with LoD, recurrent
 /// layers, control flow and results whose size depends on the data.
 static StringRef unsupportedKind(StringRef type) {
-  if (type.starts_with("sequence_") ||
-      llvm::is_contained({"lod_reset", "im2sequence", "crf_decoding", "linear_chain_crf"}, type))
+  if (type.starts_with("sequence_") || llvm::is_contained({"linear_chain_crf"}, type))
     return "a LoD (variable-length sequence) op";
-  if (llvm::is_contained(
-          {"gru_unit", "lstm_unit", "lstmp", "dynamic_gru", "dynamic_lstm", "cudnn_lstm"}, type))
+  if (llvm::is_contained({"lstm_unit", "lstmp", "dynamic_gru", "dynamic_lstm", "cudnn_lstm"}, type))
     return "a recurrent op";
   if (llvm::is_contained({"array_to_lod_tensor", "lod_tensor_to_array", "lod_rank_table",
                           "max_sequence_len", "shrink_rnn_memory"},
@@ -542,6 +552,40 @@ static StringRef unsupportedKind(StringRef type) {
   if (type == "nonzero")
     return "an op whose output size depends on the data";
   return "";
+}
+
+/// pd keeps the last LoD level of a value: the ops that read only that
+/// level take inputs with more (sequence_softmax, sequence_expand at the
+/// last level, lod_reset); the other sequence ops are refused there, as
+/// Paddle refuses most of them.
+LogicalResult Importer::checkLodLevel(const pdp::OpDesc &op, int index, Location loc,
+                                      OperationState &state) {
+  const PdOpSpec *spec = lookupPdOpSpec(op.type());
+  bool readsLod = llvm::any_of(spec->inputs, [](const PdSlotSpec &s) { return isLodSlot(s.name); });
+  if (!readsLod || op.type() == "lod_reset")
+    return success();
+  for (Value operand : state.operands) {
+    int level = lodLevel(operand);
+    if (level <= 1)
+      continue;
+    if (op.type() == "sequence_softmax")
+      return success();
+    if (op.type() == "sequence_expand") {
+      auto ref = dyn_cast_or_null<IntegerAttr>(state.attributes.get("ref_level"));
+      int64_t r = ref ? ref.getInt() : -1;
+      if (r == -1 || r == level - 1) {
+        state.attributes.set("ref_level", b.getI32IntegerAttr(-1));
+        return success();
+      }
+      return fail(loc, "op 'sequence_expand' #" + Twine(index) + ": ref_level " + Twine(r) +
+                           " of a Y with " + Twine(level) +
+                           " LoD levels is not supported yet (only its last level, " +
+                           Twine(level - 1) + " or -1)");
+    }
+    return fail(loc, "op '" + op.type() + "' #" + Twine(index) + ": an input has " + Twine(level) +
+                         " LoD levels; this op takes level-1 sequences only");
+  }
+  return success();
 }
 
 LogicalResult Importer::importOp(const pdp::OpDesc &op, int index) {
@@ -565,9 +609,17 @@ LogicalResult Importer::importOp(const pdp::OpDesc &op, int index) {
       // Not in Paddle's program: the lengths of the op's first LoD input
       // (Y's for sequence_expand(_as), whose X has no LoD).
       Value lengths;
-      for (Value operand : state.operands)
-        if ((lengths = lodLengths.lookup(operand)))
-          break;
+      if (op.type() == "lod_reset") {
+        // Out takes Y's LoD when Y has one, never X's.
+        const pdp::OpDesc::Var *y = findSlot(op.inputs(), "Y");
+        auto it = y && y->arguments_size() == 1 ? env.find(y->arguments(0)) : env.end();
+        if (it != env.end())
+          lengths = lodLengths.lookup(it->second);
+      } else {
+        for (Value operand : state.operands)
+          if ((lengths = lodLengths.lookup(operand)))
+            break;
+      }
       if ((op.type() == "sequence_expand" || op.type() == "sequence_expand_as") &&
           !state.operands.empty() && lodLengths.count(state.operands[0]))
         return fail(loc, "op '" + op.type() + "' #" + Twine(index) +
@@ -632,7 +684,15 @@ LogicalResult Importer::importOp(const pdp::OpDesc &op, int index) {
   normalizeIgnoredAttrs(state);
   SmallVector<std::string> outNames;
   SmallVector<int32_t> outSegments;
+  int lodResult = -1;
   for (const PdSlotSpec &slot : spec->outputs) {
+    if (isLodResultSlot(slot.name)) {
+      // Not in Paddle's program: the lengths of the LoD the op creates.
+      lodResult = static_cast<int>(state.types.size());
+      state.addTypes(RankedTensorType::get({ShapedType::kDynamic}, b.getI64Type()));
+      outSegments.push_back(1);
+      continue;
+    }
     const pdp::OpDesc::Var *v = findSlot(op.outputs(), slot.name);
     int n = v ? v->arguments_size() : 0;
     outSegments.push_back(n);
@@ -662,6 +722,8 @@ LogicalResult Importer::importOp(const pdp::OpDesc &op, int index) {
   if (llvm::count_if(spec->outputs,
                      [](const PdSlotSpec &o) { return o.arity != PdSlotArity::Required; }) > 1)
     state.addAttribute("resultSegmentSizes", b.getDenseI32ArrayAttr(outSegments));
+  if (failed(checkLodLevel(op, index, loc, state)))
+    return failure();
   // The attribute constraints (array sizes, ranges, enum spellings) first:
   // shape inference below reads the attributes and, like the verifier,
   // relies on them (a depthwise_conv2d with 3 paddings read past them).
@@ -685,17 +747,40 @@ LogicalResult Importer::importOp(const pdp::OpDesc &op, int index) {
     if (isDataSized(result) || (fromDataSized && !sized && t && !t.hasStaticShape()))
       dataSized.insert(result);
   }
-  for (auto [name, result] : llvm::zip(outNames, created->getResults()))
+  SmallVector<OpResult> named;
+  for (OpResult result : created->getResults())
+    if (static_cast<int>(result.getResultNumber()) != lodResult)
+      named.push_back(result);
+  for (auto [name, result] : llvm::zip(outNames, named))
     env[name] = result;
-  // LoD: a sequence op's pooled rows are no longer sequences; any other op
-  // passes on the LoD of its first LoD input.
-  if (!isa<SequencePoolOp>(created))
+  // LoD: an op that makes one (im2sequence, lod_reset) gives its Out the
+  // lengths it computes; a sequence op's pooled rows are no longer
+  // sequences; any other op passes on the LoD of its first LoD input.
+  if (lodResult >= 0) {
+    Value lengths = created->getResult(lodResult);
+    int level = 1;
+    if (auto reset = dyn_cast<LodResetOp>(created)) {
+      if (reset.getLengths())
+        level = lodLevel(reset.getY());
+      else if (reset.getAppend())
+        level = lodLevel(reset.getX()) + 1;
+    }
+    for (OpResult result : named) {
+      lodLengths[result] = lengths;
+      if (level > 1)
+        lodLevels[result] = level;
+    }
+  } else if (!isa<SequencePoolOp>(created)) {
     for (Value operand : created->getOperands())
       if (Value lengths = lodLengths.lookup(operand)) {
-        for (OpResult result : created->getResults())
+        for (OpResult result : created->getResults()) {
           lodLengths[result] = lengths;
+          if (lodLevel(operand) > 1)
+            lodLevels[result] = lodLevel(operand);
+        }
         break;
       }
+  }
   return success();
 }
 
@@ -753,18 +838,20 @@ LogicalResult Importer::startValues(ArrayRef<std::string> names, const pdp::OpDe
 /// Forgets what the importer recorded about the values of `op` and its
 /// nested ops (before erasing it).
 static void forgetValues(Operation *op, llvm::DenseSet<Value> &dataSized,
-                         llvm::DenseMap<Value, Value> &lodLengths) {
+                         llvm::DenseMap<Value, Value> &lodLengths,
+                         llvm::DenseMap<Value, int> &lodLevels) {
+  auto forget = [&](Value v) {
+    dataSized.erase(v);
+    lodLengths.erase(v);
+    lodLevels.erase(v);
+  };
   op->walk([&](Operation *nested) {
-    for (Value r : nested->getResults()) {
-      dataSized.erase(r);
-      lodLengths.erase(r);
-    }
+    for (Value r : nested->getResults())
+      forget(r);
     for (Region &region : nested->getRegions())
       for (Block &block : region)
-        for (Value arg : block.getArguments()) {
-          dataSized.erase(arg);
-          lodLengths.erase(arg);
-        }
+        for (Value arg : block.getArguments())
+          forget(arg);
   });
 }
 
@@ -829,7 +916,7 @@ LogicalResult Importer::importWhile(const pdp::OpDesc &op, int index) {
       env[name] = arg;
     b.setInsertionPointToEnd(&body);
     if (failed(importBlock(bodyIdx))) {
-      forgetValues(loop, dataSized, lodLengths);
+      forgetValues(loop, dataSized, lodLengths, lodLevels);
       loop.erase();
       return failure();
     }
@@ -841,7 +928,7 @@ LogicalResult Importer::importWhile(const pdp::OpDesc &op, int index) {
     for (auto [i, v] : llvm::enumerate(next)) {
       Type joined = joinCarried(types[i], v.getType());
       if (!joined) {
-        forgetValues(loop, dataSized, lodLengths);
+        forgetValues(loop, dataSized, lodLengths, lodLevels);
         loop.erase();
         return bad("the body changes '" + names[i] + "' from " +
                    llvm::formatv("{0}", types[i]).str() + " to " +
@@ -858,7 +945,7 @@ LogicalResult Importer::importWhile(const pdp::OpDesc &op, int index) {
         env[name] = result;
       return success();
     }
-    forgetValues(loop, dataSized, lodLengths);
+    forgetValues(loop, dataSized, lodLengths, lodLevels);
     loop.erase();
     if (attempt == 3)
       return bad("the carried shapes do not settle");

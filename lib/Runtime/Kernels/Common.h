@@ -65,6 +65,7 @@ PDK_EXPORT void pdk_crf_decoding(const int64_t *ptrs, const int64_t *ints, const
 PDK_EXPORT void pdk_viterbi_decode(const int64_t *ptrs, const int64_t *ints, const float *floats);
 PDK_EXPORT void pdk_sequence_softmax(const int64_t *ptrs, const int64_t *ints, const float *floats);
 PDK_EXPORT void pdk_sequence_expand(const int64_t *ptrs, const int64_t *ints, const float *floats);
+PDK_EXPORT void pdk_lod_offsets(const int64_t *ptrs, const int64_t *ints, const float *floats);
 PDK_EXPORT void pdk_array_write(const int64_t *ptrs, const int64_t *ints, const float *floats);
 PDK_EXPORT void pdk_array_read(const int64_t *ptrs, const int64_t *ints, const float *floats);
 PDK_EXPORT void pdk_collect_fpn_proposals(const int64_t *ptrs, const int64_t *ints,

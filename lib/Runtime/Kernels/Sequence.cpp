@@ -331,3 +331,44 @@ extern "C" PDK_EXPORT void pdk_sequence_expand(const int64_t *ptrs, const int64_
     for (int64_t k = 0; k < lengths[s]; ++k, out += row)
       std::memcpy(out, x + static_cast<size_t>(s) * row, row);
 }
+
+extern "C" PDK_EXPORT void pdk_lod_offsets(const int64_t *ptrs, const int64_t *ints,
+                                           const float *) {
+  const void *offsets = ptrAt(ptrs, lodoffsets::Offsets);
+  int64_t *out = static_cast<int64_t *>(ptrAt(ptrs, lodoffsets::NumSlots));
+  Dims dims(ints + lodoffsets::NumInts);
+  const int64_t *od = dims.next(), *xd = dims.next(), *ld = dims.next();
+  clearDestination(out, ld, sizeof(int64_t));
+  if (!kernelError.empty())
+    return;
+  int64_t k = 1;
+  for (int64_t d = 0; d < od[-1]; ++d)
+    k *= od[d];
+  bool is32 = ints[lodoffsets::OffsetsIs32] != 0;
+  auto at = [&](int64_t i) -> int64_t {
+    return is32 ? static_cast<const int32_t *>(offsets)[i]
+                : static_cast<const int64_t *>(offsets)[i];
+  };
+  if (k < 2 || k - 1 != ld[0]) {
+    kernelError = "lod_reset: the new LoD has " + std::to_string(k) +
+                  " offsets; it needs at least 2 ([0, ..., T])";
+    return;
+  }
+  if (at(0) != 0) {
+    kernelError = "lod_reset: the new LoD must start at 0, got " + std::to_string(at(0));
+    return;
+  }
+  for (int64_t i = 1; i < k; ++i) {
+    if (at(i) < at(i - 1)) {
+      kernelError = "lod_reset: the new LoD decreases at offset " + std::to_string(i) + " (" +
+                    std::to_string(at(i - 1)) + " then " + std::to_string(at(i)) + ")";
+      return;
+    }
+    out[i - 1] = at(i) - at(i - 1);
+  }
+  if (at(k - 1) != xd[0]) {
+    kernelError = "lod_reset: the new LoD ends at " + std::to_string(at(k - 1)) + " but X has " +
+                  std::to_string(xd[0]) + " rows";
+    std::memset(out, 0, static_cast<size_t>(k - 1) * sizeof(int64_t));
+  }
+}

@@ -2506,3 +2506,75 @@ func.func @negative_sequence_expand_ref_level(%x: tensor<2x8xf32>, %y: tensor<5x
   %e = pd.sequence_expand %x, %y Lengths(%n) {ref_level = 1 : i32} : (tensor<2x8xf32>, tensor<5x4xf32>, tensor<2xi64>) -> tensor<5x8xf32>
   return
 }
+
+// -----
+
+// Tests that im2sequence refuses Y (per-image real sizes).
+func.func @negative_im2sequence_y(%x: tensor<2x3x4x4xf32>, %y: tensor<2x2xi32>) {
+  // expected-error @+1 {{Y (each image's real size) is not supported}}
+  %s, %n = pd.im2sequence %x Y(%y) {kernels = array<i32: 2, 2>} : (tensor<2x3x4x4xf32>, tensor<2x2xi32>) -> (tensor<18x12xf32>, tensor<2xi64>)
+  return
+}
+
+// -----
+
+// Tests that the kernel must fit the padded image.
+func.func @negative_im2sequence_kernel(%x: tensor<2x3x4x4xf32>) {
+  // expected-error @+1 {{the 5x1 kernel does not fit the padded [4, 4] image}}
+  %s, %n = pd.im2sequence %x {kernels = array<i32: 5, 1>} : (tensor<2x3x4x4xf32>) -> (tensor<?x3xf32>, tensor<2xi64>)
+  return
+}
+
+// -----
+
+// Tests that lod_reset needs new boundaries from somewhere.
+func.func @negative_lod_reset_nothing(%x: tensor<5x3xf32>) {
+  // expected-error @+1 {{needs Y or a target_lod of at least 2 offsets}}
+  %o, %n = pd.lod_reset %x : (tensor<5x3xf32>) -> (tensor<5x3xf32>, tensor<?xi64>)
+  return
+}
+
+// -----
+
+// Tests that target_lod must end at X's rows.
+func.func @negative_lod_reset_target_end(%x: tensor<5x3xf32>) {
+  // expected-error @+1 {{target_lod ends at 4 but X has 5 rows}}
+  %o, %n = pd.lod_reset %x {target_lod = array<i32: 0, 4>} : (tensor<5x3xf32>) -> (tensor<5x3xf32>, tensor<1xi64>)
+  return
+}
+
+// -----
+
+// Tests that target_lod must not decrease.
+func.func @negative_lod_reset_target_order(%x: tensor<5x3xf32>) {
+  // expected-error @+1 {{target_lod must not decrease (3 then 2)}}
+  %o, %n = pd.lod_reset %x {target_lod = array<i32: 0, 3, 2, 5>} : (tensor<5x3xf32>) -> (tensor<5x3xf32>, tensor<3xi64>)
+  return
+}
+
+// -----
+
+// Tests that offsets in Y must be integers.
+func.func @negative_lod_reset_float_offsets(%x: tensor<5x3xf32>, %y: tensor<3xf32>) {
+  // expected-error @+1 {{Y without LoD holds the new offsets and must be int32 or int64, got float32}}
+  %o, %n = pd.lod_reset %x Y(%y) : (tensor<5x3xf32>, tensor<3xf32>) -> (tensor<5x3xf32>, tensor<2xi64>)
+  return
+}
+
+// -----
+
+// Tests that gru_unit's Weight is [D, 3D].
+func.func @negative_gru_unit_weight(%x: tensor<2x12xf32>, %h: tensor<2x4xf32>, %w: tensor<4x8xf32>) {
+  // expected-error @+1 {{Weight must be [D, 3D] for D = 4, got [4, 8]}}
+  %g, %r, %o = pd.gru_unit %x, %h, %w : (tensor<2x12xf32>, tensor<2x4xf32>, tensor<4x8xf32>) -> (tensor<2x12xf32>, tensor<2x4xf32>, tensor<2x4xf32>)
+  return
+}
+
+// -----
+
+// Tests that gru_unit's activations are Paddle's four.
+func.func @negative_gru_unit_activation(%x: tensor<2x12xf32>, %h: tensor<2x4xf32>, %w: tensor<4x12xf32>) {
+  // expected-error @+1 {{activation 4 is not one of Paddle's 0 identity, 1 sigmoid, 2 tanh, 3 relu}}
+  %g, %r, %o = pd.gru_unit %x, %h, %w {activation = 4 : i32} : (tensor<2x12xf32>, tensor<2x4xf32>, tensor<4x12xf32>) -> (tensor<2x12xf32>, tensor<2x4xf32>, tensor<2x4xf32>)
+  return
+}

@@ -1953,3 +1953,19 @@ func.func @is_empty(%x: tensor<?x1xi64>) -> tensor<1xi1> {
   %e = pd.is_empty %x : (tensor<?x1xi64>) -> tensor<1xi1>
   return %e : tensor<1xi1>
 }
+
+// Tests that the ops that make LoD, and gru_unit, round-trip.
+// CHECK-LABEL: func.func @lod_makers
+// CHECK: %{{.*}}, %{{.*}} = pd.im2sequence %arg0 {kernels = array<i32: 2, 3>, paddings = array<i32: 1, 0, 0, 2>, strides = array<i32: 2, 1>} : (tensor<?x2x5x7xf32>) -> (tensor<?x12xf32>, tensor<?xi64>)
+// CHECK: %{{.*}}, %{{.*}} = pd.lod_reset %arg1 Y(%arg2) : (tensor<?x3xf32>, tensor<?xi32>) -> (tensor<?x3xf32>, tensor<?xi64>)
+// CHECK: %{{.*}}, %{{.*}} = pd.lod_reset %arg1 Y(%arg3) Lengths(%arg4) {append = true} : (tensor<?x3xf32>, tensor<?x4xf32>, tensor<?xi64>) -> (tensor<?x3xf32>, tensor<?xi64>)
+// CHECK: %{{.*}}, %{{.*}} = pd.lod_reset %arg1 {target_lod = array<i32: 0, 2, 5>} : (tensor<?x3xf32>) -> (tensor<?x3xf32>, tensor<2xi64>)
+// CHECK: %{{.*}}, %{{.*}}, %{{.*}} = pd.gru_unit %arg5, %arg6, %arg7 Bias(%arg8) {origin_mode = true} : (tensor<?x12xf32>, tensor<?x4xf32>, tensor<4x12xf32>, tensor<1x12xf32>) -> (tensor<?x12xf32>, tensor<?x4xf32>, tensor<?x4xf32>)
+func.func @lod_makers(%img: tensor<?x2x5x7xf32>, %x: tensor<?x3xf32>, %off: tensor<?xi32>, %y: tensor<?x4xf32>, %n: tensor<?xi64>, %g: tensor<?x12xf32>, %h: tensor<?x4xf32>, %w: tensor<4x12xf32>, %b: tensor<1x12xf32>) -> (tensor<?x12xf32>, tensor<?xi64>, tensor<?x3xf32>, tensor<?xi64>, tensor<?xi64>, tensor<2xi64>, tensor<?x4xf32>) {
+  %s, %sl = pd.im2sequence %img {kernels = array<i32: 2, 3>, strides = array<i32: 2, 1>, paddings = array<i32: 1, 0, 0, 2>} : (tensor<?x2x5x7xf32>) -> (tensor<?x12xf32>, tensor<?xi64>)
+  %r, %rl = pd.lod_reset %x Y(%off) : (tensor<?x3xf32>, tensor<?xi32>) -> (tensor<?x3xf32>, tensor<?xi64>)
+  %a, %al = pd.lod_reset %x Y(%y) Lengths(%n) {append = true} : (tensor<?x3xf32>, tensor<?x4xf32>, tensor<?xi64>) -> (tensor<?x3xf32>, tensor<?xi64>)
+  %t, %tl = pd.lod_reset %x {target_lod = array<i32: 0, 2, 5>} : (tensor<?x3xf32>) -> (tensor<?x3xf32>, tensor<2xi64>)
+  %gate, %reset, %hid = pd.gru_unit %g, %h, %w Bias(%b) {origin_mode = true} : (tensor<?x12xf32>, tensor<?x4xf32>, tensor<4x12xf32>, tensor<1x12xf32>) -> (tensor<?x12xf32>, tensor<?x4xf32>, tensor<?x4xf32>)
+  return %s, %sl, %r, %rl, %al, %tl, %hid : tensor<?x12xf32>, tensor<?xi64>, tensor<?x3xf32>, tensor<?xi64>, tensor<?xi64>, tensor<2xi64>, tensor<?x4xf32>
+}

@@ -41,6 +41,11 @@ struct PdOpSpec {
 /// filled by the importer from the LoD feed they come from and left out by
 /// the exporter.
 inline bool isLodSlot(llvm::StringRef slot) { return slot == "Lengths"; }
+/// Whether an output slot is one the compiler adds (LOD_RESULT_SLOTS): the
+/// lengths of the LoD an op creates (im2sequence, lod_reset), which the
+/// importer passes on with Out and the exporter leaves out.
+/// It is always an op's last, required output slot (gen_ods.py checks).
+inline bool isLodResultSlot(llvm::StringRef slot) { return slot == "OutLengths"; }
 
 /// Every op of the catalogue (including the fused ops).
 llvm::ArrayRef<PdOpSpec> allPdOpSpecs();

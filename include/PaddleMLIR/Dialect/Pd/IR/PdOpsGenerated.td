@@ -5687,6 +5687,55 @@ def Pd_SequenceExpandAsOp : Pd_Op<"sequence_expand_as"> {
   let assemblyFormat = "$X `,` $Y (`Lengths` `(` $Lengths^ `)`)? attr-dict `:` functional-type(operands, results)";
 }
 
+def Pd_Im2sequenceOp : Pd_Op<"im2sequence"> {
+  let summary = "each image of X [N, C, H, W] as one sequence of its kernel-sized patches (paddings: up, left, down, right): Out [N*OH*OW, C*KH*KW], row (n, i, j) holding the patch at output position (i, j) ordered (c, ky, kx), zeros outside the image; OutLengths [N] = OH*OW";
+  let description = [{
+    Paddle operator `im2sequence`: each image of X [N, C, H, W] as one sequence of its kernel-sized patches (paddings: up, left, down, right): Out [N*OH*OW, C*KH*KW], row (n, i, j) holding the patch at output position (i, j) ordered (c, ky, kx), zeros outside the image; OutLengths [N] = OH*OW.
+
+    Input slots: X, Y (optional). Output slots: Out, OutLengths.
+
+    Example:
+
+    ```mlir
+    %y, %n = pd.im2sequence %x {kernels = array<i32: 1, 1>} : (tensor<?x8x1x20xf32>) -> (tensor<?x8xf32>, tensor<?xi64>)
+    ```
+  }];
+  let arguments = (ins
+    Pd_FloatTensor:$X,
+    Optional<Pd_IndexTensor>:$Y,
+    ConfinedAttr<DenseI32ArrayAttr, [Pd_I32ArrayMin<1>, Pd_I32ArraySizeIn<[2]>]>:$kernels,
+    DefaultValuedAttr<ConfinedAttr<DenseI32ArrayAttr, [Pd_I32ArrayMin<1>, Pd_I32ArraySizeIn<[2]>]>, "{1, 1}">:$strides,
+    DefaultValuedAttr<ConfinedAttr<DenseI32ArrayAttr, [Pd_I32ArrayMin<0>, Pd_I32ArraySizeIn<[4]>]>, "{0, 0, 0, 0}">:$paddings,
+    DefaultValuedAttr<ConfinedAttr<DenseI32ArrayAttr, [Pd_I32ArrayMin<1>, Pd_I32ArraySizeIn<[2]>]>, "{1, 1}">:$out_stride
+  );
+  let results = (outs Pd_FloatTensor:$Out, Pd_IndexTensor:$OutLengths);
+  let assemblyFormat = "$X (`Y` `(` $Y^ `)`)? attr-dict `:` functional-type(operands, results)";
+}
+
+def Pd_LodResetOp : Pd_Op<"lod_reset", [AttrSizedOperandSegments]> {
+  let summary = "X with new sequence boundaries: Y's own LoD (its lengths in Lengths), else Y's data read as offsets [0, ..., T] (int32 or int64), else target_lod; OutLengths: the lengths of the new last level";
+  let description = [{
+    Paddle operator `lod_reset`: X with new sequence boundaries: Y's own LoD (its lengths in Lengths), else Y's data read as offsets [0, ..., T] (int32 or int64), else target_lod; OutLengths: the lengths of the new last level.
+
+    Input slots: X, Y (optional), Lengths (optional). Output slots: Out, OutLengths.
+
+    Example:
+
+    ```mlir
+    %y, %n = pd.lod_reset %x {target_lod = array<i32: 0, 2, 5>} : (tensor<5x3xf32>) -> (tensor<5x3xf32>, tensor<2xi64>)
+    ```
+  }];
+  let arguments = (ins
+    Pd_Tensor:$X,
+    Optional<Pd_Tensor>:$Y,
+    Optional<Pd_IndexTensor>:$Lengths,
+    DefaultValuedAttr<DenseI32ArrayAttr, "{}">:$target_lod,
+    DefaultValuedAttr<BoolAttr, "false">:$append
+  );
+  let results = (outs Pd_Tensor:$Out, Pd_IndexTensor:$OutLengths);
+  let assemblyFormat = "$X (`Y` `(` $Y^ `)`)? (`Lengths` `(` $Lengths^ `)`)? attr-dict `:` functional-type(operands, results)";
+}
+
 def Pd_SequenceConvOp : Pd_Op<"sequence_conv", [AttrSizedOperandSegments]> {
   let summary = "1-D convolution inside each sequence of a LoD batch: row t of Out is the rows t + contextStart ... t + contextStart + contextLength - 1 of its own sequence (zeros outside it), concatenated, times Filter";
   let description = [{
@@ -5803,6 +5852,32 @@ def Pd_LstmOp : Pd_Op<"lstm", [AttrSizedOperandSegments, AttrSizedResultSegments
   );
   let results = (outs Pd_FloatTensor:$Hidden, Pd_FloatTensor:$Cell, Optional<Pd_FloatTensor>:$BatchGate, Optional<Pd_FloatTensor>:$BatchCellPreAct);
   let assemblyFormat = "$Input `,` $Weight `,` $Bias (`H0` `(` $H0^ `)`)? (`C0` `(` $C0^ `)`)? (`Lengths` `(` $Lengths^ `)`)? attr-dict `:` functional-type(operands, results)";
+}
+
+def Pd_GruUnitOp : Pd_Op<"gru_unit"> {
+  let summary = "one GRU step of a batch: Input [N, 3D] (update, reset, candidate, already projected), HiddenPrev [N, D]; Weight's first 2D*D values are the [D, 2D] update/reset weights, the next D*D the [D, D] candidate weights; activations 0 identity, 1 sigmoid, 2 tanh, 3 relu";
+  let description = [{
+    Paddle operator `gru_unit`: one GRU step of a batch: Input [N, 3D] (update, reset, candidate, already projected), HiddenPrev [N, D]; Weight's first 2D*D values are the [D, 2D] update/reset weights, the next D*D the [D, D] candidate weights; activations 0 identity, 1 sigmoid, 2 tanh, 3 relu.
+
+    Input slots: Input, HiddenPrev, Weight, Bias (optional). Output slots: Gate, ResetHiddenPrev, Hidden.
+
+    Example:
+
+    ```mlir
+    %g, %r, %h = pd.gru_unit %x, %h0, %w : (tensor<?x12xf32>, tensor<?x4xf32>, tensor<4x12xf32>) -> (tensor<?x12xf32>, tensor<?x4xf32>, tensor<?x4xf32>)
+    ```
+  }];
+  let arguments = (ins
+    Pd_FloatTensor:$Input,
+    Pd_FloatTensor:$HiddenPrev,
+    Pd_FloatTensor:$Weight,
+    Optional<Pd_FloatTensor>:$Bias,
+    DefaultValuedAttr<ConfinedAttr<Pd_I32Attr, [IntMinValue<0>]>, "2">:$activation,
+    DefaultValuedAttr<ConfinedAttr<Pd_I32Attr, [IntMinValue<0>]>, "1">:$gate_activation,
+    DefaultValuedAttr<BoolAttr, "false">:$origin_mode
+  );
+  let results = (outs Pd_FloatTensor:$Gate, Pd_FloatTensor:$ResetHiddenPrev, Pd_FloatTensor:$Hidden);
+  let assemblyFormat = "$Input `,` $HiddenPrev `,` $Weight (`Bias` `(` $Bias^ `)`)? attr-dict `:` functional-type(operands, results)";
 }
 
 def Pd_CrfDecodingOp : Pd_Op<"crf_decoding", [AttrSizedOperandSegments]> {

@@ -154,3 +154,38 @@ LogicalResult LstmOp::inferResultTypes(SmallVectorImpl<Type> &types, bool emit) 
     types.push_back(tensor({0, *h}, f));
   return success();
 }
+
+LogicalResult GruUnitOp::inferResultTypes(SmallVectorImpl<Type> &types, bool emit) {
+  Checker c{*this, emit};
+  for (auto [name, act] : {std::pair<StringRef, int32_t>{"activation", getActivation()},
+                           {"gate_activation", getGateActivation()}})
+    if (act > 3)
+      return c.fail(name + " " + Twine(act) +
+                    " is not one of Paddle's 0 identity, 1 sigmoid, 2 tanh, 3 relu");
+  if (failed(c.rank(getInput(), "Input", 2, 2)) ||
+      failed(c.rank(getHiddenPrev(), "HiddenPrev", 2, 2)) ||
+      failed(c.rank(getWeight(), "Weight", 2, 2)))
+    return failure();
+  auto x = rt(getInput()), h0 = rt(getHiddenPrev()), w = rt(getWeight());
+  int64_t d = !isDyn(w.getDimSize(0)) ? w.getDimSize(0) : h0.getDimSize(1);
+  int64_t three = isDyn(d) ? kDyn : 3 * d;
+  if (conflict(w.getDimSize(0), d) || conflict(w.getDimSize(1), three))
+    return c.fail(
+        "Weight must be [D, 3D] for D = " + (isDyn(d) ? std::string("?") : std::to_string(d)) +
+        ", got " + shapeStr(w.getShape()));
+  if (conflict(h0.getDimSize(1), d) || conflict(x.getDimSize(1), three))
+    return c.fail("Input must be [N, 3D] and HiddenPrev [N, D] for D = " +
+                  (isDyn(d) ? std::string("?") : std::to_string(d)) + ", got " +
+                  shapeStr(x.getShape()) + " and " + shapeStr(h0.getShape()));
+  if (conflict(x.getDimSize(0), h0.getDimSize(0)))
+    return c.fail("Input and HiddenPrev must have the same rows, got " + shapeStr(x.getShape()) +
+                  " and " + shapeStr(h0.getShape()));
+  if (failed(rowBias(c, getBias(), three, "")))
+    return failure();
+  int64_t n = isDyn(x.getDimSize(0)) ? h0.getDimSize(0) : x.getDimSize(0);
+  Type f = x.getElementType();
+  types.push_back(tensor({n, three}, f));
+  types.push_back(tensor({n, d}, f));
+  types.push_back(tensor({n, d}, f));
+  return success();
+}

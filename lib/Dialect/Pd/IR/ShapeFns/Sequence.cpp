@@ -127,3 +127,68 @@ LogicalResult SequenceExpandOp::inferResultTypes(SmallVectorImpl<Type> &types, b
 LogicalResult SequenceExpandAsOp::inferResultTypes(SmallVectorImpl<Type> &types, bool emit) {
   return expandRows(*this, getX(), getY(), getLengths(), types, emit);
 }
+
+LogicalResult Im2sequenceOp::inferResultTypes(SmallVectorImpl<Type> &types, bool emit) {
+  Checker c{*this, emit};
+  // With Y (each image's real size, a training-time input) Paddle sizes
+  // every image's sequence separately; inference programs do not pass it.
+  if (getY())
+    return c.fail("Y (each image's real size) is not supported; only whole images are");
+  if (failed(c.rank(getX(), "X", 4, 4)))
+    return failure();
+  auto x = rt(getX());
+  ArrayRef<int32_t> k = getKernels(), s = getStrides(), p = getPaddings();
+  int64_t oh = windowOut(x.getDimSize(2), k[0], s[0], p[0], p[2], 1, "EXPLICIT");
+  int64_t ow = windowOut(x.getDimSize(3), k[1], s[1], p[1], p[3], 1, "EXPLICIT");
+  if ((!isDyn(oh) && oh < 1) || (!isDyn(ow) && ow < 1))
+    return c.fail("the " + Twine(k[0]) + "x" + Twine(k[1]) + " kernel does not fit the padded " +
+                  shapeStr(x.getShape().drop_front(2)) + " image");
+  int64_t n = x.getDimSize(0), ch = x.getDimSize(1);
+  types.push_back(
+      tensor({prod({n, oh, ow}), isDyn(ch) ? kDyn : ch * k[0] * k[1]}, x.getElementType()));
+  types.push_back(tensor({n}, IntegerType::get(getContext(), 64)));
+  return success();
+}
+
+LogicalResult LodResetOp::inferResultTypes(SmallVectorImpl<Type> &types, bool emit) {
+  Checker c{*this, emit};
+  if (failed(c.rank(getX(), "X", 1, 8)))
+    return failure();
+  int64_t rows = rt(getX()).getDimSize(0), n = kDyn;
+  if (getLengths()) {
+    // Y is a LoD batch: Out takes its LoD (Paddle ignores `append` then).
+    if (!getY())
+      return c.fail("Lengths without Y: the lengths are Y's LoD");
+    if (failed(c.rank(getLengths(), "Lengths", 1, 1)))
+      return failure();
+    n = rt(getLengths()).getDimSize(0);
+  } else if (getY()) {
+    auto y = rt(getY());
+    if (!y.getElementType().isInteger(32) && !y.getElementType().isInteger(64))
+      return c.fail("Y without LoD holds the new offsets and must be int32 or int64, got " +
+                    Twine(y.getElementType().isF32() ? "float32" : "another type"));
+    if (failed(c.rank(getY(), "Y", 1, 2)))
+      return failure();
+    int64_t k = prod(y.getShape());
+    if (!isDyn(k) && k < 2)
+      return c.fail("Y must hold at least 2 offsets [0, ..., T], got " + Twine(k));
+    n = isDyn(k) ? kDyn : k - 1;
+  } else {
+    ArrayRef<int32_t> lod = getTargetLod();
+    if (lod.size() < 2)
+      return c.fail("needs Y or a target_lod of at least 2 offsets [0, ..., T]");
+    if (lod.front() != 0)
+      return c.fail("target_lod must start at 0, got " + Twine(lod.front()));
+    for (size_t i = 1; i < lod.size(); ++i)
+      if (lod[i] < lod[i - 1])
+        return c.fail("target_lod must not decrease (" + Twine(lod[i - 1]) + " then " +
+                      Twine(lod[i]) + ")");
+    if (!isDyn(rows) && lod.back() != rows)
+      return c.fail("target_lod ends at " + Twine(lod.back()) + " but X has " + Twine(rows) +
+                    " rows");
+    n = static_cast<int64_t>(lod.size()) - 1;
+  }
+  types.push_back(getX().getType());
+  types.push_back(tensor({n}, IntegerType::get(getContext(), 64)));
+  return success();
+}
