@@ -1931,6 +1931,30 @@ def _viterbi_decode(ins, a):
 LOD_OPS = {"sequence_pool", "sequence_conv", "gru", "lstm", "crf_decoding", "sequence_softmax",
            "sequence_expand", "sequence_expand_as"}
 LOD_CONSUMERS = {"sequence_pool"}
+# The input slot whose LoD an op's outputs share, where it is not the first
+# of LOD_MAIN_SLOTS the op has.
+LOD_FROM = {"lookup_table": "Ids", "lookup_table_v2": "Ids", "sequence_expand_as": "Y"}
+LOD_MAIN_SLOTS = ("X", "Input", "Ids", "Emission")
+
+
+def _array_lod(op, env, lod):
+    """A tensor array keeps each element's LoD: write_to_array records X's
+    (None without) at the index, read_from_array gives it back."""
+    arg = lambda slots, name: next(n for v in slots if v.parameter == name for n in v.arguments)
+    i = _array_index(env[arg(op.inputs, "I")], op.type)
+    if op.type == "write_to_array":
+        arr = arg(op.outputs, "Out")
+        elems = list(lod.get(arr, []))
+        elems += [None] * (i + 1 - len(elems))
+        elems[i] = lod.get(arg(op.inputs, "X"))
+        lod[arr] = elems
+    else:
+        elems = lod.get(arg(op.inputs, "X"), [])
+        out = arg(op.outputs, "Out")
+        if i < len(elems) and elems[i] is not None:
+            lod[out] = elems[i]
+        else:
+            lod.pop(out, None)
 
 # ---- ops of Fluid while loops (greedy decoding heads such as SLANet's).
 
@@ -2255,10 +2279,21 @@ class Model:
             # An op that makes sequences (im2sequence, lod_reset).
             for n in op.outputs[[v.parameter for v in op.outputs].index("Out")].arguments:
                 lod[n] = outs["@lod"]
-        elif first is not None and op.type not in LOD_CONSUMERS:
+        elif op.type in ("write_to_array", "read_from_array"):
+            _array_lod(op, env, lod)
+        else:
+            # Paddle's ShareLoD: the outputs take the LoD of the op's main
+            # input (none after the ops that pool sequences into rows).
+            slot = LOD_FROM.get(op.type) or next(
+                (v.parameter for v in op.inputs if v.parameter in LOD_MAIN_SLOTS and v.arguments), None)
+            src = next((v.arguments[0] for v in op.inputs if v.parameter == slot and v.arguments), None)
+            share = lod.get(src) if src is not None and op.type not in LOD_CONSUMERS else None
             for v in op.outputs:
                 for n in v.arguments:
-                    lod[n] = first
+                    if share is None or isinstance(share, list):
+                        lod.pop(n, None)
+                    else:
+                        lod[n] = share
         for v in op.outputs:
             if v.parameter in outs and v.arguments:
                 val = outs[v.parameter]

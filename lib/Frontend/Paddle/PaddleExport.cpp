@@ -373,9 +373,17 @@ void Exporter::addAuxOutputs(Operation *op, pdp::OpDesc &desc) {
 
 /// The values a region op (pd.while, pd.conditional_block) starts its
 /// variables from: the loop's inits, the block's defaults.
+/// How many of a loop's carried values are LoD lengths the importer added
+/// (pd.lod_carried, after the variables): no Paddle variables.
+static unsigned lodCarried(Operation *op) {
+  auto n = op->getAttrOfType<IntegerAttr>("pd.lod_carried");
+  return n ? static_cast<unsigned>(n.getInt()) : 0;
+}
+
+/// The values a region op's Paddle variables start from.
 static OperandRange regionInits(Operation *op) {
   if (auto loop = dyn_cast<WhileOp>(op))
-    return loop.getInits();
+    return loop.getInits().drop_back(lodCarried(op));
   return cast<ConditionalBlockOp>(op).getDefaults();
 }
 
@@ -431,8 +439,13 @@ LogicalResult Exporter::exportRegionOp(Operation *op) {
   Block &body = op->getRegion(0).front();
   auto yield = cast<YieldOp>(body.getTerminator());
   OperandRange inits = regionInits(op);
+  // The Paddle variables: the carried LoD lengths after them are left out.
+  unsigned numVars = inits.size();
+  ResultRange results = op->getResults().take_front(numVars);
+  OperandRange yielded = yield.getValues().take_front(numVars);
+  auto bodyArgs = body.getArguments().take_front(isLoop ? numVars : 0);
   SmallVector<std::string> vars;
-  for (auto [init, result] : llvm::zip(inits, op->getResults())) {
+  for (auto [init, result] : llvm::zip(inits, results)) {
     std::string name;
     if (reusableInit(init, op) && names.count(init)) {
       name = names[init];
@@ -446,7 +459,7 @@ LogicalResult Exporter::exportRegionOp(Operation *op) {
   }
   // Results named up front (fetch targets) get their value after the op.
   SmallVector<std::pair<OpResult, std::string>> after;
-  for (auto [result, name] : llvm::zip(op->getResults(), vars)) {
+  for (auto [result, name] : llvm::zip(results, vars)) {
     auto it = names.find(result);
     if (it != names.end() && it->second != name)
       after.push_back({result, name});
@@ -464,7 +477,7 @@ LogicalResult Exporter::exportRegionOp(Operation *op) {
   for (auto [i, init] : llvm::enumerate(inits))
     olds.push_back(isLoop ? Value(body.getArgument(i)) : Value(init));
   if (isLoop)
-    for (auto [arg, name] : llvm::zip(body.getArguments(), vars))
+    for (auto [arg, name] : llvm::zip(bodyArgs, vars))
       names[arg] = name;
   // A yielded value computed in the body writes its variable directly when
   // no later op of the body still reads the variable's old value; so does
@@ -475,8 +488,8 @@ LogicalResult Exporter::exportRegionOp(Operation *op) {
     return def && def->getBlock() == &body && !names.count(v) &&
            !isa<ml_program::GlobalLoadConstOp, arith::ConstantOp>(def);
   };
-  for (auto [i, v] : llvm::enumerate(yield.getValues())) {
-    if (!computedHere(v) || llvm::count(yield.getValues(), v) != 1)
+  for (auto [i, v] : llvm::enumerate(yielded)) {
+    if (!computedHere(v) || llvm::count(yielded, v) != 1)
       continue;
     auto oldReadAfter = [&, i = i](Operation *def) {
       return llvm::any_of(olds[i].getUsers(), [&](Operation *user) {
@@ -498,7 +511,7 @@ LogicalResult Exporter::exportRegionOp(Operation *op) {
   for (Operation &nested : body.without_terminator())
     if (failed(exportOp(&nested)))
       return failure();
-  for (auto [v, name] : llvm::zip(yield.getValues(), vars))
+  for (auto [v, name] : llvm::zip(yielded, vars))
     if (names[v] != name)
       addAssign(names[v], name);
   block = outer;
@@ -560,6 +573,10 @@ LogicalResult Exporter::exportRegionOp(Operation *op) {
 }
 
 LogicalResult Exporter::exportOp(Operation *op) {
+  // What the importer added to carry LoD lengths: Paddle keeps them as the
+  // LoD of the variables.
+  if (op->hasAttr("pd.lod"))
+    return success();
   if (isa<WhileOp, ConditionalBlockOp>(op))
     return exportRegionOp(op);
   if (auto load = dyn_cast<ml_program::GlobalLoadConstOp>(op)) {

@@ -159,14 +159,30 @@ private:
   /// (lod_reset with `append`): pd keeps the lengths of the last level
   /// only, which is the level the ops accepted on them read.
   llvm::DenseMap<Value, int> lodLevels;
+  /// The sequence lengths of the elements of each tensor array whose
+  /// elements are LoD batches: an array of their lengths, written and read
+  /// beside it by write_to_array / read_from_array ops the importer adds
+  /// (marked pd.lod; the exporter leaves them out).
+  llvm::DenseMap<Value, Value> arrayLengths;
+  /// The lengths a LoD value, or a tensor array of LoD batches, carries.
+  Value lodOf(Value v) const {
+    if (Value l = lodLengths.lookup(v))
+      return l;
+    return arrayLengths.lookup(v);
+  }
   int lodLevel(Value v) const {
-    if (!lodLengths.count(v))
+    if (!lodOf(v))
       return 0;
     auto it = lodLevels.find(v);
     return it == lodLevels.end() ? 1 : it->second;
   }
   LogicalResult checkLodLevel(const pdp::OpDesc &op, int index, Location loc,
                               OperationState &state);
+  LogicalResult arrayLod(Operation *op, int index, Location loc);
+  void forgetValues(Operation *op);
+  /// Loop block arguments that start as an empty declared array (Fluid's
+  /// create_array), which may take LoD batches.
+  llvm::DenseSet<Value> emptyArrays;
   llvm::StringMap<ml_program::GlobalOp> globals;
   /// The block whose ops are being imported (0, or a while's sub-block).
   int currentBlock = 0;
@@ -588,6 +604,56 @@ LogicalResult Importer::checkLodLevel(const pdp::OpDesc &op, int index, Location
   return success();
 }
 
+/// A pd op the importer adds to carry LoD lengths (pd.lod: the exporter
+/// leaves it out), its result type from shape inference.
+static Value lodHelper(Value v) {
+  v.getDefiningOp()->setAttr("pd.lod", UnitAttr::get(v.getContext()));
+  return v;
+}
+
+/// Tensor arrays of LoD batches: write_to_array also writes X's lengths
+/// into the array's lengths array, read_from_array reads them back. An
+/// array holds LoD batches or plain tensors, not both.
+LogicalResult Importer::arrayLod(Operation *op, int index, Location loc) {
+  auto bad = [&](const Twine &msg) {
+    return fail(loc, "op '" + op->getName().stripDialect() + "' #" + Twine(index) + ": " + msg);
+  };
+  if (auto read = dyn_cast<ReadFromArrayOp>(op)) {
+    if (Value lens = arrayLengths.lookup(read.getX())) {
+      lodLengths[read.getResult()] =
+          lodHelper(createPd("read_from_array", {lens, read.getI()}, {}, loc));
+      if (lodLevel(read.getX()) > 1)
+        lodLevels[read.getResult()] = lodLevel(read.getX());
+    }
+    return success();
+  }
+  auto write = cast<WriteToArrayOp>(op);
+  Value x = write.getX(), prev = write.getArray();
+  Value xLens = lodLengths.lookup(x), prevLens = prev ? arrayLengths.lookup(prev) : Value();
+  auto emptyPrev = [&] {
+    if (emptyArrays.contains(prev))
+      return true;
+    auto fill = prev.getDefiningOp<FillConstantOp>();
+    return fill && cast<RankedTensorType>(prev.getType()).getDimSize(0) == 0;
+  };
+  if (xLens && prev && !prevLens && !emptyPrev())
+    return bad("writes a LoD batch into an array that holds tensors without LoD");
+  if (!xLens && prevLens)
+    return bad("writes a tensor without LoD into an array of LoD batches");
+  if (prevLens && lodLevel(prev) != lodLevel(x))
+    return bad("writes a batch of " + Twine(lodLevel(x)) + " LoD levels into an array of " +
+               Twine(lodLevel(prev)) + "-level batches");
+  if (!xLens)
+    return success();
+  SmallVector<Value> operands{xLens, write.getI()};
+  if (prevLens)
+    operands.push_back(prevLens);
+  arrayLengths[write.getResult()] = lodHelper(createPd("write_to_array", operands, {}, loc));
+  if (lodLevel(x) > 1)
+    lodLevels[write.getResult()] = lodLevel(x);
+  return success();
+}
+
 LogicalResult Importer::importOp(const pdp::OpDesc &op, int index) {
   Location loc = opLoc(op, index);
   const PdOpSpec *spec = lookupPdOpSpec(op.type());
@@ -770,15 +836,25 @@ LogicalResult Importer::importOp(const pdp::OpDesc &op, int index) {
       if (level > 1)
         lodLevels[result] = level;
     }
+  } else if (isa<WriteToArrayOp, ReadFromArrayOp>(created)) {
+    if (failed(arrayLod(created, index, loc)))
+      return failure();
   } else if (!isa<SequencePoolOp>(created)) {
+    // As Paddle's ShareLoD from the op's main input (X, Input, Ids): the
+    // first operand that is not a weight; sequence_expand_as takes Y's.
+    Value from;
     for (Value operand : created->getOperands())
-      if (Value lengths = lodLengths.lookup(operand)) {
-        for (OpResult result : created->getResults()) {
-          lodLengths[result] = lengths;
-          if (lodLevel(operand) > 1)
-            lodLevels[result] = lodLevel(operand);
-        }
+      if (!operand.getDefiningOp<ml_program::GlobalLoadConstOp>()) {
+        from = operand;
         break;
+      }
+    if (auto expandAs = dyn_cast<SequenceExpandAsOp>(created))
+      from = expandAs.getY();
+    if (Value lengths = from ? lodLengths.lookup(from) : Value())
+      for (OpResult result : created->getResults()) {
+        lodLengths[result] = lengths;
+        if (lodLevel(from) > 1)
+          lodLevels[result] = lodLevel(from);
       }
   }
   return success();
@@ -817,15 +893,15 @@ static Type joinCarried(Type was, Type now) {
 }
 
 /// The values a while or conditional_block starts its variables `names`
-/// from: each one's value, or an empty placeholder; LoD values are refused
-/// (`what` names the kind of op in the error).
+/// from: each one's value, or an empty placeholder; unless `what` is empty,
+/// LoD values are refused (`what` names the kind of op in the error).
 LogicalResult Importer::startValues(ArrayRef<std::string> names, const pdp::OpDesc &op, int index,
                                     StringRef what, SmallVectorImpl<Value> &values) {
   for (const std::string &name : names) {
     auto v = valueOrPlaceholder(name, op, index);
     if (failed(v))
       return failure();
-    if (lodLengths.count(*v))
+    if (!what.empty() && lodOf(*v))
       return fail(opLoc(op, index), "op '" + op.type() + "' #" + Twine(index) + " of block " +
                                         Twine(currentBlock) + ": '" + name +
                                         "' is a LoD (sequence) variable, which " + what +
@@ -837,13 +913,13 @@ LogicalResult Importer::startValues(ArrayRef<std::string> names, const pdp::OpDe
 
 /// Forgets what the importer recorded about the values of `op` and its
 /// nested ops (before erasing it).
-static void forgetValues(Operation *op, llvm::DenseSet<Value> &dataSized,
-                         llvm::DenseMap<Value, Value> &lodLengths,
-                         llvm::DenseMap<Value, int> &lodLevels) {
+void Importer::forgetValues(Operation *op) {
   auto forget = [&](Value v) {
     dataSized.erase(v);
     lodLengths.erase(v);
+    arrayLengths.erase(v);
     lodLevels.erase(v);
+    emptyArrays.erase(v);
   };
   op->walk([&](Operation *nested) {
     for (Value r : nested->getResults())
@@ -897,56 +973,141 @@ LogicalResult Importer::importWhile(const pdp::OpDesc &op, int index) {
     return bad("its body never writes the condition '" + condName +
                "' (it is not among the op's Out variables), so the loop would not end");
   SmallVector<Value> inits;
-  if (failed(startValues(names, op, index, "loops", inits)))
+  if (failed(startValues(names, op, index, "", inits)))
     return failure();
-  SmallVector<Type> types(ValueRange(inits).getTypes());
-  if (!isOneBool(types[0]))
+  if (!isOneBool(inits[0].getType()))
     return bad("the condition '" + condName + "' must be a bool tensor of one element, got " +
-               llvm::formatv("{0}", types[0]).str());
+               llvm::formatv("{0}", inits[0].getType()).str());
+  // The lengths of the carried LoD values (and tensor arrays of LoD
+  // batches) are carried too, after the variables (pd.lod_carried counts
+  // them): `lodVar[j]` is the variable whose lengths hidden value j holds.
+  SmallVector<unsigned> lodVar;
+  SmallVector<int> lodLevelOf;
+  for (auto [i, v] : llvm::enumerate(inits))
+    if (Value lens = lodOf(v)) {
+      lodVar.push_back(i);
+      lodLevelOf.push_back(lodLevel(v));
+      inits.push_back(lens);
+    }
+  SmallVector<Type> types(ValueRange(inits).getTypes());
+  size_t numVars = names.size();
+  auto isArray = [&](const std::string &name) {
+    auto var = vars.find(name);
+    return var != vars.end() && var->second->type().type() == pdp::VarType::LOD_TENSOR_ARRAY;
+  };
 
   llvm::StringMap<Value> outerEnv = env;
   OpBuilder::InsertPoint after = b.saveInsertionPoint();
   // Import the body with the current carried types; where a yielded value
-  // is wider (a dim that changes between iterations), widen and again.
+  // is wider (a dim that changes between iterations), widen and again; so
+  // too where the body first gives a declared array LoD batches.
   for (int attempt = 0;; ++attempt) {
     b.restoreInsertionPoint(after);
     auto loop = WhileOp::create(b, loc, types, inits);
+    if (!lodVar.empty())
+      loop->setAttr("pd.lod_carried", b.getI32IntegerAttr(static_cast<int32_t>(lodVar.size())));
     Block &body = loop.getBodyBlock();
+    auto giveLod = [&](Value v, size_t j, Value lens) {
+      (isArray(names[lodVar[j]]) ? arrayLengths : lodLengths)[v] = lens;
+      if (lodLevelOf[j] > 1)
+        lodLevels[v] = lodLevelOf[j];
+    };
+    // A dim that changes between iterations is the data's to decide: what
+    // is computed from it takes its sizes from shape inference, not from
+    // the VarDescs' compile-time guesses (Fluid writes [-1, 2] for a concat
+    // that grows by a column per iteration).
+    auto widenedDim = [&](size_t i) { return types[i] != inits[i].getType(); };
     for (auto [name, arg] : llvm::zip(names, body.getArguments()))
       env[name] = arg;
+    for (size_t i = 0; i < numVars; ++i) {
+      if (widenedDim(i) || dataSized.contains(inits[i]))
+        dataSized.insert(body.getArgument(i));
+      auto fill = inits[i].getDefiningOp<FillConstantOp>();
+      if (isArray(names[i]) && fill && cast<RankedTensorType>(fill.getType()).getDimSize(0) == 0)
+        emptyArrays.insert(body.getArgument(i));
+    }
+    for (auto [j, var] : llvm::enumerate(lodVar))
+      giveLod(body.getArgument(var), j, body.getArgument(numVars + j));
     b.setInsertionPointToEnd(&body);
-    if (failed(importBlock(bodyIdx))) {
-      forgetValues(loop, dataSized, lodLengths, lodLevels);
+    auto drop = [&] {
+      forgetValues(loop);
       loop.erase();
+    };
+    if (failed(importBlock(bodyIdx))) {
+      drop();
       return failure();
     }
     SmallVector<Value> next;
     for (const std::string &name : names)
       next.push_back(env.lookup(name));
-    YieldOp::create(b, loc, next);
     bool widened = false;
-    for (auto [i, v] : llvm::enumerate(next)) {
-      Type joined = joinCarried(types[i], v.getType());
-      if (!joined) {
-        forgetValues(loop, dataSized, lodLengths, lodLevels);
-        loop.erase();
-        return bad("the body changes '" + names[i] + "' from " +
-                   llvm::formatv("{0}", types[i]).str() + " to " +
-                   llvm::formatv("{0}", v.getType()).str() +
-                   " (a carried variable keeps its dtype and rank)");
+    for (size_t i = 0; i < numVars; ++i) {
+      auto at = llvm::find(lodVar, i);
+      bool carried = at != lodVar.end();
+      Value lens = lodOf(next[i]);
+      if (carried && (!lens || lodLevel(next[i]) != lodLevelOf[at - lodVar.begin()])) {
+        drop();
+        return bad("the body " + Twine(lens ? "changes the LoD level of '" : "drops the LoD of '") +
+                   names[i] + "', which it carries (a carried variable keeps its LoD)");
       }
-      widened |= joined != types[i];
-      types[i] = joined;
+      if (carried || !lens)
+        continue;
+      // A declared array first written with LoD batches inside the loop:
+      // carried again with an empty lengths array.
+      auto fill = inits[i].getDefiningOp<FillConstantOp>();
+      if (!isArray(names[i]) || !fill ||
+          cast<RankedTensorType>(inits[i].getType()).getDimSize(0) != 0) {
+        drop();
+        return bad("'" + names[i] + "' becomes a LoD batch in the body but has no LoD before " +
+                   "the loop (carried variables keep their LoD)");
+      }
+      b.restoreInsertionPoint(after);
+      Value empty = lodHelper(
+          createPd("fill_constant", {},
+                   {b.getNamedAttr("operandSegmentSizes", b.getDenseI32ArrayAttr({0, 0, 0})),
+                    b.getNamedAttr("dtype", b.getI32IntegerAttr(3)),
+                    b.getNamedAttr("shape", b.getDenseI64ArrayAttr({0, 0}))},
+                   loc));
+      after = b.saveInsertionPoint();
+      lodVar.push_back(i);
+      lodLevelOf.push_back(lodLevel(next[i]));
+      inits.push_back(empty);
+      types.push_back(empty.getType());
+      widened = true;
+    }
+    if (!widened) {
+      for (unsigned var : lodVar)
+        next.push_back(lodOf(next[var]));
+      b.setInsertionPointToEnd(&body);
+      YieldOp::create(b, loc, next);
+      for (auto [i, v] : llvm::enumerate(next)) {
+        Type joined = joinCarried(types[i], v.getType());
+        if (!joined) {
+          std::string what = i < numVars ? "'" + names[i] + "'"
+                                         : "the LoD of '" + names[lodVar[i - numVars]] + "'";
+          drop();
+          return bad("the body changes " + what + " from " + llvm::formatv("{0}", types[i]).str() +
+                     " to " + llvm::formatv("{0}", v.getType()).str() +
+                     " (a carried variable keeps its dtype and rank)");
+        }
+        widened |= joined != types[i];
+        types[i] = joined;
+      }
     }
     env = outerEnv;
     if (!widened) {
       b.setInsertionPointAfter(loop);
-      for (auto [name, result] : llvm::zip(names, loop.getResults()))
-        env[name] = result;
+      for (auto [i, result] : llvm::enumerate(loop.getResults().take_front(numVars))) {
+        env[names[i]] = result;
+        if (dataSized.contains(loop.getBodyBlock().getArgument(i)) ||
+            dataSized.contains(loop.getBodyBlock().getTerminator()->getOperand(i)))
+          dataSized.insert(result);
+      }
+      for (auto [j, var] : llvm::enumerate(lodVar))
+        giveLod(loop.getResult(var), j, loop.getResult(numVars + j));
       return success();
     }
-    forgetValues(loop, dataSized, lodLengths, lodLevels);
-    loop.erase();
+    drop();
     if (attempt == 3)
       return bad("the carried shapes do not settle");
   }
