@@ -1929,7 +1929,7 @@ def _viterbi_decode(ins, a):
 # Ops that read the sequence lengths of their LoD input (as ins["@lengths"]),
 # and those whose outputs are no longer sequences of it.
 LOD_OPS = {"sequence_pool", "sequence_conv", "gru", "lstm", "crf_decoding", "sequence_softmax",
-           "sequence_expand", "sequence_expand_as"}
+           "sequence_expand", "sequence_expand_as", "sequence_reshape", "box_clip"}
 LOD_CONSUMERS = {"sequence_pool"}
 # The input slot whose LoD an op's outputs share, where it is not the first
 # of LOD_MAIN_SLOTS the op has.
@@ -2183,7 +2183,36 @@ def _gru_unit(ins, a):
             "Hidden": h.astype(f)}
 
 
-OPS.update({"im2sequence": _im2sequence, "lod_reset": _lod_reset, "gru_unit": _gru_unit})
+def _sequence_reshape(ins, a):
+    """X [T, D] re-cut to rows of new_dim; sequence n gets len*D/new_dim
+    rows ('@lod'), which must be whole."""
+    x = ins["X"][0]
+    lengths = _seq_lengths(ins, "sequence_reshape", x.shape[0], "X")
+    new_dim = a["new_dim"]
+    if ((lengths * x.shape[1]) % new_dim).any():
+        raise ValueError("sequence_reshape: a sequence's values do not fill rows of %d" % new_dim)
+    return {"Out": x.reshape(-1, new_dim), "@lod": lengths * x.shape[1] // new_dim}
+
+
+def _box_clip(ins, a):
+    """Each image's boxes clipped to [0, round(w/scale) - 1] (x) and
+    [0, round(h/scale) - 1] (y); C's round is half away from zero."""
+    boxes, info = ins["Input"][0], ins["ImInfo"][0]
+    lengths = _seq_lengths(ins, "box_clip", boxes.shape[0], "Input")
+    out = boxes.copy()
+    start = 0
+    for img, n in enumerate(lengths):
+        h, w, s = (float(v) for v in info[img])
+        hi = np.array([np.floor(w / s + 0.5) - 1, np.floor(h / s + 0.5) - 1], np.float32)
+        seg = out[start:start + n]
+        flat = seg.reshape(len(seg), -1, 2)
+        out[start:start + n] = np.maximum(np.minimum(flat, hi), 0).reshape(seg.shape)
+        start += n
+    return {"Output": out}
+
+
+OPS.update({"im2sequence": _im2sequence, "lod_reset": _lod_reset, "gru_unit": _gru_unit,
+            "sequence_reshape": _sequence_reshape, "box_clip": _box_clip})
 
 OPS.update({"sequence_pool": _sequence_pool, "sequence_conv": _sequence_conv, "rnn": _rnn,
             "gru": _fluid_gru, "lstm": _fluid_lstm, "crf_decoding": _crf_decoding,

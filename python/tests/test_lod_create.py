@@ -229,3 +229,78 @@ def test_gru_unit_bad_weight_refused(tmp_path):
     p = subprocess.run([tool("paddle-translate"), "--import-paddle", model], capture_output=True, text=True)
     assert 0 < p.returncode < 128, p.stderr
     assert "gru_unit" in p.stderr and "Weight must be [D, 3D]" in p.stderr, p.stderr
+
+
+@pytest.mark.parametrize("dtype", ["float32", "int64"])
+def test_sequence_reshape(tmp_path, dtype):
+    # Sequence n keeps its values: lengths [2, 0, 3] of width 6 become
+    # [3, 0, 4.5] ... of width 4 only where whole, so widths 6 -> 3 here:
+    # lengths [4, 0, 6].
+    rng = np.random.default_rng(13)
+    lengths = np.array([2, 0, 3], np.int64)
+    x = (rng.standard_normal((5, 6)) * 10).astype(dtype)
+    b = ProgramBuilder()
+    xv = b.feed("x", [-1, 6], dtype, lod_level=1)
+    out = b.tmp("reshaped", [-1, 3], dtype)
+    b.op("sequence_reshape", {"X": [xv]}, {"Out": [out]}, {"new_dim": 3})
+    b.fetch(out)
+    want = [x.reshape(-1, 3)]
+    if dtype == "float32":
+        # The new sequences: sequence n is rows [2 * start, 2 * end).
+        b.fetch(seq_pool(b, out, 3, "MAX"))
+        rows = x.reshape(-1, 3)
+        want.append(np.array([rows[0:4].max(0), np.zeros(3), rows[4:10].max(0)], np.float32))
+    check(tmp_path, b, [x, lengths], want)
+
+
+def test_sequence_reshape_uneven_sequence_at_run_time(tmp_path):
+    b = ProgramBuilder()
+    xv = b.feed("x", [-1, 2], lod_level=1)
+    out = b.tmp("reshaped", [-1, 4])
+    b.op("sequence_reshape", {"X": [xv]}, {"Out": [out]}, {"new_dim": 4})
+    b.fetch(seq_pool(b, out, 4, "SUM"))
+    model = str(tmp_path / "m")
+    b.save(model)
+    m = paddle_mlir.compile(model)
+    # 4 rows of 2 values fill 2 rows of 4 in all, but sequence 0 has 3 rows
+    # (6 values).
+    with pytest.raises(Exception) as err:
+        m(np.zeros((4, 2), np.float32), np.array([3, 1], np.int64))
+    assert "sequence_reshape" in str(err.value) and "sequence 0 has 6 values" in str(err.value), str(err.value)
+
+
+def test_box_clip(tmp_path):
+    # Two images with 2 and 3 boxes; the second at scale 2 (its boxes live
+    # in a 20.5 x 30 image at scale 1: round(20.5) = 21, C rounds half away
+    # from zero).
+    lengths = np.array([2, 3], np.int64)
+    boxes = np.array([[-5, 3, 50, 70], [10, -1, 12, 200],
+                      [0, 0, 40, 40], [-1, 25, 19, 9], [35, 5, 2, 100]], np.float32)
+    info = np.array([[64, 48, 1], [41, 60, 2]], np.float32)
+    b = ProgramBuilder()
+    bv = b.feed("boxes", [-1, 4], lod_level=1)
+    iv = b.feed("im_info", [-1, 3])
+    out = b.tmp("clipped", [-1, 4])
+    b.op("box_clip", {"Input": [bv], "ImInfo": [iv]}, {"Output": [out]})
+    b.fetch(out)
+    want = boxes.copy()
+    for k, (img, (h, w, s)) in enumerate([(0, info[0]), (0, info[0]), (1, info[1]), (1, info[1]), (1, info[1])]):
+        wmax, hmax = np.floor(w / s + 0.5) - 1, np.floor(h / s + 0.5) - 1
+        for c in range(4):
+            want[k, c] = min(max(boxes[k, c], 0), wmax if c % 2 == 0 else hmax)
+    assert want[3].tolist() == [0, 20, 19, 9]     # hand check: h 41 / 2 = 20.5 rounds to 21
+    check(tmp_path, b, [boxes, lengths, info], want)
+
+
+def test_box_clip_needs_lod(tmp_path):
+    b = ProgramBuilder()
+    bv = b.feed("boxes", [-1, 4])
+    iv = b.feed("im_info", [-1, 3])
+    out = b.tmp("clipped", [-1, 4])
+    b.op("box_clip", {"Input": [bv], "ImInfo": [iv]}, {"Output": [out]})
+    b.fetch(out)
+    model = str(tmp_path / "m")
+    b.save(model)
+    p = subprocess.run([tool("paddle-translate"), "--import-paddle", model], capture_output=True, text=True)
+    assert 0 < p.returncode < 128, p.stderr
+    assert "box_clip" in p.stderr and "Input carries no LoD" in p.stderr, p.stderr

@@ -44,3 +44,16 @@ func.func @gru(%g: tensor<?x12xf32>, %h: tensor<?x4xf32>, %w: tensor<4x12xf32>) 
   %gate, %reset, %hid = pd.gru_unit %g, %h, %w : (tensor<?x12xf32>, tensor<?x4xf32>, tensor<4x12xf32>) -> (tensor<?x12xf32>, tensor<?x4xf32>, tensor<?x4xf32>)
   return %hid : tensor<?x4xf32>
 }
+
+// Tests that sequence_reshape is a reshape of X plus pdk_sequence_reshape
+// for the new lengths (width 8 in, 4 out), and box_clip one kernel call.
+// CHECK-LABEL: func.func @reshape_clip
+// CHECK: tensor.reshape %arg0
+// CHECK: pd.kernel_call "pdk_sequence_reshape"(%arg1, %arg0)
+// CHECK-SAME: ints = array<i64: 8, 4>
+// CHECK: pd.kernel_call "pdk_box_clip"(%arg2, %arg3, %arg1)
+func.func @reshape_clip(%x: tensor<?x8xf32>, %n: tensor<?xi64>, %b: tensor<?x4xf32>, %info: tensor<?x3xf32>) -> (tensor<?x4xf32>, tensor<?xi64>, tensor<?x4xf32>) {
+  %y, %l = pd.sequence_reshape %x Lengths(%n) {new_dim = 4 : i32} : (tensor<?x8xf32>, tensor<?xi64>) -> (tensor<?x4xf32>, tensor<?xi64>)
+  %c = pd.box_clip %b, %info Lengths(%n) : (tensor<?x4xf32>, tensor<?x3xf32>, tensor<?xi64>) -> tensor<?x4xf32>
+  return %y, %l, %c : tensor<?x4xf32>, tensor<?xi64>, tensor<?x4xf32>
+}

@@ -812,6 +812,15 @@ OPS = [
        "X with new sequence boundaries: Y's own LoD (its lengths in Lengths), else Y's data read as offsets "
        "[0, ..., T] (int32 or int64), else target_lod; OutLengths: the lengths of the new last level",
        "%y, %n = pd.lod_reset %x {target_lod = array<i32: 0, 2, 5>} : (tensor<5x3xf32>) -> (tensor<5x3xf32>, tensor<2xi64>)"),
+    Op("sequence_reshape", ["X:num", "Lengths:index?"], ["Out:num", "OutLengths:index"],
+       [A("new_dim", "i32", None, min=1)], "custom",
+       "the rows of a LoD batch X [T, D] re-cut to width new_dim: Out [T*D/new_dim, new_dim], sequence n "
+       "keeping its values (Lengths[n]*D/new_dim rows, which must divide evenly); OutLengths: the new lengths",
+       "%y, %n = pd.sequence_reshape %x Lengths(%l) {new_dim = 4 : i32} : (tensor<?x8xf32>, tensor<?xi64>) -> (tensor<?x4xf32>, tensor<?xi64>)"),
+    Op("box_clip", ["Input:float", "ImInfo:float", "Lengths:index?"], ["Output:float"], [], "custom",
+       "the boxes (x1, y1, x2, y2 in the last dim, a multiple of 4) of each image of a LoD batch clipped to "
+       "[0, round(w / scale) - 1] x [0, round(h / scale) - 1] from that image's ImInfo row (h, w, scale)",
+       "%y = pd.box_clip %b, %info Lengths(%n) : (tensor<?x4xf32>, tensor<?x3xf32>, tensor<?xi64>) -> tensor<?x4xf32>"),
     Op("sequence_conv", ["X:float", "Filter:float", "PaddingData:float?", "Lengths:index?"], ["Out:float"],
        [A("contextLength", "i32", None, min=1), A("contextStart", "i32", 0), A("contextStride", "i32", 1, min=1),
         A("paddingTrainable", "bool", False)], "custom",

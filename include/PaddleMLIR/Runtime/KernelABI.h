@@ -398,6 +398,23 @@ enum Int : int64_t { OffsetsIs32, NumInts };
 constexpr int64_t NumFloats = 0;
 } // namespace lodoffsets
 
+/// pdk_sequence_reshape: the lengths of sequence_reshape's Out: Lengths [N]
+/// int64 of X [T, Width] re-cut to rows of NewDim values; a sequence whose
+/// values do not fill whole rows is an error.
+namespace seqreshape {
+enum Slot : int64_t { Lengths, X, NumSlots };
+enum Int : int64_t { Width, NewDim, NumInts };
+constexpr int64_t NumFloats = 0;
+} // namespace seqreshape
+
+/// pdk_box_clip: box_clip of Input [T, ..., 4k] (f32) with Lengths [N]
+/// int64 and ImInfo [N, 3] (h, w, scale): each coordinate clipped to
+/// [0, round(w / scale) - 1] (x) or [0, round(h / scale) - 1] (y).
+namespace boxclip {
+enum Slot : int64_t { Input, ImInfo, Lengths, NumSlots };
+constexpr int64_t NumInts = 0, NumFloats = 0;
+} // namespace boxclip
+
 /// pdk_array_write: write_to_array. Out [M, ...] (M = max(N, I + 1) as the
 /// caller computed it) = Array [N, ...] (absent without HasArray; the X
 /// pointer stands in) with X at index I[0], zeros between; ElemBytes per

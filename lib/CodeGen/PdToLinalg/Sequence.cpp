@@ -260,6 +260,69 @@ struct LodResetLowering : OpConversionPattern<LodResetOp> {
   }
 };
 
+/// sequence_reshape: Out is X's values re-cut to rows of new_dim (a
+/// reshape); pdk_sequence_reshape computes (and checks) the new lengths.
+struct SequenceReshapeLowering : OpConversionPattern<SequenceReshapeOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(SequenceReshapeOp op, OpAdaptor a,
+                                ConversionPatternRewriter &r) const override {
+    namespace sr = pdk::seqreshape;
+    Location loc = op.getLoc();
+    Value x = a.getX(), lengths = a.getLengths();
+    // Any dtype: the values only move.
+    if (failed(checkSequenceOperands(op, ValueRange{}, lengths)))
+      return failure();
+    auto xt = cast<RankedTensorType>(x.getType());
+    int64_t width = xt.getDimSize(1), newDim = op.getNewDim();
+    if (ShapedType::isDynamic(width))
+      return op.emitOpError("needs X's row width known at compile time");
+    auto type = cast<RankedTensorType>(op.getOut().getType());
+    Value rows = r.createOrFold<arith::DivUIOp>(
+        loc,
+        r.createOrFold<arith::MulIOp>(loc, r.createOrFold<tensor::DimOp>(loc, x, 0),
+                                      idx(r, loc, width)),
+        idx(r, loc, newDim));
+    Value out = reshapeTo(r, loc, x, type, {rows, idx(r, loc, newDim)});
+    auto lenType = cast<RankedTensorType>(op.getOutLengths().getType());
+    SmallVector<Value> dyn;
+    if (lenType.isDynamicDim(0))
+      dyn.push_back(r.createOrFold<tensor::DimOp>(loc, lengths, 0));
+    Value init = tensor::EmptyOp::create(r, loc, lenType.getShape(), r.getI64Type(), dyn);
+    SmallVector<int64_t> ints(sr::NumInts);
+    ints[sr::Width] = width;
+    ints[sr::NewDim] = newDim;
+    auto k = KernelCallOp::create(r, loc, lenType, "pdk_sequence_reshape", ValueRange{lengths, x},
+                                  init, r.getDenseI64ArrayAttr({sr::Lengths, sr::X}),
+                                  r.getDenseI64ArrayAttr(ints), r.getDenseF32ArrayAttr({}));
+    k->setAttr("pd.from", r.getStringAttr("sequence_reshape"));
+    r.replaceOp(op, ValueRange{out, k.getResult()});
+    return success();
+  }
+};
+
+/// box_clip -> pdk_box_clip (each image's boxes against its ImInfo row).
+struct BoxClipLowering : OpConversionPattern<BoxClipOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(BoxClipOp op, OpAdaptor a,
+                                ConversionPatternRewriter &r) const override {
+    namespace bc = pdk::boxclip;
+    Location loc = op.getLoc();
+    Value x = a.getInput(), lengths = a.getLengths();
+    if (failed(checkSequenceOperands(op, ValueRange{x, a.getImInfo()}, lengths)))
+      return failure();
+    auto type = cast<RankedTensorType>(op.getType());
+    Value init = tensor::EmptyOp::create(r, loc, type.getShape(), type.getElementType(),
+                                         dynSizesFrom(r, loc, x, type));
+    auto k =
+        KernelCallOp::create(r, loc, type, "pdk_box_clip", ValueRange{x, a.getImInfo(), lengths},
+                             init, r.getDenseI64ArrayAttr({bc::Input, bc::ImInfo, bc::Lengths}),
+                             r.getDenseI64ArrayAttr({}), r.getDenseF32ArrayAttr({}));
+    k->setAttr("pd.from", r.getStringAttr("box_clip"));
+    r.replaceOp(op, k.getResult());
+    return success();
+  }
+};
+
 /// crf_decoding -> pdk_crf_decoding (Viterbi per sequence), i64 [T, 1].
 struct CrfDecodingLowering : OpConversionPattern<CrfDecodingOp> {
   using OpConversionPattern::OpConversionPattern;
@@ -339,6 +402,6 @@ struct ViterbiDecodeLowering : OpConversionPattern<ViterbiDecodeOp> {
 void mlir::pd::populatePdSequenceToLinalgPatterns(RewritePatternSet &p) {
   p.add<SequencePoolLowering, SequenceConvLowering, CrfDecodingLowering, ViterbiDecodeLowering,
         SequenceSoftmaxLowering, SequenceExpandLowering<SequenceExpandOp>,
-        SequenceExpandLowering<SequenceExpandAsOp>, Im2sequenceLowering, LodResetLowering>(
-      p.getContext());
+        SequenceExpandLowering<SequenceExpandAsOp>, Im2sequenceLowering, LodResetLowering,
+        SequenceReshapeLowering, BoxClipLowering>(p.getContext());
 }

@@ -11,15 +11,6 @@ using namespace mlir::pd;
 using namespace mlir::pd::lowering;
 
 namespace {
-/// tensor.reshape of x to `type` with the given (index) sizes.
-Value reshapeTo(OpBuilder &b, Location loc, Value x, RankedTensorType type, ArrayRef<Value> sizes) {
-  if (x.getType() == type)
-    return x;
-  auto shapeType = RankedTensorType::get({(int64_t)sizes.size()}, b.getIndexType());
-  Value shape = tensor::FromElementsOp::create(b, loc, shapeType, sizes);
-  return tensor::ReshapeOp::create(b, loc, type, x, shape);
-}
-
 /// Sizes of `type` where each dynamic dim is the next dynamic dim of x (for
 /// ops that only add or remove static unit dims).
 SmallVector<Value> sizesKeepingDynamicOrder(OpBuilder &b, Location loc, Value x,

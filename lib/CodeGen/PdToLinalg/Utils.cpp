@@ -271,6 +271,14 @@ std::array<int64_t, 4> resolvePads(RankedTensorType in, ArrayRef<int64_t> k, Arr
   return pd::windowPads({in.getDimSize(2), in.getDimSize(3)}, k, s, d, paddings, algo);
 }
 
+Value reshapeTo(OpBuilder &b, Location loc, Value x, RankedTensorType type, ArrayRef<Value> sizes) {
+  if (x.getType() == type)
+    return x;
+  auto shapeType = RankedTensorType::get({(int64_t)sizes.size()}, b.getIndexType());
+  Value shape = tensor::FromElementsOp::create(b, loc, shapeType, sizes);
+  return tensor::ReshapeOp::create(b, loc, type, x, shape);
+}
+
 Value generateTensor(OpBuilder &b, Location loc, RankedTensorType type, ValueRange dynSizes,
                      function_ref<Value(OpBuilder &, Location)> body) {
   int64_t rank = type.getRank();

@@ -84,6 +84,10 @@ void replaceWithDeclaredTypes(ConversionPatternRewriter &r, Operation *op,
 /// function of its input.
 Value counterHash(OpBuilder &b, Location loc, Value z);
 
+/// tensor.reshape of x (row-major, the same values) to `type`, whose dims
+/// are the index values `sizes`; x itself where it has that type.
+Value reshapeTo(OpBuilder &b, Location loc, Value x, RankedTensorType type, ArrayRef<Value> sizes);
+
 /// A tensor of `type` (its dynamic dims from `dynSizes`) whose every
 /// element is `body` (which reads its position with linalg.index): an
 /// output-only linalg.generic, for gathers and generated values.

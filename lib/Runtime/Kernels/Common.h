@@ -66,6 +66,8 @@ PDK_EXPORT void pdk_viterbi_decode(const int64_t *ptrs, const int64_t *ints, con
 PDK_EXPORT void pdk_sequence_softmax(const int64_t *ptrs, const int64_t *ints, const float *floats);
 PDK_EXPORT void pdk_sequence_expand(const int64_t *ptrs, const int64_t *ints, const float *floats);
 PDK_EXPORT void pdk_lod_offsets(const int64_t *ptrs, const int64_t *ints, const float *floats);
+PDK_EXPORT void pdk_sequence_reshape(const int64_t *ptrs, const int64_t *ints, const float *floats);
+PDK_EXPORT void pdk_box_clip(const int64_t *ptrs, const int64_t *ints, const float *floats);
 PDK_EXPORT void pdk_array_write(const int64_t *ptrs, const int64_t *ints, const float *floats);
 PDK_EXPORT void pdk_array_read(const int64_t *ptrs, const int64_t *ints, const float *floats);
 PDK_EXPORT void pdk_collect_fpn_proposals(const int64_t *ptrs, const int64_t *ints,

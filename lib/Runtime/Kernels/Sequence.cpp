@@ -372,3 +372,53 @@ extern "C" PDK_EXPORT void pdk_lod_offsets(const int64_t *ptrs, const int64_t *i
     std::memset(out, 0, static_cast<size_t>(k - 1) * sizeof(int64_t));
   }
 }
+
+extern "C" PDK_EXPORT void pdk_sequence_reshape(const int64_t *ptrs, const int64_t *ints,
+                                                const float *) {
+  const int64_t *lengths = static_cast<const int64_t *>(ptrAt(ptrs, seqreshape::Lengths));
+  int64_t *out = static_cast<int64_t *>(ptrAt(ptrs, seqreshape::NumSlots));
+  Dims dims(ints + seqreshape::NumInts);
+  const int64_t *ld = dims.next(), *xd = dims.next(), *od = dims.next();
+  clearDestination(out, od, sizeof(int64_t));
+  if (!kernelError.empty() || !checkLengths("sequence_reshape", lengths, ld[0], xd[0]))
+    return;
+  int64_t width = ints[seqreshape::Width], newDim = ints[seqreshape::NewDim];
+  for (int64_t s = 0; s < ld[0]; ++s) {
+    if (lengths[s] * width % newDim != 0) {
+      kernelError = "sequence_reshape: sequence " + std::to_string(s) + " has " +
+                    std::to_string(lengths[s] * width) + " values, not a multiple of new_dim " +
+                    std::to_string(newDim);
+      std::memset(out, 0, static_cast<size_t>(ld[0]) * sizeof(int64_t));
+      return;
+    }
+    out[s] = lengths[s] * width / newDim;
+  }
+}
+
+extern "C" PDK_EXPORT void pdk_box_clip(const int64_t *ptrs, const int64_t *ints, const float *) {
+  const float *in = static_cast<const float *>(ptrAt(ptrs, boxclip::Input));
+  const float *info = static_cast<const float *>(ptrAt(ptrs, boxclip::ImInfo));
+  const int64_t *lengths = static_cast<const int64_t *>(ptrAt(ptrs, boxclip::Lengths));
+  float *out = static_cast<float *>(ptrAt(ptrs, boxclip::NumSlots));
+  Dims dims(ints + boxclip::NumInts);
+  const int64_t *xd = dims.next(), *id = dims.next(), *ld = dims.next();
+  clearDestination(out, xd, sizeof(float));
+  if (!kernelError.empty() || !checkLengths("box_clip", lengths, ld[0], xd[0], "Input"))
+    return;
+  if (id[0] != ld[0]) {
+    kernelError = "box_clip: ImInfo has " + std::to_string(id[0]) + " rows but Input has " +
+                  std::to_string(ld[0]) + " images (sequences)";
+    return;
+  }
+  int64_t row = 1;
+  for (int64_t d = 1; d < xd[-1]; ++d)
+    row *= xd[d];
+  for (int64_t s = 0, at = 0; s < ld[0]; ++s) {
+    // Paddle's ClipTiledBoxes: the image size at scale 1, rounded half
+    // away from zero, less one pixel.
+    float h = std::round(info[s * 3] / info[s * 3 + 2]) - 1.0f;
+    float w = std::round(info[s * 3 + 1] / info[s * 3 + 2]) - 1.0f;
+    for (int64_t e = 0; e < lengths[s] * row; ++e, ++at)
+      out[at] = std::max(std::min(in[at], e % 2 == 0 ? w : h), 0.0f);
+  }
+}

@@ -2578,3 +2578,30 @@ func.func @negative_gru_unit_activation(%x: tensor<2x12xf32>, %h: tensor<2x4xf32
   %g, %r, %o = pd.gru_unit %x, %h, %w {activation = 4 : i32} : (tensor<2x12xf32>, tensor<2x4xf32>, tensor<4x12xf32>) -> (tensor<2x12xf32>, tensor<2x4xf32>, tensor<2x4xf32>)
   return
 }
+
+// -----
+
+// Tests that sequence_reshape's rows must be whole.
+func.func @negative_sequence_reshape_uneven(%x: tensor<3x2xf32>, %n: tensor<2xi64>) {
+  // expected-error @+1 {{X's 6 values do not fill rows of new_dim 4}}
+  %y, %l = pd.sequence_reshape %x Lengths(%n) {new_dim = 4 : i32} : (tensor<3x2xf32>, tensor<2xi64>) -> (tensor<?x4xf32>, tensor<2xi64>)
+  return
+}
+
+// -----
+
+// Tests that box_clip holds whole boxes.
+func.func @negative_box_clip_width(%b: tensor<5x6xf32>, %info: tensor<2x3xf32>, %n: tensor<2xi64>) {
+  // expected-error @+1 {{Input's last dim must hold whole boxes (a multiple of 4), got 6}}
+  %c = pd.box_clip %b, %info Lengths(%n) : (tensor<5x6xf32>, tensor<2x3xf32>, tensor<2xi64>) -> tensor<5x6xf32>
+  return
+}
+
+// -----
+
+// Tests that box_clip has an ImInfo row per image.
+func.func @negative_box_clip_info(%b: tensor<5x4xf32>, %info: tensor<3x3xf32>, %n: tensor<2xi64>) {
+  // expected-error @+1 {{ImInfo has 3 rows but Input has 2 images (sequences)}}
+  %c = pd.box_clip %b, %info Lengths(%n) : (tensor<5x4xf32>, tensor<3x3xf32>, tensor<2xi64>) -> tensor<5x4xf32>
+  return
+}

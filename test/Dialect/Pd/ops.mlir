@@ -1969,3 +1969,13 @@ func.func @lod_makers(%img: tensor<?x2x5x7xf32>, %x: tensor<?x3xf32>, %off: tens
   %gate, %reset, %hid = pd.gru_unit %g, %h, %w Bias(%b) {origin_mode = true} : (tensor<?x12xf32>, tensor<?x4xf32>, tensor<4x12xf32>, tensor<1x12xf32>) -> (tensor<?x12xf32>, tensor<?x4xf32>, tensor<?x4xf32>)
   return %s, %sl, %r, %rl, %al, %tl, %hid : tensor<?x12xf32>, tensor<?xi64>, tensor<?x3xf32>, tensor<?xi64>, tensor<?xi64>, tensor<2xi64>, tensor<?x4xf32>
 }
+
+// Tests that sequence_reshape and box_clip round-trip.
+// CHECK-LABEL: func.func @sequence_reshape_box_clip
+// CHECK: %{{.*}}, %{{.*}} = pd.sequence_reshape %arg0 Lengths(%arg1) {new_dim = 4 : i32} : (tensor<?x8xf32>, tensor<?xi64>) -> (tensor<?x4xf32>, tensor<?xi64>)
+// CHECK: %{{.*}} = pd.box_clip %arg2, %arg3 Lengths(%arg1) : (tensor<?x4xf32>, tensor<?x3xf32>, tensor<?xi64>) -> tensor<?x4xf32>
+func.func @sequence_reshape_box_clip(%x: tensor<?x8xf32>, %n: tensor<?xi64>, %b: tensor<?x4xf32>, %info: tensor<?x3xf32>) -> (tensor<?x4xf32>, tensor<?xi64>, tensor<?x4xf32>) {
+  %y, %l = pd.sequence_reshape %x Lengths(%n) {new_dim = 4 : i32} : (tensor<?x8xf32>, tensor<?xi64>) -> (tensor<?x4xf32>, tensor<?xi64>)
+  %c = pd.box_clip %b, %info Lengths(%n) : (tensor<?x4xf32>, tensor<?x3xf32>, tensor<?xi64>) -> tensor<?x4xf32>
+  return %y, %l, %c : tensor<?x4xf32>, tensor<?xi64>, tensor<?x4xf32>
+}

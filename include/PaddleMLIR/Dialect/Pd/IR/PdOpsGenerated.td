@@ -5736,6 +5736,50 @@ def Pd_LodResetOp : Pd_Op<"lod_reset", [AttrSizedOperandSegments]> {
   let assemblyFormat = "$X (`Y` `(` $Y^ `)`)? (`Lengths` `(` $Lengths^ `)`)? attr-dict `:` functional-type(operands, results)";
 }
 
+def Pd_SequenceReshapeOp : Pd_Op<"sequence_reshape"> {
+  let summary = "the rows of a LoD batch X [T, D] re-cut to width new_dim: Out [T*D/new_dim, new_dim], sequence n keeping its values (Lengths[n]*D/new_dim rows, which must divide evenly); OutLengths: the new lengths";
+  let description = [{
+    Paddle operator `sequence_reshape`: the rows of a LoD batch X [T, D] re-cut to width new_dim: Out [T*D/new_dim, new_dim], sequence n keeping its values (Lengths[n]*D/new_dim rows, which must divide evenly); OutLengths: the new lengths.
+
+    Input slots: X, Lengths (optional). Output slots: Out, OutLengths.
+
+    Example:
+
+    ```mlir
+    %y, %n = pd.sequence_reshape %x Lengths(%l) {new_dim = 4 : i32} : (tensor<?x8xf32>, tensor<?xi64>) -> (tensor<?x4xf32>, tensor<?xi64>)
+    ```
+  }];
+  let arguments = (ins
+    Pd_NumTensor:$X,
+    Optional<Pd_IndexTensor>:$Lengths,
+    ConfinedAttr<Pd_I32Attr, [IntMinValue<1>]>:$new_dim
+  );
+  let results = (outs Pd_NumTensor:$Out, Pd_IndexTensor:$OutLengths);
+  let assemblyFormat = "$X (`Lengths` `(` $Lengths^ `)`)? attr-dict `:` functional-type(operands, results)";
+}
+
+def Pd_BoxClipOp : Pd_Op<"box_clip"> {
+  let summary = "the boxes (x1, y1, x2, y2 in the last dim, a multiple of 4) of each image of a LoD batch clipped to [0, round(w / scale) - 1] x [0, round(h / scale) - 1] from that image's ImInfo row (h, w, scale)";
+  let description = [{
+    Paddle operator `box_clip`: the boxes (x1, y1, x2, y2 in the last dim, a multiple of 4) of each image of a LoD batch clipped to [0, round(w / scale) - 1] x [0, round(h / scale) - 1] from that image's ImInfo row (h, w, scale).
+
+    Input slots: Input, ImInfo, Lengths (optional). Output slots: Output.
+
+    Example:
+
+    ```mlir
+    %y = pd.box_clip %b, %info Lengths(%n) : (tensor<?x4xf32>, tensor<?x3xf32>, tensor<?xi64>) -> tensor<?x4xf32>
+    ```
+  }];
+  let arguments = (ins
+    Pd_FloatTensor:$Input,
+    Pd_FloatTensor:$ImInfo,
+    Optional<Pd_IndexTensor>:$Lengths
+  );
+  let results = (outs Pd_FloatTensor:$Output);
+  let assemblyFormat = "$Input `,` $ImInfo (`Lengths` `(` $Lengths^ `)`)? attr-dict `:` functional-type(operands, results)";
+}
+
 def Pd_SequenceConvOp : Pd_Op<"sequence_conv", [AttrSizedOperandSegments]> {
   let summary = "1-D convolution inside each sequence of a LoD batch: row t of Out is the rows t + contextStart ... t + contextStart + contextLength - 1 of its own sequence (zeros outside it), concatenated, times Filter";
   let description = [{

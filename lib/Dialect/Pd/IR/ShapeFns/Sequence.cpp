@@ -192,3 +192,42 @@ LogicalResult LodResetOp::inferResultTypes(SmallVectorImpl<Type> &types, bool em
   types.push_back(tensor({n}, IntegerType::get(getContext(), 64)));
   return success();
 }
+
+LogicalResult SequenceReshapeOp::inferResultTypes(SmallVectorImpl<Type> &types, bool emit) {
+  Checker c{*this, emit};
+  FailureOr<int64_t> n = sequenceCount(c, getX(), getLengths());
+  if (failed(n) || failed(c.rank(getX(), "X", 2, 2)))
+    return failure();
+  auto x = rt(getX());
+  int64_t rows = x.getDimSize(0), d = x.getDimSize(1), w = getNewDim();
+  int64_t out = kDyn;
+  if (!isDyn(rows) && !isDyn(d)) {
+    if ((rows * d) % w != 0)
+      return c.fail("X's " + Twine(rows * d) + " values do not fill rows of new_dim " + Twine(w));
+    out = rows * d / w;
+  }
+  types.push_back(tensor({out, w}, x.getElementType()));
+  types.push_back(tensor({*n}, IntegerType::get(getContext(), 64)));
+  return success();
+}
+
+LogicalResult BoxClipOp::inferResultTypes(SmallVectorImpl<Type> &types, bool emit) {
+  Checker c{*this, emit};
+  FailureOr<int64_t> n = sequenceCount(c, getInput(), getLengths(), "Input");
+  if (failed(n) || failed(c.rank(getInput(), "Input", 2, 8)) ||
+      failed(c.rank(getImInfo(), "ImInfo", 2, 2)))
+    return failure();
+  auto x = rt(getInput()), info = rt(getImInfo());
+  int64_t last = x.getDimSize(x.getRank() - 1);
+  if (!isDyn(last) && last % 4 != 0)
+    return c.fail("Input's last dim must hold whole boxes (a multiple of 4), got " + Twine(last));
+  if (conflict(info.getDimSize(1), 3))
+    return c.fail("ImInfo must be [N, 3] (height, width, scale), got " + shapeStr(info.getShape()));
+  if (conflict(info.getDimSize(0), *n))
+    return c.fail("ImInfo has " + Twine(info.getDimSize(0)) + " rows but Input has " + Twine(*n) +
+                  " images (sequences)");
+  if (info.getElementType() != x.getElementType())
+    return c.fail("ImInfo must have Input's element type");
+  types.push_back(x);
+  return success();
+}
