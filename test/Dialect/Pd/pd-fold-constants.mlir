@@ -59,6 +59,25 @@ module {
 
 // -----
 
+// Tests that the folded weight quantization rounds as Paddle's float32
+// kernel: with s = 0.23514983 (0x3E70CB1E), x = -0.05647299 (0xBD675039)
+// scales to (127 * (1 / s)) * x = -30.5 exactly in float32 (-30.4999999 in
+// double), which rounds away from zero to -31: -31 * s / 127 = -0.057398777
+// (0xBD6B1AFB), not -30's -0.0555.
+// CHECK-LABEL: func.func @quant_float32_tie
+// CHECK-DAG: q.fake_channel_wise_quantize_dequantize_abs_max: "0x400000001ECB703EFB1A6BBD"
+// CHECK-DAG: q.fake_channel_wise_quantize_dequantize_abs_max_1: "0x400000001ECB703E"
+module {
+  ml_program.global private @q(dense<[[0x3E70CB1E, 0xBD675039]]> : tensor<1x2xf32>) : tensor<1x2xf32>
+  func.func @quant_float32_tie() -> (tensor<1x2xf32>, tensor<1xf32>) {
+    %q = ml_program.global_load_const @q : tensor<1x2xf32>
+    %0:2 = pd.fake_channel_wise_quantize_dequantize_abs_max %q {quant_axis = 0 : i32} : (tensor<1x2xf32>) -> (tensor<1x2xf32>, tensor<1xf32>)
+    return %0#0, %0#1 : tensor<1x2xf32>, tensor<1xf32>
+  }
+}
+
+// -----
+
 // Negative: an op reading a model input, and a weight read by a non-folding
 // op, stay as they are.
 // CHECK-LABEL: func.func @negative_cases

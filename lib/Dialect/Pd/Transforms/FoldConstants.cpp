@@ -205,22 +205,34 @@ std::optional<SmallVector<std::vector<char>>> evaluate(Operation *op, ArrayRef<D
     return SmallVector<std::vector<char>>{result};
   }
   if (auto q = dyn_cast<FakeChannelWiseQuantizeDequantizeAbsMaxOp>(op)) {
-    // Per channel along quant_axis: s = max|x|, y = round(x / s * bnt) * s / bnt.
+    // Per channel along quant_axis, s = max|x|, in float32 and in the order
+    // of Paddle's kernel (and of the lowering in Quant.cpp): a value whose
+    // scaled form lands on .5 in float32 must round as Paddle's does.
+    //   round_type 1: q = round((bnt * inv(s)) * clip(x, -s, s)), half away
+    //                 from zero;
+    //   round_type 0: q = clamp(rint((bnt * inv(s)) * x), -bnt - 1, bnt);
+    //   y = q * s / bnt.
     int64_t axis = q.getQuantAxis();
     if (!elem.isF32() || axis >= out.getRank())
       return std::nullopt;
-    double bnt = std::pow(2.0, q.getBitLength() - 1) - 1;
+    float bnt = static_cast<float>(std::pow(2.0, q.getBitLength() - 1) - 1);
     int64_t channels = out.getDimSize(axis), stride = stridesOf(out.getShape())[axis];
-    std::vector<double> scale(channels, 0.0);
+    std::vector<float> scale(channels, 0.0f);
     for (int64_t i = 0; i < n; ++i) {
       int64_t c = (i / stride) % channels;
-      scale[c] = std::max(scale[c], std::fabs(load(in[0], i)));
+      scale[c] = std::max(scale[c], std::fabs(static_cast<float>(load(in[0], i))));
     }
     for (int64_t i = 0; i < n; ++i) {
-      double s = scale[(i / stride) % channels], x = load(in[0], i);
-      double v = s == 0.0 ? 0.0 : x / s * bnt;
-      v = q.getRoundType() == 0 ? std::nearbyint(v) : std::round(v);
-      store(result, elem, i, s == 0.0 ? 0.0 : v * s / bnt);
+      float s = scale[(i / stride) % channels], x = static_cast<float>(load(in[0], i));
+      float inv = 1.0f / (s <= 1e-30f ? s + 1e-6f : s);
+      float k = bnt * inv, v;
+      if (q.getRoundType() == 0) {
+        v = std::nearbyint(k * x);
+        v = std::max(std::min(v, bnt), -bnt - 1.0f);
+      } else {
+        v = std::round(k * std::max(std::min(x, s), -s));
+      }
+      store(result, elem, i, v * s / bnt);
     }
     std::vector<char> scales(channels * 4);
     if ((int64_t)types[1].getNumElements() != channels || !types[1].getElementType().isF32())
