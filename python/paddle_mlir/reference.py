@@ -2211,6 +2211,20 @@ def _box_clip(ins, a):
     return {"Output": out}
 
 
+def _lstm_unit(ins, a):
+    """One LSTM step: X's four [N, D] blocks are the input, forget, output
+    gates and the candidate; forget_bias is added before its sigmoid."""
+    x = ins["X"][0].astype(np.float64)
+    c0 = ins["C_prev"][0].astype(np.float64)
+    d = c0.shape[1]
+    sig = lambda v: 1 / (1 + np.exp(-v))
+    i, f, o, g = (x[:, k * d:(k + 1) * d] for k in range(4))
+    c = sig(f + a.get("forget_bias", 0.0)) * c0 + sig(i) * np.tanh(g)
+    return {"C": c.astype(np.float32), "H": (sig(o) * np.tanh(c)).astype(np.float32)}
+
+
+OPS.update({"lstm_unit": _lstm_unit})
+
 OPS.update({"im2sequence": _im2sequence, "lod_reset": _lod_reset, "gru_unit": _gru_unit,
             "sequence_reshape": _sequence_reshape, "box_clip": _box_clip})
 

@@ -304,3 +304,26 @@ def test_box_clip_needs_lod(tmp_path):
     p = subprocess.run([tool("paddle-translate"), "--import-paddle", model], capture_output=True, text=True)
     assert 0 < p.returncode < 128, p.stderr
     assert "box_clip" in p.stderr and "Input carries no LoD" in p.stderr, p.stderr
+
+
+@pytest.mark.parametrize("forget_bias", [0.0, 1.5])
+def test_lstm_unit(tmp_path, forget_bias):
+    rng = np.random.default_rng(17)
+    n, d = 3, 4
+    x = (rng.standard_normal((n, 4 * d)) * 2).astype(np.float32)
+    c0 = rng.standard_normal((n, d)).astype(np.float32)
+    b = ProgramBuilder()
+    xv = b.feed("x", [-1, 4 * d])
+    cv = b.feed("c0", [-1, d])
+    c, h = b.tmp("c", [-1, d]), b.tmp("h", [-1, d])
+    b.op("lstm_unit", {"X": [xv], "C_prev": [cv]}, {"C": [c], "H": [h]}, {"forget_bias": forget_bias})
+    b.fetch(c)
+    b.fetch(h)
+    want_c, want_h = np.zeros((n, d)), np.zeros((n, d))
+    for r in range(n):
+        for k in range(d):
+            gi, gf, go, gg = (float(x[r, blk * d + k]) for blk in range(4))
+            s = lambda v: 1.0 / (1.0 + np.exp(-v))
+            want_c[r, k] = s(gf + forget_bias) * c0[r, k] + s(gi) * np.tanh(gg)
+            want_h[r, k] = s(go) * np.tanh(want_c[r, k])
+    check(tmp_path, b, [x, c0], [want_c.astype(np.float32), want_h.astype(np.float32)], rtol=1e-5)

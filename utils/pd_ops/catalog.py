@@ -861,6 +861,10 @@ OPS = [
        "[N, D]; Weight's first 2D*D values are the [D, 2D] update/reset weights, the next D*D the [D, D] "
        "candidate weights; activations 0 identity, 1 sigmoid, 2 tanh, 3 relu",
        "%g, %r, %h = pd.gru_unit %x, %h0, %w : (tensor<?x12xf32>, tensor<?x4xf32>, tensor<4x12xf32>) -> (tensor<?x12xf32>, tensor<?x4xf32>, tensor<?x4xf32>)"),
+    Op("lstm_unit", ["X:float", "C_prev:float"], ["C:float", "H:float"], [A("forget_bias", "f32", 0.0)], "custom",
+       "one LSTM step of a batch from X [N, 4D] (input, forget, output gate and candidate, already projected) "
+       "and C_prev [N, D]: C = sigmoid(f + forget_bias) * C_prev + sigmoid(i) * tanh(g), H = sigmoid(o) * tanh(C)",
+       "%c, %h = pd.lstm_unit %x, %c0 : (tensor<?x16xf32>, tensor<?x4xf32>) -> (tensor<?x4xf32>, tensor<?x4xf32>)"),
     Op("crf_decoding", ["Emission:float", "Transition:float", "Label:index?", "Length:index?", "Lengths:index?"],
        ["ViterbiPath:index"], [], "custom",
        "the best tag path of a linear-chain CRF (Viterbi) for each sequence of a LoD batch: Emission [T, D] "

@@ -305,9 +305,55 @@ struct GruUnitLowering : OpConversionPattern<GruUnitOp> {
     return success();
   }
 };
+
+/// lstm_unit: C and H generated elementwise from X's four gate blocks
+/// (input, forget, output, candidate) and C_prev.
+struct LstmUnitLowering : OpConversionPattern<LstmUnitOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(LstmUnitOp op, OpAdaptor a,
+                                ConversionPatternRewriter &r) const override {
+    Location loc = op.getLoc();
+    Value x = a.getX(), c0 = a.getCPrev();
+    auto type = cast<RankedTensorType>(op.getC().getType());
+    if (!type.getElementType().isF32())
+      return op.emitOpError("supports float32 only");
+    Value d = r.createOrFold<tensor::DimOp>(loc, c0, 1);
+    SmallVector<Value> dyn;
+    for (int64_t i = 0; i < 2; ++i)
+      if (type.isDynamicDim(i))
+        dyn.push_back(r.createOrFold<tensor::DimOp>(loc, c0, i));
+    float forgetBias = op.getForgetBias().convertToFloat();
+    // Gate k of row i at column j: X[i, k * D + j].
+    auto gate = [&](OpBuilder &b, Location l, int64_t k) -> Value {
+      Value i = linalg::IndexOp::create(b, l, 0), j = linalg::IndexOp::create(b, l, 1);
+      Value col = arith::AddIOp::create(b, l, arith::MulIOp::create(b, l, d, idx(b, l, k)), j);
+      return tensor::ExtractOp::create(b, l, x, ValueRange{i, col});
+    };
+    Value cell = generateTensor(r, loc, type, dyn, [&](OpBuilder &b, Location l) -> Value {
+      Value in = sigmoid(b, l, gate(b, l, 0));
+      Value f = sigmoid(
+          b, l,
+          arith::AddFOp::create(b, l, gate(b, l, 1), scalar(b, l, b.getF32Type(), forgetBias)));
+      Value g = math::TanhOp::create(b, l, gate(b, l, 3));
+      Value prev = tensor::ExtractOp::create(
+          b, l, c0, ValueRange{linalg::IndexOp::create(b, l, 0), linalg::IndexOp::create(b, l, 1)});
+      return arith::AddFOp::create(b, l, arith::MulFOp::create(b, l, f, prev),
+                                   arith::MulFOp::create(b, l, in, g));
+    });
+    Value hidden = generateTensor(r, loc, type, dyn, [&](OpBuilder &b, Location l) -> Value {
+      Value c = tensor::ExtractOp::create(
+          b, l, cell,
+          ValueRange{linalg::IndexOp::create(b, l, 0), linalg::IndexOp::create(b, l, 1)});
+      return arith::MulFOp::create(b, l, sigmoid(b, l, gate(b, l, 2)),
+                                   math::TanhOp::create(b, l, c));
+    });
+    replaceWithDeclaredTypes(r, op, {cell, hidden});
+    return success();
+  }
+};
 } // namespace
 
 void mlir::pd::populatePdRecurrentToLinalgPatterns(RewritePatternSet &p) {
-  p.add<RnnLowering, LodRecurrenceLowering<GruOp>, LodRecurrenceLowering<LstmOp>, GruUnitLowering>(
-      p.getContext());
+  p.add<RnnLowering, LodRecurrenceLowering<GruOp>, LodRecurrenceLowering<LstmOp>, GruUnitLowering,
+        LstmUnitLowering>(p.getContext());
 }

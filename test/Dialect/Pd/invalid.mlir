@@ -2605,3 +2605,12 @@ func.func @negative_box_clip_info(%b: tensor<5x4xf32>, %info: tensor<3x3xf32>, %
   %c = pd.box_clip %b, %info Lengths(%n) : (tensor<5x4xf32>, tensor<3x3xf32>, tensor<2xi64>) -> tensor<5x4xf32>
   return
 }
+
+// -----
+
+// Tests that lstm_unit's X holds the four gates of C_prev's width.
+func.func @negative_lstm_unit_width(%x: tensor<2x12xf32>, %c0: tensor<2x4xf32>) {
+  // expected-error @+1 {{X must be [N, 4D] for C_prev [N, D], got [2, 12] and [2, 4]}}
+  %c, %h = pd.lstm_unit %x, %c0 : (tensor<2x12xf32>, tensor<2x4xf32>) -> (tensor<2x4xf32>, tensor<2x4xf32>)
+  return
+}

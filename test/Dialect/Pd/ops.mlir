@@ -1979,3 +1979,11 @@ func.func @sequence_reshape_box_clip(%x: tensor<?x8xf32>, %n: tensor<?xi64>, %b:
   %c = pd.box_clip %b, %info Lengths(%n) : (tensor<?x4xf32>, tensor<?x3xf32>, tensor<?xi64>) -> tensor<?x4xf32>
   return %y, %l, %c : tensor<?x4xf32>, tensor<?xi64>, tensor<?x4xf32>
 }
+
+// Tests that lstm_unit round-trips.
+// CHECK-LABEL: func.func @lstm_unit
+// CHECK: %{{.*}}, %{{.*}} = pd.lstm_unit %arg0, %arg1 {forget_bias = 1.000000e+00 : f32} : (tensor<?x16xf32>, tensor<?x4xf32>) -> (tensor<?x4xf32>, tensor<?x4xf32>)
+func.func @lstm_unit(%x: tensor<?x16xf32>, %c0: tensor<?x4xf32>) -> (tensor<?x4xf32>, tensor<?x4xf32>) {
+  %c, %h = pd.lstm_unit %x, %c0 {forget_bias = 1.0 : f32} : (tensor<?x16xf32>, tensor<?x4xf32>) -> (tensor<?x4xf32>, tensor<?x4xf32>)
+  return %c, %h : tensor<?x4xf32>, tensor<?x4xf32>
+}

@@ -5924,6 +5924,28 @@ def Pd_GruUnitOp : Pd_Op<"gru_unit"> {
   let assemblyFormat = "$Input `,` $HiddenPrev `,` $Weight (`Bias` `(` $Bias^ `)`)? attr-dict `:` functional-type(operands, results)";
 }
 
+def Pd_LstmUnitOp : Pd_Op<"lstm_unit"> {
+  let summary = "one LSTM step of a batch from X [N, 4D] (input, forget, output gate and candidate, already projected) and C_prev [N, D]: C = sigmoid(f + forget_bias) * C_prev + sigmoid(i) * tanh(g), H = sigmoid(o) * tanh(C)";
+  let description = [{
+    Paddle operator `lstm_unit`: one LSTM step of a batch from X [N, 4D] (input, forget, output gate and candidate, already projected) and C_prev [N, D]: C = sigmoid(f + forget_bias) * C_prev + sigmoid(i) * tanh(g), H = sigmoid(o) * tanh(C).
+
+    Input slots: X, C_prev. Output slots: C, H.
+
+    Example:
+
+    ```mlir
+    %c, %h = pd.lstm_unit %x, %c0 : (tensor<?x16xf32>, tensor<?x4xf32>) -> (tensor<?x4xf32>, tensor<?x4xf32>)
+    ```
+  }];
+  let arguments = (ins
+    Pd_FloatTensor:$X,
+    Pd_FloatTensor:$C_prev,
+    DefaultValuedAttr<F32Attr, "0.0">:$forget_bias
+  );
+  let results = (outs Pd_FloatTensor:$C, Pd_FloatTensor:$H);
+  let assemblyFormat = "$X `,` $C_prev attr-dict `:` functional-type(operands, results)";
+}
+
 def Pd_CrfDecodingOp : Pd_Op<"crf_decoding", [AttrSizedOperandSegments]> {
   let summary = "the best tag path of a linear-chain CRF (Viterbi) for each sequence of a LoD batch: Emission [T, D] scores, Transition [D + 2, D] (start weights, end weights, then tag-to-tag weights)";
   let description = [{

@@ -189,3 +189,24 @@ LogicalResult GruUnitOp::inferResultTypes(SmallVectorImpl<Type> &types, bool emi
   types.push_back(tensor({n, d}, f));
   return success();
 }
+
+LogicalResult LstmUnitOp::inferResultTypes(SmallVectorImpl<Type> &types, bool emit) {
+  Checker c{*this, emit};
+  if (failed(c.rank(getX(), "X", 2, 2)) || failed(c.rank(getCPrev(), "C_prev", 2, 2)))
+    return failure();
+  auto x = rt(getX()), c0 = rt(getCPrev());
+  int64_t d = c0.getDimSize(1);
+  if (conflict(x.getDimSize(1), isDyn(d) ? kDyn : 4 * d) ||
+      (isDyn(d) && !isDyn(x.getDimSize(1)) && x.getDimSize(1) % 4 != 0))
+    return c.fail("X must be [N, 4D] for C_prev [N, D], got " + shapeStr(x.getShape()) + " and " +
+                  shapeStr(c0.getShape()));
+  if (conflict(x.getDimSize(0), c0.getDimSize(0)))
+    return c.fail("X and C_prev must have the same rows, got " + shapeStr(x.getShape()) + " and " +
+                  shapeStr(c0.getShape()));
+  if (isDyn(d) && !isDyn(x.getDimSize(1)))
+    d = x.getDimSize(1) / 4;
+  int64_t n = isDyn(x.getDimSize(0)) ? c0.getDimSize(0) : x.getDimSize(0);
+  types.push_back(tensor({n, d}, x.getElementType()));
+  types.push_back(tensor({n, d}, x.getElementType()));
+  return success();
+}
