@@ -218,3 +218,49 @@ def test_loop_dropping_lod_refused(tmp_path):
     b.fetch(seq_pool(b, acc, 2, "SUM"))
     err = import_error(tmp_path, b)
     assert "while" in err and "drops the LoD of" in err and acc.name in err, err
+
+
+def test_lod_batch_through_conditional_block(tmp_path):
+    # A LoD batch updated when the block runs keeps its sequences either
+    # way; one created inside the block has the sequences of what it is
+    # computed from.
+    from test_cond import run_all
+    lengths = np.array([3, 1], np.int64)
+    x_v = np.random.default_rng(8).standard_normal((4, 2)).astype(np.float32)
+    b = ProgramBuilder()
+    x = b.feed("x", [-1, 2], lod_level=1)
+    a = b.feed("a", [1])
+    acc = b.assign(x)
+    pred = less_than(b, a, fill(b, "zero", [1], "float32", 0))
+    with b.conditional_block([pred]):
+        made = b.tmp("made", [-1, 2], outer=True)
+        b.assign(b.scale(acc, 3.0), acc)
+        b.assign(b.scale(x, 1.0, bias=2.0), made)
+    b.fetch(seq_pool(b, acc, 2, "SUM"))
+    b.fetch(seq_pool(b, made, 2, "MAX"))
+
+    def oracle(x, n, a):
+        y = x * np.float32(3) if a[0] < 0 else x
+        m = x + np.float32(2)
+        return [np.array([y[0:3].sum(0), y[3:4].sum(0)], np.float32),
+                np.array([m[0:3].max(0), m[3:4].max(0)], np.float32)]
+
+    run_all(tmp_path, b, [[x_v, lengths, np.array([-1.0], np.float32)]], oracle)
+    # Not taken: acc keeps x (and its sequences).
+    import paddle_mlir
+    got = paddle_mlir.compile(str(tmp_path / "m"))(x_v, lengths, np.array([1.0], np.float32))
+    np.testing.assert_allclose(got[0], np.array([x_v[0:3].sum(0), x_v[3]], np.float32), rtol=1e-6)
+
+
+def test_lod_on_one_path_refused(tmp_path):
+    b = ProgramBuilder()
+    x = b.feed("x", [-1, 2], lod_level=1)
+    plain = b.feed("plain", [-1, 2])
+    a = b.feed("a", [1])
+    y = b.assign(plain)
+    pred = less_than(b, a, fill(b, "zero", [1], "float32", 0))
+    with b.conditional_block([pred]):
+        b.assign(x, y)
+    b.fetch(y)
+    err = import_error(tmp_path, b)
+    assert "conditional_block" in err and "is a LoD batch on one path only" in err and y.name in err, err

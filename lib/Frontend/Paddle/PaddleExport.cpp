@@ -373,8 +373,9 @@ void Exporter::addAuxOutputs(Operation *op, pdp::OpDesc &desc) {
 
 /// The values a region op (pd.while, pd.conditional_block) starts its
 /// variables from: the loop's inits, the block's defaults.
-/// How many of a loop's carried values are LoD lengths the importer added
-/// (pd.lod_carried, after the variables): no Paddle variables.
+/// How many of a loop's carried values (a conditional block's results) are
+/// LoD lengths the importer added (pd.lod_carried, after the variables): no
+/// Paddle variables.
 static unsigned lodCarried(Operation *op) {
   auto n = op->getAttrOfType<IntegerAttr>("pd.lod_carried");
   return n ? static_cast<unsigned>(n.getInt()) : 0;
@@ -384,7 +385,7 @@ static unsigned lodCarried(Operation *op) {
 static OperandRange regionInits(Operation *op) {
   if (auto loop = dyn_cast<WhileOp>(op))
     return loop.getInits().drop_back(lodCarried(op));
-  return cast<ConditionalBlockOp>(op).getDefaults();
+  return cast<ConditionalBlockOp>(op).getDefaults().drop_back(lodCarried(op));
 }
 
 /// Whether region op `op` may write the variable it starts from `init`
@@ -449,6 +450,18 @@ LogicalResult Exporter::exportRegionOp(Operation *op) {
     std::string name;
     if (reusableInit(init, op) && names.count(init)) {
       name = names[init];
+      // The variable holds the result too: its VarDesc gets the dims that
+      // differ (an empty placeholder's 0 rows, a loop's growing dim) as -1,
+      // so the re-import does not take the init's sizes for the result's.
+      auto rt = cast<RankedTensorType>(result.getType());
+      for (pdp::VarDesc &var : *block->mutable_vars()) {
+        if (var.name() != name || var.type().type() != pdp::VarType::LOD_TENSOR)
+          continue;
+        auto *dims = var.mutable_type()->mutable_lod_tensor()->mutable_tensor()->mutable_dims();
+        for (int d = 0; d < dims->size() && d < rt.getRank(); ++d)
+          if (rt.isDynamicDim(d))
+            dims->Set(d, -1);
+      }
     } else {
       name = fresh(isLoop ? "while_carried" : "conditional_out");
       used.insert(name);

@@ -1215,7 +1215,7 @@ LogicalResult Importer::importConditionalBlock(const pdp::OpDesc &op, int index)
       if (!llvm::is_contained(names, name))
         names.push_back(name);
   SmallVector<Value> defaults;
-  if (failed(startValues(names, op, index, "conditional blocks", defaults)))
+  if (failed(startValues(names, op, index, "", defaults)))
     return failure();
   SmallVector<Type> types(ValueRange(defaults).getTypes());
   auto cb = ConditionalBlockOp::create(b, loc, types, conds, defaults, scalar);
@@ -1227,8 +1227,70 @@ LogicalResult Importer::importConditionalBlock(const pdp::OpDesc &op, int index)
   SmallVector<Value> next;
   for (const std::string &name : names)
     next.push_back(env.lookup(name));
+  // LoD: a variable that is a LoD batch (or an array of them) on both paths
+  // gets its lengths as one more result after the variables (pd.lod_carried
+  // counts them); one that exists only in the body starts from empty
+  // lengths. LoD on one path only is refused.
+  SmallVector<unsigned> lodVar;
+  SmallVector<Value> lodDefaults, lodNext;
+  auto isArray = [&](const std::string &name) {
+    auto var = vars.find(name);
+    return var != vars.end() && var->second->type().type() == pdp::VarType::LOD_TENSOR_ARRAY;
+  };
+  for (size_t i = 0; i < names.size(); ++i) {
+    Value was = lodOf(defaults[i]), now = lodOf(next[i]);
+    if (!was && !now)
+      continue;
+    // An empty value before (the placeholder of a variable the block
+    // creates, or the empty fill the exporter writes for it) is an empty
+    // batch: no sequences.
+    auto fill = defaults[i].getDefiningOp<FillConstantOp>();
+    auto filled = fill ? cast<RankedTensorType>(fill.getType()) : RankedTensorType();
+    bool placeholder = fill && filled.hasStaticShape() && filled.getNumElements() == 0;
+    if (!was && now && placeholder) {
+      OpBuilder::InsertionGuard at(b);
+      b.setInsertionPoint(cb);
+      SmallVector<int64_t> shape(isArray(names[i]) ? 2 : 1, 0);
+      was = lodHelper(
+          createPd("fill_constant", {},
+                   {b.getNamedAttr("operandSegmentSizes", b.getDenseI32ArrayAttr({0, 0, 0})),
+                    b.getNamedAttr("dtype", b.getI32IntegerAttr(3)),
+                    b.getNamedAttr("shape", b.getDenseI64ArrayAttr(shape))},
+                   loc));
+    } else if (!was || !now || lodLevel(defaults[i]) != lodLevel(next[i])) {
+      forgetValues(cb);
+      cb.erase();
+      env = outerEnv;
+      return bad("'" + names[i] + "' is a LoD batch " +
+                 Twine(was && now ? "of another LoD level" : "on one path only") +
+                 " (when the block runs and when it does not); a variable keeps its LoD");
+    }
+    lodVar.push_back(i);
+    lodDefaults.push_back(was);
+    lodNext.push_back(now);
+  }
   YieldOp::create(b, loc, next);
   env = outerEnv;
+  if (!lodVar.empty()) {
+    // The op again with the lengths after the variables, the body moved.
+    SmallVector<Value> allDefaults(defaults);
+    allDefaults.append(lodDefaults);
+    SmallVector<Type> allTypes(types);
+    for (auto [d, n] : llvm::zip(lodDefaults, lodNext))
+      allTypes.push_back(joinCarried(d.getType(), n.getType()));
+    OpBuilder::InsertionGuard at(b);
+    b.setInsertionPoint(cb);
+    auto withLod = ConditionalBlockOp::create(b, loc, allTypes, conds, allDefaults, scalar);
+    withLod->setAttr("pd.lod_carried", b.getI32IntegerAttr(static_cast<int32_t>(lodVar.size())));
+    Block &body = withLod.getBodyBlock();
+    body.getOperations().splice(body.end(), cb.getBodyBlock().getOperations());
+    SmallVector<Value> yielded(next);
+    yielded.append(lodNext);
+    body.getTerminator()->setOperands(yielded);
+    forgetValues(cb);
+    cb.erase();
+    cb = withLod;
+  }
   for (auto [i, v] : llvm::enumerate(next)) {
     Type joined = joinCarried(types[i], v.getType());
     if (!joined)
@@ -1237,6 +1299,12 @@ LogicalResult Importer::importConditionalBlock(const pdp::OpDesc &op, int index)
           ", which does not fit its value from before, " + llvm::formatv("{0}", types[i]).str());
     cb.getResult(i).setType(joined);
     env[names[i]] = cb.getResult(i);
+  }
+  for (auto [j, var] : llvm::enumerate(lodVar)) {
+    Value r = cb.getResult(names.size() + j);
+    (isArray(names[var]) ? arrayLengths : lodLengths)[cb.getResult(var)] = r;
+    if (int level = lodLevel(next[var]); level > 1)
+      lodLevels[cb.getResult(var)] = level;
   }
   return success();
 }
