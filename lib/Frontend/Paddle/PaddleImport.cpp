@@ -179,6 +179,12 @@ private:
   LogicalResult checkLodLevel(const pdp::OpDesc &op, int index, Location loc,
                               OperationState &state);
   LogicalResult arrayLod(Operation *op, int index, Location loc);
+  /// Whether variable `name` is a tensor array (LOD_TENSOR_ARRAY).
+  bool isArrayVar(const std::string &name) const {
+    auto var = vars.find(name);
+    return var != vars.end() && var->second->type().type() == pdp::VarType::LOD_TENSOR_ARRAY;
+  }
+  Value emptyLengths(bool array, Location loc);
   void forgetValues(Operation *op);
   /// Loop block arguments that start as an empty declared array (Fluid's
   /// create_array), which may take LoD batches.
@@ -654,6 +660,18 @@ LogicalResult Importer::arrayLod(Operation *op, int index, Location loc) {
   return success();
 }
 
+/// The lengths of an empty LoD batch (no sequences: int64 [0]), or of an
+/// empty array of LoD batches ([0, 0]), marked pd.lod.
+Value Importer::emptyLengths(bool array, Location loc) {
+  SmallVector<int64_t> shape(array ? 2 : 1, 0);
+  return lodHelper(
+      createPd("fill_constant", {},
+               {b.getNamedAttr("operandSegmentSizes", b.getDenseI32ArrayAttr({0, 0, 0})),
+                b.getNamedAttr("dtype", b.getI32IntegerAttr(3)),
+                b.getNamedAttr("shape", b.getDenseI64ArrayAttr(shape))},
+               loc));
+}
+
 LogicalResult Importer::importOp(const pdp::OpDesc &op, int index) {
   Location loc = opLoc(op, index);
   const PdOpSpec *spec = lookupPdOpSpec(op.type());
@@ -963,10 +981,8 @@ LogicalResult Importer::importWhile(const pdp::OpDesc &op, int index) {
       // the loop are carried, and so is a tensor array that the body
       // writes first (Fluid's create_array declares it without a value):
       // from an empty array.
-      auto var = vars.find(name);
-      bool array =
-          var != vars.end() && var->second->type().type() == pdp::VarType::LOD_TENSOR_ARRAY;
-      if ((env.count(name) || globals.count(name) || array) && !llvm::is_contained(names, name))
+      if ((env.count(name) || globals.count(name) || isArrayVar(name)) &&
+          !llvm::is_contained(names, name))
         names.push_back(name);
     }
   if (!condWritten)
@@ -991,10 +1007,6 @@ LogicalResult Importer::importWhile(const pdp::OpDesc &op, int index) {
     }
   SmallVector<Type> types(ValueRange(inits).getTypes());
   size_t numVars = names.size();
-  auto isArray = [&](const std::string &name) {
-    auto var = vars.find(name);
-    return var != vars.end() && var->second->type().type() == pdp::VarType::LOD_TENSOR_ARRAY;
-  };
 
   llvm::StringMap<Value> outerEnv = env;
   OpBuilder::InsertPoint after = b.saveInsertionPoint();
@@ -1008,7 +1020,7 @@ LogicalResult Importer::importWhile(const pdp::OpDesc &op, int index) {
       loop->setAttr("pd.lod_carried", b.getI32IntegerAttr(static_cast<int32_t>(lodVar.size())));
     Block &body = loop.getBodyBlock();
     auto giveLod = [&](Value v, size_t j, Value lens) {
-      (isArray(names[lodVar[j]]) ? arrayLengths : lodLengths)[v] = lens;
+      (isArrayVar(names[lodVar[j]]) ? arrayLengths : lodLengths)[v] = lens;
       if (lodLevelOf[j] > 1)
         lodLevels[v] = lodLevelOf[j];
     };
@@ -1023,7 +1035,7 @@ LogicalResult Importer::importWhile(const pdp::OpDesc &op, int index) {
       if (widenedDim(i) || dataSized.contains(inits[i]))
         dataSized.insert(body.getArgument(i));
       auto fill = inits[i].getDefiningOp<FillConstantOp>();
-      if (isArray(names[i]) && fill && cast<RankedTensorType>(fill.getType()).getDimSize(0) == 0)
+      if (isArrayVar(names[i]) && fill && cast<RankedTensorType>(fill.getType()).getDimSize(0) == 0)
         emptyArrays.insert(body.getArgument(i));
     }
     for (auto [j, var] : llvm::enumerate(lodVar))
@@ -1055,19 +1067,14 @@ LogicalResult Importer::importWhile(const pdp::OpDesc &op, int index) {
       // A declared array first written with LoD batches inside the loop:
       // carried again with an empty lengths array.
       auto fill = inits[i].getDefiningOp<FillConstantOp>();
-      if (!isArray(names[i]) || !fill ||
+      if (!isArrayVar(names[i]) || !fill ||
           cast<RankedTensorType>(inits[i].getType()).getDimSize(0) != 0) {
         drop();
         return bad("'" + names[i] + "' becomes a LoD batch in the body but has no LoD before " +
                    "the loop (carried variables keep their LoD)");
       }
       b.restoreInsertionPoint(after);
-      Value empty = lodHelper(
-          createPd("fill_constant", {},
-                   {b.getNamedAttr("operandSegmentSizes", b.getDenseI32ArrayAttr({0, 0, 0})),
-                    b.getNamedAttr("dtype", b.getI32IntegerAttr(3)),
-                    b.getNamedAttr("shape", b.getDenseI64ArrayAttr({0, 0}))},
-                   loc));
+      Value empty = emptyLengths(/*array=*/true, loc);
       after = b.saveInsertionPoint();
       lodVar.push_back(i);
       lodLevelOf.push_back(lodLevel(next[i]));
@@ -1233,10 +1240,6 @@ LogicalResult Importer::importConditionalBlock(const pdp::OpDesc &op, int index)
   // lengths. LoD on one path only is refused.
   SmallVector<unsigned> lodVar;
   SmallVector<Value> lodDefaults, lodNext;
-  auto isArray = [&](const std::string &name) {
-    auto var = vars.find(name);
-    return var != vars.end() && var->second->type().type() == pdp::VarType::LOD_TENSOR_ARRAY;
-  };
   for (size_t i = 0; i < names.size(); ++i) {
     Value was = lodOf(defaults[i]), now = lodOf(next[i]);
     if (!was && !now)
@@ -1250,13 +1253,7 @@ LogicalResult Importer::importConditionalBlock(const pdp::OpDesc &op, int index)
     if (!was && now && placeholder) {
       OpBuilder::InsertionGuard at(b);
       b.setInsertionPoint(cb);
-      SmallVector<int64_t> shape(isArray(names[i]) ? 2 : 1, 0);
-      was = lodHelper(
-          createPd("fill_constant", {},
-                   {b.getNamedAttr("operandSegmentSizes", b.getDenseI32ArrayAttr({0, 0, 0})),
-                    b.getNamedAttr("dtype", b.getI32IntegerAttr(3)),
-                    b.getNamedAttr("shape", b.getDenseI64ArrayAttr(shape))},
-                   loc));
+      was = emptyLengths(isArrayVar(names[i]), loc);
     } else if (!was || !now || lodLevel(defaults[i]) != lodLevel(next[i])) {
       forgetValues(cb);
       cb.erase();
@@ -1302,7 +1299,7 @@ LogicalResult Importer::importConditionalBlock(const pdp::OpDesc &op, int index)
   }
   for (auto [j, var] : llvm::enumerate(lodVar)) {
     Value r = cb.getResult(names.size() + j);
-    (isArray(names[var]) ? arrayLengths : lodLengths)[cb.getResult(var)] = r;
+    (isArrayVar(names[var]) ? arrayLengths : lodLengths)[cb.getResult(var)] = r;
     if (int level = lodLevel(next[var]); level > 1)
       lodLevels[cb.getResult(var)] = level;
   }
