@@ -387,6 +387,10 @@ std::string int8Isa() {
 struct PrecisionReport {
   llvm::json::Array ops;
   int64_t int8Ops = 0, bf16Ops = 0;
+  /// Compute ops behind a fake quantizer with no int8 form, and the first
+  /// of them ("name: reason").
+  int64_t unrecognised = 0;
+  std::string firstUnrecognised;
 };
 
 PrecisionReport precisionReport(ModuleOp module, const CompileOptions &opts) {
@@ -441,6 +445,9 @@ PrecisionReport precisionReport(ModuleOp module, const CompileOptions &opts) {
                       : opts.precision == Precision::FP32
                           ? std::string("--precision fp32")
                           : std::string("no int8 form of this op yet");
+      if (why && op->hasAttr("pd.quant_unrecognised") && r.unrecognised++ == 0)
+        r.firstUnrecognised = rec.getString("name")->str() + " (" + rec.getString("op")->str() +
+                              "): " + why.getValue().str();
     }
     r.ops.push_back(std::move(rec));
   });
@@ -460,7 +467,15 @@ LogicalResult runQuantizePipeline(ModuleOp module, const CompileOptions &opts,
       return failure();
   }
   report = precisionReport(module, opts);
-  if (opts.precision == Precision::INT8 && report.int8Ops == 0 && !quiet)
+  if (opts.precision == Precision::INT8 && report.int8Ops == 0 && report.unrecognised && !quiet)
+    module.emitWarning("--precision int8: the program has fake quantizers, but none in a form "
+                       "with an int8 kernel, so the artifact computes in fp32; " +
+                       report.firstUnrecognised +
+                       (report.unrecognised > 1
+                            ? " (and " + std::to_string(report.unrecognised - 1) +
+                                  " more; compute_ops in manifest.json says why for each)"
+                            : std::string()));
+  else if (opts.precision == Precision::INT8 && report.int8Ops == 0 && !quiet)
     module.emitWarning(opts.calibrationData.empty()
                            ? "--precision int8: nothing to quantize (no convolution or matrix "
                              "product has a fake-quantized input, and no --calibration-data was "
@@ -470,7 +485,7 @@ LogicalResult runQuantizePipeline(ModuleOp module, const CompileOptions &opts,
                              "artifact computes in fp32");
   module.walk([](Operation *op) {
     for (StringRef a : {"pd.fp32_reason", "pd.quantized_from", "pd.layer", "pd.quant_fallback",
-                        "pd.calibrated", "pd.precision_reason"})
+                        "pd.calibrated", "pd.precision_reason", "pd.quant_unrecognised"})
       op->removeAttr(a);
   });
   return success();

@@ -299,3 +299,120 @@ def test_fluid_frozen_qat_program(tmp_path):
     # One step of the fc's input quantizer through the largest weight.
     step = t2 / 127 * np.abs(wfc).max(axis=0) * swfc / 127
     assert (np.abs(int8(data)[0] - want) <= step + 1e-5).all()
+
+
+def test_fluid_frozen_qat_as_fluid_writes_it(tmp_path):
+    # The frozen program as Fluid's freeze and int8-conversion passes write
+    # it, unlike the test above: each quantizer writes OutScale into its own
+    # InScale variable, so the dequantize ops read the quantizer's result;
+    # weights are stored as int8; per-channel (fake_channel_wise_dequantize_
+    # max_abs) and per-layer (fake_dequantize_max_abs) convolutions, a
+    # depthwise one, a residual add whose inputs pass through
+    # fake_quantize_dequantize_moving_average_abs_max, and a mul.
+    rng = np.random.RandomState(11)
+
+    def int8_weight(shape, axis):
+        w = rng.randint(-126, 127, shape).astype(np.int8)
+        # Each output channel reaches 127 somewhere, as abs-max
+        # quantization leaves it, so the int8 grid is the model's.
+        idx = [0] * len(shape)
+        for c in range(shape[axis]):
+            idx[axis] = c
+            w[tuple(idx)] = 127 if c % 2 else -127
+        return w
+
+    w1, w2, w3, wfc = (int8_weight((8, 3, 3, 3), 0), int8_weight((8, 8, 1, 1), 0),
+                       int8_weight((8, 1, 3, 3), 0), int8_weight((8, 5), 1))
+    sw1, sw3 = rng.uniform(0.2, 0.6, 8).astype(np.float32), rng.uniform(0.2, 0.6, 8).astype(np.float32)
+    sw2, swfc = 0.4, 0.3  # per-layer weight abs max
+    t = [2.5, 1.2, 1.0, 0.9, 1.5, 0.6]  # activation thresholds
+    b = ProgramBuilder()
+    x = b.feed("x", [-1, 3, 8, 8])
+
+    def quantize(v, i):
+        s = b.param("t%d.scale" % i, np.array([t[i]], np.float32))
+        q = b.tmp("q", v.shape)
+        b.op("fake_quantize_moving_average_abs_max", {"X": [v], "InScale": [s]},
+             {"Out": [q], "OutScale": [s]}, {"bit_length": 8, "is_test": True, "moving_rate": 0.9})
+        return q, s
+
+    def channel_deq(v, sw, s, name):
+        d = b.tmp("deq", v.shape)
+        b.op("fake_channel_wise_dequantize_max_abs", {"X": [v], "Scales": [b.param(name, sw), s]},
+             {"Out": [d]}, {"quant_bits": [8, 8]})
+        return d
+
+    def layer_deq(v, s, sw):
+        d = b.tmp("deq", v.shape)
+        b.op("fake_dequantize_max_abs", {"X": [v], "Scale": [s]}, {"Out": [d]},
+             {"max_range": 127.0 * 127.0 / sw})
+        return d
+
+    q, s = quantize(x, 0)
+    y1 = b.relu(channel_deq(b.conv2d(q, b.param("w1.int8", w1), padding=1), sw1, s, "channel_scale_1"))
+    q, s = quantize(y1, 1)
+    y2 = layer_deq(b.conv2d(q, b.param("w2.int8", w2)), s, sw2)
+    r = b.elementwise("elementwise_add", fake_quant(b, y1, t[2], "t2.scale"),
+                      fake_quant(b, y2, t[3], "t3.scale"))
+    q, s = quantize(r, 4)
+    y3 = channel_deq(b.conv2d(q, b.param("w3.int8", w3), padding=1, groups=8, depthwise=True), sw3, s,
+                     "channel_scale_3")
+    p = b.pool2d(b.relu(y3), "avg", 1, global_pooling=True)
+    q, s = quantize(p, 5)
+    m = b.tmp("mul", [-1, 5])
+    b.op("mul", {"X": [q], "Y": [b.param("wfc.int8", wfc)]}, {"Out": [m]},
+         {"x_num_col_dims": 1, "y_num_col_dims": 1})
+    b.fetch(layer_deq(m, s, swfc))
+    path = str(tmp_path / "frozen_int8")
+    b.save_fluid(path)
+
+    def quant(v, th):  # Paddle's integers: round half away from zero after clipping
+        v = np.clip(v, -th, th) * 127 / th
+        return np.sign(v) * np.floor(np.abs(v) + 0.5)
+
+    def simulate(data):
+        """What Fluid computes, in float64."""
+        f = [w.astype(np.float64) for w in (w1, w2, w3, wfc)]
+        y1 = np.maximum(conv(quant(data, t[0]), f[0], pad=1) * sw1.reshape(1, 8, 1, 1) * t[0] / 127 ** 2, 0)
+        y2 = conv(quant(y1, t[1]), f[1]) * t[1] * sw2 / 127 ** 2
+        r = qdq(y1, t[2]) + qdq(y2, t[3])
+        y3 = conv(quant(r, t[4]), f[2], pad=1, groups=8) * sw3.reshape(1, 8, 1, 1) * t[4] / 127 ** 2
+        p = np.maximum(y3, 0).mean(axis=(2, 3))
+        return quant(p, t[5]) @ f[3] * t[5] * swfc / 127 ** 2
+
+    data = rng.standard_normal((3, 3, 8, 8))
+    want = simulate(data)
+    np.testing.assert_allclose(paddle_mlir.compile(path)(data.astype(np.float32))[0], want,
+                               rtol=1e-4, atol=1e-4)
+    int8 = paddle_mlir.compile(path, precision="int8")
+    ops = manifest(int8)["compute_ops"]["ops"]
+    assert [r["precision"] for r in ops] == ["int8"] * 4, ops
+    # One step of the mul's input quantizer through the largest weight.
+    step = t[5] / 127 * np.abs(wfc).max() * swfc / 127
+    got = int8(data.astype(np.float32))[0]
+    assert (np.abs(got - want) <= step + 1e-5).all()
+
+
+def test_unrecognised_fake_quant_pattern_is_named(tmp_path):
+    # A frozen conv whose dequantize op reads another threshold than its
+    # quantizer's: no int8 form; the warning names the op and the reason
+    # instead of "nothing to quantize".
+    b = ProgramBuilder()
+    x = b.feed("x", [-1, 3, 8, 8])
+    s = b.param("t.scale", np.array([2.0], np.float32))
+    q = b.tmp("q", x.shape)
+    b.op("fake_quantize_moving_average_abs_max", {"X": [x], "InScale": [s]},
+         {"Out": [q], "OutScale": [s]}, {"bit_length": 8, "is_test": True, "moving_rate": 0.9})
+    c = b.conv2d(q, b.param("w", np.ones((4, 3, 1, 1), np.float32)))
+    d = b.tmp("deq", c.shape)
+    b.op("fake_dequantize_max_abs", {"X": [c], "Scale": [b.param("other", np.array([3.0], np.float32))]},
+         {"Out": [d]}, {"max_range": 127.0})
+    b.fetch(d)
+    path = str(tmp_path / "bad")
+    b.save_fluid(path)
+    p = subprocess.run([tool("paddle-compile"), path, "--precision", "int8", "-o", str(tmp_path / "art")],
+                       capture_output=True, text=True)
+    assert p.returncode == 0, p.stderr
+    assert "fake quantizers, but none in a form with an int8 kernel" in p.stderr, p.stderr
+    assert "conv2d" in p.stderr and "not the quantizer's scale" in p.stderr, p.stderr
+    assert "nothing to quantize" not in p.stderr

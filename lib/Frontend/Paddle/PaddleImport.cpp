@@ -134,6 +134,7 @@ private:
   LogicalResult importSelectOutput(const pdp::OpDesc &op, int index);
   FailureOr<int> subBlock(const pdp::OpDesc &op, int index);
   Value createPd(StringRef name, ValueRange operands, ArrayRef<NamedAttribute> attrs, Location loc);
+  Value integerWeightAsFloat(const pdp::OpDesc &op, StringRef slot, Value v, Location loc);
   FailureOr<Value> valueOrPlaceholder(const std::string &name, const pdp::OpDesc &op, int index);
   LogicalResult startValues(ArrayRef<std::string> names, const pdp::OpDesc &op, int index,
                             StringRef what, SmallVectorImpl<Value> &values);
@@ -738,7 +739,7 @@ LogicalResult Importer::importOp(const pdp::OpDesc &op, int index) {
       auto value = lookup(v->arguments(i), loc, op, index);
       if (failed(value))
         return failure();
-      state.addOperands(*value);
+      state.addOperands(integerWeightAsFloat(op, slot.name, *value, loc));
     }
     segments.push_back(n);
   }
@@ -1150,6 +1151,32 @@ Value Importer::createPd(StringRef name, ValueRange operands, ArrayRef<NamedAttr
     if (succeeded(shapeFn.inferResultTypes(types, /*emitErrors=*/true)) && types.size() == 1)
       op->getResult(0).setType(types[0]);
   return op->getResult(0);
+}
+
+/// A convolution's or matrix product's weight stored as int8 / uint8
+/// (Fluid's ConvertToInt8Pass keeps frozen QAT weights so) read as float32
+/// through a pd.cast, which is exact and which the constant folder folds;
+/// any other value unchanged.
+Value Importer::integerWeightAsFloat(const pdp::OpDesc &op, StringRef slot, Value v, Location loc) {
+  static constexpr StringRef weightSlots[][2] = {{"conv2d", "Filter"},
+                                                 {"depthwise_conv2d", "Filter"},
+                                                 {"conv2d_transpose", "Filter"},
+                                                 {"mul", "Y"},
+                                                 {"matmul", "Y"},
+                                                 {"matmul_v2", "Y"},
+                                                 {"fc", "W"}};
+  bool isWeight = llvm::any_of(
+      weightSlots, [&](const StringRef(&p)[2]) { return p[0] == op.type() && p[1] == slot; });
+  auto t = dyn_cast<RankedTensorType>(v.getType());
+  if (!isWeight || !t || !t.getElementType().isInteger(8) ||
+      !v.getDefiningOp<ml_program::GlobalLoadConstOp>())
+    return v;
+  bool isUnsigned = t.getElementType().isUnsignedInteger();
+  return createPd("cast", v,
+                  {b.getNamedAttr("in_dtype", b.getI32IntegerAttr(isUnsigned ? pdp::VarType::UINT8
+                                                                             : pdp::VarType::INT8)),
+                   b.getNamedAttr("out_dtype", b.getI32IntegerAttr(pdp::VarType::FP32))},
+                  loc);
 }
 
 /// The value of variable `name`, or, where it has none yet, an empty

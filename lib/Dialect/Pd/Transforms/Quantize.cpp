@@ -62,12 +62,34 @@ std::optional<double> scalarConstant(Value v) {
   return static_cast<double>(x);
 }
 
+/// The scale a quantizer in test mode reads, for `scale` its OutScale
+/// result: Fluid's frozen programs write OutScale into the InScale
+/// variable, so later readers of that variable (the dequantize op) read the
+/// quantizer's result, which in test mode is InScale unchanged.
+Value testScale(Value scale) {
+  for (int guard = 0; guard < 8; ++guard) {
+    auto r = dyn_cast<OpResult>(scale);
+    if (!r || r.getResultNumber() != 1)
+      return scale;
+    if (auto q = dyn_cast<FakeQuantizeMovingAverageAbsMaxOp>(r.getOwner()); q && q.getIsTest())
+      scale = q.getInScale();
+    else if (auto q = dyn_cast<FakeQuantizeDequantizeMovingAverageAbsMaxOp>(r.getOwner());
+             q && q.getIsTest())
+      scale = q.getInScale();
+    else
+      return scale;
+  }
+  return scale;
+}
+
 /// Why `v` has no usable per-tensor int8 quantizer in front of it, or the
-/// quantizer.
-FailureOr<ActivationQuant> activationQuant(Value v, std::string &why) {
+/// quantizer. `unrecognised` is set when there is a fake quantizer, but not
+/// in a form with an int8 kernel.
+FailureOr<ActivationQuant> activationQuant(Value v, std::string &why, bool &unrecognised) {
   Operation *def = v.getDefiningOp();
+  unrecognised = true;
   auto threshold = [&](Value scale) -> std::optional<double> {
-    std::optional<double> t = scalarConstant(scale);
+    std::optional<double> t = scalarConstant(testScale(scale));
     if (!t || !(*t > 0) || !std::isfinite(*t))
       return std::nullopt;
     return t;
@@ -109,6 +131,16 @@ FailureOr<ActivationQuant> activationQuant(Value v, std::string &why) {
     }
     return ActivationQuant{q.getX(), *t / kBin};
   }
+  if (auto q = dyn_cast_or_null<FakeQuantizeMovingAverageAbsMaxOp>(def)) {
+    // Fluid's frozen form, which pd-unfreeze-quant rewrites when it holds.
+    auto frozen = q->getAttrOfType<StringAttr>("pd.frozen_reason");
+    why = "its input is the integer output of fake_quantize_moving_average_abs_max, but " +
+          (frozen ? frozen.getValue().str()
+                  : std::string("no fake_channel_wise_dequantize_max_abs or "
+                                "fake_dequantize_max_abs follows it (Fluid's frozen form)"));
+    return failure();
+  }
+  unrecognised = false;
   why = "its input has no 8-bit fake quantizer (no scale to run it in int8 with)";
   return failure();
 }
@@ -173,53 +205,81 @@ RankedTensorType withF32(Type t) {
 }
 
 /// One frozen (conv or mul) -> dequantize pair of a Fluid program, rewritten
-/// to the quantize-dequantize form; false when `deq` is not one.
+/// to the quantize-dequantize form. Returns false when `deq` is not one;
+/// when it dequantizes a conv or mul on a frozen quantizer but cannot be
+/// rewritten, the quantizer records why (`pd.frozen_reason`, which
+/// pd-quantize reports).
 bool unfreeze(OpBuilder &b, Operation *deq) {
-  Value acc;
-  std::optional<double> actScale;
+  Value acc, actScaleValue;
   // Per-channel weight factor: w'[c] = w[c] * factor[c] (one value: all).
   std::vector<double> factor;
+  std::string why;
   if (auto d = dyn_cast<FakeChannelWiseDequantizeMaxAbsOp>(deq)) {
+    acc = d.getX();
     ArrayRef<int32_t> bits = d.getQuantBits();
-    if (d.getScales().size() != 2 || bits.size() != 2 || bits[0] != 8 || bits[1] != 8)
-      return false;
-    std::optional<std::vector<float>> sw = constantData(d.getScales()[0]);
-    actScale = scalarConstant(d.getScales()[1]);
-    if (!sw)
-      return false;
-    for (float v : *sw)
-      factor.push_back(v / kBin);
-    acc = d.getX();
+    if (d.getScales().size() != 2 || bits.size() != 2)
+      why = "its fake_channel_wise_dequantize_max_abs has " + std::to_string(d.getScales().size()) +
+            " scales (the frozen form has a weight and an activation scale)";
+    else if (bits[0] != 8 || bits[1] != 8)
+      why = "its fake_channel_wise_dequantize_max_abs has quant_bits " + std::to_string(bits[0]) +
+            ", " + std::to_string(bits[1]) + " (int8 needs 8, 8)";
+    else if (std::optional<std::vector<float>> sw = constantData(d.getScales()[0]))
+      for (float v : *sw)
+        factor.push_back(v / kBin);
+    else
+      why = "the weight scales of its fake_channel_wise_dequantize_max_abs are not constants";
+    if (d.getScales().size() == 2)
+      actScaleValue = d.getScales()[1];
   } else if (auto d = dyn_cast<FakeDequantizeMaxAbsOp>(deq)) {
-    double range = d.getMaxRange().convertToDouble();
-    actScale = scalarConstant(d.getScale());
-    if (!(range > 0))
-      return false;
-    factor.push_back(kBin / range);
     acc = d.getX();
+    double range = d.getMaxRange().convertToDouble();
+    if (!(range > 0) || !std::isfinite(range))
+      why = "its fake_dequantize_max_abs has max_range " + std::to_string(range);
+    else
+      factor.push_back(kBin / range);
+    actScaleValue = d.getScale();
   } else {
     return false;
   }
   Operation *op = acc.getDefiningOp();
-  if (!op || !acc.hasOneUse() || !actScale || !isa<Conv2dOp, DepthwiseConv2dOp, MulOp>(op))
+  if (!op || !isa<Conv2dOp, DepthwiseConv2dOp, MulOp>(op))
     return false;
   auto q = op->getOperand(0).getDefiningOp<FakeQuantizeMovingAverageAbsMaxOp>();
-  if (!q || q.getBitLength() != 8)
+  if (!q)
     return false;
-  std::optional<double> t = scalarConstant(q.getInScale());
+  auto refuse = [&](const std::string &reason) {
+    q->setAttr("pd.frozen_reason", b.getStringAttr(reason));
+    return false;
+  };
+  if (!why.empty())
+    return refuse(why);
+  if (!acc.hasOneUse())
+    return refuse("the integer result of its " + op->getName().stripDialect().str() +
+                  " has readers other than the dequantize op");
+  if (q.getBitLength() != 8)
+    return refuse("the quantizer has bit_length " + std::to_string(q.getBitLength()));
+  std::optional<double> t = scalarConstant(testScale(q.getInScale()));
+  std::optional<double> actScale =
+      actScaleValue ? scalarConstant(testScale(actScaleValue)) : std::nullopt;
+  if (!t || !(*t > 0))
+    return refuse("the quantizer's InScale is not a positive model constant");
+  if (!actScale || *actScale != *t)
+    return refuse("the dequantize op's activation scale is not the quantizer's scale");
   Value w = op->getOperand(1);
   std::optional<std::vector<float>> data = constantData(w);
   auto wt = cast<RankedTensorType>(w.getType());
-  if (!t || *t != *actScale || !data)
-    return false;
+  if (!data)
+    return refuse("the weight of its " + op->getName().stripDialect().str() +
+                  " is not a model constant");
   // The output channel of the weight: dim 0 of a filter, dim 1 of a mul's
   // 2-D weight.
   bool isMul = isa<MulOp>(op);
   if (isMul && (wt.getRank() != 2 || cast<MulOp>(op).getYNumColDims() != 1))
-    return false;
+    return refuse("its mul's weight is not 2-D with y_num_col_dims 1");
   int64_t channels = isMul ? wt.getDimSize(1) : wt.getDimSize(0);
   if (factor.size() != 1 && static_cast<int64_t>(factor.size()) != channels)
-    return false;
+    return refuse("the dequantize op has " + std::to_string(factor.size()) + " weight scales for " +
+                  std::to_string(channels) + " output channels");
   std::vector<float> scaled(data->size());
   int64_t inner = isMul ? 1 : static_cast<int64_t>(data->size()) / channels;
   for (size_t i = 0; i < data->size(); ++i) {
@@ -271,6 +331,10 @@ bool isComputeCandidate(Operation *op) {
 struct PdQuantizePass : impl::PdQuantizePassBase<PdQuantizePass> {
   using PdQuantizePassBase::PdQuantizePassBase;
 
+  /// Set by activationQuant: the op's input has a fake quantizer, but not
+  /// one with an int8 form.
+  bool unrecognised = false;
+
   bool excluded(Operation *op) const {
     return matchesOpPattern(op, SmallVector<std::string>(exclude.begin(), exclude.end()));
   }
@@ -280,7 +344,7 @@ struct PdQuantizePass : impl::PdQuantizePassBase<PdQuantizePass> {
                         Value residual, StringRef act, float alpha, float beta, std::string &why) {
     auto conv = [&](auto c) {
       b.setInsertionPoint(op);
-      FailureOr<ActivationQuant> a = activationQuant(input, why);
+      FailureOr<ActivationQuant> a = activationQuant(input, why, unrecognised);
       if (failed(a))
         return failure();
       if (c.getDataFormat() == "NHWC") {
@@ -320,7 +384,7 @@ struct PdQuantizePass : impl::PdQuantizePassBase<PdQuantizePass> {
   LogicalResult convertFc(OpBuilder &b, Operation *op, Value x, Value w, Value bias, int64_t numCol,
                           StringRef act, std::string &why) {
     b.setInsertionPoint(op);
-    FailureOr<ActivationQuant> a = activationQuant(x, why);
+    FailureOr<ActivationQuant> a = activationQuant(x, why, unrecognised);
     if (failed(a))
       return failure();
     auto wt = cast<RankedTensorType>(w.getType());
@@ -346,6 +410,7 @@ struct PdQuantizePass : impl::PdQuantizePassBase<PdQuantizePass> {
   /// Step 1 for one op; false when it is not a compute op at all.
   bool visit(OpBuilder &b, Operation *op) {
     std::string why;
+    unrecognised = false;
     LogicalResult done = failure();
     if (isComputeCandidate(op)) {
       // The accuracy check of calibration moved it back to float32.
@@ -391,6 +456,8 @@ struct PdQuantizePass : impl::PdQuantizePassBase<PdQuantizePass> {
       if (why.empty())
         why = "excluded by --quantize-exclude";
       op->setAttr("pd.fp32_reason", b.getStringAttr(why));
+      if (unrecognised)
+        op->setAttr("pd.quant_unrecognised", b.getUnitAttr());
     }
     return true;
   }
@@ -439,6 +506,7 @@ struct PdQuantizePass : impl::PdQuantizePassBase<PdQuantizePass> {
         for (Operation &op : llvm::make_early_inc_range(llvm::reverse(block)))
           if (isOpTriviallyDead(&op))
             op.erase();
+      func.walk([](FakeQuantizeMovingAverageAbsMaxOp q) { q->removeAttr("pd.frozen_reason"); });
       SmallVector<Operation *> quantized;
       func.walk([&](Operation *op) {
         if (isa<QuantizedConv2dOp, QuantizedFcOp>(op))
