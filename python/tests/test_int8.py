@@ -110,9 +110,9 @@ class Qat:
         y = q(y, 3) @ w(self.wfc, 1) + self.bfc
         return y, acts
 
-    def save(self, path):
+    def save(self, path, feed_shape=(-1, 3, 12, 12), matmul_v1=False):
         b = ProgramBuilder()
-        x = b.feed("x", [-1, 3, 12, 12])
+        x = b.feed("x", list(feed_shape))
         y = b.conv2d(fake_quant(b, x, self.t[0], "s0"), weight_quant(b, b.param("w1", self.w1), 0),
                      padding=1)
         y = b.relu(b.batch_norm(y, b.param("gamma", self.gamma), b.param("beta", self.beta),
@@ -125,8 +125,14 @@ class Qat:
         y = b.relu(y)
         y = b.pool2d(y, "avg", 1, global_pooling=True)
         y = b.flatten(y, 1, 3)
-        y = b.linear(fake_quant(b, y, self.t[3], "s3"), weight_quant(b, b.param("wfc", self.wfc), 1),
-                     b.param("bfc", self.bfc))
+        xq, wq = fake_quant(b, y, self.t[3], "s3"), weight_quant(b, b.param("wfc", self.wfc), 1)
+        if matmul_v1:  # Paddle 1.x's matmul, then the bias
+            y = b.tmp("matmul", [-1, 10])
+            b.op("matmul", {"X": [xq], "Y": [wq]}, {"Out": [y]},
+                 {"transpose_X": False, "transpose_Y": False, "alpha": 1.0})
+            y = b.elementwise("elementwise_add", y, b.param("bfc", self.bfc))
+        else:
+            y = b.linear(xq, wq, b.param("bfc", self.bfc))
         b.fetch(y)
         b.save(str(path))
         return str(path)
@@ -176,6 +182,25 @@ def test_qat_program_runs_on_int8_kernels(tmp_path):
     # The fp32 artifact of the same program simulates the quantization.
     fp32 = paddle_mlir.compile(path)(m.x)[0]
     np.testing.assert_allclose(fp32, sim, rtol=1e-4, atol=1e-4)
+
+
+def test_qat_program_with_dynamic_image_size_and_matmul_v1(tmp_path):
+    # The same CNN with the image's height and width left dynamic (OCR
+    # recognizers take any width) and the classifier a Paddle 1.x matmul:
+    # every conv and the matmul run in int8 at each size.
+    m = Qat(seed=3)
+    path = m.save(tmp_path / "qat_dyn", feed_shape=(-1, 3, -1, -1), matmul_v1=True)
+    int8 = paddle_mlir.compile(path, precision="int8")
+    ops = manifest(int8)["compute_ops"]["ops"]
+    assert [(r["op"], r["precision"]) for r in ops] == [
+        ("fused_conv2d", "int8"), ("fused_conv2d", "int8"), ("depthwise_conv2d", "int8"),
+        ("matmul", "int8")], ops
+    step = m.t[3] / 127 * np.abs(qdq_channels(m.wfc, 1)).max(axis=0)
+    for h, w in [(12, 12), (9, 20)]:
+        x = np.random.RandomState(h).standard_normal((2, 3, h, w)).astype(np.float32)
+        sim, _ = m.forward(x.astype(np.float64), m.t)
+        err = np.abs(int8(x)[0] - sim)
+        assert (err <= step + 1e-5).all(), (h, w, err.max(), step)
 
 
 def test_quantize_exclude_by_type_and_name(tmp_path):

@@ -22,6 +22,27 @@ func.func @qconv(%x: tensor<?x3x8x8xui8>, %w: tensor<2x3x3x3xi8> {pd.weight = "w
 
 // -----
 
+// A dynamic image size: the result's height and width are computed from the
+// input's, (in + pads - kernel span) / stride + 1 (here (h + 1 - 3) / 2 + 1).
+// CHECK-LABEL: func.func @qconv_dynamic_image
+// CHECK: %[[N:.*]] = tensor.dim %arg0, %c0
+// CHECK: %[[H:.*]] = tensor.dim %arg0, %c2
+// CHECK: %[[H1:.*]] = arith.addi %[[H]], %c-2
+// CHECK: %[[H2:.*]] = arith.floordivsi %[[H1]], %c2
+// CHECK: %[[H3:.*]] = arith.addi %[[H2]], %c1
+// CHECK: %[[OH:.*]] = arith.maxsi %[[H3]]
+// CHECK: %[[W:.*]] = tensor.dim %arg0, %c3
+// CHECK: %[[OW:.*]] = arith.maxsi
+// CHECK: %[[E:.*]] = tensor.empty(%[[N]], %[[OH]], %[[OW]]) : tensor<?x2x?x?xi8>
+// CHECK: pd.kernel_call "pdk_qconv2d"{{.*}} init(%[[E]])
+// CHECK-SAME: -> tensor<?x2x?x?xi8>
+func.func @qconv_dynamic_image(%x: tensor<?x3x?x?xui8>, %w: tensor<2x3x3x3xi8> {pd.weight = "w"}) -> tensor<?x2x?x?xi8> {
+  %y = pd.quantized_conv2d %x, %w {strides = array<i32: 2, 2>, paddings = array<i32: 1, 0, 1, 0>, input_scale = 0.02 : f32, filter_scales = array<f32: 0.01, 0.03>, out_dtype = "int8", output_scale = 0.05 : f32} : (tensor<?x3x?x?xui8>, tensor<2x3x3x3xi8>) -> tensor<?x2x?x?xi8>
+  return %y : tensor<?x2x?x?xi8>
+}
+
+// -----
+
 // ints: kind Fc (1), activation none, SrcType s8 (1), DstType f32 (0); the
 // [?, 4, 16] input flattens at in_num_col_dims = 2.
 // CHECK-LABEL: func.func @qfc

@@ -148,6 +148,35 @@ void setConvFields(SmallVectorImpl<int64_t> &ints, ArrayRef<int32_t> s,
   ints[conv::Activation] = code;
 }
 
+/// The dynamic sizes of an NCHW convolution's result: the batch, and a
+/// dynamic image size (in + pads - (dilation * (k - 1) + 1)) / stride + 1,
+/// at least 0 (an image smaller than the window fails in the kernel with its
+/// message).
+SmallVector<Value> convResultDynamicDims(OpBuilder &r, Location loc, Value input,
+                                         RankedTensorType type, RankedTensorType f,
+                                         ArrayRef<int32_t> s, ArrayRef<int32_t> d,
+                                         ArrayRef<int64_t> p) {
+  SmallVector<Value> dyn;
+  if (type.isDynamicDim(0))
+    dyn.push_back(tensor::DimOp::create(r, loc, input, 0));
+  for (int64_t i = 2; i < 4; ++i) {
+    if (!type.isDynamicDim(i))
+      continue;
+    int64_t span = d[i - 2] * (f.getDimSize(i) - 1) + 1;
+    Value size = tensor::DimOp::create(r, loc, input, i);
+    Value padded = arith::AddIOp::create(
+        r, loc, size,
+        arith::ConstantIndexOp::create(r, loc, p[2 * (i - 2)] + p[2 * (i - 2) + 1] - span));
+    Value out =
+        arith::AddIOp::create(r, loc,
+                              arith::FloorDivSIOp::create(
+                                  r, loc, padded, arith::ConstantIndexOp::create(r, loc, s[i - 2])),
+                              arith::ConstantIndexOp::create(r, loc, 1));
+    dyn.push_back(arith::MaxSIOp::create(r, loc, out, arith::ConstantIndexOp::create(r, loc, 0)));
+  }
+  return dyn;
+}
+
 /// conv2d / depthwise_conv2d / fused_conv2d -> pdk_conv2d.
 template <typename OpTy> struct ConvToKernel : OpConversionPattern<OpTy> {
   ConvToKernel(MLIRContext *ctx) : OpConversionPattern<OpTy>(ctx, kKernelBenefit) {}
@@ -218,27 +247,7 @@ template <typename OpTy> struct ConvToKernel : OpConversionPattern<OpTy> {
     SmallVector<float> floats(conv::NumFloats);
     floats[conv::Alpha] = alpha;
     floats[conv::Beta] = beta;
-    SmallVector<Value> dyn;
-    if (type.isDynamicDim(0))
-      dyn.push_back(tensor::DimOp::create(r, loc, input, 0));
-    // A dynamic output size: (in + pads - (dilation * (k - 1) + 1)) / stride
-    // + 1, at least 0 (an image smaller than the window fails in the kernel
-    // with its message).
-    for (int64_t i = 2; i < 4; ++i) {
-      if (!type.isDynamicDim(i))
-        continue;
-      int64_t span = d[i - 2] * (f.getDimSize(i) - 1) + 1;
-      Value size = tensor::DimOp::create(r, loc, input, i);
-      Value padded = arith::AddIOp::create(
-          r, loc, size,
-          arith::ConstantIndexOp::create(r, loc, p[2 * (i - 2)] + p[2 * (i - 2) + 1] - span));
-      Value out = arith::AddIOp::create(
-          r, loc,
-          arith::FloorDivSIOp::create(r, loc, padded,
-                                      arith::ConstantIndexOp::create(r, loc, s[i - 2])),
-          arith::ConstantIndexOp::create(r, loc, 1));
-      dyn.push_back(arith::MaxSIOp::create(r, loc, out, arith::ConstantIndexOp::create(r, loc, 0)));
-    }
+    SmallVector<Value> dyn = convResultDynamicDims(r, loc, input, type, f, s, d, p);
     replaceWithCall(r, op, low ? "pdk_conv2d_bf16" : "pdk_conv2d", ops.inputs, ops.slots, ints,
                     floats, dyn);
     return success();
@@ -274,9 +283,11 @@ struct QuantizedConvToKernel : OpConversionPattern<QuantizedConv2dOp> {
     int64_t code = activationCode(op.getFuseActivation());
     if (!f.hasStaticShape() || !isWeight(op.getFilter()) || code < 0)
       return r.notifyMatchFailure(op, "needs a constant static filter and a known activation");
+    bool same = op.getPaddingAlgorithm() == "SAME";
     for (int64_t i = 1; i < 4; ++i)
-      if (in.isDynamicDim(i) || type.isDynamicDim(i))
-        return r.notifyMatchFailure(op, "only the batch dim may be dynamic");
+      if ((in.isDynamicDim(i) || type.isDynamicDim(i)) && (i == 1 || same))
+        return r.notifyMatchFailure(op, i == 1 ? "dynamic channels"
+                                               : "SAME paddings over a dynamic image size");
     auto s = op.getStrides();
     auto d = op.getDilations();
     auto p = resolvePads(in, {f.getDimSize(2), f.getDimSize(3)}, s, d, op.getPaddings(),
@@ -300,9 +311,7 @@ struct QuantizedConvToKernel : OpConversionPattern<QuantizedConv2dOp> {
     floats[qconv::Beta] = op.getFuseBeta().convertToFloat();
     floats[qconv::SrcScale] = op.getInputScale().convertToFloat();
     floats[qconv::DstScale] = op.getOutputScale().convertToFloat();
-    SmallVector<Value> dyn;
-    if (type.isDynamicDim(0))
-      dyn.push_back(tensor::DimOp::create(r, loc, a.getInput(), 0));
+    SmallVector<Value> dyn = convResultDynamicDims(r, loc, a.getInput(), type, f, s, d, p);
     replaceWithCall(r, op, "pdk_qconv2d", ops.inputs, ops.slots, ints, floats, dyn);
     return success();
   }
@@ -577,9 +586,11 @@ struct MaxPoolToKernel : OpConversionPattern<Pool2dOp> {
         op.getDataFormat() == "NHWC" || !isF32(x) || !in || in.getRank() != 4 ||
         !type.getElementType().isF32())
       return r.notifyMatchFailure(op, "not an fp32 NCHW max pooling with a fixed window");
+    bool same = op.getPaddingAlgorithm() == "SAME";
     for (int64_t i = 1; i < 4; ++i)
-      if (in.isDynamicDim(i) || type.isDynamicDim(i))
-        return r.notifyMatchFailure(op, "only the batch dim may be dynamic");
+      if ((in.isDynamicDim(i) || type.isDynamicDim(i)) && (i == 1 || same))
+        return r.notifyMatchFailure(op, i == 1 ? "dynamic channels"
+                                               : "SAME paddings over a dynamic image size");
     auto ks = op.getKsize();
     auto st = op.getStrides();
     auto p =

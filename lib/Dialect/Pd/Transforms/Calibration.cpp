@@ -24,7 +24,7 @@ namespace mlir::pd {
 
 namespace {
 bool isCandidate(Operation *op) {
-  return isa<FusedConv2dOp, Conv2dOp, DepthwiseConv2dOp, FcOp, MulOp, MatmulV2Op>(op) &&
+  return isa<FusedConv2dOp, Conv2dOp, DepthwiseConv2dOp, FcOp, MulOp, MatmulOp, MatmulV2Op>(op) &&
          op->getNumOperands() > 0 && op->getNumResults() == 1 &&
          isa<RankedTensorType>(op->getOperand(0).getType()) &&
          cast<RankedTensorType>(op->getOperand(0).getType()).getElementType().isF32();

@@ -325,7 +325,7 @@ struct PdUnfreezeQuantPass : impl::PdUnfreezeQuantPassBase<PdUnfreezeQuantPass> 
 };
 
 bool isComputeCandidate(Operation *op) {
-  return isa<FusedConv2dOp, Conv2dOp, DepthwiseConv2dOp, FcOp, MulOp, MatmulV2Op>(op);
+  return isa<FusedConv2dOp, Conv2dOp, DepthwiseConv2dOp, FcOp, MulOp, MatmulOp, MatmulV2Op>(op);
 }
 
 struct PdQuantizePass : impl::PdQuantizePassBase<PdQuantizePass> {
@@ -439,6 +439,17 @@ struct PdQuantizePass : impl::PdQuantizePassBase<PdQuantizePass> {
         why = "mul with y_num_col_dims other than 1 has no int8 form";
       } else {
         done = convertFc(b, op, m.getX(), m.getY(), Value(), m.getXNumColDims(), "", why);
+      }
+    } else if (auto m = dyn_cast<MatmulOp>(op)) {
+      auto xt = cast<RankedTensorType>(m.getX().getType());
+      auto yt = cast<RankedTensorType>(m.getY().getType());
+      if (excluded(op)) {
+      } else if (m.getTranspose_X() || m.getTranspose_Y() ||
+                 m.getAlpha().convertToDouble() != 1.0 || yt.getRank() != 2 || xt.getRank() < 2) {
+        why = "only matmul of an untransposed [.., M, K] by a 2-D weight, alpha 1, has an int8 "
+              "form";
+      } else {
+        done = convertFc(b, op, m.getX(), m.getY(), Value(), xt.getRank() - 1, "", why);
       }
     } else if (auto m = dyn_cast<MatmulV2Op>(op)) {
       auto xt = cast<RankedTensorType>(m.getX().getType());
