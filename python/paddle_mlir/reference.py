@@ -882,6 +882,35 @@ def _fake_channel_wise_dequantize(ins, a):
     return {"Out": (x * scales[0].reshape(shape) * scales[1].reshape(-1)[0] / r).astype(x.dtype)}
 
 
+def _per_axis(x, scale, axis):
+    """`scale` broadcast along `axis` of x (-1: one value for all)."""
+    if axis < 0:
+        return scale.reshape(-1)[0]
+    shape = [1] * x.ndim
+    shape[axis] = -1
+    return scale.reshape(shape)
+
+
+def _quantize_linear(ins, a):
+    # PaddleSlim 2.x (is_test): symmetric, the zero point is not used.
+    x, scale = ins["X"][0], ins["Scale"][0]
+    axis, bits, rt = a.get("quant_axis", -1), a.get("bit_length", 8), a.get("round_type", 0)
+    if axis < 0:
+        return {"Y": _quant(x, scale.reshape(-1)[0], bits, rt)}
+    out = np.empty_like(x)
+    for c in range(x.shape[axis]):
+        sl = [slice(None)] * x.ndim
+        sl[axis] = c
+        out[tuple(sl)] = _quant(x[tuple(sl)], scale.reshape(-1)[c], bits, rt)
+    return {"Y": out}
+
+
+def _dequantize_linear(ins, a):
+    x, scale = ins["X"][0].astype(np.float32), ins["Scale"][0].astype(np.float32)
+    s = _per_axis(x, scale, a.get("quant_axis", -1))
+    return {"Y": (x * s / np.float32(_bin(a.get("bit_length", 8)))).astype(np.float32)}
+
+
 def _conv3d(ins, a):
     x, w = ins["Input"][0], ins["Filter"][0]
     s, d, g = a.get("strides", [1, 1, 1]), a.get("dilations", [1, 1, 1]), a.get("groups", 1)
@@ -1092,6 +1121,8 @@ OPS.update({
     "fake_dequantize_max_abs": lambda ins, a: {"Out": (ins["X"][0] * ins["Scale"][0].reshape(-1)[0]
                                                        / np.float32(a["max_range"])).astype(ins["X"][0].dtype)},
     "fake_channel_wise_dequantize_max_abs": _fake_channel_wise_dequantize,
+    "quantize_linear": _quantize_linear,
+    "dequantize_linear": _dequantize_linear,
     "conv3d": _conv3d,
     "grid_sampler": _grid_sampler,
 })

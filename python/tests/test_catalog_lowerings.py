@@ -25,12 +25,7 @@ sys.path.insert(0, os.path.join(ROOT, "utils", "pd_ops"))
 import catalog  # noqa: E402
 
 # Ops that import and export but do not compile on their own, and why.
-NOT_COMPILED = {
-    # PaddleSlim 2.x quantized programs: issue 35 (a) rewrites the pairs to
-    # int8 kernels; a lone pair has no fp32 lowering yet.
-    "quantize_linear": "issue 35 (a)",
-    "dequantize_linear": "issue 35 (a)",
-}
+NOT_COMPILED = {}
 
 # Examples whose textual operand order is not the catalogue's slot order.
 OPERAND_ORDER = {"index_put": ["%x", "%m", "%v"], "box_coder": ["%p", "%v", "%t"],

@@ -441,3 +441,91 @@ def test_unrecognised_fake_quant_pattern_is_named(tmp_path):
     assert "fake quantizers, but none in a form with an int8 kernel" in p.stderr, p.stderr
     assert "conv2d" in p.stderr and "not the quantizer's scale" in p.stderr, p.stderr
     assert "nothing to quantize" not in p.stderr
+
+
+def test_paddleslim_quantize_linear_program(tmp_path):
+    # PaddleSlim 2.x's format: quantize_linear -> dequantize_linear pairs on
+    # activations (one scale, round half to even), weights stored as
+    # integers (int8, or float holding integers) behind a per-channel
+    # dequantize_linear (quant_axis 0 for a filter, 1 for a [K, N] matmul
+    # weight); a pair on each input of a residual add stays in fp32.
+    rng = np.random.RandomState(7)
+
+    def int_weight(shape, axis, dtype):
+        w = rng.randint(-126, 127, shape)
+        idx = [0] * len(shape)
+        for c in range(shape[axis]):  # abs-max quantization reaches 127
+            idx[axis] = c
+            w[tuple(idx)] = -127 if c % 2 else 127
+        return w.astype(dtype)
+
+    w1, w2, wfc = int_weight((8, 3, 3, 3), 0, np.int8), int_weight((8, 8, 1, 1), 0, np.float32), \
+        int_weight((8, 5), 1, np.int8)
+    sw1, sw2 = rng.uniform(0.2, 0.6, 8).astype(np.float32), rng.uniform(0.2, 0.6, 8).astype(np.float32)
+    swfc = rng.uniform(0.2, 0.6, 5).astype(np.float32)
+    bfc = rng.uniform(-0.1, 0.1, 5).astype(np.float32)
+    gamma, beta = rng.uniform(0.5, 1.5, 8).astype(np.float32), rng.uniform(-.2, .2, 8).astype(np.float32)
+    mean, var = rng.uniform(-.1, .1, 8).astype(np.float32), rng.uniform(.5, 1.5, 8).astype(np.float32)
+    t = [2.0, 1.5, 1.4, 1.0, 0.8]
+    b = ProgramBuilder()
+    x = b.feed("x", [-1, 3, 8, 8])
+    counter = iter(range(100))
+
+    def zero_point(n):
+        return b.param("zp%d" % next(counter), np.zeros(n, np.int32))
+
+    def qdq_linear(v, i):
+        s = b.param("t%d" % i, np.array([t[i]], np.float32))
+        zp = zero_point(1)
+        q, d = b.tmp("quant", v.shape), b.tmp("dequant", v.shape)
+        b.op("quantize_linear", {"X": [v], "Scale": [s], "ZeroPoint": [zp]}, {"Y": [q]},
+             {"quant_axis": -1, "bit_length": 8, "round_type": 0, "is_test": True})
+        b.op("dequantize_linear", {"X": [q], "Scale": [s], "ZeroPoint": [zp]}, {"Y": [d]},
+             {"quant_axis": -1, "bit_length": 8})
+        return d
+
+    def weight(name, w, s, axis):
+        d = b.tmp("wdeq", list(w.shape))
+        b.op("dequantize_linear", {"X": [b.param(name, w)], "Scale": [b.param(name + "@scale", s)],
+                                   "ZeroPoint": [zero_point(len(s))]}, {"Y": [d]},
+             {"quant_axis": axis, "bit_length": 8})
+        return d
+
+    y1 = b.conv2d(qdq_linear(x, 0), weight("w1", w1, sw1, 0), padding=1)
+    y1 = b.relu(b.batch_norm(y1, b.param("g", gamma), b.param("be", beta), b.param("m", mean),
+                             b.param("v", var)))
+    y2 = b.conv2d(qdq_linear(y1, 1), weight("w2", w2, sw2, 0))
+    r = b.elementwise("elementwise_add", qdq_linear(y1, 2), qdq_linear(y2, 3))
+    p = b.flatten(b.pool2d(r, "avg", 1, global_pooling=True), 1, 3)
+    mm = b.tmp("matmul_v2", [-1, 5])
+    b.op("matmul_v2", {"X": [qdq_linear(p, 4)], "Y": [weight("wfc", wfc, swfc, 1)]}, {"Out": [mm]},
+         {"trans_x": False, "trans_y": False})
+    b.fetch(b.elementwise("elementwise_add", mm, b.param("bfc", bfc)))
+    path = str(tmp_path / "slim")
+    b.save(path)
+
+    def q(v, th):  # quantize_linear, round_type 0: half to even, [-128, 127]
+        return np.clip(np.rint(v * 127 / th), -128, 127) * th / 127
+
+    def simulate(data):
+        f1 = w1.astype(np.float64) * sw1.reshape(8, 1, 1, 1) / 127
+        f2 = w2.astype(np.float64) * sw2.reshape(8, 1, 1, 1) / 127
+        ffc = wfc.astype(np.float64) * swfc / 127
+        y1 = conv(q(data, t[0]), f1, pad=1)
+        inv = (gamma / np.sqrt(var + 1e-5)).reshape(1, 8, 1, 1)
+        y1 = np.maximum((y1 - mean.reshape(1, 8, 1, 1)) * inv + beta.reshape(1, 8, 1, 1), 0)
+        y2 = conv(q(y1, t[1]), f2)
+        p = (q(y1, t[2]) + q(y2, t[3])).mean(axis=(2, 3))
+        return q(p, t[4]) @ ffc + bfc
+
+    data = rng.standard_normal((3, 3, 8, 8))
+    want = simulate(data)
+    np.testing.assert_allclose(paddle_mlir.compile(path)(data.astype(np.float32))[0], want,
+                               rtol=1e-4, atol=1e-4)
+    int8 = paddle_mlir.compile(path, precision="int8")
+    ops = manifest(int8)["compute_ops"]["ops"]
+    assert [(r["op"], r["precision"]) for r in ops] == [
+        ("fused_conv2d", "int8"), ("conv2d", "int8"), ("fc", "int8")], ops
+    step = t[4] / 127 * np.abs(wfc * swfc / 127).max(axis=0)
+    got = int8(data.astype(np.float32))[0]
+    assert (np.abs(got - want) <= step + 1e-5).all()

@@ -17,6 +17,9 @@
 //                   along quant_axis; two (a mul/matmul output): x * s0[c] * s1
 //                   / (bin(bits0) * bin(bits1)) with c along dim 1
 // The moving-average ops pass InScale through as OutScale.
+//   quantize_linear / dequantize_linear (PaddleSlim 2.x)  quantize(x, s) /
+//                   x * s / bin, s per tensor or s[c] along quant_axis; the
+//                   zero point is not used (Paddle's kernels are symmetric)
 //
 //===----------------------------------------------------------------------===//
 
@@ -237,11 +240,53 @@ struct DequantizeLowering : OpConversionPattern<DequantizeOp> {
     return success();
   }
 };
+/// PaddleSlim 2.x's quantize_linear / dequantize_linear (inference),
+/// symmetric as Paddle's kernels are (the zero point is not used):
+///   quantize_linear    quantize(x, s) with round_type as above
+///   dequantize_linear  x * s / bin
+/// with s the one scale (quant_axis -1) or s[c] along quant_axis.
+template <typename OpTy, bool Quantize> struct LinearQuantLowering : OpConversionPattern<OpTy> {
+  using OpConversionPattern<OpTy>::OpConversionPattern;
+  LogicalResult matchAndRewrite(OpTy op, typename OpTy::Adaptor a,
+                                ConversionPatternRewriter &r) const override {
+    auto type = cast<RankedTensorType>(op.getY().getType());
+    auto st = cast<RankedTensorType>(a.getScale().getType());
+    Type f32 = r.getF32Type();
+    int64_t axis = op.getQuantAxis();
+    if (!type.getElementType().isF32() || !st.getElementType().isF32())
+      return r.notifyMatchFailure(op, "only float32 results and scales");
+    if (axis >= type.getRank() || (axis >= 0 && st.getRank() != 1))
+      return r.notifyMatchFailure(op, "quant_axis out of range, or scales not 1-D");
+    if (axis < 0 && (!st.hasStaticShape() || st.getNumElements() != 1))
+      return r.notifyMatchFailure(op, "a per-tensor scale has one element");
+    double bin = binCount(op.getBitLength());
+    int64_t roundType = op.getRoundType();
+    Location loc = op.getLoc();
+    Value one = axis < 0 ? extractScalar(r, loc, a.getScale()) : Value();
+    SmallVector<Value> ins{a.getX()};
+    SmallVector<int64_t> offsets{0};
+    if (axis >= 0) {
+      ins.push_back(a.getScale());
+      offsets.push_back(axis);
+    }
+    auto out = elementwise(
+        r, loc, type, ins, offsets, [&](OpBuilder &b, Location l, ValueRange args) -> Value {
+          Value x = convertScalar(b, l, args[0], f32);
+          Value s = one ? one : args[1];
+          return Quantize ? quantize(b, l, x, s, bin, roundType) : dequantize(b, l, x, s, bin);
+        });
+    if (failed(out))
+      return r.notifyMatchFailure(op, "cannot size the result");
+    r.replaceOp(op, *out);
+    return success();
+  }
+};
 } // namespace
 
 void mlir::pd::populatePdQuantToLinalgPatterns(RewritePatternSet &p) {
   p.add<MovingAverageLowering<FakeQuantizeMovingAverageAbsMaxOp, false>,
         MovingAverageLowering<FakeQuantizeDequantizeMovingAverageAbsMaxOp, true>,
         ChannelWiseQuantDequantLowering, DequantizeMaxAbsLowering, ChannelWiseDequantizeLowering,
-        QuantizeLowering, DequantizeLowering>(p.getContext());
+        QuantizeLowering, DequantizeLowering, LinearQuantLowering<QuantizeLinearOp, true>,
+        LinearQuantLowering<DequantizeLinearOp, false>>(p.getContext());
 }

@@ -115,3 +115,46 @@ module {
     return %0, %1 : tensor<4x2xf32>, tensor<4x2xf32>
   }
 }
+
+// -----
+
+// Tests PaddleSlim's weight dequantize_linear (int8 weight, one scale per
+// row along quant_axis 0) folded in float32 as (w * s) / 127, as Paddle
+// computes it: 127 * 1.27 / 127, -64 * 1.27 / 127, 127 * 0.254 / 127,
+// 64 * 0.254 / 127 (bit patterns from NumPy's float32).
+// CHECK-LABEL: func.func @dequantize_linear_weight
+// CHECK-NOT: pd.dequantize_linear
+// CHECK: w.dequantize_linear: "0x400000005C8FA23F0AD723BF4A0C823E6F12033E"
+module {
+  ml_program.global private @w(dense<[[127, -64], [127, 64]]> : tensor<2x2xi8>) : tensor<2x2xi8>
+  ml_program.global private @s(dense<[1.27, 0.254]> : tensor<2xf32>) : tensor<2xf32>
+  ml_program.global private @zp(dense<0> : tensor<2xi32>) : tensor<2xi32>
+  func.func @dequantize_linear_weight() -> tensor<2x2xf32> {
+    %w = ml_program.global_load_const @w : tensor<2x2xi8>
+    %s = ml_program.global_load_const @s : tensor<2xf32>
+    %zp = ml_program.global_load_const @zp : tensor<2xi32>
+    %d = pd.dequantize_linear %w, %s, %zp {quant_axis = 0 : i32} : (tensor<2x2xi8>, tensor<2xf32>, tensor<2xi32>) -> tensor<2x2xf32>
+    return %d : tensor<2x2xf32>
+  }
+}
+
+// -----
+
+// Tests quantize_linear of a constant (round_type 0: half to even, then
+// [-128, 127]) with one scale: 2 * 127 / 2 = 127, -3 -> -190.5 -> -128,
+// 1/127 * 127 / 2 = 0.5 -> 0, 3/127 * 127 / 2 = 1.5 -> 2 (values exact in
+// float32 up to the products, which NumPy gives as 127, -128, 0, 2).
+// CHECK-LABEL: func.func @quantize_linear_constant
+// CHECK: x.quantize_linear: "0x400000000000FE42000000C30000000000000040"
+module {
+  ml_program.global private @x(dense<[2.0, -3.0, 0.007874016, 0.023622047]> : tensor<4xf32>) : tensor<4xf32>
+  ml_program.global private @s(dense<2.0> : tensor<1xf32>) : tensor<1xf32>
+  ml_program.global private @zp(dense<0> : tensor<1xi32>) : tensor<1xi32>
+  func.func @quantize_linear_constant() -> tensor<4xf32> {
+    %x = ml_program.global_load_const @x : tensor<4xf32>
+    %s = ml_program.global_load_const @s : tensor<1xf32>
+    %zp = ml_program.global_load_const @zp : tensor<1xi32>
+    %q = pd.quantize_linear %x, %s, %zp : (tensor<4xf32>, tensor<1xf32>, tensor<1xi32>) -> tensor<4xf32>
+    return %q : tensor<4xf32>
+  }
+}

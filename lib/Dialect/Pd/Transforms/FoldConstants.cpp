@@ -204,6 +204,39 @@ std::optional<SmallVector<std::vector<char>>> evaluate(Operation *op, ArrayRef<D
     }
     return SmallVector<std::vector<char>>{result};
   }
+  if (isa<QuantizeLinearOp, DequantizeLinearOp>(op)) {
+    // PaddleSlim 2.x: a weight's (de)quantization with constant scales, per
+    // tensor (quant_axis -1) or along quant_axis, in float32 in the order of
+    // Paddle's kernels (and of the lowering in Quant.cpp); symmetric, the
+    // zero point unused as in Paddle:
+    //   quantize_linear    round_type 0: clamp(rint((bnt * inv(s)) * x),
+    //                      -bnt - 1, bnt); 1: round((bnt * inv(s)) *
+    //                      clip(x, -s, s)), half away from zero
+    //   dequantize_linear  (x * s) / bnt
+    auto q = dyn_cast<QuantizeLinearOp>(op);
+    int64_t axis = q ? q.getQuantAxis() : cast<DequantizeLinearOp>(op).getQuantAxis();
+    int64_t bits = q ? q.getBitLength() : cast<DequantizeLinearOp>(op).getBitLength();
+    int64_t channels = axis < 0 ? 1 : out.getDimSize(axis);
+    if (!elem.isF32() || axis >= out.getRank() || in[1].type.getNumElements() != channels)
+      return std::nullopt;
+    int64_t stride = axis < 0 ? 1 : stridesOf(out.getShape())[axis];
+    float bnt = static_cast<float>(std::pow(2.0, bits - 1) - 1);
+    for (int64_t i = 0; i < n; ++i) {
+      float s = static_cast<float>(load(in[1], axis < 0 ? 0 : (i / stride) % channels));
+      float x = static_cast<float>(load(in[0], i)), v;
+      if (!q) {
+        v = x * s / bnt;
+      } else {
+        float k = bnt * (1.0f / (s <= 1e-30f ? s + 1e-6f : s));
+        if (q.getRoundType() == 0)
+          v = std::max(std::min(std::nearbyint(k * x), bnt), -bnt - 1.0f);
+        else
+          v = std::round(k * std::max(std::min(x, s), -s));
+      }
+      store(result, elem, i, v);
+    }
+    return SmallVector<std::vector<char>>{result};
+  }
   if (auto q = dyn_cast<FakeChannelWiseQuantizeDequantizeAbsMaxOp>(op)) {
     // Per channel along quant_axis, s = max|x|, in float32 and in the order
     // of Paddle's kernel (and of the lowering in Quant.cpp): a value whose
