@@ -2395,7 +2395,8 @@ def load(path, params=None):
         if os.path.exists(os.path.join(path, "__model__")):
             path = os.path.join(path, "__model__")
         else:
-            path = os.path.join(path, [f for f in os.listdir(path) if f.endswith(".pdmodel")][0])
+            found = [f for f in os.listdir(path) if f.endswith(".pdmodel")]
+            path = os.path.join(path, found[0] if found else "model")  # Paddle-Lite: model + params
     program = fp.ProgramDesc()
     with open(path, "rb") as f:
         program.ParseFromString(f.read())
@@ -2403,6 +2404,8 @@ def load(path, params=None):
     d = os.path.dirname(path)
     if params is None and path.endswith(".pdmodel"):
         params = path[:-len(".pdmodel")] + ".pdiparams"
+    elif params is None and os.path.basename(path) == "model" and os.path.exists(os.path.join(d, "params")):
+        params = os.path.join(d, "params")
     elif params is None and os.path.exists(os.path.join(d, "__params__")):
         params = os.path.join(d, "__params__")
     values = {}

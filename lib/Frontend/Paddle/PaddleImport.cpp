@@ -54,9 +54,13 @@ LogicalResult resolveFiles(MLIRContext *ctx, StringRef model, StringRef params, 
       for (llvm::sys::fs::directory_iterator it(model, ec), end; it != end && !ec; it.increment(ec))
         if (llvm::sys::path::extension(it->path()) == ".pdmodel")
           found.push_back(it->path());
+      SmallString<256> lite(model);
+      llvm::sys::path::append(lite, "model"); // Paddle-Lite's combined naming
+      if (found.empty() && llvm::sys::fs::is_regular_file(lite))
+        found.push_back(lite.str().str());
       if (found.size() != 1)
         return err("directory '" + model + "' holds " + Twine(found.size()) +
-                   " *.pdmodel files and no __model__; name the model file");
+                   " *.pdmodel files and no __model__ or model file; name the model file");
       program = found.front();
     }
   }
@@ -77,7 +81,10 @@ LogicalResult resolveFiles(MLIRContext *ctx, StringRef model, StringRef params, 
     return success();
   }
   SmallString<256> p(out.dir);
-  llvm::sys::path::append(p, "__params__");
+  // Paddle-Lite names the pair model + params; Fluid __model__ + __params__
+  // (or one file per parameter).
+  llvm::sys::path::append(p,
+                          llvm::sys::path::filename(program) == "model" ? "params" : "__params__");
   if (llvm::sys::fs::exists(p))
     out.combinedParams = p.str().str();
   return success();
