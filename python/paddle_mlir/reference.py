@@ -136,7 +136,16 @@ def _conv2d(ins, a):
                 cols[:, :, i, j] = xs[:, :, hi:hi + s[0] * (oh - 1) + 1:s[0], wj:wj + s[1] * (ow - 1) + 1:s[1]]
         wg = w[gi * og:(gi + 1) * og]
         out[:, gi * og:(gi + 1) * og] = np.einsum("ncijhw,ocij->nohw", cols, wg, optimize=True)
-    return {"Output": out.transpose(0, 2, 3, 1) if nhwc else out}
+    # What Paddle's oneDNN kernel adds: Bias per output channel, ResidualData
+    # with fuse_residual_connection, then a fused relu.
+    if ins.get("Bias"):
+        out = out + ins["Bias"][0].reshape(1, -1, 1, 1)
+    out = out.transpose(0, 2, 3, 1) if nhwc else out
+    if ins.get("ResidualData") and a.get("fuse_residual_connection", False):
+        out = out + ins["ResidualData"][0]
+    if a.get("fuse_activation", "") == "relu" or a.get("fuse_relu", False):
+        out = np.maximum(out, 0)
+    return {"Output": out.astype(np.float32)}
 
 
 def _pool2d(ins, a):

@@ -142,6 +142,7 @@ private:
   FailureOr<int> subBlock(const pdp::OpDesc &op, int index);
   Value createPd(StringRef name, ValueRange operands, ArrayRef<NamedAttribute> attrs, Location loc);
   Value integerWeightAsFloat(const pdp::OpDesc &op, StringRef slot, Value v, Location loc);
+  FailureOr<bool> importConvFusedParts(const pdp::OpDesc &op, int index);
   FailureOr<Value> valueOrPlaceholder(const std::string &name, const pdp::OpDesc &op, int index);
   LogicalResult startValues(ArrayRef<std::string> names, const pdp::OpDesc &op, int index,
                             StringRef what, SmallVectorImpl<Value> &values);
@@ -680,8 +681,84 @@ Value Importer::emptyLengths(bool array, Location loc) {
                loc));
 }
 
+/// Paddle's convolutions also take, for its oneDNN kernels, a Bias and a
+/// ResidualData input and fuse_* attributes; programs saved after oneDNN
+/// fusion, and quantization tools, write them. They become ops of their own
+/// after the convolution, in oneDNN's order: + Bias per output channel,
+/// + ResidualData (when fuse_residual_connection), then the activation
+/// (relu; any other is refused by name). Returns false when `op` has none
+/// of them.
+FailureOr<bool> Importer::importConvFusedParts(const pdp::OpDesc &op, int index) {
+  if (op.type() != "conv2d" && op.type() != "depthwise_conv2d")
+    return false;
+  auto flag = [&](StringRef name) {
+    const pdp::OpDesc::Attr *a = findAttr(op, name);
+    return a && (a->type() == pdp::BOOLEAN ? a->b() : a->i() != 0);
+  };
+  const pdp::OpDesc::Attr *actAttr = findAttr(op, "fuse_activation");
+  std::string act = actAttr ? actAttr->s() : "";
+  if (flag("fuse_relu"))
+    act = "relu";
+  const pdp::OpDesc::Var *bias = findSlot(op.inputs(), "Bias");
+  const pdp::OpDesc::Var *res = findSlot(op.inputs(), "ResidualData");
+  bool hasBias = bias && bias->arguments_size() > 0;
+  bool hasRes = res && res->arguments_size() > 0 && flag("fuse_residual_connection");
+  Location loc = opLoc(op, index);
+  if (flag("fuse_brelu") || (act != "" && act != "relu" && act != "identity"))
+    return fail(loc, "op '" + op.type() + "' #" + Twine(index) +
+                         " has the oneDNN-fused activation '" +
+                         (act.empty() ? std::string("brelu") : act) +
+                         "' (fuse_activation / fuse_brelu), which is not supported yet; only relu");
+  // A ResidualData without fuse_residual_connection is not read (as in
+  // Paddle's kernel), but still leaves the op.
+  if (!hasBias && !hasRes && act != "relu" && !(res && res->arguments_size() > 0))
+    return false;
+  if ((bias && bias->arguments_size() > 1) || (res && res->arguments_size() > 1))
+    return fail(loc, "op '" + op.type() + "' #" + Twine(index) +
+                         " takes at most one variable in Bias and in ResidualData");
+  pdp::OpDesc plain = op;
+  plain.clear_inputs();
+  for (const auto &v : op.inputs())
+    if (v.parameter() != "Bias" && v.parameter() != "ResidualData")
+      *plain.add_inputs() = v;
+  plain.clear_attrs();
+  for (const auto &a : op.attrs())
+    if (a.name() != "fuse_activation" && a.name() != "fuse_relu" &&
+        a.name() != "fuse_residual_connection")
+      *plain.add_attrs() = a;
+  if (failed(importOp(plain, index)))
+    return failure();
+  const pdp::OpDesc::Var *out = findSlot(op.outputs(), "Output");
+  const std::string &name = out->arguments(0);
+  Value v = env[name];
+  const pdp::OpDesc::Attr *fmt = findAttr(op, "data_format");
+  int32_t channelAxis = fmt && fmt->s() == "NHWC" ? 3 : 1;
+  auto operand = [&](const pdp::OpDesc::Var *slot) {
+    return lookup(slot->arguments(0), loc, op, index);
+  };
+  if (hasBias) {
+    auto bv = operand(bias);
+    if (failed(bv))
+      return failure();
+    v = createPd("elementwise_add", {v, *bv},
+                 {b.getNamedAttr("axis", b.getI32IntegerAttr(channelAxis))}, loc);
+  }
+  if (hasRes) {
+    auto rv = operand(res);
+    if (failed(rv))
+      return failure();
+    v = createPd("elementwise_add", {v, *rv}, {}, loc);
+  }
+  if (act == "relu")
+    v = createPd("relu", v, {}, loc);
+  env[name] = v;
+  return true;
+}
+
 LogicalResult Importer::importOp(const pdp::OpDesc &op, int index) {
   Location loc = opLoc(op, index);
+  if (FailureOr<bool> fused = importConvFusedParts(op, index); failed(fused) || *fused)
+    return failure(failed(fused));
   const PdOpSpec *spec = lookupPdOpSpec(op.type());
   if (!spec) {
     StringRef kind = unsupportedKind(op.type());
