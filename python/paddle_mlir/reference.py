@@ -2019,6 +2019,29 @@ def _increment(ins, a):
 
 OPS.update({"one_hot_v2": _one_hot_v2, "increment": _increment})
 
+
+def _crop(ins, a):
+    """Fluid's crop / crop_tensor with attribute offsets: X[offsets :
+    offsets + shape], the shape Y's when given, -1 meaning to the end."""
+    x = ins["X"][0]
+    shape = list(ins["Y"][0].shape) if ins.get("Y") else list(a["shape"])
+    offsets = list(a.get("offsets") or [0] * x.ndim)
+    return {"Out": x[tuple(slice(o, x.shape[i] if s == -1 else o + s)
+                           for i, (o, s) in enumerate(zip(offsets, shape)))]}
+
+
+def _one_hot(ins, a):
+    """Fluid's one_hot: X [.., 1] of indices -> [.., depth]."""
+    x = np.asarray(ins["X"][0])
+    assert x.shape[-1] == 1, "one_hot: X's last dim must be 1"
+    return _one_hot_v2(dict(ins, X=[x[..., 0]]), a)
+
+
+# The Fluid 1.x forms of the *2 ops (no XShape output; same semantics).
+OPS.update({"reshape": OPS["reshape2"], "transpose": OPS["transpose2"], "squeeze": OPS["squeeze2"],
+            "unsqueeze": OPS["unsqueeze2"], "flatten": OPS["flatten2"], "crop": _crop,
+            "crop_tensor": _crop, "one_hot": _one_hot})
+
 # ---- ops of Fluid branches (conditional_block runs in Model.run_op).
 
 def _branch(mask, n, op):

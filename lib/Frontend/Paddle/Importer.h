@@ -66,6 +66,7 @@ private:
   Value createPd(StringRef name, ValueRange operands, ArrayRef<NamedAttribute> attrs, Location loc);
   Value integerWeightAsFloat(const pdp::OpDesc &op, StringRef slot, Value v, Location loc);
   FailureOr<bool> importConvFusedParts(const pdp::OpDesc &op, int index);
+  FailureOr<bool> importLegacyOp(const pdp::OpDesc &op, int index);
   FailureOr<Value> valueOrPlaceholder(const std::string &name, const pdp::OpDesc &op, int index);
   LogicalResult startValues(ArrayRef<std::string> names, const pdp::OpDesc &op, int index,
                             StringRef what, SmallVectorImpl<Value> &values);

@@ -663,10 +663,122 @@ FailureOr<bool> Importer::importConvFusedParts(const pdp::OpDesc &op, int index)
   return true;
 }
 
+/// An attribute of a synthesized OpDesc.
+static void setInts(pdp::OpDesc &d, StringRef name, ArrayRef<int64_t> values) {
+  pdp::OpDesc::Attr *a = d.add_attrs();
+  a->set_name(name.str());
+  a->set_type(pdp::INTS);
+  for (int64_t v : values)
+    a->add_ints(static_cast<int32_t>(v));
+}
+
+/// Fluid 1.x ops whose 2.x successor pd has: reshape, transpose, squeeze,
+/// unsqueeze and flatten are their *2 ops without the XShape output (the
+/// same slots and attributes), so they import as those; crop and
+/// crop_tensor with attribute offsets and a static shape (or Y's) as a
+/// slice; one_hot (X [.., 1]) as one_hot_v2 of X without its last dim.
+/// Returns false for any other op.
+FailureOr<bool> Importer::importLegacyOp(const pdp::OpDesc &op, int index) {
+  static const llvm::StringMap<StringRef> successors = {{"reshape", "reshape2"},
+                                                        {"transpose", "transpose2"},
+                                                        {"squeeze", "squeeze2"},
+                                                        {"unsqueeze", "unsqueeze2"},
+                                                        {"flatten", "flatten2"}};
+  Location loc = opLoc(op, index);
+  auto where = [&] { return "op '" + op.type() + "' #" + std::to_string(index); };
+  if (auto it = successors.find(op.type()); it != successors.end()) {
+    pdp::OpDesc d = op;
+    d.set_type(it->second.str());
+    return succeeded(importOp(d, index)) ? FailureOr<bool>(true) : FailureOr<bool>(failure());
+  }
+  const pdp::OpDesc::Var *x = findSlot(op.inputs(), "X");
+  const pdp::OpDesc::Var *out = findSlot(op.outputs(), "Out");
+  if (op.type() != "crop" && op.type() != "crop_tensor" && op.type() != "one_hot")
+    return false;
+  if (!x || x->arguments_size() != 1 || !out || out->arguments_size() != 1)
+    return fail(loc, where() + " needs one X and one Out");
+  auto xv = lookup(x->arguments(0), loc, op, index);
+  if (failed(xv))
+    return failure();
+  auto xt = cast<RankedTensorType>(xv->getType());
+  if (op.type() == "one_hot") {
+    if (xt.getRank() < 1 || xt.getDimSize(xt.getRank() - 1) != 1)
+      return fail(loc, where() + ": X's last dim must be 1 (Paddle's one_hot), got " +
+                           Twine(xt.getRank() ? xt.getDimSize(xt.getRank() - 1) : 0));
+    std::string squeezed = out->arguments(0) + "@one_hot_indices";
+    env[squeezed] =
+        createPd("squeeze2", *xv, {b.getNamedAttr("axes", b.getDenseI32ArrayAttr({-1}))}, loc);
+    pdp::OpDesc d = op;
+    d.set_type("one_hot_v2");
+    for (pdp::OpDesc::Var &v : *d.mutable_inputs())
+      if (v.parameter() == "X")
+        v.set_arguments(0, squeezed);
+    return succeeded(importOp(d, index)) ? FailureOr<bool>(true) : FailureOr<bool>(failure());
+  }
+  // crop / crop_tensor: Out = X[offsets : offsets + shape], a shape dim of
+  // -1 (crop_tensor) meaning to the end.
+  for (StringRef slot : {"Offsets", "OffsetsTensor", "Shape", "ShapeTensor"}) {
+    const pdp::OpDesc::Var *v = findSlot(op.inputs(), slot);
+    if (v && v->arguments_size() > 0)
+      return fail(loc, where() + ": the " + slot +
+                           " input (offsets or shape computed at run time) is not supported "
+                           "yet; only the offsets and shape attributes");
+  }
+  int64_t rank = xt.getRank();
+  SmallVector<int64_t> shape, offsets(rank, 0);
+  if (const pdp::OpDesc::Attr *a = findAttr(op, "offsets"); a && a->ints_size() > 0) {
+    if (a->ints_size() != rank)
+      return fail(loc, where() + ": offsets has " + Twine(a->ints_size()) +
+                           " values for X of rank " + Twine(rank));
+    offsets.assign(a->ints().begin(), a->ints().end());
+  }
+  const pdp::OpDesc::Var *y = findSlot(op.inputs(), "Y");
+  if (y && y->arguments_size() == 1) {
+    auto yv = lookup(y->arguments(0), loc, op, index);
+    if (failed(yv))
+      return failure();
+    auto yt = cast<RankedTensorType>(yv->getType());
+    if (yt.getRank() != rank || !yt.hasStaticShape())
+      return fail(loc, where() + ": Y must have X's rank and a static shape to crop to");
+    shape.assign(yt.getShape().begin(), yt.getShape().end());
+  } else if (const pdp::OpDesc::Attr *a = findAttr(op, "shape"); a && a->ints_size() == rank) {
+    shape.assign(a->ints().begin(), a->ints().end());
+  } else {
+    return fail(loc, where() + " needs a shape attribute with one value per dim of X, or Y");
+  }
+  SmallVector<int64_t> axes, starts, ends;
+  for (int64_t i = 0; i < rank; ++i) {
+    if (offsets[i] < 0 || shape[i] < -1 || shape[i] == 0)
+      return fail(loc, where() + ": offset " + Twine(offsets[i]) + " and size " + Twine(shape[i]) +
+                           " of dim " + Twine(i) + " do not describe a crop");
+    if (!xt.isDynamicDim(i) && offsets[i] + (shape[i] < 0 ? 1 : shape[i]) > xt.getDimSize(i))
+      return fail(loc, where() + ": dim " + Twine(i) + " of X has " + Twine(xt.getDimSize(i)) +
+                           " values, fewer than offset " + Twine(offsets[i]) + " + size " +
+                           Twine(shape[i]));
+    axes.push_back(i);
+    starts.push_back(offsets[i]);
+    ends.push_back(shape[i] < 0 ? INT32_MAX : offsets[i] + shape[i]);
+  }
+  pdp::OpDesc d;
+  d.set_type("slice");
+  pdp::OpDesc::Var *in = d.add_inputs();
+  in->set_parameter("Input");
+  in->add_arguments(x->arguments(0));
+  *d.add_outputs() = *out;
+  setInts(d, "axes", axes);
+  setInts(d, "starts", starts);
+  setInts(d, "ends", ends);
+  setInts(d, "infer_flags", SmallVector<int64_t>(rank, 1));
+  setInts(d, "decrease_axis", {});
+  return succeeded(importOp(d, index)) ? FailureOr<bool>(true) : FailureOr<bool>(failure());
+}
+
 LogicalResult Importer::importOp(const pdp::OpDesc &op, int index) {
   Location loc = opLoc(op, index);
   if (FailureOr<bool> fused = importConvFusedParts(op, index); failed(fused) || *fused)
     return failure(failed(fused));
+  if (FailureOr<bool> legacy = importLegacyOp(op, index); failed(legacy) || *legacy)
+    return failure(failed(legacy));
   const PdOpSpec *spec = lookupPdOpSpec(op.type());
   if (!spec) {
     StringRef kind = unsupportedKind(op.type());
