@@ -1904,6 +1904,52 @@ def _fluid_lstm(ins, a):
     return {"Hidden": hs.astype(np.float32), "Cell": cs.astype(np.float32)}
 
 
+def _fluid_lstmp(ins, a):
+    """Fluid's LoD lstmp: an LSTM of hidden size D whose hidden state h is
+    projected, r = proj_act(h @ ProjWeight [D, P]) clipped to +-proj_clip
+    (when > 0); the gates read r @ Weight [P, 4D]; the cell is clipped to
+    +-cell_clip (when > 0) before the output gate. The first r comes from
+    H0 [N, D] the same way without the clip, or is zeros. Projection [T, P]
+    and Cell [T, D]: a row per input row."""
+    if "@lengths" not in ins:
+        raise ValueError("reference: lstmp needs a LoD input (Input has no sequence lengths)")
+    x = ins["Input"][0].astype(np.float64)
+    lengths = np.asarray(ins["@lengths"][0]).astype(np.int64).reshape(-1)
+    w, pw = ins["Weight"][0].astype(np.float64), ins["ProjWeight"][0].astype(np.float64)
+    d, p = pw.shape
+    if w.shape != (p, 4 * d) or x.shape[1] != 4 * d or lengths.sum() != x.shape[0]:
+        raise ValueError("reference: lstmp shapes Input %s, Weight %s, ProjWeight %s, lengths %s"
+                         % (x.shape, w.shape, pw.shape, lengths))
+    peep = a.get("use_peepholes", True)
+    bias = ins["Bias"][0].astype(np.float64).reshape(-1)
+    w_ic, w_fc, w_oc = np.split(bias[4 * d:], 3) if peep else (0, 0, 0)
+    gate_act = _fluid_act("lstmp", a, "gate_activation", "sigmoid")
+    cell_act = _fluid_act("lstmp", a, "cell_activation", "tanh")
+    cand_act = _fluid_act("lstmp", a, "candidate_activation", "tanh")
+    proj_act = _fluid_act("lstmp", a, "proj_activation", "tanh")
+    cell_clip, proj_clip = a.get("cell_clip", 0.0), a.get("proj_clip", 0.0)
+    n = len(lengths)
+    h0 = ins["H0"][0].astype(np.float64) if ins.get("H0") else None
+    c0 = ins["C0"][0].astype(np.float64) if ins.get("C0") else np.zeros((n, d))
+    x = x + bias[:4 * d]
+    rs, cs = np.zeros((x.shape[0], p)), np.zeros((x.shape[0], d))
+    for s, rows in enumerate(_fluid_rows(lengths, a.get("is_reverse", False))):
+        r = proj_act(h0[s] @ pw) if h0 is not None else np.zeros(p)
+        c = c0[s]
+        for t in rows:
+            gc, gi, gf, go = np.split(x[t] + r @ w, 4)
+            i, f = gate_act(gi + w_ic * c), gate_act(gf + w_fc * c)
+            c = f * c + i * cand_act(gc)
+            if cell_clip > 0:
+                c = np.clip(c, -cell_clip, cell_clip)
+            h = gate_act(go + w_oc * c) * cell_act(c)
+            r = proj_act(h @ pw)
+            if proj_clip > 0:
+                r = np.clip(r, -proj_clip, proj_clip)
+            rs[t], cs[t] = r, c
+    return {"Projection": rs.astype(np.float32), "Cell": cs.astype(np.float32)}
+
+
 def _crf_decoding(ins, a):
     """Viterbi over each sequence: Transition rows are the start weights,
     the end weights, then from-tag rows; the first maximum wins ties."""
@@ -1968,7 +2014,7 @@ def _viterbi_decode(ins, a):
 
 # Ops that read the sequence lengths of their LoD input (as ins["@lengths"]),
 # and those whose outputs are no longer sequences of it.
-LOD_OPS = {"sequence_pool", "sequence_conv", "gru", "lstm", "crf_decoding", "sequence_softmax",
+LOD_OPS = {"sequence_pool", "sequence_conv", "gru", "lstm", "lstmp", "crf_decoding", "sequence_softmax",
            "sequence_expand", "sequence_expand_as", "sequence_reshape", "box_clip"}
 LOD_CONSUMERS = {"sequence_pool"}
 # The input slot whose LoD an op's outputs share, where it is not the first
@@ -2292,7 +2338,7 @@ OPS.update({"im2sequence": _im2sequence, "lod_reset": _lod_reset, "gru_unit": _g
             "sequence_reshape": _sequence_reshape, "box_clip": _box_clip})
 
 OPS.update({"sequence_pool": _sequence_pool, "sequence_conv": _sequence_conv, "rnn": _rnn,
-            "gru": _fluid_gru, "lstm": _fluid_lstm, "crf_decoding": _crf_decoding,
+            "gru": _fluid_gru, "lstm": _fluid_lstm, "lstmp": _fluid_lstmp, "crf_decoding": _crf_decoding,
             "viterbi_decode": _viterbi_decode, "sequence_softmax": _sequence_softmax,
             "sequence_expand": _sequence_expand, "sequence_expand_as": _sequence_expand,
             "is_empty": lambda ins, a: {"Out": np.array([np.asarray(ins["X"][0]).size == 0])}})

@@ -853,6 +853,18 @@ OPS = [
        "Fluid's LSTM over each sequence of a LoD batch (Input [T, 4H] already projected: candidate, input, "
        "forget, output), with peephole weights in Bias [1, 7H] when use_peepholes",
        "%h, %c = pd.lstm %x, %w, %b Lengths(%n) {resultSegmentSizes = array<i32: 1, 1, 0, 0>} : (tensor<?x16xf32>, tensor<4x16xf32>, tensor<1x28xf32>, tensor<?xi64>) -> (tensor<?x4xf32>, tensor<?x4xf32>)"),
+    Op("lstmp", ["Input:float", "H0:float?", "C0:float?", "Weight:float", "ProjWeight:float", "Bias:float",
+                 "Lengths:index?"],
+       ["Projection:float", "Cell:float", "BatchGate:float?", "BatchCellPreAct:float?", "BatchHidden:float?",
+        "OrderedP0:float?"],
+       [A("use_peepholes", "bool", True), A("is_reverse", "bool", False), A("cell_clip", "f32", 0.0),
+        A("proj_clip", "f32", 0.0), A("gate_activation", "str", "sigmoid", choices=RNN_ACTS),
+        A("cell_activation", "str", "tanh", choices=RNN_ACTS), A("candidate_activation", "str", "tanh", choices=RNN_ACTS),
+        A("proj_activation", "str", "tanh", choices=RNN_ACTS), A("is_test", "bool", False)], "custom",
+       "Fluid's LSTM with a recurrent projection over each sequence of a LoD batch: the hidden state [D] "
+       "is projected by ProjWeight [D, P] (proj_activation, proj_clip) and the projection [P] is what "
+       "Weight [P, 4D] reads at the next step; cell_clip bounds the cell",
+       "%p, %c = pd.lstmp %x, %w, %pw, %b Lengths(%n) {resultSegmentSizes = array<i32: 1, 1, 0, 0, 0, 0>} : (tensor<?x16xf32>, tensor<3x16xf32>, tensor<4x3xf32>, tensor<1x28xf32>, tensor<?xi64>) -> (tensor<?x3xf32>, tensor<?x4xf32>)"),
     Op("gru_unit", ["Input:float", "HiddenPrev:float", "Weight:float", "Bias:float?"],
        ["Gate:float", "ResetHiddenPrev:float", "Hidden:float"],
        [A("activation", "i32", 2, min=0), A("gate_activation", "i32", 1, min=0),

@@ -344,8 +344,14 @@ constexpr int64_t numSlots(int64_t layers, int64_t directions) {
 /// [1, 7H], the last 3H the input, forget and output peephole weights).
 /// The destination is f32 [T*H] (GRU: Hidden) or [2*T*H] (LSTM: Hidden
 /// then Cell), rows in the input's order.
+/// LSTMP (Fluid's `lstmp`) is the LSTM above with hidden size D whose
+/// hidden state is projected: r = ProjAct(h x ProjWeight [D, P]), clipped
+/// to [-ProjClip, ProjClip] when ProjClip > 0 (the initial r from H0 [N, D]
+/// the same, unclipped, as Paddle does); Weight [P, 4D] reads r; the cell
+/// is clipped to [-CellClip, CellClip] when CellClip > 0. The destination
+/// is [T*P + T*D]: Projection then Cell.
 namespace lodrnn {
-enum Slot : int64_t { Input, H0, C0, Weight, Bias, Lengths, NumSlots };
+enum Slot : int64_t { Input, H0, C0, Weight, Bias, Lengths, ProjWeight, NumSlots };
 enum Int : int64_t {
   Mode,
   Reverse,
@@ -354,11 +360,12 @@ enum Int : int64_t {
   GateAct,
   CellAct,
   CandidateAct,
+  ProjAct,
   NumInts
 };
-enum Mode : int64_t { Gru, Lstm };
+enum Mode : int64_t { Gru, Lstm, Lstmp };
 enum Act : int64_t { Sigmoid, Tanh, Relu, Identity };
-constexpr int64_t NumFloats = 0;
+enum Float : int64_t { CellClip, ProjClip, NumFloats };
 } // namespace lodrnn
 
 /// pdk_crf_decoding: Viterbi decoding of a linear-chain CRF per sequence of

@@ -123,15 +123,17 @@ int64_t lodAct(StringRef name) {
       .Default(pdk::lodrnn::Identity);
 }
 
-/// Fluid's gru and lstm over LoD sequences -> pdk_lod_rnn, whose f32
-/// destination [S * T * H] holds Hidden (then Cell for LSTM); generated
-/// copies unpack it, and the training intermediates are empty.
+/// Fluid's gru, lstm and lstmp over LoD sequences -> pdk_lod_rnn, whose f32
+/// destination holds Hidden [T, H] (lstmp: Projection [T, P]) then, for the
+/// LSTMs, Cell [T, H] (lstmp: [T, D]); generated copies unpack it, and the
+/// training intermediates are empty.
 template <typename OpT> struct LodRecurrenceLowering : OpConversionPattern<OpT> {
   using OpConversionPattern<OpT>::OpConversionPattern;
   using Adaptor = typename OpConversionPattern<OpT>::OpAdaptor;
   LogicalResult matchAndRewrite(OpT op, Adaptor a, ConversionPatternRewriter &r) const override {
     namespace lr = pdk::lodrnn;
-    constexpr bool lstm = std::is_same_v<OpT, LstmOp>;
+    constexpr bool lstmp = std::is_same_v<OpT, LstmpOp>;
+    constexpr bool lstm = std::is_same_v<OpT, LstmOp> || lstmp;
     Location loc = op.getLoc();
     Value x = a.getInput(), lengths = a.getLengths();
     if (failed(checkSequenceOperands(op, ValueRange{x, a.getWeight()}, lengths)))
@@ -145,11 +147,12 @@ template <typename OpT> struct LodRecurrenceLowering : OpConversionPattern<OpT> 
       ins.push_back(v);
     };
     SmallVector<int64_t> ints(lr::NumInts);
+    SmallVector<float> floats(lr::NumFloats, 0.f);
     add(lr::Input, x);
     add(lr::H0, a.getH0());
     if constexpr (lstm) {
       add(lr::C0, a.getC0());
-      ints[lr::Mode] = lr::Lstm;
+      ints[lr::Mode] = lstmp ? lr::Lstmp : lr::Lstm;
       ints[lr::Peepholes] = op.getUsePeepholes();
       ints[lr::GateAct] = lodAct(op.getGateActivation());
       ints[lr::CellAct] = lodAct(op.getCellActivation());
@@ -160,32 +163,52 @@ template <typename OpT> struct LodRecurrenceLowering : OpConversionPattern<OpT> 
       ints[lr::GateAct] = lodAct(op.getGateActivation());
       ints[lr::CandidateAct] = lodAct(op.getActivation());
     }
+    if constexpr (lstmp) {
+      ints[lr::ProjAct] = lodAct(op.getProjActivation());
+      floats[lr::CellClip] = op.getCellClip().convertToFloat();
+      floats[lr::ProjClip] = op.getProjClip().convertToFloat();
+    }
     ints[lr::Reverse] = op.getIsReverse();
     add(lr::Weight, a.getWeight());
     add(lr::Bias, a.getBias());
     add(lr::Lengths, lengths);
-    auto hidden = cast<RankedTensorType>(op.getHidden().getType());
     Value rows = r.createOrFold<tensor::DimOp>(loc, x, 0);
-    Value h = r.createOrFold<tensor::DimOp>(loc, a.getWeight(), 0);
+    // The recurrent state's width (Weight's rows: H, or P for lstmp) and
+    // the cell's (H, or ProjWeight's rows D).
+    Value h = r.createOrFold<tensor::DimOp>(loc, a.getWeight(), 0), cellWidth = h;
+    if constexpr (lstmp) {
+      add(lr::ProjWeight, a.getProjWeight());
+      cellWidth = r.createOrFold<tensor::DimOp>(loc, a.getProjWeight(), 0);
+    }
     Value plane = r.createOrFold<arith::MulIOp>(loc, rows, h);
-    Value total = lstm ? r.createOrFold<arith::AddIOp>(loc, plane, plane) : plane;
+    Value total = lstm ? r.createOrFold<arith::AddIOp>(
+                             loc, plane, r.createOrFold<arith::MulIOp>(loc, rows, cellWidth))
+                       : plane;
     auto flatType = RankedTensorType::get({ShapedType::kDynamic}, r.getF32Type());
     Value init =
         tensor::EmptyOp::create(r, loc, flatType.getShape(), r.getF32Type(), ValueRange{total});
     auto call = KernelCallOp::create(r, loc, flatType, "pdk_lod_rnn", ins, init,
                                      r.getDenseI64ArrayAttr(slots), r.getDenseI64ArrayAttr(ints),
-                                     r.getDenseF32ArrayAttr({}));
-    call->setAttr("pd.from", r.getStringAttr(lstm ? "lstm" : "gru"));
+                                     r.getDenseF32ArrayAttr(floats));
+    call->setAttr("pd.from", r.getStringAttr(lstmp ? "lstmp" : lstm ? "lstm" : "gru"));
     Value flat = call.getResult();
-    auto unpack = [&](Value base) { return unpackBlock(r, loc, flat, base, hidden, {rows, h}); };
-    SmallVector<Value> results{unpack(idx(r, loc, 0))};
+    SmallVector<Value> results{unpackBlock(r, loc, flat, idx(r, loc, 0),
+                                           cast<RankedTensorType>(op->getResult(0).getType()),
+                                           {rows, h})};
     if constexpr (lstm)
-      results.push_back(unpack(plane));
+      results.push_back(unpackBlock(r, loc, flat, plane,
+                                    cast<RankedTensorType>(op->getResult(1).getType()),
+                                    {rows, cellWidth}));
     for (Value extra : op->getResults().drop_front(lstm ? 2 : 1)) {
       auto t = cast<RankedTensorType>(extra.getType());
       SmallVector<Value> dyn;
-      if (t.isDynamicDim(1)) // the gates' width for BatchGate, else H
-        dyn.push_back(extra == op.getBatchGate() ? r.createOrFold<tensor::DimOp>(loc, x, 1) : h);
+      bool projected = false; // lstmp's OrderedP0 is [0, P]
+      if constexpr (lstmp)
+        projected = extra == op.getOrderedP0();
+      if (t.isDynamicDim(1)) // the gates' width for BatchGate, else the state's
+        dyn.push_back(extra == op.getBatchGate() ? r.createOrFold<tensor::DimOp>(loc, x, 1)
+                      : projected                ? h
+                                                 : cellWidth);
       results.push_back(tensor::EmptyOp::create(r, loc, t.getShape(), t.getElementType(), dyn));
     }
     r.replaceOp(op, results);
@@ -354,6 +377,6 @@ struct LstmUnitLowering : OpConversionPattern<LstmUnitOp> {
 } // namespace
 
 void mlir::pd::populatePdRecurrentToLinalgPatterns(RewritePatternSet &p) {
-  p.add<RnnLowering, LodRecurrenceLowering<GruOp>, LodRecurrenceLowering<LstmOp>, GruUnitLowering,
-        LstmUnitLowering>(p.getContext());
+  p.add<RnnLowering, LodRecurrenceLowering<GruOp>, LodRecurrenceLowering<LstmOp>,
+        LodRecurrenceLowering<LstmpOp>, GruUnitLowering, LstmUnitLowering>(p.getContext());
 }

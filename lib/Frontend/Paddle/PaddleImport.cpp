@@ -482,7 +482,7 @@ static void normalizeIgnoredAttrs(OperationState &state) {
 static StringRef unsupportedKind(StringRef type) {
   if (type.starts_with("sequence_") || llvm::is_contained({"linear_chain_crf"}, type))
     return "a LoD (variable-length sequence) op";
-  if (llvm::is_contained({"lstmp", "dynamic_gru", "dynamic_lstm", "cudnn_lstm"}, type))
+  if (llvm::is_contained({"dynamic_gru", "dynamic_lstm", "cudnn_lstm"}, type))
     return "a recurrent op";
   if (llvm::is_contained({"array_to_lod_tensor", "lod_tensor_to_array", "lod_rank_table",
                           "max_sequence_len", "shrink_rnn_memory"},

@@ -11,6 +11,7 @@
 
 #include "Common.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <string>
@@ -183,30 +184,39 @@ float activate(int64_t act, float v) {
 }
 } // namespace
 
-extern "C" PDK_EXPORT void pdk_lod_rnn(const int64_t *ptrs, const int64_t *ints, const float *) {
+extern "C" PDK_EXPORT void pdk_lod_rnn(const int64_t *ptrs, const int64_t *ints,
+                                       const float *floats) {
   using namespace lodrnn;
-  bool lstm = ints[Mode] == Lstm, reverse = ints[Reverse] != 0;
+  bool lstmp = ints[Mode] == Lstmp, lstm = ints[Mode] == Lstm || lstmp;
+  bool reverse = ints[Reverse] != 0;
   const float *x = static_cast<const float *>(ptrAt(ptrs, Input));
   const float *h0 = static_cast<const float *>(ptrAt(ptrs, H0));
   const float *c0 = static_cast<const float *>(ptrAt(ptrs, C0));
   const float *w = static_cast<const float *>(ptrAt(ptrs, Weight));
   const float *bias = static_cast<const float *>(ptrAt(ptrs, Bias));
   const int64_t *lengths = static_cast<const int64_t *>(ptrAt(ptrs, Lengths));
+  const float *pw = static_cast<const float *>(ptrAt(ptrs, ProjWeight));
   float *dst = static_cast<float *>(ptrAt(ptrs, NumSlots));
   Dims dims(ints + NumInts);
   const int64_t *xd = dims.next(), *hd = h0 ? dims.next() : nullptr,
                 *cd = c0 ? dims.next() : nullptr;
   const int64_t *wd = dims.next(), *bd = bias ? dims.next() : nullptr, *ld = dims.next();
+  const int64_t *pd = pw ? dims.next() : nullptr;
   const int64_t *od = dims.next();
   clearDestination(dst, od, sizeof(float));
   if (!kernelError.empty())
     return;
-  const char *name = lstm ? "lstm" : "gru";
-  int64_t gates = lstm ? 4 : 3, rows = xd[0], H = wd[0], G = gates * H, n = ld[0];
+  const char *name = lstmp ? "lstmp" : lstm ? "lstm" : "gru";
   auto fail = [&](const std::string &msg) { kernelError = std::string(name) + ": " + msg; };
-  if (xd[-1] != 2 || xd[1] != G || wd[-1] != 2 || wd[1] != G)
-    return fail("Input must be [T, " + std::to_string(G) + "] and Weight [H, " + std::to_string(G) +
-                "], got " + dimsStr(xd) + " and " + dimsStr(wd));
+  if (lstmp && (!pd || pd[-1] != 2))
+    return fail("needs a 2-D ProjWeight [D, P]");
+  // H: the hidden size; R: the size of the recurrent state Weight reads
+  // (the projection for LSTMP, else H).
+  int64_t gates = lstm ? 4 : 3, rows = xd[0], H = lstmp ? pd[0] : wd[0], R = lstmp ? pd[1] : H;
+  int64_t G = gates * H, n = ld[0];
+  if (xd[-1] != 2 || xd[1] != G || wd[-1] != 2 || wd[0] != R || wd[1] != G)
+    return fail("Input must be [T, " + std::to_string(G) + "] and Weight [" + std::to_string(R) +
+                ", " + std::to_string(G) + "], got " + dimsStr(xd) + " and " + dimsStr(wd));
   int64_t biasWidth = lstm && ints[Peepholes] ? 7 * H : G;
   if (bd && (bd[-1] != 2 || bd[0] != 1 || bd[1] != biasWidth))
     return fail("Bias must be [1, " + std::to_string(biasWidth) + "], got " + dimsStr(bd));
@@ -225,16 +235,27 @@ extern "C" PDK_EXPORT void pdk_lod_rnn(const int64_t *ptrs, const int64_t *ints,
     return fail("the sequence lengths sum to " + std::to_string(total) + " but Input has " +
                 std::to_string(rows) + " rows");
   int64_t gateAct = ints[GateAct], cellAct = ints[CellAct], candAct = ints[CandidateAct];
-  float *hidden = dst, *cellOut = dst + rows * H;
+  float cellClip = lstmp ? floats[CellClip] : 0.f, projClip = lstmp ? floats[ProjClip] : 0.f;
+  float *hidden = dst, *cellOut = dst + rows * R;
   std::vector<float> g(static_cast<size_t>(G)), h(static_cast<size_t>(H)),
-      c(static_cast<size_t>(H)), rh(static_cast<size_t>(H));
-  // The hidden-to-gate products, h x W for a [H, cols] row-major block.
-  auto addProduct = [&](const float *hv, const float *block, int64_t cols, float *into) {
-    for (int64_t k = 0; k < H; ++k) {
-      float v = hv[k];
-      const float *row = block + k * cols;
+      c(static_cast<size_t>(H)), rh(static_cast<size_t>(H)), r(static_cast<size_t>(R));
+  // v x W for a [k, cols] row-major block, added to `into`.
+  auto addProduct = [](const float *v, const float *block, int64_t k, int64_t cols, float *into) {
+    for (int64_t i = 0; i < k; ++i) {
+      float vi = v[i];
+      const float *row = block + i * cols;
       for (int64_t j = 0; j < cols; ++j)
-        into[j] += v * row[j];
+        into[j] += vi * row[j];
+    }
+  };
+  // LSTMP: r = ProjAct(h x ProjWeight), clipped when `clip`.
+  auto project = [&](const float *hv, bool clip) {
+    std::fill(r.begin(), r.end(), 0.f);
+    addProduct(hv, pw, H, R, r.data());
+    for (float &v : r) {
+      v = activate(ints[ProjAct], v);
+      if (clip && projClip > 0.f)
+        v = std::min(std::max(v, -projClip), projClip);
     }
   };
   int64_t first = 0;
@@ -243,19 +264,26 @@ extern "C" PDK_EXPORT void pdk_lod_rnn(const int64_t *ptrs, const int64_t *ints,
       h[j] = h0 ? h0[s * H + j] : 0.f;
       c[j] = c0 ? c0[s * H + j] : 0.f;
     }
+    if (lstmp) {
+      if (h0)
+        project(h.data(), /*clip=*/false);
+      else
+        std::fill(r.begin(), r.end(), 0.f);
+    }
+    const float *state = lstmp ? r.data() : h.data();
     for (int64_t step = 0; step < lengths[s]; ++step) {
       int64_t row = first + (reverse ? lengths[s] - 1 - step : step);
       for (int64_t j = 0; j < G; ++j)
         g[j] = x[row * G + j] + (bias ? bias[j] : 0.f);
-      float *hOut = hidden + row * H;
       if (!lstm) {
+        float *hOut = hidden + row * H;
         // Update and reset gates from h; the candidate from reset * h.
-        addProduct(h.data(), w, 2 * H, g.data());
+        addProduct(h.data(), w, H, 2 * H, g.data());
         for (int64_t j = 0; j < 2 * H; ++j)
           g[j] = activate(gateAct, g[j]);
         for (int64_t j = 0; j < H; ++j)
           rh[j] = g[H + j] * h[j];
-        addProduct(rh.data(), w + 2 * H * H, H, g.data() + 2 * H);
+        addProduct(rh.data(), w + 2 * H * H, H, H, g.data() + 2 * H);
         for (int64_t j = 0; j < H; ++j) {
           float u = g[j], m = activate(candAct, g[2 * H + j]);
           h[j] = ints[OriginMode] ? u * h[j] + (1.f - u) * m : (1.f - u) * h[j] + u * m;
@@ -263,7 +291,7 @@ extern "C" PDK_EXPORT void pdk_lod_rnn(const int64_t *ptrs, const int64_t *ints,
         }
         continue;
       }
-      addProduct(h.data(), w, G, g.data());
+      addProduct(state, w, R, G, g.data());
       const float *peep = ints[Peepholes] ? bias + 4 * H : nullptr;
       float *cOut = cellOut + row * H;
       for (int64_t j = 0; j < H; ++j) {
@@ -271,11 +299,15 @@ extern "C" PDK_EXPORT void pdk_lod_rnn(const int64_t *ptrs, const int64_t *ints,
         float in = activate(gateAct, g[H + j] + (peep ? peep[j] * c[j] : 0.f));
         float forget = activate(gateAct, g[2 * H + j] + (peep ? peep[H + j] * c[j] : 0.f));
         c[j] = forget * c[j] + in * cand;
+        if (cellClip > 0.f)
+          c[j] = std::min(std::max(c[j], -cellClip), cellClip);
         float out = activate(gateAct, g[3 * H + j] + (peep ? peep[2 * H + j] * c[j] : 0.f));
         h[j] = out * activate(cellAct, c[j]);
-        hOut[j] = h[j];
         cOut[j] = c[j];
       }
+      if (lstmp)
+        project(h.data(), /*clip=*/true);
+      std::copy(state, state + R, hidden + row * R);
     }
   }
 }

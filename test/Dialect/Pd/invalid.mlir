@@ -2293,6 +2293,24 @@ func.func @negative_rnn_weight_shape(%x: tensor<5x?x3xf32>, %h0: tensor<1x?x4xf3
 
 // -----
 
+// Tests that Fluid's lstmp checks Weight [P, 4D] against ProjWeight [D, P].
+func.func @negative_lstmp_weights(%x: tensor<?x16xf32>, %w: tensor<4x16xf32>, %pw: tensor<4x3xf32>, %b: tensor<1x28xf32>, %n: tensor<?xi64>) {
+  // expected-error @+1 {{Input must be [T, 4D], Weight [P, 4D] and ProjWeight [D, P], got [?, 16], [4, 16] and [4, 3]}}
+  %0:2 = pd.lstmp %x, %w, %pw, %b Lengths(%n) {resultSegmentSizes = array<i32: 1, 1, 0, 0, 0, 0>} : (tensor<?x16xf32>, tensor<4x16xf32>, tensor<4x3xf32>, tensor<1x28xf32>, tensor<?xi64>) -> (tensor<?x3xf32>, tensor<?x4xf32>)
+  return
+}
+
+// -----
+
+// Tests that Fluid's lstmp refuses a negative clip.
+func.func @negative_lstmp_clip(%x: tensor<?x16xf32>, %w: tensor<3x16xf32>, %pw: tensor<4x3xf32>, %b: tensor<1x28xf32>, %n: tensor<?xi64>) {
+  // expected-error @+1 {{cell_clip and proj_clip must not be negative (0: no clipping)}}
+  %0:2 = pd.lstmp %x, %w, %pw, %b Lengths(%n) {cell_clip = -1.0 : f32, resultSegmentSizes = array<i32: 1, 1, 0, 0, 0, 0>} : (tensor<?x16xf32>, tensor<3x16xf32>, tensor<4x3xf32>, tensor<1x28xf32>, tensor<?xi64>) -> (tensor<?x3xf32>, tensor<?x4xf32>)
+  return
+}
+
+// -----
+
 // Tests that Fluid's lstm checks its Bias width against use_peepholes.
 func.func @negative_lstm_peephole_bias(%x: tensor<?x16xf32>, %w: tensor<4x16xf32>, %b: tensor<1x16xf32>, %n: tensor<?xi64>) {
   // expected-error @+1 {{Bias must be [1, 28] (4H gate biases, then 3H peephole weights: use_peepholes), got [1, 16]}}

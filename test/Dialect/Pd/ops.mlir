@@ -1833,6 +1833,15 @@ func.func @fluid_recurrent(%x: tensor<?x12xf32>, %w: tensor<4x12xf32>, %n: tenso
   return
 }
 
+// Tests that Fluid's lstmp round-trips: ProjWeight after Weight, the
+// projection [T, P] and cell [T, D] results, the clips and proj_activation.
+// CHECK-LABEL: func.func @fluid_lstmp
+// CHECK: pd.lstmp %arg0, %arg1, %arg2, %arg3 H0(%arg5) Lengths(%arg4) {cell_clip = 5.000000e-01 : f32, proj_activation = "identity", proj_clip = 2.500000e-01 : f32, resultSegmentSizes = array<i32: 1, 1, 0, 0, 1, 0>} : (tensor<?x16xf32>, tensor<?x4xf32>, tensor<3x16xf32>, tensor<4x3xf32>, tensor<1x28xf32>, tensor<?xi64>) -> (tensor<?x3xf32>, tensor<?x4xf32>, tensor<0x4xf32>)
+func.func @fluid_lstmp(%x: tensor<?x16xf32>, %w: tensor<3x16xf32>, %pw: tensor<4x3xf32>, %b: tensor<1x28xf32>, %n: tensor<?xi64>, %h0: tensor<?x4xf32>) {
+  %0:3 = pd.lstmp %x, %w, %pw, %b H0(%h0) Lengths(%n) {cell_clip = 0.5 : f32, proj_activation = "identity", proj_clip = 0.25 : f32, resultSegmentSizes = array<i32: 1, 1, 0, 0, 1, 0>} : (tensor<?x16xf32>, tensor<?x4xf32>, tensor<3x16xf32>, tensor<4x3xf32>, tensor<1x28xf32>, tensor<?xi64>) -> (tensor<?x3xf32>, tensor<?x4xf32>, tensor<0x4xf32>)
+  return
+}
+
 // Tests that crf_decoding round-trips with its LoD lengths.
 // CHECK-LABEL: func.func @crf_decoding
 // CHECK: pd.crf_decoding %arg0, %arg1 Lengths(%arg2) : (tensor<?x5xf32>, tensor<7x5xf32>, tensor<?xi64>) -> tensor<?x1xi64>

@@ -5898,6 +5898,41 @@ def Pd_LstmOp : Pd_Op<"lstm", [AttrSizedOperandSegments, AttrSizedResultSegments
   let assemblyFormat = "$Input `,` $Weight `,` $Bias (`H0` `(` $H0^ `)`)? (`C0` `(` $C0^ `)`)? (`Lengths` `(` $Lengths^ `)`)? attr-dict `:` functional-type(operands, results)";
 }
 
+def Pd_LstmpOp : Pd_Op<"lstmp", [AttrSizedOperandSegments, AttrSizedResultSegments]> {
+  let summary = "Fluid's LSTM with a recurrent projection over each sequence of a LoD batch: the hidden state [D] is projected by ProjWeight [D, P] (proj_activation, proj_clip) and the projection [P] is what Weight [P, 4D] reads at the next step; cell_clip bounds the cell";
+  let description = [{
+    Paddle operator `lstmp`: Fluid's LSTM with a recurrent projection over each sequence of a LoD batch: the hidden state [D] is projected by ProjWeight [D, P] (proj_activation, proj_clip) and the projection [P] is what Weight [P, 4D] reads at the next step; cell_clip bounds the cell.
+
+    Input slots: Input, H0 (optional), C0 (optional), Weight, ProjWeight, Bias, Lengths (optional). Output slots: Projection, Cell, BatchGate, BatchCellPreAct, BatchHidden, OrderedP0.
+
+    Example:
+
+    ```mlir
+    %p, %c = pd.lstmp %x, %w, %pw, %b Lengths(%n) {resultSegmentSizes = array<i32: 1, 1, 0, 0, 0, 0>} : (tensor<?x16xf32>, tensor<3x16xf32>, tensor<4x3xf32>, tensor<1x28xf32>, tensor<?xi64>) -> (tensor<?x3xf32>, tensor<?x4xf32>)
+    ```
+  }];
+  let arguments = (ins
+    Pd_FloatTensor:$Input,
+    Optional<Pd_FloatTensor>:$H0,
+    Optional<Pd_FloatTensor>:$C0,
+    Pd_FloatTensor:$Weight,
+    Pd_FloatTensor:$ProjWeight,
+    Pd_FloatTensor:$Bias,
+    Optional<Pd_IndexTensor>:$Lengths,
+    DefaultValuedAttr<BoolAttr, "true">:$use_peepholes,
+    DefaultValuedAttr<BoolAttr, "false">:$is_reverse,
+    DefaultValuedAttr<F32Attr, "0.0">:$cell_clip,
+    DefaultValuedAttr<F32Attr, "0.0">:$proj_clip,
+    DefaultValuedStrAttr<ConfinedAttr<StrAttr, [Pd_StrIn<["sigmoid", "tanh", "relu", "identity"]>]>, "sigmoid">:$gate_activation,
+    DefaultValuedStrAttr<ConfinedAttr<StrAttr, [Pd_StrIn<["sigmoid", "tanh", "relu", "identity"]>]>, "tanh">:$cell_activation,
+    DefaultValuedStrAttr<ConfinedAttr<StrAttr, [Pd_StrIn<["sigmoid", "tanh", "relu", "identity"]>]>, "tanh">:$candidate_activation,
+    DefaultValuedStrAttr<ConfinedAttr<StrAttr, [Pd_StrIn<["sigmoid", "tanh", "relu", "identity"]>]>, "tanh">:$proj_activation,
+    DefaultValuedAttr<BoolAttr, "false">:$is_test
+  );
+  let results = (outs Pd_FloatTensor:$Projection, Pd_FloatTensor:$Cell, Optional<Pd_FloatTensor>:$BatchGate, Optional<Pd_FloatTensor>:$BatchCellPreAct, Optional<Pd_FloatTensor>:$BatchHidden, Optional<Pd_FloatTensor>:$OrderedP0);
+  let assemblyFormat = "$Input `,` $Weight `,` $ProjWeight `,` $Bias (`H0` `(` $H0^ `)`)? (`C0` `(` $C0^ `)`)? (`Lengths` `(` $Lengths^ `)`)? attr-dict `:` functional-type(operands, results)";
+}
+
 def Pd_GruUnitOp : Pd_Op<"gru_unit"> {
   let summary = "one GRU step of a batch: Input [N, 3D] (update, reset, candidate, already projected), HiddenPrev [N, D]; Weight's first 2D*D values are the [D, 2D] update/reset weights, the next D*D the [D, D] candidate weights; activations 0 identity, 1 sigmoid, 2 tanh, 3 relu";
   let description = [{

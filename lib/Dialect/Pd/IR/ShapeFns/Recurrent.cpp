@@ -155,6 +155,52 @@ LogicalResult LstmOp::inferResultTypes(SmallVectorImpl<Type> &types, bool emit) 
   return success();
 }
 
+LogicalResult LstmpOp::inferResultTypes(SmallVectorImpl<Type> &types, bool emit) {
+  Checker c{*this, emit};
+  FailureOr<int64_t> n = sequenceCount(c, getInput(), getLengths(), "Input");
+  if (failed(n) || failed(c.rank(getInput(), "Input", 2, 2)) ||
+      failed(c.rank(getWeight(), "Weight", 2, 2)) ||
+      failed(c.rank(getProjWeight(), "ProjWeight", 2, 2)))
+    return failure();
+  // D from ProjWeight [D, P]; Weight [P, 4D]; Input [T, 4D].
+  int64_t d = rt(getProjWeight()).getDimSize(0), p = rt(getProjWeight()).getDimSize(1);
+  int64_t g = isDyn(d) ? kDyn : 4 * d;
+  if (conflict(rt(getWeight()).getDimSize(0), p) || conflict(rt(getWeight()).getDimSize(1), g) ||
+      conflict(rt(getInput()).getDimSize(1), g))
+    return c.fail("Input must be [T, 4D], Weight [P, 4D] and ProjWeight [D, P], got " +
+                  shapeStr(rt(getInput()).getShape()) + ", " +
+                  shapeStr(rt(getWeight()).getShape()) + " and " +
+                  shapeStr(rt(getProjWeight()).getShape()));
+  for (Value s : {getH0(), getC0()}) {
+    if (!s)
+      continue;
+    auto t = rt(s);
+    if (t.getRank() != 2 || conflict(t.getDimSize(0), *n) || conflict(t.getDimSize(1), d))
+      return c.fail("H0 and C0 must be [N, D] = " + shapeStr({*n, d}) +
+                    " (a row per sequence), got " + shapeStr(t.getShape()));
+  }
+  bool peep = getUsePeepholes();
+  if (failed(rowBias(c, getBias(), isDyn(d) ? kDyn : (peep ? 7 : 4) * d,
+                     peep ? " (4D gate biases, then 3D peephole weights: use_peepholes)" : "")))
+    return failure();
+  if (getCellClip().convertToDouble() < 0 || getProjClip().convertToDouble() < 0)
+    return c.fail("cell_clip and proj_clip must not be negative (0: no clipping)");
+  Type f = rt(getInput()).getElementType();
+  int64_t t = rt(getInput()).getDimSize(0);
+  types.push_back(tensor({t, p}, f));
+  types.push_back(tensor({t, d}, f));
+  // Intermediates of Paddle's batched kernel, for training: empty here.
+  if (getBatchGate())
+    types.push_back(tensor({0, g}, f));
+  if (getBatchCellPreAct())
+    types.push_back(tensor({0, d}, f));
+  if (getBatchHidden())
+    types.push_back(tensor({0, d}, f));
+  if (getOrderedP0())
+    types.push_back(tensor({0, p}, f));
+  return success();
+}
+
 LogicalResult GruUnitOp::inferResultTypes(SmallVectorImpl<Type> &types, bool emit) {
   Checker c{*this, emit};
   for (auto [name, act] : {std::pair<StringRef, int32_t>{"activation", getActivation()},
