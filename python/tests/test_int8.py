@@ -33,6 +33,34 @@ def qdq_channels(w, axis):
     return qdq(w, amax)
 
 
+def paddle_int(v, t):
+    """The integers of Paddle's abs-max quantizer with threshold t (clip,
+    then round half away from zero), as Fluid's frozen programs compute on."""
+    v = np.clip(v, -t, t) * 127 / t
+    return np.sign(v) * np.floor(np.abs(v) + 0.5)
+
+
+def abs_max_int_weight(rng, shape, axis, dtype=np.int8):
+    """Random integer weights in [-127, 127] of which each output channel
+    (along `axis`) reaches 127 in magnitude, as abs-max quantization leaves
+    them, so the int8 grid pd-quantize picks is the model's."""
+    w = rng.randint(-126, 127, shape)
+    idx = [0] * len(shape)
+    for c in range(shape[axis]):
+        idx[axis] = c
+        w[tuple(idx)] = 127 if c % 2 else -127
+    return w.astype(dtype)
+
+
+def fp32_and_int8(path, data, want):
+    """Checks the fp32 artifact of `path` against `want` (it simulates the
+    program's quantization) and returns the int8 artifact's output on `data`
+    and its manifest's compute ops."""
+    np.testing.assert_allclose(paddle_mlir.compile(path)(data)[0], want, rtol=1e-4, atol=1e-4)
+    int8 = paddle_mlir.compile(path, precision="int8")
+    return int8(data)[0], manifest(int8)["compute_ops"]["ops"]
+
+
 def conv(x, w, stride=1, pad=0, groups=1):
     n, c, h, wd = x.shape
     o, cg, kh, kw = w.shape
@@ -307,23 +335,17 @@ def test_fluid_frozen_qat_program(tmp_path):
 
     data = rng.standard_normal((3, 3, 8, 8)).astype(np.float32)
 
-    def quant(v, t):  # Paddle's integers: round half away from zero after clipping
-        v = np.clip(v, -t, t) * 127 / t
-        return np.sign(v) * np.floor(np.abs(v) + 0.5)
-
-    acc = conv(quant(data.astype(np.float64), t1), w1, pad=1)
+    acc = conv(paddle_int(data.astype(np.float64), t1), w1, pad=1)
     yv = acc * sw1.reshape(1, 8, 1, 1) * t1 / 127 ** 2
     yv = np.maximum((yv - mean.reshape(1, 8, 1, 1)) * (gamma / np.sqrt(var + 1e-5)).reshape(1, 8, 1, 1)
                     + beta.reshape(1, 8, 1, 1), 0).mean(axis=(2, 3))
-    want = quant(yv, t2) @ wfc * t2 / (127.0 * 127.0 / swfc)
+    want = paddle_int(yv, t2) @ wfc * t2 / (127.0 * 127.0 / swfc)
 
-    np.testing.assert_allclose(paddle_mlir.compile(path)(data)[0], want, rtol=1e-4, atol=1e-4)
-    int8 = paddle_mlir.compile(path, precision="int8")
-    ops = manifest(int8)["compute_ops"]["ops"]
+    got, ops = fp32_and_int8(path, data, want)
     assert [(r["op"], r["precision"]) for r in ops] == [("fused_conv2d", "int8"), ("mul", "int8")], ops
     # One step of the fc's input quantizer through the largest weight.
     step = t2 / 127 * np.abs(wfc).max(axis=0) * swfc / 127
-    assert (np.abs(int8(data)[0] - want) <= step + 1e-5).all()
+    assert (np.abs(got - want) <= step + 1e-5).all()
 
 
 def test_fluid_frozen_qat_as_fluid_writes_it(tmp_path):
@@ -336,18 +358,8 @@ def test_fluid_frozen_qat_as_fluid_writes_it(tmp_path):
     # fake_quantize_dequantize_moving_average_abs_max, and a mul.
     rng = np.random.RandomState(11)
 
-    def int8_weight(shape, axis):
-        w = rng.randint(-126, 127, shape).astype(np.int8)
-        # Each output channel reaches 127 somewhere, as abs-max
-        # quantization leaves it, so the int8 grid is the model's.
-        idx = [0] * len(shape)
-        for c in range(shape[axis]):
-            idx[axis] = c
-            w[tuple(idx)] = 127 if c % 2 else -127
-        return w
-
-    w1, w2, w3, wfc = (int8_weight((8, 3, 3, 3), 0), int8_weight((8, 8, 1, 1), 0),
-                       int8_weight((8, 1, 3, 3), 0), int8_weight((8, 5), 1))
+    w1, w2, w3, wfc = (abs_max_int_weight(rng, (8, 3, 3, 3), 0), abs_max_int_weight(rng, (8, 8, 1, 1), 0),
+                       abs_max_int_weight(rng, (8, 1, 3, 3), 0), abs_max_int_weight(rng, (8, 5), 1))
     sw1, sw3 = rng.uniform(0.2, 0.6, 8).astype(np.float32), rng.uniform(0.2, 0.6, 8).astype(np.float32)
     sw2, swfc = 0.4, 0.3  # per-layer weight abs max
     t = [2.5, 1.2, 1.0, 0.9, 1.5, 0.6]  # activation thresholds
@@ -391,30 +403,22 @@ def test_fluid_frozen_qat_as_fluid_writes_it(tmp_path):
     path = str(tmp_path / "frozen_int8")
     b.save_fluid(path)
 
-    def quant(v, th):  # Paddle's integers: round half away from zero after clipping
-        v = np.clip(v, -th, th) * 127 / th
-        return np.sign(v) * np.floor(np.abs(v) + 0.5)
-
     def simulate(data):
         """What Fluid computes, in float64."""
         f = [w.astype(np.float64) for w in (w1, w2, w3, wfc)]
-        y1 = np.maximum(conv(quant(data, t[0]), f[0], pad=1) * sw1.reshape(1, 8, 1, 1) * t[0] / 127 ** 2, 0)
-        y2 = conv(quant(y1, t[1]), f[1]) * t[1] * sw2 / 127 ** 2
+        y1 = np.maximum(conv(paddle_int(data, t[0]), f[0], pad=1) * sw1.reshape(1, 8, 1, 1) * t[0] / 127 ** 2, 0)
+        y2 = conv(paddle_int(y1, t[1]), f[1]) * t[1] * sw2 / 127 ** 2
         r = qdq(y1, t[2]) + qdq(y2, t[3])
-        y3 = conv(quant(r, t[4]), f[2], pad=1, groups=8) * sw3.reshape(1, 8, 1, 1) * t[4] / 127 ** 2
+        y3 = conv(paddle_int(r, t[4]), f[2], pad=1, groups=8) * sw3.reshape(1, 8, 1, 1) * t[4] / 127 ** 2
         p = np.maximum(y3, 0).mean(axis=(2, 3))
-        return quant(p, t[5]) @ f[3] * t[5] * swfc / 127 ** 2
+        return paddle_int(p, t[5]) @ f[3] * t[5] * swfc / 127 ** 2
 
     data = rng.standard_normal((3, 3, 8, 8))
     want = simulate(data)
-    np.testing.assert_allclose(paddle_mlir.compile(path)(data.astype(np.float32))[0], want,
-                               rtol=1e-4, atol=1e-4)
-    int8 = paddle_mlir.compile(path, precision="int8")
-    ops = manifest(int8)["compute_ops"]["ops"]
+    got, ops = fp32_and_int8(path, data.astype(np.float32), want)
     assert [r["precision"] for r in ops] == ["int8"] * 4, ops
     # One step of the mul's input quantizer through the largest weight.
     step = t[5] / 127 * np.abs(wfc).max() * swfc / 127
-    got = int8(data.astype(np.float32))[0]
     assert (np.abs(got - want) <= step + 1e-5).all()
 
 
@@ -451,16 +455,8 @@ def test_paddleslim_quantize_linear_program(tmp_path):
     # weight); a pair on each input of a residual add stays in fp32.
     rng = np.random.RandomState(7)
 
-    def int_weight(shape, axis, dtype):
-        w = rng.randint(-126, 127, shape)
-        idx = [0] * len(shape)
-        for c in range(shape[axis]):  # abs-max quantization reaches 127
-            idx[axis] = c
-            w[tuple(idx)] = -127 if c % 2 else 127
-        return w.astype(dtype)
-
-    w1, w2, wfc = int_weight((8, 3, 3, 3), 0, np.int8), int_weight((8, 8, 1, 1), 0, np.float32), \
-        int_weight((8, 5), 1, np.int8)
+    w1, w2, wfc = (abs_max_int_weight(rng, (8, 3, 3, 3), 0),
+                   abs_max_int_weight(rng, (8, 8, 1, 1), 0, np.float32), abs_max_int_weight(rng, (8, 5), 1))
     sw1, sw2 = rng.uniform(0.2, 0.6, 8).astype(np.float32), rng.uniform(0.2, 0.6, 8).astype(np.float32)
     swfc = rng.uniform(0.2, 0.6, 5).astype(np.float32)
     bfc = rng.uniform(-0.1, 0.1, 5).astype(np.float32)
@@ -520,12 +516,8 @@ def test_paddleslim_quantize_linear_program(tmp_path):
 
     data = rng.standard_normal((3, 3, 8, 8))
     want = simulate(data)
-    np.testing.assert_allclose(paddle_mlir.compile(path)(data.astype(np.float32))[0], want,
-                               rtol=1e-4, atol=1e-4)
-    int8 = paddle_mlir.compile(path, precision="int8")
-    ops = manifest(int8)["compute_ops"]["ops"]
+    got, ops = fp32_and_int8(path, data.astype(np.float32), want)
     assert [(r["op"], r["precision"]) for r in ops] == [
         ("fused_conv2d", "int8"), ("conv2d", "int8"), ("fc", "int8")], ops
     step = t[4] / 127 * np.abs(wfc * swfc / 127).max(axis=0)
-    got = int8(data.astype(np.float32))[0]
     assert (np.abs(got - want) <= step + 1e-5).all()

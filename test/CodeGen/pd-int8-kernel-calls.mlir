@@ -93,3 +93,17 @@ func.func @quantize(%x: tensor<4xf32>) -> (tensor<4xi8>, tensor<4xf32>) {
   %d = pd.dequantize %u {scale = 0.5 : f32, zero_point = 128 : i32} : (tensor<4xui8>) -> tensor<4xf32>
   return %q, %d : tensor<4xi8>, tensor<4xf32>
 }
+
+// -----
+
+// full_range: int8 saturates to [-128, 127] (Paddle's round_type 0).
+// CHECK-LABEL: func.func @quantize_full_range
+// CHECK: math.roundeven
+// CHECK-NEXT: arith.constant -1.280000e+02 : f32
+// CHECK-NEXT: arith.maxnumf
+// CHECK-NEXT: arith.constant 1.270000e+02 : f32
+// CHECK-NEXT: arith.minnumf
+func.func @quantize_full_range(%x: tensor<4xf32>) -> tensor<4xi8> {
+  %q = pd.quantize %x {scale = 0.5 : f32, full_range} : (tensor<4xf32>) -> tensor<4xi8>
+  return %q : tensor<4xi8>
+}

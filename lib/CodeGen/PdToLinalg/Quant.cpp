@@ -192,7 +192,7 @@ struct ChannelWiseDequantizeLowering : OpConversionPattern<FakeChannelWiseDequan
 };
 
 /// pd.quantize: saturate(round_half_even(x / scale) + zero_point) to
-/// [-127, 127] (i8) or [0, 255] (ui8).
+/// [-127, 127] (i8; [-128, 127] with full_range) or [0, 255] (ui8).
 struct QuantizeLowering : OpConversionPattern<QuantizeOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult matchAndRewrite(QuantizeOp op, OpAdaptor a,
@@ -200,7 +200,8 @@ struct QuantizeLowering : OpConversionPattern<QuantizeOp> {
     auto type = cast<RankedTensorType>(op.getType());
     bool isUnsigned = type.getElementType().isUnsignedInteger();
     double scale = op.getScale().convertToDouble(), zp = op.getZeroPoint();
-    double lo = isUnsigned ? 0.0 : -127.0, hi = isUnsigned ? 255.0 : 127.0;
+    double lo = isUnsigned ? 0.0 : op.getFullRange() ? -128.0 : -127.0;
+    double hi = isUnsigned ? 255.0 : 127.0;
     auto out = elementwise(r, op.getLoc(), type, ValueRange{a.getX()}, {0},
                            [&](OpBuilder &b, Location l, ValueRange args) -> Value {
                              Value x = args[0];

@@ -1622,10 +1622,12 @@ func.func @channel_wise_dequantize_two_scales(%x: tensor<?x16x4x4xf32>, %s0: ten
 // CHECK-LABEL: func.func @quantize_dequantize
 // CHECK: %[[Q:.*]] = pd.quantize %arg0 {dtype = "uint8", scale = 2.000000e-02 : f32, zero_point = 3 : i32} : (tensor<?x16xf32>) -> tensor<?x16xui8>
 // CHECK: pd.dequantize %[[Q]] {scale = 2.000000e-02 : f32, zero_point = 3 : i32} : (tensor<?x16xui8>) -> tensor<?x16xf32>
-func.func @quantize_dequantize(%x: tensor<?x16xf32>) -> tensor<?x16xf32> {
+// CHECK: pd.quantize %arg0 {full_range, scale = 2.000000e-02 : f32} : (tensor<?x16xf32>) -> tensor<?x16xi8>
+func.func @quantize_dequantize(%x: tensor<?x16xf32>) -> (tensor<?x16xf32>, tensor<?x16xi8>) {
   %q = pd.quantize %x {scale = 0.02 : f32, zero_point = 3 : i32, dtype = "uint8"} : (tensor<?x16xf32>) -> tensor<?x16xui8>
   %y = pd.dequantize %q {scale = 0.02 : f32, zero_point = 3 : i32} : (tensor<?x16xui8>) -> tensor<?x16xf32>
-  return %y : tensor<?x16xf32>
+  %f = pd.quantize %x {scale = 0.02 : f32, full_range} : (tensor<?x16xf32>) -> tensor<?x16xi8>
+  return %y, %f : tensor<?x16xf32>, tensor<?x16xi8>
 }
 
 // CHECK-LABEL: func.func @quantized_conv2d

@@ -74,11 +74,12 @@ module {
 // -----
 
 // Tests quantize_linear / dequantize_linear pairs (Paddle 2.x's format):
-// the activation step is scale / 127; a weight read through a
-// non-constant value, and a matmul of two activations, stay fp32 with a
-// reason.
+// the activation step is scale / 127, and round_type 0 (the default)
+// clamps to [-128, 127], so the int8 input does (full_range); a weight
+// read through a non-constant value, and a matmul of two activations, stay
+// fp32 with a reason.
 // CHECK-LABEL: func.func @linear
-// CHECK: pd.quantize %arg0 {scale = 0.0236220472 : f32}
+// CHECK: pd.quantize %arg0 {full_range, scale = 0.0236220472 : f32}
 // CHECK: pd.quantized_fc {{.*}}in_num_col_dims = 2 : i32
 // CHECK: pd.matmul_v2 {{.*}}pd.fp32_reason = "its weight is not a 2-D model constant"
 // CHECK: pd.conv2d {{.*}}pd.fp32_reason = "its input has no 8-bit fake quantizer (no scale to run it in int8 with)"

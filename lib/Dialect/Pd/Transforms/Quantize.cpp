@@ -42,6 +42,9 @@ struct ActivationQuant {
   Value input;
   double step;
   bool isUnsigned = false;
+  /// int8 down to -128, as Paddle's round_type 0 quantizers clamp (else
+  /// [-127, 127], the range of the abs-max quantizers that clip first).
+  bool fullRange = false;
 };
 
 /// The single value of a one-element constant, if any.
@@ -129,7 +132,7 @@ FailureOr<ActivationQuant> activationQuant(Value v, std::string &why, bool &unre
       why = "its input's quantize_linear pair has no equal constant scales with zero point 0";
       return failure();
     }
-    return ActivationQuant{q.getX(), *t / kBin};
+    return ActivationQuant{q.getX(), *t / kBin, false, q.getRoundType() == 0};
   }
   if (auto q = dyn_cast_or_null<FakeQuantizeMovingAverageAbsMaxOp>(def)) {
     // Fluid's frozen form, which pd-unfreeze-quant rewrites when it holds.
@@ -187,7 +190,8 @@ Value quantizeInput(OpBuilder &b, Location loc, const ActivationQuant &a) {
   Type element = a.isUnsigned ? Type(b.getIntegerType(8, /*isSigned=*/false)) : b.getI8Type();
   return QuantizeOp::create(b, loc, RankedTensorType::get(t.getShape(), element), a.input,
                             b.getF32FloatAttr(static_cast<float>(a.step)), b.getI32IntegerAttr(0),
-                            b.getStringAttr(a.isUnsigned ? "uint8" : "int8"));
+                            b.getStringAttr(a.isUnsigned ? "uint8" : "int8"),
+                            a.fullRange && !a.isUnsigned ? b.getUnitAttr() : UnitAttr());
 }
 
 /// What the new int8 op keeps of the op it replaces: its layer number
@@ -482,7 +486,8 @@ struct PdQuantizePass : impl::PdQuantizePassBase<PdQuantizePass> {
     for (Operation *user : r.getUsers()) {
       auto q = dyn_cast<QuantizeOp>(user);
       if (!q || q.getZeroPoint() != 0 ||
-          (first && (q.getScale() != first.getScale() || q.getDtype() != first.getDtype())))
+          (first && (q.getScale() != first.getScale() || q.getDtype() != first.getDtype() ||
+                     q.getFullRange() != first.getFullRange())))
         return;
       first = first ? first : q;
     }

@@ -28,8 +28,9 @@ def Pd_QuantizeOp : Pd_Op<"quantize"> {
   let summary = "float32 -> int8: saturate(round(X / scale) + zero_point)";
   let description = [{
     Quantizes a float32 tensor per tensor. `dtype` chooses the result's
-    element type (`int8`: i8 saturated to [-127, 127]; `uint8`: ui8
-    saturated to [0, 255]). Produced by `pd-quantize`.
+    element type (`int8`: i8 saturated to [-127, 127], or to [-128, 127]
+    with `full_range`, as Paddle's round_type 0 quantizers clamp; `uint8`:
+    ui8 saturated to [0, 255]). Produced by `pd-quantize`.
 
     Example:
 
@@ -42,7 +43,8 @@ def Pd_QuantizeOp : Pd_Op<"quantize"> {
     RankedTensorOf<[F32]>:$X,
     ConfinedAttr<F32Attr, [Pd_F32Min<"1e-30">]>:$scale,
     DefaultValuedAttr<Pd_I32Attr, "0">:$zero_point,
-    DefaultValuedStrAttr<ConfinedAttr<StrAttr, [Pd_QuantDtype]>, "int8">:$dtype
+    DefaultValuedStrAttr<ConfinedAttr<StrAttr, [Pd_QuantDtype]>, "int8">:$dtype,
+    UnitAttr:$full_range
   );
   let results = (outs Pd_Int8Tensor:$Y);
   let assemblyFormat = "$X attr-dict `:` functional-type(operands, results)";
