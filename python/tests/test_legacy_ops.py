@@ -79,3 +79,11 @@ def test_crop_refusals(tmp_path, type, attrs, extra, message):
                        capture_output=True, text=True)
     assert p.returncode == 1 and message in p.stderr and "crop' #" in p.stderr, p.stderr
     assert len(p.stderr.strip().splitlines()) == 1, p.stderr
+
+
+def test_one_hot_needs_last_dim_one(tmp_path):
+    path = one_op(tmp_path, "one_hot", {"depth": 5}, [-1, 5], x_shape=(4, 2), dtype="int64")
+    p = subprocess.run([tool("paddle-compile"), path, "-o", str(tmp_path / "art")],
+                       capture_output=True, text=True)
+    assert p.returncode == 1 and "one_hot' #" in p.stderr and "last dim must be 1" in p.stderr, p.stderr
+    assert len(p.stderr.strip().splitlines()) == 1, p.stderr

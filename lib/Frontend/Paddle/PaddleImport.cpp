@@ -684,17 +684,23 @@ FailureOr<bool> Importer::importLegacyOp(const pdp::OpDesc &op, int index) {
                                                         {"squeeze", "squeeze2"},
                                                         {"unsqueeze", "unsqueeze2"},
                                                         {"flatten", "flatten2"}};
-  Location loc = opLoc(op, index);
-  auto where = [&] { return "op '" + op.type() + "' #" + std::to_string(index); };
+  // Imports `d`, the successor's OpDesc, in place of `op`.
+  auto importAs = [&](const pdp::OpDesc &d) -> FailureOr<bool> {
+    if (failed(importOp(d, index)))
+      return failure();
+    return true;
+  };
   if (auto it = successors.find(op.type()); it != successors.end()) {
     pdp::OpDesc d = op;
     d.set_type(it->second.str());
-    return succeeded(importOp(d, index)) ? FailureOr<bool>(true) : FailureOr<bool>(failure());
+    return importAs(d);
   }
-  const pdp::OpDesc::Var *x = findSlot(op.inputs(), "X");
-  const pdp::OpDesc::Var *out = findSlot(op.outputs(), "Out");
   if (op.type() != "crop" && op.type() != "crop_tensor" && op.type() != "one_hot")
     return false;
+  Location loc = opLoc(op, index);
+  auto where = [&] { return "op '" + op.type() + "' #" + std::to_string(index); };
+  const pdp::OpDesc::Var *x = findSlot(op.inputs(), "X");
+  const pdp::OpDesc::Var *out = findSlot(op.outputs(), "Out");
   if (!x || x->arguments_size() != 1 || !out || out->arguments_size() != 1)
     return fail(loc, where() + " needs one X and one Out");
   auto xv = lookup(x->arguments(0), loc, op, index);
@@ -713,7 +719,7 @@ FailureOr<bool> Importer::importLegacyOp(const pdp::OpDesc &op, int index) {
     for (pdp::OpDesc::Var &v : *d.mutable_inputs())
       if (v.parameter() == "X")
         v.set_arguments(0, squeezed);
-    return succeeded(importOp(d, index)) ? FailureOr<bool>(true) : FailureOr<bool>(failure());
+    return importAs(d);
   }
   // crop / crop_tensor: Out = X[offsets : offsets + shape], a shape dim of
   // -1 (crop_tensor) meaning to the end.
@@ -770,7 +776,7 @@ FailureOr<bool> Importer::importLegacyOp(const pdp::OpDesc &op, int index) {
   setInts(d, "ends", ends);
   setInts(d, "infer_flags", SmallVector<int64_t>(rank, 1));
   setInts(d, "decrease_axis", {});
-  return succeeded(importOp(d, index)) ? FailureOr<bool>(true) : FailureOr<bool>(failure());
+  return importAs(d);
 }
 
 LogicalResult Importer::importOp(const pdp::OpDesc &op, int index) {

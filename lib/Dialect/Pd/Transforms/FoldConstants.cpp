@@ -126,6 +126,20 @@ std::vector<int64_t> broadcastIndex(const Data &d, RankedTensorType out, int64_t
 }
 
 /// The folded bytes of every result of `op`, or nothing if it does not fold.
+/// Paddle's quantization of x with scale s to an integer held in a float,
+/// in float32 and in the order of Paddle's kernels (and of the lowering in
+/// Quant.cpp), so a value whose scaled form lands on .5 rounds as Paddle's
+/// does; bnt = 2^(bits - 1) - 1:
+///   round_type 0: clamp(rint((bnt * inv(s)) * x), -bnt - 1, bnt)
+///   round_type 1: round((bnt * inv(s)) * clip(x, -s, s)), half away from 0
+/// with inv(s) = 1 / s, or 1 / (s + 1e-6) for s <= 1e-30.
+float paddleQuantize(float x, float s, float bnt, int64_t roundType) {
+  float k = bnt * (1.0f / (s <= 1e-30f ? s + 1e-6f : s));
+  if (roundType == 0)
+    return std::max(std::min(std::nearbyint(k * x), bnt), -bnt - 1.0f);
+  return std::round(k * std::max(std::min(x, s), -s));
+}
+
 std::optional<SmallVector<std::vector<char>>> evaluate(Operation *op, ArrayRef<Data> in) {
   SmallVector<RankedTensorType> types;
   for (Type t : op->getResultTypes()) {
@@ -206,13 +220,9 @@ std::optional<SmallVector<std::vector<char>>> evaluate(Operation *op, ArrayRef<D
   }
   if (isa<QuantizeLinearOp, DequantizeLinearOp>(op)) {
     // PaddleSlim 2.x: a weight's (de)quantization with constant scales, per
-    // tensor (quant_axis -1) or along quant_axis, in float32 in the order of
-    // Paddle's kernels (and of the lowering in Quant.cpp); symmetric, the
-    // zero point unused as in Paddle:
-    //   quantize_linear    round_type 0: clamp(rint((bnt * inv(s)) * x),
-    //                      -bnt - 1, bnt); 1: round((bnt * inv(s)) *
-    //                      clip(x, -s, s)), half away from zero
-    //   dequantize_linear  (x * s) / bnt
+    // tensor (quant_axis -1) or along quant_axis, in float32; symmetric, the
+    // zero point unused as in Paddle: quantize_linear is paddleQuantize,
+    // dequantize_linear (x * s) / bnt.
     auto q = dyn_cast<QuantizeLinearOp>(op);
     int64_t axis = q ? q.getQuantAxis() : cast<DequantizeLinearOp>(op).getQuantAxis();
     int64_t bits = q ? q.getBitLength() : cast<DequantizeLinearOp>(op).getBitLength();
@@ -223,28 +233,14 @@ std::optional<SmallVector<std::vector<char>>> evaluate(Operation *op, ArrayRef<D
     float bnt = static_cast<float>(std::pow(2.0, bits - 1) - 1);
     for (int64_t i = 0; i < n; ++i) {
       float s = static_cast<float>(load(in[1], axis < 0 ? 0 : (i / stride) % channels));
-      float x = static_cast<float>(load(in[0], i)), v;
-      if (!q) {
-        v = x * s / bnt;
-      } else {
-        float k = bnt * (1.0f / (s <= 1e-30f ? s + 1e-6f : s));
-        if (q.getRoundType() == 0)
-          v = std::max(std::min(std::nearbyint(k * x), bnt), -bnt - 1.0f);
-        else
-          v = std::round(k * std::max(std::min(x, s), -s));
-      }
-      store(result, elem, i, v);
+      float x = static_cast<float>(load(in[0], i));
+      store(result, elem, i, q ? paddleQuantize(x, s, bnt, q.getRoundType()) : x * s / bnt);
     }
     return SmallVector<std::vector<char>>{result};
   }
   if (auto q = dyn_cast<FakeChannelWiseQuantizeDequantizeAbsMaxOp>(op)) {
-    // Per channel along quant_axis, s = max|x|, in float32 and in the order
-    // of Paddle's kernel (and of the lowering in Quant.cpp): a value whose
-    // scaled form lands on .5 in float32 must round as Paddle's does.
-    //   round_type 1: q = round((bnt * inv(s)) * clip(x, -s, s)), half away
-    //                 from zero;
-    //   round_type 0: q = clamp(rint((bnt * inv(s)) * x), -bnt - 1, bnt);
-    //   y = q * s / bnt.
+    // Per channel along quant_axis, s = max|x|: y = paddleQuantize(x, s) *
+    // s / bnt, in float32.
     int64_t axis = q.getQuantAxis();
     if (!elem.isF32() || axis >= out.getRank())
       return std::nullopt;
@@ -257,15 +253,7 @@ std::optional<SmallVector<std::vector<char>>> evaluate(Operation *op, ArrayRef<D
     }
     for (int64_t i = 0; i < n; ++i) {
       float s = scale[(i / stride) % channels], x = static_cast<float>(load(in[0], i));
-      float inv = 1.0f / (s <= 1e-30f ? s + 1e-6f : s);
-      float k = bnt * inv, v;
-      if (q.getRoundType() == 0) {
-        v = std::nearbyint(k * x);
-        v = std::max(std::min(v, bnt), -bnt - 1.0f);
-      } else {
-        v = std::round(k * std::max(std::min(x, s), -s));
-      }
-      store(result, elem, i, v * s / bnt);
+      store(result, elem, i, paddleQuantize(x, s, bnt, q.getRoundType()) * s / bnt);
     }
     std::vector<char> scales(channels * 4);
     if ((int64_t)types[1].getNumElements() != channels || !types[1].getElementType().isF32())
