@@ -212,6 +212,77 @@ def test_qat_program_runs_on_int8_kernels(tmp_path):
     np.testing.assert_allclose(fp32, sim, rtol=1e-4, atol=1e-4)
 
 
+def maxpool3s2(x):
+    """3x3 max pooling, stride 2, padding 1 (padding never wins)."""
+    n, c, h, w = x.shape
+    xp = np.pad(x, ((0, 0), (0, 0), (1, 1), (1, 1)), constant_values=-np.inf)
+    oh, ow = (h - 1) // 2 + 1, (w - 1) // 2 + 1
+    out = np.empty((n, c, oh, ow))
+    for i in range(oh):
+        for j in range(ow):
+            out[:, :, i, j] = xp[:, :, 2 * i:2 * i + 3, 2 * j:2 * j + 3].max(axis=(2, 3))
+    return out
+
+
+@pytest.mark.parametrize("feed", [[2, 3, 16, 16], [-1, 3, -1, -1]], ids=["static", "dynamic"])
+def test_residual_block_between_int8_kernels(tmp_path, feed):
+    # ResNet's shape: a stem conv, max pooling, then a block whose last conv
+    # adds the pooled tensor (fused as its residual) before the relu, then a
+    # quantizer for the next conv. Between the int8 kernels the activations
+    # stay channels last (pd-kernel-layouts: through the pooling kernel and
+    # the quantizers), which must not change a value: the result is checked
+    # against the simulation (with a dynamic image size, at two sizes; the
+    # pooling is then generated code, and the stem's result stays plain).
+    rng = np.random.RandomState(7)
+    w0 = (rng.standard_normal((8, 3, 3, 3)) * 0.3).astype(np.float32)
+    w1 = (rng.standard_normal((8, 8, 3, 3)) * 0.2).astype(np.float32)
+    w2 = (rng.standard_normal((8, 8, 1, 1)) * 0.3).astype(np.float32)
+    w3 = (rng.standard_normal((4, 8, 1, 1)) * 0.3).astype(np.float32)
+    bias = [rng.uniform(-0.2, 0.2, 8).astype(np.float32) for _ in range(3)]
+    t = [2.5, 2.0, 1.5, 3.0]
+
+    def forward(x, q):
+        def cb(v, w, i, pad=0):
+            return conv(v, qdq_channels(w, 0), pad=pad) + bias[i].reshape(1, 8, 1, 1)
+        y0 = np.maximum(cb(q(x, 0), w0, 0, pad=1), 0)
+        p = maxpool3s2(y0)
+        y1 = np.maximum(cb(q(p, 1), w1, 1, pad=1), 0)
+        y2 = np.maximum(cb(q(y1, 2), w2, 2) + p, 0)
+        return conv(q(y2, 3), qdq_channels(w3, 0))
+
+    b = ProgramBuilder()
+
+    def conv_bias(v, w, i, t_i, pad=0):
+        y = b.conv2d(fake_quant(b, v, t_i, "s%d" % i), weight_quant(b, b.param("w%d" % i, w), 0),
+                     padding=pad)
+        return b.elementwise("elementwise_add", y, b.param("b%d" % i, bias[i]), axis=1)
+
+    x = b.feed("x", feed)
+    y0 = b.relu(conv_bias(x, w0, 0, t[0], pad=1))
+    p = b.pool2d(y0, "max", 3, stride=2, padding=1)
+    y1 = b.relu(conv_bias(p, w1, 1, t[1], pad=1))
+    y2 = b.relu(b.elementwise("elementwise_add", conv_bias(y1, w2, 2, t[2]), p))
+    b.fetch(b.conv2d(fake_quant(b, y2, t[3], "s3"), weight_quant(b, b.param("w3", w3), 0)))
+    path = str(tmp_path / "block")
+    b.save(path)
+    int8 = paddle_mlir.compile(path, precision="int8")
+    ops = manifest(int8)["compute_ops"]["ops"]
+    assert [r["precision"] for r in ops] == ["int8"] * 4, ops
+    assert ops[1]["output"]["dtype"] == "int8", ops  # straight into the next conv
+    assert ops[2]["output"] == {"dtype": "float32"}, ops  # the residual add's sum
+    fp32 = paddle_mlir.compile(path)
+    # One level of the last quantizer moves an output by at most
+    # t3/127 * sum |w3[o]| (the 1x1 conv over 8 channels).
+    step = t[3] / 127 * np.abs(qdq_channels(w3, 0)).sum(axis=(1, 2, 3)).reshape(1, 4, 1, 1)
+    for shape in [(2, 3, 16, 16)] + ([(1, 3, 11, 14)] if feed[2] < 0 else []):
+        xs = rng.standard_normal(shape).astype(np.float32)
+        sim = forward(xs.astype(np.float64), lambda v, i: qdq(v, t[i]))
+        np.testing.assert_allclose(fp32(xs)[0], sim, rtol=1e-4, atol=1e-4)
+        err = np.abs(int8(xs)[0] - sim)
+        assert (err <= step + 1e-5).all(), (shape, err.max())
+        assert err.mean() < 0.1 * step.mean(), (shape, err.mean())
+
+
 def test_qat_program_with_dynamic_image_size_and_matmul_v1(tmp_path):
     # The same CNN with the image's height and width left dynamic (OCR
     # recognizers take any width) and the classifier a Paddle 1.x matmul:

@@ -12,7 +12,7 @@
 // CHECK: %[[S:.*]] = arith.constant dense<[0.00999999977, 3.000000e-02]> : tensor<2xf32>
 // CHECK: pd.kernel_call "pdk_qconv2d"(%arg0, %arg1, %arg2, %[[S]])
 // CHECK-SAME: floats = array<f32: 0.000000e+00, 0.000000e+00, 2.000000e-02, 5.000000e-02>
-// CHECK-SAME: ints = array<i64: 2, 2, 1, 0, 1, 0, 1, 1, 1, 1, 2, 1>
+// CHECK-SAME: ints = array<i64: 2, 2, 1, 0, 1, 0, 1, 1, 1, 1, 2, 1, 0, 0, 0>
 // CHECK-SAME: pd.from = "pd.quantized_conv2d", slots = array<i64: 0, 1, 2, -1, 3>
 // CHECK-SAME: -> tensor<?x2x4x4xi8>
 func.func @qconv(%x: tensor<?x3x8x8xui8>, %w: tensor<2x3x3x3xi8> {pd.weight = "w"}, %b: tensor<2xf32>) -> tensor<?x2x4x4xi8> {

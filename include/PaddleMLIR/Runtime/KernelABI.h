@@ -123,8 +123,9 @@ namespace qtype {
 enum : int64_t { F32 = 0, S8 = 1, U8 = 2 };
 } // namespace qtype
 
-/// pdk_qconv2d: an int8 2-D convolution (plain, grouped, depthwise; NCHW
-/// on both sides, oneDNN picks its own layouts inside). In real units,
+/// pdk_qconv2d: an int8 2-D convolution (plain, grouped, depthwise; the
+/// logical shapes NCHW, the data plain NCHW or channels last by the layout
+/// fields; oneDNN picks its own layouts inside). In real units,
 /// with every zero point 0:
 ///   x = SrcScale * Input          (Input s8 or u8, per tensor)
 ///   w[o] = Scales[o] * Filter[o]  (Filter s8 [O, I/groups, KH, KW], per
@@ -149,6 +150,9 @@ enum Int : int64_t {
   Activation, // an act:: code
   SrcType,    // qtype:: S8 or U8
   DstType,    // qtype:: F32, S8 or U8
+  SrcLayout,  // layout:: NCHW or NHWC (pd-kernel-layouts sets NHWC between
+  ResLayout,  // int8 kernels; the logical shape stays NCHW)
+  DstLayout,
   NumInts
 };
 enum Float : int64_t { Alpha, Beta, SrcScale, DstScale, NumFloats };

@@ -306,6 +306,8 @@ struct QuantizedConvToKernel : OpConversionPattern<QuantizedConv2dOp> {
     setConvFields(ints, s, p, d, op.getGroups(), code);
     ints[qconv::SrcType] = qtypeOf(in);
     ints[qconv::DstType] = qtypeOf(type);
+    // pd-kernel-layouts may change these.
+    ints[qconv::SrcLayout] = ints[qconv::ResLayout] = ints[qconv::DstLayout] = pdk::layout::NCHW;
     SmallVector<float> floats(qconv::NumFloats);
     floats[qconv::Alpha] = op.getFuseAlpha().convertToFloat();
     floats[qconv::Beta] = op.getFuseBeta().convertToFloat();
@@ -565,8 +567,8 @@ template <typename OpTy, bool Data> struct ConvGradToKernel : OpConversionPatter
   }
 };
 
-/// Max pool2d right after a convolution kernel (or such a pooling) ->
-/// pdk_pool2d, so the activations between the convolutions before and
+/// Max pool2d right after a convolution kernel (fp32, or int8 with a float
+/// result; or such a pooling) -> pdk_pool2d, so the activations between the convolutions before and
 /// after it can stay in their layout (pd-kernel-layouts; the generated
 /// pooling reads plain NCHW, which cost ResNet-50 a reorder before the
 /// stem's pooling and one per convolution after it). Elsewhere pooling
@@ -580,17 +582,19 @@ struct MaxPoolToKernel : OpConversionPattern<Pool2dOp> {
     auto type = cast<RankedTensorType>(op.getType());
     auto in = dyn_cast<RankedTensorType>(x.getType());
     auto producer = x.getDefiningOp<KernelCallOp>();
-    if (!producer || (producer.getCallee() != "pdk_conv2d" && producer.getCallee() != "pdk_pool2d"))
+    if (!producer ||
+        (producer.getCallee() != "pdk_conv2d" && producer.getCallee() != "pdk_pool2d" &&
+         producer.getCallee() != "pdk_qconv2d"))
       return r.notifyMatchFailure(op, "not right after a convolution or pooling kernel");
     if (op.getPoolingType() != "max" || op.getGlobalPooling() || op.getAdaptive() ||
         op.getDataFormat() == "NHWC" || !isF32(x) || !in || in.getRank() != 4 ||
         !type.getElementType().isF32())
       return r.notifyMatchFailure(op, "not an fp32 NCHW max pooling with a fixed window");
-    bool same = op.getPaddingAlgorithm() == "SAME";
+    // The padding ceil_mode adds below depends on the image size; over a
+    // dynamic one the generated pooling computes it.
     for (int64_t i = 1; i < 4; ++i)
-      if ((in.isDynamicDim(i) || type.isDynamicDim(i)) && (i == 1 || same))
-        return r.notifyMatchFailure(op, i == 1 ? "dynamic channels"
-                                               : "SAME paddings over a dynamic image size");
+      if (in.isDynamicDim(i) || type.isDynamicDim(i))
+        return r.notifyMatchFailure(op, "dynamic channels or image size");
     auto ks = op.getKsize();
     auto st = op.getStrides();
     auto p =
@@ -718,6 +722,91 @@ DenseMap<Operation *, SmallVector<int64_t>> layoutPlan(Operation *root, int64_t 
   return plan;
 }
 
+/// An int8 convolution call (pdk_qconv2d) with a result.
+bool isQConvCall(Operation *op) {
+  auto call = dyn_cast_or_null<KernelCallOp>(op);
+  return call && call.getCallee() == "pdk_qconv2d" && call.getResult();
+}
+
+/// The int8 conv slot `use` feeds (input or residual), or -1.
+int64_t qconvSlotOf(OpOperand &use) {
+  auto call = dyn_cast<KernelCallOp>(use.getOwner());
+  if (!call || !isQConvCall(call) || use.getOperandNumber() >= call.getInputs().size())
+    return -1;
+  ArrayRef<int64_t> slots = call.getSlots();
+  for (int64_t s : {pdk::qconv::Input, pdk::qconv::Residual})
+    if (slots[s] == static_cast<int64_t>(use.getOperandNumber()))
+      return s;
+  return -1;
+}
+
+/// A linalg.generic mapping one tensor to another of the same shape element
+/// by element (identity maps, parallel loops, an output it does not read):
+/// a quantize, a dequantize, an activation. It computes the same whatever
+/// order the elements have in memory, so a layout passes through it.
+bool isLayoutTransparent(Operation *op) {
+  auto g = dyn_cast<linalg::GenericOp>(op);
+  if (!g || g.getNumDpsInputs() != 1 || g.getNumDpsInits() != 1 || g->getNumResults() != 1 ||
+      g.getNumReductionLoops() != 0 || g.payloadUsesValueFromOperand(g.getDpsInitOperand(0)))
+    return false;
+  auto in = dyn_cast<RankedTensorType>(g.getDpsInputOperand(0)->get().getType());
+  auto out = dyn_cast<RankedTensorType>(g->getResult(0).getType());
+  return in && out && in.getShape() == out.getShape() &&
+         llvm::all_of(g.getIndexingMapsArray(), [](AffineMap m) { return m.isIdentity(); });
+}
+
+/// Whether `use` may read an int8 convolution's channels-last result: an
+/// int8 conv's input or residual, a `tensor.dim`, or a pooling call or an
+/// elementwise map (isLayoutTransparent) whose result only such uses read.
+bool readsChannelsLast(OpOperand &use) {
+  Operation *user = use.getOwner();
+  if (isa<tensor::DimOp>(user) || qconvSlotOf(use) >= 0)
+    return true;
+  if (isPoolCall(user) && use.getOperandNumber() == 0)
+    return llvm::all_of(cast<KernelCallOp>(user).getResult().getUses(), readsChannelsLast);
+  return isLayoutTransparent(user) && llvm::all_of(user->getResult(0).getUses(), readsChannelsLast);
+}
+
+/// The ints of the int8 conv and pool calls whose activations go channels
+/// last: every int8 convolution wants NHWC from oneDNN 2.6 (its int8
+/// kernels on every ISA), so a result only int8 convolutions read (through
+/// poolings and elementwise maps such as the quantizer of the next block)
+/// stays NHWC, and the reorders around each call go.
+DenseMap<Operation *, SmallVector<int64_t>> channelsLastPlan(Operation *root) {
+  namespace qconv = pdk::qconv;
+  DenseMap<Operation *, SmallVector<int64_t>> plan;
+  auto ints = [&](KernelCallOp call) -> SmallVector<int64_t> & {
+    auto it = plan.find(call);
+    if (it == plan.end())
+      it = plan.try_emplace(call, SmallVector<int64_t>(call.getInts())).first;
+    return it->second;
+  };
+  std::function<void(Value)> readChannelsLast = [&](Value v) {
+    for (OpOperand &use : v.getUses()) {
+      Operation *user = use.getOwner();
+      if (int64_t slot = qconvSlotOf(use); slot >= 0) {
+        ints(cast<KernelCallOp>(user))[slot == qconv::Input ? qconv::SrcLayout : qconv::ResLayout] =
+            NHWC;
+      } else if (isPoolCall(user)) {
+        auto call = cast<KernelCallOp>(user);
+        ints(call)[pool::SrcLayout] = ints(call)[pool::DstLayout] = NHWC;
+        readChannelsLast(call.getResult());
+      } else if (isLayoutTransparent(user)) {
+        readChannelsLast(user->getResult(0));
+      }
+    }
+  };
+  root->walk([&](KernelCallOp call) {
+    auto type = dyn_cast<RankedTensorType>(call.getResult() ? call.getResult().getType() : Type());
+    if (!isQConvCall(call) || !type || type.getRank() != 4 ||
+        !llvm::all_of(call.getResult().getUses(), readsChannelsLast))
+      return;
+    ints(call)[qconv::DstLayout] = NHWC;
+    readChannelsLast(call.getResult());
+  });
+  return plan;
+}
+
 const char *layoutName(int64_t b) {
   return b == NHWC ? "nhwc" : b == NChw8c ? "nChw8c" : b == NChw16c ? "nChw16c" : "nchw";
 }
@@ -763,6 +852,8 @@ struct PdKernelLayoutsPass : mlir::pd::impl::PdKernelLayoutsPassBase<PdKernelLay
       return signalPassFailure();
     }
     for (auto &[op, ints] : layoutPlan(fn, b))
+      cast<KernelCallOp>(op).setInts(ints);
+    for (auto &[op, ints] : channelsLastPlan(fn))
       cast<KernelCallOp>(op).setInts(ints);
     // The choice (with the times when measured) for the artifact's manifest.
     int64_t convs = 0;

@@ -174,6 +174,10 @@ std::string implOf(const dnnl::primitive_desc_base &pd) {
   return s;
 }
 
+/// The user layout of an int8 convolution's activation: plain NCHW or
+/// channels last (layout:: codes; pd-kernel-layouts sets only these two).
+tag layoutTag(int64_t code) { return code == layout::NHWC ? tag::nhwc : tag::nchw; }
+
 bool scalesFit(const int64_t *sd, int64_t n) {
   int64_t count = product(sd);
   return count == 1 || count == n;
@@ -241,6 +245,11 @@ PDK_EXPORT void pdk_qconv2d(const int64_t *ptrs, const int64_t *ints, const floa
     kernelError = "pdk_qconv2d: needs an s8 or u8 source and one weight scale per output channel";
     return;
   }
+  for (int64_t f : {qconv::SrcLayout, qconv::ResLayout, qconv::DstLayout})
+    if (ints[f] != layout::NCHW && ints[f] != layout::NHWC) {
+      kernelError = "pdk_qconv2d: activations must be plain NCHW or channels last";
+      return;
+    }
   if (res && dstType != dt::f32) {
     kernelError = "pdk_qconv2d: a residual needs an f32 destination (DstType F32)";
     return;
@@ -256,9 +265,9 @@ PDK_EXPORT void pdk_qconv2d(const int64_t *ptrs, const int64_t *ints, const floa
         memory::dims wei = groups == 1 ? memory::dims{wd[0], wd[1], wd[2], wd[3]}
                                        : memory::dims{groups, wd[0] / groups, wd[1], wd[2], wd[3]};
         tag wtag = groups == 1 ? tag::oihw : tag::goihw;
-        e.srcUser = memory::desc(src, srcType, tag::nchw);
-        e.resUser = memory::desc(dst, dt::f32, tag::nchw);
-        e.dstUser = memory::desc(dst, dstType, tag::nchw);
+        e.srcUser = memory::desc(src, srcType, layoutTag(ints[qconv::SrcLayout]));
+        e.resUser = memory::desc(dst, dt::f32, layoutTag(ints[qconv::ResLayout]));
+        e.dstUser = memory::desc(dst, dstType, layoutTag(ints[qconv::DstLayout]));
         e.weiUser = memory::desc(wei, dt::s8, wtag);
         e.biasMd = bias ? memory::desc({wd[0]}, dt::f32, tag::a) : memory::desc();
         e.callee = "pdk_qconv2d";

@@ -164,16 +164,28 @@ struct ConvCase {
   int64_t strideH = 1, strideW = 1, padT = 1, padB = 1, padL = 1, padR = 1, dilH = 1, dilW = 1;
   int64_t groups = 1, act = act::None, srcType = qtype::U8, dstType = qtype::F32;
   bool bias = true, residual = false;
-  int wLo = -64, wHi = 63; // the filter's values
+  bool channelsLast = false; // input, residual and output stored NHWC
+  int wLo = -64, wHi = 63;   // the filter's values
   float alpha = 0.f, srcScale = 0.01f, dstScale = 0.05f, wScale = 0.004f, spread = 1.f;
 };
+
+/// An NCHW array stored channels last.
+template <typename T>
+std::vector<T> toNhwc(const std::vector<T> &v, int64_t n, int64_t c, int64_t h, int64_t w) {
+  std::vector<T> r(v.size());
+  for (int64_t b = 0; b < n; ++b)
+    for (int64_t ch = 0; ch < c; ++ch)
+      for (int64_t i = 0; i < h * w; ++i)
+        r[(b * h * w + i) * c + ch] = v[(b * c + ch) * h * w + i];
+  return r;
+}
 
 /// Operands, the call's arrays and the outputs of one convolution.
 struct Conv {
   ConvCase k;
   int64_t oh, ow;
-  std::vector<int8_t> x, wt, q;
-  std::vector<float> bias, res, scales, out;
+  std::vector<int8_t> x, wt, q, xStored;
+  std::vector<float> bias, res, scales, out, resStored;
   std::vector<int64_t> ptrs, ints;
   std::vector<float> floats;
 
@@ -195,14 +207,19 @@ struct Conv {
       out.assign(outN, 0.f);
     else
       q.assign(outN, 0);
-    ptrs = {addr(x.data()),
+    // x and res stay NCHW for the loops; what the kernel reads is stored
+    // channels last when asked.
+    xStored = k.channelsLast ? toNhwc(x, k.n, k.c, k.h, k.w) : x;
+    resStored = k.channelsLast && k.residual ? toNhwc(res, k.n, k.o, oh, ow) : res;
+    ptrs = {addr(xStored.data()),
             addr(wt.data()),
             k.bias ? addr(bias.data()) : 0,
-            k.residual ? addr(res.data()) : 0,
+            k.residual ? addr(resStored.data()) : 0,
             addr(scales.data()),
             k.dstType == qtype::F32 ? addr(out.data()) : addr(q.data())};
-    ints = {k.strideH, k.strideW, k.padT,   k.padB, k.padL,    k.padR,
-            k.dilH,    k.dilW,    k.groups, k.act,  k.srcType, k.dstType};
+    int64_t layout = k.channelsLast ? layout::NHWC : layout::NCHW;
+    ints = {k.strideH, k.strideW, k.padT,    k.padB,    k.padL, k.padR, k.dilH, k.dilW,
+            k.groups,  k.act,     k.srcType, k.dstType, layout, layout, layout};
     auto dims = [&](std::initializer_list<int64_t> d) {
       ints.push_back(static_cast<int64_t>(d.size()));
       ints.insert(ints.end(), d);
@@ -220,7 +237,18 @@ struct Conv {
   ~Conv() { pdk_forget(wt.data(), wt.data() + wt.size()); }
 
   void run() { pdk_qconv2d(ptrs.data(), ints.data(), floats.data()); }
-  std::vector<double> got() const { return outputOf(out, q, k.dstType); }
+  /// The output in NCHW order.
+  std::vector<double> got() const {
+    std::vector<double> v = outputOf(out, q, k.dstType);
+    if (!k.channelsLast)
+      return v;
+    std::vector<double> nchw(v.size());
+    for (int64_t b = 0; b < k.n; ++b)
+      for (int64_t c = 0; c < k.o; ++c)
+        for (int64_t i = 0; i < oh * ow; ++i)
+          nchw[(b * k.o + c) * oh * ow + i] = v[(b * oh * ow + i) * k.o + c];
+    return nchw;
+  }
 
   Expected reference() const {
     Expected ex;
@@ -290,6 +318,22 @@ TEST(QuantConv, Residual) {
       k.residual = true;
       checkConv(k);
     }
+}
+
+// What pd-kernel-layouts passes between int8 kernels: the activations
+// channels last, the logical shapes NCHW.
+TEST(QuantConv, ChannelsLast) {
+  for (int64_t src : {qtype::U8, qtype::S8})
+    for (int64_t dst : {qtype::F32, qtype::U8})
+      for (bool residual : {false, true}) {
+        if (residual && dst != qtype::F32)
+          continue;
+        SCOPED_TRACE("src " + std::to_string(src) + " dst " + std::to_string(dst) + " residual " +
+                     std::to_string(residual));
+        ConvCase k = convCase(src, dst, act::Relu, true);
+        k.channelsLast = true, k.residual = residual, k.strideH = 2;
+        checkConv(k);
+      }
 }
 
 TEST(QuantConv, StrideTwoAsymmetricPadding) {
@@ -592,6 +636,11 @@ TEST_F(Emulated, GroupedStridedAndResidual) {
   cr.run();
   ASSERT_EQ(takeError(), "");
   EXPECT_EQ(compare(cr.got(), cr.reference(), r.dstType), 0);
+  r.channelsLast = true;
+  Conv cl(r);
+  cl.run();
+  ASSERT_EQ(takeError(), "");
+  EXPECT_EQ(compare(cl.got(), cl.reference(), r.dstType), 0);
 }
 
 TEST_F(Emulated, MatmulMatchesTheLoopsOnFullRangeWeights) {
