@@ -431,6 +431,10 @@ PrecisionReport precisionReport(ModuleOp module, const CompileOptions &opts) {
     if (auto c = dyn_cast<QuantizedConv2dOp>(op)) {
       quantized(fromOf("conv2d"), inDtype(c.getInput()), c.getInputScale().convertToFloat(),
                 c.getFilterScales(), c.getOutDtype(), c.getOutputScale().convertToFloat());
+      if (Value res = c.getResidualData())
+        rec["residual"] = cast<RankedTensorType>(res.getType()).getElementType().isF32()
+                              ? output("float32", 1.f)
+                              : output(inDtype(res), c.getResidualScale().convertToFloat());
     } else if (auto f = dyn_cast<QuantizedFcOp>(op)) {
       quantized(fromOf("fc"), inDtype(f.getInput()), f.getInputScale().convertToFloat(),
                 f.getWeightScales(), f.getOutDtype(), f.getOutputScale().convertToFloat());

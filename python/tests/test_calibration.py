@@ -416,3 +416,74 @@ def test_mobilenet_v1_natural_images(tmp_path):
                           agree))
     assert rep["result"]["output_sqnr_db"] > 18
     assert sqnr > 18 and agree >= 0.9
+
+
+def test_residual_block_runs_int8_between_blocks(tmp_path):
+    """A ResNet block under calibration: conv0 + relu (r), conv1 + relu,
+    conv2 + r + relu, then the classifier (fp32 by default). r is quantized
+    for conv1; conv2 reads that uint8 tensor as its residual (with r's
+    scale), so conv0 writes r as uint8 and nothing between the convolutions
+    is float. The output is checked against a NumPy simulation of exactly
+    that int8 arithmetic, with the thresholds the report gives, on the
+    digits test images."""
+    rng = np.random.RandomState(5)
+    w = [(rng.standard_normal(s) * 0.4).astype(np.float32)
+         for s in [(8, 1, 3, 3), (8, 8, 3, 3), (8, 8, 1, 1)]]
+    bias = [rng.uniform(-0.1, 0.1, 8).astype(np.float32) for _ in range(3)]
+    wfc = (rng.standard_normal((512, 10)) * 0.1).astype(np.float32)
+    bfc = rng.uniform(-0.1, 0.1, 10).astype(np.float32)
+    b = ProgramBuilder()
+
+    def conv_bias(v, i, pad):
+        y = b.conv2d(v, b.param("w%d" % i, w[i]), padding=pad)
+        return b.elementwise("elementwise_add", y, b.param("b%d" % i, bias[i]), axis=1)
+
+    x = b.feed("x", [-1, 1, 8, 8])
+    r = b.relu(conv_bias(x, 0, 1))
+    a = b.relu(conv_bias(r, 1, 1))
+    c = b.relu(b.elementwise("elementwise_add", conv_bias(a, 2, 0), r))
+    b.fetch(b.linear(b.flatten(c, 1, 3), b.param("wfc", wfc), b.param("bfc", bfc)))
+    model = str(tmp_path / "block")
+    b.save(model)
+    xtr, _, xte, _ = digits()
+    out = tmp_path / "int8"
+    p = compile_int8(model, write_samples(tmp_path / "samples", xtr[:100]), out,
+                     "--calibration-method", "minmax")
+    assert p.returncode == 0, p.stderr
+    layers = report(out)["layers"]
+    assert [l["precision"] for l in layers] == ["int8", "int8", "int8", "fp32"], layers
+    s = [l["scale"] for l in layers[:3]]
+    assert [l["dtype"] for l in layers[:3]] == ["uint8"] * 3, layers
+    ops = manifest(out)["compute_ops"]["ops"]
+    assert [o["output"]["dtype"] for o in ops[:3]] == ["uint8", "uint8", "float32"], ops
+    assert ops[2]["residual"] == {"dtype": "uint8", "scale": pytest.approx(s[1])}, ops
+
+    def q(v, scale):  # to uint8: round half to even, saturate
+        return np.clip(np.rint(v / scale), 0, 255)
+
+    def qconv(xq, x_scale, i, pad):
+        wt = w[i].astype(np.float64)
+        sw = np.abs(wt).max(axis=(1, 2, 3)) / 127
+        wq = np.rint(wt / sw.reshape(-1, 1, 1, 1))
+        import torch
+        acc = torch.nn.functional.conv2d(torch.from_numpy(xq), torch.from_numpy(wq),
+                                         padding=pad).numpy()
+        return acc * (x_scale * sw).reshape(1, -1, 1, 1) + bias[i].reshape(1, -1, 1, 1)
+
+    # The image's quantizer divides in float32, as the generated code does:
+    # digits pixels are multiples of 1/16, so 0.5 / (1 / 255) is a tie
+    # which float32 and float64 break differently.
+    xq = np.clip(np.rint(xte[:64] / np.float32(s[0])), 0, 255).astype(np.float64)
+    rq = q(np.maximum(qconv(xq, s[0], 0, 1), 0), s[1])
+    aq = q(np.maximum(qconv(rq, s[1], 1, 1), 0), s[2])
+    c = np.maximum(qconv(aq, s[2], 2, 0) + s[1] * rq, 0)
+    sim = c.reshape(len(xq), -1) @ wfc + bfc
+    got = paddle_mlir.load(str(out))(xte[:64])[0]
+    # The kernels compute the same integers but for values on a rounding
+    # boundary (f32 against float64 here), where one level of a or r moves
+    # one c by at most s_a * max_o sum |w2[o]| + s_r, and a logit by that
+    # times max |wfc|.
+    level = (s[2] * np.abs(w[2]).sum(axis=(1, 2, 3)).max() + s[1]) * np.abs(wfc).max()
+    err = np.abs(got - sim)
+    assert err.max() <= 4 * level, (err.max(), level)
+    assert np.mean(err < 1e-4) > 0.95, np.mean(err < 1e-4)

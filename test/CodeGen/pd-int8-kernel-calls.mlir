@@ -7,17 +7,33 @@
 
 // ints: strides (2, 2), pads top/bottom/left/right (1, 0, 1, 0),
 // dilations (1, 1), groups 1, activation relu (1), SrcType u8 (2),
-// DstType s8 (1); floats: alpha, beta, SrcScale, DstScale.
+// DstType s8 (1), the three layouts NCHW (0; pd-kernel-layouts sets
+// them), ResType f32 (0, no residual); floats: alpha, beta, SrcScale,
+// DstScale, ResScale.
 // CHECK-LABEL: func.func @qconv
 // CHECK: %[[S:.*]] = arith.constant dense<[0.00999999977, 3.000000e-02]> : tensor<2xf32>
 // CHECK: pd.kernel_call "pdk_qconv2d"(%arg0, %arg1, %arg2, %[[S]])
-// CHECK-SAME: floats = array<f32: 0.000000e+00, 0.000000e+00, 2.000000e-02, 5.000000e-02>
-// CHECK-SAME: ints = array<i64: 2, 2, 1, 0, 1, 0, 1, 1, 1, 1, 2, 1, 0, 0, 0>
+// CHECK-SAME: floats = array<f32: 0.000000e+00, 0.000000e+00, 2.000000e-02, 5.000000e-02, 1.000000e+00>
+// CHECK-SAME: ints = array<i64: 2, 2, 1, 0, 1, 0, 1, 1, 1, 1, 2, 1, 0, 0, 0, 0>
 // CHECK-SAME: pd.from = "pd.quantized_conv2d", slots = array<i64: 0, 1, 2, -1, 3>
 // CHECK-SAME: -> tensor<?x2x4x4xi8>
 func.func @qconv(%x: tensor<?x3x8x8xui8>, %w: tensor<2x3x3x3xi8> {pd.weight = "w"}, %b: tensor<2xf32>) -> tensor<?x2x4x4xi8> {
   %y = pd.quantized_conv2d %x, %w Bias(%b) {strides = array<i32: 2, 2>, paddings = array<i32: 1, 0, 1, 0>, input_scale = 0.02 : f32, filter_scales = array<f32: 0.01, 0.03>, fuse_activation = "relu", out_dtype = "int8", output_scale = 0.05 : f32} : (tensor<?x3x8x8xui8>, tensor<2x3x3x3xi8>, tensor<2xf32>) -> tensor<?x2x4x4xi8>
   return %y : tensor<?x2x4x4xi8>
+}
+
+// -----
+
+// An int8 residual (uint8 here, ResType 2) with its scale (ResScale 0.04),
+// into an int8 destination.
+// CHECK-LABEL: func.func @qconv_int8_residual
+// CHECK: pd.kernel_call "pdk_qconv2d"(%arg0, %arg1, %arg2, %cst)
+// CHECK-SAME: floats = array<f32: 0.000000e+00, 0.000000e+00, 2.000000e-02, 5.000000e-02, 4.000000e-02>
+// CHECK-SAME: ints = array<i64: 1, 1, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 0, 0, 0, 2>
+// CHECK-SAME: slots = array<i64: 0, 1, -1, 2, 3>
+func.func @qconv_int8_residual(%x: tensor<1x3x4x4xui8>, %w: tensor<2x3x1x1xi8> {pd.weight = "w"}, %r: tensor<1x2x4x4xui8>) -> tensor<1x2x4x4xui8> {
+  %y = pd.quantized_conv2d %x, %w ResidualData(%r) {input_scale = 0.02 : f32, filter_scales = array<f32: 0.01, 0.03>, fuse_activation = "relu", out_dtype = "uint8", output_scale = 0.05 : f32, residual_scale = 0.04 : f32} : (tensor<1x3x4x4xui8>, tensor<2x3x1x1xi8>, tensor<1x2x4x4xui8>) -> tensor<1x2x4x4xui8>
+  return %y : tensor<1x2x4x4xui8>
 }
 
 // -----

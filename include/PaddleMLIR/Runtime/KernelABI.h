@@ -130,11 +130,14 @@ enum : int64_t { F32 = 0, S8 = 1, U8 = 2 };
 ///   x = SrcScale * Input          (Input s8 or u8, per tensor)
 ///   w[o] = Scales[o] * Filter[o]  (Filter s8 [O, I/groups, KH, KW], per
 ///                                  output channel, a model constant)
-///   y = act(conv(x, w) + Bias [+ Residual])   (Bias, Residual f32)
+///   y = act(conv(x, w) + Bias [+ r])          (Bias f32; r = Residual
+///                                              for ResType F32, or
+///                                              ResScale * Residual for
+///                                              ResType S8 / U8)
 ///   Out = y                                   (DstType F32), or
 ///   Out = saturate(round_half_even(y / DstScale))   (DstType S8 / U8)
-/// A residual needs DstType F32. The filter (and the scales) are re-laid
-/// out once per primitive, like pdk_conv2d's constant weights.
+/// An f32 residual needs DstType F32. The filter (and the scales) are
+/// re-laid out once per primitive, like pdk_conv2d's constant weights.
 namespace qconv {
 enum Slot : int64_t { Input, Filter, Bias, Residual, Scales, NumSlots };
 enum Int : int64_t {
@@ -153,9 +156,10 @@ enum Int : int64_t {
   SrcLayout,  // layout:: NCHW or NHWC (pd-kernel-layouts sets NHWC between
   ResLayout,  // int8 kernels; the logical shape stays NCHW)
   DstLayout,
+  ResType, // qtype:: of Residual (F32 when there is none)
   NumInts
 };
-enum Float : int64_t { Alpha, Beta, SrcScale, DstScale, NumFloats };
+enum Float : int64_t { Alpha, Beta, SrcScale, DstScale, ResScale, NumFloats };
 } // namespace qconv
 
 /// pdk_qmatmul: an int8 matrix product with a constant right-hand side,

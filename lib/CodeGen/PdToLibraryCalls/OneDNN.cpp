@@ -308,11 +308,14 @@ struct QuantizedConvToKernel : OpConversionPattern<QuantizedConv2dOp> {
     ints[qconv::DstType] = qtypeOf(type);
     // pd-kernel-layouts may change these.
     ints[qconv::SrcLayout] = ints[qconv::ResLayout] = ints[qconv::DstLayout] = pdk::layout::NCHW;
+    ints[qconv::ResType] =
+        a.getResidualData() ? qtypeOf(a.getResidualData().getType()) : pdk::qtype::F32;
     SmallVector<float> floats(qconv::NumFloats);
     floats[qconv::Alpha] = op.getFuseAlpha().convertToFloat();
     floats[qconv::Beta] = op.getFuseBeta().convertToFloat();
     floats[qconv::SrcScale] = op.getInputScale().convertToFloat();
     floats[qconv::DstScale] = op.getOutputScale().convertToFloat();
+    floats[qconv::ResScale] = op.getResidualScale().convertToFloat();
     SmallVector<Value> dyn = convResultDynamicDims(r, loc, a.getInput(), type, f, s, d, p);
     replaceWithCall(r, op, "pdk_qconv2d", ops.inputs, ops.slots, ints, floats, dyn);
     return success();

@@ -94,16 +94,24 @@ void packEmulatedWeights(Entry &e, const int8_t *w, int64_t count, const float *
   e.weightAddr = w;
 }
 
+/// How the sum post-op reads the residual the destination holds: f32 real
+/// values as they are, or (an int8 residual copied byte for byte into an
+/// int8 destination) `type` values times `scale`.
+struct ResidualSum {
+  float scale = 1.f;
+  dt type = dt::undef;
+};
+
 /// The post-ops of both paths: the residual (a sum), the activation, and the
 /// requantization by DstScale into an int8 destination.
 dnnl::primitive_attr emulatedAttr(bool residual, int64_t act, float alpha, dt dstType,
-                                  float dstScale) {
+                                  float dstScale, const ResidualSum &sum = {}) {
   if (dstType != dt::f32 && !std::isfinite(1.f / dstScale))
     throw dnnl::error(dnnl_invalid_arguments, "a zero or non-finite destination scale");
   dnnl::primitive_attr attr = userScratchpad();
   dnnl::post_ops po;
   if (residual)
-    po.append_sum(1.f);
+    po.append_sum(sum.scale, sum.type);
   appendActivation(po, act, alpha);
   if (dstType != dt::f32)
     po.append_eltwise(1.f, algorithm::eltwise_linear, 1.f / dstScale, 0.f);
@@ -138,14 +146,14 @@ int64_t product(const int64_t *dims) {
 /// non-finite scale: the pre-scaled bias divides by them.
 dnnl::primitive_attr quantAttr(std::vector<float> &oscales, const float *scales, int64_t count,
                                int64_t n, int dim, float srcScale, float dstScale, bool residual,
-                               int64_t act, float alpha, dt dstType) {
+                               int64_t act, float alpha, dt dstType, const ResidualSum &sum = {}) {
   oscales.resize(static_cast<size_t>(n));
   for (int64_t o = 0; o < n; ++o) {
     oscales[o] = srcScale * scales[count == 1 ? 0 : o];
     if (oscales[o] == 0.f || !std::isfinite(oscales[o]))
       throw dnnl::error(dnnl_invalid_arguments, "a zero or non-finite scale");
   }
-  dnnl::primitive_attr attr = emulatedAttr(residual, act, alpha, dstType, dstScale);
+  dnnl::primitive_attr attr = emulatedAttr(residual, act, alpha, dstType, dstScale, sum);
   attr.set_output_scales(1 << dim, oscales);
   return attr;
 }
@@ -177,6 +185,14 @@ std::string implOf(const dnnl::primitive_desc_base &pd) {
 /// The user layout of an int8 convolution's activation: plain NCHW or
 /// channels last (layout:: codes; pd-kernel-layouts sets only these two).
 tag layoutTag(int64_t code) { return code == layout::NHWC ? tag::nhwc : tag::nchw; }
+
+/// The reorder that puts an int8 residual into an f32 destination as real
+/// values: `scale` times each.
+Prim scaledReorder(const memory::desc &from, const memory::desc &to, float scale) {
+  dnnl::primitive_attr attr = userScratchpad();
+  attr.set_output_scales(0, {scale});
+  return Prim::of<dnnl::reorder>(dnnl::reorder::primitive_desc(engine(), from, engine(), to, attr));
+}
 
 bool scalesFit(const int64_t *sd, int64_t n) {
   int64_t count = product(sd);
@@ -239,6 +255,8 @@ PDK_EXPORT void pdk_qconv2d(const int64_t *ptrs, const int64_t *ints, const floa
   size_t nInts = static_cast<size_t>(dims.p - ints);
   int64_t groups = ints[qconv::Groups];
   dt srcType = qtypeOf(ints[qconv::SrcType]), dstType = qtypeOf(ints[qconv::DstType]);
+  dt resType = qtypeOf(ints[qconv::ResType]);
+  float resScale = floats[qconv::ResScale];
   if (!kernelError.empty())
     return;
   if (!scales || !scalesFit(sd, wd[0]) || srcType == dt::f32) {
@@ -250,8 +268,12 @@ PDK_EXPORT void pdk_qconv2d(const int64_t *ptrs, const int64_t *ints, const floa
       kernelError = "pdk_qconv2d: activations must be plain NCHW or channels last";
       return;
     }
-  if (res && dstType != dt::f32) {
-    kernelError = "pdk_qconv2d: a residual needs an f32 destination (DstType F32)";
+  if (res && resType == dt::f32 && dstType != dt::f32) {
+    kernelError = "pdk_qconv2d: an f32 residual needs an f32 destination (DstType F32)";
+    return;
+  }
+  if (res && resType != dt::f32 && !(resScale > 0.f && std::isfinite(resScale))) {
+    kernelError = "pdk_qconv2d: an int8 residual needs a positive finite ResScale";
     return;
   }
   if (product(xd) == 0 || product(od) == 0)
@@ -266,7 +288,7 @@ PDK_EXPORT void pdk_qconv2d(const int64_t *ptrs, const int64_t *ints, const floa
                                        : memory::dims{groups, wd[0] / groups, wd[1], wd[2], wd[3]};
         tag wtag = groups == 1 ? tag::oihw : tag::goihw;
         e.srcUser = memory::desc(src, srcType, layoutTag(ints[qconv::SrcLayout]));
-        e.resUser = memory::desc(dst, dt::f32, layoutTag(ints[qconv::ResLayout]));
+        e.resUser = memory::desc(dst, res ? resType : dt::f32, layoutTag(ints[qconv::ResLayout]));
         e.dstUser = memory::desc(dst, dstType, layoutTag(ints[qconv::DstLayout]));
         e.weiUser = memory::desc(wei, dt::s8, wtag);
         e.biasMd = bias ? memory::desc({wd[0]}, dt::f32, tag::a) : memory::desc();
@@ -298,15 +320,25 @@ PDK_EXPORT void pdk_qconv2d(const int64_t *ptrs, const int64_t *ints, const floa
                               product(wd) / wd[0], false, floats[qconv::SrcScale]);
           e.srcReorder = makeReorder(e.srcUser, e.srcPrim);
           e.dstReorder = makeReorder(e.dstPrim, e.dstUser);
-          if (res && e.resUser != e.dstPrim)
+          // An int8 residual enters the f32 destination as real values.
+          if (res && resType != dt::f32)
+            e.resReorder = scaledReorder(e.resUser, e.dstPrim, resScale);
+          else if (res && e.resUser != e.dstPrim)
             e.resReorder = makeReorder(e.resUser, e.dstPrim);
           return;
         }
+        // An int8 residual with an int8 destination is copied into it byte
+        // for byte (same size), and the sum post-op reads it as resType
+        // values times ResScale; into an f32 destination it is converted.
+        bool byteResidual = res && resType != dt::f32 && dstType != dt::f32;
+        ResidualSum sum;
+        if (byteResidual)
+          sum = {resScale, resType};
         std::vector<float> oscales;
         dnnl::primitive_attr attr =
             quantAttr(oscales, static_cast<const float *>(scales), product(sd), wd[0], 1,
                       floats[qconv::SrcScale], floats[qconv::DstScale], res != nullptr,
-                      ints[qconv::Activation], floats[qconv::Alpha], dstType);
+                      ints[qconv::Activation], floats[qconv::Alpha], dstType, sum);
         if (bias)
           preScaleBias(e, static_cast<const float *>(bias), oscales);
         // Every side `any`: the int8 kernels want channels-last or blocked
@@ -328,8 +360,16 @@ PDK_EXPORT void pdk_qconv2d(const int64_t *ptrs, const int64_t *ints, const floa
           e.srcReorder = makeReorder(e.srcUser, e.srcPrim);
         if (e.dstPrim != e.dstUser)
           e.dstReorder = makeReorder(e.dstPrim, e.dstUser);
-        if (res && e.resUser != e.dstPrim)
+        if (byteResidual) {
+          // The bytes, in the destination's type: a reorder only moves them.
+          e.resUser = memory::desc(dst, e.dstPrim.data_type(), layoutTag(ints[qconv::ResLayout]));
+          if (e.resUser != e.dstPrim)
+            e.resReorder = makeReorder(e.resUser, e.dstPrim);
+        } else if (res && resType != dt::f32) {
+          e.resReorder = scaledReorder(e.resUser, e.dstPrim, resScale);
+        } else if (res && e.resUser != e.dstPrim) {
           e.resReorder = makeReorder(e.resUser, e.dstPrim);
+        }
       });
   if (found)
     runOrRecord(*found, "int8 convolution", x, w, bias ? found->ownBias.get_data_handle() : nullptr,

@@ -1690,9 +1690,18 @@ func.func @negative_qconv_zero_scale(%x: tensor<1x3x8x8xi8>, %w: tensor<2x3x3x3x
 
 // -----
 
-// Tests that a residual needs a float result.
+// Tests that an int8 residual needs a positive scale.
+func.func @negative_qconv_residual_scale(%x: tensor<1x3x8x8xi8>, %w: tensor<2x3x3x3xi8>, %r: tensor<1x2x6x6xi8>) {
+  // expected-error @+1 {{'pd.quantized_conv2d' op an int8 residual needs a positive finite residual_scale, got 0.000000}}
+  %0 = pd.quantized_conv2d %x, %w ResidualData(%r) {input_scale = 0.02 : f32, filter_scales = array<f32: 0.01, 0.01>, out_dtype = "int8", output_scale = 0.1 : f32, residual_scale = 0.0 : f32} : (tensor<1x3x8x8xi8>, tensor<2x3x3x3xi8>, tensor<1x2x6x6xi8>) -> tensor<1x2x6x6xi8>
+  return
+}
+
+// -----
+
+// Tests that a float32 residual needs a float result.
 func.func @negative_qconv_residual(%x: tensor<1x3x8x8xi8>, %w: tensor<2x3x3x3xi8>, %r: tensor<1x2x6x6xf32>) {
-  // expected-error @+1 {{'pd.quantized_conv2d' op a residual needs out_dtype float32, got int8}}
+  // expected-error @+1 {{'pd.quantized_conv2d' op a float32 residual needs out_dtype float32, got int8}}
   %0 = pd.quantized_conv2d %x, %w ResidualData(%r) {input_scale = 0.02 : f32, filter_scales = array<f32: 0.01, 0.01>, out_dtype = "int8", output_scale = 0.1 : f32} : (tensor<1x3x8x8xi8>, tensor<2x3x3x3xi8>, tensor<1x2x6x6xf32>) -> tensor<1x2x6x6xi8>
   return
 }

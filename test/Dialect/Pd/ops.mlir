@@ -1637,6 +1637,13 @@ func.func @quantized_conv2d(%x: tensor<?x3x8x8xi8>, %w: tensor<2x3x3x3xi8>, %b: 
   return %y : tensor<?x2x6x6xi8>
 }
 
+// CHECK-LABEL: func.func @quantized_conv2d_int8_residual
+// CHECK: pd.quantized_conv2d %arg0, %arg1 ResidualData(%arg2) {filter_scales = array<f32: 0.00999999977, 3.000000e-02>, input_scale = 2.000000e-02 : f32, out_dtype = "uint8", output_scale = 5.000000e-02 : f32, residual_scale = 4.000000e-02 : f32} : (tensor<?x3x8x8xui8>, tensor<2x3x1x1xi8>, tensor<?x2x8x8xi8>) -> tensor<?x2x8x8xui8>
+func.func @quantized_conv2d_int8_residual(%x: tensor<?x3x8x8xui8>, %w: tensor<2x3x1x1xi8>, %r: tensor<?x2x8x8xi8>) -> tensor<?x2x8x8xui8> {
+  %y = pd.quantized_conv2d %x, %w ResidualData(%r) {input_scale = 0.02 : f32, filter_scales = array<f32: 0.01, 0.03>, out_dtype = "uint8", output_scale = 0.05 : f32, residual_scale = 0.04 : f32} : (tensor<?x3x8x8xui8>, tensor<2x3x1x1xi8>, tensor<?x2x8x8xi8>) -> tensor<?x2x8x8xui8>
+  return %y : tensor<?x2x8x8xui8>
+}
+
 // CHECK-LABEL: func.func @quantized_fc
 // CHECK: %[[R:.*]] = pd.quantized_fc %arg0, %arg1 Bias(%arg2) {input_scale = 2.000000e-02 : f32, weight_scales = array<f32: 0.00999999977, 2.000000e-02, 0.00999999977>} : (tensor<?x64xui8>, tensor<64x3xi8>, tensor<3xf32>) -> tensor<?x3xf32>
 func.func @quantized_fc(%x: tensor<?x64xui8>, %w: tensor<64x3xi8>, %b: tensor<3xf32>) -> tensor<?x3xf32> {

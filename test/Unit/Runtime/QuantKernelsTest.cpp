@@ -164,8 +164,10 @@ struct ConvCase {
   int64_t strideH = 1, strideW = 1, padT = 1, padB = 1, padL = 1, padR = 1, dilH = 1, dilW = 1;
   int64_t groups = 1, act = act::None, srcType = qtype::U8, dstType = qtype::F32;
   bool bias = true, residual = false;
-  bool channelsLast = false; // input, residual and output stored NHWC
-  int wLo = -64, wHi = 63;   // the filter's values
+  bool channelsLast = false;    // input, residual and output stored NHWC
+  int64_t resType = qtype::F32; // an int8 residual holds resScale * its values
+  float resScale = 0.02f;
+  int wLo = -64, wHi = 63; // the filter's values
   float alpha = 0.f, srcScale = 0.01f, dstScale = 0.05f, wScale = 0.004f, spread = 1.f;
 };
 
@@ -184,7 +186,7 @@ std::vector<T> toNhwc(const std::vector<T> &v, int64_t n, int64_t c, int64_t h, 
 struct Conv {
   ConvCase k;
   int64_t oh, ow;
-  std::vector<int8_t> x, wt, q, xStored;
+  std::vector<int8_t> x, wt, q, xStored, resQ;
   std::vector<float> bias, res, scales, out, resStored;
   std::vector<int64_t> ptrs, ints;
   std::vector<float> floats;
@@ -201,8 +203,17 @@ struct Conv {
     if (k.bias)
       bias = randomFloats(k.o, -1.f, 1.f, rng);
     size_t outN = k.n * k.o * oh * ow;
-    if (k.residual)
+    if (k.residual && k.resType != qtype::F32) {
+      bool ru8 = k.resType == qtype::U8;
+      resQ = randomInt8(outN, ru8 ? 0 : -128, ru8 ? 255 : 127, rng);
+      res.resize(outN);
+      for (size_t i = 0; i < outN; ++i)
+        res[i] = k.resScale * static_cast<float>(valueOf(resQ, i, k.resType));
+      if (k.channelsLast)
+        resQ = toNhwc(resQ, k.n, k.o, oh, ow);
+    } else if (k.residual) {
       res = randomFloats(outN, -1.f, 1.f, rng);
+    }
     if (k.dstType == qtype::F32)
       out.assign(outN, 0.f);
     else
@@ -211,15 +222,18 @@ struct Conv {
     // channels last when asked.
     xStored = k.channelsLast ? toNhwc(x, k.n, k.c, k.h, k.w) : x;
     resStored = k.channelsLast && k.residual ? toNhwc(res, k.n, k.o, oh, ow) : res;
+    int64_t resAddr = !k.residual               ? 0
+                      : k.resType == qtype::F32 ? addr(resStored.data())
+                                                : addr(resQ.data());
     ptrs = {addr(xStored.data()),
             addr(wt.data()),
             k.bias ? addr(bias.data()) : 0,
-            k.residual ? addr(resStored.data()) : 0,
+            resAddr,
             addr(scales.data()),
             k.dstType == qtype::F32 ? addr(out.data()) : addr(q.data())};
     int64_t layout = k.channelsLast ? layout::NHWC : layout::NCHW;
     ints = {k.strideH, k.strideW, k.padT,    k.padB,    k.padL, k.padR, k.dilH, k.dilW,
-            k.groups,  k.act,     k.srcType, k.dstType, layout, layout, layout};
+            k.groups,  k.act,     k.srcType, k.dstType, layout, layout, layout, k.resType};
     auto dims = [&](std::initializer_list<int64_t> d) {
       ints.push_back(static_cast<int64_t>(d.size()));
       ints.insert(ints.end(), d);
@@ -232,7 +246,7 @@ struct Conv {
       dims({k.n, k.o, oh, ow});
     dims({k.o});
     dims({k.n, k.o, oh, ow});
-    floats = {k.alpha, 0.f, k.srcScale, k.dstScale};
+    floats = {k.alpha, 0.f, k.srcScale, k.dstScale, k.resScale};
   }
   ~Conv() { pdk_forget(wt.data(), wt.data() + wt.size()); }
 
@@ -336,6 +350,22 @@ TEST(QuantConv, ChannelsLast) {
       }
 }
 
+// The tensors between ResNet's blocks: the residual int8 or uint8 with its
+// own scale, added in real units, into an f32 or an int8 destination (then
+// copied byte for byte and read by the sum post-op as its type), plain or
+// channels last.
+TEST(QuantConv, Int8Residual) {
+  for (int64_t rt : {qtype::U8, qtype::S8})
+    for (int64_t dst : {qtype::F32, qtype::U8, qtype::S8})
+      for (bool last : {false, true}) {
+        SCOPED_TRACE("residual " + std::to_string(rt) + " dst " + std::to_string(dst) +
+                     " channels last " + std::to_string(last));
+        ConvCase k = convCase(qtype::U8, dst, act::Relu, true);
+        k.residual = true, k.resType = rt, k.channelsLast = last;
+        checkConv(k);
+      }
+}
+
 TEST(QuantConv, StrideTwoAsymmetricPadding) {
   for (int64_t dst : {qtype::F32, qtype::S8}) {
     ConvCase k = convCase(qtype::U8, dst, act::Relu, true);
@@ -418,13 +448,23 @@ TEST(QuantConv, TwoRunsAgree) {
   EXPECT_EQ(compare(c.got(), c.reference(), k.dstType), 0);
 }
 
-TEST(QuantConv, ResidualNeedsAnF32Destination) {
+TEST(QuantConv, FloatResidualNeedsAnF32Destination) {
   ConvCase k = convCase(qtype::U8, qtype::S8, act::None, true);
   k.residual = true;
   Conv c(k);
   c.run();
   std::string err = takeError();
-  EXPECT_NE(err.find("residual"), std::string::npos) << err;
+  EXPECT_NE(err.find("an f32 residual needs an f32 destination"), std::string::npos) << err;
+  EXPECT_TRUE(std::all_of(c.q.begin(), c.q.end(), [](int8_t v) { return v == 0; }));
+}
+
+TEST(QuantConv, Int8ResidualNeedsAPositiveScale) {
+  ConvCase k = convCase(qtype::U8, qtype::S8, act::None, true);
+  k.residual = true, k.resType = qtype::S8, k.resScale = 0.f;
+  Conv c(k);
+  c.run();
+  std::string err = takeError();
+  EXPECT_NE(err.find("positive finite ResScale"), std::string::npos) << err;
   EXPECT_TRUE(std::all_of(c.q.begin(), c.q.end(), [](int8_t v) { return v == 0; }));
 }
 
@@ -641,6 +681,13 @@ TEST_F(Emulated, GroupedStridedAndResidual) {
   cl.run();
   ASSERT_EQ(takeError(), "");
   EXPECT_EQ(compare(cl.got(), cl.reference(), r.dstType), 0);
+  for (int64_t dst : {qtype::F32, qtype::U8}) {
+    r.resType = qtype::S8, r.dstType = dst;
+    Conv ci(r);
+    ci.run();
+    ASSERT_EQ(takeError(), "");
+    EXPECT_EQ(compare(ci.got(), ci.reference(), r.dstType), 0);
+  }
 }
 
 TEST_F(Emulated, MatmulMatchesTheLoopsOnFullRangeWeights) {

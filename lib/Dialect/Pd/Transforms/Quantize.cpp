@@ -45,6 +45,8 @@ struct ActivationQuant {
   /// int8 down to -128, as Paddle's round_type 0 quantizers clamp (else
   /// [-127, 127], the range of the abs-max quantizers that clip first).
   bool fullRange = false;
+  /// A pair calibration inserted (not the program's own quantizer).
+  bool calibrated = false;
 };
 
 /// The single value of a one-element constant, if any.
@@ -116,7 +118,8 @@ FailureOr<ActivationQuant> activationQuant(Value v, std::string &why, bool &unre
       why = "its input's pd.dequantize is not the inverse of a pd.quantize with zero point 0";
       return failure();
     }
-    return ActivationQuant{q.getX(), q.getScale().convertToDouble(), q.getDtype() == "uint8"};
+    return ActivationQuant{q.getX(), q.getScale().convertToDouble(), q.getDtype() == "uint8", false,
+                           dq->hasAttr("pd.calibrated")};
   }
   if (auto dq = dyn_cast_or_null<DequantizeLinearOp>(def)) {
     auto q = dq.getX().getDefiningOp<QuantizeLinearOp>();
@@ -185,13 +188,18 @@ Value int8Constant(OpBuilder &b, Operation *before, Value like, StringRef suffix
       ArrayRef<char>(reinterpret_cast<const char *>(w.data.data()), w.data.size()));
 }
 
+/// The int8 input of a quantized op; a calibrated one is marked so (step 2
+/// may also quantize a residual with it).
 Value quantizeInput(OpBuilder &b, Location loc, const ActivationQuant &a) {
   auto t = cast<RankedTensorType>(a.input.getType());
   Type element = a.isUnsigned ? Type(b.getIntegerType(8, /*isSigned=*/false)) : b.getI8Type();
-  return QuantizeOp::create(b, loc, RankedTensorType::get(t.getShape(), element), a.input,
-                            b.getF32FloatAttr(static_cast<float>(a.step)), b.getI32IntegerAttr(0),
-                            b.getStringAttr(a.isUnsigned ? "uint8" : "int8"),
-                            a.fullRange && !a.isUnsigned ? b.getUnitAttr() : UnitAttr());
+  auto q = QuantizeOp::create(b, loc, RankedTensorType::get(t.getShape(), element), a.input,
+                              b.getF32FloatAttr(static_cast<float>(a.step)), b.getI32IntegerAttr(0),
+                              b.getStringAttr(a.isUnsigned ? "uint8" : "int8"),
+                              a.fullRange && !a.isUnsigned ? b.getUnitAttr() : UnitAttr());
+  if (a.calibrated)
+    q->setAttr("pd.calibrated", b.getUnitAttr());
+  return q;
 }
 
 /// What the new int8 op keeps of the op it replaces: its layer number
@@ -370,7 +378,7 @@ struct PdQuantizePass : impl::PdQuantizePassBase<PdQuantizePass> {
           c.getDilationsAttr(), b.getStringAttr("NCHW"), b.getStringAttr(act),
           b.getF32FloatAttr(alpha), b.getF32FloatAttr(beta),
           b.getF32FloatAttr(static_cast<float>(a->step)), b.getDenseF32ArrayAttr(q.scales),
-          b.getF32FloatAttr(1.f), b.getStringAttr("float32"));
+          b.getF32FloatAttr(1.f), b.getStringAttr("float32"), b.getF32FloatAttr(1.f));
       carryOver(op, qc);
       op->getResult(0).replaceAllUsesWith(qc.getResult());
       op->erase();
@@ -477,6 +485,28 @@ struct PdQuantizePass : impl::PdQuantizePassBase<PdQuantizePass> {
     return true;
   }
 
+  /// Step 2, first: `c`'s float residual, when calibration quantizes the
+  /// same tensor for an int8 op before `c`, is read as that int8 tensor
+  /// (`residual_scale` its scale), so the tensors between ResNet's blocks
+  /// can be int8 (the requantization below then makes their producers
+  /// write them). The residual is rounded to the tensor's int8 grid, as
+  /// oneDNN's int8 ResNets do; calibration's accuracy check runs the
+  /// result. A program's own quantizers are left as the program says.
+  void int8Residual(QuantizedConv2dOp c) {
+    Value r = c.getResidualData();
+    if (!r || !cast<RankedTensorType>(r.getType()).getElementType().isF32())
+      return;
+    for (Operation *user : r.getUsers()) {
+      auto q = dyn_cast<QuantizeOp>(user);
+      if (!q || !q->hasAttr("pd.calibrated") || q.getZeroPoint() != 0 ||
+          q->getBlock() != c->getBlock() || !q->isBeforeInBlock(c))
+        continue;
+      c.getResidualDataMutable().assign(q.getResult());
+      c.setResidualScaleAttr(q.getScaleAttr());
+      return;
+    }
+  }
+
   /// Step 2: `op`'s float result read only by equal pd.quantize ops.
   template <typename OpTy> void fuseRequantize(OpTy op) {
     Value r = op->getResult(0);
@@ -528,15 +558,21 @@ struct PdQuantizePass : impl::PdQuantizePassBase<PdQuantizePass> {
         if (isa<QuantizedConv2dOp, QuantizedFcOp>(op))
           quantized.push_back(op);
       });
+      for (Operation *op : quantized)
+        if (auto c = dyn_cast<QuantizedConv2dOp>(op))
+          int8Residual(c);
       for (Operation *op : quantized) {
         if (auto c = dyn_cast<QuantizedConv2dOp>(op)) {
-          if (!c.getResidualData())
+          Value r = c.getResidualData();
+          if (!r || !cast<RankedTensorType>(r.getType()).getElementType().isF32())
             fuseRequantize(c);
         } else {
           fuseRequantize(cast<QuantizedFcOp>(op));
         }
       }
     }
+    // The mark was for int8Residual only.
+    module.walk([](QuantizeOp q) { q->removeAttr("pd.calibrated"); });
     eraseUnusedGlobals(module);
   }
 };

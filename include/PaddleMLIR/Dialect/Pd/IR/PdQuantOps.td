@@ -77,12 +77,14 @@ def Pd_QuantizedConv2dOp : Pd_Op<"quantized_conv2d", [AttrSizedOperandSegments]>
     An int8 convolution (plain, grouped or depthwise, NCHW). `Input` holds
     `input_scale * Input` (i8 or ui8, zero point 0), `Filter` (i8, a model
     constant, [O, I/groups, KH, KW]) holds `filter_scales[o] * Filter[o]`
-    per output channel. `Bias` and `ResidualData` are float32 real values;
-    the activation (`fuse_activation`, `fuse_alpha`, `fuse_beta` as on
-    `pd.fused_conv2d`) acts on real values. With `out_dtype = "float32"`
-    the result is the real value; with `int8` / `uint8` it is requantized
-    by `output_scale` (and a residual is not allowed). Convolution
-    attributes are those of `pd.conv2d`.
+    per output channel. `Bias` is float32 real values; `ResidualData`
+    (added before the activation) is float32 real values, or int8 / uint8
+    holding `residual_scale * ResidualData` (the tensors between ResNet's
+    blocks). The activation (`fuse_activation`, `fuse_alpha`, `fuse_beta`
+    as on `pd.fused_conv2d`) acts on real values. With `out_dtype =
+    "float32"` the result is the real value; with `int8` / `uint8` it is
+    requantized by `output_scale` (a float32 residual then is not
+    allowed). Convolution attributes are those of `pd.conv2d`.
 
     Example:
 
@@ -96,7 +98,7 @@ def Pd_QuantizedConv2dOp : Pd_Op<"quantized_conv2d", [AttrSizedOperandSegments]>
     Pd_Int8Tensor:$Input,
     RankedTensorOf<[I8]>:$Filter,
     Optional<RankedTensorOf<[F32]>>:$Bias,
-    Optional<RankedTensorOf<[F32]>>:$ResidualData,
+    Optional<RankedTensorOf<[F32, I8, UI8]>>:$ResidualData,
     DefaultValuedAttr<ConfinedAttr<DenseI32ArrayAttr, [Pd_I32ArrayMin<1>, Pd_I32ArraySizeIn<[2]>]>, "{1, 1}">:$strides,
     DefaultValuedAttr<ConfinedAttr<DenseI32ArrayAttr, [Pd_I32ArrayMin<0>, Pd_I32ArraySizeIn<[2, 4]>]>, "{0, 0}">:$paddings,
     DefaultValuedStrAttr<ConfinedAttr<StrAttr, [Pd_StrIn<["EXPLICIT", "SAME", "VALID"]>]>, "EXPLICIT">:$padding_algorithm,
@@ -109,7 +111,8 @@ def Pd_QuantizedConv2dOp : Pd_Op<"quantized_conv2d", [AttrSizedOperandSegments]>
     ConfinedAttr<F32Attr, [Pd_F32Min<"1e-30">]>:$input_scale,
     DenseF32ArrayAttr:$filter_scales,
     DefaultValuedAttr<F32Attr, "1.0">:$output_scale,
-    DefaultValuedStrAttr<ConfinedAttr<StrAttr, [Pd_QuantOutDtype]>, "float32">:$out_dtype
+    DefaultValuedStrAttr<ConfinedAttr<StrAttr, [Pd_QuantOutDtype]>, "float32">:$out_dtype,
+    DefaultValuedAttr<F32Attr, "1.0">:$residual_scale
   );
   let results = (outs RankedTensorOf<[F32, I8, UI8]>:$Output);
   let assemblyFormat = [{

@@ -127,8 +127,15 @@ LogicalResult QuantizedConv2dOp::inferResultTypes(SmallVectorImpl<Type> &types, 
       failed(channelScales(c, getFilterScales(), "filter_scales", cout)) ||
       failed(outputScale(c, getOutDtype(), getOutputScale().convertToFloat())))
     return failure();
-  if (getResidualData() && getOutDtype() != "float32")
-    return c.fail("a residual needs out_dtype float32, got " + getOutDtype());
+  if (Value r = getResidualData()) {
+    bool int8Residual = !rt(r).getElementType().isF32();
+    if (!int8Residual && getOutDtype() != "float32")
+      return c.fail("a float32 residual needs out_dtype float32, got " + getOutDtype());
+    float rs = getResidualScale().convertToFloat();
+    if (int8Residual && !(rs > 0.f && std::isfinite(rs)))
+      return c.fail("an int8 residual needs a positive finite residual_scale, got " +
+                    std::to_string(rs));
+  }
   if (failed(residualShape(c, getResidualData(), types.front())))
     return failure();
   types.front() = tensor(rt(types.front()).getShape(), quantOutType(getContext(), getOutDtype()));
