@@ -247,13 +247,18 @@ def test_pool_kernel_refuses_unsupported():
 func.func @main(%x: tensor<1x8x4x4xf32>) -> tensor<1x8x2x2xf32> {
   %e = tensor.empty() : tensor<1x8x2x2xf32>
   %y = pd.kernel_call "pdk_pool2d"(%x) init(%e) {slots = array<i64: 0>,
-      ints = array<i64: 1, 2, 2, 2, 2, 0, 0, 0, 0, 0, 0>, floats = array<f32>}
+      ints = array<i64: 1, 2, 2, 2, 2, 0, 0, 0, 0, 0, 0, 0>, floats = array<f32>}
       : (tensor<1x8x4x4xf32>, tensor<1x8x2x2xf32>) -> tensor<1x8x2x2xf32>
   return %y : tensor<1x8x2x2xf32>
 }
 """
     m = paddle_mlir.compile(text)
     with pytest.raises(RuntimeError, match="pooling: unsupported parameters"):
+        m(np.ones((1, 8, 4, 4), np.float32))
+    # So does a data type other than f32, s8 and u8 (qtype codes 0-2).
+    m = paddle_mlir.compile(text.replace("0, 0, 0, 0, 0, 0, 0>", "0, 0, 0, 0, 0, 0, 7>")
+                            .replace("array<i64: 1, 2, 2", "array<i64: 0, 2, 2"))
+    with pytest.raises(RuntimeError, match="max pooling of f32, s8 or u8"):
         m(np.ones((1, 8, 4, 4), np.float32))
     # The same call with kind 0 is max pooling.
     m = paddle_mlir.compile(text.replace("array<i64: 1, 2, 2", "array<i64: 0, 2, 2"))

@@ -419,18 +419,18 @@ def test_mobilenet_v1_natural_images(tmp_path):
 
 
 def test_residual_block_runs_int8_between_blocks(tmp_path):
-    """A ResNet block under calibration: conv0 + relu (r), conv1 + relu,
-    conv2 + r + relu, then the classifier (fp32 by default). r is quantized
-    for conv1; conv2 reads that uint8 tensor as its residual (with r's
-    scale), so conv0 writes r as uint8 and nothing between the convolutions
-    is float. The output is checked against a NumPy simulation of exactly
-    that int8 arithmetic, with the thresholds the report gives, on the
-    digits test images."""
+    """A ResNet stem and block under calibration: conv0 + relu, 2x2 max
+    pooling (r), conv1 + relu, conv2 + r + relu, then the classifier (fp32
+    by default). r is quantized for conv1; conv2 reads that uint8 tensor as
+    its residual (with r's scale), the pooling then pools uint8, so conv0
+    writes uint8 and nothing between the convolutions is float. The output
+    is checked against a NumPy simulation of exactly that int8 arithmetic,
+    with the thresholds the report gives, on the digits test images."""
     rng = np.random.RandomState(5)
     w = [(rng.standard_normal(s) * 0.4).astype(np.float32)
          for s in [(8, 1, 3, 3), (8, 8, 3, 3), (8, 8, 1, 1)]]
     bias = [rng.uniform(-0.1, 0.1, 8).astype(np.float32) for _ in range(3)]
-    wfc = (rng.standard_normal((512, 10)) * 0.1).astype(np.float32)
+    wfc = (rng.standard_normal((128, 10)) * 0.2).astype(np.float32)
     bfc = rng.uniform(-0.1, 0.1, 10).astype(np.float32)
     b = ProgramBuilder()
 
@@ -439,7 +439,7 @@ def test_residual_block_runs_int8_between_blocks(tmp_path):
         return b.elementwise("elementwise_add", y, b.param("b%d" % i, bias[i]), axis=1)
 
     x = b.feed("x", [-1, 1, 8, 8])
-    r = b.relu(conv_bias(x, 0, 1))
+    r = b.pool2d(b.relu(conv_bias(x, 0, 1)), "max", 2, stride=2)
     a = b.relu(conv_bias(r, 1, 1))
     c = b.relu(b.elementwise("elementwise_add", conv_bias(a, 2, 0), r))
     b.fetch(b.linear(b.flatten(c, 1, 3), b.param("wfc", wfc), b.param("bfc", bfc)))
@@ -456,6 +456,7 @@ def test_residual_block_runs_int8_between_blocks(tmp_path):
     assert [l["dtype"] for l in layers[:3]] == ["uint8"] * 3, layers
     ops = manifest(out)["compute_ops"]["ops"]
     assert [o["output"]["dtype"] for o in ops[:3]] == ["uint8", "uint8", "float32"], ops
+    assert '"pd.pool2d -> pdk_pool2d": 1' in json.dumps(manifest(out)["kernels"]["calls"])
     assert ops[2]["residual"] == {"dtype": "uint8", "scale": pytest.approx(s[1])}, ops
 
     def q(v, scale):  # to uint8: round half to even, saturate
@@ -474,7 +475,8 @@ def test_residual_block_runs_int8_between_blocks(tmp_path):
     # digits pixels are multiples of 1/16, so 0.5 / (1 / 255) is a tie
     # which float32 and float64 break differently.
     xq = np.clip(np.rint(xte[:64] / np.float32(s[0])), 0, 255).astype(np.float64)
-    rq = q(np.maximum(qconv(xq, s[0], 0, 1), 0), s[1])
+    y0 = q(np.maximum(qconv(xq, s[0], 0, 1), 0), s[1])
+    rq = y0.reshape(len(xq), 8, 4, 2, 4, 2).max(axis=(3, 5))  # 2x2 max pooling
     aq = q(np.maximum(qconv(rq, s[1], 1, 1), 0), s[2])
     c = np.maximum(qconv(aq, s[2], 2, 0) + s[1] * rq, 0)
     sim = c.reshape(len(xq), -1) @ wfc + bfc

@@ -38,6 +38,18 @@ func.func @qconv_int8_residual(%x: tensor<1x3x4x4xui8>, %w: tensor<2x3x1x1xi8> {
 
 // -----
 
+// int8 max pooling (pd-quantize's, over quantized values) runs on the
+// kernel whatever precedes it, its data type field (last) uint8 (2).
+// CHECK-LABEL: func.func @int8_max_pool
+// CHECK: pd.kernel_call "pdk_pool2d"(%arg0)
+// CHECK-SAME: ints = array<i64: 0, 3, 3, 2, 2, 1, 1, 1, 1, 0, 0, 2>
+func.func @int8_max_pool(%x: tensor<?x8x9x9xui8>) -> tensor<?x8x5x5xui8> {
+  %y = pd.pool2d %x {ksize = array<i32: 3, 3>, strides = array<i32: 2, 2>, paddings = array<i32: 1, 1>} : (tensor<?x8x9x9xui8>) -> tensor<?x8x5x5xui8>
+  return %y : tensor<?x8x5x5xui8>
+}
+
+// -----
+
 // A dynamic image size: the result's height and width are computed from the
 // input's, (in + pads - kernel span) / stride + 1 (here (h + 1 - 3) / 2 + 1).
 // CHECK-LABEL: func.func @qconv_dynamic_image

@@ -184,7 +184,7 @@ OPS = [
         A("data_layout", "str", "NCHW", choices=DATA_FORMAT)],
        "custom", "group normalization over channel groups",
        "%y = pd.group_norm %x Scale(%g) Bias(%b) {groups = 4 : i32} : (tensor<?x16x8x8xf32>, tensor<16xf32>, tensor<16xf32>) -> tensor<?x16x8x8xf32>"),
-    Op("pool2d", ["X:float"], ["Out:float"],
+    Op("pool2d", ["X:quant"], ["Out:quant"],
        [A("pooling_type", "str", "max", choices=("max", "avg")), A("ksize", "ints", None, elem_min=0, sizes=[2]),
         A("global_pooling", "bool", False), A("strides", "ints", [1, 1], elem_min=1, sizes=[2]),
         A("paddings", "ints", [0, 0], elem_min=0, sizes=[2, 4]), A("exclusive", "bool", True),

@@ -202,6 +202,8 @@ enum Int : int64_t {
   PadRight,  // likewise
   SrcLayout, // layout:: values
   DstLayout,
+  DataType, // qtype:: F32, S8 or U8 (source and destination; max pooling
+            // commutes with quantization)
   NumInts
 };
 enum Kind : int64_t { Max = 0 };

@@ -584,15 +584,17 @@ struct MaxPoolToKernel : OpConversionPattern<Pool2dOp> {
     Value x = a.getX();
     auto type = cast<RankedTensorType>(op.getType());
     auto in = dyn_cast<RankedTensorType>(x.getType());
+    // int8 pooling (pd-quantize's, over quantized values) runs only here.
+    bool int8 = in && in.getElementType().isInteger(8);
     auto producer = x.getDefiningOp<KernelCallOp>();
-    if (!producer ||
-        (producer.getCallee() != "pdk_conv2d" && producer.getCallee() != "pdk_pool2d" &&
-         producer.getCallee() != "pdk_qconv2d"))
+    if (!int8 && (!producer ||
+                  (producer.getCallee() != "pdk_conv2d" && producer.getCallee() != "pdk_pool2d" &&
+                   producer.getCallee() != "pdk_qconv2d")))
       return r.notifyMatchFailure(op, "not right after a convolution or pooling kernel");
     if (op.getPoolingType() != "max" || op.getGlobalPooling() || op.getAdaptive() ||
-        op.getDataFormat() == "NHWC" || !isF32(x) || !in || in.getRank() != 4 ||
-        !type.getElementType().isF32())
-      return r.notifyMatchFailure(op, "not an fp32 NCHW max pooling with a fixed window");
+        op.getDataFormat() == "NHWC" || !(int8 || isF32(x)) || !in || in.getRank() != 4 ||
+        type.getElementType() != in.getElementType())
+      return r.notifyMatchFailure(op, "not an fp32 or int8 NCHW max pooling with a fixed window");
     // The padding ceil_mode adds below depends on the image size; over a
     // dynamic one the generated pooling computes it.
     for (int64_t i = 1; i < 4; ++i)
@@ -626,6 +628,7 @@ struct MaxPoolToKernel : OpConversionPattern<Pool2dOp> {
     ints[pool::PadRight] = p[3] + extraW;
     // pd-kernel-layouts may change these.
     ints[pool::SrcLayout] = ints[pool::DstLayout] = pdk::layout::NCHW;
+    ints[pool::DataType] = int8 ? qtypeOf(in) : pdk::qtype::F32;
     replaceWithCall(r, op, "pdk_pool2d", ops.inputs, ops.slots, ints, {}, dyn);
     return success();
   }

@@ -956,6 +956,9 @@ struct Pool2dLowering : OpConversionPattern<Pool2dOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult matchAndRewrite(Pool2dOp op, OpAdaptor a,
                                 ConversionPatternRewriter &r) const override {
+    if (!isa<FloatType>(cast<RankedTensorType>(op.getType()).getElementType()))
+      return r.notifyMatchFailure(op, "int8 pooling runs on the oneDNN kernel only (max pooling "
+                                      "with static channels and image size)");
     Location loc = op.getLoc();
     // NHWC: pooled on an NCHW view of the input, the result transposed back.
     auto type = cast<RankedTensorType>(op.getType());

@@ -53,8 +53,11 @@ PDK_EXPORT void pdk_pool2d(const int64_t *ptrs, const int64_t *ints, const float
   size_t nInts = static_cast<size_t>(dims.p - ints);
   if (!kernelError.empty())
     return;
-  if (ints[pool::Kind] != pool::Max || xd[-1] != 4 || od[-1] != 4) {
-    kernelError = "oneDNN kernel: pooling: unsupported parameters (it takes 4-D max pooling)";
+  int64_t type = ints[pool::DataType];
+  if (ints[pool::Kind] != pool::Max || xd[-1] != 4 || od[-1] != 4 ||
+      (type != qtype::F32 && type != qtype::S8 && type != qtype::U8)) {
+    kernelError = "oneDNN kernel: pooling: unsupported parameters (it takes 4-D max pooling of "
+                  "f32, s8 or u8)";
     return;
   }
   if (xd[0] == 0)
@@ -63,8 +66,10 @@ PDK_EXPORT void pdk_pool2d(const int64_t *ptrs, const int64_t *ints, const float
       create(makeKey(PoolKey, ints, nInts, nullptr, pool::NumFloats, nullptr), "pooling", nullptr,
              [&](Entry &e) {
                memory::dims src = {xd[0], xd[1], xd[2], xd[3]}, dst = {od[0], od[1], od[2], od[3]};
-               e.srcUser = memory::desc(src, dt::f32, convLayout(ints[pool::SrcLayout]));
-               e.dstUser = memory::desc(dst, dt::f32, convLayout(ints[pool::DstLayout]));
+               int64_t type = ints[pool::DataType];
+               dt data = type == qtype::S8 ? dt::s8 : type == qtype::U8 ? dt::u8 : dt::f32;
+               e.srcUser = memory::desc(src, data, convLayout(ints[pool::SrcLayout]));
+               e.dstUser = memory::desc(dst, data, convLayout(ints[pool::DstLayout]));
                dnnl::pooling_forward::desc pd(dnnl::prop_kind::forward_inference,
                                               algorithm::pooling_max, e.srcUser, e.dstUser,
                                               {ints[pool::StrideH], ints[pool::StrideW]},

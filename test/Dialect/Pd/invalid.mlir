@@ -325,6 +325,15 @@ func.func @negative_35(%x: tensor<2x8xf32>, %y: tensor<1x8xf32>, %g: tensor<8xf3
 
 // -----
 
+// Tests that pool2d takes float or 8-bit integer tensors only.
+func.func @negative_pool2d_i32(%x: tensor<1x3x8x8xi32>) {
+  // expected-error @+1 {{operand #0 must be ranked tensor of}}
+  %0 = pd.pool2d %x {ksize = array<i32: 2, 2>} : (tensor<1x3x8x8xi32>) -> tensor<1x3x7x7xi32>
+  return
+}
+
+// -----
+
 // Tests that pool2d needs 4-D input.
 func.func @negative_36(%x: tensor<3x8x8xf32>) {
   // expected-error @+1 {{X must have rank 4, got 3}}

@@ -118,6 +118,15 @@ func.func @pool2d(%x: tensor<?x64x56x56xf32>) -> (tensor<?x64x28x28xf32>) {
   return %y : tensor<?x64x28x28xf32>
 }
 
+// Tests that pd.pool2d takes int8 tensors (pd-quantize's max pooling over
+// quantized values).
+// CHECK-LABEL: func.func @pool2d_uint8
+// CHECK: pd.pool2d %arg0 {ksize = array<i32: 3, 3>, strides = array<i32: 2, 2>} : (tensor<1x64x9x9xui8>) -> tensor<1x64x4x4xui8>
+func.func @pool2d_uint8(%x: tensor<1x64x9x9xui8>) -> tensor<1x64x4x4xui8> {
+  %y = pd.pool2d %x {ksize = array<i32: 3, 3>, strides = array<i32: 2, 2>} : (tensor<1x64x9x9xui8>) -> tensor<1x64x4x4xui8>
+  return %y : tensor<1x64x4x4xui8>
+}
+
 // Tests that pd.affine_channel round-trips.
 // CHECK-LABEL: func.func @affine_channel
 // CHECK: %[[R:.*]] = pd.affine_channel %arg0, %arg1, %arg2 : (tensor<?x32x8x8xf32>, tensor<32xf32>, tensor<32xf32>) -> tensor<?x32x8x8xf32>

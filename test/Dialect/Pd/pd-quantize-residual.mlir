@@ -30,3 +30,4 @@ module {
     return %d : tensor<1x2x4x4xf32>
   }
 }
+

@@ -507,26 +507,68 @@ struct PdQuantizePass : impl::PdQuantizePassBase<PdQuantizePass> {
     }
   }
 
+  /// The pd.quantize ops reading `v`, when every reader is one and they
+  /// agree (scale, dtype, range; zero point 0), else none.
+  static SmallVector<QuantizeOp> equalQuantizers(Value v) {
+    SmallVector<QuantizeOp> qs;
+    for (Operation *user : v.getUsers()) {
+      auto q = dyn_cast<QuantizeOp>(user);
+      if (!q || q.getZeroPoint() != 0 ||
+          (!qs.empty() && (q.getScale() != qs[0].getScale() || q.getDtype() != qs[0].getDtype() ||
+                           q.getFullRange() != qs[0].getFullRange())))
+        return {};
+      qs.push_back(q);
+    }
+    return qs;
+  }
+
+  /// Step 2, second: a max pooling whose result only equal quantizers read
+  /// pools the quantized tensor instead. Exact: rounding and saturation
+  /// are monotone, so quantize(max(a, b)) = max(quantize(a), quantize(b)),
+  /// and padding never wins a max. Its input's producer may then write
+  /// int8 (below). Only where the int8 pooling kernel runs: a fixed NCHW
+  /// window over static channels and image size.
+  void int8MaxPool(OpBuilder &b, Pool2dOp p) {
+    auto in = cast<RankedTensorType>(p.getX().getType());
+    auto out = cast<RankedTensorType>(p.getType());
+    if (p.getPoolingType() != "max" || p.getGlobalPooling() || p.getAdaptive() ||
+        p.getDataFormat() == "NHWC" || !in.getElementType().isF32() || in.getRank() != 4)
+      return;
+    for (int64_t i = 1; i < 4; ++i)
+      if (in.isDynamicDim(i) || out.isDynamicDim(i))
+        return;
+    SmallVector<QuantizeOp> qs = equalQuantizers(p.getResult());
+    if (qs.empty())
+      return;
+    b.setInsertionPoint(p);
+    Type element = qs[0].getType().getElementType();
+    auto q = QuantizeOp::create(b, p.getLoc(), RankedTensorType::get(in.getShape(), element),
+                                p.getX(), qs[0].getScaleAttr(), qs[0].getZeroPointAttr(),
+                                qs[0].getDtypeAttr(), qs[0].getFullRangeAttr());
+    Operation *pooled = b.clone(*p);
+    pooled->setOperand(0, q.getResult());
+    pooled->getResult(0).setType(RankedTensorType::get(out.getShape(), element));
+    for (QuantizeOp old : qs) {
+      old.getResult().replaceAllUsesWith(pooled->getResult(0));
+      old.erase();
+    }
+    p.erase();
+  }
+
   /// Step 2: `op`'s float result read only by equal pd.quantize ops.
   template <typename OpTy> void fuseRequantize(OpTy op) {
     Value r = op->getResult(0);
-    if (op.getOutDtype() != "float32" || r.use_empty())
+    if (op.getOutDtype() != "float32")
       return;
-    QuantizeOp first;
-    for (Operation *user : r.getUsers()) {
-      auto q = dyn_cast<QuantizeOp>(user);
-      if (!q || q.getZeroPoint() != 0 ||
-          (first && (q.getScale() != first.getScale() || q.getDtype() != first.getDtype() ||
-                     q.getFullRange() != first.getFullRange())))
-        return;
-      first = first ? first : q;
-    }
-    op.setOutDtypeAttr(first.getDtypeAttr());
-    op.setOutputScaleAttr(first.getScaleAttr());
-    r.setType(first.getType());
-    for (Operation *user : llvm::make_early_inc_range(r.getUsers())) {
-      user->getResult(0).replaceAllUsesWith(r);
-      user->erase();
+    SmallVector<QuantizeOp> qs = equalQuantizers(r);
+    if (qs.empty())
+      return;
+    op.setOutDtypeAttr(qs[0].getDtypeAttr());
+    op.setOutputScaleAttr(qs[0].getScaleAttr());
+    r.setType(qs[0].getType());
+    for (QuantizeOp q : qs) {
+      q.getResult().replaceAllUsesWith(r);
+      q.erase();
     }
   }
 
@@ -561,6 +603,11 @@ struct PdQuantizePass : impl::PdQuantizePassBase<PdQuantizePass> {
       for (Operation *op : quantized)
         if (auto c = dyn_cast<QuantizedConv2dOp>(op))
           int8Residual(c);
+      // Last first, so a chain of poolings moves to int8 as a whole.
+      SmallVector<Pool2dOp> pools;
+      func.walk([&](Pool2dOp p) { pools.push_back(p); });
+      for (Pool2dOp p : llvm::reverse(pools))
+        int8MaxPool(b, p);
       for (Operation *op : quantized) {
         if (auto c = dyn_cast<QuantizedConv2dOp>(op)) {
           Value r = c.getResidualData();

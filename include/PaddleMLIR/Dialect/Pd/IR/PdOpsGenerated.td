@@ -295,7 +295,7 @@ def Pd_Pool2dOp : Pd_Op<"pool2d"> {
     ```
   }];
   let arguments = (ins
-    Pd_FloatTensor:$X,
+    Pd_QuantTensor:$X,
     DefaultValuedStrAttr<ConfinedAttr<StrAttr, [Pd_StrIn<["max", "avg"]>]>, "max">:$pooling_type,
     ConfinedAttr<DenseI32ArrayAttr, [Pd_I32ArrayMin<0>, Pd_I32ArraySizeIn<[2]>]>:$ksize,
     DefaultValuedAttr<BoolAttr, "false">:$global_pooling,
@@ -307,7 +307,7 @@ def Pd_Pool2dOp : Pd_Op<"pool2d"> {
     DefaultValuedStrAttr<ConfinedAttr<StrAttr, [Pd_StrIn<["NCHW", "NHWC", "AnyLayout"]>]>, "NCHW">:$data_format,
     DefaultValuedStrAttr<ConfinedAttr<StrAttr, [Pd_StrIn<["EXPLICIT", "SAME", "VALID"]>]>, "EXPLICIT">:$padding_algorithm
   );
-  let results = (outs Pd_FloatTensor:$Out);
+  let results = (outs Pd_QuantTensor:$Out);
   let assemblyFormat = "$X attr-dict `:` functional-type(operands, results)";
 }
 
