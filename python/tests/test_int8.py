@@ -283,6 +283,60 @@ def test_residual_block_between_int8_kernels(tmp_path, feed):
         assert err.mean() < 0.1 * step.mean(), (shape, err.mean())
 
 
+def test_qat_residual_add_of_int8_tensors(tmp_path):
+    # A QAT ResNet block as Paddle's quantization pass writes it: fake
+    # quantizers on both inputs of the residual add (the block input's
+    # quantizer shared with the conv that reads it). The quantizers become
+    # int8 tensors the convs write (the block's last conv and the one before
+    # the block), the add reads two int8 tensors and, with the relu and the
+    # next conv's quantizer, writes int8; everything between the int8
+    # kernels stays channels last (a map of two channels-last tensors is).
+    # Checked against the simulation at two batch sizes.
+    rng = np.random.RandomState(11)
+    w = [(rng.standard_normal(s) * 0.3).astype(np.float32)
+         for s in [(8, 3, 3, 3), (8, 8, 3, 3), (8, 8, 1, 1), (4, 8, 1, 1)]]
+    bias = [rng.uniform(-0.2, 0.2, 8).astype(np.float32) for _ in range(3)]
+    t = [2.5, 2.0, 1.5, 1.8, 3.0]  # x, r, a, y (the add's conv input), the add's output
+
+    def forward(x, q):
+        def cb(v, i, pad=0):
+            return conv(v, qdq_channels(w[i], 0), pad=pad) + bias[i].reshape(1, 8, 1, 1)
+        r = np.maximum(cb(q(x, 0), 0, pad=1), 0)
+        a = np.maximum(cb(q(r, 1), 1, pad=1), 0)
+        y = cb(q(a, 2), 2)
+        z = np.maximum(q(y, 3) + q(r, 1), 0)
+        return conv(q(z, 4), qdq_channels(w[3], 0))
+
+    b = ProgramBuilder()
+
+    def conv_bias(v, i, pad=0):
+        y = b.conv2d(v, weight_quant(b, b.param("w%d" % i, w[i]), 0), padding=pad)
+        return b.elementwise("elementwise_add", y, b.param("b%d" % i, bias[i]), axis=1)
+
+    x = b.feed("x", [-1, 3, 10, 10])
+    r = b.relu(conv_bias(fake_quant(b, x, t[0], "s0"), 0, pad=1))
+    rq = fake_quant(b, r, t[1], "s1")
+    a = b.relu(conv_bias(rq, 1, pad=1))
+    y = conv_bias(fake_quant(b, a, t[2], "s2"), 2)
+    z = b.relu(b.elementwise("elementwise_add", fake_quant(b, y, t[3], "s3"), rq))
+    b.fetch(b.conv2d(fake_quant(b, z, t[4], "s4"), weight_quant(b, b.param("w3", w[3]), 0)))
+    path = str(tmp_path / "qat_block")
+    b.save(path)
+    int8 = paddle_mlir.compile(path, precision="int8")
+    ops = manifest(int8)["compute_ops"]["ops"]
+    assert [r_["precision"] for r_ in ops] == ["int8"] * 4, ops
+    assert [r_["output"]["dtype"] for r_ in ops] == ["int8", "int8", "int8", "float32"], ops
+    fp32 = paddle_mlir.compile(path)
+    step = t[4] / 127 * np.abs(qdq_channels(w[3], 0)).sum(axis=(1, 2, 3)).reshape(1, 4, 1, 1)
+    for n in (1, 3):
+        xs = rng.standard_normal((n, 3, 10, 10)).astype(np.float32)
+        sim = forward(xs.astype(np.float64), lambda v, i: qdq(v, t[i]))
+        np.testing.assert_allclose(fp32(xs)[0], sim, rtol=1e-4, atol=1e-4)
+        err = np.abs(int8(xs)[0] - sim)
+        assert (err <= step + 1e-5).all(), (n, err.max())
+        assert err.mean() < 0.1 * step.mean(), (n, err.mean())
+
+
 def test_qat_program_with_dynamic_image_size_and_matmul_v1(tmp_path):
     # The same CNN with the image's height and width left dynamic (OCR
     # recognizers take any width) and the classifier a Paddle 1.x matmul:

@@ -33,7 +33,7 @@ func.func @block(%x: tensor<1x3x8x8xi8>, %w0: tensor<16x3x1x1xi8>, %w1: tensor<1
 
 // -----
 
-// A map that reads another tensor too (here an add of a plain argument) or
+// A map that reads a tensor not channels last (here an add of a plain argument) or
 // permutes its indices depends on the order of the elements: the int8
 // convolution's results before them stay plain.
 // CHECK-LABEL: func.func @order_dependent
@@ -58,4 +58,30 @@ func.func @order_dependent(%x: tensor<1x16x4x4xi8>, %w: tensor<16x16x1x1xi8>, %s
     linalg.yield %i : f32
   } -> tensor<1x16x4x4xf32>
   return %sum, %t : tensor<1x16x4x4xf32>, tensor<1x16x4x4xf32>
+}
+
+// -----
+
+// A QAT residual add: a map of two int8 conv results (both channels last)
+// passes the layout on, to the conv that reads its result.
+// CHECK-LABEL: func.func @two_sources
+// CHECK: pd.kernel_call "pdk_qconv2d"{{.*}}ints = array<i64: 1, 1, 0, 0, 0, 0, 1, 1, 1, 0, 1, 1, 0, 0, -1>
+// CHECK: pd.kernel_call "pdk_qconv2d"{{.*}}ints = array<i64: 1, 1, 0, 0, 0, 0, 1, 1, 1, 0, 1, 1, 0, 0, -1>
+// CHECK: linalg.generic
+// CHECK: pd.kernel_call "pdk_qconv2d"{{.*}}ints = array<i64: 1, 1, 0, 0, 0, 0, 1, 1, 1, 0, 1, 0, -1, 0, 0>
+#id = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+func.func @two_sources(%x: tensor<1x16x4x4xi8>, %w: tensor<16x16x1x1xi8>, %s: tensor<16xf32>) -> tensor<1x16x4x4xf32> {
+  %e0 = tensor.empty() : tensor<1x16x4x4xi8>
+  %a = pd.kernel_call "pdk_qconv2d"(%x, %w, %s) init(%e0) {slots = array<i64: 0, 1, -1, -1, 2>, ints = array<i64: 1, 1, 0, 0, 0, 0, 1, 1, 1, 0, 1, 1, 0, 0, 0>, floats = array<f32: 0.0, 0.0, 0.1, 0.1>} : (tensor<1x16x4x4xi8>, tensor<16x16x1x1xi8>, tensor<16xf32>, tensor<1x16x4x4xi8>) -> tensor<1x16x4x4xi8>
+  %e1 = tensor.empty() : tensor<1x16x4x4xi8>
+  %b = pd.kernel_call "pdk_qconv2d"(%x, %w, %s) init(%e1) {slots = array<i64: 0, 1, -1, -1, 2>, ints = array<i64: 1, 1, 0, 0, 0, 0, 1, 1, 1, 0, 1, 1, 0, 0, 0>, floats = array<f32: 0.0, 0.0, 0.1, 0.1>} : (tensor<1x16x4x4xi8>, tensor<16x16x1x1xi8>, tensor<16xf32>, tensor<1x16x4x4xi8>) -> tensor<1x16x4x4xi8>
+  %e2 = tensor.empty() : tensor<1x16x4x4xi8>
+  %sum = linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%a, %b : tensor<1x16x4x4xi8>, tensor<1x16x4x4xi8>) outs(%e2 : tensor<1x16x4x4xi8>) {
+  ^bb0(%i: i8, %j: i8, %o: i8):
+    %v = arith.addi %i, %j : i8
+    linalg.yield %v : i8
+  } -> tensor<1x16x4x4xi8>
+  %e3 = tensor.empty() : tensor<1x16x4x4xf32>
+  %c = pd.kernel_call "pdk_qconv2d"(%sum, %w, %s) init(%e3) {slots = array<i64: 0, 1, -1, -1, 2>, ints = array<i64: 1, 1, 0, 0, 0, 0, 1, 1, 1, 0, 1, 0, 0, 0, 0>, floats = array<f32: 0.0, 0.0, 0.1, 1.0>} : (tensor<1x16x4x4xi8>, tensor<16x16x1x1xi8>, tensor<16xf32>, tensor<1x16x4x4xf32>) -> tensor<1x16x4x4xf32>
+  return %c : tensor<1x16x4x4xf32>
 }

@@ -746,40 +746,82 @@ int64_t qconvSlotOf(OpOperand &use) {
   return -1;
 }
 
-/// A linalg.generic mapping one tensor to another of the same shape element
-/// by element (identity maps, parallel loops, an output it does not read):
-/// a quantize, a dequantize, an activation. It computes the same whatever
-/// order the elements have in memory, so a layout passes through it.
+/// A linalg.generic computing each element from the same element of its
+/// inputs (identity maps over operands of one shape, parallel loops, an
+/// output it does not read): a quantize, a dequantize, an activation, an
+/// add of two such tensors. It computes the same whatever order the
+/// elements have in memory, so a layout passes through it when every input
+/// has that layout.
 bool isLayoutTransparent(Operation *op) {
   auto g = dyn_cast<linalg::GenericOp>(op);
-  if (!g || g.getNumDpsInputs() != 1 || g.getNumDpsInits() != 1 || g->getNumResults() != 1 ||
+  if (!g || g.getNumDpsInputs() < 1 || g.getNumDpsInits() != 1 || g->getNumResults() != 1 ||
       g.getNumReductionLoops() != 0 || g.payloadUsesValueFromOperand(g.getDpsInitOperand(0)))
     return false;
-  auto in = dyn_cast<RankedTensorType>(g.getDpsInputOperand(0)->get().getType());
   auto out = dyn_cast<RankedTensorType>(g->getResult(0).getType());
-  return in && out && in.getShape() == out.getShape() &&
-         llvm::all_of(g.getIndexingMapsArray(), [](AffineMap m) { return m.isIdentity(); });
+  if (!out)
+    return false;
+  for (OpOperand *in : g.getDpsInputOperands()) {
+    auto t = dyn_cast<RankedTensorType>(in->get().getType());
+    if (!t || t.getShape() != out.getShape())
+      return false;
+  }
+  return llvm::all_of(g.getIndexingMapsArray(), [](AffineMap m) { return m.isIdentity(); });
 }
 
-/// Whether `use` may read an int8 convolution's channels-last result: an
-/// int8 conv's input or residual, a `tensor.dim`, or a pooling call or an
-/// elementwise map (isLayoutTransparent) whose result only such uses read.
-bool readsChannelsLast(OpOperand &use) {
-  Operation *user = use.getOwner();
-  if (isa<tensor::DimOp>(user) || qconvSlotOf(use) >= 0)
-    return true;
-  if (isPoolCall(user) && use.getOperandNumber() == 0)
-    return llvm::all_of(cast<KernelCallOp>(user).getResult().getUses(), readsChannelsLast);
-  return isLayoutTransparent(user) && llvm::all_of(user->getResult(0).getUses(), readsChannelsLast);
+/// The tensors `op` (a pooling call or an elementwise map) computes its
+/// result from, element for element.
+SmallVector<Value> layoutSources(Operation *op) {
+  if (isPoolCall(op))
+    return {op->getOperand(0)};
+  SmallVector<Value> ins;
+  for (OpOperand *in : cast<linalg::GenericOp>(op).getDpsInputOperands())
+    ins.push_back(in->get());
+  return ins;
 }
 
 /// The ints of the int8 conv and pool calls whose activations go channels
-/// last: every int8 convolution wants NHWC from oneDNN 2.6 (its int8
-/// kernels on every ISA), so a result only int8 convolutions read (through
-/// poolings and elementwise maps such as the quantizer of the next block)
-/// stays NHWC, and the reorders around each call go.
+/// last: oneDNN 2.6's int8 convolutions want NHWC (on every ISA), so the
+/// tensors from int8 convolutions to int8 convolutions stay NHWC, through
+/// pooling calls and elementwise maps (the next block's quantizer; a QAT
+/// program's residual add of two int8 tensors), and the reorders around
+/// each call go. The largest such set: every candidate (an int8 conv's
+/// result, a pooling's or a map's) to begin with, then out goes any whose
+/// reader needs the plain layout (anything but an int8 conv, a `tensor.dim`,
+/// or a pooling or map whose result stays) or, for a pooling or a map,
+/// whose sources are not all channels last; until nothing changes.
 DenseMap<Operation *, SmallVector<int64_t>> channelsLastPlan(Operation *root) {
   namespace qconv = pdk::qconv;
+  llvm::SetVector<Value> last;
+  root->walk([&](Operation *op) {
+    if ((isQConvCall(op) || isPoolCall(op) || isLayoutTransparent(op)) &&
+        cast<RankedTensorType>(op->getResult(0).getType()).getRank() == 4)
+      last.insert(op->getResult(0));
+  });
+  auto stays = [&](Value v) {
+    Operation *def = v.getDefiningOp();
+    if (!isQConvCall(def))
+      for (Value in : layoutSources(def))
+        if (!last.contains(in))
+          return false;
+    for (OpOperand &use : v.getUses()) {
+      Operation *user = use.getOwner();
+      if (isa<tensor::DimOp>(user) || qconvSlotOf(use) >= 0)
+        continue;
+      bool passes = (isPoolCall(user) && use.getOperandNumber() == 0) ||
+                    (isLayoutTransparent(user) && cast<linalg::GenericOp>(user).isDpsInput(&use));
+      if (!passes || !last.contains(user->getResult(0)))
+        return false;
+    }
+    return true;
+  };
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (Value v : SmallVector<Value>(last.begin(), last.end()))
+      if (!stays(v)) {
+        last.remove(v);
+        changed = true;
+      }
+  }
   DenseMap<Operation *, SmallVector<int64_t>> plan;
   auto ints = [&](KernelCallOp call) -> SmallVector<int64_t> & {
     auto it = plan.find(call);
@@ -787,29 +829,17 @@ DenseMap<Operation *, SmallVector<int64_t>> channelsLastPlan(Operation *root) {
       it = plan.try_emplace(call, SmallVector<int64_t>(call.getInts())).first;
     return it->second;
   };
-  std::function<void(Value)> readChannelsLast = [&](Value v) {
-    for (OpOperand &use : v.getUses()) {
-      Operation *user = use.getOwner();
-      if (int64_t slot = qconvSlotOf(use); slot >= 0) {
-        ints(cast<KernelCallOp>(user))[slot == qconv::Input ? qconv::SrcLayout : qconv::ResLayout] =
-            NHWC;
-      } else if (isPoolCall(user)) {
-        auto call = cast<KernelCallOp>(user);
-        ints(call)[pool::SrcLayout] = ints(call)[pool::DstLayout] = NHWC;
-        readChannelsLast(call.getResult());
-      } else if (isLayoutTransparent(user)) {
-        readChannelsLast(user->getResult(0));
-      }
-    }
-  };
-  root->walk([&](KernelCallOp call) {
-    auto type = dyn_cast<RankedTensorType>(call.getResult() ? call.getResult().getType() : Type());
-    if (!isQConvCall(call) || !type || type.getRank() != 4 ||
-        !llvm::all_of(call.getResult().getUses(), readsChannelsLast))
-      return;
-    ints(call)[qconv::DstLayout] = NHWC;
-    readChannelsLast(call.getResult());
-  });
+  for (Value v : last) {
+    auto call = dyn_cast<KernelCallOp>(v.getDefiningOp());
+    if (call && isQConvCall(call))
+      ints(call)[qconv::DstLayout] = NHWC;
+    else if (call)
+      ints(call)[pool::SrcLayout] = ints(call)[pool::DstLayout] = NHWC;
+    for (OpOperand &use : v.getUses())
+      if (int64_t slot = qconvSlotOf(use); slot >= 0)
+        ints(cast<KernelCallOp>(
+            use.getOwner()))[slot == qconv::Input ? qconv::SrcLayout : qconv::ResLayout] = NHWC;
+  }
   return plan;
 }
 

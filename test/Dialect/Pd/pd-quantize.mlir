@@ -18,10 +18,13 @@
 // The int8 weights, row-major: 2 / (2/127) = 127, -1 -> -63.5 -> -64 (ties
 // to even), then 127 and 0.5 / (1/127) = 63.5 -> 64.
 // CHECK: w1.int8: "0x400000007FC07F40"
+// Excluded, the second conv stays float and reads the fake quantizer's
+// value as a pd.dequantize of the int8 tensor the first conv writes.
 // EXCL-LABEL: func.func @chain
-// EXCL: pd.quantized_conv2d
-// EXCL-SAME: -> tensor<1x2x2x1xf32>
-// EXCL: pd.conv2d {{.*}}pd.fp32_reason = "excluded by --quantize-exclude"
+// EXCL: %[[C:.*]] = pd.quantized_conv2d
+// EXCL-SAME: -> tensor<1x2x2x1xi8>
+// EXCL: %[[D:.*]] = pd.dequantize %[[C]] {scale = 0.0314960629 : f32}
+// EXCL: pd.conv2d %[[D]], {{.*}}pd.fp32_reason = "excluded by --quantize-exclude"
 // TYPES-LABEL: func.func @chain
 // TYPES: pd.fused_conv2d {{.*}}pd.fp32_reason = "excluded by --quantize-exclude"
 // TYPES: pd.quantized_conv2d
@@ -48,11 +51,13 @@ module {
 
 // -----
 
-// Tests that the quantizer's float output still feeds the ops that stay
-// float (the add), and that a conv result also read by a float op stays
+// Tests that the ops that stay float (the add) read the quantizer's value,
+// now a pd.quantize -> pd.dequantize pair of its step (an int8 tensor the
+// op before could write), and that a result also read by a float op stays
 // float32.
 // CHECK-LABEL: func.func @shared
-// CHECK: %[[Q:.*]], %{{.*}} = pd.fake_quantize_dequantize_moving_average_abs_max %arg0
+// CHECK: %[[QQ:.*]] = pd.quantize %arg0 {scale = 0.0157480314 : f32}
+// CHECK: %[[Q:.*]] = pd.dequantize %[[QQ]] {scale = 0.0157480314 : f32}
 // CHECK: %[[C:.*]] = pd.quantized_fc
 // CHECK-SAME: -> tensor<4x3xf32>
 // CHECK: pd.elementwise_add %[[Q]], %[[Q]]

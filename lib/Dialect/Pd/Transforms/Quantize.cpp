@@ -507,6 +507,41 @@ struct PdQuantizePass : impl::PdQuantizePassBase<PdQuantizePass> {
     }
   }
 
+  /// Step 2, first: the program's per-tensor fake quantizers that float
+  /// ops still read (on a residual add's inputs, a pooling's, ...) become
+  /// pd.quantize -> pd.dequantize pairs of the same step. The quantized
+  /// tensor is then one the op before may write as int8 (the
+  /// requantization below: a QAT ResNet's last conv of a block writes
+  /// int8, the add reads two int8 tensors), and the float op reads its
+  /// real value as before (rounding half to even, as the int8 ops'
+  /// quantizers do; Paddle's abs-max quantizers round ties away from zero).
+  void splitFakeQuantizers(OpBuilder &b, func::FuncOp func) {
+    SmallVector<Operation *> fakes;
+    func.walk([&](Operation *op) {
+      if (isa<FakeQuantizeDequantizeMovingAverageAbsMaxOp, DequantizeLinearOp>(op))
+        fakes.push_back(op);
+    });
+    bool ignored = false;
+    for (Operation *f : fakes) {
+      Value v = f->getResult(0);
+      std::string why;
+      FailureOr<ActivationQuant> a = activationQuant(v, why, ignored);
+      if (v.use_empty() || failed(a) ||
+          !cast<RankedTensorType>(v.getType()).getElementType().isF32())
+        continue;
+      b.setInsertionPointAfter(f);
+      Value q = quantizeInput(b, f->getLoc(), *a);
+      auto dq = DequantizeOp::create(b, f->getLoc(), v.getType(), q,
+                                     b.getF32FloatAttr(static_cast<float>(a->step)),
+                                     b.getI32IntegerAttr(0));
+      v.replaceAllUsesWith(dq.getResult());
+    }
+    for (Block &block : func.getBody())
+      for (Operation &op : llvm::make_early_inc_range(llvm::reverse(block)))
+        if (isOpTriviallyDead(&op))
+          op.erase();
+  }
+
   /// The pd.quantize ops reading `v`, when every reader is one and they
   /// agree (scale, dtype, range; zero point 0), else none.
   static SmallVector<QuantizeOp> equalQuantizers(Value v) {
@@ -595,6 +630,7 @@ struct PdQuantizePass : impl::PdQuantizePassBase<PdQuantizePass> {
           if (isOpTriviallyDead(&op))
             op.erase();
       func.walk([](FakeQuantizeMovingAverageAbsMaxOp q) { q->removeAttr("pd.frozen_reason"); });
+      splitFakeQuantizers(b, func);
       SmallVector<Operation *> quantized;
       func.walk([&](Operation *op) {
         if (isa<QuantizedConv2dOp, QuantizedFcOp>(op))
