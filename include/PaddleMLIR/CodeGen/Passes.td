@@ -150,9 +150,10 @@ def PdKernelLayoutsPass : Pass<"pd-kernel-layouts", "::mlir::func::FuncOp"> {
 
     Independently of that choice, int8 convolutions (`pdk_qconv2d`, ints
     12-14) get NHWC: a result read only by int8 convolutions (as input or
-    residual), through pooling calls and through elementwise maps of one
-    tensor to one of its shape (a quantizer: identity indexing maps,
-    parallel loops), is written and read channels last.
+    residual), through pooling calls and through elementwise maps (a
+    quantizer, a QAT residual add: identity indexing maps over operands of
+    one shape, parallel loops) whose inputs all are, is written and read
+    channels last.
 
     With `block=0` and `measure` naming the kernel library, the choice
     between NHWC and nChw8c (on AVX-512 hosts oneDNN's brgemm and AVX2

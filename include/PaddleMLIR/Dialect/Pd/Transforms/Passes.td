@@ -143,12 +143,16 @@ def PdQuantizePass : Pass<"pd-quantize", "::mlir::ModuleOp"> {
     channel with scale max|w[c]| / 127 (a new global; for weights that a
     channel-wise fake quantizer snapped to its grid, and that batch-norm
     folding scaled per channel, this is that grid), and the result stays
-    float32. Then a quantized conv's float residual that a calibrated
-    quantizer (one pd-insert-quantizers made) also quantizes before the
-    conv is read as that int8 tensor (`residual_scale`), and a quantized
-    op whose float result is only quantized again, by pd.quantize ops with
-    one scale, writes int8 itself with that output scale, so chains of
-    quantized ops, ResNet's blocks included, stay int8.
+    float32. Then, in this order: the program's per-tensor fake
+    quantizers that float ops still read become pd.quantize ->
+    pd.dequantize pairs; a quantized conv's float residual that a
+    calibrated quantizer (one pd-insert-quantizers made) also quantizes
+    before the conv is read as that int8 tensor (`residual_scale`); a max
+    pooling read only by equal quantizers pools the quantized tensor
+    (exact); and a quantized op whose float result is only quantized
+    again, by pd.quantize ops with one scale, writes int8 itself with that
+    output scale. So chains of quantized ops, ResNet's blocks included,
+    stay int8.
 
     Compute ops left in float32 get a `pd.fp32_reason` attribute saying
     why (no quantized input, weight not constant, excluded, ...), which the
