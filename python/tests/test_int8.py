@@ -337,6 +337,57 @@ def test_qat_residual_add_of_int8_tensors(tmp_path):
         assert err.mean() < 0.1 * step.mean(), (n, err.mean())
 
 
+def test_concat_and_flatten_between_int8_kernels(tmp_path):
+    # Two conv branches concatenated, then a conv, a flatten and the
+    # classifier, fake-quantized before each compute op: quantizing after a
+    # concat or a flatten is quantizing before it, so the branch convs and
+    # the conv before the flatten write int8 and the concat and flatten
+    # move int8 data. Checked against the simulation.
+    rng = np.random.RandomState(13)
+    wa = (rng.standard_normal((4, 3, 3, 3)) * 0.3).astype(np.float32)
+    wb = (rng.standard_normal((4, 3, 1, 1)) * 0.5).astype(np.float32)
+    wc = (rng.standard_normal((8, 8, 3, 3)) * 0.2).astype(np.float32)
+    wfc = (rng.standard_normal((200, 10)) * 0.1).astype(np.float32)
+    bias = [rng.uniform(-0.2, 0.2, n).astype(np.float32) for n in (4, 4, 8)]
+    bfc = rng.uniform(-0.1, 0.1, 10).astype(np.float32)
+    t = [2.5, 2.0, 1.5]
+
+    def forward(x, q):
+        xq = q(x, 0)
+        a = np.maximum(conv(xq, qdq_channels(wa, 0), pad=1) + bias[0].reshape(1, 4, 1, 1), 0)
+        c0 = np.maximum(conv(xq, qdq_channels(wb, 0)) + bias[1].reshape(1, 4, 1, 1), 0)
+        cat = np.concatenate([a, c0], axis=1)
+        y = np.maximum(conv(q(cat, 1), qdq_channels(wc, 0), stride=2, pad=1) +
+                       bias[2].reshape(1, 8, 1, 1), 0)
+        return q(y.reshape(len(x), -1), 2) @ qdq_channels(wfc, 1) + bfc
+
+    b = ProgramBuilder()
+
+    def conv_bias(v, w, i, **kw):
+        y = b.conv2d(v, weight_quant(b, b.param("w%d" % i, w), 0), **kw)
+        return b.relu(b.elementwise("elementwise_add", y, b.param("b%d" % i, bias[i]), axis=1))
+
+    x = b.feed("x", [-1, 3, 10, 10])
+    xq = fake_quant(b, x, t[0], "s0")
+    cat = b.concat([conv_bias(xq, wa, 0, padding=1), conv_bias(xq, wb, 1)], 1)
+    y = conv_bias(fake_quant(b, cat, t[1], "s1"), wc, 2, stride=2, padding=1)
+    y = fake_quant(b, b.flatten(y, 1, 3), t[2], "s2")
+    b.fetch(b.linear(y, weight_quant(b, b.param("wfc", wfc), 1), b.param("bfc", bfc)))
+    path = str(tmp_path / "concat")
+    b.save(path)
+    int8 = paddle_mlir.compile(path, precision="int8")
+    ops = manifest(int8)["compute_ops"]["ops"]
+    assert [r["precision"] for r in ops] == ["int8"] * 4, ops
+    assert [r["output"]["dtype"] for r in ops] == ["int8", "int8", "int8", "float32"], ops
+    step = t[2] / 127 * np.abs(qdq_channels(wfc, 1)).max(axis=0)
+    for n in (1, 2):
+        xs = rng.standard_normal((n, 3, 10, 10)).astype(np.float32)
+        sim = forward(xs.astype(np.float64), lambda v, i: qdq(v, t[i]))
+        err = np.abs(int8(xs)[0] - sim)
+        assert (err <= step + 1e-5).all(), (n, err.max())
+        assert err.mean() < 0.1 * step.mean(), (n, err.mean())
+
+
 def test_qat_program_with_dynamic_image_size_and_matmul_v1(tmp_path):
     # The same CNN with the image's height and width left dynamic (OCR
     # recognizers take any width) and the classifier a Paddle 1.x matmul:

@@ -106,3 +106,44 @@ module {
     return %m, %n, %c : tensor<2x4x3xf32>, tensor<2x4x3xf32>, tensor<1x2x3x3xf32>
   }
 }
+
+// -----
+
+// Tests that quantizing after a concat or a reshape is quantizing before
+// it: the concat of two int8 conv results and the reshape of an int8 conv
+// result move int8 data (each conv writes int8 with the step of the
+// quantizer after the concat or reshape).
+// CHECK-LABEL: func.func @moves
+// CHECK: %[[A:.*]] = pd.quantized_conv2d {{.*}}out_dtype = "int8", output_scale = 0.0157480314 : f32{{.*}} -> tensor<1x2x2x2xi8>
+// CHECK: %[[B:.*]] = pd.quantized_conv2d {{.*}}out_dtype = "int8", output_scale = 0.0157480314 : f32{{.*}} -> tensor<1x2x2x2xi8>
+// CHECK: %[[C:.*]] = pd.concat [%[[A]], %[[B]]] {axis = 1 : i32} : (tensor<1x2x2x2xi8>, tensor<1x2x2x2xi8>) -> tensor<1x4x2x2xi8>
+// CHECK: %[[D:.*]] = pd.quantized_conv2d %[[C]], {{.*}}out_dtype = "int8", output_scale = 0.0236220472 : f32{{.*}} -> tensor<1x2x2x2xi8>
+// CHECK: %[[R:.*]] = pd.reshape2 %[[D]] {{.*}} -> tensor<1x8xi8>
+// CHECK: pd.quantized_fc %[[R]]
+// CHECK-NOT: pd.quantize %
+module {
+  ml_program.global private @s1(dense<1.0> : tensor<1xf32>) : tensor<1xf32>
+  ml_program.global private @s2(dense<2.0> : tensor<1xf32>) : tensor<1xf32>
+  ml_program.global private @s3(dense<3.0> : tensor<1xf32>) : tensor<1xf32>
+  ml_program.global private @w(dense<0.5> : tensor<2x2x1x1xf32>) : tensor<2x2x1x1xf32>
+  ml_program.global private @w4(dense<0.25> : tensor<2x4x1x1xf32>) : tensor<2x4x1x1xf32>
+  ml_program.global private @f(dense<0.5> : tensor<8x3xf32>) : tensor<8x3xf32>
+  func.func @moves(%x: tensor<1x2x2x2xf32>) -> tensor<1x3xf32> {
+    %s1 = ml_program.global_load_const @s1 : tensor<1xf32>
+    %s2 = ml_program.global_load_const @s2 : tensor<1xf32>
+    %s3 = ml_program.global_load_const @s3 : tensor<1xf32>
+    %w = ml_program.global_load_const @w : tensor<2x2x1x1xf32>
+    %w4 = ml_program.global_load_const @w4 : tensor<2x4x1x1xf32>
+    %f = ml_program.global_load_const @f : tensor<8x3xf32>
+    %xq, %xs = pd.fake_quantize_dequantize_moving_average_abs_max %x, %s1 {is_test = true} : (tensor<1x2x2x2xf32>, tensor<1xf32>) -> (tensor<1x2x2x2xf32>, tensor<1xf32>)
+    %a = pd.conv2d %xq, %w : (tensor<1x2x2x2xf32>, tensor<2x2x1x1xf32>) -> tensor<1x2x2x2xf32>
+    %b = pd.conv2d %xq, %w : (tensor<1x2x2x2xf32>, tensor<2x2x1x1xf32>) -> tensor<1x2x2x2xf32>
+    %c = pd.concat [%a, %b] {axis = 1 : i32} : (tensor<1x2x2x2xf32>, tensor<1x2x2x2xf32>) -> tensor<1x4x2x2xf32>
+    %cq, %cs = pd.fake_quantize_dequantize_moving_average_abs_max %c, %s2 {is_test = true} : (tensor<1x4x2x2xf32>, tensor<1xf32>) -> (tensor<1x4x2x2xf32>, tensor<1xf32>)
+    %d = pd.conv2d %cq, %w4 : (tensor<1x4x2x2xf32>, tensor<2x4x1x1xf32>) -> tensor<1x2x2x2xf32>
+    %r = pd.reshape2 %d {shape = array<i32: 1, 8>} : (tensor<1x2x2x2xf32>) -> tensor<1x8xf32>
+    %rq, %rs = pd.fake_quantize_dequantize_moving_average_abs_max %r, %s3 {is_test = true} : (tensor<1x8xf32>, tensor<1xf32>) -> (tensor<1x8xf32>, tensor<1xf32>)
+    %y = pd.matmul_v2 %rq, %f : (tensor<1x8xf32>, tensor<8x3xf32>) -> tensor<1x3xf32>
+    return %y : tensor<1x3xf32>
+  }
+}

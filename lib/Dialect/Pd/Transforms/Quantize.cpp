@@ -557,37 +557,71 @@ struct PdQuantizePass : impl::PdQuantizePassBase<PdQuantizePass> {
     return qs;
   }
 
-  /// Step 2, second: a max pooling whose result only equal quantizers read
-  /// pools the quantized tensor instead. Exact: rounding and saturation
-  /// are monotone, so quantize(max(a, b)) = max(quantize(a), quantize(b)),
-  /// and padding never wins a max. Its input's producer may then write
-  /// int8 (below). Only where the int8 pooling kernel runs: a fixed NCHW
+  /// The operands `op` moves or selects data of, element for element,
+  /// when quantizing its result is quantizing them: the data of a concat,
+  /// a reshape, transpose, flatten, squeeze or unsqueeze, and a max
+  /// pooling's input (rounding and saturation are monotone, so
+  /// quantize(max(a, b)) = max(quantize(a), quantize(b)), and padding never
+  /// wins a max). Pooling only where its int8 kernel runs: a fixed NCHW
   /// window over static channels and image size.
-  void int8MaxPool(OpBuilder &b, Pool2dOp p) {
-    auto in = cast<RankedTensorType>(p.getX().getType());
-    auto out = cast<RankedTensorType>(p.getType());
-    if (p.getPoolingType() != "max" || p.getGlobalPooling() || p.getAdaptive() ||
-        p.getDataFormat() == "NHWC" || !in.getElementType().isF32() || in.getRank() != 4)
+  static SmallVector<unsigned> quantizableThrough(Operation *op) {
+    if (auto p = dyn_cast<Pool2dOp>(op)) {
+      auto in = cast<RankedTensorType>(p.getX().getType());
+      auto out = cast<RankedTensorType>(p.getType());
+      if (p.getPoolingType() != "max" || p.getGlobalPooling() || p.getAdaptive() ||
+          p.getDataFormat() == "NHWC" || in.getRank() != 4)
+        return {};
+      for (int64_t i = 1; i < 4; ++i)
+        if (in.isDynamicDim(i) || out.isDynamicDim(i))
+          return {};
+      return {0};
+    }
+    if (auto c = dyn_cast<ConcatOp>(op)) {
+      auto [start, length] = c.getODSOperandIndexAndLength(0);
+      SmallVector<unsigned> r;
+      for (unsigned i = 0; i < length; ++i)
+        r.push_back(start + i);
+      return r;
+    }
+    if (isa<Reshape2Op, Transpose2Op, FlattenContiguousRangeOp, Squeeze2Op, Unsqueeze2Op>(op))
+      return {0};
+    return {};
+  }
+
+  /// Step 2, third: such an op whose result only equal quantizers read
+  /// works on the quantized tensors instead (exact), so the ops before it
+  /// may write int8 (below): ResNet's stem conv before its max pooling,
+  /// the branches of a concat, a conv before a reshape.
+  void quantizeBefore(OpBuilder &b, Operation *op) {
+    SmallVector<unsigned> data = quantizableThrough(op);
+    if (data.empty() || op->getNumResults() != 1 ||
+        !cast<RankedTensorType>(op->getResult(0).getType()).getElementType().isF32() ||
+        llvm::any_of(data, [&](unsigned i) {
+          return !cast<RankedTensorType>(op->getOperand(i).getType()).getElementType().isF32();
+        }))
       return;
-    for (int64_t i = 1; i < 4; ++i)
-      if (in.isDynamicDim(i) || out.isDynamicDim(i))
-        return;
-    SmallVector<QuantizeOp> qs = equalQuantizers(p.getResult());
+    SmallVector<QuantizeOp> qs = equalQuantizers(op->getResult(0));
     if (qs.empty())
       return;
-    b.setInsertionPoint(p);
+    b.setInsertionPoint(op);
     Type element = qs[0].getType().getElementType();
-    auto q = QuantizeOp::create(b, p.getLoc(), RankedTensorType::get(in.getShape(), element),
-                                p.getX(), qs[0].getScaleAttr(), qs[0].getZeroPointAttr(),
-                                qs[0].getDtypeAttr(), qs[0].getFullRangeAttr());
-    Operation *pooled = b.clone(*p);
-    pooled->setOperand(0, q.getResult());
-    pooled->getResult(0).setType(RankedTensorType::get(out.getShape(), element));
+    auto int8Like = [&](Value v) {
+      return RankedTensorType::get(cast<RankedTensorType>(v.getType()).getShape(), element);
+    };
+    Operation *moved = b.clone(*op);
+    b.setInsertionPoint(moved); // the quantizers before the op that reads them
+    for (unsigned i : data) {
+      Value x = op->getOperand(i);
+      moved->setOperand(i, QuantizeOp::create(b, op->getLoc(), int8Like(x), x, qs[0].getScaleAttr(),
+                                              qs[0].getZeroPointAttr(), qs[0].getDtypeAttr(),
+                                              qs[0].getFullRangeAttr()));
+    }
+    moved->getResult(0).setType(int8Like(op->getResult(0)));
     for (QuantizeOp old : qs) {
-      old.getResult().replaceAllUsesWith(pooled->getResult(0));
+      old.getResult().replaceAllUsesWith(moved->getResult(0));
       old.erase();
     }
-    p.erase();
+    op->erase();
   }
 
   /// Step 2: `op`'s float result read only by equal pd.quantize ops.
@@ -639,11 +673,14 @@ struct PdQuantizePass : impl::PdQuantizePassBase<PdQuantizePass> {
       for (Operation *op : quantized)
         if (auto c = dyn_cast<QuantizedConv2dOp>(op))
           int8Residual(c);
-      // Last first, so a chain of poolings moves to int8 as a whole.
-      SmallVector<Pool2dOp> pools;
-      func.walk([&](Pool2dOp p) { pools.push_back(p); });
-      for (Pool2dOp p : llvm::reverse(pools))
-        int8MaxPool(b, p);
+      // Last first, so a chain of such ops moves to int8 as a whole.
+      SmallVector<Operation *> movers;
+      func.walk([&](Operation *op) {
+        if (!quantizableThrough(op).empty())
+          movers.push_back(op);
+      });
+      for (Operation *op : llvm::reverse(movers))
+        quantizeBefore(b, op);
       for (Operation *op : quantized) {
         if (auto c = dyn_cast<QuantizedConv2dOp>(op)) {
           Value r = c.getResidualData();

@@ -148,8 +148,8 @@ def PdQuantizePass : Pass<"pd-quantize", "::mlir::ModuleOp"> {
     pd.dequantize pairs; a quantized conv's float residual that a
     calibrated quantizer (one pd-insert-quantizers made) also quantizes
     before the conv is read as that int8 tensor (`residual_scale`); a max
-    pooling read only by equal quantizers pools the quantized tensor
-    (exact); and a quantized op whose float result is only quantized
+    pooling, concat or reshape read only by equal quantizers works on the
+    quantized tensors (exact); and a quantized op whose float result is only quantized
     again, by pd.quantize ops with one scale, writes int8 itself with that
     output scale. So chains of quantized ops, ResNet's blocks included,
     stay int8.
