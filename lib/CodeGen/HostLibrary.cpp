@@ -10,6 +10,7 @@
 #include "HostLibrary.h"
 #include "PaddleMLIR/CodeGen/Passes.h"
 #include "PaddleMLIR/CodeGen/Target.h"
+#include "PaddleMLIR/Runtime/KernelABI.h"
 
 #include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
@@ -82,6 +83,10 @@ LogicalResult addEntryPoint(llvm::Module &m, StringRef fingerprint) {
   auto *fp = llvm::ConstantDataArray::getString(ctx, fingerprint);
   new llvm::GlobalVariable(m, fp->getType(), /*isConstant=*/true,
                            llvm::GlobalValue::ExternalLinkage, fp, "pd_model_fingerprint");
+  // The kernel operand layout the calls were compiled for (the runtime
+  // checks it against the kernel library's).
+  new llvm::GlobalVariable(m, i64, /*isConstant=*/true, llvm::GlobalValue::ExternalLinkage,
+                           llvm::ConstantInt::get(i64, pdk::kKernelAbiVersion), "pd_kernel_abi");
   return success();
 }
 

@@ -508,6 +508,20 @@ pdrt_status pdrt_model_load(const char *dirArg, pdrt_model **out) {
   if (*fp != libFp)
     return fail(PDRT_ERR_FORMAT, "'" + libPath + "' was compiled for another model (fingerprint " +
                                      libFp + ", manifest " + *fp + ")");
+  // The kernel library is shared by every model of the process (one
+  // soname): one from another build may read this model's calls otherwise.
+  // (Libraries from before the check have no pd_kernel_abi; cuda ones may
+  // have no kernel library.)
+  auto wantAbi = static_cast<const int64_t *>(dlsym(model->library, "pd_kernel_abi"));
+  auto kernelAbi = reinterpret_cast<int64_t (*)()>(dlsym(model->library, "pdk_abi_version"));
+  if (wantAbi && kernelAbi && *wantAbi != kernelAbi())
+    return fail(PDRT_ERR_FORMAT,
+                "'" + libPath + "' was compiled for kernel ABI " + std::to_string(*wantAbi) +
+                    ", but the libpdrt_kernels.so this process loaded (shared by all its models) "
+                    "has ABI " +
+                    std::to_string(kernelAbi()) +
+                    ": the artifact comes from another build of paddle-mlir; recompile it, or "
+                    "load it in a process of its own");
   pdrt::startLoadMeter();
   *out = model.release();
   return PDRT_OK;

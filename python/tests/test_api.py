@@ -240,6 +240,54 @@ func.func @main(%x: tensor<1x16x6x6xf32>, %w: tensor<16x16x3x3xf32>) -> tensor<1
         m(np.ones((1, 16, 6, 6), np.float32), np.ones((16, 16, 3, 3), np.float32))
 
 
+def test_model_of_another_kernel_abi_is_refused(tmp_path):
+    """Every model of a process shares one libpdrt_kernels.so; a model
+    library compiled for another kernel operand layout (an artifact of
+    another build) is refused at load with the two versions, instead of
+    its kernel calls being read wrongly. Simulated by raising the version
+    the library records (pd_kernel_abi) in a copy of an artifact."""
+    import re
+    import shutil
+    # A softmax: a kernel call (pdk_softmax), so the library links the
+    # kernels (one without kernel calls has nothing to check).
+    m = paddle_mlir.compile("""
+func.func @main(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
+  %y = pd.softmax %x {axis = -1 : i32} : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  return %y : tensor<2x3xf32>
+}
+""")
+    x = np.array([[1, 2, 3]] * 2, np.float32)
+    np.testing.assert_allclose(m(x)[0], np.exp(x) / np.exp(x).sum(1, keepdims=True), rtol=1e-6)
+    art = tmp_path / "other_build"
+    shutil.copytree(m.artifact_dir, art)
+    lib = str(art / "libmodel.so")
+    sym = subprocess.run(["nm", "-D", "--defined-only", lib], capture_output=True, text=True,
+                         check=True).stdout
+    addr = int(re.search(r"^([0-9a-f]+) \S+ pd_kernel_abi$", sym, re.M).group(1), 16)
+    # The file offset of that address: through the section holding it.
+    sections = subprocess.run(["readelf", "-SW", lib], capture_output=True, text=True,
+                              check=True).stdout
+    offset = None
+    for line in sections.splitlines():
+        f = re.match(r"\s*\[\s*\d+\]\s+(\S+)\s+\S+\s+([0-9a-f]+)\s+([0-9a-f]+)\s+([0-9a-f]+)",
+                     line)
+        if f:
+            start, off, size = (int(f.group(i), 16) for i in (2, 3, 4))
+            if start <= addr < start + size and f.group(1) != ".bss":
+                offset = addr - start + off
+    assert offset is not None, sections
+    with open(lib, "r+b") as fh:
+        fh.seek(offset)
+        version = int.from_bytes(fh.read(8), "little")
+        assert 0 < version < 1000, version
+        fh.seek(offset)
+        fh.write((version + 1).to_bytes(8, "little"))
+    with pytest.raises(RuntimeError, match="compiled for kernel ABI %d, but the "
+                       "libpdrt_kernels.so this process loaded .* has ABI %d" % (version + 1,
+                                                                                 version)):
+        paddle_mlir.load(str(art))(np.zeros((2, 3), np.float32))
+
+
 def test_pool_kernel_refuses_unsupported():
     """pdk_pool2d computes max pooling only; another kind (which the
     compiler never gives it) fails the run with its message."""

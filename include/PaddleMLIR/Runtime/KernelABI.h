@@ -23,6 +23,16 @@
 
 namespace pdk {
 
+/// The version of this operand layout. Raise it whenever a kernel's slots,
+/// fields or their meaning change: a model library records the version it
+/// was compiled for (`pd_kernel_abi`), the kernel library exports its own
+/// (`pdk_abi_version`), and the runtime refuses a model whose version the
+/// kernel library in the process does not have (every model in a process
+/// shares the first libpdrt_kernels.so loaded, so an artifact of another
+/// build would otherwise read its fields wrongly). 2: int8 layouts and
+/// residuals (qconv), the pooling data type.
+inline constexpr int64_t kKernelAbiVersion = 2;
+
 /// Values of a channel-layout field (conv source / residual / destination,
 /// pooling source / destination); pd-kernel-layouts sets them.
 namespace layout {

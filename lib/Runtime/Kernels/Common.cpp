@@ -285,6 +285,9 @@ extern "C" {
 
 /// The first kernel error since the last call on this thread, or null; the
 /// runtime calls it after every run and fails the run with the message.
+/// The kernel operand layout this library implements (kKernelAbiVersion).
+PDK_EXPORT int64_t pdk_abi_version() { return kKernelAbiVersion; }
+
 PDK_EXPORT const char *pdk_take_error() {
   thread_local std::string taken;
   if (kernelError.empty())
