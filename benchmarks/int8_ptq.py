@@ -75,6 +75,16 @@ def median_ms(model, feeds, rounds):
     return float(np.median(times))
 
 
+def interleaved_ms(models, feeds, rounds):
+    """Median latency (ms) of each model, from three interleaved passes, so
+    every model sees the same machine."""
+    times = {k: [] for k in models}
+    for _ in range(3):
+        for k, m in models.items():
+            times[k].append(median_ms(m, feeds, rounds // 3 + 1))
+    return {k: float(np.median(v)) for k, v in times.items()}
+
+
 def big(work, pics, n):
     """One ResNet-50 calibration over n samples: wall time and the compiler's
     peak resident memory (getrusage of the child)."""
@@ -144,12 +154,8 @@ def main():
                     rep = json.load(f)
                 f32, i8 = paddle_mlir.load(fp32_dir), paddle_mlir.load(int8_dir)
                 feeds = {"image": np.stack(pics[:batch])}
-                # Interleaved rounds, so both see the same machine.
-                t32, t8 = [], []
-                for _ in range(3):
-                    t32.append(median_ms(f32, feeds, args.rounds // 3 + 1))
-                    t8.append(median_ms(i8, feeds, args.rounds // 3 + 1))
-                a, c = float(np.median(t32)), float(np.median(t8))
+                t = interleaved_ms({"fp32": f32, "int8": i8}, feeds, args.rounds)
+                a, c = t["fp32"], t["int8"]
                 res = rep["result"]
                 print("%-13s %5d | %9.2f %9.2f %5.2fx | %8.1f %6.3f | %7.1f" % (
                     name, batch, a, c, a / c, res["output_sqnr_db"], res["top1_agreement"],

@@ -139,11 +139,7 @@ def main():
             os.path.join(work, "qat_int8"))
         models = {k: paddle_mlir.load(os.path.join(work, k)) for k in ("fp32", "ptq", "qat_int8")}
         feeds = {"image": np.stack(pics[args.samples:args.samples + args.batch])}
-        times = {k: [] for k in models}
-        for _ in range(3):
-            for k, m in models.items():
-                times[k].append(int8_ptq.median_ms(m, feeds, args.rounds // 3 + 1))
-        t = {k: float(np.median(v)) for k, v in times.items()}
+        t = int8_ptq.interleaved_ms(models, feeds, args.rounds)
         print("batch %d: fp32 %.2f ms, calibrated int8 %.2f ms (%.2fx), QAT int8 %.2f ms (%.2fx); "
               "QAT / calibrated time %.2f" % (args.batch, t["fp32"], t["ptq"], t["fp32"] / t["ptq"],
                                               t["qat_int8"], t["fp32"] / t["qat_int8"],

@@ -212,6 +212,22 @@ def test_qat_program_runs_on_int8_kernels(tmp_path):
     np.testing.assert_allclose(fp32, sim, rtol=1e-4, atol=1e-4)
 
 
+def check_against_simulation(int8, fp32, forward, t, step, shapes, rng):
+    """For random inputs of each shape: the fp32 artifact (when given)
+    computes the quantization simulation `forward` with thresholds `t`, and
+    the int8 one is within one `step` of the last quantizer of it everywhere
+    and within a tenth of a step on average (the kernels compute the same
+    integers but for values on a rounding boundary)."""
+    for shape in shapes:
+        xs = rng.standard_normal(shape).astype(np.float32)
+        sim = forward(xs.astype(np.float64), lambda v, i: qdq(v, t[i]))
+        if fp32 is not None:
+            np.testing.assert_allclose(fp32(xs)[0], sim, rtol=1e-4, atol=1e-4)
+        err = np.abs(int8(xs)[0] - sim)
+        assert (err <= step + 1e-5).all(), (shape, err.max())
+        assert err.mean() < 0.1 * step.mean(), (shape, err.mean())
+
+
 def maxpool3s2(x):
     """3x3 max pooling, stride 2, padding 1 (padding never wins)."""
     n, c, h, w = x.shape
@@ -274,13 +290,8 @@ def test_residual_block_between_int8_kernels(tmp_path, feed):
     # One level of the last quantizer moves an output by at most
     # t3/127 * sum |w3[o]| (the 1x1 conv over 8 channels).
     step = t[3] / 127 * np.abs(qdq_channels(w3, 0)).sum(axis=(1, 2, 3)).reshape(1, 4, 1, 1)
-    for shape in [(2, 3, 16, 16)] + ([(1, 3, 11, 14)] if feed[2] < 0 else []):
-        xs = rng.standard_normal(shape).astype(np.float32)
-        sim = forward(xs.astype(np.float64), lambda v, i: qdq(v, t[i]))
-        np.testing.assert_allclose(fp32(xs)[0], sim, rtol=1e-4, atol=1e-4)
-        err = np.abs(int8(xs)[0] - sim)
-        assert (err <= step + 1e-5).all(), (shape, err.max())
-        assert err.mean() < 0.1 * step.mean(), (shape, err.mean())
+    check_against_simulation(int8, fp32, forward, t, step,
+                             [(2, 3, 16, 16)] + ([(1, 3, 11, 14)] if feed[2] < 0 else []), rng)
 
 
 def test_qat_residual_add_of_int8_tensors(tmp_path):
@@ -328,13 +339,8 @@ def test_qat_residual_add_of_int8_tensors(tmp_path):
     assert [r_["output"]["dtype"] for r_ in ops] == ["int8", "int8", "int8", "float32"], ops
     fp32 = paddle_mlir.compile(path)
     step = t[4] / 127 * np.abs(qdq_channels(w[3], 0)).sum(axis=(1, 2, 3)).reshape(1, 4, 1, 1)
-    for n in (1, 3):
-        xs = rng.standard_normal((n, 3, 10, 10)).astype(np.float32)
-        sim = forward(xs.astype(np.float64), lambda v, i: qdq(v, t[i]))
-        np.testing.assert_allclose(fp32(xs)[0], sim, rtol=1e-4, atol=1e-4)
-        err = np.abs(int8(xs)[0] - sim)
-        assert (err <= step + 1e-5).all(), (n, err.max())
-        assert err.mean() < 0.1 * step.mean(), (n, err.mean())
+    check_against_simulation(int8, fp32, forward, t, step, [(1, 3, 10, 10), (3, 3, 10, 10)],
+                             rng)
 
 
 def test_concat_and_flatten_between_int8_kernels(tmp_path):
@@ -380,12 +386,7 @@ def test_concat_and_flatten_between_int8_kernels(tmp_path):
     assert [r["precision"] for r in ops] == ["int8"] * 4, ops
     assert [r["output"]["dtype"] for r in ops] == ["int8", "int8", "int8", "float32"], ops
     step = t[2] / 127 * np.abs(qdq_channels(wfc, 1)).max(axis=0)
-    for n in (1, 2):
-        xs = rng.standard_normal((n, 3, 10, 10)).astype(np.float32)
-        sim = forward(xs.astype(np.float64), lambda v, i: qdq(v, t[i]))
-        err = np.abs(int8(xs)[0] - sim)
-        assert (err <= step + 1e-5).all(), (n, err.max())
-        assert err.mean() < 0.1 * step.mean(), (n, err.mean())
+    check_against_simulation(int8, None, forward, t, step, [(1, 3, 10, 10), (2, 3, 10, 10)], rng)
 
 
 def test_qat_program_with_dynamic_image_size_and_matmul_v1(tmp_path):

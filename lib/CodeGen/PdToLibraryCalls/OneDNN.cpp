@@ -662,17 +662,36 @@ bool isPoolCall(Operation *op) {
   return call && call.getCallee() == "pdk_pool2d" && call.getResult();
 }
 
-/// The conv slot `use` feeds (input or residual), or -1.
-int64_t convSlotOf(OpOperand &use) {
+/// The activation slot (`input` or `residual`) that `use` feeds in a call
+/// `isCall` accepts, or -1.
+int64_t activationSlotOf(OpOperand &use, bool (*isCall)(Operation *), int64_t input,
+                         int64_t residual) {
   auto call = dyn_cast<KernelCallOp>(use.getOwner());
-  if (!call || !isConvCall(call) || use.getOperandNumber() >= call.getInputs().size())
+  if (!call || !isCall(call) || use.getOperandNumber() >= call.getInputs().size())
     return -1;
   ArrayRef<int64_t> slots = call.getSlots();
-  for (int64_t s : {conv::Input, conv::Residual})
+  for (int64_t s : {input, residual})
     if (slots[s] == static_cast<int64_t>(use.getOperandNumber()))
       return s;
   return -1;
 }
+
+/// The conv slot `use` feeds (input or residual), or -1.
+int64_t convSlotOf(OpOperand &use) {
+  return activationSlotOf(use, isConvCall, conv::Input, conv::Residual);
+}
+
+/// The ints of kernel calls as a layout plan changes them: a copy of a
+/// call's ints on first use.
+struct PlanInts {
+  DenseMap<Operation *, SmallVector<int64_t>> plan;
+  SmallVector<int64_t> &operator()(KernelCallOp call) {
+    auto it = plan.find(call);
+    if (it == plan.end())
+      it = plan.try_emplace(call, SmallVector<int64_t>(call.getInts())).first;
+    return it->second;
+  }
+};
 
 /// Whether `use` may read a tensor in the convolutions' layout: a conv's
 /// input or residual, a `tensor.dim` (the logical shape is unchanged), or
@@ -699,13 +718,7 @@ DenseMap<Operation *, SmallVector<int64_t>> layoutPlan(Operation *root, int64_t 
     if (llvm::all_of(call.getResult().getUses(), readsLayout))
       producers.push_back(call);
   });
-  DenseMap<Operation *, SmallVector<int64_t>> plan;
-  auto ints = [&](KernelCallOp call) -> SmallVector<int64_t> & {
-    auto it = plan.find(call);
-    if (it == plan.end())
-      it = plan.try_emplace(call, SmallVector<int64_t>(call.getInts())).first;
-    return it->second;
-  };
+  PlanInts ints;
   // The readers of a tensor in layout `b` (readsLayout holds for each).
   std::function<void(Value)> readInLayout = [&](Value v) {
     for (OpOperand &use : v.getUses()) {
@@ -725,7 +738,7 @@ DenseMap<Operation *, SmallVector<int64_t>> layoutPlan(Operation *root, int64_t 
     ints(p)[conv::DstLayout] = b;
     readInLayout(p.getResult());
   }
-  return plan;
+  return ints.plan;
 }
 
 /// An int8 convolution call (pdk_qconv2d) with a result.
@@ -736,14 +749,7 @@ bool isQConvCall(Operation *op) {
 
 /// The int8 conv slot `use` feeds (input or residual), or -1.
 int64_t qconvSlotOf(OpOperand &use) {
-  auto call = dyn_cast<KernelCallOp>(use.getOwner());
-  if (!call || !isQConvCall(call) || use.getOperandNumber() >= call.getInputs().size())
-    return -1;
-  ArrayRef<int64_t> slots = call.getSlots();
-  for (int64_t s : {pdk::qconv::Input, pdk::qconv::Residual})
-    if (slots[s] == static_cast<int64_t>(use.getOperandNumber()))
-      return s;
-  return -1;
+  return activationSlotOf(use, isQConvCall, pdk::qconv::Input, pdk::qconv::Residual);
 }
 
 /// A linalg.generic computing each element from the same element of its
@@ -822,13 +828,7 @@ DenseMap<Operation *, SmallVector<int64_t>> channelsLastPlan(Operation *root) {
         changed = true;
       }
   }
-  DenseMap<Operation *, SmallVector<int64_t>> plan;
-  auto ints = [&](KernelCallOp call) -> SmallVector<int64_t> & {
-    auto it = plan.find(call);
-    if (it == plan.end())
-      it = plan.try_emplace(call, SmallVector<int64_t>(call.getInts())).first;
-    return it->second;
-  };
+  PlanInts ints;
   for (Value v : last) {
     auto call = dyn_cast<KernelCallOp>(v.getDefiningOp());
     if (call && isQConvCall(call))
@@ -840,7 +840,7 @@ DenseMap<Operation *, SmallVector<int64_t>> channelsLastPlan(Operation *root) {
         ints(cast<KernelCallOp>(
             use.getOwner()))[slot == qconv::Input ? qconv::SrcLayout : qconv::ResLayout] = NHWC;
   }
-  return plan;
+  return ints.plan;
 }
 
 const char *layoutName(int64_t b) {

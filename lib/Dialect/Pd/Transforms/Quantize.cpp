@@ -314,6 +314,14 @@ bool unfreeze(OpBuilder &b, Operation *deq) {
   return true;
 }
 
+/// Erases the ops of `func`'s body nothing reads (last first, so chains go).
+void eraseDeadOps(func::FuncOp func) {
+  for (Block &block : func.getBody())
+    for (Operation &op : llvm::make_early_inc_range(llvm::reverse(block)))
+      if (isOpTriviallyDead(&op))
+        op.erase();
+}
+
 struct PdUnfreezeQuantPass : impl::PdUnfreezeQuantPassBase<PdUnfreezeQuantPass> {
   void runOnOperation() override {
     OpBuilder b(&getContext());
@@ -328,10 +336,7 @@ struct PdUnfreezeQuantPass : impl::PdUnfreezeQuantPassBase<PdUnfreezeQuantPass> 
     if (!changed)
       return;
     for (auto func : getOperation().getOps<func::FuncOp>())
-      for (Block &block : func.getBody())
-        for (Operation &op : llvm::make_early_inc_range(llvm::reverse(block)))
-          if (isOpTriviallyDead(&op))
-            op.erase();
+      eraseDeadOps(func);
     eraseUnusedGlobals(getOperation());
   }
 };
@@ -536,10 +541,7 @@ struct PdQuantizePass : impl::PdQuantizePassBase<PdQuantizePass> {
                                      b.getI32IntegerAttr(0));
       v.replaceAllUsesWith(dq.getResult());
     }
-    for (Block &block : func.getBody())
-      for (Operation &op : llvm::make_early_inc_range(llvm::reverse(block)))
-        if (isOpTriviallyDead(&op))
-          op.erase();
+    eraseDeadOps(func);
   }
 
   /// The pd.quantize ops reading `v`, when every reader is one and they
@@ -659,10 +661,7 @@ struct PdQuantizePass : impl::PdQuantizePassBase<PdQuantizePass> {
       });
       // The fake quantizers (and scale loads) nothing reads any more; they
       // would otherwise count as float readers below.
-      for (Block &block : func.getBody())
-        for (Operation &op : llvm::make_early_inc_range(llvm::reverse(block)))
-          if (isOpTriviallyDead(&op))
-            op.erase();
+      eraseDeadOps(func);
       func.walk([](FakeQuantizeMovingAverageAbsMaxOp q) { q->removeAttr("pd.frozen_reason"); });
       splitFakeQuantizers(b, func);
       SmallVector<Operation *> quantized;
