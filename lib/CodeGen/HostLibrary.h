@@ -33,10 +33,12 @@ LogicalResult resolveCpu(ModuleOp where, llvm::StringRef requested, std::string 
 std::unique_ptr<llvm::Module> translate(ModuleOp lowered, llvm::StringRef fingerprint,
                                         llvm::LLVMContext &llvmCtx);
 
-/// Optimizes the translated module for `requestedCpu` and writes an object
-/// file; sets `cpu` to the CPU it was built for.
+/// Optimizes the translated module for `requestedCpu` (LLVM -O3; with
+/// `unrollLoops` false, loops are unrolled only where vectorization
+/// interleaves them) and writes an object file; sets `cpu` to the CPU it
+/// was built for.
 LogicalResult emitObject(ModuleOp lowered, llvm::StringRef fingerprint, llvm::StringRef objPath,
-                         llvm::StringRef requestedCpu, std::string &cpu);
+                         llvm::StringRef requestedCpu, std::string &cpu, bool unrollLoops = true);
 
 /// Emits the object file and links `outDir`/lib<name>.so with the support
 /// routines and the runtime library `runtime` (copied beside it; none when
@@ -44,7 +46,7 @@ LogicalResult emitObject(ModuleOp lowered, llvm::StringRef fingerprint, llvm::St
 /// leaving no intermediate files. Sets `cpu` as emitObject does.
 LogicalResult buildLibrary(ModuleOp lowered, llvm::StringRef outDir, llvm::StringRef name,
                            llvm::StringRef fingerprint, llvm::StringRef requestedCpu,
-                           llvm::StringRef runtime, std::string &cpu);
+                           llvm::StringRef runtime, std::string &cpu, bool unrollLoops = true);
 } // namespace mlir::pd::host
 
 #endif // PADDLEMLIR_LIB_CODEGEN_HOSTLIBRARY_H

@@ -247,6 +247,7 @@ CodegenOptions codegenOptions(const CompileOptions &opts, bool measure) {
   o.convBlock = convBlock(opts.convLayout);
   o.winograd = winogradMode(opts.convAlgorithm).str();
   o.measure = measure;
+  o.unrollLoops = !opts.train;
   o.cudaArch = opts.cudaArch;
   // The toolkit the lit tests also take from the environment.
   if (const char *toolkit = std::getenv("PADDLE_MLIR_CUDA_TOOLKIT"))
@@ -587,6 +588,7 @@ struct CodegenReport {
   llvm::json::Object kernelCalls; // "<pd op> -> <kernel>": count
   int64_t parallelOps = 0;
   llvm::json::Value convLayout = nullptr;
+  llvm::json::Value trainLayout = nullptr;
   llvm::json::Object memoryPlan;
   int64_t arenaBytes = -1; // -1: depends on dynamic dims
   /// Whether the model needs libpdrt_kernels.so (kernels or its threads).
@@ -622,6 +624,14 @@ FailureOr<CodegenReport> takeCodegenReport(ModuleOp module) {
       }
       r.convLayout = std::move(o);
       mainFn->removeAttr("pd.conv_layout");
+    }
+  // pd-train-layouts: a train step's activations kept channel-blocked.
+  if (Operation *mainFn = module.lookupSymbol("main"))
+    if (auto t = mainFn->getAttrOfType<DictionaryAttr>("pd.train_layout")) {
+      r.trainLayout =
+          llvm::json::Object{{"layout", cast<StringAttr>(t.get("layout")).getValue().str()},
+                             {"ops", cast<IntegerAttr>(t.get("ops")).getInt()}};
+      mainFn->removeAttr("pd.train_layout");
     }
   auto plan = module->getAttrOfType<DictionaryAttr>("pd.memory_plan");
   if (!plan)
@@ -728,7 +738,8 @@ std::string manifestJson(const CompileOptions &opts, Interface &io, CodegenRepor
                           {"library", usesKernels ? llvm::json::Value("libpdrt_kernels.so")
                                                   : llvm::json::Value(nullptr)},
                           {"calls", std::move(report.kernelCalls)},
-                          {"conv_layout", std::move(report.convLayout)}}},
+                          {"conv_layout", std::move(report.convLayout)},
+                          {"train_layout", std::move(report.trainLayout)}}},
       // Generated ops split over the kernel library's OpenMP threads.
       {"parallel", llvm::json::Object{{"enabled", opts.parallel}, {"ops", report.parallelOps}}},
       // One record per convolution / matrix product: the precision it

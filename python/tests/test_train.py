@@ -935,3 +935,82 @@ def test_runtime_axis_has_no_rule(kind, what, tmp_path):
     d = b.save(str(tmp_path / "m"))
     with pytest.raises(RuntimeError, match=r"no gradient rule for 'pd\.%s' with %s" % (kind, what)):
         paddle_mlir.train.compile(d, loss="mean_0.tmp_0")
+
+
+def _block_program(w, batch):
+    """A ResNet stem and bottleneck at 16/32 channels: conv 3x3 + batch_norm +
+    relu + max pool 2; conv 1x1 + bn + relu, conv 3x3 + bn + relu, conv 1x1
+    + bn, residual add + relu; global average pool, fc 10."""
+    b = ProgramBuilder()
+    x = b.feed("x", [batch, 16, 8, 8])
+
+    def bn(h, i):
+        return b.batch_norm(h, *[b.param("bn%d.%s" % (i, k), w["bn%d.%s" % (i, k)])
+                                 for k in ("scale", "bias", "mean", "var")])
+
+    s = b.pool2d(b.relu(bn(b.conv2d(x, b.param("c0", w["c0"]), padding=1), 0)), "max", 2, stride=2)
+    h = b.relu(bn(b.conv2d(s, b.param("c1", w["c1"])), 1))
+    h = b.relu(bn(b.conv2d(h, b.param("c2", w["c2"]), padding=1), 2))
+    h = bn(b.conv2d(h, b.param("c3", w["c3"])), 3)
+    h = b.relu(b.elementwise("elementwise_add", h, s))
+    h = b.flatten(b.pool2d(h, "avg", 1, global_pooling=True), 1, 3)
+    b.fetch(b.linear(h, b.param("fc.w", w["fc.w"]), b.param("fc.b", w["fc.b"])))
+    return b
+
+
+def test_blocked_layout_train_step_matches_pytorch(tmp_path):
+    """The train step of a ResNet-style block whose channels are multiples
+    of 16: pd-train-layouts keeps its activations nChw16c through the
+    convolution kernels, batch norms, relus, the residual add and their
+    gradients (the manifest says how many ops), converting at the max
+    pool. 10 momentum steps: the loss and every parameter (running
+    statistics included) follow PyTorch's."""
+    g = np.random.default_rng(5)
+    shapes = {"c0": (32, 16, 3, 3), "c1": (16, 32, 1, 1), "c2": (16, 16, 3, 3), "c3": (32, 16, 1, 1)}
+    w = {k: (g.standard_normal(s) * (2.0 / np.prod(s[1:])) ** 0.5).astype(np.float32)
+         for k, s in shapes.items()}
+    for i, c in enumerate((32, 16, 16, 32)):
+        w["bn%d.scale" % i] = (1 + 0.1 * g.standard_normal(c)).astype(np.float32)
+        w["bn%d.bias" % i] = (0.1 * g.standard_normal(c)).astype(np.float32)
+        w["bn%d.mean" % i] = np.zeros(c, np.float32)
+        w["bn%d.var" % i] = np.ones(c, np.float32)
+    w["fc.w"] = (g.standard_normal((32, 10)) * 0.2).astype(np.float32)
+    w["fc.b"] = np.zeros(10, np.float32)
+    batch, steps, lr = 4, 10, 0.05
+    xs = g.standard_normal((steps, batch, 16, 8, 8)).astype(np.float32)
+    ys = g.integers(0, 10, size=(steps, batch)).astype(np.int64)
+    d = _block_program(w, batch).save(str(tmp_path / "block"))
+    trainer = paddle_mlir.train.compile(d, loss_op="softmax_with_cross_entropy", lr=lr,
+                                        optimizer="momentum", momentum=0.9)
+    with open(os.path.join(trainer.artifact_dir, "manifest.json")) as f:
+        layout = json.load(f)["kernels"]["train_layout"]
+    assert layout["layout"] == "nChw16c" and layout["ops"] >= 20, layout
+
+    F = torch.nn.functional
+    running = {k for k in w if k.endswith(".mean") or k.endswith(".var")}
+    t = {k: torch.tensor(v, requires_grad=k not in running) for k, v in w.items()}
+    stats = {k: w[k].astype(np.float64) for k in running}
+    opt = torch.optim.SGD([t[k] for k in w if k not in running], lr=lr, momentum=0.9)
+
+    def bn(h, i):
+        m = h.detach().mean(dim=(0, 2, 3)).numpy()
+        v = h.detach().var(dim=(0, 2, 3), unbiased=False).numpy()
+        stats["bn%d.mean" % i] = 0.9 * stats["bn%d.mean" % i] + 0.1 * m
+        stats["bn%d.var" % i] = 0.9 * stats["bn%d.var" % i] + 0.1 * v
+        return F.batch_norm(h, None, None, t["bn%d.scale" % i], t["bn%d.bias" % i], training=True, eps=1e-5)
+
+    for step in range(steps):
+        ours = trainer.step(xs[step], ys[step].reshape(batch, 1))
+        opt.zero_grad()
+        s = F.max_pool2d(F.relu(bn(F.conv2d(torch.from_numpy(xs[step]), t["c0"], padding=1), 0)), 2, 2)
+        h = F.relu(bn(F.conv2d(s, t["c1"]), 1))
+        h = F.relu(bn(F.conv2d(h, t["c2"], padding=1), 2))
+        h = F.relu(bn(F.conv2d(h, t["c3"]), 3) + s).mean(dim=(2, 3))
+        ref = F.cross_entropy(h @ t["fc.w"] + t["fc.b"], torch.from_numpy(ys[step]))
+        ref.backward()
+        opt.step()
+        assert abs(ours - ref.item()) <= 1e-4 * abs(ref.item()), "step %d: %g vs %g" % (step, ours, ref.item())
+    params = trainer.parameters()
+    for k in w:
+        want = stats[k] if k in running else t[k].detach().numpy()
+        np.testing.assert_allclose(params[k], want, rtol=1e-4, atol=1e-5, err_msg=k)

@@ -50,15 +50,16 @@ func.func @depthwise_same(%x: tensor<1x8x6x6xf32>, %w: tensor<8x1x3x3xf32>, %b: 
 // (slots Input -1, Filter 0, OutputGrad 1), conv2d_grad_filter the input
 // and the output's gradient to the backward-weights kernel; ints are
 // strides (2, 1), pads top/bottom/left/right (1, 1, 0, 2), dilations
-// (1, 2) and groups 2.
+// (1, 2) and groups 2, then the plain (0) layouts of the input side and of
+// the output's gradient (pd-train-layouts may block them).
 // CHECK-LABEL: func.func @conv_grads
 // CHECK: %[[E0:.*]] = tensor.empty() : tensor<2x4x7x7xf32>
 // CHECK: pd.kernel_call "pdk_conv2d_backward_data"(%arg1, %arg2) init(%[[E0]])
-// CHECK-SAME: ints = array<i64: 2, 1, 1, 1, 0, 2, 1, 2, 2>
+// CHECK-SAME: ints = array<i64: 2, 1, 1, 1, 0, 2, 1, 2, 2, 0, 0>
 // CHECK-SAME: pd.from = "pd.conv2d_grad_input", slots = array<i64: -1, 0, 1>
 // CHECK: %[[E1:.*]] = tensor.empty() : tensor<6x2x3x3xf32>
 // CHECK: pd.kernel_call "pdk_conv2d_backward_weights"(%arg0, %arg2) init(%[[E1]])
-// CHECK-SAME: ints = array<i64: 2, 1, 1, 1, 0, 2, 1, 2, 2>
+// CHECK-SAME: ints = array<i64: 2, 1, 1, 1, 0, 2, 1, 2, 2, 0, 0>
 // CHECK-SAME: pd.from = "pd.conv2d_grad_filter", slots = array<i64: 0, -1, 1>
 func.func @conv_grads(%x: tensor<2x4x7x7xf32>, %w: tensor<6x2x3x3xf32>, %dy: tensor<2x6x4x5xf32>) -> (tensor<2x4x7x7xf32>, tensor<6x2x3x3xf32>) {
   %0 = pd.conv2d_grad_input %x, %w, %dy {strides = array<i32: 2, 1>, paddings = array<i32: 1, 1, 0, 2>, dilations = array<i32: 1, 2>, groups = 2 : i32} : (tensor<2x4x7x7xf32>, tensor<6x2x3x3xf32>, tensor<2x6x4x5xf32>) -> tensor<2x4x7x7xf32>

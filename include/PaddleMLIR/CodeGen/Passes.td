@@ -132,6 +132,31 @@ def PdForwardArenaResultsPass : Pass<"pd-forward-arena-results", "::mlir::Module
   let dependentDialects = ["::mlir::bufferization::BufferizationDialect"];
 }
 
+def PdTrainLayoutsPass : Pass<"pd-train-layouts", "::mlir::func::FuncOp"> {
+  let summary = "Keep a train step's activations channel-blocked (nChw16c) between and through loops";
+  let description = [{
+    In a function with convolution gradient calls (a train step), every
+    static 4-D tensor [N, C, H, W] with C a multiple of 16 that a
+    convolution kernel reads or writes, or that an elementwise or
+    per-channel loop computes from such tensors, becomes a 5-D tensor
+    [N, C/16, H, W, 16]: oneDNN's nChw16c layout, which `pdk_conv2d` and
+    `pdk_conv2d_backward_data` / `_weights` then read and write without a
+    reorder (their layout fields say 16). A `linalg.generic` is rebuilt
+    over five loops (the channel loop split into block and lane) when its
+    4-D operands all have identity maps and such shapes, its other
+    operands index the channel last or not at all (a per-channel [C]
+    statistic is viewed as [C/16, 16]), and it reads a blocked 4-D input
+    or writes a 4-D result from smaller operands only (a broadcast). Where
+    a blocked value meets a plain reader (a pooling loop, the stem's
+    3-channel image) it is converted once per value (fp32 by a
+    `pdk_reorder` call, other types by a transpose loop); conversions
+    nothing reads are erased. The function records `pd.train_layout`
+    ({layout, ops}: the ops rewritten), which the manifest reports as
+    `kernels.train_layout`.
+    Functions without convolution gradients are unchanged.
+  }];
+}
+
 def PdKernelLayoutsPass : Pass<"pd-kernel-layouts", "::mlir::func::FuncOp"> {
   let summary = "Keep activations in oneDNN's preferred layout between convolution kernels";
   let description = [{

@@ -47,6 +47,9 @@ struct CodegenOptions {
   std::string winograd = "auto";
   /// Whether pd-kernel-layouts may time kernels to choose layouts.
   bool measure = false;
+  /// LLVM's loop unroller (off for train steps, whose generated loops it
+  /// slows down: HostLibrary.cpp).
+  bool unrollLoops = true;
 
   // CUDA
   /// The GPU architecture the kernels are built for (sm_NN).

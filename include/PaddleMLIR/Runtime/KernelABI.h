@@ -30,8 +30,9 @@ namespace pdk {
 /// kernel library in the process does not have (every model in a process
 /// shares the first libpdrt_kernels.so loaded, so an artifact of another
 /// build would otherwise read its fields wrongly). 2: int8 layouts and
-/// residuals (qconv), the pooling data type.
-inline constexpr int64_t kKernelAbiVersion = 2;
+/// residuals (qconv), the pooling data type. 3: layouts of the convolution
+/// gradients (convgrad) and channel-blocked operands of rank 5.
+inline constexpr int64_t kKernelAbiVersion = 3;
 
 /// Values of a channel-layout field (conv source / residual / destination,
 /// pooling source / destination); pd-kernel-layouts sets them.
@@ -104,10 +105,15 @@ enum : int64_t { F32 = 0, BF16 = 1 };
 /// Input slot absent: the destination gives its shape); backward_weights:
 /// Out = dL/dFilter from Input and OutputGrad (the Filter slot absent).
 /// The integer fields are conv::'s geometry (StrideH .. Groups, at the same
-/// indices); no activation, no layouts.
+/// indices), then the layouts (layout::) of the input side (Input, or the
+/// destination of backward_data) and of OutputGrad.
+///
+/// A side in layout NChw16c may be given as a rank-5 operand [N, C/16, H,
+/// W, 16] (pd-train-layouts: the train step's activations stay blocked);
+/// pdk_conv2d takes its Input and destination that way too.
 namespace convgrad {
 enum Slot : int64_t { Input, Filter, OutputGrad, NumSlots };
-constexpr int64_t NumInts = conv::Groups + 1;
+enum Int : int64_t { XLayout = conv::Groups + 1, DyLayout, NumInts };
 constexpr int64_t NumFloats = 0;
 } // namespace convgrad
 
@@ -196,6 +202,16 @@ enum Slot : int64_t { Input, NumSlots };
 enum Int : int64_t { Axis, Log, NumInts }; // Log: 0 / 1
 constexpr int64_t NumFloats = 0;
 } // namespace softmax
+
+/// pdk_reorder: an fp32 activation [N, C, H, W] from one channel layout
+/// to another (layout:: values; a NChw16c side may be a rank-5 operand),
+/// by oneDNN's reorder: pd-train-layouts' conversions between a train
+/// step's blocked activations and plain readers.
+namespace reorder {
+enum Slot : int64_t { Input, NumSlots };
+enum Int : int64_t { SrcLayout, DstLayout, NumInts };
+constexpr int64_t NumFloats = 0;
+} // namespace reorder
 
 /// pdk_pool2d: 4-D pooling right after a convolution.
 namespace pool {

@@ -21,8 +21,9 @@ static const char *kCPUPipeline =
 void mlir::pd::addCPUCodegenPasses(OpPassManager &pm, bool memoryPlan, bool memoryReport,
                                    StringRef kernels, bool parallel, int64_t convBlock,
                                    StringRef measureLibrary, StringRef winograd) {
-  std::string layouts = "pd-kernel-layouts{block=" + std::to_string(convBlock) + " measure=\"" +
-                        measureLibrary.str() + "\" winograd=" + winograd.str() + "}";
+  std::string layouts = "pd-train-layouts,pd-kernel-layouts{block=" + std::to_string(convBlock) +
+                        " measure=\"" + measureLibrary.str() + "\" winograd=" + winograd.str() +
+                        "}";
   addPipelineText(pm, "CPU", kCPUPipeline,
                   {{"%start", bufferizedLinalgPipeline(kernels, layouts, memoryPlan, memoryReport)},
                    {"%par", parallel ? "pd-parallelize-ops," : ""}});

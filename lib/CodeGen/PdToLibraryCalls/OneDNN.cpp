@@ -650,8 +650,12 @@ using pdk::layout::NHWC;
 
 bool isConvCall(Operation *op) {
   auto call = dyn_cast_or_null<KernelCallOp>(op);
+  // A call with rank-5 (channel-blocked) sides keeps the layouts
+  // pd-train-layouts gave it.
   return call && (call.getCallee() == "pdk_conv2d" || call.getCallee() == "pdk_conv2d_bf16") &&
-         call.getResult();
+         call.getResult() && cast<RankedTensorType>(call.getResult().getType()).getRank() == 4 &&
+         cast<RankedTensorType>(call.getInputs()[call.getSlots()[conv::Input]].getType())
+                 .getRank() == 4;
 }
 
 /// pdk_conv2d_bf16 (bconv:: fields; no Winograd form).

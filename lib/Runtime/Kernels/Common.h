@@ -185,6 +185,7 @@ enum KeyKind : int64_t {
   Bf16MatmulKey = 10,
   ConvBwdDataKey = 11,
   ConvBwdWeightsKey = 12,
+  ReorderKey = 13,
 };
 
 /// The cache key of a call (`kind` a KeyKind), in a per-thread buffer that
@@ -206,26 +207,40 @@ struct Dims {
   }
 };
 
+/// The NCHW dims of an activation operand: `d` itself for a rank-4 one, and
+/// for a channel-blocked rank-5 one ([N, C/B, H, W, B], layout NChw16c or
+/// NChw8c) its dims as NCHW, written to `nchw` (which is returned).
+inline const int64_t *activationDims(const int64_t *d, int64_t *nchw) {
+  if (d[-1] != 5)
+    return d;
+  nchw[0] = d[0];
+  nchw[1] = d[1] * d[4];
+  nchw[2] = d[2];
+  nchw[3] = d[3];
+  return nchw;
+}
+
 inline void *ptrAt(const int64_t *ptrs, int64_t i) { return reinterpret_cast<void *>(ptrs[i]); }
 
 /// The operands of a pdk_conv2d-style call (see conv:: in KernelABI.h).
 struct ConvOperands {
   void *x, *w, *bias, *res, *out;
-  const int64_t *xd, *wd, *od; // dims of x, w and out
+  const int64_t *xd, *wd, *od; // dims of x, w and out (NCHW)
   size_t nInts;                // parameters and every operand's dims
+  int64_t xNchw[4], oNchw[4];  // of a rank-5 (blocked) x or out
   /// `numInts`: the kernel's parameter count (conv::NumInts, or
   /// bconv::NumInts for pdk_conv2d_bf16).
   ConvOperands(const int64_t *ptrs, const int64_t *ints, int64_t numInts = conv::NumInts)
       : x(ptrAt(ptrs, conv::Input)), w(ptrAt(ptrs, conv::Filter)), bias(ptrAt(ptrs, conv::Bias)),
         res(ptrAt(ptrs, conv::Residual)), out(ptrAt(ptrs, conv::NumSlots)) {
     Dims dims(ints + numInts);
-    xd = dims.next();
+    xd = activationDims(dims.next(), xNchw);
     wd = dims.next();
     if (bias)
       dims.next();
     if (res)
       dims.next();
-    od = dims.next();
+    od = activationDims(dims.next(), oNchw);
     nInts = static_cast<size_t>(dims.p - ints);
   }
 };

@@ -2,9 +2,11 @@
 //
 // The two gradients of an fp32 NCHW convolution for training, by oneDNN's
 // backward-data and backward-weights primitives (convgrad:: in
-// KernelABI.h). Both sides are plain NCHW / OIHW buffers of the caller;
-// oneDNN picks its own layouts (`any`) and the entry reorders into and out
-// of them, as the forward kernels do for an NCHW side. The primitives are
+// KernelABI.h). The filter and its gradient are plain OIHW; an activation
+// side is plain NCHW or, as the compiler laid it out, nChw16c (a rank-5
+// operand). oneDNN is asked for the caller's layout where it is blocked
+// (no reorder) and picks its own (`any`) for a plain side, which the entry
+// reorders into and out of, as the forward kernels do. The primitives are
 // created with a forward-training hint of the same geometry, as oneDNN
 // requires, and cached like every other kernel.
 //
@@ -59,15 +61,24 @@ void convBackward(const int64_t *ptrs, const int64_t *ints, Direction dir) {
   if (!kernelError.empty())
     return;
   const char *what = data ? "convolution backward-data" : "convolution backward-weights";
-  if (ad[-1] != 4 || dyd[-1] != 4 || od[-1] != 4) {
-    kernelError = std::string("oneDNN kernel: ") + what + ": operands must be 4-D";
+  // The activation sides (x or dx, and dy) are 4-D, or 5-D when blocked.
+  const int64_t *xSide = data ? od : ad, *wd = data ? ad : od;
+  auto activation = [](const int64_t *d, int64_t layout) {
+    return d[-1] == 4 || (d[-1] == 5 && layout == layout::NChw16c && d[4] == 16);
+  };
+  if (!activation(xSide, ints[cg::XLayout]) || !activation(dyd, ints[cg::DyLayout]) ||
+      wd[-1] != 4) {
+    kernelError =
+        std::string("oneDNN kernel: ") + what + ": operands must be 4-D (or 5-D in layout nChw16c)";
     return;
   }
-  const int64_t *xd = data ? od : ad, *wd = data ? ad : od;
+  int64_t xNchw[4], dyNchw[4];
+  const int64_t *xd = activationDims(xSide, xNchw);
+  dyd = activationDims(dyd, dyNchw);
   if (xd[0] == 0) {
     // An empty batch: no input gradient to write, a zero filter gradient.
     size_t n = 1;
-    for (int64_t i = 0; i < 4; ++i)
+    for (int64_t i = 0; i < od[-1]; ++i)
       n *= static_cast<size_t>(od[i]);
     std::memset(out, 0, n * sizeof(float));
     return;
@@ -87,13 +98,18 @@ void convBackward(const int64_t *ptrs, const int64_t *ints, Direction dir) {
                      dilates = {ints[conv::DilationH] - 1, ints[conv::DilationW] - 1},
                      padL = {ints[conv::PadTop], ints[conv::PadLeft]},
                      padR = {ints[conv::PadBottom], ints[conv::PadRight]};
+        memory::desc xUser(src, dt::f32, convLayout(ints[cg::XLayout])), wUser(wei, dt::f32, wtag),
+            dyUser(dst, dt::f32, convLayout(ints[cg::DyLayout]));
+        // A blocked side is what the primitive gets (oneDNN's backward
+        // kernels take nChw16c), so it runs without reorders; a plain one
+        // is left to oneDNN.
+        memory::desc xPrim = ints[cg::XLayout] != layout::NCHW ? xUser : srcAny,
+                     dyPrim = ints[cg::DyLayout] != layout::NCHW ? dyUser : dstAny;
         dnnl::convolution_forward::primitive_desc hint(
             dnnl::convolution_forward::desc(dnnl::prop_kind::forward_training,
-                                            algorithm::convolution_direct, srcAny, weiAny, dstAny,
+                                            algorithm::convolution_direct, xPrim, weiAny, dyPrim,
                                             strides, dilates, padL, padR),
             engine());
-        memory::desc xUser(src, dt::f32, tag::nchw), wUser(wei, dt::f32, wtag),
-            dyUser(dst, dt::f32, tag::nchw);
         // Operand A (the filter for data, the input for weights) in the
         // entry's src descriptors, dY in its weights descriptors, the
         // result in its dst descriptors.
@@ -102,8 +118,8 @@ void convBackward(const int64_t *ptrs, const int64_t *ints, Direction dir) {
         e.dstUser = data ? xUser : wUser;
         if (data) {
           dnnl::convolution_backward_data::primitive_desc pd(
-              dnnl::convolution_backward_data::desc(algorithm::convolution_direct, srcAny, weiAny,
-                                                    dstAny, strides, dilates, padL, padR),
+              dnnl::convolution_backward_data::desc(algorithm::convolution_direct, xPrim, weiAny,
+                                                    dyPrim, strides, dilates, padL, padR),
               userScratchpad(), engine(), hint);
           e.prim = Prim::of<dnnl::convolution_backward_data>(pd);
           e.srcPrim = pd.weights_desc();
@@ -112,9 +128,8 @@ void convBackward(const int64_t *ptrs, const int64_t *ints, Direction dir) {
           e.impl = pd.impl_info_str();
         } else {
           dnnl::convolution_backward_weights::primitive_desc pd(
-              dnnl::convolution_backward_weights::desc(algorithm::convolution_direct, srcAny,
-                                                       weiAny, dstAny, strides, dilates, padL,
-                                                       padR),
+              dnnl::convolution_backward_weights::desc(algorithm::convolution_direct, xPrim, weiAny,
+                                                       dyPrim, strides, dilates, padL, padR),
               userScratchpad(), engine(), hint);
           e.prim = Prim::of<dnnl::convolution_backward_weights>(pd);
           e.srcPrim = pd.src_desc();

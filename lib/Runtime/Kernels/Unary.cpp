@@ -1,7 +1,8 @@
-//===- Unary.cpp - pdk_softmax, pdk_pool2d: one-input oneDNN kernels -----===//
+//===- Unary.cpp - pdk_softmax, pdk_pool2d, pdk_reorder: one-input kernels ===//
 //
-// Softmax / log-softmax along one axis, and max pooling right after a
-// convolution (softmax:: and pool:: in KernelABI.h).
+// Softmax / log-softmax along one axis, max pooling right after a
+// convolution, and a change of channel layout (softmax::, pool:: and
+// reorder:: in KernelABI.h).
 //
 //===----------------------------------------------------------------------===//
 
@@ -40,6 +41,44 @@ PDK_EXPORT void pdk_softmax(const int64_t *ptrs, const int64_t *ints, const floa
              });
   if (found)
     runUnary(*found, "softmax", x, out);
+}
+
+/// x into out in another channel layout; operands and fields as reorder::
+/// in KernelABI.h.
+PDK_EXPORT void pdk_reorder(const int64_t *ptrs, const int64_t *ints, const float *) {
+  void *x = ptrAt(ptrs, reorder::Input), *out = ptrAt(ptrs, reorder::NumSlots);
+  Dims dims(ints + reorder::NumInts);
+  const int64_t *xd = dims.next(), *od = dims.next();
+  size_t nInts = static_cast<size_t>(dims.p - ints);
+  if (!kernelError.empty())
+    return;
+  int64_t xNchw[4], oNchw[4];
+  auto side = [](const int64_t *d, int64_t layout) {
+    return d[-1] == 4 || (d[-1] == 5 && layout == layout::NChw16c && d[4] == 16);
+  };
+  if (!side(xd, ints[reorder::SrcLayout]) || !side(od, ints[reorder::DstLayout])) {
+    kernelError = "oneDNN kernel: reorder: operands must be 4-D (or 5-D in layout nChw16c)";
+    return;
+  }
+  const int64_t *xs = activationDims(xd, xNchw), *os = activationDims(od, oNchw);
+  for (int k = 0; k < 4; ++k) {
+    if (xs[k] != os[k]) {
+      kernelError = "oneDNN kernel: reorder: the two sides have different shapes";
+      return;
+    }
+    if (xs[k] == 0)
+      return; // nothing to move
+  }
+  Entry *found =
+      create(makeKey(ReorderKey, ints, nInts, nullptr, reorder::NumFloats, nullptr), "reorder",
+             nullptr, [&](Entry &e) {
+               memory::dims shape = {xs[0], xs[1], xs[2], xs[3]};
+               e.srcUser = memory::desc(shape, dt::f32, convLayout(ints[reorder::SrcLayout]));
+               e.dstUser = memory::desc(shape, dt::f32, convLayout(ints[reorder::DstLayout]));
+               e.prim = makeReorder(e.srcUser, e.dstUser);
+             });
+  if (found)
+    runUnary(*found, "reorder", x, out);
 }
 
 /// Max pooling of x into out (NCHW shapes). Only for what the compiler
