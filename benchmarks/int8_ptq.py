@@ -7,7 +7,7 @@ the output SQNR and top-1 agreement the compiler measured on its validation
 split, and the time calibration took.
 
 Usage: PYTHONPATH=build/python PATH=build/bin:$PATH /usr/bin/python3 benchmarks/int8_ptq.py
-       [--models resnet50,mobilenet_v2] [--batches 1,8] [--samples 60] [--threads 2]
+       [--models resnet50,mobilenet_v2,bert_base] [--batches 1,8] [--samples 60] [--threads 2]
        [--big-calibration 500]   (also: time and peak memory of one ResNet-50
                                   calibration over that many samples)
 
@@ -15,6 +15,11 @@ The zoo's models have seeded random weights (no trained weights ship with
 Debian), so top-1 agreement here says how int8 keeps a random classifier's
 ranking, which is harder than a trained one's; accuracy on a trained model
 is python/tests/test_calibration.py (digits).
+
+bert_base (the zoo's BERT-base encoder, sequence 128, 2-class head) is
+calibrated and timed on token ids drawn at random (no tokenizer or text
+corpus ships with Debian), the last 16 positions padding and the second
+half of each sequence segment 1, as benchmarks/train_step.py feeds it.
 """
 import argparse
 import json
@@ -109,6 +114,23 @@ def big(work, pics, n):
                         usage.ru_maxrss / 1024.0))
 
 
+SEQ = 128
+
+
+def model_inputs(name, batch, pics, i, rng):
+    """The feeds of sample `i` (batch `batch`) and the --input-shape flags."""
+    if name != "bert_base":
+        return ({"image": np.stack(pics[i * batch:(i + 1) * batch])},
+                ["--input-shape", "image=%dx3x224x224" % batch])
+    ids = rng.randint(1, 30522, size=(batch, SEQ)).astype(np.int64)
+    ids[:, SEQ - 16:] = 0
+    types = np.zeros((batch, SEQ), np.int64)
+    types[:, SEQ // 2:] = 1
+    return ({"input_ids": ids, "token_type_ids": types},
+            ["--input-shape", "input_ids=%dx%d" % (batch, SEQ), "--input-shape",
+             "token_type_ids=%dx%d" % (batch, SEQ)])
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--models", default="resnet50,mobilenet_v2")
@@ -135,25 +157,24 @@ def main():
             model_dir = os.path.join(work, name)
             b.save(model_dir)
             for batch in [int(x) for x in args.batches.split(",")]:
-                shape = "image=%dx3x224x224" % batch
                 samples = os.path.join(work, "%s_b%d_samples" % (name, batch))
                 os.makedirs(samples)
+                tokens = np.random.RandomState(1)
                 for i in range(args.samples):
-                    np.save(os.path.join(samples, "%04d.npy" % i),
-                            np.stack(pics[i * batch:(i + 1) * batch]))
+                    feeds, shape = model_inputs(name, batch, pics, i, tokens)
+                    np.savez(os.path.join(samples, "%04d.npz" % i), **feeds)
+                feeds, shape = model_inputs(name, batch, pics, 0, np.random.RandomState(2))
                 fp32_dir, int8_dir = os.path.join(work, "fp32"), os.path.join(work, "int8")
-                subprocess.run(["paddle-compile", model_dir, "--input-shape", shape, "-o",
-                                fp32_dir], check=True, stdout=subprocess.DEVNULL)
+                subprocess.run(["paddle-compile", model_dir, "-o", fp32_dir] + shape, check=True,
+                               stdout=subprocess.DEVNULL)
                 t0 = time.time()
-                subprocess.run(["paddle-compile", model_dir, "--input-shape", shape,
-                                "--precision", "int8", "--calibration-data", samples, "-o",
-                                int8_dir], check=True, stdout=subprocess.DEVNULL,
-                               stderr=subprocess.DEVNULL)
+                subprocess.run(["paddle-compile", model_dir, "--precision", "int8",
+                                "--calibration-data", samples, "-o", int8_dir] + shape,
+                               check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
                 calib_s = time.time() - t0
                 with open(os.path.join(int8_dir, "quant_report.json")) as f:
                     rep = json.load(f)
                 f32, i8 = paddle_mlir.load(fp32_dir), paddle_mlir.load(int8_dir)
-                feeds = {"image": np.stack(pics[:batch])}
                 t = interleaved_ms({"fp32": f32, "int8": i8}, feeds, args.rounds)
                 a, c = t["fp32"], t["int8"]
                 res = rep["result"]
