@@ -1477,7 +1477,10 @@ OPS.update({
     "depthwise_conv2d_transpose": _conv2d_transpose, "pool3d": _pool3d, "anchor_generator": _anchor_generator,
     "pad": lambda ins, a: {"Out": np.pad(ins["X"][0], np.reshape(a["paddings"], (-1, 2)), mode="constant",
                                          constant_values=a.get("pad_value", 0.0))},
-    "dist": _dist, "norm": _norm, "expand_as_v2": _expand_as_v2, "scatter": _scatter,
+    "dist": _dist, "norm": _norm, "expand_as_v2": _expand_as_v2,
+    # Fluid's expand_as tiles X by target / X along each dim.
+    "expand_as": lambda ins, a: {"Out": np.tile(ins["X"][0], tuple(
+        t // x for t, x in zip(ins["target_tensor"][0].shape, ins["X"][0].shape)))}, "scatter": _scatter,
     "dot": lambda ins, a: {"Out": np.sum(ins["X"][0] * ins["Y"][0], axis=-1, keepdims=True)},
     "size": lambda ins, a: {"Out": np.array([ins["Input"][0].size], np.int64)},
     "expand": lambda ins, a: {"Out": np.tile(ins["X"][0], _ints_from(ins, "expand_times_tensor", "ExpandTimes",

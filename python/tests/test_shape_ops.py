@@ -1,5 +1,5 @@
 """Shape ops of issue 34's Paddle2ONNX list (roll, also with a run-time
-ShiftsTensor, pixel_shuffle, Fluid's expand, expand_as_v2, meshgrid, pad,
+ShiftsTensor, pixel_shuffle, Fluid's expand and expand_as, expand_as_v2, meshgrid, pad,
 pad2d, scatter): builder programs with dynamic dims, compiled, against
 NumPy / PyTorch, the reference evaluator and the exporter's round trip."""
 import numpy as np
@@ -67,6 +67,23 @@ def test_expand_v1(tmp_path, runtime):
     b.fetch(b.op("expand", ins, {"Out": [b.tmp("e", [-1, -1 if runtime else 6])]},
                  {"expand_times": [] if runtime else [3, 2]}))
     check(tmp_path, b, inputs, np.tile(x, (3, 2)))
+
+
+@pytest.mark.parametrize("dynamic", [False, True])
+def test_expand_as_v1(tmp_path, dynamic):
+    """Fluid's expand_as tiles X (not a broadcast: dims above 1 repeat) up
+    to target_tensor's shape, read at run time when dynamic."""
+    x = np.arange(6, dtype=np.float32).reshape(2, 3) - 2.5
+    t = np.zeros((6, 6), np.float32)
+    b = ProgramBuilder()
+    xv = b.feed("x", [-1, 3] if dynamic else [2, 3])
+    tv = b.feed("t", [-1, -1] if dynamic else [6, 6])
+    b.fetch(b.op("expand_as", {"X": [xv], "target_tensor": [tv]},
+                 {"Out": [b.tmp("e", [-1, -1] if dynamic else [6, 6])]}))
+    check(tmp_path, b, [x, t], np.tile(x, (3, 2)))
+    if dynamic:                    # one artifact, another target
+        model = paddle_mlir.compile(str(tmp_path / "m"))
+        np.testing.assert_array_equal(model(x, np.zeros((4, 9), np.float32))[0], np.tile(x, (2, 3)))
 
 
 @pytest.mark.parametrize("with_y", [True, False])

@@ -356,6 +356,33 @@ struct ExpandAsV2Lowering : OpConversionPattern<ExpandAsV2Op> {
   }
 };
 
+/// Fluid's expand_as: out[i] = x[i mod dim(x)], the result of
+/// target_tensor's dims (tiling: each a multiple of x's, checked by the
+/// shape function where both are static).
+struct ExpandAsLowering : OpConversionPattern<ExpandAsOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(ExpandAsOp op, OpAdaptor a,
+                                ConversionPatternRewriter &r) const override {
+    Location loc = op.getLoc();
+    auto type = cast<RankedTensorType>(op.getType());
+    Value x = a.getX();
+    SmallVector<Value> sizes, inDims;
+    for (int64_t i = 0; i < type.getRank(); ++i) {
+      sizes.push_back(tensor::DimOp::create(r, loc, a.getTargetTensor(), i));
+      inDims.push_back(tensor::DimOp::create(r, loc, x, i));
+    }
+    r.replaceOp(op, generateTensor(r, loc, type, dynamicOnly(type, sizes),
+                                   [&](OpBuilder &b, Location l) -> Value {
+                                     SmallVector<Value> at;
+                                     for (int64_t i = 0; i < type.getRank(); ++i)
+                                       at.push_back(arith::RemUIOp::create(
+                                           b, l, linalg::IndexOp::create(b, l, i), inDims[i]));
+                                     return tensor::ExtractOp::create(b, l, x, at);
+                                   }));
+    return success();
+  }
+};
+
 /// meshgrid: result i (of rank n) repeats input i along dim i.
 struct MeshgridLowering : OpConversionPattern<MeshgridOp> {
   using OpConversionPattern::OpConversionPattern;
@@ -601,7 +628,7 @@ struct ShapeLowering : OpConversionPattern<ShapeOp> {
 
 void mlir::pd::populatePdGenerateToLinalgPatterns(RewritePatternSet &p) {
   p.add<RangeLowering, FillConstantLowering, ExpandV2Lowering, TileLowering<TileOp>,
-        TileLowering<ExpandOp>, ExpandAsV2Lowering, MeshgridLowering, PadLowering,
+        TileLowering<ExpandOp>, ExpandAsLowering, ExpandAsV2Lowering, MeshgridLowering, PadLowering,
         SpatialPadLowering<Pad2dOp>, ShapeLowering, AssignValueLowering,
         FillConstantBatchSizeLikeLowering, SpatialPadLowering<Pad3dOp>>(p.getContext());
   p.add<UniformRandomLowering, UniformRandomBatchSizeLikeLowering>(p.getContext());

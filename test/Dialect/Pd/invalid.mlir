@@ -2087,6 +2087,24 @@ func.func @negative_expand(%x: tensor<4x8xf32>) {
 
 // -----
 
+// Tests that Fluid's expand_as tiles by whole multiples of X's dims.
+func.func @negative_expand_as_v1(%x: tensor<3x8xf32>, %t: tensor<5x16xf32>) {
+  // expected-error @+1 {{target_tensor's dim 0 (5) is not a multiple of X's (3)}}
+  %0 = pd.expand_as %x, %t : (tensor<3x8xf32>, tensor<5x16xf32>) -> tensor<5x16xf32>
+  return
+}
+
+// -----
+
+// Tests that Fluid's expand_as needs a target of X's rank.
+func.func @negative_expand_as_v1_rank(%x: tensor<3x8xf32>, %t: tensor<2x3x8xf32>) {
+  // expected-error @+1 {{target_tensor has rank 3 but X has rank 2}}
+  %0 = pd.expand_as %x, %t : (tensor<3x8xf32>, tensor<2x3x8xf32>) -> tensor<2x3x8xf32>
+  return
+}
+
+// -----
+
 // Tests that expand_as_v2 cannot shrink a dim.
 func.func @negative_expand_as(%x: tensor<3x8xf32>, %y: tensor<5x8xf32>) {
   // expected-error @+1 {{cannot expand dim of size 3 to 5}}

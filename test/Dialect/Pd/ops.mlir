@@ -744,6 +744,17 @@ func.func @expand_v2(%x: tensor<1x1x8xf32>) -> (tensor<4x1x8xf32>) {
   return %y : tensor<4x1x8xf32>
 }
 
+// Tests that Fluid's pd.expand_as round-trips, its result of the target's
+// shape (a dynamic target dim stays dynamic).
+// CHECK-LABEL: func.func @expand_as_v1
+// CHECK: pd.expand_as %arg0, %arg1 : (tensor<2x4xf32>, tensor<?x12xf32>) -> tensor<?x12xf32>
+func.func @expand_as_v1(%x: tensor<2x4xf32>, %t: tensor<?x12xf32>) -> tensor<?x12xf32> {
+  %y = pd.expand_as %x, %t : (tensor<2x4xf32>, tensor<?x12xf32>) -> tensor<?x12xf32>
+  return %y : tensor<?x12xf32>
+}
+
+// -----
+
 // Tests that pd.tile round-trips.
 // CHECK-LABEL: func.func @tile
 // CHECK: %[[R:.*]] = pd.tile %arg0 {repeat_times = array<i32: 2, 3>} : (tensor<2x4xf32>) -> tensor<4x12xf32>

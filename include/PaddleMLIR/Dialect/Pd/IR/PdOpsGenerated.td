@@ -3587,6 +3587,27 @@ def Pd_ExpandOp : Pd_Op<"expand", [AttrSizedOperandSegments]> {
   let assemblyFormat = "$X (`ExpandTimes` `(` $ExpandTimesInput^ `)`)? (`expand_times_tensor` `[` $expand_times_tensor^ `]`)? attr-dict `:` functional-type(operands, results)";
 }
 
+def Pd_ExpandAsOp : Pd_Op<"expand_as"> {
+  let summary = "Fluid's expand_as: repeats x along each dim up to target_tensor's shape (a multiple of x's)";
+  let description = [{
+    Paddle operator `expand_as`: Fluid's expand_as: repeats x along each dim up to target_tensor's shape (a multiple of x's).
+
+    Input slots: X, target_tensor. Output slots: Out.
+
+    Example:
+
+    ```mlir
+    %y = pd.expand_as %x, %t : (tensor<2x4xf32>, tensor<4x12xf32>) -> tensor<4x12xf32>
+    ```
+  }];
+  let arguments = (ins
+    Pd_Tensor:$X,
+    Pd_Tensor:$target_tensor
+  );
+  let results = (outs Pd_Tensor:$Out);
+  let assemblyFormat = "$X `,` $target_tensor attr-dict `:` functional-type(operands, results)";
+}
+
 def Pd_ExpandAsV2Op : Pd_Op<"expand_as_v2"> {
   let summary = "broadcasts x to the shape of y (or to target_shape without y; -1 keeps the input dim)";
   let description = [{

@@ -461,6 +461,22 @@ LogicalResult ExpandOp::inferResultTypes(SmallVectorImpl<Type> &types, bool emit
   return success();
 }
 
+LogicalResult ExpandAsOp::inferResultTypes(SmallVectorImpl<Type> &types, bool emit) {
+  Checker c{*this, emit};
+  auto x = rt(getX()), t = rt(getTargetTensor());
+  if (x.getRank() != t.getRank())
+    return c.fail("target_tensor has rank " + Twine(t.getRank()) + " but X has rank " +
+                  Twine(x.getRank()));
+  for (int64_t i = 0; i < x.getRank(); ++i) {
+    int64_t in = x.getDimSize(i), to = t.getDimSize(i);
+    if (!isDyn(in) && !isDyn(to) && (in == 0 ? to != 0 : to % in != 0))
+      return c.fail("target_tensor's dim " + Twine(i) + " (" + Twine(to) +
+                    ") is not a multiple of X's (" + Twine(in) + ")");
+  }
+  types.push_back(tensor(t.getShape(), x.getElementType()));
+  return success();
+}
+
 LogicalResult ExpandAsV2Op::inferResultTypes(SmallVectorImpl<Type> &types, bool emit) {
   Checker c{*this, emit};
   auto x = rt(getX());
