@@ -343,6 +343,10 @@ LogicalResult runGraphPipeline(ModuleOp module, const CompileOptions &opts) {
   PassManager graph(module.getContext());
   if (opts.optimize) {
     OptimizePipelineOptions o;
+    // int8: pd.multihead_matmul has no int8 form, and its QKV projection
+    // was half of int8 BERT-base's time in fp32; unfused, the three
+    // projections are fc ops with int8 kernels (docs/Quantization.md).
+    o.fuseAttention = opts.precision != Precision::INT8;
     buildOptimizePipeline(graph, o);
   } else {
     graph.addPass(createPdInferShapesPass());

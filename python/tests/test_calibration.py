@@ -489,3 +489,54 @@ def test_residual_block_runs_int8_between_blocks(tmp_path):
     err = np.abs(got - sim)
     assert err.max() <= 4 * level, (err.max(), level)
     assert np.mean(err < 1e-4) > 0.95, np.mean(err < 1e-4)
+
+
+def test_bert_attention_projections_run_int8(tmp_path):
+    """A 2-layer BERT encoder (the zoo's, hidden 64, 4 heads, a 3-class head)
+    calibrated on token ids: under --precision int8 the self-attention is not
+    fused into pd.multihead_matmul (it has no int8 form), so the Q, K and V
+    projections are int8 fc layers like the output and feed-forward ones; the
+    fp32 build still fuses it. The int8 logits follow PyTorch's module (the
+    oracle) within int8 error on held-out sequences."""
+    torch = pytest.importorskip("torch")
+    from paddle_mlir import zoo
+    cfg = dict(layers=2, hidden=64, heads=4, classes=3)
+    b, _ = zoo.build("bert_base", **cfg)
+    model = str(tmp_path / "bert")
+    b.save(model)
+    rng = np.random.default_rng(4)
+
+    def sample():
+        ids = rng.integers(1, 30522, size=(2, 16)).astype(np.int64)
+        ids[:, 12:] = 0
+        types = np.zeros((2, 16), np.int64)
+        types[:, 8:] = 1
+        return ids, types
+
+    samples = tmp_path / "samples"
+    samples.mkdir()
+    for i in range(20):
+        ids, types = sample()
+        np.savez(samples / ("%02d.npz" % i), input_ids=ids, token_type_ids=types)
+    shapes = ["--input-shape", "input_ids=2x16", "--input-shape", "token_type_ids=2x16"]
+    out, fp32 = tmp_path / "int8", tmp_path / "fp32"
+    p = compile_int8(model, str(samples), out, *shapes)
+    assert p.returncode == 0, p.stderr
+    subprocess.run([tool("paddle-compile"), model, "-o", str(fp32)] + shapes, check=True,
+                   capture_output=True)
+    ops = manifest(out)["compute_ops"]
+    assert not [o for o in ops["ops"] if o["op"] == "multihead_matmul"]
+    # 6 projections per layer; the classifier stays fp32 by default.
+    assert ops["int8_ops"] == 12, [(o["op"], o["precision"]) for o in ops["ops"]]
+    assert [o for o in manifest(fp32)["compute_ops"]["ops"] if o["op"] == "multihead_matmul"]
+    ref_model = zoo.make_torch_bert(0, **cfg).eval()
+    q = paddle_mlir.load(str(out))
+    refs, gots = [], []
+    for _ in range(8):
+        ids, types = sample()
+        with torch.no_grad():
+            refs.append(ref_model(torch.from_numpy(ids), torch.from_numpy(types)).numpy())
+        gots.append(q(ids, types)[0])
+    ref, got = np.concatenate(refs), np.concatenate(gots)
+    sqnr = 10 * np.log10((ref ** 2).sum() / ((ref - got) ** 2).sum())
+    assert sqnr > 25, sqnr

@@ -1,4 +1,5 @@
 // RUN: paddle-opt %s -split-input-file -pd-fuse-multihead-matmul | FileCheck %s
+// RUN: paddle-opt %s -split-input-file --pd-optimize="fuse-attention=false" | FileCheck %s --check-prefix=UNFUSED
 
 // Tests the zoo BERT form: fc projections, matmul_v2 with trans_y, scale of
 // the scores, mask add, softmax, product with V, heads merged. The three
@@ -11,6 +12,12 @@
 // CHECK-NOT: pd.fc
 // CHECK-NOT: pd.softmax
 // CHECK: return %[[Y]]
+// The graph pipeline without the fusion (what paddle-compile runs for
+// --precision int8: the projections stay fc ops, which have int8 kernels).
+// UNFUSED-LABEL: func.func @bert_attention
+// UNFUSED-NOT: pd.multihead_matmul
+// UNFUSED-COUNT-3: pd.fc
+// UNFUSED: pd.softmax
 // The fused weight: each of the 4 rows is Wq's row (1.0), Wk's (2.0), Wv's (3.0).
 // The separate weights are erased.
 // CHECK-NOT: ml_program.global private @wq(

@@ -7,7 +7,7 @@
 
 using namespace mlir;
 
-void mlir::pd::buildOptimizePipeline(OpPassManager &pm, const OptimizePipelineOptions &) {
+void mlir::pd::buildOptimizePipeline(OpPassManager &pm, const OptimizePipelineOptions &options) {
   pm.addPass(createPdInferShapesPass());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
@@ -16,7 +16,8 @@ void mlir::pd::buildOptimizePipeline(OpPassManager &pm, const OptimizePipelineOp
   pm.addPass(createPdUnfreezeQuantPass());
   pm.addPass(createPdFuseConvPass());
   pm.addNestedPass<func::FuncOp>(createPdFuseFcPass());
-  pm.addPass(createPdFuseMultiheadMatmulPass());
+  if (options.fuseAttention)
+    pm.addPass(createPdFuseMultiheadMatmulPass());
   pm.addNestedPass<func::FuncOp>(createPdFuseEmbeddingLayernormPass());
   pm.addNestedPass<func::FuncOp>(createPdFuseSkipLayernormPass());
   pm.addPass(createCanonicalizerPass());

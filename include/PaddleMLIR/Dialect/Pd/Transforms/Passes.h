@@ -16,7 +16,13 @@ namespace mlir::pd {
 #include "PaddleMLIR/Dialect/Pd/Transforms/Passes.h.inc"
 
 /// Options of the graph-level pipeline (`--pd-optimize`).
-struct OptimizePipelineOptions : public PassPipelineOptions<OptimizePipelineOptions> {};
+struct OptimizePipelineOptions : public PassPipelineOptions<OptimizePipelineOptions> {
+  Option<bool> fuseAttention{
+      *this, "fuse-attention",
+      llvm::cl::desc("Fuse BERT/ERNIE self-attention into pd.multihead_matmul (off: its "
+                     "projections stay fc ops, which have int8 kernels)"),
+      llvm::cl::init(true)};
+};
 
 /// Graph-level pd -> pd pipeline: shape inference, canonicalization (folds
 /// inference identities and constant shapes), CSE, and shape inference again
