@@ -67,6 +67,16 @@ bool isConvKernel(KernelCallOp call) {
   return c == "pdk_conv2d" || c == "pdk_conv2d_backward_data" || c == "pdk_conv2d_backward_weights";
 }
 
+/// The reassociation that splits the last dim of a rank-`rank` tensor in
+/// two ([.., C] <-> [.., C/16, 16]).
+SmallVector<ReassociationIndices> splitLast(int64_t rank) {
+  SmallVector<ReassociationIndices> re;
+  for (int64_t i = 0; i + 1 < rank; ++i)
+    re.push_back({i});
+  re.push_back({rank - 1, rank});
+  return re;
+}
+
 /// A transpose between [N, C/16, 16, H, W] and [N, C/16, H, W, 16] (in
 /// either direction, by `perm`), as a generic loop nest.
 Value transpose(OpBuilder &b, Location loc, Value src, ArrayRef<int64_t> shape,
@@ -262,10 +272,9 @@ struct Rewriter {
   bool wantsBlocked(linalg::GenericOp g) {
     if (g.getNumLoops() != 4 || !g.hasPureTensorSemantics())
       return false;
-    bool found = false;
-    if (g.getBody()->getOps<linalg::IndexOp>().begin() !=
-        g.getBody()->getOps<linalg::IndexOp>().end())
+    if (!g.getBody()->getOps<linalg::IndexOp>().empty())
       return false;
+    bool found = false;
     for (OpOperand &o : g->getOpOperands()) {
       auto t = dyn_cast<RankedTensorType>(o.get().getType());
       if (!t || !t.hasStaticShape())
@@ -278,7 +287,7 @@ struct Rewriter {
         continue;
       }
       // Any other operand: pure dims and constants; the channel loop, if
-      // used, last and over the whole channel count.
+      // used, last (linalg then makes that dim the channel count).
       for (auto [i, e] : llvm::enumerate(m.getResults())) {
         if (isa<AffineConstantExpr>(e))
           continue;
@@ -340,12 +349,8 @@ struct Rewriter {
       SmallVector<int64_t> shape(t.getShape());
       shape.back() /= kBlock;
       shape.push_back(kBlock);
-      SmallVector<ReassociationIndices> re;
-      for (int64_t i = 0; i + 1 < t.getRank(); ++i)
-        re.push_back({i});
-      re.push_back({t.getRank() - 1, t.getRank()});
       return tensor::ExpandShapeOp::create(b, loc, RankedTensorType::get(shape, t.getElementType()),
-                                           v, re);
+                                           v, splitLast(t.getRank()));
     };
     for (OpOperand *in : g.getDpsInputOperands())
       ins.push_back(convert(*in, false));
@@ -367,11 +372,8 @@ struct Rewriter {
         replacePlain(r, nr);
       } else if (resultKind[i] == 2) {
         auto t = cast<RankedTensorType>(r.getType());
-        SmallVector<ReassociationIndices> re;
-        for (int64_t d = 0; d + 1 < t.getRank(); ++d)
-          re.push_back({d});
-        re.push_back({t.getRank() - 1, t.getRank()});
-        r.replaceAllUsesWith(tensor::CollapseShapeOp::create(b, loc, t, nr, re).getResult());
+        r.replaceAllUsesWith(
+            tensor::CollapseShapeOp::create(b, loc, t, nr, splitLast(t.getRank())).getResult());
       } else {
         r.replaceAllUsesWith(nr);
       }

@@ -207,6 +207,12 @@ struct Dims {
   }
 };
 
+/// Whether activation operand dims `d` fit layout field `layout`: rank 4
+/// (any layout), or rank 5 [N, C/16, H, W, 16] in layout NChw16c.
+inline bool activationRankFits(const int64_t *d, int64_t layout) {
+  return d[-1] == 4 || (d[-1] == 5 && layout == layout::NChw16c && d[4] == 16);
+}
+
 /// The NCHW dims of an activation operand: `d` itself for a rank-4 one, and
 /// for a channel-blocked rank-5 one ([N, C/B, H, W, B], layout NChw16c or
 /// NChw8c) its dims as NCHW, written to `nchw` (which is returned).

@@ -63,11 +63,8 @@ void convBackward(const int64_t *ptrs, const int64_t *ints, Direction dir) {
   const char *what = data ? "convolution backward-data" : "convolution backward-weights";
   // The activation sides (x or dx, and dy) are 4-D, or 5-D when blocked.
   const int64_t *xSide = data ? od : ad, *wd = data ? ad : od;
-  auto activation = [](const int64_t *d, int64_t layout) {
-    return d[-1] == 4 || (d[-1] == 5 && layout == layout::NChw16c && d[4] == 16);
-  };
-  if (!activation(xSide, ints[cg::XLayout]) || !activation(dyd, ints[cg::DyLayout]) ||
-      wd[-1] != 4) {
+  if (!activationRankFits(xSide, ints[cg::XLayout]) ||
+      !activationRankFits(dyd, ints[cg::DyLayout]) || wd[-1] != 4) {
     kernelError =
         std::string("oneDNN kernel: ") + what + ": operands must be 4-D (or 5-D in layout nChw16c)";
     return;

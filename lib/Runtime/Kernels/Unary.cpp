@@ -53,10 +53,8 @@ PDK_EXPORT void pdk_reorder(const int64_t *ptrs, const int64_t *ints, const floa
   if (!kernelError.empty())
     return;
   int64_t xNchw[4], oNchw[4];
-  auto side = [](const int64_t *d, int64_t layout) {
-    return d[-1] == 4 || (d[-1] == 5 && layout == layout::NChw16c && d[4] == 16);
-  };
-  if (!side(xd, ints[reorder::SrcLayout]) || !side(od, ints[reorder::DstLayout])) {
+  if (!activationRankFits(xd, ints[reorder::SrcLayout]) ||
+      !activationRankFits(od, ints[reorder::DstLayout])) {
     kernelError = "oneDNN kernel: reorder: operands must be 4-D (or 5-D in layout nChw16c)";
     return;
   }
