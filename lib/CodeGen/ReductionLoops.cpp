@@ -18,6 +18,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "LoopUtils.h"
 #include "PaddleMLIR/CodeGen/Passes.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
@@ -34,7 +35,6 @@ namespace mlir::pd {
 #define GEN_PASS_DEF_PDREDUCTIONLOOPSPASS
 #include "PaddleMLIR/CodeGen/Passes.h.inc"
 
-namespace {
 /// How many trailing loops of `op` are reductions that no output's indexing
 /// map uses (0: the op is not one this pass lowers).
 unsigned trailingReductions(linalg::GenericOp op) {
@@ -62,18 +62,6 @@ bool readsDimsFrom(AffineMap map, unsigned first) {
   return false;
 }
 
-/// Reassociation of a rank-`r` buffer that merges its last `k` dims.
-SmallVector<ReassociationIndices> trailingGroups(unsigned r, unsigned k) {
-  SmallVector<ReassociationIndices> groups;
-  for (unsigned i = 0; i + k < r; ++i)
-    groups.push_back({(int64_t)i});
-  ReassociationIndices last;
-  for (unsigned i = r - k; i < r; ++i)
-    last.push_back(i);
-  groups.push_back(last);
-  return groups;
-}
-
 /// The element of `buffer` that `map` selects at loop indices `ivs`.
 SmallVector<Value> indicesAt(OpBuilder &b, Location loc, AffineMap map, ValueRange ivs) {
   SmallVector<Value> indices;
@@ -85,6 +73,19 @@ SmallVector<Value> indicesAt(OpBuilder &b, Location loc, AffineMap map, ValueRan
       indices.push_back(affine::AffineApplyOp::create(b, loc, one, ivs));
   }
   return indices;
+}
+
+namespace {
+/// Reassociation of a rank-`r` buffer that merges its last `k` dims.
+SmallVector<ReassociationIndices> trailingGroups(unsigned r, unsigned k) {
+  SmallVector<ReassociationIndices> groups;
+  for (unsigned i = 0; i + k < r; ++i)
+    groups.push_back({(int64_t)i});
+  ReassociationIndices last;
+  for (unsigned i = r - k; i < r; ++i)
+    last.push_back(i);
+  groups.push_back(last);
+  return groups;
 }
 
 /// Whether the `k` trailing loops can run as one loop over their product:

@@ -30,6 +30,11 @@ MAP = ("builtin.module(convert-pd-to-linalg{kernels=none},canonicalize,"
        "function-boundary-type-conversion=identity-layout-map},"
        "canonicalize,cse,pd-plan-memory{place=true report=false},cse,"
        "convert-linalg-to-parallel-loops,canonicalize,pd-gpu-map-loops{threads=3})")
+# The same with row reductions one block per output element
+# (pd-gpu-block-reductions, before the loops are formed); `%s` is its
+# options.
+MAP_BLOCKS = MAP.replace("convert-linalg-to-parallel-loops,",
+                         "pd-gpu-block-reductions{%s},convert-linalg-to-parallel-loops,")
 # The mapped loops as host code.
 HOST = ("builtin.module(convert-scf-to-cf,convert-vector-to-llvm,expand-strided-metadata,"
         "lower-affine,convert-math-to-llvm,convert-arith-to-llvm,finalize-memref-to-llvm,"
@@ -51,11 +56,17 @@ def mlir_type(shape):
     return "x".join(str(d) for d in shape) + "xf32"
 
 
-def run_mapped(program, inputs, out_shape):
+def run_mapped(program, inputs, out_shape, pipeline=MAP):
     """Runs the pd function `program` (@main over `inputs`, returning one
     f32 tensor of `out_shape`) through the grid mapping on the CPU; returns
-    the result and the mapped IR."""
-    mapped = opt(opt(program, "--pd-optimize"), "--pass-pipeline=" + MAP)
+    the result and the mapped IR. Block reductions (gpu.all_reduce over a
+    block's threads) run through pd-gpu-emulate-block-reductions: each
+    thread's partial values first, then their combination in thread order,
+    then what the threads do with the result."""
+    mapped = opt(opt(program, "--pd-optimize"), "--pass-pipeline=" + pipeline)
+    runnable = mapped
+    if "gpu.all_reduce" in mapped:
+        runnable = opt(mapped, "--pd-gpu-emulate-block-reductions")
     # The driver: inputs from constants, a 1 MiB arena, @main, the result
     # printed.
     glob, args, decls = [], [], []
@@ -83,7 +94,7 @@ def run_mapped(program, inputs, out_shape):
   }
 """ % ("".join(decls), ", ".join(a for a, _ in args), ", ".join(t for _, t in args), out_t,
        out_t)
-    head, _, _ = mapped.rstrip().rpartition("}")
+    head, _, _ = runnable.rstrip().rpartition("}")
     lowered = opt(head + driver + "}\n", "--pass-pipeline=" + HOST)
     p = subprocess.run([RUNNER, "-e", "entry", "-entry-point-result=void", "-O0",
                         "-shared-libs=%s/libmlir_runner_utils.so,%s/libmlir_c_runner_utils.so"
@@ -141,4 +152,64 @@ def test_reductions_one_thread_per_output():
     got, _ = run_mapped(program, [x], (6, 10))
     e = np.exp(x - x.max(axis=1, keepdims=True))
     want = e / e.sum(axis=1, keepdims=True) + x.sum(axis=1, keepdims=True)
+    np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-5)
+
+
+@pytest.mark.parametrize("threads", [3, 64, 256])
+def test_block_reductions_softmax_layer_norm(threads):
+    # Rows of 100: with 3 threads each takes 33 or 34 elements, with 64
+    # some take two and some one, with 256 the block has 128 threads (100
+    # rounded up to whole warps) of which 28 only contribute the neutral
+    # element. Softmax's max and sum and layer_norm's mean and variance are
+    # block reductions; the result feeds the next nests.
+    x, g, b = rand(5, 100) * 3, rand(100, seed=3), rand(100, seed=4)
+    program = """func.func @main(%x: tensor<5x100xf32>, %g: tensor<100xf32>, %b: tensor<100xf32>) -> tensor<5x100xf32> {
+  %s = pd.softmax %x {axis = -1 : i32} : (tensor<5x100xf32>) -> tensor<5x100xf32>
+  %a = pd.elementwise_add %s, %x {axis = -1 : i32} : (tensor<5x100xf32>, tensor<5x100xf32>) -> tensor<5x100xf32>
+  %n = pd.layer_norm %a Scale(%g) Bias(%b) {begin_norm_axis = 1 : i32, epsilon = 1.0e-5 : f32} : (tensor<5x100xf32>, tensor<100xf32>, tensor<100xf32>) -> tensor<5x100xf32>
+  return %n : tensor<5x100xf32>
+}"""
+    got, mapped = run_mapped(program, [x, g, b], (5, 100),
+                             MAP_BLOCKS % ("threads=%d min-length=32" % threads))
+    assert mapped.count("gpu.all_reduce") == 4, mapped
+    assert "gpu.all_reduce  maximumf" in mapped and "gpu.all_reduce  add" in mapped, mapped
+    e = np.exp(x - x.max(axis=1, keepdims=True))
+    a = e / e.sum(axis=1, keepdims=True) + x
+    mean = a.mean(axis=1, keepdims=True)
+    var = ((a - mean) ** 2).mean(axis=1, keepdims=True)
+    want = (a - mean) / np.sqrt(var + 1e-5) * g + b
+    np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-4)
+
+
+def test_block_reductions_over_several_axes_and_all():
+    # A sum over the two trailing axes (20 elements, delinearized from the
+    # thread's position), a max and a min over everything (one block), and a
+    # product over rows of 8; a sum over the leading axis stays one thread
+    # per output (its inputs are not consecutive along the reduction).
+    x = rand(2, 3, 4, 5)
+    program = """func.func @main(%x: tensor<2x3x4x5xf32>) -> tensor<2x3xf32> {
+  %s = pd.reduce_sum %x {dim = array<i32: 2, 3>, keep_dim = false, reduce_all = false} : (tensor<2x3x4x5xf32>) -> tensor<2x3xf32>
+  %m = pd.reduce_max %x {dim = array<i32: 0, 1, 2, 3>, keep_dim = true, reduce_all = true} : (tensor<2x3x4x5xf32>) -> tensor<1x1x1x1xf32>
+  %n = pd.reduce_min %x {dim = array<i32: 0, 1, 2, 3>, keep_dim = true, reduce_all = true} : (tensor<2x3x4x5xf32>) -> tensor<1x1x1x1xf32>
+  %c = pd.reduce_sum %x {dim = array<i32: 0>, keep_dim = false, reduce_all = false} : (tensor<2x3x4x5xf32>) -> tensor<3x4x5xf32>
+  %r = pd.reshape2 %x {shape = array<i32: 15, 8>} : (tensor<2x3x4x5xf32>) -> tensor<15x8xf32>
+  %p = pd.reduce_prod %r {dim = array<i32: 1>, keep_dim = false, reduce_all = false} : (tensor<15x8xf32>) -> tensor<15xf32>
+  %cs = pd.reduce_sum %c {dim = array<i32: 1, 2>, keep_dim = false, reduce_all = false} : (tensor<3x4x5xf32>) -> tensor<3xf32>
+  %ps = pd.reduce_sum %p {dim = array<i32: 0>, keep_dim = false, reduce_all = false} : (tensor<15xf32>) -> tensor<1xf32>
+  %m2 = pd.reshape2 %m {shape = array<i32: 1>} : (tensor<1x1x1x1xf32>) -> tensor<1xf32>
+  %n2 = pd.reshape2 %n {shape = array<i32: 1>} : (tensor<1x1x1x1xf32>) -> tensor<1xf32>
+  %t1 = pd.elementwise_add %s, %cs {axis = 1 : i32} : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xf32>
+  %t2 = pd.elementwise_mul %t1, %m2 {axis = -1 : i32} : (tensor<2x3xf32>, tensor<1xf32>) -> tensor<2x3xf32>
+  %t3 = pd.elementwise_add %t2, %n2 {axis = -1 : i32} : (tensor<2x3xf32>, tensor<1xf32>) -> tensor<2x3xf32>
+  %t4 = pd.elementwise_add %t3, %ps {axis = -1 : i32} : (tensor<2x3xf32>, tensor<1xf32>) -> tensor<2x3xf32>
+  return %t4 : tensor<2x3xf32>
+}"""
+    got, mapped = run_mapped(program, [x], (2, 3), MAP_BLOCKS % "threads=3 min-length=8")
+    # Block reductions: the 2x3 sum (20), max, min (120 each), the
+    # products (8), the sum over 3x4x5's trailing axes (20) and the sum of
+    # the 15 products; not the leading axis sum (strided along it).
+    assert mapped.count("gpu.all_reduce") == 6, mapped
+    assert "gpu.all_reduce  mul" in mapped and "gpu.all_reduce  minimumf" in mapped, mapped
+    s = x.sum(axis=(2, 3)) + x.sum(axis=0).sum(axis=(1, 2))
+    want = s * x.max() + x.min() + x.reshape(15, 8).prod(axis=1).sum()
     np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-5)

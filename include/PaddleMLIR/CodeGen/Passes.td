@@ -289,6 +289,64 @@ def PdCheckCudaTargetPass : Pass<"pd-check-cuda-target", "::mlir::ModuleOp"> {
   ];
 }
 
+def PdGpuBlockReductionsPass : Pass<"pd-gpu-block-reductions", "::mlir::ModuleOp"> {
+  let summary = "Reduce each output element of a row reduction with one CUDA thread block";
+  let description = [{
+    Runs before convert-linalg-to-parallel-loops in --pd-lower-to-gpu. A
+    linalg.generic on static buffers whose innermost loops are reductions
+    no output indexes (softmax's max and sum, layer_norm's mean and
+    variance, reduce_*, pooling over whole planes, batch_norm statistics)
+    becomes a gpu.launch with one block per output element and
+    min(`threads`, the reduction length rounded up to 32) threads per
+    block: thread t folds the elements t, t + T, t + 2T, ... of
+    the reduction (consecutive threads read consecutive elements) into a
+    partial value starting at the combiner's neutral element, gpu.all_reduce
+    combines the block's partial values (convert-gpu-to-nvvm lowers it to
+    warp shuffles, shared memory and barriers), and thread 0 combines the
+    result with the output's initial value and stores it. pd-gpu-map-loops
+    leaves these launches as they are (mapped scf.parallel loops would not
+    survive the canonicalizer, which merges perfectly nested ones).
+
+    An op qualifies when each output's yielded value is one combiner
+    (addf, mulf, maximumf, minimumf, maxnumf, minnumf; addi, muli, max/min
+    si/ui, andi, ori, xori on i32) of the output's value and a value that
+    does not depend on any output; outputs are f32 or i32; the reduction
+    has at least `min-length` elements; and every input that the reduction
+    loops index is indexed by all the other loops too (no reuse across
+    outputs, so matrix products and convolutions are not reductions here)
+    with the innermost loop as its last index (consecutive in memory).
+    Anything else keeps one thread per output element (pd-gpu-map-loops).
+  }];
+  let options = [
+    Option<"threads", "threads", "int64_t", "256", "Most threads per block">,
+    Option<"minLength", "min-length", "int64_t", "32",
+           "Fewest reduced elements per output for a block reduction">,
+  ];
+  let dependentDialects = ["::mlir::scf::SCFDialect", "::mlir::gpu::GPUDialect",
+                           "::mlir::arith::ArithDialect", "::mlir::memref::MemRefDialect",
+                           "::mlir::affine::AffineDialect"];
+}
+
+def PdGpuEmulateBlockReductionsPass : Pass<"pd-gpu-emulate-block-reductions",
+                                           "::mlir::ModuleOp"> {
+  let summary = "Test only: run pd-gpu-block-reductions' nests on the host";
+  let description = [{
+    For tests without a GPU. Each gpu.launch holding gpu.all_reduce ops (a
+    1-D grid of 1-D blocks) becomes a loop over its blocks; in each, the
+    code that does not depend on the thread runs once, then three loops over
+    the threads: the code before the reductions (each thread's partial
+    values stored in a stack buffer), the reductions folded over that
+    buffer in thread order, and the code after them with the reduced
+    values. The result can be
+    lowered for the host and run, so the partial ranges, the indices and
+    the final combination are checked against an oracle; what is left to
+    the GPU is gpu.all_reduce's own lowering. Code after the reductions may
+    not use per-thread values computed before them.
+  }];
+  let dependentDialects = ["::mlir::scf::SCFDialect", "::mlir::memref::MemRefDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
 def PdGpuMapLoopsPass : Pass<"pd-gpu-map-loops", "::mlir::ModuleOp"> {
   let summary = "Give each top-level loop nest a 1-D grid of CUDA thread blocks";
   let description = [{

@@ -21,7 +21,8 @@
 // parallel loop runs as one thread. Views (reshape, squeeze, flatten:
 // memref.collapse_shape, expand_shape, subviews) stay on the host and
 // launch nothing. What is left on the host besides them is an op the CUDA
-// target cannot run yet; the pass names it.
+// target cannot run yet; the pass names it. Launches (those of
+// pd-gpu-block-reductions) are only checked.
 //
 //===----------------------------------------------------------------------===//
 
@@ -302,7 +303,9 @@ struct PdGpuMapLoopsPass : impl::PdGpuMapLoopsPassBase<PdGpuMapLoopsPass> {
     SmallVector<Operation *> nests;
     for (Block &block : fn.getBody())
       for (Operation &op : block) {
-        if (isa<scf::ParallelOp, scf::ForOp>(op)) {
+        // A store at the top level is the loop-free lowering of a rank-0
+        // fill (a full reduction's initial value): one thread.
+        if (isa<scf::ParallelOp, scf::ForOp, gpu::LaunchOp, memref::StoreOp>(op)) {
           nests.push_back(&op);
           continue;
         }
@@ -317,7 +320,9 @@ struct PdGpuMapLoopsPass : impl::PdGpuMapLoopsPassBase<PdGpuMapLoopsPass> {
         return false;
       if (!readsNoHostConstant(nest))
         return false;
-      map(nest);
+      // pd-gpu-block-reductions' launches are kernels already.
+      if (!isa<gpu::LaunchOp>(nest))
+        map(nest);
     }
     return true;
   }

@@ -11,12 +11,14 @@
 
 using namespace mlir;
 
-// After the shared start: parallel loops, one grid per top-level nest
-// (pd-gpu-map-loops), outlined kernels, NVVM, and the kernels assembled.
+// After the shared start: row reductions one block per output element
+// (pd-gpu-block-reductions), parallel loops, one grid per other top-level
+// nest (pd-gpu-map-loops), outlined kernels, NVVM, and the kernels assembled.
 // Kernels take their buffers as bare pointers (shapes are static) and
 // index in `index-bitwidth` bits.
 static const char *kGPUPipeline =
-    "pd-check-cuda-target{chip=%c ptx=%f},%start,convert-linalg-to-parallel-loops,canonicalize,"
+    "pd-check-cuda-target{chip=%c ptx=%f},%start,pd-gpu-block-reductions{threads=%n},"
+    "convert-linalg-to-parallel-loops,canonicalize,"
     "pd-gpu-map-loops{threads=%n index-bitwidth=%i},convert-parallel-loops-to-gpu,"
     "gpu-launch-sink-index-computations,gpu-kernel-outlining,lower-affine,canonicalize,cse,"
     "convert-scf-to-cf,nvvm-attach-target{chip=%c features=%f O=3},"
@@ -45,6 +47,7 @@ void mlir::pd::addGPUCodegenPasses(OpPassManager &pm, const LowerToGPUOptions &o
   addPipelineText(pm, "GPU", kGPUPipeline,
                   {{"%start", bufferizedLinalgPipeline("none", "", /*place=*/true,
                                                        /*report=*/false)},
+                   {"%n", std::to_string(options.threads)},
                    {"%n", std::to_string(options.threads)},
                    {"%i", std::to_string(options.indexBitwidth)},
                    {"%i", std::to_string(options.indexBitwidth)},

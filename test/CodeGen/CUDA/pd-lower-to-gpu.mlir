@@ -39,16 +39,20 @@ func.func @main(%x: tensor<8x16x32xf32>, %y: tensor<8x16x32xf32>) -> tensor<8x51
 // -----
 
 // A row sum: a kernel zeroes the 64 sums (four per thread), then one
-// thread per row adds its 100 elements in a loop (block-level reductions
-// are planned).
+// block per row (100 elements: 128 threads) adds its elements: a strided
+// loop per thread, then warp shuffles, one shared slot per warp and
+// barriers (gpu.all_reduce's lowering).
 // CHECK-LABEL: func.func @main(
 // CHECK:         gpu.launch_func @main_kernel::@main_kernel blocks in (%c1, %c1, %c1) threads in (%c256, %c1, %c1) args(%[[S:[^ ]*]] : memref<64xf32>)
-// CHECK:         gpu.launch_func @main_kernel_0::@main_kernel blocks in (%c1, %c1, %c1) threads in (%c256, %c1, %c1) args(%arg0 : memref<64x100xf32>, %[[S]] : memref<64xf32>)
+// CHECK:         gpu.launch_func @main_kernel_0::@main_kernel blocks in (%c64, %c1, %c1) threads in (%c128, %c1, %c1) args(%arg0 : memref<64x100xf32>, %[[S]] : memref<64xf32>)
 // CHECK:       gpu.binary @main_kernel
 // CHECK-SAME:    st.global.v4.b32
 // CHECK:       gpu.binary @main_kernel_0
 // CHECK-SAME:    .entry main_kernel(
+// CHECK-SAME:    .shared
 // CHECK-SAME:    add.rn.f32
+// CHECK-SAME:    shfl.sync.bfly.b32
+// CHECK-SAME:    bar.sync
 func.func @main(%x: tensor<64x100xf32>) -> tensor<64xf32> {
   %s = pd.reduce_sum %x {dim = array<i32: 1>, keep_dim = false, reduce_all = false} : (tensor<64x100xf32>) -> tensor<64xf32>
   return %s : tensor<64xf32>
