@@ -187,6 +187,13 @@ llvm::Error mlir::pd::setCompileOption(CompileOptions &options, StringRef flag, 
     options.precisionCheck = value == "true";
     return llvm::Error::success();
   }
+  if (flag == "allow-tf32") {
+    if (value != "true" && value != "false")
+      return llvm::createStringError("--allow-tf32 must be true or false, not '" + value.str() +
+                                     "'");
+    options.allowTf32 = value == "true";
+    return llvm::Error::success();
+  }
   if (flag == "allow-emulated-bf16") {
     if (value != "true" && value != "false")
       return llvm::createStringError("--allow-emulated-bf16 must be true or false, not '" +

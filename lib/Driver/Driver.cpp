@@ -249,6 +249,7 @@ CodegenOptions codegenOptions(const CompileOptions &opts, bool measure) {
   o.measure = measure;
   o.unrollLoops = !opts.train;
   o.cudaArch = opts.cudaArch;
+  o.allowTf32 = opts.allowTf32;
   // The toolkit the lit tests also take from the environment.
   if (const char *toolkit = std::getenv("PADDLE_MLIR_CUDA_TOOLKIT"))
     o.cudaToolkit = toolkit;
@@ -269,6 +270,8 @@ LogicalResult checkOptions(ModuleOp module, const CompileOptions &opts) {
       return fail(module, "--train builds CPU train steps only (not --target " +
                               stringify(opts.target) + ")");
   }
+  if (opts.allowTf32 && opts.target != Target::CUDA)
+    return fail(module, "--allow-tf32 applies to --target cuda only (the CPU target has no TF32)");
   if (failed(codegenTarget(opts).checkOptions(module, codegenOptions(opts, false))))
     return failure();
   if (failed(checkMixedPrecisionOptions(module, opts)))

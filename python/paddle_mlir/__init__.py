@@ -177,9 +177,9 @@ def default_num_threads():
     return _pdrt.default_num_threads()
 
 
-def compile(model, params=None, *, target="cpu", cuda_arch="sm_90", precision="fp32",
-            input_shapes=None, optimize=True, output_dir=None, name="model", memory_plan=True,
-            kernels="onednn", cpu="host", parallel=True, conv_layout="auto",
+def compile(model, params=None, *, target="cpu", cuda_arch="sm_90", allow_tf32=False,
+            precision="fp32", input_shapes=None, optimize=True, output_dir=None, name="model",
+            memory_plan=True, kernels="onednn", cpu="host", parallel=True, conv_layout="auto",
             conv_algorithm="auto", threads=None,
             quantize_exclude=(), quantize_include=(), calibration=None,
             calibration_method="percentile", calibration_percentile=99.99, calibration_samples=0,
@@ -191,7 +191,8 @@ def compile(model, params=None, *, target="cpu", cuda_arch="sm_90", precision="f
 
     target: "cpu", or "cuda" (fp32 inference on an NVIDIA GPU, not yet run on
     one; docs/GPU.md) with cuda_arch the GPU architecture ("sm_90",
-    paddle-compile --cuda-arch).
+    paddle-compile --cuda-arch); allow_tf32 lets cuBLASLt round fp32 matrix
+    products' inputs to TF32 (paddle-compile --allow-tf32).
     input_shapes: {input name: static shape} to fix dynamic dims.
     memory_plan: intermediate buffers in one arena per instance (paddle-compile
     --memory-plan); kernels: "onednn" (conv/matmul in oneDNN) or "none"
@@ -261,7 +262,8 @@ def compile(model, params=None, *, target="cpu", cuda_arch="sm_90", precision="f
         if calibration is not None:
             calibration_data = samples_folder(calibration, "calibration")
         # Named by their paddle-compile flags, and parsed by the same code.
-        options = {"target": target, "cuda-arch": cuda_arch, "precision": precision,
+        options = {"target": target, "cuda-arch": cuda_arch,
+                   "allow-tf32": "true" if allow_tf32 else "false", "precision": precision,
                    "kernels": kernels,
                    "conv-layout": conv_layout, "conv-algorithm": conv_algorithm,
                    "quantize-exclude": ",".join(quantize_exclude),

@@ -5,6 +5,7 @@ execution test says why it is skipped."""
 import ctypes
 import importlib.util
 import os
+import re
 
 import numpy as np
 import pytest
@@ -94,6 +95,10 @@ def test_instances_on_one_device_share_its_weights(tmp_path):
     fake = str(tmp_path / "libfakecuda.so")
     subprocess.run(["cc", "-shared", "-fPIC", "-O1", "-o", fake,
                     os.path.join(ROOT, "test", "e2e", "Inputs", "fake_libcuda.c")], check=True)
+    # The MLP's products are cuBLASLt calls: a stand-in on host memory too.
+    fake_blas = str(tmp_path / "libfakecublaslt.so")
+    subprocess.run(["cc", "-shared", "-fPIC", "-O1", "-o", fake_blas,
+                    os.path.join(ROOT, "test", "e2e", "Inputs", "fake_cublaslt.c")], check=True)
     path, _ = mlp(tmp_path)
     paddle_mlir.compile(path, target="cuda", input_shapes={"x": [8, 16]}).save(
         str(tmp_path / "artifact"))
@@ -110,12 +115,16 @@ runs = [threading.Thread(target=work) for _ in range(2)]
 [t.start() for t in runs]
 [t.join() for t in runs]
 """
-    env = dict(os.environ, PADDLE_MLIR_CUDA_DRIVER=fake, PYTHONPATH=os.pathsep.join(sys.path))
+    env = dict(os.environ, PADDLE_MLIR_CUDA_DRIVER=fake, PADDLE_MLIR_CUBLASLT=fake_blas,
+               PYTHONPATH=os.pathsep.join(sys.path))
     p = subprocess.run([sys.executable, "-c", script, str(tmp_path / "artifact")],
                        capture_output=True, text=True, env=env, timeout=300)
     assert p.returncode == 0, p.stderr[-3000:]
-    stats = dict(kv.split("=") for kv in p.stderr.split("fake-cuda:")[1].split())
-    # The weights once; an input buffer and an arena per instance.
-    assert stats["allocs"] == str(1 + 2 * 2), p.stderr
+    line = re.search(r"fake-cuda: (.*)", p.stderr).group(1)
+    stats = dict(kv.split("=") for kv in line.split())
+    # The weights once; an input buffer, an arena and a cuBLASLt workspace
+    # per instance (each has its own cuBLASLt handle).
+    assert stats["allocs"] == str(1 + 2 * 3), p.stderr
+    assert "fake-cublaslt: handles=2 " in p.stderr, p.stderr
     assert stats["h2d"] == str(1 + 2), p.stderr
     assert stats["d2h"] == "2", p.stderr

@@ -3,6 +3,7 @@ the reference outputs computed when the folder was prepared (NumPy for the
 MLP, the CPU artifact for the others). Needs python3 and NumPy only.
 
 Usage: python3 check.py DIR [DEVICE]"""
+import glob
 import json
 import os
 import subprocess
@@ -11,8 +12,30 @@ import sys
 import numpy as np
 
 
+def find_cublaslt():
+    """cuBLASLt for the matrix products: $PADDLE_MLIR_CUBLASLT, else the
+    runtime's own search (libcublasLt.so.13/.12 on the loader's path or in
+    /usr/local/cuda/lib64), else the copy a PyTorch install ships."""
+    if os.environ.get("PADDLE_MLIR_CUBLASLT"):
+        return os.environ["PADDLE_MLIR_CUBLASLT"]
+    for d in ["/usr/local/cuda/lib64"] + os.environ.get("LD_LIBRARY_PATH", "").split(":"):
+        if d and glob.glob(os.path.join(d, "libcublasLt.so.1[23]")):
+            return None
+    for d in sys.path:
+        for pattern in ("nvidia/cublas/lib/libcublasLt.so.1[23]", "torch/lib/libcublasLt.so.1[23]"):
+            found = sorted(glob.glob(os.path.join(d, pattern)))
+            if found:
+                return found[-1]
+    return None
+
+
 def main():
     root = os.path.abspath(sys.argv[1])
+    env = dict(os.environ)
+    cublaslt = find_cublaslt()
+    if cublaslt:
+        env["PADDLE_MLIR_CUBLASLT"] = cublaslt
+    print("cuBLASLt: %s" % (cublaslt or "the runtime's search (libcublasLt.so.13/.12)"))
     device = sys.argv[2] if len(sys.argv) > 2 else "cuda:0"
     cases = json.load(open(os.path.join(root, "cases.json")))
     runner = os.path.join(root, "runner")
@@ -21,7 +44,7 @@ def main():
     for case in cases:
         work = os.path.join(root, case["name"])
         p = subprocess.run([runner, os.path.join(work, "artifact"), device, work],
-                           capture_output=True, text=True, timeout=600)
+                           capture_output=True, text=True, timeout=600, env=env)
         if p.returncode != 0:
             failed += 1
             print("%-14s %-8s %s" % (case["name"], "ERROR", p.stderr.strip()))

@@ -104,6 +104,11 @@ static cl::list<std::string> quantizeInclude(
     cl::desc("With --calibration-data: op types or Paddle output variable names (globs allowed) "
              "to quantize though calibration keeps them fp32 by default (the final classifier)"),
     cl::value_desc("PATTERN"), cl::CommaSeparated, cl::cat(category));
+static cl::opt<bool> allowTf32(
+    "allow-tf32",
+    cl::desc("With --target cuda: let cuBLASLt round the inputs of fp32 matrix products to TF32 "
+             "(tensor cores; about 1e-3 relative error). Default: fp32 math"),
+    cl::cat(category));
 static cl::opt<bool> allowEmulatedBf16(
     "allow-emulated-bf16",
     cl::desc("With --precision bf16: build for a CPU without AVX512_BF16 or AMX-BF16 anyway, "
@@ -264,6 +269,7 @@ int main(int argc, char **argv) {
   const std::pair<StringRef, StringRef> typedOptions[] = {
       {"target", target},
       {"cuda-arch", cudaArch},
+      {"allow-tf32", allowTf32 ? "true" : "false"},
       {"precision", precision},
       {"kernels", kernels},
       {"conv-layout", convLayout},

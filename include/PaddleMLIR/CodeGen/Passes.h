@@ -87,11 +87,17 @@ struct LowerToGPUOptions : public PassPipelineOptions<LowerToGPUOptions> {
       llvm::cl::desc("Width of the kernels' index arithmetic: 32 (default; every buffer must span "
                      "fewer than 2^31 elements) or 64"),
       llvm::cl::init(32)};
+  Option<bool> allowTf32{*this, "allow-tf32",
+                         llvm::cl::desc("Let cuBLASLt round fp32 matrix products' inputs to TF32 "
+                                        "(default false: fp32 math)"),
+                         llvm::cl::init(false)};
 };
 
-/// pd (after --pd-optimize) -> generated CUDA kernels (docs/GPU.md): pd ->
-/// linalg (everything generated, no library calls yet) -> buffers ->
-/// parallel loops -> one grid per op (pd-gpu-map-loops) -> gpu.launch_func
+/// pd (after --pd-optimize) -> CUDA kernels and library calls
+/// (docs/GPU.md): pd -> linalg (generated) -> buffers -> matrix products as
+/// cuBLASLt calls (pd-gpu-library-calls), row reductions one block per
+/// output (pd-gpu-block-reductions) -> parallel loops -> one grid per other
+/// op (pd-gpu-map-loops) -> gpu.launch_func
 /// of outlined kernels -> NVVM -> PTX or cubin in a gpu.binary. The host
 /// side stays in func/memref/gpu form (the CUDA target's addCUDAHostPasses
 /// lowers it for an artifact).

@@ -289,6 +289,38 @@ def PdCheckCudaTargetPass : Pass<"pd-check-cuda-target", "::mlir::ModuleOp"> {
   ];
 }
 
+def PdGpuLibraryCallsPass : Pass<"pd-gpu-library-calls", "::mlir::ModuleOp"> {
+  let summary = "Matrix products of the CUDA target as cuBLASLt calls";
+  let description = [{
+    Runs on bufferized, planned linalg in --pd-lower-to-gpu, before the
+    kernels are formed. A linalg.generic that is a matrix product
+    (multiply-accumulate body; one reduced dim k; batch dims leading in
+    every operand that has them, all or none of them per input; the m dims
+    then k, or k then the m dims, in the left input; k then the n dims, or
+    the n dims then k, in the right one; the output batch, m, n) on static
+    row-major f32 buffers in device memory (@main's arguments and arena
+    views, not constants) becomes a host call
+
+      pdcu_matmul(site, A, B, C, batch, m, n, k, transA, transB,
+                  strideA, strideB, strideC, beta, tf32)
+
+    that libpdrt_cuda implements with cuBLASLt on the instance's stream
+    (row-major C = op(A) op(B) + beta C; a batch stride of 0 broadcasts an
+    input that has no batch dims). A zero fill of C just before the product
+    is dropped (beta = 0); otherwise beta = 1 accumulates. `site` numbers
+    the calls so that the runtime chooses each one's algorithm once. The
+    module gets a `pd.library_calls` array describing each call, for the
+    manifest. fp32 math unless `allow-tf32` (cuBLASLt's
+    CUBLAS_COMPUTE_32F_FAST_TF32).
+  }];
+  let options = [
+    Option<"allowTf32", "allow-tf32", "bool", "false",
+           "Let cuBLASLt round the inputs of fp32 products to TF32 (tensor cores)">,
+  ];
+  let dependentDialects = ["::mlir::func::FuncDialect", "::mlir::memref::MemRefDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
 def PdGpuBlockReductionsPass : Pass<"pd-gpu-block-reductions", "::mlir::ModuleOp"> {
   let summary = "Reduce each output element of a row reduction with one CUDA thread block";
   let description = [{

@@ -56,6 +56,8 @@ struct CodegenOptions {
   std::string cudaArch = "sm_90";
   /// The CUDA toolkit whose ptxas assembles the kernels.
   std::string cudaToolkit = "/usr/local/cuda";
+  /// CUDA: let cuBLASLt use TF32 for fp32 matrix products (--allow-tf32).
+  bool allowTf32 = false;
 };
 
 /// One code generation target.

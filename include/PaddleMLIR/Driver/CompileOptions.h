@@ -79,6 +79,10 @@ struct CompileOptions {
   /// --cuda-arch: the GPU architecture of --target cuda's kernels (sm_NN;
   /// default sm_90, H100/H200).
   std::string cudaArch = "sm_90";
+  /// --allow-tf32: with --target cuda, cuBLASLt may round the inputs of
+  /// fp32 matrix products to TF32 (faster on tensor cores, ~1e-3 relative
+  /// error); fp32 math by default.
+  bool allowTf32 = false;
   /// --quantize-exclude: op types (conv2d, fc, ...) or Paddle output
   /// variable names whose ops stay fp32 under --precision int8.
   std::vector<std::string> quantizeExclude;

@@ -61,6 +61,11 @@ bool staysOnHost(Operation *op) {
     return true;
   if (isa<arith::ConstantOp>(op)) // captured by the kernels that use it
     return true;
+  // Library calls (pd-gpu-library-calls) on device addresses.
+  if (auto call = dyn_cast<func::CallOp>(op))
+    return call.getCallee().starts_with("pdcu_");
+  if (isa<memref::ExtractAlignedPointerAsIndexOp>(op))
+    return true;
   auto scalarInt = [](Type t) { return t.isIndex() || t.isInteger(); };
   return isa_and_nonnull<arith::ArithDialect>(op->getDialect()) &&
          llvm::all_of(op->getResultTypes(), scalarInt) &&

@@ -1,7 +1,7 @@
 //===- Pipeline.cpp - the CUDA target's pipeline (--pd-lower-to-gpu) -----===//
 //
-// Everything is generated code for now: convolutions and matrix products
-// become loop nests too, until the cuDNN and cuBLASLt calls exist.
+// Matrix products are cuBLASLt calls; everything else, convolutions
+// included (until the cuDNN calls exist), is generated code.
 //
 //===----------------------------------------------------------------------===//
 
@@ -11,13 +11,15 @@
 
 using namespace mlir;
 
-// After the shared start: row reductions one block per output element
+// After the shared start: matrix products as cuBLASLt calls
+// (pd-gpu-library-calls), row reductions one block per output element
 // (pd-gpu-block-reductions), parallel loops, one grid per other top-level
 // nest (pd-gpu-map-loops), outlined kernels, NVVM, and the kernels assembled.
 // Kernels take their buffers as bare pointers (shapes are static) and
 // index in `index-bitwidth` bits.
 static const char *kGPUPipeline =
-    "pd-check-cuda-target{chip=%c ptx=%f},%start,pd-gpu-block-reductions{threads=%n},"
+    "pd-check-cuda-target{chip=%c ptx=%f},%start,pd-gpu-library-calls{allow-tf32=%x},"
+    "pd-gpu-block-reductions{threads=%n},"
     "convert-linalg-to-parallel-loops,canonicalize,"
     "pd-gpu-map-loops{threads=%n index-bitwidth=%i},convert-parallel-loops-to-gpu,"
     "gpu-launch-sink-index-computations,gpu-kernel-outlining,lower-affine,canonicalize,cse,"
@@ -47,6 +49,7 @@ void mlir::pd::addGPUCodegenPasses(OpPassManager &pm, const LowerToGPUOptions &o
   addPipelineText(pm, "GPU", kGPUPipeline,
                   {{"%start", bufferizedLinalgPipeline("none", "", /*place=*/true,
                                                        /*report=*/false)},
+                   {"%x", options.allowTf32 ? "true" : "false"},
                    {"%n", std::to_string(options.threads)},
                    {"%n", std::to_string(options.threads)},
                    {"%i", std::to_string(options.indexBitwidth)},

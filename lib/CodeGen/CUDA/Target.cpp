@@ -46,6 +46,7 @@ public:
     LowerToGPUOptions gpu;
     gpu.chip = options.cudaArch;
     gpu.toolkit = options.cudaToolkit;
+    gpu.allowTf32 = options.allowTf32;
     addGPUCodegenPasses(pm, gpu);
     addCUDAHostPasses(pm);
     return pm.run(module);
@@ -66,10 +67,26 @@ public:
     if (failed(host::buildLibrary(lowered, outDir, name, fingerprint, options.cpu,
                                   cudaRuntimeLibraryPath(), cpu)))
       return failure();
+    // The library call per matrix product (pd-gpu-library-calls' record).
+    llvm::json::Array calls;
+    if (auto records = lowered->getAttrOfType<ArrayAttr>("pd.library_calls"))
+      for (auto record : records.getAsRange<DictionaryAttr>()) {
+        llvm::json::Object call{{"op", "matmul"}};
+        for (NamedAttribute field : record) {
+          if (auto b = dyn_cast<BoolAttr>(field.getValue())) // before IntegerAttr: i1
+            call[field.getName().strref()] = b.getValue();
+          else if (auto i = dyn_cast<IntegerAttr>(field.getValue()))
+            call[field.getName().strref()] = i.getInt();
+          else if (auto s = dyn_cast<StringAttr>(field.getValue()))
+            call[field.getName().strref()] = s.getValue().str();
+        }
+        calls.push_back(std::move(call));
+      }
     record = llvm::json::Object{{"kind", kind()},
                                 {"arch", options.cudaArch},
                                 {"host_cpu", cpu},
-                                {"kernels", std::move(kernels)}};
+                                {"kernels", std::move(kernels)},
+                                {"library_calls", std::move(calls)}};
     return success();
   }
 };

@@ -8,7 +8,11 @@
 // loaded with dlopen on first use: this library, the artifacts and the
 // runtime load and fail cleanly on machines without it.
 //
-// Errors: the mgpu* calls return nothing, so the first failure of a run is
+// Matrix products are cuBLASLt calls (pdcu_matmul, emitted by
+// pd-gpu-library-calls) on the same stream; cuBLASLt is loaded with dlopen
+// at the first product, so only models that have one need it.
+//
+// Errors: the mgpu* and pdcu_matmul calls return nothing, so the first failure of a run is
 // kept in the run's context and later launches are skipped; pdcu_end_run
 // reports it. Every pdcu_* call returns null or an error message.
 //
@@ -166,6 +170,123 @@ Driver &driver() {
   return d;
 }
 
+// cuBLASLt's types, values and calls this library uses (cublasLt.h,
+// cublas_api.h, library_types.h).
+using cublasStatus_t = int;
+using cublasLtHandle_t = struct cublasLtContext *;
+using cublasLtMatmulDesc_t = struct cublasLtMatmulDescOpaque *;
+using cublasLtMatrixLayout_t = struct cublasLtMatrixLayoutOpaque *;
+using cublasLtMatmulPreference_t = struct cublasLtMatmulPreferenceOpaque *;
+struct cublasLtMatmulAlgo_t {
+  uint64_t data[8];
+};
+struct cublasLtMatmulHeuristicResult_t {
+  cublasLtMatmulAlgo_t algo;
+  size_t workspaceSize;
+  cublasStatus_t state;
+  float wavesCount;
+  int reserved[4];
+};
+constexpr int kCudaR32F = 0;                                 // cudaDataType
+constexpr int kComputeF32 = 68, kComputeF32FastTF32 = 77;    // cublasComputeType_t
+constexpr int32_t kOpN = 0, kOpT = 1;                        // cublasOperation_t
+constexpr int kDescTransA = 3, kDescTransB = 4;              // cublasLtMatmulDescAttributes_t
+constexpr int kLayoutBatchCount = 5, kLayoutBatchOffset = 6; // cublasLtMatrixLayoutAttribute_t
+constexpr int kPrefMaxWorkspaceBytes = 1;                    // cublasLtMatmulPreferenceAttributes_t
+constexpr uint64_t kWorkspaceBytes = uint64_t(32) << 20;     // cuBLAS's advice for Hopper
+
+struct BlasLt {
+  void *handle = nullptr;
+  std::string error; // why cuBLASLt cannot be used, once tried
+  cublasStatus_t (*create)(cublasLtHandle_t *);
+  cublasStatus_t (*destroy)(cublasLtHandle_t);
+  const char *(*statusName)(cublasStatus_t);
+  cublasStatus_t (*descCreate)(cublasLtMatmulDesc_t *, int, int);
+  cublasStatus_t (*descDestroy)(cublasLtMatmulDesc_t);
+  cublasStatus_t (*descSet)(cublasLtMatmulDesc_t, int, const void *, size_t);
+  cublasStatus_t (*layoutCreate)(cublasLtMatrixLayout_t *, int, uint64_t, uint64_t, int64_t);
+  cublasStatus_t (*layoutDestroy)(cublasLtMatrixLayout_t);
+  cublasStatus_t (*layoutSet)(cublasLtMatrixLayout_t, int, const void *, size_t);
+  cublasStatus_t (*prefCreate)(cublasLtMatmulPreference_t *);
+  cublasStatus_t (*prefDestroy)(cublasLtMatmulPreference_t);
+  cublasStatus_t (*prefSet)(cublasLtMatmulPreference_t, int, const void *, size_t);
+  cublasStatus_t (*heuristic)(cublasLtHandle_t, cublasLtMatmulDesc_t, cublasLtMatrixLayout_t,
+                              cublasLtMatrixLayout_t, cublasLtMatrixLayout_t,
+                              cublasLtMatrixLayout_t, cublasLtMatmulPreference_t, int,
+                              cublasLtMatmulHeuristicResult_t *, int *);
+  cublasStatus_t (*matmul)(cublasLtHandle_t, cublasLtMatmulDesc_t, const void *, const void *,
+                           cublasLtMatrixLayout_t, const void *, cublasLtMatrixLayout_t,
+                           const void *, const void *, cublasLtMatrixLayout_t, void *,
+                           cublasLtMatrixLayout_t, const cublasLtMatmulAlgo_t *, void *, size_t,
+                           CUstream);
+};
+
+BlasLt theBlasLt; // loaded by blasLt()
+
+/// Loads cuBLASLt ($PADDLE_MLIR_CUBLASLT names the file; else
+/// libcublasLt.so.13 or .12 from the loader's path or the toolkit's
+/// lib64); blasLt().error says why it cannot be used.
+BlasLt &blasLt() {
+  BlasLt &l = theBlasLt;
+  static std::once_flag once;
+  std::call_once(once, [] {
+    std::vector<std::string> tried;
+    if (const char *path = std::getenv("PADDLE_MLIR_CUBLASLT"); path && *path)
+      tried = {path};
+    else
+      tried = {"libcublasLt.so.13", "libcublasLt.so.12", "/usr/local/cuda/lib64/libcublasLt.so.13",
+               "/usr/local/cuda/lib64/libcublasLt.so.12"};
+    std::string reasons;
+    for (const std::string &path : tried) {
+      if ((l.handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL)))
+        break;
+      const char *e = dlerror();
+      reasons += (reasons.empty() ? "" : "; ") + std::string(e ? e : path.c_str());
+    }
+    if (!l.handle) {
+      l.error = "no cuBLASLt for the model's matrix products: cannot load it (" + reasons +
+                "); install the CUDA toolkit's cuBLAS or set PADDLE_MLIR_CUBLASLT";
+      return;
+    }
+    auto get = [&](auto &fn, const char *name) {
+      fn = reinterpret_cast<std::remove_reference_t<decltype(fn)>>(dlsym(l.handle, name));
+      if (!fn && l.error.empty())
+        l.error = std::string("the cuBLASLt library has no ") + name;
+    };
+    get(l.create, "cublasLtCreate");
+    get(l.destroy, "cublasLtDestroy");
+    get(l.statusName, "cublasLtGetStatusName");
+    get(l.descCreate, "cublasLtMatmulDescCreate");
+    get(l.descDestroy, "cublasLtMatmulDescDestroy");
+    get(l.descSet, "cublasLtMatmulDescSetAttribute");
+    get(l.layoutCreate, "cublasLtMatrixLayoutCreate");
+    get(l.layoutDestroy, "cublasLtMatrixLayoutDestroy");
+    get(l.layoutSet, "cublasLtMatrixLayoutSetAttribute");
+    get(l.prefCreate, "cublasLtMatmulPreferenceCreate");
+    get(l.prefDestroy, "cublasLtMatmulPreferenceDestroy");
+    get(l.prefSet, "cublasLtMatmulPreferenceSetAttribute");
+    get(l.heuristic, "cublasLtMatmulAlgoGetHeuristic");
+    get(l.matmul, "cublasLtMatmul");
+  });
+  return l;
+}
+
+/// "<call>: <status name>" for a failed cuBLASLt call.
+std::string describeBlas(const char *call, cublasStatus_t s) {
+  const char *name = theBlasLt.statusName ? theBlasLt.statusName(s) : nullptr;
+  return std::string(call) +
+         " failed: " + (name ? std::string(name) : "cuBLAS status " + std::to_string(s));
+}
+
+/// One call site's cuBLASLt problem and the algorithm chosen for it at its
+/// first run.
+struct MatmulPlan {
+  cublasLtMatmulDesc_t desc = nullptr;
+  cublasLtMatrixLayout_t a = nullptr, b = nullptr, c = nullptr;
+  cublasLtMatmulAlgo_t algo{};
+  size_t workspaceSize = 0;
+};
+
 /// One instance's device: its primary context and stream, and the state of
 /// the run in progress.
 struct Context {
@@ -174,6 +295,10 @@ struct Context {
   CUstream stream = nullptr;
   std::string error; // the first failure of the current run
   std::string message;
+  // cuBLASLt, created at the first matrix product.
+  cublasLtHandle_t lt = nullptr;
+  std::map<int64_t, MatmulPlan> plans;
+  CUdeviceptr workspace = 0;
 };
 
 thread_local Context *current = nullptr; // the context of the run on this thread
@@ -190,6 +315,57 @@ struct LazyModule {
 const char *keep(Context *c, std::string msg) {
   c->message = std::move(msg);
   return c->message.c_str();
+}
+/// Builds call site `site`'s cuBLASLt problem and chooses its algorithm:
+/// null or why it failed. Row-major C[m, n] = op(A) op(B) is column-major
+/// C^T[n, m] = op(B)^T op(A)^T, so cuBLASLt's A is our B and its B our A:
+/// row-major B[k, n] is column-major n x k (ld n), B[n, k] (transB) is k x
+/// n (ld k) used transposed; likewise A.
+std::string planMatmul(Context *ctx, MatmulPlan &p, int64_t batch, int64_t m, int64_t n, int64_t k,
+                       bool transA, bool transB, int64_t strideA, int64_t strideB, int64_t strideC,
+                       bool tf32) {
+  BlasLt &l = blasLt();
+  cublasStatus_t r;
+  if ((r = l.descCreate(&p.desc, tf32 ? kComputeF32FastTF32 : kComputeF32, kCudaR32F)))
+    return describeBlas("cublasLtMatmulDescCreate", r);
+  int32_t opA = transB ? kOpT : kOpN, opB = transA ? kOpT : kOpN;
+  if ((r = l.descSet(p.desc, kDescTransA, &opA, sizeof opA)) ||
+      (r = l.descSet(p.desc, kDescTransB, &opB, sizeof opB)))
+    return describeBlas("cublasLtMatmulDescSetAttribute", r);
+  if ((r = l.layoutCreate(&p.a, kCudaR32F, transB ? k : n, transB ? n : k, transB ? k : n)) ||
+      (r = l.layoutCreate(&p.b, kCudaR32F, transA ? m : k, transA ? k : m, transA ? m : k)) ||
+      (r = l.layoutCreate(&p.c, kCudaR32F, n, m, n)))
+    return describeBlas("cublasLtMatrixLayoutCreate", r);
+  if (batch > 1) {
+    int32_t count = static_cast<int32_t>(batch);
+    const std::pair<cublasLtMatrixLayout_t, int64_t> strided[] = {
+        {p.a, strideB}, {p.b, strideA}, {p.c, strideC}};
+    for (auto [layout, stride] : strided)
+      if ((r = l.layoutSet(layout, kLayoutBatchCount, &count, sizeof count)) ||
+          (r = l.layoutSet(layout, kLayoutBatchOffset, &stride, sizeof stride)))
+        return describeBlas("cublasLtMatrixLayoutSetAttribute", r);
+  }
+  cublasLtMatmulPreference_t pref = nullptr;
+  if ((r = l.prefCreate(&pref)))
+    return describeBlas("cublasLtMatmulPreferenceCreate", r);
+  uint64_t most = kWorkspaceBytes;
+  cublasLtMatmulHeuristicResult_t result{};
+  int found = 0;
+  r = l.prefSet(pref, kPrefMaxWorkspaceBytes, &most, sizeof most);
+  if (!r)
+    r = l.heuristic(ctx->lt, p.desc, p.a, p.b, p.c, p.c, pref, 1, &result, &found);
+  l.prefDestroy(pref);
+  if (r)
+    return describeBlas("cublasLtMatmulAlgoGetHeuristic", r);
+  if (found < 1 || result.state)
+    return "cuBLASLt has no algorithm for this product";
+  p.algo = result.algo;
+  p.workspaceSize = result.workspaceSize;
+  // One workspace per instance, the most any algorithm may ask for.
+  if (p.workspaceSize && !ctx->workspace)
+    if (CUresult e = driver().cuMemAlloc(&ctx->workspace, kWorkspaceBytes))
+      return describe("allocating cuBLASLt's workspace", e);
+  return {};
 }
 } // namespace
 
@@ -247,6 +423,19 @@ __attribute__((visibility("default"))) void pdcu_close(void *handle) {
   Driver &d = driver();
   d.cuCtxSetCurrent(c->ctx);
   d.cuStreamSynchronize(c->stream);
+  if (c->lt) {
+    BlasLt &l = blasLt();
+    for (auto &[site, plan] : c->plans) {
+      for (cublasLtMatrixLayout_t layout : {plan.a, plan.b, plan.c})
+        if (layout)
+          l.layoutDestroy(layout);
+      if (plan.desc)
+        l.descDestroy(plan.desc);
+    }
+    l.destroy(c->lt);
+  }
+  if (c->workspace)
+    d.cuMemFree(c->workspace);
   d.cuStreamDestroy(c->stream);
   d.cuDevicePrimaryCtxRelease(c->device);
   delete c;
@@ -317,6 +506,51 @@ __attribute__((visibility("default"))) const char *pdcu_end_run(void *handle) {
   return c->error.empty() ? nullptr : keep(c, c->error);
 }
 
+/// A matrix product of the model on the run's stream (pd-gpu-library-calls
+/// emits the calls): row-major C = op(A) op(B) + beta C over `batch`
+/// matrices `stride*` elements apart; A is m x k (k x m with transA), B is
+/// k x n (n x k with transB). Addresses are device addresses. The first
+/// failure stops the run (pdcu_end_run reports it).
+__attribute__((visibility("default"))) void
+pdcu_matmul(int64_t site, int64_t a, int64_t b, int64_t c, int64_t batch, int64_t m, int64_t n,
+            int64_t k, int32_t transA, int32_t transB, int64_t strideA, int64_t strideB,
+            int64_t strideC, float beta, int32_t tf32) {
+  Context *ctx = current;
+  if (!ctx || !ctx->error.empty())
+    return;
+  std::string what = "matrix product #" + std::to_string(site) + " (" +
+                     (batch > 1 ? std::to_string(batch) + " x " : "") + std::to_string(m) + "x" +
+                     std::to_string(k) + " by " + std::to_string(k) + "x" + std::to_string(n) + ")";
+  BlasLt &l = blasLt();
+  if (!l.error.empty()) {
+    ctx->error = l.error;
+    return;
+  }
+  if (!ctx->lt)
+    if (cublasStatus_t r = l.create(&ctx->lt)) {
+      ctx->lt = nullptr;
+      ctx->error = describeBlas("cublasLtCreate", r);
+      return;
+    }
+  auto [it, fresh] = ctx->plans.try_emplace(site);
+  MatmulPlan &p = it->second;
+  if (fresh) {
+    std::string failure =
+        planMatmul(ctx, p, batch, m, n, k, transA, transB, strideA, strideB, strideC, tf32);
+    if (!failure.empty()) {
+      ctx->error = what + ": " + failure;
+      return;
+    }
+  }
+  float alpha = 1.0f;
+  auto ptr = [](int64_t address) {
+    return reinterpret_cast<void *>(static_cast<uintptr_t>(address));
+  };
+  if (cublasStatus_t r = l.matmul(
+          ctx->lt, p.desc, &alpha, ptr(b), p.a, ptr(a), p.b, &beta, ptr(c), p.c, ptr(c), p.c,
+          &p.algo, ptr(static_cast<int64_t>(ctx->workspace)), p.workspaceSize, ctx->stream))
+    ctx->error = what + ": " + describeBlas("cublasLtMatmul", r);
+}
 // MLIR's GPU runtime calls, as gpu-to-llvm and the gpu.binary translation
 // emit them into the model library.
 

@@ -1,0 +1,148 @@
+// RUN: paddle-opt %s --split-input-file --pd-gpu-library-calls --canonicalize | FileCheck %s
+// RUN: paddle-opt %s --split-input-file --pd-gpu-library-calls="allow-tf32=true" --canonicalize | FileCheck %s --check-prefix=TF32
+
+// An fc on an arena view: the zero fill before it is dropped (beta 0), the
+// product becomes pdcu_matmul on the buffers' device addresses: site 0,
+// batch 1, m 8, n 32, k 64, neither input transposed, no batch strides.
+// CHECK-LABEL: module attributes {pd.library_calls = [{accumulate = false, batch = 1 : i64, k = 64 : i64, library = "cublasLt", m = 8 : i64, n = 32 : i64, site = 0 : i64, tf32 = false, trans_a = false, trans_b = false}]}
+// CHECK-LABEL: func.func @fc
+// CHECK-NOT:     linalg.fill
+// CHECK-DAG:     %[[BETA:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK-DAG:     %[[A:.*]] = memref.extract_aligned_pointer_as_index %arg0
+// CHECK-DAG:     %[[B:.*]] = memref.extract_aligned_pointer_as_index %arg1
+// CHECK-DAG:     %[[C:.*]] = memref.extract_aligned_pointer_as_index %[[VIEW:.*]] : memref<8x32xf32>
+// CHECK-DAG:     %[[AI:.*]] = arith.index_cast %[[A]] : index to i64
+// CHECK-DAG:     %[[BI:.*]] = arith.index_cast %[[B]] : index to i64
+// CHECK-DAG:     %[[CI:.*]] = arith.index_cast %[[C]] : index to i64
+// CHECK:         call @pdcu_matmul(%c0_i64, %[[AI]], %[[BI]], %[[CI]], %c1_i64, %c8_i64, %c32_i64, %c64_i64, %c0_i32, %c0_i32, %c0_i64, %c0_i64, %c0_i64, %[[BETA]], %c0_i32)
+// CHECK-NOT:     linalg.generic
+// CHECK:       func.func private @pdcu_matmul(i64, i64, i64, i64, i64, i64, i64, i64, i32, i32, i64, i64, i64, f32, i32)
+// TF32:        call @pdcu_matmul({{.*}}, %c1_i32)
+func.func @fc(%x: memref<8x64xf32>, %w: memref<64x32xf32>, %arena: memref<?xi8>) -> memref<8x32xf32> {
+  %c0 = arith.constant 0 : index
+  %zero = arith.constant 0.0 : f32
+  %c = memref.view %arena[%c0][] : memref<?xi8> to memref<8x32xf32>
+  linalg.fill ins(%zero : f32) outs(%c : memref<8x32xf32>)
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1)>, affine_map<(d0, d1, d2) -> (d1, d2)>,
+                                   affine_map<(d0, d1, d2) -> (d0, d2)>],
+                  iterator_types = ["parallel", "reduction", "parallel"]}
+      ins(%x, %w : memref<8x64xf32>, memref<64x32xf32>) outs(%c : memref<8x32xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %0 = arith.mulf %a, %b : f32
+    %1 = arith.addf %o, %0 : f32
+    linalg.yield %1 : f32
+  }
+  return %c : memref<8x32xf32>
+}
+
+// -----
+
+// Attention's products over [batch, heads]: Q K^T (right input transposed)
+// and P V with P transposed (left input), 2 * 4 matrices each, batch
+// strides of one matrix; with no fill before them they accumulate (beta 1).
+// CHECK-LABEL: func.func @attention
+// CHECK-DAG:     %[[ONE:.*]] = arith.constant 1.000000e+00 : f32
+// CHECK:         call @pdcu_matmul(%c0_i64, %{{.*}}, %{{.*}}, %{{.*}}, %c8_i64, %c16_i64, %c16_i64, %c8_i64, %c0_i32, %c1_i32, %c128_i64, %c128_i64, %c256_i64, %[[ONE]], %c0_i32)
+// CHECK:         call @pdcu_matmul(%c1_i64, %{{.*}}, %{{.*}}, %{{.*}}, %c8_i64, %c16_i64, %c8_i64, %c16_i64, %c1_i32, %c0_i32, %c256_i64, %c128_i64, %c128_i64, %[[ONE]], %c0_i32)
+func.func @attention(%q: memref<2x4x16x8xf32>, %k: memref<2x4x16x8xf32>, %s: memref<2x4x16x16xf32>,
+                     %o: memref<2x4x16x8xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d4)>,
+                                   affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d3, d4)>,
+                                   affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3)>],
+                  iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}
+      ins(%q, %k : memref<2x4x16x8xf32>, memref<2x4x16x8xf32>) outs(%s : memref<2x4x16x16xf32>) {
+  ^bb0(%a: f32, %b: f32, %out: f32):
+    %0 = arith.mulf %a, %b : f32
+    %1 = arith.addf %out, %0 : f32
+    linalg.yield %1 : f32
+  }
+  // out[b, h, m, n] += s[b, h, k, m] * k[b, h, k, n]
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d4, d2)>,
+                                   affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d4, d3)>,
+                                   affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3)>],
+                  iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}
+      ins(%s, %k : memref<2x4x16x16xf32>, memref<2x4x16x8xf32>) outs(%o : memref<2x4x16x8xf32>) {
+  ^bb0(%a: f32, %b: f32, %out: f32):
+    %0 = arith.mulf %a, %b : f32
+    %1 = arith.addf %out, %0 : f32
+    linalg.yield %1 : f32
+  }
+  return
+}
+
+// -----
+
+// What stays generated: a constant input (host memory), f16, a strided
+// view, an output that is also an input, two reduced dims (a convolution
+// window), an input with the batch dims in another order.
+// CHECK-LABEL: func.func @not_library_calls
+// CHECK-NOT:     pdcu_matmul
+// CHECK-COUNT-6: linalg.generic
+// CHECK-NOT:     pdcu_matmul
+memref.global "private" constant @w : memref<64x32xf32> = dense<1.0>
+func.func @not_library_calls(%x: memref<8x64xf32>, %c: memref<8x32xf32>, %h: memref<8x64xf16>,
+                             %hw: memref<64x32xf16>, %hc: memref<8x32xf16>, %sq: memref<64x64xf32>,
+                             %img: memref<1x4x8x8xf32>, %f: memref<2x4x3x3xf32>,
+                             %cout: memref<1x2x6x6xf32>, %bq: memref<2x4x16x8xf32>,
+                             %bk: memref<4x2x8x16xf32>, %bs: memref<2x4x16x16xf32>,
+                             %w2: memref<64x32xf32>) {
+  %w = memref.get_global @w : memref<64x32xf32>
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1)>, affine_map<(d0, d1, d2) -> (d1, d2)>,
+                                   affine_map<(d0, d1, d2) -> (d0, d2)>],
+                  iterator_types = ["parallel", "reduction", "parallel"]}
+      ins(%x, %w : memref<8x64xf32>, memref<64x32xf32>) outs(%c : memref<8x32xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %0 = arith.mulf %a, %b : f32
+    %1 = arith.addf %o, %0 : f32
+    linalg.yield %1 : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1)>, affine_map<(d0, d1, d2) -> (d1, d2)>,
+                                   affine_map<(d0, d1, d2) -> (d0, d2)>],
+                  iterator_types = ["parallel", "reduction", "parallel"]}
+      ins(%h, %hw : memref<8x64xf16>, memref<64x32xf16>) outs(%hc : memref<8x32xf16>) {
+  ^bb0(%a: f16, %b: f16, %o: f16):
+    %0 = arith.mulf %a, %b : f16
+    %1 = arith.addf %o, %0 : f16
+    linalg.yield %1 : f16
+  }
+  %sub = memref.subview %sq[0, 0] [8, 64] [2, 1] : memref<64x64xf32> to memref<8x64xf32, strided<[128, 1]>>
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1)>, affine_map<(d0, d1, d2) -> (d1, d2)>,
+                                   affine_map<(d0, d1, d2) -> (d0, d2)>],
+                  iterator_types = ["parallel", "reduction", "parallel"]}
+      ins(%sub, %w2 : memref<8x64xf32, strided<[128, 1]>>, memref<64x32xf32>) outs(%c : memref<8x32xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %0 = arith.mulf %a, %b : f32
+    %1 = arith.addf %o, %0 : f32
+    linalg.yield %1 : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1)>, affine_map<(d0, d1, d2) -> (d1, d2)>,
+                                   affine_map<(d0, d1, d2) -> (d0, d2)>],
+                  iterator_types = ["parallel", "reduction", "parallel"]}
+      ins(%sq, %sq : memref<64x64xf32>, memref<64x64xf32>) outs(%sq : memref<64x64xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %0 = arith.mulf %a, %b : f32
+    %1 = arith.addf %o, %0 : f32
+    linalg.yield %1 : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(n, o, y, x, c, i, j) -> (n, c, y + i, x + j)>,
+                                   affine_map<(n, o, y, x, c, i, j) -> (o, c, i, j)>,
+                                   affine_map<(n, o, y, x, c, i, j) -> (n, o, y, x)>],
+                  iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]}
+      ins(%img, %f : memref<1x4x8x8xf32>, memref<2x4x3x3xf32>) outs(%cout : memref<1x2x6x6xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %0 = arith.mulf %a, %b : f32
+    %1 = arith.addf %o, %0 : f32
+    linalg.yield %1 : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d4)>,
+                                   affine_map<(d0, d1, d2, d3, d4) -> (d1, d0, d4, d3)>,
+                                   affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3)>],
+                  iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}
+      ins(%bq, %bk : memref<2x4x16x8xf32>, memref<4x2x8x16xf32>) outs(%bs : memref<2x4x16x16xf32>) {
+  ^bb0(%a: f32, %b: f32, %out: f32):
+    %0 = arith.mulf %a, %b : f32
+    %1 = arith.addf %out, %0 : f32
+    linalg.yield %1 : f32
+  }
+  return
+}
