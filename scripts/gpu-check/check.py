@@ -12,18 +12,18 @@ import sys
 import numpy as np
 
 
-def find_cublaslt():
-    """cuBLASLt for the matrix products: $PADDLE_MLIR_CUBLASLT, else the
-    runtime's own search (libcublasLt.so.13/.12 on the loader's path or in
-    /usr/local/cuda/lib64), else the copy a PyTorch install ships."""
-    if os.environ.get("PADDLE_MLIR_CUBLASLT"):
-        return os.environ["PADDLE_MLIR_CUBLASLT"]
+def find_library(variable, pattern, wheel_dirs):
+    """A CUDA library for the runtime: $variable, else the runtime's own
+    search (the loader's path, /usr/local/cuda/lib64) when that finds it,
+    else the copy a PyTorch install ships (`wheel_dirs` under sys.path)."""
+    if os.environ.get(variable):
+        return os.environ[variable]
     for d in ["/usr/local/cuda/lib64"] + os.environ.get("LD_LIBRARY_PATH", "").split(":"):
-        if d and glob.glob(os.path.join(d, "libcublasLt.so.1[23]")):
+        if d and glob.glob(os.path.join(d, pattern)):
             return None
     for d in sys.path:
-        for pattern in ("nvidia/cublas/lib/libcublasLt.so.1[23]", "torch/lib/libcublasLt.so.1[23]"):
-            found = sorted(glob.glob(os.path.join(d, pattern)))
+        for sub in wheel_dirs:
+            found = sorted(glob.glob(os.path.join(d, sub, pattern)))
             if found:
                 return found[-1]
     return None
@@ -32,10 +32,13 @@ def find_cublaslt():
 def main():
     root = os.path.abspath(sys.argv[1])
     env = dict(os.environ)
-    cublaslt = find_cublaslt()
-    if cublaslt:
-        env["PADDLE_MLIR_CUBLASLT"] = cublaslt
-    print("cuBLASLt: %s" % (cublaslt or "the runtime's search (libcublasLt.so.13/.12)"))
+    for variable, pattern, dirs in [
+            ("PADDLE_MLIR_CUBLASLT", "libcublasLt.so.1[23]", ["nvidia/cublas/lib", "torch/lib"]),
+            ("PADDLE_MLIR_CUDNN", "libcudnn.so.9", ["nvidia/cudnn/lib", "torch/lib"])]:
+        found = find_library(variable, pattern, dirs)
+        if found:
+            env[variable] = found
+        print("%s: %s" % (variable, found or "the runtime's own search"))
     device = sys.argv[2] if len(sys.argv) > 2 else "cuda:0"
     cases = json.load(open(os.path.join(root, "cases.json")))
     runner = os.path.join(root, "runner")

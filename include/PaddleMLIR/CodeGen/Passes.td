@@ -290,7 +290,7 @@ def PdCheckCudaTargetPass : Pass<"pd-check-cuda-target", "::mlir::ModuleOp"> {
 }
 
 def PdGpuLibraryCallsPass : Pass<"pd-gpu-library-calls", "::mlir::ModuleOp"> {
-  let summary = "Matrix products of the CUDA target as cuBLASLt calls";
+  let summary = "Matrix products and convolutions of the CUDA target as cuBLASLt and cuDNN calls";
   let description = [{
     Runs on bufferized, planned linalg in --pd-lower-to-gpu, before the
     kernels are formed. A linalg.generic that is a matrix product
@@ -305,13 +305,26 @@ def PdGpuLibraryCallsPass : Pass<"pd-gpu-library-calls", "::mlir::ModuleOp"> {
                   strideA, strideB, strideC, beta, tf32)
 
     that libpdrt_cuda implements with cuBLASLt on the instance's stream
-    (row-major C = op(A) op(B) + beta C; a batch stride of 0 broadcasts an
-    input that has no batch dims). A zero fill of C just before the product
+    (row-major C = op(A) op(B) + beta C; batch dims only the left input
+    has are folded into m). A zero fill of C just before the product
     is dropped (beta = 0); otherwise beta = 1 accumulates. `site` numbers
-    the calls so that the runtime chooses each one's algorithm once. The
-    module gets a `pd.library_calls` array describing each call, for the
-    manifest. fp32 math unless `allow-tf32` (cuBLASLt's
-    CUBLAS_COMPUTE_32F_FAST_TF32).
+    the calls so that the runtime chooses each one's algorithm once.
+
+    A convolution (linalg.conv_2d_nchw_fchw, depthwise_conv_2d_nchw_chw,
+    conv_2d_ngchw_gfchw) on such buffers becomes
+
+      pdcu_conv2d(site, x, w, y, n, c, h, w, k, r, s, oh, ow, stride_h,
+                  stride_w, dilation_h, dilation_w, groups, pad_h, pad_w,
+                  beta, tf32)
+
+    run with cuDNN (cross-correlation, NCHW, filter [k, c / groups, r, s];
+    the input comes padded, so the pads are 0), with the same zero-fill
+    rule for beta.
+
+    The module gets a `pd.library_calls` array describing each call, for
+    the manifest. fp32 math unless `allow-tf32` (cuBLASLt's
+    CUBLAS_COMPUTE_32F_FAST_TF32, cuDNN's default math instead of
+    CUDNN_FMA_MATH).
   }];
   let options = [
     Option<"allowTf32", "allow-tf32", "bool", "false",

@@ -146,14 +146,25 @@ std::optional<Product> analyze(linalg::GenericOp op) {
   return p;
 }
 
-/// The zero fill of `c` that runs just before `op` (nothing with memory
-/// effects in between), if any.
+/// The buffer `v` is a view of (through reshapes).
+Value rootBuffer(Value v) {
+  while (Operation *def = v.getDefiningOp()) {
+    if (!isa<memref::CollapseShapeOp, memref::ExpandShapeOp, memref::ReshapeOp, memref::CastOp>(
+            def))
+      break;
+    v = def->getOperand(0);
+  }
+  return v;
+}
+
+/// The zero fill of `c` (or of the buffer it reshapes) that runs just
+/// before `op` (nothing with memory effects in between), if any.
 linalg::FillOp zeroFillBefore(Operation *op, Value c) {
   for (Operation *prev = op->getPrevNode(); prev; prev = prev->getPrevNode()) {
     if (auto fill = dyn_cast<linalg::FillOp>(prev)) {
       auto value = fill.value().getDefiningOp<arith::ConstantOp>();
       auto zero = value ? dyn_cast<FloatAttr>(value.getValue()) : nullptr;
-      if (fill.getOutputs()[0] == c && zero && zero.getValue().isPosZero())
+      if (rootBuffer(fill.getOutputs()[0]) == rootBuffer(c) && zero && zero.getValue().isPosZero())
         return fill;
       return {};
     }
@@ -163,71 +174,179 @@ linalg::FillOp zeroFillBefore(Operation *op, Value c) {
   return {};
 }
 
+/// A 2-D convolution (cross-correlation) of NCHW f32 buffers in device
+/// memory, in cuDNN's terms: x [n, c, h, w], filter [k, c / groups, r, s],
+/// y [n, k, oh, ow]. The input is already padded (pd -> linalg pads it).
+struct Convolution {
+  Operation *op;
+  Value x, w, y;
+  int64_t n, c, h, wd, k, r, s, oh, ow, strideH, strideW, dilH, dilW, groups;
+};
+
+std::optional<Convolution> analyzeConv(Operation *op) {
+  if (!isa<linalg::Conv2DNchwFchwOp, linalg::DepthwiseConv2DNchwChwOp, linalg::Conv2DNgchwGfchwOp>(
+          op))
+    return std::nullopt;
+  auto linalgOp = cast<linalg::LinalgOp>(op);
+  if (!linalgOp.hasPureBufferSemantics())
+    return std::nullopt;
+  Convolution cv;
+  cv.op = op;
+  cv.x = linalgOp.getDpsInputOperand(0)->get();
+  cv.w = linalgOp.getDpsInputOperand(1)->get();
+  cv.y = linalgOp.getDpsInitOperand(0)->get();
+  for (Value v : {cv.x, cv.w, cv.y})
+    if (!deviceRowMajorF32(v))
+      return std::nullopt;
+  auto strides = op->getAttrOfType<DenseIntElementsAttr>("strides");
+  auto dilations = op->getAttrOfType<DenseIntElementsAttr>("dilations");
+  if (!strides || !dilations || strides.getNumElements() != 2 || dilations.getNumElements() != 2)
+    return std::nullopt;
+  SmallVector<int64_t> st(strides.getValues<int64_t>()), dl(dilations.getValues<int64_t>());
+  cv.strideH = st[0];
+  cv.strideW = st[1];
+  cv.dilH = dl[0];
+  cv.dilW = dl[1];
+  ArrayRef<int64_t> x = cast<MemRefType>(cv.x.getType()).getShape();
+  ArrayRef<int64_t> w = cast<MemRefType>(cv.w.getType()).getShape();
+  ArrayRef<int64_t> y = cast<MemRefType>(cv.y.getType()).getShape();
+  if (isa<linalg::Conv2DNchwFchwOp>(op)) {
+    cv.n = x[0], cv.c = x[1], cv.h = x[2], cv.wd = x[3];
+    cv.k = w[0], cv.r = w[2], cv.s = w[3], cv.groups = 1;
+    cv.oh = y[2], cv.ow = y[3];
+  } else if (isa<linalg::DepthwiseConv2DNchwChwOp>(op)) {
+    cv.n = x[0], cv.c = x[1], cv.h = x[2], cv.wd = x[3];
+    cv.k = w[0], cv.r = w[1], cv.s = w[2], cv.groups = x[1];
+    cv.oh = y[2], cv.ow = y[3];
+  } else { // [n, g, c/g, h, w] * [g, k/g, c/g, r, s] -> [n, g, k/g, oh, ow]
+    cv.n = x[0], cv.c = x[1] * x[2], cv.h = x[3], cv.wd = x[4];
+    cv.k = w[0] * w[1], cv.r = w[3], cv.s = w[4], cv.groups = x[1];
+    cv.oh = y[3], cv.ow = y[4];
+  }
+  // The output size cuDNN derives from these (no padding: the input is
+  // padded) must be the buffer's.
+  auto outSize = [](int64_t in, int64_t window, int64_t stride, int64_t dil) {
+    return (in - dil * (window - 1) - 1) / stride + 1;
+  };
+  if (outSize(cv.h, cv.r, cv.strideH, cv.dilH) != cv.oh ||
+      outSize(cv.wd, cv.s, cv.strideW, cv.dilW) != cv.ow)
+    return std::nullopt;
+  return cv;
+}
+
+constexpr StringLiteral kConv2d = "pdcu_conv2d";
+
 struct PdGpuLibraryCallsPass : impl::PdGpuLibraryCallsPassBase<PdGpuLibraryCallsPass> {
   using PdGpuLibraryCallsPassBase::PdGpuLibraryCallsPassBase;
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
     MLIRContext *ctx = module.getContext();
-    std::vector<Product> found;
-    module.walk([&](linalg::GenericOp op) {
-      if (std::optional<Product> p = analyze(op))
-        found.push_back(*p);
+    // In program order, so that sites number the calls as they run.
+    SmallVector<Operation *> found;
+    module.walk([&](Operation *op) {
+      if (auto g = dyn_cast<linalg::GenericOp>(op); g && analyze(g))
+        found.push_back(op);
+      else if (analyzeConv(op))
+        found.push_back(op);
     });
     if (found.empty())
       return;
     OpBuilder mb = OpBuilder::atBlockEnd(module.getBody());
     Type i64 = mb.getI64Type(), i32 = mb.getI32Type(), f32 = mb.getF32Type();
-    if (!module.lookupSymbol<func::FuncOp>(kMatmul)) {
-      auto type = mb.getFunctionType(
-          {i64, i64, i64, i64, i64, i64, i64, i64, i32, i32, i64, i64, i64, f32, i32}, {});
-      auto decl = func::FuncOp::create(mb, module.getLoc(), kMatmul, type);
-      decl.setPrivate();
-    }
+    auto declare = [&](StringRef name, ArrayRef<Type> args) {
+      if (!module.lookupSymbol<func::FuncOp>(name))
+        func::FuncOp::create(mb, module.getLoc(), name, mb.getFunctionType(args, {})).setPrivate();
+    };
     SmallVector<Attribute> records;
-    for (auto [site, p] : llvm::enumerate(found)) {
-      OpBuilder b(p.op);
-      Location loc = p.op.getLoc();
+    for (auto [site, op] : llvm::enumerate(found)) {
+      OpBuilder b(op);
+      Location loc = op->getLoc();
       auto int64 = [&](int64_t v) { return arith::ConstantIntOp::create(b, loc, v, 64); };
       auto int32 = [&](int64_t v) { return arith::ConstantIntOp::create(b, loc, v, 32); };
       auto address = [&](Value memref) {
         Value index = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, memref);
         return arith::IndexCastOp::create(b, loc, i64, index).getResult();
       };
-      linalg::FillOp fill = zeroFillBefore(p.op, p.c);
-      float beta = fill ? 0.0f : 1.0f;
-      if (fill)
-        fill.erase();
-      SmallVector<Value> args = {
-          int64(site),
-          address(p.a),
-          address(p.b),
-          address(p.c),
-          int64(p.batch),
-          int64(p.m),
-          int64(p.n),
-          int64(p.k),
-          int32(p.transA),
-          int32(p.transB),
-          int64(p.batch > 1 ? p.m * p.k : 0),
-          int64(p.batch > 1 ? p.k * p.n : 0),
-          int64(p.batch > 1 ? p.m * p.n : 0),
-          arith::ConstantFloatOp::create(b, loc, cast<FloatType>(f32), APFloat(beta)),
-          int32(allowTf32 ? 1 : 0)};
-      func::CallOp::create(b, loc, kMatmul, TypeRange{}, args);
+      auto beta = [&](linalg::FillOp fill) {
+        return arith::ConstantFloatOp::create(b, loc, cast<FloatType>(f32),
+                                              APFloat(fill ? 0.0f : 1.0f));
+      };
       NamedAttrList record;
-      record.append("site", b.getI64IntegerAttr(site));
-      record.append("library", b.getStringAttr("cublasLt"));
-      record.append("batch", b.getI64IntegerAttr(p.batch));
-      record.append("m", b.getI64IntegerAttr(p.m));
-      record.append("n", b.getI64IntegerAttr(p.n));
-      record.append("k", b.getI64IntegerAttr(p.k));
-      record.append("trans_a", b.getBoolAttr(p.transA));
-      record.append("trans_b", b.getBoolAttr(p.transB));
-      record.append("accumulate", b.getBoolAttr(!fill));
+      auto field = [&](StringRef name, int64_t v) { record.append(name, b.getI64IntegerAttr(v)); };
+      field("site", site);
+      if (auto g = dyn_cast<linalg::GenericOp>(op)) {
+        Product p = *analyze(g);
+        declare(kMatmul,
+                {i64, i64, i64, i64, i64, i64, i64, i64, i32, i32, i64, i64, i64, f32, i32});
+        linalg::FillOp fill = zeroFillBefore(op, p.c);
+        SmallVector<Value> args = {int64(site),
+                                   address(p.a),
+                                   address(p.b),
+                                   address(p.c),
+                                   int64(p.batch),
+                                   int64(p.m),
+                                   int64(p.n),
+                                   int64(p.k),
+                                   int32(p.transA),
+                                   int32(p.transB),
+                                   int64(p.batch > 1 ? p.m * p.k : 0),
+                                   int64(p.batch > 1 ? p.k * p.n : 0),
+                                   int64(p.batch > 1 ? p.m * p.n : 0),
+                                   beta(fill),
+                                   int32(allowTf32 ? 1 : 0)};
+        func::CallOp::create(b, loc, kMatmul, TypeRange{}, args);
+        record.append("op", b.getStringAttr("matmul"));
+        record.append("library", b.getStringAttr("cublasLt"));
+        field("batch", p.batch);
+        field("m", p.m);
+        field("n", p.n);
+        field("k", p.k);
+        record.append("trans_a", b.getBoolAttr(p.transA));
+        record.append("trans_b", b.getBoolAttr(p.transB));
+        record.append("accumulate", b.getBoolAttr(!fill));
+        if (fill)
+          fill.erase();
+      } else {
+        Convolution cv = *analyzeConv(op);
+        SmallVector<Type> types(20, i64);
+        types.push_back(f32);
+        types.push_back(i32);
+        declare(kConv2d, types);
+        linalg::FillOp fill = zeroFillBefore(op, cv.y);
+        SmallVector<Value> args = {int64(site),       address(cv.x),
+                                   address(cv.w),     address(cv.y),
+                                   int64(cv.n),       int64(cv.c),
+                                   int64(cv.h),       int64(cv.wd),
+                                   int64(cv.k),       int64(cv.r),
+                                   int64(cv.s),       int64(cv.oh),
+                                   int64(cv.ow),      int64(cv.strideH),
+                                   int64(cv.strideW), int64(cv.dilH),
+                                   int64(cv.dilW),    int64(cv.groups),
+                                   int64(0),          int64(0),
+                                   beta(fill),        int32(allowTf32 ? 1 : 0)};
+        func::CallOp::create(b, loc, kConv2d, TypeRange{}, args);
+        record.append("op", b.getStringAttr("conv2d"));
+        record.append("library", b.getStringAttr("cuDNN"));
+        field("n", cv.n);
+        field("c", cv.c);
+        field("h", cv.h);
+        field("w", cv.wd);
+        field("k", cv.k);
+        field("r", cv.r);
+        field("s", cv.s);
+        field("groups", cv.groups);
+        field("stride_h", cv.strideH);
+        field("stride_w", cv.strideW);
+        field("dilation_h", cv.dilH);
+        field("dilation_w", cv.dilW);
+        record.append("accumulate", b.getBoolAttr(!fill));
+        if (fill)
+          fill.erase();
+      }
       record.append("tf32", b.getBoolAttr(allowTf32));
       records.push_back(DictionaryAttr::get(ctx, record));
-      p.op.erase();
+      op->erase();
     }
     module->setAttr("pd.library_calls", ArrayAttr::get(ctx, records));
   }

@@ -67,11 +67,12 @@ public:
     if (failed(host::buildLibrary(lowered, outDir, name, fingerprint, options.cpu,
                                   cudaRuntimeLibraryPath(), cpu)))
       return failure();
-    // The library call per matrix product (pd-gpu-library-calls' record).
+    // The library call per matrix product and convolution
+    // (pd-gpu-library-calls' record).
     llvm::json::Array calls;
     if (auto records = lowered->getAttrOfType<ArrayAttr>("pd.library_calls"))
       for (auto record : records.getAsRange<DictionaryAttr>()) {
-        llvm::json::Object call{{"op", "matmul"}};
+        llvm::json::Object call;
         for (NamedAttribute field : record) {
           if (auto b = dyn_cast<BoolAttr>(field.getValue())) // before IntegerAttr: i1
             call[field.getName().strref()] = b.getValue();

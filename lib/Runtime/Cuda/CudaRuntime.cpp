@@ -8,9 +8,10 @@
 // loaded with dlopen on first use: this library, the artifacts and the
 // runtime load and fail cleanly on machines without it.
 //
-// Matrix products are cuBLASLt calls (pdcu_matmul, emitted by
-// pd-gpu-library-calls) on the same stream; cuBLASLt is loaded with dlopen
-// at the first product, so only models that have one need it.
+// Matrix products are cuBLASLt calls and convolutions cuDNN calls
+// (pdcu_matmul, pdcu_conv2d, emitted by pd-gpu-library-calls) on the same
+// stream; each library is loaded with dlopen at its first call, so only
+// models that use it need it.
 //
 // Errors: the mgpu* and pdcu_matmul calls return nothing, so the first failure of a run is
 // kept in the run's context and later launches are skipped; pdcu_end_run
@@ -18,10 +19,12 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
 #include <dlfcn.h>
+#include <initializer_list>
 #include <map>
 #include <mutex>
 #include <string>
@@ -223,6 +226,22 @@ struct BlasLt {
 
 BlasLt theBlasLt; // loaded by blasLt()
 
+/// dlopen of the file $`variable` names, else of the first of `names` that
+/// loads; null with `reasons` saying why each failed.
+void *openLibrary(const char *variable, std::initializer_list<const char *> names,
+                  std::string &reasons) {
+  std::vector<std::string> tried(names.begin(), names.end());
+  if (const char *path = std::getenv(variable); path && *path)
+    tried = {path};
+  for (const std::string &path : tried) {
+    if (void *handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL))
+      return handle;
+    const char *e = dlerror();
+    reasons += (reasons.empty() ? "" : "; ") + std::string(e ? e : path.c_str());
+  }
+  return nullptr;
+}
+
 /// Loads cuBLASLt ($PADDLE_MLIR_CUBLASLT names the file; else
 /// libcublasLt.so.13 or .12 from the loader's path or the toolkit's
 /// lib64); blasLt().error says why it cannot be used.
@@ -230,19 +249,12 @@ BlasLt &blasLt() {
   BlasLt &l = theBlasLt;
   static std::once_flag once;
   std::call_once(once, [] {
-    std::vector<std::string> tried;
-    if (const char *path = std::getenv("PADDLE_MLIR_CUBLASLT"); path && *path)
-      tried = {path};
-    else
-      tried = {"libcublasLt.so.13", "libcublasLt.so.12", "/usr/local/cuda/lib64/libcublasLt.so.13",
-               "/usr/local/cuda/lib64/libcublasLt.so.12"};
     std::string reasons;
-    for (const std::string &path : tried) {
-      if ((l.handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL)))
-        break;
-      const char *e = dlerror();
-      reasons += (reasons.empty() ? "" : "; ") + std::string(e ? e : path.c_str());
-    }
+    l.handle = openLibrary("PADDLE_MLIR_CUBLASLT",
+                           {"libcublasLt.so.13", "libcublasLt.so.12",
+                            "/usr/local/cuda/lib64/libcublasLt.so.13",
+                            "/usr/local/cuda/lib64/libcublasLt.so.12"},
+                           reasons);
     if (!l.handle) {
       l.error = "no cuBLASLt for the model's matrix products: cannot load it (" + reasons +
                 "); install the CUDA toolkit's cuBLAS or set PADDLE_MLIR_CUBLASLT";
@@ -278,6 +290,112 @@ std::string describeBlas(const char *call, cublasStatus_t s) {
          " failed: " + (name ? std::string(name) : "cuBLAS status " + std::to_string(s));
 }
 
+// cuDNN's legacy convolution API (cudnn_graph.h, cudnn_ops.h, cudnn_cnn.h;
+// deprecated in cuDNN 9 but still there): the types, values and calls used.
+using cudnnStatus_t = int;
+using cudnnHandle_t = struct cudnnContext *;
+using cudnnTensorDescriptor_t = struct cudnnTensorStruct *;
+using cudnnFilterDescriptor_t = struct cudnnFilterStruct *;
+using cudnnConvolutionDescriptor_t = struct cudnnConvolutionStruct *;
+struct cudnnConvolutionFwdAlgoPerf_t {
+  int algo;
+  cudnnStatus_t status;
+  float time;
+  size_t memory;
+  int determinism;
+  int mathType;
+  int reserved[3];
+};
+constexpr int kCudnnFloat = 0, kCudnnNchw = 0, kCudnnCrossCorrelation = 1; // enums
+constexpr int kCudnnDefaultMath = 0, kCudnnFmaMath = 3;                    // cudnnMathType_t
+constexpr int kCudnnAlgoCandidates = 8;
+
+struct Dnn {
+  void *handle = nullptr;
+  std::string error; // why cuDNN cannot be used, once tried
+  cudnnStatus_t (*create)(cudnnHandle_t *);
+  cudnnStatus_t (*destroy)(cudnnHandle_t);
+  cudnnStatus_t (*setStream)(cudnnHandle_t, CUstream);
+  const char *(*errorString)(cudnnStatus_t);
+  cudnnStatus_t (*createTensor)(cudnnTensorDescriptor_t *);
+  cudnnStatus_t (*destroyTensor)(cudnnTensorDescriptor_t);
+  cudnnStatus_t (*setTensor4d)(cudnnTensorDescriptor_t, int, int, int, int, int, int);
+  cudnnStatus_t (*createFilter)(cudnnFilterDescriptor_t *);
+  cudnnStatus_t (*destroyFilter)(cudnnFilterDescriptor_t);
+  cudnnStatus_t (*setFilter4d)(cudnnFilterDescriptor_t, int, int, int, int, int, int);
+  cudnnStatus_t (*createConv)(cudnnConvolutionDescriptor_t *);
+  cudnnStatus_t (*destroyConv)(cudnnConvolutionDescriptor_t);
+  cudnnStatus_t (*setConv2d)(cudnnConvolutionDescriptor_t, int, int, int, int, int, int, int, int);
+  cudnnStatus_t (*setMathType)(cudnnConvolutionDescriptor_t, int);
+  cudnnStatus_t (*setGroupCount)(cudnnConvolutionDescriptor_t, int);
+  cudnnStatus_t (*getAlgorithm)(cudnnHandle_t, cudnnTensorDescriptor_t, cudnnFilterDescriptor_t,
+                                cudnnConvolutionDescriptor_t, cudnnTensorDescriptor_t, int, int *,
+                                cudnnConvolutionFwdAlgoPerf_t *);
+  cudnnStatus_t (*forward)(cudnnHandle_t, const void *, cudnnTensorDescriptor_t, const void *,
+                           cudnnFilterDescriptor_t, const void *, cudnnConvolutionDescriptor_t, int,
+                           void *, size_t, const void *, cudnnTensorDescriptor_t, void *);
+};
+
+Dnn theDnn; // loaded by dnn()
+
+/// Loads cuDNN 9 ($PADDLE_MLIR_CUDNN names the file; else libcudnn.so.9
+/// from the loader's path or the toolkit's lib64); dnn().error says why it
+/// cannot be used.
+Dnn &dnn() {
+  Dnn &l = theDnn;
+  static std::once_flag once;
+  std::call_once(once, [] {
+    std::string reasons;
+    l.handle = openLibrary("PADDLE_MLIR_CUDNN",
+                           {"libcudnn.so.9", "/usr/local/cuda/lib64/libcudnn.so.9"}, reasons);
+    if (!l.handle) {
+      l.error = "no cuDNN for the model's convolutions: cannot load it (" + reasons +
+                "); install cuDNN 9 or set PADDLE_MLIR_CUDNN";
+      return;
+    }
+    auto get = [&](auto &fn, const char *name) {
+      fn = reinterpret_cast<std::remove_reference_t<decltype(fn)>>(dlsym(l.handle, name));
+      if (!fn && l.error.empty())
+        l.error = std::string("the cuDNN library has no ") + name + " (not cuDNN 9?)";
+    };
+    get(l.create, "cudnnCreate");
+    get(l.destroy, "cudnnDestroy");
+    get(l.setStream, "cudnnSetStream");
+    get(l.errorString, "cudnnGetErrorString");
+    get(l.createTensor, "cudnnCreateTensorDescriptor");
+    get(l.destroyTensor, "cudnnDestroyTensorDescriptor");
+    get(l.setTensor4d, "cudnnSetTensor4dDescriptor");
+    get(l.createFilter, "cudnnCreateFilterDescriptor");
+    get(l.destroyFilter, "cudnnDestroyFilterDescriptor");
+    get(l.setFilter4d, "cudnnSetFilter4dDescriptor");
+    get(l.createConv, "cudnnCreateConvolutionDescriptor");
+    get(l.destroyConv, "cudnnDestroyConvolutionDescriptor");
+    get(l.setConv2d, "cudnnSetConvolution2dDescriptor");
+    get(l.setMathType, "cudnnSetConvolutionMathType");
+    get(l.setGroupCount, "cudnnSetConvolutionGroupCount");
+    get(l.getAlgorithm, "cudnnGetConvolutionForwardAlgorithm_v7");
+    get(l.forward, "cudnnConvolutionForward");
+  });
+  return l;
+}
+
+/// "<call> failed: <cuDNN's message>" for a failed cuDNN call.
+std::string describeDnn(const char *call, cudnnStatus_t s) {
+  const char *text = theDnn.errorString ? theDnn.errorString(s) : nullptr;
+  return std::string(call) +
+         " failed: " + (text ? std::string(text) : "cuDNN status " + std::to_string(s));
+}
+
+/// One call site's cuDNN convolution and the algorithm chosen at its first
+/// run.
+struct ConvPlan {
+  cudnnTensorDescriptor_t x = nullptr, y = nullptr;
+  cudnnFilterDescriptor_t w = nullptr;
+  cudnnConvolutionDescriptor_t conv = nullptr;
+  int algo = 0;
+  size_t workspaceSize = 0;
+};
+
 /// One call site's cuBLASLt problem and the algorithm chosen for it at its
 /// first run.
 struct MatmulPlan {
@@ -298,8 +416,36 @@ struct Context {
   // cuBLASLt, created at the first matrix product.
   cublasLtHandle_t lt = nullptr;
   std::map<int64_t, MatmulPlan> plans;
+  // cuDNN, created at the first convolution.
+  cudnnHandle_t dnn = nullptr;
+  std::map<int64_t, ConvPlan> convPlans;
+  // The libraries' scratch memory, shared (one stream: calls never overlap).
   CUdeviceptr workspace = 0;
+  size_t workspaceBytes = 0;
 };
+
+/// Makes the instance's workspace at least `bytes`: null or why not. Only
+/// at a call's first run, when the stream holds no call using the old one
+/// (the stream is drained first).
+std::string reserveWorkspace(Context *ctx, size_t bytes) {
+  if (bytes <= ctx->workspaceBytes)
+    return {};
+  Driver &d = driver();
+  if (ctx->workspace) {
+    if (CUresult e = d.cuStreamSynchronize(ctx->stream))
+      return describe("the kernels before it (cuStreamSynchronize)", e);
+    d.cuMemFree(ctx->workspace);
+    ctx->workspace = 0;
+    ctx->workspaceBytes = 0;
+  }
+  if (CUresult e = d.cuMemAlloc(&ctx->workspace, bytes)) {
+    ctx->workspace = 0;
+    return describe(("allocating a " + std::to_string(bytes) + "-byte library workspace").c_str(),
+                    e);
+  }
+  ctx->workspaceBytes = bytes;
+  return {};
+}
 
 thread_local Context *current = nullptr; // the context of the run on this thread
 
@@ -361,11 +507,44 @@ std::string planMatmul(Context *ctx, MatmulPlan &p, int64_t batch, int64_t m, in
     return "cuBLASLt has no algorithm for this product";
   p.algo = result.algo;
   p.workspaceSize = result.workspaceSize;
-  // One workspace per instance, the most any algorithm may ask for.
-  if (p.workspaceSize && !ctx->workspace)
-    if (CUresult e = driver().cuMemAlloc(&ctx->workspace, kWorkspaceBytes))
-      return describe("allocating cuBLASLt's workspace", e);
-  return {};
+  return reserveWorkspace(ctx, p.workspaceSize);
+}
+
+/// Builds call site `site`'s cuDNN convolution and chooses its algorithm
+/// (cuDNN's heuristic, the first candidate that needs at most
+/// kWorkspaceBytes): null or why it failed.
+std::string planConv(Context *ctx, ConvPlan &p, const int64_t *dims, bool tf32) {
+  // dims: n, c, h, w, k, r, s, oh, ow, stride h/w, dilation h/w, groups,
+  // pad h/w.
+  auto [n, c, h, w, k, r, s, oh, ow, sh, sw, dh, dw, groups, ph, pw] = std::array<int, 16>{
+      int(dims[0]),  int(dims[1]),  int(dims[2]),  int(dims[3]), int(dims[4]),  int(dims[5]),
+      int(dims[6]),  int(dims[7]),  int(dims[8]),  int(dims[9]), int(dims[10]), int(dims[11]),
+      int(dims[12]), int(dims[13]), int(dims[14]), int(dims[15])};
+  Dnn &l = dnn();
+  cudnnStatus_t r2;
+  if ((r2 = l.createTensor(&p.x)) || (r2 = l.createTensor(&p.y)) || (r2 = l.createFilter(&p.w)) ||
+      (r2 = l.createConv(&p.conv)))
+    return describeDnn("creating descriptors", r2);
+  if ((r2 = l.setTensor4d(p.x, kCudnnNchw, kCudnnFloat, n, c, h, w)) ||
+      (r2 = l.setTensor4d(p.y, kCudnnNchw, kCudnnFloat, n, k, oh, ow)) ||
+      (r2 = l.setFilter4d(p.w, kCudnnFloat, kCudnnNchw, k, c / groups, r, s)) ||
+      (r2 = l.setConv2d(p.conv, ph, pw, sh, sw, dh, dw, kCudnnCrossCorrelation, kCudnnFloat)) ||
+      (r2 = l.setGroupCount(p.conv, groups)) ||
+      (r2 = l.setMathType(p.conv, tf32 ? kCudnnDefaultMath : kCudnnFmaMath)))
+    return describeDnn("describing the convolution", r2);
+  cudnnConvolutionFwdAlgoPerf_t candidates[kCudnnAlgoCandidates];
+  int found = 0;
+  if ((r2 = l.getAlgorithm(ctx->dnn, p.x, p.w, p.conv, p.y, kCudnnAlgoCandidates, &found,
+                           candidates)))
+    return describeDnn("cudnnGetConvolutionForwardAlgorithm_v7", r2);
+  for (int i = 0; i < found; ++i)
+    if (!candidates[i].status && candidates[i].memory <= kWorkspaceBytes) {
+      p.algo = candidates[i].algo;
+      p.workspaceSize = candidates[i].memory;
+      return reserveWorkspace(ctx, p.workspaceSize);
+    }
+  return "cuDNN has no algorithm for this convolution within a " +
+         std::to_string(kWorkspaceBytes >> 20) + " MiB workspace";
 }
 } // namespace
 
@@ -433,6 +612,19 @@ __attribute__((visibility("default"))) void pdcu_close(void *handle) {
         l.descDestroy(plan.desc);
     }
     l.destroy(c->lt);
+  }
+  if (c->dnn) {
+    Dnn &l = dnn();
+    for (auto &[site, plan] : c->convPlans) {
+      for (cudnnTensorDescriptor_t t : {plan.x, plan.y})
+        if (t)
+          l.destroyTensor(t);
+      if (plan.w)
+        l.destroyFilter(plan.w);
+      if (plan.conv)
+        l.destroyConv(plan.conv);
+    }
+    l.destroy(c->dnn);
   }
   if (c->workspace)
     d.cuMemFree(c->workspace);
@@ -550,6 +742,58 @@ pdcu_matmul(int64_t site, int64_t a, int64_t b, int64_t c, int64_t batch, int64_
           ctx->lt, p.desc, &alpha, ptr(b), p.a, ptr(a), p.b, &beta, ptr(c), p.c, ptr(c), p.c,
           &p.algo, ptr(static_cast<int64_t>(ctx->workspace)), p.workspaceSize, ctx->stream))
     ctx->error = what + ": " + describeBlas("cublasLtMatmul", r);
+}
+
+/// A convolution of the model on the run's stream (pd-gpu-library-calls
+/// emits the calls): y = conv(x, w) + beta y, NCHW f32, cross-correlation,
+/// filter [k, c / groups, r, s], the given padding, strides and dilations.
+/// Addresses are device addresses. The first failure stops the run.
+__attribute__((visibility("default"))) void
+pdcu_conv2d(int64_t site, int64_t x, int64_t w, int64_t y, int64_t n, int64_t c, int64_t h,
+            int64_t wd, int64_t k, int64_t r, int64_t s, int64_t oh, int64_t ow, int64_t strideH,
+            int64_t strideW, int64_t dilH, int64_t dilW, int64_t groups, int64_t padH, int64_t padW,
+            float beta, int32_t tf32) {
+  Context *ctx = current;
+  if (!ctx || !ctx->error.empty())
+    return;
+  std::string what = "convolution #" + std::to_string(site) + " (" + std::to_string(n) + "x" +
+                     std::to_string(c) + "x" + std::to_string(h) + "x" + std::to_string(wd) +
+                     " by " + std::to_string(k) + "x" + std::to_string(c / groups) + "x" +
+                     std::to_string(r) + "x" + std::to_string(s) +
+                     (groups > 1 ? ", " + std::to_string(groups) + " groups" : "") + ")";
+  Dnn &l = dnn();
+  if (!l.error.empty()) {
+    ctx->error = l.error;
+    return;
+  }
+  if (!ctx->dnn) {
+    cudnnStatus_t r2 = l.create(&ctx->dnn);
+    if (!r2)
+      r2 = l.setStream(ctx->dnn, ctx->stream);
+    if (r2) {
+      ctx->error = describeDnn("cudnnCreate", r2);
+      return;
+    }
+  }
+  auto [it, fresh] = ctx->convPlans.try_emplace(site);
+  ConvPlan &p = it->second;
+  if (fresh) {
+    const int64_t dims[] = {n,  c,       h,       wd,   k,    r,      s,    oh,
+                            ow, strideH, strideW, dilH, dilW, groups, padH, padW};
+    std::string failure = planConv(ctx, p, dims, tf32);
+    if (!failure.empty()) {
+      ctx->error = what + ": " + failure;
+      return;
+    }
+  }
+  float alpha = 1.0f;
+  auto ptr = [](int64_t address) {
+    return reinterpret_cast<void *>(static_cast<uintptr_t>(address));
+  };
+  if (cudnnStatus_t r2 =
+          l.forward(ctx->dnn, &alpha, p.x, ptr(x), p.w, ptr(w), p.conv, p.algo,
+                    ptr(static_cast<int64_t>(ctx->workspace)), p.workspaceSize, &beta, p.y, ptr(y)))
+    ctx->error = what + ": " + describeDnn("cudnnConvolutionForward", r2);
 }
 // MLIR's GPU runtime calls, as gpu-to-llvm and the gpu.binary translation
 // emit them into the model library.

@@ -4,7 +4,7 @@
 // An fc on an arena view: the zero fill before it is dropped (beta 0), the
 // product becomes pdcu_matmul on the buffers' device addresses: site 0,
 // batch 1, m 8, n 32, k 64, neither input transposed, no batch strides.
-// CHECK-LABEL: module attributes {pd.library_calls = [{accumulate = false, batch = 1 : i64, k = 64 : i64, library = "cublasLt", m = 8 : i64, n = 32 : i64, site = 0 : i64, tf32 = false, trans_a = false, trans_b = false}]}
+// CHECK-LABEL: module attributes {pd.library_calls = [{accumulate = false, batch = 1 : i64, k = 64 : i64, library = "cublasLt", m = 8 : i64, n = 32 : i64, op = "matmul", site = 0 : i64, tf32 = false, trans_a = false, trans_b = false}]}
 // CHECK-LABEL: func.func @fc
 // CHECK-NOT:     linalg.fill
 // CHECK-DAG:     %[[BETA:.*]] = arith.constant 0.000000e+00 : f32
@@ -144,5 +144,47 @@ func.func @not_library_calls(%x: memref<8x64xf32>, %c: memref<8x32xf32>, %h: mem
     %1 = arith.addf %out, %0 : f32
     linalg.yield %1 : f32
   }
+  return
+}
+
+// -----
+
+// Convolutions become pdcu_conv2d(site, x, w, y, n, c, h, w, k, r, s, oh,
+// ow, stride h, stride w, dilation h, dilation w, groups, pad h, pad w,
+// beta, tf32) on the already padded input: a plain one after its zero fill
+// (beta 0), a depthwise one (groups = channels, the [C, kh, kw] filter a
+// view of [C, 1, kh, kw]) and a grouped one on [N, G, C/G, H, W] views,
+// both accumulating into their outputs (beta 1); one on a constant filter
+// stays generated.
+// CHECK-LABEL: func.func @convolutions
+// CHECK-DAG:     %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK-DAG:     %[[ONE:.*]] = arith.constant 1.000000e+00 : f32
+// CHECK-NOT:     linalg.fill
+// CHECK:         call @pdcu_conv2d(%c0_i64, %{{.*}}, %{{.*}}, %{{.*}}, %c2_i64, %c4_i64, %c10_i64, %c10_i64, %c8_i64, %c3_i64, %c3_i64, %c4_i64, %c8_i64, %c2_i64, %c1_i64, %c1_i64, %c1_i64, %c1_i64, %c0_i64, %c0_i64, %[[ZERO]], %c0_i32)
+// CHECK:         call @pdcu_conv2d(%c1_i64, %{{.*}}, %{{.*}}, %{{.*}}, %c2_i64, %c8_i64, %c4_i64, %c8_i64, %c8_i64, %c3_i64, %c3_i64, %c2_i64, %c6_i64, %c1_i64, %c1_i64, %c1_i64, %c1_i64, %c8_i64, %c0_i64, %c0_i64, %[[ONE]], %c0_i32)
+// CHECK:         call @pdcu_conv2d(%c2_i64, %{{.*}}, %{{.*}}, %{{.*}}, %c2_i64, %c8_i64, %c4_i64, %c8_i64, %c8_i64, %c1_i64, %c1_i64, %c4_i64, %c8_i64, %c1_i64, %c1_i64, %c1_i64, %c1_i64, %c2_i64, %c0_i64, %c0_i64, %[[ONE]], %c0_i32)
+// CHECK:         linalg.conv_2d_nchw_fchw
+// CHECK-NOT:     call @pdcu_conv2d
+memref.global "private" constant @filter : memref<8x8x1x1xf32> = dense<1.0>
+func.func @convolutions(%x: memref<2x4x10x10xf32>, %w: memref<8x4x3x3xf32>, %arena: memref<?xi8>,
+                        %dx: memref<2x8x4x8xf32>, %dw: memref<8x1x3x3xf32>, %dy: memref<2x8x2x6xf32>,
+                        %gw: memref<8x4x1x1xf32>, %gy: memref<2x8x4x8xf32>, %cy: memref<2x8x4x8xf32>) {
+  %c0 = arith.constant 0 : index
+  %zero = arith.constant 0.0 : f32
+  %y = memref.view %arena[%c0][] : memref<?xi8> to memref<2x8x4x8xf32>
+  linalg.fill ins(%zero : f32) outs(%y : memref<2x8x4x8xf32>)
+  linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<[2, 1]> : tensor<2xi64>}
+      ins(%x, %w : memref<2x4x10x10xf32>, memref<8x4x3x3xf32>) outs(%y : memref<2x8x4x8xf32>)
+  %dw3 = memref.collapse_shape %dw [[0, 1], [2], [3]] : memref<8x1x3x3xf32> into memref<8x3x3xf32>
+  linalg.depthwise_conv_2d_nchw_chw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%dx, %dw3 : memref<2x8x4x8xf32>, memref<8x3x3xf32>) outs(%dy : memref<2x8x2x6xf32>)
+  %gx5 = memref.expand_shape %dx [[0], [1, 2], [3], [4]] output_shape [2, 2, 4, 4, 8] : memref<2x8x4x8xf32> into memref<2x2x4x4x8xf32>
+  %gw5 = memref.expand_shape %gw [[0, 1], [2], [3], [4]] output_shape [2, 4, 4, 1, 1] : memref<8x4x1x1xf32> into memref<2x4x4x1x1xf32>
+  %gy5 = memref.expand_shape %gy [[0], [1, 2], [3], [4]] output_shape [2, 2, 4, 4, 8] : memref<2x8x4x8xf32> into memref<2x2x4x4x8xf32>
+  linalg.conv_2d_ngchw_gfchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%gx5, %gw5 : memref<2x2x4x4x8xf32>, memref<2x4x4x1x1xf32>) outs(%gy5 : memref<2x2x4x4x8xf32>)
+  %f = memref.get_global @filter : memref<8x8x1x1xf32>
+  linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%dx, %f : memref<2x8x4x8xf32>, memref<8x8x1x1xf32>) outs(%cy : memref<2x8x4x8xf32>)
   return
 }
