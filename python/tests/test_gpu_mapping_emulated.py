@@ -213,3 +213,19 @@ def test_block_reductions_over_several_axes_and_all():
     s = x.sum(axis=(2, 3)) + x.sum(axis=0).sum(axis=(1, 2))
     want = s * x.max() + x.min() + x.reshape(15, 8).prod(axis=1).sum()
     np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-5)
+
+
+def test_constant_tensor_read_from_the_kernel():
+    # A constant tensor (not a weight) moves into the nest that reads it, so
+    # the kernel reads its own copy (the cubin's) instead of a host address.
+    x = rand(6, 4)
+    program = """func.func @main(%x: tensor<6x4xf32>) -> tensor<6x4xf32> {
+  %c = arith.constant dense<[[1.0, -2.0, 3.0, 0.5]]> : tensor<1x4xf32>
+  %y = pd.elementwise_mul %x, %c {axis = -1 : i32} : (tensor<6x4xf32>, tensor<1x4xf32>) -> tensor<6x4xf32>
+  return %y : tensor<6x4xf32>
+}"""
+    got, mapped = run_mapped(program, [x], (6, 4))
+    head = mapped.split("scf.parallel", 1)[0]
+    assert "memref.get_global" not in head and "memref.get_global" in mapped, mapped
+    np.testing.assert_allclose(got, x * np.array([[1.0, -2.0, 3.0, 0.5]], np.float32),
+                               rtol=1e-5, atol=1e-5)

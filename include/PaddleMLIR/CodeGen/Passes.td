@@ -404,7 +404,9 @@ def PdGpuMapLoopsPass : Pass<"pd-gpu-map-loops", "::mlir::ModuleOp"> {
     no parallel dimension) runs as one thread. Buffer allocations, views and
     index arithmetic stay on the host; any other host op is reported as not
     yet supported by the cuda target. @main's inputs must have static
-    shapes for now (dynamic ones are reported by name).
+    shapes for now (dynamic ones are reported by name). A constant tensor
+    a nest reads (memref.get_global, through views) is read from a copy
+    made inside the nest, so the kernel module gets the global.
 
     Where a nest's body is elementwise (memref loads and stores, arith and
     math ops), its innermost loop runs from 0 to a multiple of

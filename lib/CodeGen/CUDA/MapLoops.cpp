@@ -323,8 +323,8 @@ struct PdGpuMapLoopsPass : impl::PdGpuMapLoopsPassBase<PdGpuMapLoopsPass> {
     for (Operation *nest : nests) {
       if (indexBitwidth == 32 && !fitsIn32Bits(nest))
         return false;
-      if (!readsNoHostConstant(nest))
-        return false;
+      if (nest->getNumRegions() == 1)
+        sinkConstants(nest);
       // pd-gpu-block-reductions' launches are kernels already.
       if (!isa<gpu::LaunchOp>(nest))
         map(nest);
@@ -332,28 +332,75 @@ struct PdGpuMapLoopsPass : impl::PdGpuMapLoopsPassBase<PdGpuMapLoopsPass> {
     return true;
   }
 
-  /// Whether `nest` reads no constant tensor (a memref.global in host
-  /// memory, directly or through views); else an error naming it, since the
-  /// cuda target does not place constants in device memory yet.
-  bool readsNoHostConstant(Operation *nest) {
-    WalkResult r = nest->walk([&](Operation *op) {
-      for (Value v : op->getOperands()) {
-        Operation *def = v.getDefiningOp();
-        while (
-            def &&
-            isa<memref::ViewOp, memref::SubViewOp, memref::CollapseShapeOp, memref::ExpandShapeOp,
-                memref::ReshapeOp, memref::CastOp, memref::ReinterpretCastOp>(def))
-          def = def->getOperand(0).getDefiningOp();
-        if (auto global = dyn_cast_or_null<memref::GetGlobalOp>(def)) {
-          op->emitError("the cuda target cannot read the constant tensor @")
-              << global.getName() << " on the device yet (constants stay in host memory)";
-          return WalkResult::interrupt();
-        }
-      }
-      return WalkResult::advance();
-    });
-    return !r.wasInterrupted();
+  /// Whether `v` is a constant tensor: a memref.global, or a view of one.
+  static bool isConstantTensor(Value v) {
+    for (Operation *def = v.getDefiningOp(); def; def = def->getOperand(0).getDefiningOp()) {
+      if (isa<memref::GetGlobalOp>(def))
+        return true;
+      if (!isa<memref::SubViewOp, memref::CollapseShapeOp, memref::ExpandShapeOp, memref::ReshapeOp,
+               memref::CastOp, memref::ReinterpretCastOp>(def))
+        return false;
+    }
+    return false;
   }
+
+  /// The copy inside `body` (before `at`) of the constant tensor `v` (its
+  /// memref.get_global and the views on it, and what those read: index
+  /// constants, a reshape's shape tensor), made once per value.
+  static Value cloneInto(Value v, OpBuilder &b, IRMapping &copies) {
+    if (Value done = copies.lookupOrNull(v))
+      return done;
+    Operation *def = v.getDefiningOp();
+    if (!def || (!isConstantTensor(v) && !isa<arith::ConstantOp>(def)))
+      return v;
+    for (Value operand : def->getOperands())
+      cloneInto(operand, b, copies);
+    b.clone(*def, copies);
+    return copies.lookup(v);
+  }
+
+  /// Constant tensors (memref.global, directly or through views) that
+  /// `nest` reads are read by the kernel from its own copy: their
+  /// get_global and views move into the nest, so gpu-kernel-outlining puts
+  /// the global in the kernel's module and it travels in the cubin instead
+  /// of being a host address.
+  void sinkConstants(Operation *nest) {
+    Region &region = nest->getRegion(0);
+    OpBuilder b = OpBuilder::atBlockBegin(&region.front());
+    IRMapping copies;
+    nest->walk([&](Operation *op) {
+      for (OpOperand &use : op->getOpOperands()) {
+        Value v = use.get();
+        if (!isa<MemRefType>(v.getType()) || !isConstantTensor(v) ||
+            nest->isProperAncestor(v.getDefiningOp()))
+          continue;
+        use.set(cloneInto(v, b, copies));
+        sunk.push_back(v.getDefiningOp());
+      }
+    });
+  }
+
+  /// Host copies of sunk constants that nothing reads any more, erased
+  /// once every nest is mapped (a view first, then what it viewed).
+  void eraseDeadSunk() {
+    llvm::SmallPtrSet<Operation *, 16> pending(sunk.begin(), sunk.end());
+    for (bool changed = true; changed;) {
+      changed = false;
+      for (Operation *op : llvm::to_vector(pending)) {
+        if (!op->use_empty())
+          continue;
+        for (Value v : op->getOperands())
+          if (Operation *def = v.getDefiningOp())
+            pending.insert(def);
+        pending.erase(op);
+        op->erase();
+        changed = true;
+      }
+    }
+    sunk.clear();
+  }
+
+  SmallVector<Operation *> sunk;
 
   /// Whether every buffer `nest` accesses spans fewer than 2^31 elements,
   /// so kernels may index in 32 bits; else an error naming the buffer.
@@ -408,6 +455,7 @@ struct PdGpuMapLoopsPass : impl::PdGpuMapLoopsPassBase<PdGpuMapLoopsPass> {
     for (auto fn : module.getOps<func::FuncOp>())
       if (!fn.isDeclaration() && !mapFunction(fn))
         return signalPassFailure();
+    eraseDeadSunk();
   }
 };
 } // namespace

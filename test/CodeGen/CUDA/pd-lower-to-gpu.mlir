@@ -57,3 +57,19 @@ func.func @main(%x: tensor<64x100xf32>) -> tensor<64xf32> {
   %s = pd.reduce_sum %x {dim = array<i32: 1>, keep_dim = false, reduce_all = false} : (tensor<64x100xf32>) -> tensor<64xf32>
   return %s : tensor<64xf32>
 }
+
+// -----
+
+// A constant tensor travels with its kernel: the global is in the kernel's
+// module (its 16 bytes in the PTX as a .global array), and the launch
+// passes only the input and the output.
+// CHECK-LABEL: func.func @main(
+// CHECK:         gpu.launch_func @main_kernel::@main_kernel blocks in (%c1, %c1, %c1) threads in (%c256, %c1, %c1) args(%arg0 : memref<8x4xf32>, %{{.*}} : memref<8x4xf32>)
+// CHECK-NEXT:    return
+// CHECK:       gpu.binary @main_kernel
+// CHECK-SAME:    .global .align 64 .b8 __constant_4xf32[16] = {0, 0, 128, 63, 0, 0, 0, 64, 0, 0, 64, 64, 0, 0, 128, 64}
+func.func @main(%x: tensor<8x4xf32>) -> tensor<8x4xf32> {
+  %c = arith.constant dense<[1.0, 2.0, 3.0, 4.0]> : tensor<4xf32>
+  %y = pd.elementwise_add %x, %c {axis = -1 : i32} : (tensor<8x4xf32>, tensor<4xf32>) -> tensor<8x4xf32>
+  return %y : tensor<8x4xf32>
+}
