@@ -173,6 +173,12 @@ struct pdrt_model {
     void (*free)(void *, void *);
     const char *(*copy)(void *, void *, const void *, size_t, int);
     void (*beginRun)(void *);
+    // The library calls' plans (cuBLASLt, cuDNN), made at instance
+    // creation: the model's pd_plan_library_calls (absent without library
+    // calls) and the workspace they need, placed at the arena's end.
+    void (*planLibraryCalls)();
+    size_t (*workspaceBytes)(void *);
+    void (*setWorkspace)(void *, void *, size_t);
     const char *(*endRun)(void *);
   } cu{};
   // The weights in each device's memory, uploaded by the first instance on
@@ -225,6 +231,7 @@ struct pdrt_instance {
   int ordinal = -1;              // the device, once its weights are held
   void *deviceWeights = nullptr; // the model's, shared per device
   void *deviceArena = nullptr;
+  size_t workspaceBytes = 0; // the library calls', at the arena's end
   std::vector<void *> deviceInputs;
   std::vector<size_t> deviceInputBytes;
   std::vector<char> staging;
@@ -500,10 +507,13 @@ pdrt_status pdrt_model_load(const char *dirArg, pdrt_model **out) {
     };
     if (!get(cu.open, "pdcu_open") || !get(cu.arch, "pdcu_arch") || !get(cu.close, "pdcu_close") ||
         !get(cu.alloc, "pdcu_alloc") || !get(cu.free, "pdcu_free") || !get(cu.copy, "pdcu_copy") ||
-        !get(cu.beginRun, "pdcu_begin_run") || !get(cu.endRun, "pdcu_end_run"))
+        !get(cu.beginRun, "pdcu_begin_run") || !get(cu.endRun, "pdcu_end_run") ||
+        !get(cu.workspaceBytes, "pdcu_workspace_bytes") ||
+        !get(cu.setWorkspace, "pdcu_set_workspace"))
       return fail(PDRT_ERR_FORMAT, "'" + libPath +
                                        "' is a cuda artifact's library without libpdrt_cuda's "
                                        "functions (is libpdrt_cuda.so beside it?)");
+    get(cu.planLibraryCalls, "pd_plan_library_calls");
   }
   if (*fp != libFp)
     return fail(PDRT_ERR_FORMAT, "'" + libPath + "' was compiled for another model (fingerprint " +
@@ -598,6 +608,17 @@ static pdrt_status openDevice(pdrt_instance *inst, int ordinal) {
   }
   inst->deviceInputs.assign(m->inputs.size(), nullptr);
   inst->deviceInputBytes.assign(m->inputs.size(), 0);
+  // The library calls' algorithms are chosen now, so that a missing or
+  // failing cuBLASLt / cuDNN shows at load, and their workspace is known
+  // before the arena is allocated.
+  if (cu.planLibraryCalls) {
+    cu.beginRun(inst->device);
+    cu.planLibraryCalls();
+    if (const char *err = cu.endRun(inst->device))
+      return fail(PDRT_ERR_DEVICE, "model '" + m->name + "' (cuda, " + m->arch +
+                                       "): choosing the library calls' algorithms: " + err);
+  }
+  inst->workspaceBytes = cu.workspaceBytes(inst->device);
   return PDRT_OK;
 }
 
@@ -847,9 +868,14 @@ static pdrt_status runOnDevice(pdrt_instance *inst) {
     cu.free(inst->device, inst->deviceArena);
     inst->deviceArena = nullptr;
     inst->arenaBytes = 0;
-    if (const char *err = cu.alloc(inst->device, need, &inst->deviceArena))
+    // The libraries' workspace follows the activations, 256-byte aligned.
+    size_t at = ((size_t)need + 255) / 256 * 256;
+    if (const char *err =
+            cu.alloc(inst->device, at + inst->workspaceBytes, &inst->deviceArena))
       return deviceError("the activation arena", err);
     inst->arenaBytes = need;
+    cu.setWorkspace(inst->device, static_cast<char *>(inst->deviceArena) + at,
+                    inst->workspaceBytes);
   }
   bindArena(inst, inst->deviceArena);
   cu.beginRun(inst->device);

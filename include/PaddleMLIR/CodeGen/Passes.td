@@ -321,8 +321,11 @@ def PdGpuLibraryCallsPass : Pass<"pd-gpu-library-calls", "::mlir::ModuleOp"> {
     the input comes padded, so the pads are 0), with the same zero-fill
     rule for beta.
 
-    The module gets a `pd.library_calls` array describing each call, for
-    the manifest. fp32 math unless `allow-tf32` (cuBLASLt's
+    A public function pd_plan_library_calls() repeats each call's problem
+    without its addresses (pdcu_plan_matmul, pdcu_plan_conv2d): the
+    runtime runs it at instance creation to choose the algorithms and size
+    the workspace it puts at the arena's end. The module gets a
+    `pd.library_calls` array describing each call, for the manifest. fp32 math unless `allow-tf32` (cuBLASLt's
     CUBLAS_COMPUTE_32F_FAST_TF32, cuDNN's default math instead of
     CUDNN_FMA_MATH).
   }];

@@ -235,6 +235,8 @@ std::optional<Convolution> analyzeConv(Operation *op) {
 }
 
 constexpr StringLiteral kConv2d = "pdcu_conv2d";
+constexpr StringLiteral kPlanMatmul = "pdcu_plan_matmul", kPlanConv2d = "pdcu_plan_conv2d";
+constexpr StringLiteral kPlanAll = "pd_plan_library_calls";
 
 struct PdGpuLibraryCallsPass : impl::PdGpuLibraryCallsPassBase<PdGpuLibraryCallsPass> {
   using PdGpuLibraryCallsPassBase::PdGpuLibraryCallsPassBase;
@@ -257,6 +259,26 @@ struct PdGpuLibraryCallsPass : impl::PdGpuLibraryCallsPassBase<PdGpuLibraryCalls
     auto declare = [&](StringRef name, ArrayRef<Type> args) {
       if (!module.lookupSymbol<func::FuncOp>(name))
         func::FuncOp::create(mb, module.getLoc(), name, mb.getFunctionType(args, {})).setPrivate();
+    };
+    // pd_plan_library_calls(): each call's plan (its problem without the
+    // addresses), which the runtime runs at instance creation.
+    auto plans = func::FuncOp::create(mb, module.getLoc(), kPlanAll, mb.getFunctionType({}, {}));
+    OpBuilder pb = OpBuilder::atBlockBegin(plans.addEntryBlock());
+    func::ReturnOp::create(pb, module.getLoc());
+    pb.setInsertionPointToStart(&plans.getBody().front());
+    auto plan = [&](StringRef callee, ArrayRef<Value> args, size_t addresses, Location loc) {
+      // The plan takes the call's arguments but its addresses and beta.
+      SmallVector<Value> kept;
+      SmallVector<Type> types;
+      for (auto [i, v] : llvm::enumerate(args)) {
+        if ((i >= 1 && i <= addresses) || i + 2 == args.size())
+          continue;
+        auto c = v.getDefiningOp<arith::ConstantOp>();
+        kept.push_back(arith::ConstantOp::create(pb, loc, c.getValue()));
+        types.push_back(v.getType());
+      }
+      declare(callee, types);
+      func::CallOp::create(pb, loc, callee, TypeRange{}, kept);
     };
     SmallVector<Attribute> records;
     for (auto [site, op] : llvm::enumerate(found)) {
@@ -296,6 +318,7 @@ struct PdGpuLibraryCallsPass : impl::PdGpuLibraryCallsPassBase<PdGpuLibraryCalls
                                    beta(fill),
                                    int32(allowTf32 ? 1 : 0)};
         func::CallOp::create(b, loc, kMatmul, TypeRange{}, args);
+        plan(kPlanMatmul, args, 3, loc);
         record.append("op", b.getStringAttr("matmul"));
         record.append("library", b.getStringAttr("cublasLt"));
         field("batch", p.batch);
@@ -326,6 +349,7 @@ struct PdGpuLibraryCallsPass : impl::PdGpuLibraryCallsPassBase<PdGpuLibraryCalls
                                    int64(0),          int64(0),
                                    beta(fill),        int32(allowTf32 ? 1 : 0)};
         func::CallOp::create(b, loc, kConv2d, TypeRange{}, args);
+        plan(kPlanConv2d, args, 3, loc);
         record.append("op", b.getStringAttr("conv2d"));
         record.append("library", b.getStringAttr("cuDNN"));
         field("n", cv.n);

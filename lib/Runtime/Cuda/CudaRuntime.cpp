@@ -389,6 +389,7 @@ std::string describeDnn(const char *call, cudnnStatus_t s) {
 /// One call site's cuDNN convolution and the algorithm chosen at its first
 /// run.
 struct ConvPlan {
+  std::string what; // "convolution #N (shapes)", for errors
   cudnnTensorDescriptor_t x = nullptr, y = nullptr;
   cudnnFilterDescriptor_t w = nullptr;
   cudnnConvolutionDescriptor_t conv = nullptr;
@@ -399,6 +400,7 @@ struct ConvPlan {
 /// One call site's cuBLASLt problem and the algorithm chosen for it at its
 /// first run.
 struct MatmulPlan {
+  std::string what; // "matrix product #N (shapes)", for errors
   cublasLtMatmulDesc_t desc = nullptr;
   cublasLtMatrixLayout_t a = nullptr, b = nullptr, c = nullptr;
   cublasLtMatmulAlgo_t algo{};
@@ -419,19 +421,26 @@ struct Context {
   // cuDNN, created at the first convolution.
   cudnnHandle_t dnn = nullptr;
   std::map<int64_t, ConvPlan> convPlans;
-  // The libraries' scratch memory, shared (one stream: calls never overlap).
+  // The libraries' scratch memory, shared (one stream: calls never
+  // overlap): the end of the runtime's arena (pdcu_set_workspace), or this
+  // library's own allocation when a call is planned after it was placed.
   CUdeviceptr workspace = 0;
   size_t workspaceBytes = 0;
+  bool ownsWorkspace = false;
+  size_t workspaceNeed = 0; // the most any planned call needs
+  bool planned = false;     // load-time planning is over (runs may plan late)
 };
 
 /// Makes the instance's workspace at least `bytes`: null or why not. Only
 /// at a call's first run, when the stream holds no call using the old one
 /// (the stream is drained first).
 std::string reserveWorkspace(Context *ctx, size_t bytes) {
-  if (bytes <= ctx->workspaceBytes)
+  ctx->workspaceNeed = std::max(ctx->workspaceNeed, bytes);
+  // Planned before the arena exists (at load): the runtime places it.
+  if (bytes <= ctx->workspaceBytes || !ctx->planned)
     return {};
   Driver &d = driver();
-  if (ctx->workspace) {
+  if (ctx->workspace && ctx->ownsWorkspace) {
     if (CUresult e = d.cuStreamSynchronize(ctx->stream))
       return describe("the kernels before it (cuStreamSynchronize)", e);
     d.cuMemFree(ctx->workspace);
@@ -444,6 +453,7 @@ std::string reserveWorkspace(Context *ctx, size_t bytes) {
                     e);
   }
   ctx->workspaceBytes = bytes;
+  ctx->ownsWorkspace = true;
   return {};
 }
 
@@ -626,7 +636,7 @@ __attribute__((visibility("default"))) void pdcu_close(void *handle) {
     }
     l.destroy(c->dnn);
   }
-  if (c->workspace)
+  if (c->workspace && c->ownsWorkspace)
     d.cuMemFree(c->workspace);
   d.cuStreamDestroy(c->stream);
   d.cuDevicePrimaryCtxRelease(c->device);
@@ -698,6 +708,86 @@ __attribute__((visibility("default"))) const char *pdcu_end_run(void *handle) {
   return c->error.empty() ? nullptr : keep(c, c->error);
 }
 
+} // extern "C"
+
+/// The plan of matrix product `site`, made at its first use (normally
+/// pd_plan_library_calls at load): null, with the run's error set, if it
+/// cannot be made.
+static MatmulPlan *matmulPlan(Context *ctx, int64_t site, int64_t batch, int64_t m, int64_t n,
+                              int64_t k, int32_t transA, int32_t transB, int64_t strideA,
+                              int64_t strideB, int64_t strideC, int32_t tf32) {
+  if (!ctx || !ctx->error.empty())
+    return nullptr;
+  auto found = ctx->plans.find(site);
+  if (found != ctx->plans.end())
+    return &found->second;
+  BlasLt &l = blasLt();
+  if (!l.error.empty()) {
+    ctx->error = l.error;
+    return nullptr;
+  }
+  if (!ctx->lt)
+    if (cublasStatus_t r = l.create(&ctx->lt)) {
+      ctx->lt = nullptr;
+      ctx->error = describeBlas("cublasLtCreate", r);
+      return nullptr;
+    }
+  MatmulPlan &p = ctx->plans[site];
+  p.what = "matrix product #" + std::to_string(site) + " (" +
+           (batch > 1 ? std::to_string(batch) + " x " : "") + std::to_string(m) + "x" +
+           std::to_string(k) + " by " + std::to_string(k) + "x" + std::to_string(n) + ")";
+  std::string failure =
+      planMatmul(ctx, p, batch, m, n, k, transA, transB, strideA, strideB, strideC, tf32);
+  if (!failure.empty()) {
+    ctx->error = p.what + ": " + failure;
+    return nullptr;
+  }
+  return &p;
+}
+
+/// The plan of convolution `site` (dims as pdcu_conv2d takes them, from n
+/// to pad w), made at its first use: null, with the run's error set, if it
+/// cannot be made.
+static ConvPlan *convPlan(Context *ctx, int64_t site, const int64_t *dims, int32_t tf32) {
+  if (!ctx || !ctx->error.empty())
+    return nullptr;
+  auto found = ctx->convPlans.find(site);
+  if (found != ctx->convPlans.end())
+    return &found->second;
+  Dnn &l = dnn();
+  if (!l.error.empty()) {
+    ctx->error = l.error;
+    return nullptr;
+  }
+  if (!ctx->dnn) {
+    cudnnStatus_t r = l.create(&ctx->dnn);
+    if (!r)
+      r = l.setStream(ctx->dnn, ctx->stream);
+    if (r) {
+      ctx->error = describeDnn("cudnnCreate", r);
+      return nullptr;
+    }
+  }
+  ConvPlan &p = ctx->convPlans[site];
+  int64_t groups = dims[13];
+  p.what = "convolution #" + std::to_string(site) + " (" + std::to_string(dims[0]) + "x" +
+           std::to_string(dims[1]) + "x" + std::to_string(dims[2]) + "x" + std::to_string(dims[3]) +
+           " by " + std::to_string(dims[4]) + "x" + std::to_string(dims[1] / groups) + "x" +
+           std::to_string(dims[5]) + "x" + std::to_string(dims[6]) +
+           (groups > 1 ? ", " + std::to_string(groups) + " groups" : "") + ")";
+  std::string failure = planConv(ctx, p, dims, tf32);
+  if (!failure.empty()) {
+    ctx->error = p.what + ": " + failure;
+    return nullptr;
+  }
+  return &p;
+}
+
+static void *devicePtr(int64_t address) {
+  return reinterpret_cast<void *>(static_cast<uintptr_t>(address));
+}
+
+extern "C" {
 /// A matrix product of the model on the run's stream (pd-gpu-library-calls
 /// emits the calls): row-major C = op(A) op(B) + beta C over `batch`
 /// matrices `stride*` elements apart; A is m x k (k x m with transA), B is
@@ -708,40 +798,25 @@ pdcu_matmul(int64_t site, int64_t a, int64_t b, int64_t c, int64_t batch, int64_
             int64_t k, int32_t transA, int32_t transB, int64_t strideA, int64_t strideB,
             int64_t strideC, float beta, int32_t tf32) {
   Context *ctx = current;
-  if (!ctx || !ctx->error.empty())
+  MatmulPlan *p =
+      matmulPlan(ctx, site, batch, m, n, k, transA, transB, strideA, strideB, strideC, tf32);
+  if (!p)
     return;
-  std::string what = "matrix product #" + std::to_string(site) + " (" +
-                     (batch > 1 ? std::to_string(batch) + " x " : "") + std::to_string(m) + "x" +
-                     std::to_string(k) + " by " + std::to_string(k) + "x" + std::to_string(n) + ")";
-  BlasLt &l = blasLt();
-  if (!l.error.empty()) {
-    ctx->error = l.error;
-    return;
-  }
-  if (!ctx->lt)
-    if (cublasStatus_t r = l.create(&ctx->lt)) {
-      ctx->lt = nullptr;
-      ctx->error = describeBlas("cublasLtCreate", r);
-      return;
-    }
-  auto [it, fresh] = ctx->plans.try_emplace(site);
-  MatmulPlan &p = it->second;
-  if (fresh) {
-    std::string failure =
-        planMatmul(ctx, p, batch, m, n, k, transA, transB, strideA, strideB, strideC, tf32);
-    if (!failure.empty()) {
-      ctx->error = what + ": " + failure;
-      return;
-    }
-  }
   float alpha = 1.0f;
-  auto ptr = [](int64_t address) {
-    return reinterpret_cast<void *>(static_cast<uintptr_t>(address));
-  };
-  if (cublasStatus_t r = l.matmul(
-          ctx->lt, p.desc, &alpha, ptr(b), p.a, ptr(a), p.b, &beta, ptr(c), p.c, ptr(c), p.c,
-          &p.algo, ptr(static_cast<int64_t>(ctx->workspace)), p.workspaceSize, ctx->stream))
-    ctx->error = what + ": " + describeBlas("cublasLtMatmul", r);
+  if (cublasStatus_t r = blasLt().matmul(ctx->lt, p->desc, &alpha, devicePtr(b), p->a, devicePtr(a),
+                                         p->b, &beta, devicePtr(c), p->c, devicePtr(c), p->c,
+                                         &p->algo, devicePtr(static_cast<int64_t>(ctx->workspace)),
+                                         p->workspaceSize, ctx->stream))
+    ctx->error = p->what + ": " + describeBlas("cublasLtMatmul", r);
+}
+
+/// pdcu_matmul's plan for `site`, made ahead of the first run
+/// (pd_plan_library_calls calls it at load, between pdcu_begin_run and
+/// pdcu_end_run).
+__attribute__((visibility("default"))) void
+pdcu_plan_matmul(int64_t site, int64_t batch, int64_t m, int64_t n, int64_t k, int32_t transA,
+                 int32_t transB, int64_t strideA, int64_t strideB, int64_t strideC, int32_t tf32) {
+  matmulPlan(current, site, batch, m, n, k, transA, transB, strideA, strideB, strideC, tf32);
 }
 
 /// A convolution of the model on the run's stream (pd-gpu-library-calls
@@ -754,47 +829,54 @@ pdcu_conv2d(int64_t site, int64_t x, int64_t w, int64_t y, int64_t n, int64_t c,
             int64_t strideW, int64_t dilH, int64_t dilW, int64_t groups, int64_t padH, int64_t padW,
             float beta, int32_t tf32) {
   Context *ctx = current;
-  if (!ctx || !ctx->error.empty())
+  const int64_t dims[] = {n,  c,       h,       wd,   k,    r,      s,    oh,
+                          ow, strideH, strideW, dilH, dilW, groups, padH, padW};
+  ConvPlan *p = convPlan(ctx, site, dims, tf32);
+  if (!p)
     return;
-  std::string what = "convolution #" + std::to_string(site) + " (" + std::to_string(n) + "x" +
-                     std::to_string(c) + "x" + std::to_string(h) + "x" + std::to_string(wd) +
-                     " by " + std::to_string(k) + "x" + std::to_string(c / groups) + "x" +
-                     std::to_string(r) + "x" + std::to_string(s) +
-                     (groups > 1 ? ", " + std::to_string(groups) + " groups" : "") + ")";
-  Dnn &l = dnn();
-  if (!l.error.empty()) {
-    ctx->error = l.error;
-    return;
-  }
-  if (!ctx->dnn) {
-    cudnnStatus_t r2 = l.create(&ctx->dnn);
-    if (!r2)
-      r2 = l.setStream(ctx->dnn, ctx->stream);
-    if (r2) {
-      ctx->error = describeDnn("cudnnCreate", r2);
-      return;
-    }
-  }
-  auto [it, fresh] = ctx->convPlans.try_emplace(site);
-  ConvPlan &p = it->second;
-  if (fresh) {
-    const int64_t dims[] = {n,  c,       h,       wd,   k,    r,      s,    oh,
-                            ow, strideH, strideW, dilH, dilW, groups, padH, padW};
-    std::string failure = planConv(ctx, p, dims, tf32);
-    if (!failure.empty()) {
-      ctx->error = what + ": " + failure;
-      return;
-    }
-  }
   float alpha = 1.0f;
-  auto ptr = [](int64_t address) {
-    return reinterpret_cast<void *>(static_cast<uintptr_t>(address));
-  };
-  if (cudnnStatus_t r2 =
-          l.forward(ctx->dnn, &alpha, p.x, ptr(x), p.w, ptr(w), p.conv, p.algo,
-                    ptr(static_cast<int64_t>(ctx->workspace)), p.workspaceSize, &beta, p.y, ptr(y)))
-    ctx->error = what + ": " + describeDnn("cudnnConvolutionForward", r2);
+  if (cudnnStatus_t e =
+          dnn().forward(ctx->dnn, &alpha, p->x, devicePtr(x), p->w, devicePtr(w), p->conv, p->algo,
+                        devicePtr(static_cast<int64_t>(ctx->workspace)), p->workspaceSize, &beta,
+                        p->y, devicePtr(y)))
+    ctx->error = p->what + ": " + describeDnn("cudnnConvolutionForward", e);
 }
+
+/// pdcu_conv2d's plan for `site`, made ahead of the first run.
+__attribute__((visibility("default"))) void
+pdcu_plan_conv2d(int64_t site, int64_t n, int64_t c, int64_t h, int64_t wd, int64_t k, int64_t r,
+                 int64_t s, int64_t oh, int64_t ow, int64_t strideH, int64_t strideW, int64_t dilH,
+                 int64_t dilW, int64_t groups, int64_t padH, int64_t padW, int32_t tf32) {
+  const int64_t dims[] = {n,  c,       h,       wd,   k,    r,      s,    oh,
+                          ow, strideH, strideW, dilH, dilW, groups, padH, padW};
+  convPlan(current, site, dims, tf32);
+}
+
+/// The workspace the calls planned so far need; from now on a call planned
+/// late allocates its own if it needs more than pdcu_set_workspace gave.
+__attribute__((visibility("default"))) size_t pdcu_workspace_bytes(void *handle) {
+  auto *c = static_cast<Context *>(handle);
+  c->planned = true;
+  return c->workspaceNeed;
+}
+
+/// The library calls' workspace: `bytes` at `ptr` (the end of the
+/// runtime's arena), unless the calls already need more.
+__attribute__((visibility("default"))) void pdcu_set_workspace(void *handle, void *ptr,
+                                                               size_t bytes) {
+  auto *c = static_cast<Context *>(handle);
+  if (bytes < c->workspaceNeed)
+    return;
+  if (c->workspace && c->ownsWorkspace) {
+    driver().cuCtxSetCurrent(c->ctx);
+    driver().cuStreamSynchronize(c->stream);
+    driver().cuMemFree(c->workspace);
+  }
+  c->workspace = static_cast<CUdeviceptr>(reinterpret_cast<uintptr_t>(ptr));
+  c->workspaceBytes = bytes;
+  c->ownsWorkspace = false;
+}
+
 // MLIR's GPU runtime calls, as gpu-to-llvm and the gpu.binary translation
 // emit them into the model library.
 

@@ -16,7 +16,11 @@
 // CHECK-DAG:     %[[CI:.*]] = arith.index_cast %[[C]] : index to i64
 // CHECK:         call @pdcu_matmul(%c0_i64, %[[AI]], %[[BI]], %[[CI]], %c1_i64, %c8_i64, %c32_i64, %c64_i64, %c0_i32, %c0_i32, %c0_i64, %c0_i64, %c0_i64, %[[BETA]], %c0_i32)
 // CHECK-NOT:     linalg.generic
+// The same problem without addresses, for the runtime to plan at load:
+// CHECK:       func.func @pd_plan_library_calls() {
+// CHECK:         call @pdcu_plan_matmul(%c0_i64, %c1_i64, %c8_i64, %c32_i64, %c64_i64, %c0_i32, %c0_i32, %c0_i64, %c0_i64, %c0_i64, %c0_i32)
 // CHECK:       func.func private @pdcu_matmul(i64, i64, i64, i64, i64, i64, i64, i64, i32, i32, i64, i64, i64, f32, i32)
+// CHECK:       func.func private @pdcu_plan_matmul(i64, i64, i64, i64, i64, i32, i32, i64, i64, i64, i32)
 // TF32:        call @pdcu_matmul({{.*}}, %c1_i32)
 func.func @fc(%x: memref<8x64xf32>, %w: memref<64x32xf32>, %arena: memref<?xi8>) -> memref<8x32xf32> {
   %c0 = arith.constant 0 : index
@@ -165,6 +169,10 @@ func.func @not_library_calls(%x: memref<8x64xf32>, %c: memref<8x32xf32>, %h: mem
 // CHECK:         call @pdcu_conv2d(%c2_i64, %{{.*}}, %{{.*}}, %{{.*}}, %c2_i64, %c8_i64, %c4_i64, %c8_i64, %c8_i64, %c1_i64, %c1_i64, %c4_i64, %c8_i64, %c1_i64, %c1_i64, %c1_i64, %c1_i64, %c2_i64, %c0_i64, %c0_i64, %[[ONE]], %c0_i32)
 // CHECK:         linalg.conv_2d_nchw_fchw
 // CHECK-NOT:     call @pdcu_conv2d
+// CHECK:       func.func @pd_plan_library_calls() {
+// CHECK:         call @pdcu_plan_conv2d(%c0_i64, %c2_i64, %c4_i64, %c10_i64, %c10_i64, %c8_i64, %c3_i64, %c3_i64, %c4_i64, %c8_i64, %c2_i64, %c1_i64, %c1_i64, %c1_i64, %c1_i64, %c0_i64, %c0_i64, %c0_i32)
+// CHECK:         call @pdcu_plan_conv2d(%c1_i64,
+// CHECK:         call @pdcu_plan_conv2d(%c2_i64,
 memref.global "private" constant @filter : memref<8x8x1x1xf32> = dense<1.0>
 func.func @convolutions(%x: memref<2x4x10x10xf32>, %w: memref<8x4x3x3xf32>, %arena: memref<?xi8>,
                         %dx: memref<2x8x4x8xf32>, %dw: memref<8x1x3x3xf32>, %dy: memref<2x8x2x6xf32>,
