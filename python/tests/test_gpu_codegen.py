@@ -67,7 +67,7 @@ def test_model_compiles_for_sm90(name, tmp_path):
                           r"features = \"\+ptx80\">, properties = \{[^}]*\}, assembly = \"([^\"]*)\"", ptx)
     # Every launch has its kernel, and every kernel is sm_90 PTX with an
     # entry point.
-    assert len(launches) >= (1 if name == "shared/simple_model" else 50), len(launches)
+    assert len(launches) >= (1 if name == "shared/simple_model" else 20), len(launches)
     assert {m for m, _ in launches} == {m for m, _ in binaries}
     for module, asm in binaries:
         assert ".target sm_90" in asm and ".entry " in asm, module

@@ -317,9 +317,12 @@ def PdGpuLibraryCallsPass : Pass<"pd-gpu-library-calls", "::mlir::ModuleOp"> {
                   stride_w, dilation_h, dilation_w, groups, pad_h, pad_w,
                   beta, tf32)
 
-    run with cuDNN (cross-correlation, NCHW, filter [k, c / groups, r, s];
-    the input comes padded, so the pads are 0), with the same zero-fill
-    rule for beta.
+    run with cuDNN (cross-correlation, NCHW, filter [k, c / groups, r, s]),
+    with the same zero-fill rule for beta. The input comes padded (a zero
+    fill and a copy into a larger buffer); where the pads are symmetric and
+    the copied buffer still holds its data at the convolution (an argument,
+    or an arena view no buffer used in between overlaps), the call reads it
+    with those pads and the fill and copy are erased.
 
     A public function pd_plan_library_calls() repeats each call's problem
     without its addresses (pdcu_plan_matmul, pdcu_plan_conv2d): the

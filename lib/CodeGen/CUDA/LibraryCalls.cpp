@@ -18,6 +18,7 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
 using namespace mlir;
@@ -181,7 +182,131 @@ struct Convolution {
   Operation *op;
   Value x, w, y;
   int64_t n, c, h, wd, k, r, s, oh, ow, strideH, strideW, dilH, dilW, groups;
+  // Where the padded input is only a zero-padded copy of another buffer
+  // (see unpadded()): that buffer, the pads cuDNN adds instead, and the
+  // fill, copy and subview that made the copy.
+  int64_t padH = 0, padW = 0;
+  SmallVector<Operation *> padOps;
 };
+
+/// Whether `op` fills its whole output with +0.0 (linalg.fill, or a
+/// linalg.map with no input yielding that constant).
+bool zeroFills(Operation *op, Value buffer) {
+  Value value;
+  if (auto fill = dyn_cast<linalg::FillOp>(op)) {
+    if (fill.getOutputs()[0] != buffer)
+      return false;
+    value = fill.value();
+  } else if (auto map = dyn_cast<linalg::MapOp>(op)) {
+    if (!map.getInputs().empty() || map.getInit() != buffer)
+      return false;
+    auto yield = cast<linalg::YieldOp>(map.getMapper().front().getTerminator());
+    value = yield.getValues()[0];
+  } else {
+    return false;
+  }
+  auto constant = value.getDefiningOp<arith::ConstantOp>();
+  auto zero = constant ? dyn_cast<FloatAttr>(constant.getValue()) : nullptr;
+  return zero && zero.getValue().isPosZero();
+}
+
+/// The arena bytes [first, last) that `v` (a view of the arena, through
+/// reshapes) occupies, if known.
+std::optional<std::pair<int64_t, int64_t>> arenaRange(Value v) {
+  auto view = rootBuffer(v).getDefiningOp<memref::ViewOp>();
+  if (!view)
+    return std::nullopt;
+  std::optional<int64_t> shift = getConstantIntValue(view.getByteShift());
+  auto type = cast<MemRefType>(view.getType());
+  if (!shift || !type.hasStaticShape())
+    return std::nullopt;
+  return std::make_pair(*shift, *shift + type.getNumElements() * type.getElementTypeBitWidth() / 8);
+}
+
+/// Whether `source`, last read by `copy` in the memory plan, still holds
+/// its data when `conv` runs: an argument, or an arena view that no buffer
+/// used from just after `copy` to `conv` (its output included) overlaps.
+bool stillHolds(Value source, Operation *copy, Operation *conv) {
+  if (isa<BlockArgument>(rootBuffer(source)))
+    return true;
+  std::optional<std::pair<int64_t, int64_t>> mine = arenaRange(source);
+  if (!mine || copy->getBlock() != conv->getBlock() || !copy->isBeforeInBlock(conv))
+    return false;
+  for (Operation *op = copy->getNextNode(); op; op = op->getNextNode()) {
+    WalkResult clash = op->walk([&](Operation *inner) {
+      for (Value v : inner->getOperands()) {
+        if (rootBuffer(v) == rootBuffer(source))
+          continue;
+        std::optional<std::pair<int64_t, int64_t>> other = arenaRange(v);
+        if (other && other->first < mine->second && mine->first < other->second)
+          return WalkResult::interrupt();
+      }
+      return WalkResult::advance();
+    });
+    if (clash.wasInterrupted())
+      return false;
+    if (op == conv)
+      return true;
+  }
+  return false;
+}
+
+/// cuDNN pads the input itself (the same amount on both sides of each
+/// dim): where the convolution reads a buffer that is only a zero fill
+/// plus a copy of `source` into its interior at symmetric offsets, the
+/// call reads `source` with those pads, and the fill and the copy go.
+void unpadded(Convolution &cv) {
+  Value padded = rootBuffer(cv.x);
+  auto type = cast<MemRefType>(padded.getType());
+  if (type.getRank() != 4 || !isa_and_nonnull<memref::ViewOp>(padded.getDefiningOp()))
+    return;
+  Operation *fill = nullptr;
+  memref::SubViewOp interior;
+  memref::CopyOp copy;
+  // Its readers and writers: the zero fill, the interior view the copy
+  // writes, and the convolution (directly, or through the one reshape of
+  // the grouped form that only the convolution reads).
+  Operation *reshape = cv.x == padded ? nullptr : cv.x.getDefiningOp();
+  if (reshape && (reshape->getOperand(0) != padded || !cv.x.hasOneUse()))
+    return;
+  for (Operation *user : padded.getUsers()) {
+    if (user == cv.op || user == reshape)
+      continue;
+    if (!fill && zeroFills(user, padded))
+      fill = user;
+    else if (auto sub = dyn_cast<memref::SubViewOp>(user); sub && !interior)
+      interior = sub;
+    else
+      return;
+  }
+  if (!fill || !interior || !interior->hasOneUse())
+    return;
+  copy = dyn_cast<memref::CopyOp>(*interior->getUsers().begin());
+  if (!copy || copy.getTarget() != interior.getResult() || !deviceRowMajorF32(copy.getSource()))
+    return;
+  // The interior: [N, C, H, W] at (0, 0, top, left), unit strides.
+  if (!interior.hasUnitStride() || interior.getStaticOffsets().size() != 4)
+    return;
+  ArrayRef<int64_t> off = interior.getStaticOffsets(), size = interior.getStaticSizes();
+  ArrayRef<int64_t> full = type.getShape();
+  if (off[0] != 0 || off[1] != 0 || ShapedType::isDynamic(off[2]) ||
+      ShapedType::isDynamic(off[3]) || size[0] != full[0] || size[1] != full[1])
+    return;
+  int64_t top = off[2], left = off[3], bottom = full[2] - size[2] - top,
+          right = full[3] - size[3] - left;
+  if (top != bottom || left != right)
+    return;
+  // The plan let the source's memory go after the copy; reading it later
+  // is right only if nothing took it over in between.
+  if (!stillHolds(copy.getSource(), copy, cv.op))
+    return;
+  cv.x = copy.getSource();
+  cv.h = size[2];
+  cv.wd = size[3];
+  cv.padH = top;
+  cv.padW = left;
+  cv.padOps = {fill, copy, interior};
+}
 
 std::optional<Convolution> analyzeConv(Operation *op) {
   if (!isa<linalg::Conv2DNchwFchwOp, linalg::DepthwiseConv2DNchwChwOp, linalg::Conv2DNgchwGfchwOp>(
@@ -223,13 +348,13 @@ std::optional<Convolution> analyzeConv(Operation *op) {
     cv.k = w[0] * w[1], cv.r = w[3], cv.s = w[4], cv.groups = x[1];
     cv.oh = y[3], cv.ow = y[4];
   }
-  // The output size cuDNN derives from these (no padding: the input is
-  // padded) must be the buffer's.
-  auto outSize = [](int64_t in, int64_t window, int64_t stride, int64_t dil) {
-    return (in - dil * (window - 1) - 1) / stride + 1;
+  unpadded(cv);
+  // The output size cuDNN derives from these must be the buffer's.
+  auto outSize = [](int64_t in, int64_t pad, int64_t window, int64_t stride, int64_t dil) {
+    return (in + 2 * pad - dil * (window - 1) - 1) / stride + 1;
   };
-  if (outSize(cv.h, cv.r, cv.strideH, cv.dilH) != cv.oh ||
-      outSize(cv.wd, cv.s, cv.strideW, cv.dilW) != cv.ow)
+  if (outSize(cv.h, cv.padH, cv.r, cv.strideH, cv.dilH) != cv.oh ||
+      outSize(cv.wd, cv.padW, cv.s, cv.strideW, cv.dilW) != cv.ow)
     return std::nullopt;
   return cv;
 }
@@ -346,7 +471,7 @@ struct PdGpuLibraryCallsPass : impl::PdGpuLibraryCallsPassBase<PdGpuLibraryCalls
                                    int64(cv.ow),      int64(cv.strideH),
                                    int64(cv.strideW), int64(cv.dilH),
                                    int64(cv.dilW),    int64(cv.groups),
-                                   int64(0),          int64(0),
+                                   int64(cv.padH),    int64(cv.padW),
                                    beta(fill),        int32(allowTf32 ? 1 : 0)};
         func::CallOp::create(b, loc, kConv2d, TypeRange{}, args);
         plan(kPlanConv2d, args, 3, loc);
@@ -364,9 +489,18 @@ struct PdGpuLibraryCallsPass : impl::PdGpuLibraryCallsPassBase<PdGpuLibraryCalls
         field("stride_w", cv.strideW);
         field("dilation_h", cv.dilH);
         field("dilation_w", cv.dilW);
+        field("pad_h", cv.padH);
+        field("pad_w", cv.padW);
         record.append("accumulate", b.getBoolAttr(!fill));
         if (fill)
           fill.erase();
+        // The padded copy cuDNN no longer reads: the copy, its view, the
+        // fill (the convolution, its last reader, goes below).
+        for (Operation *dead : {cv.padOps.size() == 3 ? cv.padOps[1] : nullptr,
+                                cv.padOps.size() == 3 ? cv.padOps[2] : nullptr,
+                                cv.padOps.size() == 3 ? cv.padOps[0] : nullptr})
+          if (dead)
+            dead->erase();
       }
       record.append("tf32", b.getBoolAttr(allowTf32));
       records.push_back(DictionaryAttr::get(ctx, record));

@@ -196,3 +196,53 @@ func.func @convolutions(%x: memref<2x4x10x10xf32>, %w: memref<8x4x3x3xf32>, %are
       ins(%dx, %f : memref<2x8x4x8xf32>, memref<8x8x1x1xf32>) outs(%cy : memref<2x8x4x8xf32>)
   return
 }
+
+// -----
+
+// cuDNN pads: where the input is a zero fill plus a copy of another buffer
+// into its interior at symmetric offsets (how pd -> linalg pads), the call
+// reads that buffer with pads (1, 2) and the fill, subview and copy go. Not
+// when the pads differ between the two sides, nor when the memory plan
+// gave the source's bytes to the output after the copy.
+// CHECK-LABEL: func.func @padding
+// CHECK:         call @pdcu_conv2d(%c0_i64, %{{.*}}, %{{.*}}, %{{.*}}, %c1_i64, %c2_i64, %c6_i64, %c6_i64, %c2_i64, %c3_i64, %c3_i64, %c6_i64, %c8_i64, %c1_i64, %c1_i64, %c1_i64, %c1_i64, %c1_i64, %c1_i64, %c2_i64,
+// CHECK:         memref.subview
+// CHECK:         memref.copy
+// CHECK:         call @pdcu_conv2d(%c1_i64, %{{.*}}, %{{.*}}, %{{.*}}, %c1_i64, %c2_i64, %c9_i64, %c8_i64, %c2_i64, %c3_i64, %c3_i64, %c7_i64, %c6_i64, %c1_i64, %c1_i64, %c1_i64, %c1_i64, %c1_i64, %c0_i64, %c0_i64,
+// CHECK:         memref.subview
+// CHECK:         memref.copy
+// CHECK:         call @pdcu_conv2d(%c2_i64, %{{.*}}, %{{.*}}, %{{.*}}, %c1_i64, %c2_i64, %c8_i64, %c10_i64, %c2_i64, %c3_i64, %c3_i64, %c6_i64, %c8_i64, %c1_i64, %c1_i64, %c1_i64, %c1_i64, %c1_i64, %c0_i64, %c0_i64,
+// CHECK-NOT:     memref.copy
+func.func @padding(%x: memref<1x2x6x6xf32>, %w: memref<2x2x3x3xf32>, %arena: memref<?xi8>) {
+  %zero = arith.constant 0.0 : f32
+  %c0 = arith.constant 0 : index
+  %c1024 = arith.constant 1024 : index
+  %c2048 = arith.constant 2048 : index
+  // Symmetric pads of an argument: taken.
+  %p = memref.view %arena[%c0][] : memref<?xi8> to memref<1x2x8x10xf32>
+  linalg.fill ins(%zero : f32) outs(%p : memref<1x2x8x10xf32>)
+  %pi = memref.subview %p[0, 0, 1, 2] [1, 2, 6, 6] [1, 1, 1, 1] : memref<1x2x8x10xf32> to memref<1x2x6x6xf32, strided<[160, 80, 10, 1], offset: 12>>
+  memref.copy %x, %pi : memref<1x2x6x6xf32> to memref<1x2x6x6xf32, strided<[160, 80, 10, 1], offset: 12>>
+  %y = memref.view %arena[%c1024][] : memref<?xi8> to memref<1x2x6x8xf32>
+  linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%p, %w : memref<1x2x8x10xf32>, memref<2x2x3x3xf32>) outs(%y : memref<1x2x6x8xf32>)
+  // Top 2, bottom 1: kept.
+  %q = memref.view %arena[%c0][] : memref<?xi8> to memref<1x2x9x8xf32>
+  linalg.fill ins(%zero : f32) outs(%q : memref<1x2x9x8xf32>)
+  %qi = memref.subview %q[0, 0, 2, 1] [1, 2, 6, 6] [1, 1, 1, 1] : memref<1x2x9x8xf32> to memref<1x2x6x6xf32, strided<[144, 72, 8, 1], offset: 17>>
+  memref.copy %x, %qi : memref<1x2x6x6xf32> to memref<1x2x6x6xf32, strided<[144, 72, 8, 1], offset: 17>>
+  %y2 = memref.view %arena[%c1024][] : memref<?xi8> to memref<1x2x7x6xf32>
+  linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%q, %w : memref<1x2x9x8xf32>, memref<2x2x3x3xf32>) outs(%y2 : memref<1x2x7x6xf32>)
+  // The source (an arena view at 2048) is overwritten by the output, which
+  // the plan put at the same bytes once the copy had read it: kept.
+  %s = memref.view %arena[%c2048][] : memref<?xi8> to memref<1x2x6x8xf32>
+  %r = memref.view %arena[%c0][] : memref<?xi8> to memref<1x2x8x10xf32>
+  linalg.fill ins(%zero : f32) outs(%r : memref<1x2x8x10xf32>)
+  %ri = memref.subview %r[0, 0, 1, 1] [1, 2, 6, 8] [1, 1, 1, 1] : memref<1x2x8x10xf32> to memref<1x2x6x8xf32, strided<[160, 80, 10, 1], offset: 11>>
+  memref.copy %s, %ri : memref<1x2x6x8xf32> to memref<1x2x6x8xf32, strided<[160, 80, 10, 1], offset: 11>>
+  %o = memref.view %arena[%c2048][] : memref<?xi8> to memref<1x2x6x8xf32>
+  linalg.conv_2d_nchw_fchw {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+      ins(%r, %w : memref<1x2x8x10xf32>, memref<2x2x3x3xf32>) outs(%o : memref<1x2x6x8xf32>)
+  return
+}
