@@ -178,7 +178,7 @@ struct pdrt_model {
     // calls) and the workspace they need, placed at the arena's end.
     void (*planLibraryCalls)();
     size_t (*workspaceBytes)(void *);
-    void (*setWorkspace)(void *, void *, size_t);
+    void (*setWorkspace)(void *, void *);
     const char *(*endRun)(void *);
   } cu{};
   // The weights in each device's memory, uploaded by the first instance on
@@ -870,12 +870,10 @@ static pdrt_status runOnDevice(pdrt_instance *inst) {
     inst->arenaBytes = 0;
     // The libraries' workspace follows the activations, 256-byte aligned.
     size_t at = ((size_t)need + 255) / 256 * 256;
-    if (const char *err =
-            cu.alloc(inst->device, at + inst->workspaceBytes, &inst->deviceArena))
+    if (const char *err = cu.alloc(inst->device, at + inst->workspaceBytes, &inst->deviceArena))
       return deviceError("the activation arena", err);
     inst->arenaBytes = need;
-    cu.setWorkspace(inst->device, static_cast<char *>(inst->deviceArena) + at,
-                    inst->workspaceBytes);
+    cu.setWorkspace(inst->device, static_cast<char *>(inst->deviceArena) + at);
   }
   bindArena(inst, inst->deviceArena);
   cu.beginRun(inst->device);

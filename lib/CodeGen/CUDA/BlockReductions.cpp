@@ -68,7 +68,8 @@ std::optional<AllReduceOperation> combinerKind(Operation *op) {
 }
 
 /// The neutral element of `kind` on `type` (f32 or i32): what a thread with
-/// no element of the reduction contributes.
+/// no element of the reduction contributes. (Not arith::getNeutralElement:
+/// it gives +0 for addf, which is not neutral for -0.)
 TypedAttr neutral(AllReduceOperation kind, Type type) {
   if (auto ft = dyn_cast<FloatType>(type)) {
     const llvm::fltSemantics &sem = ft.getFloatSemantics();
@@ -441,13 +442,13 @@ struct PdGpuEmulateBlockReductionsPass
                                                          buf, ValueRange{t});
                                scf::YieldOp::create(fb, fl);
                              });
-          // The block's reductions, in thread order.
+          // The block's reductions, in thread order (from thread 0's).
           IRMapping results = block;
           for (auto [ar, buf] : llvm::zip(reductions, buffers)) {
             AllReduceOperation kind = *ar.getOp();
-            Value start = arith::ConstantOp::create(bb, l, neutral(kind, ar.getType()));
+            Value start = memref::LoadOp::create(bb, l, buf, ValueRange{zero});
             auto fold = scf::ForOp::create(
-                bb, l, zero, size.x, one, ValueRange{start},
+                bb, l, one, size.x, one, ValueRange{start},
                 [&](OpBuilder &fb, Location fl, Value t, ValueRange acc) {
                   Value v = memref::LoadOp::create(fb, fl, buf, ValueRange{t});
                   scf::YieldOp::create(fb, fl, combineKind(fb, fl, kind, acc[0], v));

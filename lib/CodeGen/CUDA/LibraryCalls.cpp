@@ -158,17 +158,33 @@ Value rootBuffer(Value v) {
   return v;
 }
 
-/// The zero fill of `c` (or of the buffer it reshapes) that runs just
-/// before `op` (nothing with memory effects in between), if any.
+/// Whether `op` fills `buffer` (or the buffer it reshapes) whole with +0.0:
+/// linalg.fill, or a linalg.map with no input yielding that constant.
+bool zeroFills(Operation *op, Value buffer) {
+  Value value;
+  if (auto fill = dyn_cast<linalg::FillOp>(op)) {
+    if (rootBuffer(fill.getOutputs()[0]) != rootBuffer(buffer))
+      return false;
+    value = fill.value();
+  } else if (auto map = dyn_cast<linalg::MapOp>(op)) {
+    if (!map.getInputs().empty() || rootBuffer(map.getInit()) != rootBuffer(buffer))
+      return false;
+    auto yield = cast<linalg::YieldOp>(map.getMapper().front().getTerminator());
+    value = yield.getValues()[0];
+  } else {
+    return false;
+  }
+  auto constant = value.getDefiningOp<arith::ConstantOp>();
+  auto zero = constant ? dyn_cast<FloatAttr>(constant.getValue()) : nullptr;
+  return zero && zero.getValue().isPosZero();
+}
+
+/// The zero fill (linalg.fill) of `c` (or of the buffer it reshapes) that
+/// runs just before `op` (nothing with memory effects in between), if any.
 linalg::FillOp zeroFillBefore(Operation *op, Value c) {
   for (Operation *prev = op->getPrevNode(); prev; prev = prev->getPrevNode()) {
-    if (auto fill = dyn_cast<linalg::FillOp>(prev)) {
-      auto value = fill.value().getDefiningOp<arith::ConstantOp>();
-      auto zero = value ? dyn_cast<FloatAttr>(value.getValue()) : nullptr;
-      if (rootBuffer(fill.getOutputs()[0]) == rootBuffer(c) && zero && zero.getValue().isPosZero())
-        return fill;
-      return {};
-    }
+    if (auto fill = dyn_cast<linalg::FillOp>(prev))
+      return zeroFills(fill, c) ? fill : linalg::FillOp();
     if (!isMemoryEffectFree(prev))
       return {};
   }
@@ -184,31 +200,10 @@ struct Convolution {
   int64_t n, c, h, wd, k, r, s, oh, ow, strideH, strideW, dilH, dilW, groups;
   // Where the padded input is only a zero-padded copy of another buffer
   // (see unpadded()): that buffer, the pads cuDNN adds instead, and the
-  // fill, copy and subview that made the copy.
+  // copy, subview and fill that made it, in the order they can be erased.
   int64_t padH = 0, padW = 0;
   SmallVector<Operation *> padOps;
 };
-
-/// Whether `op` fills its whole output with +0.0 (linalg.fill, or a
-/// linalg.map with no input yielding that constant).
-bool zeroFills(Operation *op, Value buffer) {
-  Value value;
-  if (auto fill = dyn_cast<linalg::FillOp>(op)) {
-    if (fill.getOutputs()[0] != buffer)
-      return false;
-    value = fill.value();
-  } else if (auto map = dyn_cast<linalg::MapOp>(op)) {
-    if (!map.getInputs().empty() || map.getInit() != buffer)
-      return false;
-    auto yield = cast<linalg::YieldOp>(map.getMapper().front().getTerminator());
-    value = yield.getValues()[0];
-  } else {
-    return false;
-  }
-  auto constant = value.getDefiningOp<arith::ConstantOp>();
-  auto zero = constant ? dyn_cast<FloatAttr>(constant.getValue()) : nullptr;
-  return zero && zero.getValue().isPosZero();
-}
 
 /// The arena bytes [first, last) that `v` (a view of the arena, through
 /// reshapes) occupies, if known.
@@ -305,7 +300,7 @@ void unpadded(Convolution &cv) {
   cv.wd = size[3];
   cv.padH = top;
   cv.padW = left;
-  cv.padOps = {fill, copy, interior};
+  cv.padOps = {copy, interior, fill};
 }
 
 std::optional<Convolution> analyzeConv(Operation *op) {
@@ -391,12 +386,13 @@ struct PdGpuLibraryCallsPass : impl::PdGpuLibraryCallsPassBase<PdGpuLibraryCalls
     OpBuilder pb = OpBuilder::atBlockBegin(plans.addEntryBlock());
     func::ReturnOp::create(pb, module.getLoc());
     pb.setInsertionPointToStart(&plans.getBody().front());
-    auto plan = [&](StringRef callee, ArrayRef<Value> args, size_t addresses, Location loc) {
-      // The plan takes the call's arguments but its addresses and beta.
+    auto plan = [&](StringRef callee, ArrayRef<Value> args, Location loc) {
+      // The plan takes the call's arguments but its three addresses (after
+      // the site) and beta (before tf32).
       SmallVector<Value> kept;
       SmallVector<Type> types;
       for (auto [i, v] : llvm::enumerate(args)) {
-        if ((i >= 1 && i <= addresses) || i + 2 == args.size())
+        if ((i >= 1 && i <= 3) || i + 2 == args.size())
           continue;
         auto c = v.getDefiningOp<arith::ConstantOp>();
         kept.push_back(arith::ConstantOp::create(pb, loc, c.getValue()));
@@ -443,7 +439,7 @@ struct PdGpuLibraryCallsPass : impl::PdGpuLibraryCallsPassBase<PdGpuLibraryCalls
                                    beta(fill),
                                    int32(allowTf32 ? 1 : 0)};
         func::CallOp::create(b, loc, kMatmul, TypeRange{}, args);
-        plan(kPlanMatmul, args, 3, loc);
+        plan(kPlanMatmul, args, loc);
         record.append("op", b.getStringAttr("matmul"));
         record.append("library", b.getStringAttr("cublasLt"));
         field("batch", p.batch);
@@ -474,7 +470,7 @@ struct PdGpuLibraryCallsPass : impl::PdGpuLibraryCallsPassBase<PdGpuLibraryCalls
                                    int64(cv.padH),    int64(cv.padW),
                                    beta(fill),        int32(allowTf32 ? 1 : 0)};
         func::CallOp::create(b, loc, kConv2d, TypeRange{}, args);
-        plan(kPlanConv2d, args, 3, loc);
+        plan(kPlanConv2d, args, loc);
         record.append("op", b.getStringAttr("conv2d"));
         record.append("library", b.getStringAttr("cuDNN"));
         field("n", cv.n);
@@ -494,13 +490,10 @@ struct PdGpuLibraryCallsPass : impl::PdGpuLibraryCallsPassBase<PdGpuLibraryCalls
         record.append("accumulate", b.getBoolAttr(!fill));
         if (fill)
           fill.erase();
-        // The padded copy cuDNN no longer reads: the copy, its view, the
-        // fill (the convolution, its last reader, goes below).
-        for (Operation *dead : {cv.padOps.size() == 3 ? cv.padOps[1] : nullptr,
-                                cv.padOps.size() == 3 ? cv.padOps[2] : nullptr,
-                                cv.padOps.size() == 3 ? cv.padOps[0] : nullptr})
-          if (dead)
-            dead->erase();
+        // The padded copy cuDNN no longer reads (the convolution, its last
+        // reader, goes below).
+        for (Operation *dead : cv.padOps)
+          dead->erase();
       }
       record.append("tf32", b.getBoolAttr(allowTf32));
       records.push_back(DictionaryAttr::get(ctx, record));

@@ -386,8 +386,8 @@ std::string describeDnn(const char *call, cudnnStatus_t s) {
          " failed: " + (text ? std::string(text) : "cuDNN status " + std::to_string(s));
 }
 
-/// One call site's cuDNN convolution and the algorithm chosen at its first
-/// run.
+/// One call site's cuDNN convolution and the algorithm chosen for it at
+/// load.
 struct ConvPlan {
   std::string what; // "convolution #N (shapes)", for errors
   cudnnTensorDescriptor_t x = nullptr, y = nullptr;
@@ -397,8 +397,8 @@ struct ConvPlan {
   size_t workspaceSize = 0;
 };
 
-/// One call site's cuBLASLt problem and the algorithm chosen for it at its
-/// first run.
+/// One call site's cuBLASLt problem and the algorithm chosen for it at
+/// load.
 struct MatmulPlan {
   std::string what; // "matrix product #N (shapes)", for errors
   cublasLtMatmulDesc_t desc = nullptr;
@@ -422,40 +422,11 @@ struct Context {
   cudnnHandle_t dnn = nullptr;
   std::map<int64_t, ConvPlan> convPlans;
   // The libraries' scratch memory, shared (one stream: calls never
-  // overlap): the end of the runtime's arena (pdcu_set_workspace), or this
-  // library's own allocation when a call is planned after it was placed.
+  // overlap): the most any planned call needs, placed by the runtime at
+  // the end of its arena (pdcu_set_workspace).
+  size_t workspaceNeed = 0;
   CUdeviceptr workspace = 0;
-  size_t workspaceBytes = 0;
-  bool ownsWorkspace = false;
-  size_t workspaceNeed = 0; // the most any planned call needs
-  bool planned = false;     // load-time planning is over (runs may plan late)
 };
-
-/// Makes the instance's workspace at least `bytes`: null or why not. Only
-/// at a call's first run, when the stream holds no call using the old one
-/// (the stream is drained first).
-std::string reserveWorkspace(Context *ctx, size_t bytes) {
-  ctx->workspaceNeed = std::max(ctx->workspaceNeed, bytes);
-  // Planned before the arena exists (at load): the runtime places it.
-  if (bytes <= ctx->workspaceBytes || !ctx->planned)
-    return {};
-  Driver &d = driver();
-  if (ctx->workspace && ctx->ownsWorkspace) {
-    if (CUresult e = d.cuStreamSynchronize(ctx->stream))
-      return describe("the kernels before it (cuStreamSynchronize)", e);
-    d.cuMemFree(ctx->workspace);
-    ctx->workspace = 0;
-    ctx->workspaceBytes = 0;
-  }
-  if (CUresult e = d.cuMemAlloc(&ctx->workspace, bytes)) {
-    ctx->workspace = 0;
-    return describe(("allocating a " + std::to_string(bytes) + "-byte library workspace").c_str(),
-                    e);
-  }
-  ctx->workspaceBytes = bytes;
-  ctx->ownsWorkspace = true;
-  return {};
-}
 
 thread_local Context *current = nullptr; // the context of the run on this thread
 
@@ -517,7 +488,8 @@ std::string planMatmul(Context *ctx, MatmulPlan &p, int64_t batch, int64_t m, in
     return "cuBLASLt has no algorithm for this product";
   p.algo = result.algo;
   p.workspaceSize = result.workspaceSize;
-  return reserveWorkspace(ctx, p.workspaceSize);
+  ctx->workspaceNeed = std::max(ctx->workspaceNeed, p.workspaceSize);
+  return {};
 }
 
 /// Builds call site `site`'s cuDNN convolution and chooses its algorithm
@@ -551,7 +523,8 @@ std::string planConv(Context *ctx, ConvPlan &p, const int64_t *dims, bool tf32) 
     if (!candidates[i].status && candidates[i].memory <= kWorkspaceBytes) {
       p.algo = candidates[i].algo;
       p.workspaceSize = candidates[i].memory;
-      return reserveWorkspace(ctx, p.workspaceSize);
+      ctx->workspaceNeed = std::max(ctx->workspaceNeed, p.workspaceSize);
+      return {};
     }
   return "cuDNN has no algorithm for this convolution within a " +
          std::to_string(kWorkspaceBytes >> 20) + " MiB workspace";
@@ -636,8 +609,6 @@ __attribute__((visibility("default"))) void pdcu_close(void *handle) {
     }
     l.destroy(c->dnn);
   }
-  if (c->workspace && c->ownsWorkspace)
-    d.cuMemFree(c->workspace);
   d.cuStreamDestroy(c->stream);
   d.cuDevicePrimaryCtxRelease(c->device);
   delete c;
@@ -710,9 +681,8 @@ __attribute__((visibility("default"))) const char *pdcu_end_run(void *handle) {
 
 } // extern "C"
 
-/// The plan of matrix product `site`, made at its first use (normally
-/// pd_plan_library_calls at load): null, with the run's error set, if it
-/// cannot be made.
+/// The plan of matrix product `site`, made by pd_plan_library_calls at
+/// load: null, with the run's error set, if it cannot be made.
 static MatmulPlan *matmulPlan(Context *ctx, int64_t site, int64_t batch, int64_t m, int64_t n,
                               int64_t k, int32_t transA, int32_t transB, int64_t strideA,
                               int64_t strideB, int64_t strideC, int32_t tf32) {
@@ -746,8 +716,8 @@ static MatmulPlan *matmulPlan(Context *ctx, int64_t site, int64_t batch, int64_t
 }
 
 /// The plan of convolution `site` (dims as pdcu_conv2d takes them, from n
-/// to pad w), made at its first use: null, with the run's error set, if it
-/// cannot be made.
+/// to pad w), made by pd_plan_library_calls at load: null, with the run's
+/// error set, if it cannot be made.
 static ConvPlan *convPlan(Context *ctx, int64_t site, const int64_t *dims, int32_t tf32) {
   if (!ctx || !ctx->error.empty())
     return nullptr;
@@ -783,6 +753,19 @@ static ConvPlan *convPlan(Context *ctx, int64_t site, const int64_t *dims, int32
   return &p;
 }
 
+/// Call site `site`'s plan, made at load by pd_plan_library_calls (the
+/// model library always has it when it makes library calls); null, with
+/// the run's error set, if the site has none.
+template <typename Plan>
+static Plan *plannedAtLoad(Context *ctx, std::map<int64_t, Plan> &plans, int64_t site) {
+  auto found = plans.find(site);
+  if (found != plans.end())
+    return &found->second;
+  ctx->error = "library call #" + std::to_string(site) +
+               " was not planned at load (a model library without pd_plan_library_calls?)";
+  return nullptr;
+}
+
 static void *devicePtr(int64_t address) {
   return reinterpret_cast<void *>(static_cast<uintptr_t>(address));
 }
@@ -791,15 +774,15 @@ extern "C" {
 /// A matrix product of the model on the run's stream (pd-gpu-library-calls
 /// emits the calls): row-major C = op(A) op(B) + beta C over `batch`
 /// matrices `stride*` elements apart; A is m x k (k x m with transA), B is
-/// k x n (n x k with transB). Addresses are device addresses. The first
-/// failure stops the run (pdcu_end_run reports it).
+/// k x n (n x k with transB). Addresses are device addresses. The problem
+/// is the one pdcu_plan_matmul planned for `site` at load, whose plan is
+/// used. The first failure stops the run (pdcu_end_run reports it).
 __attribute__((visibility("default"))) void
 pdcu_matmul(int64_t site, int64_t a, int64_t b, int64_t c, int64_t batch, int64_t m, int64_t n,
             int64_t k, int32_t transA, int32_t transB, int64_t strideA, int64_t strideB,
             int64_t strideC, float beta, int32_t tf32) {
   Context *ctx = current;
-  MatmulPlan *p =
-      matmulPlan(ctx, site, batch, m, n, k, transA, transB, strideA, strideB, strideC, tf32);
+  MatmulPlan *p = ctx && ctx->error.empty() ? plannedAtLoad(ctx, ctx->plans, site) : nullptr;
   if (!p)
     return;
   float alpha = 1.0f;
@@ -810,7 +793,7 @@ pdcu_matmul(int64_t site, int64_t a, int64_t b, int64_t c, int64_t batch, int64_
     ctx->error = p->what + ": " + describeBlas("cublasLtMatmul", r);
 }
 
-/// pdcu_matmul's plan for `site`, made ahead of the first run
+/// pdcu_matmul's plan for `site`, made at load
 /// (pd_plan_library_calls calls it at load, between pdcu_begin_run and
 /// pdcu_end_run).
 __attribute__((visibility("default"))) void
@@ -821,17 +804,16 @@ pdcu_plan_matmul(int64_t site, int64_t batch, int64_t m, int64_t n, int64_t k, i
 
 /// A convolution of the model on the run's stream (pd-gpu-library-calls
 /// emits the calls): y = conv(x, w) + beta y, NCHW f32, cross-correlation,
-/// filter [k, c / groups, r, s], the given padding, strides and dilations.
-/// Addresses are device addresses. The first failure stops the run.
+/// filter [k, c / groups, r, s], the given padding, strides and dilations,
+/// as pdcu_plan_conv2d planned them for `site` at load. Addresses are
+/// device addresses. The first failure stops the run.
 __attribute__((visibility("default"))) void
 pdcu_conv2d(int64_t site, int64_t x, int64_t w, int64_t y, int64_t n, int64_t c, int64_t h,
             int64_t wd, int64_t k, int64_t r, int64_t s, int64_t oh, int64_t ow, int64_t strideH,
             int64_t strideW, int64_t dilH, int64_t dilW, int64_t groups, int64_t padH, int64_t padW,
             float beta, int32_t tf32) {
   Context *ctx = current;
-  const int64_t dims[] = {n,  c,       h,       wd,   k,    r,      s,    oh,
-                          ow, strideH, strideW, dilH, dilW, groups, padH, padW};
-  ConvPlan *p = convPlan(ctx, site, dims, tf32);
+  ConvPlan *p = ctx && ctx->error.empty() ? plannedAtLoad(ctx, ctx->convPlans, site) : nullptr;
   if (!p)
     return;
   float alpha = 1.0f;
@@ -842,7 +824,7 @@ pdcu_conv2d(int64_t site, int64_t x, int64_t w, int64_t y, int64_t n, int64_t c,
     ctx->error = p->what + ": " + describeDnn("cudnnConvolutionForward", e);
 }
 
-/// pdcu_conv2d's plan for `site`, made ahead of the first run.
+/// pdcu_conv2d's plan for `site`, made at load (as pdcu_plan_matmul).
 __attribute__((visibility("default"))) void
 pdcu_plan_conv2d(int64_t site, int64_t n, int64_t c, int64_t h, int64_t wd, int64_t k, int64_t r,
                  int64_t s, int64_t oh, int64_t ow, int64_t strideH, int64_t strideW, int64_t dilH,
@@ -852,29 +834,16 @@ pdcu_plan_conv2d(int64_t site, int64_t n, int64_t c, int64_t h, int64_t wd, int6
   convPlan(current, site, dims, tf32);
 }
 
-/// The workspace the calls planned so far need; from now on a call planned
-/// late allocates its own if it needs more than pdcu_set_workspace gave.
+/// The workspace the calls planned at load need (0 without library calls).
 __attribute__((visibility("default"))) size_t pdcu_workspace_bytes(void *handle) {
-  auto *c = static_cast<Context *>(handle);
-  c->planned = true;
-  return c->workspaceNeed;
+  return static_cast<Context *>(handle)->workspaceNeed;
 }
 
-/// The library calls' workspace: `bytes` at `ptr` (the end of the
-/// runtime's arena), unless the calls already need more.
-__attribute__((visibility("default"))) void pdcu_set_workspace(void *handle, void *ptr,
-                                                               size_t bytes) {
-  auto *c = static_cast<Context *>(handle);
-  if (bytes < c->workspaceNeed)
-    return;
-  if (c->workspace && c->ownsWorkspace) {
-    driver().cuCtxSetCurrent(c->ctx);
-    driver().cuStreamSynchronize(c->stream);
-    driver().cuMemFree(c->workspace);
-  }
-  c->workspace = static_cast<CUdeviceptr>(reinterpret_cast<uintptr_t>(ptr));
-  c->workspaceBytes = bytes;
-  c->ownsWorkspace = false;
+/// The library calls' workspace: at `ptr`, pdcu_workspace_bytes long (the
+/// end of the runtime's arena).
+__attribute__((visibility("default"))) void pdcu_set_workspace(void *handle, void *ptr) {
+  static_cast<Context *>(handle)->workspace =
+      static_cast<CUdeviceptr>(reinterpret_cast<uintptr_t>(ptr));
 }
 
 // MLIR's GPU runtime calls, as gpu-to-llvm and the gpu.binary translation
