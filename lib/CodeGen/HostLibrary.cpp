@@ -277,6 +277,11 @@ std::string mlir::pd::cudaRuntimeLibraryPath() {
                         PADDLE_MLIR_CUDA_RUNTIME_LIB);
 }
 
+std::string mlir::pd::mpiBackendLibraryPath() {
+  std::string path = runtimeLibrary("libpdrt_mpi.so", "PADDLE_MLIR_MPI_LIB", PADDLE_MLIR_MPI_LIB);
+  return llvm::sys::fs::exists(path) ? path : std::string();
+}
+
 namespace {
 /// `runtime`: the runtime library to link (copied into the artifact and
 /// found there through $ORIGIN), or empty.

@@ -600,6 +600,14 @@ struct CodegenReport {
   int64_t arenaBytes = -1; // -1: depends on dynamic dims
   /// Whether the model needs libpdrt_kernels.so (kernels or its threads).
   bool usesKernels() const { return !kernelCalls.empty() || parallelOps > 0; }
+  /// Collective and point-to-point ops (pdk_collective calls).
+  int64_t collectives() const {
+    int64_t n = 0;
+    for (const auto &[key, count] : kernelCalls)
+      if (StringRef(key).ends_with("-> pdk_collective"))
+        n += count.getAsInteger().value_or(0);
+    return n;
+  }
   PrecisionReport precision;
 };
 
@@ -720,6 +728,7 @@ std::string manifestJson(const CompileOptions &opts, Interface &io, CodegenRepor
   if (opts.precision == Precision::BF16)
     precision["bf16"] = mixedPrecisionSummary(opts, report.precision.bf16Ops);
   bool usesKernels = report.usesKernels();
+  int64_t collectives = report.collectives(); // before kernelCalls moves
   llvm::json::Object manifest{
       {"format", "paddle-mlir-artifact"},
       {"format_version", 1},
@@ -747,6 +756,12 @@ std::string manifestJson(const CompileOptions &opts, Interface &io, CodegenRepor
                           {"calls", std::move(report.kernelCalls)},
                           {"conv_layout", std::move(report.convLayout)},
                           {"train_layout", std::move(report.trainLayout)}}},
+      // Collective / point-to-point ops, which run on the communicator of
+      // the job (docs/MultiDevice.md); the MPI backend beside the library.
+      {"communication",
+       llvm::json::Object{{"collectives", collectives},
+                          {"backend", collectives ? llvm::json::Value("libpdrt_mpi.so")
+                                                  : llvm::json::Value(nullptr)}}},
       // Generated ops split over the kernel library's OpenMP threads.
       {"parallel", llvm::json::Object{{"enabled", opts.parallel}, {"ops", report.parallelOps}}},
       // One record per convolution / matrix product: the precision it
@@ -817,6 +832,16 @@ LogicalResult mlir::pd::driver::writeArtifact(ModuleOp module, const CompileOpti
                                               opts.name, fingerprint, report.usesKernels(),
                                               target)))
     return failure();
+  if (report.collectives() > 0) {
+    // Multi-rank jobs load the MPI backend from beside the kernel library.
+    std::string mpi = mpiBackendLibraryPath();
+    if (mpi.empty())
+      return fail(module, "the program has collective ops, but this build of paddle-mlir has no "
+                          "MPI backend (libpdrt_mpi.so; Open MPI was not found when it was built)");
+    if (std::error_code ec = llvm::sys::fs::copy_file(mpi, pathIn(outDir, "libpdrt_mpi.so")))
+      return fail(module,
+                  "cannot copy the MPI backend '" + mpi + "' into the artifact: " + ec.message());
+  }
   std::string manifest = manifestJson(opts, io, report, fingerprint, std::move(target));
   if (failed(writeFile(module, pathIn(outDir, opts.name + ".weights"), io.blob)) ||
       failed(writeFile(module, pathIn(outDir, opts.name + ".h"),

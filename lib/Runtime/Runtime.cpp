@@ -158,6 +158,10 @@ struct pdrt_model {
   // libpdrt_kernels' team size for the calling thread (OpenMP), when the
   // model runs threaded code; null for a model that has none.
   void (*setNumThreads)(int64_t) = nullptr;
+  // Collective ops (manifest "communication"), and libpdrt_kernels'
+  // communicator, which gives this process's rank in the job.
+  uint64_t collectives = 0;
+  const char *(*commWorld)(int64_t *, int64_t *) = nullptr;
   MappedWeights weightFile;
   unsigned char *weightData = nullptr; // weightFile.data
   size_t weightBytes = 0;
@@ -414,6 +418,10 @@ pdrt_status pdrt_model_load(const char *dirArg, pdrt_model **out) {
     if (arch)
       model->arch = *arch;
   }
+  if (const Json *c = member(m, "communication"))
+    if (!c->is_object() || !countMember(*c, "collectives", model->collectives))
+      return fail(PDRT_ERR_FORMAT,
+                  "'" + manifestPath + "': communication lacks a collectives count");
   if (const Json *inf = member(m, "inference_model")) {
     const std::string *prog = stringMember(*inf, "program"), *prm = stringMember(*inf, "params");
     const Json *slots = member(*inf, "weights");
@@ -497,6 +505,12 @@ pdrt_status pdrt_model_load(const char *dirArg, pdrt_model **out) {
       reinterpret_cast<const char *(*)()>(dlsym(model->library, "pdk_take_error"));
   model->setNumThreads =
       reinterpret_cast<void (*)(int64_t)>(dlsym(model->library, "pdk_set_num_threads"));
+  model->commWorld = reinterpret_cast<const char *(*)(int64_t *, int64_t *)>(
+      dlsym(model->library, "pdk_comm_world"));
+  if (model->collectives > 0 && !model->commWorld)
+    return fail(PDRT_ERR_FORMAT, "'" + libPath +
+                                     "' has collective ops but no communicator (pdk_comm_world; "
+                                     "is libpdrt_kernels.so beside it?)");
   if (!model->entry || !model->arenaBytes || !libFp)
     return fail(PDRT_ERR_FORMAT, "'" + libPath + "' is not a paddle-mlir model library");
   if (model->cuda) {
@@ -538,6 +552,19 @@ pdrt_status pdrt_model_load(const char *dirArg, pdrt_model **out) {
 }
 
 void pdrt_model_free(pdrt_model *model) { delete model; }
+
+pdrt_status pdrt_model_ranks(const pdrt_model *model, int64_t *rank, int64_t *size) {
+  if (!model || !rank || !size)
+    return fail(PDRT_ERR_INVALID_ARGUMENT, "pdrt_model_ranks: null argument");
+  *rank = 0;
+  *size = 1;
+  if (model->collectives == 0)
+    return PDRT_OK; // runs alone: no communicator
+  if (const char *err = model->commWorld(rank, size))
+    return fail(PDRT_ERR_STATE,
+                std::string("model '") + model->name + "': cannot start the communicator: " + err);
+  return PDRT_OK;
+}
 const char *pdrt_model_name(const pdrt_model *m) { return m ? m->name.c_str() : ""; }
 int64_t pdrt_model_num_inputs(const pdrt_model *m) { return m ? (int64_t)m->inputs.size() : 0; }
 int64_t pdrt_model_num_outputs(const pdrt_model *m) { return m ? (int64_t)m->outputs.size() : 0; }

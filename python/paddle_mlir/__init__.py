@@ -93,6 +93,14 @@ class CompiledModel:
         return self._dir
 
     @property
+    def ranks(self):
+        """(rank, size) of this process in a multi-rank job: a model with
+        collective ops launched by mpirun (docs/MultiDevice.md); (0, 1)
+        otherwise. Starts the communicator (MPI) on first use; each
+        collective waits at most $PADDLE_MLIR_COMM_TIMEOUT seconds (300)."""
+        return tuple(self._model.ranks)
+
+    @property
     def threads(self):
         return self._threads
 

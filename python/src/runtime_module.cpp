@@ -199,7 +199,16 @@ PYBIND11_MODULE(_pdrt, m) {
       .def_property_readonly("name",
                              [](const Model &self) { return pdrt_model_name(self.model.get()); })
       .def_property_readonly("inputs", [](const Model &self) { return self.specs(true); })
-      .def_property_readonly("outputs", [](const Model &self) { return self.specs(false); });
+      .def_property_readonly("outputs", [](const Model &self) { return self.specs(false); })
+      // (rank, size) of this process in a multi-rank job (mpirun), for a
+      // model with collective ops; (0, 1) otherwise.
+      .def_property_readonly("ranks", [](const Model &self) {
+        int64_t rank = 0, size = 1;
+        pdrt_status s = pdrt_model_ranks(self.model.get(), &rank, &size);
+        if (s != PDRT_OK)
+          raise(s);
+        return py::make_tuple(rank, size);
+      });
   py::class_<Instance>(m, "Instance")
       .def(py::init<std::shared_ptr<Model>, const std::string &>(), py::arg("model"),
            py::arg("device") = "")

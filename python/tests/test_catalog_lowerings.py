@@ -35,7 +35,8 @@ OPERAND_ORDER = {"index_put": ["%x", "%m", "%v"], "box_coder": ["%p", "%v", "%t"
 def example_module(op):
     """A @main taking the example's operands and returning its results."""
     ex = op.example
-    lhs, body = ex.split("=", 1)
+    # An op without results (send_v2) has no "%r =" in front.
+    lhs, body = ex.split("=", 1) if ex.lstrip().startswith("%") else ("", ex)
     ins, outs = re.search(r":\s*\((.*)\)\s*->\s*(.*)$", ex).groups()
     operands = OPERAND_ORDER.get(op.name) or list(dict.fromkeys(re.findall(r"%[A-Za-z0-9_]+", body)))
     in_types = re.findall(r"tensor<[^>]*>", ins)
@@ -45,8 +46,8 @@ def example_module(op):
         results += [f"{name}#{i}" for i in range(int(count))] if count else [name]
     assert len(operands) == len(in_types) and len(results) == len(out_types), op.name
     args = ", ".join(f"{n}: {t}" for n, t in zip(operands, in_types))
-    return (f"func.func @main({args}) -> ({', '.join(out_types)}) {{\n  {ex}\n"
-            f"  return {', '.join(results)} : {', '.join(out_types)}\n}}\n")
+    ret = f"return {', '.join(results)} : {', '.join(out_types)}" if results else "return"
+    return f"func.func @main({args}) -> ({', '.join(out_types)}) {{\n  {ex}\n  {ret}\n}}\n"
 
 
 def lower(op):

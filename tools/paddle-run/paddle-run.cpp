@@ -3,6 +3,8 @@
 //   paddle-run ARTIFACT_DIR|MODEL --input NAME=FILE.npy ... [--lod NAME=LENGTHS.npy ...]
 //       [--output-dir DIR]
 //       [--iterations N] [--warmup K] [--device cpu|cuda:N] [--devices N] [--params FILE]
+//   mpirun -np N paddle-run ARTIFACT_DIR ... [--comm-timeout SECONDS]
+//       (a program with collective ops; rank 0 prints and writes the outputs)
 //   paddle-run TRAIN_STEP_DIR --train DATA.npz|DIR [--epochs N] [--resume FILE]
 //       [--save-params DIR] [--save-checkpoint FILE]
 //
@@ -30,6 +32,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdlib>
 #include <initializer_list>
 #include <map>
 #include <unistd.h>
@@ -60,6 +63,12 @@ static cl::opt<std::string>
            cl::value_desc("DEVICE"), cl::cat(category));
 static cl::opt<int> devices("devices", cl::desc("Devices to run on (1 for now)"), cl::init(1),
                             cl::cat(category));
+static cl::opt<double> commTimeout(
+    "comm-timeout",
+    cl::desc("A program with collective ops run by mpirun: seconds each collective waits for "
+             "the other ranks before failing with the rank at fault (default 300; sets "
+             "PADDLE_MLIR_COMM_TIMEOUT)"),
+    cl::value_desc("SECONDS"), cl::init(0), cl::cat(category));
 static cl::opt<std::string> params("params", cl::desc("Combined parameter file (MODEL only)"),
                                    cl::value_desc("FILE"), cl::cat(category));
 static cl::opt<std::string>
@@ -317,6 +326,11 @@ int main(int argc, char **argv) {
     return fail("--iterations must be >= 1 and --warmup >= 0");
   if (threads < 0)
     return fail("--threads must be >= 1 (or 0 for the runtime's default)");
+  if (commTimeout.getNumOccurrences()) {
+    if (!(commTimeout > 0))
+      return fail("--comm-timeout must be a positive number of seconds");
+    setenv("PADDLE_MLIR_COMM_TIMEOUT", std::to_string(commTimeout.getValue()).c_str(), 1);
+  }
 
   // Compile in memory (into a temporary artifact) when given a model.
   std::string artifact = modelPath;
@@ -349,6 +363,11 @@ int main(int argc, char **argv) {
   if (pdrt_model_load(artifact.c_str(), &model) != PDRT_OK)
     return fail(pdrt_last_error());
   std::unique_ptr<pdrt_model, void (*)(pdrt_model *)> modelGuard(model, pdrt_model_free);
+  // A program with collectives runs on every rank mpirun started; rank 0
+  // reports and writes the outputs.
+  int64_t rank = 0, ranks = 1;
+  if (pdrt_model_ranks(model, &rank, &ranks) != PDRT_OK)
+    return fail(pdrt_last_error());
   pdrt_instance *inst = nullptr;
   if ((device.empty() ? pdrt_instance_create(model, &inst)
                       : pdrt_instance_create_on(model, device.c_str(), &inst)) != PDRT_OK)
@@ -405,6 +424,10 @@ int main(int argc, char **argv) {
       times.push_back(ms);
   }
 
+  if (rank != 0)
+    return 0;
+  if (ranks > 1)
+    llvm::outs() << "ranks: " << ranks << " (outputs of rank 0)\n";
   for (int64_t i = 0; i < pdrt_model_num_outputs(model); ++i) {
     const void *data;
     const int64_t *shape;

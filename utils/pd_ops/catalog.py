@@ -958,6 +958,40 @@ OPS = [
     Op("accuracy", ["Out:float", "Indices:index", "Label:index"], ["Accuracy:float", "Correct:int", "Total:int"], [],
        "custom", "the fraction of rows whose label is among their top-k indices, with the counts",
        "%a, %c, %t = pd.accuracy %v, %i, %l : (tensor<?x5xf32>, tensor<?x5xi64>, tensor<?x1xi64>) -> (tensor<1xf32>, tensor<1xi32>, tensor<1xi32>)"),
+    # ---------------------------------------------------------------- collectives (multi-device programs)
+    # Each rank runs the same program; ring_id names the group of ranks an op
+    # talks to (0: all of them). COMM_OPS below gives them side effects.
+    *[Op(f"c_allreduce_{r}", ["X:num"], ["Out:num"],
+         [A("ring_id", "i32", 0, min=0), A("use_calc_stream", "bool", False),
+          A("use_model_parallel", "bool", False)], "same:X",
+         f"elementwise {r} of X over the ranks of ring ring_id; every rank gets the result",
+         f"%y = pd.c_allreduce_{r} %x : (tensor<?x64xf32>) -> tensor<?x64xf32>")
+      for r in ("sum", "max", "min", "prod")],
+    Op("c_broadcast", ["X:any"], ["Out:any"],
+       [A("ring_id", "i32", 0, min=0), A("root", "i32", 0, min=0), A("use_calc_stream", "bool", False)], "same:X",
+       "rank root's X, on every rank of ring ring_id",
+       "%y = pd.c_broadcast %x {root = 1 : i32} : (tensor<?x64xf32>) -> tensor<?x64xf32>"),
+    Op("c_allgather", ["X:any"], ["Out:any"],
+       [A("ring_id", "i32", 0, min=0), A("nranks", "i32", None, min=1), A("use_calc_stream", "bool", False)],
+       "custom", "the X of every rank of ring ring_id concatenated along dim 0 in rank order (nranks ranks)",
+       "%y = pd.c_allgather %x {nranks = 2 : i32} : (tensor<4x64xf32>) -> tensor<8x64xf32>"),
+    Op("c_reducescatter", ["X:num"], ["Out:num"],
+       [A("ring_id", "i32", 0, min=0), A("nranks", "i32", 1, min=1), A("use_calc_stream", "bool", False)],
+       "custom", "the sum of X over the nranks ranks of ring ring_id, split along dim 0; rank r keeps part r",
+       "%y = pd.c_reducescatter %x {nranks = 2 : i32} : (tensor<8x64xf32>) -> tensor<4x64xf32>"),
+    Op("send_v2", ["X:any"], [],
+       [A("ring_id", "i32", 0, min=0), A("peer", "i32", 0, min=0), A("use_calc_stream", "bool", False),
+        A("dynamic_shape", "bool", False)], "custom",
+       "sends X to rank peer of ring ring_id (matched by that rank's recv_v2)",
+       "pd.send_v2 %x {peer = 1 : i32} : (tensor<4x64xf32>) -> ()"),
+    Op("recv_v2", [], ["Out:any"],
+       [A("ring_id", "i32", 0, min=0), A("peer", "i32", 0, min=0), A("dtype", "i32", 5, min=0),
+        A("out_shape", "ints", []), A("use_calc_stream", "bool", False), A("dynamic_shape", "bool", False)],
+       "custom", "a tensor of out_shape and dtype received from rank peer of ring ring_id (its send_v2)",
+       "%y = pd.recv_v2 {peer = 0 : i32, out_shape = array<i32: 4, 64>} : () -> tensor<4x64xf32>"),
+    Op("barrier", ["X:any"], ["Out:any"], [A("ring_id", "i32", 0, min=0)], "same:X",
+       "waits until every rank of ring ring_id reaches it; Out is X",
+       "%y = pd.barrier %x : (tensor<1xf32>) -> tensor<1xf32>"),
 ]
 
 # Ops with a hand-written fold() (identities at inference, constant shapes).
@@ -971,6 +1005,11 @@ FOLDERS = {"assign", "scale", "cast", "dropout", "transpose2", "reshape2", "shap
 LOD_SLOTS = {"Lengths"}
 # Result slots the compiler adds: the lengths of a LoD an op creates.
 LOD_RESULT_SLOTS = {"OutLengths"}
+
+# Ops that talk to other ranks: not pure (never erased, merged or reordered
+# against each other, so every rank runs its collectives in program order).
+COMM_OPS = {"c_allreduce_sum", "c_allreduce_max", "c_allreduce_min", "c_allreduce_prod", "c_broadcast",
+            "c_allgather", "c_reducescatter", "send_v2", "recv_v2", "barrier"}
 
 # Ops with hand-written canonicalization patterns.
 CANONICALIZERS = {"transpose2", "reshape2"}

@@ -159,11 +159,12 @@ def gen_op(op):
 
     slots_in = ", ".join(("%s%s" % (p, {"?": " (optional)", "*": " (list)"}.get(a, "")))
                          for p, _, _, a in ins) or "none"
-    slots_out = ", ".join(("%s%s" % (p, " (list)" if a == "*" else "")) for p, _, _, a in outs)
+    slots_out = ", ".join(("%s%s" % (p, " (list)" if a == "*" else "")) for p, _, _, a in outs) or "none"
 
     lines = []
-    lines.append("def Pd_%sOp : Pd_Op<\"%s\"%s> {" % (
-        camel(op.name), op.name, ", [%s]" % ", ".join(traits) if traits else ""))
+    base = "Pd_CommOp" if op.name in catalog.COMM_OPS else "Pd_Op"
+    lines.append("def Pd_%sOp : %s<\"%s\"%s> {" % (
+        camel(op.name), base, op.name, ", [%s]" % ", ".join(traits) if traits else ""))
     lines.append("  let summary = \"%s\";" % op.summary.replace('"', '\\"'))
     lines.append("  let description = [{")
     lines.append("    Paddle operator `%s`: %s." % (op.name, op.summary))
@@ -227,9 +228,9 @@ def generate():
             if name in catalog.LOD_RESULT_SLOTS and (i != len(op.outs) - 1 or slot[-1] in "?*"):
                 raise SystemExit("%s: LoD result slot %s must be the last output, required"
                                  % (op.name, name))
-    unknown = (catalog.FOLDERS | catalog.CANONICALIZERS) - set(names)
+    unknown = (catalog.FOLDERS | catalog.CANONICALIZERS | catalog.COMM_OPS) - set(names)
     if unknown:
-        raise SystemExit("FOLDERS/CANONICALIZERS name ops not in the catalogue: %s" % sorted(unknown))
+        raise SystemExit("FOLDERS/CANONICALIZERS/COMM_OPS name ops not in the catalogue: %s" % sorted(unknown))
     body = [gen_op(op) + "\n" for op in catalog.OPS]
     tail = ["#endif // PADDLEMLIR_DIALECT_PD_IR_PDOPSGENERATED_TD", ""]
     return "\n".join(head + body + tail)

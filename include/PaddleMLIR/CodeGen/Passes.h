@@ -38,6 +38,12 @@ void populatePdSequenceToLinalgPatterns(RewritePatternSet &patterns);
 /// patterns), select_input, and the tensor array ops.
 void populatePdControlFlowToScfPatterns(RewritePatternSet &patterns);
 void populatePdRecurrentToLinalgPatterns(RewritePatternSet &patterns);
+/// The collective and point-to-point ops -> pdk_collective kernel calls
+/// (PdToLinalg/Collective.cpp).
+void populatePdCollectiveToKernelCallPatterns(RewritePatternSet &patterns);
+/// Numbers the collective ops under `root` in program order (attribute
+/// pd.comm_seq), which their kernel calls report in errors.
+void numberCollectives(Operation *root);
 /// one_hot_v2, sgd, softmax_with_cross_entropy (PdToLinalg/Train.cpp).
 void populatePdTrainToLinalgPatterns(RewritePatternSet &patterns);
 /// pd ops on bf16 / f16 tensors (other than copies) computed in f32

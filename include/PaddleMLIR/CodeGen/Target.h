@@ -99,6 +99,11 @@ std::string kernelsLibraryPath();
 /// The CUDA runtime library (libpdrt_cuda.so) cuda artifacts link, found
 /// the same way ($PADDLE_MLIR_CUDA_RUNTIME_LIB first).
 std::string cudaRuntimeLibraryPath();
+
+/// libpdrt_mpi.so, the MPI backend multi-rank jobs load (found like the
+/// kernel library; $PADDLE_MLIR_MPI_LIB first); empty when this build has
+/// none (no MPI at build time).
+std::string mpiBackendLibraryPath();
 } // namespace mlir::pd
 
 #endif // PADDLEMLIR_CODEGEN_TARGET_H

@@ -498,6 +498,32 @@ enum Slot : int64_t { Input, NumSlots };
 constexpr int64_t NumInts = 0, NumFloats = 0;
 } // namespace nonzero
 
+/// pdk_collective: one collective or point-to-point op of a multi-rank
+/// program (pd.c_allreduce_*, c_broadcast, c_allgather, c_reducescatter,
+/// send_v2, recv_v2, barrier) through the process's communicator (the
+/// MPI backend under mpirun, otherwise one rank). Input is X (absent for
+/// recv_v2); the destination is Out (a 1-element i64 placeholder for
+/// send_v2 and barrier's token is X's copy). Seq numbers the program's
+/// collectives from 0, in program order, for error messages.
+namespace comm {
+enum Slot : int64_t { Input, NumSlots };
+enum Int : int64_t {
+  Kind,     // a Kind value
+  RingId,   // Paddle's ring_id (0: all ranks)
+  ReduceOp, // a Reduce value (allreduce, reducescatter)
+  Peer,     // root (broadcast) or peer rank (send, recv)
+  Nranks,   // the rank count the program was written for (allgather,
+            // reducescatter; 0: not given)
+  Dtype,    // a Dtype value: the element type of X / Out
+  Seq,      // position among the program's collectives
+  NumInts
+};
+constexpr int64_t NumFloats = 0;
+enum Kind : int64_t { AllReduce, Broadcast, AllGather, ReduceScatter, Send, Recv, Barrier };
+enum Reduce : int64_t { Sum, Max, Min, Prod };
+enum Dtype : int64_t { F32, F64, I32, I64, I8, U8, Bool, F16, BF16 };
+} // namespace comm
+
 /// pdk_time_conv2d(ints, floats, present, iterations, winograd), which
 /// pd-kernel-layouts calls to time a pdk_conv2d call.
 namespace timing {

@@ -55,6 +55,12 @@ int64_t pdrt_dtype_size(pdrt_dtype dtype);
 
 pdrt_status pdrt_model_load(const char *artifact_dir, pdrt_model **model);
 void pdrt_model_free(pdrt_model *model);
+/* A program with collective ops (docs/MultiDevice.md) runs on every rank of
+ * a job: this process's rank and the job's rank count, from the launcher
+ * (mpirun) through the communicator, which this starts (MPI). 0 and 1 for
+ * a model without collectives, or a process not launched by mpirun.
+ * PDRT_ERR_STATE when the communicator cannot start (e.g. no MPI backend). */
+pdrt_status pdrt_model_ranks(const pdrt_model *model, int64_t *rank, int64_t *size);
 const char *pdrt_model_name(const pdrt_model *model);
 
 int64_t pdrt_model_num_inputs(const pdrt_model *model);

@@ -27,6 +27,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "PaddleMLIR/CodeGen/Passes.h"
+#include "PaddleMLIR/Dialect/Pd/IR/PdOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -313,6 +314,13 @@ struct PdGpuMapLoopsPass : impl::PdGpuMapLoopsPassBase<PdGpuMapLoopsPass> {
         if (isa<scf::ParallelOp, scf::ForOp, gpu::LaunchOp, memref::StoreOp>(op)) {
           nests.push_back(&op);
           continue;
+        }
+        if (op.hasAttr(mlir::pd::kCommAttr)) {
+          op.emitError("the cuda target cannot run the collective op '")
+              << op.getAttrOfType<StringAttr>("pd.from").getValue()
+              << "' yet (GPU collectives need the NCCL backend, which is planned; "
+                 "docs/MultiDevice.md)";
+          return false;
         }
         if (!staysOnHost(&op)) {
           op.emitError("the cuda target cannot run '")

@@ -52,10 +52,12 @@ struct ConvertPdToLinalgPass : impl::ConvertPdToLinalgPassBase<ConvertPdToLinalg
       populatePdRecurrentToLinalgPatterns(patterns);
       populatePdTrainToLinalgPatterns(patterns);
       populatePdControlFlowToScfPatterns(patterns);
+      populatePdCollectiveToKernelCallPatterns(patterns);
       populatePdLowPrecisionToF32Patterns(patterns);
       if (onednn)
         populatePdToOneDNNPatterns(patterns);
     };
+    numberCollectives(getOperation());
     RewritePatternSet patterns(ctx);
     populate(patterns);
     // The framework's generic "failed to legalize" is replaced by the

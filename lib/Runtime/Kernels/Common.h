@@ -84,6 +84,10 @@ PDK_EXPORT void pdk_parallel_for(void (*task)(void *, int64_t, int64_t), void *r
                                  int64_t work);
 PDK_EXPORT void pdk_set_num_threads(int64_t n);
 PDK_EXPORT const char *pdk_take_error();
+PDK_EXPORT void pdk_collective(const int64_t *ptrs, const int64_t *ints, const float *floats);
+/// This process's rank and the job's rank count; starts the communicator on
+/// first use. Null on success, else the reason it cannot start.
+PDK_EXPORT const char *pdk_comm_world(int64_t *rank, int64_t *size);
 PDK_EXPORT void pdk_forget(const void *begin, const void *end);
 }
 

@@ -2668,3 +2668,31 @@ func.func @negative_lstm_unit_width(%x: tensor<2x12xf32>, %c0: tensor<2x4xf32>) 
   %c, %h = pd.lstm_unit %x, %c0 : (tensor<2x12xf32>, tensor<2x4xf32>) -> (tensor<2x4xf32>, tensor<2x4xf32>)
   return
 }
+
+// -----
+
+// Tests that a reducescatter's dim 0 must split evenly among the ranks.
+func.func @collective_scatter(%x: tensor<5x8xf32>) {
+  // expected-error @+1 {{dim 0 of X (5) must be divisible by nranks (2)}}
+  %0 = pd.c_reducescatter %x {nranks = 2 : i32} : (tensor<5x8xf32>) -> tensor<2x8xf32>
+  return
+}
+
+// -----
+
+// Tests that an allgather's result stacks nranks copies of X.
+func.func @collective_gather(%x: tensor<4x8xf32>) {
+  // expected-error @+1 {{result #0 has type 'tensor<4x8xf32>' but the inferred type is 'tensor<8x8xf32>'}}
+  %0 = pd.c_allgather %x {nranks = 2 : i32} : (tensor<4x8xf32>) -> tensor<4x8xf32>
+  return
+}
+
+// -----
+
+// Tests that recv_v2 needs a static out_shape (a shape sent at run time is
+// not supported).
+func.func @collective_recv() {
+  // expected-error @+1 {{dynamic_shape (the shape sent before the data) is not supported}}
+  %0 = pd.recv_v2 {dynamic_shape = true, out_shape = array<i32: 4>} : () -> tensor<4xf32>
+  return
+}

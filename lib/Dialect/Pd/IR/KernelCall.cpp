@@ -33,6 +33,11 @@ LogicalResult KernelCallOp::verify() {
 
 void KernelCallOp::getEffects(
     SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>> &effects) {
+  if ((*this)->hasAttr(kCommAttr)) {
+    // Talks to the other ranks: kept, and kept in order, on tensors too.
+    effects.emplace_back(MemoryEffects::Read::get(), CommResource::get());
+    effects.emplace_back(MemoryEffects::Write::get(), CommResource::get());
+  }
   if (getResult())
     return; // value semantics
   for (OpOperand &in : getInputsMutable())

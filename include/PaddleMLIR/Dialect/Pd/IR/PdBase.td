@@ -111,4 +111,15 @@ class Pd_Op<string mnemonic, list<Trait> traits = []>
     : Op<Pd_Dialect, mnemonic,
          !listconcat(traits, [Pure, DeclareOpInterfaceMethods<Pd_ShapeInferenceOpInterface>])>;
 
+// A collective or point-to-point op: it reads and writes the communication
+// state shared with the other ranks, so it is never erased when its result
+// is unused, never merged with an equal op, and keeps its order against
+// every other such op (all ranks must issue their collectives in the same
+// order).
+def Pd_CommResource : Resource<"::mlir::pd::CommResource">;
+class Pd_CommOp<string mnemonic, list<Trait> traits = []>
+    : Op<Pd_Dialect, mnemonic,
+         !listconcat(traits, [MemoryEffects<[MemRead<Pd_CommResource>, MemWrite<Pd_CommResource>]>,
+                              DeclareOpInterfaceMethods<Pd_ShapeInferenceOpInterface>])>;
+
 #endif // PADDLEMLIR_DIALECT_PD_IR_PDBASE_TD

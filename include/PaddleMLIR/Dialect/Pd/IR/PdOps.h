@@ -27,6 +27,17 @@ constexpr int64_t kUInt16Dtype = 1016, kUInt32Dtype = 1032, kUInt64Dtype = 1064;
 /// Maps a Paddle VarType.Type code (or one of the kUInt*Dtype codes) to an
 /// MLIR element type (null if the code is not a tensor element type).
 Type elementTypeFromPaddleDtype(MLIRContext *ctx, int64_t code);
+
+/// The state a rank shares with the other ranks through collective and
+/// point-to-point ops (pd.c_allreduce_*, pd.send_v2, ...): each reads and
+/// writes it, which keeps them alive and in program order.
+/// Marks a pd.kernel_call that communicates (pdk_collective): it keeps the
+/// CommResource effects of the op it came from.
+constexpr llvm::StringLiteral kCommAttr = "pd.comm";
+
+struct CommResource : public SideEffects::Resource::Base<CommResource> {
+  StringRef getName() final { return "pd.communication"; }
+};
 } // namespace mlir::pd
 
 #define GET_OP_CLASSES

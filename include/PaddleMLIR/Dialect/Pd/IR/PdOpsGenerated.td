@@ -6423,4 +6423,277 @@ def Pd_AccuracyOp : Pd_Op<"accuracy"> {
   let assemblyFormat = "$Out `,` $Indices `,` $Label attr-dict `:` functional-type(operands, results)";
 }
 
+def Pd_CAllreduceSumOp : Pd_CommOp<"c_allreduce_sum"> {
+  let summary = "elementwise sum of X over the ranks of ring ring_id; every rank gets the result";
+  let description = [{
+    Paddle operator `c_allreduce_sum`: elementwise sum of X over the ranks of ring ring_id; every rank gets the result.
+
+    Input slots: X. Output slots: Out.
+
+    Example:
+
+    ```mlir
+    %y = pd.c_allreduce_sum %x : (tensor<?x64xf32>) -> tensor<?x64xf32>
+    ```
+  }];
+  let arguments = (ins
+    Pd_NumTensor:$X,
+    DefaultValuedAttr<ConfinedAttr<Pd_I32Attr, [IntMinValue<0>]>, "0">:$ring_id,
+    DefaultValuedAttr<BoolAttr, "false">:$use_calc_stream,
+    DefaultValuedAttr<BoolAttr, "false">:$use_model_parallel
+  );
+  let results = (outs Pd_NumTensor:$Out);
+  let assemblyFormat = "$X attr-dict `:` functional-type(operands, results)";
+  let extraClassDefinition = [{
+  ::llvm::LogicalResult $cppClass::inferResultTypes(
+      ::llvm::SmallVectorImpl<::mlir::Type> &types, bool emitErrors) {
+    types.push_back(getX().getType());
+    return ::mlir::success();
+  }
+  }];
+}
+
+def Pd_CAllreduceMaxOp : Pd_CommOp<"c_allreduce_max"> {
+  let summary = "elementwise max of X over the ranks of ring ring_id; every rank gets the result";
+  let description = [{
+    Paddle operator `c_allreduce_max`: elementwise max of X over the ranks of ring ring_id; every rank gets the result.
+
+    Input slots: X. Output slots: Out.
+
+    Example:
+
+    ```mlir
+    %y = pd.c_allreduce_max %x : (tensor<?x64xf32>) -> tensor<?x64xf32>
+    ```
+  }];
+  let arguments = (ins
+    Pd_NumTensor:$X,
+    DefaultValuedAttr<ConfinedAttr<Pd_I32Attr, [IntMinValue<0>]>, "0">:$ring_id,
+    DefaultValuedAttr<BoolAttr, "false">:$use_calc_stream,
+    DefaultValuedAttr<BoolAttr, "false">:$use_model_parallel
+  );
+  let results = (outs Pd_NumTensor:$Out);
+  let assemblyFormat = "$X attr-dict `:` functional-type(operands, results)";
+  let extraClassDefinition = [{
+  ::llvm::LogicalResult $cppClass::inferResultTypes(
+      ::llvm::SmallVectorImpl<::mlir::Type> &types, bool emitErrors) {
+    types.push_back(getX().getType());
+    return ::mlir::success();
+  }
+  }];
+}
+
+def Pd_CAllreduceMinOp : Pd_CommOp<"c_allreduce_min"> {
+  let summary = "elementwise min of X over the ranks of ring ring_id; every rank gets the result";
+  let description = [{
+    Paddle operator `c_allreduce_min`: elementwise min of X over the ranks of ring ring_id; every rank gets the result.
+
+    Input slots: X. Output slots: Out.
+
+    Example:
+
+    ```mlir
+    %y = pd.c_allreduce_min %x : (tensor<?x64xf32>) -> tensor<?x64xf32>
+    ```
+  }];
+  let arguments = (ins
+    Pd_NumTensor:$X,
+    DefaultValuedAttr<ConfinedAttr<Pd_I32Attr, [IntMinValue<0>]>, "0">:$ring_id,
+    DefaultValuedAttr<BoolAttr, "false">:$use_calc_stream,
+    DefaultValuedAttr<BoolAttr, "false">:$use_model_parallel
+  );
+  let results = (outs Pd_NumTensor:$Out);
+  let assemblyFormat = "$X attr-dict `:` functional-type(operands, results)";
+  let extraClassDefinition = [{
+  ::llvm::LogicalResult $cppClass::inferResultTypes(
+      ::llvm::SmallVectorImpl<::mlir::Type> &types, bool emitErrors) {
+    types.push_back(getX().getType());
+    return ::mlir::success();
+  }
+  }];
+}
+
+def Pd_CAllreduceProdOp : Pd_CommOp<"c_allreduce_prod"> {
+  let summary = "elementwise prod of X over the ranks of ring ring_id; every rank gets the result";
+  let description = [{
+    Paddle operator `c_allreduce_prod`: elementwise prod of X over the ranks of ring ring_id; every rank gets the result.
+
+    Input slots: X. Output slots: Out.
+
+    Example:
+
+    ```mlir
+    %y = pd.c_allreduce_prod %x : (tensor<?x64xf32>) -> tensor<?x64xf32>
+    ```
+  }];
+  let arguments = (ins
+    Pd_NumTensor:$X,
+    DefaultValuedAttr<ConfinedAttr<Pd_I32Attr, [IntMinValue<0>]>, "0">:$ring_id,
+    DefaultValuedAttr<BoolAttr, "false">:$use_calc_stream,
+    DefaultValuedAttr<BoolAttr, "false">:$use_model_parallel
+  );
+  let results = (outs Pd_NumTensor:$Out);
+  let assemblyFormat = "$X attr-dict `:` functional-type(operands, results)";
+  let extraClassDefinition = [{
+  ::llvm::LogicalResult $cppClass::inferResultTypes(
+      ::llvm::SmallVectorImpl<::mlir::Type> &types, bool emitErrors) {
+    types.push_back(getX().getType());
+    return ::mlir::success();
+  }
+  }];
+}
+
+def Pd_CBroadcastOp : Pd_CommOp<"c_broadcast"> {
+  let summary = "rank root's X, on every rank of ring ring_id";
+  let description = [{
+    Paddle operator `c_broadcast`: rank root's X, on every rank of ring ring_id.
+
+    Input slots: X. Output slots: Out.
+
+    Example:
+
+    ```mlir
+    %y = pd.c_broadcast %x {root = 1 : i32} : (tensor<?x64xf32>) -> tensor<?x64xf32>
+    ```
+  }];
+  let arguments = (ins
+    Pd_Tensor:$X,
+    DefaultValuedAttr<ConfinedAttr<Pd_I32Attr, [IntMinValue<0>]>, "0">:$ring_id,
+    DefaultValuedAttr<ConfinedAttr<Pd_I32Attr, [IntMinValue<0>]>, "0">:$root,
+    DefaultValuedAttr<BoolAttr, "false">:$use_calc_stream
+  );
+  let results = (outs Pd_Tensor:$Out);
+  let assemblyFormat = "$X attr-dict `:` functional-type(operands, results)";
+  let extraClassDefinition = [{
+  ::llvm::LogicalResult $cppClass::inferResultTypes(
+      ::llvm::SmallVectorImpl<::mlir::Type> &types, bool emitErrors) {
+    types.push_back(getX().getType());
+    return ::mlir::success();
+  }
+  }];
+}
+
+def Pd_CAllgatherOp : Pd_CommOp<"c_allgather"> {
+  let summary = "the X of every rank of ring ring_id concatenated along dim 0 in rank order (nranks ranks)";
+  let description = [{
+    Paddle operator `c_allgather`: the X of every rank of ring ring_id concatenated along dim 0 in rank order (nranks ranks).
+
+    Input slots: X. Output slots: Out.
+
+    Example:
+
+    ```mlir
+    %y = pd.c_allgather %x {nranks = 2 : i32} : (tensor<4x64xf32>) -> tensor<8x64xf32>
+    ```
+  }];
+  let arguments = (ins
+    Pd_Tensor:$X,
+    DefaultValuedAttr<ConfinedAttr<Pd_I32Attr, [IntMinValue<0>]>, "0">:$ring_id,
+    ConfinedAttr<Pd_I32Attr, [IntMinValue<1>]>:$nranks,
+    DefaultValuedAttr<BoolAttr, "false">:$use_calc_stream
+  );
+  let results = (outs Pd_Tensor:$Out);
+  let assemblyFormat = "$X attr-dict `:` functional-type(operands, results)";
+}
+
+def Pd_CReducescatterOp : Pd_CommOp<"c_reducescatter"> {
+  let summary = "the sum of X over the nranks ranks of ring ring_id, split along dim 0; rank r keeps part r";
+  let description = [{
+    Paddle operator `c_reducescatter`: the sum of X over the nranks ranks of ring ring_id, split along dim 0; rank r keeps part r.
+
+    Input slots: X. Output slots: Out.
+
+    Example:
+
+    ```mlir
+    %y = pd.c_reducescatter %x {nranks = 2 : i32} : (tensor<8x64xf32>) -> tensor<4x64xf32>
+    ```
+  }];
+  let arguments = (ins
+    Pd_NumTensor:$X,
+    DefaultValuedAttr<ConfinedAttr<Pd_I32Attr, [IntMinValue<0>]>, "0">:$ring_id,
+    DefaultValuedAttr<ConfinedAttr<Pd_I32Attr, [IntMinValue<1>]>, "1">:$nranks,
+    DefaultValuedAttr<BoolAttr, "false">:$use_calc_stream
+  );
+  let results = (outs Pd_NumTensor:$Out);
+  let assemblyFormat = "$X attr-dict `:` functional-type(operands, results)";
+}
+
+def Pd_SendV2Op : Pd_CommOp<"send_v2"> {
+  let summary = "sends X to rank peer of ring ring_id (matched by that rank's recv_v2)";
+  let description = [{
+    Paddle operator `send_v2`: sends X to rank peer of ring ring_id (matched by that rank's recv_v2).
+
+    Input slots: X. Output slots: none.
+
+    Example:
+
+    ```mlir
+    pd.send_v2 %x {peer = 1 : i32} : (tensor<4x64xf32>) -> ()
+    ```
+  }];
+  let arguments = (ins
+    Pd_Tensor:$X,
+    DefaultValuedAttr<ConfinedAttr<Pd_I32Attr, [IntMinValue<0>]>, "0">:$ring_id,
+    DefaultValuedAttr<ConfinedAttr<Pd_I32Attr, [IntMinValue<0>]>, "0">:$peer,
+    DefaultValuedAttr<BoolAttr, "false">:$use_calc_stream,
+    DefaultValuedAttr<BoolAttr, "false">:$dynamic_shape
+  );
+  let results = (outs );
+  let assemblyFormat = "$X attr-dict `:` functional-type(operands, results)";
+}
+
+def Pd_RecvV2Op : Pd_CommOp<"recv_v2"> {
+  let summary = "a tensor of out_shape and dtype received from rank peer of ring ring_id (its send_v2)";
+  let description = [{
+    Paddle operator `recv_v2`: a tensor of out_shape and dtype received from rank peer of ring ring_id (its send_v2).
+
+    Input slots: none. Output slots: Out.
+
+    Example:
+
+    ```mlir
+    %y = pd.recv_v2 {peer = 0 : i32, out_shape = array<i32: 4, 64>} : () -> tensor<4x64xf32>
+    ```
+  }];
+  let arguments = (ins
+    DefaultValuedAttr<ConfinedAttr<Pd_I32Attr, [IntMinValue<0>]>, "0">:$ring_id,
+    DefaultValuedAttr<ConfinedAttr<Pd_I32Attr, [IntMinValue<0>]>, "0">:$peer,
+    DefaultValuedAttr<ConfinedAttr<Pd_I32Attr, [IntMinValue<0>]>, "5">:$dtype,
+    DefaultValuedAttr<DenseI32ArrayAttr, "{}">:$out_shape,
+    DefaultValuedAttr<BoolAttr, "false">:$use_calc_stream,
+    DefaultValuedAttr<BoolAttr, "false">:$dynamic_shape
+  );
+  let results = (outs Pd_Tensor:$Out);
+  let assemblyFormat = "attr-dict `:` functional-type(operands, results)";
+}
+
+def Pd_BarrierOp : Pd_CommOp<"barrier"> {
+  let summary = "waits until every rank of ring ring_id reaches it; Out is X";
+  let description = [{
+    Paddle operator `barrier`: waits until every rank of ring ring_id reaches it; Out is X.
+
+    Input slots: X. Output slots: Out.
+
+    Example:
+
+    ```mlir
+    %y = pd.barrier %x : (tensor<1xf32>) -> tensor<1xf32>
+    ```
+  }];
+  let arguments = (ins
+    Pd_Tensor:$X,
+    DefaultValuedAttr<ConfinedAttr<Pd_I32Attr, [IntMinValue<0>]>, "0">:$ring_id
+  );
+  let results = (outs Pd_Tensor:$Out);
+  let assemblyFormat = "$X attr-dict `:` functional-type(operands, results)";
+  let extraClassDefinition = [{
+  ::llvm::LogicalResult $cppClass::inferResultTypes(
+      ::llvm::SmallVectorImpl<::mlir::Type> &types, bool emitErrors) {
+    types.push_back(getX().getType());
+    return ::mlir::success();
+  }
+  }];
+}
+
 #endif // PADDLEMLIR_DIALECT_PD_IR_PDOPSGENERATED_TD

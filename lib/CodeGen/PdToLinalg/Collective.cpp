@@ -1,0 +1,160 @@
+//===- Collective.cpp - collective and point-to-point ops -> pdk_collective -===//
+//
+// Each pd collective (c_allreduce_*, c_broadcast, c_allgather,
+// c_reducescatter, send_v2, recv_v2, barrier) becomes one call of
+// libpdrt_kernels' pdk_collective (comm:: in KernelABI.h), which runs it on
+// the process's communicator. The call carries `pd.comm`, which gives it
+// the op's side effects after lowering too: it is never erased, merged or
+// moved across another collective.
+//
+//===----------------------------------------------------------------------===//
+
+#include "PaddleMLIR/CodeGen/Passes.h"
+#include "PaddleMLIR/Dialect/Pd/IR/PdOps.h"
+#include "PaddleMLIR/Runtime/KernelABI.h"
+
+#include "Utils.h"
+
+using namespace mlir;
+using namespace mlir::pd;
+using namespace mlir::pd::lowering;
+
+namespace {
+/// comm::Dtype of an element type, or -1.
+int64_t commDtype(Type t) {
+  if (t.isF32())
+    return pdk::comm::F32;
+  if (t.isF64())
+    return pdk::comm::F64;
+  if (t.isF16())
+    return pdk::comm::F16;
+  if (t.isBF16())
+    return pdk::comm::BF16;
+  if (t.isInteger(1))
+    return pdk::comm::Bool;
+  if (t.isUnsignedInteger(8))
+    return pdk::comm::U8;
+  if (t.isInteger(8))
+    return pdk::comm::I8;
+  if (t.isInteger(32))
+    return pdk::comm::I32;
+  if (t.isInteger(64))
+    return pdk::comm::I64;
+  return -1;
+}
+
+struct CommSpec {
+  int64_t kind, reduce = pdk::comm::Sum, peer = 0, nranks = 0, ringId = 0;
+};
+
+FailureOr<CommSpec> specOf(Operation *op) {
+  CommSpec s;
+  if (auto o = dyn_cast<CAllreduceSumOp>(op))
+    s = {pdk::comm::AllReduce, pdk::comm::Sum, 0, 0, o.getRingId()};
+  else if (auto o = dyn_cast<CAllreduceMaxOp>(op))
+    s = {pdk::comm::AllReduce, pdk::comm::Max, 0, 0, o.getRingId()};
+  else if (auto o = dyn_cast<CAllreduceMinOp>(op))
+    s = {pdk::comm::AllReduce, pdk::comm::Min, 0, 0, o.getRingId()};
+  else if (auto o = dyn_cast<CAllreduceProdOp>(op))
+    s = {pdk::comm::AllReduce, pdk::comm::Prod, 0, 0, o.getRingId()};
+  else if (auto o = dyn_cast<CBroadcastOp>(op))
+    s = {pdk::comm::Broadcast, 0, o.getRoot(), 0, o.getRingId()};
+  else if (auto o = dyn_cast<CAllgatherOp>(op))
+    s = {pdk::comm::AllGather, 0, 0, o.getNranks(), o.getRingId()};
+  else if (auto o = dyn_cast<CReducescatterOp>(op))
+    s = {pdk::comm::ReduceScatter, pdk::comm::Sum, 0, o.getNranks(), o.getRingId()};
+  else if (auto o = dyn_cast<SendV2Op>(op))
+    s = {pdk::comm::Send, 0, o.getPeer(), 0, o.getRingId()};
+  else if (auto o = dyn_cast<RecvV2Op>(op))
+    s = {pdk::comm::Recv, 0, o.getPeer(), 0, o.getRingId()};
+  else if (auto o = dyn_cast<BarrierOp>(op))
+    s = {pdk::comm::Barrier, 0, 0, 0, o.getRingId()};
+  else
+    return failure();
+  return s;
+}
+
+template <typename OpT> struct CollectiveLowering : OpConversionPattern<OpT> {
+  using OpConversionPattern<OpT>::OpConversionPattern;
+  LogicalResult matchAndRewrite(OpT op, typename OpT::Adaptor a,
+                                ConversionPatternRewriter &r) const override {
+    Location loc = op.getLoc();
+    Operation *raw = op.getOperation();
+    CommSpec s = *specOf(raw);
+    StringRef name = raw->getName().stripDialect();
+    auto seq = raw->template getAttrOfType<IntegerAttr>("pd.comm_seq");
+    Value x = raw->getNumOperands() ? a.getOperands()[0] : Value();
+    Type elem = x ? cast<RankedTensorType>(x.getType()).getElementType()
+                  : cast<RankedTensorType>(raw->getResult(0).getType()).getElementType();
+    int64_t dtype = commDtype(elem);
+    if (dtype < 0)
+      return r.notifyMatchFailure(op, "element type has no communication dtype");
+    bool reduces = s.kind == pdk::comm::AllReduce || s.kind == pdk::comm::ReduceScatter;
+    if (reduces &&
+        (dtype == pdk::comm::F16 || dtype == pdk::comm::BF16 || dtype == pdk::comm::Bool))
+      return op.emitOpError("reduces ") << elem << " values, which the communicator cannot "
+                                        << "(float32/64, int8/32/64 and uint8 only)";
+
+    // The destination: Out, or for send_v2 a one-element placeholder.
+    Value init;
+    RankedTensorType outType;
+    if (raw->getNumResults()) {
+      outType = cast<RankedTensorType>(raw->getResult(0).getType());
+      if (!outType.hasStaticShape() && !x)
+        return op.emitOpError("needs a static out_shape to receive into");
+      SmallVector<Value> dyn;
+      for (int64_t d = 0; d < outType.getRank(); ++d)
+        if (outType.isDynamicDim(d)) {
+          Value v = tensor::DimOp::create(r, loc, x, d);
+          if (d == 0 && s.kind == pdk::comm::AllGather)
+            v = arith::MulIOp::create(r, loc, v, idx(r, loc, s.nranks));
+          if (d == 0 && s.kind == pdk::comm::ReduceScatter)
+            v = arith::DivUIOp::create(r, loc, v, idx(r, loc, s.nranks));
+          dyn.push_back(v);
+        }
+      init = tensor::EmptyOp::create(r, loc, outType.getShape(), outType.getElementType(), dyn);
+    } else {
+      outType = RankedTensorType::get({1}, r.getI64Type());
+      init = tensor::EmptyOp::create(r, loc, outType.getShape(), outType.getElementType());
+    }
+    SmallVector<int64_t> ints(pdk::comm::NumInts, 0);
+    ints[pdk::comm::Kind] = s.kind;
+    ints[pdk::comm::RingId] = s.ringId;
+    ints[pdk::comm::ReduceOp] = s.reduce;
+    ints[pdk::comm::Peer] = s.peer;
+    ints[pdk::comm::Nranks] = s.nranks;
+    ints[pdk::comm::Dtype] = dtype;
+    ints[pdk::comm::Seq] = seq ? seq.getInt() : -1;
+    SmallVector<Value> ins;
+    if (x)
+      ins.push_back(x);
+    auto k = KernelCallOp::create(r, loc, outType, "pdk_collective", ins, init,
+                                  r.getDenseI64ArrayAttr({x ? 0 : -1}),
+                                  r.getDenseI64ArrayAttr(ints), r.getDenseF32ArrayAttr({}));
+    k->setAttr("pd.from", r.getStringAttr(name));
+    k->setAttr(kCommAttr, r.getUnitAttr());
+    if (raw->getNumResults())
+      r.replaceOp(op, k.getResult());
+    else
+      r.eraseOp(op);
+    return success();
+  }
+};
+} // namespace
+
+void mlir::pd::numberCollectives(Operation *root) {
+  int64_t seq = 0;
+  Builder b(root->getContext());
+  root->walk([&](Operation *op) {
+    if (succeeded(specOf(op)))
+      op->setAttr("pd.comm_seq", b.getI64IntegerAttr(seq++));
+  });
+}
+
+void mlir::pd::populatePdCollectiveToKernelCallPatterns(RewritePatternSet &p) {
+  p.add<CollectiveLowering<CAllreduceSumOp>, CollectiveLowering<CAllreduceMaxOp>,
+        CollectiveLowering<CAllreduceMinOp>, CollectiveLowering<CAllreduceProdOp>,
+        CollectiveLowering<CBroadcastOp>, CollectiveLowering<CAllgatherOp>,
+        CollectiveLowering<CReducescatterOp>, CollectiveLowering<SendV2Op>,
+        CollectiveLowering<RecvV2Op>, CollectiveLowering<BarrierOp>>(p.getContext());
+}

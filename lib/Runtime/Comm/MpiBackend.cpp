@@ -1,0 +1,301 @@
+//===- MpiBackend.cpp - libpdrt_mpi: the MPI communication backend -------===//
+//
+// The pdcomm_backend (CommBackend.h) that libpdrt_kernels loads when a job
+// was launched by mpirun with more than one rank. Every operation is a
+// nonblocking MPI call completed by polling against a deadline, so a lost
+// or stuck rank makes the others fail with a message instead of hanging.
+//
+// To name the rank at fault, each rank announces on a second communicator
+// (`ctl`) every collective it enters: a small message to each other rank.
+// When a collective times out, the ranks whose announcement of it never
+// came are the ones that did not reach it. Point-to-point ops name their
+// peer. After a failure the process exits without MPI_Finalize, which
+// makes mpirun stop the remaining ranks.
+//
+//===----------------------------------------------------------------------===//
+
+#include "CommBackend.h"
+#include "KernelABI.h"
+
+// The C API only (Open MPI's mpi.h pulls in its deprecated C++ bindings).
+#define OMPI_SKIP_MPICXX 1
+#define MPICH_SKIP_MPICXX 1
+#include <mpi.h>
+
+#include <algorithm>
+#include <climits>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <deque>
+#include <memory>
+#include <string>
+#include <time.h>
+#include <vector>
+
+namespace {
+constexpr int kArrivalTag = 7, kDataTag = 8;
+
+struct State {
+  MPI_Comm data = MPI_COMM_NULL, ctl = MPI_COMM_NULL;
+  int rank = 0, size = 1;
+  bool ready = false, initializedHere = false, broken = false;
+  int64_t entered = 0;               // collectives this rank entered
+  std::vector<int64_t> arrived;      // per rank: collectives it announced
+  std::vector<int64_t> inbox;        // per rank: the announcement being received
+  std::vector<MPI_Request> inboxReq; // per rank: that receive
+  std::deque<std::pair<MPI_Request, std::unique_ptr<int64_t>>> outbox;
+};
+
+State &state() {
+  static State s;
+  return s;
+}
+
+int fail(char *err, size_t n, const std::string &msg) {
+  std::snprintf(err, n, "%s", msg.c_str());
+  return 1;
+}
+
+std::string mpiError(int code) {
+  char text[MPI_MAX_ERROR_STRING];
+  int len = 0;
+  MPI_Error_string(code, text, &len);
+  return std::string(text, static_cast<size_t>(len));
+}
+
+/// Takes the announcements that arrived and retires finished sends.
+void poll(State &s) {
+  for (int p = 0; p < s.size; ++p) {
+    if (p == s.rank)
+      continue;
+    for (;;) {
+      int done = 0;
+      MPI_Test(&s.inboxReq[p], &done, MPI_STATUS_IGNORE);
+      if (!done)
+        break;
+      s.arrived[p] = std::max(s.arrived[p], s.inbox[p]);
+      MPI_Irecv(&s.inbox[p], 1, MPI_INT64_T, p, kArrivalTag, s.ctl, &s.inboxReq[p]);
+    }
+  }
+  while (!s.outbox.empty()) {
+    int done = 0;
+    MPI_Test(&s.outbox.front().first, &done, MPI_STATUS_IGNORE);
+    if (!done)
+      break;
+    s.outbox.pop_front();
+  }
+}
+
+/// Tells every other rank that this one entered its next collective.
+void announce(State &s) {
+  ++s.entered;
+  for (int p = 0; p < s.size; ++p) {
+    if (p == s.rank)
+      continue;
+    auto value = std::make_unique<int64_t>(s.entered);
+    MPI_Request req;
+    MPI_Isend(value.get(), 1, MPI_INT64_T, p, kArrivalTag, s.ctl, &req);
+    s.outbox.emplace_back(req, std::move(value));
+  }
+}
+
+/// Polls `req` until it completes (true) or `timeout` seconds pass.
+bool waitFor(State &s, MPI_Request &req, double timeout) {
+  double deadline = MPI_Wtime() + timeout;
+  for (int spins = 0;; ++spins) {
+    int done = 0;
+    MPI_Test(&req, &done, MPI_STATUS_IGNORE);
+    if (done)
+      return true;
+    poll(s);
+    if (MPI_Wtime() >= deadline)
+      return false;
+    if (spins > 1000) {
+      // Leave the core to ranks that still compute (mpirun --oversubscribe).
+      timespec pause{0, 50000};
+      nanosleep(&pause, nullptr);
+    }
+  }
+}
+
+std::string seconds(double t) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%g s", t);
+  return buf;
+}
+
+MPI_Datatype mpiType(int64_t dtype) {
+  switch (dtype) {
+  case pdk::comm::F32:
+    return MPI_FLOAT;
+  case pdk::comm::F64:
+    return MPI_DOUBLE;
+  case pdk::comm::I32:
+    return MPI_INT32_T;
+  case pdk::comm::I64:
+    return MPI_INT64_T;
+  case pdk::comm::I8:
+    return MPI_INT8_T;
+  case pdk::comm::U8:
+  case pdk::comm::Bool:
+    return MPI_UINT8_T;
+  case pdk::comm::F16:
+  case pdk::comm::BF16:
+    return MPI_UINT16_T; // moved, never reduced
+  default:
+    return MPI_DATATYPE_NULL;
+  }
+}
+
+MPI_Op mpiOp(int64_t reduce) {
+  switch (reduce) {
+  case pdk::comm::Max:
+    return MPI_MAX;
+  case pdk::comm::Min:
+    return MPI_MIN;
+  case pdk::comm::Prod:
+    return MPI_PROD;
+  default:
+    return MPI_SUM;
+  }
+}
+
+/// At exit: takes the other ranks' last announcements, then leaves MPI. A
+/// broken communicator leaves without MPI_Finalize (it would wait for the
+/// lost rank); mpirun then stops the job.
+void finish() {
+  State &s = state();
+  if (!s.ready || s.broken)
+    return;
+  double deadline = MPI_Wtime() + 10;
+  auto behind = [&] {
+    for (int p = 0; p < s.size; ++p)
+      if (p != s.rank && s.arrived[p] < s.entered)
+        return true;
+    return false;
+  };
+  while ((behind() || !s.outbox.empty()) && MPI_Wtime() < deadline)
+    poll(s);
+  for (int p = 0; p < s.size; ++p)
+    if (p != s.rank) {
+      MPI_Cancel(&s.inboxReq[p]);
+      MPI_Wait(&s.inboxReq[p], MPI_STATUS_IGNORE);
+    }
+  if (!s.initializedHere)
+    return;
+  MPI_Comm_free(&s.ctl);
+  MPI_Comm_free(&s.data);
+  MPI_Finalize();
+}
+
+int init(int64_t *rank, int64_t *size, char *err, size_t n) {
+  State &s = state();
+  if (!s.ready) {
+    int initialized = 0;
+    MPI_Initialized(&initialized);
+    if (!initialized) {
+      int provided = 0;
+      int rc = MPI_Init_thread(nullptr, nullptr, MPI_THREAD_SERIALIZED, &provided);
+      if (rc != MPI_SUCCESS)
+        return fail(err, n, "MPI_Init_thread failed: " + mpiError(rc));
+      s.initializedHere = true;
+    }
+    // Errors come back as codes (the default aborts the job).
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    MPI_Comm_dup(MPI_COMM_WORLD, &s.data);
+    MPI_Comm_dup(MPI_COMM_WORLD, &s.ctl);
+    MPI_Comm_set_errhandler(s.data, MPI_ERRORS_RETURN);
+    MPI_Comm_set_errhandler(s.ctl, MPI_ERRORS_RETURN);
+    MPI_Comm_rank(s.data, &s.rank);
+    MPI_Comm_size(s.data, &s.size);
+    s.arrived.assign(s.size, 0);
+    s.inbox.assign(s.size, 0);
+    s.inboxReq.assign(s.size, MPI_REQUEST_NULL);
+    for (int p = 0; p < s.size; ++p)
+      if (p != s.rank)
+        MPI_Irecv(&s.inbox[p], 1, MPI_INT64_T, p, kArrivalTag, s.ctl, &s.inboxReq[p]);
+    s.ready = true;
+    std::atexit(finish);
+  }
+  *rank = s.rank;
+  *size = s.size;
+  return 0;
+}
+
+int run(const pdcomm_op *op, double timeout, char *err, size_t n) {
+  State &s = state();
+  if (!s.ready)
+    return fail(err, n, "the MPI communicator is not initialized");
+  if (s.broken)
+    return fail(err, n, "the communicator failed earlier in this process");
+  if (op->count > INT_MAX)
+    return fail(err, n,
+                std::to_string(op->count) + " elements exceed what one MPI call moves (2^31 - 1)");
+  int count = static_cast<int>(op->count);
+  MPI_Datatype type = mpiType(op->dtype);
+  MPI_Request req = MPI_REQUEST_NULL;
+  int rc = MPI_SUCCESS;
+  bool collective = op->kind != pdk::comm::Send && op->kind != pdk::comm::Recv;
+  if (collective)
+    announce(s);
+  const void *in = op->in == op->out ? MPI_IN_PLACE : op->in;
+  switch (op->kind) {
+  case pdk::comm::AllReduce:
+    rc = MPI_Iallreduce(in, op->out, count, type, mpiOp(op->reduce), s.data, &req);
+    break;
+  case pdk::comm::Broadcast:
+    rc = MPI_Ibcast(op->out, count, type, static_cast<int>(op->peer), s.data, &req);
+    break;
+  case pdk::comm::AllGather:
+    rc = MPI_Iallgather(op->in, count, type, op->out, count, type, s.data, &req);
+    break;
+  case pdk::comm::ReduceScatter:
+    rc = MPI_Ireduce_scatter_block(op->in, op->out, count, type, mpiOp(op->reduce), s.data, &req);
+    break;
+  case pdk::comm::Barrier:
+    rc = MPI_Ibarrier(s.data, &req);
+    break;
+  case pdk::comm::Send:
+    rc = MPI_Isend(op->in, count, type, static_cast<int>(op->peer), kDataTag, s.data, &req);
+    break;
+  case pdk::comm::Recv:
+    rc = MPI_Irecv(op->out, count, type, static_cast<int>(op->peer), kDataTag, s.data, &req);
+    break;
+  default:
+    return fail(err, n, "unknown operation kind " + std::to_string(op->kind));
+  }
+  if (rc != MPI_SUCCESS) {
+    s.broken = true;
+    return fail(err, n, "MPI refused it: " + mpiError(rc));
+  }
+  if (waitFor(s, req, timeout))
+    return 0;
+  s.broken = true;
+  if (!collective)
+    return fail(err, n,
+                "rank " + std::to_string(op->peer) + " did not " +
+                    (op->kind == pdk::comm::Send ? "receive" : "send") + " within " +
+                    seconds(timeout) + " (lost, stuck, or its program has no matching " +
+                    (op->kind == pdk::comm::Send ? "recv_v2" : "send_v2") + ")");
+  std::string lost;
+  int nLost = 0;
+  for (int p = 0; p < s.size; ++p)
+    if (p != s.rank && s.arrived[p] < s.entered) {
+      lost += (nLost++ ? ", " : "") + std::to_string(p);
+    }
+  if (nLost)
+    return fail(err, n,
+                (nLost == 1 ? "rank " : "ranks ") + lost + " did" + " not reach it within " +
+                    seconds(timeout) + " (lost or stuck)");
+  return fail(err, n,
+              "every rank reached it, but it did not finish within " + seconds(timeout) +
+                  " (a rank was lost during it)");
+}
+
+const pdcomm_backend kBackend = {PDCOMM_ABI_VERSION, "mpi", init, run};
+} // namespace
+
+extern "C" __attribute__((visibility("default"))) const pdcomm_backend *pdcomm_mpi_backend(void) {
+  return &kBackend;
+}

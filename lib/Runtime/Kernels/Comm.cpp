@@ -1,0 +1,241 @@
+//===- Comm.cpp - pdk_collective: the collectives of multi-rank programs --===//
+//
+// One communicator per process. Started on first use: with one rank (not
+// launched by mpirun, or `mpirun -np 1`) it is this file's own, where every
+// collective is a copy; with more it is the MPI backend, libpdrt_mpi.so,
+// loaded with dlopen from beside this library (or $PADDLE_MLIR_MPI_BACKEND)
+// so that nothing here needs MPI to load. Each operation waits at most
+// $PADDLE_MLIR_COMM_TIMEOUT seconds (default 300; paddle-run
+// --comm-timeout) for the other ranks; a failure is the run's error and
+// names the op and, where it can, the rank at fault.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Common.h"
+
+#include "PaddleMLIR/Runtime/CommBackend.h"
+
+#include <cstdlib>
+#include <cstring>
+#include <dlfcn.h>
+#include <mutex>
+#include <string>
+
+using namespace pdk;
+
+namespace {
+struct Communicator {
+  bool started = false;
+  std::string error; // why it cannot run (set once, at start)
+  const pdcomm_backend *backend = nullptr;
+  int64_t rank = 0, size = 1;
+  double timeout = 300;
+};
+
+std::mutex commMutex;
+Communicator &communicator() {
+  static Communicator c;
+  return c;
+}
+
+/// The rank count the launcher gave this process (Open MPI's mpirun, or an
+/// MPICH-style PMI launcher); 1 when not launched by one.
+int64_t launcherSize(const char **var) {
+  for (const char *name : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE"})
+    if (const char *v = std::getenv(name)) {
+      *var = name;
+      return std::atoll(v);
+    }
+  *var = nullptr;
+  return 1;
+}
+
+std::string besideThisLibrary(const char *file) {
+  Dl_info info;
+  if (dladdr(reinterpret_cast<void *>(&launcherSize), &info) && info.dli_fname) {
+    std::string self = info.dli_fname;
+    size_t slash = self.rfind('/');
+    if (slash != std::string::npos)
+      return self.substr(0, slash + 1) + file;
+  }
+  return file;
+}
+
+void start(Communicator &c) {
+  if (c.started)
+    return;
+  c.started = true;
+  if (const char *t = std::getenv("PADDLE_MLIR_COMM_TIMEOUT")) {
+    char *end = nullptr;
+    double v = std::strtod(t, &end);
+    if (end == t || *end || !(v > 0)) {
+      c.error =
+          std::string("PADDLE_MLIR_COMM_TIMEOUT='") + t + "' is not a positive number of seconds";
+      return;
+    }
+    c.timeout = v;
+  }
+  const char *var = nullptr;
+  int64_t size = launcherSize(&var);
+  if (size <= 1)
+    return; // one rank: no backend
+  std::string path;
+  if (const char *p = std::getenv("PADDLE_MLIR_MPI_BACKEND"))
+    path = p;
+  else
+    path = besideThisLibrary("libpdrt_mpi.so");
+  // Global: Open MPI's own plugins resolve libmpi's symbols through it.
+  void *lib = dlopen(path.c_str(), RTLD_NOW | RTLD_GLOBAL);
+  if (!lib) {
+    const char *why = dlerror();
+    c.error = std::string(var) + "=" + std::to_string(size) +
+              " (launched by mpirun), but the MPI backend cannot be loaded: " + (why ? why : path) +
+              " (Open MPI's libmpi.so.40 is needed: libopenmpi3)";
+    return;
+  }
+  auto get = reinterpret_cast<const pdcomm_backend *(*)()>(dlsym(lib, "pdcomm_mpi_backend"));
+  const pdcomm_backend *b = get ? get() : nullptr;
+  if (!b || b->abi != PDCOMM_ABI_VERSION) {
+    c.error = "'" + path + "' is not an MPI backend of this version (communication ABI " +
+              std::to_string(PDCOMM_ABI_VERSION) + ")";
+    return;
+  }
+  char err[512] = {0};
+  int64_t rank = 0, n = 1;
+  if (b->init(&rank, &n, err, sizeof err) != 0) {
+    c.error = std::string("starting MPI: ") + err;
+    return;
+  }
+  c.backend = b;
+  c.rank = rank;
+  c.size = n;
+}
+
+int64_t elementBytes(int64_t dtype) {
+  switch (dtype) {
+  case comm::F64:
+  case comm::I64:
+    return 8;
+  case comm::F32:
+  case comm::I32:
+    return 4;
+  case comm::F16:
+  case comm::BF16:
+    return 2;
+  default:
+    return 1;
+  }
+}
+
+std::string opName(int64_t kind, int64_t reduce) {
+  static const char *reduces[] = {"sum", "max", "min", "prod"};
+  switch (kind) {
+  case comm::AllReduce:
+    return std::string("c_allreduce_") + reduces[reduce & 3];
+  case comm::Broadcast:
+    return "c_broadcast";
+  case comm::AllGather:
+    return "c_allgather";
+  case comm::ReduceScatter:
+    return "c_reducescatter";
+  case comm::Send:
+    return "send_v2";
+  case comm::Recv:
+    return "recv_v2";
+  default:
+    return "barrier";
+  }
+}
+
+int64_t numel(const int64_t *d) {
+  int64_t n = 1;
+  for (int64_t i = 0; i < d[-1]; ++i)
+    n *= d[i];
+  return n;
+}
+} // namespace
+
+extern "C" PDK_EXPORT const char *pdk_comm_world(int64_t *rank, int64_t *size) {
+  std::lock_guard<std::mutex> lock(commMutex);
+  Communicator &c = communicator();
+  start(c);
+  *rank = c.rank;
+  *size = c.size;
+  return c.error.empty() ? nullptr : c.error.c_str();
+}
+
+extern "C" PDK_EXPORT void pdk_collective(const int64_t *ptrs, const int64_t *ints, const float *) {
+  const void *in = ptrAt(ptrs, comm::Input);
+  void *out = ptrAt(ptrs, comm::NumSlots);
+  Dims dims(ints + comm::NumInts);
+  const int64_t *id = in ? dims.next() : nullptr, *od = dims.next();
+  int64_t kind = ints[comm::Kind], dtype = ints[comm::Dtype], peer = ints[comm::Peer];
+  int64_t nranks = ints[comm::Nranks];
+  if (!kernelError.empty())
+    return;
+  std::string what = opName(kind, ints[comm::ReduceOp]);
+  if (ints[comm::Seq] >= 0)
+    what += " (collective " + std::to_string(ints[comm::Seq]) + " of the program)";
+  auto fail = [&](const std::string &why) { kernelError = what + ": " + why; };
+
+  std::lock_guard<std::mutex> lock(commMutex);
+  Communicator &c = communicator();
+  start(c);
+  if (!c.error.empty())
+    return fail(c.error);
+  if (ints[comm::RingId] != 0)
+    return fail("ring " + std::to_string(ints[comm::RingId]) +
+                ": only ring 0 (every rank of the job) is supported yet");
+  std::string job = " of this " + std::to_string(c.size) + "-rank job";
+  if (nranks > 0 && nranks != c.size)
+    return fail("the program was written for nranks = " + std::to_string(nranks) +
+                ", but the job has " + std::to_string(c.size) + " rank" + (c.size > 1 ? "s" : ""));
+  if (kind == comm::Broadcast && peer >= c.size)
+    return fail("root " + std::to_string(peer) + " is not a rank" + job);
+  if ((kind == comm::Send || kind == comm::Recv) && (peer >= c.size || peer == c.rank))
+    return fail(peer == c.rank ? "peer " + std::to_string(peer) + " is this rank itself"
+                               : "peer " + std::to_string(peer) + " is not a rank" + job);
+
+  int64_t bytes = elementBytes(dtype);
+  int64_t inCount = id ? numel(id) : 0, outCount = numel(od);
+  pdcomm_op op{kind, dtype, ints[comm::ReduceOp], peer, in, out, 0, what.c_str()};
+  switch (kind) {
+  case comm::AllReduce:
+  case comm::Broadcast:
+  case comm::Barrier:
+    op.count = outCount;
+    if (kind != comm::AllReduce && in != out)
+      std::memcpy(out, in, static_cast<size_t>(outCount * bytes));
+    if (kind == comm::Broadcast)
+      op.in = out;
+    break;
+  case comm::AllGather:
+  case comm::ReduceScatter: {
+    int64_t part = kind == comm::AllGather ? inCount : outCount;
+    int64_t whole = kind == comm::AllGather ? outCount : inCount;
+    if (whole != part * c.size)
+      return fail("holds " + std::to_string(whole) + " elements, not " + std::to_string(c.size) +
+                  " x " + std::to_string(part) + job);
+    op.count = part;
+    break;
+  }
+  case comm::Send:
+    op.count = inCount;
+    break;
+  case comm::Recv:
+    op.count = outCount;
+    break;
+  default:
+    return fail("unknown collective kind " + std::to_string(kind));
+  }
+  if (!c.backend) {
+    // One rank: every collective leaves X as it is.
+    if (kind == comm::AllReduce || kind == comm::AllGather || kind == comm::ReduceScatter)
+      if (in != out)
+        std::memcpy(out, in, static_cast<size_t>(outCount * bytes));
+    return;
+  }
+  char err[512] = {0};
+  if (c.backend->run(&op, c.timeout, err, sizeof err) != 0)
+    kernelError = "rank " + std::to_string(c.rank) + ": " + what + ": " + err;
+}

@@ -1,0 +1,39 @@
+"""Runs under mpirun: each rank loads an artifact, feeds it rank-dependent
+inputs and saves its outputs as OUT/rank<r>.npz, for test_collectives.py.
+
+Usage: comm_worker.py ARTIFACT OUT MODE
+MODE: "run" (each rank runs ARTIFACT once), "p2p" (rank r runs
+ARTIFACT_r<r>), "stall" (rank 1 joins the job, then stops answering),
+"die" (rank 1 joins the job, then is killed), "short" (rank 1 runs
+ARTIFACT_r1, which has fewer collectives than rank 0's).
+"""
+import os
+import signal
+import sys
+import time
+
+import numpy as np
+
+import paddle_mlir
+
+artifact, out, mode = sys.argv[1:4]
+rank = int(os.environ.get("OMPI_COMM_WORLD_RANK", "0"))
+if mode in ("p2p", "short") and (mode == "p2p" or rank == 1):
+    artifact = "%s_r%d" % (artifact, rank)
+model = paddle_mlir.load(artifact)
+got_rank, size = model.ranks
+assert got_rank == rank, (got_rank, rank)
+if mode in ("stall", "die") and rank == 1:
+    if mode == "die":
+        os.kill(os.getpid(), signal.SIGKILL)
+    time.sleep(600)
+inputs = {}
+for spec in model.inputs:
+    shape = [d if d is not None else 2 for d in spec.shape]
+    # Values that differ per rank and per element; small integers so that
+    # sums and products are exact in float32.
+    base = np.arange(int(np.prod(shape)), dtype=np.float64).reshape(shape) % 5 + 1
+    inputs[spec.name] = (base + rank).astype(spec.dtype)
+outs = model(**inputs)
+np.savez(os.path.join(out, "rank%d.npz" % rank), size=size,
+         **{"out%d" % i: v for i, v in enumerate(outs)})

@@ -1,0 +1,213 @@
+"""Collective and point-to-point ops (c_allreduce_*, c_broadcast,
+c_allgather, c_reducescatter, send_v2, recv_v2, barrier) compiled and run:
+alone (one rank: every collective leaves X as it is) and on 2 and 3 ranks
+under mpirun, each rank with its own inputs, checked against NumPy
+computed from all ranks' inputs; and the failures: a rank that stops
+answering is named after --comm-timeout, a killed rank stops the job, a
+program written for another rank count is refused at run time."""
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+
+import numpy as np
+import pytest
+
+import paddle_mlir
+from paddle_mlir.builder import ProgramBuilder
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+MPIRUN = shutil.which("mpirun")
+needs_mpi = pytest.mark.skipif(MPIRUN is None, reason="mpirun (openmpi-bin) is not installed")
+
+
+def comm(b, type, x, attrs, shape, dtype="float32"):
+    y = b.tmp(type, shape, dtype)
+    b.op(type, {"X": [x]}, {"Out": [y]}, attrs)
+    return y
+
+
+def collectives_program(path, nranks):
+    """x [4, 3] -> sum, max, min, prod allreduces, a broadcast from the last
+    rank, an allgather, a reducescatter of that gather, an int64 sum and a
+    barrier."""
+    b = ProgramBuilder()
+    x = b.feed("x", [4, 3])
+    ids = b.feed("ids", [2], "int64")
+    for kind in ("sum", "max", "min", "prod"):
+        b.fetch(comm(b, "c_allreduce_" + kind, x, {"ring_id": 0}, [4, 3]))
+    b.fetch(comm(b, "c_broadcast", x, {"root": nranks - 1}, [4, 3]))
+    g = comm(b, "c_allgather", x, {"nranks": nranks}, [4 * nranks, 3])
+    b.fetch(g)
+    b.fetch(comm(b, "c_reducescatter", g, {"nranks": nranks}, [4, 3]))
+    b.fetch(comm(b, "c_allreduce_sum", ids, {}, [2], "int64"))
+    b.fetch(comm(b, "barrier", b.relu(x), {}, [4, 3]))
+    b.save(str(path))
+
+
+def expected(xs, ids, rank):
+    """What rank `rank` should get, from the inputs of all ranks."""
+    n = len(xs)
+    g = np.concatenate(xs)
+    # Every rank holds the same gather g: their sum is n * g, of which rank
+    # r keeps rows 4r..4r+3.
+    return [sum(xs), np.maximum.reduce(xs), np.minimum.reduce(xs), np.prod(xs, axis=0), xs[-1], g,
+            n * g[4 * rank:4 * rank + 4], sum(ids), np.maximum(xs[rank], 0)]
+
+
+def rank_inputs(rank):
+    base = np.arange(12, dtype=np.float64).reshape(4, 3) % 5 + 1
+    return (base + rank).astype(np.float32), (np.arange(2) % 5 + 1 + rank).astype(np.int64)
+
+
+def mpirun(n, *args, timeout=120):
+    cmd = [MPIRUN, "--allow-run-as-root", "--oversubscribe", "-np", str(n),
+           "--mca", "btl", "self,vader", "--mca", "btl_vader_single_copy_mechanism", "none", *args]
+    env = dict(os.environ)
+    return subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, env=env)
+
+
+def test_one_rank(tmp_path):
+    """Not launched by mpirun: one rank, each collective is X itself."""
+    collectives_program(tmp_path / "m", 1)
+    model = paddle_mlir.compile(str(tmp_path / "m"))
+    with open(os.path.join(model.artifact_dir, "manifest.json")) as f:
+        manifest = json.load(f)
+    assert manifest["communication"] == {"collectives": 9, "backend": "libpdrt_mpi.so"}
+    assert manifest["kernels"]["calls"]["c_allreduce_sum -> pdk_collective"] == 2
+    assert os.path.exists(os.path.join(model.artifact_dir, "libpdrt_mpi.so"))
+    assert model.ranks == (0, 1)
+    x, ids = rank_inputs(0)
+    got = model(x, ids)
+    want = expected([x], [ids], 0)
+    assert len(got) == len(want)
+    for g, w in zip(got, want):
+        np.testing.assert_array_equal(g, w)
+
+
+def test_one_rank_refuses_a_program_for_two(tmp_path):
+    collectives_program(tmp_path / "m", 2)
+    model = paddle_mlir.compile(str(tmp_path / "m"))
+    with pytest.raises(RuntimeError, match=r"c_broadcast \(collective 4 of the program\): root 1 is "
+                                           r"not a rank of this 1-rank job"):
+        model(*rank_inputs(0))
+    b = ProgramBuilder()
+    b.fetch(comm(b, "c_allgather", b.feed("x", [4, 3]), {"nranks": 2}, [8, 3]))
+    b.save(str(tmp_path / "g"))
+    model = paddle_mlir.compile(str(tmp_path / "g"))
+    with pytest.raises(RuntimeError, match=r"c_allgather \(collective 0 of the program\): the "
+                                           r"program was written for nranks = 2, but the job has 1 rank$"):
+        model(rank_inputs(0)[0])
+
+
+@needs_mpi
+@pytest.mark.parametrize("n", [2, 3])
+def test_collectives_on_ranks(tmp_path, n):
+    collectives_program(tmp_path / "m", n)
+    paddle_mlir.compile(str(tmp_path / "m"), output_dir=str(tmp_path / "art"))
+    out = tmp_path / "out"
+    out.mkdir()
+    r = mpirun(n, sys.executable, os.path.join(HERE, "mpi", "comm_worker.py"),
+               str(tmp_path / "art"), str(out), "run")
+    assert r.returncode == 0, r.stdout + r.stderr
+    xs, ids = zip(*[rank_inputs(k) for k in range(n)])
+    for k in range(n):
+        got = np.load(out / ("rank%d.npz" % k))
+        assert int(got["size"]) == n
+        want = expected(list(xs), list(ids), k)
+        assert len(got.files) == len(want) + 1
+        for i, w in enumerate(want):
+            np.testing.assert_array_equal(got["out%d" % i], w, err_msg="rank %d, output %d" % (k, i))
+
+
+def two_allreduces(path, count):
+    b = ProgramBuilder()
+    x = b.feed("x", [4, 3])
+    for _ in range(count):
+        x = comm(b, "c_allreduce_sum", x, {}, [4, 3])
+    b.fetch(x)
+    b.save(str(path))
+
+
+@needs_mpi
+def test_point_to_point(tmp_path):
+    """Rank 0 sends x * 2 to rank 1 and receives rank 1's x + 1 back:
+    one artifact per rank, as a pipeline stage is."""
+    b = ProgramBuilder()
+    x = b.feed("x", [4, 3])
+    b.op("send_v2", {"X": [b.op("scale", {"X": [x]}, {"Out": [b.tmp("s", [4, 3])]}, {"scale": 2.0})]},
+         {}, {"peer": 1})
+    b.fetch(b.op("recv_v2", {}, {"Out": [b.tmp("r", [4, 3])]}, {"peer": 1, "out_shape": [4, 3], "dtype": 5}))
+    b.save(str(tmp_path / "m0"))
+    b = ProgramBuilder()
+    x = b.feed("x", [4, 3])
+    got = b.op("recv_v2", {}, {"Out": [b.tmp("r", [4, 3])]}, {"peer": 0, "out_shape": [4, 3], "dtype": 5})
+    b.op("send_v2", {"X": [b.op("scale", {"X": [x]}, {"Out": [b.tmp("s", [4, 3])]}, {"bias": 1.0})]},
+         {}, {"peer": 0})
+    b.fetch(got)
+    b.save(str(tmp_path / "m1"))
+    for r in (0, 1):
+        paddle_mlir.compile(str(tmp_path / ("m%d" % r)), output_dir=str(tmp_path / ("art_r%d" % r)))
+    out = tmp_path / "out"
+    out.mkdir()
+    res = mpirun(2, sys.executable, os.path.join(HERE, "mpi", "comm_worker.py"),
+                 str(tmp_path / "art"), str(out), "p2p")
+    assert res.returncode == 0, res.stdout + res.stderr
+    x0, _ = rank_inputs(0)
+    x1, _ = rank_inputs(1)
+    np.testing.assert_array_equal(np.load(out / "rank0.npz")["out0"], x1 + 1)
+    np.testing.assert_array_equal(np.load(out / "rank1.npz")["out0"], x0 * 2)
+
+
+@needs_mpi
+def test_stuck_rank_is_named(tmp_path):
+    """Rank 1 joins the job and stops answering: rank 0's collective fails
+    after the timeout naming rank 1, and the job ends non-zero."""
+    two_allreduces(tmp_path / "m", 1)
+    paddle_mlir.compile(str(tmp_path / "m"), output_dir=str(tmp_path / "art"))
+    start = time.monotonic()
+    res = mpirun(2, "-x", "PADDLE_MLIR_COMM_TIMEOUT=2", sys.executable,
+                 os.path.join(HERE, "mpi", "comm_worker.py"), str(tmp_path / "art"), str(tmp_path), "stall")
+    assert res.returncode != 0
+    assert ("rank 0: c_allreduce_sum (collective 0 of the program): rank 1 did not reach it within "
+            "2 s (lost or stuck)") in res.stdout + res.stderr, res.stdout + res.stderr
+    assert time.monotonic() - start < 60
+
+
+@needs_mpi
+def test_killed_rank_stops_the_job(tmp_path):
+    two_allreduces(tmp_path / "m", 1)
+    paddle_mlir.compile(str(tmp_path / "m"), output_dir=str(tmp_path / "art"))
+    res = mpirun(2, sys.executable, os.path.join(HERE, "mpi", "comm_worker.py"),
+                 str(tmp_path / "art"), str(tmp_path), "die")
+    assert res.returncode != 0
+    assert "rank 1" in res.stdout + res.stderr, res.stdout + res.stderr
+
+
+@needs_mpi
+def test_paddle_run_on_two_ranks(tmp_path):
+    """paddle-run under mpirun: rank 0 writes the outputs; with a rank
+    whose program has one collective less, rank 0 names it after
+    --comm-timeout."""
+    from test_reductions import tool
+    two_allreduces(tmp_path / "m", 2)
+    paddle_mlir.compile(str(tmp_path / "m"), output_dir=str(tmp_path / "art"))
+    x, _ = rank_inputs(0)
+    np.save(tmp_path / "x.npy", x)
+    res = mpirun(2, tool("paddle-run"), str(tmp_path / "art"), "--input", "x=%s" % (tmp_path / "x.npy"),
+                 "--output-dir", str(tmp_path / "out"))
+    assert res.returncode == 0, res.stdout + res.stderr
+    assert res.stdout.count("output ") == 1 and "ranks: 2 (outputs of rank 0)" in res.stdout, res.stdout
+    (name,) = os.listdir(tmp_path / "out")
+    np.testing.assert_array_equal(np.load(tmp_path / "out" / name), x * 4)
+
+    two_allreduces(tmp_path / "m1", 1)
+    paddle_mlir.compile(str(tmp_path / "m1"), output_dir=str(tmp_path / "art_r1"))
+    script = ('if [ "$OMPI_COMM_WORLD_RANK" = 1 ]; then a="$0_r1"; else a="$0"; fi; '
+              'exec "$1" "$a" --input "x=$2" --comm-timeout 2')
+    res = mpirun(2, "sh", "-c", script, str(tmp_path / "art"), tool("paddle-run"), str(tmp_path / "x.npy"))
+    assert res.returncode != 0
+    assert ("rank 0: c_allreduce_sum (collective 1 of the program): rank 1 did not reach it within 2 s"
+            in res.stdout + res.stderr), res.stdout + res.stderr
