@@ -194,6 +194,21 @@ llvm::Error mlir::pd::setCompileOption(CompileOptions &options, StringRef flag, 
     options.allowTf32 = value == "true";
     return llvm::Error::success();
   }
+  if (flag == "partition") {
+    if (value != "" && value != "none" && value != "data" && value != "pipeline")
+      return llvm::createStringError("--partition must be data or pipeline, not '" + value.str() +
+                                     "'");
+    options.partition = value == "none" ? "" : value.str();
+    return llvm::Error::success();
+  }
+  if (flag == "devices") {
+    int64_t n;
+    if (value.trim().getAsInteger(10, n) || n < 1)
+      return llvm::createStringError("--devices must be a positive integer, not '" + value.str() +
+                                     "'");
+    options.devices = n;
+    return llvm::Error::success();
+  }
   if (flag == "allow-emulated-bf16") {
     if (value != "true" && value != "false")
       return llvm::createStringError("--allow-emulated-bf16 must be true or false, not '" +

@@ -270,6 +270,24 @@ LogicalResult checkOptions(ModuleOp module, const CompileOptions &opts) {
       return fail(module, "--train builds CPU train steps only (not --target " +
                               stringify(opts.target) + ")");
   }
+  if (!opts.partition.empty()) {
+    if (opts.partition == "pipeline")
+      return fail(module, "--partition pipeline is not supported yet (planned; "
+                          "docs/MultiDevice.md); --partition data is");
+    if (opts.devices < 2)
+      return fail(module, "--partition " + opts.partition + " needs --devices N with N >= 2");
+    if (opts.target != Target::CPU)
+      return fail(module, "--partition builds CPU artifacts only for now (GPU collectives need "
+                          "the NCCL backend, which is planned)");
+    if (opts.train)
+      return fail(module, "--partition with --train (data-parallel training) is planned");
+    if (opts.precision != Precision::FP32)
+      return fail(module, "--partition builds fp32 only for now (not --precision " +
+                              stringify(opts.precision) + ")");
+  } else if (opts.devices != 1) {
+    return fail(module, "--devices " + std::to_string(opts.devices) +
+                            " needs --partition data (how to split the program)");
+  }
   if (opts.allowTf32 && opts.target != Target::CUDA)
     return fail(module, "--allow-tf32 applies to --target cuda only (the CPU target has no TF32)");
   if (failed(codegenTarget(opts).checkOptions(module, codegenOptions(opts, false))))
@@ -353,6 +371,12 @@ LogicalResult runGraphPipeline(ModuleOp module, const CompileOptions &opts) {
     buildOptimizePipeline(graph, o);
   } else {
     graph.addPass(createPdInferShapesPass());
+  }
+  if (!opts.partition.empty()) {
+    PdPartitionDevicesPassOptions p;
+    p.mode = opts.partition;
+    p.devices = opts.devices;
+    graph.addPass(createPdPartitionDevicesPass(p));
   }
   return graph.run(module);
 }
@@ -762,6 +786,11 @@ std::string manifestJson(const CompileOptions &opts, Interface &io, CodegenRepor
        llvm::json::Object{{"collectives", collectives},
                           {"backend", collectives ? llvm::json::Value("libpdrt_mpi.so")
                                                   : llvm::json::Value(nullptr)}}},
+      // How the program is split among the ranks of a job (null: one process).
+      {"partition", opts.partition.empty()
+                        ? llvm::json::Value(nullptr)
+                        : llvm::json::Value(llvm::json::Object{{"mode", opts.partition},
+                                                               {"devices", opts.devices}})},
       // Generated ops split over the kernel library's OpenMP threads.
       {"parallel", llvm::json::Object{{"enabled", opts.parallel}, {"ops", report.parallelOps}}},
       // One record per convolution / matrix product: the precision it

@@ -193,7 +193,8 @@ def compile(model, params=None, *, target="cpu", cuda_arch="sm_90", allow_tf32=F
             calibration_method="percentile", calibration_percentile=99.99, calibration_samples=0,
             calibration_cache=None, validation_split=0.2, accuracy_target=None,
             allow_emulated_bf16=False, precision_allow=(), precision_deny=(),
-            precision_check=False, check_data=None, _extra_options=None):
+            precision_check=False, check_data=None, partition=None, devices=1,
+            _extra_options=None):
     """Compiles a Paddle model path (file or directory), an ONNX file (.onnx) or pd
     MLIR text.
 
@@ -234,6 +235,10 @@ def compile(model, params=None, *, target="cpu", cuda_arch="sm_90", allow_tf32=F
     checks); precision_allow / precision_deny: op types or Paddle output
     variable names forced into bf16 / kept fp32 (paddle-compile
     --precision-allow / --precision-deny).
+    partition="data" with devices=N (paddle-compile --partition --devices)
+    builds data-parallel inference for a job of N ranks launched by mpirun:
+    each rank computes 1/N of the batch and the outputs are gathered, so
+    every rank gets the whole result (docs/MultiDevice.md).
     """
     from . import _compiler
     model = os.fspath(model)
@@ -277,7 +282,8 @@ def compile(model, params=None, *, target="cpu", cuda_arch="sm_90", allow_tf32=F
                    "quantize-exclude": ",".join(quantize_exclude),
                    "allow-emulated-bf16": "true" if allow_emulated_bf16 else "false",
                    "precision-allow": ",".join(precision_allow),
-                   "precision-deny": ",".join(precision_deny)}
+                   "precision-deny": ",".join(precision_deny),
+                   "partition": partition or "", "devices": str(devices)}
         if calibration is not None:
             options.update({"calibration-data": calibration_data,
                             "calibration-method": calibration_method,

@@ -109,6 +109,15 @@ static cl::opt<bool> allowTf32(
     cl::desc("With --target cuda: let cuBLASLt round the inputs of fp32 matrix products to TF32 "
              "(tensor cores; about 1e-3 relative error). Default: fp32 math"),
     cl::cat(category));
+static cl::opt<std::string>
+    partition("partition",
+              cl::desc("Split the program among the ranks of an mpirun job: data (data-parallel "
+                       "inference: each rank takes 1/N of the batch, the outputs are gathered); "
+                       "pipeline is planned. Needs --devices N"),
+              cl::value_desc("MODE"), cl::cat(category));
+static cl::opt<std::string> devices("devices",
+                                    cl::desc("With --partition: the ranks of the job (>= 2)"),
+                                    cl::value_desc("N"), cl::init("1"), cl::cat(category));
 static cl::opt<bool> allowEmulatedBf16(
     "allow-emulated-bf16",
     cl::desc("With --precision bf16: build for a CPU without AVX512_BF16 or AMX-BF16 anyway, "
@@ -270,6 +279,8 @@ int main(int argc, char **argv) {
       {"target", target},
       {"cuda-arch", cudaArch},
       {"allow-tf32", allowTf32 ? "true" : "false"},
+      {"partition", partition},
+      {"devices", devices},
       {"precision", precision},
       {"kernels", kernels},
       {"conv-layout", convLayout},

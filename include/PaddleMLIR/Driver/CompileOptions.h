@@ -83,6 +83,11 @@ struct CompileOptions {
   /// fp32 matrix products to TF32 (faster on tensor cores, ~1e-3 relative
   /// error); fp32 math by default.
   bool allowTf32 = false;
+  /// --partition / --devices: run the program on a job of `devices` ranks
+  /// (docs/MultiDevice.md). "" (one process) or "data" (data-parallel
+  /// inference); "pipeline" is planned.
+  std::string partition;
+  int64_t devices = 1;
   /// --quantize-exclude: op types (conv2d, fc, ...) or Paddle output
   /// variable names whose ops stay fp32 under --precision int8.
   std::vector<std::string> quantizeExclude;

@@ -502,8 +502,8 @@ constexpr int64_t NumInts = 0, NumFloats = 0;
 /// program (pd.c_allreduce_*, c_broadcast, c_allgather, c_reducescatter,
 /// send_v2, recv_v2, barrier) through the process's communicator (the
 /// MPI backend under mpirun, otherwise one rank). Input is X (absent for
-/// recv_v2); the destination is Out (a 1-element i64 placeholder for
-/// send_v2 and barrier's token is X's copy). Seq numbers the program's
+/// recv_v2); the destination is Out (for send_v2 a 1-element i64
+/// placeholder). Seq numbers the program's
 /// collectives from 0, in program order, for error messages.
 namespace comm {
 enum Slot : int64_t { Input, NumSlots };
@@ -519,7 +519,9 @@ enum Int : int64_t {
   NumInts
 };
 constexpr int64_t NumFloats = 0;
-enum Kind : int64_t { AllReduce, Broadcast, AllGather, ReduceScatter, Send, Recv, Barrier };
+/// Rank: this process's rank into an i64 [1] destination, for
+/// pd.shard_batch; X's dim 0 must divide by Nranks, the job's rank count.
+enum Kind : int64_t { AllReduce, Broadcast, AllGather, ReduceScatter, Send, Recv, Barrier, Rank };
 enum Reduce : int64_t { Sum, Max, Min, Prod };
 enum Dtype : int64_t { F32, F64, I32, I64, I8, U8, Bool, F16, BF16 };
 } // namespace comm

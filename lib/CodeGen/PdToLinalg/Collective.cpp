@@ -140,6 +140,50 @@ template <typename OpT> struct CollectiveLowering : OpConversionPattern<OpT> {
     return success();
   }
 };
+/// pd.shard_batch: the rank from pdk_collective (which checks the job's
+/// size and the batch), then rows rank * B/n ... of X as a slice.
+struct ShardBatchLowering : OpConversionPattern<ShardBatchOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(ShardBatchOp op, OpAdaptor a,
+                                ConversionPatternRewriter &r) const override {
+    Location loc = op.getLoc();
+    Value x = a.getX();
+    auto xt = cast<RankedTensorType>(x.getType());
+    auto outType = cast<RankedTensorType>(op.getType());
+    int64_t n = op.getDevices();
+    auto rankType = RankedTensorType::get({1}, r.getI64Type());
+    Value init = tensor::EmptyOp::create(r, loc, rankType.getShape(), r.getI64Type());
+    SmallVector<int64_t> ints(pdk::comm::NumInts, 0);
+    ints[pdk::comm::Kind] = pdk::comm::Rank;
+    ints[pdk::comm::Nranks] = n;
+    ints[pdk::comm::Seq] = -1;
+    auto k = KernelCallOp::create(r, loc, rankType, "pdk_collective", ValueRange{x}, init,
+                                  r.getDenseI64ArrayAttr({0}), r.getDenseI64ArrayAttr(ints),
+                                  r.getDenseF32ArrayAttr({}));
+    k->setAttr("pd.from", r.getStringAttr("shard_batch"));
+    k->setAttr(kCommAttr, r.getUnitAttr());
+    Value rank = tensor::ExtractOp::create(r, loc, k.getResult(), ValueRange{idx(r, loc, 0)});
+    rank = arith::IndexCastOp::create(r, loc, r.getIndexType(), rank);
+    SmallVector<OpFoldResult> offsets, sizes, strides;
+    Value rows =
+        xt.isDynamicDim(0)
+            ? arith::DivUIOp::create(r, loc, tensor::DimOp::create(r, loc, x, 0), idx(r, loc, n))
+                  .getResult()
+            : idx(r, loc, xt.getDimSize(0) / n);
+    offsets.push_back(arith::MulIOp::create(r, loc, rank, rows).getResult());
+    sizes.push_back(xt.isDynamicDim(0) ? OpFoldResult(rows)
+                                       : OpFoldResult(r.getIndexAttr(xt.getDimSize(0) / n)));
+    strides.push_back(r.getIndexAttr(1));
+    for (int64_t d = 1; d < xt.getRank(); ++d) {
+      offsets.push_back(r.getIndexAttr(0));
+      sizes.push_back(xt.isDynamicDim(d) ? OpFoldResult(tensor::DimOp::create(r, loc, x, d))
+                                         : OpFoldResult(r.getIndexAttr(xt.getDimSize(d))));
+      strides.push_back(r.getIndexAttr(1));
+    }
+    r.replaceOpWithNewOp<tensor::ExtractSliceOp>(op, outType, x, offsets, sizes, strides);
+    return success();
+  }
+};
 } // namespace
 
 void mlir::pd::numberCollectives(Operation *root) {
@@ -156,5 +200,6 @@ void mlir::pd::populatePdCollectiveToKernelCallPatterns(RewritePatternSet &p) {
         CollectiveLowering<CAllreduceMinOp>, CollectiveLowering<CAllreduceProdOp>,
         CollectiveLowering<CBroadcastOp>, CollectiveLowering<CAllgatherOp>,
         CollectiveLowering<CReducescatterOp>, CollectiveLowering<SendV2Op>,
-        CollectiveLowering<RecvV2Op>, CollectiveLowering<BarrierOp>>(p.getContext());
+        CollectiveLowering<RecvV2Op>, CollectiveLowering<BarrierOp>, ShardBatchLowering>(
+      p.getContext());
 }

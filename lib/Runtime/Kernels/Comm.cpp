@@ -142,6 +142,8 @@ std::string opName(int64_t kind, int64_t reduce) {
     return "send_v2";
   case comm::Recv:
     return "recv_v2";
+  case comm::Rank:
+    return "shard_batch";
   default:
     return "barrier";
   }
@@ -171,18 +173,39 @@ extern "C" PDK_EXPORT void pdk_collective(const int64_t *ptrs, const int64_t *in
   const int64_t *id = in ? dims.next() : nullptr, *od = dims.next();
   int64_t kind = ints[comm::Kind], dtype = ints[comm::Dtype], peer = ints[comm::Peer];
   int64_t nranks = ints[comm::Nranks];
+  // A failed op leaves zeros: the code after it may index with what it
+  // received (a rank, token ids) before the runtime reports the error.
+  int64_t outBytes = numel(od) * (kind == comm::Rank ? 8 : elementBytes(dtype));
+  auto clear = [&] { std::memset(out, 0, static_cast<size_t>(outBytes)); };
   if (!kernelError.empty())
-    return;
+    return clear();
   std::string what = opName(kind, ints[comm::ReduceOp]);
   if (ints[comm::Seq] >= 0)
     what += " (collective " + std::to_string(ints[comm::Seq]) + " of the program)";
-  auto fail = [&](const std::string &why) { kernelError = what + ": " + why; };
+  auto fail = [&](const std::string &why) {
+    kernelError = what + ": " + why;
+    clear();
+  };
 
   std::lock_guard<std::mutex> lock(commMutex);
   Communicator &c = communicator();
   start(c);
   if (!c.error.empty())
     return fail(c.error);
+  if (kind == comm::Rank) {
+    // pd.shard_batch: which part of the batch is this rank's.
+    if (nranks != c.size)
+      return fail("the artifact was compiled for " + std::to_string(nranks) +
+                  " devices (--partition data --devices " + std::to_string(nranks) +
+                  "), but the job has " + std::to_string(c.size) + " rank" +
+                  (c.size > 1 ? "s" : "") + " (run it with mpirun -np " + std::to_string(nranks) +
+                  ")");
+    if (id[-1] < 1 || id[0] % nranks != 0)
+      return fail("a batch of " + std::to_string(id[-1] ? id[0] : 0) +
+                  " does not split evenly among " + std::to_string(nranks) + " ranks");
+    *static_cast<int64_t *>(out) = c.rank;
+    return;
+  }
   if (ints[comm::RingId] != 0)
     return fail("ring " + std::to_string(ints[comm::RingId]) +
                 ": only ring 0 (every rank of the job) is supported yet");
@@ -236,6 +259,8 @@ extern "C" PDK_EXPORT void pdk_collective(const int64_t *ptrs, const int64_t *in
     return;
   }
   char err[512] = {0};
-  if (c.backend->run(&op, c.timeout, err, sizeof err) != 0)
+  if (c.backend->run(&op, c.timeout, err, sizeof err) != 0) {
     kernelError = "rank " + std::to_string(c.rank) + ": " + what + ": " + err;
+    clear();
+  }
 }

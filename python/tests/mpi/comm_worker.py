@@ -1,8 +1,9 @@
 """Runs under mpirun: each rank loads an artifact, feeds it rank-dependent
 inputs and saves its outputs as OUT/rank<r>.npz, for test_collectives.py.
 
-Usage: comm_worker.py ARTIFACT OUT MODE
-MODE: "run" (each rank runs ARTIFACT once), "p2p" (rank r runs
+Usage: comm_worker.py ARTIFACT OUT MODE [INPUTS.npz]
+MODE: "run" (each rank runs ARTIFACT once, on INPUTS if given, else on
+inputs of its own), "p2p" (rank r runs
 ARTIFACT_r<r>), "stall" (rank 1 joins the job, then stops answering),
 "die" (rank 1 joins the job, then is killed), "short" (rank 1 runs
 ARTIFACT_r1, which has fewer collectives than rank 0's).
@@ -28,7 +29,11 @@ if mode in ("stall", "die") and rank == 1:
         os.kill(os.getpid(), signal.SIGKILL)
     time.sleep(600)
 inputs = {}
+given = np.load(sys.argv[4]) if len(sys.argv) > 4 else None
 for spec in model.inputs:
+    if given is not None:
+        inputs[spec.name] = given[spec.name]
+        continue
     shape = [d if d is not None else 2 for d in spec.shape]
     # Values that differ per rank and per element; small integers so that
     # sums and products are exact in float32.

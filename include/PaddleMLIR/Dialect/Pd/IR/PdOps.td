@@ -13,5 +13,6 @@ include "PaddleMLIR/Dialect/Pd/IR/PdOpsGenerated.td"
 include "PaddleMLIR/Dialect/Pd/IR/PdFusedOps.td"
 include "PaddleMLIR/Dialect/Pd/IR/PdQuantOps.td"
 include "PaddleMLIR/Dialect/Pd/IR/PdControlFlow.td"
+include "PaddleMLIR/Dialect/Pd/IR/PdCommOps.td"
 
 #endif // PADDLEMLIR_DIALECT_PD_IR_PDOPS_TD

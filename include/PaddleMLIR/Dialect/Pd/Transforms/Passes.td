@@ -20,6 +20,31 @@ def PdInferShapesPass : Pass<"pd-infer-shapes", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::pd::PdDialect", "::mlir::func::FuncDialect"];
 }
 
+def PdPartitionDevicesPass : Pass<"pd-partition-devices", "::mlir::ModuleOp"> {
+  let summary = "Partition @main over the ranks of a multi-device job";
+  let description = [{
+    `mode=data` (data-parallel inference): every input of @main is split
+    along dim 0, its batch, among `devices` ranks (`pd.shard_batch`), the
+    program runs on each rank's part, and each output is gathered back
+    along dim 0 (`pd.c_allgather`), so every rank ends with the whole
+    result and the artifact's interface is unchanged. The batch must be
+    dim 0 of every input and output (static batches must divide by
+    `devices`; dynamic ones are checked at run time), result types are
+    inferred again for the part, and LoD inputs and programs with control
+    flow are refused. Records `pd.partition` on the module for the
+    manifest. `mode=pipeline` is planned.
+
+    Example (`devices=2`): `%y = pd.relu %x : (tensor<8x4xf32>) -> ...`
+    becomes a shard of `%x` to `tensor<4x4xf32>`, the relu on it, and a
+    `pd.c_allgather {nranks = 2}` back to `tensor<8x4xf32>`.
+  }];
+  let options = [
+    Option<"mode", "mode", "std::string", "\"data\"", "data (pipeline is planned)">,
+    Option<"devices", "devices", "int64_t", "2", "ranks of the job (>= 2)">
+  ];
+  let dependentDialects = ["::mlir::pd::PdDialect", "::mlir::func::FuncDialect"];
+}
+
 def PdFuseConvPass : Pass<"pd-fuse-conv", "::mlir::ModuleOp"> {
   let summary = "Fold batch_norm into convolutions and fuse bias, residual and activation";
   let description = [{

@@ -68,3 +68,20 @@ LogicalResult RecvV2Op::inferResultTypes(SmallVectorImpl<Type> &types, bool emit
   types.push_back(tensor(shape, elem));
   return success();
 }
+
+LogicalResult ShardBatchOp::inferResultTypes(SmallVectorImpl<Type> &types, bool emit) {
+  Checker c{*this, emit};
+  RankedTensorType x = rt(getX());
+  if (x.getRank() < 1)
+    return c.fail("X must have rank >= 1 (split along dim 0), got a scalar");
+  SmallVector<int64_t> shape(x.getShape());
+  int64_t n = getDevices();
+  if (!isDyn(shape[0])) {
+    if (shape[0] % n != 0)
+      return c.fail("dim 0 of X (" + Twine(shape[0]) + ") must be divisible by devices (" +
+                    Twine(n) + ")");
+    shape[0] /= n;
+  }
+  types.push_back(tensor(shape, x.getElementType()));
+  return success();
+}
