@@ -29,8 +29,8 @@
 #include <cstring>
 #include <deque>
 #include <memory>
+#include <sched.h>
 #include <string>
-#include <time.h>
 #include <vector>
 
 namespace {
@@ -111,11 +111,11 @@ bool waitFor(State &s, MPI_Request &req, double timeout) {
     poll(s);
     if (MPI_Wtime() >= deadline)
       return false;
-    if (spins > 1000) {
-      // Leave the core to ranks that still compute (mpirun --oversubscribe).
-      timespec pause{0, 50000};
-      nanosleep(&pause, nullptr);
-    }
+    // Yield the core to ranks that still compute (mpirun --oversubscribe)
+    // but keep testing: a nonblocking collective advances only inside
+    // MPI_Test, so sleeping between tests stalls large transfers.
+    if (spins > 1000)
+      sched_yield();
   }
 }
 
