@@ -7,6 +7,7 @@
 #include "PaddleMLIR/CodeGen/Target.h"
 #include "PaddleMLIR/Dialect/Pd/IR/PdOps.h"
 #include "PaddleMLIR/Dialect/Pd/Transforms/Calibration.h"
+#include "PaddleMLIR/Dialect/Pd/Transforms/CostModel.h"
 #include "PaddleMLIR/Dialect/Pd/Transforms/Passes.h"
 #include "PaddleMLIR/Frontend/Paddle/PaddleExport.h"
 #include "Validation.h"
@@ -633,6 +634,8 @@ struct CodegenReport {
     return n;
   }
   PrecisionReport precision;
+  /// The cost model's FLOPs and bytes of the graph-level program.
+  llvm::json::Object cost;
 };
 
 /// Moves the passes' pd.* report attributes off the module into a report.
@@ -786,6 +789,8 @@ std::string manifestJson(const CompileOptions &opts, Interface &io, CodegenRepor
        llvm::json::Object{{"collectives", collectives},
                           {"backend", collectives ? llvm::json::Value("libpdrt_mpi.so")
                                                   : llvm::json::Value(nullptr)}}},
+      // The cost model: FLOPs and bytes per graph-level op (docs/MultiDevice.md).
+      {"cost", std::move(report.cost)},
       // How the program is split among the ranks of a job (null: one process).
       {"partition", opts.partition.empty()
                         ? llvm::json::Value(nullptr)
@@ -846,12 +851,35 @@ void mlir::pd::driver::addQuantizePasses(OpPassManager &pm, const CompileOptions
   pm.addPass(createCanonicalizerPass());
 }
 
+/// The cost model (CostModel.h) over @main's graph-level ops: totals and
+/// one record per op that computes or moves data.
+static llvm::json::Object costSummary(ModuleOp module) {
+  int64_t flops = 0, bytes = 0, index = 0;
+  llvm::json::Array ops;
+  if (auto main = module.lookupSymbol<func::FuncOp>("main"))
+    main.walk([&](Operation *op) {
+      if (!op->getDialect() || !isa<PdDialect>(op->getDialect()))
+        return;
+      OpCost c = estimateCost(op);
+      flops += c.flops;
+      bytes += c.bytes;
+      ops.push_back(llvm::json::Object{{"name", computeOpName(op, index++)},
+                                       {"type", op->getName().stripDialect()},
+                                       {"flops", c.flops},
+                                       {"bytes", c.bytes}});
+    });
+  return llvm::json::Object{
+      {"flops", flops}, {"bytes", bytes}, {"dynamic_dims_as", 1}, {"ops", std::move(ops)}};
+}
+
 LogicalResult mlir::pd::driver::writeArtifact(ModuleOp module, const CompileOptions &opts,
                                               StringRef outDir, bool measure, bool quiet) {
   Interface io;
   CodegenReport report;
+  llvm::json::Object cost = costSummary(module);
   if (failed(lowerGraph(module, opts, measure, quiet, io, report)))
     return failure();
+  report.cost = std::move(cost);
   std::string fingerprint = fingerprintOf(module, opts.name);
 
   if (std::error_code ec = llvm::sys::fs::create_directories(outDir))

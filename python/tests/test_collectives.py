@@ -286,3 +286,27 @@ def test_data_parallel_alone_is_refused(tmp_path):
         model(np.ones((4, 3), np.float32))
     with pytest.raises(RuntimeError, match="--partition pipeline is not supported yet"):
         paddle_mlir.compile(str(tmp_path / "m"), partition="pipeline", devices=2)
+
+
+def test_manifest_cost(tmp_path):
+    """The cost model pipeline partitioning will balance stages by, as the
+    manifest reports it: the convolution's 2 * 256 outputs * 27
+    multiply-adds, the matrix product's 2 * 10 * 256, sums that add up."""
+    rng = np.random.default_rng(2)
+    b = ProgramBuilder()
+    x = b.feed("x", [-1, 3, 8, 8])
+    y = b.relu(b.conv2d(x, b.param("w", rng.standard_normal((4, 3, 3, 3)).astype(np.float32)), padding=1))
+    y = b.matmul_v2(b.reshape2(y, [0, 256]), b.param("f", rng.standard_normal((256, 10)).astype(np.float32)))
+    b.fetch(y)
+    b.save(str(tmp_path / "m"))
+    model = paddle_mlir.compile(str(tmp_path / "m"))
+    with open(os.path.join(model.artifact_dir, "manifest.json")) as f:
+        cost = json.load(f)["cost"]
+    assert cost["dynamic_dims_as"] == 1
+    assert cost["flops"] == sum(o["flops"] for o in cost["ops"])
+    assert cost["bytes"] == sum(o["bytes"] for o in cost["ops"])
+    by_type = {o["type"]: o for o in cost["ops"]}
+    conv = by_type.get("fused_conv2d") or by_type["conv2d"]
+    assert conv["flops"] == 2 * 256 * 27 and conv["bytes"] == (192 + 108 + 256) * 4
+    assert by_type["matmul_v2"]["flops"] == 2 * 10 * 256
+    assert by_type["reshape2"]["flops"] == 0

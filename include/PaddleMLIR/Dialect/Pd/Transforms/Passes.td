@@ -45,6 +45,19 @@ def PdPartitionDevicesPass : Pass<"pd-partition-devices", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::pd::PdDialect", "::mlir::func::FuncDialect"];
 }
 
+def PdCostReportPass : Pass<"pd-cost-report", "::mlir::ModuleOp"> {
+  let summary = "Annotate each pd op with its FLOPs and bytes (the cost model)";
+  let description = [{
+    Sets `pd.cost = {flops, bytes}` on every pd op and the totals on the
+    module, from `estimateCost` (CostModel.h): 2 operations per
+    multiply-add of a convolution or matrix product, one per output element
+    of an elementwise op, 5 per input element of a normalization or
+    softmax, none for data movement; bytes of all operands and results;
+    dynamic dims count as 1. paddle-compile writes the same numbers into
+    the manifest's `cost`.
+  }];
+}
+
 def PdFuseConvPass : Pass<"pd-fuse-conv", "::mlir::ModuleOp"> {
   let summary = "Fold batch_norm into convolutions and fuse bias, residual and activation";
   let description = [{
