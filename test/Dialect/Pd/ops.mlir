@@ -2025,3 +2025,32 @@ func.func @lstm_unit(%x: tensor<?x16xf32>, %c0: tensor<?x4xf32>) -> (tensor<?x4x
   %c, %h = pd.lstm_unit %x, %c0 {forget_bias = 1.0 : f32} : (tensor<?x16xf32>, tensor<?x4xf32>) -> (tensor<?x4xf32>, tensor<?x4xf32>)
   return %c, %h : tensor<?x4xf32>, tensor<?x4xf32>
 }
+
+// Tests that the collective and point-to-point ops and pd.shard_batch
+// round-trip (a send has no result).
+// CHECK-LABEL: func.func @collectives
+// CHECK: %{{.*}} = pd.c_allreduce_sum %arg0 {use_calc_stream = true} : (tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK: %{{.*}} = pd.c_allreduce_max %arg0 {ring_id = 1 : i32} : (tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK: %{{.*}} = pd.c_allreduce_min %arg0 : (tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK: %{{.*}} = pd.c_allreduce_prod %arg0 : (tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK: %{{.*}} = pd.c_broadcast %arg0 {root = 1 : i32} : (tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK: %{{.*}} = pd.c_allgather %arg0 {nranks = 2 : i32} : (tensor<4x8xf32>) -> tensor<8x8xf32>
+// CHECK: %{{.*}} = pd.c_reducescatter %arg0 {nranks = 2 : i32} : (tensor<4x8xf32>) -> tensor<2x8xf32>
+// CHECK: pd.send_v2 %arg0 {peer = 1 : i32} : (tensor<4x8xf32>) -> ()
+// CHECK: %{{.*}} = pd.recv_v2 {dtype = 3 : i32, out_shape = array<i32: 2, -1>} : () -> tensor<2x?xi64>
+// CHECK: %{{.*}} = pd.barrier %arg0 : (tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK: %{{.*}} = pd.shard_batch %arg0 {devices = 2 : i32} : (tensor<4x8xf32>) -> tensor<2x8xf32>
+func.func @collectives(%x: tensor<4x8xf32>) -> (tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>, tensor<8x8xf32>, tensor<2x8xf32>, tensor<2x?xi64>, tensor<4x8xf32>, tensor<2x8xf32>) {
+  %s = pd.c_allreduce_sum %x {use_calc_stream = true} : (tensor<4x8xf32>) -> tensor<4x8xf32>
+  %mx = pd.c_allreduce_max %x {ring_id = 1 : i32} : (tensor<4x8xf32>) -> tensor<4x8xf32>
+  %mn = pd.c_allreduce_min %x : (tensor<4x8xf32>) -> tensor<4x8xf32>
+  %p = pd.c_allreduce_prod %x : (tensor<4x8xf32>) -> tensor<4x8xf32>
+  %b = pd.c_broadcast %x {root = 1 : i32} : (tensor<4x8xf32>) -> tensor<4x8xf32>
+  %g = pd.c_allgather %x {nranks = 2 : i32} : (tensor<4x8xf32>) -> tensor<8x8xf32>
+  %r = pd.c_reducescatter %x {nranks = 2 : i32} : (tensor<4x8xf32>) -> tensor<2x8xf32>
+  pd.send_v2 %x {peer = 1 : i32} : (tensor<4x8xf32>) -> ()
+  %v = pd.recv_v2 {dtype = 3 : i32, out_shape = array<i32: 2, -1>} : () -> tensor<2x?xi64>
+  %w = pd.barrier %x : (tensor<4x8xf32>) -> tensor<4x8xf32>
+  %h = pd.shard_batch %x {devices = 2 : i32} : (tensor<4x8xf32>) -> tensor<2x8xf32>
+  return %s, %mx, %mn, %p, %b, %g, %r, %v, %w, %h : tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>, tensor<8x8xf32>, tensor<2x8xf32>, tensor<2x?xi64>, tensor<4x8xf32>, tensor<2x8xf32>
+}
