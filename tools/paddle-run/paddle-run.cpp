@@ -61,8 +61,10 @@ static cl::opt<std::string>
            cl::desc("Where the model runs: cpu, or cuda:N for a cuda artifact (default: cpu, or "
                     "cuda:0)"),
            cl::value_desc("DEVICE"), cl::cat(category));
-static cl::opt<int> devices("devices", cl::desc("Devices to run on (1 for now)"), cl::init(1),
-                            cl::cat(category));
+static cl::opt<int> devices("devices",
+                            cl::desc("Devices to run on: 1 (a program split among N ranks runs "
+                                     "as mpirun -np N paddle-run ...)"),
+                            cl::init(1), cl::cat(category));
 static cl::opt<double> commTimeout(
     "comm-timeout",
     cl::desc("A program with collective ops run by mpirun: seconds each collective waits for "
@@ -321,7 +323,9 @@ int main(int argc, char **argv) {
   cl::ParseCommandLineOptions(argc, argv, "paddle-mlir model runner\n");
   if (devices != 1)
     return fail("--devices " + std::to_string(devices) +
-                " is not supported yet (single device only)");
+                ": paddle-run runs one rank; start a job of N ranks with mpirun -np N paddle-run "
+                "ARTIFACT ... (an artifact compiled with --partition data --devices N, or a "
+                "program with collective ops; docs/MultiDevice.md)");
   if (iterations < 1 || warmup < 0)
     return fail("--iterations must be >= 1 and --warmup >= 0");
   if (threads < 0)

@@ -38,6 +38,11 @@ b.fetch(z)
 b.fetch(m)
 b.save(os.path.join(out, "comm"))
 
+# a plain model to partition: x [-1, 8] -> relu
+b = ProgramBuilder()
+b.fetch(b.relu(b.feed("x", [-1, 8])))
+b.save(os.path.join(out, "plain"))
+
 # dim 0 (5) does not split among 2 ranks
 b = ProgramBuilder()
 x = b.feed("x", [5, 8])
