@@ -69,3 +69,15 @@ module {
     return %x : tensor<f32>
   }
 }
+
+// -----
+
+// A program that already communicates is not partitioned again: its
+// allreduce would then also sum the parts of the batch.
+module {
+  func.func @main(%x: tensor<4x3xf32>) -> tensor<4x3xf32> {
+    // expected-error @+1 {{the program already communicates ('pd.c_allreduce_sum'); partitioning it again would change what its collectives compute}}
+    %s = pd.c_allreduce_sum %x : (tensor<4x3xf32>) -> tensor<4x3xf32>
+    return %s : tensor<4x3xf32>
+  }
+}

@@ -25,6 +25,18 @@ std::string nameOf(func::FuncOp fn, unsigned i, bool result) {
   return a ? a.getValue().str() : (result ? "output #" : "input #") + std::to_string(i);
 }
 
+/// Whether `op` talks to other ranks (a pd collective: CommResource).
+bool communicates(Operation *op) {
+  auto iface = dyn_cast<MemoryEffectOpInterface>(op);
+  if (!iface)
+    return false;
+  SmallVector<MemoryEffects::EffectInstance> effects;
+  iface.getEffects(effects);
+  return llvm::any_of(effects, [](const MemoryEffects::EffectInstance &e) {
+    return isa<CommResource>(e.getResource());
+  });
+}
+
 struct PdPartitionDevicesPass : impl::PdPartitionDevicesPassBase<PdPartitionDevicesPass> {
   using Base::Base;
 
@@ -56,10 +68,16 @@ struct PdPartitionDevicesPass : impl::PdPartitionDevicesPassBase<PdPartitionDevi
                  << " devices";
       }
     }
-    for (Operation &op : main.getBody().getOps())
+    for (Operation &op : main.getBody().getOps()) {
       if (op.getNumRegions() > 0)
         return op.emitError("pd-partition-devices: programs with control flow ('")
                << op.getName() << "') are not partitioned yet";
+      // Its collectives would then reduce the parts of the batch too.
+      if (communicates(&op) || isa<ShardBatchOp>(op))
+        return op.emitError("pd-partition-devices: the program already communicates ('")
+               << op.getName() << "'); partitioning it again would change what its "
+               << "collectives compute";
+    }
 
     // Each input's part.
     OpBuilder b(main.getContext());
