@@ -19,7 +19,8 @@ extern "C" {
 #define PDCOMM_ABI_VERSION 1
 
 /* One operation. `kind`, `dtype` and `reduce` take pdk::comm's Kind, Dtype
- * and Reduce values (KernelABI.h). `count` is in elements of `dtype`: of
+ * and Reduce values (KernelABI.h); the caller names the op in messages.
+ * `count` is in elements of `dtype`: of
  * `in` and `out` for allreduce, broadcast (in place on `out`), send and
  * recv; of each rank's part for allgather (in: count, out: size * count)
  * and reducescatter (in: size * count, out: count). */
@@ -28,7 +29,6 @@ typedef struct pdcomm_op {
   const void *in;
   void *out;
   int64_t count;
-  const char *what; /* the op, for messages: "c_allreduce_sum (collective 3)" */
 } pdcomm_op;
 
 typedef struct pdcomm_backend {

@@ -74,6 +74,22 @@ FailureOr<CommSpec> specOf(Operation *op) {
   return s;
 }
 
+/// The pdk_collective call on `x` (null: none, recv_v2) into `init`, with
+/// `ints` (comm::Int fields), named after `from` in the manifest and
+/// marked as communicating.
+KernelCallOp commCall(ConversionPatternRewriter &r, Location loc, Value x, Value init,
+                      ArrayRef<int64_t> ints, StringRef from) {
+  SmallVector<Value> ins;
+  if (x)
+    ins.push_back(x);
+  auto k = KernelCallOp::create(r, loc, init.getType(), "pdk_collective", ins, init,
+                                r.getDenseI64ArrayAttr({x ? 0 : -1}), r.getDenseI64ArrayAttr(ints),
+                                r.getDenseF32ArrayAttr({}));
+  k->setAttr("pd.from", r.getStringAttr(from));
+  k->setAttr(kCommAttr, r.getUnitAttr());
+  return k;
+}
+
 template <typename OpT> struct CollectiveLowering : OpConversionPattern<OpT> {
   using OpConversionPattern<OpT>::OpConversionPattern;
   LogicalResult matchAndRewrite(OpT op, typename OpT::Adaptor a,
@@ -89,11 +105,11 @@ template <typename OpT> struct CollectiveLowering : OpConversionPattern<OpT> {
     int64_t dtype = commDtype(elem);
     if (dtype < 0)
       return r.notifyMatchFailure(op, "element type has no communication dtype");
+    // MPI reduces no 16-bit floats: the low-precision patterns
+    // (LowPrecision.cpp) reduce those in f32 between casts.
     bool reduces = s.kind == pdk::comm::AllReduce || s.kind == pdk::comm::ReduceScatter;
-    if (reduces &&
-        (dtype == pdk::comm::F16 || dtype == pdk::comm::BF16 || dtype == pdk::comm::Bool))
-      return op.emitOpError("reduces ") << elem << " values, which the communicator cannot "
-                                        << "(float32/64, int8/32/64 and uint8 only)";
+    if (reduces && (dtype == pdk::comm::F16 || dtype == pdk::comm::BF16))
+      return r.notifyMatchFailure(op, "16-bit floats are reduced in f32");
 
     // The destination: Out, or for send_v2 a one-element placeholder.
     Value init;
@@ -125,14 +141,7 @@ template <typename OpT> struct CollectiveLowering : OpConversionPattern<OpT> {
     ints[pdk::comm::Nranks] = s.nranks;
     ints[pdk::comm::Dtype] = dtype;
     ints[pdk::comm::Seq] = seq ? seq.getInt() : -1;
-    SmallVector<Value> ins;
-    if (x)
-      ins.push_back(x);
-    auto k = KernelCallOp::create(r, loc, outType, "pdk_collective", ins, init,
-                                  r.getDenseI64ArrayAttr({x ? 0 : -1}),
-                                  r.getDenseI64ArrayAttr(ints), r.getDenseF32ArrayAttr({}));
-    k->setAttr("pd.from", r.getStringAttr(name));
-    k->setAttr(kCommAttr, r.getUnitAttr());
+    KernelCallOp k = commCall(r, loc, x, init, ints, name);
     if (raw->getNumResults())
       r.replaceOp(op, k.getResult());
     else
@@ -151,17 +160,12 @@ struct ShardBatchLowering : OpConversionPattern<ShardBatchOp> {
     auto xt = cast<RankedTensorType>(x.getType());
     auto outType = cast<RankedTensorType>(op.getType());
     int64_t n = op.getDevices();
-    auto rankType = RankedTensorType::get({1}, r.getI64Type());
-    Value init = tensor::EmptyOp::create(r, loc, rankType.getShape(), r.getI64Type());
+    Value init = tensor::EmptyOp::create(r, loc, ArrayRef<int64_t>{1}, r.getI64Type());
     SmallVector<int64_t> ints(pdk::comm::NumInts, 0);
     ints[pdk::comm::Kind] = pdk::comm::Rank;
     ints[pdk::comm::Nranks] = n;
     ints[pdk::comm::Seq] = -1;
-    auto k = KernelCallOp::create(r, loc, rankType, "pdk_collective", ValueRange{x}, init,
-                                  r.getDenseI64ArrayAttr({0}), r.getDenseI64ArrayAttr(ints),
-                                  r.getDenseF32ArrayAttr({}));
-    k->setAttr("pd.from", r.getStringAttr("shard_batch"));
-    k->setAttr(kCommAttr, r.getUnitAttr());
+    KernelCallOp k = commCall(r, loc, x, init, ints, "shard_batch");
     Value rank = tensor::ExtractOp::create(r, loc, k.getResult(), ValueRange{idx(r, loc, 0)});
     rank = arith::IndexCastOp::create(r, loc, r.getIndexType(), rank);
     SmallVector<OpFoldResult> offsets, sizes, strides;

@@ -221,7 +221,7 @@ extern "C" PDK_EXPORT void pdk_collective(const int64_t *ptrs, const int64_t *in
 
   int64_t bytes = elementBytes(dtype);
   int64_t inCount = id ? numel(id) : 0, outCount = numel(od);
-  pdcomm_op op{kind, dtype, ints[comm::ReduceOp], peer, in, out, 0, what.c_str()};
+  pdcomm_op op{kind, dtype, ints[comm::ReduceOp], peer, in, out, 0};
   switch (kind) {
   case comm::AllReduce:
   case comm::Broadcast:

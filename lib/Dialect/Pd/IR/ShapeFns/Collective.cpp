@@ -12,6 +12,24 @@ using namespace mlir;
 using namespace mlir::pd;
 using namespace mlir::pd::shapefns;
 
+/// X with dim 0 divided into `n` equal parts (reducescatter, shard_batch):
+/// a static dim 0 must divide by `n` (the attribute `attr`).
+static LogicalResult splitDim0(const Checker &c, Value x, int64_t n, StringRef attr, StringRef how,
+                               SmallVectorImpl<Type> &types) {
+  RankedTensorType t = rt(x);
+  if (t.getRank() < 1)
+    return c.fail("X must have rank >= 1 (" + how + " along dim 0), got a scalar");
+  SmallVector<int64_t> shape(t.getShape());
+  if (!isDyn(shape[0])) {
+    if (shape[0] % n != 0)
+      return c.fail("dim 0 of X (" + Twine(shape[0]) + ") must be divisible by " + attr + " (" +
+                    Twine(n) + ")");
+    shape[0] /= n;
+  }
+  types.push_back(tensor(shape, t.getElementType()));
+  return success();
+}
+
 LogicalResult CAllgatherOp::inferResultTypes(SmallVectorImpl<Type> &types, bool emit) {
   Checker c{*this, emit};
   RankedTensorType x = rt(getX());
@@ -25,20 +43,7 @@ LogicalResult CAllgatherOp::inferResultTypes(SmallVectorImpl<Type> &types, bool 
 }
 
 LogicalResult CReducescatterOp::inferResultTypes(SmallVectorImpl<Type> &types, bool emit) {
-  Checker c{*this, emit};
-  RankedTensorType x = rt(getX());
-  if (x.getRank() < 1)
-    return c.fail("X must have rank >= 1 (scattered along dim 0), got a scalar");
-  SmallVector<int64_t> shape(x.getShape());
-  int64_t n = getNranks();
-  if (!isDyn(shape[0])) {
-    if (shape[0] % n != 0)
-      return c.fail("dim 0 of X (" + Twine(shape[0]) + ") must be divisible by nranks (" +
-                    Twine(n) + ")");
-    shape[0] /= n;
-  }
-  types.push_back(tensor(shape, x.getElementType()));
-  return success();
+  return splitDim0({*this, emit}, getX(), getNranks(), "nranks", "scattered", types);
 }
 
 LogicalResult SendV2Op::inferResultTypes(SmallVectorImpl<Type> &, bool emit) {
@@ -70,18 +75,5 @@ LogicalResult RecvV2Op::inferResultTypes(SmallVectorImpl<Type> &types, bool emit
 }
 
 LogicalResult ShardBatchOp::inferResultTypes(SmallVectorImpl<Type> &types, bool emit) {
-  Checker c{*this, emit};
-  RankedTensorType x = rt(getX());
-  if (x.getRank() < 1)
-    return c.fail("X must have rank >= 1 (split along dim 0), got a scalar");
-  SmallVector<int64_t> shape(x.getShape());
-  int64_t n = getDevices();
-  if (!isDyn(shape[0])) {
-    if (shape[0] % n != 0)
-      return c.fail("dim 0 of X (" + Twine(shape[0]) + ") must be divisible by devices (" +
-                    Twine(n) + ")");
-    shape[0] /= n;
-  }
-  types.push_back(tensor(shape, x.getElementType()));
-  return success();
+  return splitDim0({*this, emit}, getX(), getDevices(), "devices", "split", types);
 }

@@ -1,0 +1,59 @@
+// RUN: paddle-opt %s -convert-pd-to-linalg -split-input-file -verify-diagnostics | FileCheck %s
+
+// Tests that each collective becomes one pdk_collective call marked as
+// communicating: kind, ring, reduce op, peer, nranks, dtype, program
+// position (comm:: in KernelABI.h); a send writes a one-element
+// placeholder; a gather's dynamic dim 0 is nranks times X's.
+// CHECK-LABEL: func.func @calls
+// CHECK: pd.kernel_call "pdk_collective"(%arg0) init(%{{.*}}) {floats = array<f32>, ints = array<i64: 0, 0, 1, 0, 0, 0, 0>, pd.comm, pd.from = "c_allreduce_max", slots = array<i64: 0>}
+// CHECK: %[[D:.*]] = tensor.dim %arg0, %c0
+// CHECK: %[[N:.*]] = arith.muli %[[D]], %c2
+// CHECK: %[[E:.*]] = tensor.empty(%[[N]]) : tensor<?x8xf32>
+// CHECK: pd.kernel_call "pdk_collective"(%arg0) init(%[[E]]) {floats = array<f32>, ints = array<i64: 2, 0, 0, 0, 2, 0, 1>, pd.comm, pd.from = "c_allgather", slots = array<i64: 0>}
+// CHECK: pd.kernel_call "pdk_collective"(%arg1) init(%{{.*}}) {floats = array<f32>, ints = array<i64: 4, 0, 0, 1, 0, 3, 2>, pd.comm, pd.from = "send_v2", slots = array<i64: 0>} : (tensor<3xi64>, tensor<1xi64>) -> tensor<1xi64>
+// CHECK: pd.kernel_call "pdk_collective"() init(%{{.*}}) {floats = array<f32>, ints = array<i64: 5, 0, 0, 1, 0, 0, 3>, pd.comm, pd.from = "recv_v2", slots = array<i64: -1>} : (tensor<2x2xf32>) -> tensor<2x2xf32>
+func.func @calls(%x: tensor<?x8xf32>, %ids: tensor<3xi64>) -> (tensor<?x8xf32>, tensor<?x8xf32>, tensor<2x2xf32>) {
+  %m = pd.c_allreduce_max %x : (tensor<?x8xf32>) -> tensor<?x8xf32>
+  %g = pd.c_allgather %x {nranks = 2 : i32} : (tensor<?x8xf32>) -> tensor<?x8xf32>
+  pd.send_v2 %ids {peer = 1 : i32} : (tensor<3xi64>) -> ()
+  %r = pd.recv_v2 {peer = 1 : i32, out_shape = array<i32: 2, 2>} : () -> tensor<2x2xf32>
+  return %m, %g, %r : tensor<?x8xf32>, tensor<?x8xf32>, tensor<2x2xf32>
+}
+
+// -----
+
+// Tests that pd.shard_batch asks the communicator for the rank (kind 7,
+// with nranks) and slices rows rank * B/n ... of X.
+// CHECK-LABEL: func.func @shard
+// CHECK: %[[K:.*]] = pd.kernel_call "pdk_collective"(%arg0) init(%{{.*}}) {floats = array<f32>, ints = array<i64: 7, 0, 0, 0, 2, 0, -1>, pd.comm, pd.from = "shard_batch", slots = array<i64: 0>} : (tensor<8x3xf32>, tensor<1xi64>) -> tensor<1xi64>
+// CHECK: %[[R:.*]] = tensor.extract %[[K]]
+// CHECK: %[[I:.*]] = arith.index_cast %[[R]] : i64 to index
+// CHECK: %[[O:.*]] = arith.muli %[[I]], %c4
+// CHECK: tensor.extract_slice %arg0[%[[O]], 0] [4, 3] [1, 1] : tensor<8x3xf32> to tensor<4x3xf32>
+func.func @shard(%x: tensor<8x3xf32>) -> tensor<4x3xf32> {
+  %p = pd.shard_batch %x {devices = 2 : i32} : (tensor<8x3xf32>) -> tensor<4x3xf32>
+  return %p : tensor<4x3xf32>
+}
+
+// -----
+
+// Tests that 16-bit floats, which MPI cannot reduce, are reduced in f32
+// between casts.
+// CHECK-LABEL: func.func @reduce_f16
+// CHECK: arith.extf %{{.*}} : f16 to f32
+// CHECK: pd.kernel_call "pdk_collective"(%{{.*}}) init(%{{.*}}) {floats = array<f32>, ints = array<i64: 0, 0, 0, 0, 0, 0, 0>, pd.comm, pd.from = "c_allreduce_sum", slots = array<i64: 0>} : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+// CHECK: arith.truncf %{{.*}} : f32 to f16
+func.func @reduce_f16(%x: tensor<4xf16>) -> tensor<4xf16> {
+  %y = pd.c_allreduce_sum %x : (tensor<4xf16>) -> tensor<4xf16>
+  return %y : tensor<4xf16>
+}
+
+// -----
+
+// Tests that a recv_v2 needs a static out_shape to receive into.
+func.func @recv_dynamic() -> tensor<2x?xf32> {
+  // expected-error @+2 {{needs a static out_shape to receive into}}
+  // expected-error @+1 {{code generation cannot compile 'pd.recv_v2'}}
+  %y = pd.recv_v2 {peer = 1 : i32, out_shape = array<i32: 2, -1>} : () -> tensor<2x?xf32>
+  return %y : tensor<2x?xf32>
+}
