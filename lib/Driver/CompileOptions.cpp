@@ -201,6 +201,14 @@ llvm::Error mlir::pd::setCompileOption(CompileOptions &options, StringRef flag, 
     options.partition = value == "none" ? "" : value.str();
     return llvm::Error::success();
   }
+  if (flag == "micro-batches") {
+    int64_t n;
+    if (value.trim().getAsInteger(10, n) || n < 0)
+      return llvm::createStringError("--micro-batches must be a non-negative integer, not '" +
+                                     value.str() + "'");
+    options.microBatches = n;
+    return llvm::Error::success();
+  }
   if (flag == "devices") {
     int64_t n;
     if (value.trim().getAsInteger(10, n) || n < 1)

@@ -272,23 +272,23 @@ LogicalResult checkOptions(ModuleOp module, const CompileOptions &opts) {
                               stringify(opts.target) + ")");
   }
   if (!opts.partition.empty()) {
-    if (opts.partition == "pipeline")
-      return fail(module, "--partition pipeline is not supported yet (planned; "
-                          "docs/MultiDevice.md); --partition data is");
     if (opts.devices < 2)
       return fail(module, "--partition " + opts.partition + " needs --devices N with N >= 2");
     if (opts.target != Target::CPU)
       return fail(module, "--partition builds CPU artifacts only for now (GPU collectives need "
                           "the NCCL backend, which is planned)");
     if (opts.train)
-      return fail(module, "--partition with --train (data-parallel training) is planned");
+      return fail(module, "--partition with --train (data-parallel and pipeline training) is "
+                          "planned");
     if (opts.precision != Precision::FP32)
       return fail(module, "--partition builds fp32 only for now (not --precision " +
                               stringify(opts.precision) + ")");
   } else if (opts.devices != 1) {
     return fail(module, "--devices " + std::to_string(opts.devices) +
-                            " needs --partition data (how to split the program)");
+                            " needs --partition data or pipeline (how to split the program)");
   }
+  if (opts.microBatches != 0 && opts.partition != "pipeline")
+    return fail(module, "--micro-batches applies to --partition pipeline only");
   if (opts.allowTf32 && opts.target != Target::CUDA)
     return fail(module, "--allow-tf32 applies to --target cuda only (the CPU target has no TF32)");
   if (failed(codegenTarget(opts).checkOptions(module, codegenOptions(opts, false))))
@@ -377,6 +377,7 @@ LogicalResult runGraphPipeline(ModuleOp module, const CompileOptions &opts) {
     PdPartitionDevicesPassOptions p;
     p.mode = opts.partition;
     p.devices = opts.devices;
+    p.microBatches = opts.microBatches;
     graph.addPass(createPdPartitionDevicesPass(p));
   }
   return graph.run(module);
@@ -636,6 +637,8 @@ struct CodegenReport {
   PrecisionReport precision;
   /// The cost model's FLOPs and bytes of the graph-level program.
   llvm::json::Object cost;
+  /// pd-partition-devices' record (null: one process).
+  llvm::json::Value partition = nullptr;
 };
 
 /// Moves the passes' pd.* report attributes off the module into a report.
@@ -792,10 +795,9 @@ std::string manifestJson(const CompileOptions &opts, Interface &io, CodegenRepor
       // The cost model: FLOPs and bytes per graph-level op (docs/MultiDevice.md).
       {"cost", std::move(report.cost)},
       // How the program is split among the ranks of a job (null: one process).
-      {"partition", opts.partition.empty()
-                        ? llvm::json::Value(nullptr)
-                        : llvm::json::Value(llvm::json::Object{{"mode", opts.partition},
-                                                               {"devices", opts.devices}})},
+      // (pipeline: micro_batches and per stage its ops, cost, weights and
+      // the bytes it sends per run).
+      {"partition", std::move(report.partition)},
       // Generated ops split over the kernel library's OpenMP threads.
       {"parallel", llvm::json::Object{{"enabled", opts.parallel}, {"ops", report.parallelOps}}},
       // One record per convolution / matrix product: the precision it
@@ -858,7 +860,9 @@ static llvm::json::Object costSummary(ModuleOp module) {
   llvm::json::Array ops;
   if (auto main = module.lookupSymbol<func::FuncOp>("main"))
     main.walk([&](Operation *op) {
-      if (!op->getDialect() || !isa<PdDialect>(op->getDialect()))
+      // Pipeline stages' blocks and their terminators compute nothing.
+      if (!op->getDialect() || !isa<PdDialect>(op->getDialect()) || op->getNumRegions() ||
+          isa<YieldOp>(op))
         return;
       OpCost c = estimateCost(op);
       flops += c.flops;
@@ -872,14 +876,39 @@ static llvm::json::Object costSummary(ModuleOp module) {
       {"flops", flops}, {"bytes", bytes}, {"dynamic_dims_as", 1}, {"ops", std::move(ops)}};
 }
 
+/// An attribute of pd-partition-devices' record as JSON.
+static llvm::json::Value attrToJson(Attribute a) {
+  if (auto d = dyn_cast<DictionaryAttr>(a)) {
+    llvm::json::Object o;
+    for (NamedAttribute n : d)
+      o[n.getName().getValue()] = attrToJson(n.getValue());
+    return o;
+  }
+  if (auto arr = dyn_cast<ArrayAttr>(a)) {
+    llvm::json::Array out;
+    for (Attribute e : arr)
+      out.push_back(attrToJson(e));
+    return out;
+  }
+  if (auto i = dyn_cast<IntegerAttr>(a))
+    return i.getInt();
+  if (auto s = dyn_cast<StringAttr>(a))
+    return s.getValue();
+  return nullptr;
+}
+
 LogicalResult mlir::pd::driver::writeArtifact(ModuleOp module, const CompileOptions &opts,
                                               StringRef outDir, bool measure, bool quiet) {
   Interface io;
   CodegenReport report;
   llvm::json::Object cost = costSummary(module);
+  llvm::json::Value partition = nullptr;
+  if (auto p = module->getAttrOfType<DictionaryAttr>("pd.partition"))
+    partition = attrToJson(p);
   if (failed(lowerGraph(module, opts, measure, quiet, io, report)))
     return failure();
   report.cost = std::move(cost);
+  report.partition = std::move(partition);
   std::string fingerprint = fingerprintOf(module, opts.name);
 
   if (std::error_code ec = llvm::sys::fs::create_directories(outDir))

@@ -194,6 +194,7 @@ def compile(model, params=None, *, target="cpu", cuda_arch="sm_90", allow_tf32=F
             calibration_cache=None, validation_split=0.2, accuracy_target=None,
             allow_emulated_bf16=False, precision_allow=(), precision_deny=(),
             precision_check=False, check_data=None, partition=None, devices=1,
+            micro_batches=0,
             _extra_options=None):
     """Compiles a Paddle model path (file or directory), an ONNX file (.onnx) or pd
     MLIR text.
@@ -239,6 +240,11 @@ def compile(model, params=None, *, target="cpu", cuda_arch="sm_90", allow_tf32=F
     builds data-parallel inference for a job of N ranks launched by mpirun:
     each rank computes 1/N of the batch and the outputs are gathered, so
     every rank gets the whole result (docs/MultiDevice.md).
+    partition="pipeline" cuts the program into N stages balanced by the
+    cost model, rank k running stage k; micro_batches=M (paddle-compile
+    --micro-batches) splits the batch into M parts that follow each other
+    through the stages (0: the largest divisor of the batch <= N). Rank 0
+    returns the outputs.
     """
     from . import _compiler
     model = os.fspath(model)
@@ -283,7 +289,8 @@ def compile(model, params=None, *, target="cpu", cuda_arch="sm_90", allow_tf32=F
                    "allow-emulated-bf16": "true" if allow_emulated_bf16 else "false",
                    "precision-allow": ",".join(precision_allow),
                    "precision-deny": ",".join(precision_deny),
-                   "partition": partition or "", "devices": str(devices)}
+                   "partition": partition or "", "devices": str(devices),
+                   "micro-batches": str(micro_batches)}
         if calibration is not None:
             options.update({"calibration-data": calibration_data,
                             "calibration-method": calibration_method,

@@ -284,8 +284,6 @@ def test_data_parallel_alone_is_refused(tmp_path):
                                            r"\(--partition data --devices 2\), but the job has 1 rank "
                                            r"\(run it with mpirun -np 2\)"):
         model(np.ones((4, 3), np.float32))
-    with pytest.raises(RuntimeError, match="--partition pipeline is not supported yet"):
-        paddle_mlir.compile(str(tmp_path / "m"), partition="pipeline", devices=2)
 
 
 def test_manifest_cost(tmp_path):

@@ -37,6 +37,31 @@ func.func @shard(%x: tensor<8x3xf32>) -> tensor<4x3xf32> {
 
 // -----
 
+// Tests that pd.is_stage asks the communicator for the rank (kind 8, with
+// the stage as peer and the stage count as nranks) and compares it with
+// the stage; the conditional block of the stage becomes an scf.if on it.
+// CHECK-LABEL: func.func @stage
+// CHECK: %[[K:.*]] = pd.kernel_call "pdk_collective"() init(%{{.*}}) {floats = array<f32>, ints = array<i64: 8, 0, 0, 1, 3, 0, -1>, pd.comm, pd.from = "is_stage", slots = array<i64: -1>} : (tensor<1xi64>) -> tensor<1xi64>
+// CHECK: %[[R:.*]] = tensor.extract %[[K]]
+// CHECK: %[[IS:.*]] = arith.cmpi eq, %[[R]], %c1_i64 : i64
+// CHECK: %[[F:.*]] = tensor.from_elements %[[IS]] : tensor<1xi1>
+// CHECK: %[[C:.*]] = tensor.extract %[[F]]
+// CHECK: scf.if %[[C]] {
+// CHECK: pd.kernel_call "pdk_collective"(%arg0) {{.*}}pd.from = "send_v2"
+// CHECK-NEXT: } else {
+// CHECK-NEXT: }
+// CHECK-NEXT: return
+func.func @stage(%x: tensor<4xf32>) {
+  %f = pd.is_stage {stage = 1 : i32, stages = 3 : i32} : () -> tensor<1xi1>
+  pd.conditional_block [%f] () : (tensor<1xi1>) -> () {
+    pd.send_v2 %x : (tensor<4xf32>) -> ()
+    pd.yield
+  }
+  return
+}
+
+// -----
+
 // Tests that 16-bit floats, which MPI cannot reduce, are reduced in f32
 // between casts.
 // CHECK-LABEL: func.func @reduce_f16

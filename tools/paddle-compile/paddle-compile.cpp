@@ -112,12 +112,19 @@ static cl::opt<bool> allowTf32(
 static cl::opt<std::string>
     partition("partition",
               cl::desc("Split the program among the ranks of an mpirun job: data (data-parallel "
-                       "inference: each rank takes 1/N of the batch, the outputs are gathered); "
-                       "pipeline is planned. Needs --devices N"),
+                       "inference: each rank takes 1/N of the batch, the outputs are gathered) "
+                       "or pipeline (pipeline inference: rank k runs stage k of N stages "
+                       "balanced by the cost model). Needs --devices N"),
               cl::value_desc("MODE"), cl::cat(category));
 static cl::opt<std::string> devices("devices",
                                     cl::desc("With --partition: the ranks of the job (>= 2)"),
                                     cl::value_desc("N"), cl::init("1"), cl::cat(category));
+static cl::opt<std::string>
+    microBatches("micro-batches",
+                 cl::desc("With --partition pipeline: split the batch into M parts that follow "
+                          "each other through the stages (GPipe). Default: the largest divisor "
+                          "of a static batch that is at most --devices"),
+                 cl::value_desc("M"), cl::init("0"), cl::cat(category));
 static cl::opt<bool> allowEmulatedBf16(
     "allow-emulated-bf16",
     cl::desc("With --precision bf16: build for a CPU without AVX512_BF16 or AMX-BF16 anyway, "
@@ -281,6 +288,7 @@ int main(int argc, char **argv) {
       {"allow-tf32", allowTf32 ? "true" : "false"},
       {"partition", partition},
       {"devices", devices},
+      {"micro-batches", microBatches},
       {"precision", precision},
       {"kernels", kernels},
       {"conv-layout", convLayout},

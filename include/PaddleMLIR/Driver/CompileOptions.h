@@ -84,10 +84,13 @@ struct CompileOptions {
   /// error); fp32 math by default.
   bool allowTf32 = false;
   /// --partition / --devices: run the program on a job of `devices` ranks
-  /// (docs/MultiDevice.md). "" (one process) or "data" (data-parallel
-  /// inference); "pipeline" is planned.
+  /// (docs/MultiDevice.md). "" (one process), "data" (data-parallel
+  /// inference) or "pipeline" (pipeline inference).
   std::string partition;
   int64_t devices = 1;
+  /// --micro-batches: with --partition pipeline, the parts of the batch in
+  /// flight (0: the largest divisor of the batch that is at most devices).
+  int64_t microBatches = 0;
   /// --quantize-exclude: op types (conv2d, fc, ...) or Paddle output
   /// variable names whose ops stay fp32 under --precision int8.
   std::vector<std::string> quantizeExclude;

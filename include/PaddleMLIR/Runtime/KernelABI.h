@@ -521,7 +521,19 @@ enum Int : int64_t {
 constexpr int64_t NumFloats = 0;
 /// Rank: this process's rank into an i64 [1] destination, for
 /// pd.shard_batch; X's dim 0 must divide by Nranks, the job's rank count.
-enum Kind : int64_t { AllReduce, Broadcast, AllGather, ReduceScatter, Send, Recv, Barrier, Rank };
+/// Stage: the same without X, for pd.is_stage (pipeline stage Peer of a
+/// pipeline of Nranks stages); the job must have Nranks ranks.
+enum Kind : int64_t {
+  AllReduce,
+  Broadcast,
+  AllGather,
+  ReduceScatter,
+  Send,
+  Recv,
+  Barrier,
+  Rank,
+  Stage
+};
 enum Reduce : int64_t { Sum, Max, Min, Prod };
 enum Dtype : int64_t { F32, F64, I32, I64, I8, U8, Bool, F16, BF16 };
 } // namespace comm

@@ -5,7 +5,8 @@
 // libpdrt_kernels' pdk_collective (comm:: in KernelABI.h), which runs it on
 // the process's communicator. The call carries `pd.comm`, which gives it
 // the op's side effects after lowering too: it is never erased, merged or
-// moved across another collective.
+// moved across another collective. pd.shard_batch and pd.is_stage ask it
+// for the rank.
 //
 //===----------------------------------------------------------------------===//
 
@@ -188,6 +189,27 @@ struct ShardBatchLowering : OpConversionPattern<ShardBatchOp> {
     return success();
   }
 };
+/// pd.is_stage: the rank from pdk_collective (which checks the job's size)
+/// compared with the stage.
+struct IsStageLowering : OpConversionPattern<IsStageOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(IsStageOp op, OpAdaptor,
+                                ConversionPatternRewriter &r) const override {
+    Location loc = op.getLoc();
+    Value init = tensor::EmptyOp::create(r, loc, ArrayRef<int64_t>{1}, r.getI64Type());
+    SmallVector<int64_t> ints(pdk::comm::NumInts, 0);
+    ints[pdk::comm::Kind] = pdk::comm::Stage;
+    ints[pdk::comm::Peer] = op.getStage();
+    ints[pdk::comm::Nranks] = op.getStages();
+    ints[pdk::comm::Seq] = -1;
+    KernelCallOp k = commCall(r, loc, Value(), init, ints, "is_stage");
+    Value rank = tensor::ExtractOp::create(r, loc, k.getResult(), ValueRange{idx(r, loc, 0)});
+    Value stage = arith::ConstantIntOp::create(r, loc, r.getI64Type(), op.getStage());
+    Value is = arith::CmpIOp::create(r, loc, arith::CmpIPredicate::eq, rank, stage);
+    r.replaceOpWithNewOp<tensor::FromElementsOp>(op, op.getType(), ValueRange{is});
+    return success();
+  }
+};
 } // namespace
 
 void mlir::pd::numberCollectives(Operation *root) {
@@ -204,6 +226,6 @@ void mlir::pd::populatePdCollectiveToKernelCallPatterns(RewritePatternSet &p) {
         CollectiveLowering<CAllreduceMinOp>, CollectiveLowering<CAllreduceProdOp>,
         CollectiveLowering<CBroadcastOp>, CollectiveLowering<CAllgatherOp>,
         CollectiveLowering<CReducescatterOp>, CollectiveLowering<SendV2Op>,
-        CollectiveLowering<RecvV2Op>, CollectiveLowering<BarrierOp>, ShardBatchLowering>(
-      p.getContext());
+        CollectiveLowering<RecvV2Op>, CollectiveLowering<BarrierOp>, ShardBatchLowering,
+        IsStageLowering>(p.getContext());
 }

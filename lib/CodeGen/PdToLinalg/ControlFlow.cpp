@@ -84,9 +84,12 @@ struct ConditionalBlockToScf : OpConversionPattern<ConditionalBlockOp> {
     // Then: the body (its pd.yield becomes scf.yield); else: the defaults.
     r.eraseBlock(&ifOp.getThenRegion().front());
     r.inlineRegionBefore(op.getBody(), ifOp.getThenRegion(), ifOp.getThenRegion().end());
+    // (Without results, the builder already ended the else block with an
+    // empty yield.)
     Block &otherwise = ifOp.getElseRegion().front();
     r.setInsertionPointToEnd(&otherwise);
-    scf::YieldOp::create(r, loc, castAll(r, loc, adaptor.getDefaults(), types));
+    if (otherwise.empty() || !otherwise.back().hasTrait<OpTrait::IsTerminator>())
+      scf::YieldOp::create(r, loc, castAll(r, loc, adaptor.getDefaults(), types));
     r.replaceOp(op, ifOp.getResults());
     return success();
   }

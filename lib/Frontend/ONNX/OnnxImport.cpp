@@ -125,35 +125,7 @@ int32_t onnxDtype(Type t) {
 }
 
 /// Paddle's VarType code of an element type (for pd.cast).
-int paddleDtype(Type t) {
-  if (t.isUnsignedInteger(16))
-    return mlir::pd::kUInt16Dtype;
-  if (t.isUnsignedInteger(32))
-    return mlir::pd::kUInt32Dtype;
-  if (t.isUnsignedInteger(64))
-    return mlir::pd::kUInt64Dtype;
-  if (t.isInteger(1))
-    return 0;
-  if (t.isInteger(16))
-    return 1;
-  if (t.isInteger(32))
-    return 2;
-  if (t.isInteger(64))
-    return 3;
-  if (t.isF16())
-    return 4;
-  if (t.isF32())
-    return 5;
-  if (t.isF64())
-    return 6;
-  if (t.isUnsignedInteger(8))
-    return 20;
-  if (t.isInteger(8))
-    return 21;
-  if (t.isBF16())
-    return 22;
-  return -1;
-}
+int paddleDtype(Type t) { return static_cast<int>(mlir::pd::paddleDtypeOf(t)); }
 
 int32_t clampI32(int64_t v) {
   return int32_t(std::max<int64_t>(INT32_MIN, std::min<int64_t>(INT32_MAX, v)));

@@ -144,6 +144,8 @@ std::string opName(int64_t kind, int64_t reduce) {
     return "recv_v2";
   case comm::Rank:
     return "shard_batch";
+  case comm::Stage:
+    return "is_stage";
   default:
     return "barrier";
   }
@@ -175,7 +177,8 @@ extern "C" PDK_EXPORT void pdk_collective(const int64_t *ptrs, const int64_t *in
   int64_t nranks = ints[comm::Nranks];
   // A failed op leaves zeros: the code after it may index with what it
   // received (a rank, token ids) before the runtime reports the error.
-  int64_t outBytes = numel(od) * (kind == comm::Rank ? 8 : elementBytes(dtype));
+  bool rankQuery = kind == comm::Rank || kind == comm::Stage;
+  int64_t outBytes = numel(od) * (rankQuery ? 8 : elementBytes(dtype));
   auto clear = [&] { std::memset(out, 0, static_cast<size_t>(outBytes)); };
   if (!kernelError.empty())
     return clear();
@@ -192,17 +195,21 @@ extern "C" PDK_EXPORT void pdk_collective(const int64_t *ptrs, const int64_t *in
   start(c);
   if (!c.error.empty())
     return fail(c.error);
-  if (kind == comm::Rank) {
-    // pd.shard_batch: which part of the batch is this rank's.
+  if (rankQuery) {
+    // pd.shard_batch (which part of the batch is this rank's) and
+    // pd.is_stage (one rank per pipeline stage).
+    std::string n = std::to_string(nranks);
     if (nranks != c.size)
-      return fail("the artifact was compiled for " + std::to_string(nranks) +
-                  " devices (--partition data --devices " + std::to_string(nranks) +
-                  "), but the job has " + std::to_string(c.size) + " rank" +
-                  (c.size > 1 ? "s" : "") + " (run it with mpirun -np " + std::to_string(nranks) +
-                  ")");
-    if (id[-1] < 1 || id[0] % nranks != 0)
+      return fail((kind == comm::Rank
+                       ? "the artifact was compiled for " + n +
+                             " devices (--partition data --devices " + n + ")"
+                       : "the artifact is a pipeline of " + n +
+                             " stages (--partition pipeline --devices " + n + "), one per rank") +
+                  ", but the job has " + std::to_string(c.size) + " rank" +
+                  (c.size > 1 ? "s" : "") + " (run it with mpirun -np " + n + ")");
+    if (kind == comm::Rank && (id[-1] < 1 || id[0] % nranks != 0))
       return fail("a batch of " + std::to_string(id[-1] ? id[0] : 0) +
-                  " does not split evenly among " + std::to_string(nranks) + " ranks");
+                  " does not split evenly among " + n + " ranks");
     *static_cast<int64_t *>(out) = c.rank;
     return;
   }

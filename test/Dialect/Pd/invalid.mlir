@@ -2696,3 +2696,11 @@ func.func @collective_recv() {
   %0 = pd.recv_v2 {dynamic_shape = true, out_shape = array<i32: 4>} : () -> tensor<4xf32>
   return
 }
+
+// -----
+
+func.func @is_stage_out_of_range() -> tensor<1xi1> {
+  // expected-error @+1 {{'pd.is_stage' op stage 2 is not one of the 2 stages}}
+  %f = pd.is_stage {stage = 2 : i32, stages = 2 : i32} : () -> tensor<1xi1>
+  return %f : tensor<1xi1>
+}

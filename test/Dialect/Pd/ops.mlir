@@ -2026,8 +2026,8 @@ func.func @lstm_unit(%x: tensor<?x16xf32>, %c0: tensor<?x4xf32>) -> (tensor<?x4x
   return %c, %h : tensor<?x4xf32>, tensor<?x4xf32>
 }
 
-// Tests that the collective and point-to-point ops and pd.shard_batch
-// round-trip (a send has no result).
+// Tests that the collective and point-to-point ops, pd.shard_batch and
+// pd.is_stage round-trip (a send has no result).
 // CHECK-LABEL: func.func @collectives
 // CHECK: %{{.*}} = pd.c_allreduce_sum %arg0 {use_calc_stream = true} : (tensor<4x8xf32>) -> tensor<4x8xf32>
 // CHECK: %{{.*}} = pd.c_allreduce_max %arg0 {ring_id = 1 : i32} : (tensor<4x8xf32>) -> tensor<4x8xf32>
@@ -2040,7 +2040,8 @@ func.func @lstm_unit(%x: tensor<?x16xf32>, %c0: tensor<?x4xf32>) -> (tensor<?x4x
 // CHECK: %{{.*}} = pd.recv_v2 {dtype = 3 : i32, out_shape = array<i32: 2, -1>} : () -> tensor<2x?xi64>
 // CHECK: %{{.*}} = pd.barrier %arg0 : (tensor<4x8xf32>) -> tensor<4x8xf32>
 // CHECK: %{{.*}} = pd.shard_batch %arg0 {devices = 2 : i32} : (tensor<4x8xf32>) -> tensor<2x8xf32>
-func.func @collectives(%x: tensor<4x8xf32>) -> (tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>, tensor<8x8xf32>, tensor<2x8xf32>, tensor<2x?xi64>, tensor<4x8xf32>, tensor<2x8xf32>) {
+// CHECK: %{{.*}} = pd.is_stage {stage = 1 : i32, stages = 3 : i32} : () -> tensor<1xi1>
+func.func @collectives(%x: tensor<4x8xf32>) -> (tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>, tensor<8x8xf32>, tensor<2x8xf32>, tensor<2x?xi64>, tensor<4x8xf32>, tensor<2x8xf32>, tensor<1xi1>) {
   %s = pd.c_allreduce_sum %x {use_calc_stream = true} : (tensor<4x8xf32>) -> tensor<4x8xf32>
   %mx = pd.c_allreduce_max %x {ring_id = 1 : i32} : (tensor<4x8xf32>) -> tensor<4x8xf32>
   %mn = pd.c_allreduce_min %x : (tensor<4x8xf32>) -> tensor<4x8xf32>
@@ -2052,5 +2053,6 @@ func.func @collectives(%x: tensor<4x8xf32>) -> (tensor<4x8xf32>, tensor<4x8xf32>
   %v = pd.recv_v2 {dtype = 3 : i32, out_shape = array<i32: 2, -1>} : () -> tensor<2x?xi64>
   %w = pd.barrier %x : (tensor<4x8xf32>) -> tensor<4x8xf32>
   %h = pd.shard_batch %x {devices = 2 : i32} : (tensor<4x8xf32>) -> tensor<2x8xf32>
-  return %s, %mx, %mn, %p, %b, %g, %r, %v, %w, %h : tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>, tensor<8x8xf32>, tensor<2x8xf32>, tensor<2x?xi64>, tensor<4x8xf32>, tensor<2x8xf32>
+  %f = pd.is_stage {stage = 1 : i32, stages = 3 : i32} : () -> tensor<1xi1>
+  return %s, %mx, %mn, %p, %b, %g, %r, %v, %w, %h, %f : tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>, tensor<8x8xf32>, tensor<2x8xf32>, tensor<2x?xi64>, tensor<4x8xf32>, tensor<2x8xf32>, tensor<1xi1>
 }

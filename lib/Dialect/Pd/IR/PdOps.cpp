@@ -124,5 +124,16 @@ Type mlir::pd::elementTypeFromPaddleDtype(MLIRContext *ctx, int64_t code) {
   }
 }
 
+int64_t mlir::pd::paddleDtypeOf(Type t) {
+  // The codes elementTypeFromPaddleDtype maps, each to its type.
+  for (int64_t code : {0, 1, 2, 3, 4, 5, 6, 20, 21, 22})
+    if (elementTypeFromPaddleDtype(t.getContext(), code) == t)
+      return code;
+  for (int64_t code : {kUInt16Dtype, kUInt32Dtype, kUInt64Dtype})
+    if (elementTypeFromPaddleDtype(t.getContext(), code) == t)
+      return code;
+  return -1;
+}
+
 #define GET_OP_CLASSES
 #include "PaddleMLIR/Dialect/Pd/IR/PdOps.cpp.inc"

@@ -1,13 +1,19 @@
 //===- PartitionDevices.cpp - the pd-partition-devices pass ---------------===//
 //
 // Data-parallel inference: each rank computes its part of the batch and the
-// parts are gathered back, so the partitioned program keeps the original's
-// interface (docs/MultiDevice.md).
+// parts are gathered back. Pipeline inference: each rank runs one stage of
+// the program, a contiguous run of its ops balanced by the cost model, and
+// passes activations to the next stage. Either way the partitioned program
+// keeps the original's interface (docs/MultiDevice.md).
 //
 //===----------------------------------------------------------------------===//
 
 #include "PaddleMLIR/Dialect/Pd/IR/PdOps.h"
+#include "PaddleMLIR/Dialect/Pd/Transforms/CostModel.h"
 #include "PaddleMLIR/Dialect/Pd/Transforms/Passes.h"
+
+#include "mlir/Dialect/MLProgram/IR/MLProgram.h"
+#include "mlir/IR/IRMapping.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
@@ -37,20 +43,98 @@ bool communicates(Operation *op) {
   });
 }
 
+/// Sets the result types of `op` from its shape function, after its
+/// operands changed to a part of the batch (`part` says which, for errors).
+LogicalResult inferAgain(Operation *op, StringRef part) {
+  auto shapeFn = dyn_cast<PdShapeInference>(op);
+  if (!shapeFn)
+    return op->emitError("pd-partition-devices: cannot infer the types of '")
+           << op->getName() << "' for " << part;
+  SmallVector<Type> types;
+  std::string why;
+  LogicalResult inferred = success();
+  {
+    // The inference's own reason goes into the one error below.
+    ScopedDiagnosticHandler capture(op->getContext(), [&](Diagnostic &d) {
+      why = d.str();
+      return success();
+    });
+    inferred = shapeFn.inferResultTypes(types, /*emitErrors=*/true);
+  }
+  if (failed(inferred))
+    return op->emitError("pd-partition-devices: the op's shapes do not follow ")
+           << part << " (an attribute may hold the batch size): " << why;
+  for (auto [r, t] : llvm::zip(op->getResults(), types))
+    r.setType(t);
+  return success();
+}
+
+/// Paddle's VarType code of an element type that can pass between ranks
+/// (recv_v2's and fill_constant's dtype attribute), -1 for the ONNX-only
+/// unsigned types and others Paddle has no code for.
+int32_t paddleDtypeCode(Type t) {
+  int64_t code = paddleDtypeOf(t);
+  return code >= 0 && code <= 22 ? static_cast<int32_t>(code) : -1;
+}
+
+/// Relative time of an op for balancing stages: FLOPs plus 8 per byte
+/// read or written (a core moves a byte in about the time it does eight
+/// floating-point operations of a convolution).
+double weightOf(Operation *op) {
+  OpCost c = estimateCost(op);
+  return static_cast<double>(c.flops) + 8.0 * static_cast<double>(c.bytes);
+}
+
+/// Where `ops` (costs `w`) is cut into `n` contiguous non-empty stages with
+/// the smallest largest stage: the first op of stages 1 .. n-1.
+SmallVector<size_t> balancedCuts(ArrayRef<double> w, int64_t n) {
+  size_t m = w.size();
+  SmallVector<double> prefix(m + 1, 0);
+  for (size_t i = 0; i < m; ++i)
+    prefix[i + 1] = prefix[i] + w[i];
+  // best[k][i]: the smallest largest stage of ops [0, i) in k + 1 stages.
+  std::vector<std::vector<double>> best(n, std::vector<double>(m + 1, 0));
+  std::vector<std::vector<size_t>> from(n, std::vector<size_t>(m + 1, 0));
+  for (size_t i = 0; i <= m; ++i)
+    best[0][i] = prefix[i];
+  for (int64_t k = 1; k < n; ++k)
+    for (size_t i = k + 1; i <= m; ++i) {
+      best[k][i] = std::numeric_limits<double>::infinity();
+      for (size_t j = k; j < i; ++j) {
+        double v = std::max(best[k - 1][j], prefix[i] - prefix[j]);
+        if (v < best[k][i]) {
+          best[k][i] = v;
+          from[k][i] = j;
+        }
+      }
+    }
+  SmallVector<size_t> cuts(n - 1);
+  size_t i = m;
+  for (int64_t k = n - 1; k >= 1; --k) {
+    i = from[k][i];
+    cuts[k - 1] = i;
+  }
+  return cuts;
+}
+
+int64_t bytesOfType(Type t) {
+  auto s = cast<ShapedType>(t);
+  int64_t bits = std::max<int64_t>(8, s.getElementType().getIntOrFloatBitWidth());
+  return s.getNumElements() * (bits / 8);
+}
+
 struct PdPartitionDevicesPass : impl::PdPartitionDevicesPassBase<PdPartitionDevicesPass> {
   using Base::Base;
 
   LogicalResult partitionData(func::FuncOp main) {
     int64_t n = devices;
+    if (failed(checkPartitionable(main)))
+      return failure();
     // The batch: dim 0 of every input, the same where static.
     int64_t batch = ShapedType::kDynamic;
     for (BlockArgument arg : main.getArguments()) {
       auto t = dyn_cast<RankedTensorType>(arg.getType());
       std::string name = nameOf(main, arg.getArgNumber(), false);
-      if (main.getArgAttr(arg.getArgNumber(), "pd.lod_of"))
-        return main.emitError("pd-partition-devices: input '")
-               << name << "' holds the lengths of a LoD batch; splitting sequences among ranks "
-               << "is not supported yet";
       if (!t || t.getRank() < 1)
         return main.emitError("pd-partition-devices: input '")
                << name << "' has no dim 0 to split (data-parallel inference splits every input "
@@ -68,17 +152,6 @@ struct PdPartitionDevicesPass : impl::PdPartitionDevicesPassBase<PdPartitionDevi
                  << " devices";
       }
     }
-    for (Operation &op : main.getBody().getOps()) {
-      if (op.getNumRegions() > 0)
-        return op.emitError("pd-partition-devices: programs with control flow ('")
-               << op.getName() << "') are not partitioned yet";
-      // Its collectives would then reduce the parts of the batch too.
-      if (communicates(&op) || isa<ShardBatchOp>(op))
-        return op.emitError("pd-partition-devices: the program already communicates ('")
-               << op.getName() << "'); partitioning it again would change what its "
-               << "collectives compute";
-    }
-
     // Each input's part.
     OpBuilder b(main.getContext());
     b.setInsertionPointToStart(&main.getBody().front());
@@ -92,37 +165,11 @@ struct PdPartitionDevicesPass : impl::PdPartitionDevicesPassBase<PdPartitionDevi
       arg.replaceAllUsesExcept(shard.getResult(), shard);
     }
     // Result types for the parts, in program order.
+    std::string split = "a split of the batch among " + std::to_string(n) + " devices";
     WalkResult walk = main.walk([&](Operation *op) {
-      if (isa<ShardBatchOp, func::ReturnOp, func::FuncOp>(op))
-        return WalkResult::advance();
-      auto shapeFn = dyn_cast<PdShapeInference>(op);
-      if (!shapeFn) {
-        if (op->getNumOperands() == 0)
-          return WalkResult::advance(); // weights and constants
-        op->emitError("pd-partition-devices: cannot infer the types of '")
-            << op->getName() << "' for a part of the batch";
-        return WalkResult::interrupt();
-      }
-      SmallVector<Type> types;
-      std::string why;
-      LogicalResult inferred = success();
-      {
-        // The inference's own reason goes into the one error below.
-        ScopedDiagnosticHandler capture(op->getContext(), [&](Diagnostic &d) {
-          why = d.str();
-          return success();
-        });
-        inferred = shapeFn.inferResultTypes(types, /*emitErrors=*/true);
-      }
-      if (failed(inferred)) {
-        op->emitError("pd-partition-devices: the op's shapes do not follow a split of the batch "
-                      "among ")
-            << n << " devices (an attribute may hold the batch size): " << why;
-        return WalkResult::interrupt();
-      }
-      for (auto [r, t] : llvm::zip(op->getResults(), types))
-        r.setType(t);
-      return WalkResult::advance();
+      if (isa<ShardBatchOp, func::ReturnOp, func::FuncOp>(op) || op->getNumOperands() == 0)
+        return WalkResult::advance(); // weights and constants keep theirs
+      return failed(inferAgain(op, split)) ? WalkResult::interrupt() : WalkResult::advance();
     });
     if (walk.wasInterrupted())
       return failure();
@@ -157,11 +204,317 @@ struct PdPartitionDevicesPass : impl::PdPartitionDevicesPassBase<PdPartitionDevi
     return success();
   }
 
+  /// The checks both modes share: no LoD input, no control flow, no
+  /// collective already there.
+  LogicalResult checkPartitionable(func::FuncOp main) {
+    for (BlockArgument arg : main.getArguments())
+      if (main.getArgAttr(arg.getArgNumber(), "pd.lod_of"))
+        return main.emitError("pd-partition-devices: input '")
+               << nameOf(main, arg.getArgNumber(), false)
+               << "' holds the lengths of a LoD batch; splitting sequences among ranks "
+               << "is not supported yet";
+    for (Operation &op : main.getBody().getOps()) {
+      if (op.getNumRegions() > 0)
+        return op.emitError("pd-partition-devices: programs with control flow ('")
+               << op.getName() << "') are not partitioned yet";
+      // Its collectives would then reduce the parts of the batch too.
+      if (communicates(&op) || isa<ShardBatchOp, IsStageOp>(op))
+        return op.emitError("pd-partition-devices: the program already communicates ('")
+               << op.getName() << "'); partitioning it again would change what its "
+               << "collectives compute";
+    }
+    return success();
+  }
+
+  LogicalResult partitionPipeline(func::FuncOp main) {
+    int64_t n = devices;
+    if (failed(checkPartitionable(main)))
+      return failure();
+    MLIRContext *ctx = main.getContext();
+    Block &body = main.getBody().front();
+    auto ret = cast<func::ReturnOp>(body.getTerminator());
+
+    // The ops that compute; weights and constants (no operands) stay
+    // outside the stages, where every stage can read them.
+    SmallVector<Operation *> work;
+    SmallVector<double> cost;
+    for (Operation &op : body.without_terminator())
+      if (op.getNumOperands() > 0) {
+        work.push_back(&op);
+        cost.push_back(weightOf(&op));
+      }
+    if (static_cast<int64_t>(work.size()) < n)
+      return main.emitError("pd-partition-devices: the program has ")
+             << work.size() << (work.size() == 1 ? " op that computes" : " ops that compute")
+             << ", too few to cut into " << n << " pipeline stages of at least one op";
+
+    // Micro-batches: the inputs' shared static batch divided into parts.
+    int64_t batch = ShapedType::kDynamic;
+    bool batched = main.getNumArguments() > 0;
+    for (BlockArgument arg : main.getArguments()) {
+      auto t = dyn_cast<RankedTensorType>(arg.getType());
+      if (!t || t.getRank() < 1 || t.isDynamicDim(0) ||
+          (!ShapedType::isDynamic(batch) && t.getDimSize(0) != batch)) {
+        batched = false;
+        break;
+      }
+      batch = t.getDimSize(0);
+    }
+    int64_t micro = microBatches;
+    if (micro < 0)
+      return main.emitError("pd-partition-devices: micro-batches must be >= 0, got ") << micro;
+    if (micro == 0) {
+      micro = 1;
+      for (int64_t m = std::min<int64_t>(n, batched ? batch : 1); m > 1; --m)
+        if (batch % m == 0) {
+          micro = m;
+          break;
+        }
+    }
+    if (micro > 1 && !batched)
+      return main.emitError("pd-partition-devices: ")
+             << micro << " micro-batches need every input to share a static batch along dim 0";
+    if (micro > 1 && batch % micro != 0)
+      return main.emitError("pd-partition-devices: a batch of ")
+             << batch << " does not split into " << micro << " micro-batches";
+    int64_t rows = micro > 1 ? batch / micro : 0;
+    std::string split = "a split of the batch into " + std::to_string(micro) + " micro-batches";
+
+    // Stages: contiguous runs of `work`, the first op of each from the cuts.
+    SmallVector<size_t> cuts = balancedCuts(cost, n);
+    llvm::DenseMap<Operation *, int64_t> stageOf;
+    SmallVector<SmallVector<Operation *>> stages(n);
+    for (size_t i = 0, k = 0; i < work.size(); ++i) {
+      while (k + 1 < static_cast<size_t>(n) && i >= cuts[k])
+        ++k;
+      stageOf[work[i]] = static_cast<int64_t>(k);
+      stages[k].push_back(work[i]);
+    }
+    auto stageOfValue = [&](Value v) -> int64_t {
+      Operation *def = v.getDefiningOp();
+      auto it = def ? stageOf.find(def) : stageOf.end();
+      return it == stageOf.end() ? -1 : it->second;
+    };
+    // live[k]: the values stage k passes to stage k + 1 (computed at or
+    // before k, read after k), in program order.
+    SmallVector<SmallVector<Value>> live(n);
+    for (Operation *op : work)
+      for (Value v : op->getResults()) {
+        int64_t last = -1;
+        for (Operation *user : v.getUsers())
+          if (auto it = stageOf.find(user); it != stageOf.end())
+            last = std::max(last, it->second);
+        for (int64_t k = stageOf[op]; k < last; ++k)
+          live[k].push_back(v);
+      }
+
+    // Each output of a rank other than 0: zeros (no rows where dynamic).
+    OpBuilder b(ctx);
+    b.setInsertionPoint(ret);
+    Location loc = main.getLoc();
+    SmallVector<Value> defaults;
+    for (Type type : main.getResultTypes()) {
+      auto t = cast<RankedTensorType>(type);
+      SmallVector<int64_t> shape;
+      for (int64_t d : t.getShape())
+        shape.push_back(ShapedType::isDynamic(d) ? 0 : d);
+      int32_t code = paddleDtypeCode(t.getElementType());
+      if (code < 0)
+        return ret.emitError("pd-partition-devices: an output of element type ")
+               << t.getElementType() << " cannot pass between ranks";
+      defaults.push_back(
+          FillConstantOp::create(b, loc, RankedTensorType::get(shape, t.getElementType()), Value(),
+                                 Value(), ValueRange{}, shape, APFloat(0.0f), "", code, false));
+    }
+
+    // One conditional block per stage, each on its rank.
+    SmallVector<ConditionalBlockOp> blocks;
+    for (int64_t k = 0; k < n; ++k) {
+      auto flag = IsStageOp::create(b, loc, RankedTensorType::get({1}, b.getI1Type()),
+                                    static_cast<int32_t>(k), static_cast<int32_t>(n));
+      auto block = ConditionalBlockOp::create(
+          b, loc, k == 0 ? main.getResultTypes() : TypeRange{}, ValueRange{flag.getResult()},
+          k == 0 ? ValueRange(defaults) : ValueRange{}, /*isScalarCondition=*/true);
+      blocks.push_back(block);
+    }
+
+    // The type each value has in a micro-batch (what is sent and received).
+    llvm::DenseMap<Value, Type> partType;
+    // Per output: its value in each micro-batch, where a stage computes it.
+    unsigned numOut = ret.getNumOperands();
+    SmallVector<SmallVector<Value>> outParts(numOut);
+    SmallVector<Value> outWhole(numOut);
+    SmallVector<int64_t> sentBytes(n, 0);
+    auto failLive = [&](Value v, int64_t k, Type type) {
+      Operation *def = v.getDefiningOp();
+      return def->emitError("pd-partition-devices: this value passes from pipeline stage ")
+             << k << " to stage " << k + 1 << " with a dynamic shape (" << type
+             << "); stages exchange static shapes (give the inputs static shapes, e.g. "
+             << "with --input-shape)";
+    };
+    for (int64_t k = 0; k < n; ++k) {
+      Block &stageBody = blocks[k].getBodyBlock();
+      b.setInsertionPointToEnd(&stageBody);
+      // Inputs this stage reads.
+      SmallVector<BlockArgument> args;
+      for (Operation *op : stages[k])
+        for (Value v : op->getOperands())
+          if (auto arg = dyn_cast<BlockArgument>(v);
+              arg && arg.getOwner() == &body && !llvm::is_contained(args, arg))
+            args.push_back(arg);
+      for (int64_t m = 0; m < micro; ++m) {
+        IRMapping map;
+        for (BlockArgument arg : args) {
+          if (micro == 1)
+            break;
+          auto t = cast<RankedTensorType>(arg.getType());
+          SmallVector<int64_t> shape(t.getShape());
+          shape[0] = rows;
+          auto slice =
+              SliceOp::create(b, loc, RankedTensorType::get(shape, t.getElementType()), arg,
+                              Value(), Value(), ValueRange{}, ValueRange{}, ArrayRef<int32_t>{0},
+                              ArrayRef<int32_t>{static_cast<int32_t>(m * rows)},
+                              ArrayRef<int32_t>{static_cast<int32_t>((m + 1) * rows)},
+                              ArrayRef<int32_t>{}, ArrayRef<int32_t>{});
+          map.map(arg, slice.getResult());
+        }
+        if (k > 0)
+          for (Value v : live[k - 1]) {
+            auto t = cast<RankedTensorType>(partType.lookup(v));
+            auto recv = RecvV2Op::create(
+                b, loc, t, /*ring_id=*/0, /*peer=*/static_cast<int32_t>(k - 1),
+                paddleDtypeCode(t.getElementType()),
+                llvm::to_vector(llvm::map_range(t.getShape(),
+                                                [](int64_t d) { return static_cast<int32_t>(d); })),
+                false, false);
+            map.map(v, recv.getResult());
+          }
+        for (Operation *op : stages[k]) {
+          Operation *clone = b.clone(*op, map);
+          if (micro > 1 && failed(inferAgain(clone, split)))
+            return failure();
+          for (auto [r, c] : llvm::zip(op->getResults(), clone->getResults()))
+            partType[r] = c.getType();
+        }
+        if (k + 1 < n)
+          for (Value v : live[k]) {
+            Value part = map.lookupOrDefault(v);
+            auto t = cast<RankedTensorType>(part.getType());
+            if (!t.hasStaticShape())
+              return failLive(v, k, t);
+            if (paddleDtypeCode(t.getElementType()) < 0)
+              return v.getDefiningOp()->emitError("pd-partition-devices: a value of element type ")
+                     << t.getElementType() << " cannot pass between pipeline stages";
+            SendV2Op::create(b, loc, part, /*ring_id=*/0, /*peer=*/static_cast<int32_t>(k + 1),
+                             false, false);
+            sentBytes[k] += bytesOfType(t);
+          }
+        for (unsigned i = 0; i < numOut; ++i)
+          if (stageOfValue(ret.getOperand(i)) == k)
+            outParts[i].push_back(map.lookupOrDefault(ret.getOperand(i)));
+      }
+      // This stage's outputs: the micro-batches joined, then to rank 0.
+      for (unsigned i = 0; i < numOut; ++i) {
+        if (stageOfValue(ret.getOperand(i)) != k)
+          continue;
+        Value whole = outParts[i].front();
+        if (micro > 1) {
+          auto before = cast<RankedTensorType>(main.getResultTypes()[i]);
+          auto part = cast<RankedTensorType>(whole.getType());
+          if (part.getRank() < 1 || before.getRank() != part.getRank() || part.isDynamicDim(0) ||
+              before.isDynamicDim(0) || part.getDimSize(0) * micro != before.getDimSize(0))
+            return ret.emitError("pd-partition-devices: output '")
+                   << nameOf(main, i, true) << "' (" << before
+                   << ") does not keep the batch along dim 0 (its micro-batch is " << part
+                   << "), so the micro-batches cannot be joined; use micro-batches=1";
+          auto concat = ConcatOp::create(b, loc, before, outParts[i], Value(), 0);
+          if (failed(inferAgain(concat, split)))
+            return failure();
+          whole = concat.getResult();
+        }
+        outWhole[i] = whole;
+        if (k > 0) {
+          auto t = cast<RankedTensorType>(whole.getType());
+          if (!t.hasStaticShape())
+            return ret.emitError("pd-partition-devices: output '")
+                   << nameOf(main, i, true) << "' computed by pipeline stage " << k
+                   << " has a dynamic shape (" << t << ") and cannot be sent to rank 0";
+          SendV2Op::create(b, loc, whole, 0, 0, false, false);
+          sentBytes[k] += bytesOfType(t);
+        }
+      }
+      if (k > 0)
+        YieldOp::create(b, loc, ValueRange{});
+    }
+    // Rank 0 receives the outputs the other stages computed, in output
+    // order (each stage sends its own in that order).
+    b.setInsertionPointToEnd(&blocks[0].getBodyBlock());
+    SmallVector<Value> results;
+    for (unsigned i = 0; i < numOut; ++i) {
+      Value v = ret.getOperand(i);
+      int64_t s = stageOfValue(v);
+      if (s < 0) {
+        results.push_back(v); // an input or a constant
+      } else if (s == 0) {
+        results.push_back(outWhole[i]);
+      } else {
+        auto t = cast<RankedTensorType>(outWhole[i].getType());
+        results.push_back(
+            RecvV2Op::create(b, loc, t, 0, static_cast<int32_t>(s),
+                             paddleDtypeCode(t.getElementType()),
+                             llvm::to_vector(llvm::map_range(
+                                 t.getShape(), [](int64_t d) { return static_cast<int32_t>(d); })),
+                             false, false)
+                .getResult());
+      }
+    }
+    YieldOp::create(b, loc, results);
+
+    // The stages replace the original ops.
+    for (unsigned i = 0; i < numOut; ++i)
+      ret.setOperand(i, blocks[0].getResult(i));
+    for (Operation *op : llvm::reverse(work))
+      op->erase();
+
+    // The report: each stage's ops, cost, weights and what it sends.
+    Builder rb(ctx);
+    SmallVector<Attribute> report;
+    for (int64_t k = 0; k < n; ++k) {
+      int64_t flops = 0, bytes = 0;
+      SmallVector<Attribute> weights;
+      llvm::SmallPtrSet<Operation *, 16> seen;
+      blocks[k].getBody().walk([&](Operation *op) {
+        if (isa<PdDialect>(op->getDialect()) && !isa<YieldOp>(op)) {
+          OpCost c = estimateCost(op);
+          flops += c.flops;
+          bytes += c.bytes;
+        }
+        for (Value v : op->getOperands())
+          if (auto load = v.getDefiningOp<ml_program::GlobalLoadConstOp>();
+              load && seen.insert(load).second)
+            weights.push_back(rb.getStringAttr(load.getGlobal().getLeafReference().getValue()));
+      });
+      report.push_back(rb.getDictionaryAttr(
+          {rb.getNamedAttr("stage", rb.getI64IntegerAttr(k)),
+           rb.getNamedAttr("ops", rb.getI64IntegerAttr(static_cast<int64_t>(stages[k].size()))),
+           rb.getNamedAttr("flops", rb.getI64IntegerAttr(flops)),
+           rb.getNamedAttr("bytes", rb.getI64IntegerAttr(bytes)),
+           rb.getNamedAttr("sends_bytes", rb.getI64IntegerAttr(sentBytes[k])),
+           rb.getNamedAttr("weights", rb.getArrayAttr(weights))}));
+    }
+    pipelineReport = rb.getArrayAttr(report);
+    usedMicroBatches = micro;
+    return success();
+  }
+
+  ArrayAttr pipelineReport;
+  int64_t usedMicroBatches = 0;
+
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    if (mode != "data") {
+    if (mode != "data" && mode != "pipeline") {
       module.emitError("pd-partition-devices: mode '")
-          << mode << "' is not supported (data; pipeline is planned)";
+          << mode << "' is not supported (data or pipeline)";
       return signalPassFailure();
     }
     if (devices < 2) {
@@ -173,12 +526,16 @@ struct PdPartitionDevicesPass : impl::PdPartitionDevicesPassBase<PdPartitionDevi
       module.emitError("pd-partition-devices: the module has no @main");
       return signalPassFailure();
     }
-    if (failed(partitionData(main)))
+    if (failed(mode == "data" ? partitionData(main) : partitionPipeline(main)))
       return signalPassFailure();
     Builder b(module.getContext());
-    module->setAttr("pd.partition",
-                    b.getDictionaryAttr({b.getNamedAttr("mode", b.getStringAttr(mode)),
-                                         b.getNamedAttr("devices", b.getI64IntegerAttr(devices))}));
+    SmallVector<NamedAttribute> attrs = {b.getNamedAttr("mode", b.getStringAttr(mode)),
+                                         b.getNamedAttr("devices", b.getI64IntegerAttr(devices))};
+    if (pipelineReport) {
+      attrs.push_back(b.getNamedAttr("micro_batches", b.getI64IntegerAttr(usedMicroBatches)));
+      attrs.push_back(b.getNamedAttr("stages", pipelineReport));
+    }
+    module->setAttr("pd.partition", b.getDictionaryAttr(attrs));
   }
 };
 } // namespace

@@ -31,4 +31,26 @@ def Pd_ShardBatchOp : Pd_Op<"shard_batch"> {
   let assemblyFormat = "$X attr-dict `:` functional-type(operands, results)";
 }
 
+def Pd_IsStageOp : Pd_Op<"is_stage"> {
+  let summary = "whether this rank runs pipeline stage `stage` (pipeline inference)";
+  let description = [{
+    Inserted by `pd-partition-devices{mode=pipeline}`: true on the rank
+    numbered `stage` of a job of `stages` ranks, false on the others; the
+    condition of the `pd.conditional_block` that holds the stage. At run
+    time the job must have `stages` ranks, otherwise the run fails saying
+    so. Compiler only: not a Paddle op, never exported.
+
+    Example:
+
+    ```mlir
+    %f = pd.is_stage {stage = 1 : i32, stages = 2 : i32} : () -> tensor<1xi1>
+    ```
+  }];
+  let arguments = (ins ConfinedAttr<I32Attr, [IntMinValue<0>]>:$stage,
+                   ConfinedAttr<I32Attr, [IntMinValue<1>]>:$stages);
+  let results = (outs Pd_Tensor:$Out);
+  let assemblyFormat = "attr-dict `:` functional-type(operands, results)";
+  let hasVerifier = 1;
+}
+
 #endif // PADDLEMLIR_DIALECT_PD_IR_PDCOMMOPS_TD

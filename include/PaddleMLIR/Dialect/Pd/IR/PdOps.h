@@ -27,6 +27,8 @@ constexpr int64_t kUInt16Dtype = 1016, kUInt32Dtype = 1032, kUInt64Dtype = 1064;
 /// Maps a Paddle VarType.Type code (or one of the kUInt*Dtype codes) to an
 /// MLIR element type (null if the code is not a tensor element type).
 Type elementTypeFromPaddleDtype(MLIRContext *ctx, int64_t code);
+/// The inverse: the code of an element type, -1 for none.
+int64_t paddleDtypeOf(Type t);
 
 /// The state a rank shares with the other ranks through collective and
 /// point-to-point ops (pd.c_allreduce_*, pd.send_v2, ...): each reads and

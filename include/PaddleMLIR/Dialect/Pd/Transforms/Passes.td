@@ -31,16 +31,37 @@ def PdPartitionDevicesPass : Pass<"pd-partition-devices", "::mlir::ModuleOp"> {
     dim 0 of every input and output (static batches must divide by
     `devices`; dynamic ones are checked at run time), result types are
     inferred again for the part, and LoD inputs and programs with control
-    flow are refused. Records `pd.partition` on the module for the
-    manifest. `mode=pipeline` is planned.
+    flow are refused.
+
+    `mode=pipeline` (pipeline inference): the ops of @main, in program
+    order, are cut into `devices` contiguous stages whose estimated costs
+    (CostModel.h: FLOPs plus 8 per byte moved) are as even as possible.
+    Stage k runs on rank k inside a `pd.conditional_block` on
+    `pd.is_stage`; the values a later stage reads pass from each stage to
+    the next by `pd.send_v2` / `pd.recv_v2` (forwarded along the chain),
+    and each output goes from the stage that computes it to rank 0. With
+    `micro-batches` M > 1 (GPipe) the inputs are sliced into M parts along
+    dim 0 and each stage runs its part of the program M times in a row,
+    sending each part on as soon as it is done, so stage k works on part
+    m while stage k + 1 works on part m - 1; the outputs are concatenated
+    back. `micro-batches=0` picks the largest divisor of a static batch
+    that is at most `devices` (1 for a dynamic batch). Values that cross
+    a cut need static shapes. Rank 0 returns the outputs, the other ranks
+    zeros.
+
+    Both modes record `pd.partition` on the module for the manifest (for
+    pipeline: each stage's ops, cost, weights and the bytes it sends).
 
     Example (`devices=2`): `%y = pd.relu %x : (tensor<8x4xf32>) -> ...`
     becomes a shard of `%x` to `tensor<4x4xf32>`, the relu on it, and a
     `pd.c_allgather {nranks = 2}` back to `tensor<8x4xf32>`.
   }];
   let options = [
-    Option<"mode", "mode", "std::string", "\"data\"", "data (pipeline is planned)">,
-    Option<"devices", "devices", "int64_t", "2", "ranks of the job (>= 2)">
+    Option<"mode", "mode", "std::string", "\"data\"", "data or pipeline">,
+    Option<"devices", "devices", "int64_t", "2", "ranks of the job (>= 2)">,
+    Option<"microBatches", "micro-batches", "int64_t", "0",
+           "pipeline: parts of the batch in flight (0: the largest divisor of the batch "
+           "that is at most devices)">
   ];
   let dependentDialects = ["::mlir::pd::PdDialect", "::mlir::func::FuncDialect"];
 }

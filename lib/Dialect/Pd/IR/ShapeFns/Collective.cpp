@@ -77,3 +77,17 @@ LogicalResult RecvV2Op::inferResultTypes(SmallVectorImpl<Type> &types, bool emit
 LogicalResult ShardBatchOp::inferResultTypes(SmallVectorImpl<Type> &types, bool emit) {
   return splitDim0({*this, emit}, getX(), getDevices(), "devices", "split", types);
 }
+
+LogicalResult IsStageOp::inferResultTypes(SmallVectorImpl<Type> &types, bool) {
+  types.push_back(tensor({1}, IntegerType::get(getContext(), 1)));
+  return success();
+}
+
+LogicalResult IsStageOp::verify() {
+  if (getStage() >= getStages())
+    return emitOpError("stage ") << getStage() << " is not one of the " << getStages() << " stages";
+  auto t = dyn_cast<RankedTensorType>(getType());
+  if (!t || !isOneBool(t))
+    return emitOpError("result must be a boolean tensor of one element, got ") << getType();
+  return success();
+}

@@ -1,0 +1,159 @@
+"""Pipeline inference (paddle-compile --partition pipeline --devices N):
+the program cut into N stages balanced by the cost model, rank k running
+stage k, activations passed by send_v2 / recv_v2 and micro-batches in a
+GPipe order. Each partitioned artifact runs under mpirun and rank 0's
+outputs are checked against the same model compiled for one process
+(ResNet-50 in 2 and 3 stages within 1e-5); the other ranks return zeros.
+Also: the manifest's stages, a job of the wrong size, and the compile-time
+refusals."""
+import json
+import os
+import shutil
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+import paddle_mlir
+from paddle_mlir.builder import ProgramBuilder
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+MPIRUN = shutil.which("mpirun")
+needs_mpi = pytest.mark.skipif(MPIRUN is None, reason="mpirun (openmpi-bin) is not installed")
+
+
+def mpirun(n, *args, timeout=300):
+    cmd = [MPIRUN, "--allow-run-as-root", "--oversubscribe", "-np", str(n),
+           "--mca", "btl", "self,vader", "--mca", "btl_vader_single_copy_mechanism", "none", *args]
+    return subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
+
+
+def run_pipeline(tmp_path, model_dir, feeds, n, input_shapes=None, **kw):
+    """Compiles `model_dir` alone and with --partition pipeline --devices n,
+    runs the pipeline under mpirun on `feeds` and returns (alone's outputs,
+    each rank's outputs, the pipeline's manifest)."""
+    common = {k: v for k, v in kw.items() if k != "micro_batches"}
+    alone = paddle_mlir.compile(model_dir, input_shapes=input_shapes, **common)
+    out_dir = tmp_path / ("pp%d" % n)
+    part = paddle_mlir.compile(model_dir, partition="pipeline", devices=n,
+                               input_shapes=input_shapes, output_dir=str(out_dir), **kw)
+    with open(os.path.join(part.artifact_dir, "manifest.json")) as f:
+        manifest = json.load(f)
+    np.savez(tmp_path / "in.npz", **feeds)
+    out = tmp_path / ("out%d" % n)
+    out.mkdir()
+    res = mpirun(n, sys.executable, os.path.join(HERE, "mpi", "comm_worker.py"),
+                 str(out_dir), str(out), "run", str(tmp_path / "in.npz"))
+    assert res.returncode == 0, res.stdout + res.stderr
+    ranks = [np.load(out / ("rank%d.npz" % r)) for r in range(n)]
+    got = [[z["out%d" % i] for i in range(len(z.files) - 1)] for z in ranks]
+    return alone(**feeds), got, manifest
+
+
+def small_cnn(path, batch):
+    rng = np.random.default_rng(1)
+    b = ProgramBuilder()
+    x = b.feed("image", [batch, 3, 8, 8])
+    w = b.param("w", rng.standard_normal((4, 3, 3, 3)).astype(np.float32) * 0.3)
+    y = b.relu(b.batch_norm(b.conv2d(x, w, padding=1), b.param("g", np.ones(4, np.float32) * 1.5),
+                            b.param("beta", np.full(4, 0.1, np.float32)),
+                            b.param("mean", rng.standard_normal(4).astype(np.float32) * 0.1),
+                            b.param("var", np.full(4, 2.0, np.float32))))
+    w2 = b.param("w2", rng.standard_normal((4, 4, 3, 3)).astype(np.float32) * 0.3)
+    y = b.relu(b.elementwise("elementwise_add", b.conv2d(y, w2, padding=1), y))
+    y = b.pool2d(y, "avg", 2, stride=2)
+    feat = b.flatten(y, 1, 3)
+    y = b.linear(feat, b.param("fc_w", rng.standard_normal((64, 5)).astype(np.float32) * 0.1),
+                 b.param("fc_b", np.arange(5, dtype=np.float32)))
+    b.fetch(b.softmax(y))
+    b.fetch(feat)  # an output an earlier stage computes
+    b.save(str(path))
+    return {"image": rng.standard_normal((batch, 3, 8, 8)).astype(np.float32)}
+
+
+def check_ranks(want, got):
+    for g, w in zip(got[0], want):
+        assert g.shape == w.shape
+        np.testing.assert_allclose(g, w, rtol=1e-5, atol=1e-6)
+    for outs in got[1:]:
+        for g in outs:
+            assert not g.any(), "ranks other than 0 return zeros"
+
+
+@needs_mpi
+@pytest.mark.parametrize("n,micro", [(2, 1), (2, 0), (3, 3)])
+def test_pipeline_cnn(tmp_path, n, micro):
+    """A small CNN with a residual add and two outputs, in 2 and 3 stages,
+    with one micro-batch and with several."""
+    feeds = small_cnn(tmp_path / "cnn", 6)
+    want, got, manifest = run_pipeline(tmp_path, str(tmp_path / "cnn"), feeds, n,
+                                       micro_batches=micro)
+    check_ranks(want, got)
+    partition = manifest["partition"]
+    assert partition["mode"] == "pipeline" and partition["devices"] == n
+    assert partition["micro_batches"] == (micro or min(n, 6))
+    stages = partition["stages"]
+    assert [s["stage"] for s in stages] == list(range(n))
+    assert all(s["ops"] >= 1 for s in stages)
+    # The stages read every weight of the artifact (batch_norm folded into
+    # the first convolution's); the last stage sends the softmax (6 x 5
+    # floats) to rank 0.
+    used = set(w for s in stages for w in s["weights"])
+    assert used == set(w["name"] for w in manifest["weights"]), used
+    assert {"w2", "fc_w", "fc_b"} <= used, used
+    assert stages[-1]["sends_bytes"] >= 6 * 5 * 4
+
+
+@needs_mpi
+@pytest.mark.parametrize("n", [2, 3])
+def test_pipeline_resnet50(tmp_path, n):
+    """ResNet-50 (torchvision's, seeded) in 2 and 3 stages, a batch of 2 in
+    2 micro-batches: rank 0's logits equal the single-process artifact's
+    within 1e-5. Both use the direct convolution: with the default each
+    compile times Winograd against it on its own, and the two may pick
+    differently (1e-6 of the logits' norm apart)."""
+    from paddle_mlir import zoo
+    b, _ = zoo.resnet50(seed=1)
+    b.save(str(tmp_path / "r50"))
+    x = np.random.RandomState(0).rand(2, 3, 224, 224).astype(np.float32)
+    want, got, manifest = run_pipeline(tmp_path, str(tmp_path / "r50"), {"image": x}, n,
+                                       input_shapes={"image": [2, 3, 224, 224]}, micro_batches=2,
+                                       conv_algorithm="direct")
+    partition = manifest["partition"]
+    (g,), (w,) = got[0], want
+    np.testing.assert_allclose(g, w, rtol=1e-5, atol=1e-5)
+    # Balanced: no stage holds more than twice its share of the FLOPs.
+    flops = [s["flops"] for s in partition["stages"]]
+    assert max(flops) < 2 * sum(flops) / n, flops
+
+
+def test_pipeline_alone_is_refused(tmp_path):
+    feeds = small_cnn(tmp_path / "cnn", 2)
+    model = paddle_mlir.compile(str(tmp_path / "cnn"), partition="pipeline", devices=2)
+    with pytest.raises(RuntimeError, match=r"is_stage: the artifact is a pipeline of 2 stages "
+                                           r"\(--partition pipeline --devices 2\), one per rank, "
+                                           r"but the job has 1 rank \(run it with mpirun -np 2\)"):
+        model(**feeds)
+
+
+def test_pipeline_refusals(tmp_path):
+    b = ProgramBuilder()
+    b.fetch(b.relu(b.feed("x", [4, 3])))
+    b.save(str(tmp_path / "one"))
+    with pytest.raises(RuntimeError, match="the program has 1 op that computes, too few to "
+                                           "cut into 2 pipeline stages of at least one op"):
+        paddle_mlir.compile(str(tmp_path / "one"), partition="pipeline", devices=2)
+    small_cnn(tmp_path / "cnn", 6)
+    with pytest.raises(RuntimeError, match="a batch of 6 does not split into 4 micro-batches"):
+        paddle_mlir.compile(str(tmp_path / "cnn"), partition="pipeline", devices=2, micro_batches=4)
+    with pytest.raises(RuntimeError, match="--micro-batches applies to --partition pipeline only"):
+        paddle_mlir.compile(str(tmp_path / "cnn"), micro_batches=2)
+    # A dynamic batch crossing a cut.
+    b = ProgramBuilder()
+    x = b.feed("x", [-1, 3])
+    b.fetch(b.relu(b.scale(b.relu(x), 2.0)))
+    b.save(str(tmp_path / "dyn"))
+    with pytest.raises(RuntimeError, match=r"passes from pipeline stage 0 to stage 1 with a "
+                                           r"dynamic shape"):
+        paddle_mlir.compile(str(tmp_path / "dyn"), partition="pipeline", devices=2)
