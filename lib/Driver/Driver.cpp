@@ -721,11 +721,35 @@ std::string fingerprintOf(ModuleOp lowered, StringRef name) {
 }
 
 /// FNV-1a of the weights; the runtime checks it at load.
-std::string weightsChecksum(StringRef blob) {
-  uint64_t sum = 1469598103934665603ull;
-  for (unsigned char c : blob)
+/// FNV-1a over `bytes`, continuing from `sum`.
+uint64_t fnv1a(StringRef bytes, uint64_t sum = 1469598103934665603ull) {
+  for (unsigned char c : bytes)
     sum = (sum ^ c) * 1099511628211ull;
-  return hex64(sum);
+  return sum;
+}
+
+std::string weightsChecksum(StringRef blob) { return hex64(fnv1a(blob)); }
+
+/// A pipeline's stages (pd-partition-devices' record) each get the checksum
+/// of the weights they read, over their bytes in the stage's order: a rank
+/// checks and reads only its stage's weights (Runtime.cpp).
+void addStageChecksums(llvm::json::Value &partition, const Interface &io) {
+  llvm::json::Object *p = partition.getAsObject();
+  llvm::json::Array *stages = p ? p->getArray("stages") : nullptr;
+  if (!stages)
+    return;
+  for (llvm::json::Value &stage : *stages) {
+    llvm::json::Object *s = stage.getAsObject();
+    llvm::json::Array *names = s ? s->getArray("weights") : nullptr;
+    if (!names)
+      continue;
+    uint64_t sum = fnv1a("");
+    for (const llvm::json::Value &name : *names)
+      for (const TensorInfo &w : io.weights)
+        if (name.getAsString() && w.name == *name.getAsString())
+          sum = fnv1a(StringRef(io.blob).substr(w.offset, w.nbytes), sum);
+    (*s)["weights_checksum"] = hex64(sum);
+  }
 }
 
 /// Writes `data` to a temporary file renamed onto `path`: a process that has
@@ -759,6 +783,7 @@ std::string manifestJson(const CompileOptions &opts, Interface &io, CodegenRepor
     precision["bf16"] = mixedPrecisionSummary(opts, report.precision.bf16Ops);
   bool usesKernels = report.usesKernels();
   int64_t collectives = report.collectives(); // before kernelCalls moves
+  addStageChecksums(report.partition, io);
   llvm::json::Object manifest{
       {"format", "paddle-mlir-artifact"},
       {"format_version", 1},

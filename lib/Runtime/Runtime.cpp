@@ -62,9 +62,9 @@ static_assert(sizeof(kDtypeNames) / sizeof(kDtypeNames[0]) == PDRT_DTYPE_INVALID
                   sizeof(kDtypeSizes) / sizeof(kDtypeSizes[0]) == PDRT_DTYPE_INVALID,
               "one name and size per pdrt_dtype");
 
-/// FNV-1a over the weights, matching the compiler's checksum.
-uint64_t checksum(const unsigned char *p, size_t n) {
-  uint64_t h = 1469598103934665603ull;
+/// FNV-1a over the weights (continuing from `h`), matching the compiler's
+/// checksum.
+uint64_t checksum(const unsigned char *p, size_t n, uint64_t h = 1469598103934665603ull) {
   for (size_t i = 0; i < n; ++i)
     h = (h ^ p[i]) * 1099511628211ull;
   return h;
@@ -162,6 +162,13 @@ struct pdrt_model {
   // communicator, which gives this process's rank in the job.
   uint64_t collectives = 0;
   const char *(*commWorld)(int64_t *, int64_t *) = nullptr;
+  // A pipeline (manifest partition.stages): per stage the weights it reads
+  // and their checksum; rank k checks and keeps only stage k's.
+  struct StageWeights {
+    std::vector<std::string> names;
+    std::string checksum;
+  };
+  std::vector<StageWeights> stages;
   MappedWeights weightFile;
   unsigned char *weightData = nullptr; // weightFile.data
   size_t weightBytes = 0;
@@ -422,6 +429,30 @@ pdrt_status pdrt_model_load(const char *dirArg, pdrt_model **out) {
     if (!c->is_object() || !countMember(*c, "collectives", model->collectives))
       return fail(PDRT_ERR_FORMAT,
                   "'" + manifestPath + "': communication lacks a collectives count");
+  if (const Json *part = member(m, "partition"); part && part->is_object()) {
+    const std::string *mode = stringMember(*part, "mode");
+    const Json *stages = member(*part, "stages");
+    if (mode && *mode == "pipeline") {
+      if (!stages || !stages->is_array())
+        return fail(PDRT_ERR_FORMAT, "'" + manifestPath + "': a pipeline partition lacks stages");
+      for (const Json &st : *stages) {
+        const Json *names = member(st, "weights");
+        const std::string *stageSum = stringMember(st, "weights_checksum");
+        if (!names || !names->is_array() || !stageSum)
+          return fail(PDRT_ERR_FORMAT,
+                      "'" + manifestPath + "': a pipeline stage lacks weights or weights_checksum");
+        pdrt_model::StageWeights sw;
+        sw.checksum = *stageSum;
+        for (const Json &n : *names) {
+          if (!n.is_string())
+            return fail(PDRT_ERR_FORMAT,
+                        "'" + manifestPath + "': a pipeline stage's weights are not names");
+          sw.names.push_back(n.get<std::string>());
+        }
+        model->stages.push_back(std::move(sw));
+      }
+    }
+  }
   if (const Json *inf = member(m, "inference_model")) {
     const std::string *prog = stringMember(*inf, "program"), *prm = stringMember(*inf, "params");
     const Json *slots = member(*inf, "weights");
@@ -458,12 +489,20 @@ pdrt_status pdrt_model_load(const char *dirArg, pdrt_model **out) {
                                      std::to_string(wbytes));
   model->weightBytes = nbytes;
   model->weightData = model->weightFile.data;
-  char hex[17];
-  std::snprintf(hex, sizeof(hex), "%016llx",
-                static_cast<unsigned long long>(checksum(model->weightData, nbytes)));
-  if (*sum != hex)
+  // The whole file's checksum; a pipeline's rank checks its stage's
+  // weights instead, once it knows its rank (below).
+  auto checkWhole = [&]() -> pdrt_status {
+    char hex[17];
+    std::snprintf(hex, sizeof(hex), "%016llx",
+                  static_cast<unsigned long long>(checksum(model->weightData, nbytes)));
+    if (*sum == hex)
+      return PDRT_OK;
     return fail(PDRT_ERR_FORMAT, "weights file '" + weightsPath + "' is corrupted (checksum " +
                                      hex + ", manifest " + *sum + ")");
+  };
+  if (model->stages.empty())
+    if (pdrt_status s = checkWhole(); s != PDRT_OK)
+      return s;
   for (const auto &w : model->weights) {
     if (w.offset > nbytes || w.nbytes > nbytes - w.offset || w.offset % 64 != 0)
       return fail(PDRT_ERR_FORMAT, "weight '" + w.name + "' lies outside the weights file");
@@ -511,6 +550,43 @@ pdrt_status pdrt_model_load(const char *dirArg, pdrt_model **out) {
     return fail(PDRT_ERR_FORMAT, "'" + libPath +
                                      "' has collective ops but no communicator (pdk_comm_world; "
                                      "is libpdrt_kernels.so beside it?)");
+  if (!model->stages.empty()) {
+    // Pipeline stage k runs on rank k and reads only its own weights: they
+    // are checked, the others' pages released (never read). In a job of
+    // another size every rank checks the whole file, and the run reports
+    // the size (pd.is_stage).
+    int64_t rank = -1, size = 0;
+    const char *err = model->commWorld ? model->commWorld(&rank, &size) : "no communicator";
+    if (err || size != static_cast<int64_t>(model->stages.size()) || rank < 0 || rank >= size) {
+      if (pdrt_status s = checkWhole(); s != PDRT_OK)
+        return s;
+    } else {
+      const pdrt_model::StageWeights &stage = model->stages[static_cast<size_t>(rank)];
+      std::vector<bool> mine(model->weights.size(), false);
+      uint64_t h = checksum(nullptr, 0);
+      for (const std::string &n : stage.names) {
+        size_t w = 0;
+        while (w < model->weights.size() && model->weights[w].name != n)
+          ++w;
+        if (w == model->weights.size())
+          return fail(PDRT_ERR_FORMAT, "'" + manifestPath + "': pipeline stage " +
+                                           std::to_string(rank) + " reads weight '" + n +
+                                           "', which the artifact does not have");
+        mine[w] = true;
+        h = checksum(model->weightData + model->weights[w].offset, model->weights[w].nbytes, h);
+      }
+      char hex[17];
+      std::snprintf(hex, sizeof(hex), "%016llx", static_cast<unsigned long long>(h));
+      if (stage.checksum != hex)
+        return fail(PDRT_ERR_FORMAT, "weights file '" + weightsPath +
+                                         "' is corrupted in the weights of pipeline stage " +
+                                         std::to_string(rank) + " (checksum " + hex +
+                                         ", manifest " + stage.checksum + ")");
+      for (size_t w = 0; w < model->weights.size(); ++w)
+        if (!mine[w])
+          model->weightFile.release(model->weights[w].offset, model->weights[w].nbytes);
+    }
+  }
   if (!model->entry || !model->arenaBytes || !libFp)
     return fail(PDRT_ERR_FORMAT, "'" + libPath + "' is not a paddle-mlir model library");
   if (model->cuda) {

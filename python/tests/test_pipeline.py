@@ -128,6 +128,38 @@ def test_pipeline_resnet50(tmp_path, n):
     assert max(flops) < 2 * sum(flops) / n, flops
 
 
+@needs_mpi
+def test_each_rank_checks_only_its_stage_weights(tmp_path):
+    """A byte flipped in a weight only the last stage reads: rank 0 loads
+    the artifact (it neither checks nor reads that weight), rank 1 refuses
+    it naming its stage, and a process outside a 2-rank job checks the
+    whole file."""
+    small_cnn(tmp_path / "cnn", 2)
+    art = tmp_path / "pp"
+    paddle_mlir.compile(str(tmp_path / "cnn"), partition="pipeline", devices=2,
+                        output_dir=str(art))
+    with open(art / "manifest.json") as f:
+        manifest = json.load(f)
+    stages = manifest["partition"]["stages"]
+    assert all(len(s["weights_checksum"]) == 16 for s in stages)
+    (name,) = [w for w in stages[1]["weights"] if w not in stages[0]["weights"]][:1]
+    (entry,) = [w for w in manifest["weights"] if w["name"] == name]
+    with open(art / manifest["weights_file"], "r+b") as f:
+        f.seek(entry["offset"])
+        byte = f.read(1)
+        f.seek(entry["offset"])
+        f.write(bytes([byte[0] ^ 0x40]))
+    out = tmp_path / "out"
+    out.mkdir()
+    res = mpirun(2, sys.executable, os.path.join(HERE, "mpi", "comm_worker.py"), str(art), str(out),
+                 "load")
+    assert res.returncode == 0, res.stdout + res.stderr
+    assert (out / "rank0.txt").read_text() == "ok"
+    assert "is corrupted in the weights of pipeline stage 1" in (out / "rank1.txt").read_text()
+    with pytest.raises(RuntimeError, match=r"is corrupted \(checksum"):
+        paddle_mlir.load(str(art))
+
+
 def test_pipeline_alone_is_refused(tmp_path):
     feeds = small_cnn(tmp_path / "cnn", 2)
     model = paddle_mlir.compile(str(tmp_path / "cnn"), partition="pipeline", devices=2)

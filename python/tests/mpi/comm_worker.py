@@ -6,7 +6,8 @@ MODE: "run" (each rank runs ARTIFACT once, on INPUTS if given, else on
 inputs of its own), "p2p" (rank r runs
 ARTIFACT_r<r>), "stall" (rank 1 joins the job, then stops answering),
 "die" (rank 1 joins the job, then is killed), "short" (rank 1 runs
-ARTIFACT_r1, which has fewer collectives than rank 0's).
+ARTIFACT_r1, which has fewer collectives than rank 0's), "load" (each rank
+only loads ARTIFACT and writes OUT/rank<r>.txt: "ok" or the load error).
 """
 import os
 import signal
@@ -21,6 +22,15 @@ artifact, out, mode = sys.argv[1:4]
 rank = int(os.environ.get("OMPI_COMM_WORLD_RANK", "0"))
 if mode in ("p2p", "short") and (mode == "p2p" or rank == 1):
     artifact = "%s_r%d" % (artifact, rank)
+if mode == "load":
+    try:
+        paddle_mlir.load(artifact)
+        result = "ok"
+    except RuntimeError as e:
+        result = str(e)
+    with open(os.path.join(out, "rank%d.txt" % rank), "w") as f:
+        f.write(result)
+    sys.exit(0)
 model = paddle_mlir.load(artifact)
 got_rank, size = model.ranks
 assert got_rank == rank, (got_rank, rank)
