@@ -201,6 +201,13 @@ llvm::Error mlir::pd::setCompileOption(CompileOptions &options, StringRef flag, 
     options.partition = value == "none" ? "" : value.str();
     return llvm::Error::success();
   }
+  if (flag == "bucket-mb") {
+    double mb;
+    if (value.trim().getAsDouble(mb) || !(mb > 0) || !std::isfinite(mb))
+      return llvm::createStringError("--bucket-mb must be a number > 0, not '" + value.str() + "'");
+    options.bucketMb = mb;
+    return llvm::Error::success();
+  }
   if (flag == "micro-batches") {
     int64_t n;
     if (value.trim().getAsInteger(10, n) || n < 0)

@@ -277,9 +277,9 @@ LogicalResult checkOptions(ModuleOp module, const CompileOptions &opts) {
     if (opts.target != Target::CPU)
       return fail(module, "--partition builds CPU artifacts only for now (GPU collectives need "
                           "the NCCL backend, which is planned)");
-    if (opts.train)
-      return fail(module, "--partition with --train (data-parallel and pipeline training) is "
-                          "planned");
+    if (opts.train && opts.partition == "pipeline")
+      return fail(module, "--partition pipeline with --train (pipeline training) is planned; "
+                          "--partition data --train is data-parallel training");
     if (opts.precision != Precision::FP32)
       return fail(module, "--partition builds fp32 only for now (not --precision " +
                               stringify(opts.precision) + ")");
@@ -287,6 +287,8 @@ LogicalResult checkOptions(ModuleOp module, const CompileOptions &opts) {
     return fail(module, "--devices " + std::to_string(opts.devices) +
                             " needs --partition data or pipeline (how to split the program)");
   }
+  if (opts.bucketMb != 32 && !(opts.train && opts.partition == "data"))
+    return fail(module, "--bucket-mb applies to --partition data --train only");
   if (opts.microBatches != 0 && opts.partition != "pipeline")
     return fail(module, "--micro-batches applies to --partition pipeline only");
   if (opts.allowTf32 && opts.target != Target::CUDA)
@@ -335,6 +337,16 @@ LogicalResult runTrainPipeline(ModuleOp module, const CompileOptions &opts) {
     loss.label = opts.label;
     pm.addPass(createPdAppendLossPass(loss));
   }
+  // Data-parallel training: each rank's part of the batch through the
+  // forward program and the loss; pd-append-optimizer averages the
+  // gradients and the loss over the ranks.
+  if (opts.partition == "data") {
+    PdPartitionDevicesPassOptions p;
+    p.mode = "data";
+    p.devices = opts.devices;
+    p.gatherOutputs = false;
+    pm.addPass(createPdPartitionDevicesPass(p));
+  }
   PdAppendBackwardPassOptions backward;
   backward.loss = opts.loss.empty() ? "loss" : opts.loss;
   pm.addPass(createPdAppendBackwardPass(backward));
@@ -355,6 +367,10 @@ LogicalResult runTrainPipeline(ModuleOp module, const CompileOptions &opts) {
   optimizer.minLr = opts.minLr;
   optimizer.warmupSteps = opts.warmupSteps;
   optimizer.keepGradients = opts.keepGradients;
+  if (opts.partition == "data") {
+    optimizer.ranks = opts.devices;
+    optimizer.bucketMb = opts.bucketMb;
+  }
   pm.addPass(createPdAppendOptimizerPass(optimizer));
   return pm.run(module);
 }
@@ -373,7 +389,7 @@ LogicalResult runGraphPipeline(ModuleOp module, const CompileOptions &opts) {
   } else {
     graph.addPass(createPdInferShapesPass());
   }
-  if (!opts.partition.empty()) {
+  if (!opts.partition.empty() && !opts.train) {
     PdPartitionDevicesPassOptions p;
     p.mode = opts.partition;
     p.devices = opts.devices;

@@ -117,7 +117,7 @@ def compile(model, params=None, *, loss=None, loss_op=None, label="label", optim
             input_shapes=None, keep_gradients=False, output_dir=None, name="train_step",
             threads=None, momentum=None, nesterov=None, beta1=None, beta2=None, epsilon=None,
             weight_decay=None, clip_norm=None, schedule=None, step_size=None, gamma=None,
-            total_steps=None, min_lr=None, warmup_steps=None, **options):
+            total_steps=None, min_lr=None, warmup_steps=None, bucket_mb=None, **options):
     """Compiles a train step of `model` (a Paddle model path or pd MLIR text,
     as paddle_mlir.compile takes).
 
@@ -133,7 +133,11 @@ def compile(model, params=None, *, loss=None, loss_op=None, label="label", optim
     (total_steps, min_lr=0), after warmup_steps of linear warmup from 0.
     Shapes must be static (input_shapes fixes dynamic dims).
     keep_gradients: the step also returns each parameter's gradient
-    (TrainStep.last_gradients). Other keywords go to paddle_mlir.compile.
+    (TrainStep.last_gradients). partition="data", devices=N: data-parallel
+    training for a job of N ranks under mpirun (each rank steps on its
+    1/N of the batch, the gradients are averaged in buckets of bucket_mb
+    MiB, default 32; docs/MultiDevice.md). Other keywords go to
+    paddle_mlir.compile.
     """
     if (loss is None) == (loss_op is None):
         raise ValueError("give exactly one of loss= (a scalar loss output) and loss_op=")
@@ -150,6 +154,8 @@ def compile(model, params=None, *, loss=None, loss_op=None, label="label", optim
         elif isinstance(value, float):
             value = repr(value)
         extra[_OPTIMIZER_KEYWORDS[key]] = str(value)
+    if bucket_mb is not None:
+        extra["bucket-mb"] = repr(float(bucket_mb))
     if loss is not None:
         extra["loss"] = loss
     else:

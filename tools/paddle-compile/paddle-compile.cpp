@@ -125,6 +125,11 @@ static cl::opt<std::string>
                           "each other through the stages (GPipe). Default: the largest divisor "
                           "of a static batch that is at most --devices"),
                  cl::value_desc("M"), cl::init("0"), cl::cat(category));
+static cl::opt<std::string>
+    bucketMb("bucket-mb",
+             cl::desc("With --partition data --train: the largest bucket of gradients averaged "
+                      "over the ranks by one allreduce, in MiB"),
+             cl::value_desc("MB"), cl::init("32"), cl::cat(category));
 static cl::opt<bool> allowEmulatedBf16(
     "allow-emulated-bf16",
     cl::desc("With --precision bf16: build for a CPU without AVX512_BF16 or AMX-BF16 anyway, "
@@ -289,6 +294,7 @@ int main(int argc, char **argv) {
       {"partition", partition},
       {"devices", devices},
       {"micro-batches", microBatches},
+      {"bucket-mb", bucketMb},
       {"precision", precision},
       {"kernels", kernels},
       {"conv-layout", convLayout},

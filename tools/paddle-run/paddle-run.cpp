@@ -204,7 +204,10 @@ static bool loadTrainData(pdrt_model *model, const std::string &data, int64_t ba
 /// paddle-run --train: epochs over DATA in batches of the artifact's batch
 /// size, with a progress line (redrawn on a terminal, one line per epoch
 /// otherwise) and a final summary on stdout.
-static int runTraining(pdrt_model *model, pdrt_instance *inst) {
+static int runTraining(pdrt_model *model, pdrt_instance *inst, int64_t rank, int64_t ranks) {
+  // Data-parallel training under mpirun: every rank steps through the same
+  // DATA (each computes its part of every batch); rank 0 reports and saves.
+  llvm::raw_ostream &out = rank == 0 ? llvm::outs() : llvm::nulls();
   if (epochs < 1)
     return fail("--epochs must be >= 1");
   int64_t n = pdrt_model_num_inputs(model);
@@ -227,18 +230,18 @@ static int runTraining(pdrt_model *model, pdrt_instance *inst) {
   if (!resume.empty()) {
     if (pdrt_load_checkpoint(inst, resume.c_str()) != PDRT_OK)
       return fail(pdrt_last_error());
-    llvm::outs() << "resumed from " << resume << " after " << pdrt_instance_steps(inst)
-                 << " steps\n";
+    out << "resumed from " << resume << " after " << pdrt_instance_steps(inst) << " steps\n";
   }
-  llvm::outs() << "training " << pdrt_model_name(model) << ": " << epochs << " epoch"
-               << (epochs > 1 ? "s" : "") << " of " << stepsPerEpoch << " steps (batch " << batch
-               << ")";
+  out << "training " << pdrt_model_name(model) << ": " << epochs << " epoch"
+      << (epochs > 1 ? "s" : "") << " of " << stepsPerEpoch << " steps (batch " << batch << ")";
   if (dropped)
-    llvm::outs() << "; " << dropped << " samples that fill no whole batch are left out";
-  llvm::outs() << "\n";
-  llvm::outs().flush();
+    out << "; " << dropped << " samples that fill no whole batch are left out";
+  out << "\n";
+  out.flush();
 
-  bool tty = isatty(2);
+  if (ranks > 1)
+    out << "ranks: " << ranks << " (data-parallel; rank 0 reports and saves)\n";
+  bool tty = rank == 0 && isatty(2);
   auto start = std::chrono::steady_clock::now();
   auto lastDraw = start - std::chrono::seconds(1);
   double loss = 0, epochSum = 0;
@@ -295,23 +298,24 @@ static int runTraining(pdrt_model *model, pdrt_instance *inst) {
     }
     if (tty)
       llvm::errs() << "\n";
-    llvm::outs() << llvm::format("epoch %d/%d: mean loss %.6f, last %.6f, %.0f samples/s\n", epoch,
-                                 (int)epochs, epochSum / stepsPerEpoch, loss,
-                                 done * batch / seconds());
-    llvm::outs().flush();
+    out << llvm::format("epoch %d/%d: mean loss %.6f, last %.6f, %.0f samples/s\n", epoch,
+                        (int)epochs, epochSum / stepsPerEpoch, loss, done * batch / seconds());
+    out.flush();
   }
-  llvm::outs() << llvm::format("trained %lld steps (%lld samples) in %.2f s: final loss %.6f\n",
-                               (long long)done, (long long)(done * batch), seconds(), loss);
+  out << llvm::format("trained %lld steps (%lld samples) in %.2f s: final loss %.6f\n",
+                      (long long)done, (long long)(done * batch), seconds(), loss);
+  if (rank != 0)
+    return 0;
   if (!saveParams.empty()) {
     if (pdrt_save_params(inst, saveParams.c_str()) != PDRT_OK)
       return fail(pdrt_last_error());
-    llvm::outs() << "saved the trained model to " << saveParams << "/model.pdmodel\n";
+    out << "saved the trained model to " << saveParams << "/model.pdmodel\n";
   }
   if (!saveCheckpoint.empty()) {
     if (pdrt_save_checkpoint(inst, saveCheckpoint.c_str()) != PDRT_OK)
       return fail(pdrt_last_error());
-    llvm::outs() << "saved a checkpoint after " << pdrt_instance_steps(inst) << " steps to "
-                 << saveCheckpoint << "\n";
+    out << "saved a checkpoint after " << pdrt_instance_steps(inst) << " steps to "
+        << saveCheckpoint << "\n";
   }
   return 0;
 }
@@ -385,7 +389,7 @@ int main(int argc, char **argv) {
         warmup.getNumOccurrences())
       return fail("--train takes its inputs from DATA; it does not combine with --input, "
                   "--output-dir, --iterations or --warmup");
-    return runTraining(model, inst);
+    return runTraining(model, inst, rank, ranks);
   }
   for (const cl::Option *o :
        std::initializer_list<const cl::Option *>{&epochs, &saveParams, &saveCheckpoint, &resume})

@@ -91,6 +91,10 @@ struct CompileOptions {
   /// --micro-batches: with --partition pipeline, the parts of the batch in
   /// flight (0: the largest divisor of the batch that is at most devices).
   int64_t microBatches = 0;
+  /// --bucket-mb: with --partition data --train, the largest bucket of
+  /// gradients averaged by one allreduce, in MiB (Paddle Fleet's
+  /// fuse_grad_size_in_MB).
+  double bucketMb = 32;
   /// --quantize-exclude: op types (conv2d, fc, ...) or Paddle output
   /// variable names whose ops stay fp32 under --precision int8.
   std::vector<std::string> quantizeExclude;

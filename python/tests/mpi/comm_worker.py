@@ -7,7 +7,10 @@ inputs of its own), "p2p" (rank r runs
 ARTIFACT_r<r>), "stall" (rank 1 joins the job, then stops answering),
 "die" (rank 1 joins the job, then is killed), "short" (rank 1 runs
 ARTIFACT_r1, which has fewer collectives than rank 0's), "load" (each rank
-only loads ARTIFACT and writes OUT/rank<r>.txt: "ok" or the load error).
+only loads ARTIFACT and writes OUT/rank<r>.txt: "ok" or the load error),
+"train" (ARTIFACT is a train step: each rank runs one step per batch of
+INPUTS, whose arrays hold the batches stacked along a leading dim, and
+saves its losses and parameters).
 """
 import os
 import signal
@@ -30,6 +33,14 @@ if mode == "load":
         result = str(e)
     with open(os.path.join(out, "rank%d.txt" % rank), "w") as f:
         f.write(result)
+    sys.exit(0)
+if mode == "train":
+    from paddle_mlir.train import TrainStep
+    trainer = TrainStep(artifact)
+    data = np.load(sys.argv[4])
+    names = [spec.name for spec in trainer.inputs]
+    losses = [trainer.step(**{n: data[n][i] for n in names}) for i in range(len(data[names[0]]))]
+    np.savez(os.path.join(out, "rank%d.npz" % rank), losses=np.array(losses), **trainer.parameters())
     sys.exit(0)
 model = paddle_mlir.load(artifact)
 got_rank, size = model.ranks

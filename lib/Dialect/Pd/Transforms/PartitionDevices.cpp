@@ -174,10 +174,13 @@ struct PdPartitionDevicesPass : impl::PdPartitionDevicesPassBase<PdPartitionDevi
     if (walk.wasInterrupted())
       return failure();
 
-    // Each output gathered back along dim 0.
+    // Each output gathered back along dim 0 (unless the outputs are the
+    // rank's own: a train step's loss, before backward).
     auto ret = cast<func::ReturnOp>(main.getBody().front().getTerminator());
     b.setInsertionPoint(ret);
     for (OpOperand &o : ret->getOpOperands()) {
+      if (!gatherOutputs)
+        break;
       unsigned i = o.getOperandNumber();
       auto before = cast<RankedTensorType>(main.getResultTypes()[i]);
       auto part = dyn_cast<RankedTensorType>(o.get().getType());

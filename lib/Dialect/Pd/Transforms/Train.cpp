@@ -21,6 +21,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <numeric>
 
 namespace mlir::pd {
 #define GEN_PASS_DEF_PDAPPENDLOSSPASS
@@ -574,6 +575,99 @@ struct PdAppendOptimizerPass : impl::PdAppendOptimizerPassBase<PdAppendOptimizer
     return lr;
   }
 
+  /// Averages `updates`' gradients over `ranks` ranks in buckets (the
+  /// pass description); records the buckets on `module`.
+  LogicalResult averageGradients(ModuleOp module, Block &block,
+                                 SmallVectorImpl<std::pair<StringAttr, Value>> &updates) {
+    if (!(bucketMb > 0) || !std::isfinite(bucketMb))
+      return module.emitError("pd-append-optimizer: bucket-mb must be > 0, got ") << bucketMb;
+    auto bytesOf = [](Value v) {
+      auto t = cast<RankedTensorType>(v.getType());
+      return t.getNumElements() * std::max<int64_t>(1, t.getElementTypeBitWidth() / 8);
+    };
+    for (auto &[name, grad] : updates)
+      if (!cast<RankedTensorType>(grad.getType()).hasStaticShape() || !grad.getDefiningOp())
+        return module.emitError("pd-append-optimizer: the gradient of '")
+               << name.getValue() << "' has no static shape to average over the ranks";
+    // The order backward computes the gradients in.
+    DenseMap<Operation *, unsigned> position;
+    for (auto [i, op] : llvm::enumerate(block))
+      position[&op] = static_cast<unsigned>(i);
+    SmallVector<unsigned> order(updates.size());
+    std::iota(order.begin(), order.end(), 0u);
+    llvm::stable_sort(order, [&](unsigned a, unsigned b) {
+      return position[updates[a].second.getDefiningOp()] <
+             position[updates[b].second.getDefiningOp()];
+    });
+    auto cap = static_cast<int64_t>(bucketMb * 1024 * 1024);
+    SmallVector<SmallVector<unsigned>> buckets;
+    int64_t fill = 0;
+    for (unsigned i : order) {
+      int64_t bytes = bytesOf(updates[i].second);
+      if (buckets.empty() || fill + bytes > cap) {
+        buckets.emplace_back();
+        fill = 0;
+      }
+      buckets.back().push_back(i);
+      fill += bytes;
+    }
+    Builder attrs(module.getContext());
+    SmallVector<Attribute> report;
+    for (auto [k, bucket] : llvm::enumerate(buckets)) {
+      Operation *last = updates[bucket.back()].second.getDefiningOp();
+      OpBuilder b(last->getBlock(), std::next(Block::iterator(last)));
+      GradientBuilder g(b, last, {}, {});
+      SmallVector<Value> flat;
+      SmallVector<Attribute> names;
+      int64_t bytes = 0;
+      for (unsigned i : bucket) {
+        Value grad = updates[i].second;
+        auto t = cast<RankedTensorType>(grad.getType());
+        flat.push_back(bucket.size() == 1 ? grad : g.reshape(grad, {t.getNumElements()}));
+        names.push_back(updates[i].first);
+        bytes += bytesOf(grad);
+      }
+      Value joined = flat.size() == 1 ? flat[0] : g.make<ConcatOp>(flat, Value(), 0);
+      auto sum = CAllreduceSumOp::create(b, last->getLoc(), joined.getType(), joined, 0);
+      sum->setAttr("pd.grad_bucket", b.getI64IntegerAttr(static_cast<int64_t>(k)));
+      Value mean = g.scale(sum.getResult(), 1.0 / static_cast<double>(ranks));
+      int64_t offset = 0;
+      for (unsigned i : bucket) {
+        auto t = cast<RankedTensorType>(updates[i].second.getType());
+        if (bucket.size() == 1) {
+          updates[i].second = mean;
+          continue;
+        }
+        int64_t n = t.getNumElements();
+        Value part =
+            g.make<SliceOp>(mean, Value(), Value(), ValueRange{}, ValueRange{},
+                            ArrayRef<int32_t>{0}, ArrayRef<int32_t>{static_cast<int32_t>(offset)},
+                            ArrayRef<int32_t>{static_cast<int32_t>(offset + n)},
+                            ArrayRef<int32_t>{}, ArrayRef<int32_t>{});
+        updates[i].second = g.reshape(part, t.getShape());
+        offset += n;
+      }
+      report.push_back(attrs.getDictionaryAttr(
+          {attrs.getNamedAttr("bucket", attrs.getI64IntegerAttr(static_cast<int64_t>(k))),
+           attrs.getNamedAttr("bytes", attrs.getI64IntegerAttr(bytes)),
+           attrs.getNamedAttr("gradients", attrs.getArrayAttr(names))}));
+    }
+    // The partition record (pd-partition-devices'): the buckets, and the
+    // bytes each rank sends per step (a ring allreduce sends 2 (N-1)/N of
+    // the buffer).
+    int64_t total = 0;
+    for (auto bucket : report)
+      total += cast<DictionaryAttr>(bucket).getAs<IntegerAttr>("bytes").getInt();
+    NamedAttrList record;
+    if (auto old = module->getAttrOfType<DictionaryAttr>("pd.partition"))
+      record.append(old.getValue());
+    record.set("buckets", attrs.getArrayAttr(report));
+    record.set("allreduce_bytes_per_step",
+               attrs.getI64IntegerAttr(total * 2 * (ranks - 1) / ranks));
+    module->setAttr("pd.partition", record.getDictionary(module.getContext()));
+    return success();
+  }
+
   void runOnOperation() override {
     ModuleOp module = getOperation();
     func::FuncOp main = mainOf(module, "pd-append-optimizer");
@@ -608,6 +702,27 @@ struct PdAppendOptimizerPass : impl::PdAppendOptimizerPassBase<PdAppendOptimizer
         return signalPassFailure();
       }
       globals.push_back(global);
+    }
+    if (ranks < 1) {
+      main.emitError("pd-append-optimizer: ranks must be >= 1, got ") << ranks;
+      return signalPassFailure();
+    }
+    if (ranks > 1) {
+      if (failed(averageGradients(module, block, updates)))
+        return signalPassFailure();
+      // The results kept: gradients are the averaged ones, the loss the
+      // mean of the ranks' losses.
+      for (auto [value, attrs] : llvm::zip(kept, keptAttrs)) {
+        if (auto of = attrs.getAs<StringAttr>(kGradOf)) {
+          for (auto &[name, grad] : updates)
+            if (name == of)
+              value = grad;
+          continue;
+        }
+        auto sum = CAllreduceSumOp::create(b, ret.getLoc(), value.getType(), value, 0);
+        GradientBuilder avg(b, sum.getOperation(), {}, {});
+        value = avg.scale(sum.getResult(), 1.0 / static_cast<double>(ranks));
+      }
     }
     Type elem = cast<RankedTensorType>(globals.front().getType()).getElementType();
     Location loc = NameLoc::get(b.getStringAttr(optimizer), ret.getLoc());

@@ -31,7 +31,10 @@ def PdPartitionDevicesPass : Pass<"pd-partition-devices", "::mlir::ModuleOp"> {
     dim 0 of every input and output (static batches must divide by
     `devices`; dynamic ones are checked at run time), result types are
     inferred again for the part, and LoD inputs and programs with control
-    flow are refused.
+    flow are refused. With `gather-outputs=false` the outputs stay each
+    rank's own (data-parallel training partitions the forward program and
+    its loss this way, before backward; pd-append-optimizer then averages
+    the gradients and the loss over the ranks).
 
     `mode=pipeline` (pipeline inference): the ops of @main, in program
     order, are cut into `devices` contiguous stages whose estimated costs
@@ -59,6 +62,9 @@ def PdPartitionDevicesPass : Pass<"pd-partition-devices", "::mlir::ModuleOp"> {
   let options = [
     Option<"mode", "mode", "std::string", "\"data\"", "data or pipeline">,
     Option<"devices", "devices", "int64_t", "2", "ranks of the job (>= 2)">,
+    Option<"gatherOutputs", "gather-outputs", "bool", "true",
+           "data: gather the outputs (false: each rank returns its own, as data-parallel "
+           "training does with the loss before backward)">,
     Option<"microBatches", "micro-batches", "int64_t", "0",
            "pipeline: parts of the batch in flight (0: the largest divisor of the batch "
            "that is at most devices)">
@@ -383,6 +389,16 @@ def PdAppendOptimizerPass : Pass<"pd-append-optimizer", "::mlir::ModuleOp"> {
     the parameter itself instead). The learning rate is a [1] tensor
     computed from the step counter by the schedule. The gradient results
     are removed unless `keep-gradients`; @main keeps returning the loss.
+
+    With `ranks` N > 1 (data-parallel training, each rank computing the
+    gradients of its part of the batch) the gradients are first averaged
+    over the ranks, in buckets of at most `bucket-mb` MiB: in the order
+    backward computes them, consecutive gradients are flattened and joined
+    into one tensor, reduced with one `pd.c_allreduce_sum` (marked
+    `pd.grad_bucket`) placed right after the bucket's last gradient, scaled
+    by 1/N and split back; the other results (the loss) are averaged too.
+    The buckets (each one's gradients and bytes) and the bytes a rank
+    sends per step go into the module's `pd.partition` record.
   }];
   let options = [
     Option<"optimizer", "optimizer", "std::string", "\"sgd\"",
@@ -407,7 +423,11 @@ def PdAppendOptimizerPass : Pass<"pd-append-optimizer", "::mlir::ModuleOp"> {
     Option<"warmupSteps", "warmup-steps", "int64_t", "0",
            "linear warmup from 0 over this many steps before the schedule">,
     Option<"keepGradients", "keep-gradients", "bool", "false",
-           "keep returning the gradients after the loss">
+           "keep returning the gradients after the loss">,
+    Option<"ranks", "ranks", "int64_t", "1",
+           "data-parallel training: average the gradients over this many ranks">,
+    Option<"bucketMb", "bucket-mb", "double", "32",
+           "with ranks > 1: the largest gradient bucket, in MiB (> 0)">
   ];
   let dependentDialects = ["::mlir::pd::PdDialect", "::mlir::func::FuncDialect",
                            "::mlir::ml_program::MLProgramDialect"];

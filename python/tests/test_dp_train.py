@@ -1,0 +1,151 @@
+"""Data-parallel training (paddle-compile --partition data --devices N
+--train): each rank of an mpirun job steps on its 1/N of the global batch
+and the gradients are averaged over the ranks in buckets before the
+update. After 20 steps on scikit-learn's digits every rank's parameters
+equal training in one process on the same global batches (1e-5 with SGD,
+1e-4 with Adam), and so do the losses rank 0 reports (the mean over the
+ranks)."""
+import json
+import os
+import shutil
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+import paddle_mlir
+import paddle_mlir.train
+from paddle_mlir.builder import ProgramBuilder
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+MPIRUN = shutil.which("mpirun")
+needs_mpi = pytest.mark.skipif(MPIRUN is None, reason="mpirun (openmpi-bin) is not installed")
+BATCH, STEPS = 16, 20
+
+
+def mpirun(n, *args, timeout=300):
+    cmd = [MPIRUN, "--allow-run-as-root", "--oversubscribe", "-np", str(n),
+           "--mca", "btl", "self,vader", "--mca", "btl_vader_single_copy_mechanism", "none", *args]
+    return subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
+
+
+def digits_batches():
+    from sklearn.datasets import load_digits
+    d = load_digits()
+    xs = (d.data / 16.0).astype(np.float32).reshape(-1, 1, 8, 8)
+    ys = d.target.astype(np.int64).reshape(-1, 1)
+    return (np.stack([xs[i * BATCH:(i + 1) * BATCH] for i in range(STEPS)]),
+            np.stack([ys[i * BATCH:(i + 1) * BATCH] for i in range(STEPS)]))
+
+
+def digits_cnn(path):
+    """conv -> relu -> max pool -> conv -> relu -> avg pool -> fc."""
+    g = np.random.default_rng(11)
+    b = ProgramBuilder()
+    x = b.feed("x", [-1, 1, 8, 8])
+    h = b.conv2d(x, b.param("conv1.w", (g.standard_normal((6, 1, 3, 3)) * 0.3).astype(np.float32)),
+                 padding=1)
+    h = b.pool2d(b.relu(h), "max", 2, stride=2)
+    h = b.relu(b.conv2d(h, b.param("conv2.w", (g.standard_normal((8, 6, 3, 3)) * 0.2).astype(np.float32)),
+                        padding=1))
+    h = b.flatten(b.pool2d(h, "avg", 2, stride=2), 1, 3)
+    b.fetch(b.linear(h, b.param("fc.w", (g.standard_normal((32, 10)) * 0.2).astype(np.float32)),
+                     b.param("fc.b", np.zeros(10, np.float32))))
+    return b.save(str(path))
+
+
+def train_both(tmp_path, n, optimizer, lr, **kw):
+    """Single-process and n-rank training on the same batches: (losses,
+    parameters) of the single process, the same per rank, the manifest."""
+    model = digits_cnn(tmp_path / "cnn")
+    xs, ys = digits_batches()
+    opts = dict(loss_op="softmax_with_cross_entropy", optimizer=optimizer, lr=lr,
+                input_shapes={"x": [BATCH, 1, 8, 8]})
+    alone = paddle_mlir.train.compile(model, **opts)
+    want_losses = [alone.step(x=x, label=y) for x, y in zip(xs, ys)]
+    want = alone.parameters()
+    art = tmp_path / "dp"
+    paddle_mlir.train.compile(model, partition="data", devices=n, output_dir=str(art), **opts, **kw)
+    with open(art / "manifest.json") as f:
+        manifest = json.load(f)
+    np.savez(tmp_path / "batches.npz", x=xs, label=ys)
+    out = tmp_path / "out"
+    out.mkdir()
+    res = mpirun(n, sys.executable, os.path.join(HERE, "mpi", "comm_worker.py"), str(art), str(out),
+                 "train", str(tmp_path / "batches.npz"))
+    assert res.returncode == 0, res.stdout + res.stderr
+    ranks = [dict(np.load(out / ("rank%d.npz" % r))) for r in range(n)]
+    return (np.array(want_losses), want), ranks, manifest
+
+
+@needs_mpi
+@pytest.mark.parametrize("n", [2, 4])
+def test_sgd_equals_one_process(tmp_path, n):
+    (want_losses, want), ranks, manifest = train_both(tmp_path, n, "sgd", 0.1)
+    for got in ranks:
+        np.testing.assert_allclose(got["losses"], want_losses, rtol=1e-5, atol=1e-6)
+        for name, value in want.items():
+            np.testing.assert_allclose(got[name], value, rtol=1e-5, atol=1e-6, err_msg=name)
+    part = manifest["partition"]
+    assert part["mode"] == "data" and part["devices"] == n
+    # Every parameter's gradient is in one bucket (the default 32 MiB holds
+    # them all): 6*9 + 8*6*9 + 32*10 + 10 floats.
+    (bucket,) = part["buckets"]
+    assert sorted(bucket["gradients"]) == ["conv1.w", "conv2.w", "fc.b", "fc.w"]
+    assert bucket["bytes"] == 4 * (54 + 432 + 320 + 10)
+    assert part["allreduce_bytes_per_step"] == bucket["bytes"] * 2 * (n - 1) // n
+
+
+@needs_mpi
+def test_adam_small_buckets_equal_one_process(tmp_path):
+    """Adam, buckets of at most 2048 bytes, filled in the order backward
+    computes the gradients (the last layer first): fc.w and fc.b (1320
+    bytes) together; conv2.w (1728) does not fit beside them and starts a
+    bucket, which conv1.w (216) joins."""
+    (want_losses, want), ranks, manifest = train_both(tmp_path, 2, "adam", 0.01,
+                                                      bucket_mb=2048 / 2**20)
+    for got in ranks:
+        np.testing.assert_allclose(got["losses"], want_losses, rtol=1e-4, atol=1e-6)
+        for name, value in want.items():
+            np.testing.assert_allclose(got[name], value, rtol=1e-4, atol=1e-6, err_msg=name)
+    buckets = [sorted(b["gradients"]) for b in manifest["partition"]["buckets"]]
+    assert buckets == [["fc.b", "fc.w"], ["conv1.w", "conv2.w"]], buckets
+    assert [b["bytes"] for b in manifest["partition"]["buckets"]] == [1320, 1944]
+
+
+def test_bad_bucket_sizes(tmp_path):
+    model = digits_cnn(tmp_path / "cnn")
+    opts = dict(loss_op="softmax_with_cross_entropy", input_shapes={"x": [BATCH, 1, 8, 8]})
+    with pytest.raises(RuntimeError, match=r"--bucket-mb must be a number > 0, not '0.0'"):
+        paddle_mlir.train.compile(model, partition="data", devices=2, bucket_mb=0, **opts)
+    with pytest.raises(RuntimeError, match="--bucket-mb applies to --partition data --train only"):
+        paddle_mlir.train.compile(model, bucket_mb=4, **opts)
+    with pytest.raises(RuntimeError, match=r"--partition pipeline with --train \(pipeline "
+                                           r"training\) is planned"):
+        paddle_mlir.train.compile(model, partition="pipeline", devices=2, **opts)
+
+
+@needs_mpi
+def test_paddle_run_trains_on_two_ranks(tmp_path):
+    """paddle-run --train under mpirun: rank 0 alone reports and saves; the
+    final loss is the single process's."""
+    from test_reductions import tool
+    model = digits_cnn(tmp_path / "cnn")
+    xs, ys = digits_batches()
+    np.savez(tmp_path / "digits.npz", x=xs.reshape(-1, 1, 8, 8), label=ys.reshape(-1, 1))
+    common = ["--train", "--loss-op", "softmax_with_cross_entropy", "--optimizer", "sgd", "--lr", "0.1",
+              "--input-shape", "x=%dx1x8x8" % BATCH]
+    for out, extra in (("one", []), ("dp", ["--partition", "data", "--devices", "2"])):
+        p = subprocess.run([tool("paddle-compile"), model, *common, *extra, "-o", str(tmp_path / out)],
+                           capture_output=True, text=True)
+        assert p.returncode == 0, p.stderr
+    run = ["--train", str(tmp_path / "digits.npz"), "--epochs", "2"]
+    one = subprocess.run([tool("paddle-run"), str(tmp_path / "one"), *run], capture_output=True, text=True)
+    assert one.returncode == 0, one.stderr
+    dp = mpirun(2, tool("paddle-run"), str(tmp_path / "dp"), *run, "--save-params", str(tmp_path / "saved"))
+    assert dp.returncode == 0, dp.stdout + dp.stderr
+    assert dp.stdout.count("final loss") == 1 and "ranks: 2 (data-parallel" in dp.stdout, dp.stdout
+    final = [float(p.stdout.split("final loss ")[1].split()[0]) for p in (one, dp)]
+    assert abs(final[0] - final[1]) <= 1e-5 * abs(final[0]), final
+    assert sorted(os.listdir(tmp_path / "saved")) == ["model.pdiparams", "model.pdmodel"]
