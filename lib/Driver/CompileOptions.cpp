@@ -243,6 +243,8 @@ llvm::Error mlir::pd::setCompileOption(CompileOptions &options, StringRef flag, 
     return boolean(options.train);
   if (flag == "keep-gradients")
     return boolean(options.keepGradients);
+  if (flag == "overlap-buckets")
+    return boolean(options.overlapBuckets);
   if (flag == "loss") {
     options.loss = value.str();
     return llvm::Error::success();

@@ -370,6 +370,7 @@ LogicalResult runTrainPipeline(ModuleOp module, const CompileOptions &opts) {
   if (opts.partition == "data") {
     optimizer.ranks = opts.devices;
     optimizer.bucketMb = opts.bucketMb;
+    optimizer.overlap = opts.overlapBuckets;
   }
   pm.addPass(createPdAppendOptimizerPass(optimizer));
   return pm.run(module);

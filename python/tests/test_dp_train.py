@@ -80,9 +80,10 @@ def train_both(tmp_path, n, optimizer, lr, **kw):
 
 
 @needs_mpi
-@pytest.mark.parametrize("n", [2, 4])
-def test_sgd_equals_one_process(tmp_path, n):
-    (want_losses, want), ranks, manifest = train_both(tmp_path, n, "sgd", 0.1)
+@pytest.mark.parametrize("n,overlap", [(2, True), (4, True), (2, False)])
+def test_sgd_equals_one_process(tmp_path, n, overlap):
+    """Overlapped buckets (allreduce_start / _wait) and blocking ones."""
+    (want_losses, want), ranks, manifest = train_both(tmp_path, n, "sgd", 0.1, overlap=overlap)
     for got in ranks:
         np.testing.assert_allclose(got["losses"], want_losses, rtol=1e-5, atol=1e-6)
         for name, value in want.items():

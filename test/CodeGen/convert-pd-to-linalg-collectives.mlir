@@ -62,6 +62,21 @@ func.func @stage(%x: tensor<4xf32>) {
 
 // -----
 
+// Tests that a gradient bucket's start and wait are pdk_collective calls in
+// place on X (kinds 9 and 10, the bucket as peer): the wait's destination
+// is the start's result, so both name one buffer.
+// CHECK-LABEL: func.func @bucket
+// CHECK: %[[H:.*]] = pd.kernel_call "pdk_collective"() init(%arg0) {floats = array<f32>, ints = array<i64: 9, 0, 0, 3, 0, 0, -1>, pd.comm, pd.from = "allreduce_start", slots = array<i64: -1>} : (tensor<6xf32>) -> tensor<6xf32>
+// CHECK: %[[S:.*]] = pd.kernel_call "pdk_collective"() init(%[[H]]) {floats = array<f32>, ints = array<i64: 10, 0, 0, 3, 0, 0, -1>, pd.comm, pd.from = "allreduce_wait", slots = array<i64: -1>} : (tensor<6xf32>) -> tensor<6xf32>
+// CHECK: return %[[S]]
+func.func @bucket(%g: tensor<6xf32>) -> tensor<6xf32> {
+  %h = pd.allreduce_start %g {bucket = 3 : i64} : (tensor<6xf32>) -> tensor<6xf32>
+  %s = pd.allreduce_wait %h {bucket = 3 : i64} : (tensor<6xf32>) -> tensor<6xf32>
+  return %s : tensor<6xf32>
+}
+
+// -----
+
 // Tests that 16-bit floats, which MPI cannot reduce, are reduced in f32
 // between casts.
 // CHECK-LABEL: func.func @reduce_f16

@@ -130,6 +130,12 @@ static cl::opt<std::string>
              cl::desc("With --partition data --train: the largest bucket of gradients averaged "
                       "over the ranks by one allreduce, in MiB"),
              cl::value_desc("MB"), cl::init("32"), cl::cat(category));
+static cl::opt<bool> overlapBuckets(
+    "overlap-buckets",
+    cl::desc("With --partition data --train: start each gradient bucket's allreduce as soon as "
+             "its last gradient exists and wait just before the update (default); =false blocks "
+             "there instead"),
+    cl::init(true), cl::cat(category));
 static cl::opt<bool> allowEmulatedBf16(
     "allow-emulated-bf16",
     cl::desc("With --precision bf16: build for a CPU without AVX512_BF16 or AMX-BF16 anyway, "
@@ -295,6 +301,7 @@ int main(int argc, char **argv) {
       {"devices", devices},
       {"micro-batches", microBatches},
       {"bucket-mb", bucketMb},
+      {"overlap-buckets", overlapBuckets ? "true" : "false"},
       {"precision", precision},
       {"kernels", kernels},
       {"conv-layout", convLayout},

@@ -95,6 +95,9 @@ struct CompileOptions {
   /// gradients averaged by one allreduce, in MiB (Paddle Fleet's
   /// fuse_grad_size_in_MB).
   double bucketMb = 32;
+  /// --overlap-buckets: start each bucket's allreduce as soon as its last
+  /// gradient exists and wait just before the update (false: block there).
+  bool overlapBuckets = true;
   /// --quantize-exclude: op types (conv2d, fc, ...) or Paddle output
   /// variable names whose ops stay fp32 under --precision int8.
   std::vector<std::string> quantizeExclude;

@@ -16,7 +16,7 @@
 extern "C" {
 #endif
 
-#define PDCOMM_ABI_VERSION 1
+#define PDCOMM_ABI_VERSION 2
 
 /* One operation. `kind`, `dtype` and `reduce` take pdk::comm's Kind, Dtype
  * and Reduce values (KernelABI.h); the caller names the op in messages.
@@ -41,6 +41,12 @@ typedef struct pdcomm_backend {
    * that it fails naming the ranks that did not take part. After a failure
    * the communicator is broken: every later call fails. */
   int (*run)(const pdcomm_op *op, double timeout, char *err, size_t errLen);
+  /* Starts an allreduce in place on `out` (`in` is ignored) and returns at
+   * once, `*handle` naming it; the backend advances it in the background
+   * until `wait`, which completes it as `run` would (and frees the
+   * handle). Between the two the caller leaves `out` alone. */
+  int (*start)(const pdcomm_op *op, void **handle, char *err, size_t errLen);
+  int (*wait)(void *handle, double timeout, char *err, size_t errLen);
 } pdcomm_backend;
 
 /* Exported by libpdrt_mpi.so. */

@@ -523,6 +523,9 @@ constexpr int64_t NumFloats = 0;
 /// pd.shard_batch; X's dim 0 must divide by Nranks, the job's rank count.
 /// Stage: the same without X, for pd.is_stage (pipeline stage Peer of a
 /// pipeline of Nranks stages); the job must have Nranks ranks.
+/// AllReduceStart / AllReduceWait (pd.allreduce_start / _wait): a sum of
+/// the destination in place, started by the one call and finished by the
+/// other, which name it by Peer (the gradient bucket).
 enum Kind : int64_t {
   AllReduce,
   Broadcast,
@@ -532,7 +535,9 @@ enum Kind : int64_t {
   Recv,
   Barrier,
   Rank,
-  Stage
+  Stage,
+  AllReduceStart,
+  AllReduceWait
 };
 enum Reduce : int64_t { Sum, Max, Min, Prod };
 enum Dtype : int64_t { F32, F64, I32, I64, I8, U8, Bool, F16, BF16 };

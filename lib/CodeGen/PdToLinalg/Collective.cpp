@@ -210,6 +210,28 @@ struct IsStageLowering : OpConversionPattern<IsStageOp> {
     return success();
   }
 };
+/// pd.allreduce_start / pd.allreduce_wait: pdk_collective in place on X
+/// (the destination is X itself, so the buffer being reduced is the one
+/// the wait reads, live in between), the bucket as Peer.
+template <typename OpT, int64_t Kind> struct BucketLowering : OpConversionPattern<OpT> {
+  using OpConversionPattern<OpT>::OpConversionPattern;
+  LogicalResult matchAndRewrite(OpT op, typename OpT::Adaptor a,
+                                ConversionPatternRewriter &r) const override {
+    Value x = a.getX();
+    int64_t dtype = commDtype(cast<RankedTensorType>(x.getType()).getElementType());
+    if (dtype != pdk::comm::F32 && dtype != pdk::comm::F64)
+      return op.emitOpError("averages float32 or float64 gradients only");
+    SmallVector<int64_t> ints(pdk::comm::NumInts, 0);
+    ints[pdk::comm::Kind] = Kind;
+    ints[pdk::comm::ReduceOp] = pdk::comm::Sum;
+    ints[pdk::comm::Peer] = op.getBucket();
+    ints[pdk::comm::Dtype] = dtype;
+    ints[pdk::comm::Seq] = -1;
+    KernelCallOp k = commCall(r, op.getLoc(), Value(), x, ints, op->getName().stripDialect());
+    r.replaceOp(op, k.getResult());
+    return success();
+  }
+};
 } // namespace
 
 void mlir::pd::numberCollectives(Operation *root) {
@@ -227,5 +249,6 @@ void mlir::pd::populatePdCollectiveToKernelCallPatterns(RewritePatternSet &p) {
         CollectiveLowering<CBroadcastOp>, CollectiveLowering<CAllgatherOp>,
         CollectiveLowering<CReducescatterOp>, CollectiveLowering<SendV2Op>,
         CollectiveLowering<RecvV2Op>, CollectiveLowering<BarrierOp>, ShardBatchLowering,
-        IsStageLowering>(p.getContext());
+        IsStageLowering, BucketLowering<AllreduceStartOp, pdk::comm::AllReduceStart>,
+        BucketLowering<AllreduceWaitOp, pdk::comm::AllReduceWait>>(p.getContext());
 }

@@ -12,6 +12,12 @@
 // peer. After a failure the process exits without MPI_Finalize, which
 // makes mpirun stop the remaining ranks.
 //
+// A started allreduce (`start`, for gradient buckets that overlap the
+// rest of backward) advances in a progress thread that tests it every
+// 100 us until `wait` takes it over: MPI moves a nonblocking collective
+// only inside MPI calls. Every MPI call holds one lock (the library is
+// initialized MPI_THREAD_SERIALIZED).
+//
 //===----------------------------------------------------------------------===//
 
 #include "CommBackend.h"
@@ -23,14 +29,17 @@
 #include <mpi.h>
 
 #include <algorithm>
+#include <chrono>
 #include <climits>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <deque>
 #include <memory>
+#include <mutex>
 #include <sched.h>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace {
@@ -45,6 +54,15 @@ struct State {
   std::vector<int64_t> inbox;        // per rank: the announcement being received
   std::vector<MPI_Request> inboxReq; // per rank: that receive
   std::deque<std::pair<MPI_Request, std::unique_ptr<int64_t>>> outbox;
+  // Started allreduces, advanced by the progress thread until waited for.
+  struct Pending {
+    MPI_Request req = MPI_REQUEST_NULL;
+    int64_t entered = 0; // which collective of this rank it is
+  };
+  std::vector<Pending *> active;
+  std::mutex lock; // held by every MPI call
+  std::thread *progress = nullptr;
+  bool stopProgress = false;
 };
 
 State &state() {
@@ -166,6 +184,13 @@ MPI_Op mpiOp(int64_t reduce) {
 /// lost rank); mpirun then stops the job.
 void finish() {
   State &s = state();
+  if (s.progress) {
+    {
+      std::lock_guard<std::mutex> g(s.lock);
+      s.stopProgress = true;
+    }
+    s.progress->join();
+  }
   if (!s.ready || s.broken)
     return;
   double deadline = MPI_Wtime() + 10;
@@ -223,15 +248,37 @@ int init(int64_t *rank, int64_t *size, char *err, size_t n) {
   return 0;
 }
 
+/// The ranks that did not announce collective `entered` of this rank, or
+/// that every rank reached it.
+std::string lostRanks(State &s, int64_t entered, double timeout) {
+  std::string lost;
+  int nLost = 0;
+  for (int p = 0; p < s.size; ++p)
+    if (p != s.rank && s.arrived[p] < entered)
+      lost += (nLost++ ? ", " : "") + std::to_string(p);
+  if (nLost)
+    return (nLost == 1 ? "rank " : "ranks ") + lost + " did not reach it within " +
+           seconds(timeout) + " (lost or stuck)";
+  return "every rank reached it, but it did not finish within " + seconds(timeout) +
+         " (a rank was lost during it)";
+}
+
+/// Why `op` cannot run now, or "".
+std::string refusal(const State &s, const pdcomm_op *op) {
+  if (!s.ready)
+    return "the MPI communicator is not initialized";
+  if (s.broken)
+    return "the communicator failed earlier in this process";
+  if (op->count > INT_MAX)
+    return std::to_string(op->count) + " elements exceed what one MPI call moves (2^31 - 1)";
+  return "";
+}
+
 int run(const pdcomm_op *op, double timeout, char *err, size_t n) {
   State &s = state();
-  if (!s.ready)
-    return fail(err, n, "the MPI communicator is not initialized");
-  if (s.broken)
-    return fail(err, n, "the communicator failed earlier in this process");
-  if (op->count > INT_MAX)
-    return fail(err, n,
-                std::to_string(op->count) + " elements exceed what one MPI call moves (2^31 - 1)");
+  std::lock_guard<std::mutex> g(s.lock);
+  if (std::string why = refusal(s, op); !why.empty())
+    return fail(err, n, why);
   int count = static_cast<int>(op->count);
   MPI_Datatype type = mpiType(op->dtype);
   MPI_Request req = MPI_REQUEST_NULL;
@@ -278,22 +325,61 @@ int run(const pdcomm_op *op, double timeout, char *err, size_t n) {
                     (op->kind == pdk::comm::Send ? "receive" : "send") + " within " +
                     seconds(timeout) + " (lost, stuck, or its program has no matching " +
                     (op->kind == pdk::comm::Send ? "recv_v2" : "send_v2") + ")");
-  std::string lost;
-  int nLost = 0;
-  for (int p = 0; p < s.size; ++p)
-    if (p != s.rank && s.arrived[p] < s.entered) {
-      lost += (nLost++ ? ", " : "") + std::to_string(p);
-    }
-  if (nLost)
-    return fail(err, n,
-                (nLost == 1 ? "rank " : "ranks ") + lost + " did" + " not reach it within " +
-                    seconds(timeout) + " (lost or stuck)");
-  return fail(err, n,
-              "every rank reached it, but it did not finish within " + seconds(timeout) +
-                  " (a rank was lost during it)");
+  return fail(err, n, lostRanks(s, s.entered, timeout));
 }
 
-const pdcomm_backend kBackend = {PDCOMM_ABI_VERSION, "mpi", init, run};
+void progressLoop() {
+  State &s = state();
+  for (;;) {
+    bool busy;
+    {
+      std::lock_guard<std::mutex> g(s.lock);
+      if (s.stopProgress)
+        return;
+      for (State::Pending *p : s.active) {
+        int done = 0;
+        MPI_Test(&p->req, &done, MPI_STATUS_IGNORE);
+      }
+      poll(s);
+      busy = !s.active.empty();
+    }
+    std::this_thread::sleep_for(std::chrono::microseconds(busy ? 100 : 2000));
+  }
+}
+
+int start(const pdcomm_op *op, void **handle, char *err, size_t n) {
+  State &s = state();
+  std::lock_guard<std::mutex> g(s.lock);
+  if (std::string why = refusal(s, op); !why.empty())
+    return fail(err, n, why);
+  announce(s);
+  auto p = std::make_unique<State::Pending>();
+  p->entered = s.entered;
+  int rc = MPI_Iallreduce(MPI_IN_PLACE, op->out, static_cast<int>(op->count), mpiType(op->dtype),
+                          mpiOp(op->reduce), s.data, &p->req);
+  if (rc != MPI_SUCCESS) {
+    s.broken = true;
+    return fail(err, n, "MPI refused it: " + mpiError(rc));
+  }
+  s.active.push_back(p.get());
+  *handle = p.release();
+  if (!s.progress)
+    s.progress = new std::thread(progressLoop);
+  return 0;
+}
+
+int wait(void *handle, double timeout, char *err, size_t n) {
+  State &s = state();
+  std::unique_ptr<State::Pending> p(static_cast<State::Pending *>(handle));
+  std::lock_guard<std::mutex> g(s.lock);
+  s.active.erase(std::remove(s.active.begin(), s.active.end(), p.get()), s.active.end());
+  if (waitFor(s, p->req, timeout))
+    return 0;
+  s.broken = true;
+  return fail(err, n, lostRanks(s, p->entered, timeout));
+}
+
+const pdcomm_backend kBackend = {PDCOMM_ABI_VERSION, "mpi", init, run, start, wait};
 } // namespace
 
 extern "C" __attribute__((visibility("default"))) const pdcomm_backend *pdcomm_mpi_backend(void) {

@@ -18,6 +18,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <dlfcn.h>
+#include <map>
 #include <mutex>
 #include <string>
 
@@ -33,6 +34,17 @@ struct Communicator {
 };
 
 std::mutex commMutex;
+
+/// Allreduces started and not yet waited for (pd.allreduce_start), by
+/// bucket: the backend's handle and the buffer reduced in place.
+struct Started {
+  void *handle = nullptr;
+  void *buffer = nullptr;
+};
+std::map<int64_t, Started> &started() {
+  static std::map<int64_t, Started> m;
+  return m;
+}
 Communicator &communicator() {
   static Communicator c;
   return c;
@@ -146,6 +158,9 @@ std::string opName(int64_t kind, int64_t reduce) {
     return "shard_batch";
   case comm::Stage:
     return "is_stage";
+  case comm::AllReduceStart:
+  case comm::AllReduceWait:
+    return "c_allreduce_sum";
   default:
     return "barrier";
   }
@@ -183,7 +198,9 @@ extern "C" PDK_EXPORT void pdk_collective(const int64_t *ptrs, const int64_t *in
   if (!kernelError.empty())
     return clear();
   std::string what = opName(kind, ints[comm::ReduceOp]);
-  if (ints[comm::Seq] >= 0)
+  if (kind == comm::AllReduceStart || kind == comm::AllReduceWait)
+    what += " of gradient bucket " + std::to_string(peer);
+  else if (ints[comm::Seq] >= 0)
     what += " (collective " + std::to_string(ints[comm::Seq]) + " of the program)";
   auto fail = [&](const std::string &why) {
     kernelError = what + ": " + why;
@@ -228,6 +245,37 @@ extern "C" PDK_EXPORT void pdk_collective(const int64_t *ptrs, const int64_t *in
 
   int64_t bytes = elementBytes(dtype);
   int64_t inCount = id ? numel(id) : 0, outCount = numel(od);
+  if (kind == comm::AllReduceStart || kind == comm::AllReduceWait) {
+    // In place on the destination; alone, the sum of one rank's is itself.
+    if (!c.backend)
+      return;
+    char err[512] = {0};
+    auto &pending = started();
+    if (kind == comm::AllReduceStart) {
+      if (pending.count(peer))
+        return fail("started again before it was waited for");
+      pdcomm_op op{comm::AllReduce, dtype, ints[comm::ReduceOp], 0, out, out, outCount};
+      void *handle = nullptr;
+      if (c.backend->start(&op, &handle, err, sizeof err) != 0) {
+        kernelError = "rank " + std::to_string(c.rank) + ": " + what + ": " + err;
+        return clear();
+      }
+      pending[peer] = {handle, out};
+      return;
+    }
+    auto it = pending.find(peer);
+    if (it == pending.end())
+      return fail("waited for, but never started");
+    Started s = it->second;
+    pending.erase(it);
+    if (s.buffer != out)
+      return fail("waited for on another buffer than the one it reduces");
+    if (c.backend->wait(s.handle, c.timeout, err, sizeof err) != 0) {
+      kernelError = "rank " + std::to_string(c.rank) + ": " + what + ": " + err;
+      clear();
+    }
+    return;
+  }
   pdcomm_op op{kind, dtype, ints[comm::ReduceOp], peer, in, out, 0};
   switch (kind) {
   case comm::AllReduce:

@@ -2041,7 +2041,9 @@ func.func @lstm_unit(%x: tensor<?x16xf32>, %c0: tensor<?x4xf32>) -> (tensor<?x4x
 // CHECK: %{{.*}} = pd.barrier %arg0 : (tensor<4x8xf32>) -> tensor<4x8xf32>
 // CHECK: %{{.*}} = pd.shard_batch %arg0 {devices = 2 : i32} : (tensor<4x8xf32>) -> tensor<2x8xf32>
 // CHECK: %{{.*}} = pd.is_stage {stage = 1 : i32, stages = 3 : i32} : () -> tensor<1xi1>
-func.func @collectives(%x: tensor<4x8xf32>) -> (tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>, tensor<8x8xf32>, tensor<2x8xf32>, tensor<2x?xi64>, tensor<4x8xf32>, tensor<2x8xf32>, tensor<1xi1>) {
+// CHECK: %[[H:.*]] = pd.allreduce_start %arg0 {bucket = 2 : i64} : (tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK: %{{.*}} = pd.allreduce_wait %[[H]] {bucket = 2 : i64} : (tensor<4x8xf32>) -> tensor<4x8xf32>
+func.func @collectives(%x: tensor<4x8xf32>) -> (tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>, tensor<8x8xf32>, tensor<2x8xf32>, tensor<2x?xi64>, tensor<4x8xf32>, tensor<2x8xf32>, tensor<1xi1>, tensor<4x8xf32>) {
   %s = pd.c_allreduce_sum %x {use_calc_stream = true} : (tensor<4x8xf32>) -> tensor<4x8xf32>
   %mx = pd.c_allreduce_max %x {ring_id = 1 : i32} : (tensor<4x8xf32>) -> tensor<4x8xf32>
   %mn = pd.c_allreduce_min %x : (tensor<4x8xf32>) -> tensor<4x8xf32>
@@ -2054,5 +2056,7 @@ func.func @collectives(%x: tensor<4x8xf32>) -> (tensor<4x8xf32>, tensor<4x8xf32>
   %w = pd.barrier %x : (tensor<4x8xf32>) -> tensor<4x8xf32>
   %h = pd.shard_batch %x {devices = 2 : i32} : (tensor<4x8xf32>) -> tensor<2x8xf32>
   %f = pd.is_stage {stage = 1 : i32, stages = 3 : i32} : () -> tensor<1xi1>
-  return %s, %mx, %mn, %p, %b, %g, %r, %v, %w, %h, %f : tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>, tensor<8x8xf32>, tensor<2x8xf32>, tensor<2x?xi64>, tensor<4x8xf32>, tensor<2x8xf32>, tensor<1xi1>
+  %as = pd.allreduce_start %x {bucket = 2 : i64} : (tensor<4x8xf32>) -> tensor<4x8xf32>
+  %aw = pd.allreduce_wait %as {bucket = 2 : i64} : (tensor<4x8xf32>) -> tensor<4x8xf32>
+  return %s, %mx, %mn, %p, %b, %g, %r, %v, %w, %h, %f, %aw : tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>, tensor<8x8xf32>, tensor<2x8xf32>, tensor<2x?xi64>, tensor<4x8xf32>, tensor<2x8xf32>, tensor<1xi1>, tensor<4x8xf32>
 }

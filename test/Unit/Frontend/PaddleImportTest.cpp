@@ -117,10 +117,11 @@ TEST(PdOpCatalog, MatchesRegisteredOps) {
     // pd-quantize writes (PdQuantOps.td); the region ops (pd.while,
     // pd.conditional_block, pd.yield),
     // which the importer and exporter build from and into sub-blocks; and
-    // pd-partition-devices' shard_batch and is_stage (PdCommOps.td).
+    // pd-partition-devices' shard_batch and is_stage, and the gradient
+    // buckets' allreduce_start / _wait (PdCommOps.td).
     if (llvm::is_contained({"kernel_call", "quantize", "dequantize", "quantized_conv2d",
                             "quantized_fc", "while", "conditional_block", "yield", "shard_batch",
-                            "is_stage"},
+                            "is_stage", "allreduce_start", "allreduce_wait"},
                            op))
       continue;
     registered.insert(op.str());

@@ -628,9 +628,23 @@ struct PdAppendOptimizerPass : impl::PdAppendOptimizerPassBase<PdAppendOptimizer
         bytes += bytesOf(grad);
       }
       Value joined = flat.size() == 1 ? flat[0] : g.make<ConcatOp>(flat, Value(), 0);
-      auto sum = CAllreduceSumOp::create(b, last->getLoc(), joined.getType(), joined, 0);
-      sum->setAttr("pd.grad_bucket", b.getI64IntegerAttr(static_cast<int64_t>(k)));
-      Value mean = g.scale(sum.getResult(), 1.0 / static_cast<double>(ranks));
+      auto bucketAttr = b.getI64IntegerAttr(static_cast<int64_t>(k));
+      Value sum;
+      if (overlap) {
+        // Started here, waited for where the update begins (the
+        // optimizer's ops are built before `ret`).
+        auto started =
+            AllreduceStartOp::create(b, last->getLoc(), joined.getType(), joined, bucketAttr);
+        b.setInsertionPoint(block.getTerminator());
+        sum = AllreduceWaitOp::create(b, last->getLoc(), joined.getType(), started.getResult(),
+                                      bucketAttr)
+                  .getResult();
+      } else {
+        auto blocking = CAllreduceSumOp::create(b, last->getLoc(), joined.getType(), joined, 0);
+        blocking->setAttr("pd.grad_bucket", bucketAttr);
+        sum = blocking.getResult();
+      }
+      Value mean = g.scale(sum, 1.0 / static_cast<double>(ranks));
       int64_t offset = 0;
       for (unsigned i : bucket) {
         auto t = cast<RankedTensorType>(updates[i].second.getType());

@@ -53,4 +53,36 @@ def Pd_IsStageOp : Pd_Op<"is_stage"> {
   let hasVerifier = 1;
 }
 
+def Pd_AllreduceStartOp : Pd_CommOp<"allreduce_start"> {
+  let summary = "starts summing X over the ranks (a gradient bucket), in place";
+  let description = [{
+    Inserted by `pd-append-optimizer{ranks=N}` for each gradient bucket:
+    starts the sum of X over every rank of the job and returns at once; the
+    result is the same buffer, which holds the sum only after the
+    `pd.allreduce_wait` of the same `bucket`. Between the two the rest of
+    backward runs while the sum advances. Compiler only: never exported.
+
+    Example:
+
+    ```mlir
+    %h = pd.allreduce_start %g {bucket = 0 : i64} : (tensor<7xf32>) -> tensor<7xf32>
+    %s = pd.allreduce_wait %h {bucket = 0 : i64} : (tensor<7xf32>) -> tensor<7xf32>
+    ```
+  }];
+  let arguments = (ins Pd_Tensor:$X, I64Attr:$bucket);
+  let results = (outs Pd_Tensor:$Out);
+  let assemblyFormat = "$X attr-dict `:` functional-type(operands, results)";
+}
+
+def Pd_AllreduceWaitOp : Pd_CommOp<"allreduce_wait"> {
+  let summary = "waits for the sum pd.allreduce_start began";
+  let description = [{
+    The sum over the ranks of the X given to the `pd.allreduce_start` of
+    the same `bucket`, once it has finished (X is that op's result).
+  }];
+  let arguments = (ins Pd_Tensor:$X, I64Attr:$bucket);
+  let results = (outs Pd_Tensor:$Out);
+  let assemblyFormat = "$X attr-dict `:` functional-type(operands, results)";
+}
+
 #endif // PADDLEMLIR_DIALECT_PD_IR_PDCOMMOPS_TD

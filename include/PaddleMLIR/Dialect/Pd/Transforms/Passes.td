@@ -394,9 +394,12 @@ def PdAppendOptimizerPass : Pass<"pd-append-optimizer", "::mlir::ModuleOp"> {
     gradients of its part of the batch) the gradients are first averaged
     over the ranks, in buckets of at most `bucket-mb` MiB: in the order
     backward computes them, consecutive gradients are flattened and joined
-    into one tensor, reduced with one `pd.c_allreduce_sum` (marked
-    `pd.grad_bucket`) placed right after the bucket's last gradient, scaled
-    by 1/N and split back; the other results (the loss) are averaged too.
+    into one tensor whose sum over the ranks starts right after the
+    bucket's last gradient (`pd.allreduce_start`) and is waited for just
+    before the update (`pd.allreduce_wait`), so it overlaps the rest of
+    backward (`overlap=false`: one blocking `pd.c_allreduce_sum`, marked
+    `pd.grad_bucket`, after the last gradient); then scaled by 1/N and
+    split back; the other results (the loss) are averaged too.
     The buckets (each one's gradients and bytes) and the bytes a rank
     sends per step go into the module's `pd.partition` record.
   }];
@@ -427,7 +430,10 @@ def PdAppendOptimizerPass : Pass<"pd-append-optimizer", "::mlir::ModuleOp"> {
     Option<"ranks", "ranks", "int64_t", "1",
            "data-parallel training: average the gradients over this many ranks">,
     Option<"bucketMb", "bucket-mb", "double", "32",
-           "with ranks > 1: the largest gradient bucket, in MiB (> 0)">
+           "with ranks > 1: the largest gradient bucket, in MiB (> 0)">,
+    Option<"overlap", "overlap", "bool", "true",
+           "with ranks > 1: start each bucket's allreduce after its last gradient and wait "
+           "for it before the update (false: one blocking c_allreduce_sum there)">
   ];
   let dependentDialects = ["::mlir::pd::PdDialect", "::mlir::func::FuncDialect",
                            "::mlir::ml_program::MLProgramDialect"];

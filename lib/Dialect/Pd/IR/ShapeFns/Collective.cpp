@@ -91,3 +91,13 @@ LogicalResult IsStageOp::verify() {
     return emitOpError("result must be a boolean tensor of one element, got ") << getType();
   return success();
 }
+
+LogicalResult AllreduceStartOp::inferResultTypes(SmallVectorImpl<Type> &types, bool) {
+  types.push_back(getX().getType());
+  return success();
+}
+
+LogicalResult AllreduceWaitOp::inferResultTypes(SmallVectorImpl<Type> &types, bool) {
+  types.push_back(getX().getType());
+  return success();
+}
