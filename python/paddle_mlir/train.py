@@ -117,7 +117,7 @@ def compile(model, params=None, *, loss=None, loss_op=None, label="label", optim
             input_shapes=None, keep_gradients=False, output_dir=None, name="train_step",
             threads=None, momentum=None, nesterov=None, beta1=None, beta2=None, epsilon=None,
             weight_decay=None, clip_norm=None, schedule=None, step_size=None, gamma=None,
-            total_steps=None, min_lr=None, warmup_steps=None, bucket_mb=None, overlap=True,
+            total_steps=None, min_lr=None, warmup_steps=None, bucket_mb=None, overlap=False,
             **options):
     """Compiles a train step of `model` (a Paddle model path or pd MLIR text,
     as paddle_mlir.compile takes).
@@ -137,8 +137,9 @@ def compile(model, params=None, *, loss=None, loss_op=None, label="label", optim
     (TrainStep.last_gradients). partition="data", devices=N: data-parallel
     training for a job of N ranks under mpirun (each rank steps on its
     1/N of the batch, the gradients are averaged in buckets of bucket_mb
-    MiB, default 32, each bucket's allreduce overlapping the rest of backward
-    unless overlap=False; docs/MultiDevice.md). Other keywords go to
+    MiB, default 32; overlap=True starts each bucket's allreduce as soon as
+    its last gradient exists so it overlaps the rest of backward;
+    docs/MultiDevice.md). Other keywords go to
     paddle_mlir.compile.
     """
     if (loss is None) == (loss_op is None):
@@ -158,8 +159,8 @@ def compile(model, params=None, *, loss=None, loss_op=None, label="label", optim
         extra[_OPTIMIZER_KEYWORDS[key]] = str(value)
     if bucket_mb is not None:
         extra["bucket-mb"] = repr(float(bucket_mb))
-    if not overlap:
-        extra["overlap-buckets"] = "false"
+    if overlap:
+        extra["overlap-buckets"] = "true"
     if loss is not None:
         extra["loss"] = loss
     else:

@@ -133,9 +133,10 @@ static cl::opt<std::string>
 static cl::opt<bool> overlapBuckets(
     "overlap-buckets",
     cl::desc("With --partition data --train: start each gradient bucket's allreduce as soon as "
-             "its last gradient exists and wait just before the update (default); =false blocks "
-             "there instead"),
-    cl::init(true), cl::cat(category));
+             "its last gradient exists and wait just before the update, overlapping the rest of "
+             "backward (default: block after the last gradient, faster when the ranks fill the "
+             "CPU's cores)"),
+    cl::init(false), cl::cat(category));
 static cl::opt<bool> allowEmulatedBf16(
     "allow-emulated-bf16",
     cl::desc("With --precision bf16: build for a CPU without AVX512_BF16 or AMX-BF16 anyway, "

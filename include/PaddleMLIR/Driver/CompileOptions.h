@@ -96,8 +96,10 @@ struct CompileOptions {
   /// fuse_grad_size_in_MB).
   double bucketMb = 32;
   /// --overlap-buckets: start each bucket's allreduce as soon as its last
-  /// gradient exists and wait just before the update (false: block there).
-  bool overlapBuckets = true;
+  /// gradient exists and wait just before the update; by default each
+  /// blocks there instead, faster on CPUs whose cores the ranks fill
+  /// (benchmarks/dp_overlap.py, docs/MultiDevice.md).
+  bool overlapBuckets = false;
   /// --quantize-exclude: op types (conv2d, fc, ...) or Paddle output
   /// variable names whose ops stay fp32 under --precision int8.
   std::vector<std::string> quantizeExclude;

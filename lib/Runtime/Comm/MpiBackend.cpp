@@ -14,7 +14,7 @@
 //
 // A started allreduce (`start`, for gradient buckets that overlap the
 // rest of backward) advances in a progress thread that tests it every
-// 100 us until `wait` takes it over: MPI moves a nonblocking collective
+// millisecond until `wait` takes it over: MPI moves a nonblocking collective
 // only inside MPI calls. Every MPI call holds one lock (the library is
 // initialized MPI_THREAD_SERIALIZED).
 //
@@ -343,7 +343,7 @@ void progressLoop() {
       poll(s);
       busy = !s.active.empty();
     }
-    std::this_thread::sleep_for(std::chrono::microseconds(busy ? 100 : 2000));
+    std::this_thread::sleep_for(std::chrono::microseconds(busy ? 1000 : 2000));
   }
 }
 
