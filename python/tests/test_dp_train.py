@@ -115,6 +115,33 @@ def test_adam_small_buckets_equal_one_process(tmp_path):
     assert [b["bytes"] for b in manifest["partition"]["buckets"]] == [1320, 1944]
 
 
+@needs_mpi
+@pytest.mark.parametrize("overlap", [True, False])
+def test_stalled_rank_is_named(tmp_path, overlap):
+    """Rank 1 stops answering: rank 0's first bucket (started and waited
+    for, or blocking) fails after the timeout naming rank 1, and the job
+    ends."""
+    model = digits_cnn(tmp_path / "cnn")
+    xs, ys = digits_batches()
+    art = tmp_path / "dp"
+    paddle_mlir.train.compile(model, loss_op="softmax_with_cross_entropy", partition="data", devices=2,
+                              input_shapes={"x": [BATCH, 1, 8, 8]}, overlap=overlap, output_dir=str(art))
+    np.savez(tmp_path / "batches.npz", x=xs[:2], label=ys[:2])
+    out = tmp_path / "out"
+    out.mkdir()
+    env = dict(os.environ, PADDLE_MLIR_COMM_TIMEOUT="2")
+    cmd = [MPIRUN, "--allow-run-as-root", "--oversubscribe", "-np", "2", "--mca", "btl", "self,vader",
+           "--mca", "btl_vader_single_copy_mechanism", "none", "-x", "PADDLE_MLIR_COMM_TIMEOUT",
+           sys.executable, os.path.join(HERE, "mpi", "comm_worker.py"), str(art), str(out), "train_stall",
+           str(tmp_path / "batches.npz")]
+    res = subprocess.run(cmd, capture_output=True, text=True, timeout=120, env=env)
+    assert res.returncode != 0
+    assert ("rank 0: c_allreduce_sum (collective 0 of the program): rank 1 did not reach it within 2 s"
+            if not overlap else
+            "rank 0: c_allreduce_sum of gradient bucket 0: rank 1 did not reach it within 2 s") \
+        in res.stdout + res.stderr, res.stdout + res.stderr
+
+
 def test_bad_bucket_sizes(tmp_path):
     model = digits_cnn(tmp_path / "cnn")
     opts = dict(loss_op="softmax_with_cross_entropy", input_shapes={"x": [BATCH, 1, 8, 8]})

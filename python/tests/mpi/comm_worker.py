@@ -10,7 +10,8 @@ ARTIFACT_r1, which has fewer collectives than rank 0's), "load" (each rank
 only loads ARTIFACT and writes OUT/rank<r>.txt: "ok" or the load error),
 "train" (ARTIFACT is a train step: each rank runs one step per batch of
 INPUTS, whose arrays hold the batches stacked along a leading dim, and
-saves its losses and parameters).
+saves its losses and parameters), "train_stall" (the same, but rank 1
+joins the job, then stops answering).
 """
 import os
 import signal
@@ -34,9 +35,12 @@ if mode == "load":
     with open(os.path.join(out, "rank%d.txt" % rank), "w") as f:
         f.write(result)
     sys.exit(0)
-if mode == "train":
+if mode in ("train", "train_stall"):
     from paddle_mlir.train import TrainStep
     trainer = TrainStep(artifact)
+    if mode == "train_stall" and rank == 1:
+        trainer._compiled.ranks  # joins the job (MPI_Init waits for every rank)
+        time.sleep(600)
     data = np.load(sys.argv[4])
     names = [spec.name for spec in trainer.inputs]
     losses = [trainer.step(**{n: data[n][i] for n in names}) for i in range(len(data[names[0]]))]
