@@ -189,3 +189,25 @@ def test_pipeline_refusals(tmp_path):
     with pytest.raises(RuntimeError, match=r"passes from pipeline stage 0 to stage 1 with a "
                                            r"dynamic shape"):
         paddle_mlir.compile(str(tmp_path / "dyn"), partition="pipeline", devices=2)
+
+
+@needs_mpi
+def test_paddle_run_pipeline(tmp_path):
+    """mpirun -np 2 paddle-run on a pipeline: rank 0 writes the outputs,
+    which equal the single-process artifact's."""
+    from test_reductions import tool
+    feeds = small_cnn(tmp_path / "cnn", 4)
+    alone = paddle_mlir.compile(str(tmp_path / "cnn"))
+    want = alone(**feeds)
+    p = subprocess.run([tool("paddle-compile"), str(tmp_path / "cnn"), "--partition", "pipeline",
+                        "--devices", "2", "-o", str(tmp_path / "pp")], capture_output=True, text=True)
+    assert p.returncode == 0, p.stderr
+    np.save(tmp_path / "x.npy", feeds["image"])
+    res = mpirun(2, tool("paddle-run"), str(tmp_path / "pp"), "--input", "image=%s" % (tmp_path / "x.npy"),
+                 "--output-dir", str(tmp_path / "out"))
+    assert res.returncode == 0, res.stdout + res.stderr
+    assert "ranks: 2 (outputs of rank 0)" in res.stdout, res.stdout
+    got = [np.load(tmp_path / "out" / f) for f in sorted(os.listdir(tmp_path / "out"))]
+    assert len(got) == len(want)
+    for w in want:
+        assert any(g.shape == w.shape and np.allclose(g, w, rtol=1e-5, atol=1e-6) for g in got)
