@@ -2,6 +2,18 @@
 // RUN: paddle-opt %s -pd-append-optimizer="lr=0.5 ranks=2 bucket-mb=0.0000305 overlap=false" | FileCheck %s --check-prefix=BLOCK
 // RUN: not paddle-opt %s -pd-append-optimizer="ranks=2 bucket-mb=0" 2>&1 | FileCheck %s --check-prefix=ZERO
 // RUN: paddle-opt %s -pd-append-optimizer="ranks=1" | FileCheck %s --check-prefix=ONE
+// RUN: paddle-opt %s -pd-append-optimizer="ranks=2 overlap=false keep-gradients=true" | FileCheck %s --check-prefix=KEEP
+
+// Kept gradients are the averaged ones (one 71-float bucket here).
+// KEEP: %[[S:.*]] = pd.c_allreduce_sum %{{.*}} {pd.grad_bucket = 0 : i64} : (tensor<71xf32>) -> tensor<71xf32>
+// KEEP-NEXT: %[[M:.*]] = pd.scale %[[S]]
+// KEEP-NEXT: %[[B:.*]] = pd.slice %[[M]] {{.*}}ends = array<i32: 3>, starts = array<i32: 0>}
+// KEEP-NEXT: %[[A1:.*]] = pd.slice %[[M]] {{.*}}ends = array<i32: 7>, starts = array<i32: 3>}
+// KEEP-NEXT: %[[A:.*]] = pd.reshape2 %[[A1]]
+// KEEP-NEXT: %[[C:.*]] = pd.slice %[[M]] {{.*}}ends = array<i32: 71>, starts = array<i32: 7>}
+// KEEP-NEXT: %[[SL:.*]] = pd.c_allreduce_sum
+// KEEP-NEXT: %[[L:.*]] = pd.scale %[[SL]]
+// KEEP: return %[[L]], %[[C]], %[[A]], %[[B]]
 
 // Overlapped (the default): each bucket's sum starts right after its last
 // gradient (bucket 0 after a's, bucket 1 after c's) and is waited for at
