@@ -7,7 +7,6 @@ equal training in one process on the same global batches (1e-5 with SGD,
 ranks)."""
 import json
 import os
-import shutil
 import subprocess
 import sys
 
@@ -17,17 +16,9 @@ import pytest
 import paddle_mlir
 import paddle_mlir.train
 from paddle_mlir.builder import ProgramBuilder
+from test_collectives import HERE, mpirun, needs_mpi
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-MPIRUN = shutil.which("mpirun")
-needs_mpi = pytest.mark.skipif(MPIRUN is None, reason="mpirun (openmpi-bin) is not installed")
 BATCH, STEPS = 16, 20
-
-
-def mpirun(n, *args, timeout=300):
-    cmd = [MPIRUN, "--allow-run-as-root", "--oversubscribe", "-np", str(n),
-           "--mca", "btl", "self,vader", "--mca", "btl_vader_single_copy_mechanism", "none", *args]
-    return subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
 
 
 def digits_batches():
@@ -73,7 +64,7 @@ def train_both(tmp_path, n, optimizer, lr, **kw):
     out = tmp_path / "out"
     out.mkdir()
     res = mpirun(n, sys.executable, os.path.join(HERE, "mpi", "comm_worker.py"), str(art), str(out),
-                 "train", str(tmp_path / "batches.npz"))
+                 "train", str(tmp_path / "batches.npz"), timeout=300)
     assert res.returncode == 0, res.stdout + res.stderr
     ranks = [dict(np.load(out / ("rank%d.npz" % r))) for r in range(n)]
     return (np.array(want_losses), want), ranks, manifest
@@ -129,12 +120,9 @@ def test_stalled_rank_is_named(tmp_path, overlap):
     np.savez(tmp_path / "batches.npz", x=xs[:2], label=ys[:2])
     out = tmp_path / "out"
     out.mkdir()
-    env = dict(os.environ, PADDLE_MLIR_COMM_TIMEOUT="2")
-    cmd = [MPIRUN, "--allow-run-as-root", "--oversubscribe", "-np", "2", "--mca", "btl", "self,vader",
-           "--mca", "btl_vader_single_copy_mechanism", "none", "-x", "PADDLE_MLIR_COMM_TIMEOUT",
-           sys.executable, os.path.join(HERE, "mpi", "comm_worker.py"), str(art), str(out), "train_stall",
-           str(tmp_path / "batches.npz")]
-    res = subprocess.run(cmd, capture_output=True, text=True, timeout=120, env=env)
+    res = mpirun(2, "-x", "PADDLE_MLIR_COMM_TIMEOUT=2", sys.executable,
+                 os.path.join(HERE, "mpi", "comm_worker.py"), str(art), str(out), "train_stall",
+                 str(tmp_path / "batches.npz"))
     assert res.returncode != 0
     assert ("rank 0: c_allreduce_sum (collective 0 of the program): rank 1 did not reach it within 2 s"
             if not overlap else

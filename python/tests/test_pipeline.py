@@ -8,7 +8,6 @@ Also: the manifest's stages, a job of the wrong size, and the compile-time
 refusals."""
 import json
 import os
-import shutil
 import subprocess
 import sys
 
@@ -17,16 +16,7 @@ import pytest
 
 import paddle_mlir
 from paddle_mlir.builder import ProgramBuilder
-
-HERE = os.path.dirname(os.path.abspath(__file__))
-MPIRUN = shutil.which("mpirun")
-needs_mpi = pytest.mark.skipif(MPIRUN is None, reason="mpirun (openmpi-bin) is not installed")
-
-
-def mpirun(n, *args, timeout=300):
-    cmd = [MPIRUN, "--allow-run-as-root", "--oversubscribe", "-np", str(n),
-           "--mca", "btl", "self,vader", "--mca", "btl_vader_single_copy_mechanism", "none", *args]
-    return subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
+from test_collectives import HERE, mpirun, needs_mpi
 
 
 def run_pipeline(tmp_path, model_dir, feeds, n, input_shapes=None, **kw):
@@ -44,7 +34,7 @@ def run_pipeline(tmp_path, model_dir, feeds, n, input_shapes=None, **kw):
     out = tmp_path / ("out%d" % n)
     out.mkdir()
     res = mpirun(n, sys.executable, os.path.join(HERE, "mpi", "comm_worker.py"),
-                 str(out_dir), str(out), "run", str(tmp_path / "in.npz"))
+                 str(out_dir), str(out), "run", str(tmp_path / "in.npz"), timeout=300)
     assert res.returncode == 0, res.stdout + res.stderr
     ranks = [np.load(out / ("rank%d.npz" % r)) for r in range(n)]
     got = [[z["out%d" % i] for i in range(len(z.files) - 1)] for z in ranks]

@@ -1,6 +1,8 @@
 // RUN: paddle-opt %s -pd-append-optimizer="lr=0.5 ranks=2 bucket-mb=0.0000305" | FileCheck %s
 // RUN: paddle-opt %s -pd-append-optimizer="lr=0.5 ranks=2 bucket-mb=0.0000305 overlap=false" | FileCheck %s --check-prefix=BLOCK
 // RUN: not paddle-opt %s -pd-append-optimizer="ranks=2 bucket-mb=0" 2>&1 | FileCheck %s --check-prefix=ZERO
+// RUN: not paddle-opt %s -pd-append-optimizer="ranks=0" 2>&1 | FileCheck %s --check-prefix=RANKS
+// RANKS: error: pd-append-optimizer: ranks must be >= 1, got 0
 // RUN: paddle-opt %s -pd-append-optimizer="ranks=1" | FileCheck %s --check-prefix=ONE
 // RUN: paddle-opt %s -pd-append-optimizer="ranks=2 overlap=false keep-gradients=true" | FileCheck %s --check-prefix=KEEP
 

@@ -3,6 +3,8 @@
 // RUN: not paddle-opt %s -pd-append-loss="op=cross_entropy" 2>&1 | FileCheck %s --check-prefix=LOSSOP
 // RUN: not paddle-opt %s -pd-append-optimizer="optimizer=lamb" 2>&1 | FileCheck %s --check-prefix=OPT
 // RUN: not paddle-opt %s -pd-append-optimizer="lr=0" 2>&1 | FileCheck %s --check-prefix=LR
+// RUN: not paddle-opt %s -pd-append-optimizer="warmup-steps=-3" 2>&1 | FileCheck %s --check-prefix=WARMUP
+// WARMUP: error: pd-append-optimizer: warmup-steps must be >= 0, got -3
 // RUN: not paddle-opt %s -pd-append-backward="loss=nothing" 2>&1 | FileCheck %s --check-prefix=LOSS
 // RUN: not paddle-opt %s -pd-append-optimizer="optimizer=adam beta2=1" 2>&1 | FileCheck %s --check-prefix=BETA
 // RUN: not paddle-opt %s -pd-append-optimizer="schedule=cosine" 2>&1 | FileCheck %s --check-prefix=COSINE

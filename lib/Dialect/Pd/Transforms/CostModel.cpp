@@ -24,14 +24,6 @@ int64_t numel(Type t) {
   return n;
 }
 
-int64_t bytesOf(Type t) {
-  auto s = dyn_cast<ShapedType>(t);
-  if (!s)
-    return 0;
-  unsigned bits = s.getElementType().getIntOrFloatBitWidth();
-  return numel(t) * std::max<int64_t>(1, bits / 8);
-}
-
 int64_t dim(Value v, int64_t i) {
   auto t = cast<ShapedType>(v.getType());
   if (i < 0)
@@ -101,12 +93,20 @@ bool isDataMovement(Operation *op) {
 }
 } // namespace
 
+int64_t mlir::pd::tensorBytes(Type t) {
+  auto s = dyn_cast<ShapedType>(t);
+  if (!s)
+    return 0;
+  unsigned bits = s.getElementType().getIntOrFloatBitWidth();
+  return numel(t) * std::max<int64_t>(1, bits / 8);
+}
+
 OpCost mlir::pd::estimateCost(Operation *op) {
   OpCost c;
   for (Value v : op->getOperands())
-    c.bytes += bytesOf(v.getType());
+    c.bytes += tensorBytes(v.getType());
   for (Value v : op->getResults())
-    c.bytes += bytesOf(v.getType());
+    c.bytes += tensorBytes(v.getType());
   if (op->getNumResults() == 0 || isDataMovement(op))
     return c;
   Value out = op->getResult(0);

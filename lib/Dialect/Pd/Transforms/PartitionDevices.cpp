@@ -117,10 +117,14 @@ SmallVector<size_t> balancedCuts(ArrayRef<double> w, int64_t n) {
   return cuts;
 }
 
-int64_t bytesOfType(Type t) {
-  auto s = cast<ShapedType>(t);
-  int64_t bits = std::max<int64_t>(8, s.getElementType().getIntOrFloatBitWidth());
-  return s.getNumElements() * (bits / 8);
+/// recv_v2 of a static `type` tensor from rank `peer`, on ring 0.
+Value receive(OpBuilder &b, Location loc, RankedTensorType type, int64_t peer) {
+  SmallVector<int32_t> shape;
+  for (int64_t d : type.getShape())
+    shape.push_back(static_cast<int32_t>(d));
+  return RecvV2Op::create(b, loc, type, /*ring_id=*/0, static_cast<int32_t>(peer),
+                          paddleDtypeCode(type.getElementType()), shape, false, false)
+      .getResult();
 }
 
 struct PdPartitionDevicesPass : impl::PdPartitionDevicesPassBase<PdPartitionDevicesPass> {
@@ -178,9 +182,15 @@ struct PdPartitionDevicesPass : impl::PdPartitionDevicesPassBase<PdPartitionDevi
     // rank's own: a train step's loss, before backward).
     auto ret = cast<func::ReturnOp>(main.getBody().front().getTerminator());
     b.setInsertionPoint(ret);
+    auto setResultTypes = [&] {
+      main.setFunctionType(
+          FunctionType::get(main.getContext(), main.getArgumentTypes(), ret.getOperandTypes()));
+    };
+    if (!gatherOutputs) {
+      setResultTypes();
+      return success();
+    }
     for (OpOperand &o : ret->getOpOperands()) {
-      if (!gatherOutputs)
-        break;
       unsigned i = o.getOperandNumber();
       auto before = cast<RankedTensorType>(main.getResultTypes()[i]);
       auto part = dyn_cast<RankedTensorType>(o.get().getType());
@@ -202,8 +212,7 @@ struct PdPartitionDevicesPass : impl::PdPartitionDevicesPassBase<PdPartitionDevi
           /*nranks=*/b.getI32IntegerAttr(static_cast<int32_t>(n)), b.getBoolAttr(false));
       o.set(gather.getResult());
     }
-    main.setFunctionType(
-        FunctionType::get(main.getContext(), main.getArgumentTypes(), ret.getOperandTypes()));
+    setResultTypes();
     return success();
   }
 
@@ -358,18 +367,16 @@ struct PdPartitionDevicesPass : impl::PdPartitionDevicesPassBase<PdPartitionDevi
     for (int64_t k = 0; k < n; ++k) {
       Block &stageBody = blocks[k].getBodyBlock();
       b.setInsertionPointToEnd(&stageBody);
-      // Inputs this stage reads.
+      // Inputs this stage reads, sliced per micro-batch.
       SmallVector<BlockArgument> args;
       for (Operation *op : stages[k])
         for (Value v : op->getOperands())
           if (auto arg = dyn_cast<BlockArgument>(v);
-              arg && arg.getOwner() == &body && !llvm::is_contained(args, arg))
+              micro > 1 && arg && arg.getOwner() == &body && !llvm::is_contained(args, arg))
             args.push_back(arg);
       for (int64_t m = 0; m < micro; ++m) {
         IRMapping map;
         for (BlockArgument arg : args) {
-          if (micro == 1)
-            break;
           auto t = cast<RankedTensorType>(arg.getType());
           SmallVector<int64_t> shape(t.getShape());
           shape[0] = rows;
@@ -382,16 +389,8 @@ struct PdPartitionDevicesPass : impl::PdPartitionDevicesPassBase<PdPartitionDevi
           map.map(arg, slice.getResult());
         }
         if (k > 0)
-          for (Value v : live[k - 1]) {
-            auto t = cast<RankedTensorType>(partType.lookup(v));
-            auto recv = RecvV2Op::create(
-                b, loc, t, /*ring_id=*/0, /*peer=*/static_cast<int32_t>(k - 1),
-                paddleDtypeCode(t.getElementType()),
-                llvm::to_vector(llvm::map_range(t.getShape(),
-                                                [](int64_t d) { return static_cast<int32_t>(d); })),
-                false, false);
-            map.map(v, recv.getResult());
-          }
+          for (Value v : live[k - 1])
+            map.map(v, receive(b, loc, cast<RankedTensorType>(partType.lookup(v)), k - 1));
         for (Operation *op : stages[k]) {
           Operation *clone = b.clone(*op, map);
           if (micro > 1 && failed(inferAgain(clone, split)))
@@ -410,7 +409,7 @@ struct PdPartitionDevicesPass : impl::PdPartitionDevicesPassBase<PdPartitionDevi
                      << t.getElementType() << " cannot pass between pipeline stages";
             SendV2Op::create(b, loc, part, /*ring_id=*/0, /*peer=*/static_cast<int32_t>(k + 1),
                              false, false);
-            sentBytes[k] += bytesOfType(t);
+            sentBytes[k] += tensorBytes(t);
           }
         for (unsigned i = 0; i < numOut; ++i)
           if (stageOfValue(ret.getOperand(i)) == k)
@@ -443,7 +442,7 @@ struct PdPartitionDevicesPass : impl::PdPartitionDevicesPassBase<PdPartitionDevi
                    << nameOf(main, i, true) << "' computed by pipeline stage " << k
                    << " has a dynamic shape (" << t << ") and cannot be sent to rank 0";
           SendV2Op::create(b, loc, whole, 0, 0, false, false);
-          sentBytes[k] += bytesOfType(t);
+          sentBytes[k] += tensorBytes(t);
         }
       }
       if (k > 0)
@@ -461,14 +460,7 @@ struct PdPartitionDevicesPass : impl::PdPartitionDevicesPassBase<PdPartitionDevi
       } else if (s == 0) {
         results.push_back(outWhole[i]);
       } else {
-        auto t = cast<RankedTensorType>(outWhole[i].getType());
-        results.push_back(
-            RecvV2Op::create(b, loc, t, 0, static_cast<int32_t>(s),
-                             paddleDtypeCode(t.getElementType()),
-                             llvm::to_vector(llvm::map_range(
-                                 t.getShape(), [](int64_t d) { return static_cast<int32_t>(d); })),
-                             false, false)
-                .getResult());
+        results.push_back(receive(b, loc, cast<RankedTensorType>(outWhole[i].getType()), s));
       }
     }
     YieldOp::create(b, loc, results);
@@ -521,7 +513,8 @@ struct PdPartitionDevicesPass : impl::PdPartitionDevicesPassBase<PdPartitionDevi
       return signalPassFailure();
     }
     if (devices < 2) {
-      module.emitError("pd-partition-devices: devices must be >= 2, got ") << devices;
+      module.emitError("pd-partition-devices: devices must be >= 2, got ")
+          << static_cast<int64_t>(devices);
       return signalPassFailure();
     }
     auto main = module.lookupSymbol<func::FuncOp>("main");

@@ -12,6 +12,7 @@
 #include "PaddleMLIR/Dialect/Pd/IR/PdGradient.h"
 #include "PaddleMLIR/Dialect/Pd/IR/PdOps.h"
 #include "PaddleMLIR/Dialect/Pd/Transforms/Calibration.h"
+#include "PaddleMLIR/Dialect/Pd/Transforms/CostModel.h"
 #include "PaddleMLIR/Dialect/Pd/Transforms/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -522,7 +523,7 @@ struct PdAppendOptimizerPass : impl::PdAppendOptimizerPassBase<PdAppendOptimizer
     if (schedule == "cosine" && !(minLr >= 0 && minLr <= learningRate))
       return bad() << "min-lr must be in [0, lr], got " << num(minLr);
     if (warmupSteps < 0)
-      return bad() << "warmup-steps must be >= 0, got " << warmupSteps;
+      return bad() << "warmup-steps must be >= 0, got " << static_cast<int64_t>(warmupSteps);
     return success();
   }
 
@@ -581,10 +582,6 @@ struct PdAppendOptimizerPass : impl::PdAppendOptimizerPassBase<PdAppendOptimizer
                                  SmallVectorImpl<std::pair<StringAttr, Value>> &updates) {
     if (!(bucketMb > 0) || !std::isfinite(bucketMb))
       return module.emitError("pd-append-optimizer: bucket-mb must be > 0, got ") << bucketMb;
-    auto bytesOf = [](Value v) {
-      auto t = cast<RankedTensorType>(v.getType());
-      return t.getNumElements() * std::max<int64_t>(1, t.getElementTypeBitWidth() / 8);
-    };
     for (auto &[name, grad] : updates)
       if (!cast<RankedTensorType>(grad.getType()).hasStaticShape() || !grad.getDefiningOp())
         return module.emitError("pd-append-optimizer: the gradient of '")
@@ -603,7 +600,7 @@ struct PdAppendOptimizerPass : impl::PdAppendOptimizerPassBase<PdAppendOptimizer
     SmallVector<SmallVector<unsigned>> buckets;
     int64_t fill = 0;
     for (unsigned i : order) {
-      int64_t bytes = bytesOf(updates[i].second);
+      int64_t bytes = tensorBytes(updates[i].second.getType());
       if (buckets.empty() || fill + bytes > cap) {
         buckets.emplace_back();
         fill = 0;
@@ -613,6 +610,7 @@ struct PdAppendOptimizerPass : impl::PdAppendOptimizerPassBase<PdAppendOptimizer
     }
     Builder attrs(module.getContext());
     SmallVector<Attribute> report;
+    int64_t total = 0;
     for (auto [k, bucket] : llvm::enumerate(buckets)) {
       Operation *last = updates[bucket.back()].second.getDefiningOp();
       OpBuilder b(last->getBlock(), std::next(Block::iterator(last)));
@@ -625,7 +623,7 @@ struct PdAppendOptimizerPass : impl::PdAppendOptimizerPassBase<PdAppendOptimizer
         auto t = cast<RankedTensorType>(grad.getType());
         flat.push_back(bucket.size() == 1 ? grad : g.reshape(grad, {t.getNumElements()}));
         names.push_back(updates[i].first);
-        bytes += bytesOf(grad);
+        bytes += tensorBytes(grad.getType());
       }
       Value joined = flat.size() == 1 ? flat[0] : g.make<ConcatOp>(flat, Value(), 0);
       auto bucketAttr = b.getI64IntegerAttr(static_cast<int64_t>(k));
@@ -661,6 +659,7 @@ struct PdAppendOptimizerPass : impl::PdAppendOptimizerPassBase<PdAppendOptimizer
         updates[i].second = g.reshape(part, t.getShape());
         offset += n;
       }
+      total += bytes;
       report.push_back(attrs.getDictionaryAttr(
           {attrs.getNamedAttr("bucket", attrs.getI64IntegerAttr(static_cast<int64_t>(k))),
            attrs.getNamedAttr("bytes", attrs.getI64IntegerAttr(bytes)),
@@ -669,9 +668,6 @@ struct PdAppendOptimizerPass : impl::PdAppendOptimizerPassBase<PdAppendOptimizer
     // The partition record (pd-partition-devices'): the buckets, and the
     // bytes each rank sends per step (a ring allreduce sends 2 (N-1)/N of
     // the buffer).
-    int64_t total = 0;
-    for (auto bucket : report)
-      total += cast<DictionaryAttr>(bucket).getAs<IntegerAttr>("bytes").getInt();
     NamedAttrList record;
     if (auto old = module->getAttrOfType<DictionaryAttr>("pd.partition"))
       record.append(old.getValue());
@@ -718,7 +714,8 @@ struct PdAppendOptimizerPass : impl::PdAppendOptimizerPassBase<PdAppendOptimizer
       globals.push_back(global);
     }
     if (ranks < 1) {
-      main.emitError("pd-append-optimizer: ranks must be >= 1, got ") << ranks;
+      main.emitError("pd-append-optimizer: ranks must be >= 1, got ")
+          << static_cast<int64_t>(ranks);
       return signalPassFailure();
     }
     if (ranks > 1) {

@@ -27,6 +27,10 @@ struct OpCost {
 /// The cost of `op`, each dynamic dim counted as 1 (the costs of one
 /// program then compare, and scale with the batch the same way).
 OpCost estimateCost(Operation *op);
+
+/// The bytes of a tensor of type `t` (sub-byte elements count as one
+/// byte, dynamic dims as 1; 0 for a type that is not shaped).
+int64_t tensorBytes(Type t);
 } // namespace mlir::pd
 
 #endif // PADDLEMLIR_DIALECT_PD_TRANSFORMS_COSTMODEL_H
