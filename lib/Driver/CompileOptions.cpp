@@ -208,6 +208,13 @@ llvm::Error mlir::pd::setCompileOption(CompileOptions &options, StringRef flag, 
     options.bucketMb = mb;
     return llvm::Error::success();
   }
+  if (flag == "reduce-strategy") {
+    if (value != "allreduce" && value != "reduce")
+      return llvm::createStringError("--reduce-strategy must be allreduce or reduce, not '" +
+                                     value.str() + "'");
+    options.reduceStrategy = value.str();
+    return llvm::Error::success();
+  }
   if (flag == "micro-batches") {
     int64_t n;
     if (value.trim().getAsInteger(10, n) || n < 0)
@@ -245,6 +252,8 @@ llvm::Error mlir::pd::setCompileOption(CompileOptions &options, StringRef flag, 
     return boolean(options.keepGradients);
   if (flag == "overlap-buckets")
     return boolean(options.overlapBuckets);
+  if (flag == "sync-batch-norm")
+    return boolean(options.syncBatchNorm);
   if (flag == "loss") {
     options.loss = value.str();
     return llvm::Error::success();

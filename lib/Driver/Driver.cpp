@@ -287,8 +287,16 @@ LogicalResult checkOptions(ModuleOp module, const CompileOptions &opts) {
     return fail(module, "--devices " + std::to_string(opts.devices) +
                             " needs --partition data or pipeline (how to split the program)");
   }
-  if (opts.bucketMb != 32 && !(opts.train && opts.partition == "data"))
+  bool dataTrain = opts.train && opts.partition == "data";
+  if (opts.bucketMb != 32 && !dataTrain)
     return fail(module, "--bucket-mb applies to --partition data --train only");
+  if (opts.reduceStrategy != "allreduce" && !dataTrain)
+    return fail(module, "--reduce-strategy applies to --partition data --train only");
+  if (opts.syncBatchNorm && !dataTrain)
+    return fail(module, "--sync-batch-norm applies to --partition data --train only");
+  if (opts.overlapBuckets && opts.reduceStrategy == "reduce")
+    return fail(module, "--overlap-buckets applies to --reduce-strategy allreduce only (the "
+                        "reduce strategy's reduce-scatters block)");
   if (opts.microBatches != 0 && opts.partition != "pipeline")
     return fail(module, "--micro-batches applies to --partition pipeline only");
   if (opts.allowTf32 && opts.target != Target::CUDA)
@@ -349,6 +357,8 @@ LogicalResult runTrainPipeline(ModuleOp module, const CompileOptions &opts) {
   }
   PdAppendBackwardPassOptions backward;
   backward.loss = opts.loss.empty() ? "loss" : opts.loss;
+  if (opts.partition == "data" && opts.syncBatchNorm)
+    backward.syncBatchNormRanks = opts.devices;
   pm.addPass(createPdAppendBackwardPass(backward));
   PdAppendOptimizerPassOptions optimizer;
   optimizer.optimizer = opts.optimizer;
@@ -371,6 +381,7 @@ LogicalResult runTrainPipeline(ModuleOp module, const CompileOptions &opts) {
     optimizer.ranks = opts.devices;
     optimizer.bucketMb = opts.bucketMb;
     optimizer.overlap = opts.overlapBuckets;
+    optimizer.strategy = opts.reduceStrategy;
   }
   pm.addPass(createPdAppendOptimizerPass(optimizer));
   return pm.run(module);

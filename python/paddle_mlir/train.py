@@ -118,7 +118,7 @@ def compile(model, params=None, *, loss=None, loss_op=None, label="label", optim
             threads=None, momentum=None, nesterov=None, beta1=None, beta2=None, epsilon=None,
             weight_decay=None, clip_norm=None, schedule=None, step_size=None, gamma=None,
             total_steps=None, min_lr=None, warmup_steps=None, bucket_mb=None, overlap=False,
-            **options):
+            reduce_strategy=None, sync_batch_norm=False, **options):
     """Compiles a train step of `model` (a Paddle model path or pd MLIR text,
     as paddle_mlir.compile takes).
 
@@ -139,7 +139,10 @@ def compile(model, params=None, *, loss=None, loss_op=None, label="label", optim
     1/N of the batch, the gradients are averaged in buckets of bucket_mb
     MiB, default 32; overlap=True starts each bucket's allreduce as soon as
     its last gradient exists so it overlaps the rest of backward;
-    docs/MultiDevice.md). Other keywords go to
+    reduce_strategy="reduce" reduce-scatters the buckets so each rank
+    updates, and keeps optimizer state for, 1/N of the parameters, which
+    are then gathered; sync_batch_norm=True computes batch_norm statistics
+    over the global batch; docs/MultiDevice.md). Other keywords go to
     paddle_mlir.compile.
     """
     if (loss is None) == (loss_op is None):
@@ -161,6 +164,10 @@ def compile(model, params=None, *, loss=None, loss_op=None, label="label", optim
         extra["bucket-mb"] = repr(float(bucket_mb))
     if overlap:
         extra["overlap-buckets"] = "true"
+    if reduce_strategy is not None:
+        extra["reduce-strategy"] = str(reduce_strategy)
+    if sync_batch_norm:
+        extra["sync-batch-norm"] = "true"
     if loss is not None:
         extra["loss"] = loss
     else:

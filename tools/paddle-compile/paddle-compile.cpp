@@ -137,6 +137,17 @@ static cl::opt<bool> overlapBuckets(
              "backward (default: block after the last gradient, faster when the ranks fill the "
              "CPU's cores)"),
     cl::init(false), cl::cat(category));
+static cl::opt<std::string> reduceStrategy(
+    "reduce-strategy",
+    cl::desc("With --partition data --train: allreduce (every rank updates every parameter) or "
+             "reduce (each rank updates, and keeps optimizer state for, 1/N of the parameters: "
+             "reduce-scatter the gradients, allgather the parameters)"),
+    cl::value_desc("allreduce|reduce"), cl::init("allreduce"), cl::cat(category));
+static cl::opt<bool> syncBatchNorm(
+    "sync-batch-norm",
+    cl::desc("With --partition data --train: batch_norm statistics over the global batch "
+             "(summed over the ranks) rather than each rank's part"),
+    cl::init(false), cl::cat(category));
 static cl::opt<bool> allowEmulatedBf16(
     "allow-emulated-bf16",
     cl::desc("With --precision bf16: build for a CPU without AVX512_BF16 or AMX-BF16 anyway, "
@@ -303,6 +314,8 @@ int main(int argc, char **argv) {
       {"micro-batches", microBatches},
       {"bucket-mb", bucketMb},
       {"overlap-buckets", overlapBuckets ? "true" : "false"},
+      {"reduce-strategy", reduceStrategy},
+      {"sync-batch-norm", syncBatchNorm ? "true" : "false"},
       {"precision", precision},
       {"kernels", kernels},
       {"conv-layout", convLayout},

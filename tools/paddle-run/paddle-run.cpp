@@ -26,6 +26,8 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -204,10 +206,33 @@ static bool loadTrainData(pdrt_model *model, const std::string &data, int64_t ba
 /// paddle-run --train: epochs over DATA in batches of the artifact's batch
 /// size, with a progress line (redrawn on a terminal, one line per epoch
 /// otherwise) and a final summary on stdout.
-static int runTraining(pdrt_model *model, pdrt_instance *inst, int64_t rank, int64_t ranks) {
+/// Whether `artifact` is a data-parallel train step of the reduce strategy,
+/// whose ranks each hold a slice of the optimizer state.
+static bool shardsOptimizerState(const std::string &artifact) {
+  auto buffer = llvm::MemoryBuffer::getFile(artifact + "/manifest.json");
+  if (!buffer)
+    return false;
+  llvm::Expected<llvm::json::Value> json = llvm::json::parse((*buffer)->getBuffer());
+  if (!json) {
+    llvm::consumeError(json.takeError());
+    return false;
+  }
+  const llvm::json::Object *root = json->getAsObject();
+  const llvm::json::Object *partition = root ? root->getObject("partition") : nullptr;
+  return partition && partition->getString("strategy") == "reduce";
+}
+
+static int runTraining(pdrt_model *model, pdrt_instance *inst, int64_t rank, int64_t ranks,
+                       bool shardedState) {
   // Data-parallel training under mpirun: every rank steps through the same
   // DATA (each computes its part of every batch); rank 0 reports and saves.
+  // With the reduce strategy each rank's optimizer state is its own slice,
+  // so each rank writes (and resumes from) a checkpoint of its own.
   llvm::raw_ostream &out = rank == 0 ? llvm::outs() : llvm::nulls();
+  bool perRank = shardedState && ranks > 1;
+  auto checkpointOf = [&](const std::string &path) {
+    return perRank ? path + ".rank" + std::to_string(rank) : path;
+  };
   if (epochs < 1)
     return fail("--epochs must be >= 1");
   int64_t n = pdrt_model_num_inputs(model);
@@ -228,9 +253,10 @@ static int runTraining(pdrt_model *model, pdrt_instance *inst, int64_t rank, int
     dropped += f.samples % batch;
   }
   if (!resume.empty()) {
-    if (pdrt_load_checkpoint(inst, resume.c_str()) != PDRT_OK)
+    if (pdrt_load_checkpoint(inst, checkpointOf(resume).c_str()) != PDRT_OK)
       return fail(pdrt_last_error());
-    out << "resumed from " << resume << " after " << pdrt_instance_steps(inst) << " steps\n";
+    out << "resumed from " << checkpointOf(resume) << (perRank ? " (one file per rank)" : "")
+        << " after " << pdrt_instance_steps(inst) << " steps\n";
   }
   out << "training " << pdrt_model_name(model) << ": " << epochs << " epoch"
       << (epochs > 1 ? "s" : "") << " of " << stepsPerEpoch << " steps (batch " << batch << ")";
@@ -304,6 +330,13 @@ static int runTraining(pdrt_model *model, pdrt_instance *inst, int64_t rank, int
   }
   out << llvm::format("trained %lld steps (%lld samples) in %.2f s: final loss %.6f\n",
                       (long long)done, (long long)(done * batch), seconds(), loss);
+  if (perRank && !saveCheckpoint.empty()) {
+    if (pdrt_save_checkpoint(inst, checkpointOf(saveCheckpoint).c_str()) != PDRT_OK)
+      return fail(pdrt_last_error());
+    out << "saved checkpoints after " << pdrt_instance_steps(inst) << " steps to " << saveCheckpoint
+        << ".rank0 ... .rank" << ranks - 1
+        << " (one per rank: each holds its rank's slice of the optimizer state)\n";
+  }
   if (rank != 0)
     return 0;
   if (!saveParams.empty()) {
@@ -311,7 +344,7 @@ static int runTraining(pdrt_model *model, pdrt_instance *inst, int64_t rank, int
       return fail(pdrt_last_error());
     out << "saved the trained model to " << saveParams << "/model.pdmodel\n";
   }
-  if (!saveCheckpoint.empty()) {
+  if (!saveCheckpoint.empty() && !perRank) {
     if (pdrt_save_checkpoint(inst, saveCheckpoint.c_str()) != PDRT_OK)
       return fail(pdrt_last_error());
     out << "saved a checkpoint after " << pdrt_instance_steps(inst) << " steps to "
@@ -389,7 +422,7 @@ int main(int argc, char **argv) {
         warmup.getNumOccurrences())
       return fail("--train takes its inputs from DATA; it does not combine with --input, "
                   "--output-dir, --iterations or --warmup");
-    return runTraining(model, inst, rank, ranks);
+    return runTraining(model, inst, rank, ranks, shardsOptimizerState(artifact));
   }
   for (const cl::Option *o :
        std::initializer_list<const cl::Option *>{&epochs, &saveParams, &saveCheckpoint, &resume})

@@ -100,6 +100,15 @@ struct CompileOptions {
   /// blocks there instead, faster on CPUs whose cores the ranks fill
   /// (benchmarks/dp_overlap.py, docs/MultiDevice.md).
   bool overlapBuckets = false;
+  /// --reduce-strategy: with --partition data --train, "allreduce" (every
+  /// rank updates every parameter) or "reduce" (Fluid's ReduceStrategy:
+  /// each rank updates and keeps optimizer state for 1/N of the
+  /// parameters, then all gather them).
+  std::string reduceStrategy = "allreduce";
+  /// --sync-batch-norm: with --partition data --train, batch_norm
+  /// statistics over the global batch (summed over the ranks) instead of
+  /// each rank's part.
+  bool syncBatchNorm = false;
   /// --quantize-exclude: op types (conv2d, fc, ...) or Paddle output
   /// variable names whose ops stay fp32 under --precision int8.
   std::vector<std::string> quantizeExclude;

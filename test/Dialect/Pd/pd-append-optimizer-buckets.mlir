@@ -47,7 +47,7 @@
 // allreduce comes right after its last gradient, then the scale by 1/2 and
 // the split back; the optimizer reads the averaged gradients and the loss
 // is averaged too. The record: buckets and 2 (N-1)/N of their bytes.
-// BLOCK: module attributes {pd.partition = {allreduce_bytes_per_step = 284 : i64, buckets = [{bucket = 0 : i64, bytes = 28 : i64, gradients = ["b", "a"]}, {bucket = 1 : i64, bytes = 256 : i64, gradients = ["c"]}]}}
+// BLOCK: module attributes {pd.partition = {allreduce_bytes_per_step = 284 : i64, buckets = [{bucket = 0 : i64, bytes = 28 : i64, gradients = ["b", "a"]}, {bucket = 1 : i64, bytes = 256 : i64, gradients = ["c"]}], strategy = "allreduce"}}
 // BLOCK: %[[L:.*]] = pd.mean %arg0
 // BLOCK-NEXT: %[[GB:.*]] = pd.relu %arg0
 // BLOCK-NEXT: %[[GA:.*]] = pd.fill_constant {shape = array<i64: 2, 2>

@@ -22,6 +22,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <functional>
 #include <numeric>
 
 namespace mlir::pd {
@@ -152,7 +153,13 @@ void makeMutable(ml_program::GlobalOp global, func::FuncOp fn) {
 /// but the channel's (one fused op, whose rule is pd.batch_norm_train_grad);
 /// the running statistics, when they are globals, become
 /// momentum * running + (1 - momentum) * batch, stored back.
-LogicalResult decomposeBatchNorm(BatchNormOp bn, ModuleOp module, func::FuncOp fn) {
+///
+/// With `syncRanks` > 1 the statistics are those of the global batch of
+/// `syncRanks` equal parts, one per rank: pd ops whose channel sums (of X,
+/// then of the squared deviations) are summed over the ranks by
+/// c_allreduce_sum, differentiated by the ops' own rules.
+LogicalResult decomposeBatchNorm(BatchNormOp bn, ModuleOp module, func::FuncOp fn,
+                                 int64_t syncRanks) {
   if (bn.getUseGlobalStats())
     return success();
   auto xt = cast<RankedTensorType>(bn.getX().getType());
@@ -160,12 +167,38 @@ LogicalResult decomposeBatchNorm(BatchNormOp bn, ModuleOp module, func::FuncOp f
     return bn.emitError() << "pd-append-backward needs static shapes, but 'pd.batch_norm' has "
                           << xt << " (fix the input shapes, e.g. paddle-compile --input-shape)";
   OpBuilder b(bn);
-  Type ct = bn.getScale().getType();
-  auto train = BatchNormTrainOp::create(b, bn.getLoc(), xt, ct, ct, bn.getX(), bn.getScale(),
-                                        bn.getBias(), bn.getEpsilonAttr(), bn.getDataLayoutAttr());
-  Value mean = train.getSavedMean(), var = train.getSavedVariance();
+  Value mean, var;
+  if (syncRanks > 1) {
+    int64_t rank = xt.getRank();
+    auto channel = static_cast<int32_t>(bn.getDataLayout() == "NHWC" ? rank - 1 : 1);
+    SmallVector<int32_t> dims;
+    for (int32_t d = 0; d < rank; ++d)
+      if (d != channel)
+        dims.push_back(d);
+    double count = static_cast<double>(xt.getNumElements() / xt.getDimSize(channel)) *
+                   static_cast<double>(syncRanks);
+    GradientBuilder g(b, bn, {}, {});
+    auto globalMean = [&](Value v) {
+      return g.scale(g.make<CAllreduceSumOp>(g.sumKeep(v, dims), 0), 1.0 / count);
+    };
+    Value x = bn.getX();
+    mean = globalMean(x);
+    Value centered = g.sub(x, mean);
+    var = globalMean(g.make<SquareOp>(centered));
+    Value stddev = g.make<SqrtOp>(g.scale(var, 1.0, bn.getEpsilon().convertToDouble()));
+    Value y = g.div(centered, stddev);
+    y = g.add(g.mul(y, bn.getScale(), channel), bn.getBias(), channel);
+    bn.getY().replaceAllUsesWith(y);
+  } else {
+    Type ct = bn.getScale().getType();
+    auto train =
+        BatchNormTrainOp::create(b, bn.getLoc(), xt, ct, ct, bn.getX(), bn.getScale(), bn.getBias(),
+                                 bn.getEpsilonAttr(), bn.getDataLayoutAttr());
+    mean = train.getSavedMean();
+    var = train.getSavedVariance();
+    bn.getY().replaceAllUsesWith(train.getY());
+  }
   double momentum = bn.getMomentum().convertToDouble();
-  bn.getY().replaceAllUsesWith(train.getY());
 
   auto track = [&](Value running, Value batch) {
     auto load = running.getDefiningOp<ml_program::GlobalLoadConstOp>();
@@ -339,10 +372,15 @@ struct PdAppendBackwardPass : impl::PdAppendBackwardPassBase<PdAppendBackwardPas
       return signalPassFailure();
     }
     Block &block = main.getBody().front();
+    if (syncBatchNormRanks < 1) {
+      main.emitError("pd-append-backward: sync-batch-norm-ranks must be >= 1, got ")
+          << static_cast<int64_t>(syncBatchNormRanks);
+      return signalPassFailure();
+    }
     // A train step computes batch_norm with the batch's statistics.
     SmallVector<BatchNormOp> norms(block.getOps<BatchNormOp>());
     for (BatchNormOp bn : norms)
-      if (failed(decomposeBatchNorm(bn, module, main)))
+      if (failed(decomposeBatchNorm(bn, module, main, syncBatchNormRanks)))
         return signalPassFailure();
     SmallVector<LayerNormOp> layerNorms(block.getOps<LayerNormOp>());
     for (LayerNormOp ln : layerNorms)
@@ -576,10 +614,10 @@ struct PdAppendOptimizerPass : impl::PdAppendOptimizerPassBase<PdAppendOptimizer
     return lr;
   }
 
-  /// Averages `updates`' gradients over `ranks` ranks in buckets (the
-  /// pass description); records the buckets on `module`.
-  LogicalResult averageGradients(ModuleOp module, Block &block,
-                                 SmallVectorImpl<std::pair<StringAttr, Value>> &updates) {
+  /// `updates`' gradients in buckets of at most bucket-mb MiB, consecutive
+  /// in the order backward computes them (the pass description).
+  FailureOr<SmallVector<SmallVector<unsigned>>>
+  formBuckets(ModuleOp module, Block &block, ArrayRef<std::pair<StringAttr, Value>> updates) {
     if (!(bucketMb > 0) || !std::isfinite(bucketMb))
       return module.emitError("pd-append-optimizer: bucket-mb must be > 0, got ") << bucketMb;
     for (auto &[name, grad] : updates)
@@ -608,6 +646,17 @@ struct PdAppendOptimizerPass : impl::PdAppendOptimizerPassBase<PdAppendOptimizer
       buckets.back().push_back(i);
       fill += bytes;
     }
+    return buckets;
+  }
+
+  /// Averages `updates`' gradients over `ranks` ranks in buckets (the
+  /// pass description); records the buckets on `module`.
+  LogicalResult averageGradients(ModuleOp module, Block &block,
+                                 SmallVectorImpl<std::pair<StringAttr, Value>> &updates) {
+    FailureOr<SmallVector<SmallVector<unsigned>>> formed = formBuckets(module, block, updates);
+    if (failed(formed))
+      return failure();
+    SmallVector<SmallVector<unsigned>> &buckets = *formed;
     Builder attrs(module.getContext());
     SmallVector<Attribute> report;
     int64_t total = 0;
@@ -643,21 +692,14 @@ struct PdAppendOptimizerPass : impl::PdAppendOptimizerPassBase<PdAppendOptimizer
         sum = blocking.getResult();
       }
       Value mean = g.scale(sum, 1.0 / static_cast<double>(ranks));
-      int64_t offset = 0;
-      for (unsigned i : bucket) {
-        auto t = cast<RankedTensorType>(updates[i].second.getType());
-        if (bucket.size() == 1) {
-          updates[i].second = mean;
-          continue;
-        }
-        int64_t n = t.getNumElements();
-        Value part =
-            g.make<SliceOp>(mean, Value(), Value(), ValueRange{}, ValueRange{},
-                            ArrayRef<int32_t>{0}, ArrayRef<int32_t>{static_cast<int32_t>(offset)},
-                            ArrayRef<int32_t>{static_cast<int32_t>(offset + n)},
-                            ArrayRef<int32_t>{}, ArrayRef<int32_t>{});
-        updates[i].second = g.reshape(part, t.getShape());
-        offset += n;
+      if (bucket.size() == 1) {
+        updates[bucket.front()].second = mean;
+      } else {
+        SmallVector<RankedTensorType> types;
+        for (unsigned i : bucket)
+          types.push_back(cast<RankedTensorType>(updates[i].second.getType()));
+        for (auto [i, part] : llvm::zip(bucket, unpack(g, mean, types)))
+          updates[i].second = part;
       }
       total += bytes;
       report.push_back(attrs.getDictionaryAttr(
@@ -665,16 +707,131 @@ struct PdAppendOptimizerPass : impl::PdAppendOptimizerPassBase<PdAppendOptimizer
            attrs.getNamedAttr("bytes", attrs.getI64IntegerAttr(bytes)),
            attrs.getNamedAttr("gradients", attrs.getArrayAttr(names))}));
     }
-    // The partition record (pd-partition-devices'): the buckets, and the
-    // bytes each rank sends per step (a ring allreduce sends 2 (N-1)/N of
-    // the buffer).
-    NamedAttrList record;
+    // The buckets, and the bytes each rank sends per step (a ring
+    // allreduce sends 2 (N-1)/N of the buffer).
+    record(module, {{"strategy", attrs.getStringAttr("allreduce")},
+                    {"buckets", attrs.getArrayAttr(report)},
+                    {"allreduce_bytes_per_step",
+                     attrs.getI64IntegerAttr(total * 2 * (ranks - 1) / ranks)}});
+    return success();
+  }
+
+  /// Sets `entries` in the module's `pd.partition` record (begun by
+  /// pd-partition-devices).
+  static void record(ModuleOp module, ArrayRef<std::pair<StringRef, Attribute>> entries) {
+    NamedAttrList attrs;
     if (auto old = module->getAttrOfType<DictionaryAttr>("pd.partition"))
-      record.append(old.getValue());
-    record.set("buckets", attrs.getArrayAttr(report));
-    record.set("allreduce_bytes_per_step",
-               attrs.getI64IntegerAttr(total * 2 * (ranks - 1) / ranks));
-    module->setAttr("pd.partition", record.getDictionary(module.getContext()));
+      attrs.append(old.getValue());
+    for (auto [name, value] : entries)
+      attrs.set(name, value);
+    module->setAttr("pd.partition", attrs.getDictionary(module.getContext()));
+  }
+
+  /// The parts flattened and joined along dim 0, followed by `pad` zeros.
+  Value flatJoin(GradientBuilder &g, ArrayRef<Value> parts, int64_t pad) {
+    SmallVector<Value> flat;
+    for (Value v : parts) {
+      auto t = cast<RankedTensorType>(v.getType());
+      flat.push_back(t.getRank() == 1 ? v : g.reshape(v, {t.getNumElements()}));
+    }
+    if (pad > 0) {
+      OpBuilder &b = g.getBuilder();
+      Type elem = cast<RankedTensorType>(parts.front().getType()).getElementType();
+      flat.push_back(g.make<FillConstantOp>(
+          Value(), Value(), ValueRange(), b.getDenseI64ArrayAttr({pad}), b.getF32FloatAttr(0.0f),
+          b.getStringAttr(""), b.getI32IntegerAttr(elem.isF64() ? 6 : 5), b.getBoolAttr(false)));
+    }
+    return flat.size() == 1 ? flat[0] : g.make<ConcatOp>(flat, Value(), 0);
+  }
+
+  /// The tensors of `types` read back in order from the front of `flat`.
+  SmallVector<Value> unpack(GradientBuilder &g, Value flat, ArrayRef<RankedTensorType> types) {
+    SmallVector<Value> out;
+    int64_t offset = 0;
+    for (RankedTensorType t : types) {
+      int64_t n = t.getNumElements();
+      Value part =
+          g.make<SliceOp>(flat, Value(), Value(), ValueRange{}, ValueRange{}, ArrayRef<int32_t>{0},
+                          ArrayRef<int32_t>{static_cast<int32_t>(offset)},
+                          ArrayRef<int32_t>{static_cast<int32_t>(offset + n)}, ArrayRef<int32_t>{},
+                          ArrayRef<int32_t>{});
+      out.push_back(t.getRank() == 1 ? part : g.reshape(part, t.getShape()));
+      offset += n;
+    }
+    return out;
+  }
+
+  /// A bucket of strategy=reduce: its gradients (indices into the
+  /// updates), their elements, and this rank's averaged slice of `shard`
+  /// elements.
+  struct ShardedBucket {
+    int64_t index;
+    SmallVector<unsigned> members;
+    int64_t elements, shard;
+    Value shardGrad;
+  };
+
+  /// strategy=reduce: each bucket's gradients joined, padded to a multiple
+  /// of the ranks and reduce-scattered right after its last gradient, this
+  /// rank's slice scaled by 1/N; records the buckets on `module`. With
+  /// keep-gradients the averaged gradients are gathered back into
+  /// `updates`.
+  LogicalResult scatterGradients(ModuleOp module, Block &block,
+                                 SmallVectorImpl<std::pair<StringAttr, Value>> &updates,
+                                 SmallVectorImpl<ShardedBucket> &out) {
+    FailureOr<SmallVector<SmallVector<unsigned>>> formed = formBuckets(module, block, updates);
+    if (failed(formed))
+      return failure();
+    Builder attrs(module.getContext());
+    SmallVector<Attribute> report;
+    int64_t padded = 0, stateBytes = 0;
+    for (auto [k, members] : llvm::enumerate(*formed)) {
+      Operation *last = updates[members.back()].second.getDefiningOp();
+      OpBuilder b(last->getBlock(), std::next(Block::iterator(last)));
+      GradientBuilder g(b, last, {}, {});
+      SmallVector<Value> grads;
+      SmallVector<RankedTensorType> types;
+      SmallVector<Attribute> names;
+      int64_t elements = 0, bytes = 0;
+      for (unsigned i : members) {
+        grads.push_back(updates[i].second);
+        types.push_back(cast<RankedTensorType>(updates[i].second.getType()));
+        names.push_back(updates[i].first);
+        elements += types.back().getNumElements();
+        bytes += tensorBytes(types.back());
+      }
+      int64_t shard = (elements + ranks - 1) / ranks;
+      Value joined = flatJoin(g, grads, shard * ranks - elements);
+      Value sum = g.make<CReducescatterOp>(joined, 0, static_cast<int32_t>(ranks));
+      sum.getDefiningOp()->setAttr("pd.grad_bucket", b.getI64IntegerAttr(static_cast<int64_t>(k)));
+      Value mean = g.scale(sum, 1.0 / static_cast<double>(ranks));
+      out.push_back({static_cast<int64_t>(k), members, elements, shard, mean});
+      if (keepGradients) {
+        b.setInsertionPoint(block.getTerminator());
+        GradientBuilder tail(b, block.getTerminator(), {}, {});
+        Value all = tail.make<CAllgatherOp>(mean, 0, static_cast<int32_t>(ranks));
+        for (auto [i, part] : llvm::zip(members, unpack(tail, all, types)))
+          updates[i].second = part;
+      }
+      int64_t elemBytes = bytes / elements;
+      padded += shard * ranks * elemBytes;
+      stateBytes += shard * elemBytes;
+      report.push_back(attrs.getDictionaryAttr(
+          {attrs.getNamedAttr("bucket", attrs.getI64IntegerAttr(static_cast<int64_t>(k))),
+           attrs.getNamedAttr("bytes", attrs.getI64IntegerAttr(bytes)),
+           attrs.getNamedAttr("gradients", attrs.getArrayAttr(names)),
+           attrs.getNamedAttr("shard_elements", attrs.getI64IntegerAttr(shard))}));
+    }
+    // A ring reduce-scatter and a ring allgather each send (N-1)/N of the
+    // padded buffer: together what one allreduce sends. Each rank updates,
+    // and keeps state for (one tensor for momentum, two for adam),
+    // updated_bytes_per_rank.
+    int64_t sent = padded * (ranks - 1) / ranks;
+    record(module, {{"strategy", attrs.getStringAttr("reduce")},
+                    {"buckets", attrs.getArrayAttr(report)},
+                    {"reducescatter_bytes_per_step", attrs.getI64IntegerAttr(sent)},
+                    {"allgather_bytes_per_step", attrs.getI64IntegerAttr(sent)},
+                    {"updated_bytes_per_rank", attrs.getI64IntegerAttr(stateBytes)}});
     return success();
   }
 
@@ -718,8 +875,16 @@ struct PdAppendOptimizerPass : impl::PdAppendOptimizerPassBase<PdAppendOptimizer
           << static_cast<int64_t>(ranks);
       return signalPassFailure();
     }
+    bool sharded = ranks > 1 && strategy == "reduce";
+    if (strategy != "allreduce" && strategy != "reduce") {
+      main.emitError() << "pd-append-optimizer: unknown strategy '" << strategy
+                       << "' (expected allreduce or reduce)";
+      return signalPassFailure();
+    }
+    SmallVector<ShardedBucket> shards;
     if (ranks > 1) {
-      if (failed(averageGradients(module, block, updates)))
+      if (failed(sharded ? scatterGradients(module, block, updates, shards)
+                         : averageGradients(module, block, updates)))
         return signalPassFailure();
       // The results kept: gradients are the averaged ones, the loss the
       // mean of the ranks' losses.
@@ -739,22 +904,74 @@ struct PdAppendOptimizerPass : impl::PdAppendOptimizerPassBase<PdAppendOptimizer
     Location loc = NameLoc::get(b.getStringAttr(optimizer), ret.getLoc());
     GradientBuilder g(b, ret, {}, {});
     Value lr = learningRateTensor(b, g, main, elem);
+    auto store = [&](ml_program::GlobalOp global, Value value) {
+      ml_program::GlobalStoreOp::create(b, loc, FlatSymbolRefAttr::get(global.getSymNameAttr()),
+                                        value);
+    };
 
-    // Clipping by the global norm: g * clip / max(||g||, clip).
+    // What the optimizer updates: each parameter, or (strategy=reduce) this
+    // rank's slice of each bucket's flattened parameters.
+    struct Unit {
+      std::string name;
+      Value param, grad;
+      std::function<void(Value)> write;
+    };
+    SmallVector<Unit> units;
+    for (auto &global : globals)
+      // Loads of a trained parameter read its current value, never a
+      // constant folded at compile time.
+      makeMutable(global, main);
+    auto load = [&](StringAttr name, RankedTensorType type) {
+      Location ploc = NameLoc::get(b.getStringAttr(optimizer + ":" + name.getValue()), loc);
+      return ml_program::GlobalLoadOp::create(b, ploc, type, FlatSymbolRefAttr::get(name))
+          .getResult();
+    };
+    if (!sharded) {
+      for (auto [u, global] : llvm::zip(updates, globals)) {
+        auto type = cast<RankedTensorType>(global.getType());
+        ml_program::GlobalOp target = global;
+        units.push_back({u.first.getValue().str(), load(u.first, type), u.second,
+                         [&store, target](Value v) { store(target, v); }});
+      }
+    } else {
+      for (ShardedBucket &bucket : shards) {
+        SmallVector<Value> params;
+        SmallVector<RankedTensorType> types;
+        SmallVector<ml_program::GlobalOp> targets;
+        for (unsigned i : bucket.members) {
+          types.push_back(cast<RankedTensorType>(globals[i].getType()));
+          params.push_back(load(updates[i].first, types.back()));
+          targets.push_back(globals[i]);
+        }
+        Value joined = flatJoin(g, params, bucket.shard * ranks - bucket.elements);
+        Value mine = g.make<ShardBatchOp>(joined, static_cast<int32_t>(ranks));
+        units.push_back({"grad_bucket_" + std::to_string(bucket.index), mine, bucket.shardGrad,
+                         [this, &g, &store, types, targets](Value v) {
+                           Value all = g.make<CAllgatherOp>(v, 0, static_cast<int32_t>(ranks));
+                           for (auto [part, target] : llvm::zip(unpack(g, all, types), targets))
+                             store(target, part);
+                         }});
+      }
+    }
+
+    // Clipping by the global norm: g * clip / max(||g||, clip); with
+    // sharded gradients the squares are summed over the ranks.
     if (clipNorm > 0) {
       Value sumSq;
-      for (auto &[name, grad] : updates) {
+      for (Unit &u : units) {
         SmallVector<int32_t> all;
-        for (int64_t d = 0; d < rankOf(grad); ++d)
+        for (int64_t d = 0; d < rankOf(u.grad); ++d)
           all.push_back(static_cast<int32_t>(d));
-        Value part = g.reshape(g.sumKeep(g.make<SquareOp>(grad), all), {1});
+        Value part = g.reshape(g.sumKeep(g.make<SquareOp>(u.grad), all), {1});
         sumSq = sumSq ? g.add(sumSq, part) : part;
       }
+      if (sharded)
+        sumSq = g.make<CAllreduceSumOp>(sumSq, 0);
       Value norm = g.make<SqrtOp>(sumSq);
       Value clip = g.full(norm, clipNorm);
       Value factor = g.div(clip, g.make<ElementwiseMaxOp>(norm, clip, -1));
-      for (auto &u : updates)
-        u.second = g.mul(u.second, factor);
+      for (Unit &u : units)
+        u.grad = g.mul(u.grad, factor);
     }
 
     bool adam = optimizer == "adam" || optimizer == "adamw";
@@ -770,37 +987,25 @@ struct PdAppendOptimizerPass : impl::PdAppendOptimizerPassBase<PdAppendOptimizer
       std::tie(beta2Global, beta2Pow) =
           newStateGlobal(b, ret, "beta2_pow_acc_0", scalarType, beta2);
     }
-    auto store = [&](ml_program::GlobalOp global, Value value) {
-      ml_program::GlobalStoreOp::create(b, loc, FlatSymbolRefAttr::get(global.getSymNameAttr()),
-                                        value);
-    };
     auto f32 = [&](double v) { return b.getF32FloatAttr(static_cast<float>(v)); };
-    for (auto [u, global] : llvm::zip(updates, globals)) {
-      StringAttr name = u.first;
-      Value grad = u.second;
-      // Loads of a trained parameter read its current value, never a
-      // constant folded at compile time.
-      makeMutable(global, main);
-      auto type = cast<RankedTensorType>(global.getType());
-      Location ploc = NameLoc::get(b.getStringAttr(optimizer + ":" + name.getValue()), loc);
-      Value param = ml_program::GlobalLoadOp::create(b, ploc, type, FlatSymbolRefAttr::get(name));
+    for (Unit &u : units) {
+      Value param = u.param, grad = u.grad;
+      auto type = cast<RankedTensorType>(param.getType());
+      Location ploc = NameLoc::get(b.getStringAttr(optimizer + ":" + u.name), loc);
       if (decay > 0 && optimizer != "adamw")
         grad = g.add(grad, g.scale(param, decay));
       if (optimizer == "sgd") {
-        store(global, SgdOp::create(b, ploc, type, param, lr, grad));
+        u.write(SgdOp::create(b, ploc, type, param, lr, grad));
       } else if (optimizer == "momentum") {
-        auto [vGlobal, velocity] =
-            newStateGlobal(b, ret, (name.getValue() + "_velocity_0").str(), type, 0.0);
+        auto [vGlobal, velocity] = newStateGlobal(b, ret, u.name + "_velocity_0", type, 0.0);
         auto op =
             MomentumOp::create(b, ploc, type, type, param, grad, velocity, lr, f32(momentum),
                                b.getBoolAttr(nesterov), b.getStringAttr(""), f32(0.0), f32(1.0));
-        store(global, op.getParamOut());
+        u.write(op.getParamOut());
         store(vGlobal, op.getVelocityOut());
       } else {
-        auto [m1Global, m1] =
-            newStateGlobal(b, ret, (name.getValue() + "_moment1_0").str(), type, 0.0);
-        auto [m2Global, m2] =
-            newStateGlobal(b, ret, (name.getValue() + "_moment2_0").str(), type, 0.0);
+        auto [m1Global, m1] = newStateGlobal(b, ret, u.name + "_moment1_0", type, 0.0);
+        auto [m2Global, m2] = newStateGlobal(b, ret, u.name + "_moment2_0", type, 0.0);
         Type powType = beta1Pow.getType();
         SmallVector<Type> types{type, type, type, powType, powType};
         Operation *op;
@@ -811,7 +1016,7 @@ struct PdAppendOptimizerPass : impl::PdAppendOptimizerPassBase<PdAppendOptimizer
           op = AdamwOp::create(b, ploc, types, param, grad, lr, m1, m2, beta1Pow, beta2Pow,
                                f32(beta1), f32(beta2), f32(epsilon), f32(decay), f32(1.0),
                                b.getBoolAttr(decay > 0));
-        store(global, op->getResult(0));
+        u.write(op->getResult(0));
         store(m1Global, op->getResult(1));
         store(m2Global, op->getResult(2));
         if (beta1Global) {

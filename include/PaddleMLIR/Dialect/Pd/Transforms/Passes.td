@@ -364,10 +364,21 @@ def PdAppendBackwardPass : Pass<"pd-append-backward", "::mlir::ModuleOp"> {
     rule is an error naming it. @main then returns the loss (first) and one
     gradient per parameter it reaches, named `<parameter>@GRAD` and marked
     `pd.grad_of` with the global's name. Shapes must be static.
+
+    With `sync-batch-norm-ranks` N > 1 (data-parallel training on N ranks
+    of equal batches), batch_norm in training mode normalizes with the
+    statistics of the global batch: the per-channel sums of X and then of
+    its squared deviations are summed over the ranks with
+    `pd.c_allreduce_sum` (whose gradient rule sums the gradients over the
+    ranks the same way), so every rank's forward and backward equal one
+    process's on the whole batch. Otherwise each rank uses its own batch's
+    statistics (the default, as Fluid's data-parallel training).
   }];
   let options = [
     Option<"loss", "loss", "std::string", "\"loss\"",
-           "the result (or Paddle variable) to differentiate">
+           "the result (or Paddle variable) to differentiate">,
+    Option<"syncBatchNormRanks", "sync-batch-norm-ranks", "int64_t", "1",
+           "data-parallel training on this many ranks: batch_norm statistics over all of them">
   ];
   let dependentDialects = ["::mlir::pd::PdDialect", "::mlir::func::FuncDialect",
                            "::mlir::ml_program::MLProgramDialect"];
@@ -402,6 +413,15 @@ def PdAppendOptimizerPass : Pass<"pd-append-optimizer", "::mlir::ModuleOp"> {
     split back; the other results (the loss) are averaged too.
     The buckets (each one's gradients and bytes) and the bytes a rank
     sends per step go into the module's `pd.partition` record.
+
+    `strategy=reduce` (Fluid's ReduceStrategy, with the optimizer state
+    sharded): each bucket, zero-padded to a multiple of N, is summed with
+    `pd.c_reducescatter`, so each rank receives the averaged gradients of
+    its 1/N of the bucket; it updates only that slice of the flattened
+    parameters (`pd.shard_batch` picks it by rank), keeping optimizer state
+    for that slice alone (per bucket, 1/N of the size); `pd.c_allgather`
+    then gives every rank all updated parameters. The communication volume
+    equals the allreduce's, the optimizer's work and state are 1/N.
   }];
   let options = [
     Option<"optimizer", "optimizer", "std::string", "\"sgd\"",
@@ -433,7 +453,10 @@ def PdAppendOptimizerPass : Pass<"pd-append-optimizer", "::mlir::ModuleOp"> {
            "with ranks > 1: the largest gradient bucket, in MiB (> 0)">,
     Option<"overlap", "overlap", "bool", "true",
            "with ranks > 1: start each bucket's allreduce after its last gradient and wait "
-           "for it before the update (false: one blocking c_allreduce_sum there)">
+           "for it before the update (false: one blocking c_allreduce_sum there)">,
+    Option<"strategy", "strategy", "std::string", "\"allreduce\"",
+           "with ranks > 1: allreduce (every rank updates every parameter) or reduce "
+           "(reduce-scatter the buckets, shard the update and its state, allgather)">
   ];
   let dependentDialects = ["::mlir::pd::PdDialect", "::mlir::func::FuncDialect",
                            "::mlir::ml_program::MLProgramDialect"];

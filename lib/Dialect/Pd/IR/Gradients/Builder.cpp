@@ -107,4 +107,5 @@ void mlir::pd::attachGradientRules(MLIRContext *ctx) {
   attachShapeGradients(ctx);
   attachNNGradients(ctx);
   attachRandomGradients(ctx);
+  attachCollectiveGradients(ctx);
 }

@@ -34,6 +34,7 @@ void attachLinearGradients(MLIRContext *ctx);
 void attachShapeGradients(MLIRContext *ctx);
 void attachNNGradients(MLIRContext *ctx);
 void attachRandomGradients(MLIRContext *ctx);
+void attachCollectiveGradients(MLIRContext *ctx);
 } // namespace mlir::pd
 
 #endif // PADDLEMLIR_LIB_DIALECT_PD_IR_GRADIENTS_RULES_H
