@@ -277,9 +277,9 @@ LogicalResult checkOptions(ModuleOp module, const CompileOptions &opts) {
     if (opts.target != Target::CPU)
       return fail(module, "--partition builds CPU artifacts only for now (GPU collectives need "
                           "the NCCL backend, which is planned)");
-    if (opts.train && opts.partition == "pipeline")
-      return fail(module, "--partition pipeline with --train (pipeline training) is planned; "
-                          "--partition data --train is data-parallel training");
+    if (opts.train && opts.partition == "pipeline" && opts.keepGradients)
+      return fail(module, "--keep-gradients does not combine with --partition pipeline --train "
+                          "(each rank holds the gradients of its stage)");
     if (opts.precision != Precision::FP32)
       return fail(module, "--partition builds fp32 only for now (not --precision " +
                               stringify(opts.precision) + ")");
@@ -347,7 +347,18 @@ LogicalResult runTrainPipeline(ModuleOp module, const CompileOptions &opts) {
   }
   // Data-parallel training: each rank's part of the batch through the
   // forward program and the loss; pd-append-optimizer averages the
-  // gradients and the loss over the ranks.
+  // gradients and the loss over the ranks. Pipeline training: the forward
+  // program is cut into stages and sized for one micro-batch, backward
+  // follows the stages, then every micro-batch runs (pd-partition-devices'
+  // train phases).
+  auto pipelinePhase = [&](StringRef phase) {
+    PdPartitionDevicesPassOptions p;
+    p.mode = "pipeline";
+    p.devices = opts.devices;
+    p.microBatches = opts.microBatches;
+    p.trainPhase = phase.str();
+    pm.addPass(createPdPartitionDevicesPass(p));
+  };
   if (opts.partition == "data") {
     PdPartitionDevicesPassOptions p;
     p.mode = "data";
@@ -355,11 +366,15 @@ LogicalResult runTrainPipeline(ModuleOp module, const CompileOptions &opts) {
     p.gatherOutputs = false;
     pm.addPass(createPdPartitionDevicesPass(p));
   }
+  if (opts.partition == "pipeline")
+    pipelinePhase("forward");
   PdAppendBackwardPassOptions backward;
   backward.loss = opts.loss.empty() ? "loss" : opts.loss;
   if (opts.partition == "data" && opts.syncBatchNorm)
     backward.syncBatchNormRanks = opts.devices;
   pm.addPass(createPdAppendBackwardPass(backward));
+  if (opts.partition == "pipeline")
+    pipelinePhase("micro");
   PdAppendOptimizerPassOptions optimizer;
   optimizer.optimizer = opts.optimizer;
   optimizer.learningRate = opts.learningRate;
@@ -384,6 +399,8 @@ LogicalResult runTrainPipeline(ModuleOp module, const CompileOptions &opts) {
     optimizer.strategy = opts.reduceStrategy;
   }
   pm.addPass(createPdAppendOptimizerPass(optimizer));
+  if (opts.partition == "pipeline")
+    pipelinePhase("stages");
   return pm.run(module);
 }
 

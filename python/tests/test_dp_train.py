@@ -62,9 +62,10 @@ def digits_bn_cnn(path):
     return b.save(str(path))
 
 
-def train_both(tmp_path, n, optimizer, lr, model_fn=digits_cnn, **kw):
+def train_both(tmp_path, n, optimizer, lr, model_fn=digits_cnn, partition="data", **kw):
     """Single-process and n-rank training on the same batches: (losses,
-    parameters) of the single process, the same per rank, the manifest."""
+    parameters) of the single process, the same per rank, the manifest.
+    `kw` goes to the partitioned compile."""
     model = model_fn(tmp_path / "cnn")
     xs, ys = digits_batches()
     opts = dict(loss_op="softmax_with_cross_entropy", optimizer=optimizer, lr=lr,
@@ -73,7 +74,7 @@ def train_both(tmp_path, n, optimizer, lr, model_fn=digits_cnn, **kw):
     want_losses = [alone.step(x=x, label=y) for x, y in zip(xs, ys)]
     want = alone.parameters()
     art = tmp_path / "dp"
-    paddle_mlir.train.compile(model, partition="data", devices=n, output_dir=str(art), **opts, **kw)
+    paddle_mlir.train.compile(model, partition=partition, devices=n, output_dir=str(art), **opts, **kw)
     with open(art / "manifest.json") as f:
         manifest = json.load(f)
     np.savez(tmp_path / "batches.npz", x=xs, label=ys)
@@ -213,9 +214,6 @@ def test_bad_bucket_sizes(tmp_path):
     with pytest.raises(RuntimeError, match="--overlap-buckets applies to --reduce-strategy allreduce only"):
         paddle_mlir.train.compile(model, partition="data", devices=2, reduce_strategy="reduce", overlap=True,
                                   **opts)
-    with pytest.raises(RuntimeError, match=r"--partition pipeline with --train \(pipeline "
-                                           r"training\) is planned"):
-        paddle_mlir.train.compile(model, partition="pipeline", devices=2, **opts)
 
 
 @needs_mpi

@@ -206,30 +206,40 @@ static bool loadTrainData(pdrt_model *model, const std::string &data, int64_t ba
 /// paddle-run --train: epochs over DATA in batches of the artifact's batch
 /// size, with a progress line (redrawn on a terminal, one line per epoch
 /// otherwise) and a final summary on stdout.
-/// Whether `artifact` is a data-parallel train step of the reduce strategy,
-/// whose ranks each hold a slice of the optimizer state.
-static bool shardsOptimizerState(const std::string &artifact) {
+/// The partition of `artifact` (manifest.json's): its mode (data,
+/// pipeline) and, for data-parallel training, its strategy; empty when none.
+static std::pair<std::string, std::string> partitionOf(const std::string &artifact) {
   auto buffer = llvm::MemoryBuffer::getFile(artifact + "/manifest.json");
   if (!buffer)
-    return false;
+    return {};
   llvm::Expected<llvm::json::Value> json = llvm::json::parse((*buffer)->getBuffer());
   if (!json) {
     llvm::consumeError(json.takeError());
-    return false;
+    return {};
   }
   const llvm::json::Object *root = json->getAsObject();
   const llvm::json::Object *partition = root ? root->getObject("partition") : nullptr;
-  return partition && partition->getString("strategy") == "reduce";
+  if (!partition)
+    return {};
+  auto text = [&](llvm::StringRef key) { return partition->getString(key).value_or("").str(); };
+  return {text("mode"), text("strategy")};
 }
 
 static int runTraining(pdrt_model *model, pdrt_instance *inst, int64_t rank, int64_t ranks,
-                       bool shardedState) {
-  // Data-parallel training under mpirun: every rank steps through the same
-  // DATA (each computes its part of every batch); rank 0 reports and saves.
-  // With the reduce strategy each rank's optimizer state is its own slice,
-  // so each rank writes (and resumes from) a checkpoint of its own.
+                       const std::pair<std::string, std::string> &partition) {
+  // Multi-rank training under mpirun: every rank steps through the same
+  // DATA (each computes its part of every batch, or its stage of it); rank
+  // 0 reports and saves. With the reduce strategy each rank's optimizer
+  // state is its own slice, and in a pipeline each rank's parameters are
+  // its stage's, so each rank writes (and resumes from) a checkpoint of
+  // its own.
   llvm::raw_ostream &out = rank == 0 ? llvm::outs() : llvm::nulls();
-  bool perRank = shardedState && ranks > 1;
+  bool pipeline = partition.first == "pipeline";
+  bool perRank = ranks > 1 && (pipeline || partition.second == "reduce");
+  if (pipeline && !saveParams.empty())
+    return fail("--save-params: each rank of a pipeline train step holds only its stage's "
+                "parameters, and writing the whole model from them is planned; save one "
+                "checkpoint per rank with --save-checkpoint");
   auto checkpointOf = [&](const std::string &path) {
     return perRank ? path + ".rank" + std::to_string(rank) : path;
   };
@@ -266,7 +276,9 @@ static int runTraining(pdrt_model *model, pdrt_instance *inst, int64_t rank, int
   out.flush();
 
   if (ranks > 1)
-    out << "ranks: " << ranks << " (data-parallel; rank 0 reports and saves)\n";
+    out << "ranks: " << ranks
+        << (pipeline ? " (pipeline stages; rank 0 reports)\n"
+                     : " (data-parallel; rank 0 reports and saves)\n");
   bool tty = rank == 0 && isatty(2);
   auto start = std::chrono::steady_clock::now();
   auto lastDraw = start - std::chrono::seconds(1);
@@ -335,7 +347,8 @@ static int runTraining(pdrt_model *model, pdrt_instance *inst, int64_t rank, int
       return fail(pdrt_last_error());
     out << "saved checkpoints after " << pdrt_instance_steps(inst) << " steps to " << saveCheckpoint
         << ".rank0 ... .rank" << ranks - 1
-        << " (one per rank: each holds its rank's slice of the optimizer state)\n";
+        << (pipeline ? " (one per rank: each holds its stage's parameters and state)\n"
+                     : " (one per rank: each holds its rank's slice of the optimizer state)\n");
   }
   if (rank != 0)
     return 0;
@@ -422,7 +435,7 @@ int main(int argc, char **argv) {
         warmup.getNumOccurrences())
       return fail("--train takes its inputs from DATA; it does not combine with --input, "
                   "--output-dir, --iterations or --warmup");
-    return runTraining(model, inst, rank, ranks, shardsOptimizerState(artifact));
+    return runTraining(model, inst, rank, ranks, partitionOf(artifact));
   }
   for (const cl::Option *o :
        std::initializer_list<const cl::Option *>{&epochs, &saveParams, &saveCheckpoint, &resume})

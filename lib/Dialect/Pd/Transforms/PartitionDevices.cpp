@@ -11,6 +11,7 @@
 #include "PaddleMLIR/Dialect/Pd/IR/PdOps.h"
 #include "PaddleMLIR/Dialect/Pd/Transforms/CostModel.h"
 #include "PaddleMLIR/Dialect/Pd/Transforms/Passes.h"
+#include "Partition.h"
 
 #include "mlir/Dialect/MLProgram/IR/MLProgram.h"
 #include "mlir/IR/IRMapping.h"
@@ -24,25 +25,7 @@ namespace mlir::pd {
 #define GEN_PASS_DEF_PDPARTITIONDEVICESPASS
 #include "PaddleMLIR/Dialect/Pd/Transforms/Passes.h.inc"
 
-namespace {
-std::string nameOf(func::FuncOp fn, unsigned i, bool result) {
-  auto a = result ? fn.getResultAttrOfType<StringAttr>(i, "pd.name")
-                  : fn.getArgAttrOfType<StringAttr>(i, "pd.name");
-  return a ? a.getValue().str() : (result ? "output #" : "input #") + std::to_string(i);
-}
-
-/// Whether `op` talks to other ranks (a pd collective: CommResource).
-bool communicates(Operation *op) {
-  auto iface = dyn_cast<MemoryEffectOpInterface>(op);
-  if (!iface)
-    return false;
-  SmallVector<MemoryEffects::EffectInstance> effects;
-  iface.getEffects(effects);
-  return llvm::any_of(effects, [](const MemoryEffects::EffectInstance &e) {
-    return isa<CommResource>(e.getResource());
-  });
-}
-
+namespace partition {
 /// Sets the result types of `op` from its shape function, after its
 /// operands changed to a part of the batch (`part` says which, for errors).
 LogicalResult inferAgain(Operation *op, StringRef part) {
@@ -127,6 +110,106 @@ Value receive(OpBuilder &b, Location loc, RankedTensorType type, int64_t peer) {
       .getResult();
 }
 
+FailureOr<int64_t> chooseMicroBatches(func::FuncOp main, int64_t devices, int64_t requested,
+                                      int64_t &batch) {
+  batch = ShapedType::kDynamic;
+  bool batched = main.getNumArguments() > 0;
+  for (BlockArgument arg : main.getArguments()) {
+    auto t = dyn_cast<RankedTensorType>(arg.getType());
+    if (!t || t.getRank() < 1 || t.isDynamicDim(0) ||
+        (!ShapedType::isDynamic(batch) && t.getDimSize(0) != batch)) {
+      batched = false;
+      break;
+    }
+    batch = t.getDimSize(0);
+  }
+  int64_t micro = requested;
+  if (micro < 0)
+    return main.emitError("pd-partition-devices: micro-batches must be >= 0, got ") << micro;
+  if (micro == 0) {
+    micro = 1;
+    for (int64_t m = std::min<int64_t>(devices, batched ? batch : 1); m > 1; --m)
+      if (batch % m == 0) {
+        micro = m;
+        break;
+      }
+  }
+  if (micro > 1 && !batched)
+    return main.emitError("pd-partition-devices: ")
+           << micro << " micro-batches need every input to share a static batch along dim 0";
+  if (micro > 1 && batch % micro != 0)
+    return main.emitError("pd-partition-devices: a batch of ")
+           << batch << " does not split into " << micro << " micro-batches";
+  return micro;
+}
+std::string nameOf(func::FuncOp fn, unsigned i, bool result) {
+  auto a = result ? fn.getResultAttrOfType<StringAttr>(i, "pd.name")
+                  : fn.getArgAttrOfType<StringAttr>(i, "pd.name");
+  return a ? a.getValue().str() : (result ? "output #" : "input #") + std::to_string(i);
+}
+
+/// Whether `op` talks to other ranks (a pd collective: CommResource).
+bool communicates(Operation *op) {
+  auto iface = dyn_cast<MemoryEffectOpInterface>(op);
+  if (!iface)
+    return false;
+  SmallVector<MemoryEffects::EffectInstance> effects;
+  iface.getEffects(effects);
+  return llvm::any_of(effects, [](const MemoryEffects::EffectInstance &e) {
+    return isa<CommResource>(e.getResource());
+  });
+}
+
+FailureOr<SmallVector<SmallVector<Operation *>>> cutIntoStages(func::FuncOp main, int64_t n) {
+  // The ops that compute; weights and constants (no operands) stay outside
+  // the stages, where every stage can read them.
+  SmallVector<Operation *> work;
+  SmallVector<double> cost;
+  for (Operation &op : main.getBody().front().without_terminator())
+    if (op.getNumOperands() > 0) {
+      work.push_back(&op);
+      cost.push_back(weightOf(&op));
+    }
+  if (static_cast<int64_t>(work.size()) < n)
+    return main.emitError("pd-partition-devices: the program has ")
+           << work.size() << (work.size() == 1 ? " op that computes" : " ops that compute")
+           << ", too few to cut into " << n << " pipeline stages of at least one op";
+  // Contiguous runs of `work`, the first op of each from the cuts.
+  SmallVector<size_t> cuts = balancedCuts(cost, n);
+  SmallVector<SmallVector<Operation *>> stages(n);
+  for (size_t i = 0, k = 0; i < work.size(); ++i) {
+    while (k + 1 < static_cast<size_t>(n) && i >= cuts[k])
+      ++k;
+    stages[k].push_back(work[i]);
+  }
+  return stages;
+}
+
+LogicalResult checkPartitionable(func::FuncOp main) {
+  for (BlockArgument arg : main.getArguments())
+    if (main.getArgAttr(arg.getArgNumber(), "pd.lod_of"))
+      return main.emitError("pd-partition-devices: input '")
+             << nameOf(main, arg.getArgNumber(), false)
+             << "' holds the lengths of a LoD batch; splitting sequences among ranks "
+             << "is not supported yet";
+  for (Operation &op : main.getBody().getOps()) {
+    if (op.getNumRegions() > 0)
+      return op.emitError("pd-partition-devices: programs with control flow ('")
+             << op.getName() << "') are not partitioned yet";
+    // Its collectives would then reduce the parts of the batch too.
+    if (communicates(&op) || isa<ShardBatchOp, IsStageOp>(op))
+      return op.emitError("pd-partition-devices: the program already communicates ('")
+             << op.getName() << "'); partitioning it again would change what its "
+             << "collectives compute";
+  }
+  return success();
+}
+
+} // namespace partition
+
+using namespace partition;
+
+namespace {
 struct PdPartitionDevicesPass : impl::PdPartitionDevicesPassBase<PdPartitionDevicesPass> {
   using Base::Base;
 
@@ -218,26 +301,6 @@ struct PdPartitionDevicesPass : impl::PdPartitionDevicesPassBase<PdPartitionDevi
 
   /// The checks both modes share: no LoD input, no control flow, no
   /// collective already there.
-  LogicalResult checkPartitionable(func::FuncOp main) {
-    for (BlockArgument arg : main.getArguments())
-      if (main.getArgAttr(arg.getArgNumber(), "pd.lod_of"))
-        return main.emitError("pd-partition-devices: input '")
-               << nameOf(main, arg.getArgNumber(), false)
-               << "' holds the lengths of a LoD batch; splitting sequences among ranks "
-               << "is not supported yet";
-    for (Operation &op : main.getBody().getOps()) {
-      if (op.getNumRegions() > 0)
-        return op.emitError("pd-partition-devices: programs with control flow ('")
-               << op.getName() << "') are not partitioned yet";
-      // Its collectives would then reduce the parts of the batch too.
-      if (communicates(&op) || isa<ShardBatchOp, IsStageOp>(op))
-        return op.emitError("pd-partition-devices: the program already communicates ('")
-               << op.getName() << "'); partitioning it again would change what its "
-               << "collectives compute";
-    }
-    return success();
-  }
-
   LogicalResult partitionPipeline(func::FuncOp main) {
     int64_t n = devices;
     if (failed(checkPartitionable(main)))
@@ -246,62 +309,27 @@ struct PdPartitionDevicesPass : impl::PdPartitionDevicesPassBase<PdPartitionDevi
     Block &body = main.getBody().front();
     auto ret = cast<func::ReturnOp>(body.getTerminator());
 
-    // The ops that compute; weights and constants (no operands) stay
-    // outside the stages, where every stage can read them.
+    FailureOr<SmallVector<SmallVector<Operation *>>> cut = cutIntoStages(main, n);
+    if (failed(cut))
+      return failure();
+    SmallVector<SmallVector<Operation *>> &stages = *cut;
     SmallVector<Operation *> work;
-    SmallVector<double> cost;
-    for (Operation &op : body.without_terminator())
-      if (op.getNumOperands() > 0) {
-        work.push_back(&op);
-        cost.push_back(weightOf(&op));
+    llvm::DenseMap<Operation *, int64_t> stageOf;
+    for (auto [k, ops] : llvm::enumerate(stages))
+      for (Operation *op : ops) {
+        work.push_back(op);
+        stageOf[op] = static_cast<int64_t>(k);
       }
-    if (static_cast<int64_t>(work.size()) < n)
-      return main.emitError("pd-partition-devices: the program has ")
-             << work.size() << (work.size() == 1 ? " op that computes" : " ops that compute")
-             << ", too few to cut into " << n << " pipeline stages of at least one op";
 
     // Micro-batches: the inputs' shared static batch divided into parts.
-    int64_t batch = ShapedType::kDynamic;
-    bool batched = main.getNumArguments() > 0;
-    for (BlockArgument arg : main.getArguments()) {
-      auto t = dyn_cast<RankedTensorType>(arg.getType());
-      if (!t || t.getRank() < 1 || t.isDynamicDim(0) ||
-          (!ShapedType::isDynamic(batch) && t.getDimSize(0) != batch)) {
-        batched = false;
-        break;
-      }
-      batch = t.getDimSize(0);
-    }
-    int64_t micro = microBatches;
-    if (micro < 0)
-      return main.emitError("pd-partition-devices: micro-batches must be >= 0, got ") << micro;
-    if (micro == 0) {
-      micro = 1;
-      for (int64_t m = std::min<int64_t>(n, batched ? batch : 1); m > 1; --m)
-        if (batch % m == 0) {
-          micro = m;
-          break;
-        }
-    }
-    if (micro > 1 && !batched)
-      return main.emitError("pd-partition-devices: ")
-             << micro << " micro-batches need every input to share a static batch along dim 0";
-    if (micro > 1 && batch % micro != 0)
-      return main.emitError("pd-partition-devices: a batch of ")
-             << batch << " does not split into " << micro << " micro-batches";
+    int64_t batch;
+    FailureOr<int64_t> chosen = chooseMicroBatches(main, n, microBatches, batch);
+    if (failed(chosen))
+      return failure();
+    int64_t micro = *chosen;
     int64_t rows = micro > 1 ? batch / micro : 0;
     std::string split = "a split of the batch into " + std::to_string(micro) + " micro-batches";
 
-    // Stages: contiguous runs of `work`, the first op of each from the cuts.
-    SmallVector<size_t> cuts = balancedCuts(cost, n);
-    llvm::DenseMap<Operation *, int64_t> stageOf;
-    SmallVector<SmallVector<Operation *>> stages(n);
-    for (size_t i = 0, k = 0; i < work.size(); ++i) {
-      while (k + 1 < static_cast<size_t>(n) && i >= cuts[k])
-        ++k;
-      stageOf[work[i]] = static_cast<int64_t>(k);
-      stages[k].push_back(work[i]);
-    }
     auto stageOfValue = [&](Value v) -> int64_t {
       Operation *def = v.getDefiningOp();
       auto it = def ? stageOf.find(def) : stageOf.end();
@@ -522,12 +550,33 @@ struct PdPartitionDevicesPass : impl::PdPartitionDevicesPassBase<PdPartitionDevi
       module.emitError("pd-partition-devices: the module has no @main");
       return signalPassFailure();
     }
-    if (failed(mode == "data" ? partitionData(main) : partitionPipeline(main)))
+    if (!trainPhase.empty()) {
+      if (mode != "pipeline" ||
+          (trainPhase != "forward" && trainPhase != "micro" && trainPhase != "stages")) {
+        module.emitError("pd-partition-devices: train-phase '")
+            << trainPhase << "' needs mode=pipeline and is one of forward, micro, stages";
+        return signalPassFailure();
+      }
+      LogicalResult done = success();
+      if (trainPhase == "forward")
+        done = pipelineTrainForward(main, devices, microBatches);
+      else if (trainPhase == "micro")
+        done = pipelineTrainMicro(main);
+      else
+        done = pipelineTrainStages(main, devices, pipelineReport, usedMicroBatches);
+      if (failed(done))
+        return signalPassFailure();
+      if (trainPhase != "stages")
+        return;
+    } else if (failed(mode == "data" ? partitionData(main) : partitionPipeline(main))) {
       return signalPassFailure();
+    }
     Builder b(module.getContext());
     SmallVector<NamedAttribute> attrs = {b.getNamedAttr("mode", b.getStringAttr(mode)),
                                          b.getNamedAttr("devices", b.getI64IntegerAttr(devices))};
     if (pipelineReport) {
+      if (!trainPhase.empty())
+        attrs.push_back(b.getNamedAttr("schedule", b.getStringAttr("1F1B")));
       attrs.push_back(b.getNamedAttr("micro_batches", b.getI64IntegerAttr(usedMicroBatches)));
       attrs.push_back(b.getNamedAttr("stages", pipelineReport));
     }

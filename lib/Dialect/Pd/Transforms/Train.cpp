@@ -468,6 +468,7 @@ struct PdAppendBackwardPass : impl::PdAppendBackwardPassBase<PdAppendBackwardPas
                         << "', which lies between the parameters and the loss '" << loss << "'";
         return signalPassFailure();
       }
+      Operation *lastBefore = ret->getPrevNode();
       GradientBuilder gb(b, op, resultGrads, needed);
       if (failed(rule.buildGradients(gb)))
         return signalPassFailure();
@@ -485,6 +486,14 @@ struct PdAppendBackwardPass : impl::PdAppendBackwardPassBase<PdAppendBackwardPas
         }
         accumulate(operand, g);
       }
+      // A pipeline stage (pd-partition-devices{train-phase=forward}) runs
+      // the gradient of each of its ops too.
+      if (auto stage = op->getAttr("pd.stage"))
+        for (Operation *created = lastBefore ? lastBefore->getNextNode() : &block.front();
+             created != ret.getOperation(); created = created->getNextNode()) {
+          created->setAttr("pd.stage", stage);
+          created->setAttr("pd.backward", b.getUnitAttr());
+        }
     }
 
     // One gradient per parameter, summed over its loads, in global order.

@@ -52,6 +52,30 @@ def PdPartitionDevicesPass : Pass<"pd-partition-devices", "::mlir::ModuleOp"> {
     a cut need static shapes. Rank 0 returns the outputs, the other ranks
     zeros.
 
+    Pipeline training runs this pass three times around the train step's
+    construction (`train-phase`):
+    - `forward`, on the forward program and its loss: cuts its ops into
+      stages as above, tags each with `pd.stage`, and gives the inputs the
+      micro-batch's size (batch / micro-batches), shapes inferred again;
+      pd-append-backward then tags each op of a gradient with the stage of
+      the op it differentiates;
+    - `micro`, after pd-append-backward: restores the whole batch and runs
+      the forward and backward ops once per micro-batch on its slice of
+      the inputs (tagged `pd.micro`); the gradients and the loss are the
+      means over the micro-batches (gradient accumulation);
+    - `stages`, after pd-append-optimizer: every op gets a stage (untagged
+      ones, such as the optimizer's, that of their largest operand, else
+      of their first user), and each stage runs on its rank inside a
+      `pd.conditional_block` in the 1F1B order: N - 1 - k forwards of
+      micro-batches first, then one backward and one forward alternately,
+      then the remaining backwards, then its updates. The order of all
+      stages' work and transfers is one global order found by simulating
+      the schedule, which makes the blocking `send_v2` / `recv_v2` pairs
+      free of deadlock. A parameter (or optimizer state) belongs to the
+      stage that stores it: that stage's block returns its new value,
+      which other ranks replace by their unchanged copy, and other stages
+      that read it receive it from that stage.
+
     Both modes record `pd.partition` on the module for the manifest (for
     pipeline: each stage's ops, cost, weights and the bytes it sends).
 
@@ -67,7 +91,9 @@ def PdPartitionDevicesPass : Pass<"pd-partition-devices", "::mlir::ModuleOp"> {
            "training does with the loss before backward)">,
     Option<"microBatches", "micro-batches", "int64_t", "0",
            "pipeline: parts of the batch in flight (0: the largest divisor of the batch "
-           "that is at most devices)">
+           "that is at most devices)">,
+    Option<"trainPhase", "train-phase", "std::string", "\"\"",
+           "pipeline training: forward, micro or stages (empty: inference)">
   ];
   let dependentDialects = ["::mlir::pd::PdDialect", "::mlir::func::FuncDialect"];
 }

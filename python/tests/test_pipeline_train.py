@@ -1,0 +1,115 @@
+"""Pipeline training (paddle-compile --partition pipeline --devices N
+--train [--micro-batches M]): the train step's stages run on N ranks in
+the 1F1B order, each updating the parameters it owns. After 20 steps on
+scikit-learn's digits each rank's own parameters equal training in one
+process on the same batches (1e-5 with SGD, 1e-4 with Adam), and so do
+the losses rank 0 reports."""
+import os
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+import paddle_mlir
+import paddle_mlir.train
+from test_collectives import HERE, mpirun, needs_mpi
+from test_dp_train import BATCH, digits_batches, digits_bn_cnn, digits_cnn
+from test_dp_train import train_both as dp_train_both
+
+
+def train_both(tmp_path, n, micro, optimizer, lr, model_fn=digits_cnn):
+    return dp_train_both(tmp_path, n, optimizer, lr, model_fn=model_fn, partition="pipeline",
+                         micro_batches=micro)
+
+
+def owned(manifest, want):
+    """{rank: [trained parameters its stage owns]}; each parameter has one
+    owner."""
+    stages = manifest["partition"]["stages"]
+    mine = {s["stage"]: [w for w in s["weights"] if w in want] for s in stages}
+    flat = sorted(w for ws in mine.values() for w in ws)
+    assert flat == sorted(want), (flat, sorted(want))
+    return mine
+
+
+@needs_mpi
+@pytest.mark.parametrize("n,micro,optimizer,lr,tol", [
+    (2, 1, "sgd", 0.1, 1e-5), (2, 4, "sgd", 0.1, 1e-5), (3, 4, "adam", 0.01, 1e-4),
+    (2, 2, "momentum", 0.05, 1e-5)])
+def test_equals_one_process(tmp_path, n, micro, optimizer, lr, tol):
+    (want_losses, want), ranks, manifest = train_both(tmp_path, n, micro, optimizer, lr)
+    part = manifest["partition"]
+    assert part["mode"] == "pipeline" and part["schedule"] == "1F1B"
+    assert part["micro_batches"] == micro and len(part["stages"]) == n
+    np.testing.assert_allclose(ranks[0]["losses"], want_losses, rtol=tol, atol=1e-6)
+    for r, names in owned(manifest, want).items():
+        for name in names:
+            np.testing.assert_allclose(ranks[r][name], want[name], rtol=tol, atol=1e-6,
+                                       err_msg="rank %d: %s" % (r, name))
+    # Every stage computes, and all but the last pass activations on.
+    assert all(s["ops"] > 0 and s["flops"] > 0 for s in part["stages"])
+    assert all(s["sends_bytes"] > 0 for s in part["stages"])
+
+
+@needs_mpi
+def test_batch_norm_in_one_micro_batch(tmp_path):
+    """batch_norm's statistics (and running statistics, stored by the stage
+    that computes them) equal one process's with one micro-batch; with
+    more, each micro-batch would have its own, which is refused."""
+    (want_losses, want), ranks, manifest = train_both(tmp_path, 2, 1, "sgd", 0.1, model_fn=digits_bn_cnn)
+    np.testing.assert_allclose(ranks[0]["losses"], want_losses, rtol=1e-5, atol=1e-6)
+    mine = owned(manifest, want)
+    assert any("bn.mean" in names for names in mine.values())
+    for r, names in mine.items():
+        for name in names:
+            np.testing.assert_allclose(ranks[r][name], want[name], rtol=1e-5, atol=1e-6,
+                                       err_msg="rank %d: %s" % (r, name))
+    with pytest.raises(RuntimeError, match="would update 'bn.mean' once per micro-batch"):
+        paddle_mlir.train.compile(digits_bn_cnn(tmp_path / "bn2"), loss_op="softmax_with_cross_entropy",
+                                  input_shapes={"x": [BATCH, 1, 8, 8]}, partition="pipeline", devices=2,
+                                  micro_batches=2)
+
+
+def test_refusals(tmp_path):
+    model = digits_cnn(tmp_path / "cnn")
+    opts = dict(loss_op="softmax_with_cross_entropy", input_shapes={"x": [BATCH, 1, 8, 8]},
+                partition="pipeline", devices=2)
+    with pytest.raises(RuntimeError, match="--keep-gradients does not combine with --partition pipeline"):
+        paddle_mlir.train.compile(model, keep_gradients=True, **opts)
+    with pytest.raises(RuntimeError, match="a batch of 16 does not split into 3 micro-batches"):
+        paddle_mlir.train.compile(model, micro_batches=3, **opts)
+
+
+@needs_mpi
+def test_paddle_run_checkpoints_per_rank(tmp_path):
+    """paddle-run trains a 2-stage pipeline (Adam, 4 micro-batches) under
+    mpirun: --save-params is refused (rank 0 holds only its stage), each
+    rank saves its own checkpoint, and resuming from them after one epoch
+    ends with the loss of one process trained for two epochs."""
+    from test_reductions import tool
+    model = digits_cnn(tmp_path / "cnn")
+    xs, ys = digits_batches()
+    np.savez(tmp_path / "digits.npz", x=xs.reshape(-1, 1, 8, 8), label=ys.reshape(-1, 1))
+    common = ["--train", "--loss-op", "softmax_with_cross_entropy", "--optimizer", "adam", "--lr", "0.01",
+              "--input-shape", "x=%dx1x8x8" % BATCH]
+    for out, extra in (("one", []), ("pp", ["--partition", "pipeline", "--devices", "2", "--micro-batches", "4"])):
+        p = subprocess.run([tool("paddle-compile"), model, *common, *extra, "-o", str(tmp_path / out)],
+                           capture_output=True, text=True)
+        assert p.returncode == 0, p.stderr
+    data = ["--train", str(tmp_path / "digits.npz")]
+    one = subprocess.run([tool("paddle-run"), str(tmp_path / "one"), *data, "--epochs", "2"],
+                         capture_output=True, text=True)
+    assert one.returncode == 0, one.stderr
+    refused = mpirun(2, tool("paddle-run"), str(tmp_path / "pp"), *data, "--save-params", str(tmp_path / "m"))
+    assert refused.returncode != 0 and "--save-params: each rank of a pipeline train step holds only its " \
+        "stage's parameters" in refused.stdout + refused.stderr, refused.stdout + refused.stderr
+    ck = str(tmp_path / "ck")
+    first = mpirun(2, tool("paddle-run"), str(tmp_path / "pp"), *data, "--save-checkpoint", ck)
+    assert first.returncode == 0, first.stdout + first.stderr
+    assert "ranks: 2 (pipeline stages" in first.stdout and "one per rank" in first.stdout, first.stdout
+    assert sorted(f for f in os.listdir(tmp_path) if f.startswith("ck")) == ["ck.rank0", "ck.rank1"]
+    second = mpirun(2, tool("paddle-run"), str(tmp_path / "pp"), *data, "--resume", ck)
+    assert second.returncode == 0, second.stdout + second.stderr
+    final = [float(p.stdout.split("final loss ")[1].split()[0]) for p in (one, second)]
+    assert abs(final[0] - final[1]) <= 1e-4 * abs(final[0]), final
