@@ -485,6 +485,12 @@ LogicalResult pipelineTrainStages(func::FuncOp main, int64_t n, ArrayAttr &repor
                                         blocks[k].getResult((k == 0 ? numOut : 0) + j));
   for (unsigned i = 0; i < numOut; ++i)
     ret.setOperand(i, blocks[0].getResult(i));
+  SmallVector<SmallVector<StringAttr>> ownedNames(n);
+  for (int64_t k = 0; k < n; ++k)
+    for (ml_program::GlobalStoreOp store : owned[k])
+      ownedNames[k].push_back(store.getGlobal().getLeafReference());
+  owned.clear();
+  storeOf.clear();
   for (Operation *op : llvm::reverse(staged))
     op->erase();
 
@@ -509,8 +515,7 @@ LogicalResult pipelineTrainStages(func::FuncOp main, int64_t n, ArrayAttr &repor
           weights.insert(load.getGlobal().getLeafReference());
       }
     });
-    for (ml_program::GlobalStoreOp store : owned[k])
-      weights.insert(store.getGlobal().getLeafReference());
+    weights.insert(ownedNames[k].begin(), ownedNames[k].end());
     SmallVector<Attribute> names(weights.begin(), weights.end());
     stages.push_back(
         rb.getDictionaryAttr({rb.getNamedAttr("stage", rb.getI64IntegerAttr(k)),
