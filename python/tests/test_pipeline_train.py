@@ -55,8 +55,7 @@ def test_equals_one_process(tmp_path, n, micro, optimizer, lr, tol):
 @needs_mpi
 def test_batch_norm_in_one_micro_batch(tmp_path):
     """batch_norm's statistics (and running statistics, stored by the stage
-    that computes them) equal one process's with one micro-batch; with
-    more, each micro-batch would have its own, which is refused."""
+    that computes them) equal one process's with one micro-batch."""
     (want_losses, want), ranks, manifest = train_both(tmp_path, 2, 1, "sgd", 0.1, model_fn=digits_bn_cnn)
     np.testing.assert_allclose(ranks[0]["losses"], want_losses, rtol=1e-5, atol=1e-6)
     mine = owned(manifest, want)
@@ -65,10 +64,39 @@ def test_batch_norm_in_one_micro_batch(tmp_path):
         for name in names:
             np.testing.assert_allclose(ranks[r][name], want[name], rtol=1e-5, atol=1e-6,
                                        err_msg="rank %d: %s" % (r, name))
-    with pytest.raises(RuntimeError, match="would update 'bn.mean' once per micro-batch"):
-        paddle_mlir.train.compile(digits_bn_cnn(tmp_path / "bn2"), loss_op="softmax_with_cross_entropy",
-                                  input_shapes={"x": [BATCH, 1, 8, 8]}, partition="pipeline", devices=2,
-                                  micro_batches=2)
+
+
+@needs_mpi
+@pytest.mark.parametrize("steps", [1, 20])
+def test_batch_norm_in_micro_batches(tmp_path, steps):
+    """With 2 micro-batches each normalizes with its own statistics, like a
+    rank of data-parallel training with local statistics on its half: the
+    parameters equal those of 2-rank data-parallel training. The running
+    statistics are updated once per micro-batch in turn, so after one step
+    they are momentum * (rank 0's) + (rank 1's) - momentum * (the initial)."""
+    import test_dp_train
+    saved = test_dp_train.STEPS
+    test_dp_train.STEPS = steps
+    try:
+        pp_dir, dp_dir = tmp_path / "pp", tmp_path / "dp"
+        pp_dir.mkdir()
+        dp_dir.mkdir()
+        _, pp, manifest = train_both(pp_dir, 2, 2, "sgd", 0.1, model_fn=digits_bn_cnn)
+        _, dp, _ = dp_train_both(dp_dir, 2, "sgd", 0.1, model_fn=digits_bn_cnn)
+    finally:
+        test_dp_train.STEPS = saved
+    np.testing.assert_allclose(pp[0]["losses"], dp[0]["losses"], rtol=1e-5, atol=1e-6)
+    params = {k: v for k, v in dp[0].items() if k != "losses"}
+    for r, names in owned(manifest, params).items():
+        for name in names:
+            if name in ("bn.mean", "bn.var"):
+                if steps == 1:
+                    initial = 0.0 if name == "bn.mean" else 1.0
+                    want = 0.9 * dp[0][name] + dp[1][name] - 0.9 * initial
+                    np.testing.assert_allclose(pp[r][name], want, rtol=1e-5, atol=1e-6, err_msg=name)
+                continue
+            np.testing.assert_allclose(pp[r][name], dp[0][name], rtol=1e-4, atol=1e-6,
+                                       err_msg="rank %d: %s" % (r, name))
 
 
 def test_refusals(tmp_path):

@@ -112,27 +112,35 @@ LogicalResult pipelineTrainMicro(func::FuncOp main) {
   Block &body = main.getBody().front();
   auto ret = cast<func::ReturnOp>(body.getTerminator());
   OpBuilder b(ret);
-  // One micro-batch's ops: those that depend on the inputs.
-  DenseSet<Value> perMicroValues(body.args_begin(), body.args_end());
+  // One micro-batch's ops: those that depend on the inputs, and on the
+  // globals such ops store (batch_norm's running statistics, which each
+  // micro-batch updates in turn, below).
+  DenseSet<Value> perMicroValues;
   SmallVector<Operation *> perMicro;
-  for (Operation &op : body.without_terminator())
-    if (llvm::any_of(op.getOperands(), [&](Value v) { return perMicroValues.contains(v); })) {
-      perMicro.push_back(&op);
-      perMicroValues.insert(op.result_begin(), op.result_end());
-    }
+  auto collect = [&](ArrayRef<Value> seeds) {
+    perMicroValues = DenseSet<Value>(seeds.begin(), seeds.end());
+    perMicro.clear();
+    for (Operation &op : body.without_terminator())
+      if (llvm::any_of(op.getOperands(), [&](Value v) { return perMicroValues.contains(v); })) {
+        perMicro.push_back(&op);
+        perMicroValues.insert(op.result_begin(), op.result_end());
+      }
+  };
+  SmallVector<Value> seeds(body.args_begin(), body.args_end());
+  collect(seeds);
+  DenseSet<StringAttr> chained;
+  for (Operation *op : perMicro)
+    if (auto store = dyn_cast<ml_program::GlobalStoreOp>(op))
+      chained.insert(store.getGlobal().getLeafReference());
+  for (auto load : body.getOps<ml_program::GlobalLoadOp>())
+    if (chained.contains(load.getGlobal().getLeafReference()))
+      seeds.push_back(load.getResult());
+  collect(seeds);
   if (micro == 1) {
     for (Operation *op : perMicro)
       op->setAttr(kMicro, b.getI64IntegerAttr(0));
     return success();
   }
-  for (Operation *op : perMicro)
-    if (auto store = dyn_cast<ml_program::GlobalStoreOp>(op))
-      return store.emitError("pd-partition-devices: pipeline training in ")
-             << micro << " micro-batches would update '"
-             << store.getGlobal().getLeafReference().getValue()
-             << "' once per micro-batch (batch_norm's running statistics follow each "
-             << "micro-batch's); use one micro-batch";
-
   // The inputs take the whole batch again; each micro-batch runs on its
   // slice, and the loss and gradients are the means of the micro-batches'.
   int64_t rows = batch / micro;
@@ -144,6 +152,10 @@ LogicalResult pipelineTrainMicro(func::FuncOp main) {
   }
   unsigned numOut = ret.getNumOperands();
   SmallVector<SmallVector<Value>> parts(numOut);
+  // A global a micro-batch stores (batch_norm's running statistics) is
+  // updated once per micro-batch in turn, as if they ran one after the
+  // other: micro-batch m reads m - 1's value, and only the last is stored.
+  DenseMap<StringAttr, Value> latest;
   for (int64_t m = 0; m < micro; ++m) {
     auto tag = b.getI64IntegerAttr(m);
     IRMapping map;
@@ -159,8 +171,18 @@ LogicalResult pipelineTrainMicro(func::FuncOp main) {
       slice->setAttr(kMicro, tag);
       map.map(arg, slice.getResult());
     }
-    for (Operation *op : perMicro)
+    for (Operation *op : perMicro) {
+      for (Value v : op->getOperands())
+        if (auto load = v.getDefiningOp<ml_program::GlobalLoadOp>())
+          if (Value now = latest.lookup(load.getGlobal().getLeafReference()))
+            map.map(v, now);
+      if (auto store = dyn_cast<ml_program::GlobalStoreOp>(op)) {
+        latest[store.getGlobal().getLeafReference()] = map.lookupOrDefault(store.getValue());
+        if (m + 1 < micro)
+          continue;
+      }
       b.clone(*op, map)->setAttr(kMicro, tag);
+    }
     for (unsigned i = 0; i < numOut; ++i)
       if (perMicroValues.contains(ret.getOperand(i)))
         parts[i].push_back(map.lookup(ret.getOperand(i)));
