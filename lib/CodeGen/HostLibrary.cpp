@@ -282,6 +282,12 @@ std::string mlir::pd::mpiBackendLibraryPath() {
   return llvm::sys::fs::exists(path) ? path : std::string();
 }
 
+std::string mlir::pd::ncclBackendLibraryPath() {
+  std::string path =
+      runtimeLibrary("libpdrt_nccl.so", "PADDLE_MLIR_NCCL_LIB", PADDLE_MLIR_NCCL_LIB);
+  return llvm::sys::fs::exists(path) ? path : std::string();
+}
+
 namespace {
 /// `runtime`: the runtime library to link (copied into the artifact and
 /// found there through $ORIGIN), or empty.

@@ -997,6 +997,11 @@ LogicalResult mlir::pd::driver::writeArtifact(ModuleOp module, const CompileOpti
     if (std::error_code ec = llvm::sys::fs::copy_file(mpi, pathIn(outDir, "libpdrt_mpi.so")))
       return fail(module,
                   "cannot copy the MPI backend '" + mpi + "' into the artifact: " + ec.message());
+    // And the NCCL backend (PADDLE_MLIR_COMM_BACKEND=nccl), built with it.
+    if (std::string nccl = ncclBackendLibraryPath(); !nccl.empty())
+      if (std::error_code ec = llvm::sys::fs::copy_file(nccl, pathIn(outDir, "libpdrt_nccl.so")))
+        return fail(module, "cannot copy the NCCL backend '" + nccl +
+                                "' into the artifact: " + ec.message());
   }
   std::string manifest = manifestJson(opts, io, report, fingerprint, std::move(target));
   if (failed(writeFile(module, pathIn(outDir, opts.name + ".weights"), io.blob)) ||

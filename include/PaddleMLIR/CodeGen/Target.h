@@ -104,6 +104,10 @@ std::string cudaRuntimeLibraryPath();
 /// kernel library; $PADDLE_MLIR_MPI_LIB first); empty when this build has
 /// none (no MPI at build time).
 std::string mpiBackendLibraryPath();
+
+/// libpdrt_nccl.so, the NCCL backend (PADDLE_MLIR_COMM_BACKEND=nccl), found
+/// the same way ($PADDLE_MLIR_NCCL_LIB first); empty when not built.
+std::string ncclBackendLibraryPath();
 } // namespace mlir::pd
 
 #endif // PADDLEMLIR_CODEGEN_TARGET_H

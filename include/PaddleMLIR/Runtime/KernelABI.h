@@ -541,6 +541,13 @@ enum Kind : int64_t {
 };
 enum Reduce : int64_t { Sum, Max, Min, Prod };
 enum Dtype : int64_t { F32, F64, I32, I64, I8, U8, Bool, F16, BF16 };
+/// Bytes of one element of a Dtype.
+inline int64_t dtypeBytes(int64_t dtype) {
+  return dtype == F64 || dtype == I64    ? 8
+         : dtype == F32 || dtype == I32  ? 4
+         : dtype == F16 || dtype == BF16 ? 2
+                                         : 1;
+}
 } // namespace comm
 
 /// pdk_time_conv2d(ints, floats, present, iterations, winograd), which

@@ -4,7 +4,8 @@
 // launched by mpirun, or `mpirun -np 1`) it is this file's own, where every
 // collective is a copy; with more it is the MPI backend, libpdrt_mpi.so,
 // loaded with dlopen from beside this library (or $PADDLE_MLIR_MPI_BACKEND)
-// so that nothing here needs MPI to load. Each operation waits at most
+// so that nothing here needs MPI to load. PADDLE_MLIR_COMM_BACKEND=nccl
+// loads the NCCL backend, libpdrt_nccl.so, instead (for one rank too). Each operation waits at most
 // $PADDLE_MLIR_COMM_TIMEOUT seconds (default 300; paddle-run
 // --comm-timeout) for the other ranks; a failure is the run's error and
 // names the op and, where it can, the rank at fault.
@@ -89,54 +90,51 @@ void start(Communicator &c) {
   }
   const char *var = nullptr;
   int64_t size = launcherSize(&var);
-  if (size <= 1)
+  // MPI by default; NCCL on request (one process per GPU), even for one
+  // rank, so that a single GPU can check it.
+  std::string kind = "mpi";
+  if (const char *k = std::getenv("PADDLE_MLIR_COMM_BACKEND"))
+    kind = k;
+  if (kind != "mpi" && kind != "nccl") {
+    c.error = "PADDLE_MLIR_COMM_BACKEND='" + kind + "' is not mpi or nccl";
+    return;
+  }
+  bool nccl = kind == "nccl";
+  if (size <= 1 && !nccl)
     return; // one rank: no backend
   std::string path;
-  if (const char *p = std::getenv("PADDLE_MLIR_MPI_BACKEND"))
+  if (const char *p = std::getenv(nccl ? "PADDLE_MLIR_NCCL_BACKEND" : "PADDLE_MLIR_MPI_BACKEND"))
     path = p;
   else
-    path = besideThisLibrary("libpdrt_mpi.so");
+    path = besideThisLibrary(nccl ? "libpdrt_nccl.so" : "libpdrt_mpi.so");
   // Global: Open MPI's own plugins resolve libmpi's symbols through it.
   void *lib = dlopen(path.c_str(), RTLD_NOW | RTLD_GLOBAL);
   if (!lib) {
     const char *why = dlerror();
-    c.error = std::string(var) + "=" + std::to_string(size) +
-              " (launched by mpirun), but the MPI backend cannot be loaded: " + (why ? why : path) +
+    c.error = (var ? std::string(var) + "=" + std::to_string(size) + " (launched by mpirun), but t"
+                   : std::string("T")) +
+              "he " + (nccl ? "NCCL" : "MPI") + " backend cannot be loaded: " + (why ? why : path) +
               " (Open MPI's libmpi.so.40 is needed: libopenmpi3)";
     return;
   }
-  auto get = reinterpret_cast<const pdcomm_backend *(*)()>(dlsym(lib, "pdcomm_mpi_backend"));
+  const char *symbol = nccl ? "pdcomm_nccl_backend" : "pdcomm_mpi_backend";
+  auto get = reinterpret_cast<const pdcomm_backend *(*)()>(dlsym(lib, symbol));
   const pdcomm_backend *b = get ? get() : nullptr;
   if (!b || b->abi != PDCOMM_ABI_VERSION) {
-    c.error = "'" + path + "' is not an MPI backend of this version (communication ABI " +
-              std::to_string(PDCOMM_ABI_VERSION) + ")";
+    c.error = "'" + path + "' is not a " + (nccl ? "NCCL" : "MPI") +
+              " backend of this version (communication ABI " + std::to_string(PDCOMM_ABI_VERSION) +
+              ")";
     return;
   }
   char err[512] = {0};
   int64_t rank = 0, n = 1;
   if (b->init(&rank, &n, err, sizeof err) != 0) {
-    c.error = std::string("starting MPI: ") + err;
+    c.error = std::string(nccl ? "starting NCCL: " : "starting MPI: ") + err;
     return;
   }
   c.backend = b;
   c.rank = rank;
   c.size = n;
-}
-
-int64_t elementBytes(int64_t dtype) {
-  switch (dtype) {
-  case comm::F64:
-  case comm::I64:
-    return 8;
-  case comm::F32:
-  case comm::I32:
-    return 4;
-  case comm::F16:
-  case comm::BF16:
-    return 2;
-  default:
-    return 1;
-  }
 }
 
 std::string opName(int64_t kind, int64_t reduce) {
@@ -193,7 +191,7 @@ extern "C" PDK_EXPORT void pdk_collective(const int64_t *ptrs, const int64_t *in
   // A failed op leaves zeros: the code after it may index with what it
   // received (a rank, token ids) before the runtime reports the error.
   bool rankQuery = kind == comm::Rank || kind == comm::Stage;
-  int64_t outBytes = numel(od) * (rankQuery ? 8 : elementBytes(dtype));
+  int64_t outBytes = numel(od) * (rankQuery ? 8 : comm::dtypeBytes(dtype));
   auto clear = [&] { std::memset(out, 0, static_cast<size_t>(outBytes)); };
   if (!kernelError.empty())
     return clear();
@@ -243,7 +241,7 @@ extern "C" PDK_EXPORT void pdk_collective(const int64_t *ptrs, const int64_t *in
     return fail(peer == c.rank ? "peer " + std::to_string(peer) + " is this rank itself"
                                : "peer " + std::to_string(peer) + " is not a rank" + job);
 
-  int64_t bytes = elementBytes(dtype);
+  int64_t bytes = comm::dtypeBytes(dtype);
   int64_t inCount = id ? numel(id) : 0, outCount = numel(od);
   if (kind == comm::AllReduceStart || kind == comm::AllReduceWait) {
     // In place on the destination; alone, the sum of one rank's is itself.
