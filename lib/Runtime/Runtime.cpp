@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "PaddleMLIR/Runtime/KernelABI.h"
 #include "PaddleMLIR/Runtime/pdrt.h"
 
 #include "Threads.h"
@@ -167,7 +168,11 @@ struct pdrt_model {
   struct StageWeights {
     std::vector<std::string> names;
     std::string checksum;
+    // Pipeline training: the trained weights the stage updates.
+    std::vector<std::string> owns;
   };
+  // libpdrt_kernels' pdk_collective (pdrt_gather_stage_params).
+  void (*collective)(const int64_t *, const int64_t *, const float *) = nullptr;
   std::vector<StageWeights> stages;
   MappedWeights weightFile;
   unsigned char *weightData = nullptr; // weightFile.data
@@ -449,6 +454,10 @@ pdrt_status pdrt_model_load(const char *dirArg, pdrt_model **out) {
                         "'" + manifestPath + "': a pipeline stage's weights are not names");
           sw.names.push_back(n.get<std::string>());
         }
+        if (const Json *owns = member(st, "owns"); owns && owns->is_array())
+          for (const Json &n : *owns)
+            if (n.is_string())
+              sw.owns.push_back(n.get<std::string>());
         model->stages.push_back(std::move(sw));
       }
     }
@@ -546,6 +555,8 @@ pdrt_status pdrt_model_load(const char *dirArg, pdrt_model **out) {
       reinterpret_cast<void (*)(int64_t)>(dlsym(model->library, "pdk_set_num_threads"));
   model->commWorld = reinterpret_cast<const char *(*)(int64_t *, int64_t *)>(
       dlsym(model->library, "pdk_comm_world"));
+  model->collective = reinterpret_cast<void (*)(const int64_t *, const int64_t *, const float *)>(
+      dlsym(model->library, "pdk_collective"));
   if (model->collectives > 0 && !model->commWorld)
     return fail(PDRT_ERR_FORMAT, "'" + libPath +
                                      "' has collective ops but no communicator (pdk_comm_world; "
@@ -1196,6 +1207,60 @@ static pdrt_status writeWhole(const std::string &path, const std::string &data) 
   if (std::rename(tmp.c_str(), path.c_str()) != 0) {
     std::remove(tmp.c_str());
     return fail(PDRT_ERR_IO, "cannot write '" + path + "'");
+  }
+  return PDRT_OK;
+}
+
+pdrt_status pdrt_gather_stage_params(pdrt_instance *inst) {
+  if (!inst)
+    return fail(PDRT_ERR_INVALID_ARGUMENT, "pdrt_gather_stage_params: null instance");
+  const pdrt_model *m = inst->model;
+  bool owning = std::any_of(m->stages.begin(), m->stages.end(),
+                            [](const pdrt_model::StageWeights &s) { return !s.owns.empty(); });
+  if (!owning || m->collectives == 0)
+    return PDRT_OK; // not a pipeline train step: every rank has its weights
+  int64_t rank = 0, size = 1;
+  if (const char *err = m->commWorld(&rank, &size))
+    return fail(PDRT_ERR_STATE, std::string("cannot start the communicator: ") + err);
+  if (size != static_cast<int64_t>(m->stages.size()))
+    return fail(PDRT_ERR_STATE, "model '" + m->name + "' is a pipeline of " +
+                                    std::to_string(m->stages.size()) + " stages, but the job has " +
+                                    std::to_string(size) + " ranks");
+  if (!m->collective)
+    return fail(PDRT_ERR_FORMAT, "model '" + m->name + "' has no pdk_collective to gather with");
+  namespace comm = pdk::comm;
+  for (int64_t k = 1; k < size; ++k) {
+    if (rank != 0 && rank != k)
+      continue;
+    for (const std::string &name : m->stages[static_cast<size_t>(k)].owns) {
+      size_t w = 0;
+      while (w < m->weights.size() && m->weights[w].name != name)
+        ++w;
+      if (w == m->weights.size() || !inst->params[w])
+        return fail(PDRT_ERR_FORMAT, "pipeline stage " + std::to_string(k) + " owns '" + name +
+                                         "', which is not a trained weight of the model");
+      // Bytes from stage k's rank into rank 0's copy.
+      auto nbytes = static_cast<int64_t>(m->weights[w].nbytes);
+      int64_t placeholder = 0;
+      std::vector<int64_t> ints(comm::NumInts, 0);
+      ints[comm::Kind] = rank == k ? comm::Send : comm::Recv;
+      ints[comm::Peer] = rank == k ? 0 : k;
+      ints[comm::Dtype] = comm::U8;
+      ints[comm::Seq] = -1;
+      int64_t ptrs[2] = {0, 0};
+      if (rank == k) {
+        ptrs[comm::Input] = reinterpret_cast<int64_t>(inst->params[w]);
+        ptrs[comm::NumSlots] = reinterpret_cast<int64_t>(&placeholder);
+        ints.insert(ints.end(), {1, nbytes, 1, 1});
+      } else {
+        ptrs[comm::NumSlots] = reinterpret_cast<int64_t>(inst->params[w]);
+        ints.insert(ints.end(), {1, nbytes});
+      }
+      m->collective(ptrs, ints.data(), nullptr);
+      if (const char *err = m->takeKernelError ? m->takeKernelError() : nullptr)
+        return fail(PDRT_ERR_STATE, "gathering '" + name + "' of pipeline stage " +
+                                        std::to_string(k) + " on rank 0: " + err);
+    }
   }
   return PDRT_OK;
 }

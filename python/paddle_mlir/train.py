@@ -92,6 +92,14 @@ class TrainStep:
         self._inst.save_params(str(directory))
         return str(directory)
 
+    def gather_stage_parameters(self):
+        """Pipeline training under mpirun (each rank keeps its stage's
+        parameters current): copies every stage's parameters and optimizer
+        state to rank 0, whose parameters() and save() then hold the whole
+        trained model. Every rank calls it at the same point; for other
+        train steps it does nothing."""
+        self._inst.gather_stage_params()
+
     def save_artifact(self, directory):
         """Copies the train-step artifact itself to `directory`."""
         return self._compiled.save(directory)

@@ -223,6 +223,11 @@ PYBIND11_MODULE(_pdrt, m) {
               raise(s);
           },
           py::arg("dir"))
+      .def("gather_stage_params",
+           [](Instance &self) {
+             if (pdrt_status s = pdrt_gather_stage_params(self.inst.get()); s != PDRT_OK)
+               raise(s);
+           })
       .def(
           "save_checkpoint",
           [](const Instance &self, const std::string &path) {

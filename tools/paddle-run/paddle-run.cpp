@@ -236,10 +236,6 @@ static int runTraining(pdrt_model *model, pdrt_instance *inst, int64_t rank, int
   llvm::raw_ostream &out = rank == 0 ? llvm::outs() : llvm::nulls();
   bool pipeline = partition.first == "pipeline";
   bool perRank = ranks > 1 && (pipeline || partition.second == "reduce");
-  if (pipeline && !saveParams.empty())
-    return fail("--save-params: each rank of a pipeline train step holds only its stage's "
-                "parameters, and writing the whole model from them is planned; save one "
-                "checkpoint per rank with --save-checkpoint");
   auto checkpointOf = [&](const std::string &path) {
     return perRank ? path + ".rank" + std::to_string(rank) : path;
   };
@@ -350,6 +346,10 @@ static int runTraining(pdrt_model *model, pdrt_instance *inst, int64_t rank, int
         << (pipeline ? " (one per rank: each holds its stage's parameters and state)\n"
                      : " (one per rank: each holds its rank's slice of the optimizer state)\n");
   }
+  // A pipeline's stages hand their parameters to rank 0, which saves the
+  // whole model.
+  if (pipeline && !saveParams.empty() && pdrt_gather_stage_params(inst) != PDRT_OK)
+    return fail(pdrt_last_error());
   if (rank != 0)
     return 0;
   if (!saveParams.empty()) {

@@ -130,6 +130,12 @@ int64_t pdrt_instance_steps(const pdrt_instance *instance);
  * load. PDRT_ERR_STATE when the artifact has no inference program (not a
  * train step, or its forward could not be exported). */
 pdrt_status pdrt_save_params(const pdrt_instance *instance, const char *dir);
+/* A pipeline train step run by its job (one rank per stage) keeps each
+ * stage's parameters and optimizer state current on that stage's rank
+ * only. This copies every stage's into rank 0's instance, so that rank 0
+ * holds the whole trained model (pdrt_save_params). Every rank of the job
+ * calls it at the same point; for other artifacts it does nothing. */
+pdrt_status pdrt_gather_stage_params(pdrt_instance *instance);
 /* A checkpoint: every trained weight (parameters, batch_norm statistics,
  * optimizer state and step counter) and pdrt_instance_steps, in one file
  * written atomically. Loading it into an instance of the same model (same

@@ -10,7 +10,8 @@ ARTIFACT_r1, which has fewer collectives than rank 0's), "load" (each rank
 only loads ARTIFACT and writes OUT/rank<r>.txt: "ok" or the load error),
 "train" (ARTIFACT is a train step: each rank runs one step per batch of
 INPUTS, whose arrays hold the batches stacked along a leading dim, and
-saves its losses and parameters), "train_stall" (the same, but rank 1
+saves its losses and parameters, rank 0 after gathering a pipeline's),
+"train_stall" (the same, but rank 1
 joins the job, then stops answering).
 """
 import os
@@ -44,6 +45,9 @@ if mode in ("train", "train_stall"):
     data = np.load(sys.argv[4])
     names = [spec.name for spec in trainer.inputs]
     losses = [trainer.step(**{n: data[n][i] for n in names}) for i in range(len(data[names[0]]))]
+    # A pipeline's stages hand their parameters to rank 0 (nothing for
+    # data parallelism, where every rank has them all).
+    trainer.gather_stage_parameters()
     np.savez(os.path.join(out, "rank%d.npz" % rank), losses=np.array(losses), **trainer.parameters())
     sys.exit(0)
 model = paddle_mlir.load(artifact)

@@ -539,13 +539,15 @@ LogicalResult pipelineTrainStages(func::FuncOp main, int64_t n, ArrayAttr &repor
     });
     weights.insert(ownedNames[k].begin(), ownedNames[k].end());
     SmallVector<Attribute> names(weights.begin(), weights.end());
+    SmallVector<Attribute> owns(ownedNames[k].begin(), ownedNames[k].end());
     stages.push_back(
         rb.getDictionaryAttr({rb.getNamedAttr("stage", rb.getI64IntegerAttr(k)),
                               rb.getNamedAttr("ops", rb.getI64IntegerAttr(ops)),
                               rb.getNamedAttr("flops", rb.getI64IntegerAttr(flops)),
                               rb.getNamedAttr("bytes", rb.getI64IntegerAttr(bytes)),
                               rb.getNamedAttr("sends_bytes", rb.getI64IntegerAttr(sentBytes[k])),
-                              rb.getNamedAttr("weights", rb.getArrayAttr(names))}));
+                              rb.getNamedAttr("weights", rb.getArrayAttr(names)),
+                              rb.getNamedAttr("owns", rb.getArrayAttr(owns))}));
   }
   report = rb.getArrayAttr(stages);
   // Gradient rules may have tagged ops that stay outside the stages.
