@@ -62,14 +62,14 @@ def digits_bn_cnn(path):
     return b.save(str(path))
 
 
-def train_both(tmp_path, n, optimizer, lr, model_fn=digits_cnn, partition="data", **kw):
+def train_both(tmp_path, n, optimizer, lr, model_fn=digits_cnn, partition="data", train_opts=None, **kw):
     """Single-process and n-rank training on the same batches: (losses,
     parameters) of the single process, the same per rank, the manifest.
-    `kw` goes to the partitioned compile."""
+    `train_opts` go to both compiles, `kw` to the partitioned one."""
     model = model_fn(tmp_path / "cnn")
     xs, ys = digits_batches()
     opts = dict(loss_op="softmax_with_cross_entropy", optimizer=optimizer, lr=lr,
-                input_shapes={"x": [BATCH, 1, 8, 8]})
+                input_shapes={"x": [BATCH, 1, 8, 8]}, **(train_opts or {}))
     alone = paddle_mlir.train.compile(model, **opts)
     want_losses = [alone.step(x=x, label=y) for x, y in zip(xs, ys)]
     want = alone.parameters()
@@ -152,6 +152,20 @@ def test_reduce_strategy_equals_one_process(tmp_path, n, optimizer, lr, tol):
         for kind in per_tensor:
             assert state["grad_bucket_%d_%s_0" % (k, kind)] == [shard], state
     assert not any(name.startswith(("fc.", "conv")) for name in state), state
+
+
+@needs_mpi
+def test_reduce_strategy_with_clipping_schedule_and_decay(tmp_path):
+    """The Reduce mode's global norm sums each rank's slice over the ranks;
+    the learning rate schedule and AdamW's decay act on the slices."""
+    (want_losses, want), ranks, _ = train_both(
+        tmp_path, 2, "adamw", 0.01, train_opts=dict(clip_norm=0.3, schedule="cosine", total_steps=20,
+                                                     warmup_steps=3, weight_decay=0.05),
+        bucket_mb=2048 / 2**20, reduce_strategy="reduce")
+    for got in ranks:
+        np.testing.assert_allclose(got["losses"], want_losses, rtol=1e-4, atol=1e-6)
+        for name, value in want.items():
+            np.testing.assert_allclose(got[name], value, rtol=1e-4, atol=1e-6, err_msg=name)
 
 
 @needs_mpi

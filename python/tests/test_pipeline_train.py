@@ -18,9 +18,9 @@ from test_dp_train import BATCH, digits_batches, digits_bn_cnn, digits_cnn
 from test_dp_train import train_both as dp_train_both
 
 
-def train_both(tmp_path, n, micro, optimizer, lr, model_fn=digits_cnn):
+def train_both(tmp_path, n, micro, optimizer, lr, model_fn=digits_cnn, **opts):
     return dp_train_both(tmp_path, n, optimizer, lr, model_fn=model_fn, partition="pipeline",
-                         micro_batches=micro)
+                         micro_batches=micro, train_opts=opts)
 
 
 def owned(manifest, want):
@@ -53,6 +53,19 @@ def test_equals_one_process(tmp_path, n, micro, optimizer, lr, tol):
     # Every stage computes, and all but the last pass activations on.
     assert all(s["ops"] > 0 and s["flops"] > 0 for s in part["stages"])
     assert all(s["sends_bytes"] > 0 for s in part["stages"])
+
+
+@needs_mpi
+def test_clipping_schedule_and_decay(tmp_path):
+    """What the update shares across stages: the global gradient norm
+    (partial sums from every stage), the learning rate from the step
+    counter (cosine after warmup), Adam's beta powers; and AdamW's decay."""
+    (want_losses, want), ranks, manifest = train_both(
+        tmp_path, 3, 2, "adamw", 0.01, clip_norm=0.3, schedule="cosine", total_steps=20, warmup_steps=3,
+        weight_decay=0.05)
+    np.testing.assert_allclose(ranks[0]["losses"], want_losses, rtol=1e-4, atol=1e-6)
+    for name, value in want.items():
+        np.testing.assert_allclose(ranks[0][name], value, rtol=1e-4, atol=1e-6, err_msg=name)
 
 
 @needs_mpi
