@@ -103,8 +103,14 @@ int64_t mlir::pd::tensorBytes(Type t) {
 
 OpCost mlir::pd::estimateCost(Operation *op) {
   OpCost c;
+  // A lookup reads the rows it gathers (as many bytes as it writes), not
+  // its whole table: an embedding's table is mostly never touched.
+  Value table;
+  if (isa<LookupTableOp, LookupTableV2Op, GatherOp, IndexSelectOp, GatherNdOp>(op))
+    table = op->getOperand(0);
   for (Value v : op->getOperands())
-    c.bytes += tensorBytes(v.getType());
+    c.bytes += v == table && op->getNumResults() ? tensorBytes(op->getResult(0).getType())
+                                                 : tensorBytes(v.getType());
   for (Value v : op->getResults())
     c.bytes += tensorBytes(v.getType());
   if (op->getNumResults() == 0 || isDataMovement(op))
