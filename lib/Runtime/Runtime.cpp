@@ -174,6 +174,9 @@ struct pdrt_model {
   // libpdrt_kernels' pdk_collective (pdrt_gather_stage_params).
   void (*collective)(const int64_t *, const int64_t *, const float *) = nullptr;
   std::vector<StageWeights> stages;
+  // In a pipeline's job: which weights this rank's stage uses (empty
+  // otherwise). An instance does not copy the others from the file.
+  std::vector<bool> stageUses;
   MappedWeights weightFile;
   unsigned char *weightData = nullptr; // weightFile.data
   size_t weightBytes = 0;
@@ -596,6 +599,7 @@ pdrt_status pdrt_model_load(const char *dirArg, pdrt_model **out) {
       for (size_t w = 0; w < model->weights.size(); ++w)
         if (!mine[w])
           model->weightFile.release(model->weights[w].offset, model->weights[w].nbytes);
+      model->stageUses = std::move(mine);
     }
   }
   if (!model->entry || !model->arenaBytes || !libFp)
@@ -772,7 +776,12 @@ pdrt_status pdrt_instance_create_on(const pdrt_model *model, const char *deviceA
       delete inst;
       return fail(PDRT_ERR_INTERNAL, "out of memory for the trained weight '" + d.name + "'");
     }
-    std::memcpy(inst->params[w], model->weightData + d.offset, d.nbytes);
+    // Another pipeline stage's weight is never read here: zeros, not the
+    // file's bytes.
+    if (!model->stageUses.empty() && !model->stageUses[w])
+      std::memset(inst->params[w], 0, d.nbytes);
+    else
+      std::memcpy(inst->params[w], model->weightData + d.offset, d.nbytes);
     model->weightFile.release(d.offset, d.nbytes);
   }
   if (model->cuda)

@@ -47,10 +47,17 @@ def test_equals_one_process(tmp_path, n, micro, optimizer, lr, tol):
     # Rank 0 gathered every stage's parameters (TrainStep.gather_stage_parameters).
     for name, value in want.items():
         np.testing.assert_allclose(ranks[0][name], value, rtol=tol, atol=1e-6, err_msg="rank 0: " + name)
-    for r, names in owned(manifest, want).items():
+    mine = owned(manifest, want)
+    for r, names in mine.items():
         for name in names:
             np.testing.assert_allclose(ranks[r][name], want[name], rtol=tol, atol=1e-6,
                                        err_msg="rank %d: %s" % (r, name))
+    # Another rank never read a stage's parameters from the file: zeros.
+    for r in range(1, n):
+        used = set(part["stages"][r]["weights"])
+        for name in want:
+            if name not in used:
+                assert not ranks[r][name].any(), "rank %d: %s" % (r, name)
     # Every stage computes, and all but the last pass activations on.
     assert all(s["ops"] > 0 and s["flops"] > 0 for s in part["stages"])
     assert all(s["sends_bytes"] > 0 for s in part["stages"])
