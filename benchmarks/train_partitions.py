@@ -2,9 +2,10 @@
 """Multi-rank training layouts side by side on this machine: step time
 and optimizer state per rank.
 
-Compiles one train step of ResNet-50 (torchvision's, seeded; --model lenet
-for a quick run) with Adam at one global batch four ways and runs each
-for --steps steps (medians):
+Compiles one train step of ResNet-50 (torchvision's, seeded; --model bert
+for a 4-layer BERT classifier of width 256 on 64 tokens, --model lenet for
+a quick run) with Adam at one global batch four ways and runs each for
+--steps steps (medians):
 
   one process   the whole batch, --ranks threads (the same cores)
   allreduce     --partition data: each rank 1/N of the batch, every rank
@@ -20,7 +21,7 @@ owns). On a machine with as many cores as ranks the layouts share those
 cores, so this measures their overheads, not multi-device scaling.
 
 Usage: PYTHONPATH=build/python /usr/bin/python3 benchmarks/train_partitions.py
-           [--model resnet50|lenet] [--ranks 2] [--batch 4] [--micro-batches 4] [--steps 5]
+           [--model resnet50|bert|lenet] [--ranks 2] [--batch 4] [--micro-batches 4] [--steps 5]
 """
 import argparse
 import json
@@ -46,7 +47,8 @@ rng = np.random.default_rng(0)
 feeds = {}
 for spec in t.inputs:
     if spec.dtype == "int64":
-        feeds[spec.name] = rng.integers(0, 10, spec.shape).astype(np.int64)
+        high = 1 if spec.name == "token_type_ids" else 10
+        feeds[spec.name] = rng.integers(0, high, spec.shape).astype(np.int64)
     else:
         feeds[spec.name] = rng.standard_normal(spec.shape).astype(spec.dtype)
 t.step(**feeds)  # warm-up
@@ -81,7 +83,7 @@ def _numel(shape):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--model", default="resnet50", choices=["resnet50", "lenet"])
+    ap.add_argument("--model", default="resnet50", choices=["resnet50", "bert", "lenet"])
     ap.add_argument("--ranks", type=int, default=2)
     ap.add_argument("--batch", type=int, default=4, help="global batch")
     ap.add_argument("--micro-batches", type=int, default=4)
@@ -98,9 +100,16 @@ def main():
                ("pipeline", n, 1, dict(partition="pipeline", devices=n,
                                        micro_batches=args.micro_batches)))
     with tempfile.TemporaryDirectory() as tmp:
-        model, feed, shape = build_model(args.model, tmp)
+        if args.model == "bert":
+            from paddle_mlir import zoo
+            b, _ = zoo.bert_base(seed=0, layers=4, hidden=256, heads=4, classes=10)
+            model = b.save(os.path.join(tmp, "bert"))
+            shapes = {"input_ids": [args.batch, 64], "token_type_ids": [args.batch, 64]}
+        else:
+            model, feed, shape = build_model(args.model, tmp)
+            shapes = {feed: [args.batch] + shape}
         opts = dict(loss_op="softmax_with_cross_entropy", optimizer="adam", lr=1e-3,
-                    input_shapes={feed: [args.batch] + shape})
+                    input_shapes=shapes)
         worker = os.path.join(tmp, "worker.py")
         with open(worker, "w") as f:
             f.write(WORKER)
