@@ -191,9 +191,33 @@ LogicalResult pipelineTrainMicro(func::FuncOp main) {
   for (unsigned i = 0; i < numOut; ++i) {
     if (parts[i].empty())
       continue;
-    Value sum = parts[i].front();
-    for (Value part : ArrayRef<Value>(parts[i]).drop_front())
-      sum = g.add(sum, part);
+    Value sum;
+    // An embedding's gradient is a dense table scattered from a few rows:
+    // one scatter of every micro-batch's rows instead of one table per
+    // micro-batch and their sum (exact: the scatter-add is linear).
+    SmallVector<LookupTableV2GradOp> scatters;
+    auto first = parts[i].front().getDefiningOp<LookupTableV2GradOp>();
+    for (Value part : parts[i])
+      if (auto s = part.getDefiningOp<LookupTableV2GradOp>();
+          first && s && s.getW() == first.getW() && s.getPaddingIdx() == first.getPaddingIdx() &&
+          part.use_empty())
+        scatters.push_back(s);
+    if (scatters.size() == parts[i].size()) {
+      SmallVector<Value> ids, grads;
+      for (LookupTableV2GradOp s : scatters) {
+        ids.push_back(s.getIds());
+        grads.push_back(s.getOutGrad());
+      }
+      Value allIds = g.make<ConcatOp>(ids, Value(), 0);
+      Value allGrads = g.make<ConcatOp>(grads, Value(), 0);
+      sum = g.make<LookupTableV2GradOp>(first.getW(), allIds, allGrads, first.getPaddingIdxAttr());
+      for (LookupTableV2GradOp s : scatters)
+        s.erase();
+    } else {
+      sum = parts[i].front();
+      for (Value part : ArrayRef<Value>(parts[i]).drop_front())
+        sum = g.add(sum, part);
+    }
     ret.setOperand(i, g.scale(sum, 1.0 / static_cast<double>(micro)));
   }
   for (Operation *op : llvm::reverse(perMicro))
