@@ -37,8 +37,11 @@ std::string nameOf(func::FuncOp fn, unsigned i, bool result);
 /// Whether `op` talks to other ranks.
 bool communicates(Operation *op);
 /// The ops of @main that compute (those with operands), cut into `n`
-/// contiguous stages of balanced cost; an error when there are fewer.
-FailureOr<SmallVector<SmallVector<Operation *>>> cutIntoStages(func::FuncOp main, int64_t n);
+/// contiguous stages of balanced cost (weightOf, plus `extra` of each op
+/// when given); an error when there are fewer.
+FailureOr<SmallVector<SmallVector<Operation *>>>
+cutIntoStages(func::FuncOp main, int64_t n,
+              llvm::function_ref<double(Operation *)> extra = nullptr);
 /// Refuses what no partition handles (LoD inputs, control flow, existing
 /// collectives).
 LogicalResult checkPartitionable(func::FuncOp main);

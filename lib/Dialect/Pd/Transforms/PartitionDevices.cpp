@@ -160,7 +160,8 @@ bool communicates(Operation *op) {
   });
 }
 
-FailureOr<SmallVector<SmallVector<Operation *>>> cutIntoStages(func::FuncOp main, int64_t n) {
+FailureOr<SmallVector<SmallVector<Operation *>>>
+cutIntoStages(func::FuncOp main, int64_t n, llvm::function_ref<double(Operation *)> extra) {
   // The ops that compute; weights and constants (no operands) stay outside
   // the stages, where every stage can read them.
   SmallVector<Operation *> work;
@@ -168,7 +169,7 @@ FailureOr<SmallVector<SmallVector<Operation *>>> cutIntoStages(func::FuncOp main
   for (Operation &op : main.getBody().front().without_terminator())
     if (op.getNumOperands() > 0) {
       work.push_back(&op);
-      cost.push_back(weightOf(&op));
+      cost.push_back(weightOf(&op) + (extra ? extra(&op) : 0.0));
     }
   if (static_cast<int64_t>(work.size()) < n)
     return main.emitError("pd-partition-devices: the program has ")

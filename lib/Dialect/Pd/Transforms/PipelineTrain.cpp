@@ -68,7 +68,26 @@ LogicalResult pipelineTrainForward(func::FuncOp main, int64_t devices, int64_t m
   if (failed(checkPartitionable(main)))
     return failure();
   Block &body = main.getBody().front();
-  FailureOr<SmallVector<SmallVector<Operation *>>> stages = cutIntoStages(main, devices);
+  // A train step also computes each parameter's gradient and update, whose
+  // cost grows with the parameter's size rather than the op's FLOPs (an
+  // embedding's dense gradient and update dwarf its lookup): each op counts
+  // 8 passes over the trainable parameters it reads (the gradient written,
+  // the update reading it, the parameter and two moments, and writing
+  // them back), at CostModel's 8 per byte.
+  ModuleOp module = main->getParentOfType<ModuleOp>();
+  auto updateCost = [&](Operation *op) {
+    double bytes = 0;
+    for (Value v : op->getOperands())
+      if (auto load = v.getDefiningOp<ml_program::GlobalLoadConstOp>())
+        if (auto global =
+                module.lookupSymbol<ml_program::GlobalOp>(load.getGlobal().getLeafReference());
+            global && !global->hasAttr("pd.stop_gradient") &&
+            isa<FloatType>(cast<RankedTensorType>(global.getType()).getElementType()))
+          bytes += static_cast<double>(tensorBytes(global.getType()));
+    return 8.0 * 8.0 * bytes;
+  };
+  FailureOr<SmallVector<SmallVector<Operation *>>> stages =
+      cutIntoStages(main, devices, updateCost);
   if (failed(stages))
     return failure();
   Builder b(main.getContext());
@@ -259,7 +278,7 @@ LogicalResult pipelineTrainStages(func::FuncOp main, int64_t n, ArrayAttr &repor
   }
 
   // Every op's stage: its tag; else that of its largest operand with a
-  // stage; else that of a user with one; else the last.
+  // stage; else the earliest of its users'; else the last.
   DenseMap<Operation *, int64_t> stageOf;
   for (Operation *op : staged)
     if (int64_t s = intAttr(op, kStage); s >= 0)
@@ -269,6 +288,40 @@ LogicalResult pipelineTrainStages(func::FuncOp main, int64_t n, ArrayAttr &repor
     auto it = def ? stageOf.find(def) : stageOf.end();
     return it == stageOf.end() ? -1 : it->second;
   };
+  // A parameter's update belongs where its forward reads it (the first
+  // such stage), and so does the work that only feeds the update (its
+  // gradient's accumulation, clipping by its own factor, the optimizer
+  // op): otherwise a large parameter (an embedding) would travel from the
+  // stage computing its update to the stage reading it, every step.
+  for (auto &[name, store] : storeOf) {
+    int64_t first = -1;
+    for (auto load : body.getOps<ml_program::GlobalLoadOp>())
+      if (load.getGlobal().getLeafReference() == name)
+        for (Operation *user : load->getUsers())
+          if (int64_t s = intAttr(user, kStage);
+              s >= 0 && !user->hasAttr(kBackward) && (first < 0 || s < first))
+            first = s;
+    if (first >= 0)
+      stageOf[store] = first;
+  }
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (Operation *op : llvm::reverse(staged)) {
+      if (stageOf.count(op) || op->getNumResults() == 0)
+        continue;
+      int64_t agreed = -1;
+      bool split = false;
+      for (Operation *user : op->getUsers())
+        if (auto it = stageOf.find(user); it != stageOf.end()) {
+          split |= agreed >= 0 && agreed != it->second;
+          agreed = it->second;
+        }
+      if (agreed >= 0 && !split && !op->hasAttr(kMicro)) {
+        stageOf[op] = agreed;
+        changed = true;
+      }
+    }
+  }
   for (bool changed = true; changed;) {
     changed = false;
     for (Operation *op : staged) {
@@ -285,15 +338,19 @@ LogicalResult pipelineTrainStages(func::FuncOp main, int64_t n, ArrayAttr &repor
         changed = true;
       }
     }
+    // The earliest stage among the users: a value then only flows to
+    // later stages (an input's slice read by stages 0 and 1 belongs to 0).
     for (Operation *op : llvm::reverse(staged)) {
       if (stageOf.count(op))
         continue;
+      int64_t first = -1;
       for (Operation *user : op->getUsers())
-        if (auto it = stageOf.find(user); it != stageOf.end()) {
-          stageOf[op] = it->second;
-          changed = true;
-          break;
-        }
+        if (auto it = stageOf.find(user); it != stageOf.end() && (first < 0 || it->second < first))
+          first = it->second;
+      if (first >= 0) {
+        stageOf[op] = first;
+        changed = true;
+      }
     }
   }
   for (Operation *op : staged)
@@ -435,8 +492,25 @@ LogicalResult pipelineTrainStages(func::FuncOp main, int64_t n, ArrayAttr &repor
       }
     if (!left)
       break;
-    if (!ran)
-      return main.emitError("internal error: pd-partition-devices: the 1F1B schedule stalls");
+    if (!ran) {
+      InFlightDiagnostic d =
+          main.emitError("internal error: pd-partition-devices: the 1F1B schedule stalls:");
+      for (int64_t s = 0; s < n; ++s) {
+        if (next[s] >= units[s].size())
+          continue;
+        Unit &u = units[s][next[s]];
+        for (Value v : u.needs)
+          if (!arrived.contains({v, s})) {
+            Operation *def = v.getDefiningOp();
+            d << " stage " << s << " (unit " << next[s] << " of " << units[s].size() << ", "
+              << (u.ops.empty() ? StringRef("empty") : u.ops.front()->getName().getStringRef())
+              << ") waits for " << (def ? def->getName().getStringRef() : StringRef("an argument"))
+              << " of stage " << sourceOf(v) << ";";
+            break;
+          }
+      }
+      return failure();
+    }
   }
 
   // The blocks: stage k's returns the outputs (stage 0) and the new values

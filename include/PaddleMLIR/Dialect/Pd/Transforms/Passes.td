@@ -55,7 +55,9 @@ def PdPartitionDevicesPass : Pass<"pd-partition-devices", "::mlir::ModuleOp"> {
     Pipeline training runs this pass three times around the train step's
     construction (`train-phase`):
     - `forward`, on the forward program and its loss: cuts its ops into
-      stages as above, tags each with `pd.stage`, and gives the inputs the
+      stages as above (each op also counting 64 per byte of the trainable
+      parameters it reads, for their gradients and updates), tags each
+      with `pd.stage`, and gives the inputs the
       micro-batch's size (batch / micro-batches), shapes inferred again;
       pd-append-backward then tags each op of a gradient with the stage of
       the op it differentiates;
@@ -65,7 +67,7 @@ def PdPartitionDevicesPass : Pass<"pd-partition-devices", "::mlir::ModuleOp"> {
       means over the micro-batches (gradient accumulation);
     - `stages`, after pd-append-optimizer: every op gets a stage (untagged
       ones, such as the optimizer's, that of their largest operand, else
-      of their first user), and each stage runs on its rank inside a
+      the earliest of their users'), and each stage runs on its rank inside a
       `pd.conditional_block` in the 1F1B order: N - 1 - k forwards of
       micro-batches first, then one backward and one forward alternately,
       then the remaining backwards, then its updates. The order of all
