@@ -33,32 +33,6 @@ import time
 
 import numpy as np
 
-WORKER = r'''
-import os, sys, time, json
-import numpy as np
-from paddle_mlir.train import TrainStep
-art, steps, out = sys.argv[1], int(sys.argv[2]), sys.argv[3]
-t = TrainStep(art, threads=1)
-rank = int(os.environ.get("OMPI_COMM_WORLD_RANK", "0"))
-rng = np.random.default_rng(0)
-feeds = {}
-for spec in t.inputs:
-    shape = [d for d in spec.shape]
-    if spec.dtype == "int64":
-        feeds[spec.name] = rng.integers(0, 10, shape).astype(np.int64)
-    else:
-        feeds[spec.name] = rng.standard_normal(shape).astype(spec.dtype)
-t.step(**feeds)  # warm-up
-times = []
-for _ in range(steps):
-    t0 = time.perf_counter()
-    t.step(**feeds)
-    times.append(time.perf_counter() - t0)
-if rank == 0:
-    with open(out, "w") as f:
-        json.dump(times, f)
-'''
-
 
 def build_model(name, tmp):
     from paddle_mlir import zoo
@@ -111,6 +85,9 @@ def main():
         with open(os.path.join(arts["overlapped"], "manifest.json")) as f:
             part = json.load(f)["partition"]
         grad_mb = sum(b["bytes"] for b in part["buckets"]) / 2**20
+        # The step-timing worker train_partitions.py runs too.
+        sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+        from train_partitions import WORKER
         worker = os.path.join(tmp, "worker.py")
         with open(worker, "w") as f:
             f.write(WORKER)
@@ -121,7 +98,7 @@ def main():
             out = os.path.join(tmp, key + ".json")
             # The one-process step has no collectives: under mpirun its n
             # copies are independent jobs loading the cores alike.
-            cmd = base + ["-np", str(n), sys.executable, worker, arts[key], str(args.steps), out]
+            cmd = base + ["-np", str(n), sys.executable, worker, arts[key], str(args.steps), "1", out]
             p = subprocess.run(cmd, capture_output=True, text=True, timeout=3600)
             if p.returncode != 0:
                 sys.exit(p.stdout + p.stderr)
