@@ -25,6 +25,8 @@ double weightOf(Operation *op);
 /// Where ops of costs `w` are cut into `n` contiguous non-empty stages with
 /// the smallest largest stage: the first op of stages 1 .. n-1.
 SmallVector<size_t> balancedCuts(ArrayRef<double> w, int64_t n);
+/// Rows [begin, end) of `x` along dim 0 (a pd.slice), as a micro-batch.
+Value sliceRows(OpBuilder &b, Location loc, Value x, int64_t begin, int64_t end);
 /// recv_v2 of a static `type` tensor from rank `peer`, on ring 0.
 Value receive(OpBuilder &b, Location loc, RankedTensorType type, int64_t peer);
 /// The micro-batches of a pipeline over `devices` ranks (`requested`, or

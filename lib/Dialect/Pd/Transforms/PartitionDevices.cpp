@@ -100,6 +100,17 @@ SmallVector<size_t> balancedCuts(ArrayRef<double> w, int64_t n) {
   return cuts;
 }
 
+Value sliceRows(OpBuilder &b, Location loc, Value x, int64_t begin, int64_t end) {
+  auto t = cast<RankedTensorType>(x.getType());
+  SmallVector<int64_t> shape(t.getShape());
+  shape[0] = end - begin;
+  return SliceOp::create(b, loc, t.clone(shape), x, Value(), Value(), ValueRange{}, ValueRange{},
+                         ArrayRef<int32_t>{0}, ArrayRef<int32_t>{static_cast<int32_t>(begin)},
+                         ArrayRef<int32_t>{static_cast<int32_t>(end)}, ArrayRef<int32_t>{},
+                         ArrayRef<int32_t>{})
+      .getResult();
+}
+
 /// recv_v2 of a static `type` tensor from rank `peer`, on ring 0.
 Value receive(OpBuilder &b, Location loc, RankedTensorType type, int64_t peer) {
   SmallVector<int32_t> shape;
@@ -405,18 +416,8 @@ struct PdPartitionDevicesPass : impl::PdPartitionDevicesPassBase<PdPartitionDevi
             args.push_back(arg);
       for (int64_t m = 0; m < micro; ++m) {
         IRMapping map;
-        for (BlockArgument arg : args) {
-          auto t = cast<RankedTensorType>(arg.getType());
-          SmallVector<int64_t> shape(t.getShape());
-          shape[0] = rows;
-          auto slice =
-              SliceOp::create(b, loc, RankedTensorType::get(shape, t.getElementType()), arg,
-                              Value(), Value(), ValueRange{}, ValueRange{}, ArrayRef<int32_t>{0},
-                              ArrayRef<int32_t>{static_cast<int32_t>(m * rows)},
-                              ArrayRef<int32_t>{static_cast<int32_t>((m + 1) * rows)},
-                              ArrayRef<int32_t>{}, ArrayRef<int32_t>{});
-          map.map(arg, slice.getResult());
-        }
+        for (BlockArgument arg : args)
+          map.map(arg, sliceRows(b, loc, arg, m * rows, (m + 1) * rows));
         if (k > 0)
           for (Value v : live[k - 1])
             map.map(v, receive(b, loc, cast<RankedTensorType>(partType.lookup(v)), k - 1));

@@ -62,6 +62,94 @@ struct Event {
   Value value;
   int64_t to;
 };
+
+/// Every op of `staged` (in program order) gets a stage (the pass
+/// description): its tag; a stored parameter's update and the work that
+/// only feeds it, the first stage whose forward reads the parameter; else that of
+/// its largest operand with a stage; else the earliest of its users'; else
+/// the last of `n`.
+DenseMap<Operation *, int64_t>
+assignStages(Block &body, ArrayRef<Operation *> staged,
+             const llvm::MapVector<StringAttr, ml_program::GlobalStoreOp> &storeOf, int64_t n) {
+  DenseMap<Operation *, int64_t> stageOf;
+  for (Operation *op : staged)
+    if (int64_t s = intAttr(op, kStage); s >= 0)
+      stageOf[op] = s;
+  auto producerStage = [&](Value v) -> int64_t {
+    Operation *def = v.getDefiningOp();
+    auto it = def ? stageOf.find(def) : stageOf.end();
+    return it == stageOf.end() ? -1 : it->second;
+  };
+  // A parameter's update belongs where its forward reads it (the first
+  // such stage), and so does the work that only feeds the update (its
+  // gradient's accumulation, clipping by its own factor, the optimizer
+  // op): otherwise a large parameter (an embedding) would travel from the
+  // stage computing its update to the stage reading it, every step.
+  for (auto &[name, store] : storeOf) {
+    int64_t first = -1;
+    for (auto load : body.getOps<ml_program::GlobalLoadOp>())
+      if (load.getGlobal().getLeafReference() == name)
+        for (Operation *user : load->getUsers())
+          if (int64_t s = intAttr(user, kStage);
+              s >= 0 && !user->hasAttr(kBackward) && (first < 0 || s < first))
+            first = s;
+    if (first >= 0)
+      stageOf[store] = first;
+  }
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (Operation *op : llvm::reverse(staged)) {
+      if (stageOf.count(op) || op->getNumResults() == 0)
+        continue;
+      int64_t agreed = -1;
+      bool split = false;
+      for (Operation *user : op->getUsers())
+        if (auto it = stageOf.find(user); it != stageOf.end()) {
+          split |= agreed >= 0 && agreed != it->second;
+          agreed = it->second;
+        }
+      if (agreed >= 0 && !split && !op->hasAttr(kMicro)) {
+        stageOf[op] = agreed;
+        changed = true;
+      }
+    }
+  }
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (Operation *op : staged) {
+      if (stageOf.count(op))
+        continue;
+      int64_t best = -1, bestBytes = -1;
+      for (Value v : op->getOperands())
+        if (int64_t s = producerStage(v); s >= 0 && tensorBytes(v.getType()) > bestBytes) {
+          best = s;
+          bestBytes = tensorBytes(v.getType());
+        }
+      if (best >= 0) {
+        stageOf[op] = best;
+        changed = true;
+      }
+    }
+    // The earliest stage among the users: a value then only flows to
+    // later stages (an input's slice read by stages 0 and 1 belongs to 0).
+    for (Operation *op : llvm::reverse(staged)) {
+      if (stageOf.count(op))
+        continue;
+      int64_t first = -1;
+      for (Operation *user : op->getUsers())
+        if (auto it = stageOf.find(user); it != stageOf.end() && (first < 0 || it->second < first))
+          first = it->second;
+      if (first >= 0) {
+        stageOf[op] = first;
+        changed = true;
+      }
+    }
+  }
+  for (Operation *op : staged)
+    stageOf.try_emplace(op, n - 1);
+  return stageOf;
+}
+
 } // namespace
 
 LogicalResult pipelineTrainForward(func::FuncOp main, int64_t devices, int64_t microBatches) {
@@ -179,16 +267,9 @@ LogicalResult pipelineTrainMicro(func::FuncOp main) {
     auto tag = b.getI64IntegerAttr(m);
     IRMapping map;
     for (BlockArgument arg : body.getArguments()) {
-      auto t = cast<RankedTensorType>(arg.getType());
-      SmallVector<int64_t> shape(t.getShape());
-      shape[0] = rows;
-      auto slice = SliceOp::create(b, main.getLoc(), t.clone(shape), arg, Value(), Value(),
-                                   ValueRange{}, ValueRange{}, ArrayRef<int32_t>{0},
-                                   ArrayRef<int32_t>{static_cast<int32_t>(m * rows)},
-                                   ArrayRef<int32_t>{static_cast<int32_t>((m + 1) * rows)},
-                                   ArrayRef<int32_t>{}, ArrayRef<int32_t>{});
-      slice->setAttr(kMicro, tag);
-      map.map(arg, slice.getResult());
+      Value slice = sliceRows(b, main.getLoc(), arg, m * rows, (m + 1) * rows);
+      slice.getDefiningOp()->setAttr(kMicro, tag);
+      map.map(arg, slice);
     }
     for (Operation *op : perMicro) {
       for (Value v : op->getOperands())
@@ -277,84 +358,12 @@ LogicalResult pipelineTrainStages(func::FuncOp main, int64_t n, ArrayAttr &repor
     staged.push_back(&op);
   }
 
-  // Every op's stage: its tag; else that of its largest operand with a
-  // stage; else the earliest of its users'; else the last.
-  DenseMap<Operation *, int64_t> stageOf;
-  for (Operation *op : staged)
-    if (int64_t s = intAttr(op, kStage); s >= 0)
-      stageOf[op] = s;
+  DenseMap<Operation *, int64_t> stageOf = assignStages(body, staged, storeOf, n);
   auto producerStage = [&](Value v) -> int64_t {
     Operation *def = v.getDefiningOp();
     auto it = def ? stageOf.find(def) : stageOf.end();
     return it == stageOf.end() ? -1 : it->second;
   };
-  // A parameter's update belongs where its forward reads it (the first
-  // such stage), and so does the work that only feeds the update (its
-  // gradient's accumulation, clipping by its own factor, the optimizer
-  // op): otherwise a large parameter (an embedding) would travel from the
-  // stage computing its update to the stage reading it, every step.
-  for (auto &[name, store] : storeOf) {
-    int64_t first = -1;
-    for (auto load : body.getOps<ml_program::GlobalLoadOp>())
-      if (load.getGlobal().getLeafReference() == name)
-        for (Operation *user : load->getUsers())
-          if (int64_t s = intAttr(user, kStage);
-              s >= 0 && !user->hasAttr(kBackward) && (first < 0 || s < first))
-            first = s;
-    if (first >= 0)
-      stageOf[store] = first;
-  }
-  for (bool changed = true; changed;) {
-    changed = false;
-    for (Operation *op : llvm::reverse(staged)) {
-      if (stageOf.count(op) || op->getNumResults() == 0)
-        continue;
-      int64_t agreed = -1;
-      bool split = false;
-      for (Operation *user : op->getUsers())
-        if (auto it = stageOf.find(user); it != stageOf.end()) {
-          split |= agreed >= 0 && agreed != it->second;
-          agreed = it->second;
-        }
-      if (agreed >= 0 && !split && !op->hasAttr(kMicro)) {
-        stageOf[op] = agreed;
-        changed = true;
-      }
-    }
-  }
-  for (bool changed = true; changed;) {
-    changed = false;
-    for (Operation *op : staged) {
-      if (stageOf.count(op))
-        continue;
-      int64_t best = -1, bestBytes = -1;
-      for (Value v : op->getOperands())
-        if (int64_t s = producerStage(v); s >= 0 && tensorBytes(v.getType()) > bestBytes) {
-          best = s;
-          bestBytes = tensorBytes(v.getType());
-        }
-      if (best >= 0) {
-        stageOf[op] = best;
-        changed = true;
-      }
-    }
-    // The earliest stage among the users: a value then only flows to
-    // later stages (an input's slice read by stages 0 and 1 belongs to 0).
-    for (Operation *op : llvm::reverse(staged)) {
-      if (stageOf.count(op))
-        continue;
-      int64_t first = -1;
-      for (Operation *user : op->getUsers())
-        if (auto it = stageOf.find(user); it != stageOf.end() && (first < 0 || it->second < first))
-          first = it->second;
-      if (first >= 0) {
-        stageOf[op] = first;
-        changed = true;
-      }
-    }
-  }
-  for (Operation *op : staged)
-    stageOf.try_emplace(op, n - 1);
   // A stored global belongs to the stage that stores it: other stages read
   // the value its rank loaded.
   auto ownerOf = [&](Value v) -> int64_t {
