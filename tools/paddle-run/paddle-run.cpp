@@ -273,7 +273,7 @@ static int runTraining(pdrt_model *model, pdrt_instance *inst, int64_t rank, int
 
   if (ranks > 1)
     out << "ranks: " << ranks
-        << (pipeline ? " (pipeline stages; rank 0 reports)\n"
+        << (pipeline ? " (pipeline stages; rank 0 reports and saves the gathered model)\n"
                      : " (data-parallel; rank 0 reports and saves)\n");
   bool tty = rank == 0 && isatty(2);
   auto start = std::chrono::steady_clock::now();

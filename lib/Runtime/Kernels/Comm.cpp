@@ -5,10 +5,10 @@
 // collective is a copy; with more it is the MPI backend, libpdrt_mpi.so,
 // loaded with dlopen from beside this library (or $PADDLE_MLIR_MPI_BACKEND)
 // so that nothing here needs MPI to load. PADDLE_MLIR_COMM_BACKEND=nccl
-// loads the NCCL backend, libpdrt_nccl.so, instead (for one rank too). Each operation waits at most
-// $PADDLE_MLIR_COMM_TIMEOUT seconds (default 300; paddle-run
-// --comm-timeout) for the other ranks; a failure is the run's error and
-// names the op and, where it can, the rank at fault.
+// loads the NCCL backend, libpdrt_nccl.so, instead (for one rank too).
+// Each operation waits at most $PADDLE_MLIR_COMM_TIMEOUT seconds (default
+// 300; paddle-run --comm-timeout) for the other ranks; a failure is the
+// run's error and names the op and, where it can, the rank at fault.
 //
 //===----------------------------------------------------------------------===//
 
@@ -111,9 +111,11 @@ void start(Communicator &c) {
   void *lib = dlopen(path.c_str(), RTLD_NOW | RTLD_GLOBAL);
   if (!lib) {
     const char *why = dlerror();
-    c.error = (var ? std::string(var) + "=" + std::to_string(size) + " (launched by mpirun), but t"
-                   : std::string("T")) +
-              "he " + (nccl ? "NCCL" : "MPI") + " backend cannot be loaded: " + (why ? why : path) +
+    std::string launched =
+        var ? std::string(var) + "=" + std::to_string(size) + " (launched by mpirun), but the "
+            : std::string("The ");
+    c.error = launched + (nccl ? "NCCL" : "MPI") +
+              " backend cannot be loaded: " + (why ? why : path) +
               " (Open MPI's libmpi.so.40 is needed: libopenmpi3)";
     return;
   }
