@@ -414,6 +414,7 @@ LogicalResult runGraphPipeline(ModuleOp module, const CompileOptions &opts) {
     // was half of int8 BERT-base's time in fp32; unfused, the three
     // projections are fc ops with int8 kernels (docs/Quantization.md).
     o.fuseAttention = opts.precision != Precision::INT8;
+    o.int8Attributes = opts.precision == Precision::INT8;
     buildOptimizePipeline(graph, o);
   } else {
     graph.addPass(createPdInferShapesPass());

@@ -2346,6 +2346,35 @@ OPS.update({"sequence_pool": _sequence_pool, "sequence_conv": _sequence_conv, "r
             "sequence_expand": _sequence_expand, "sequence_expand_as": _sequence_expand,
             "is_empty": lambda ins, a: {"Out": np.array([np.asarray(ins["X"][0]).size == 0])}})
 
+# Paddle-Lite keeps the weights of an `enable_int8` op as integers with the
+# step of each output channel in an attribute: (op type, weight slot, dim of
+# the output channels).
+_INT8_WEIGHTS = {"conv2d": ("Filter", 0), "depthwise_conv2d": ("Filter", 0),
+                 "conv2d_transpose": ("Filter", 1), "mul": ("Y", 1), "matmul": ("Y", 1),
+                 "matmul_v2": ("Y", 1), "fc": ("W", 1)}
+
+
+def _int8_weight_values(op, ins):
+    """Replaces an `enable_int8` op's integer weight by its real values:
+    integer times the step (`weight_scale`, or `<slot>0_scale`) of its
+    output channel. Float weights already hold real values."""
+    slot, axis = _INT8_WEIGHTS.get(op.type, (None, 0))
+    a = _attrs(op) if slot else {}
+    if not a.get("enable_int8") or slot not in ins:
+        return
+    w = np.asarray(ins[slot][0])
+    if not np.issubdtype(w.dtype, np.integer):
+        return
+    steps = a.get("weight_scale", a.get(slot + "0_scale"))
+    if steps is None:
+        raise ValueError("%s: enable_int8 with integer %s but no weight scale" % (op.type, slot))
+    steps = np.asarray(steps, np.float32).reshape(-1)
+    shape = [1] * w.ndim
+    if steps.size > 1:
+        shape[axis] = steps.size
+    ins[slot] = [(w.astype(np.float32) * steps.reshape(shape)).astype(np.float32)]
+
+
 class Model:
     def __init__(self, program, params):
         self.program, self.params = program, params
@@ -2417,6 +2446,7 @@ class Model:
         # select_input reads one of its X: those of a branch not taken are unset.
         get = env.get if op.type == "select_input" else env.__getitem__
         ins = {v.parameter: [get(n) for n in v.arguments] for v in op.inputs if v.arguments}
+        _int8_weight_values(op, ins)
         first = next((lod[n] for v in op.inputs for n in v.arguments if n in lod), None)
         if first is not None and op.type in LOD_OPS:
             ins["@lengths"] = [first]

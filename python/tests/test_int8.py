@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 import paddle_mlir
+from paddle_mlir import reference
 from paddle_mlir.builder import ProgramBuilder
 
 BUILD = os.environ.get("PADDLE_MLIR_BUILD_DIR",
@@ -698,3 +699,149 @@ def test_paddleslim_quantize_linear_program(tmp_path):
         ("fused_conv2d", "int8"), ("conv2d", "int8"), ("fc", "int8")], ops
     step = t[4] / 127 * np.abs(wfc * swfc / 127).max(axis=0)
     assert (np.abs(got - want) <= step + 1e-5).all()
+
+
+def with_attrs(b, **attrs):
+    """Adds attributes to the op the builder wrote last."""
+    b._block_ops()[-1][3].update(attrs)
+
+
+class Int8Attrs:
+    """A CNN whose quantization is written as op attributes, in the three
+    spellings programs carry them:
+    - conv A as Paddle Inference's quant_conv2d_dequant_fuse_pass leaves it:
+      enable_int8, Input_scale = the input's threshold, float weights holding
+      their real values (the integers times the channel steps);
+    - conv B as Paddle-Lite 2.6 writes it: enable_int8, int8 Filter,
+      weight_scale = per-channel steps, no input scale of its own: the relu
+      before it has out_threshold;
+    - mul C as later Paddle-Lite writes it: enable_int8, X0_scale = [step],
+      int8 Y, Y0_scale = per-column steps.
+    conv A + bias -> relu -> conv B -> relu -> global average pool -> flatten
+    -> mul C."""
+
+    def __init__(self, seed=5):
+        rng = np.random.RandomState(seed)
+        self.wa = abs_max_int_weight(rng, (8, 3, 3, 3), 0).astype(np.float64) * \
+            rng.uniform(0.002, 0.005, 8).reshape(8, 1, 1, 1)
+        self.wb_int = abs_max_int_weight(rng, (8, 8, 3, 3), 0)
+        self.wb_step = rng.uniform(0.001, 0.003, 8).astype(np.float32)
+        self.wc_int = abs_max_int_weight(rng, (8, 5), 1)
+        self.wc_step = rng.uniform(0.002, 0.004, 5).astype(np.float32)
+        self.ba = rng.uniform(-0.1, 0.1, 8).astype(np.float32)
+        self.x = rng.standard_normal((3, 3, 10, 10)).astype(np.float32)
+        _, acts = self.forward(self.x.astype(np.float64), quantized=False)
+        self.t = [float(np.abs(a).max()) * 0.9 for a in acts]
+
+    def weights(self):
+        return (self.wa.astype(np.float32).astype(np.float64),
+                self.wb_int * self.wb_step.astype(np.float64).reshape(8, 1, 1, 1),
+                self.wc_int * self.wc_step.astype(np.float64))
+
+    def forward(self, x, quantized=True):
+        """In float64: Paddle's float32 semantics of the program (the
+        attributes unread), or the int8 arithmetic they ask for."""
+        q = (lambda v, i: qdq(v, self.t[i])) if quantized else (lambda v, i: v)
+        wa, wb, wc = self.weights()
+        acts = [x]
+        y = np.maximum(conv(q(x, 0), wa, pad=1) + self.ba.reshape(1, 8, 1, 1), 0)
+        acts.append(y)
+        y = np.maximum(conv(q(y, 1), wb, pad=1), 0).mean(axis=(2, 3))
+        acts.append(y)
+        return q(y, 2) @ wc, acts
+
+    def save(self, path, drop=None, mul_attrs=None):
+        b = ProgramBuilder()
+        x = b.feed("x", [-1, 3, 10, 10])
+        y = b.conv2d(x, b.param("wa", self.wa.astype(np.float32)), padding=1)
+        with_attrs(b, enable_int8=True, Input_scale=self.t[0], bit_length=8)
+        y = b.relu(b.elementwise("elementwise_add", y, b.param("ba", self.ba), axis=1))
+        with_attrs(b, out_threshold=self.t[1])
+        y = b.conv2d(y, b.param("wb", self.wb_int), padding=1)
+        with_attrs(b, enable_int8=True, weight_scale=[float(v) for v in self.wb_step], bit_length=8)
+        y = b.pool2d(b.relu(y), "avg", 1, global_pooling=True)
+        y = b.flatten(y, 1, 3)
+        m = b.tmp("mul", [-1, 5])
+        b.op("mul", {"X": [y], "Y": [b.param("wc", self.wc_int)]}, {"Out": [m]},
+             {"x_num_col_dims": 1, "y_num_col_dims": 1, "enable_int8": True,
+              "X0_scale": [self.t[2] / 127], "Y0_scale": [float(v) for v in self.wc_step]})
+        with_attrs(b, **(mul_attrs or {}))
+        if drop:
+            for op in b._block_ops():
+                for k in drop:
+                    op[3].pop(k, None)
+        b.fetch(m)
+        b.save(str(path))
+        return str(path)
+
+
+def test_paddle_int8_attributes(tmp_path):
+    m = Int8Attrs()
+    path = m.save(tmp_path / "attrs")
+    data = m.x
+    # fp32: the attributes ask nothing of a float32 compile (Paddle's CPU
+    # kernels run such ops in float32), but integer weights get their real
+    # values.
+    fp32 = paddle_mlir.compile(path)(data)[0]
+    plain, _ = m.forward(data.astype(np.float64), quantized=False)
+    np.testing.assert_allclose(fp32, plain, rtol=1e-4, atol=1e-5)
+    # So does the reference evaluator (its own reading of the weight scales).
+    ref = list(reference.load(path).run({"x": data}).values())[0]
+    np.testing.assert_allclose(ref, plain, rtol=1e-4, atol=1e-5)
+
+    int8 = paddle_mlir.compile(path, precision="int8")
+    got = int8(data)[0]
+    ops = manifest(int8)["compute_ops"]["ops"]
+    assert [r["precision"] for r in ops] == ["int8"] * 3, ops
+    for r, t in zip(ops, m.t):
+        assert r["input"]["scale"] == pytest.approx(t / 127, rel=1e-6)
+    # conv A hands int8 to conv B (the relu's out_threshold is B's input
+    # threshold).
+    assert ops[0]["output"] == {"dtype": "int8", "scale": pytest.approx(m.t[1] / 127)}
+    want, _ = m.forward(data.astype(np.float64))
+    # One level of the last quantizer moves output n by at most
+    # t2/127 * sum_k |wc[k, n]|; the integers are the same elsewhere.
+    step = m.t[2] / 127 * np.abs(m.weights()[2]).sum(axis=0)
+    err = np.abs(got - want)
+    assert (err <= step + 1e-5).all(), (err.max(axis=0), step)
+    assert err.mean() < 0.2 * step.mean()
+
+    # Exported back to Paddle (the attributes in Paddle Inference's spelling,
+    # the weights as float ops), the program compiles to the same int8 model.
+    mlir, again = str(tmp_path / "m.mlir"), str(tmp_path / "again")
+    subprocess.run([tool("paddle-translate"), "--import-paddle=" + path, "-o", mlir], check=True)
+    subprocess.run([tool("paddle-translate"), "--export-paddle=" + mlir, "-o", again], check=True)
+    int8_again = paddle_mlir.compile(again, precision="int8")
+    assert [r["precision"] for r in manifest(int8_again)["compute_ops"]["ops"]] == ["int8"] * 3
+    np.testing.assert_array_equal(int8_again(data)[0], got)
+
+
+def test_int8_attribute_without_input_scale_is_named(tmp_path):
+    # Without the relu's out_threshold, conv B has enable_int8 but no input
+    # threshold: a warning names it and it stays float32; the others run int8.
+    m = Int8Attrs()
+    path = m.save(tmp_path / "attrs", drop=["out_threshold"])
+    out = str(tmp_path / "art")
+    p = subprocess.run([tool("paddle-compile"), path, "--precision", "int8", "-o", out],
+                       capture_output=True, text=True)
+    assert p.returncode == 0, p.stderr
+    assert "conv2d asks for int8 (enable_int8) but has no input scale" in p.stderr, p.stderr
+    with open(os.path.join(out, "manifest.json")) as f:
+        ops = json.load(f)["compute_ops"]["ops"]
+    assert [r["precision"] for r in ops] == ["int8", "fp32", "int8"], ops
+
+
+@pytest.mark.parametrize("drop,edit,message", [
+    (["weight_scale"], None, "has enable_int8 and integer Filter values, but no weight_scale or "
+                             "Filter0_scale attribute"),
+    (None, {"Y0_scale": [0.01, 0.02]}, "has 2 weight scales for 5 output channels of Y"),
+    (None, {"Y0_scale": [0.01, 0.0, 0.01, 0.01, 0.01]}, "has a weight scale of 0"),
+])
+def test_int8_attribute_errors(tmp_path, drop, edit, message):
+    # Refused at import, whatever the precision: the weights' real values
+    # are unknown or the attributes contradict them.
+    path = Int8Attrs().save(tmp_path / "attrs", drop=drop, mul_attrs=edit)
+    p = subprocess.run([tool("paddle-compile"), path, "-o", str(tmp_path / "art")],
+                       capture_output=True, text=True)
+    assert p.returncode == 1, p.stderr
+    assert message in p.stderr, p.stderr

@@ -65,6 +65,9 @@ private:
   FailureOr<int> subBlock(const pdp::OpDesc &op, int index);
   Value createPd(StringRef name, ValueRange operands, ArrayRef<NamedAttribute> attrs, Location loc);
   Value integerWeightAsFloat(const pdp::OpDesc &op, StringRef slot, Value v, Location loc);
+  FailureOr<Value> int8AttrWeight(const pdp::OpDesc &op, int index, StringRef slot, Value stored,
+                                  Value asFloat, Location loc);
+  void recordInt8Attrs(const pdp::OpDesc &op, Operation *created);
   FailureOr<bool> importConvFusedParts(const pdp::OpDesc &op, int index);
   FailureOr<bool> importLegacyOp(const pdp::OpDesc &op, int index);
   FailureOr<Value> valueOrPlaceholder(const std::string &name, const pdp::OpDesc &op, int index);

@@ -376,6 +376,36 @@ void Exporter::addAuxOutputs(Operation *op, pdp::OpDesc &desc) {
 /// How many of a loop's carried values (a conditional block's results) are
 /// LoD lengths the importer added (pd.lod_carried, after the variables): no
 /// Paddle variables.
+/// The int8 attributes the importer kept (pd.int8, pd.int8_input_threshold,
+/// pd.out_threshold), in Paddle Inference's spelling.
+static void addInt8Attrs(Operation *op, pdp::OpDesc &desc) {
+  auto addFloat = [&](StringRef name, float v) {
+    auto *a = desc.add_attrs();
+    a->set_name(name.str());
+    a->set_type(pdp::FLOAT);
+    a->set_f(v);
+  };
+  if (auto t = op->getAttrOfType<FloatAttr>("pd.out_threshold"))
+    addFloat("out_threshold", t.getValue().convertToFloat());
+  auto asked = op->getAttrOfType<StringAttr>("pd.int8");
+  if (!asked)
+    return;
+  auto *on = desc.add_attrs();
+  on->set_name("enable_int8");
+  on->set_type(pdp::BOOLEAN);
+  on->set_b(true);
+  int bits = 8;
+  StringRef width = asked.getValue();
+  if (width.consume_front("bit_length "))
+    bits = static_cast<int>(parseInt(width));
+  auto *length = desc.add_attrs();
+  length->set_name("bit_length");
+  length->set_type(pdp::INT);
+  length->set_i(bits);
+  if (auto t = op->getAttrOfType<FloatAttr>("pd.int8_input_threshold"))
+    addFloat("Input_scale", t.getValue().convertToFloat());
+}
+
 static unsigned lodCarried(Operation *op) {
   auto n = op->getAttrOfType<IntegerAttr>("pd.lod_carried");
   return n ? static_cast<unsigned>(n.getInt()) : 0;
@@ -731,6 +761,7 @@ LogicalResult Exporter::exportOp(Operation *op) {
     if (failed(setAttr(op, *a, as.kind, value, as.defaultValue)))
       return failure();
   }
+  addInt8Attrs(op, *desc);
   return success();
 }
 

@@ -8,6 +8,8 @@
 
 #include "framework.pb.h"
 
+#include <cmath>
+
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MLProgram/IR/MLProgram.h"
 #include "mlir/IR/Builders.h"
@@ -849,7 +851,11 @@ LogicalResult Importer::importOp(const pdp::OpDesc &op, int index) {
       auto value = lookup(v->arguments(i), loc, op, index);
       if (failed(value))
         return failure();
-      state.addOperands(integerWeightAsFloat(op, slot.name, *value, loc));
+      FailureOr<Value> operand = int8AttrWeight(
+          op, index, slot.name, *value, integerWeightAsFloat(op, slot.name, *value, loc), loc);
+      if (failed(operand))
+        return failure();
+      state.addOperands(*operand);
     }
     segments.push_back(n);
   }
@@ -927,6 +933,7 @@ LogicalResult Importer::importOp(const pdp::OpDesc &op, int index) {
       })))
     return failure();
   Operation *created = b.create(state);
+  recordInt8Attrs(op, created);
   SmallVector<Type> inferred;
   auto shapeFn = dyn_cast<PdShapeInference>(created);
   bool sized = llvm::any_of(created->getResults(), [](OpResult r) { return isDataSized(r); });
@@ -1048,6 +1055,135 @@ Value Importer::integerWeightAsFloat(const pdp::OpDesc &op, StringRef slot, Valu
                                                                              : pdp::VarType::INT8)),
                    b.getNamedAttr("out_dtype", b.getI32IntegerAttr(pdp::VarType::FP32))},
                   loc);
+}
+
+namespace {
+/// The convolutions and matrix products that Paddle Inference's and
+/// Paddle-Lite's int8 attributes go on: the activation and weight slots and
+/// the weight dim that indexes output channels.
+struct Int8Slots {
+  StringRef type, input, weight;
+  int64_t axis;
+};
+constexpr Int8Slots kInt8Slots[] = {{"conv2d", "Input", "Filter", 0},
+                                    {"depthwise_conv2d", "Input", "Filter", 0},
+                                    {"conv2d_transpose", "Input", "Filter", 1},
+                                    {"mul", "X", "Y", 1},
+                                    {"matmul", "X", "Y", 1},
+                                    {"matmul_v2", "X", "Y", 1},
+                                    {"fc", "Input", "W", 1}};
+
+const Int8Slots *int8Slots(const pdp::OpDesc &op) {
+  for (const Int8Slots &s : kInt8Slots)
+    if (s.type == op.type()) {
+      const pdp::OpDesc::Attr *a = findAttr(op, "enable_int8");
+      bool on = a && (a->type() == pdp::BOOLEAN ? a->b() : a->i() != 0);
+      return on ? &s : nullptr;
+    }
+  return nullptr;
+}
+
+/// A float or float-list attribute's values (none when absent).
+std::vector<double> attrFloats(const pdp::OpDesc &op, StringRef name) {
+  const pdp::OpDesc::Attr *a = findAttr(op, name);
+  if (!a)
+    return {};
+  switch (a->type()) {
+  case pdp::FLOAT:
+    return {a->f()};
+  case pdp::FLOAT64:
+    return {a->float64()};
+  case pdp::FLOATS:
+    return std::vector<double>(a->floats().begin(), a->floats().end());
+  case pdp::FLOAT64S:
+    return std::vector<double>(a->float64s().begin(), a->float64s().end());
+  default:
+    return {};
+  }
+}
+} // namespace
+
+/// The weight of an `enable_int8` op stored as integers (Paddle-Lite keeps
+/// them so) in real units: the float32 values `asFloat` of the integers
+/// times the per-output-channel steps of `weight_scale` (Lite 2.6 and
+/// before) or `<Slot>0_scale` (later Lite), multiplied by a pd op the
+/// constant folder folds. A float weight holds real values already (Paddle
+/// Inference's quant_conv2d_dequant_fuse_pass multiplies them out) and is
+/// returned as it is.
+FailureOr<Value> Importer::int8AttrWeight(const pdp::OpDesc &op, int index, StringRef slot,
+                                          Value stored, Value asFloat, Location loc) {
+  const Int8Slots *s = int8Slots(op);
+  auto t = dyn_cast<RankedTensorType>(stored.getType());
+  if (!s || slot != s->weight || !t || !t.getElementType().isInteger())
+    return asFloat;
+  std::string named = (s->weight + "0_scale").str();
+  std::vector<double> steps = attrFloats(op, "weight_scale");
+  if (steps.empty())
+    steps = attrFloats(op, named);
+  std::string where = "op '" + op.type() + "' #" + std::to_string(index);
+  if (!t.getElementType().isInteger(8))
+    return fail(loc, where + " has enable_int8 and stores " + s->weight.str() + " as " +
+                         std::to_string(t.getElementTypeBitWidth()) +
+                         "-bit integers; only 8-bit integer weights are supported");
+  if (steps.empty())
+    return fail(loc, where + " has enable_int8 and integer " + s->weight.str() +
+                         " values, but no weight_scale or " + named +
+                         " attribute to give their real values");
+  int64_t channels = t.getRank() > s->axis ? t.getDimSize(s->axis) : ShapedType::kDynamic;
+  if (steps.size() != 1 && static_cast<int64_t>(steps.size()) != channels)
+    return fail(loc, where + " has " + std::to_string(steps.size()) + " weight scales for " +
+                         std::to_string(channels) + " output channels of " + s->weight.str());
+  SmallVector<float> f(steps.begin(), steps.end());
+  for (float v : f)
+    if (!(v > 0) || !std::isfinite(v))
+      return fail(loc, where + " has a weight scale of " + std::to_string(v) +
+                           " (weight scales are positive)");
+  Value scales =
+      createPd("assign_value", {},
+               {b.getNamedAttr("shape", b.getDenseI32ArrayAttr({static_cast<int32_t>(f.size())})),
+                b.getNamedAttr("dtype", b.getI32IntegerAttr(pdp::VarType::FP32)),
+                b.getNamedAttr("fp32_values", b.getDenseF32ArrayAttr(f))},
+               loc);
+  return createPd("elementwise_mul", {asFloat, scales},
+                  {b.getNamedAttr("axis", b.getI32IntegerAttr(
+                                              f.size() == 1 ? -1 : static_cast<int32_t>(s->axis)))},
+                  loc);
+}
+
+/// What an op's int8 attributes say, as discardable attributes pd-int8-attributes
+/// reads under --precision int8 (docs/Quantization.md): `pd.int8` on an
+/// `enable_int8` convolution or matrix product ("", or "bit_length N" for
+/// another width than 8), `pd.int8_input_threshold` its input's threshold
+/// (abs max) whichever attribute gave it, and `pd.out_threshold` on any op
+/// with Paddle's `out_threshold` (its first result's abs max). The exporter
+/// writes them back (Input_scale, out_threshold).
+void Importer::recordInt8Attrs(const pdp::OpDesc &op, Operation *created) {
+  std::vector<double> out = attrFloats(op, "out_threshold");
+  if (out.size() == 1 && created->getNumResults() > 0)
+    created->setAttr("pd.out_threshold", b.getF32FloatAttr(static_cast<float>(out[0])));
+  const Int8Slots *s = int8Slots(op);
+  if (!s)
+    return;
+  const pdp::OpDesc::Attr *bits = findAttr(op, "bit_length");
+  if (bits && bits->i() != 8) {
+    created->setAttr("pd.int8", b.getStringAttr("bit_length " + std::to_string(bits->i())));
+    return;
+  }
+  // Paddle Inference writes the threshold; Paddle-Lite the step
+  // (threshold / 127), as a float or a one-element list.
+  std::string named = (s->input + "0_scale").str();
+  std::pair<StringRef, double> sources[] = {
+      {"Input_scale", 1.0}, {"input_scale", 127.0}, {named, 127.0}};
+  for (auto [name, factor] : sources) {
+    std::vector<double> v = attrFloats(op, name);
+    if (v.size() != 1)
+      continue;
+    created->setAttr("pd.int8", b.getStringAttr(""));
+    created->setAttr("pd.int8_input_threshold",
+                     b.getF32FloatAttr(static_cast<float>(v[0] * factor)));
+    return;
+  }
+  created->setAttr("pd.int8", b.getStringAttr(""));
 }
 
 OwningOpRef<ModuleOp> Importer::run() {

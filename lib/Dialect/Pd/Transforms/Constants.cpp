@@ -1,6 +1,7 @@
 //===- Constants.cpp - parameter data shared by the fusion passes --------===//
 
 #include "Constants.h"
+#include "PaddleMLIR/Dialect/Pd/IR/PdOps.h"
 
 #include "mlir/Dialect/MLProgram/IR/MLProgram.h"
 #include "mlir/IR/BuiltinAttributes.h"
@@ -10,7 +11,33 @@
 #include <cstring>
 
 namespace mlir::pd {
+/// The bytes of a pd.assign_value of float32, int32 or int64 elements, as
+/// its static type lays them out.
+static std::optional<std::vector<char>> assignValueBytes(AssignValueOp op) {
+  auto type = dyn_cast<RankedTensorType>(op.getResult().getType());
+  if (!type || !type.hasStaticShape())
+    return std::nullopt;
+  auto bytesOf = [&](auto values) -> std::optional<std::vector<char>> {
+    if (static_cast<int64_t>(values.size()) != type.getNumElements() ||
+        type.getElementTypeBitWidth() != sizeof(values[0]) * 8)
+      return std::nullopt;
+    std::vector<char> out(values.size() * sizeof(values[0]));
+    std::memcpy(out.data(), values.data(), out.size());
+    return out;
+  };
+  Type e = type.getElementType();
+  if (e.isF32())
+    return bytesOf(op.getFp32Values());
+  if (e.isInteger(32) && op.getBoolValues().empty())
+    return bytesOf(op.getInt32Values());
+  if (e.isInteger(64))
+    return bytesOf(op.getInt64Values());
+  return std::nullopt;
+}
+
 std::optional<std::vector<char>> constantBytes(Value v) {
+  if (auto assign = v.getDefiningOp<AssignValueOp>())
+    return assignValueBytes(assign);
   auto load = v.getDefiningOp<ml_program::GlobalLoadConstOp>();
   if (!load)
     return std::nullopt;

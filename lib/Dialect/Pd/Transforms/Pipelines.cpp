@@ -14,6 +14,8 @@ void mlir::pd::buildOptimizePipeline(OpPassManager &pm, const OptimizePipelineOp
   pm.addPass(createPdInferShapesPass());
   pm.addPass(createPdFoldConstantsPass());
   pm.addPass(createPdUnfreezeQuantPass());
+  if (options.int8Attributes)
+    pm.addPass(createPdInt8AttributesPass());
   pm.addPass(createPdFuseConvPass());
   pm.addNestedPass<func::FuncOp>(createPdFuseFcPass());
   if (options.fuseAttention)

@@ -25,10 +25,12 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <map>
 
 namespace mlir::pd {
 #define GEN_PASS_DEF_PDQUANTIZEPASS
 #define GEN_PASS_DEF_PDUNFREEZEQUANTPASS
+#define GEN_PASS_DEF_PDINT8ATTRIBUTESPASS
 #include "PaddleMLIR/Dialect/Pd/Transforms/Passes.h.inc"
 
 namespace {
@@ -338,6 +340,63 @@ struct PdUnfreezeQuantPass : impl::PdUnfreezeQuantPassBase<PdUnfreezeQuantPass> 
     for (auto func : getOperation().getOps<func::FuncOp>())
       eraseDeadOps(func);
     eraseUnusedGlobals(getOperation());
+  }
+};
+
+struct PdInt8AttributesPass : impl::PdInt8AttributesPassBase<PdInt8AttributesPass> {
+  void runOnOperation() override {
+    OpBuilder b(&getContext());
+    // One pair per tensor and step, so the producer can later write the
+    // int8 tensor itself for all of its readers.
+    std::map<std::pair<void *, float>, Value> pairs;
+    getOperation().walk([&](Operation *op) {
+      auto asked = op->getAttrOfType<StringAttr>("pd.int8");
+      if (!asked || op->getNumOperands() == 0)
+        return;
+      Value input = op->getOperand(0);
+      std::string name = op->getName().stripDialect().str();
+      if (hasProgramQuantizer(input) ||
+          isa_and_nonnull<FakeQuantizeMovingAverageAbsMaxOp>(input.getDefiningOp()))
+        return; // the program's own quantizer wins
+      if (asked.getValue().starts_with("bit_length")) {
+        op->emitWarning() << name << " asks for int8 (enable_int8) with " << asked.getValue()
+                          << "; only 8-bit quantization has int8 kernels, so it stays float32";
+        return;
+      }
+      std::optional<double> threshold;
+      if (auto t = op->getAttrOfType<FloatAttr>("pd.int8_input_threshold"))
+        threshold = t.getValueAsDouble();
+      else if (auto r = dyn_cast<OpResult>(input); r && r.getResultNumber() == 0)
+        if (auto t = r.getOwner()->getAttrOfType<FloatAttr>("pd.out_threshold"))
+          threshold = t.getValueAsDouble();
+      if (!threshold) {
+        op->emitWarning() << name
+                          << " asks for int8 (enable_int8) but has no input scale (Input_scale, "
+                             "input_scale or Input0_scale / X0_scale) and the op before it no "
+                             "out_threshold, so it stays float32";
+        return;
+      }
+      if (!(*threshold > 0) || !std::isfinite(*threshold)) {
+        op->emitWarning() << name << " asks for int8 with an input threshold of " << *threshold
+                          << " (thresholds are positive), so it stays float32";
+        return;
+      }
+      float step = static_cast<float>(*threshold / kBin);
+      Value &dq = pairs[{input.getAsOpaquePointer(), step}];
+      if (!dq) {
+        auto t = cast<RankedTensorType>(input.getType());
+        if (Operation *def = input.getDefiningOp())
+          b.setInsertionPointAfter(def);
+        else
+          b.setInsertionPointToStart(cast<BlockArgument>(input).getOwner());
+        auto q = QuantizeOp::create(
+            b, input.getLoc(), RankedTensorType::get(t.getShape(), b.getI8Type()), input,
+            b.getF32FloatAttr(step), b.getI32IntegerAttr(0), b.getStringAttr("int8"), UnitAttr());
+        dq = DequantizeOp::create(b, input.getLoc(), t, q, b.getF32FloatAttr(step),
+                                  b.getI32IntegerAttr(0));
+      }
+      op->setOperand(0, dq);
+    });
   }
 };
 

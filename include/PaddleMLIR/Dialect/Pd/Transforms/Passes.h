@@ -22,6 +22,11 @@ struct OptimizePipelineOptions : public PassPipelineOptions<OptimizePipelineOpti
       llvm::cl::desc("Fuse BERT/ERNIE self-attention into pd.multihead_matmul (off: its "
                      "projections stay fc ops, which have int8 kernels)"),
       llvm::cl::init(true)};
+  Option<bool> int8Attributes{
+      *this, "int8-attributes",
+      llvm::cl::desc("Quantize the inputs of ops whose Paddle int8 attributes ask for it "
+                     "(pd-int8-attributes; what --precision int8 sets)"),
+      llvm::cl::init(false)};
 };
 
 /// Graph-level pd -> pd pipeline: shape inference, canonicalization (folds

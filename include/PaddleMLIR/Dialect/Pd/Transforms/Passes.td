@@ -222,6 +222,29 @@ def PdUnfreezeQuantPass : Pass<"pd-unfreeze-quant", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::pd::PdDialect", "::mlir::ml_program::MLProgramDialect"];
 }
 
+def PdInt8AttributesPass : Pass<"pd-int8-attributes", "::mlir::ModuleOp"> {
+  let summary = "Quantizers from Paddle Inference's and Paddle-Lite's int8 attributes";
+  let description = [{
+    Programs saved after Paddle Inference's quant_conv2d_dequant_fuse_pass
+    or by Paddle-Lite's optimizer carry their quantization as attributes
+    of the convolutions and matrix products (`enable_int8`, an input scale,
+    weight scales, `out_threshold`; docs/Quantization.md). The importer
+    reads them into `pd.int8` (the op asks for int8),
+    `pd.int8_input_threshold` and `pd.out_threshold`, and already gives
+    integer weights their real values. This pass, which --precision int8
+    runs before the graph fusions, puts a pd.quantize -> pd.dequantize pair
+    (int8, scale T / 127, one pair per tensor and threshold) in front of
+    each such op's activation input, T the op's input threshold or, when it
+    has none, the `out_threshold` of the op that produces that input; an
+    input a fake quantizer already quantizes keeps it. pd-quantize then
+    treats the pairs as the program's own quantizers. An op that asks for
+    int8 with no usable threshold gets a warning naming it and stays
+    float32. Without --precision int8 the attributes change nothing: Paddle
+    runs such ops in float32 on the CPU too.
+  }];
+  let dependentDialects = ["::mlir::pd::PdDialect"];
+}
+
 def PdQuantizePass : Pass<"pd-quantize", "::mlir::ModuleOp"> {
   let summary = "Rewrite fake-quantized convolutions and matrix products to int8 ops";
   let description = [{
