@@ -432,7 +432,8 @@ LogicalResult runGraphPipeline(ModuleOp module, const CompileOptions &opts) {
 /// The ops whose precision the manifest reports, one record each.
 bool isComputeOp(Operation *op) {
   return isa<Conv2dOp, DepthwiseConv2dOp, FusedConv2dOp, Conv2dTransposeOp, FcOp, MulOp, MatmulOp,
-             MatmulV2Op, MultiheadMatmulOp, QuantizedConv2dOp, QuantizedFcOp>(op);
+             MatmulV2Op, MultiheadMatmulOp, QuantizedConv2dOp, QuantizedFcOp, QuantizedMatmulOp>(
+      op);
 }
 
 /// The Paddle variable an op writes (from the importer's location
@@ -518,6 +519,12 @@ PrecisionReport precisionReport(ModuleOp module, const CompileOptions &opts) {
     } else if (auto f = dyn_cast<QuantizedFcOp>(op)) {
       quantized(fromOf("fc"), inDtype(f.getInput()), f.getInputScale().convertToFloat(),
                 f.getWeightScales(), f.getOutDtype(), f.getOutputScale().convertToFloat());
+    } else if (auto m = dyn_cast<QuantizedMatmulOp>(op)) {
+      // Two activations: Y has a per-tensor scale, no weight scales.
+      quantized(fromOf("matmul_v2"), inDtype(m.getX()), m.getXScale().convertToFloat(), {},
+                "float32", 1.f);
+      rec.erase("weight_scales");
+      rec["y"] = llvm::json::Object{{"dtype", "int8"}, {"scale", m.getYScale().convertToFloat()}};
     } else if (mixedPrecisionRecord(op, rec)) {
       rec["op"] = op->getName().stripDialect().str();
       r.bf16Ops += rec.getString("precision") == "bf16";

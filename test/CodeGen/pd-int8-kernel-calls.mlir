@@ -135,3 +135,23 @@ func.func @quantize_full_range(%x: tensor<4xf32>) -> tensor<4xi8> {
   %q = pd.quantize %x {scale = 0.5 : f32, full_range} : (tensor<4xf32>) -> tensor<4xi8>
   return %q : tensor<4xi8>
 }
+
+// -----
+
+// pd.quantized_matmul -> pdk_qbmatmul (qbmatmul:: in KernelABI.h): A and B
+// both run-time tensors, no Scales slot; ints: kind Batched (0), TransA 0,
+// TransB 1, activation none (0), ConstWeights 0, AType u8 (2), BType s8
+// (1); floats: alpha of the activation, then Scale = alpha * x_scale *
+// y_scale (0.5 * 0.02 * 0.03 = 3e-4). The dynamic batch comes from X.
+// CHECK-LABEL: func.func @qbmatmul
+// CHECK: %[[D:.*]] = tensor.dim %arg0, %c0
+// CHECK: %[[E:.*]] = tensor.empty(%[[D]]) : tensor<?x2x6x5xf32>
+// CHECK: pd.kernel_call "pdk_qbmatmul"(%arg0, %arg1) init(%[[E]])
+// CHECK-SAME: floats = array<f32: 0.000000e+00, 2.99999985E-4>
+// CHECK-SAME: ints = array<i64: 0, 0, 1, 0, 0, 2, 1>
+// CHECK-SAME: pd.from = "pd.quantized_matmul", slots = array<i64: 0, 1, -1>
+// CHECK-SAME: -> tensor<?x2x6x5xf32>
+func.func @qbmatmul(%x: tensor<?x2x6x8xui8>, %y: tensor<1x1x5x8xi8>) -> tensor<?x2x6x5xf32> {
+  %o = pd.quantized_matmul %x, %y {trans_y = true, alpha = 0.5 : f32, x_scale = 0.02 : f32, y_scale = 0.03 : f32} : (tensor<?x2x6x8xui8>, tensor<1x1x5x8xi8>) -> tensor<?x2x6x5xf32>
+  return %o : tensor<?x2x6x5xf32>
+}

@@ -196,6 +196,18 @@ enum Int : int64_t {
 enum Float : int64_t { Alpha, SrcScale, DstScale, NumFloats };
 } // namespace qmatmul
 
+/// pdk_qbmatmul: an int8 matrix product of two run-time tensors (an
+/// attention's Q x K^T and P x V), out = Scale * (A x B) in f32, A s8 or u8
+/// and B s8 as integers (the caller folds alpha and both tensors' steps
+/// into Scale). The slots are matmul::'s (no Bias), the integer fields
+/// matmul::'s with Kind Batched (batch dims 1 or the output's, transposes
+/// by TransA / TransB, Activation None, ConstWeights 0), then the element
+/// types (qtype::) of A and B.
+namespace qbmatmul {
+enum Int : int64_t { AType = matmul::NumInts, BType, NumInts };
+enum Float : int64_t { Scale = matmul::NumFloats, NumFloats };
+} // namespace qbmatmul
+
 /// pdk_softmax: softmax or log-softmax along one axis.
 namespace softmax {
 enum Slot : int64_t { Input, NumSlots };

@@ -438,6 +438,40 @@ struct FcToKernel : OpConversionPattern<FcOp> {
 
 /// matmul_v2 -> pdk_matmul (kind Batched), when each operand's batch dims are
 /// absent, all 1, or exactly the result's.
+/// The dynamic result dims of a batched product of `x` and `y` (rank >= 2
+/// each, batch dims all 1 or the result's), or failure with why.
+FailureOr<SmallVector<Value>> batchedProductDims(OpBuilder &b, Location loc, Value x, Value y,
+                                                 RankedTensorType type, bool tx, bool ty,
+                                                 std::string &why) {
+  auto xt = cast<RankedTensorType>(x.getType()), yt = cast<RankedTensorType>(y.getType());
+  int64_t nb = type.getRank() - 2;
+  if (!batchFitsProduct(xt, type) || !batchFitsProduct(yt, type)) {
+    why = "batch dims broadcast partially";
+    return failure();
+  }
+  SmallVector<Value> dyn;
+  for (int64_t i = 0; i < type.getRank(); ++i) {
+    if (!type.isDynamicDim(i))
+      continue;
+    Value v;
+    if (i < nb) {
+      for (auto [o, t] : {std::pair<Value, RankedTensorType>{x, xt}, {y, yt}})
+        if (!v && t.getRank() == type.getRank() && t.isDynamicDim(i))
+          v = tensor::DimOp::create(b, loc, o, i);
+    } else if (i == nb) {
+      v = tensor::DimOp::create(b, loc, x, tx ? xt.getRank() - 1 : xt.getRank() - 2);
+    } else {
+      v = tensor::DimOp::create(b, loc, y, ty ? yt.getRank() - 2 : yt.getRank() - 1);
+    }
+    if (!v) {
+      why = "cannot size a dynamic batch dim";
+      return failure();
+    }
+    dyn.push_back(v);
+  }
+  return dyn;
+}
+
 struct MatmulV2ToKernel : OpConversionPattern<MatmulV2Op> {
   MatmulV2ToKernel(MLIRContext *ctx) : OpConversionPattern<MatmulV2Op>(ctx, kKernelBenefit) {}
 
@@ -452,39 +486,11 @@ struct MatmulV2ToKernel : OpConversionPattern<MatmulV2Op> {
     if (!floatOk(x) || !floatOk(y) || !xt || !yt || xt.getRank() < 2 || yt.getRank() < 2 ||
         type.getRank() < 2 || !floatOk(op.getResult()))
       return r.notifyMatchFailure(op, "not an fp32 or bf16 matrix product of rank >= 2 operands");
-    int64_t nb = type.getRank() - 2;
-    auto batchOk = [&](RankedTensorType t) {
-      int64_t bt = t.getRank() - 2;
-      bool allOne = true, same = bt == nb;
-      for (int64_t j = 0; j < bt; ++j) {
-        allOne &= t.getDimSize(j) == 1;
-        if (same && t.getDimSize(j) != type.getDimSize(j))
-          same = false;
-      }
-      return allOne || same;
-    };
-    if (!batchOk(xt) || !batchOk(yt))
-      return r.notifyMatchFailure(op, "batch dims broadcast partially");
     bool tx = op.getTransX(), ty = op.getTransY();
-    Location loc = op.getLoc();
-    SmallVector<Value> dyn;
-    for (int64_t i = 0; i < type.getRank(); ++i) {
-      if (!type.isDynamicDim(i))
-        continue;
-      Value v;
-      if (i < nb) {
-        for (auto [o, t] : {std::pair<Value, RankedTensorType>{x, xt}, {y, yt}})
-          if (!v && t.getRank() == type.getRank() && t.isDynamicDim(i))
-            v = tensor::DimOp::create(r, loc, o, i);
-      } else if (i == nb) {
-        v = tensor::DimOp::create(r, loc, x, tx ? xt.getRank() - 1 : xt.getRank() - 2);
-      } else {
-        v = tensor::DimOp::create(r, loc, y, ty ? yt.getRank() - 2 : yt.getRank() - 1);
-      }
-      if (!v)
-        return r.notifyMatchFailure(op, "cannot size a dynamic batch dim");
-      dyn.push_back(v);
-    }
+    std::string why;
+    FailureOr<SmallVector<Value>> dyn = batchedProductDims(r, op.getLoc(), x, y, type, tx, ty, why);
+    if (failed(dyn))
+      return r.notifyMatchFailure(op, why);
     CallOperands ops(pdk::matmul::NumSlots);
     ops.set(pdk::matmul::A, x);
     ops.set(pdk::matmul::B, y);
@@ -493,7 +499,37 @@ struct MatmulV2ToKernel : OpConversionPattern<MatmulV2Op> {
     if (low)
       ints = bf16MatmulInts(ints, x, y, type);
     replaceWithCall(r, op, low ? "pdk_matmul_bf16" : "pdk_matmul", ops.inputs, ops.slots, ints,
-                    matmulFloats(), dyn);
+                    matmulFloats(), *dyn);
+    return success();
+  }
+};
+
+/// pd.quantized_matmul -> pdk_qbmatmul (both sides run-time int8 tensors).
+struct QuantizedMatmulToKernel : OpConversionPattern<QuantizedMatmulOp> {
+  QuantizedMatmulToKernel(MLIRContext *ctx)
+      : OpConversionPattern<QuantizedMatmulOp>(ctx, kKernelBenefit) {}
+
+  LogicalResult matchAndRewrite(QuantizedMatmulOp op, OpAdaptor a,
+                                ConversionPatternRewriter &r) const override {
+    auto type = cast<RankedTensorType>(op.getType());
+    bool tx = op.getTransX(), ty = op.getTransY();
+    std::string why;
+    FailureOr<SmallVector<Value>> dyn =
+        batchedProductDims(r, op.getLoc(), a.getX(), a.getY(), type, tx, ty, why);
+    if (failed(dyn))
+      return r.notifyMatchFailure(op, why);
+    CallOperands ops(pdk::matmul::NumSlots);
+    ops.set(pdk::matmul::A, a.getX());
+    ops.set(pdk::matmul::B, a.getY());
+    SmallVector<int64_t> ints =
+        matmulInts(pdk::matmul::Batched, tx, ty, pdk::act::None, /*constWeights=*/false);
+    ints.push_back(qtypeOf(a.getX().getType()));
+    ints.push_back(qtypeOf(a.getY().getType()));
+    SmallVector<float> floats(pdk::qbmatmul::NumFloats);
+    floats[pdk::qbmatmul::Scale] =
+        static_cast<float>(double(op.getAlpha().convertToFloat()) *
+                           op.getXScale().convertToFloat() * op.getYScale().convertToFloat());
+    replaceWithCall(r, op, "pdk_qbmatmul", ops.inputs, ops.slots, ints, floats, *dyn);
     return success();
   }
 };
@@ -1234,9 +1270,10 @@ struct PdKernelLayoutsPass : mlir::pd::impl::PdKernelLayoutsPassBase<PdKernelLay
 } // namespace
 
 void mlir::pd::populatePdToOneDNNPatterns(RewritePatternSet &patterns) {
-  patterns.add<ConvToKernel<Conv2dOp>, ConvToKernel<DepthwiseConv2dOp>, ConvToKernel<FusedConv2dOp>,
-               ConvGradToKernel<Conv2dGradInputOp, true>,
-               ConvGradToKernel<Conv2dGradFilterOp, false>, FcToKernel, MatmulV2ToKernel,
-               SoftmaxToKernel<SoftmaxOp, false>, SoftmaxToKernel<LogSoftmaxOp, true>,
-               MaxPoolToKernel, QuantizedConvToKernel, QuantizedFcToKernel>(patterns.getContext());
+  patterns
+      .add<ConvToKernel<Conv2dOp>, ConvToKernel<DepthwiseConv2dOp>, ConvToKernel<FusedConv2dOp>,
+           ConvGradToKernel<Conv2dGradInputOp, true>, ConvGradToKernel<Conv2dGradFilterOp, false>,
+           FcToKernel, MatmulV2ToKernel, SoftmaxToKernel<SoftmaxOp, false>,
+           SoftmaxToKernel<LogSoftmaxOp, true>, MaxPoolToKernel, QuantizedConvToKernel,
+           QuantizedFcToKernel, QuantizedMatmulToKernel>(patterns.getContext());
 }

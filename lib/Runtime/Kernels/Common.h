@@ -52,6 +52,7 @@ PDK_EXPORT void pdk_conv2d_backward_weights(const int64_t *ptrs, const int64_t *
 PDK_EXPORT void pdk_matmul_bf16(const int64_t *ptrs, const int64_t *ints, const float *floats);
 PDK_EXPORT void pdk_qconv2d(const int64_t *ptrs, const int64_t *ints, const float *floats);
 PDK_EXPORT void pdk_qmatmul(const int64_t *ptrs, const int64_t *ints, const float *floats);
+PDK_EXPORT void pdk_qbmatmul(const int64_t *ptrs, const int64_t *ints, const float *floats);
 PDK_EXPORT int64_t pdk_kernel_impls(char *buf, int64_t size);
 PDK_EXPORT void pdk_softmax(const int64_t *ptrs, const int64_t *ints, const float *floats);
 PDK_EXPORT void pdk_pool2d(const int64_t *ptrs, const int64_t *ints, const float *floats);
@@ -190,7 +191,13 @@ enum KeyKind : int64_t {
   ConvBwdDataKey = 11,
   ConvBwdWeightsKey = 12,
   ReorderKey = 13,
+  QBMatmulKey = 14,
+  QBMatmulEmulatedKey = 15,
 };
+
+/// Whether oneDNN multiplies int8 exactly here (VNNI), unless
+/// PDK_INT8_EMULATE=1 asks for the f32 emulation (Quant.cpp).
+bool exactInt8();
 
 /// The cache key of a call (`kind` a KeyKind), in a per-thread buffer that
 /// keeps its capacity (lookup copies it only when it creates an entry).

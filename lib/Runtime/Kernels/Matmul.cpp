@@ -8,6 +8,7 @@
 
 #include "Common.h"
 
+#include <cmath>
 #include <cstdlib>
 
 using namespace pdk;
@@ -21,10 +22,12 @@ bool cheapPostOp(int64_t code) {
   return code == act::Relu || code == act::Relu6 || code == act::LeakyRelu;
 }
 
-/// The element types of one matrix product: of the products (f32 or
-/// bf16), and of the caller's A, B and destination buffers.
+/// The element types of one matrix product: of the products (f32, bf16,
+/// or s8 for int8 products), and of the caller's A, B and destination
+/// buffers; int8 products are scaled by `scale` into an f32 destination.
 struct MatmulTypes {
   dt compute, a, b, dst;
+  float scale = 1.f;
 };
 
 dt userType(int64_t code) { return code == ftype::BF16 ? dt::bf16 : dt::f32; }
@@ -32,7 +35,7 @@ dt userType(int64_t code) { return code == ftype::BF16 ? dt::bf16 : dt::f32; }
 /// out = act(A x B + bias) with the given types; `nParams` integer fields
 /// precede the dims; `key` leads the cache key.
 void matrixProduct(const int64_t *ptrs, const int64_t *ints, const float *floats, int64_t nParams,
-                   const MatmulTypes &ty, int64_t key) {
+                   const MatmulTypes &ty, int64_t key, size_t nFloats = matmul::NumFloats) {
   void *a = ptrAt(ptrs, matmul::A), *b = ptrAt(ptrs, matmul::B), *bias = ptrAt(ptrs, matmul::Bias),
        *out = ptrAt(ptrs, matmul::NumSlots);
   Dims dims(ints + nParams);
@@ -63,7 +66,7 @@ void matrixProduct(const int64_t *ptrs, const int64_t *ints, const float *floats
   if (!kernelError.empty())
     return;
   Entry *found = create(
-      makeKey(key, ints, nInts, floats, matmul::NumFloats, constW ? b : nullptr), "matrix product",
+      makeKey(key, ints, nInts, floats, nFloats, constW ? b : nullptr), "matrix product",
       constW ? b : nullptr, [&](Entry &e) {
         // Builds `e` with products in `compute`: the kernel's own type, or
         // f32 where oneDNN has no bf16 matmul (as for pdk_conv2d_bf16).
@@ -83,8 +86,10 @@ void matrixProduct(const int64_t *ptrs, const int64_t *ints, const float *floats
           // The primitive reads A and B in the compute type (a user side of
           // another type is converted by a reorder before it) and writes
           // the caller's type, except f32 products, which write f32
-          // (converted after).
-          memory::desc srcCompute = aDesc(compute), weiCompute = bDesc(compute);
+          // (converted after). int8 products read the caller's s8 / u8.
+          bool int8 = compute == dt::s8;
+          memory::desc srcCompute = aDesc(int8 ? ty.a : compute),
+                       weiCompute = bDesc(int8 ? ty.b : compute);
           memory::desc dstCompute({batch, M, N}, compute == dt::bf16 ? ty.dst : dt::f32, tag::abc);
           // Constant weights are packed transposed (K contiguous per output
           // column): oneDNN 2.6 leaves `any` plain for gemm-based matmul, and
@@ -96,6 +101,8 @@ void matrixProduct(const int64_t *ptrs, const int64_t *ints, const float *floats
           const memory::desc &biasMd = e.biasMd;
           dnnl::matmul::desc md(srcCompute, weiAny, biasMd, dstCompute);
           dnnl::post_ops po;
+          if (ty.compute == dt::s8) // int8 (or its f32 emulation): the steps
+            po.append_eltwise(1.f, algorithm::eltwise_linear, ty.scale, 0.f);
           int64_t code = ints[matmul::Activation];
           float alpha = floats[matmul::Alpha];
           if (cheapPostOp(code)) {
@@ -128,6 +135,14 @@ void matrixProduct(const int64_t *ptrs, const int64_t *ints, const float *floats
         };
         if (ty.compute == dt::f32) {
           build(dt::f32);
+          return;
+        }
+        if (ty.compute == dt::s8) {
+          // f32 products of the integers are exact while the sums stay
+          // below 2^24 (K up to 1040 of full-range values).
+          e.callee = "pdk_qbmatmul";
+          e.impl = key == QBMatmulKey ? build(dt::s8)
+                                      : "f32 emulation of int8 (no VNNI): " + build(dt::f32);
           return;
         }
         e.callee = "pdk_matmul_bf16";
@@ -166,6 +181,23 @@ PDK_EXPORT void pdk_matmul_bf16(const int64_t *ptrs, const int64_t *ints, const 
                 {dt::bf16, userType(ints[bmatmul::AType]), userType(ints[bmatmul::BType]),
                  userType(ints[bmatmul::DstType])},
                 Bf16MatmulKey);
+}
+
+/// int8 product of two run-time tensors (qbmatmul:: in KernelABI.h).
+PDK_EXPORT void pdk_qbmatmul(const int64_t *ptrs, const int64_t *ints, const float *floats) {
+  int64_t at = ints[qbmatmul::AType], bt = ints[qbmatmul::BType];
+  if (ints[matmul::Kind] != matmul::Batched || ptrAt(ptrs, matmul::Bias) ||
+      (at != qtype::S8 && at != qtype::U8) || bt != qtype::S8 ||
+      !(floats[qbmatmul::Scale] != 0.f) || !std::isfinite(floats[qbmatmul::Scale])) {
+    if (kernelError.empty())
+      kernelError = "pdk_qbmatmul: needs a batched product of an s8 or u8 A and an s8 B, no "
+                    "bias, and a finite nonzero scale";
+    return;
+  }
+  MatmulTypes ty{dt::s8, at == qtype::U8 ? dt::u8 : dt::s8, dt::s8, dt::f32,
+                 floats[qbmatmul::Scale]};
+  matrixProduct(ptrs, ints, floats, qbmatmul::NumInts, ty,
+                exactInt8() ? QBMatmulKey : QBMatmulEmulatedKey, qbmatmul::NumFloats);
 }
 
 } // extern "C"

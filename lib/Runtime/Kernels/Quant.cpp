@@ -62,10 +62,12 @@ const std::vector<int64_t> &withConstants(const std::vector<int64_t> &key, const
   return k;
 }
 
+} // namespace
+
 /// Whether oneDNN multiplies int8 exactly here (VNNI: AVX512_VNNI or
 /// AVX_VNNI, as oneDNN's effective ISA, which ONEDNN_MAX_CPU_ISA lowers),
 /// unless PDK_INT8_EMULATE=1 asks for the f32 emulation.
-bool exactInt8() {
+bool pdk::exactInt8() {
   const char *force = std::getenv("PDK_INT8_EMULATE");
   if (force && *force && std::strcmp(force, "0") != 0)
     return false;
@@ -73,6 +75,8 @@ bool exactInt8() {
   return (isa & (dnnl_cpu_isa_avx512_core_vnni & ~dnnl_cpu_isa_avx512_core)) != 0 ||
          (isa & (dnnl_cpu_isa_avx2_vnni & ~dnnl_cpu_isa_avx2)) != 0;
 }
+
+namespace {
 
 /// The f32 emulation's filter: SrcScale * Scales[o] * Filter, in the user
 /// layout `e.weiUser` (f32), packed once into the primitive's layout. `n`

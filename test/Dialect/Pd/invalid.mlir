@@ -1735,6 +1735,32 @@ func.func @negative_qfc_output_scale(%x: tensor<4x64xi8>, %w: tensor<64x3xi8>) {
 
 // -----
 
+// Tests that the int8 product of two activations checks its contraction
+// dims and takes no uint8 right-hand side.
+func.func @negative_qmatmul_k(%x: tensor<2x6x8xi8>, %y: tensor<2x7x5xi8>) {
+  // expected-error @+1 {{'pd.quantized_matmul' op contraction dims differ: X has 8, Y has 7}}
+  %0 = pd.quantized_matmul %x, %y {x_scale = 0.02 : f32, y_scale = 0.03 : f32} : (tensor<2x6x8xi8>, tensor<2x7x5xi8>) -> tensor<2x6x5xf32>
+  return
+}
+
+// -----
+
+func.func @negative_qmatmul_u8_y(%x: tensor<2x6x8xi8>, %y: tensor<2x8x5xui8>) {
+  // expected-error @+1 {{'pd.quantized_matmul' op operand #1 must be ranked tensor of 8-bit signless integer values}}
+  %0 = pd.quantized_matmul %x, %y {x_scale = 0.02 : f32, y_scale = 0.03 : f32} : (tensor<2x6x8xi8>, tensor<2x8x5xui8>) -> tensor<2x6x5xf32>
+  return
+}
+
+// -----
+
+func.func @negative_qmatmul_alpha(%x: tensor<2x6x8xi8>, %y: tensor<2x8x5xi8>) {
+  // expected-error @+1 {{'pd.quantized_matmul' op alpha must be finite and nonzero, got 0.000000}}
+  %0 = pd.quantized_matmul %x, %y {alpha = 0.0 : f32, x_scale = 0.02 : f32, y_scale = 0.03 : f32} : (tensor<2x6x8xi8>, tensor<2x8x5xi8>) -> tensor<2x6x5xf32>
+  return
+}
+
+// -----
+
 // Tests that quantize produces the dtype it names.
 func.func @negative_quantize_dtype(%x: tensor<4xf32>) {
   // expected-error @+1 {{'pd.quantize' op result #0 has type 'tensor<4xi8>' but the inferred type is 'tensor<4xui8>'}}

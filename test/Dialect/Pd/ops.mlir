@@ -1671,6 +1671,13 @@ func.func @quantized_fc(%x: tensor<?x64xui8>, %w: tensor<64x3xi8>, %b: tensor<3x
   return %y : tensor<?x3xf32>
 }
 
+// CHECK-LABEL: func.func @quantized_matmul
+// CHECK: pd.quantized_matmul %arg0, %arg1 {alpha = 1.250000e-01 : f32, trans_y = true, x_scale = 2.000000e-02 : f32, y_scale = 3.000000e-02 : f32} : (tensor<?x2x6x8xui8>, tensor<?x2x5x8xi8>) -> tensor<?x2x6x5xf32>
+func.func @quantized_matmul(%x: tensor<?x2x6x8xui8>, %y: tensor<?x2x5x8xi8>) -> tensor<?x2x6x5xf32> {
+  %o = pd.quantized_matmul %x, %y {trans_y = true, alpha = 0.125 : f32, x_scale = 0.02 : f32, y_scale = 0.03 : f32} : (tensor<?x2x6x8xui8>, tensor<?x2x5x8xi8>) -> tensor<?x2x6x5xf32>
+  return %o : tensor<?x2x6x5xf32>
+}
+
 // Tests that pd.set_value round-trips with a ValueTensor and run-time bounds
 // (one operand segment each), and with decrease_axes and none_axes.
 // CHECK-LABEL: func.func @set_value_operands

@@ -81,12 +81,12 @@ module {
 // Tests quantize_linear / dequantize_linear pairs (Paddle 2.x's format):
 // the activation step is scale / 127, and round_type 0 (the default)
 // clamps to [-128, 127], so the int8 input does (full_range); a weight
-// read through a non-constant value, and a matmul of two activations, stay
-// fp32 with a reason.
+// read through a non-constant value (a product of two activations whose Y
+// has no quantizer), and a conv without one, stay fp32 with a reason.
 // CHECK-LABEL: func.func @linear
 // CHECK: pd.quantize %arg0 {full_range, scale = 0.0236220472 : f32}
 // CHECK: pd.quantized_fc {{.*}}in_num_col_dims = 2 : i32
-// CHECK: pd.matmul_v2 {{.*}}pd.fp32_reason = "its weight is not a 2-D model constant"
+// CHECK: pd.matmul_v2 {{.*}}pd.fp32_reason = "Y: its input has no 8-bit fake quantizer (no scale to run it in int8 with)"
 // CHECK: pd.conv2d {{.*}}pd.fp32_reason = "its input has no 8-bit fake quantizer (no scale to run it in int8 with)"
 module {
   ml_program.global private @s(dense<3.0> : tensor<1xf32>) : tensor<1xf32>
@@ -145,5 +145,30 @@ module {
     %rq, %rs = pd.fake_quantize_dequantize_moving_average_abs_max %r, %s3 {is_test = true} : (tensor<1x8xf32>, tensor<1xf32>) -> (tensor<1x8xf32>, tensor<1xf32>)
     %y = pd.matmul_v2 %rq, %f : (tensor<1x8xf32>, tensor<8x3xf32>) -> tensor<1x3xf32>
     return %y : tensor<1x3xf32>
+  }
+}
+
+// -----
+
+// Tests products of two activations: Q x K^T with fake quantizers on both
+// operands becomes pd.quantized_matmul with both steps (2.54 / 127 = 0.02,
+// 3.81 / 127 = 0.03) and matmul's alpha; without a quantizer on X it stays
+// float32 and says so.
+// CHECK-LABEL: func.func @act_product
+// CHECK: %[[QX:.*]] = pd.quantize %arg0 {scale = 2.000000e-02 : f32} : (tensor<2x6x8xf32>) -> tensor<2x6x8xi8>
+// CHECK-NEXT: %[[QY:.*]] = pd.quantize %arg1 {scale = 3.000000e-02 : f32} : (tensor<2x5x8xf32>) -> tensor<2x5x8xi8>
+// CHECK-NEXT: pd.quantized_matmul %[[QX]], %[[QY]] {alpha = 2.500000e-01 : f32, pd.quantized_from = "matmul", trans_y = true, x_scale = 2.000000e-02 : f32, y_scale = 3.000000e-02 : f32} : (tensor<2x6x8xi8>, tensor<2x5x8xi8>) -> tensor<2x6x5xf32>
+// CHECK: pd.matmul_v2 %arg0, %{{.*}} {pd.fp32_reason = "X: its input has no 8-bit fake quantizer (no scale to run it in int8 with)", trans_y = true}
+module {
+  ml_program.global private @sx(dense<2.54> : tensor<1xf32>) : tensor<1xf32>
+  ml_program.global private @sy(dense<3.81> : tensor<1xf32>) : tensor<1xf32>
+  func.func @act_product(%x: tensor<2x6x8xf32>, %y: tensor<2x5x8xf32>) -> (tensor<2x6x5xf32>, tensor<2x6x5xf32>) {
+    %sx = ml_program.global_load_const @sx : tensor<1xf32>
+    %sy = ml_program.global_load_const @sy : tensor<1xf32>
+    %qx, %qsx = pd.fake_quantize_dequantize_moving_average_abs_max %x, %sx {is_test = true} : (tensor<2x6x8xf32>, tensor<1xf32>) -> (tensor<2x6x8xf32>, tensor<1xf32>)
+    %qy, %qsy = pd.fake_quantize_dequantize_moving_average_abs_max %y, %sy {is_test = true} : (tensor<2x5x8xf32>, tensor<1xf32>) -> (tensor<2x5x8xf32>, tensor<1xf32>)
+    %a = pd.matmul %qx, %qy {transpose_Y = true, alpha = 0.25 : f32} : (tensor<2x6x8xf32>, tensor<2x5x8xf32>) -> tensor<2x6x5xf32>
+    %b = pd.matmul_v2 %x, %qy {trans_y = true} : (tensor<2x6x8xf32>, tensor<2x5x8xf32>) -> tensor<2x6x5xf32>
+    return %a, %b : tensor<2x6x5xf32>, tensor<2x6x5xf32>
   }
 }

@@ -120,8 +120,9 @@ TEST(PdOpCatalog, MatchesRegisteredOps) {
     // pd-partition-devices' shard_batch and is_stage, and the gradient
     // buckets' allreduce_start / _wait (PdCommOps.td).
     if (llvm::is_contained({"kernel_call", "quantize", "dequantize", "quantized_conv2d",
-                            "quantized_fc", "while", "conditional_block", "yield", "shard_batch",
-                            "is_stage", "allreduce_start", "allreduce_wait"},
+                            "quantized_fc", "quantized_matmul", "while", "conditional_block",
+                            "yield", "shard_batch", "is_stage", "allreduce_start",
+                            "allreduce_wait"},
                            op))
       continue;
     registered.insert(op.str());

@@ -37,6 +37,7 @@
 extern "C" {
 void pdk_qconv2d(const int64_t *ptrs, const int64_t *ints, const float *floats);
 void pdk_qmatmul(const int64_t *ptrs, const int64_t *ints, const float *floats);
+void pdk_qbmatmul(const int64_t *ptrs, const int64_t *ints, const float *floats);
 int64_t pdk_kernel_impls(char *buf, int64_t size);
 const char *pdk_take_error();
 void pdk_forget(const void *begin, const void *end);
@@ -637,6 +638,116 @@ TEST(QuantMatmul, TwoRunsAgree) {
 }
 
 //===----------------------------------------------------------------------===//
+// pdk_qbmatmul
+//===----------------------------------------------------------------------===//
+
+/// out[b] = scale * A[b] x B[b] on full-range integers: A [batchA.., M, K]
+/// (stored [.., K, M] when transA), B [batchB.., K, N] (or [.., N, K]); a
+/// batch of 1 on either side is shared.
+struct BmmCase {
+  int64_t aType = qtype::S8, batch = 6, batchA = 6, batchB = 6, m = 5, k = 64, n = 7;
+  bool transA = false, transB = false;
+  float scale = 0.0007f;
+};
+
+struct Bmm {
+  BmmCase c;
+  std::vector<int8_t> a, b;
+  std::vector<float> out;
+  std::vector<int64_t> ptrs, ints;
+  std::vector<float> floats;
+
+  explicit Bmm(const BmmCase &bc, unsigned seed = 3) : c(bc) {
+    std::mt19937 rng(seed);
+    bool u8 = c.aType == qtype::U8;
+    a = randomInt8(c.batchA * c.m * c.k, u8 ? 0 : -128, u8 ? 255 : 127, rng);
+    b = randomInt8(c.batchB * c.k * c.n, -128, 127, rng);
+    out.assign(c.batch * c.m * c.n, 0.f);
+    ptrs = {addr(a.data()), addr(b.data()), 0, addr(out.data())};
+    ints = {matmul::Batched, c.transA, c.transB, act::None, 0, c.aType, qtype::S8};
+    auto dims = [&](std::vector<int64_t> d) {
+      ints.push_back(static_cast<int64_t>(d.size()));
+      ints.insert(ints.end(), d.begin(), d.end());
+    };
+    dims(c.transA ? std::vector<int64_t>{c.batchA, c.k, c.m}
+                  : std::vector<int64_t>{c.batchA, c.m, c.k});
+    dims(c.transB ? std::vector<int64_t>{c.batchB, c.n, c.k}
+                  : std::vector<int64_t>{c.batchB, c.k, c.n});
+    dims({c.batch, c.m, c.n});
+    floats = {0.f, c.scale};
+  }
+  void run() { pdk_qbmatmul(ptrs.data(), ints.data(), floats.data()); }
+
+  Expected reference() const {
+    Expected ex;
+    for (int64_t t = 0; t < c.batch; ++t)
+      for (int64_t i = 0; i < c.m; ++i)
+        for (int64_t j = 0; j < c.n; ++j) {
+          int64_t acc = 0, absAcc = 0;
+          int64_t ta = c.batchA == 1 ? 0 : t, tb = c.batchB == 1 ? 0 : t;
+          for (int64_t q = 0; q < c.k; ++q) {
+            size_t ai = ta * c.m * c.k + (c.transA ? q * c.m + i : i * c.k + q);
+            size_t bi = tb * c.k * c.n + (c.transB ? j * c.k + q : q * c.n + j);
+            int64_t p = int64_t(valueOf(a, ai, c.aType)) * b[bi];
+            acc += p;
+            absAcc += std::llabs(p);
+          }
+          finish(ex, double(acc), c.scale, 0.0, 0.0, double(absAcc) * c.scale, act::None, 0.f,
+                 qtype::F32, 1.f);
+        }
+    return ex;
+  }
+};
+
+void checkBmm(const BmmCase &bc) {
+  Bmm m(bc);
+  m.run();
+  ASSERT_EQ(takeError(), "");
+  EXPECT_EQ(compare(std::vector<double>(m.out.begin(), m.out.end()), m.reference(), qtype::F32), 0);
+}
+
+/// Each case the attention products take: Q x K^T (B transposed), P x V
+/// (u8 probabilities), broadcast batches, a transposed A.
+std::vector<BmmCase> bmmCases() {
+  std::vector<BmmCase> cases;
+  for (int64_t at : {qtype::S8, qtype::U8})
+    for (bool tb : {false, true}) {
+      BmmCase c;
+      c.aType = at, c.transB = tb;
+      cases.push_back(c);
+    }
+  BmmCase shared;
+  shared.batchB = 1;
+  cases.push_back(shared);
+  BmmCase sharedA;
+  sharedA.batchA = 1, sharedA.transA = true;
+  cases.push_back(sharedA);
+  return cases;
+}
+
+TEST(QuantBatchMatmul, MatchesTheLoops) {
+  for (const BmmCase &c : bmmCases()) {
+    SCOPED_TRACE("a " + std::to_string(c.aType) + " transA " + std::to_string(c.transA) +
+                 " transB " + std::to_string(c.transB) + " batches " + std::to_string(c.batchA) +
+                 "/" + std::to_string(c.batchB));
+    checkBmm(c);
+  }
+}
+
+TEST(QuantBatchMatmul, RefusesAU8RightHandSideAndAZeroScale) {
+  BmmCase c;
+  Bmm u(c);
+  u.ints[qbmatmul::BType] = qtype::U8;
+  u.run();
+  EXPECT_NE(takeError().find("pdk_qbmatmul: needs a batched product of an s8 or u8 A and an s8 B"),
+            std::string::npos);
+  Bmm z(c);
+  z.floats[qbmatmul::Scale] = 0.f;
+  z.run();
+  EXPECT_NE(takeError().find("and a finite nonzero scale"), std::string::npos);
+}
+
+//===----------------------------------------------------------------------===//
 // The f32 emulation (what CPUs without VNNI run; PDK_INT8_EMULATE=1 forces
 // it here)
 //===----------------------------------------------------------------------===//
@@ -703,6 +814,15 @@ TEST_F(Emulated, MatmulMatchesTheLoopsOnFullRangeWeights) {
       EXPECT_NE(impls().find("pdk_qmatmul: f32 emulation of int8 (no VNNI)"), std::string::npos)
           << impls();
     }
+}
+
+TEST_F(Emulated, BatchMatmulMatchesTheLoops) {
+  for (const BmmCase &c : bmmCases()) {
+    SCOPED_TRACE("a " + std::to_string(c.aType) + " transB " + std::to_string(c.transB));
+    checkBmm(c);
+  }
+  EXPECT_NE(impls().find("pdk_qbmatmul: f32 emulation of int8 (no VNNI)"), std::string::npos)
+      << impls();
 }
 
 //===----------------------------------------------------------------------===//

@@ -483,6 +483,52 @@ struct PdQuantizePass : impl::PdQuantizePassBase<PdQuantizePass> {
     return success();
   }
 
+  /// Rewrites `op`, a product of two activations (`x` by `y`, transposed
+  /// by `tx` / `ty`, times `alpha`), to pd.quantized_matmul when both have
+  /// per-tensor quantizers, or says why not.
+  LogicalResult convertProduct(OpBuilder &b, Operation *op, Value x, Value y, bool tx, bool ty,
+                               double alpha, std::string &why) {
+    auto xt = cast<RankedTensorType>(x.getType()), yt = cast<RankedTensorType>(y.getType());
+    auto type = cast<RankedTensorType>(op->getResult(0).getType());
+    if (xt.getRank() < 2 || yt.getRank() < 2) {
+      why = "a product with a vector operand has no int8 form";
+      return failure();
+    }
+    // The kernel's batches: each side's batch dims all 1 or the result's.
+    if (!batchFitsProduct(xt, type) || !batchFitsProduct(yt, type)) {
+      why = "its batch dims broadcast partially (the int8 product takes each side's batch as "
+            "all 1 or the result's)";
+      return failure();
+    }
+    b.setInsertionPoint(op);
+    std::string whyY;
+    bool unrecognisedY = false;
+    FailureOr<ActivationQuant> ax = activationQuant(x, why, unrecognised);
+    FailureOr<ActivationQuant> ay = activationQuant(y, whyY, unrecognisedY);
+    if (failed(ax) || failed(ay)) {
+      // Both activations need a quantizer: say what is missing, for X first.
+      if (failed(ax))
+        why = "X: " + why;
+      else
+        why = "Y: " + whyY, unrecognised = unrecognisedY;
+      return failure();
+    }
+    if (ay->isUnsigned) {
+      why = "Y is quantized to uint8, and the int8 product needs a signed right-hand side";
+      return failure();
+    }
+    Value xq = quantizeInput(b, op->getLoc(), *ax), yq = quantizeInput(b, op->getLoc(), *ay);
+    auto mm =
+        QuantizedMatmulOp::create(b, op->getLoc(), withF32(type), xq, yq, b.getBoolAttr(tx),
+                                  b.getBoolAttr(ty), b.getF32FloatAttr(static_cast<float>(alpha)),
+                                  b.getF32FloatAttr(static_cast<float>(ax->step)),
+                                  b.getF32FloatAttr(static_cast<float>(ay->step)));
+    carryOver(op, mm);
+    op->getResult(0).replaceAllUsesWith(mm.getResult());
+    op->erase();
+    return success();
+  }
+
   /// Step 1 for one op; false when it is not a compute op at all.
   bool visit(OpBuilder &b, Operation *op) {
     std::string why;
@@ -520,6 +566,9 @@ struct PdQuantizePass : impl::PdQuantizePassBase<PdQuantizePass> {
       auto xt = cast<RankedTensorType>(m.getX().getType());
       auto yt = cast<RankedTensorType>(m.getY().getType());
       if (excluded(op)) {
+      } else if (!constantBytes(m.getY())) {
+        done = convertProduct(b, op, m.getX(), m.getY(), m.getTranspose_X(), m.getTranspose_Y(),
+                              m.getAlpha().convertToDouble(), why);
       } else if (m.getTranspose_X() || m.getTranspose_Y() ||
                  m.getAlpha().convertToDouble() != 1.0 || yt.getRank() != 2 || xt.getRank() < 2) {
         why = "only matmul of an untransposed [.., M, K] by a 2-D weight, alpha 1, has an int8 "
@@ -531,6 +580,8 @@ struct PdQuantizePass : impl::PdQuantizePassBase<PdQuantizePass> {
       auto xt = cast<RankedTensorType>(m.getX().getType());
       auto yt = cast<RankedTensorType>(m.getY().getType());
       if (excluded(op)) {
+      } else if (!constantBytes(m.getY())) {
+        done = convertProduct(b, op, m.getX(), m.getY(), m.getTransX(), m.getTransY(), 1.0, why);
       } else if (m.getTransX() || m.getTransY() || yt.getRank() != 2 || xt.getRank() < 2) {
         why = "only matmul_v2 of an untransposed [.., M, K] by a 2-D weight has an int8 form";
       } else {

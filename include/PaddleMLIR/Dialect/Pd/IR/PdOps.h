@@ -68,6 +68,11 @@ bool isOneBool(Type t);
 std::array<int64_t, 4> windowPads(ArrayRef<int64_t> spatial, ArrayRef<int64_t> k,
                                   ArrayRef<int32_t> s, ArrayRef<int32_t> d,
                                   ArrayRef<int32_t> paddings, StringRef algo);
+
+/// Whether the batch dims of `operand` (those before its last two) are all
+/// 1 or equal to those of the product's `result`: what the batched matrix
+/// kernels take (pdk_matmul, pdk_qbmatmul), unlike a partial broadcast.
+bool batchFitsProduct(RankedTensorType operand, RankedTensorType result);
 } // namespace mlir::pd
 
 #endif // PADDLEMLIR_DIALECT_PD_IR_PDOPS_H

@@ -156,4 +156,37 @@ def Pd_QuantizedFcOp : Pd_Op<"quantized_fc"> {
   }];
 }
 
+def Pd_QuantizedMatmulOp : Pd_Op<"quantized_matmul"> {
+  let summary = "int8 product of two quantized tensors: alpha * X x Y in real units";
+  let description = [{
+    The int8 form of `matmul_v2` / `matmul` when both operands are
+    activations (an attention's `Q x K^T` and `P x V`): `X` (i8 or ui8,
+    `x_scale` per tensor) and `Y` (i8, `y_scale` per tensor), each of rank
+    >= 2 and transposed in its last two dims by `trans_x` / `trans_y`,
+    batch dims broadcast as in `matmul_v2`; the result is float32
+    `alpha * x_scale * y_scale * (X x Y)` with the integer product exact.
+
+    Example:
+
+    ```mlir
+    %s = pd.quantized_matmul %q, %k {trans_y = true, alpha = 0.125 : f32,
+        x_scale = 0.02 : f32, y_scale = 0.03 : f32}
+        : (tensor<?x12x128x64xi8>, tensor<?x12x128x64xi8>) -> tensor<?x12x128x128xf32>
+    ```
+  }];
+  let arguments = (ins
+    Pd_Int8Tensor:$X,
+    RankedTensorOf<[I8]>:$Y,
+    DefaultValuedAttr<BoolAttr, "false">:$trans_x,
+    DefaultValuedAttr<BoolAttr, "false">:$trans_y,
+    DefaultValuedAttr<F32Attr, "1.0">:$alpha,
+    ConfinedAttr<F32Attr, [Pd_F32Min<"1e-30">]>:$x_scale,
+    ConfinedAttr<F32Attr, [Pd_F32Min<"1e-30">]>:$y_scale
+  );
+  let results = (outs RankedTensorOf<[F32]>:$Out);
+  let assemblyFormat = [{
+    $X `,` $Y attr-dict `:` functional-type(operands, results)
+  }];
+}
+
 #endif // PADDLEMLIR_DIALECT_PD_IR_PDQUANTOPS_TD

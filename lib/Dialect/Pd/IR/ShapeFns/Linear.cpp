@@ -152,6 +152,30 @@ LogicalResult QuantizedFcOp::inferResultTypes(SmallVectorImpl<Type> &types, bool
   return channelScales(c, getWeightScales(), "weight_scales", rt(getW()).getDimSize(1));
 }
 
+bool mlir::pd::batchFitsProduct(RankedTensorType operand, RankedTensorType result) {
+  int64_t bt = operand.getRank() - 2, nb = result.getRank() - 2;
+  bool allOne = true, same = bt == nb;
+  for (int64_t j = 0; j < bt; ++j) {
+    allOne &= operand.getDimSize(j) == 1;
+    if (same && operand.getDimSize(j) != result.getDimSize(j))
+      same = false;
+  }
+  return allOne || same;
+}
+
+LogicalResult QuantizedMatmulOp::inferResultTypes(SmallVectorImpl<Type> &types, bool emit) {
+  Checker c{*this, emit};
+  if (failed(c.rank(getX(), "X", 2, 8)) || failed(c.rank(getY(), "Y", 2, 8)))
+    return failure();
+  float alpha = getAlpha().convertToFloat();
+  if (!(alpha != 0.f) || !std::isfinite(alpha))
+    return c.fail("alpha must be finite and nonzero, got " + std::to_string(alpha));
+  if (failed(matmulShape(c, getX(), getY(), getTransX(), getTransY(), types)))
+    return failure();
+  types.front() = tensor(rt(types.front()).getShape(), Float32Type::get(getContext()));
+  return success();
+}
+
 LogicalResult MultiheadMatmulOp::inferResultTypes(SmallVectorImpl<Type> &types, bool emit) {
   Checker c{*this, emit};
   if (failed(c.rank(getInput(), "Input", 3, 3)) || failed(c.rank(getW(), "W", 3, 3)) ||
