@@ -139,6 +139,9 @@ def main():
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--rounds", type=int, default=20)
     ap.add_argument("--big-calibration", type=int, default=0)
+    ap.add_argument("--compare-exclude", default="",
+                    help="also time an int8 artifact compiled with --quantize-exclude this "
+                         "pattern (e.g. matmul_v2: BERT's attention products in fp32)")
     args = ap.parse_args()
     os.environ.setdefault("OMP_NUM_THREADS", str(args.threads))
     rng = np.random.RandomState(0)
@@ -175,14 +178,28 @@ def main():
                 with open(os.path.join(int8_dir, "quant_report.json")) as f:
                     rep = json.load(f)
                 f32, i8 = paddle_mlir.load(fp32_dir), paddle_mlir.load(int8_dir)
-                t = interleaved_ms({"fp32": f32, "int8": i8}, feeds, args.rounds)
+                peers = {"fp32": f32, "int8": i8}
+                if args.compare_exclude:
+                    ex_dir = os.path.join(work, "int8_ex")
+                    subprocess.run(["paddle-compile", model_dir, "--precision", "int8",
+                                    "--calibration-data", samples, "--quantize-exclude",
+                                    args.compare_exclude, "-o", ex_dir] + shape,
+                                   check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                    peers["excluded"] = paddle_mlir.load(ex_dir)
+                t = interleaved_ms(peers, feeds, args.rounds)
                 a, c = t["fp32"], t["int8"]
                 res = rep["result"]
                 print("%-13s %5d | %9.2f %9.2f %5.2fx | %8.1f %6.3f | %7.1f" % (
                     name, batch, a, c, a / c, res["output_sqnr_db"], res["top1_agreement"],
                     calib_s))
+                if args.compare_exclude:
+                    e = t["excluded"]
+                    print("%-13s %5d | int8 with --quantize-exclude %s: %.2f ms (%.2fx fp32; "
+                          "full int8 %.2fx of it)" % (name, batch, args.compare_exclude, e, a / e,
+                                                      e / c))
+                    shutil.rmtree(os.path.join(work, "int8_ex"), ignore_errors=True)
                 sys.stdout.flush()
-                del f32, i8
+                del f32, i8, peers  # unloads the libraries before the paths are reused
                 for d in (fp32_dir, int8_dir, samples):
                     shutil.rmtree(d, ignore_errors=True)
         if args.big_calibration:

@@ -147,7 +147,9 @@ LogicalResult dryRun(ModuleOp module, const CompileOptions &opts, std::vector<La
   llvm::DenseMap<Value, std::string> names = activationNames(ls);
   std::map<std::string, ActivationRange> any;
   for (const QuantLayer &l : ls)
-    any[names[l.activation]] = {1.0, false};
+    for (Value v : {l.activation, l.second})
+      if (v)
+        any[names[v]] = {1.0, false};
   insertActivationQuantizers(*copy, any, {});
   PassManager pm(copy->getContext());
   driver::addQuantizePasses(pm, opts);
@@ -158,7 +160,7 @@ LogicalResult dryRun(ModuleOp module, const CompileOptions &opts, std::vector<La
     if (!id || id.getInt() < 0 || id.getInt() >= static_cast<int64_t>(layers.size()))
       return;
     LayerInfo &info = layers[id.getInt()];
-    if (isa<QuantizedConv2dOp, QuantizedFcOp>(op))
+    if (isa<QuantizedConv2dOp, QuantizedFcOp, QuantizedMatmulOp>(op))
       info.int8Form = true;
     else if (auto why = op->getAttrOfType<StringAttr>("pd.fp32_reason"))
       info.why = why.getValue().str();
@@ -237,11 +239,12 @@ struct Calibrator {
     SmallVector<Value> values;
     SmallVector<std::string> tensorNames;
     for (const QuantLayer &l : ls)
-      if (layers[l.id].int8Form && !layers[l.id].keptFp32 && !hasProgramQuantizer(l.activation) &&
-          !llvm::is_contained(values, l.activation)) {
-        values.push_back(l.activation);
-        tensorNames.push_back(names[l.activation]);
-      }
+      for (Value v : {l.activation, l.second})
+        if (v && layers[l.id].int8Form && !layers[l.id].keptFp32 && !hasProgramQuantizer(v) &&
+            !llvm::is_contained(values, v)) {
+          values.push_back(v);
+          tensorNames.push_back(names[v]);
+        }
     bool cached = false;
     if (!opts.calibrationCache.empty() && llvm::sys::fs::exists(opts.calibrationCache)) {
       if (auto error = table.readCache(opts.calibrationCache, table.fingerprint))
@@ -266,11 +269,15 @@ struct Calibrator {
         llvm::DenseMap<Value, std::string> cn = activationNames(cl);
         SmallVector<Value> vs;
         for (const std::string &t : tensorNames)
-          for (const QuantLayer &l : cl)
-            if (cn[l.activation] == t) {
-              vs.push_back(l.activation);
+          for (const QuantLayer &l : cl) {
+            Value v = cn[l.activation] == t           ? l.activation
+                      : l.second && cn[l.second] == t ? l.second
+                                                      : Value();
+            if (v) {
+              vs.push_back(v);
               break;
             }
+          }
         appendMainResults(*observe, vs, tensorNames);
       }
       FailureOr<std::string> dir = build(*observe, Precision::FP32, "observe");

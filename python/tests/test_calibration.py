@@ -491,12 +491,13 @@ def test_residual_block_runs_int8_between_blocks(tmp_path):
     assert np.mean(err < 1e-4) > 0.95, np.mean(err < 1e-4)
 
 
-def test_bert_attention_projections_run_int8(tmp_path):
+def test_bert_attention_runs_int8(tmp_path):
     """A 2-layer BERT encoder (the zoo's, hidden 64, 4 heads, a 3-class head)
     calibrated on token ids: under --precision int8 the self-attention is not
     fused into pd.multihead_matmul (it has no int8 form), so the Q, K and V
-    projections are int8 fc layers like the output and feed-forward ones; the
-    fp32 build still fuses it. The int8 logits follow PyTorch's module (the
+    projections are int8 fc layers like the output and feed-forward ones, and
+    calibration observes both operands of the attention's products, which
+    run int8 too; the fp32 build still fuses it. The int8 logits follow PyTorch's module (the
     oracle) within int8 error on held-out sequences."""
     torch = pytest.importorskip("torch")
     from paddle_mlir import zoo
@@ -526,8 +527,14 @@ def test_bert_attention_projections_run_int8(tmp_path):
                    capture_output=True)
     ops = manifest(out)["compute_ops"]
     assert not [o for o in ops["ops"] if o["op"] == "multihead_matmul"]
-    # 6 projections per layer; the classifier stays fp32 by default.
-    assert ops["int8_ops"] == 12, [(o["op"], o["precision"]) for o in ops["ops"]]
+    # 6 projections and the attention's 2 products of activations per layer
+    # (Q K^T with both operands calibrated, P V with P as uint8); the
+    # classifier stays fp32 by default.
+    assert ops["int8_ops"] == 16, [(o["op"], o["precision"]) for o in ops["ops"]]
+    products = [o for o in ops["ops"] if o["op"] == "matmul_v2"]
+    assert [o["precision"] for o in products] == ["int8"] * 4, products
+    assert {o["input"]["dtype"] for o in products} == {"int8", "uint8"}, products
+    assert {o["y"]["dtype"] for o in products} == {"int8"}, products
     assert [o for o in manifest(fp32)["compute_ops"]["ops"] if o["op"] == "multihead_matmul"]
     ref_model = zoo.make_torch_bert(0, **cfg).eval()
     q = paddle_mlir.load(str(out))

@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "PaddleMLIR/Dialect/Pd/Transforms/Calibration.h"
+#include "Constants.h"
 #include "PaddleMLIR/Dialect/Pd/IR/PdOps.h"
 #include "PaddleMLIR/Dialect/Pd/Transforms/Passes.h"
 
@@ -31,6 +32,15 @@ bool isCandidate(Operation *op) {
 }
 
 func::FuncOp mainOf(ModuleOp module) { return module.lookupSymbol<func::FuncOp>("main"); }
+
+/// The right-hand side of a product of two activations (a matmul whose Y
+/// is not a model constant), which the int8 product quantizes too.
+Value secondActivation(Operation *op) {
+  if (!isa<MatmulOp, MatmulV2Op>(op) || constantBytes(op->getOperand(1)))
+    return Value();
+  auto t = dyn_cast<RankedTensorType>(op->getOperand(1).getType());
+  return t && t.getElementType().isF32() ? op->getOperand(1) : Value();
+}
 
 /// The Paddle variables in an op's location (a fused op has several).
 SmallVector<std::string> variablesOf(Operation *op) {
@@ -107,7 +117,7 @@ SmallVector<QuantLayer> assignQuantLayers(ModuleOp module) {
       return;
     int64_t id = static_cast<int64_t>(layers.size());
     op->setAttr("pd.layer", b.getI64IntegerAttr(id));
-    layers.push_back({op, id, op->getOperand(0)});
+    layers.push_back({op, id, op->getOperand(0), secondActivation(op)});
   });
   return layers;
 }
@@ -118,7 +128,7 @@ SmallVector<QuantLayer> collectQuantLayers(ModuleOp module) {
     main.walk([&](Operation *op) {
       auto id = op->getAttrOfType<IntegerAttr>("pd.layer");
       if (id && isCandidate(op))
-        layers.push_back({op, id.getInt(), op->getOperand(0)});
+        layers.push_back({op, id.getInt(), op->getOperand(0), secondActivation(op)});
     });
   return layers;
 }
@@ -126,8 +136,13 @@ SmallVector<QuantLayer> collectQuantLayers(ModuleOp module) {
 llvm::DenseMap<Value, std::string> activationNames(ArrayRef<QuantLayer> layers) {
   llvm::DenseMap<Value, std::string> names;
   std::map<std::string, int> seen;
+  SmallVector<Value> read;
   for (const QuantLayer &l : layers) {
-    Value v = l.activation;
+    read.push_back(l.activation);
+    if (l.second)
+      read.push_back(l.second);
+  }
+  for (Value v : read) {
     if (names.count(v))
       continue;
     std::string name;
@@ -154,46 +169,54 @@ int64_t insertActivationQuantizers(ModuleOp module,
   llvm::DenseMap<Value, std::string> names = activationNames(layers);
   OpBuilder b(module.getContext());
   int64_t inserted = 0;
-  // One pair per tensor, however many layers read it, so a producer whose
-  // readers are all quantized layers can write the int8 tensor itself.
-  llvm::DenseMap<Value, Value> shared;
+  // One pair per tensor and signedness, however many layers read it, so a
+  // producer whose readers are all quantized layers can write the int8
+  // tensor itself.
+  llvm::DenseMap<std::pair<Value, unsigned>, Value> shared;
+  // Operand `index` of `l` (its activation, or the second one of a product
+  // of two activations, which the int8 product takes signed) reads `v`
+  // through a calibrated pair; false when `v` has no usable range.
+  auto quantize = [&](const QuantLayer &l, Value v, unsigned index, bool forceSigned) {
+    if (hasProgramQuantizer(v))
+      return false; // a QAT program's own scale wins
+    auto range = ranges.find(names[v]);
+    if (range == ranges.end() || !(range->second.threshold > 0) ||
+        !std::isfinite(range->second.threshold))
+      return false;
+    bool isUnsigned = range->second.isUnsigned && !forceSigned;
+    Value &dq = shared[{v, isUnsigned ? 1u : 0u}];
+    if (!dq) {
+      float step = static_cast<float>(range->second.threshold / (isUnsigned ? 255.0 : 127.0));
+      step = std::max(step, 1e-30f);
+      auto t = cast<RankedTensorType>(v.getType());
+      Type element = isUnsigned ? Type(b.getIntegerType(8, /*isSigned=*/false)) : b.getI8Type();
+      // Right after the tensor is defined, so it dominates every reader.
+      if (Operation *def = v.getDefiningOp())
+        b.setInsertionPointAfter(def);
+      else
+        b.setInsertionPointToStart(cast<BlockArgument>(v).getOwner());
+      Location loc = v.getLoc();
+      auto q = QuantizeOp::create(b, loc, RankedTensorType::get(t.getShape(), element), v,
+                                  b.getF32FloatAttr(step), b.getI32IntegerAttr(0),
+                                  b.getStringAttr(isUnsigned ? "uint8" : "int8"));
+      auto pair = DequantizeOp::create(b, loc, t, q.getResult(), b.getF32FloatAttr(step),
+                                       b.getI32IntegerAttr(0));
+      pair->setAttr("pd.calibrated", b.getUnitAttr());
+      dq = pair.getResult();
+    }
+    l.op->setOperand(index, dq);
+    return true;
+  };
   for (const QuantLayer &l : layers) {
     auto fallback = fp32Layers.find(l.id);
     if (fallback != fp32Layers.end()) {
       l.op->setAttr("pd.quant_fallback", b.getStringAttr(fallback->second));
       continue;
     }
-    if (hasProgramQuantizer(l.activation))
-      continue; // a QAT program's own scale wins
-    auto range = ranges.find(names[l.activation]);
-    if (range == ranges.end() || !(range->second.threshold > 0) ||
-        !std::isfinite(range->second.threshold))
-      continue;
-    if (Value dq = shared.lookup(l.activation)) {
-      l.op->setOperand(0, dq);
-      ++inserted;
-      continue;
-    }
-    bool isUnsigned = range->second.isUnsigned;
-    float step = static_cast<float>(range->second.threshold / (isUnsigned ? 255.0 : 127.0));
-    step = std::max(step, 1e-30f);
-    auto t = cast<RankedTensorType>(l.activation.getType());
-    Type element = isUnsigned ? Type(b.getIntegerType(8, /*isSigned=*/false)) : b.getI8Type();
-    // Right after the tensor is defined, so it dominates every reader.
-    if (Operation *def = l.activation.getDefiningOp())
-      b.setInsertionPointAfter(def);
-    else
-      b.setInsertionPointToStart(cast<BlockArgument>(l.activation).getOwner());
-    Location loc = l.activation.getLoc();
-    auto q = QuantizeOp::create(b, loc, RankedTensorType::get(t.getShape(), element), l.activation,
-                                b.getF32FloatAttr(step), b.getI32IntegerAttr(0),
-                                b.getStringAttr(isUnsigned ? "uint8" : "int8"));
-    auto dq = DequantizeOp::create(b, loc, t, q.getResult(), b.getF32FloatAttr(step),
-                                   b.getI32IntegerAttr(0));
-    dq->setAttr("pd.calibrated", b.getUnitAttr());
-    shared[l.activation] = dq.getResult();
-    l.op->setOperand(0, dq.getResult());
-    ++inserted;
+    bool first = quantize(l, l.activation, 0, false);
+    if (l.second)
+      quantize(l, l.second, 1, true);
+    inserted += first;
   }
   return inserted;
 }
@@ -225,10 +248,11 @@ struct PdObserveActivationsPass : impl::PdObserveActivationsPassBase<PdObserveAc
     SmallVector<Value> values;
     SmallVector<std::string> resultNames;
     for (const QuantLayer &l : layers)
-      if (!hasProgramQuantizer(l.activation) && !llvm::is_contained(values, l.activation)) {
-        values.push_back(l.activation);
-        resultNames.push_back(names[l.activation]);
-      }
+      for (Value v : {l.activation, l.second})
+        if (v && !hasProgramQuantizer(v) && !llvm::is_contained(values, v)) {
+          values.push_back(v);
+          resultNames.push_back(names[v]);
+        }
     appendMainResults(getOperation(), values, resultNames);
   }
 };
@@ -266,7 +290,7 @@ struct PdInsertQuantizersPass : impl::PdInsertQuantizersPassBase<PdInsertQuantiz
     llvm::DenseMap<Value, std::string> names = activationNames(layers);
     for (const auto &[name, range] : parsed)
       if (llvm::none_of(layers, [&, &name = name](const QuantLayer &l) {
-            return names[l.activation] == name;
+            return names[l.activation] == name || (l.second && names[l.second] == name);
           }))
         return fail("tensor '" + name + "' is not the activation of any layer");
     std::map<int64_t, std::string> fp32;

@@ -292,8 +292,9 @@ def PdObserveActivationsPass : Pass<"pd-observe-activations", "::mlir::ModuleOp"
     The first step of calibration (docs/Quantization.md): numbers the
     convolutions and matrix products of @main that pd-quantize may run in
     int8 (attribute `pd.layer`) and appends the float activation each one
-    reads to @main's results, named (pd.name) after the Paddle variable
-    (see activationNames), once per tensor. The artifact compiled from the
+    reads (both, for a product of two activations) to @main's results,
+    named (pd.name) after the Paddle variable (see activationNames), once
+    per tensor. The artifact compiled from the
     result gives the calibration run every tensor to observe.
   }];
   let dependentDialects = ["::mlir::pd::PdDialect"];
@@ -306,7 +307,8 @@ def PdInsertQuantizersPass : Pass<"pd-insert-quantizers", "::mlir::ModuleOp"> {
     (see pd-observe-activations) whose activation tensor has a range in the
     `ranges` file, a pd.quantize -> pd.dequantize pair with zero point 0:
     dtype uint8 and scale T / 255 for a tensor marked unsigned, else int8
-    and T / 127. pd-quantize then rewrites those layers to int8 kernels.
+    and T / 127; a product of two activations gets one in front of its
+    right-hand side too, always int8 (the int8 product's Y is signed). pd-quantize then rewrites those layers to int8 kernels.
     The file is JSON: {"tensors": {"<name>": {"threshold": T,
     "unsigned": false}, ...}}. `fp32-layers` lists layer numbers that stay
     float32 (they get `pd.quant_fallback`, which pd-quantize reports).
