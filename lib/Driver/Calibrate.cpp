@@ -147,7 +147,7 @@ LogicalResult dryRun(ModuleOp module, const CompileOptions &opts, std::vector<La
   llvm::DenseMap<Value, std::string> names = activationNames(ls);
   std::map<std::string, ActivationRange> any;
   for (const QuantLayer &l : ls)
-    for (Value v : {l.activation, l.second})
+    for (Value v : {l.activation, l.second, l.residual})
       if (v)
         any[names[v]] = {1.0, false};
   insertActivationQuantizers(*copy, any, {});
@@ -239,7 +239,7 @@ struct Calibrator {
     SmallVector<Value> values;
     SmallVector<std::string> tensorNames;
     for (const QuantLayer &l : ls)
-      for (Value v : {l.activation, l.second})
+      for (Value v : {l.activation, l.second, l.residual})
         if (v && layers[l.id].int8Form && !layers[l.id].keptFp32 && !hasProgramQuantizer(v) &&
             !llvm::is_contained(values, v)) {
           values.push_back(v);
@@ -270,9 +270,10 @@ struct Calibrator {
         SmallVector<Value> vs;
         for (const std::string &t : tensorNames)
           for (const QuantLayer &l : cl) {
-            Value v = cn[l.activation] == t           ? l.activation
-                      : l.second && cn[l.second] == t ? l.second
-                                                      : Value();
+            Value v = cn[l.activation] == t               ? l.activation
+                      : l.second && cn[l.second] == t     ? l.second
+                      : l.residual && cn[l.residual] == t ? l.residual
+                                                          : Value();
             if (v) {
               vs.push_back(v);
               break;

@@ -491,6 +491,78 @@ def test_residual_block_runs_int8_between_blocks(tmp_path):
     assert np.mean(err < 1e-4) > 0.95, np.mean(err < 1e-4)
 
 
+def test_downsample_shortcut_runs_int8(tmp_path):
+    """A ResNet downsampling block under calibration: conv0 + relu (r), the
+    branch conv1 + relu (a) and conv2, the shortcut conv3 of r, then
+    relu(conv2 + shortcut) and the classifier (fp32 by default). The
+    shortcut is observed and quantized like an activation, so conv3 writes
+    int8 (signed: the shortcut has no relu) and conv2 reads it as its
+    residual with that scale: nothing between the convolutions is float.
+    Checked against a NumPy simulation of that int8 arithmetic."""
+    rng = np.random.RandomState(6)
+    w = [(rng.standard_normal(s) * 0.4).astype(np.float32)
+         for s in [(8, 1, 3, 3), (8, 8, 3, 3), (16, 8, 1, 1), (16, 8, 1, 1)]]
+    bias = [rng.uniform(-0.1, 0.1, s[0]).astype(np.float32) for s in
+            [(8,), (8,), (16,), (16,)]]
+    wfc = (rng.standard_normal((16 * 64, 10)) * 0.05).astype(np.float32)
+    bfc = rng.uniform(-0.1, 0.1, 10).astype(np.float32)
+    b = ProgramBuilder()
+
+    def conv_bias(v, i, pad):
+        y = b.conv2d(v, b.param("w%d" % i, w[i]), padding=pad)
+        return b.elementwise("elementwise_add", y, b.param("b%d" % i, bias[i]), axis=1)
+
+    x = b.feed("x", [-1, 1, 8, 8])
+    r = b.relu(conv_bias(x, 0, 1))
+    a = b.relu(conv_bias(r, 1, 1))
+    sc = conv_bias(r, 3, 0)
+    c = b.relu(b.elementwise("elementwise_add", conv_bias(a, 2, 0), sc))
+    b.fetch(b.linear(b.flatten(c, 1, 3), b.param("wfc", wfc), b.param("bfc", bfc)))
+    model = str(tmp_path / "block")
+    b.save(model)
+    xtr, _, xte, _ = digits()
+    out = tmp_path / "int8"
+    p = compile_int8(model, write_samples(tmp_path / "samples", xtr[:100]), out,
+                     "--calibration-method", "minmax")
+    assert p.returncode == 0, p.stderr
+    layers = report(out)["layers"]
+    assert [l["precision"] for l in layers] == ["int8"] * 4 + ["fp32"], layers
+    # The layers in program order: conv0 (reads x), conv1 (r), conv3 (r),
+    # conv2 (a).
+    s = [layers[0]["scale"], layers[1]["scale"], layers[3]["scale"]]  # x, r, a
+    assert layers[2]["scale"] == layers[1]["scale"]
+    ops = manifest(out)["compute_ops"]["ops"]
+    assert [o["output"]["dtype"] for o in ops[:4]] == ["uint8", "uint8", "int8", "float32"], ops
+    s_sc = ops[2]["output"]["scale"]
+    assert ops[3]["residual"] == {"dtype": "int8", "scale": pytest.approx(s_sc)}, ops
+
+    def qconv(xq, x_scale, i, pad):
+        wt = w[i].astype(np.float64)
+        sw = np.abs(wt).max(axis=(1, 2, 3)) / 127
+        wq = np.rint(wt / sw.reshape(-1, 1, 1, 1))
+        import torch
+        acc = torch.nn.functional.conv2d(torch.from_numpy(xq), torch.from_numpy(wq),
+                                         padding=pad).numpy()
+        return acc * (x_scale * sw).reshape(1, -1, 1, 1) + bias[i].reshape(1, -1, 1, 1)
+
+    def q(v, scale, lo, hi):  # round half to even, saturate
+        return np.clip(np.rint(v / scale), lo, hi)
+
+    xq = np.clip(np.rint(xte[:64] / np.float32(s[0])), 0, 255).astype(np.float64)
+    rq = q(np.maximum(qconv(xq, s[0], 0, 1), 0), s[1], 0, 255)
+    aq = q(np.maximum(qconv(rq, s[1], 1, 1), 0), s[2], 0, 255)
+    scq = q(qconv(rq, s[1], 3, 0), s_sc, -128, 127)
+    c = np.maximum(qconv(aq, s[2], 2, 0) + s_sc * scq, 0)
+    sim = c.reshape(len(xq), -1) @ wfc + bfc
+    got = paddle_mlir.load(str(out))(xte[:64])[0]
+    # Off only where a value lies on a rounding boundary: one level of a or
+    # of the shortcut moves one c by at most s_a * max_o sum |w2[o]| + s_sc.
+    level = (s[2] * np.abs(w[2]).sum(axis=(1, 2, 3)).max() + s_sc) * np.abs(wfc).max()
+    err = np.abs(got - sim)
+    assert err.max() <= 4 * level, (err.max(), level)
+    assert np.mean(err < 1e-4) > 0.95, np.mean(err < 1e-4)
+
+
 def test_bert_attention_runs_int8(tmp_path):
     """A 2-layer BERT encoder (the zoo's, hidden 64, 4 heads, a 3-class head)
     calibrated on token ids: under --precision int8 the self-attention is not

@@ -33,6 +33,14 @@ bool isCandidate(Operation *op) {
 
 func::FuncOp mainOf(ModuleOp module) { return module.lookupSymbol<func::FuncOp>("main"); }
 
+/// The float residual a fused convolution adds (ResNet's shortcut), which
+/// calibration quantizes so the conv reads it as int8.
+Value residualActivation(Operation *op) {
+  auto c = dyn_cast<FusedConv2dOp>(op);
+  Value r = c ? c.getResidualData() : Value();
+  return r && cast<RankedTensorType>(r.getType()).getElementType().isF32() ? r : Value();
+}
+
 /// The right-hand side of a product of two activations (a matmul whose Y
 /// is not a model constant), which the int8 product quantizes too.
 Value secondActivation(Operation *op) {
@@ -117,7 +125,7 @@ SmallVector<QuantLayer> assignQuantLayers(ModuleOp module) {
       return;
     int64_t id = static_cast<int64_t>(layers.size());
     op->setAttr("pd.layer", b.getI64IntegerAttr(id));
-    layers.push_back({op, id, op->getOperand(0), secondActivation(op)});
+    layers.push_back({op, id, op->getOperand(0), secondActivation(op), residualActivation(op)});
   });
   return layers;
 }
@@ -128,7 +136,8 @@ SmallVector<QuantLayer> collectQuantLayers(ModuleOp module) {
     main.walk([&](Operation *op) {
       auto id = op->getAttrOfType<IntegerAttr>("pd.layer");
       if (id && isCandidate(op))
-        layers.push_back({op, id.getInt(), op->getOperand(0), secondActivation(op)});
+        layers.push_back(
+            {op, id.getInt(), op->getOperand(0), secondActivation(op), residualActivation(op)});
     });
   return layers;
 }
@@ -138,9 +147,9 @@ llvm::DenseMap<Value, std::string> activationNames(ArrayRef<QuantLayer> layers) 
   std::map<std::string, int> seen;
   SmallVector<Value> read;
   for (const QuantLayer &l : layers) {
-    read.push_back(l.activation);
-    if (l.second)
-      read.push_back(l.second);
+    for (Value v : {l.activation, l.second, l.residual})
+      if (v)
+        read.push_back(v);
   }
   for (Value v : read) {
     if (names.count(v))
@@ -176,7 +185,8 @@ int64_t insertActivationQuantizers(ModuleOp module,
   // Operand `index` of `l` (its activation, or the second one of a product
   // of two activations, which the int8 product takes signed) reads `v`
   // through a calibrated pair; false when `v` has no usable range.
-  auto quantize = [&](const QuantLayer &l, Value v, unsigned index, bool forceSigned) {
+  auto quantize = [&](OpOperand &operand, bool forceSigned) {
+    Value v = operand.get();
     if (hasProgramQuantizer(v))
       return false; // a QAT program's own scale wins
     auto range = ranges.find(names[v]);
@@ -204,7 +214,7 @@ int64_t insertActivationQuantizers(ModuleOp module,
       pair->setAttr("pd.calibrated", b.getUnitAttr());
       dq = pair.getResult();
     }
-    l.op->setOperand(index, dq);
+    operand.set(dq);
     return true;
   };
   for (const QuantLayer &l : layers) {
@@ -213,9 +223,15 @@ int64_t insertActivationQuantizers(ModuleOp module,
       l.op->setAttr("pd.quant_fallback", b.getStringAttr(fallback->second));
       continue;
     }
-    bool first = quantize(l, l.activation, 0, false);
+    bool first = quantize(l.op->getOpOperand(0), false);
     if (l.second)
-      quantize(l, l.second, 1, true);
+      quantize(l.op->getOpOperand(1), true);
+    if (l.residual)
+      for (OpOperand &o : l.op->getOpOperands())
+        if (o.getOperandNumber() >= 2 && o.get() == l.residual) {
+          quantize(o, false);
+          break;
+        }
     inserted += first;
   }
   return inserted;
@@ -248,7 +264,7 @@ struct PdObserveActivationsPass : impl::PdObserveActivationsPassBase<PdObserveAc
     SmallVector<Value> values;
     SmallVector<std::string> resultNames;
     for (const QuantLayer &l : layers)
-      for (Value v : {l.activation, l.second})
+      for (Value v : {l.activation, l.second, l.residual})
         if (v && !hasProgramQuantizer(v) && !llvm::is_contained(values, v)) {
           values.push_back(v);
           resultNames.push_back(names[v]);
@@ -290,7 +306,8 @@ struct PdInsertQuantizersPass : impl::PdInsertQuantizersPassBase<PdInsertQuantiz
     llvm::DenseMap<Value, std::string> names = activationNames(layers);
     for (const auto &[name, range] : parsed)
       if (llvm::none_of(layers, [&, &name = name](const QuantLayer &l) {
-            return names[l.activation] == name || (l.second && names[l.second] == name);
+            return names[l.activation] == name || (l.second && names[l.second] == name) ||
+                   (l.residual && names[l.residual] == name);
           }))
         return fail("tensor '" + name + "' is not the activation of any layer");
     std::map<int64_t, std::string> fp32;

@@ -436,13 +436,25 @@ struct PdQuantizePass : impl::PdQuantizePassBase<PdQuantizePass> {
       Int8Weights q = quantizeWeights(*w, ft.getShape(), 0);
       Value wq = int8Constant(b, op, filter, ".int8", q);
       Value xq = quantizeInput(b, op->getLoc(), *a);
+      // A residual calibration quantized (ResNet's shortcut) is read as the
+      // int8 tensor; the conv that makes it can then write it as int8.
+      Value res = residual;
+      float residualScale = 1.f;
+      if (auto dq = res ? res.getDefiningOp<DequantizeOp>() : DequantizeOp())
+        if (auto rq = dq.getX().getDefiningOp<QuantizeOp>();
+            rq && dq->hasAttr("pd.calibrated") && rq.getZeroPoint() == 0 &&
+            dq.getZeroPoint() == 0 && rq.getScale() == dq.getScale()) {
+          rq->setAttr("pd.calibrated", b.getUnitAttr());
+          res = rq.getResult();
+          residualScale = rq.getScale().convertToFloat();
+        }
       auto qc = QuantizedConv2dOp::create(
-          b, op->getLoc(), withF32(op->getResult(0).getType()), xq, wq, bias, residual,
+          b, op->getLoc(), withF32(op->getResult(0).getType()), xq, wq, bias, res,
           c.getStridesAttr(), c.getPaddingsAttr(), c.getPaddingAlgorithmAttr(), c.getGroupsAttr(),
           c.getDilationsAttr(), b.getStringAttr("NCHW"), b.getStringAttr(act),
           b.getF32FloatAttr(alpha), b.getF32FloatAttr(beta),
           b.getF32FloatAttr(static_cast<float>(a->step)), b.getDenseF32ArrayAttr(q.scales),
-          b.getF32FloatAttr(1.f), b.getStringAttr("float32"), b.getF32FloatAttr(1.f));
+          b.getF32FloatAttr(1.f), b.getStringAttr("float32"), b.getF32FloatAttr(residualScale));
       carryOver(op, qc);
       op->getResult(0).replaceAllUsesWith(qc.getResult());
       op->erase();

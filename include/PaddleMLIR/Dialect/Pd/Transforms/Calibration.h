@@ -22,13 +22,15 @@ namespace mlir::pd {
 /// A convolution or matrix product of @main (conv2d, depthwise_conv2d,
 /// fused_conv2d, fc, mul, matmul_v2) that may compute in int8, with the
 /// float activation it reads (its first operand), for a product of two
-/// activations (a matmul whose Y is no model constant) the second one, and
-/// its number (attribute `pd.layer`, program order from 0).
+/// activations (a matmul whose Y is no model constant) the second one, for
+/// a fused convolution the float residual it adds, and its number
+/// (attribute `pd.layer`, program order from 0).
 struct QuantLayer {
   Operation *op;
   int64_t id;
   Value activation;
   Value second = {};
+  Value residual = {};
 };
 
 /// Numbers the candidate ops of @main (overwriting any `pd.layer`).
@@ -57,7 +59,8 @@ struct ActivationRange {
 
 /// Inserts pd.quantize -> pd.dequantize (tagged `pd.calibrated`) in front
 /// of every layer whose activation has a range in `ranges` (and of a
-/// product's second activation, always int8), except the
+/// product's second activation, always int8, and of a fused conv's
+/// residual), except the
 /// layers numbered in `fp32Layers`, which get `pd.quant_fallback` = the
 /// reason given there. Returns how many layers got a quantizer.
 int64_t insertActivationQuantizers(ModuleOp module,
