@@ -418,6 +418,41 @@ def test_mobilenet_v1_natural_images(tmp_path):
     assert sqnr > 18 and agree >= 0.9
 
 
+def conv_bias(b, w, bias, v, i, pad):
+    """conv2d by w[i] then + bias[i] per channel, in the builder `b`."""
+    y = b.conv2d(v, b.param("w%d" % i, w[i]), padding=pad)
+    return b.elementwise("elementwise_add", y, b.param("b%d" % i, bias[i]), axis=1)
+
+
+def qconv(w, bias, xq, x_scale, i, pad):
+    """The int8 conv's arithmetic in float64: integer input xq (step
+    x_scale) by w[i] quantized per output channel (max |w| / 127), then the
+    scales and bias[i]; the convolution itself is PyTorch's."""
+    import torch
+    wt = w[i].astype(np.float64)
+    sw = np.abs(wt).max(axis=(1, 2, 3)) / 127
+    wq = np.rint(wt / sw.reshape(-1, 1, 1, 1))
+    acc = torch.nn.functional.conv2d(torch.from_numpy(xq), torch.from_numpy(wq),
+                                     padding=pad).numpy()
+    return acc * (x_scale * sw).reshape(1, -1, 1, 1) + bias[i].reshape(1, -1, 1, 1)
+
+
+def calibrate_block(tmp_path, b, c, wfc, bfc):
+    """Ends the block `c` of builder `b` with the classifier (flatten, then
+    wfc and bfc), saves it and compiles it in int8 calibrated (minmax) on
+    100 digits training images. Returns the artifact folder, the digits test
+    images and the report's layers."""
+    b.fetch(b.linear(b.flatten(c, 1, 3), b.param("wfc", wfc), b.param("bfc", bfc)))
+    model = str(tmp_path / "block")
+    b.save(model)
+    xtr, _, xte, _ = digits()
+    out = tmp_path / "int8"
+    p = compile_int8(model, write_samples(tmp_path / "samples", xtr[:100]), out,
+                     "--calibration-method", "minmax")
+    assert p.returncode == 0, p.stderr
+    return out, xte, report(out)["layers"]
+
+
 def test_residual_block_runs_int8_between_blocks(tmp_path):
     """A ResNet stem and block under calibration: conv0 + relu, 2x2 max
     pooling (r), conv1 + relu, conv2 + r + relu, then the classifier (fp32
@@ -433,24 +468,11 @@ def test_residual_block_runs_int8_between_blocks(tmp_path):
     wfc = (rng.standard_normal((128, 10)) * 0.2).astype(np.float32)
     bfc = rng.uniform(-0.1, 0.1, 10).astype(np.float32)
     b = ProgramBuilder()
-
-    def conv_bias(v, i, pad):
-        y = b.conv2d(v, b.param("w%d" % i, w[i]), padding=pad)
-        return b.elementwise("elementwise_add", y, b.param("b%d" % i, bias[i]), axis=1)
-
     x = b.feed("x", [-1, 1, 8, 8])
-    r = b.pool2d(b.relu(conv_bias(x, 0, 1)), "max", 2, stride=2)
-    a = b.relu(conv_bias(r, 1, 1))
-    c = b.relu(b.elementwise("elementwise_add", conv_bias(a, 2, 0), r))
-    b.fetch(b.linear(b.flatten(c, 1, 3), b.param("wfc", wfc), b.param("bfc", bfc)))
-    model = str(tmp_path / "block")
-    b.save(model)
-    xtr, _, xte, _ = digits()
-    out = tmp_path / "int8"
-    p = compile_int8(model, write_samples(tmp_path / "samples", xtr[:100]), out,
-                     "--calibration-method", "minmax")
-    assert p.returncode == 0, p.stderr
-    layers = report(out)["layers"]
+    r = b.pool2d(b.relu(conv_bias(b, w, bias, x, 0, 1)), "max", 2, stride=2)
+    a = b.relu(conv_bias(b, w, bias, r, 1, 1))
+    c = b.relu(b.elementwise("elementwise_add", conv_bias(b, w, bias, a, 2, 0), r))
+    out, xte, layers = calibrate_block(tmp_path, b, c, wfc, bfc)
     assert [l["precision"] for l in layers] == ["int8", "int8", "int8", "fp32"], layers
     s = [l["scale"] for l in layers[:3]]
     assert [l["dtype"] for l in layers[:3]] == ["uint8"] * 3, layers
@@ -462,23 +484,14 @@ def test_residual_block_runs_int8_between_blocks(tmp_path):
     def q(v, scale):  # to uint8: round half to even, saturate
         return np.clip(np.rint(v / scale), 0, 255)
 
-    def qconv(xq, x_scale, i, pad):
-        wt = w[i].astype(np.float64)
-        sw = np.abs(wt).max(axis=(1, 2, 3)) / 127
-        wq = np.rint(wt / sw.reshape(-1, 1, 1, 1))
-        import torch
-        acc = torch.nn.functional.conv2d(torch.from_numpy(xq), torch.from_numpy(wq),
-                                         padding=pad).numpy()
-        return acc * (x_scale * sw).reshape(1, -1, 1, 1) + bias[i].reshape(1, -1, 1, 1)
-
     # The image's quantizer divides in float32, as the generated code does:
     # digits pixels are multiples of 1/16, so 0.5 / (1 / 255) is a tie
     # which float32 and float64 break differently.
     xq = np.clip(np.rint(xte[:64] / np.float32(s[0])), 0, 255).astype(np.float64)
-    y0 = q(np.maximum(qconv(xq, s[0], 0, 1), 0), s[1])
+    y0 = q(np.maximum(qconv(w, bias, xq, s[0], 0, 1), 0), s[1])
     rq = y0.reshape(len(xq), 8, 4, 2, 4, 2).max(axis=(3, 5))  # 2x2 max pooling
-    aq = q(np.maximum(qconv(rq, s[1], 1, 1), 0), s[2])
-    c = np.maximum(qconv(aq, s[2], 2, 0) + s[1] * rq, 0)
+    aq = q(np.maximum(qconv(w, bias, rq, s[1], 1, 1), 0), s[2])
+    c = np.maximum(qconv(w, bias, aq, s[2], 2, 0) + s[1] * rq, 0)
     sim = c.reshape(len(xq), -1) @ wfc + bfc
     got = paddle_mlir.load(str(out))(xte[:64])[0]
     # The kernels compute the same integers but for values on a rounding
@@ -507,25 +520,12 @@ def test_downsample_shortcut_runs_int8(tmp_path):
     wfc = (rng.standard_normal((16 * 64, 10)) * 0.05).astype(np.float32)
     bfc = rng.uniform(-0.1, 0.1, 10).astype(np.float32)
     b = ProgramBuilder()
-
-    def conv_bias(v, i, pad):
-        y = b.conv2d(v, b.param("w%d" % i, w[i]), padding=pad)
-        return b.elementwise("elementwise_add", y, b.param("b%d" % i, bias[i]), axis=1)
-
     x = b.feed("x", [-1, 1, 8, 8])
-    r = b.relu(conv_bias(x, 0, 1))
-    a = b.relu(conv_bias(r, 1, 1))
-    sc = conv_bias(r, 3, 0)
-    c = b.relu(b.elementwise("elementwise_add", conv_bias(a, 2, 0), sc))
-    b.fetch(b.linear(b.flatten(c, 1, 3), b.param("wfc", wfc), b.param("bfc", bfc)))
-    model = str(tmp_path / "block")
-    b.save(model)
-    xtr, _, xte, _ = digits()
-    out = tmp_path / "int8"
-    p = compile_int8(model, write_samples(tmp_path / "samples", xtr[:100]), out,
-                     "--calibration-method", "minmax")
-    assert p.returncode == 0, p.stderr
-    layers = report(out)["layers"]
+    r = b.relu(conv_bias(b, w, bias, x, 0, 1))
+    a = b.relu(conv_bias(b, w, bias, r, 1, 1))
+    sc = conv_bias(b, w, bias, r, 3, 0)
+    c = b.relu(b.elementwise("elementwise_add", conv_bias(b, w, bias, a, 2, 0), sc))
+    out, xte, layers = calibrate_block(tmp_path, b, c, wfc, bfc)
     assert [l["precision"] for l in layers] == ["int8"] * 4 + ["fp32"], layers
     # The layers in program order: conv0 (reads x), conv1 (r), conv3 (r),
     # conv2 (a).
@@ -536,23 +536,14 @@ def test_downsample_shortcut_runs_int8(tmp_path):
     s_sc = ops[2]["output"]["scale"]
     assert ops[3]["residual"] == {"dtype": "int8", "scale": pytest.approx(s_sc)}, ops
 
-    def qconv(xq, x_scale, i, pad):
-        wt = w[i].astype(np.float64)
-        sw = np.abs(wt).max(axis=(1, 2, 3)) / 127
-        wq = np.rint(wt / sw.reshape(-1, 1, 1, 1))
-        import torch
-        acc = torch.nn.functional.conv2d(torch.from_numpy(xq), torch.from_numpy(wq),
-                                         padding=pad).numpy()
-        return acc * (x_scale * sw).reshape(1, -1, 1, 1) + bias[i].reshape(1, -1, 1, 1)
-
     def q(v, scale, lo, hi):  # round half to even, saturate
         return np.clip(np.rint(v / scale), lo, hi)
 
     xq = np.clip(np.rint(xte[:64] / np.float32(s[0])), 0, 255).astype(np.float64)
-    rq = q(np.maximum(qconv(xq, s[0], 0, 1), 0), s[1], 0, 255)
-    aq = q(np.maximum(qconv(rq, s[1], 1, 1), 0), s[2], 0, 255)
-    scq = q(qconv(rq, s[1], 3, 0), s_sc, -128, 127)
-    c = np.maximum(qconv(aq, s[2], 2, 0) + s_sc * scq, 0)
+    rq = q(np.maximum(qconv(w, bias, xq, s[0], 0, 1), 0), s[1], 0, 255)
+    aq = q(np.maximum(qconv(w, bias, rq, s[1], 1, 1), 0), s[2], 0, 255)
+    scq = q(qconv(w, bias, rq, s[1], 3, 0), s_sc, -128, 127)
+    c = np.maximum(qconv(w, bias, aq, s[2], 2, 0) + s_sc * scq, 0)
     sim = c.reshape(len(xq), -1) @ wfc + bfc
     got = paddle_mlir.load(str(out))(xte[:64])[0]
     # Off only where a value lies on a rounding boundary: one level of a or
@@ -569,8 +560,8 @@ def test_bert_attention_runs_int8(tmp_path):
     fused into pd.multihead_matmul (it has no int8 form), so the Q, K and V
     projections are int8 fc layers like the output and feed-forward ones, and
     calibration observes both operands of the attention's products, which
-    run int8 too; the fp32 build still fuses it. The int8 logits follow PyTorch's module (the
-    oracle) within int8 error on held-out sequences."""
+    run int8 too; the fp32 build still fuses it. The int8 logits follow
+    PyTorch's module (the oracle) within int8 error on held-out sequences."""
     torch = pytest.importorskip("torch")
     from paddle_mlir import zoo
     cfg = dict(layers=2, hidden=64, heads=4, classes=3)
