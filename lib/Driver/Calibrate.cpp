@@ -42,6 +42,7 @@
 #include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/IR/IRMapping.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -147,9 +148,8 @@ LogicalResult dryRun(ModuleOp module, const CompileOptions &opts, std::vector<La
   llvm::DenseMap<Value, std::string> names = activationNames(ls);
   std::map<std::string, ActivationRange> any;
   for (const QuantLayer &l : ls)
-    for (Value v : {l.activation, l.second, l.residual})
-      if (v)
-        any[names[v]] = {1.0, false};
+    for (Value v : l.tensors())
+      any[names[v]] = {1.0, false};
   insertActivationQuantizers(*copy, any, {});
   PassManager pm(copy->getContext());
   driver::addQuantizePasses(pm, opts);
@@ -239,8 +239,8 @@ struct Calibrator {
     SmallVector<Value> values;
     SmallVector<std::string> tensorNames;
     for (const QuantLayer &l : ls)
-      for (Value v : {l.activation, l.second, l.residual})
-        if (v && layers[l.id].int8Form && !layers[l.id].keptFp32 && !hasProgramQuantizer(v) &&
+      for (Value v : l.tensors())
+        if (layers[l.id].int8Form && !layers[l.id].keptFp32 && !hasProgramQuantizer(v) &&
             !llvm::is_contained(values, v)) {
           values.push_back(v);
           tensorNames.push_back(names[v]);
@@ -268,17 +268,14 @@ struct Calibrator {
         SmallVector<QuantLayer> cl = collectQuantLayers(*observe);
         llvm::DenseMap<Value, std::string> cn = activationNames(cl);
         SmallVector<Value> vs;
+        // The copy's value of each tensor, by name.
+        llvm::StringMap<Value> byName;
+        for (const QuantLayer &l : cl)
+          for (Value v : l.tensors())
+            byName.try_emplace(cn[v], v);
         for (const std::string &t : tensorNames)
-          for (const QuantLayer &l : cl) {
-            Value v = cn[l.activation] == t               ? l.activation
-                      : l.second && cn[l.second] == t     ? l.second
-                      : l.residual && cn[l.residual] == t ? l.residual
-                                                          : Value();
-            if (v) {
-              vs.push_back(v);
-              break;
-            }
-          }
+          if (Value v = byName.lookup(t))
+            vs.push_back(v);
         appendMainResults(*observe, vs, tensorNames);
       }
       FailureOr<std::string> dir = build(*observe, Precision::FP32, "observe");

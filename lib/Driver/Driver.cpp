@@ -492,7 +492,8 @@ PrecisionReport precisionReport(ModuleOp module, const CompileOptions &opts) {
       rec["op"] = from.str();
       rec["precision"] = "int8";
       rec["input"] = llvm::json::Object{{"dtype", inDtype}, {"scale", inScale}};
-      rec["weight_scales"] = scalesSummary(ws);
+      if (!ws.empty()) // a product of two activations has none
+        rec["weight_scales"] = scalesSummary(ws);
       rec["output"] = output(outDtype, outScale);
       // oneDNN picks its implementation when the artifact loads; this is
       // the ISA it has on the compiling machine.
@@ -523,7 +524,6 @@ PrecisionReport precisionReport(ModuleOp module, const CompileOptions &opts) {
       // Two activations: Y has a per-tensor scale, no weight scales.
       quantized(fromOf("matmul_v2"), inDtype(m.getX()), m.getXScale().convertToFloat(), {},
                 "float32", 1.f);
-      rec.erase("weight_scales");
       rec["y"] = llvm::json::Object{{"dtype", "int8"}, {"scale", m.getYScale().convertToFloat()}};
     } else if (mixedPrecisionRecord(op, rec)) {
       rec["op"] = op->getName().stripDialect().str();

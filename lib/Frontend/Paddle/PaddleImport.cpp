@@ -1031,20 +1031,46 @@ Value Importer::createPd(StringRef name, ValueRange operands, ArrayRef<NamedAttr
   return op->getResult(0);
 }
 
+namespace {
+/// The convolutions and matrix products whose weight may be stored as
+/// integers (frozen QAT, Paddle-Lite) and that Paddle Inference's and
+/// Paddle-Lite's int8 attributes go on: the activation and weight slots
+/// and the weight dim that indexes output channels.
+struct WeightSlots {
+  StringRef type, input, weight;
+  int64_t axis;
+};
+constexpr WeightSlots kWeightSlots[] = {{"conv2d", "Input", "Filter", 0},
+                                        {"depthwise_conv2d", "Input", "Filter", 0},
+                                        {"conv2d_transpose", "Input", "Filter", 1},
+                                        {"mul", "X", "Y", 1},
+                                        {"matmul", "X", "Y", 1},
+                                        {"matmul_v2", "X", "Y", 1},
+                                        {"fc", "Input", "W", 1}};
+
+const WeightSlots *weightSlots(StringRef type) {
+  for (const WeightSlots &s : kWeightSlots)
+    if (s.type == type)
+      return &s;
+  return nullptr;
+}
+
+/// The slots of an op whose `enable_int8` attribute is set, else null.
+const WeightSlots *int8Slots(const pdp::OpDesc &op) {
+  const WeightSlots *s = weightSlots(op.type());
+  const pdp::OpDesc::Attr *a = s ? findAttr(op, "enable_int8") : nullptr;
+  bool on = a && (a->type() == pdp::BOOLEAN ? a->b() : a->i() != 0);
+  return on ? s : nullptr;
+}
+} // namespace
+
 /// A convolution's or matrix product's weight stored as int8 / uint8
 /// (Fluid's ConvertToInt8Pass keeps frozen QAT weights so) read as float32
 /// through a pd.cast, which is exact and which the constant folder folds;
 /// any other value unchanged.
 Value Importer::integerWeightAsFloat(const pdp::OpDesc &op, StringRef slot, Value v, Location loc) {
-  static constexpr StringRef weightSlots[][2] = {{"conv2d", "Filter"},
-                                                 {"depthwise_conv2d", "Filter"},
-                                                 {"conv2d_transpose", "Filter"},
-                                                 {"mul", "Y"},
-                                                 {"matmul", "Y"},
-                                                 {"matmul_v2", "Y"},
-                                                 {"fc", "W"}};
-  bool isWeight = llvm::any_of(
-      weightSlots, [&](const StringRef(&p)[2]) { return p[0] == op.type() && p[1] == slot; });
+  const WeightSlots *slots = weightSlots(op.type());
+  bool isWeight = slots && slots->weight == slot;
   auto t = dyn_cast<RankedTensorType>(v.getType());
   if (!isWeight || !t || !t.getElementType().isInteger(8) ||
       !v.getDefiningOp<ml_program::GlobalLoadConstOp>())
@@ -1058,31 +1084,6 @@ Value Importer::integerWeightAsFloat(const pdp::OpDesc &op, StringRef slot, Valu
 }
 
 namespace {
-/// The convolutions and matrix products that Paddle Inference's and
-/// Paddle-Lite's int8 attributes go on: the activation and weight slots and
-/// the weight dim that indexes output channels.
-struct Int8Slots {
-  StringRef type, input, weight;
-  int64_t axis;
-};
-constexpr Int8Slots kInt8Slots[] = {{"conv2d", "Input", "Filter", 0},
-                                    {"depthwise_conv2d", "Input", "Filter", 0},
-                                    {"conv2d_transpose", "Input", "Filter", 1},
-                                    {"mul", "X", "Y", 1},
-                                    {"matmul", "X", "Y", 1},
-                                    {"matmul_v2", "X", "Y", 1},
-                                    {"fc", "Input", "W", 1}};
-
-const Int8Slots *int8Slots(const pdp::OpDesc &op) {
-  for (const Int8Slots &s : kInt8Slots)
-    if (s.type == op.type()) {
-      const pdp::OpDesc::Attr *a = findAttr(op, "enable_int8");
-      bool on = a && (a->type() == pdp::BOOLEAN ? a->b() : a->i() != 0);
-      return on ? &s : nullptr;
-    }
-  return nullptr;
-}
-
 /// A float or float-list attribute's values (none when absent).
 std::vector<double> attrFloats(const pdp::OpDesc &op, StringRef name) {
   const pdp::OpDesc::Attr *a = findAttr(op, name);
@@ -1112,7 +1113,7 @@ std::vector<double> attrFloats(const pdp::OpDesc &op, StringRef name) {
 /// returned as it is.
 FailureOr<Value> Importer::int8AttrWeight(const pdp::OpDesc &op, int index, StringRef slot,
                                           Value stored, Value asFloat, Location loc) {
-  const Int8Slots *s = int8Slots(op);
+  const WeightSlots *s = int8Slots(op);
   auto t = dyn_cast<RankedTensorType>(stored.getType());
   if (!s || slot != s->weight || !t || !t.getElementType().isInteger())
     return asFloat;
@@ -1161,7 +1162,7 @@ void Importer::recordInt8Attrs(const pdp::OpDesc &op, Operation *created) {
   std::vector<double> out = attrFloats(op, "out_threshold");
   if (out.size() == 1 && created->getNumResults() > 0)
     created->setAttr("pd.out_threshold", b.getF32FloatAttr(static_cast<float>(out[0])));
-  const Int8Slots *s = int8Slots(op);
+  const WeightSlots *s = int8Slots(op);
   if (!s)
     return;
   const pdp::OpDesc::Attr *bits = findAttr(op, "bit_length");

@@ -20,6 +20,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "BackendSupport.h"
 #include "CommBackend.h"
 #include "KernelABI.h"
 
@@ -70,10 +71,7 @@ State &state() {
   return s;
 }
 
-int fail(char *err, size_t n, const std::string &msg) {
-  std::snprintf(err, n, "%s", msg.c_str());
-  return 1;
-}
+using pdcomm::fail;
 
 std::string mpiError(int code) {
   char text[MPI_MAX_ERROR_STRING];
@@ -137,11 +135,7 @@ bool waitFor(State &s, MPI_Request &req, double timeout) {
   }
 }
 
-std::string seconds(double t) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%g s", t);
-  return buf;
-}
+using pdcomm::seconds;
 
 MPI_Datatype mpiType(int64_t dtype) {
   switch (dtype) {

@@ -18,6 +18,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "BackendSupport.h"
 #include "CommBackend.h"
 #include "KernelABI.h"
 
@@ -98,16 +99,9 @@ State &state() {
   return s;
 }
 
-int fail(char *err, size_t n, const std::string &msg) {
-  std::snprintf(err, n, "%s", msg.c_str());
-  return 1;
-}
+using pdcomm::fail;
 
-std::string seconds(double t) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%g s", t);
-  return buf;
-}
+using pdcomm::seconds;
 
 /// Loads `names` (the first that loads) and resolves every symbol of
 /// `table`; "" on success, else why not.

@@ -146,11 +146,8 @@ llvm::DenseMap<Value, std::string> activationNames(ArrayRef<QuantLayer> layers) 
   llvm::DenseMap<Value, std::string> names;
   std::map<std::string, int> seen;
   SmallVector<Value> read;
-  for (const QuantLayer &l : layers) {
-    for (Value v : {l.activation, l.second, l.residual})
-      if (v)
-        read.push_back(v);
-  }
+  for (const QuantLayer &l : layers)
+    llvm::append_range(read, l.tensors());
   for (Value v : read) {
     if (names.count(v))
       continue;
@@ -169,6 +166,22 @@ llvm::DenseMap<Value, std::string> activationNames(ArrayRef<QuantLayer> layers) 
     names[v] = n == 1 ? name : name + "#" + std::to_string(n);
   }
   return names;
+}
+
+Value quantizeDequantize(OpBuilder &b, Value v, float step, bool isUnsigned) {
+  auto t = cast<RankedTensorType>(v.getType());
+  Type element = isUnsigned ? Type(b.getIntegerType(8, /*isSigned=*/false)) : b.getI8Type();
+  // Right after the tensor is defined, so it dominates every reader.
+  OpBuilder::InsertionGuard guard(b);
+  if (Operation *def = v.getDefiningOp())
+    b.setInsertionPointAfter(def);
+  else
+    b.setInsertionPointToStart(cast<BlockArgument>(v).getOwner());
+  auto q = QuantizeOp::create(b, v.getLoc(), RankedTensorType::get(t.getShape(), element), v,
+                              b.getF32FloatAttr(step), b.getI32IntegerAttr(0),
+                              b.getStringAttr(isUnsigned ? "uint8" : "int8"));
+  return DequantizeOp::create(b, v.getLoc(), t, q.getResult(), b.getF32FloatAttr(step),
+                              b.getI32IntegerAttr(0));
 }
 
 int64_t insertActivationQuantizers(ModuleOp module,
@@ -197,22 +210,8 @@ int64_t insertActivationQuantizers(ModuleOp module,
     Value &dq = shared[{v, isUnsigned ? 1u : 0u}];
     if (!dq) {
       float step = static_cast<float>(range->second.threshold / (isUnsigned ? 255.0 : 127.0));
-      step = std::max(step, 1e-30f);
-      auto t = cast<RankedTensorType>(v.getType());
-      Type element = isUnsigned ? Type(b.getIntegerType(8, /*isSigned=*/false)) : b.getI8Type();
-      // Right after the tensor is defined, so it dominates every reader.
-      if (Operation *def = v.getDefiningOp())
-        b.setInsertionPointAfter(def);
-      else
-        b.setInsertionPointToStart(cast<BlockArgument>(v).getOwner());
-      Location loc = v.getLoc();
-      auto q = QuantizeOp::create(b, loc, RankedTensorType::get(t.getShape(), element), v,
-                                  b.getF32FloatAttr(step), b.getI32IntegerAttr(0),
-                                  b.getStringAttr(isUnsigned ? "uint8" : "int8"));
-      auto pair = DequantizeOp::create(b, loc, t, q.getResult(), b.getF32FloatAttr(step),
-                                       b.getI32IntegerAttr(0));
-      pair->setAttr("pd.calibrated", b.getUnitAttr());
-      dq = pair.getResult();
+      dq = quantizeDequantize(b, v, std::max(step, 1e-30f), isUnsigned);
+      dq.getDefiningOp()->setAttr("pd.calibrated", b.getUnitAttr());
     }
     operand.set(dq);
     return true;
@@ -264,8 +263,8 @@ struct PdObserveActivationsPass : impl::PdObserveActivationsPassBase<PdObserveAc
     SmallVector<Value> values;
     SmallVector<std::string> resultNames;
     for (const QuantLayer &l : layers)
-      for (Value v : {l.activation, l.second, l.residual})
-        if (v && !hasProgramQuantizer(v) && !llvm::is_contained(values, v)) {
+      for (Value v : l.tensors())
+        if (!hasProgramQuantizer(v) && !llvm::is_contained(values, v)) {
           values.push_back(v);
           resultNames.push_back(names[v]);
         }
@@ -306,8 +305,7 @@ struct PdInsertQuantizersPass : impl::PdInsertQuantizersPassBase<PdInsertQuantiz
     llvm::DenseMap<Value, std::string> names = activationNames(layers);
     for (const auto &[name, range] : parsed)
       if (llvm::none_of(layers, [&, &name = name](const QuantLayer &l) {
-            return names[l.activation] == name || (l.second && names[l.second] == name) ||
-                   (l.residual && names[l.residual] == name);
+            return llvm::any_of(l.tensors(), [&](Value v) { return names[v] == name; });
           }))
         return fail("tensor '" + name + "' is not the activation of any layer");
     std::map<int64_t, std::string> fp32;

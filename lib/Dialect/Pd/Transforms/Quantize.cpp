@@ -383,18 +383,8 @@ struct PdInt8AttributesPass : impl::PdInt8AttributesPassBase<PdInt8AttributesPas
       }
       float step = static_cast<float>(*threshold / kBin);
       Value &dq = pairs[{input.getAsOpaquePointer(), step}];
-      if (!dq) {
-        auto t = cast<RankedTensorType>(input.getType());
-        if (Operation *def = input.getDefiningOp())
-          b.setInsertionPointAfter(def);
-        else
-          b.setInsertionPointToStart(cast<BlockArgument>(input).getOwner());
-        auto q = QuantizeOp::create(
-            b, input.getLoc(), RankedTensorType::get(t.getShape(), b.getI8Type()), input,
-            b.getF32FloatAttr(step), b.getI32IntegerAttr(0), b.getStringAttr("int8"), UnitAttr());
-        dq = DequantizeOp::create(b, input.getLoc(), t, q, b.getF32FloatAttr(step),
-                                  b.getI32IntegerAttr(0));
-      }
+      if (!dq)
+        dq = quantizeDequantize(b, input, step, /*isUnsigned=*/false);
       op->setOperand(0, dq);
     });
   }

@@ -10,6 +10,7 @@
 #ifndef PADDLEMLIR_DIALECT_PD_TRANSFORMS_CALIBRATION_H
 #define PADDLEMLIR_DIALECT_PD_TRANSFORMS_CALIBRATION_H
 
+#include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallVector.h"
@@ -31,6 +32,16 @@ struct QuantLayer {
   Value activation;
   Value second = {};
   Value residual = {};
+
+  /// The float tensors calibration observes for this layer, in that order
+  /// (the ones it has).
+  SmallVector<Value, 3> tensors() const {
+    SmallVector<Value, 3> r{activation};
+    for (Value v : {second, residual})
+      if (v)
+        r.push_back(v);
+    return r;
+  }
 };
 
 /// Numbers the candidate ops of @main (overwriting any `pd.layer`).
@@ -50,6 +61,11 @@ std::string paddleVariableOf(Operation *op);
 /// Whether the program quantizes `activation` itself (a QAT fake quantizer
 /// or a quantize/dequantize pair writes it): calibration leaves it alone.
 bool hasProgramQuantizer(Value activation);
+
+/// A pd.quantize -> pd.dequantize pair on `v` (zero point 0, `step`,
+/// uint8 or int8), right after `v` is defined; returns the float value it
+/// gives back.
+Value quantizeDequantize(OpBuilder &b, Value v, float step, bool isUnsigned);
 
 /// The quantizer calibration chose for one activation tensor.
 struct ActivationRange {
