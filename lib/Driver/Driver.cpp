@@ -743,16 +743,24 @@ FailureOr<CodegenReport> takeCodegenReport(ModuleOp module) {
   return r;
 }
 
-/// Drops our argument annotations, which mean nothing to LLVM IR translation.
+/// Drops our argument and result annotations (pd.name, pd.weight,
+/// pd.lod_of, ...), which mean nothing to LLVM IR translation; it warns on
+/// each one it does not know.
 void stripArgumentAnnotations(ModuleOp module) {
   module.walk([](FunctionOpInterface fn) {
+    auto ours = [](ArrayRef<NamedAttribute> attrs) {
+      SmallVector<StringAttr> names;
+      for (NamedAttribute a : attrs)
+        if (a.getName().getValue().starts_with("pd."))
+          names.push_back(a.getName());
+      return names;
+    };
     for (unsigned i = 0; i < fn.getNumArguments(); ++i)
-      for (StringRef a :
-           {"pd.name", "pd.weight", "pd.param", "pd.arena", "pd.label_classes", "pd.ignore_index"})
-        fn.removeArgAttr(i, StringAttr::get(fn.getContext(), a));
+      for (StringAttr name : ours(fn.getArgAttrs(i)))
+        fn.removeArgAttr(i, name);
     for (unsigned i = 0; i < fn.getNumResults(); ++i)
-      for (StringRef a : {"pd.name", "pd.update", "pd.grad_of"})
-        fn.removeResultAttr(i, StringAttr::get(fn.getContext(), a));
+      for (StringAttr name : ours(fn.getResultAttrs(i)))
+        fn.removeResultAttr(i, name);
   });
 }
 

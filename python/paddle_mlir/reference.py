@@ -2346,6 +2346,275 @@ OPS.update({"sequence_pool": _sequence_pool, "sequence_conv": _sequence_conv, "r
             "sequence_expand": _sequence_expand, "sequence_expand_as": _sequence_expand,
             "is_empty": lambda ins, a: {"Out": np.array([np.asarray(ins["X"][0]).size == 0])}})
 
+# ---- the rest of Paddle2ONNX's list (issue 34): unary math, arg_min,
+# log_softmax, strided_slice, scatter_nd_add, softmax_with_cross_entropy,
+# and the two-stage detector ops (generate_proposals(_v2), roi_align,
+# distribute_fpn_proposals), each from Paddle's op definition.
+
+def _wide(fn):
+    """A unary op computed in float64 and rounded once to X's type."""
+    return _unary(lambda x, a: fn(x.astype(np.float64), a))
+
+
+def _softplus(x, a):
+    beta, threshold = a.get("beta", 1.0), a.get("threshold", 20.0)
+    # Linear where beta * x passes the threshold, as Paddle's kernel.
+    return np.where(x * beta > threshold, x, np.logaddexp(0.0, x * beta) / beta)
+
+
+def _pow(ins, a):
+    x = ins["X"][0]
+    factor = ins["FactorTensor"][0].reshape(-1)[0] if "FactorTensor" in ins else a.get("factor", 1.0)
+    return {"Out": np.power(x.astype(np.float64), float(factor)).astype(x.dtype)}
+
+
+def _arg_extreme(fn, ins, a):
+    x = ins["X"][0]
+    code = a.get("dtype", -1)
+    dtype = np.int64 if code < 0 else NP_DTYPE[code]
+    if a.get("flatten", False):
+        return {"Out": np.asarray(fn(x.reshape(-1))).astype(dtype)}
+    axis = a.get("axis", -1) % x.ndim
+    r = fn(x, axis=axis)
+    return {"Out": (np.expand_dims(r, axis) if a.get("keepdims", False) else r).astype(dtype)}
+
+
+def _strided_positions(d, start, end, stride):
+    """The positions Paddle's strided_slice takes along an axis of size d:
+    negative bounds count from the end and clamp to 0, except an end of -1
+    with a negative stride, which means "through position 0" (Python's
+    None)."""
+    if stride == 0:
+        raise ValueError("strided_slice: stride 0")
+    if start < 0:
+        start = max(start + d, 0)
+    through_zero = end == -1 and stride < 0
+    if end < 0 and not through_zero:
+        end = max(end + d, 0)
+    if stride > 0:
+        return list(range(min(max(start, 0), d), min(end, d), stride))
+    start = min(start, d - 1)
+    return list(range(start, -1 if through_zero else end, stride))
+
+
+def _strided_slice(ins, a):
+    x = ins["Input"][0]
+    starts = _ints_from(ins, "StartsTensorList", "StartsTensor", a.get("starts", []))
+    ends = _ints_from(ins, "EndsTensorList", "EndsTensor", a.get("ends", []))
+    strides = _ints_from(ins, "StridesTensorList", "StridesTensor", a.get("strides", []))
+    out = x
+    for ax, st, en, sd in zip(a.get("axes", []), starts, ends, strides):
+        out = np.take(out, _strided_positions(x.shape[ax], st, en, sd), axis=ax)
+    dec = [ax % x.ndim for ax in a.get("decrease_axis", [])]
+    if dec:
+        out = out.reshape([n for i, n in enumerate(out.shape) if i not in dec])
+    return {"Out": out}
+
+
+def _scatter_nd_add(ins, a):
+    x, index, updates = ins["X"][0], ins["Index"][0], ins["Updates"][0]
+    out = np.array(x, copy=True)
+    k = index.shape[-1]
+    rows = index.reshape(-1, k)
+    upd = updates.reshape((rows.shape[0],) + x.shape[k:])
+    for r, u in zip(rows, upd):
+        out[tuple(int(i) for i in r)] += u
+    return {"Out": out}
+
+
+def _log_softmax(ins, a):
+    x = ins["X"][0]
+    axis = a.get("axis", -1)
+    w = x.astype(np.float64)
+    m = w.max(axis=axis, keepdims=True)
+    return {"Out": (w - m - np.log(np.exp(w - m).sum(axis=axis, keepdims=True))).astype(x.dtype)}
+
+
+def _softmax_with_cross_entropy(ins, a):
+    """Softmax along `axis` and each position's cross entropy: -sum(label *
+    log p) for soft labels, else -log p[label] (0 at ignore_index); the
+    loss keeps the axis with size 1."""
+    logits, label = ins["Logits"][0], ins["Label"][0]
+    axis = a.get("axis", -1) % logits.ndim
+    w = logits.astype(np.float64)
+    if a.get("use_softmax", True):
+        logp = w - w.max(axis=axis, keepdims=True)
+        logp = logp - np.log(np.exp(logp).sum(axis=axis, keepdims=True))
+    else:
+        logp = np.log(w)
+    if a.get("soft_label", False):
+        loss = -(label.astype(np.float64) * logp).sum(axis=axis, keepdims=True)
+    else:
+        lab = label.astype(np.int64)
+        ignore = a.get("ignore_index", -100)
+        safe = np.where(lab == ignore, 0, lab)
+        loss = -np.take_along_axis(logp, safe, axis=axis)
+        loss = np.where(lab == ignore, 0.0, loss)
+    return {"Softmax": np.exp(logp).astype(logits.dtype), "Loss": loss.astype(logits.dtype)}
+
+
+_LOG_MAX_RATIO = np.float32(math.log(1000.0 / 16.0))
+
+
+def _proposals_image(scores, deltas, im, anchors, variances, a, v2):
+    """One image's proposals: (boxes [K, 4], scores [K]) in float32."""
+    f = np.float32
+    pre, post = a.get("pre_nms_topN", 6000), a.get("post_nms_topN", 1000)
+    thresh, eta = f(a.get("nms_thresh", 0.5)), f(a.get("eta", 1.0))
+    pixel = a.get("pixel_offset", True) if v2 else True
+    off = f(1 if pixel else 0)
+    na, h, w = scores.shape
+    s = scores.transpose(1, 2, 0).reshape(-1)                       # (h, w, a) order
+    d = deltas.reshape(na, 4, h, w).transpose(2, 3, 0, 1).reshape(-1, 4)
+    order = np.argsort(-s, kind="stable")
+    if 0 < pre < len(order):
+        order = order[:pre]
+    an, var, dd = anchors[order], variances[order], d[order]
+    aw, ah = an[:, 2] - an[:, 0] + off, an[:, 3] - an[:, 1] + off
+    cx0 = (an[:, 0].astype(np.float64) + 0.5 * aw).astype(f)
+    cy0 = (an[:, 1].astype(np.float64) + 0.5 * ah).astype(f)
+    cx, cy = var[:, 0] * dd[:, 0] * aw + cx0, var[:, 1] * dd[:, 1] * ah + cy0
+    bw = np.exp(np.minimum(var[:, 2] * dd[:, 2], _LOG_MAX_RATIO)) * aw
+    bh = np.exp(np.minimum(var[:, 3] * dd[:, 3], _LOG_MAX_RATIO)) * ah
+    box = np.stack([cx - bw / f(2), cy - bh / f(2), cx + bw / f(2) - off, cy + bh / f(2) - off], 1)
+    imh, imw = im[0], im[1]
+    box[:, 0::2] = np.maximum(np.minimum(box[:, 0::2], imw - off), f(0))
+    box[:, 1::2] = np.maximum(np.minimum(box[:, 1::2], imh - off), f(0))
+    bws, bhs = box[:, 2] - box[:, 0] + off, box[:, 3] - box[:, 1] + off
+    least = max(f(a.get("min_size", 0.1)), f(1))
+    if pixel:
+        xc, yc = box[:, 0] + bws / f(2), box[:, 1] + bhs / f(2)
+        if not v2:  # generate_proposals measures sizes in ImInfo's scale
+            bws = (box[:, 2] - box[:, 0]) / im[2] + f(1)
+            bhs = (box[:, 3] - box[:, 1]) / im[2] + f(1)
+        keep = (bws >= least) & (bhs >= least) & (xc <= imw) & (yc <= imh)
+    else:
+        keep = (bws >= least) & (bhs >= least)
+    box, sc = box[keep], s[order][keep]
+    if len(box) == 0:
+        return np.zeros((1, 4), f), np.zeros(1, f)
+    if thresh <= 0:
+        return box, sc
+    picked, t = [], thresh
+    for j in range(len(box)):
+        if all(_nms_iou(box[j], box[k], not pixel) <= t for k in picked):
+            picked.append(j)
+            if eta < 1 and t > 0.5:
+                t = f(t * eta)
+    if 0 < post < len(picked):
+        picked = picked[:post]
+    return box[picked], sc[picked]
+
+
+def _generate_proposals(v2):
+    def run(ins, a):
+        scores, deltas = ins["Scores"][0].astype(np.float32), ins["BboxDeltas"][0].astype(np.float32)
+        im = ins["ImShape" if v2 else "ImInfo"][0].astype(np.float32)
+        anchors = ins["Anchors"][0].reshape(-1, 4).astype(np.float32)
+        variances = ins["Variances"][0].reshape(-1, 4).astype(np.float32)
+        rois, probs, counts = [], [], []
+        for i in range(scores.shape[0]):
+            box, sc = _proposals_image(scores[i], deltas[i], im[i], anchors, variances, a, v2)
+            rois.append(box)
+            probs.append(sc)
+            counts.append(len(box))
+        return {"RpnRois": np.concatenate(rois).astype(np.float32),
+                "RpnRoiProbs": np.concatenate(probs).reshape(-1, 1).astype(np.float32),
+                "RpnRoisNum": np.array(counts, np.int32)}
+    return run
+
+
+def _roi_align(ins, a):
+    """Each RoI's bins, each the mean of a grid of bilinear samples (float32
+    arithmetic, as Paddle's CPU kernel)."""
+    f = np.float32
+    x, rois = ins["X"][0], ins["ROIs"][0].astype(f)
+    n, c, h, w = x.shape
+    counts = ins["RoisNum"][0] if "RoisNum" in ins else np.array([len(rois)])
+    image = np.repeat(np.arange(n), np.asarray(counts, np.int64))
+    ph, pw = a.get("pooled_height", 1), a.get("pooled_width", 1)
+    scale, ratio, aligned = f(a.get("spatial_scale", 1.0)), a.get("sampling_ratio", -1), a.get("aligned", False)
+    off = f(0.5 if aligned else 0)
+    out = np.zeros((len(rois), c, ph, pw), f)
+    for r, roi in enumerate(rois):
+        x0, y0, x1, y1 = [v * scale - off for v in roi]
+        rw, rh = x1 - x0, y1 - y0
+        if not aligned:
+            rw, rh = max(rw, f(1)), max(rh, f(1))
+        bh, bw = rh / f(ph), rw / f(pw)
+        gh = ratio if ratio > 0 else int(math.ceil(bh))
+        gw = ratio if ratio > 0 else int(math.ceil(bw))
+        img = x[image[r]].astype(f)
+        for py in range(ph):
+            for px in range(pw):
+                total = np.zeros(c, f)
+                for iy in range(gh):
+                    yy = y0 + bh * (f(py) + f(iy + 0.5) / f(gh))
+                    for ix in range(gw):
+                        xx = x0 + bw * (f(px) + f(ix + 0.5) / f(gw))
+                        if yy < -1 or yy > h or xx < -1 or xx > w:
+                            continue
+                        sy, sx = max(yy, f(0)), max(xx, f(0))
+                        yl, xl = int(sy), int(sx)
+                        yh, xh = yl + 1, xl + 1
+                        if yl >= h - 1:
+                            yl = yh = h - 1
+                            sy = f(yl)
+                        if xl >= w - 1:
+                            xl = xh = w - 1
+                            sx = f(xl)
+                        ly, lx = sy - f(yl), sx - f(xl)
+                        hy, hx = f(1) - ly, f(1) - lx
+                        total = total + (hy * hx * img[:, yl, xl] + hy * lx * img[:, yl, xh]
+                                         + ly * hx * img[:, yh, xl] + ly * lx * img[:, yh, xh])
+                out[r, :, py, px] = total * f(1.0 / max(gh * gw, 1))
+    return {"Out": out.astype(x.dtype)}
+
+
+def _distribute_fpn_proposals(ins, a):
+    """FPN level of each RoI: floor(refer_level + log2(sqrt(area) /
+    refer_scale + 1e-6)) clamped to [min_level, max_level]; each level's
+    RoIs in input order, the index restoring the input order, and each
+    level's count per image."""
+    f = np.float32
+    rois = ins["FpnRois"][0].astype(f)
+    counts = np.asarray(ins["RoisNum"][0] if "RoisNum" in ins else [len(rois)], np.int64)
+    lo, hi = a["min_level"], a["max_level"]
+    pixel = a.get("pixel_offset", True)
+    bw, bh = rois[:, 2] - rois[:, 0], rois[:, 3] - rois[:, 1]
+    area = np.where((bw < 0) | (bh < 0), f(0), (bw + f(1)) * (bh + f(1)) if pixel else bw * bh).astype(f)
+    level = np.floor(np.log2(np.sqrt(area) / f(a["refer_scale"]) + f(1e-6)) + f(a["refer_level"]))
+    level = np.clip(level.astype(np.int64), lo, hi) - lo
+    order = np.argsort(level, kind="stable")
+    restore = np.empty(len(rois), np.int32)
+    restore[order] = np.arange(len(rois), dtype=np.int32)
+    image = np.repeat(np.arange(len(counts)), counts)
+    levels = range(hi - lo + 1)
+    return {"MultiFpnRois": [rois[level == l] for l in levels], "RestoreIndex": restore.reshape(-1, 1),
+            "MultiLevelRoIsNum": [np.array([np.sum((level == l) & (image == i)) for i in range(len(counts))],
+                                           np.int32) for l in levels]}
+
+
+OPS.update({
+    "acos": _wide(lambda x, a: np.arccos(x)), "asin": _wide(lambda x, a: np.arcsin(x)),
+    "atan": _wide(lambda x, a: np.arctan(x)), "tan": _wide(lambda x, a: np.tan(x)),
+    "cosh": _wide(lambda x, a: np.cosh(x)), "sinh": _wide(lambda x, a: np.sinh(x)),
+    "erf": _wide(lambda x, a: np.vectorize(math.erf, otypes=[np.float64])(x)),
+    "ceil": _unary(lambda x, a: np.ceil(x)), "sign": _unary(lambda x, a: np.sign(x)),
+    "square": _wide(lambda x, a: x * x), "rsqrt": _wide(lambda x, a: 1.0 / np.sqrt(x)),
+    "reciprocal": _wide(lambda x, a: 1.0 / x), "softsign": _wide(lambda x, a: x / (1.0 + np.abs(x))),
+    "elu": _wide(lambda x, a: np.where(x > 0, x, a.get("alpha", 1.0) * np.expm1(x))),
+    "selu": _wide(lambda x, a: a.get("scale", 1.0507009873554805)
+                  * np.where(x > 0, x, a.get("alpha", 1.6732632423543772) * np.expm1(x))),
+    "softplus": _wide(_softplus),
+    "thresholded_relu": _unary(lambda x, a: np.where(x > a.get("threshold", 1.0), x, 0)),
+    "pow": _pow, "arg_min": lambda ins, a: _arg_extreme(np.argmin, ins, a),
+    "log_softmax": _log_softmax, "strided_slice": _strided_slice, "scatter_nd_add": _scatter_nd_add,
+    "softmax_with_cross_entropy": _softmax_with_cross_entropy,
+    "generate_proposals": _generate_proposals(False), "generate_proposals_v2": _generate_proposals(True),
+    "roi_align": _roi_align, "distribute_fpn_proposals": _distribute_fpn_proposals,
+})
+
 # Paddle-Lite keeps the weights of an `enable_int8` op as integers with the
 # step of each output channel in an attribute: (op type, weight slot, dim of
 # the output channels).

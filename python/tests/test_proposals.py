@@ -1,14 +1,13 @@
 """generate_proposals, generate_proposals_v2 and roi_align: the region
 proposals of two-stage detectors, whose count depends on the data, and the
-pooling that reads them. Compiled programs (dynamic batch) against NumPy
-written here from Paddle's definitions: per image the anchors by descending
+pooling that reads them. Compiled programs (dynamic batch) against the
+reference evaluator's NumPy, written from Paddle's definitions: per image the anchors by descending
 score (at most pre_nms_topN), moved and scaled by the deltas times the
 variances (log sizes clipped at log(1000/16)), clipped to the image, small
 or off-image boxes dropped, greedy NMS (eta-adaptive) and the best
 post_nms_topN; one zero box when nothing is left. roi_align: each box's
 bins averaged over a grid of bilinear samples."""
 import json
-import math
 import os
 import subprocess
 
@@ -16,115 +15,28 @@ import numpy as np
 import pytest
 
 import paddle_mlir
+from paddle_mlir import reference
 from paddle_mlir.builder import ProgramBuilder
-from test_nms import iou
 
 BUILD = os.environ.get("PADDLE_MLIR_BUILD_DIR",
                        os.path.join(os.path.dirname(__file__), "..", "..", "build"))
 F = np.float32
-LOG_CLIP = F(math.log(1000.0 / 16.0))
 
 
 def proposals_numpy(scores, deltas, im, anchors, variances, attrs, v2=True):
-    """(RpnRois [K, 4], RpnRoiProbs [K, 1], RpnRoisNum [N]) in float32."""
-    pre, post = attrs["pre_nms_topN"], attrs["post_nms_topN"]
-    thresh, eta = F(attrs["nms_thresh"]), F(attrs["eta"])
-    pixel = attrs.get("pixel_offset", True) if v2 else True
-    off = F(1 if pixel else 0)
-    n, a, h, w = scores.shape
-    anchors, variances = anchors.reshape(-1, 4), variances.reshape(-1, 4)
-    rois, probs, counts = [], [], []
-    for i in range(n):
-        # Boxes in (h, w, a) order, as the anchors are laid out.
-        s = scores[i].transpose(1, 2, 0).reshape(-1)
-        d = deltas[i].reshape(a, 4, h, w).transpose(2, 3, 0, 1).reshape(-1, 4)
-        order = np.argsort(-s, kind="stable")
-        if 0 < pre < len(order):
-            order = order[:pre]
-        an, var, dd = anchors[order], variances[order], d[order]
-        aw = an[:, 2] - an[:, 0] + off
-        ah = an[:, 3] - an[:, 1] + off
-        acx = (an[:, 0].astype(np.float64) + 0.5 * aw.astype(np.float64)).astype(F)
-        acy = (an[:, 1].astype(np.float64) + 0.5 * ah.astype(np.float64)).astype(F)
-        cx = var[:, 0] * dd[:, 0] * aw + acx
-        cy = var[:, 1] * dd[:, 1] * ah + acy
-        bw = np.exp(np.minimum(var[:, 2] * dd[:, 2], LOG_CLIP)) * aw
-        bh = np.exp(np.minimum(var[:, 3] * dd[:, 3], LOG_CLIP)) * ah
-        box = np.stack([cx - bw / F(2), cy - bh / F(2), cx + bw / F(2) - off, cy + bh / F(2) - off], 1)
-        imh, imw = im[i, 0], im[i, 1]
-        box[:, 0::2] = np.maximum(np.minimum(box[:, 0::2], imw - off), F(0))
-        box[:, 1::2] = np.maximum(np.minimum(box[:, 1::2], imh - off), F(0))
-        ws, hs = box[:, 2] - box[:, 0] + off, box[:, 3] - box[:, 1] + off
-        least = max(F(attrs["min_size"]), F(1))
-        if pixel:
-            xc, yc = box[:, 0] + ws / F(2), box[:, 1] + hs / F(2)
-            if not v2:  # generate_proposals: sizes in ImInfo's scale
-                ws = (box[:, 2] - box[:, 0]) / im[i, 2] + F(1)
-                hs = (box[:, 3] - box[:, 1]) / im[i, 2] + F(1)
-            keep = (ws >= least) & (hs >= least) & (xc <= imw) & (yc <= imh)
-        else:
-            keep = (ws >= least) & (hs >= least)
-        box, sc = box[keep], s[order][keep]
-        if len(box) == 0:
-            box, sc = np.zeros((1, 4), F), np.zeros(1, F)
-        elif thresh > 0:
-            picked, t = [], thresh
-            for j in range(len(box)):
-                if all(iou(box[j], box[k], not pixel) <= t for k in picked):
-                    picked.append(j)
-                    if eta < 1 and t > 0.5:
-                        t = F(t * eta)
-            if 0 < post < len(picked):
-                picked = picked[:post]
-            box, sc = box[picked], sc[picked]
-        rois.append(box)
-        probs.append(sc)
-        counts.append(len(box))
-    return (np.concatenate(rois).astype(F), np.concatenate(probs).reshape(-1, 1).astype(F),
-            np.array(counts, np.int32))
+    """(RpnRois [K, 4], RpnRoiProbs [K, 1], RpnRoisNum [N]) in float32, from
+    the reference evaluator (NumPy written from Paddle's definition, apart
+    from the lowering)."""
+    op = reference.OPS["generate_proposals_v2" if v2 else "generate_proposals"]
+    out = op({"Scores": [scores], "BboxDeltas": [deltas], "ImShape" if v2 else "ImInfo": [im],
+              "Anchors": [anchors], "Variances": [variances]}, attrs)
+    return out["RpnRois"], out["RpnRoiProbs"], out["RpnRoisNum"]
 
 
 def roi_align_numpy(x, rois, counts, ph, pw, scale, ratio, aligned):
-    n, c, h, w = x.shape
-    image = np.repeat(np.arange(n), counts)
-    out = np.zeros((len(rois), c, ph, pw), F)
-    off = F(0.5 if aligned else 0)
-    for r, roi in enumerate(rois):
-        x0, y0, x1, y1 = [F(v) * F(scale) - off for v in roi]
-        rw, rh = x1 - x0, y1 - y0
-        if not aligned:
-            rw, rh = max(rw, F(1)), max(rh, F(1))
-        bh, bw = rh / F(ph), rw / F(pw)
-        gh = ratio if ratio > 0 else int(math.ceil(bh))
-        gw = ratio if ratio > 0 else int(math.ceil(bw))
-        for py in range(ph):
-            for px in range(pw):
-                total = np.zeros(c, F)
-                for iy in range(gh):
-                    yy = y0 + bh * (F(py) + F(iy + 0.5) / F(gh))
-                    for ix in range(gw):
-                        xx = x0 + bw * (F(px) + F(ix + 0.5) / F(gw))
-                        if yy < -1 or yy > h or xx < -1 or xx > w:
-                            continue
-                        sy, sx = max(yy, F(0)), max(xx, F(0))
-                        yl, xl = int(sy), int(sx)
-                        if yl >= h - 1:
-                            yl = yh = h - 1
-                            sy = F(yl)
-                        else:
-                            yh = yl + 1
-                        if xl >= w - 1:
-                            xl = xh = w - 1
-                            sx = F(xl)
-                        else:
-                            xh = xl + 1
-                        ry, rx = F(yh) - sy, F(xh) - sx
-                        img = x[image[r]]
-                        total = total + (rx * ry * img[:, yl, xl] + (F(1) - rx) * ry * img[:, yl, xh]
-                                         + rx * (F(1) - ry) * img[:, yh, xl]
-                                         + (F(1) - rx) * (F(1) - ry) * img[:, yh, xh])
-                out[r, :, py, px] = total * F(1.0 / max(gh * gw, 1))
-    return out
+    return reference.OPS["roi_align"]({"X": [x], "ROIs": [rois], "RoisNum": [np.asarray(counts)]},
+                                      {"pooled_height": ph, "pooled_width": pw, "spatial_scale": scale,
+                                       "sampling_ratio": ratio, "aligned": aligned})["Out"]
 
 
 A, H, W = 3, 4, 5
@@ -283,22 +195,13 @@ def test_roi_align_boxes_beyond_the_map(tmp_path):
 
 
 def distribute_numpy(rois, counts, lo, hi, refer_level, refer_scale, pixel=True):
-    """FPN levels: floor(refer_level + log2(sqrt(area) / refer_scale + 1e-6))
-    clamped to [lo, hi] (area with +1 extents when `pixel`, 0 for an inverted
-    box); each level's RoIs in input order, where each RoI went in the
-    level-ordered list, and each level's count per image."""
-    w, h = rois[:, 2] - rois[:, 0], rois[:, 3] - rois[:, 1]
-    area = np.where((w < 0) | (h < 0), F(0), (w + F(1)) * (h + F(1)) if pixel else w * h).astype(F)
-    lvl = np.floor(np.log2(np.sqrt(area) / F(refer_scale) + F(1e-6)) + F(refer_level)).astype(np.int64)
-    lvl = np.clip(lvl, lo, hi) - lo
-    levels = hi - lo + 1
-    order = np.argsort(lvl, kind="stable")
-    restore = np.empty(len(rois), np.int32)
-    restore[order] = np.arange(len(rois), dtype=np.int32)
-    image = np.repeat(np.arange(len(counts)), counts)
-    nums = [np.array([np.sum((lvl == l) & (image == i)) for i in range(len(counts))], np.int32)
-            for l in range(levels)]
-    return [rois[lvl == l] for l in range(levels)], restore.reshape(-1, 1), nums
+    """Each FPN level's RoIs, the restoring index and each level's count per
+    image, from the reference evaluator."""
+    out = reference.OPS["distribute_fpn_proposals"](
+        {"FpnRois": [rois], "RoisNum": [np.asarray(counts, np.int32)]},
+        {"min_level": lo, "max_level": hi, "refer_level": refer_level, "refer_scale": refer_scale,
+         "pixel_offset": pixel})
+    return out["MultiFpnRois"], out["RestoreIndex"], out["MultiLevelRoIsNum"]
 
 
 def fpn_program(path, levels, with_counts, pixel=True):

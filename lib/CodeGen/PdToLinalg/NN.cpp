@@ -446,13 +446,56 @@ struct LayerNormLowering : OpConversionPattern<LayerNormOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult matchAndRewrite(LayerNormOp op, OpAdaptor a,
                                 ConversionPatternRewriter &r) const override {
-    if (op.getBeginNormAxis() != cast<RankedTensorType>(op.getType()).getRank() - 1)
-      return r.notifyMatchFailure(op, "layer_norm is supported over the last dim only");
-    auto y = layerNormLastDim(op, r, a.getX(), a.getScale(), a.getBias(),
-                              op.getEpsilon().convertToDouble());
+    Location loc = op.getLoc();
+    Value x = a.getX();
+    auto t = cast<RankedTensorType>(x.getType());
+    int64_t rank = t.getRank(), begin = op.getBeginNormAxis();
+    if (begin < 0 || begin >= rank)
+      return r.notifyMatchFailure(op, "begin_norm_axis out of range");
+    if (begin == rank - 1) {
+      auto y =
+          layerNormLastDim(op, r, x, a.getScale(), a.getBias(), op.getEpsilon().convertToDouble());
+      if (failed(y))
+        return failure();
+      r.replaceOp(op, *y);
+      return success();
+    }
+    // Several normalized dims (Scale and Bias hold their product): X as
+    // [rows, K], normalized over its last dim, then back to X's shape. With
+    // begin_norm_axis 0 the rows are one: [K] -> [1, K].
+    int64_t k = 1;
+    for (int64_t i = begin; i < rank; ++i) {
+      if (t.isDynamicDim(i))
+        return r.notifyMatchFailure(op, "the normalized dims must be static");
+      k *= t.getDimSize(i);
+    }
+    SmallVector<OpFoldResult> sizes = tensor::getMixedSizes(r, loc, x);
+    ReassociationIndices lead, tail;
+    for (int64_t i = 0; i < rank; ++i)
+      (i < begin ? lead : tail).push_back(i);
+    Value rows;
+    SmallVector<ReassociationIndices> groups;
+    if (begin == 0) {
+      groups = {tail};
+      Value flat = tensor::CollapseShapeOp::create(r, loc, x, groups);
+      rows =
+          tensor::ExpandShapeOp::create(r, loc, RankedTensorType::get({1, k}, t.getElementType()),
+                                        flat, ArrayRef<ReassociationIndices>{{0, 1}});
+    } else {
+      groups = {lead, tail};
+      rows = tensor::CollapseShapeOp::create(r, loc, x, groups);
+    }
+    auto y =
+        layerNormLastDim(op, r, rows, a.getScale(), a.getBias(), op.getEpsilon().convertToDouble());
     if (failed(y))
       return failure();
-    r.replaceOp(op, *y);
+    Value out = *y;
+    if (begin == 0)
+      out = tensor::CollapseShapeOp::create(r, loc, out, ArrayRef<ReassociationIndices>{{0, 1}});
+    out = tensor::ExpandShapeOp::create(r, loc, t, out, groups, sizes);
+    if (out.getType() != op.getType())
+      out = tensor::CastOp::create(r, loc, op.getType(), out);
+    r.replaceOp(op, out);
     return success();
   }
 };

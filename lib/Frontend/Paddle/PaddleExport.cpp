@@ -378,6 +378,33 @@ void Exporter::addAuxOutputs(Operation *op, pdp::OpDesc &desc) {
 /// Paddle variables.
 /// The int8 attributes the importer kept (pd.int8, pd.int8_input_threshold,
 /// pd.out_threshold), in Paddle Inference's spelling.
+/// The inverse of the importer's strided_slice rewrite: on a negative-stride
+/// axis, an end that reaches past position 0 under pd's (Python's) rule is
+/// Paddle's -1, and pd's -1 (which stops at d-1: nothing) is written as d-1
+/// where the dim is static.
+static void exportStridedSliceBounds(Operation *op, pdp::OpDesc &desc) {
+  auto slice = dyn_cast<StridedSliceOp>(op);
+  if (!slice || op->getNumOperands() != 1)
+    return;
+  auto x = cast<RankedTensorType>(slice.getInput().getType());
+  ArrayRef<int32_t> axes = slice.getAxes(), strides = slice.getStrides();
+  for (pdp::OpDesc::Attr &a : *desc.mutable_attrs()) {
+    if (a.name() != "ends" || a.ints_size() != (int)axes.size() || strides.size() != axes.size())
+      continue;
+    for (size_t k = 0; k < axes.size(); ++k) {
+      if (strides[k] >= 0)
+        continue;
+      int64_t axis = axes[k] < 0 ? axes[k] + x.getRank() : axes[k];
+      int64_t d = x.getDimSize(axis);
+      int64_t e = a.ints(k);
+      if (e == INT32_MIN || (!ShapedType::isDynamic(d) && e < 0 && e + d < 0))
+        a.set_ints(k, -1);
+      else if (e == -1 && !ShapedType::isDynamic(d))
+        a.set_ints(k, static_cast<int32_t>(d - 1));
+    }
+  }
+}
+
 static void addInt8Attrs(Operation *op, pdp::OpDesc &desc) {
   auto addFloat = [&](StringRef name, float v) {
     auto *a = desc.add_attrs();
@@ -762,6 +789,7 @@ LogicalResult Exporter::exportOp(Operation *op) {
       return failure();
   }
   addInt8Attrs(op, *desc);
+  exportStridedSliceBounds(op, *desc);
   return success();
 }
 

@@ -478,6 +478,44 @@ static void normalizeIgnoredAttrs(OperationState &state) {
   state.attributes.set("ksize", DenseI32ArrayAttr::get(state.getContext(), k));
 }
 
+/// pd.strided_slice bounds follow Python's (and ONNX's) rule: with a
+/// negative stride the wrapped start and end clamp to [-1, d-1]. Paddle's
+/// kernel differs in two places: an end of exactly -1 means "through
+/// position 0" (Python's None), and a bound still negative after wrapping
+/// clamps to 0. This rewrites the attribute bounds of negative-stride axes
+/// to pd's rule (INT32_MIN for "through 0"; 0 where Paddle clamps and the
+/// dim is static). Run-time bound tensors are taken as pd's rule.
+static void paddleStridedSliceBounds(OperationState &state) {
+  if (state.name.getStringRef() != "pd.strided_slice" || state.operands.size() != 1)
+    return;
+  auto get = [&](StringRef name) {
+    auto a = dyn_cast_or_null<DenseI32ArrayAttr>(state.attributes.get(name));
+    return a ? SmallVector<int32_t>(a.asArrayRef()) : SmallVector<int32_t>();
+  };
+  SmallVector<int32_t> axes = get("axes"), starts = get("starts"), ends = get("ends"),
+                       strides = get("strides");
+  auto x = dyn_cast<RankedTensorType>(state.operands[0].getType());
+  if (!x || strides.size() != axes.size() || starts.size() != axes.size() ||
+      ends.size() != axes.size())
+    return;
+  for (size_t k = 0; k < axes.size(); ++k) {
+    if (strides[k] >= 0)
+      continue;
+    int64_t axis = axes[k] < 0 ? axes[k] + x.getRank() : axes[k];
+    int64_t d = axis >= 0 && axis < x.getRank() ? x.getDimSize(axis) : ShapedType::kDynamic;
+    bool known = !ShapedType::isDynamic(d);
+    if (ends[k] == -1)
+      ends[k] = INT32_MIN;
+    else if (ends[k] < 0 && known && ends[k] + d < 0)
+      ends[k] = 0;
+    if (starts[k] < 0 && known && starts[k] + d < 0)
+      starts[k] = 0;
+  }
+  MLIRContext *ctx = state.getContext();
+  state.attributes.set("starts", DenseI32ArrayAttr::get(ctx, starts));
+  state.attributes.set("ends", DenseI32ArrayAttr::get(ctx, ends));
+}
+
 /// Why an op that has no pd counterpart is not supported, for the kinds of
 /// op that need more than a new lowering: sequences with LoD, recurrent
 /// layers, control flow and results whose size depends on the data.
@@ -883,6 +921,7 @@ LogicalResult Importer::importOp(const pdp::OpDesc &op, int index) {
   if (failed(convertScalarValues(op, state, b, loc)))
     return failure();
   normalizeIgnoredAttrs(state);
+  paddleStridedSliceBounds(state);
   SmallVector<std::string> outNames;
   SmallVector<int32_t> outSegments;
   int lodResult = -1;
