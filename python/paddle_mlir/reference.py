@@ -1793,6 +1793,31 @@ def _rnn(ins, a):
     return {"Out": f32(inp), "State": [f32(h_n), f32(c_n)] if mode == "LSTM" else [f32(h_n)]}
 
 
+def _cudnn_lstm(ins, a):
+    """Fluid's cudnn_lstm: rnn in mode LSTM whose weights come packed in W
+    (per layer and direction W_ih [4H, I_l] then W_hh [4H, H]; after all of
+    them b_ih then b_hh), or as a WeightList; LastH / LastC are the states."""
+    hidden, layers = a["hidden_size"], a.get("num_layers", 1)
+    dirs = 2 if a.get("is_bidirec", False) else 1
+    x = ins["Input"][0]
+    weights = ins.get("WeightList")
+    if not weights:
+        w = np.asarray(ins["W"][0]).reshape(-1)
+        shapes = []
+        for l in range(layers):
+            for _ in range(dirs):
+                shapes += [(4 * hidden, x.shape[2] if l == 0 else dirs * hidden), (4 * hidden, hidden)]
+        shapes += [(4 * hidden,)] * (2 * layers * dirs)
+        sizes = [int(np.prod(sh)) for sh in shapes]
+        if sum(sizes) != w.size:
+            raise ValueError("reference: cudnn_lstm W has %d values, expected %d" % (w.size, sum(sizes)))
+        bounds = np.cumsum([0] + sizes)
+        weights = [w[lo:hi].reshape(sh) for lo, hi, sh in zip(bounds[:-1], bounds[1:], shapes)]
+    out = _rnn({"Input": [x], "PreState": [ins["InitH"][0], ins["InitC"][0]], "WeightList": weights,
+                "SequenceLength": ins.get("SequenceLength")}, dict(a, mode="LSTM"))
+    return {"Out": out["Out"], "LastH": out["State"][0], "LastC": out["State"][1]}
+
+
 _FLUID_ACTS = {
     "sigmoid": lambda v: 1 / (1 + np.exp(-v)), "tanh": np.tanh,
     "relu": lambda v: np.maximum(v, 0), "identity": lambda v: v,
@@ -2341,6 +2366,7 @@ OPS.update({"im2sequence": _im2sequence, "lod_reset": _lod_reset, "gru_unit": _g
             "sequence_reshape": _sequence_reshape, "box_clip": _box_clip})
 
 OPS.update({"sequence_pool": _sequence_pool, "sequence_conv": _sequence_conv, "rnn": _rnn,
+            "cudnn_lstm": _cudnn_lstm,
             "gru": _fluid_gru, "lstm": _fluid_lstm, "lstmp": _fluid_lstmp, "crf_decoding": _crf_decoding,
             "viterbi_decode": _viterbi_decode, "sequence_softmax": _sequence_softmax,
             "sequence_expand": _sequence_expand, "sequence_expand_as": _sequence_expand,

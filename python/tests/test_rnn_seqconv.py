@@ -315,3 +315,60 @@ def test_bad_run_time_lengths_are_reported(tmp_path):
     run = paddle_mlir.compile(str(tmp_path / "conv"))
     with pytest.raises(Exception, match="sequence_conv: the sequence lengths sum to 5 but X has 4 rows"):
         run(np.zeros((4, 2), np.float32), np.array([2, 3], np.int64))
+
+
+# ------------------------------------------------------------- cudnn_lstm
+
+def cudnn_lstm_program(weights, layers, dirs, hidden, x_shape, lengths=False, packed=True):
+    """x -> Fluid's cudnn_lstm (fluid.layers.lstm) -> Out, LastH, LastC. The
+    weights are packed into one W in Paddle's order (all W_ih, W_hh per
+    layer and direction, then all b_ih, b_hh), or given as a WeightList."""
+    b = ProgramBuilder()
+    x = b.feed("x", x_shape)
+    cells, batch = layers * dirs, x_shape[1]
+    init = [b.param("init_" + n, np.full((cells, 2, hidden), 0.1 * (k + 1), np.float32))
+            for k, n in enumerate("hc")]
+    ins = {"Input": [x], "InitH": [init[0]], "InitC": [init[1]]}
+    if packed:
+        ins["W"] = [b.param("lstm_w", np.concatenate([w.reshape(-1) for w in weights]))]
+    else:
+        ins["WeightList"] = [b.param("lstm_w_%02d" % i, w) for i, w in enumerate(weights)]
+    if lengths:
+        ins["SequenceLength"] = [b.feed("lengths", [batch], "int32")]
+    out = b.tmp("lstm", [x_shape[0], batch, dirs * hidden])
+    last = [b.tmp("lstm_last", [cells, batch, hidden]) for _ in range(2)]
+    reserve, state = b.tmp("lstm_reserve", [-1], "uint8"), b.tmp("lstm_state_out", [-1], "uint8")
+    b.op("cudnn_lstm", ins, {"Out": [out], "LastH": [last[0]], "LastC": [last[1]], "Reserve": [reserve],
+                             "StateOut": [state]},
+         {"hidden_size": hidden, "num_layers": layers, "is_bidirec": dirs == 2, "input_size": x_shape[2],
+          "dropout_prob": 0.0, "is_test": True, "seed": 0, "max_len": x_shape[0]})
+    for v in [out] + last:
+        b.fetch(v)
+    return b, [np.full((cells, 2, hidden), 0.1 * (k + 1), np.float32) for k in range(2)]
+
+
+@pytest.mark.parametrize("layers,dirs,lengths,packed", [(1, 1, False, True), (2, 2, False, True),
+                                                        (2, 2, True, True), (1, 2, True, False)])
+def test_cudnn_lstm_matches_torch(tmp_path, layers, dirs, lengths, packed):
+    rng = np.random.default_rng(10 * layers + dirs)
+    steps, in_size, hidden = 6, 5, 4
+    x = rng.standard_normal((steps, 2, in_size)).astype(np.float32)
+    weights = rnn_weights(rng, "LSTM", layers, dirs, in_size, hidden)
+    b, init = cudnn_lstm_program(weights, layers, dirs, hidden, [-1, 2, in_size], lengths, packed)
+    lens = np.array([6, 3], np.int32)
+    inputs = [x, lens] if lengths else [x]
+    want = torch_rnn("LSTM", x, init, weights, layers, dirs, lens if lengths else None)
+    # compile_run also checks that the export (as the rnn op it imported
+    # as, W sliced) re-imports to the same IR.
+    check_close(tmp_path, b, inputs, want)
+
+
+def test_cudnn_lstm_wrong_weight_size_is_named(tmp_path):
+    rng = np.random.default_rng(3)
+    weights = rnn_weights(rng, "LSTM", 1, 1, 5, 4)[:-1]  # one bias short
+    b, _ = cudnn_lstm_program(weights, 1, 1, 4, [-1, 2, 5])
+    b.save(str(tmp_path / "m"))
+    p = subprocess.run([tool("paddle-translate"), "--import-paddle", str(tmp_path / "m")], capture_output=True,
+                       text=True)
+    assert p.returncode == 1
+    assert "op 'cudnn_lstm' #" in p.stderr and "W has 160 values" in p.stderr and "need 176" in p.stderr, p.stderr

@@ -2,7 +2,8 @@
 //
 // Internal to lib/Frontend/Paddle: PaddleImport.cpp holds the importer of
 // plain ops and the driver, PaddleImportControlFlow.cpp the region ops
-// (while, conditional_block, select_output).
+// (while, conditional_block, select_output), PaddleImportRecurrent.cpp
+// cudnn_lstm (as rnn).
 //
 //===----------------------------------------------------------------------===//
 #ifndef PADDLEMLIR_LIB_FRONTEND_PADDLE_IMPORTER_H
@@ -70,6 +71,7 @@ private:
   void recordInt8Attrs(const pdp::OpDesc &op, Operation *created);
   FailureOr<bool> importConvFusedParts(const pdp::OpDesc &op, int index);
   FailureOr<bool> importLegacyOp(const pdp::OpDesc &op, int index);
+  FailureOr<bool> importCudnnLstm(const pdp::OpDesc &op, int index);
   FailureOr<Value> valueOrPlaceholder(const std::string &name, const pdp::OpDesc &op, int index);
   LogicalResult startValues(ArrayRef<std::string> names, const pdp::OpDesc &op, int index,
                             StringRef what, SmallVectorImpl<Value> &values);

@@ -522,7 +522,7 @@ static void paddleStridedSliceBounds(OperationState &state) {
 static StringRef unsupportedKind(StringRef type) {
   if (type.starts_with("sequence_") || llvm::is_contained({"linear_chain_crf"}, type))
     return "a LoD (variable-length sequence) op";
-  if (llvm::is_contained({"dynamic_gru", "dynamic_lstm", "cudnn_lstm"}, type))
+  if (llvm::is_contained({"dynamic_gru", "dynamic_lstm"}, type))
     return "a recurrent op";
   if (llvm::is_contained({"array_to_lod_tensor", "lod_tensor_to_array", "lod_rank_table",
                           "max_sequence_len", "shrink_rnn_memory"},
@@ -825,6 +825,8 @@ LogicalResult Importer::importOp(const pdp::OpDesc &op, int index) {
     return failure(failed(fused));
   if (FailureOr<bool> legacy = importLegacyOp(op, index); failed(legacy) || *legacy)
     return failure(failed(legacy));
+  if (FailureOr<bool> lstm = importCudnnLstm(op, index); failed(lstm) || *lstm)
+    return failure(failed(lstm));
   const PdOpSpec *spec = lookupPdOpSpec(op.type());
   if (!spec) {
     StringRef kind = unsupportedKind(op.type());
