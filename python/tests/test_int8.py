@@ -303,20 +303,25 @@ def test_qat_residual_add_of_int8_tensors(tmp_path):
     # the block), the add reads two int8 tensors and, with the relu and the
     # next conv's quantizer, writes int8; everything between the int8
     # kernels stays channels last (a map of two channels-last tensors is).
-    # Checked against the simulation at two batch sizes.
+    # The block's last conv takes the shortcut as its int8 residual and
+    # writes the add's requantized result itself, so its own output
+    # quantizer (t[3]) drops out, as in Paddle Inference's int8 passes: the
+    # int8 artifact computes relu(y + q(r)), the fp32 one the program's
+    # relu(q(y) + q(r)) (t[3] clips some of y here). Checked against the
+    # simulation at two batch sizes.
     rng = np.random.RandomState(11)
     w = [(rng.standard_normal(s) * 0.3).astype(np.float32)
          for s in [(8, 3, 3, 3), (8, 8, 3, 3), (8, 8, 1, 1), (4, 8, 1, 1)]]
     bias = [rng.uniform(-0.2, 0.2, 8).astype(np.float32) for _ in range(3)]
     t = [2.5, 2.0, 1.5, 1.8, 3.0]  # x, r, a, y (the add's conv input), the add's output
 
-    def forward(x, q):
+    def forward(x, q, fused=False):
         def cb(v, i, pad=0):
             return conv(v, qdq_channels(w[i], 0), pad=pad) + bias[i].reshape(1, 8, 1, 1)
         r = np.maximum(cb(q(x, 0), 0, pad=1), 0)
         a = np.maximum(cb(q(r, 1), 1, pad=1), 0)
         y = cb(q(a, 2), 2)
-        z = np.maximum(q(y, 3) + q(r, 1), 0)
+        z = np.maximum((y if fused else q(y, 3)) + q(r, 1), 0)
         return conv(q(z, 4), qdq_channels(w[3], 0))
 
     b = ProgramBuilder()
@@ -338,10 +343,15 @@ def test_qat_residual_add_of_int8_tensors(tmp_path):
     ops = manifest(int8)["compute_ops"]["ops"]
     assert [r_["precision"] for r_ in ops] == ["int8"] * 4, ops
     assert [r_["output"]["dtype"] for r_ in ops] == ["int8", "int8", "int8", "float32"], ops
+    # The add and the relu are the conv's residual and activation.
+    assert ops[2]["residual"] == {"dtype": "int8", "scale": np.float32(t[1] / 127)}, ops
     fp32 = paddle_mlir.compile(path)
+    xs = rng.standard_normal((2, 3, 10, 10)).astype(np.float32)
+    np.testing.assert_allclose(fp32(xs)[0], forward(xs.astype(np.float64), lambda v, i: qdq(v, t[i])),
+                               rtol=1e-4, atol=1e-4)
     step = t[4] / 127 * np.abs(qdq_channels(w[3], 0)).sum(axis=(1, 2, 3)).reshape(1, 4, 1, 1)
-    check_against_simulation(int8, fp32, forward, t, step, [(1, 3, 10, 10), (3, 3, 10, 10)],
-                             rng)
+    check_against_simulation(int8, None, lambda x, q: forward(x, q, fused=True), t, step,
+                             [(1, 3, 10, 10), (3, 3, 10, 10)], rng)
 
 
 def test_concat_and_flatten_between_int8_kernels(tmp_path):
@@ -581,12 +591,12 @@ def test_fluid_frozen_qat_as_fluid_writes_it(tmp_path):
     path = str(tmp_path / "frozen_int8")
     b.save_fluid(path)
 
-    def simulate(data):
-        """What Fluid computes, in float64."""
+    def simulate(data, fused=False):
+        """What Fluid computes, in float64 (fused: without y2's quantizer)."""
         f = [w.astype(np.float64) for w in (w1, w2, w3, wfc)]
         y1 = np.maximum(conv(paddle_int(data, t[0]), f[0], pad=1) * sw1.reshape(1, 8, 1, 1) * t[0] / 127 ** 2, 0)
         y2 = conv(paddle_int(y1, t[1]), f[1]) * t[1] * sw2 / 127 ** 2
-        r = qdq(y1, t[2]) + qdq(y2, t[3])
+        r = qdq(y1, t[2]) + (y2 if fused else qdq(y2, t[3]))
         y3 = conv(paddle_int(r, t[4]), f[2], pad=1, groups=8) * sw3.reshape(1, 8, 1, 1) * t[4] / 127 ** 2
         p = np.maximum(y3, 0).mean(axis=(2, 3))
         return paddle_int(p, t[5]) @ f[3] * t[5] * swfc / 127 ** 2
@@ -595,6 +605,10 @@ def test_fluid_frozen_qat_as_fluid_writes_it(tmp_path):
     want = simulate(data)
     got, ops = fp32_and_int8(path, data.astype(np.float32), want)
     assert [r["precision"] for r in ops] == ["int8"] * 4, ops
+    # int8: the second conv takes y1 as its int8 residual, so y2's own
+    # quantizer (t[3]) drops out, as in Paddle Inference's int8 passes.
+    assert ops[1]["residual"]["dtype"] == "int8", ops
+    want = simulate(data, fused=True)
     # One step of the mul's input quantizer through the largest weight.
     step = t[5] / 127 * np.abs(wfc).max() * swfc / 127
     assert (np.abs(got - want) <= step + 1e-5).all()

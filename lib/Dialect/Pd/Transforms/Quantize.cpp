@@ -755,6 +755,79 @@ struct PdQuantizePass : impl::PdQuantizePassBase<PdQuantizePass> {
     }
   }
 
+  /// The int8 quantized conv behind `v` = dequantize(conv result), when
+  /// that conv has no residual and no activation yet and nothing else
+  /// reads its result or `v`.
+  static QuantizedConv2dOp soleInt8Conv(Value v) {
+    auto dq = v.getDefiningOp<DequantizeOp>();
+    if (!dq || dq.getZeroPoint() != 0 || !v.hasOneUse())
+      return {};
+    auto c = dq.getX().getDefiningOp<QuantizedConv2dOp>();
+    if (!c || c.getOutDtype() == "float32" || c.getResidualData() ||
+        !c.getFuseActivation().empty() || !c.getResult().hasOneUse() ||
+        c.getOutputScale() != dq.getScale())
+      return {};
+    return c;
+  }
+
+  /// Step 2, last: a QAT residual add, dequantize(conv) + dequantize(t)
+  /// (and a relu after it), where the conv writes int8 only for the add and
+  /// t is an int8 tensor: the conv takes t as its int8 residual (scale
+  /// `residual_scale`) and the relu as its activation, and writes what the
+  /// add's readers quantize (else float32). The conv's own output quantizer
+  /// drops out, as in Paddle Inference's int8 passes (which fuse the add
+  /// into the conv): one rounding less than the program's fake quantizers.
+  void fuseQatResidual(OpBuilder &b, ElementwiseAddOp add) {
+    Value x = add.getX(), y = add.getY();
+    if (x.getType() != y.getType())
+      return;
+    for (int side = 0; side < 2; ++side) {
+      QuantizedConv2dOp c = soleInt8Conv(side ? y : x);
+      auto other = (side ? x : y).getDefiningOp<DequantizeOp>();
+      if (!c || !other || other.getZeroPoint() != 0)
+        continue;
+      if (cast<RankedTensorType>(c.getType()).getShape() !=
+          cast<RankedTensorType>(add.getType()).getShape())
+        continue;
+      Operation *relu = nullptr;
+      Value result = add.getResult();
+      if (result.hasOneUse() && isa<ReluOp>(*result.getUsers().begin())) {
+        relu = *result.getUsers().begin();
+        result = relu->getResult(0);
+      }
+      auto dq = cast<DequantizeOp>((side ? y : x).getDefiningOp());
+      // The shortcut may be computed after the conv (ResNet's downsampling
+      // branch): the conv moves down to the add, past nothing it reads.
+      c->moveBefore(add);
+      c.getResidualDataMutable().assign(other.getX());
+      c.setResidualScaleAttr(other.getScaleAttr());
+      if (relu)
+        c.setFuseActivationAttr(b.getStringAttr("relu"));
+      SmallVector<QuantizeOp> qs = equalQuantizers(result);
+      if (!qs.empty()) {
+        c.setOutDtypeAttr(qs[0].getDtypeAttr());
+        c.setOutputScaleAttr(qs[0].getScaleAttr());
+        c.getResult().setType(qs[0].getType());
+        for (QuantizeOp q : qs) {
+          q.getResult().replaceAllUsesWith(c.getResult());
+          q.erase();
+        }
+      } else {
+        c.setOutDtypeAttr(b.getStringAttr("float32"));
+        c.setOutputScaleAttr(b.getF32FloatAttr(1.f));
+        c.getResult().setType(withF32(c.getType()));
+        result.replaceAllUsesWith(c.getResult());
+      }
+      if (relu)
+        relu->erase();
+      add.erase();
+      dq.erase();
+      if (other.use_empty())
+        other.erase();
+      return;
+    }
+  }
+
   void runOnOperation() override {
     ModuleOp module = getOperation();
     OpBuilder b(module.getContext());
@@ -801,6 +874,10 @@ struct PdQuantizePass : impl::PdQuantizePassBase<PdQuantizePass> {
           fuseRequantize(cast<QuantizedFcOp>(op));
         }
       }
+      SmallVector<ElementwiseAddOp> adds;
+      func.walk([&](ElementwiseAddOp add) { adds.push_back(add); });
+      for (ElementwiseAddOp add : adds)
+        fuseQatResidual(b, add);
     }
     // The mark was for int8Residual only.
     module.walk([](QuantizeOp q) { q->removeAttr("pd.calibrated"); });
