@@ -240,7 +240,7 @@ class ProgramBuilder:
         return self.act("relu", x)
 
     def pool2d(self, x, kind, ksize, stride=1, padding=0, global_pooling=False, adaptive=False,
-               ceil_mode=False):
+               ceil_mode=False, exclusive=True):
         n, c, h, w = x.shape
         ks = [ksize] * 2 if isinstance(ksize, int) else list(ksize)
         s = [stride] * 2 if isinstance(stride, int) else list(stride)
@@ -259,7 +259,7 @@ class ProgramBuilder:
         return self._simple("pool2d", x, {
             "pooling_type": kind, "ksize": ks, "strides": s, "paddings": p,
             "global_pooling": global_pooling, "adaptive": adaptive, "ceil_mode": ceil_mode,
-            "exclusive": True, "data_format": "NCHW", "padding_algorithm": "EXPLICIT"}, shape=shape)
+            "exclusive": exclusive, "data_format": "NCHW", "padding_algorithm": "EXPLICIT"}, shape=shape)
 
     def elementwise(self, type, x, y, axis=-1):
         big, small = (x, y) if len(x.shape) >= len(y.shape) else (y, x)

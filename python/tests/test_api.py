@@ -289,13 +289,13 @@ func.func @main(%x: tensor<2x3xf32>) -> tensor<2x3xf32> {
 
 
 def test_pool_kernel_refuses_unsupported():
-    """pdk_pool2d computes max pooling only; another kind (which the
-    compiler never gives it) fails the run with its message."""
+    """pdk_pool2d computes max and average pooling only; another kind (which
+    the compiler never gives it) fails the run with its message."""
     text = """
 func.func @main(%x: tensor<1x8x4x4xf32>) -> tensor<1x8x2x2xf32> {
   %e = tensor.empty() : tensor<1x8x2x2xf32>
   %y = pd.kernel_call "pdk_pool2d"(%x) init(%e) {slots = array<i64: 0>,
-      ints = array<i64: 1, 2, 2, 2, 2, 0, 0, 0, 0, 0, 0, 0>, floats = array<f32>}
+      ints = array<i64: 5, 2, 2, 2, 2, 0, 0, 0, 0, 0, 0, 0, 0>, floats = array<f32: 1.0>}
       : (tensor<1x8x4x4xf32>, tensor<1x8x2x2xf32>) -> tensor<1x8x2x2xf32>
   return %y : tensor<1x8x2x2xf32>
 }
@@ -304,15 +304,16 @@ func.func @main(%x: tensor<1x8x4x4xf32>) -> tensor<1x8x2x2xf32> {
     with pytest.raises(RuntimeError, match="pooling: unsupported parameters"):
         m(np.ones((1, 8, 4, 4), np.float32))
     # So does a data type other than f32, s8 and u8 (qtype codes 0-2).
-    m = paddle_mlir.compile(text.replace("0, 0, 0, 0, 0, 0, 0>", "0, 0, 0, 0, 0, 0, 7>")
-                            .replace("array<i64: 1, 2, 2", "array<i64: 0, 2, 2"))
+    m = paddle_mlir.compile(text.replace("0, 0, 0, 0, 0, 0, 0, 0>", "0, 0, 0, 0, 0, 0, 7, 7>")
+                            .replace("array<i64: 5, 2, 2", "array<i64: 0, 2, 2"))
     with pytest.raises(RuntimeError, match="max pooling of f32, s8 or u8"):
         m(np.ones((1, 8, 4, 4), np.float32))
-    # The same call with kind 0 is max pooling.
-    m = paddle_mlir.compile(text.replace("array<i64: 1, 2, 2", "array<i64: 0, 2, 2"))
+    # The same call with kind 0 is max pooling, kind 1 average pooling.
     x = np.arange(128, dtype=np.float32).reshape(1, 8, 4, 4)
-    want = x.reshape(1, 8, 2, 2, 2, 2).max(axis=(3, 5))
-    np.testing.assert_array_equal(m(x)[0], want)
+    m = paddle_mlir.compile(text.replace("array<i64: 5, 2, 2", "array<i64: 0, 2, 2"))
+    np.testing.assert_array_equal(m(x)[0], x.reshape(1, 8, 2, 2, 2, 2).max(axis=(3, 5)))
+    m = paddle_mlir.compile(text.replace("array<i64: 5, 2, 2", "array<i64: 1, 2, 2"))
+    np.testing.assert_array_equal(m(x)[0], x.reshape(1, 8, 2, 2, 2, 2).mean(axis=(3, 5)))
 
 
 def test_kernel_errors_after_timed_compile(tmp_path):

@@ -929,3 +929,66 @@ def test_qat_products_of_two_activations(tmp_path):
         err = np.abs(got - w)
         assert err.max() <= 0.05 * scale, (i, err.max(), scale)
         assert np.median(err) <= 1e-5 * scale, (i, np.median(err), scale)
+
+
+def avgpool(x, k, s, pad, exclusive):
+    """k x k average pooling, stride s, padding pad; exclusive: over the
+    window's elements inside the image, else over k * k (padding as 0)."""
+    n, c, h, w = x.shape
+    xp = np.pad(x, ((0, 0), (0, 0), (pad, pad), (pad, pad)))
+    ones = np.pad(np.ones((h, w)), pad)
+    oh, ow = (h + 2 * pad - k) // s + 1, (w + 2 * pad - k) // s + 1
+    out = np.empty((n, c, oh, ow))
+    for i in range(oh):
+        for j in range(ow):
+            win = (slice(s * i, s * i + k), slice(s * j, s * j + k))
+            count = ones[win].sum() if exclusive else k * k
+            out[:, :, i, j] = xp[(slice(None), slice(None)) + win].sum(axis=(2, 3)) / count
+    return out
+
+
+@pytest.mark.parametrize("k,s,pad,exclusive,glob", [(3, 1, 1, True, False), (3, 2, 1, False, False),
+                                                    (2, 2, 0, True, False), (0, 1, 0, True, True)],
+                         ids=["3x3s1_exclusive", "3x3s2_inclusive", "2x2s2", "global"])
+def test_int8_average_pooling_between_quantizers(tmp_path, k, s, pad, exclusive, glob):
+    # A QAT program that quantizes the pooling's input (PaddleSlim with
+    # pool2d among the quantizable types; Inception's pooling branches):
+    # conv -> relu -> quantizer -> average pooling -> quantizer -> conv. The
+    # pooling runs from one int8 tensor to the next (its input written int8
+    # by the conv before it), the average rescaled by the two steps before
+    # rounding; checked against the simulation within one step of the last
+    # quantizer.
+    rng = np.random.RandomState(21)
+    w0 = (rng.standard_normal((8, 3, 3, 3)) * 0.3).astype(np.float32)
+    w1 = (rng.standard_normal((4, 8, 1, 1)) * 0.3).astype(np.float32)
+    # Thresholds in no simple ratio: averages of the quantized input land
+    # exactly halfway between two output levels only rarely.
+    t = [2.5, 2.93, 1.217]
+    size = 9
+
+    def forward(x, q):
+        y = np.maximum(conv(q(x, 0), qdq_channels(w0, 0), pad=1), 0)
+        kk = size if glob else k
+        p = avgpool(q(y, 1), kk, 1 if glob else s, 0 if glob else pad, exclusive)
+        return conv(q(p, 2), qdq_channels(w1, 0))
+
+    b = ProgramBuilder()
+    x = b.feed("x", [-1, 3, size, size])
+    y = b.relu(b.conv2d(fake_quant(b, x, t[0], "s0"), weight_quant(b, b.param("w0", w0), 0), padding=1))
+    p = b.pool2d(fake_quant(b, y, t[1], "s1"), "avg", max(k, 1), stride=s, padding=pad, global_pooling=glob,
+                 exclusive=exclusive)
+    b.fetch(b.conv2d(fake_quant(b, p, t[2], "s2"), weight_quant(b, b.param("w1", w1), 0)))
+    path = str(tmp_path / "avg")
+    b.save(path)
+    int8 = paddle_mlir.compile(path, precision="int8")
+    ops = manifest(int8)["compute_ops"]["ops"]
+    assert [r["output"]["dtype"] for r in ops] == ["int8", "float32"], ops  # the conv writes int8
+    arena = subprocess.run([tool("paddle-compile"), path, "--precision", "int8", "--memory-report",
+                            "--input-shape", "x=2x3x%dx%d" % (size, size), "-o", str(tmp_path / "art")],
+                           check=True, capture_output=True, text=True).stderr
+    # No float32 copy of the pooling's input or output: every buffer
+    # between the convs is one byte per element (2 x 8 x 9 x 9 = 1296).
+    sizes = [int(line.split()[2]) for line in arena.splitlines() if line.strip().startswith("buffer")]
+    assert 2 * 8 * size * size * 4 not in sizes, arena
+    step = t[2] / 127 * np.abs(qdq_channels(w1, 0)).sum(axis=(1, 2, 3)).reshape(1, 4, 1, 1)
+    check_against_simulation(int8, paddle_mlir.compile(path), forward, t, step, [(2, 3, size, size)], rng)

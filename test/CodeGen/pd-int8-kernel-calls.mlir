@@ -39,10 +39,10 @@ func.func @qconv_int8_residual(%x: tensor<1x3x4x4xui8>, %w: tensor<2x3x1x1xi8> {
 // -----
 
 // int8 max pooling (pd-quantize's, over quantized values) runs on the
-// kernel whatever precedes it, its data type field (last) uint8 (2).
+// kernel whatever precedes it, its data type fields (last) uint8 (2).
 // CHECK-LABEL: func.func @int8_max_pool
 // CHECK: pd.kernel_call "pdk_pool2d"(%arg0)
-// CHECK-SAME: ints = array<i64: 0, 3, 3, 2, 2, 1, 1, 1, 1, 0, 0, 2>
+// CHECK-SAME: ints = array<i64: 0, 3, 3, 2, 2, 1, 1, 1, 1, 0, 0, 2, 2>
 func.func @int8_max_pool(%x: tensor<?x8x9x9xui8>) -> tensor<?x8x5x5xui8> {
   %y = pd.pool2d %x {ksize = array<i32: 3, 3>, strides = array<i32: 2, 2>, paddings = array<i32: 1, 1>} : (tensor<?x8x9x9xui8>) -> tensor<?x8x5x5xui8>
   return %y : tensor<?x8x5x5xui8>
@@ -154,4 +154,23 @@ func.func @quantize_full_range(%x: tensor<4xf32>) -> tensor<4xi8> {
 func.func @qbmatmul(%x: tensor<?x2x6x8xui8>, %y: tensor<1x1x5x8xi8>) -> tensor<?x2x6x5xf32> {
   %o = pd.quantized_matmul %x, %y {trans_y = true, alpha = 0.5 : f32, x_scale = 0.02 : f32, y_scale = 0.03 : f32} : (tensor<?x2x6x8xui8>, tensor<1x1x5x8xi8>) -> tensor<?x2x6x5xf32>
   return %o : tensor<?x2x6x5xf32>
+}
+
+// -----
+
+// int8 average pooling (pd-quantize's, from one quantized tensor to the
+// next): kind 1 (exclusive) or 2 (inclusive), source and destination uint8
+// (2) or int8 (1), the step ratio as the one float; a global one takes the
+// whole image as its window.
+// CHECK-LABEL: func.func @int8_avg_pool
+// CHECK: pd.kernel_call "pdk_pool2d"(%arg0)
+// CHECK-SAME: floats = array<f32: 1.250000e+00>
+// CHECK-SAME: ints = array<i64: 1, 3, 3, 1, 1, 1, 1, 1, 1, 0, 0, 2, 2>
+// CHECK: pd.kernel_call "pdk_pool2d"(%arg1)
+// CHECK-SAME: floats = array<f32: 5.000000e-01>
+// CHECK-SAME: ints = array<i64: 2, 9, 9, 1, 1, 0, 0, 0, 0, 0, 0, 1, 1>
+func.func @int8_avg_pool(%x: tensor<?x8x9x9xui8>, %s: tensor<?x8x9x9xi8>) -> (tensor<?x8x9x9xui8>, tensor<?x8x1x1xi8>) {
+  %y = pd.pool2d %x {ksize = array<i32: 3, 3>, paddings = array<i32: 1, 1>, pooling_type = "avg", pd.int8_rescale = 1.25 : f32} : (tensor<?x8x9x9xui8>) -> tensor<?x8x9x9xui8>
+  %g = pd.pool2d %s {ksize = array<i32: 1, 1>, global_pooling = true, exclusive = false, pooling_type = "avg", pd.int8_rescale = 0.5 : f32} : (tensor<?x8x9x9xi8>) -> tensor<?x8x1x1xi8>
+  return %y, %g : tensor<?x8x9x9xui8>, tensor<?x8x1x1xi8>
 }

@@ -206,7 +206,8 @@ func.func @softmax_f64(%x: tensor<4x5xf64>) -> tensor<4x5xf64> {
 
 // Max pooling right after a convolution kernel becomes pdk_pool2d: ints
 // are kind 0 (max), window (3, 3), strides (2, 2), pads top/bottom/left/
-// right, the two layout fields and the data type (0: f32). ceil_mode adds the overhang of the
+// right, the two layout fields and the source and destination data types
+// (0: f32); the one float is the rescale (1). ceil_mode adds the overhang of the
 // last window to the bottom/right padding: none for @pool_ceil (9x9, pad 1:
 // the 5th window ends at (5 - 1) * 2 + 3 = 11 = 9 + 1 + 1), one row and
 // column for @pool_overhang (8x8, no pad: 4th window ends at 9). SAME
@@ -216,14 +217,14 @@ func.func @softmax_f64(%x: tensor<4x5xf64>) -> tensor<4x5xf64> {
 // CHECK-LABEL: func.func @pool_ceil
 // CHECK: %[[C:.*]] = pd.kernel_call "pdk_conv2d"
 // CHECK: pd.kernel_call "pdk_pool2d"(%[[C]])
-// CHECK-SAME: ints = array<i64: 0, 3, 3, 2, 2, 1, 1, 1, 1, 0, 0, 0>
+// CHECK-SAME: ints = array<i64: 0, 3, 3, 2, 2, 1, 1, 1, 1, 0, 0, 0, 0>
 // CHECK-SAME: pd.from = "pd.pool2d", slots = array<i64: 0>
 // CHECK-LABEL: func.func @pool_overhang
 // CHECK: pd.kernel_call "pdk_pool2d"
-// CHECK-SAME: ints = array<i64: 0, 3, 3, 2, 2, 0, 1, 0, 1, 0, 0, 0>
+// CHECK-SAME: ints = array<i64: 0, 3, 3, 2, 2, 0, 1, 0, 1, 0, 0, 0, 0>
 // CHECK-LABEL: func.func @pool_same
 // CHECK: pd.kernel_call "pdk_pool2d"
-// CHECK-SAME: ints = array<i64: 0, 2, 2, 2, 2, 0, 1, 0, 1, 0, 0, 0>
+// CHECK-SAME: ints = array<i64: 0, 2, 2, 2, 2, 0, 1, 0, 1, 0, 0, 0, 0>
 // CHECK-LABEL: func.func @pool_stays_generated
 // CHECK: linalg.pooling_nchw_max
 // CHECK: pd.kernel_call "pdk_conv2d"

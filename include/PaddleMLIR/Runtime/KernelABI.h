@@ -32,7 +32,7 @@ namespace pdk {
 /// build would otherwise read its fields wrongly). 2: int8 layouts and
 /// residuals (qconv), the pooling data type. 3: layouts of the convolution
 /// gradients (convgrad) and channel-blocked operands of rank 5.
-inline constexpr int64_t kKernelAbiVersion = 3;
+inline constexpr int64_t kKernelAbiVersion = 4;
 
 /// Values of a channel-layout field (conv source / residual / destination,
 /// pooling source / destination); pd-kernel-layouts sets them.
@@ -240,12 +240,17 @@ enum Int : int64_t {
   PadRight,  // likewise
   SrcLayout, // layout:: values
   DstLayout,
-  DataType, // qtype:: F32, S8 or U8 (source and destination; max pooling
-            // commutes with quantization)
+  DataType,    // qtype:: F32, S8 or U8 of the source (max pooling commutes with
+               // quantization: the destination's too)
+  DstDataType, // qtype:: of the destination
   NumInts
 };
-enum Kind : int64_t { Max = 0 };
-constexpr int64_t NumFloats = 0;
+/// Averages divide by the window's elements inside the image (exclusive,
+/// Paddle's default) or by the whole window (padding counts as zeros).
+enum Kind : int64_t { Max = 0, AvgExcludePadding = 1, AvgIncludePadding = 2 };
+/// Rescale: an int8 average is multiplied by it before it is rounded to the
+/// destination (the source's step over the destination's); 1 otherwise.
+enum Float : int64_t { Rescale, NumFloats };
 } // namespace pool
 
 /// pdk_multiclass_nms and pdk_matrix_nms: Paddle's multiclass and matrix

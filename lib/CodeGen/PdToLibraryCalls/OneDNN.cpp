@@ -607,13 +607,15 @@ template <typename OpTy, bool Data> struct ConvGradToKernel : OpConversionPatter
 };
 
 /// Max pool2d right after a convolution kernel (fp32, or int8 with a float
-/// result; or such a pooling) -> pdk_pool2d, so the activations between the convolutions before and
-/// after it can stay in their layout (pd-kernel-layouts; the generated
-/// pooling reads plain NCHW, which cost ResNet-50 a reorder before the
-/// stem's pooling and one per convolution after it). Elsewhere pooling
-/// stays generated code.
-struct MaxPoolToKernel : OpConversionPattern<Pool2dOp> {
-  MaxPoolToKernel(MLIRContext *ctx) : OpConversionPattern<Pool2dOp>(ctx, kKernelBenefit) {}
+/// result; or such a pooling) -> pdk_pool2d, so the activations between the
+/// convolutions before and after it can stay in their layout
+/// (pd-kernel-layouts; the generated pooling reads plain NCHW, which cost
+/// ResNet-50 a reorder before the stem's pooling and one per convolution
+/// after it). int8 pooling (pd-quantize's: max over quantized values, or an
+/// average from one int8 tensor to another, `pd.int8_rescale` the change
+/// of step) always. Elsewhere pooling stays generated code.
+struct PoolToKernel : OpConversionPattern<Pool2dOp> {
+  PoolToKernel(MLIRContext *ctx) : OpConversionPattern<Pool2dOp>(ctx, kKernelBenefit) {}
 
   LogicalResult matchAndRewrite(Pool2dOp op, OpAdaptor a,
                                 ConversionPatternRewriter &r) const override {
@@ -622,30 +624,32 @@ struct MaxPoolToKernel : OpConversionPattern<Pool2dOp> {
     auto in = dyn_cast<RankedTensorType>(x.getType());
     // int8 pooling (pd-quantize's, over quantized values) runs only here.
     bool int8 = in && in.getElementType().isInteger(8);
-    auto producer = x.getDefiningOp<KernelCallOp>();
-    if (!int8 && (!producer ||
-                  (producer.getCallee() != "pdk_conv2d" && producer.getCallee() != "pdk_pool2d" &&
-                   producer.getCallee() != "pdk_qconv2d")))
-      return r.notifyMatchFailure(op, "not right after a convolution or pooling kernel");
-    if (op.getPoolingType() != "max" || op.getGlobalPooling() || op.getAdaptive() ||
-        op.getDataFormat() == "NHWC" || !(int8 || isF32(x)) || !in || in.getRank() != 4 ||
-        type.getElementType() != in.getElementType())
-      return r.notifyMatchFailure(op, "not an fp32 or int8 NCHW max pooling with a fixed window");
-    // The padding ceil_mode adds below depends on the image size; over a
-    // dynamic one the generated pooling computes it.
-    for (int64_t i = 1; i < 4; ++i)
-      if (in.isDynamicDim(i) || type.isDynamicDim(i))
-        return r.notifyMatchFailure(op, "dynamic channels or image size");
-    auto ks = op.getKsize();
-    auto st = op.getStrides();
-    auto p =
-        resolvePads(in, {ks[0], ks[1]}, st, {1, 1}, op.getPaddings(), op.getPaddingAlgorithm());
-    // ceil_mode: more padding at the bottom / right, so the last partial
-    // window exists (padding never wins a max).
-    int64_t extraH = std::max<int64_t>(
-        (type.getDimSize(2) - 1) * st[0] + ks[0] - (in.getDimSize(2) + p[0] + p[1]), 0);
-    int64_t extraW = std::max<int64_t>(
-        (type.getDimSize(3) - 1) * st[1] + ks[1] - (in.getDimSize(3) + p[2] + p[3]), 0);
+    bool avg = op.getPoolingType() == "avg";
+    if (int8 && avg) {
+      // pd-quantize makes these only where this kernel runs them; the
+      // generated pooling would average the integers as they are.
+      if (failed(int8AvgFits(op, in, type)))
+        return op.emitOpError("int8 average pooling needs a fixed NCHW window over static "
+                              "channels and image size without ceil_mode overhang");
+    } else {
+      auto producer = x.getDefiningOp<KernelCallOp>();
+      if (!int8 && (!producer ||
+                    (producer.getCallee() != "pdk_conv2d" && producer.getCallee() != "pdk_pool2d" &&
+                     producer.getCallee() != "pdk_qconv2d")))
+        return r.notifyMatchFailure(op, "not right after a convolution or pooling kernel");
+      if (avg || op.getGlobalPooling() || op.getAdaptive() || op.getDataFormat() == "NHWC" ||
+          !(int8 || isF32(x)) || !in || in.getRank() != 4 ||
+          type.getElementType() != in.getElementType())
+        return r.notifyMatchFailure(op, "not an fp32 or int8 NCHW max pooling with a fixed window");
+      // The padding ceil_mode adds below depends on the image size; over a
+      // dynamic one the generated pooling computes it.
+      for (int64_t i = 1; i < 4; ++i)
+        if (in.isDynamicDim(i) || type.isDynamicDim(i))
+          return r.notifyMatchFailure(op, "dynamic channels or image size");
+    }
+    SmallVector<int64_t> ks, st, p;
+    int64_t extraH, extraW;
+    window(op, in, type, ks, st, p, extraH, extraW);
     SmallVector<Value> dyn;
     if (type.isDynamicDim(0))
       dyn.push_back(tensor::DimOp::create(r, op.getLoc(), x, 0));
@@ -653,7 +657,9 @@ struct MaxPoolToKernel : OpConversionPattern<Pool2dOp> {
     CallOperands ops(pool::NumSlots);
     ops.set(pool::Input, x);
     SmallVector<int64_t> ints(pool::NumInts);
-    ints[pool::Kind] = pool::Max;
+    ints[pool::Kind] = !avg                ? pool::Max
+                       : op.getExclusive() ? pool::AvgExcludePadding
+                                           : pool::AvgIncludePadding;
     ints[pool::WindowH] = ks[0];
     ints[pool::WindowW] = ks[1];
     ints[pool::StrideH] = st[0];
@@ -665,8 +671,48 @@ struct MaxPoolToKernel : OpConversionPattern<Pool2dOp> {
     // pd-kernel-layouts may change these.
     ints[pool::SrcLayout] = ints[pool::DstLayout] = pdk::layout::NCHW;
     ints[pool::DataType] = int8 ? qtypeOf(in) : pdk::qtype::F32;
-    replaceWithCall(r, op, "pdk_pool2d", ops.inputs, ops.slots, ints, {}, dyn);
+    ints[pool::DstDataType] = int8 ? qtypeOf(type) : pdk::qtype::F32;
+    float rescale = 1.f;
+    if (auto f = op->getAttrOfType<FloatAttr>("pd.int8_rescale"))
+      rescale = f.getValue().convertToFloat();
+    replaceWithCall(r, op, "pdk_pool2d", ops.inputs, ops.slots, ints, {rescale}, dyn);
     return success();
+  }
+
+  /// The window, strides and paddings (top, bottom, left, right) of `op`
+  /// over a static image, and the extra bottom / right padding ceil_mode's
+  /// last partial window needs (padding never wins a max).
+  static void window(Pool2dOp op, RankedTensorType in, RankedTensorType type,
+                     SmallVectorImpl<int64_t> &ks, SmallVectorImpl<int64_t> &st,
+                     SmallVectorImpl<int64_t> &p, int64_t &extraH, int64_t &extraW) {
+    if (op.getGlobalPooling()) {
+      ks.assign({in.getDimSize(2), in.getDimSize(3)});
+      st.assign({1, 1});
+      p.assign({0, 0, 0, 0});
+    } else {
+      ks.assign(op.getKsize().begin(), op.getKsize().end());
+      st.assign(op.getStrides().begin(), op.getStrides().end());
+      auto pads = resolvePads(in, {ks[0], ks[1]}, op.getStrides(), {1, 1}, op.getPaddings(),
+                              op.getPaddingAlgorithm());
+      p.assign(pads.begin(), pads.end());
+    }
+    extraH = std::max<int64_t>(
+        (type.getDimSize(2) - 1) * st[0] + ks[0] - (in.getDimSize(2) + p[0] + p[1]), 0);
+    extraW = std::max<int64_t>(
+        (type.getDimSize(3) - 1) * st[1] + ks[1] - (in.getDimSize(3) + p[2] + p[3]), 0);
+  }
+
+  static LogicalResult int8AvgFits(Pool2dOp op, RankedTensorType in, RankedTensorType type) {
+    if (op.getAdaptive() || op.getDataFormat() == "NHWC" || in.getRank() != 4 ||
+        !type.getElementType().isInteger(8))
+      return failure();
+    for (int64_t i = 1; i < 4; ++i)
+      if (in.isDynamicDim(i) || type.isDynamicDim(i))
+        return failure();
+    SmallVector<int64_t> ks, st, p;
+    int64_t extraH, extraW;
+    window(op, in, type, ks, st, p, extraH, extraW);
+    return success(extraH == 0 && extraW == 0);
   }
 };
 } // namespace
@@ -1270,10 +1316,10 @@ struct PdKernelLayoutsPass : mlir::pd::impl::PdKernelLayoutsPassBase<PdKernelLay
 } // namespace
 
 void mlir::pd::populatePdToOneDNNPatterns(RewritePatternSet &patterns) {
-  patterns
-      .add<ConvToKernel<Conv2dOp>, ConvToKernel<DepthwiseConv2dOp>, ConvToKernel<FusedConv2dOp>,
-           ConvGradToKernel<Conv2dGradInputOp, true>, ConvGradToKernel<Conv2dGradFilterOp, false>,
-           FcToKernel, MatmulV2ToKernel, SoftmaxToKernel<SoftmaxOp, false>,
-           SoftmaxToKernel<LogSoftmaxOp, true>, MaxPoolToKernel, QuantizedConvToKernel,
-           QuantizedFcToKernel, QuantizedMatmulToKernel>(patterns.getContext());
+  patterns.add<ConvToKernel<Conv2dOp>, ConvToKernel<DepthwiseConv2dOp>, ConvToKernel<FusedConv2dOp>,
+               ConvGradToKernel<Conv2dGradInputOp, true>,
+               ConvGradToKernel<Conv2dGradFilterOp, false>, FcToKernel, MatmulV2ToKernel,
+               SoftmaxToKernel<SoftmaxOp, false>, SoftmaxToKernel<LogSoftmaxOp, true>, PoolToKernel,
+               QuantizedConvToKernel, QuantizedFcToKernel, QuantizedMatmulToKernel>(
+      patterns.getContext());
 }

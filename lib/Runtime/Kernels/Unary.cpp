@@ -79,43 +79,59 @@ PDK_EXPORT void pdk_reorder(const int64_t *ptrs, const int64_t *ints, const floa
     runUnary(*found, "reorder", x, out);
 }
 
-/// Max pooling of x into out (NCHW shapes). Only for what the compiler
-/// picks it for: pooling right after a convolution, whose activations may
-/// then stay in the convolutions' layout (pd-kernel-layouts).
-/// Operands and fields as pool:: in KernelABI.h.
-PDK_EXPORT void pdk_pool2d(const int64_t *ptrs, const int64_t *ints, const float *) {
+/// Max or average pooling of x into out (NCHW shapes). Only for what the
+/// compiler picks it for: pooling right after a convolution, whose
+/// activations may then stay in the convolutions' layout
+/// (pd-kernel-layouts), and int8 pooling. Operands and fields as pool:: in
+/// KernelABI.h.
+PDK_EXPORT void pdk_pool2d(const int64_t *ptrs, const int64_t *ints, const float *floats) {
   void *x = ptrAt(ptrs, pool::Input), *out = ptrAt(ptrs, pool::NumSlots);
   Dims dims(ints + pool::NumInts);
   const int64_t *xd = dims.next(), *od = dims.next();
   size_t nInts = static_cast<size_t>(dims.p - ints);
   if (!kernelError.empty())
     return;
-  int64_t type = ints[pool::DataType];
-  if (ints[pool::Kind] != pool::Max || xd[-1] != 4 || od[-1] != 4 ||
-      (type != qtype::F32 && type != qtype::S8 && type != qtype::U8)) {
+  int64_t kind = ints[pool::Kind];
+  auto known = [](int64_t t) { return t == qtype::F32 || t == qtype::S8 || t == qtype::U8; };
+  if (kind < pool::Max || kind > pool::AvgIncludePadding || xd[-1] != 4 || od[-1] != 4 ||
+      !known(ints[pool::DataType]) || !known(ints[pool::DstDataType]) ||
+      (kind == pool::Max && ints[pool::DstDataType] != ints[pool::DataType])) {
     kernelError = "oneDNN kernel: pooling: unsupported parameters (it takes 4-D max pooling of "
-                  "f32, s8 or u8)";
+                  "f32, s8 or u8, and average pooling from and to those)";
     return;
   }
   if (xd[0] == 0)
     return; // an empty batch: nothing to compute (oneDNN refuses empty tensors)
-  Entry *found =
-      create(makeKey(PoolKey, ints, nInts, nullptr, pool::NumFloats, nullptr), "pooling", nullptr,
-             [&](Entry &e) {
-               memory::dims src = {xd[0], xd[1], xd[2], xd[3]}, dst = {od[0], od[1], od[2], od[3]};
-               int64_t type = ints[pool::DataType];
-               dt data = type == qtype::S8 ? dt::s8 : type == qtype::U8 ? dt::u8 : dt::f32;
-               e.srcUser = memory::desc(src, data, convLayout(ints[pool::SrcLayout]));
-               e.dstUser = memory::desc(dst, data, convLayout(ints[pool::DstLayout]));
-               dnnl::pooling_forward::desc pd(dnnl::prop_kind::forward_inference,
-                                              algorithm::pooling_max, e.srcUser, e.dstUser,
-                                              {ints[pool::StrideH], ints[pool::StrideW]},
-                                              {ints[pool::WindowH], ints[pool::WindowW]},
-                                              {ints[pool::PadTop], ints[pool::PadLeft]},
-                                              {ints[pool::PadBottom], ints[pool::PadRight]});
-               e.prim = Prim::of<dnnl::pooling_forward>(
-                   dnnl::pooling_forward::primitive_desc(pd, userScratchpad(), engine()));
-             });
+  Entry *found = create(
+      makeKey(PoolKey, ints, nInts, floats, pool::NumFloats, nullptr), "pooling", nullptr,
+      [&](Entry &e) {
+        memory::dims src = {xd[0], xd[1], xd[2], xd[3]}, dst = {od[0], od[1], od[2], od[3]};
+        auto dataType = [](int64_t t) {
+          return t == qtype::S8 ? dt::s8 : t == qtype::U8 ? dt::u8 : dt::f32;
+        };
+        e.srcUser =
+            memory::desc(src, dataType(ints[pool::DataType]), convLayout(ints[pool::SrcLayout]));
+        e.dstUser =
+            memory::desc(dst, dataType(ints[pool::DstDataType]), convLayout(ints[pool::DstLayout]));
+        algorithm alg = kind == pool::Max                 ? algorithm::pooling_max
+                        : kind == pool::AvgExcludePadding ? algorithm::pooling_avg_exclude_padding
+                                                          : algorithm::pooling_avg_include_padding;
+        dnnl::pooling_forward::desc pd(dnnl::prop_kind::forward_inference, alg, e.srcUser,
+                                       e.dstUser, {ints[pool::StrideH], ints[pool::StrideW]},
+                                       {ints[pool::WindowH], ints[pool::WindowW]},
+                                       {ints[pool::PadTop], ints[pool::PadLeft]},
+                                       {ints[pool::PadBottom], ints[pool::PadRight]});
+        // The int8 average's change of step, applied to the f32 average
+        // before it is rounded and saturated to the destination.
+        dnnl::primitive_attr attr;
+        if (float rescale = floats[pool::Rescale]; rescale != 1.f) {
+          dnnl::post_ops po;
+          po.append_eltwise(1.f, algorithm::eltwise_linear, rescale, 0.f);
+          attr.set_post_ops(po);
+        }
+        e.prim = Prim::of<dnnl::pooling_forward>(
+            dnnl::pooling_forward::primitive_desc(pd, userScratchpad(attr), engine()));
+      });
   if (found)
     runUnary(*found, "pooling", x, out);
 }

@@ -177,3 +177,26 @@ func.func @clip_activations(%x: tensor<1x3x8x8xf32>, %w: tensor<4x3x3x3xf32>, %b
   %5 = pd.clip %4 {min = -1.0 : f32, max = 6.0 : f32} : (tensor<1x4x6x6xf32>) -> tensor<1x4x6x6xf32>
   return %1, %3, %5 : tensor<1x4x6x6xf32>, tensor<1x4x6x6xf32>, tensor<1x4x6x6xf32>
 }
+
+// -----
+
+// Tests that a conv without bias takes the activation after it as a
+// fused_conv2d; that a depthwise one without bias keeps its activation
+// apart (--quantize-exclude=depthwise_conv2d names it); and that a conv
+// whose result has another reader keeps its relu apart.
+// CHECK-LABEL: func.func @conv_act_without_bias
+// CHECK: %[[A:.*]] = pd.fused_conv2d %arg0, %arg1 {fuse_activation = "relu"}
+// CHECK: %[[D:.*]] = pd.depthwise_conv2d %[[A]], %arg2
+// CHECK: %[[B:.*]] = pd.leaky_relu %[[D]]
+// CHECK: %[[C:.*]] = pd.conv2d %[[B]], %arg3
+// CHECK: %[[R:.*]] = pd.relu %[[C]]
+// CHECK: return %[[R]], %[[C]]
+func.func @conv_act_without_bias(%x: tensor<1x2x4x4xf32>, %w: tensor<2x2x1x1xf32>, %dw: tensor<2x1x3x3xf32>, %w2: tensor<2x2x1x1xf32>) -> (tensor<1x2x2x2xf32>, tensor<1x2x2x2xf32>) {
+  %0 = pd.conv2d %x, %w : (tensor<1x2x4x4xf32>, tensor<2x2x1x1xf32>) -> tensor<1x2x4x4xf32>
+  %1 = pd.relu %0 : (tensor<1x2x4x4xf32>) -> tensor<1x2x4x4xf32>
+  %2 = pd.depthwise_conv2d %1, %dw {groups = 2 : i32} : (tensor<1x2x4x4xf32>, tensor<2x1x3x3xf32>) -> tensor<1x2x2x2xf32>
+  %3 = pd.leaky_relu %2 {alpha = 0.1 : f32} : (tensor<1x2x2x2xf32>) -> tensor<1x2x2x2xf32>
+  %4 = pd.conv2d %3, %w2 : (tensor<1x2x2x2xf32>, tensor<2x2x1x1xf32>) -> tensor<1x2x2x2xf32>
+  %5 = pd.relu %4 : (tensor<1x2x2x2xf32>) -> tensor<1x2x2x2xf32>
+  return %5, %4 : tensor<1x2x2x2xf32>, tensor<1x2x2x2xf32>
+}

@@ -1,13 +1,13 @@
 // RUN: paddle-opt %s --pd-optimize | FileCheck %s
 
-// Tests that the graph pipeline refines shapes, drops inference identities
-// and folds the shape computation of a static input.
+// Tests that the graph pipeline refines shapes, drops inference identities,
+// folds the shape computation of a static input and fuses the relu into
+// the conv (which has no bias).
 // CHECK-LABEL: func.func @pipeline
 // CHECK-SAME: -> (tensor<1x8x6x6xf32>, tensor<4xi32>)
 // CHECK-DAG: %[[S:.*]] = arith.constant dense<[1, 8, 6, 6]> : tensor<4xi32>
-// CHECK: %[[C:.*]] = pd.conv2d %arg0, %arg1 : (tensor<1x3x8x8xf32>, tensor<8x3x3x3xf32>) -> tensor<1x8x6x6xf32>
-// CHECK-NEXT: %[[R:.*]] = pd.relu %[[C]]
-// CHECK-NEXT: return %[[R]], %[[S]]
+// CHECK: %[[C:.*]] = pd.fused_conv2d %arg0, %arg1 {fuse_activation = "relu"} : (tensor<1x3x8x8xf32>, tensor<8x3x3x3xf32>) -> tensor<1x8x6x6xf32>
+// CHECK-NEXT: return %[[C]], %[[S]]
 func.func @pipeline(%x: tensor<1x3x8x8xf32>, %w: tensor<8x3x3x3xf32>) -> (tensor<?x?x?x?xf32>, tensor<?xi32>) {
   %0 = pd.conv2d %x, %w : (tensor<1x3x8x8xf32>, tensor<8x3x3x3xf32>) -> tensor<?x?x?x?xf32>
   %1 = pd.dropout %0 {is_test = true, dropout_implementation = "upscale_in_train"} : (tensor<?x?x?x?xf32>) -> tensor<?x?x?x?xf32>

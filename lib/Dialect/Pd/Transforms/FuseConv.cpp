@@ -175,18 +175,34 @@ struct FuseResidual : OpRewritePattern<ElementwiseAddOp> {
   }
 };
 
-/// fused_conv2d + activation -> fuse_activation.
+/// A conv2d without bias (no batch_norm after it) as a fused_conv2d, so an
+/// activation can join it; null when `v` is not one such conv read only
+/// there. A depthwise_conv2d without bias stays itself (its activation
+/// apart), so --quantize-exclude=depthwise_conv2d still finds it.
+FusedConv2dOp asFusedConv(PatternRewriter &rewriter, Value v) {
+  Operation *def = v.getDefiningOp();
+  if (!def || !def->hasOneUse())
+    return {};
+  if (auto fused = dyn_cast<FusedConv2dOp>(def))
+    return fused;
+  auto conv = dyn_cast<Conv2dOp>(def);
+  if (!conv)
+    return {};
+  rewriter.setInsertionPoint(conv);
+  FusedConv2dOp fused = makeFused(rewriter, conv, conv.getType(), conv.getFilter(), Value());
+  rewriter.replaceOp(conv, fused.getResult());
+  return fused;
+}
+
+/// (fused_)conv2d + activation -> fuse_activation.
 template <typename ActOp> struct FuseActivation : OpRewritePattern<ActOp> {
   FuseActivation(MLIRContext *ctx, StringRef name) : OpRewritePattern<ActOp>(ctx), name(name) {}
   LogicalResult matchAndRewrite(ActOp act, PatternRewriter &rewriter) const override {
-    auto fused = act.getX().template getDefiningOp<FusedConv2dOp>();
-    if (!fused || !fused->hasOneUse() || !fused.getFuseActivation().empty())
+    Operation *def = act.getX().getDefiningOp();
+    if (!isa_and_nonnull<FusedConv2dOp, Conv2dOp>(def) || !def->hasOneUse())
       return failure();
-    double alpha = 0.0;
-    if constexpr (std::is_same_v<ActOp, Relu6Op>)
-      alpha = act.getThreshold().convertToDouble();
-    if constexpr (std::is_same_v<ActOp, LeakyReluOp>)
-      alpha = act.getAlpha().convertToDouble();
+    if (auto f = dyn_cast<FusedConv2dOp>(def); f && !f.getFuseActivation().empty())
+      return failure();
     if constexpr (std::is_same_v<ActOp, HardSwishOp>) {
       if (!act.getThreshold().isExactlyValue(6.0) || !act.getScale().isExactlyValue(6.0) ||
           !act.getOffset().isExactlyValue(3.0))
@@ -196,6 +212,12 @@ template <typename ActOp> struct FuseActivation : OpRewritePattern<ActOp> {
       if (!act.getBeta().isExactlyValue(1.0))
         return failure();
     }
+    FusedConv2dOp fused = asFusedConv(rewriter, act.getX());
+    double alpha = 0.0;
+    if constexpr (std::is_same_v<ActOp, Relu6Op>)
+      alpha = act.getThreshold().convertToDouble();
+    if constexpr (std::is_same_v<ActOp, LeakyReluOp>)
+      alpha = act.getAlpha().convertToDouble();
     rewriter.modifyOpInPlace(fused, [&] {
       fused.setFuseActivation(name);
       fused.setFuseAlpha(APFloat(float(alpha)));

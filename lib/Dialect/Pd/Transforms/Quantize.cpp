@@ -755,6 +755,47 @@ struct PdQuantizePass : impl::PdQuantizePassBase<PdQuantizePass> {
     }
   }
 
+  /// Step 2: an average pooling between two quantizers (QAT programs that
+  /// quantize pooling inputs; Inception's pooling branches): avg(dequantize
+  /// (q, s_in)) read only by equal quantizers of step s_out becomes the
+  /// pooling of q itself, from int8 to int8, the average times s_in / s_out
+  /// before rounding (`pd.int8_rescale`; oneDNN's int8 pooling). Exact up
+  /// to float rounding: avg(s_in * q) = s_in * avg(q). Only where that
+  /// kernel runs: a fixed NCHW window over static channels and image size,
+  /// explicit or valid paddings, no ceil_mode.
+  void int8AveragePool(OpBuilder &b, Pool2dOp pool) {
+    auto in = cast<RankedTensorType>(pool.getX().getType());
+    auto out = cast<RankedTensorType>(pool.getType());
+    if (pool.getPoolingType() != "avg" || pool.getAdaptive() || pool.getCeilMode() ||
+        pool.getDataFormat() == "NHWC" || pool.getPaddingAlgorithm() == "SAME" ||
+        in.getRank() != 4 || !in.getElementType().isF32())
+      return;
+    for (int64_t i = 1; i < 4; ++i)
+      if (in.isDynamicDim(i) || out.isDynamicDim(i))
+        return;
+    auto dq = pool.getX().getDefiningOp<DequantizeOp>();
+    if (!dq || dq.getZeroPoint() != 0)
+      return;
+    SmallVector<QuantizeOp> qs = equalQuantizers(pool.getResult());
+    // pd.pool2d keeps its element type (int8 to int8, uint8 to uint8).
+    if (qs.empty() || qs[0].getType().getElementType() !=
+                          cast<RankedTensorType>(dq.getX().getType()).getElementType())
+      return;
+    b.setInsertionPoint(pool);
+    auto moved = cast<Pool2dOp>(b.clone(*pool));
+    moved->setOperand(0, dq.getX());
+    moved.getResult().setType(qs[0].getType());
+    moved->setAttr("pd.int8_rescale", b.getF32FloatAttr(dq.getScale().convertToFloat() /
+                                                        qs[0].getScale().convertToFloat()));
+    for (QuantizeOp q : qs) {
+      q.getResult().replaceAllUsesWith(moved.getResult());
+      q.erase();
+    }
+    pool.erase();
+    if (dq.use_empty())
+      dq.erase();
+  }
+
   /// The int8 quantized conv behind `v` = dequantize(conv result), when
   /// that conv has no residual and no activation yet and nothing else
   /// reads its result or `v`.
@@ -857,6 +898,10 @@ struct PdQuantizePass : impl::PdQuantizePassBase<PdQuantizePass> {
       for (Operation *op : quantized)
         if (auto c = dyn_cast<QuantizedConv2dOp>(op))
           int8Residual(c);
+      SmallVector<Pool2dOp> pools;
+      func.walk([&](Pool2dOp p) { pools.push_back(p); });
+      for (Pool2dOp p : pools)
+        int8AveragePool(b, p);
       // Last first, so a chain of such ops moves to int8 as a whole.
       SmallVector<Operation *> movers;
       func.walk([&](Operation *op) {
