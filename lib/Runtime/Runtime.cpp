@@ -240,6 +240,9 @@ struct pdrt_instance {
   // A train step's weights, per instance (null for the model's constant
   // ones): copies of the weights file that each run's updates overwrite.
   std::vector<unsigned char *> params;
+  // The bytes mapped for params[w] (0: from aligned_alloc): another
+  // pipeline stage's trained weight is zero pages this rank never touches.
+  std::vector<size_t> mappedParams;
   int64_t steps = 0; // runs of a train step (its updates applied)
   // Outputs a train step wrote in place into the parameter they update
   // (read through params, never copied).
@@ -271,8 +274,12 @@ struct pdrt_instance {
       cu.close(device);
     }
     std::free(arena);
-    for (unsigned char *p : params)
-      std::free(p);
+    for (size_t w = 0; w < params.size(); ++w) {
+      if (w < mappedParams.size() && mappedParams[w])
+        ::munmap(params[w], mappedParams[w]);
+      else
+        std::free(params[w]);
+    }
   }
 };
 
@@ -766,22 +773,31 @@ pdrt_status pdrt_instance_create_on(const pdrt_model *model, const char *deviceA
   inst->inputData.assign(model->inputs.size(), nullptr);
   inst->inputShapes.resize(model->inputs.size());
   inst->params.assign(model->weights.size(), nullptr);
+  inst->mappedParams.assign(model->weights.size(), 0);
   for (size_t w = 0; w < model->weights.size(); ++w) {
     const TensorDesc &d = model->weights[w];
     if (!d.trainable)
       continue;
-    inst->params[w] =
-        static_cast<unsigned char *>(std::aligned_alloc(64, (d.nbytes + 63) / 64 * 64 + 64));
+    if (!model->stageUses.empty() && !model->stageUses[w]) {
+      // Another pipeline stage's weight is never read or written here
+      // (this rank's step hands it back in place): zero pages of the
+      // kernel's, which cost no memory until touched, not the file's bytes.
+      size_t bytes = (d.nbytes + 64 + 4095) / 4096 * 4096;
+      void *p = ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+      if (p != MAP_FAILED) {
+        inst->params[w] = static_cast<unsigned char *>(p);
+        inst->mappedParams[w] = bytes;
+      }
+    } else {
+      inst->params[w] =
+          static_cast<unsigned char *>(std::aligned_alloc(64, (d.nbytes + 63) / 64 * 64 + 64));
+      if (inst->params[w])
+        std::memcpy(inst->params[w], model->weightData + d.offset, d.nbytes);
+    }
     if (!inst->params[w]) {
       delete inst;
       return fail(PDRT_ERR_INTERNAL, "out of memory for the trained weight '" + d.name + "'");
     }
-    // Another pipeline stage's weight is never read here: zeros, not the
-    // file's bytes.
-    if (!model->stageUses.empty() && !model->stageUses[w])
-      std::memset(inst->params[w], 0, d.nbytes);
-    else
-      std::memcpy(inst->params[w], model->weightData + d.offset, d.nbytes);
     model->weightFile.release(d.offset, d.nbytes);
   }
   if (model->cuda)

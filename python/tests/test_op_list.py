@@ -4,6 +4,8 @@ and its outputs equal the reference evaluator's (python/paddle_mlir/
 reference.py, NumPy written apart from the lowering) in shape, dtype and
 value. The op table is op_list.py and op_list_nn.py;
 test/Frontend/Paddle/op-list.test checks the same ops in one program."""
+import subprocess
+
 import numpy as np
 import pytest
 
@@ -12,7 +14,7 @@ from paddle_mlir import reference
 from paddle_mlir.builder import ProgramBuilder
 import op_list_nn  # noqa: F401  (registers the NN, detection and sequence cases)
 from op_list import CASES, OP_TYPE, ROWS, Case, op_types
-from test_reductions import round_trips
+from test_reductions import round_trips, tool
 
 # Ops whose float results the reference computes in a different order or
 # precision than the kernels (sums over many terms, transcendental chains).
@@ -105,3 +107,23 @@ def test_layer_norm_over_several_dims(tmp_path, begin, shape):
     rows = x.reshape(int(np.prod(x.shape[:begin])), k).astype(np.float64)
     norm = (rows - rows.mean(1, keepdims=True)) / np.sqrt(rows.var(1, keepdims=True) + 1e-5)
     np.testing.assert_allclose(got, (norm * scale + bias).reshape(x.shape), rtol=1e-5, atol=1e-5)
+
+
+def test_fetching_an_output_kept_for_training_is_named(tmp_path):
+    # layer_norm's Mean and Variance are outputs Paddle keeps for training;
+    # pd does not compute them, and a program fetching one is refused with
+    # the op and the slot named.
+    b = ProgramBuilder()
+    x = b.feed("x", [-1, 6])
+    y, mean, var = b.tmp("y", [-1, 6]), b.tmp("mean", [-1]), b.tmp("var", [-1])
+    b.op("layer_norm", {"X": [x], "Scale": [b.param("s", np.ones(6, np.float32))],
+                        "Bias": [b.param("b", np.zeros(6, np.float32))]},
+         {"Y": [y], "Mean": [mean], "Variance": [var]}, {"epsilon": 1e-5, "begin_norm_axis": 1})
+    b.fetch(y)
+    b.fetch(mean)
+    b.save(str(tmp_path / "m"))
+    p = subprocess.run([tool("paddle-translate"), "--import-paddle", str(tmp_path / "m")],
+                       capture_output=True, text=True)
+    assert p.returncode == 1
+    assert ("fetch target 'mean_0.tmp_0' is output 'Mean' of op 'layer_norm' #1, which paddle-mlir "
+            "does not compute") in p.stderr, p.stderr

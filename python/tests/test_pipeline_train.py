@@ -14,6 +14,7 @@ import pytest
 
 import paddle_mlir
 import paddle_mlir.train
+from paddle_mlir.builder import ProgramBuilder
 from test_collectives import HERE, mpirun, needs_mpi
 from test_dp_train import BATCH, digits_batches, digits_bn_cnn, digits_cnn
 from test_dp_train import train_both as dp_train_both
@@ -212,3 +213,34 @@ def test_bert_in_two_stages(tmp_path):
     with open(art / "manifest.json") as f:
         stages = json.load(f)["partition"]["stages"]
     assert "word.weight" in stages[0]["owns"] and "cls.weight" in stages[1]["owns"], stages
+
+
+@needs_mpi
+def test_a_rank_holds_only_its_stage_s_weights(tmp_path):
+    """Each rank's instance gets memory for the trained weights its stage
+    uses; another stage's (here a 16 MiB output layer) are zero pages it
+    never touches, so the other rank's instance costs it almost nothing."""
+    g = np.random.default_rng(3)
+    b = ProgramBuilder()
+    x = b.feed("x", [-1, 64])
+    h = b.relu(b.linear(x, b.param("fc1.w", (g.standard_normal((64, 64)) * 0.1).astype(np.float32)),
+                        b.param("fc1.b", np.zeros(64, np.float32))))
+    b.fetch(b.linear(h, b.param("fc2.w", (g.standard_normal((64, 65536)) * 0.01).astype(np.float32)),
+                     b.param("fc2.b", np.zeros(65536, np.float32))))
+    model = b.save(str(tmp_path / "wide"))
+    art = tmp_path / "pp"
+    paddle_mlir.train.compile(model, partition="pipeline", devices=2, output_dir=str(art),
+                              loss_op="softmax_with_cross_entropy", optimizer="sgd", lr=0.1,
+                              input_shapes={"x": [8, 64]})
+    with open(art / "manifest.json") as f:
+        stages = json.load(f)["partition"]["stages"]
+    big = [s["stage"] for s in stages if "fc2.w" in s["weights"]]
+    assert len(big) == 1, stages
+    out = tmp_path / "out"
+    out.mkdir()
+    res = mpirun(2, sys.executable, os.path.join(HERE, "mpi", "comm_worker.py"), str(art), str(out),
+                 "instance_rss", timeout=300)
+    assert res.returncode == 0, res.stdout + res.stderr
+    grown = [int((out / ("rank%d.txt" % r)).read_text()) for r in range(2)]
+    assert grown[1 - big[0]] < 4096, grown  # kB: not the 16 MiB of fc2.w
+    assert grown[big[0]] > 12 * 1024, grown  # the stage that holds fc2.w

@@ -1356,6 +1356,19 @@ OwningOpRef<ModuleOp> Importer::run() {
   for (const auto &[col, name] : fetches) {
     auto it = env.find(name);
     if (it == env.end()) {
+      // Name the op that writes it: an output slot pd leaves out (an
+      // auxiliary output Paddle keeps for training, such as layer_norm's
+      // Mean and Variance) is never computed.
+      const pdp::BlockDesc &block = program.blocks(0);
+      for (int i = 0; i < block.ops_size(); ++i)
+        for (const pdp::OpDesc::Var &v : block.ops(i).outputs())
+          if (llvm::is_contained(v.arguments(), name)) {
+            emitError(fileLoc()) << "fetch target '" << name << "' is output '" << v.parameter()
+                                 << "' of op '" << block.ops(i).type() << "' #" << i
+                                 << ", which paddle-mlir does not compute (an output kept for "
+                                    "training); fetch another variable";
+            return nullptr;
+          }
       emitError(fileLoc()) << "fetch target '" << name << "' is not computed by the program";
       return nullptr;
     }

@@ -12,7 +12,9 @@ only loads ARTIFACT and writes OUT/rank<r>.txt: "ok" or the load error),
 INPUTS, whose arrays hold the batches stacked along a leading dim, and
 saves its losses and parameters, rank 0 after gathering a pipeline's),
 "train_stall" (the same, but rank 1
-joins the job, then stops answering).
+joins the job, then stops answering), "instance_rss" (ARTIFACT is a train
+step: each rank loads it, then writes OUT/rank<r>.txt: by how many kB a
+second instance grew its resident memory).
 """
 import os
 import signal
@@ -35,6 +37,20 @@ if mode == "load":
         result = str(e)
     with open(os.path.join(out, "rank%d.txt" % rank), "w") as f:
         f.write(result)
+    sys.exit(0)
+if mode == "instance_rss":
+    from paddle_mlir import _pdrt
+    from paddle_mlir.train import TrainStep
+
+    def rss_kb():
+        with open("/proc/self/status") as f:
+            return next(int(line.split()[1]) for line in f if line.startswith("VmRSS:"))
+
+    trainer = TrainStep(artifact)  # joins the job
+    before = rss_kb()
+    second = _pdrt.Instance(trainer._compiled._model, trainer._compiled._device)
+    with open(os.path.join(out, "rank%d.txt" % rank), "w") as f:
+        f.write(str(rss_kb() - before))
     sys.exit(0)
 if mode in ("train", "train_stall"):
     from paddle_mlir.train import TrainStep
