@@ -825,7 +825,9 @@ struct PdQuantizePass : impl::PdQuantizePassBase<PdQuantizePass> {
     for (int side = 0; side < 2; ++side) {
       QuantizedConv2dOp c = soleInt8Conv(side ? y : x);
       auto other = (side ? x : y).getDefiningOp<DequantizeOp>();
-      if (!c || !other || other.getZeroPoint() != 0)
+      // The conv moves down to the add: only within one block (never into a
+      // loop body it would then run in every iteration).
+      if (!c || !other || other.getZeroPoint() != 0 || c->getBlock() != add->getBlock())
         continue;
       if (cast<RankedTensorType>(c.getType()).getShape() !=
           cast<RankedTensorType>(add.getType()).getShape())
