@@ -532,15 +532,16 @@ def _reduce(fn):
     return run
 
 
-def _arg_max(ins, a):
+def _arg_extreme(fn, ins, a):
+    """arg_max / arg_min (fn np.argmax / np.argmin): `dtype` -1 (the ops'
+    default) means int64; `flatten` over all elements, else along `axis`."""
     x = ins["X"][0]
-    # dtype -1 (the op's default) means int64.
     code = a.get("dtype", -1)
     dtype = np.int64 if code < 0 else NP_DTYPE[code]
     if a.get("flatten", False):
-        return {"Out": np.asarray(np.argmax(x.reshape(-1))).astype(dtype)}
+        return {"Out": np.asarray(fn(x.reshape(-1))).astype(dtype)}
     axis = a.get("axis", -1) % x.ndim
-    r = np.argmax(x, axis=axis)
+    r = fn(x, axis=axis)
     return {"Out": (np.expand_dims(r, axis) if a.get("keepdims", False) else r).astype(dtype)}
 
 
@@ -764,7 +765,8 @@ OPS = {
     "slice": _slice, "split": _split,
     "reduce_mean": _reduce(np.mean), "reduce_sum": _reduce(np.sum), "reduce_max": _reduce(np.max),
     "reduce_min": _reduce(np.min), "reduce_prod": _reduce(np.prod),
-    "arg_max": _arg_max, "clip": _clip, "conv2d_transpose": _conv2d_transpose,
+    "arg_max": lambda ins, a: _arg_extreme(np.argmax, ins, a), "clip": _clip,
+    "conv2d_transpose": _conv2d_transpose,
     "group_norm": _group_norm, "expand_v2": _expand_v2, "lookup_table": _lookup_v1,
     "stack": lambda ins, a: {"Y": np.stack(ins["X"], axis=a.get("axis", 0))},
     "tile": lambda ins, a: {"Out": np.tile(ins["X"][0], _ints_from(ins, "repeat_times_tensor", "RepeatTimes",
@@ -2392,17 +2394,6 @@ def _pow(ins, a):
     x = ins["X"][0]
     factor = ins["FactorTensor"][0].reshape(-1)[0] if "FactorTensor" in ins else a.get("factor", 1.0)
     return {"Out": np.power(x.astype(np.float64), float(factor)).astype(x.dtype)}
-
-
-def _arg_extreme(fn, ins, a):
-    x = ins["X"][0]
-    code = a.get("dtype", -1)
-    dtype = np.int64 if code < 0 else NP_DTYPE[code]
-    if a.get("flatten", False):
-        return {"Out": np.asarray(fn(x.reshape(-1))).astype(dtype)}
-    axis = a.get("axis", -1) % x.ndim
-    r = fn(x, axis=axis)
-    return {"Out": (np.expand_dims(r, axis) if a.get("keepdims", False) else r).astype(dtype)}
 
 
 def _strided_positions(d, start, end, stride):

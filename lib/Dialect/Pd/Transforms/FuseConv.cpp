@@ -198,11 +198,6 @@ FusedConv2dOp asFusedConv(PatternRewriter &rewriter, Value v) {
 template <typename ActOp> struct FuseActivation : OpRewritePattern<ActOp> {
   FuseActivation(MLIRContext *ctx, StringRef name) : OpRewritePattern<ActOp>(ctx), name(name) {}
   LogicalResult matchAndRewrite(ActOp act, PatternRewriter &rewriter) const override {
-    Operation *def = act.getX().getDefiningOp();
-    if (!isa_and_nonnull<FusedConv2dOp, Conv2dOp>(def) || !def->hasOneUse())
-      return failure();
-    if (auto f = dyn_cast<FusedConv2dOp>(def); f && !f.getFuseActivation().empty())
-      return failure();
     if constexpr (std::is_same_v<ActOp, HardSwishOp>) {
       if (!act.getThreshold().isExactlyValue(6.0) || !act.getScale().isExactlyValue(6.0) ||
           !act.getOffset().isExactlyValue(3.0))
@@ -212,7 +207,10 @@ template <typename ActOp> struct FuseActivation : OpRewritePattern<ActOp> {
       if (!act.getBeta().isExactlyValue(1.0))
         return failure();
     }
+    // Last: it rewrites a plain conv (which then has no activation).
     FusedConv2dOp fused = asFusedConv(rewriter, act.getX());
+    if (!fused || !fused.getFuseActivation().empty())
+      return failure();
     double alpha = 0.0;
     if constexpr (std::is_same_v<ActOp, Relu6Op>)
       alpha = act.getThreshold().convertToDouble();

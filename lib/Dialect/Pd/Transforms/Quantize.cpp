@@ -671,6 +671,15 @@ struct PdQuantizePass : impl::PdQuantizePassBase<PdQuantizePass> {
     return qs;
   }
 
+  /// `with` (already of their int8 type) in place of the quantizers `qs`,
+  /// which are erased.
+  static void replaceQuantizers(ArrayRef<QuantizeOp> qs, Value with) {
+    for (QuantizeOp q : qs) {
+      q.getResult().replaceAllUsesWith(with);
+      q.erase();
+    }
+  }
+
   /// The operands `op` moves or selects data of, element for element,
   /// when quantizing its result is quantizing them: the data of a concat,
   /// a reshape, transpose, flatten, squeeze or unsqueeze, and a max
@@ -731,10 +740,7 @@ struct PdQuantizePass : impl::PdQuantizePassBase<PdQuantizePass> {
                                               qs[0].getFullRangeAttr()));
     }
     moved->getResult(0).setType(int8Like(op->getResult(0)));
-    for (QuantizeOp old : qs) {
-      old.getResult().replaceAllUsesWith(moved->getResult(0));
-      old.erase();
-    }
+    replaceQuantizers(qs, moved->getResult(0));
     op->erase();
   }
 
@@ -749,10 +755,7 @@ struct PdQuantizePass : impl::PdQuantizePassBase<PdQuantizePass> {
     op.setOutDtypeAttr(qs[0].getDtypeAttr());
     op.setOutputScaleAttr(qs[0].getScaleAttr());
     r.setType(qs[0].getType());
-    for (QuantizeOp q : qs) {
-      q.getResult().replaceAllUsesWith(r);
-      q.erase();
-    }
+    replaceQuantizers(qs, r);
   }
 
   /// Step 2: an average pooling between two quantizers (QAT programs that
@@ -787,10 +790,7 @@ struct PdQuantizePass : impl::PdQuantizePassBase<PdQuantizePass> {
     moved.getResult().setType(qs[0].getType());
     moved->setAttr("pd.int8_rescale", b.getF32FloatAttr(dq.getScale().convertToFloat() /
                                                         qs[0].getScale().convertToFloat()));
-    for (QuantizeOp q : qs) {
-      q.getResult().replaceAllUsesWith(moved.getResult());
-      q.erase();
-    }
+    replaceQuantizers(qs, moved.getResult());
     pool.erase();
     if (dq.use_empty())
       dq.erase();
@@ -846,27 +846,19 @@ struct PdQuantizePass : impl::PdQuantizePassBase<PdQuantizePass> {
       c.setResidualScaleAttr(other.getScaleAttr());
       if (relu)
         c.setFuseActivationAttr(b.getStringAttr("relu"));
-      SmallVector<QuantizeOp> qs = equalQuantizers(result);
-      if (!qs.empty()) {
-        c.setOutDtypeAttr(qs[0].getDtypeAttr());
-        c.setOutputScaleAttr(qs[0].getScaleAttr());
-        c.getResult().setType(qs[0].getType());
-        for (QuantizeOp q : qs) {
-          q.getResult().replaceAllUsesWith(c.getResult());
-          q.erase();
-        }
-      } else {
-        c.setOutDtypeAttr(b.getStringAttr("float32"));
-        c.setOutputScaleAttr(b.getF32FloatAttr(1.f));
-        c.getResult().setType(withF32(c.getType()));
-        result.replaceAllUsesWith(c.getResult());
-      }
+      // The conv computes the (relu'd) sum in float32; then it writes what
+      // the sum's readers quantize, when they all quantize alike.
+      c.setOutDtypeAttr(b.getStringAttr("float32"));
+      c.setOutputScaleAttr(b.getF32FloatAttr(1.f));
+      c.getResult().setType(withF32(c.getType()));
+      result.replaceAllUsesWith(c.getResult());
       if (relu)
         relu->erase();
       add.erase();
       dq.erase();
       if (other.use_empty())
         other.erase();
+      fuseRequantize(c);
       return;
     }
   }
