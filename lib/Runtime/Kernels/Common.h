@@ -218,6 +218,11 @@ struct Dims {
   }
 };
 
+/// oneDNN's data type of a qtype:: code (f32, s8, u8).
+inline dt qtypeOf(int64_t code) {
+  return code == qtype::U8 ? dt::u8 : code == qtype::S8 ? dt::s8 : dt::f32;
+}
+
 /// Whether activation operand dims `d` fit layout field `layout`: rank 4
 /// (any layout), or rank 5 [N, C/16, H, W, 16] in layout NChw16c.
 inline bool activationRankFits(const int64_t *d, int64_t layout) {

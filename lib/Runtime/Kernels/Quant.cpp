@@ -43,10 +43,6 @@ using namespace pdk;
 
 namespace {
 
-dt qtypeOf(int64_t code) {
-  return code == qtype::U8 ? dt::u8 : code == qtype::S8 ? dt::s8 : dt::f32;
-}
-
 int64_t addressOf(const void *p) { return static_cast<int64_t>(reinterpret_cast<intptr_t>(p)); }
 
 /// makeKey's key with the addresses of the bias and the scales too, which

@@ -106,13 +106,10 @@ PDK_EXPORT void pdk_pool2d(const int64_t *ptrs, const int64_t *ints, const float
       makeKey(PoolKey, ints, nInts, floats, pool::NumFloats, nullptr), "pooling", nullptr,
       [&](Entry &e) {
         memory::dims src = {xd[0], xd[1], xd[2], xd[3]}, dst = {od[0], od[1], od[2], od[3]};
-        auto dataType = [](int64_t t) {
-          return t == qtype::S8 ? dt::s8 : t == qtype::U8 ? dt::u8 : dt::f32;
-        };
         e.srcUser =
-            memory::desc(src, dataType(ints[pool::DataType]), convLayout(ints[pool::SrcLayout]));
+            memory::desc(src, qtypeOf(ints[pool::DataType]), convLayout(ints[pool::SrcLayout]));
         e.dstUser =
-            memory::desc(dst, dataType(ints[pool::DstDataType]), convLayout(ints[pool::DstLayout]));
+            memory::desc(dst, qtypeOf(ints[pool::DstDataType]), convLayout(ints[pool::DstLayout]));
         algorithm alg = kind == pool::Max                 ? algorithm::pooling_max
                         : kind == pool::AvgExcludePadding ? algorithm::pooling_avg_exclude_padding
                                                           : algorithm::pooling_avg_include_padding;
