@@ -454,6 +454,42 @@ class ProgramBuilder:
         return self.op("tensor_array_to_tensor", {"X": [arr]}, {"Out": [out], "OutIndex": [index]},
                        {"axis": axis, "use_stack": bool(use_stack)})
 
+    # Fluid's DynamicRNN writes these around its while loop: a rank table of
+    # the input's sequences, the input split into an array over time steps,
+    # the memories' initial values reordered by rank and shrunk to the
+    # sequences still running at each step, the outputs put back in order.
+    def lod_rank_table(self, x, level=0):
+        """The rank table (VarType LOD_RANK_TABLE) of LoD batch x."""
+        table = self.tmp("lod_rank_table", [-1, 2], "int64")
+        table.var_type = fp.VarType.LOD_RANK_TABLE
+        return self.op("lod_rank_table", {"X": [x]}, {"Out": [table]}, {"level": level})
+
+    def max_sequence_len(self, table):
+        """The longest sequence of a rank table, int64 [1]."""
+        out = self.tmp("max_sequence_len", [1], "int64")
+        return self.op("max_sequence_len", {"RankTable": [table]}, {"Out": [out]})
+
+    def lod_tensor_to_array(self, x, table):
+        """LoD batch x as an array over time steps (element t: row t of each
+        sequence longer than t, in rank order)."""
+        arr = self.array("lod_tensor_to_array", x.shape, x.dtype)
+        return self.op("lod_tensor_to_array", {"X": [x], "RankTable": [table]}, {"Out": [arr]})
+
+    def array_to_lod_tensor(self, arr, table):
+        """lod_tensor_to_array's inverse: a LoD batch in the table's batch order."""
+        out = self.tmp("array_to_lod_tensor", arr.shape, arr.dtype)
+        return self.op("array_to_lod_tensor", {"X": [arr], "RankTable": [table]}, {"Out": [out]})
+
+    def shrink_rnn_memory(self, x, i, table):
+        """Memory x at step i: the rows of the sequences longer than i."""
+        out = self.tmp("shrink_rnn_memory", x.shape, x.dtype)
+        return self.op("shrink_rnn_memory", {"X": [x], "I": [i], "RankTable": [table]}, {"Out": [out]})
+
+    def reorder_lod_tensor_by_rank(self, x, table):
+        """The rows of x (one per sequence) in rank order."""
+        out = self.tmp("reorder_lod_tensor_by_rank", x.shape, x.dtype)
+        return self.op("reorder_lod_tensor_by_rank", {"X": [x], "RankTable": [table]}, {"Out": [out]})
+
     def logical_not(self, x):
         return self._simple("logical_not", x, dtype="bool")
 

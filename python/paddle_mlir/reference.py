@@ -2045,8 +2045,9 @@ def _viterbi_decode(ins, a):
 # Ops that read the sequence lengths of their LoD input (as ins["@lengths"]),
 # and those whose outputs are no longer sequences of it.
 LOD_OPS = {"sequence_pool", "sequence_conv", "gru", "lstm", "lstmp", "crf_decoding", "sequence_softmax",
-           "sequence_expand", "sequence_expand_as", "sequence_reshape", "box_clip"}
-LOD_CONSUMERS = {"sequence_pool"}
+           "sequence_expand", "sequence_expand_as", "sequence_reshape", "box_clip", "lod_rank_table",
+           "reorder_lod_tensor_by_rank"}
+LOD_CONSUMERS = {"sequence_pool", "lod_rank_table", "lod_tensor_to_array", "reorder_lod_tensor_by_rank"}
 # The input slot whose LoD an op's outputs share, where it is not the first
 # of LOD_MAIN_SLOTS the op has.
 LOD_FROM = {"lookup_table": "Ids", "lookup_table_v2": "Ids", "sequence_expand_as": "Y"}
@@ -2177,7 +2178,8 @@ def _write_to_array(ins, a):
     as ins["@array"], None where Out held nothing); the array grows to
     I + 1 elements where shorter. Paddle leaves the elements skipped over
     empty; here they are zeros of X's shape, as in the compiler. Every
-    element must have X's shape and type."""
+    element must have X's type and X's dims after the first (a DynamicRNN's
+    memory array holds fewer rows at each step)."""
     x = np.array(ins["X"][0])
     i = _array_index(ins["I"][0], "write_to_array")
     if i < 0:
@@ -2185,7 +2187,7 @@ def _write_to_array(ins, a):
     prev = ins.get("@array", [None])[0]
     arr = _copy(prev) if isinstance(prev, list) else []
     for e in arr:
-        if e.shape != x.shape or e.dtype != x.dtype:
+        if e.shape[1:] != x.shape[1:] or e.ndim != x.ndim or e.dtype != x.dtype:
             raise ValueError("write_to_array: element %d (%s %s) does not match the array's elements "
                              "(%s %s)" % (i, x.dtype, x.shape, e.dtype, e.shape))
     while len(arr) <= i:
@@ -2226,6 +2228,82 @@ def _tensor_array_to_tensor(ins, a):
 
 OPS.update({"write_to_array": _write_to_array, "read_from_array": _read_from_array,
             "lod_array_length": _lod_array_length, "tensor_array_to_tensor": _tensor_array_to_tensor})
+
+
+# ---- Fluid's DynamicRNN, as Paddle runs it: a rank table lists the
+# sequences (index, length) longest first, ties in batch order; an array
+# over time steps holds at step t only the sequences longer than t, in rank
+# order, so its elements shrink.
+
+def _rank_table(t, op):
+    t = np.asarray(t)
+    if t.ndim != 2 or t.shape[1] != 2 or sorted(t[:, 0].tolist()) != list(range(len(t))):
+        raise ValueError("%s: RankTable is not a rank table: %s" % (op, t.tolist()))
+    return [(int(i), int(n)) for i, n in t]
+
+
+def _lod_rank_table(ins, a):
+    if "@lengths" not in ins:
+        raise ValueError("lod_rank_table: X has no LoD")
+    if a.get("level", 0) != 0:
+        raise ValueError("lod_rank_table: level %d of a one-level LoD" % a["level"])
+    lengths = [int(n) for n in np.asarray(ins["@lengths"][0]).reshape(-1)]
+    order = sorted(range(len(lengths)), key=lambda i: -lengths[i])   # sorted() is stable
+    return {"Out": np.array([[i, lengths[i]] for i in order], np.int64).reshape(-1, 2)}
+
+
+def _max_sequence_len(ins, a):
+    table = _rank_table(ins["RankTable"][0], "max_sequence_len")
+    return {"Out": np.array([table[0][1] if table else 0], np.int64)}
+
+
+def _lod_tensor_to_array(ins, a):
+    x = np.asarray(ins["X"][0])
+    table = _rank_table(ins["RankTable"][0], "lod_tensor_to_array")
+    lengths = dict(table)
+    starts = np.concatenate([[0], np.cumsum([lengths[i] for i in range(len(table))])]).astype(np.int64)
+    if starts[-1] != x.shape[0]:
+        raise ValueError("lod_tensor_to_array: X has %d rows, the table's sequences %d" % (x.shape[0], starts[-1]))
+    longest = table[0][1] if table else 0
+    # (A list slot binds one name per element: the array is one value.)
+    return {"Out": [[np.stack([x[starts[i] + t] for i, n in table if n > t]) for t in range(longest)]]}
+
+
+def _array_to_lod_tensor(ins, a):
+    arr = _array_arg(ins["X"][0], "array_to_lod_tensor")
+    table = _rank_table(ins["RankTable"][0], "array_to_lod_tensor")
+    rows = {}
+    for j, (i, n) in enumerate(table):
+        if n > len(arr):
+            raise ValueError("array_to_lod_tensor: sequence %d needs %d elements, the array has %d" % (i, n, len(arr)))
+        rows[i] = [arr[t][j] for t in range(n)]
+    lengths = np.array([len(rows[i]) for i in range(len(table))], np.int64)
+    parts = [np.stack(rows[i]) for i in range(len(table)) if rows[i]]
+    width = arr[0].shape[1:] if arr else ()
+    out = np.concatenate(parts) if parts else np.zeros((0,) + width, arr[0].dtype if arr else np.float32)
+    return {"Out": out, "@lod": lengths}
+
+
+def _shrink_rnn_memory(ins, a):
+    x = np.asarray(ins["X"][0])
+    table = _rank_table(ins["RankTable"][0], "shrink_rnn_memory")
+    step = _array_index(ins["I"][0], "shrink_rnn_memory")
+    return {"Out": x[:sum(1 for _, n in table if n > step)]}
+
+
+def _reorder_lod_tensor_by_rank(ins, a):
+    if "@lengths" in ins:
+        raise ValueError("reorder_lod_tensor_by_rank: X with LoD is not implemented")
+    x = np.asarray(ins["X"][0])
+    table = _rank_table(ins["RankTable"][0], "reorder_lod_tensor_by_rank")
+    if x.shape[0] != len(table):
+        raise ValueError("reorder_lod_tensor_by_rank: X has %d rows for %d sequences" % (x.shape[0], len(table)))
+    return {"Out": x[[i for i, _ in table]]}
+
+
+OPS.update({"lod_rank_table": _lod_rank_table, "max_sequence_len": _max_sequence_len,
+            "lod_tensor_to_array": _lod_tensor_to_array, "array_to_lod_tensor": _array_to_lod_tensor,
+            "shrink_rnn_memory": _shrink_rnn_memory, "reorder_lod_tensor_by_rank": _reorder_lod_tensor_by_rank})
 
 def _seq_lengths(ins, op, rows, slot):
     if "@lengths" not in ins:

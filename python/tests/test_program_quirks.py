@@ -160,7 +160,7 @@ def test_unsupported_kinds_are_named(tmp_path):
     # recurrent layers, control flow, data-dependent output sizes) fail at
     # import with one line that names the op and says which kind it is.
     translate = os.path.join(BUILD, "bin", "paddle-translate")
-    for op, kind in (("nonzero", "output size depends on the data"), ("linear_chain_crf", "LoD"), ("lod_rank_table", "control-flow op (LoD tensor arrays)"), ("gap", None)):
+    for op, kind in (("nonzero", "output size depends on the data"), ("linear_chain_crf", "LoD"), ("dynamic_lstm", "a recurrent op"), ("gap", None)):
         b = ProgramBuilder()
         x = b.feed("x", [-1, 4])
         y = b.tmp(op, [-1, 4])

@@ -261,7 +261,8 @@ def test_tensor_array_write_negative_index(tmp_path):
 
 def test_reference_tensor_array_ops():
     # The reference evaluator's array ops, without the compiler: a write
-    # copies the array it updates, grows it with zeros, and checks shapes;
+    # copies the array it updates, grows it with zeros, and checks the dims
+    # after the first;
     # assign copies a whole array.
     ops = reference.OPS
     x = np.arange(6, dtype=np.float32).reshape(2, 3)
@@ -276,7 +277,9 @@ def test_reference_tensor_array_ops():
     with pytest.raises(ValueError, match="negative"):
         ops["write_to_array"]({"X": [x], "I": [i64(-1)], "@array": [arr]}, {})
     with pytest.raises(ValueError, match="does not match"):
-        ops["write_to_array"]({"X": [x[:1]], "I": [i64(0)], "@array": [arr]}, {})
+        ops["write_to_array"]({"X": [x[:, :2]], "I": [i64(0)], "@array": [arr]}, {})
+    # Fewer rows are fine: Paddle's DynamicRNN memories shrink step by step.
+    assert ops["write_to_array"]({"X": [x[:1]], "I": [i64(3)], "@array": [arr]}, {})["Out"][0][3].shape == (1, 3)
     np.testing.assert_array_equal(ops["read_from_array"]({"X": [arr2], "I": [i64(0)]}, {})["Out"], x + 1)
     with pytest.raises(ValueError, match="index 3 is outside the array's 3 elements"):
         ops["read_from_array"]({"X": [arr2], "I": [i64(3)]}, {})

@@ -660,6 +660,33 @@ OPS = [
        "the elements of tensor array X stacked at axis (use_stack) or concatenated along it; OutIndex "
        "(int32) holds each element's size along axis",
        "%y, %idx = pd.tensor_array_to_tensor %a {axis = 1 : i32} : (tensor<?x2x3xf32>) -> (tensor<2x?xf32>, tensor<?xi32>)"),
+    # Fluid's DynamicRNN: a LoD batch as a tensor array over time steps.
+    # A rank table is int64 [N, 2], row j = (sequence index, length) of the
+    # j-th longest sequence. pd keeps every element of such an array at the
+    # batch's N rows in rank order, zero past a sequence's end, where
+    # Paddle's element t holds only the sequences longer than t (its first
+    # rows): the rows Paddle keeps are the same.
+    Op("lod_rank_table", ["X:any", "Lengths:index?"], ["Out:index"], [A("level", "i32", 0, min=0)], "custom",
+       "the sequences of LoD batch X ranked by length, longest first, ties in batch order: int64 [N, 2], "
+       "row j = (sequence index, length)",
+       "%t = pd.lod_rank_table %x Lengths(%n) : (tensor<?x8xf32>, tensor<?xi64>) -> tensor<?x2xi64>"),
+    Op("max_sequence_len", ["RankTable:index"], ["Out:index"], [], "custom",
+       "the longest length in a rank table (0 without sequences), int64 [1]",
+       "%m = pd.max_sequence_len %t : (tensor<?x2xi64>) -> tensor<1xi64>"),
+    Op("lod_tensor_to_array", ["X:any", "RankTable:index"], ["Out:any"], [], "custom",
+       "LoD batch X [T, ...] (its sequences those of RankTable) as a tensor array over time: element t "
+       "[N, ...] holds in row j row t of the j-th ranked sequence, zeros where that sequence is shorter",
+       "%a = pd.lod_tensor_to_array %x, %t : (tensor<?x8xf32>, tensor<?x2xi64>) -> tensor<?x?x8xf32>"),
+    Op("array_to_lod_tensor", ["X:any", "RankTable:index"], ["Out:any", "OutLengths:index"], [], "custom",
+       "lod_tensor_to_array's inverse: sequence i of Out (in batch order, OutLengths its lengths) is row "
+       "rank(i) of array elements 0 ... length(i) - 1",
+       "%y, %n = pd.array_to_lod_tensor %a, %t : (tensor<?x?x8xf32>, tensor<?x2xi64>) -> (tensor<?x8xf32>, tensor<?xi64>)"),
+    Op("shrink_rnn_memory", ["X:any", "I:index", "RankTable:index"], ["Out:any"], [], "same:X",
+       "RNN state X [N, ...] (rank order) at step I: the rows of the sequences of length <= I zeroed",
+       "%y = pd.shrink_rnn_memory %x, %i, %t : (tensor<?x8xf32>, tensor<1xi64>, tensor<?x2xi64>) -> tensor<?x8xf32>"),
+    Op("reorder_lod_tensor_by_rank", ["X:any", "RankTable:index"], ["Out:any"], [], "same:X",
+       "the rows of X [N, ...] (one per sequence, no LoD) in the rank order of RankTable",
+       "%y = pd.reorder_lod_tensor_by_rank %x, %t : (tensor<?x8xf32>, tensor<?x2xi64>) -> tensor<?x8xf32>"),
     Op("is_empty", ["X:any"], ["Out:bool"], [], "custom",
        "whether X has no elements, bool [1] (ends greedy decoding loops)",
        "%e = pd.is_empty %x : (tensor<?x1xi64>) -> tensor<1xi1>"),

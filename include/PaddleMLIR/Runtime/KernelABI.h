@@ -494,6 +494,50 @@ enum Int : int64_t { ElemBytes, IndexIs32, NumInts };
 constexpr int64_t NumFloats = 0;
 } // namespace arrayread
 
+/// Fluid's DynamicRNN (see the pd catalogue): a rank table is int64
+/// [N, 2], row j = (sequence index, length) of the j-th longest sequence,
+/// ties in batch order; an array over time steps holds every sequence at
+/// each step, in rank order, zero past its end.
+///
+/// pdk_lod_rank_table: the rank table of Lengths [N] (int64, each >= 0).
+namespace rankTable {
+enum Slot : int64_t { Lengths, NumSlots };
+constexpr int64_t NumInts = 0, NumFloats = 0;
+} // namespace rankTable
+
+/// pdk_rank_table_info: from a rank table, by Kind: int64 [1] holding the
+/// longest length (0 without sequences) or the total length, or int64 [N]
+/// holding the lengths in batch order.
+namespace rankInfo {
+enum Slot : int64_t { Table, NumSlots };
+enum Int : int64_t { Kind, NumInts };
+enum KindValue : int64_t { MaxLength, TotalLength, Lengths };
+constexpr int64_t NumFloats = 0;
+} // namespace rankInfo
+
+/// pdk_lod_to_array: lod_tensor_to_array. X [T, ...] packed (sequence i's
+/// rows follow sequences 0 ... i - 1; T must be the table's total length)
+/// into Out [M, N, ...]: Out[t][j] = row t of the j-th ranked sequence, zero
+/// where t is past its end (M >= the longest length).
+/// pdk_array_to_lod: array_to_lod_tensor, the inverse: X [M, N, ...] into
+/// Out [T, ...]; an array of fewer elements than a sequence needs is an
+/// error naming it.
+/// pdk_reorder_by_rank: reorder_lod_tensor_by_rank of an X without LoD:
+/// Out[j] = X[index of the j-th ranked sequence]; X must have N rows.
+namespace lodArray {
+enum Slot : int64_t { X, Table, NumSlots };
+enum Int : int64_t { ElemBytes, NumInts };
+constexpr int64_t NumFloats = 0;
+} // namespace lodArray
+
+/// pdk_shrink_memory: shrink_rnn_memory. Out = X [R, ...] with rows j >=
+/// (the number of sequences longer than I[0]) zeroed.
+namespace shrinkMemory {
+enum Slot : int64_t { X, I, Table, NumSlots };
+enum Int : int64_t { ElemBytes, IndexIs32, NumInts };
+constexpr int64_t NumFloats = 0;
+} // namespace shrinkMemory
+
 /// pdk_viterbi_decode: Paddle 2.x's viterbi_decode. Input [N, T, D]
 /// (sequence n is its first Length[n] rows; Length [N], int64, each in
 /// [0, T]), Transition [D, D] (from-tag rows); with BosEos, row D - 1 is

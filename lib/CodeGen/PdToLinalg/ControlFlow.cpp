@@ -273,10 +273,166 @@ struct TensorArrayToTensorLowering : OpConversionPattern<TensorArrayToTensorOp> 
     return success();
   }
 };
+
+//===----------------------------------------------------------------------===//
+// Fluid's DynamicRNN: rank tables and the arrays over time steps they index
+// (every element at the batch's N rows, see the catalogue), each op one call
+// of the kernels in lib/Runtime/Kernels/Array.cpp. The sizes the data sets
+// (the longest and the total length) come from pdk_rank_table_info first.
+//===----------------------------------------------------------------------===//
+
+/// A call of `kernel` on `operands` (in `slots`) into a new tensor of
+/// `type` whose dynamic dims are `dyn`.
+Value rankCall(OpBuilder &b, Location loc, Operation *op, StringRef kernel, RankedTensorType type,
+               ValueRange dyn, ValueRange operands, ArrayRef<int64_t> slots,
+               ArrayRef<int64_t> ints) {
+  Value init = tensor::EmptyOp::create(b, loc, type.getShape(), type.getElementType(), dyn);
+  auto k = KernelCallOp::create(b, loc, type, kernel, operands, init, b.getDenseI64ArrayAttr(slots),
+                                b.getDenseI64ArrayAttr(ints), b.getDenseF32ArrayAttr({}));
+  k->setAttr("pd.from", b.getStringAttr(op->getName().stripDialect()));
+  return k.getResult();
+}
+
+/// The dynamic dims of `type`, dim d taken from `shape(d)`.
+SmallVector<Value> dynDims(RankedTensorType type, llvm::function_ref<Value(int64_t)> shape) {
+  SmallVector<Value> dyn;
+  for (int64_t d = 0; d < type.getRank(); ++d)
+    if (type.isDynamicDim(d))
+      dyn.push_back(shape(d));
+  return dyn;
+}
+
+/// pdk_rank_table_info of `kind`: int64 [1], or [N] for the lengths.
+Value rankInfo(OpBuilder &b, Location loc, Operation *op, Value table, int64_t kind) {
+  namespace ri = pdk::rankInfo;
+  int64_t n = kind == ri::Lengths ? cast<RankedTensorType>(table.getType()).getDimSize(0) : 1;
+  auto type = RankedTensorType::get({n}, b.getI64Type());
+  SmallVector<Value> dyn;
+  if (ShapedType::isDynamic(n))
+    dyn.push_back(tensor::DimOp::create(b, loc, table, 0));
+  return rankCall(b, loc, op, "pdk_rank_table_info", type, dyn, table, {ri::Table}, {kind});
+}
+
+Value rankInfoIndex(OpBuilder &b, Location loc, Operation *op, Value table, int64_t kind) {
+  return arith::IndexCastOp::create(
+      b, loc, b.getIndexType(), lowering::extractScalar(b, loc, rankInfo(b, loc, op, table, kind)));
+}
+
+struct LodRankTableLowering : OpConversionPattern<LodRankTableOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(LodRankTableOp op, OpAdaptor a,
+                                ConversionPatternRewriter &r) const override {
+    Value lengths = a.getLengths();
+    if (!lengths || !cast<RankedTensorType>(lengths.getType()).getElementType().isInteger(64))
+      return op.emitOpError("needs X's int64 sequence lengths");
+    auto type = cast<RankedTensorType>(op.getType());
+    Location loc = op.getLoc();
+    auto dyn = dynDims(type, [&](int64_t) { return tensor::DimOp::create(r, loc, lengths, 0); });
+    r.replaceOp(op, rankCall(r, loc, op, "pdk_lod_rank_table", type, dyn, lengths,
+                             {pdk::rankTable::Lengths}, {}));
+    return success();
+  }
+};
+
+struct MaxSequenceLenLowering : OpConversionPattern<MaxSequenceLenOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(MaxSequenceLenOp op, OpAdaptor a,
+                                ConversionPatternRewriter &r) const override {
+    r.replaceOp(op, rankInfo(r, op.getLoc(), op, a.getRankTable(), pdk::rankInfo::MaxLength));
+    return success();
+  }
+};
+
+struct LodTensorToArrayLowering : OpConversionPattern<LodTensorToArrayOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(LodTensorToArrayOp op, OpAdaptor a,
+                                ConversionPatternRewriter &r) const override {
+    namespace la = pdk::lodArray;
+    Location loc = op.getLoc();
+    Value x = a.getX(), table = a.getRankTable();
+    auto type = cast<RankedTensorType>(op.getType());
+    auto dyn = dynDims(type, [&](int64_t d) -> Value {
+      if (d == 0)
+        return rankInfoIndex(r, loc, op, table, pdk::rankInfo::MaxLength);
+      return tensor::DimOp::create(r, loc, d == 1 ? table : x, d == 1 ? 0 : d - 1);
+    });
+    SmallVector<int64_t> ints(la::NumInts);
+    ints[la::ElemBytes] = lowering::valueBytes(type.getElementType());
+    r.replaceOp(op, rankCall(r, loc, op, "pdk_lod_to_array", type, dyn, {x, table},
+                             {la::X, la::Table}, ints));
+    return success();
+  }
+};
+
+struct ArrayToLodTensorLowering : OpConversionPattern<ArrayToLodTensorOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(ArrayToLodTensorOp op, OpAdaptor a,
+                                ConversionPatternRewriter &r) const override {
+    namespace la = pdk::lodArray;
+    Location loc = op.getLoc();
+    Value x = a.getX(), table = a.getRankTable();
+    auto type = cast<RankedTensorType>(op.getOut().getType());
+    auto dyn = dynDims(type, [&](int64_t d) -> Value {
+      if (d == 0)
+        return rankInfoIndex(r, loc, op, table, pdk::rankInfo::TotalLength);
+      return tensor::DimOp::create(r, loc, x, d + 1);
+    });
+    SmallVector<int64_t> ints(la::NumInts);
+    ints[la::ElemBytes] = lowering::valueBytes(type.getElementType());
+    Value out =
+        rankCall(r, loc, op, "pdk_array_to_lod", type, dyn, {x, table}, {la::X, la::Table}, ints);
+    Value lengths = rankInfo(r, loc, op, table, pdk::rankInfo::Lengths);
+    r.replaceOp(op, ValueRange{out, r.createOrFold<tensor::CastOp>(
+                                        loc, op.getOutLengths().getType(), lengths)});
+    return success();
+  }
+};
+
+struct ShrinkRnnMemoryLowering : OpConversionPattern<ShrinkRnnMemoryOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(ShrinkRnnMemoryOp op, OpAdaptor a,
+                                ConversionPatternRewriter &r) const override {
+    namespace sm = pdk::shrinkMemory;
+    Location loc = op.getLoc();
+    Value x = a.getX();
+    auto type = cast<RankedTensorType>(op.getType());
+    auto it = cast<RankedTensorType>(a.getI().getType());
+    if (type.getRank() < 1 || !it.hasStaticShape() || it.getNumElements() != 1)
+      return op.emitOpError("needs a memory X of rank >= 1 and one step index I");
+    auto dyn = dynDims(type, [&](int64_t d) { return tensor::DimOp::create(r, loc, x, d); });
+    SmallVector<int64_t> ints(sm::NumInts);
+    ints[sm::ElemBytes] = lowering::valueBytes(type.getElementType());
+    ints[sm::IndexIs32] = isI32(a.getI());
+    r.replaceOp(op, rankCall(r, loc, op, "pdk_shrink_memory", type, dyn,
+                             {x, a.getI(), a.getRankTable()}, {sm::X, sm::I, sm::Table}, ints));
+    return success();
+  }
+};
+
+struct ReorderLodTensorByRankLowering : OpConversionPattern<ReorderLodTensorByRankOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult matchAndRewrite(ReorderLodTensorByRankOp op, OpAdaptor a,
+                                ConversionPatternRewriter &r) const override {
+    namespace la = pdk::lodArray;
+    Location loc = op.getLoc();
+    Value x = a.getX();
+    auto type = cast<RankedTensorType>(op.getType());
+    if (type.getRank() < 1)
+      return op.emitOpError("needs an X of rank >= 1 (one row per sequence)");
+    auto dyn = dynDims(type, [&](int64_t d) { return tensor::DimOp::create(r, loc, x, d); });
+    SmallVector<int64_t> ints(la::NumInts);
+    ints[la::ElemBytes] = lowering::valueBytes(type.getElementType());
+    r.replaceOp(op, rankCall(r, loc, op, "pdk_reorder_by_rank", type, dyn, {x, a.getRankTable()},
+                             {la::X, la::Table}, ints));
+    return success();
+  }
+};
 } // namespace
 
 void mlir::pd::populatePdControlFlowToScfPatterns(RewritePatternSet &patterns) {
   patterns.add<WhileToScf, YieldToScf, ConditionalBlockToScf, SelectInputToSelects,
                WriteToArrayLowering, ReadFromArrayLowering, LodArrayLengthLowering,
-               TensorArrayToTensorLowering, IsEmptyLowering>(patterns.getContext());
+               TensorArrayToTensorLowering, IsEmptyLowering, LodRankTableLowering,
+               MaxSequenceLenLowering, LodTensorToArrayLowering, ArrayToLodTensorLowering,
+               ShrinkRnnMemoryLowering, ReorderLodTensorByRankLowering>(patterns.getContext());
 }

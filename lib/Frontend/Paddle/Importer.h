@@ -116,6 +116,8 @@ private:
   }
   LogicalResult checkLodLevel(const pdp::OpDesc &op, int index, Location loc,
                               OperationState &state);
+  LogicalResult checkRankTableOp(const pdp::OpDesc &op, int index, Location loc,
+                                 OperationState &state);
   LogicalResult arrayLod(Operation *op, int index, Location loc);
   /// Whether variable `name` is a tensor array (LOD_TENSOR_ARRAY).
   bool isArrayVar(const std::string &name) const {

@@ -117,6 +117,8 @@ private:
   llvm::StringSet<> declared;
   /// The values that are tensor arrays (LOD_TENSOR_ARRAY variables).
   llvm::DenseSet<Value> arrays;
+  /// The values that are DynamicRNN rank tables (LOD_RANK_TABLE variables).
+  llvm::DenseSet<Value> rankTables;
   llvm::StringSet<> used;
   // name -> (record bytes, bytes of data that end the record), sorted.
   std::map<std::string, std::pair<std::string, size_t>> params;
@@ -127,6 +129,11 @@ void Exporter::addValueVar(const std::string &name, Value v) {
   if (declared.contains(name))
     return;
   pdp::VarDesc *var = addVar(name, v.getType());
+  if (rankTables.contains(v)) {
+    var->mutable_type()->set_type(pdp::VarType::LOD_RANK_TABLE);
+    var->mutable_type()->clear_lod_tensor();
+    return;
+  }
   if (!arrays.contains(v))
     return;
   // [N, element dims...] -> an array of elements.
@@ -894,31 +901,36 @@ LogicalResult Exporter::run(StringRef dir, StringRef stem,
           names[result] = names[init];
   });
 
-  // Tensor arrays: what write_to_array makes, and what loops, conditional
-  // blocks and assigns carry of it.
-  for (bool changed = true; changed;) {
-    changed = false;
-    main.walk([&](Operation *op) {
-      auto mark = [&](Value v) { changed |= arrays.insert(v).second; };
-      if (isa<WriteToArrayOp>(op))
-        mark(op->getResult(0));
-      if (isa<AssignOp>(op) && arrays.contains(op->getOperand(0)))
-        mark(op->getResult(0));
-      if (isa<WhileOp, ConditionalBlockOp>(op))
-        for (auto [i, init] : llvm::enumerate(regionInits(op)))
-          if (arrays.contains(init) ||
-              arrays.contains(
-                  cast<YieldOp>(op->getRegion(0).front().getTerminator()).getValues()[i])) {
-            mark(op->getResult(i));
-            if (isa<WhileOp>(op))
-              mark(op->getRegion(0).front().getArgument(i));
-            // The importer's empty array for one declared without a value.
-            if (init.getDefiningOp<FillConstantOp>() &&
-                cast<RankedTensorType>(init.getType()).getDimSize(0) == 0)
-              mark(init);
-          }
-    });
-  }
+  // Tensor arrays: what write_to_array and lod_tensor_to_array make, and
+  // what loops, conditional blocks and assigns carry of it; rank tables
+  // likewise from lod_rank_table.
+  auto carried = [&](llvm::DenseSet<Value> &set, llvm::function_ref<bool(Operation *)> isSource) {
+    for (bool changed = true; changed;) {
+      changed = false;
+      main.walk([&](Operation *op) {
+        auto mark = [&](Value v) { changed |= set.insert(v).second; };
+        if (isSource(op))
+          mark(op->getResult(0));
+        if (isa<AssignOp>(op) && set.contains(op->getOperand(0)))
+          mark(op->getResult(0));
+        if (isa<WhileOp, ConditionalBlockOp>(op))
+          for (auto [i, init] : llvm::enumerate(regionInits(op)))
+            if (set.contains(init) ||
+                set.contains(
+                    cast<YieldOp>(op->getRegion(0).front().getTerminator()).getValues()[i])) {
+              mark(op->getResult(i));
+              if (isa<WhileOp>(op))
+                mark(op->getRegion(0).front().getArgument(i));
+              // The importer's empty array for one declared without a value.
+              if (init.getDefiningOp<FillConstantOp>() &&
+                  cast<RankedTensorType>(init.getType()).getDimSize(0) == 0)
+                mark(init);
+            }
+      });
+    }
+  };
+  carried(arrays, [](Operation *op) { return isa<WriteToArrayOp, LodTensorToArrayOp>(op); });
+  carried(rankTables, [](Operation *op) { return isa<LodRankTableOp>(op); });
 
   // Fetch targets keep their Paddle names even when the IR carries no
   // locations (e.g. it was printed without debug info).

@@ -145,6 +145,10 @@ FailureOr<RankedTensorType> Importer::varType(const pdp::VarDesc &var, Location 
                                               bool parameter) {
   const auto &t = var.type();
   bool denseTable = parameter && t.type() == pdp::VarType::SELECTED_ROWS;
+  // A rank table (Fluid's DynamicRNN) is int64 [N, 2]: (sequence index,
+  // length) of each sequence, longest first.
+  if (t.type() == pdp::VarType::LOD_RANK_TABLE)
+    return RankedTensorType::get({ShapedType::kDynamic, 2}, IntegerType::get(ctx, 64));
   // A tensor array is one tensor stacking its elements along a leading dim.
   bool array = t.type() == pdp::VarType::LOD_TENSOR_ARRAY && t.has_tensor_array();
   if (t.type() != pdp::VarType::LOD_TENSOR && !denseTable && !array)
@@ -524,13 +528,37 @@ static StringRef unsupportedKind(StringRef type) {
     return "a LoD (variable-length sequence) op";
   if (llvm::is_contained({"dynamic_gru", "dynamic_lstm"}, type))
     return "a recurrent op";
-  if (llvm::is_contained({"array_to_lod_tensor", "lod_tensor_to_array", "lod_rank_table",
-                          "max_sequence_len", "shrink_rnn_memory"},
-                         type))
-    return "a control-flow op (LoD tensor arrays)";
   if (type == "nonzero")
     return "an op whose output size depends on the data";
   return "";
+}
+
+/// Fluid's DynamicRNN ops, as far as pd has them: a rank table of a
+/// one-level LoD batch, that batch (or one with the same sequences) split
+/// into an array over time steps, the array of plain tensors put back, and
+/// plain tensors (one row per sequence) reordered by rank.
+LogicalResult Importer::checkRankTableOp(const pdp::OpDesc &op, int index, Location loc,
+                                         OperationState &state) {
+  auto bad = [&](const Twine &msg) {
+    return fail(loc, "op '" + op.type() + "' #" + Twine(index) + " of block " +
+                         Twine(currentBlock) + ": " + msg);
+  };
+  Value x = state.operands.empty() ? Value() : state.operands[0];
+  if (!x)
+    return success();
+  if (op.type() == "lod_rank_table" && !lodOf(x))
+    return bad("X has no LoD; a rank table ranks the sequences of a LoD batch");
+  if (op.type() == "lod_tensor_to_array" && (!lodOf(x) || lodLevel(x) > 1))
+    return bad((lodOf(x) ? "X has " + std::to_string(lodLevel(x)) + " LoD levels"
+                         : std::string("X has no LoD")) +
+               "; only a batch with one LoD level becomes an array over time steps");
+  if (op.type() == "reorder_lod_tensor_by_rank" && lodOf(x))
+    return bad("X is a LoD batch; reordering whole sequences is not supported yet (only a "
+               "tensor with one row per sequence, as a DynamicRNN memory's initial value)");
+  if (op.type() == "array_to_lod_tensor" && arrayLengths.count(x))
+    return bad("X is an array of LoD batches; only an array of tensors with one row per "
+               "sequence becomes a LoD batch");
+  return success();
 }
 
 /// pd keeps the last LoD level of a value: the ops that read only that
@@ -540,6 +568,8 @@ static StringRef unsupportedKind(StringRef type) {
 LogicalResult Importer::checkLodLevel(const pdp::OpDesc &op, int index, Location loc,
                                       OperationState &state) {
   const PdOpSpec *spec = lookupPdOpSpec(op.type());
+  if (failed(checkRankTableOp(op, index, loc, state)))
+    return failure();
   bool readsLod = llvm::any_of(spec->inputs, [](const PdSlotSpec &s) { return isLodSlot(s.name); });
   if (!readsLod || op.type() == "lod_reset")
     return success();
@@ -1016,7 +1046,8 @@ LogicalResult Importer::importOp(const pdp::OpDesc &op, int index) {
   } else if (isa<WriteToArrayOp, ReadFromArrayOp>(created)) {
     if (failed(arrayLod(created, index, loc)))
       return failure();
-  } else if (!isa<SequencePoolOp>(created)) {
+  } else if (!isa<SequencePoolOp, LodRankTableOp, MaxSequenceLenOp, LodTensorToArrayOp,
+                  ShrinkRnnMemoryOp, ReorderLodTensorByRankOp>(created)) {
     // As Paddle's ShareLoD from the op's main input (X, Input, Ids): the
     // first operand that is not a weight; sequence_expand_as takes Y's.
     Value from;

@@ -71,6 +71,12 @@ PDK_EXPORT void pdk_sequence_reshape(const int64_t *ptrs, const int64_t *ints, c
 PDK_EXPORT void pdk_box_clip(const int64_t *ptrs, const int64_t *ints, const float *floats);
 PDK_EXPORT void pdk_array_write(const int64_t *ptrs, const int64_t *ints, const float *floats);
 PDK_EXPORT void pdk_array_read(const int64_t *ptrs, const int64_t *ints, const float *floats);
+PDK_EXPORT void pdk_lod_rank_table(const int64_t *ptrs, const int64_t *ints, const float *floats);
+PDK_EXPORT void pdk_rank_table_info(const int64_t *ptrs, const int64_t *ints, const float *floats);
+PDK_EXPORT void pdk_lod_to_array(const int64_t *ptrs, const int64_t *ints, const float *floats);
+PDK_EXPORT void pdk_array_to_lod(const int64_t *ptrs, const int64_t *ints, const float *floats);
+PDK_EXPORT void pdk_shrink_memory(const int64_t *ptrs, const int64_t *ints, const float *floats);
+PDK_EXPORT void pdk_reorder_by_rank(const int64_t *ptrs, const int64_t *ints, const float *floats);
 PDK_EXPORT void pdk_collect_fpn_proposals(const int64_t *ptrs, const int64_t *ints,
                                           const float *floats);
 PDK_EXPORT void pdk_multiclass_nms(const int64_t *ptrs, const int64_t *ints, const float *floats);

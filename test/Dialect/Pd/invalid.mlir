@@ -2730,3 +2730,39 @@ func.func @is_stage_out_of_range() -> tensor<1xi1> {
   %f = pd.is_stage {stage = 2 : i32, stages = 2 : i32} : () -> tensor<1xi1>
   return %f : tensor<1xi1>
 }
+
+// -----
+
+// Tests that a rank table ranks a LoD batch: X needs its lengths.
+func.func @negative_rank_table_no_lod(%x: tensor<?x3xf32>) {
+  // expected-error @+1 {{X must be a LoD batch (its sequence lengths in Lengths)}}
+  %t = pd.lod_rank_table %x : (tensor<?x3xf32>) -> tensor<?x2xi64>
+  return
+}
+
+// -----
+
+// Tests that only level 0 of a one-level LoD is ranked.
+func.func @negative_rank_table_level(%x: tensor<?x3xf32>, %l: tensor<?xi64>) {
+  // expected-error @+1 {{level 1 is not supported; only level 0 of a batch with one LoD level is}}
+  %t = pd.lod_rank_table %x Lengths(%l) {level = 1 : i32} : (tensor<?x3xf32>, tensor<?xi64>) -> tensor<?x2xi64>
+  return
+}
+
+// -----
+
+// Tests that the array ops take a rank table, int64 [N, 2].
+func.func @negative_rank_table_shape(%x: tensor<?x3xf32>, %t: tensor<?x3xi64>) {
+  // expected-error @+1 {{RankTable must be a rank table (int64 [N, 2]), got [?, 3]}}
+  %a = pd.lod_tensor_to_array %x, %t : (tensor<?x3xf32>, tensor<?x3xi64>) -> tensor<?x?x3xf32>
+  return
+}
+
+// -----
+
+// Tests that array_to_lod_tensor's elements have one row per sequence.
+func.func @negative_array_to_lod_rows(%a: tensor<?x5x3xf32>, %t: tensor<4x2xi64>) {
+  // expected-error @+1 {{X's elements must have one row per sequence of RankTable (4), got 5}}
+  %y, %l = pd.array_to_lod_tensor %a, %t : (tensor<?x5x3xf32>, tensor<4x2xi64>) -> (tensor<?x3xf32>, tensor<4xi64>)
+  return
+}

@@ -4763,6 +4763,147 @@ def Pd_TensorArrayToTensorOp : Pd_Op<"tensor_array_to_tensor"> {
   let assemblyFormat = "$X attr-dict `:` functional-type(operands, results)";
 }
 
+def Pd_LodRankTableOp : Pd_Op<"lod_rank_table"> {
+  let summary = "the sequences of LoD batch X ranked by length, longest first, ties in batch order: int64 [N, 2], row j = (sequence index, length)";
+  let description = [{
+    Paddle operator `lod_rank_table`: the sequences of LoD batch X ranked by length, longest first, ties in batch order: int64 [N, 2], row j = (sequence index, length).
+
+    Input slots: X, Lengths (optional). Output slots: Out.
+
+    Example:
+
+    ```mlir
+    %t = pd.lod_rank_table %x Lengths(%n) : (tensor<?x8xf32>, tensor<?xi64>) -> tensor<?x2xi64>
+    ```
+  }];
+  let arguments = (ins
+    Pd_Tensor:$X,
+    Optional<Pd_IndexTensor>:$Lengths,
+    DefaultValuedAttr<ConfinedAttr<Pd_I32Attr, [IntMinValue<0>]>, "0">:$level
+  );
+  let results = (outs Pd_IndexTensor:$Out);
+  let assemblyFormat = "$X (`Lengths` `(` $Lengths^ `)`)? attr-dict `:` functional-type(operands, results)";
+}
+
+def Pd_MaxSequenceLenOp : Pd_Op<"max_sequence_len"> {
+  let summary = "the longest length in a rank table (0 without sequences), int64 [1]";
+  let description = [{
+    Paddle operator `max_sequence_len`: the longest length in a rank table (0 without sequences), int64 [1].
+
+    Input slots: RankTable. Output slots: Out.
+
+    Example:
+
+    ```mlir
+    %m = pd.max_sequence_len %t : (tensor<?x2xi64>) -> tensor<1xi64>
+    ```
+  }];
+  let arguments = (ins
+    Pd_IndexTensor:$RankTable
+  );
+  let results = (outs Pd_IndexTensor:$Out);
+  let assemblyFormat = "$RankTable attr-dict `:` functional-type(operands, results)";
+}
+
+def Pd_LodTensorToArrayOp : Pd_Op<"lod_tensor_to_array"> {
+  let summary = "LoD batch X [T, ...] (its sequences those of RankTable) as a tensor array over time: element t [N, ...] holds in row j row t of the j-th ranked sequence, zeros where that sequence is shorter";
+  let description = [{
+    Paddle operator `lod_tensor_to_array`: LoD batch X [T, ...] (its sequences those of RankTable) as a tensor array over time: element t [N, ...] holds in row j row t of the j-th ranked sequence, zeros where that sequence is shorter.
+
+    Input slots: X, RankTable. Output slots: Out.
+
+    Example:
+
+    ```mlir
+    %a = pd.lod_tensor_to_array %x, %t : (tensor<?x8xf32>, tensor<?x2xi64>) -> tensor<?x?x8xf32>
+    ```
+  }];
+  let arguments = (ins
+    Pd_Tensor:$X,
+    Pd_IndexTensor:$RankTable
+  );
+  let results = (outs Pd_Tensor:$Out);
+  let assemblyFormat = "$X `,` $RankTable attr-dict `:` functional-type(operands, results)";
+}
+
+def Pd_ArrayToLodTensorOp : Pd_Op<"array_to_lod_tensor"> {
+  let summary = "lod_tensor_to_array's inverse: sequence i of Out (in batch order, OutLengths its lengths) is row rank(i) of array elements 0 ... length(i) - 1";
+  let description = [{
+    Paddle operator `array_to_lod_tensor`: lod_tensor_to_array's inverse: sequence i of Out (in batch order, OutLengths its lengths) is row rank(i) of array elements 0 ... length(i) - 1.
+
+    Input slots: X, RankTable. Output slots: Out, OutLengths.
+
+    Example:
+
+    ```mlir
+    %y, %n = pd.array_to_lod_tensor %a, %t : (tensor<?x?x8xf32>, tensor<?x2xi64>) -> (tensor<?x8xf32>, tensor<?xi64>)
+    ```
+  }];
+  let arguments = (ins
+    Pd_Tensor:$X,
+    Pd_IndexTensor:$RankTable
+  );
+  let results = (outs Pd_Tensor:$Out, Pd_IndexTensor:$OutLengths);
+  let assemblyFormat = "$X `,` $RankTable attr-dict `:` functional-type(operands, results)";
+}
+
+def Pd_ShrinkRnnMemoryOp : Pd_Op<"shrink_rnn_memory"> {
+  let summary = "RNN state X [N, ...] (rank order) at step I: the rows of the sequences of length <= I zeroed";
+  let description = [{
+    Paddle operator `shrink_rnn_memory`: RNN state X [N, ...] (rank order) at step I: the rows of the sequences of length <= I zeroed.
+
+    Input slots: X, I, RankTable. Output slots: Out.
+
+    Example:
+
+    ```mlir
+    %y = pd.shrink_rnn_memory %x, %i, %t : (tensor<?x8xf32>, tensor<1xi64>, tensor<?x2xi64>) -> tensor<?x8xf32>
+    ```
+  }];
+  let arguments = (ins
+    Pd_Tensor:$X,
+    Pd_IndexTensor:$I,
+    Pd_IndexTensor:$RankTable
+  );
+  let results = (outs Pd_Tensor:$Out);
+  let assemblyFormat = "$X `,` $I `,` $RankTable attr-dict `:` functional-type(operands, results)";
+  let extraClassDefinition = [{
+  ::llvm::LogicalResult $cppClass::inferResultTypes(
+      ::llvm::SmallVectorImpl<::mlir::Type> &types, bool emitErrors) {
+    types.push_back(getX().getType());
+    return ::mlir::success();
+  }
+  }];
+}
+
+def Pd_ReorderLodTensorByRankOp : Pd_Op<"reorder_lod_tensor_by_rank"> {
+  let summary = "the rows of X [N, ...] (one per sequence, no LoD) in the rank order of RankTable";
+  let description = [{
+    Paddle operator `reorder_lod_tensor_by_rank`: the rows of X [N, ...] (one per sequence, no LoD) in the rank order of RankTable.
+
+    Input slots: X, RankTable. Output slots: Out.
+
+    Example:
+
+    ```mlir
+    %y = pd.reorder_lod_tensor_by_rank %x, %t : (tensor<?x8xf32>, tensor<?x2xi64>) -> tensor<?x8xf32>
+    ```
+  }];
+  let arguments = (ins
+    Pd_Tensor:$X,
+    Pd_IndexTensor:$RankTable
+  );
+  let results = (outs Pd_Tensor:$Out);
+  let assemblyFormat = "$X `,` $RankTable attr-dict `:` functional-type(operands, results)";
+  let extraClassDefinition = [{
+  ::llvm::LogicalResult $cppClass::inferResultTypes(
+      ::llvm::SmallVectorImpl<::mlir::Type> &types, bool emitErrors) {
+    types.push_back(getX().getType());
+    return ::mlir::success();
+  }
+  }];
+}
+
 def Pd_IsEmptyOp : Pd_Op<"is_empty"> {
   let summary = "whether X has no elements, bool [1] (ends greedy decoding loops)";
   let description = [{

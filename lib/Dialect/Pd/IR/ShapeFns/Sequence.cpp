@@ -231,3 +231,65 @@ LogicalResult BoxClipOp::inferResultTypes(SmallVectorImpl<Type> &types, bool emi
   types.push_back(x);
   return success();
 }
+
+//===----------------------------------------------------------------------===//
+// Fluid's DynamicRNN: rank tables (int64 [N, 2], row j = (sequence index,
+// length) of the j-th longest sequence) and the arrays over time steps
+// they index, every element at the batch's N rows (see the catalogue).
+//===----------------------------------------------------------------------===//
+
+static LogicalResult rankTable(const Checker &c, Value table) {
+  auto t = rt(table);
+  if (t.getRank() != 2 || conflict(t.getDimSize(1), 2) || !t.getElementType().isInteger(64))
+    return c.fail("RankTable must be a rank table (int64 [N, 2]), got " + shapeStr(t.getShape()));
+  return success();
+}
+
+LogicalResult LodRankTableOp::inferResultTypes(SmallVectorImpl<Type> &types, bool emit) {
+  Checker c{*this, emit};
+  if (!getLengths())
+    return c.fail("X must be a LoD batch (its sequence lengths in Lengths)");
+  // pd keeps one LoD level (the last): level 0 of a one-level batch.
+  if (getLevel() != 0)
+    return c.fail("level " + Twine(getLevel()) +
+                  " is not supported; only level 0 of a batch with one LoD level is");
+  if (failed(c.rank(getLengths(), "Lengths", 1, 1)))
+    return failure();
+  types.push_back(tensor({rt(getLengths()).getDimSize(0), 2}, IntegerType::get(getContext(), 64)));
+  return success();
+}
+
+LogicalResult MaxSequenceLenOp::inferResultTypes(SmallVectorImpl<Type> &types, bool emit) {
+  Checker c{*this, emit};
+  if (failed(rankTable(c, getRankTable())))
+    return failure();
+  types.push_back(tensor({1}, IntegerType::get(getContext(), 64)));
+  return success();
+}
+
+LogicalResult LodTensorToArrayOp::inferResultTypes(SmallVectorImpl<Type> &types, bool emit) {
+  Checker c{*this, emit};
+  if (failed(rankTable(c, getRankTable())) || failed(c.rank(getX(), "X", 1, 8)))
+    return failure();
+  auto x = rt(getX());
+  SmallVector<int64_t> shape{kDyn, rt(getRankTable()).getDimSize(0)};
+  shape.append(x.getShape().begin() + 1, x.getShape().end());
+  types.push_back(tensor(shape, x.getElementType()));
+  return success();
+}
+
+LogicalResult ArrayToLodTensorOp::inferResultTypes(SmallVectorImpl<Type> &types, bool emit) {
+  Checker c{*this, emit};
+  if (failed(rankTable(c, getRankTable())) || failed(c.rank(getX(), "X", 2, 9)))
+    return failure();
+  auto x = rt(getX());
+  int64_t n = rt(getRankTable()).getDimSize(0);
+  if (conflict(x.getDimSize(1), n))
+    return c.fail("X's elements must have one row per sequence of RankTable (" + Twine(n) +
+                  "), got " + Twine(x.getDimSize(1)));
+  SmallVector<int64_t> shape{kDyn};
+  shape.append(x.getShape().begin() + 2, x.getShape().end());
+  types.push_back(tensor(shape, x.getElementType()));
+  types.push_back(tensor({isDyn(n) ? x.getDimSize(1) : n}, IntegerType::get(getContext(), 64)));
+  return success();
+}
