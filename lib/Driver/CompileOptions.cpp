@@ -215,6 +215,14 @@ llvm::Error mlir::pd::setCompileOption(CompileOptions &options, StringRef flag, 
     options.reduceStrategy = value.str();
     return llvm::Error::success();
   }
+  if (flag == "stage-memory-mb") {
+    double mb;
+    if (value.trim().getAsDouble(mb) || !(mb >= 0) || !std::isfinite(mb))
+      return llvm::createStringError("--stage-memory-mb must be a number >= 0, not '" +
+                                     value.str() + "'");
+    options.stageMemoryMb = mb;
+    return llvm::Error::success();
+  }
   if (flag == "micro-batches") {
     int64_t n;
     if (value.trim().getAsInteger(10, n) || n < 0)

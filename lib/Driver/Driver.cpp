@@ -299,6 +299,8 @@ LogicalResult checkOptions(ModuleOp module, const CompileOptions &opts) {
                         "reduce strategy's reduce-scatters block)");
   if (opts.microBatches != 0 && opts.partition != "pipeline")
     return fail(module, "--micro-batches applies to --partition pipeline only");
+  if (opts.stageMemoryMb != 0 && opts.partition != "pipeline")
+    return fail(module, "--stage-memory-mb applies to --partition pipeline only");
   if (opts.allowTf32 && opts.target != Target::CUDA)
     return fail(module, "--allow-tf32 applies to --target cuda only (the CPU target has no TF32)");
   if (failed(codegenTarget(opts).checkOptions(module, codegenOptions(opts, false))))
@@ -357,6 +359,9 @@ LogicalResult runTrainPipeline(ModuleOp module, const CompileOptions &opts) {
     p.devices = opts.devices;
     p.microBatches = opts.microBatches;
     p.trainPhase = phase.str();
+    p.stageMemoryMb = opts.stageMemoryMb;
+    // Each trainable parameter with its optimizer's moments.
+    p.paramCopies = opts.optimizer == "sgd" ? 1 : opts.optimizer == "momentum" ? 2 : 3;
     pm.addPass(createPdPartitionDevicesPass(p));
   };
   if (opts.partition == "data") {
@@ -424,6 +429,7 @@ LogicalResult runGraphPipeline(ModuleOp module, const CompileOptions &opts) {
     p.mode = opts.partition;
     p.devices = opts.devices;
     p.microBatches = opts.microBatches;
+    p.stageMemoryMb = opts.stageMemoryMb;
     graph.addPass(createPdPartitionDevicesPass(p));
   }
   return graph.run(module);

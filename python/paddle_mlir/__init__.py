@@ -194,7 +194,7 @@ def compile(model, params=None, *, target="cpu", cuda_arch="sm_90", allow_tf32=F
             calibration_cache=None, validation_split=0.2, accuracy_target=None,
             allow_emulated_bf16=False, precision_allow=(), precision_deny=(),
             precision_check=False, check_data=None, partition=None, devices=1,
-            micro_batches=0,
+            micro_batches=0, stage_memory_mb=0,
             _extra_options=None):
     """Compiles a Paddle model path (file or directory), an ONNX file (.onnx) or pd
     MLIR text.
@@ -244,7 +244,10 @@ def compile(model, params=None, *, target="cpu", cuda_arch="sm_90", allow_tf32=F
     cost model, rank k running stage k; micro_batches=M (paddle-compile
     --micro-batches) splits the batch into M parts that follow each other
     through the stages (0: the largest divisor of the batch <= N). Rank 0
-    returns the outputs.
+    returns the outputs. stage_memory_mb=X (paddle-compile
+    --stage-memory-mb) keeps each stage's weights (in training with their
+    optimizer state) within X MiB, taking the fastest cut that does (0: no
+    limit).
     """
     from . import _compiler
     model = os.fspath(model)
@@ -290,7 +293,7 @@ def compile(model, params=None, *, target="cpu", cuda_arch="sm_90", allow_tf32=F
                    "precision-allow": ",".join(precision_allow),
                    "precision-deny": ",".join(precision_deny),
                    "partition": partition or "", "devices": str(devices),
-                   "micro-batches": str(micro_batches)}
+                   "micro-batches": str(micro_batches), "stage-memory-mb": str(stage_memory_mb)}
         if calibration is not None:
             options.update({"calibration-data": calibration_data,
                             "calibration-method": calibration_method,

@@ -23,7 +23,7 @@ def run_pipeline(tmp_path, model_dir, feeds, n, input_shapes=None, **kw):
     """Compiles `model_dir` alone and with --partition pipeline --devices n,
     runs the pipeline under mpirun on `feeds` and returns (alone's outputs,
     each rank's outputs, the pipeline's manifest)."""
-    common = {k: v for k, v in kw.items() if k != "micro_batches"}
+    common = {k: v for k, v in kw.items() if k not in ("micro_batches", "stage_memory_mb")}
     alone = paddle_mlir.compile(model_dir, input_shapes=input_shapes, **common)
     out_dir = tmp_path / ("pp%d" % n)
     part = paddle_mlir.compile(model_dir, partition="pipeline", devices=n,
@@ -116,6 +116,53 @@ def test_pipeline_resnet50(tmp_path, n):
     # Balanced: no stage holds more than twice its share of the FLOPs.
     flops = [s["flops"] for s in partition["stages"]]
     assert max(flops) < 2 * sum(flops) / n, flops
+
+
+def heavy_conv_then_big_fcs(path):
+    """A convolution that costs most (few weights), then two fully
+    connected layers of 1 MiB of weights each."""
+    rng = np.random.default_rng(5)
+    b = ProgramBuilder()
+    x = b.feed("image", [1, 32, 64, 64])
+    y = b.relu(b.conv2d(x, b.param("w", rng.standard_normal((32, 32, 3, 3)).astype(np.float32) * 0.1),
+                        padding=1))
+    feat = b.flatten(b.pool2d(y, "avg", 64, stride=64), 1, 3)
+    h = b.linear(feat, b.param("fc2_w", rng.standard_normal((32, 8192)).astype(np.float32) * 0.2),
+                 b.param("fc2_b", np.zeros(8192, np.float32)), act="relu")
+    b.fetch(b.linear(h, b.param("fc3_w", rng.standard_normal((8192, 32)).astype(np.float32) * 0.02),
+                     b.param("fc3_b", np.zeros(32, np.float32))))
+    b.save(str(path))
+    return {"image": rng.standard_normal((1, 32, 64, 64)).astype(np.float32)}
+
+
+@needs_mpi
+def test_pipeline_stage_memory_limit(tmp_path):
+    """Cut by time alone, the second stage holds both 1 MiB layers; with
+    stage_memory_mb=1.5 the fastest cut within it moves fc2 to stage 0, and
+    rank 0's output still equals one process's. Below 1 MiB no cut fits:
+    the error names the smallest limit that does."""
+    feeds = heavy_conv_then_big_fcs(tmp_path / "m")
+    nbytes = lambda manifest, stage: sum(  # noqa: E731
+        w["nbytes"] for w in manifest["weights"] if w["name"] in stage["weights"])
+    (tmp_path / "t").mkdir()
+    _, _, by_time = run_pipeline(tmp_path / "t", str(tmp_path / "m"), feeds, 2, micro_batches=1)
+    stages = by_time["partition"]["stages"]
+    assert {"fc2_w", "fc3_w"} <= set(stages[1]["weights"]), stages
+    assert nbytes(by_time, stages[1]) > 2 * 2 ** 20
+    want, got, capped = run_pipeline(tmp_path, str(tmp_path / "m"), feeds, 2, micro_batches=1,
+                                     stage_memory_mb=1.5)
+    check_ranks(want, got)
+    stages = capped["partition"]["stages"]
+    assert "fc2_w" in stages[0]["weights"] and "fc2_w" not in stages[1]["weights"], stages
+    assert all(nbytes(capped, s) <= 1.5 * 2 ** 20 for s in stages), stages
+    with pytest.raises(RuntimeError, match=r"no cut into 2 pipeline stages keeps every stage's "
+                                           r"weights within 0\.50 MiB \(stage-memory-mb\); the "
+                                           r"smallest limit that does is 1\.0\d MiB"):
+        paddle_mlir.compile(str(tmp_path / "m"), partition="pipeline", devices=2, stage_memory_mb=0.5)
+    with pytest.raises(RuntimeError, match="--stage-memory-mb applies to --partition pipeline only"):
+        paddle_mlir.compile(str(tmp_path / "m"), stage_memory_mb=1)
+    with pytest.raises(RuntimeError, match="--stage-memory-mb must be a number >= 0"):
+        paddle_mlir.compile(str(tmp_path / "m"), partition="pipeline", devices=2, stage_memory_mb=-1)
 
 
 @needs_mpi

@@ -125,6 +125,12 @@ static cl::opt<std::string>
                           "each other through the stages (GPipe). Default: the largest divisor "
                           "of a static batch that is at most --devices"),
                  cl::value_desc("M"), cl::init("0"), cl::cat(category));
+static cl::opt<std::string> stageMemoryMb(
+    "stage-memory-mb",
+    cl::desc("With --partition pipeline: the most MiB of weights (with --train: and their "
+             "optimizer state) one stage may hold; the cut is the fastest within it. Default: "
+             "no limit"),
+    cl::value_desc("MB"), cl::init("0"), cl::cat(category));
 static cl::opt<std::string>
     bucketMb("bucket-mb",
              cl::desc("With --partition data --train: the largest bucket of gradients averaged "
@@ -312,6 +318,7 @@ int main(int argc, char **argv) {
       {"partition", partition},
       {"devices", devices},
       {"micro-batches", microBatches},
+      {"stage-memory-mb", stageMemoryMb},
       {"bucket-mb", bucketMb},
       {"overlap-buckets", overlapBuckets ? "true" : "false"},
       {"reduce-strategy", reduceStrategy},

@@ -91,6 +91,10 @@ struct CompileOptions {
   /// --micro-batches: with --partition pipeline, the parts of the batch in
   /// flight (0: the largest divisor of the batch that is at most devices).
   int64_t microBatches = 0;
+  /// --stage-memory-mb: with --partition pipeline, the most MiB of weights
+  /// (with --train: and their optimizer state) a stage may hold; the cut is
+  /// the fastest within it (0: no limit).
+  double stageMemoryMb = 0;
   /// --bucket-mb: with --partition data --train, the largest bucket of
   /// gradients averaged by one allreduce, in MiB (Paddle Fleet's
   /// fuse_grad_size_in_MB).

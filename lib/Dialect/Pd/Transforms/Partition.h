@@ -23,8 +23,18 @@ int32_t paddleDtypeCode(Type t);
 /// Relative time of an op for balancing stages (FLOPs + 8 per byte).
 double weightOf(Operation *op);
 /// Where ops of costs `w` are cut into `n` contiguous non-empty stages with
-/// the smallest largest stage: the first op of stages 1 .. n-1.
-SmallVector<size_t> balancedCuts(ArrayRef<double> w, int64_t n);
+/// the smallest largest stage: the first op of stages 1 .. n-1. With a
+/// `cap` > 0, only among the cuts whose stages each sum `held` (per op) to
+/// at most `cap`; none (empty) when no cut does.
+SmallVector<size_t> balancedCuts(ArrayRef<double> w, int64_t n, ArrayRef<double> held = {},
+                                 double cap = 0);
+/// What a pipeline stage may hold (pd-partition-devices' stage-memory-mb):
+/// `capBytes` of weights (0: no limit), each trainable parameter counting
+/// `trainableCopies` times (itself and its optimizer state).
+struct StageMemory {
+  double capBytes = 0;
+  double trainableCopies = 1;
+};
 /// Rows [begin, end) of `x` along dim 0 (a pd.slice), as a micro-batch.
 Value sliceRows(OpBuilder &b, Location loc, Value x, int64_t begin, int64_t end);
 /// recv_v2 of a static `type` tensor from rank `peer`, on ring 0.
@@ -40,17 +50,19 @@ std::string nameOf(func::FuncOp fn, unsigned i, bool result);
 bool communicates(Operation *op);
 /// The ops of @main that compute (those with operands), cut into `n`
 /// contiguous stages of balanced cost (weightOf, plus `extra` of each op
-/// when given); an error when there are fewer.
+/// when given), each within `memory` (a weight counts in the stage of its
+/// first reader); an error when there are fewer ops or no cut fits.
 FailureOr<SmallVector<SmallVector<Operation *>>>
-cutIntoStages(func::FuncOp main, int64_t n,
-              llvm::function_ref<double(Operation *)> extra = nullptr);
+cutIntoStages(func::FuncOp main, int64_t n, llvm::function_ref<double(Operation *)> extra = nullptr,
+              StageMemory memory = {});
 /// Refuses what no partition handles (LoD inputs, control flow, existing
 /// collectives).
 LogicalResult checkPartitionable(func::FuncOp main);
 
 /// Pipeline training (Passes.td, pd-partition-devices' train-phase): the
 /// stage cut and micro-batch sizing of the forward program,
-LogicalResult pipelineTrainForward(func::FuncOp main, int64_t devices, int64_t microBatches);
+LogicalResult pipelineTrainForward(func::FuncOp main, int64_t devices, int64_t microBatches,
+                                   StageMemory memory);
 /// the forward and backward ops run once per micro-batch,
 LogicalResult pipelineTrainMicro(func::FuncOp main);
 /// and the stages on their ranks in the 1F1B order; `report` gets each

@@ -20,6 +20,10 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Diagnostics.h"
+#include "llvm/Support/Format.h"
+
+#include <cmath>
+#include <limits>
 
 namespace mlir::pd {
 #define GEN_PASS_DEF_PDPARTITIONDEVICESPASS
@@ -70,27 +74,35 @@ double weightOf(Operation *op) {
 
 /// Where `ops` (costs `w`) is cut into `n` contiguous non-empty stages with
 /// the smallest largest stage: the first op of stages 1 .. n-1.
-SmallVector<size_t> balancedCuts(ArrayRef<double> w, int64_t n) {
+SmallVector<size_t> balancedCuts(ArrayRef<double> w, int64_t n, ArrayRef<double> held, double cap) {
   size_t m = w.size();
-  SmallVector<double> prefix(m + 1, 0);
-  for (size_t i = 0; i < m; ++i)
+  SmallVector<double> prefix(m + 1, 0), heldPrefix(m + 1, 0);
+  for (size_t i = 0; i < m; ++i) {
     prefix[i + 1] = prefix[i] + w[i];
+    heldPrefix[i + 1] = heldPrefix[i] + (held.empty() ? 0.0 : held[i]);
+  }
+  // Whether ops [j, i) fit in one stage.
+  auto fits = [&](size_t j, size_t i) { return cap <= 0 || heldPrefix[i] - heldPrefix[j] <= cap; };
+  constexpr double kNone = std::numeric_limits<double>::infinity();
   // best[k][i]: the smallest largest stage of ops [0, i) in k + 1 stages.
-  std::vector<std::vector<double>> best(n, std::vector<double>(m + 1, 0));
+  std::vector<std::vector<double>> best(n, std::vector<double>(m + 1, kNone));
   std::vector<std::vector<size_t>> from(n, std::vector<size_t>(m + 1, 0));
   for (size_t i = 0; i <= m; ++i)
-    best[0][i] = prefix[i];
+    if (fits(0, i))
+      best[0][i] = prefix[i];
   for (int64_t k = 1; k < n; ++k)
-    for (size_t i = k + 1; i <= m; ++i) {
-      best[k][i] = std::numeric_limits<double>::infinity();
+    for (size_t i = k + 1; i <= m; ++i)
       for (size_t j = k; j < i; ++j) {
+        if (best[k - 1][j] == kNone || !fits(j, i))
+          continue;
         double v = std::max(best[k - 1][j], prefix[i] - prefix[j]);
         if (v < best[k][i]) {
           best[k][i] = v;
           from[k][i] = j;
         }
       }
-    }
+  if (best[n - 1][m] == kNone)
+    return {};
   SmallVector<size_t> cuts(n - 1);
   size_t i = m;
   for (int64_t k = n - 1; k >= 1; --k) {
@@ -172,22 +184,63 @@ bool communicates(Operation *op) {
 }
 
 FailureOr<SmallVector<SmallVector<Operation *>>>
-cutIntoStages(func::FuncOp main, int64_t n, llvm::function_ref<double(Operation *)> extra) {
+cutIntoStages(func::FuncOp main, int64_t n, llvm::function_ref<double(Operation *)> extra,
+              StageMemory memory) {
   // The ops that compute; weights and constants (no operands) stay outside
   // the stages, where every stage can read them.
+  ModuleOp module = main->getParentOfType<ModuleOp>();
   SmallVector<Operation *> work;
-  SmallVector<double> cost;
+  SmallVector<double> cost, held;
+  llvm::DenseSet<Attribute> seen;
   for (Operation &op : main.getBody().front().without_terminator())
     if (op.getNumOperands() > 0) {
       work.push_back(&op);
       cost.push_back(weightOf(&op) + (extra ? extra(&op) : 0.0));
+      // The weights this op is the first to read.
+      double bytes = 0;
+      for (Value v : op.getOperands()) {
+        auto load = v.getDefiningOp<ml_program::GlobalLoadConstOp>();
+        if (!load || !seen.insert(load.getGlobal()).second)
+          continue;
+        auto global =
+            module.lookupSymbol<ml_program::GlobalOp>(load.getGlobal().getLeafReference());
+        if (!global)
+          continue;
+        bool trainable = !global->hasAttr("pd.stop_gradient") &&
+                         isa<FloatType>(cast<RankedTensorType>(global.getType()).getElementType());
+        bytes += static_cast<double>(tensorBytes(global.getType())) *
+                 (trainable ? memory.trainableCopies : 1.0);
+      }
+      held.push_back(bytes);
     }
   if (static_cast<int64_t>(work.size()) < n)
     return main.emitError("pd-partition-devices: the program has ")
            << work.size() << (work.size() == 1 ? " op that computes" : " ops that compute")
            << ", too few to cut into " << n << " pipeline stages of at least one op";
   // Contiguous runs of `work`, the first op of each from the cuts.
-  SmallVector<size_t> cuts = balancedCuts(cost, n);
+  SmallVector<size_t> cuts = balancedCuts(cost, n, held, memory.capBytes);
+  if (cuts.empty() && n > 1) {
+    // The smallest cap that admits a cut: the cut balancing what is held.
+    SmallVector<size_t> byMemory = balancedCuts(held, n);
+    double need = 0, sum = 0;
+    for (size_t i = 0, k = 0; i <= held.size(); ++i) {
+      if (i == held.size() || (k < byMemory.size() && i == byMemory[k])) {
+        need = std::max(need, sum);
+        sum = 0;
+        ++k;
+      }
+      if (i < held.size())
+        sum += held[i];
+    }
+    constexpr double kMiB = 1024.0 * 1024.0;
+    std::string cap, least;
+    llvm::raw_string_ostream(cap) << llvm::format("%.2f", memory.capBytes / kMiB);
+    llvm::raw_string_ostream(least) << llvm::format("%.2f", std::ceil(need / kMiB * 100) / 100);
+    return main.emitError("pd-partition-devices: no cut into ")
+           << n << " pipeline stages keeps every stage's weights"
+           << (memory.trainableCopies > 1 ? " and optimizer state" : "") << " within " << cap
+           << " MiB (stage-memory-mb); the smallest limit that does is " << least << " MiB";
+  }
   SmallVector<SmallVector<Operation *>> stages(n);
   for (size_t i = 0, k = 0; i < work.size(); ++i) {
     while (k + 1 < static_cast<size_t>(n) && i >= cuts[k])
@@ -321,7 +374,9 @@ struct PdPartitionDevicesPass : impl::PdPartitionDevicesPassBase<PdPartitionDevi
     Block &body = main.getBody().front();
     auto ret = cast<func::ReturnOp>(body.getTerminator());
 
-    FailureOr<SmallVector<SmallVector<Operation *>>> cut = cutIntoStages(main, n);
+    StageMemory memory;
+    memory.capBytes = stageMemoryMb * 1024.0 * 1024.0;
+    FailureOr<SmallVector<SmallVector<Operation *>>> cut = cutIntoStages(main, n, nullptr, memory);
     if (failed(cut))
       return failure();
     SmallVector<SmallVector<Operation *>> &stages = *cut;
@@ -542,6 +597,11 @@ struct PdPartitionDevicesPass : impl::PdPartitionDevicesPassBase<PdPartitionDevi
           << mode << "' is not supported (data or pipeline)";
       return signalPassFailure();
     }
+    if (stageMemoryMb < 0 || paramCopies < 1 || (stageMemoryMb > 0 && mode != "pipeline")) {
+      module.emitError("pd-partition-devices: stage-memory-mb (>= 0) and param-copies (>= 1) "
+                       "apply to mode=pipeline");
+      return signalPassFailure();
+    }
     if (devices < 2) {
       module.emitError("pd-partition-devices: devices must be >= 2, got ")
           << static_cast<int64_t>(devices);
@@ -561,7 +621,9 @@ struct PdPartitionDevicesPass : impl::PdPartitionDevicesPassBase<PdPartitionDevi
       }
       LogicalResult done = success();
       if (trainPhase == "forward")
-        done = pipelineTrainForward(main, devices, microBatches);
+        done = pipelineTrainForward(
+            main, devices, microBatches,
+            {stageMemoryMb * 1024.0 * 1024.0, static_cast<double>(paramCopies)});
       else if (trainPhase == "micro")
         done = pipelineTrainMicro(main);
       else

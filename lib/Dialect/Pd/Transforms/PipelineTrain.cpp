@@ -152,7 +152,8 @@ assignStages(Block &body, ArrayRef<Operation *> staged,
 
 } // namespace
 
-LogicalResult pipelineTrainForward(func::FuncOp main, int64_t devices, int64_t microBatches) {
+LogicalResult pipelineTrainForward(func::FuncOp main, int64_t devices, int64_t microBatches,
+                                   StageMemory memory) {
   if (failed(checkPartitionable(main)))
     return failure();
   Block &body = main.getBody().front();
@@ -175,7 +176,7 @@ LogicalResult pipelineTrainForward(func::FuncOp main, int64_t devices, int64_t m
     return 8.0 * 8.0 * bytes;
   };
   FailureOr<SmallVector<SmallVector<Operation *>>> stages =
-      cutIntoStages(main, devices, updateCost);
+      cutIntoStages(main, devices, updateCost, memory);
   if (failed(stages))
     return failure();
   Builder b(main.getContext());

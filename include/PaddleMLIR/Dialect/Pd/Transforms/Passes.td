@@ -78,6 +78,13 @@ def PdPartitionDevicesPass : Pass<"pd-partition-devices", "::mlir::ModuleOp"> {
       which other ranks replace by their unchanged copy, and other stages
       that read it receive it from that stage.
 
+    With `stage-memory-mb` the pipeline cut is the one of least largest
+    stage cost among those whose stages each hold at most that many MiB of
+    weights (a weight counts in the stage of the first op that reads it;
+    in training each trainable parameter counts `param-copies` times, for
+    its optimizer state); when no cut fits, the error says the smallest
+    limit that does.
+
     Both modes record `pd.partition` on the module for the manifest (for
     pipeline: each stage's ops, cost, weights and the bytes it sends).
 
@@ -95,7 +102,13 @@ def PdPartitionDevicesPass : Pass<"pd-partition-devices", "::mlir::ModuleOp"> {
            "pipeline: parts of the batch in flight (0: the largest divisor of the batch "
            "that is at most devices)">,
     Option<"trainPhase", "train-phase", "std::string", "\"\"",
-           "pipeline training: forward, micro or stages (empty: inference)">
+           "pipeline training: forward, micro or stages (empty: inference)">,
+    Option<"stageMemoryMb", "stage-memory-mb", "double", "0",
+           "pipeline: the most MiB of weights (in training with their optimizer state) a "
+           "stage may hold; the cut is the fastest within it (0: no limit)">,
+    Option<"paramCopies", "param-copies", "int64_t", "1",
+           "pipeline training, with stage-memory-mb: the tensors a stage keeps per trainable "
+           "parameter (1 + the optimizer's moments: sgd 1, momentum 2, adam 3)">
   ];
   let dependentDialects = ["::mlir::pd::PdDialect", "::mlir::func::FuncDialect"];
 }
