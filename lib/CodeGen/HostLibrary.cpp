@@ -90,6 +90,39 @@ LogicalResult addEntryPoint(llvm::Module &m, StringRef fingerprint) {
   return success();
 }
 
+/// The code's heap buffers go through pointers the runtime sets
+/// (lib/Runtime/Heap.h), so it can hold a run to a memory budget: each
+/// call of malloc, aligned_alloc and free goes through the exported global
+/// pd_heap_<name>, which holds the libc function until the runtime replaces
+/// it. Code that also calls realloc, calloc or posix_memalign keeps libc's
+/// (their blocks would reach the replaced free).
+void hookHeap(llvm::Module &m) {
+  for (StringRef other : {"realloc", "calloc", "posix_memalign"})
+    if (m.getFunction(other))
+      return;
+  llvm::LLVMContext &ctx = m.getContext();
+  auto *ptr = llvm::PointerType::getUnqual(ctx);
+  for (StringRef name : {"malloc", "aligned_alloc", "free"}) {
+    llvm::Function *f = m.getFunction(name);
+    if (!f || !f->isDeclaration() || f->use_empty())
+      continue;
+    auto *slot = new llvm::GlobalVariable(m, ptr, /*isConstant=*/false,
+                                          llvm::GlobalValue::ExternalLinkage, f, "pd_heap_" + name);
+    auto *hook = llvm::Function::Create(f->getFunctionType(), llvm::GlobalValue::InternalLinkage,
+                                        "pd_heap_call_" + name, m);
+    llvm::IRBuilder<> b(llvm::BasicBlock::Create(ctx, "entry", hook));
+    SmallVector<llvm::Value *> args;
+    for (llvm::Argument &a : hook->args())
+      args.push_back(&a);
+    llvm::CallInst *call = b.CreateCall(f->getFunctionType(), b.CreateLoad(ptr, slot), args);
+    if (f->getReturnType()->isVoidTy())
+      b.CreateRetVoid();
+    else
+      b.CreateRet(call);
+    f->replaceUsesWithIf(hook, [](llvm::Use &u) { return isa<llvm::CallBase>(u.getUser()); });
+  }
+}
+
 } // namespace
 
 LogicalResult mlir::pd::host::resolveCpu(ModuleOp where, StringRef requested, std::string &cpu,
@@ -143,6 +176,7 @@ std::unique_ptr<llvm::Module> mlir::pd::host::translate(ModuleOp lowered, String
     (void)fail(lowered, "the lowered module has no C interface for @main or @main_arena_bytes");
     return nullptr;
   }
+  hookHeap(*m);
   return m;
 }
 

@@ -11,6 +11,7 @@
 #include "PaddleMLIR/Runtime/KernelABI.h"
 #include "PaddleMLIR/Runtime/pdrt.h"
 
+#include "Heap.h"
 #include "Threads.h"
 
 #include <nlohmann/json.hpp>
@@ -159,6 +160,10 @@ struct pdrt_model {
   // libpdrt_kernels' team size for the calling thread (OpenMP), when the
   // model runs threaded code; null for a model that has none.
   void (*setNumThreads)(int64_t) = nullptr;
+  // Whether the code's heap buffers come from pdrt::heap (its pd_heap_*
+  // pointers set at load), and pdk_in_parallel where it has threads.
+  bool heapHooked = false;
+  int64_t (*inParallel)() = nullptr;
   // Collective ops (manifest "communication"), and libpdrt_kernels'
   // communicator, which gives this process's rank in the job.
   uint64_t collectives = 0;
@@ -237,6 +242,7 @@ struct pdrt_instance {
   std::vector<size_t> descStarts;
   std::vector<void *> args, freed;
   int64_t threads = 0, lastThreads = 0; // the cap (0: default), the last run's team
+  pdrt::heap::Budget budget;            // the heap buffers of a run
   // A train step's weights, per instance (null for the model's constant
   // ones): copies of the weights file that each run's updates overwrite.
   std::vector<unsigned char *> params;
@@ -563,6 +569,21 @@ pdrt_status pdrt_model_load(const char *dirArg, pdrt_model **out) {
       reinterpret_cast<const char *(*)()>(dlsym(model->library, "pdk_take_error"));
   model->setNumThreads =
       reinterpret_cast<void (*)(int64_t)>(dlsym(model->library, "pdk_set_num_threads"));
+  model->inParallel = reinterpret_cast<int64_t (*)()>(dlsym(model->library, "pdk_in_parallel"));
+  {
+    // The code's heap buffers, under each run's budget (Heap.h). A
+    // library whose code frees buffers allocates them here too.
+    auto *mallocSlot = static_cast<void **>(dlsym(model->library, "pd_heap_malloc"));
+    auto *alignedSlot = static_cast<void **>(dlsym(model->library, "pd_heap_aligned_alloc"));
+    auto *freeSlot = static_cast<void **>(dlsym(model->library, "pd_heap_free"));
+    if (mallocSlot)
+      *mallocSlot = reinterpret_cast<void *>(&pdrt::heap::allocate);
+    if (alignedSlot)
+      *alignedSlot = reinterpret_cast<void *>(&pdrt::heap::allocateAligned);
+    if (freeSlot)
+      *freeSlot = reinterpret_cast<void *>(&pdrt::heap::release);
+    model->heapHooked = mallocSlot || alignedSlot;
+  }
   model->commWorld = reinterpret_cast<const char *(*)(int64_t *, int64_t *)>(
       dlsym(model->library, "pdk_comm_world"));
   model->collective = reinterpret_cast<void (*)(const int64_t *, const int64_t *, const float *)>(
@@ -1086,6 +1107,19 @@ pdrt_status pdrt_run(pdrt_instance *inst) {
   if (need < 0)
     return fail(PDRT_ERR_INTERNAL, "model '" + m->name + "' computed a negative arena size");
   if ((size_t)need > inst->arenaBytes) {
+    // Linux would hand out an arena it cannot back: check what is free
+    // first (for large arenas, and always under a set limit).
+    bool fromEnv = false;
+    size_t avail = (size_t)need > (size_t(256) << 20) || std::getenv("PADDLE_MLIR_MEMORY_LIMIT_MB")
+                       ? pdrt::heap::available(fromEnv)
+                       : 0;
+    if (avail && (size_t)need > avail)
+      return fail(PDRT_ERR_INTERNAL,
+                  "out of memory: model '" + m->name + "' needs an activation arena of " +
+                      std::to_string(((size_t)need + (1 << 19)) >> 20) +
+                      " MiB for these input shapes, more than the " +
+                      std::to_string((avail + (1 << 19)) >> 20) + " MiB " +
+                      (fromEnv ? "PADDLE_MLIR_MEMORY_LIMIT_MB allows" : "this machine has free"));
     std::free(inst->arena);
     inst->arenaBytes = 0;
     inst->arena = static_cast<unsigned char *>(std::aligned_alloc(64, (need + 63) / 64 * 64));
@@ -1095,14 +1129,22 @@ pdrt_status pdrt_run(pdrt_instance *inst) {
     inst->arenaBytes = need;
   }
   bindArena(inst, inst->arena ? (void *)inst->arena : (void *)&inst->arenaBytes);
+  bool finished;
+  inst->budget.inParallel = m->inParallel;
   if (m->setNumThreads) {
     pdrt::RunThreads team(inst->threads);
     m->setNumThreads(team.team());
     inst->lastThreads = team.team();
-    m->entry(args.data());
+    finished = pdrt::heap::run(inst->budget, m->entry, args.data());
   } else {
     inst->lastThreads = 1;
-    m->entry(args.data());
+    finished = pdrt::heap::run(inst->budget, m->entry, args.data());
+  }
+  if (!finished) {
+    inst->ran = false;
+    if (m->takeKernelError)
+      (void)m->takeKernelError(); // whatever a kernel reported before is moot
+    return fail(PDRT_ERR_INTERNAL, "pdrt_run of model '" + m->name + "': " + inst->budget.error);
   }
 
   inst->outputData.resize(m->outputs.size());
@@ -1147,7 +1189,10 @@ pdrt_status pdrt_run(pdrt_instance *inst) {
     if (allocated && !isWeight && !isInput && !isArena &&
         std::find(freed.begin(), freed.end(), allocated) == freed.end()) {
       freed.push_back(allocated);
-      std::free(allocated);
+      if (m->heapHooked)
+        pdrt::heap::release(allocated);
+      else
+        std::free(allocated);
     }
   }
   if (m->takeKernelError)

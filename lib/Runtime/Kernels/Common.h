@@ -90,6 +90,7 @@ PDK_EXPORT double pdk_time_conv2d(const int64_t *ints, const float *floats, int6
 PDK_EXPORT void pdk_parallel_for(void (*task)(void *, int64_t, int64_t), void *record, int64_t n,
                                  int64_t work);
 PDK_EXPORT void pdk_set_num_threads(int64_t n);
+PDK_EXPORT int64_t pdk_in_parallel();
 PDK_EXPORT const char *pdk_take_error();
 PDK_EXPORT void pdk_collective(const int64_t *ptrs, const int64_t *ints, const float *floats);
 /// This process's rank and the job's rank count; starts the communicator on

@@ -53,4 +53,8 @@ PDK_EXPORT void pdk_set_num_threads(int64_t n) {
     omp_set_num_threads(static_cast<int>(n));
 }
 
+/// Whether this thread runs inside a parallel region (the runtime's memory
+/// budget cannot stop a run there, lib/Runtime/Heap.h).
+PDK_EXPORT int64_t pdk_in_parallel() { return omp_in_parallel() ? 1 : 0; }
+
 } // extern "C"
