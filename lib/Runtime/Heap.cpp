@@ -47,20 +47,17 @@ bool admit(Budget &b, size_t bytes) {
   if (b.live + bytes <= b.limit)
     return true;
   if (!b.final) {
-    bool fromEnv = false;
-    size_t avail = available(fromEnv);
+    size_t avail = available(b.fromEnv);
     b.final = true;
     // Unknown (no /proc): no budget.
-    b.limit = avail == 0 ? SIZE_MAX : fromEnv ? avail : b.live + avail / 10 * 9;
+    b.limit = avail == 0 ? SIZE_MAX : b.fromEnv ? avail : b.live + avail / 10 * 9;
     if (b.live + bytes <= b.limit)
       return true;
   }
   if (b.inParallel && b.inParallel())
     return true; // cannot stop inside a parallel region
-  bool fromEnv = false;
-  (void)available(fromEnv);
   b.error = "out of memory: the run's buffers would pass " + mib(b.limit) +
-            (fromEnv ? " (PADDLE_MLIR_MEMORY_LIMIT_MB)" : " (the memory this machine has free)") +
+            (b.fromEnv ? " (PADDLE_MLIR_MEMORY_LIMIT_MB)" : " (the memory this machine has free)") +
             ": " + mib(b.live) + " held, " + mib(bytes) + " more asked; smaller inputs need less";
   return false;
 }
@@ -156,10 +153,10 @@ void release(void *p) {
 }
 
 bool run(Budget &budget, void (*entry)(void **), void **args) {
-  bool fromEnv = false;
-  size_t envLimit = std::getenv("PADDLE_MLIR_MEMORY_LIMIT_MB") ? available(fromEnv) : 0;
-  budget.limit = fromEnv ? envLimit : kCheckpoint;
-  budget.final = fromEnv;
+  budget.fromEnv = false;
+  size_t envLimit = std::getenv("PADDLE_MLIR_MEMORY_LIMIT_MB") ? available(budget.fromEnv) : 0;
+  budget.limit = budget.fromEnv ? envLimit : kCheckpoint;
+  budget.final = budget.fromEnv;
   budget.error.clear();
   if (setjmp(budget.stop) != 0)
     return false;

@@ -31,6 +31,7 @@ struct Budget {
   size_t live = 0;          // their bytes
   size_t limit = 0;         // the bytes the run may hold before the next check
   bool final = false;       // limit is the budget itself, not a checkpoint
+  bool fromEnv = false;     // the budget is PADDLE_MLIR_MEMORY_LIMIT_MB
   std::jmp_buf stop;
   /// Whether the allocating thread runs a parallel region (pdk_in_parallel;
   /// null: the artifact has none), where the run cannot stop.
