@@ -2046,8 +2046,8 @@ def _viterbi_decode(ins, a):
 # and those whose outputs are no longer sequences of it.
 LOD_OPS = {"sequence_pool", "sequence_conv", "gru", "lstm", "lstmp", "crf_decoding", "sequence_softmax",
            "sequence_expand", "sequence_expand_as", "sequence_reshape", "box_clip", "lod_rank_table",
-           "reorder_lod_tensor_by_rank"}
-LOD_CONSUMERS = {"sequence_pool", "lod_rank_table", "lod_tensor_to_array", "reorder_lod_tensor_by_rank"}
+           "reorder_lod_tensor_by_rank", "shrink_rnn_memory"}
+LOD_CONSUMERS = {"sequence_pool", "lod_rank_table", "lod_tensor_to_array"}
 # The input slot whose LoD an op's outputs share, where it is not the first
 # of LOD_MAIN_SLOTS the op has.
 LOD_FROM = {"lookup_table": "Ids", "lookup_table_v2": "Ids", "sequence_expand_as": "Y"}
@@ -2285,20 +2285,35 @@ def _array_to_lod_tensor(ins, a):
 
 
 def _shrink_rnn_memory(ins, a):
+    """The rows (or, for a LoD batch, the sequences, with their LoD) of the
+    sequences longer than step I: the first ones in rank order."""
     x = np.asarray(ins["X"][0])
     table = _rank_table(ins["RankTable"][0], "shrink_rnn_memory")
     step = _array_index(ins["I"][0], "shrink_rnn_memory")
-    return {"Out": x[:sum(1 for _, n in table if n > step)]}
+    keep = sum(1 for _, n in table if n > step)
+    if "@lengths" not in ins:
+        return {"Out": x[:keep]}
+    lengths = np.asarray(ins["@lengths"][0]).astype(np.int64)
+    return {"Out": x[:int(lengths[:keep].sum())], "@lod": lengths[:keep]}
 
 
 def _reorder_lod_tensor_by_rank(ins, a):
-    if "@lengths" in ins:
-        raise ValueError("reorder_lod_tensor_by_rank: X with LoD is not implemented")
+    """The rows of X (one per sequence) or, for a LoD batch, its sequences,
+    in rank order."""
     x = np.asarray(ins["X"][0])
     table = _rank_table(ins["RankTable"][0], "reorder_lod_tensor_by_rank")
-    if x.shape[0] != len(table):
-        raise ValueError("reorder_lod_tensor_by_rank: X has %d rows for %d sequences" % (x.shape[0], len(table)))
-    return {"Out": x[[i for i, _ in table]]}
+    order = [i for i, _ in table]
+    if "@lengths" not in ins:
+        if x.shape[0] != len(table):
+            raise ValueError("reorder_lod_tensor_by_rank: X has %d rows for %d sequences" % (x.shape[0], len(table)))
+        return {"Out": x[order]}
+    lengths = _seq_lengths(ins, "reorder_lod_tensor_by_rank", x.shape[0], "X")
+    if len(lengths) != len(table):
+        raise ValueError("reorder_lod_tensor_by_rank: X has %d sequences for %d in the table" % (len(lengths), len(table)))
+    starts = np.concatenate([[0], np.cumsum(lengths)]).astype(np.int64)
+    parts = [x[starts[i]:starts[i + 1]] for i in order]
+    out = np.concatenate(parts) if parts else x[:0]
+    return {"Out": out, "@lod": lengths[order]}
 
 
 OPS.update({"lod_rank_table": _lod_rank_table, "max_sequence_len": _max_sequence_len,

@@ -34,14 +34,27 @@
 // CHECK-SAME: -> tensor<?xi64>
 // CHECK: %[[R:.*]] = pd.kernel_call "pdk_reorder_by_rank"(%[[M]], %[[T]])
 // CHECK-SAME: ints = array<i64: 4>
+// CHECK: linalg.fill ins(%{{.*}} : i64)
 // CHECK: pd.kernel_call "pdk_shrink_memory"(%[[R]], %[[I]], %[[T]])
-// CHECK-SAME: ints = array<i64: 4, 1>
-func.func @main(%x: tensor<?x3xf32>, %l: tensor<?xi64>, %m: tensor<?x4xf32>, %i: tensor<1xi32>) -> (tensor<1xi64>, tensor<?x3xf32>, tensor<?xi64>, tensor<?x4xf32>) {
+// CHECK-SAME: ints = array<i64: 4, 1, 0>
+// CHECK-SAME: slots = array<i64: 0, 1, 2, -1>
+// A LoD batch's sequences: reordered whole, their lengths as rows (8
+// bytes); shrunk by sequences (HasLengths).
+// CHECK: %[[XR:.*]] = pd.kernel_call "pdk_reorder_sequences"(%[[X]], %[[T]], %[[L]])
+// CHECK-SAME: ints = array<i64: 4>
+// CHECK: %[[XL:.*]] = pd.kernel_call "pdk_reorder_by_rank"(%[[L]], %[[T]])
+// CHECK-SAME: ints = array<i64: 8>
+// CHECK: pd.kernel_call "pdk_shrink_memory"(%[[XR]], %[[I]], %[[T]], %[[XL]])
+// CHECK-SAME: ints = array<i64: 4, 1, 1>
+// CHECK-SAME: slots = array<i64: 0, 1, 2, 3>
+func.func @main(%x: tensor<?x3xf32>, %l: tensor<?xi64>, %m: tensor<?x4xf32>, %i: tensor<1xi32>) -> (tensor<1xi64>, tensor<?x3xf32>, tensor<?xi64>, tensor<?x4xf32>, tensor<?x3xf32>) {
   %t = pd.lod_rank_table %x Lengths(%l) : (tensor<?x3xf32>, tensor<?xi64>) -> tensor<?x2xi64>
   %n = pd.max_sequence_len %t : (tensor<?x2xi64>) -> tensor<1xi64>
   %a = pd.lod_tensor_to_array %x, %t : (tensor<?x3xf32>, tensor<?x2xi64>) -> tensor<?x?x3xf32>
   %y, %yl = pd.array_to_lod_tensor %a, %t : (tensor<?x?x3xf32>, tensor<?x2xi64>) -> (tensor<?x3xf32>, tensor<?xi64>)
-  %r = pd.reorder_lod_tensor_by_rank %m, %t : (tensor<?x4xf32>, tensor<?x2xi64>) -> tensor<?x4xf32>
+  %r, %rl = pd.reorder_lod_tensor_by_rank %m, %t : (tensor<?x4xf32>, tensor<?x2xi64>) -> (tensor<?x4xf32>, tensor<?xi64>)
   %s = pd.shrink_rnn_memory %r, %i, %t : (tensor<?x4xf32>, tensor<1xi32>, tensor<?x2xi64>) -> tensor<?x4xf32>
-  return %n, %y, %yl, %s : tensor<1xi64>, tensor<?x3xf32>, tensor<?xi64>, tensor<?x4xf32>
+  %xr, %xl = pd.reorder_lod_tensor_by_rank %x, %t Lengths(%l) : (tensor<?x3xf32>, tensor<?x2xi64>, tensor<?xi64>) -> (tensor<?x3xf32>, tensor<?xi64>)
+  %xs = pd.shrink_rnn_memory %xr, %i, %t Lengths(%xl) : (tensor<?x3xf32>, tensor<1xi32>, tensor<?x2xi64>, tensor<?xi64>) -> tensor<?x3xf32>
+  return %n, %y, %yl, %s, %xs : tensor<1xi64>, tensor<?x3xf32>, tensor<?xi64>, tensor<?x4xf32>, tensor<?x3xf32>
 }

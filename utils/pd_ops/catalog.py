@@ -681,12 +681,16 @@ OPS = [
        "lod_tensor_to_array's inverse: sequence i of Out (in batch order, OutLengths its lengths) is row "
        "rank(i) of array elements 0 ... length(i) - 1",
        "%y, %n = pd.array_to_lod_tensor %a, %t : (tensor<?x?x8xf32>, tensor<?x2xi64>) -> (tensor<?x8xf32>, tensor<?xi64>)"),
-    Op("shrink_rnn_memory", ["X:any", "I:index", "RankTable:index"], ["Out:any"], [], "same:X",
-       "RNN state X [N, ...] (rank order) at step I: the rows of the sequences of length <= I zeroed",
+    Op("shrink_rnn_memory", ["X:any", "I:index", "RankTable:index", "Lengths:index?"], ["Out:any"], [],
+       "same:X",
+       "RNN state X in rank order (a row per sequence, or with Lengths a LoD batch of a sequence each) "
+       "at step I: the rows of the sequences of length <= I zeroed",
        "%y = pd.shrink_rnn_memory %x, %i, %t : (tensor<?x8xf32>, tensor<1xi64>, tensor<?x2xi64>) -> tensor<?x8xf32>"),
-    Op("reorder_lod_tensor_by_rank", ["X:any", "RankTable:index"], ["Out:any"], [], "same:X",
-       "the rows of X [N, ...] (one per sequence, no LoD) in the rank order of RankTable",
-       "%y = pd.reorder_lod_tensor_by_rank %x, %t : (tensor<?x8xf32>, tensor<?x2xi64>) -> tensor<?x8xf32>"),
+    Op("reorder_lod_tensor_by_rank", ["X:any", "RankTable:index", "Lengths:index?"], ["Out:any", "OutLengths:index"],
+       [], "custom",
+       "the rows of X [N, ...] (one per sequence), or with Lengths the sequences of LoD batch X, in the "
+       "rank order of RankTable; OutLengths: their lengths in that order (ones without LoD)",
+       "%y, %n = pd.reorder_lod_tensor_by_rank %x, %t Lengths(%l) : (tensor<?x8xf32>, tensor<?x2xi64>, tensor<?xi64>) -> (tensor<?x8xf32>, tensor<?xi64>)"),
     Op("is_empty", ["X:any"], ["Out:bool"], [], "custom",
        "whether X has no elements, bool [1] (ends greedy decoding loops)",
        "%e = pd.is_empty %x : (tensor<?x1xi64>) -> tensor<1xi1>"),

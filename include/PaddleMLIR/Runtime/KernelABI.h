@@ -530,13 +530,24 @@ enum Int : int64_t { ElemBytes, NumInts };
 constexpr int64_t NumFloats = 0;
 } // namespace lodArray
 
-/// pdk_shrink_memory: shrink_rnn_memory. Out = X [R, ...] with rows j >=
-/// (the number of sequences longer than I[0]) zeroed.
+/// pdk_shrink_memory: shrink_rnn_memory. Out = X [R, ...] with the rows of
+/// the sequences from K on zeroed, K the number of sequences longer than
+/// I[0]: rows K ... R - 1, or with HasLengths the rows after X's first K
+/// sequences (Lengths [N], int64, X's LoD in rank order).
 namespace shrinkMemory {
-enum Slot : int64_t { X, I, Table, NumSlots };
-enum Int : int64_t { ElemBytes, IndexIs32, NumInts };
+enum Slot : int64_t { X, I, Table, Lengths, NumSlots };
+enum Int : int64_t { ElemBytes, IndexIs32, HasLengths, NumInts };
 constexpr int64_t NumFloats = 0;
 } // namespace shrinkMemory
+
+/// pdk_reorder_sequences: reorder_lod_tensor_by_rank of a LoD batch X
+/// [T, ...] (Lengths [N], int64, in batch order): Out holds X's sequences
+/// in the table's rank order.
+namespace reorderSequences {
+enum Slot : int64_t { X, Table, Lengths, NumSlots };
+enum Int : int64_t { ElemBytes, NumInts };
+constexpr int64_t NumFloats = 0;
+} // namespace reorderSequences
 
 /// pdk_viterbi_decode: Paddle 2.x's viterbi_decode. Input [N, T, D]
 /// (sequence n is its first Length[n] rows; Length [N], int64, each in

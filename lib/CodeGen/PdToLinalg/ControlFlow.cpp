@@ -281,8 +281,9 @@ struct TensorArrayToTensorLowering : OpConversionPattern<TensorArrayToTensorOp> 
 // (the longest and the total length) come from pdk_rank_table_info first.
 //===----------------------------------------------------------------------===//
 
-/// A call of `kernel` on `operands` (in `slots`) into a new tensor of
-/// `type` whose dynamic dims are `dyn`.
+/// A call of `kernel` on `operands` (slots[k]: the operand in the
+/// kernel's slot k, -1 for none) into a new tensor of `type` whose dynamic
+/// dims are `dyn`.
 Value rankCall(OpBuilder &b, Location loc, Operation *op, StringRef kernel, RankedTensorType type,
                ValueRange dyn, ValueRange operands, ArrayRef<int64_t> slots,
                ArrayRef<int64_t> ints) {
@@ -394,7 +395,7 @@ struct ShrinkRnnMemoryLowering : OpConversionPattern<ShrinkRnnMemoryOp> {
                                 ConversionPatternRewriter &r) const override {
     namespace sm = pdk::shrinkMemory;
     Location loc = op.getLoc();
-    Value x = a.getX();
+    Value x = a.getX(), lengths = a.getLengths();
     auto type = cast<RankedTensorType>(op.getType());
     auto it = cast<RankedTensorType>(a.getI().getType());
     if (type.getRank() < 1 || !it.hasStaticShape() || it.getNumElements() != 1)
@@ -403,27 +404,52 @@ struct ShrinkRnnMemoryLowering : OpConversionPattern<ShrinkRnnMemoryOp> {
     SmallVector<int64_t> ints(sm::NumInts);
     ints[sm::ElemBytes] = lowering::valueBytes(type.getElementType());
     ints[sm::IndexIs32] = isI32(a.getI());
-    r.replaceOp(op, rankCall(r, loc, op, "pdk_shrink_memory", type, dyn,
-                             {x, a.getI(), a.getRankTable()}, {sm::X, sm::I, sm::Table}, ints));
+    ints[sm::HasLengths] = lengths != nullptr;
+    // slots[k]: the operand in slot k (-1: none).
+    SmallVector<Value> operands{x, a.getI(), a.getRankTable()};
+    SmallVector<int64_t> slots{0, 1, 2, -1};
+    if (lengths) {
+      operands.push_back(lengths);
+      slots[sm::Lengths] = 3;
+    }
+    r.replaceOp(op, rankCall(r, loc, op, "pdk_shrink_memory", type, dyn, operands, slots, ints));
     return success();
   }
 };
 
+/// reorder_lod_tensor_by_rank: rows (pdk_reorder_by_rank) or, for a LoD
+/// batch, whole sequences (pdk_reorder_sequences), whose lengths reorder
+/// as rows.
 struct ReorderLodTensorByRankLowering : OpConversionPattern<ReorderLodTensorByRankOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult matchAndRewrite(ReorderLodTensorByRankOp op, OpAdaptor a,
                                 ConversionPatternRewriter &r) const override {
     namespace la = pdk::lodArray;
+    namespace rs = pdk::reorderSequences;
     Location loc = op.getLoc();
-    Value x = a.getX();
-    auto type = cast<RankedTensorType>(op.getType());
+    Value x = a.getX(), table = a.getRankTable(), lengths = a.getLengths();
+    auto type = cast<RankedTensorType>(op.getOut().getType());
+    auto lenType = cast<RankedTensorType>(op.getOutLengths().getType());
     if (type.getRank() < 1)
-      return op.emitOpError("needs an X of rank >= 1 (one row per sequence)");
+      return op.emitOpError("needs an X of rank >= 1");
     auto dyn = dynDims(type, [&](int64_t d) { return tensor::DimOp::create(r, loc, x, d); });
-    SmallVector<int64_t> ints(la::NumInts);
-    ints[la::ElemBytes] = lowering::valueBytes(type.getElementType());
-    r.replaceOp(op, rankCall(r, loc, op, "pdk_reorder_by_rank", type, dyn, {x, a.getRankTable()},
-                             {la::X, la::Table}, ints));
+    auto lenDyn =
+        dynDims(lenType, [&](int64_t) { return tensor::DimOp::create(r, loc, table, 0); });
+    int64_t bytes = lowering::valueBytes(type.getElementType());
+    if (!lengths) {
+      Value out = rankCall(r, loc, op, "pdk_reorder_by_rank", type, dyn, {x, table},
+                           {la::X, la::Table}, {bytes});
+      Value empty = tensor::EmptyOp::create(r, loc, lenType.getShape(), r.getI64Type(), lenDyn);
+      Value one = arith::ConstantIntOp::create(r, loc, r.getI64Type(), 1);
+      Value ones = linalg::FillOp::create(r, loc, ValueRange{one}, ValueRange{empty}).getResult(0);
+      r.replaceOp(op, ValueRange{out, ones});
+      return success();
+    }
+    Value out = rankCall(r, loc, op, "pdk_reorder_sequences", type, dyn, {x, table, lengths},
+                         {rs::X, rs::Table, rs::Lengths}, {bytes});
+    Value newLengths = rankCall(r, loc, op, "pdk_reorder_by_rank", lenType, lenDyn,
+                                {lengths, table}, {la::X, la::Table}, {8});
+    r.replaceOp(op, ValueRange{out, newLengths});
     return success();
   }
 };

@@ -535,8 +535,7 @@ static StringRef unsupportedKind(StringRef type) {
 
 /// Fluid's DynamicRNN ops, as far as pd has them: a rank table of a
 /// one-level LoD batch, that batch (or one with the same sequences) split
-/// into an array over time steps, the array of plain tensors put back, and
-/// plain tensors (one row per sequence) reordered by rank.
+/// into an array over time steps, the array of plain tensors put back.
 LogicalResult Importer::checkRankTableOp(const pdp::OpDesc &op, int index, Location loc,
                                          OperationState &state) {
   auto bad = [&](const Twine &msg) {
@@ -552,9 +551,6 @@ LogicalResult Importer::checkRankTableOp(const pdp::OpDesc &op, int index, Locat
     return bad((lodOf(x) ? "X has " + std::to_string(lodLevel(x)) + " LoD levels"
                          : std::string("X has no LoD")) +
                "; only a batch with one LoD level becomes an array over time steps");
-  if (op.type() == "reorder_lod_tensor_by_rank" && lodOf(x))
-    return bad("X is a LoD batch; reordering whole sequences is not supported yet (only a "
-               "tensor with one row per sequence, as a DynamicRNN memory's initial value)");
   if (op.type() == "array_to_lod_tensor" && arrayLengths.count(x))
     return bad("X is an array of LoD batches; only an array of tensors with one row per "
                "sequence becomes a LoD batch");
@@ -1029,7 +1025,10 @@ LogicalResult Importer::importOp(const pdp::OpDesc &op, int index) {
   // LoD: an op that makes one (im2sequence, lod_reset) gives its Out the
   // lengths it computes; a sequence op's pooled rows are no longer
   // sequences; any other op passes on the LoD of its first LoD input.
-  if (lodResult >= 0) {
+  auto reorder = dyn_cast<ReorderLodTensorByRankOp>(created);
+  if (reorder && !reorder.getLengths()) {
+    // Rows reordered: no LoD (its OutLengths, ones, is not used).
+  } else if (lodResult >= 0) {
     Value lengths = created->getResult(lodResult);
     int level = 1;
     if (auto reset = dyn_cast<LodResetOp>(created)) {
@@ -1046,8 +1045,7 @@ LogicalResult Importer::importOp(const pdp::OpDesc &op, int index) {
   } else if (isa<WriteToArrayOp, ReadFromArrayOp>(created)) {
     if (failed(arrayLod(created, index, loc)))
       return failure();
-  } else if (!isa<SequencePoolOp, LodRankTableOp, MaxSequenceLenOp, LodTensorToArrayOp,
-                  ShrinkRnnMemoryOp, ReorderLodTensorByRankOp>(created)) {
+  } else if (!isa<SequencePoolOp, LodRankTableOp, MaxSequenceLenOp, LodTensorToArrayOp>(created)) {
     // As Paddle's ShareLoD from the op's main input (X, Input, Ids): the
     // first operand that is not a weight; sequence_expand_as takes Y's.
     Value from;

@@ -262,10 +262,11 @@ extern "C" PDK_EXPORT void pdk_shrink_memory(const int64_t *ptrs, const int64_t 
   namespace sm = shrinkMemory;
   const char *x = static_cast<const char *>(ptrAt(ptrs, sm::X));
   char *out = static_cast<char *>(ptrAt(ptrs, sm::NumSlots));
+  bool hasLengths = ints[sm::HasLengths] != 0;
   Dims dims(ints + sm::NumInts);
-  const int64_t *xd = dims.next(), *id = dims.next(), *td = dims.next(), *od = dims.next();
+  const int64_t *xd = dims.next(), *id = dims.next(), *td = dims.next();
+  const int64_t *ld = hasLengths ? dims.next() : nullptr;
   (void)id;
-  (void)od;
   size_t bytes = static_cast<size_t>(ints[sm::ElemBytes]);
   RankTable table;
   if (!kernelError.empty() || !table.load("shrink_rnn_memory", ptrAt(ptrs, sm::Table), td))
@@ -277,10 +278,22 @@ extern "C" PDK_EXPORT void pdk_shrink_memory(const int64_t *ptrs, const int64_t 
     ++keep;
   int64_t rows = xd[0];
   size_t rowBytes = static_cast<size_t>(elementSize(xd)) * bytes;
-  keep = std::min(keep, rows);
-  std::memcpy(out, x, static_cast<size_t>(keep) * rowBytes);
-  std::memset(out + static_cast<size_t>(keep) * rowBytes, 0,
-              static_cast<size_t>(rows - keep) * rowBytes);
+  int64_t keepRows = std::min(keep, rows);
+  if (hasLengths) {
+    // X's first `keep` sequences.
+    const int64_t *lengths = static_cast<const int64_t *>(ptrAt(ptrs, sm::Lengths));
+    keepRows = 0;
+    for (int64_t j = 0; j < keep && j < ld[0]; ++j)
+      keepRows += lengths[j];
+    if (keepRows > rows) {
+      kernelError = "shrink_rnn_memory: X's sequences cover " + std::to_string(keepRows) +
+                    " rows, X has " + std::to_string(rows);
+      return;
+    }
+  }
+  std::memcpy(out, x, static_cast<size_t>(keepRows) * rowBytes);
+  std::memset(out + static_cast<size_t>(keepRows) * rowBytes, 0,
+              static_cast<size_t>(rows - keepRows) * rowBytes);
 }
 
 extern "C" PDK_EXPORT void pdk_reorder_by_rank(const int64_t *ptrs, const int64_t *ints,
@@ -296,4 +309,39 @@ extern "C" PDK_EXPORT void pdk_reorder_by_rank(const int64_t *ptrs, const int64_
   for (int64_t j = 0; j < c.table.n; ++j)
     std::memcpy(c.out + static_cast<size_t>(j) * c.rowBytes,
                 c.x + static_cast<size_t>(c.table.index(j)) * c.rowBytes, c.rowBytes);
+}
+
+extern "C" PDK_EXPORT void pdk_reorder_sequences(const int64_t *ptrs, const int64_t *ints,
+                                                 const float *) {
+  namespace rs = reorderSequences;
+  const char *x = static_cast<const char *>(ptrAt(ptrs, rs::X));
+  const int64_t *lengths = static_cast<const int64_t *>(ptrAt(ptrs, rs::Lengths));
+  char *out = static_cast<char *>(ptrAt(ptrs, rs::NumSlots));
+  Dims dims(ints + rs::NumInts);
+  const int64_t *xd = dims.next(), *td = dims.next(), *ld = dims.next(), *od = dims.next();
+  size_t bytes = static_cast<size_t>(ints[rs::ElemBytes]);
+  clearDestination(out, od, bytes);
+  RankTable table;
+  if (!kernelError.empty() || !table.load("reorder_lod_tensor_by_rank", ptrAt(ptrs, rs::Table), td))
+    return;
+  int64_t n = ld[0], total = 0;
+  std::vector<int64_t> first(static_cast<size_t>(n));
+  for (int64_t i = 0; i < n; ++i) {
+    first[static_cast<size_t>(i)] = total;
+    total += lengths[i] < 0 ? 0 : lengths[i];
+  }
+  if (n != table.n || total != xd[0]) {
+    kernelError = "reorder_lod_tensor_by_rank: X has " + std::to_string(n) + " sequences of " +
+                  std::to_string(total) + " rows (X: " + std::to_string(xd[0]) +
+                  ") for a rank table of " + std::to_string(table.n) + " sequences";
+    return;
+  }
+  size_t rowBytes = static_cast<size_t>(elementSize(xd)) * bytes;
+  char *at = out;
+  for (int64_t j = 0; j < n; ++j) {
+    int64_t i = table.index(j);
+    size_t len = static_cast<size_t>(std::max<int64_t>(lengths[i], 0)) * rowBytes;
+    std::memcpy(at, x + static_cast<size_t>(first[static_cast<size_t>(i)]) * rowBytes, len);
+    at += len;
+  }
 }

@@ -77,6 +77,8 @@ PDK_EXPORT void pdk_lod_to_array(const int64_t *ptrs, const int64_t *ints, const
 PDK_EXPORT void pdk_array_to_lod(const int64_t *ptrs, const int64_t *ints, const float *floats);
 PDK_EXPORT void pdk_shrink_memory(const int64_t *ptrs, const int64_t *ints, const float *floats);
 PDK_EXPORT void pdk_reorder_by_rank(const int64_t *ptrs, const int64_t *ints, const float *floats);
+PDK_EXPORT void pdk_reorder_sequences(const int64_t *ptrs, const int64_t *ints,
+                                      const float *floats);
 PDK_EXPORT void pdk_collect_fpn_proposals(const int64_t *ptrs, const int64_t *ints,
                                           const float *floats);
 PDK_EXPORT void pdk_multiclass_nms(const int64_t *ptrs, const int64_t *ints, const float *floats);

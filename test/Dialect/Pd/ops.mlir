@@ -1981,21 +1981,26 @@ func.func @tensor_array(%x: tensor<2x3xf32>, %i: tensor<1xi64>) -> (tensor<2x3xf
 
 // Tests that Fluid's DynamicRNN ops round-trip: the rank table of a LoD
 // batch, its longest length, the batch as an array over time steps and
-// back (with its lengths), a memory reordered by rank and shrunk at a step.
+// back (with its lengths), a memory reordered by rank and shrunk at a step,
+// and a LoD batch's sequences reordered and shrunk.
 // CHECK-LABEL: func.func @dynamic_rnn_ops
 // CHECK: %[[T:.*]] = pd.lod_rank_table %arg0 Lengths(%arg1) : (tensor<?x3xf32>, tensor<?xi64>) -> tensor<?x2xi64>
 // CHECK: %{{.*}} = pd.max_sequence_len %[[T]] : (tensor<?x2xi64>) -> tensor<1xi64>
 // CHECK: %[[A:.*]] = pd.lod_tensor_to_array %arg0, %[[T]] : (tensor<?x3xf32>, tensor<?x2xi64>) -> tensor<?x?x3xf32>
 // CHECK: %{{.*}}, %{{.*}} = pd.array_to_lod_tensor %[[A]], %[[T]] : (tensor<?x?x3xf32>, tensor<?x2xi64>) -> (tensor<?x3xf32>, tensor<?xi64>)
-// CHECK: %[[R:.*]] = pd.reorder_lod_tensor_by_rank %arg2, %[[T]] : (tensor<?x4xf32>, tensor<?x2xi64>) -> tensor<?x4xf32>
+// CHECK: %[[R:.*]], %{{.*}} = pd.reorder_lod_tensor_by_rank %arg2, %[[T]] : (tensor<?x4xf32>, tensor<?x2xi64>) -> (tensor<?x4xf32>, tensor<?xi64>)
 // CHECK: %{{.*}} = pd.shrink_rnn_memory %[[R]], %arg3, %[[T]] : (tensor<?x4xf32>, tensor<1xi64>, tensor<?x2xi64>) -> tensor<?x4xf32>
+// CHECK: %[[XR:.*]], %[[XL:.*]] = pd.reorder_lod_tensor_by_rank %arg0, %[[T]] Lengths(%arg1) : (tensor<?x3xf32>, tensor<?x2xi64>, tensor<?xi64>) -> (tensor<?x3xf32>, tensor<?xi64>)
+// CHECK: %{{.*}} = pd.shrink_rnn_memory %[[XR]], %arg3, %[[T]] Lengths(%[[XL]]) : (tensor<?x3xf32>, tensor<1xi64>, tensor<?x2xi64>, tensor<?xi64>) -> tensor<?x3xf32>
 func.func @dynamic_rnn_ops(%x: tensor<?x3xf32>, %l: tensor<?xi64>, %m: tensor<?x4xf32>, %i: tensor<1xi64>) -> (tensor<1xi64>, tensor<?x3xf32>, tensor<?xi64>, tensor<?x4xf32>) {
   %t = pd.lod_rank_table %x Lengths(%l) : (tensor<?x3xf32>, tensor<?xi64>) -> tensor<?x2xi64>
   %n = pd.max_sequence_len %t : (tensor<?x2xi64>) -> tensor<1xi64>
   %a = pd.lod_tensor_to_array %x, %t : (tensor<?x3xf32>, tensor<?x2xi64>) -> tensor<?x?x3xf32>
   %y, %yl = pd.array_to_lod_tensor %a, %t : (tensor<?x?x3xf32>, tensor<?x2xi64>) -> (tensor<?x3xf32>, tensor<?xi64>)
-  %r = pd.reorder_lod_tensor_by_rank %m, %t : (tensor<?x4xf32>, tensor<?x2xi64>) -> tensor<?x4xf32>
+  %r, %rl = pd.reorder_lod_tensor_by_rank %m, %t : (tensor<?x4xf32>, tensor<?x2xi64>) -> (tensor<?x4xf32>, tensor<?xi64>)
   %s = pd.shrink_rnn_memory %r, %i, %t : (tensor<?x4xf32>, tensor<1xi64>, tensor<?x2xi64>) -> tensor<?x4xf32>
+  %xr, %xl = pd.reorder_lod_tensor_by_rank %x, %t Lengths(%l) : (tensor<?x3xf32>, tensor<?x2xi64>, tensor<?xi64>) -> (tensor<?x3xf32>, tensor<?xi64>)
+  %xs = pd.shrink_rnn_memory %xr, %i, %t Lengths(%xl) : (tensor<?x3xf32>, tensor<1xi64>, tensor<?x2xi64>, tensor<?xi64>) -> tensor<?x3xf32>
   return %n, %y, %yl, %s : tensor<1xi64>, tensor<?x3xf32>, tensor<?xi64>, tensor<?x4xf32>
 }
 

@@ -4848,11 +4848,11 @@ def Pd_ArrayToLodTensorOp : Pd_Op<"array_to_lod_tensor"> {
 }
 
 def Pd_ShrinkRnnMemoryOp : Pd_Op<"shrink_rnn_memory"> {
-  let summary = "RNN state X [N, ...] (rank order) at step I: the rows of the sequences of length <= I zeroed";
+  let summary = "RNN state X in rank order (a row per sequence, or with Lengths a LoD batch of a sequence each) at step I: the rows of the sequences of length <= I zeroed";
   let description = [{
-    Paddle operator `shrink_rnn_memory`: RNN state X [N, ...] (rank order) at step I: the rows of the sequences of length <= I zeroed.
+    Paddle operator `shrink_rnn_memory`: RNN state X in rank order (a row per sequence, or with Lengths a LoD batch of a sequence each) at step I: the rows of the sequences of length <= I zeroed.
 
-    Input slots: X, I, RankTable. Output slots: Out.
+    Input slots: X, I, RankTable, Lengths (optional). Output slots: Out.
 
     Example:
 
@@ -4863,10 +4863,11 @@ def Pd_ShrinkRnnMemoryOp : Pd_Op<"shrink_rnn_memory"> {
   let arguments = (ins
     Pd_Tensor:$X,
     Pd_IndexTensor:$I,
-    Pd_IndexTensor:$RankTable
+    Pd_IndexTensor:$RankTable,
+    Optional<Pd_IndexTensor>:$Lengths
   );
   let results = (outs Pd_Tensor:$Out);
-  let assemblyFormat = "$X `,` $I `,` $RankTable attr-dict `:` functional-type(operands, results)";
+  let assemblyFormat = "$X `,` $I `,` $RankTable (`Lengths` `(` $Lengths^ `)`)? attr-dict `:` functional-type(operands, results)";
   let extraClassDefinition = [{
   ::llvm::LogicalResult $cppClass::inferResultTypes(
       ::llvm::SmallVectorImpl<::mlir::Type> &types, bool emitErrors) {
@@ -4877,31 +4878,25 @@ def Pd_ShrinkRnnMemoryOp : Pd_Op<"shrink_rnn_memory"> {
 }
 
 def Pd_ReorderLodTensorByRankOp : Pd_Op<"reorder_lod_tensor_by_rank"> {
-  let summary = "the rows of X [N, ...] (one per sequence, no LoD) in the rank order of RankTable";
+  let summary = "the rows of X [N, ...] (one per sequence), or with Lengths the sequences of LoD batch X, in the rank order of RankTable; OutLengths: their lengths in that order (ones without LoD)";
   let description = [{
-    Paddle operator `reorder_lod_tensor_by_rank`: the rows of X [N, ...] (one per sequence, no LoD) in the rank order of RankTable.
+    Paddle operator `reorder_lod_tensor_by_rank`: the rows of X [N, ...] (one per sequence), or with Lengths the sequences of LoD batch X, in the rank order of RankTable; OutLengths: their lengths in that order (ones without LoD).
 
-    Input slots: X, RankTable. Output slots: Out.
+    Input slots: X, RankTable, Lengths (optional). Output slots: Out, OutLengths.
 
     Example:
 
     ```mlir
-    %y = pd.reorder_lod_tensor_by_rank %x, %t : (tensor<?x8xf32>, tensor<?x2xi64>) -> tensor<?x8xf32>
+    %y, %n = pd.reorder_lod_tensor_by_rank %x, %t Lengths(%l) : (tensor<?x8xf32>, tensor<?x2xi64>, tensor<?xi64>) -> (tensor<?x8xf32>, tensor<?xi64>)
     ```
   }];
   let arguments = (ins
     Pd_Tensor:$X,
-    Pd_IndexTensor:$RankTable
+    Pd_IndexTensor:$RankTable,
+    Optional<Pd_IndexTensor>:$Lengths
   );
-  let results = (outs Pd_Tensor:$Out);
-  let assemblyFormat = "$X `,` $RankTable attr-dict `:` functional-type(operands, results)";
-  let extraClassDefinition = [{
-  ::llvm::LogicalResult $cppClass::inferResultTypes(
-      ::llvm::SmallVectorImpl<::mlir::Type> &types, bool emitErrors) {
-    types.push_back(getX().getType());
-    return ::mlir::success();
-  }
-  }];
+  let results = (outs Pd_Tensor:$Out, Pd_IndexTensor:$OutLengths);
+  let assemblyFormat = "$X `,` $RankTable (`Lengths` `(` $Lengths^ `)`)? attr-dict `:` functional-type(operands, results)";
 }
 
 def Pd_IsEmptyOp : Pd_Op<"is_empty"> {

@@ -293,3 +293,23 @@ LogicalResult ArrayToLodTensorOp::inferResultTypes(SmallVectorImpl<Type> &types,
   types.push_back(tensor({isDyn(n) ? x.getDimSize(1) : n}, IntegerType::get(getContext(), 64)));
   return success();
 }
+
+LogicalResult ReorderLodTensorByRankOp::inferResultTypes(SmallVectorImpl<Type> &types, bool emit) {
+  Checker c{*this, emit};
+  if (failed(rankTable(c, getRankTable())) || failed(c.rank(getX(), "X", 1, 8)))
+    return failure();
+  int64_t n = rt(getRankTable()).getDimSize(0);
+  if (Value lengths = getLengths()) {
+    if (failed(c.rank(lengths, "Lengths", 1, 1)))
+      return failure();
+    if (conflict(rt(lengths).getDimSize(0), n))
+      return c.fail("X must have one sequence per row of RankTable (" + Twine(n) + "), got " +
+                    Twine(rt(lengths).getDimSize(0)));
+  } else if (conflict(rt(getX()).getDimSize(0), n)) {
+    return c.fail("X without LoD must have one row per sequence of RankTable (" + Twine(n) +
+                  "), got " + Twine(rt(getX()).getDimSize(0)));
+  }
+  types.push_back(getX().getType());
+  types.push_back(tensor({n}, IntegerType::get(getContext(), 64)));
+  return success();
+}
