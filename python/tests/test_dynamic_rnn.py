@@ -30,11 +30,14 @@ def batch_fill(b, like, width, value):
                  "input_dim_idx": 0, "output_dim_idx": 0, "force_cpu": False})
 
 
-def dynamic_rnn(b, x, P, H, boot=None, static=None):
-    """h_t = tanh(x_t Wx + h_{t-1} Wh + b [+ s Ws]) over each sequence of LoD
-    batch x, as DynamicRNN writes it: step_input(x), memory(init=boot,
-    need_reorder=True) or memory(shape=[H], value=0), static_input(s),
-    output(h). Returns the packed outputs (x's LoD)."""
+def dynamic_rnn(b, x, P, H, boot=None, static=None, attend=None):
+    """h_t = tanh(x_t Wx + h_{t-1} Wh + b [+ s Ws] [+ c_t Wc]) over each
+    sequence of LoD batch x, as DynamicRNN writes it: step_input(x),
+    memory(init=boot, need_reorder=True) or memory(shape=[H], value=0),
+    static_input(s), output(h). With `attend`, a LoD batch of E-wide rows
+    with x's sequence count, c_t is attention over the sequence's rows:
+    softmax over rows r of tanh(r + h_{t-1} Wp) Wa, the rows' weighted sum.
+    Returns the packed outputs (x's LoD)."""
     step = fill(b, "step_idx", [1], "int64", 0)
     table = b.lod_rank_table(x)
     longest = b.max_sequence_len(table)
@@ -47,6 +50,7 @@ def dynamic_rnn(b, x, P, H, boot=None, static=None):
         init = b.reorder_lod_tensor_by_rank(boot, table)
     memories = b.write_to_array(init, zero)
     static_r = b.reorder_lod_tensor_by_rank(static, table) if static is not None else None
+    attend_r = b.reorder_lod_tensor_by_rank(attend, table) if attend is not None else None
     outputs = b.array("dynamic_rnn_output", [-1, H])
     with b.while_loop(cond):
         x_t = b.read_from_array(inputs, step)
@@ -55,6 +59,18 @@ def dynamic_rnn(b, x, P, H, boot=None, static=None):
         if static_r is not None:
             s_t = b.shrink_rnn_memory(static_r, step, table)
             pre = b.elementwise("elementwise_add", pre, mul(b, s_t, P["ws"], H))
+        if attend_r is not None:
+            E = attend.shape[1]
+            enc_t = b.shrink_rnn_memory(attend_r, step, table)
+            ex = b.op("sequence_expand", {"X": [mul(b, h_prev, P["wp"], E)], "Y": [enc_t]},
+                      {"Out": [b.tmp("ex", [-1, E])]}, {"ref_level": -1})
+            score = mul(b, b.act("tanh", b.elementwise("elementwise_add", enc_t, ex)), P["wa"], 1)
+            att = b.op("sequence_softmax", {"X": [score]}, {"Out": [b.tmp("att", [-1, 1])]})
+            ctx = b.tmp("ctx", [-1, E])
+            b.op("sequence_pool", {"X": [b.elementwise("elementwise_mul", enc_t, att, axis=0)]},
+                 {"Out": [ctx], "MaxIndex": [b.tmp("mi", [-1, E], "int32")]},
+                 {"pooltype": "SUM", "is_test": True, "pad_value": 0.0})
+            pre = b.elementwise("elementwise_add", pre, mul(b, ctx, P["wc"], H))
         h = b.act("tanh", b.elementwise("elementwise_add", pre, P["b"], axis=1))
         b.write_to_array(h, step, outputs)
         b.increment(step, out=step)
@@ -63,17 +79,25 @@ def dynamic_rnn(b, x, P, H, boot=None, static=None):
     return b.array_to_lod_tensor(outputs, table)
 
 
-def numpy_rnn(x, lengths, P, boot=None, static=None):
-    """The same RNN in float64, one sequence at a time."""
+def numpy_rnn(x, lengths, P, boot=None, static=None, attend=None):
+    """The same RNN in float64, one sequence at a time; attend: (rows,
+    their lengths)."""
     f = {k: v.astype(np.float64) for k, v in P.items()}
     H = f["wh"].shape[0]
     out, start = [], 0
     for i, n in enumerate(lengths):
         h = np.zeros(H) if boot is None else boot[i].astype(np.float64)
+        if attend is not None:
+            first = int(np.sum(attend[1][:i]))
+            rows = attend[0][first:first + attend[1][i]].astype(np.float64)
         for t in range(n):
             pre = x[start + t] @ f["wx"] + h @ f["wh"] + f["b"]
             if static is not None:
                 pre = pre + static[i] @ f["ws"]
+            if attend is not None:
+                a = np.tanh(rows + h @ f["wp"]) @ f["wa"]
+                e = np.exp(a - a.max())
+                pre = pre + (rows * (e / e.sum())).sum(0) @ f["wc"]
             h = np.tanh(pre)
             out.append(h)
         start += n
@@ -153,50 +177,10 @@ def test_dynamic_rnn_attention_over_a_static_lod_input(tmp_path):
     b = ProgramBuilder()
     x = b.feed("x", [-1, D], lod_level=1)
     enc = b.feed("enc", [-1, E], lod_level=1)
-    p = {k: b.param(k, v) for k, v in P.items()}
-    step = fill(b, "step_idx", [1], "int64", 0)
-    table = b.lod_rank_table(x)
-    longest = b.max_sequence_len(table)
-    cond = less_than(b, step, longest)
-    inputs = b.lod_tensor_to_array(x, table)
-    zero = fill(b, "zero_idx", [1], "int64", 0)
-    memories = b.write_to_array(batch_fill(b, b.read_from_array(inputs, zero), H, 0.0), zero)
-    enc_r = b.reorder_lod_tensor_by_rank(enc, table)
-    outputs = b.array("dynamic_rnn_output", [-1, H])
-    with b.while_loop(cond):
-        x_t = b.read_from_array(inputs, step)
-        h_prev = b.shrink_rnn_memory(b.read_from_array(memories, step), step, table)
-        enc_t = b.shrink_rnn_memory(enc_r, step, table)
-        ex = b.op("sequence_expand", {"X": [mul(b, h_prev, p["wp"], E)], "Y": [enc_t]},
-                  {"Out": [b.tmp("ex", [-1, E])]}, {"ref_level": -1})
-        score = mul(b, b.act("tanh", b.elementwise("elementwise_add", enc_t, ex)), p["wa"], 1)
-        att = b.op("sequence_softmax", {"X": [score]}, {"Out": [b.tmp("att", [-1, 1])]})
-        ctx = b.tmp("ctx", [-1, E])
-        b.op("sequence_pool", {"X": [b.elementwise("elementwise_mul", enc_t, att, axis=0)]},
-             {"Out": [ctx], "MaxIndex": [b.tmp("mi", [-1, E], "int32")]},
-             {"pooltype": "SUM", "is_test": True, "pad_value": 0.0})
-        pre = b.elementwise("elementwise_add", mul(b, x_t, p["wx"], H), mul(b, h_prev, p["wh"], H))
-        pre = b.elementwise("elementwise_add", pre, mul(b, ctx, p["wc"], H))
-        h = b.act("tanh", b.elementwise("elementwise_add", pre, p["b"], axis=1))
-        b.write_to_array(h, step, outputs)
-        b.increment(step, out=step)
-        b.write_to_array(h, step, memories)
-        less_than(b, step, longest, out=cond)
-    b.fetch(b.array_to_lod_tensor(outputs, table))
-
-    f = {k: v.astype(np.float64) for k, v in P.items()}
-    want, xs, es = [], np.concatenate([[0], np.cumsum(lengths)]), np.concatenate([[0], np.cumsum(enc_lengths)])
-    for i, n in enumerate(lengths):
-        rows = enc_v[es[i]:es[i + 1]].astype(np.float64)
-        h = np.zeros(H)
-        for t in range(n):
-            a = np.tanh(rows + h @ f["wp"]) @ f["wa"]
-            e = np.exp(a - a.max())
-            ctx = (rows * (e / e.sum())).sum(0)
-            h = np.tanh(x_v[xs[i] + t] @ f["wx"] + h @ f["wh"] + ctx @ f["wc"] + f["b"])
-            want.append(h)
+    b.fetch(dynamic_rnn(b, x, {k: b.param(k, v) for k, v in P.items()}, H, attend=enc))
+    want = numpy_rnn(x_v, lengths, P, attend=(enc_v, enc_lengths))
     got, ref = compile_run(tmp_path, b, [x_v, lengths, enc_v, enc_lengths])
-    check_all(got, ref, [np.array(want, np.float32)])
+    check_all(got, ref, [want])
 
 
 def test_rank_table_ops_hand_worked(tmp_path):
