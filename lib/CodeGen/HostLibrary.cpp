@@ -92,17 +92,17 @@ LogicalResult addEntryPoint(llvm::Module &m, StringRef fingerprint) {
 
 /// The code's heap buffers go through pointers the runtime sets
 /// (lib/Runtime/Heap.h), so it can hold a run to a memory budget: each
-/// call of malloc, aligned_alloc and free goes through the exported global
-/// pd_heap_<name>, which holds the libc function until the runtime replaces
-/// it. Code that also calls realloc, calloc or posix_memalign keeps libc's
-/// (their blocks would reach the replaced free).
+/// call of malloc and free (what finalize-memref-to-llvm emits) goes
+/// through the exported global pd_heap_<name>, which holds the libc
+/// function until the runtime replaces it. Code that also calls another
+/// allocator keeps libc's (those blocks would reach the replaced free).
 void hookHeap(llvm::Module &m) {
-  for (StringRef other : {"realloc", "calloc", "posix_memalign"})
+  for (StringRef other : {"aligned_alloc", "realloc", "calloc", "posix_memalign"})
     if (m.getFunction(other))
       return;
   llvm::LLVMContext &ctx = m.getContext();
   auto *ptr = llvm::PointerType::getUnqual(ctx);
-  for (StringRef name : {"malloc", "aligned_alloc", "free"}) {
+  for (StringRef name : {"malloc", "free"}) {
     llvm::Function *f = m.getFunction(name);
     if (!f || !f->isDeclaration() || f->use_empty())
       continue;

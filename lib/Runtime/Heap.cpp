@@ -13,7 +13,6 @@
 
 #include "Heap.h"
 
-#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
@@ -24,11 +23,10 @@ namespace pdrt::heap {
 struct alignas(16) Header {
   uint64_t magic;
   size_t bytes;
-  void *base; // what malloc / aligned_alloc returned
   Budget *owner;
   Header *prev, *next;
 };
-static_assert(sizeof(Header) <= 64, "a block's header fits its 64-byte prefix");
+static_assert(sizeof(Header) <= 64, "a block's header is its 64-byte prefix");
 
 namespace {
 constexpr uint64_t kMagic = 0x7064686561703634ull; // "pdheap64"
@@ -69,7 +67,7 @@ bool admit(Budget &b, size_t bytes) {
     for (Header *h = b.blocks; h;) {
       Header *next = h->next;
       h->magic = 0;
-      std::free(h->base);
+      std::free(h);
       h = next;
     }
     b.blocks = nullptr;
@@ -79,13 +77,13 @@ bool admit(Budget &b, size_t bytes) {
   std::longjmp(b.stop, 1);
 }
 
-void *track(void *base, void *user, size_t bytes) {
+/// The block after `base`'s header, listed in the current run's blocks.
+void *track(void *base, size_t bytes) {
   if (!base)
     return nullptr;
-  Header *h = headerOf(user);
+  auto *h = static_cast<Header *>(base);
   h->magic = kMagic;
   h->bytes = bytes;
-  h->base = base;
   h->owner = current;
   h->prev = nullptr;
   h->next = nullptr;
@@ -97,7 +95,7 @@ void *track(void *base, void *user, size_t bytes) {
     b->blocks = h;
     b->live += bytes;
   }
-  return user;
+  return static_cast<char *>(base) + kPrefix;
 }
 } // namespace
 
@@ -121,18 +119,7 @@ size_t available(bool &fromEnv) {
 void *allocate(size_t bytes) {
   if (current && !admit(*current, bytes))
     stop(*current);
-  void *base = std::malloc(bytes + kPrefix);
-  return track(base, base ? static_cast<char *>(base) + kPrefix : nullptr, bytes);
-}
-
-void *allocateAligned(size_t alignment, size_t bytes) {
-  if (current && !admit(*current, bytes))
-    stop(*current);
-  size_t a = std::max(alignment, kPrefix);
-  // The header sits in the alignment's prefix before the block.
-  size_t total = (a + bytes + a - 1) / a * a;
-  void *base = std::aligned_alloc(a, total);
-  return track(base, base ? static_cast<char *>(base) + a : nullptr, bytes);
+  return track(std::malloc(bytes + kPrefix), bytes);
 }
 
 void release(void *p) {
@@ -149,7 +136,7 @@ void release(void *p) {
     b->live -= h->bytes;
   }
   h->magic = 0;
-  std::free(h->base);
+  std::free(h);
 }
 
 bool run(Budget &budget, void (*entry)(void **), void **args) {

@@ -2,8 +2,8 @@
 //
 // Buffers whose size only the run knows (dynamic shapes the memory plan
 // leaves to the heap) are allocated by the artifact's code through three
-// function pointers it exports (pd_heap_malloc, pd_heap_aligned_alloc,
-// pd_heap_free, HostLibrary.cpp); the runtime points them here. Each block
+// function pointers it exports (pd_heap_malloc, pd_heap_free,
+// HostLibrary.cpp); the runtime points them here. Each block
 // carries a header, so the blocks a run holds are known: when they would
 // pass the run's budget, the run stops with an out-of-memory error instead
 // of the kernel's OOM killer ending the process (Linux hands out pages it
@@ -40,8 +40,7 @@ struct Budget {
 };
 
 void *allocate(size_t bytes);
-void *allocateAligned(size_t alignment, size_t bytes);
-/// Frees a block of allocate / allocateAligned (null is ignored).
+/// Frees a block of allocate (null is ignored).
 void release(void *p);
 
 /// Calls entry(args) on this thread under `budget`: false when the run

@@ -574,15 +574,12 @@ pdrt_status pdrt_model_load(const char *dirArg, pdrt_model **out) {
     // The code's heap buffers, under each run's budget (Heap.h). A
     // library whose code frees buffers allocates them here too.
     auto *mallocSlot = static_cast<void **>(dlsym(model->library, "pd_heap_malloc"));
-    auto *alignedSlot = static_cast<void **>(dlsym(model->library, "pd_heap_aligned_alloc"));
     auto *freeSlot = static_cast<void **>(dlsym(model->library, "pd_heap_free"));
     if (mallocSlot)
       *mallocSlot = reinterpret_cast<void *>(&pdrt::heap::allocate);
-    if (alignedSlot)
-      *alignedSlot = reinterpret_cast<void *>(&pdrt::heap::allocateAligned);
     if (freeSlot)
       *freeSlot = reinterpret_cast<void *>(&pdrt::heap::release);
-    model->heapHooked = mallocSlot || alignedSlot;
+    model->heapHooked = mallocSlot != nullptr;
   }
   model->commWorld = reinterpret_cast<const char *(*)(int64_t *, int64_t *)>(
       dlsym(model->library, "pdk_comm_world"));

@@ -310,3 +310,29 @@ def test_array_to_lod_tensor_short_array_is_a_run_time_error(tmp_path):
     m = paddle_mlir.compile(model)
     with pytest.raises(Exception, match="array_to_lod_tensor: the array has 1 elements but sequence 1 is 2 steps"):
         m(np.zeros((3, 2), np.float32), np.array([1, 2], np.int64), np.zeros((2, 2), np.float32))
+
+
+def test_batches_that_do_not_fit_the_table_are_run_time_errors(tmp_path):
+    # A LoD batch split by another batch's rank table (other sequence
+    # lengths, so other rows), and another batch's sequences reordered by
+    # it (another count): clear errors from the run.
+    import paddle_mlir
+    for k, what, want in ((0, "lod_tensor_to_array",
+                           "lod_tensor_to_array: X has 4 rows but the rank table's sequences 3"),
+                          (1, "reorder_lod_tensor_by_rank",
+                           "reorder_lod_tensor_by_rank: X has 3 sequences of 4 rows")):
+        b = ProgramBuilder()
+        x = b.feed("x", [-1, 2], lod_level=1)
+        y = b.feed("y", [-1, 2], lod_level=1)
+        table = b.lod_rank_table(x)
+        if what == "lod_tensor_to_array":
+            b.fetch(b.lod_array_length(b.lod_tensor_to_array(y, table)))
+        else:
+            b.fetch(b.reorder_lod_tensor_by_rank(y, table))
+        model = str(tmp_path / ("m%d" % k))
+        b.save(model)
+        m = paddle_mlir.compile(model)
+        x_v, y_v = np.zeros((3, 2), np.float32), np.zeros((4, 2), np.float32)
+        y_lengths = np.array([2, 2], np.int64) if k == 0 else np.array([1, 1, 2], np.int64)
+        with pytest.raises(Exception, match=want):
+            m(x_v, np.array([1, 2], np.int64), y_v, y_lengths)

@@ -9,6 +9,7 @@
 #define PADDLEMLIR_LIB_DIALECT_PD_TRANSFORMS_PARTITION_H
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/MLProgram/IR/MLProgram.h"
 #include "mlir/IR/Builders.h"
 
 #include <string>
@@ -20,6 +21,10 @@ LogicalResult inferAgain(Operation *op, StringRef part);
 /// Paddle's VarType code of an element type that can pass between ranks,
 /// -1 for types Paddle has no code for.
 int32_t paddleDtypeCode(Type t);
+/// The weight `v` loads (ml_program.global_load_const), else null.
+ml_program::GlobalOp weightLoadedBy(Value v);
+/// Whether a weight is a trainable parameter (float, no pd.stop_gradient).
+bool isTrainable(ml_program::GlobalOp global);
 /// Relative time of an op for balancing stages (FLOPs + 8 per byte).
 double weightOf(Operation *op);
 /// Where ops of costs `w` are cut into `n` contiguous non-empty stages with

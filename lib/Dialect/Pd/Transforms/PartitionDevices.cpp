@@ -64,6 +64,19 @@ int32_t paddleDtypeCode(Type t) {
   return code >= 0 && code <= 22 ? static_cast<int32_t>(code) : -1;
 }
 
+ml_program::GlobalOp weightLoadedBy(Value v) {
+  auto load = v.getDefiningOp<ml_program::GlobalLoadConstOp>();
+  if (!load)
+    return nullptr;
+  return load->getParentOfType<ModuleOp>().lookupSymbol<ml_program::GlobalOp>(
+      load.getGlobal().getLeafReference());
+}
+
+bool isTrainable(ml_program::GlobalOp global) {
+  return !global->hasAttr("pd.stop_gradient") &&
+         isa<FloatType>(cast<RankedTensorType>(global.getType()).getElementType());
+}
+
 /// Relative time of an op for balancing stages: FLOPs plus 8 per byte
 /// read or written (a core moves a byte in about the time it does eight
 /// floating-point operations of a convolution).
@@ -188,29 +201,19 @@ cutIntoStages(func::FuncOp main, int64_t n, llvm::function_ref<double(Operation 
               StageMemory memory) {
   // The ops that compute; weights and constants (no operands) stay outside
   // the stages, where every stage can read them.
-  ModuleOp module = main->getParentOfType<ModuleOp>();
   SmallVector<Operation *> work;
   SmallVector<double> cost, held;
-  llvm::DenseSet<Attribute> seen;
+  llvm::DenseSet<Operation *> seen;
   for (Operation &op : main.getBody().front().without_terminator())
     if (op.getNumOperands() > 0) {
       work.push_back(&op);
       cost.push_back(weightOf(&op) + (extra ? extra(&op) : 0.0));
       // The weights this op is the first to read.
       double bytes = 0;
-      for (Value v : op.getOperands()) {
-        auto load = v.getDefiningOp<ml_program::GlobalLoadConstOp>();
-        if (!load || !seen.insert(load.getGlobal()).second)
-          continue;
-        auto global =
-            module.lookupSymbol<ml_program::GlobalOp>(load.getGlobal().getLeafReference());
-        if (!global)
-          continue;
-        bool trainable = !global->hasAttr("pd.stop_gradient") &&
-                         isa<FloatType>(cast<RankedTensorType>(global.getType()).getElementType());
-        bytes += static_cast<double>(tensorBytes(global.getType())) *
-                 (trainable ? memory.trainableCopies : 1.0);
-      }
+      for (Value v : op.getOperands())
+        if (ml_program::GlobalOp global = weightLoadedBy(v); global && seen.insert(global).second)
+          bytes += static_cast<double>(tensorBytes(global.getType())) *
+                   (isTrainable(global) ? memory.trainableCopies : 1.0);
       held.push_back(bytes);
     }
   if (static_cast<int64_t>(work.size()) < n)

@@ -163,16 +163,11 @@ LogicalResult pipelineTrainForward(func::FuncOp main, int64_t devices, int64_t m
   // 8 passes over the trainable parameters it reads (the gradient written,
   // the update reading it, the parameter and two moments, and writing
   // them back), at CostModel's 8 per byte.
-  ModuleOp module = main->getParentOfType<ModuleOp>();
   auto updateCost = [&](Operation *op) {
     double bytes = 0;
     for (Value v : op->getOperands())
-      if (auto load = v.getDefiningOp<ml_program::GlobalLoadConstOp>())
-        if (auto global =
-                module.lookupSymbol<ml_program::GlobalOp>(load.getGlobal().getLeafReference());
-            global && !global->hasAttr("pd.stop_gradient") &&
-            isa<FloatType>(cast<RankedTensorType>(global.getType()).getElementType()))
-          bytes += static_cast<double>(tensorBytes(global.getType()));
+      if (ml_program::GlobalOp global = weightLoadedBy(v); global && isTrainable(global))
+        bytes += static_cast<double>(tensorBytes(global.getType()));
     return 8.0 * 8.0 * bytes;
   };
   FailureOr<SmallVector<SmallVector<Operation *>>> stages =
