@@ -323,23 +323,31 @@ std::string mlir::pd::ncclBackendLibraryPath() {
 }
 
 namespace {
-/// `runtime`: the runtime library to link (copied into the artifact and
-/// found there through $ORIGIN), or empty.
+/// `runtimes`: the runtime libraries to link (copied into the artifact and
+/// found there through $ORIGIN), if any.
 LogicalResult linkShared(ModuleOp m, StringRef obj, StringRef so, StringRef support,
-                         StringRef runtime) {
+                         ArrayRef<std::string> runtimes) {
   auto cc = llvm::sys::findProgramByName("cc");
   if (!cc)
     return fail(m, "cannot find the system C compiler 'cc' to link the shared library");
   std::string err;
   SmallVector<StringRef> args = {*cc, "-shared", "-fPIC", "-O2", "-o", so, obj, support, "-lm"};
-  std::string lib;
-  if (!runtime.empty()) {
-    lib = (llvm::sys::path::parent_path(so) + "/" + llvm::sys::path::filename(runtime)).str();
-    if (std::error_code ec = llvm::sys::fs::copy_file(runtime, lib))
+  SmallVector<std::string> libs;
+  for (const std::string &runtime : runtimes) {
+    libs.push_back(
+        (llvm::sys::path::parent_path(so) + "/" + llvm::sys::path::filename(runtime)).str());
+    if (std::error_code ec = llvm::sys::fs::copy_file(runtime, libs.back()))
       return fail(m, "cannot copy the runtime library '" + runtime +
                          "' into the artifact: " + ec.message());
-    args.append({lib, "-Wl,-rpath,$ORIGIN"});
   }
+  // Kept even where the code calls none of a library's functions (a cuda
+  // artifact's collectives reach the kernel library through the runtime).
+  if (!libs.empty())
+    args.push_back("-Wl,--no-as-needed");
+  for (const std::string &lib : libs)
+    args.push_back(lib);
+  if (!libs.empty())
+    args.push_back("-Wl,-rpath,$ORIGIN");
   int rc = llvm::sys::ExecuteAndWait(*cc, args, std::nullopt, {}, 0, 0, &err);
   if (rc != 0)
     return fail(m, "linking '" + so + "' failed (" + Twine(rc) + ") " + err);
@@ -356,7 +364,8 @@ std::string pathIn(StringRef dir, const Twine &file) {
 
 LogicalResult mlir::pd::host::buildLibrary(ModuleOp lowered, StringRef outDir, StringRef name,
                                            StringRef fingerprint, StringRef requestedCpu,
-                                           StringRef runtime, std::string &cpu, bool unrollLoops) {
+                                           ArrayRef<std::string> runtimes, std::string &cpu,
+                                           bool unrollLoops) {
   std::string obj = pathIn(outDir, name + ".o"), so = pathIn(outDir, "lib" + name + ".so");
   std::string support = pathIn(outDir, name + "_support.c");
   if (llvm::Error err = llvm::writeToOutput(support, [&](raw_ostream &os) {
@@ -366,7 +375,7 @@ LogicalResult mlir::pd::host::buildLibrary(ModuleOp lowered, StringRef outDir, S
     return fail(lowered, "cannot write '" + support + "': " + llvm::toString(std::move(err)));
   LogicalResult built =
       success(succeeded(emitObject(lowered, fingerprint, obj, requestedCpu, cpu, unrollLoops)) &&
-              succeeded(linkShared(lowered, obj, so, support, runtime)));
+              succeeded(linkShared(lowered, obj, so, support, runtimes)));
   llvm::sys::fs::remove(obj);
   llvm::sys::fs::remove(support);
   return built;

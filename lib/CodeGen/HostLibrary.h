@@ -41,12 +41,12 @@ LogicalResult emitObject(ModuleOp lowered, llvm::StringRef fingerprint, llvm::St
                          llvm::StringRef requestedCpu, std::string &cpu, bool unrollLoops = true);
 
 /// Emits the object file and links `outDir`/lib<name>.so with the support
-/// routines and the runtime library `runtime` (copied beside it; none when
-/// empty),
+/// routines and the runtime libraries `runtimes` (each copied beside it),
 /// leaving no intermediate files. Sets `cpu` as emitObject does.
 LogicalResult buildLibrary(ModuleOp lowered, llvm::StringRef outDir, llvm::StringRef name,
                            llvm::StringRef fingerprint, llvm::StringRef requestedCpu,
-                           llvm::StringRef runtime, std::string &cpu, bool unrollLoops = true);
+                           llvm::ArrayRef<std::string> runtimes, std::string &cpu,
+                           bool unrollLoops = true);
 } // namespace mlir::pd::host
 
 #endif // PADDLEMLIR_LIB_CODEGEN_HOSTLIBRARY_H

@@ -203,6 +203,7 @@ struct pdrt_model {
     void (*planLibraryCalls)();
     size_t (*workspaceBytes)(void *);
     void (*setWorkspace)(void *, void *);
+    int (*localDevice)();
     const char *(*endRun)(void *);
   } cu{};
   // The weights in each device's memory, uploaded by the first instance on
@@ -639,11 +640,24 @@ pdrt_status pdrt_model_load(const char *dirArg, pdrt_model **out) {
         !get(cu.alloc, "pdcu_alloc") || !get(cu.free, "pdcu_free") || !get(cu.copy, "pdcu_copy") ||
         !get(cu.beginRun, "pdcu_begin_run") || !get(cu.endRun, "pdcu_end_run") ||
         !get(cu.workspaceBytes, "pdcu_workspace_bytes") ||
-        !get(cu.setWorkspace, "pdcu_set_workspace"))
+        !get(cu.setWorkspace, "pdcu_set_workspace") || !get(cu.localDevice, "pdcu_local_device"))
       return fail(PDRT_ERR_FORMAT, "'" + libPath +
                                        "' is a cuda artifact's library without libpdrt_cuda's "
                                        "functions (is libpdrt_cuda.so beside it?)");
     get(cu.planLibraryCalls, "pd_plan_library_calls");
+    if (model->collectives > 0) {
+      // Its collectives run on the kernel library's communicator.
+      void (*setComm)(decltype(model->collective), const char *(*)(), const char *(*)()) = nullptr;
+      const char *(*takeError)() = nullptr;
+      const char *(*backend)() = nullptr;
+      if (!get(setComm, "pdcu_set_communicator") || !get(takeError, "pdk_take_error") ||
+          !get(backend, "pdk_comm_backend") || !model->collective)
+        return fail(PDRT_ERR_FORMAT, "'" + libPath +
+                                         "' has collective ops, but libpdrt_cuda.so or "
+                                         "libpdrt_kernels.so beside it lacks the communicator's "
+                                         "functions (an older copy?)");
+      setComm(model->collective, takeError, backend);
+    }
   }
   if (*fp != libFp)
     return fail(PDRT_ERR_FORMAT, "'" + libPath + "' was compiled for another model (fingerprint " +
@@ -712,7 +726,7 @@ PDRT_ACCESSORS(output, outputs)
 const char *pdrt_model_target(const pdrt_model *m) { return m && m->cuda ? "cuda" : "cpu"; }
 
 pdrt_status pdrt_instance_create(const pdrt_model *model, pdrt_instance **out) {
-  return pdrt_instance_create_on(model, model && model->cuda ? "cuda:0" : "cpu", out);
+  return pdrt_instance_create_on(model, model && model->cuda ? "cuda" : "cpu", out);
 }
 
 /// Opens device `ordinal` for a cuda artifact's instance and uploads the
@@ -772,8 +786,8 @@ pdrt_status pdrt_instance_create_on(const pdrt_model *model, const char *deviceA
   *out = nullptr;
   std::string device = deviceArg;
   int ordinal = -1;
-  if (device == "cuda")
-    ordinal = 0;
+  if (device == "cuda") // this rank's device in a job (cuda:0 alone)
+    ordinal = model->cuda ? model->cu.localDevice() : 0;
   else if (device.rfind("cuda:", 0) == 0 && device.size() > 5 &&
            device.find_first_not_of("0123456789", 5) == std::string::npos && device.size() < 12)
     ordinal = std::stoi(device.substr(5));

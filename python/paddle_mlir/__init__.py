@@ -172,7 +172,8 @@ def load(artifact_dir, threads=None, device=None):
     """Loads an artifact written by paddle-compile or CompiledModel.save.
     Needs only the runtime part of the package (paddle_mlir._pdrt).
     threads: see CompiledModel. device: "cpu", or "cuda:N" for a cuda
-    artifact (default: cpu, or cuda:0); the device opens at the first run
+    artifact (default: cpu, or "cuda": cuda:0, or in an mpirun job the
+    local rank modulo the GPU count); the device opens at the first run
     (RuntimeError when it cannot be used: no driver, no such device, kernels
     for another architecture)."""
     return CompiledModel(artifact_dir, threads=threads, device=device)

@@ -29,10 +29,11 @@ def comm(b, type, x, attrs, shape, dtype="float32"):
     return y
 
 
-def collectives_program(path, nranks):
+def collectives_program(path, nranks, relu_before_barrier=True):
     """x [4, 3] -> sum, max, min, prod allreduces, a broadcast from the last
     rank, an allgather, a reducescatter of that gather, an int64 sum and a
-    barrier."""
+    barrier (of relu(x), or of x: the inputs are positive, so both give
+    x)."""
     b = ProgramBuilder()
     x = b.feed("x", [4, 3])
     ids = b.feed("ids", [2], "int64")
@@ -43,7 +44,7 @@ def collectives_program(path, nranks):
     b.fetch(g)
     b.fetch(comm(b, "c_reducescatter", g, {"nranks": nranks}, [4, 3]))
     b.fetch(comm(b, "c_allreduce_sum", ids, {}, [2], "int64"))
-    b.fetch(comm(b, "barrier", b.relu(x), {}, [4, 3]))
+    b.fetch(comm(b, "barrier", b.relu(x) if relu_before_barrier else x, {}, [4, 3]))
     b.save(str(path))
 
 
@@ -109,8 +110,15 @@ def test_collectives_on_ranks(tmp_path, n):
     paddle_mlir.compile(str(tmp_path / "m"), output_dir=str(tmp_path / "art"))
     out = tmp_path / "out"
     out.mkdir()
-    r = mpirun(n, sys.executable, os.path.join(HERE, "mpi", "comm_worker.py"),
-               str(tmp_path / "art"), str(out), "run")
+    run_and_check_ranks(tmp_path / "art", out, n)
+
+
+def run_and_check_ranks(art, out, n):
+    """comm_worker.py runs collectives_program's artifact ART on n ranks,
+    each on rank_inputs of its own; each rank's outputs must be what
+    `expected` computes from all ranks' inputs."""
+    r = mpirun(n, sys.executable, os.path.join(HERE, "mpi", "comm_worker.py"), str(art), str(out),
+               "run")
     assert r.returncode == 0, r.stdout + r.stderr
     xs, ids = zip(*[rank_inputs(k) for k in range(n)])
     for k in range(n):

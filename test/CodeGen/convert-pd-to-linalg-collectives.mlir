@@ -22,17 +22,25 @@ func.func @calls(%x: tensor<?x8xf32>, %ids: tensor<3xi64>) -> (tensor<?x8xf32>, 
 
 // -----
 
-// Tests that pd.shard_batch asks the communicator for the rank (kind 7,
-// with nranks) and slices rows rank * B/n ... of X.
+// Tests that pd.shard_batch has pdk_collective copy this rank's rows into a
+// part of its own (kind 11, with nranks and the dtype: f32 0, i64 3); a
+// dynamic batch gives the part B / n rows.
 // CHECK-LABEL: func.func @shard
-// CHECK: %[[K:.*]] = pd.kernel_call "pdk_collective"(%arg0) init(%{{.*}}) {floats = array<f32>, ints = array<i64: 7, 0, 0, 0, 2, 0, -1>, pd.comm, pd.from = "shard_batch", slots = array<i64: 0>} : (tensor<8x3xf32>, tensor<1xi64>) -> tensor<1xi64>
-// CHECK: %[[R:.*]] = tensor.extract %[[K]]
-// CHECK: %[[I:.*]] = arith.index_cast %[[R]] : i64 to index
-// CHECK: %[[O:.*]] = arith.muli %[[I]], %c4
-// CHECK: tensor.extract_slice %arg0[%[[O]], 0] [4, 3] [1, 1] : tensor<8x3xf32> to tensor<4x3xf32>
+// CHECK: %[[E:.*]] = tensor.empty() : tensor<4x3xf32>
+// CHECK: %[[K:.*]] = pd.kernel_call "pdk_collective"(%arg0) init(%[[E]]) {floats = array<f32>, ints = array<i64: 11, 0, 0, 0, 2, 0, -1>, pd.comm, pd.from = "shard_batch", slots = array<i64: 0>} : (tensor<8x3xf32>, tensor<4x3xf32>) -> tensor<4x3xf32>
+// CHECK: return %[[K]]
+// CHECK-LABEL: func.func @shard_dynamic
+// CHECK: %[[B:.*]] = tensor.dim %arg0, %c0
+// CHECK: %[[P:.*]] = arith.divui %[[B]], %c2
+// CHECK: %[[D:.*]] = tensor.empty(%[[P]]) : tensor<?x3xi64>
+// CHECK: pd.kernel_call "pdk_collective"(%arg0) init(%[[D]]) {{{.*}}ints = array<i64: 11, 0, 0, 0, 2, 3, -1>
 func.func @shard(%x: tensor<8x3xf32>) -> tensor<4x3xf32> {
   %p = pd.shard_batch %x {devices = 2 : i32} : (tensor<8x3xf32>) -> tensor<4x3xf32>
   return %p : tensor<4x3xf32>
+}
+func.func @shard_dynamic(%x: tensor<?x3xi64>) -> tensor<?x3xi64> {
+  %p = pd.shard_batch %x {devices = 2 : i32} : (tensor<?x3xi64>) -> tensor<?x3xi64>
+  return %p : tensor<?x3xi64>
 }
 
 // -----

@@ -61,7 +61,7 @@ static cl::opt<int> warmup("warmup", cl::desc("Untimed runs before timing"), cl:
 static cl::opt<std::string>
     device("device",
            cl::desc("Where the model runs: cpu, or cuda:N for a cuda artifact (default: cpu, or "
-                    "cuda:0)"),
+                    "cuda: cuda:0, or in an mpirun job the local rank modulo the GPU count)"),
            cl::value_desc("DEVICE"), cl::cat(category));
 static cl::opt<int> devices("devices",
                             cl::desc("Devices to run on: 1 (a program split among N ranks runs "

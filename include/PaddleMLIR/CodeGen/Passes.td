@@ -289,6 +289,29 @@ def PdCheckCudaTargetPass : Pass<"pd-check-cuda-target", "::mlir::ModuleOp"> {
   ];
 }
 
+def PdGpuCollectivesPass : Pass<"pd-gpu-collectives", "::mlir::ModuleOp"> {
+  let summary = "Collective ops of the CUDA target as host calls into libpdrt_cuda";
+  let description = [{
+    Runs on bufferized, planned linalg in --pd-lower-to-gpu. Each
+    pdk_collective kernel call (a pd collective, send_v2 / recv_v2 or
+    pd.shard_batch) on static contiguous buffers in device memory becomes
+
+      pdcu_collective(kind, ring_id, reduce, peer, nranks, dtype, seq,
+                      in, out, in_count, out_count, in_rows)
+
+    with the buffers' device addresses (in = 0 where the op has no input;
+    counts in elements; in_rows the input's dim 0). libpdrt_cuda runs it
+    on the job's communicator between the model's kernels: with NCCL on
+    the device buffers, otherwise through host copies. pd.is_stage
+    (pipeline stages) and the gradient buckets of training are refused
+    with an error naming the op: they run on CPUs only for now. The module
+    gets a `pd.kernel_calls` count per op ("c_allgather -> pdk_collective"),
+    as pd-lower-kernel-calls writes on the CPU, for the manifest.
+  }];
+  let dependentDialects = ["::mlir::func::FuncDialect", "::mlir::arith::ArithDialect",
+                           "::mlir::memref::MemRefDialect"];
+}
+
 def PdGpuLibraryCallsPass : Pass<"pd-gpu-library-calls", "::mlir::ModuleOp"> {
   let summary = "Matrix products and convolutions of the CUDA target as cuBLASLt and cuDNN calls";
   let description = [{

@@ -591,8 +591,10 @@ enum Int : int64_t {
   NumInts
 };
 constexpr int64_t NumFloats = 0;
-/// Rank: this process's rank into an i64 [1] destination, for
-/// pd.shard_batch; X's dim 0 must divide by Nranks, the job's rank count.
+/// Rank: this process's rank into an i64 [1] destination, checked as for
+/// Shard (libpdrt_cuda asks it before copying a part on the device).
+/// Shard: pd.shard_batch, rows rank * B/Nranks ... of X (dim 0: B) into
+/// the destination; B must divide by Nranks, the job's rank count.
 /// Stage: the same without X, for pd.is_stage (pipeline stage Peer of a
 /// pipeline of Nranks stages); the job must have Nranks ranks.
 /// AllReduceStart / AllReduceWait (pd.allreduce_start / _wait): a sum of
@@ -609,8 +611,13 @@ enum Kind : int64_t {
   Rank,
   Stage,
   AllReduceStart,
-  AllReduceWait
+  AllReduceWait,
+  Shard
 };
+/// Or-ed into Kind by libpdrt_cuda when X and the destination are device
+/// memory (the NCCL backend takes them as they are): pdk_collective then
+/// never writes the destination itself, not even zeros after a failure.
+constexpr int64_t OnDevice = 256;
 enum Reduce : int64_t { Sum, Max, Min, Prod };
 enum Dtype : int64_t { F32, F64, I32, I64, I8, U8, Bool, F16, BF16 };
 /// Bytes of one element of a Dtype.

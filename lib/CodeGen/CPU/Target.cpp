@@ -47,8 +47,9 @@ public:
                              llvm::json::Object &record) const override {
     std::string cpu;
     if (failed(host::buildLibrary(lowered, outDir, name, fingerprint, options.cpu,
-                                  linkKernels ? kernelsLibraryPath() : "", cpu,
-                                  options.unrollLoops)))
+                                  linkKernels ? std::vector<std::string>{kernelsLibraryPath()}
+                                              : std::vector<std::string>{},
+                                  cpu, options.unrollLoops)))
       return failure();
     record = llvm::json::Object{{"kind", kind()}, {"cpu", cpu}};
     return success();

@@ -7,11 +7,14 @@
 // (pdcu_matmul), which runs cuBLASLt on the instance's stream between the
 // generated kernels. The call takes the buffers' device addresses and the
 // row-major problem; the runtime maps it onto cuBLASLt's column-major
-// convention and chooses the algorithm once per call site.
+// convention and chooses the algorithm once per call site. Collective ops
+// become host calls too (pdcu_collective), run on the job's communicator.
 //
 //===----------------------------------------------------------------------===//
 
 #include "PaddleMLIR/CodeGen/Passes.h"
+#include "PaddleMLIR/Dialect/Pd/IR/PdOps.h"
+#include "PaddleMLIR/Runtime/KernelABI.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -21,10 +24,13 @@
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
+#include <map>
+
 using namespace mlir;
 
 namespace mlir::pd {
 #define GEN_PASS_DEF_PDGPULIBRARYCALLSPASS
+#define GEN_PASS_DEF_PDGPUCOLLECTIVESPASS
 #include "PaddleMLIR/CodeGen/Passes.h.inc"
 
 namespace {
@@ -38,13 +44,12 @@ struct Product {
   int64_t batch = 1, m = 1, n = 1, k = 1;
 };
 
-/// Whether `v` is a static row-major f32 buffer in device memory: @main's
+/// Whether `v` is a static row-major buffer in device memory: @main's
 /// argument (inputs and weights, copied to the device by the runtime) or a
 /// view of the arena, not a constant (constants stay in host memory).
-bool deviceRowMajorF32(Value v) {
+bool deviceRowMajor(Value v) {
   auto type = dyn_cast<MemRefType>(v.getType());
-  if (!type || !type.hasStaticShape() || !type.getLayout().isIdentity() ||
-      !type.getElementType().isF32())
+  if (!type || !type.hasStaticShape() || !type.getLayout().isIdentity())
     return false;
   for (;;) {
     if (isa<BlockArgument>(v))
@@ -60,6 +65,10 @@ bool deviceRowMajorF32(Value v) {
       return false;
     v = def->getOperand(0);
   }
+}
+
+bool deviceRowMajorF32(Value v) {
+  return deviceRowMajor(v) && cast<MemRefType>(v.getType()).getElementType().isF32();
 }
 
 /// The loop dims that `map` reads, in result order (none if a result is
@@ -500,6 +509,84 @@ struct PdGpuLibraryCallsPass : impl::PdGpuLibraryCallsPassBase<PdGpuLibraryCalls
       op->erase();
     }
     module->setAttr("pd.library_calls", ArrayAttr::get(ctx, records));
+  }
+};
+
+constexpr StringLiteral kCollective = "pdcu_collective";
+
+/// pdk_collective calls (pd collectives, send/recv, shard_batch) as host
+/// calls into libpdrt_cuda on the buffers' device addresses.
+struct PdGpuCollectivesPass : impl::PdGpuCollectivesPassBase<PdGpuCollectivesPass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    SmallVector<KernelCallOp> calls;
+    module.walk([&](KernelCallOp k) {
+      if (k->hasAttr(kCommAttr))
+        calls.push_back(k);
+    });
+    if (calls.empty())
+      return;
+    OpBuilder mb = OpBuilder::atBlockEnd(module.getBody());
+    Type i64 = mb.getI64Type();
+    func::FuncOp::create(mb, module.getLoc(), kCollective,
+                         mb.getFunctionType(SmallVector<Type>(12, i64), {}))
+        .setPrivate();
+    std::map<std::string, int64_t> counts;
+    for (KernelCallOp k : calls) {
+      auto from = k->getAttrOfType<StringAttr>("pd.from");
+      StringRef name = from ? from.getValue() : StringRef("collective");
+      ArrayRef<int64_t> ints = k.getInts();
+      int64_t kind = ints[pdk::comm::Kind];
+      if (kind == pdk::comm::Stage || kind == pdk::comm::AllReduceStart ||
+          kind == pdk::comm::AllReduceWait || kind == pdk::comm::Rank) {
+        k.emitError("the cuda target cannot run '")
+            << name
+            << "' yet (pipeline stages and training's gradient buckets run on CPUs only for "
+               "now; docs/MultiDevice.md)";
+        return signalPassFailure();
+      }
+      Value in = k.getSlots()[0] >= 0 ? k.getInputs()[k.getSlots()[0]] : Value();
+      Value out = k.getInit();
+      for (Value v : {in, out})
+        if (v && !deviceRowMajor(v)) {
+          k.emitError("the cuda target runs '")
+              << name << "' on static contiguous device buffers only, not on '" << v.getType()
+              << "'";
+          return signalPassFailure();
+        }
+      OpBuilder b(k);
+      Location loc = k.getLoc();
+      auto int64 = [&](int64_t v) { return arith::ConstantIntOp::create(b, loc, v, 64); };
+      auto address = [&](Value memref) -> Value {
+        if (!memref)
+          return int64(0);
+        Value index = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, memref);
+        return arith::IndexCastOp::create(b, loc, i64, index);
+      };
+      auto numElements = [](Value v) {
+        return v ? cast<MemRefType>(v.getType()).getNumElements() : 0;
+      };
+      int64_t rows = 0;
+      if (in)
+        rows = cast<MemRefType>(in.getType()).getRank()
+                   ? cast<MemRefType>(in.getType()).getDimSize(0)
+                   : 1;
+      SmallVector<Value> args;
+      for (int64_t f : {pdk::comm::Kind, pdk::comm::RingId, pdk::comm::ReduceOp, pdk::comm::Peer,
+                        pdk::comm::Nranks, pdk::comm::Dtype, pdk::comm::Seq})
+        args.push_back(int64(ints[f]));
+      args.append({address(in), address(out), int64(numElements(in)), int64(numElements(out)),
+                   int64(rows)});
+      func::CallOp::create(b, loc, kCollective, TypeRange{}, args);
+      ++counts[(name + " -> pdk_collective").str()];
+      k.erase();
+    }
+    NamedAttrList record;
+    if (auto previous = module->getAttrOfType<DictionaryAttr>("pd.kernel_calls"))
+      record.append(previous.getValue());
+    for (const auto &[key, n] : counts)
+      record.set(key, mb.getI64IntegerAttr(n));
+    module->setAttr("pd.kernel_calls", record.getDictionary(module.getContext()));
   }
 };
 } // namespace

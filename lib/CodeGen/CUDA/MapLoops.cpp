@@ -315,13 +315,6 @@ struct PdGpuMapLoopsPass : impl::PdGpuMapLoopsPassBase<PdGpuMapLoopsPass> {
           nests.push_back(&op);
           continue;
         }
-        if (op.hasAttr(mlir::pd::kCommAttr)) {
-          op.emitError("the cuda target cannot run the collective op '")
-              << op.getAttrOfType<StringAttr>("pd.from").getValue()
-              << "' yet (GPU collectives need the NCCL backend, which is planned; "
-                 "docs/MultiDevice.md)";
-          return false;
-        }
         if (!staysOnHost(&op)) {
           op.emitError("the cuda target cannot run '")
               << op.getName() << "' yet (only generated loop nests and buffer views)";

@@ -11,14 +11,16 @@
 
 using namespace mlir;
 
-// After the shared start: matrix products as cuBLASLt calls
+// After the shared start: collectives as libpdrt_cuda calls
+// (pd-gpu-collectives), matrix products as cuBLASLt calls
 // (pd-gpu-library-calls), row reductions one block per output element
 // (pd-gpu-block-reductions), parallel loops, one grid per other top-level
 // nest (pd-gpu-map-loops), outlined kernels, NVVM, and the kernels assembled.
 // Kernels take their buffers as bare pointers (shapes are static) and
 // index in `index-bitwidth` bits.
 static const char *kGPUPipeline =
-    "pd-check-cuda-target{chip=%c ptx=%f},%start,pd-gpu-library-calls{allow-tf32=%x},"
+    "pd-check-cuda-target{chip=%c "
+    "ptx=%f},%start,pd-gpu-collectives,pd-gpu-library-calls{allow-tf32=%x},"
     "pd-gpu-block-reductions{threads=%n},"
     "convert-linalg-to-parallel-loops,canonicalize,"
     "pd-gpu-map-loops{threads=%n index-bitwidth=%i},convert-parallel-loops-to-gpu,"

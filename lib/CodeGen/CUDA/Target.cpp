@@ -58,14 +58,18 @@ public:
   }
 
   LogicalResult writeLibrary(ModuleOp lowered, const CodegenOptions &options, StringRef outDir,
-                             StringRef name, StringRef fingerprint, bool,
+                             StringRef name, StringRef fingerprint, bool linkKernels,
                              llvm::json::Object &record) const override {
     // The kernels, by the name of the gpu.binary that holds each.
     llvm::json::Array kernels;
     lowered.walk([&](gpu::BinaryOp b) { kernels.push_back(b.getSymName().str()); });
     std::string cpu;
-    if (failed(host::buildLibrary(lowered, outDir, name, fingerprint, options.cpu,
-                                  cudaRuntimeLibraryPath(), cpu)))
+    // Collectives run on the kernel library's communicator
+    // (pd-gpu-collectives counts them as its calls).
+    std::vector<std::string> runtimes = {cudaRuntimeLibraryPath()};
+    if (linkKernels)
+      runtimes.push_back(kernelsLibraryPath());
+    if (failed(host::buildLibrary(lowered, outDir, name, fingerprint, options.cpu, runtimes, cpu)))
       return failure();
     // The library call per matrix product and convolution
     // (pd-gpu-library-calls' record).

@@ -5,8 +5,8 @@
 // libpdrt_kernels' pdk_collective (comm:: in KernelABI.h), which runs it on
 // the process's communicator. The call carries `pd.comm`, which gives it
 // the op's side effects after lowering too: it is never erased, merged or
-// moved across another collective. pd.shard_batch and pd.is_stage ask it
-// for the rank.
+// moved across another collective. pd.shard_batch has it copy this rank's
+// part of the batch; pd.is_stage asks it for the rank.
 //
 //===----------------------------------------------------------------------===//
 
@@ -150,8 +150,10 @@ template <typename OpT> struct CollectiveLowering : OpConversionPattern<OpT> {
     return success();
   }
 };
-/// pd.shard_batch: the rank from pdk_collective (which checks the job's
-/// size and the batch), then rows rank * B/n ... of X as a slice.
+/// pd.shard_batch: pdk_collective copies this rank's rows rank * B/n ...
+/// of X into a part of its own (it checks the job's size and the batch).
+/// A copy rather than a view at a rank-dependent offset: the cuda target
+/// passes its kernels bare pointers, which carry no run-time offset.
 struct ShardBatchLowering : OpConversionPattern<ShardBatchOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult matchAndRewrite(ShardBatchOp op, OpAdaptor a,
@@ -161,31 +163,22 @@ struct ShardBatchLowering : OpConversionPattern<ShardBatchOp> {
     auto xt = cast<RankedTensorType>(x.getType());
     auto outType = cast<RankedTensorType>(op.getType());
     int64_t n = op.getDevices();
-    Value init = tensor::EmptyOp::create(r, loc, ArrayRef<int64_t>{1}, r.getI64Type());
+    int64_t dtype = commDtype(xt.getElementType());
+    if (dtype < 0)
+      return r.notifyMatchFailure(op, "element type has no communication dtype");
+    SmallVector<Value> dyn;
+    for (int64_t d = 0; d < xt.getRank(); ++d)
+      if (outType.isDynamicDim(d)) {
+        Value v = tensor::DimOp::create(r, loc, x, d);
+        dyn.push_back(d == 0 ? arith::DivUIOp::create(r, loc, v, idx(r, loc, n)).getResult() : v);
+      }
+    Value init = tensor::EmptyOp::create(r, loc, outType.getShape(), outType.getElementType(), dyn);
     SmallVector<int64_t> ints(pdk::comm::NumInts, 0);
-    ints[pdk::comm::Kind] = pdk::comm::Rank;
+    ints[pdk::comm::Kind] = pdk::comm::Shard;
     ints[pdk::comm::Nranks] = n;
+    ints[pdk::comm::Dtype] = dtype;
     ints[pdk::comm::Seq] = -1;
-    KernelCallOp k = commCall(r, loc, x, init, ints, "shard_batch");
-    Value rank = tensor::ExtractOp::create(r, loc, k.getResult(), ValueRange{idx(r, loc, 0)});
-    rank = arith::IndexCastOp::create(r, loc, r.getIndexType(), rank);
-    SmallVector<OpFoldResult> offsets, sizes, strides;
-    Value rows =
-        xt.isDynamicDim(0)
-            ? arith::DivUIOp::create(r, loc, tensor::DimOp::create(r, loc, x, 0), idx(r, loc, n))
-                  .getResult()
-            : idx(r, loc, xt.getDimSize(0) / n);
-    offsets.push_back(arith::MulIOp::create(r, loc, rank, rows).getResult());
-    sizes.push_back(xt.isDynamicDim(0) ? OpFoldResult(rows)
-                                       : OpFoldResult(r.getIndexAttr(xt.getDimSize(0) / n)));
-    strides.push_back(r.getIndexAttr(1));
-    for (int64_t d = 1; d < xt.getRank(); ++d) {
-      offsets.push_back(r.getIndexAttr(0));
-      sizes.push_back(xt.isDynamicDim(d) ? OpFoldResult(tensor::DimOp::create(r, loc, x, d))
-                                         : OpFoldResult(r.getIndexAttr(xt.getDimSize(d))));
-      strides.push_back(r.getIndexAttr(1));
-    }
-    r.replaceOpWithNewOp<tensor::ExtractSliceOp>(op, outType, x, offsets, sizes, strides);
+    r.replaceOp(op, commCall(r, loc, x, init, ints, "shard_batch").getResult());
     return success();
   }
 };

@@ -13,11 +13,18 @@
 // stream; each library is loaded with dlopen at its first call, so only
 // models that use it need it.
 //
+// Collective ops (pdcu_collective, emitted by pd-gpu-collectives) run on
+// the communicator of libpdrt_kernels, whose entry points the runtime hands
+// over at load (pdcu_set_communicator): on the device buffers with NCCL,
+// through host copies with MPI.
+//
 // Errors: the mgpu* and pdcu_matmul calls return nothing, so the first failure of a run is
 // kept in the run's context and later launches are skipped; pdcu_end_run
 // reports it. Every pdcu_* call returns null or an error message.
 //
 //===----------------------------------------------------------------------===//
+
+#include "PaddleMLIR/Runtime/KernelABI.h"
 
 #include <array>
 #include <cstddef>
@@ -59,6 +66,7 @@ struct Driver {
   CUresult (*cuMemFree)(CUdeviceptr);
   CUresult (*cuMemcpyHtoDAsync)(CUdeviceptr, const void *, size_t, CUstream);
   CUresult (*cuMemcpyDtoHAsync)(void *, CUdeviceptr, size_t, CUstream);
+  CUresult (*cuMemcpyDtoDAsync)(CUdeviceptr, CUdeviceptr, size_t, CUstream);
   CUresult (*cuStreamCreate)(CUstream *, unsigned);
   CUresult (*cuStreamSynchronize)(CUstream);
   CUresult (*cuStreamDestroy)(CUstream);
@@ -159,6 +167,7 @@ Driver &driver() {
     get(d.cuMemFree, "cuMemFree_v2");
     get(d.cuMemcpyHtoDAsync, "cuMemcpyHtoDAsync_v2");
     get(d.cuMemcpyDtoHAsync, "cuMemcpyDtoHAsync_v2");
+    get(d.cuMemcpyDtoDAsync, "cuMemcpyDtoDAsync_v2");
     get(d.cuStreamCreate, "cuStreamCreate");
     get(d.cuStreamSynchronize, "cuStreamSynchronize");
     get(d.cuStreamDestroy, "cuStreamDestroy_v2");
@@ -426,6 +435,9 @@ struct Context {
   // the end of its arena (pdcu_set_workspace).
   size_t workspaceNeed = 0;
   CUdeviceptr workspace = 0;
+  // Host copies of a collective's buffers (the MPI backend reads host
+  // memory), kept between runs.
+  std::vector<char> stageIn, stageOut;
 };
 
 thread_local Context *current = nullptr; // the context of the run on this thread
@@ -567,6 +579,24 @@ __attribute__((visibility("default"))) const char *pdcu_open(int ordinal, void *
     name[0] = 0;
   *out = c;
   return nullptr;
+}
+
+/// The device of this process in a job: the launcher's local rank (Open
+/// MPI's, or an MPICH-style launcher's) modulo the device count, as the
+/// NCCL backend chooses it; 0 outside a job or without a driver (opening
+/// it then says why).
+__attribute__((visibility("default"))) int pdcu_local_device() {
+  int local = 0;
+  for (const char *name : {"OMPI_COMM_WORLD_LOCAL_RANK", "MPI_LOCALRANKID"})
+    if (const char *v = std::getenv(name)) {
+      local = std::atoi(v);
+      break;
+    }
+  Driver &d = driver();
+  int count = 0;
+  if (local <= 0 || !d.error.empty() || d.cuDeviceGetCount(&count) || count <= 0)
+    return 0;
+  return local % count;
 }
 
 /// The compute capability of the instance's device (major * 10 + minor).
@@ -904,5 +934,152 @@ mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY, intptr_t gridZ,
                                            blockX, blockY, blockZ, smem,
                                            static_cast<CUstream>(stream), params, nullptr))
     c->error = describe("cuLaunchKernel", r);
+}
+} // extern "C"
+
+namespace {
+/// libpdrt_kernels' communicator (pdcu_set_communicator).
+struct Communicator {
+  void (*collective)(const int64_t *, const int64_t *, const float *) = nullptr;
+  const char *(*takeError)() = nullptr;
+  const char *(*backend)() = nullptr;
+} theCommunicator;
+
+/// Runs pdk_collective on `in` / `out` with the given fields and the
+/// operands' dims (`in`: rows x the rest; `out`: flat); null or its error.
+const char *runCollective(const int64_t *fields, const void *in, void *out, int64_t inCount,
+                          int64_t outCount, int64_t inRows) {
+  namespace comm = pdk::comm;
+  int64_t ints[comm::NumInts + 5];
+  int64_t n = 0;
+  for (int64_t f = 0; f < comm::NumInts; ++f)
+    ints[n++] = fields[f];
+  if (in) {
+    ints[n++] = 2;
+    ints[n++] = inRows;
+    ints[n++] = inRows ? inCount / inRows : 0;
+  }
+  ints[n++] = 1;
+  ints[n++] = outCount;
+  int64_t ptrs[comm::NumSlots + 1] = {reinterpret_cast<int64_t>(in),
+                                      reinterpret_cast<int64_t>(out)};
+  theCommunicator.collective(ptrs, ints, nullptr);
+  return theCommunicator.takeError();
+}
+} // namespace
+
+extern "C" {
+/// The kernel library's pdk_collective, pdk_take_error and
+/// pdk_comm_backend, which the runtime finds in a model library with
+/// collective ops (it links libpdrt_kernels.so too) and hands over at load.
+__attribute__((visibility("default"))) void
+pdcu_set_communicator(void (*collective)(const int64_t *, const int64_t *, const float *),
+                      const char *(*takeError)(), const char *(*backend)()) {
+  theCommunicator = {collective, takeError, backend};
+}
+
+/// A collective op of the model between its kernels (pd-gpu-collectives
+/// emits the calls): kind, ring, reduce, peer, nranks, dtype and seq as
+/// pdk::comm's fields; `in` (0: none) and `out` device addresses; counts in
+/// elements; `inRows` the input's dim 0. The kernels before it finish first
+/// (it reads what they wrote) and the op is complete when it returns. With
+/// NCCL the backend works on the device buffers; otherwise the buffers are
+/// copied to host memory and back. pd.shard_batch (kind Shard) asks the
+/// communicator for the rank, which checks the job, and copies the part on
+/// the device. The first failure stops the run.
+__attribute__((visibility("default"))) void
+pdcu_collective(int64_t kind, int64_t ringId, int64_t reduce, int64_t peer, int64_t nranks,
+                int64_t dtype, int64_t seq, int64_t in, int64_t out, int64_t inCount,
+                int64_t outCount, int64_t inRows) {
+  namespace comm = pdk::comm;
+  Context *ctx = current;
+  if (!ctx || !ctx->error.empty())
+    return;
+  if (!theCommunicator.collective) {
+    ctx->error = "the model has collective ops, but the runtime gave this library no "
+                 "communicator (libpdrt_kernels.so beside the model library?)";
+    return;
+  }
+  Driver &d = driver();
+  auto fail = [&](const char *what, CUresult r) { ctx->error = describe(what, r); };
+  // Its input is the kernels' output.
+  if (CUresult r = d.cuStreamSynchronize(ctx->stream))
+    return fail("running the kernels before a collective op (cuStreamSynchronize)", r);
+  int64_t fields[comm::NumInts] = {};
+  fields[comm::Kind] = kind;
+  fields[comm::RingId] = ringId;
+  fields[comm::ReduceOp] = reduce;
+  fields[comm::Peer] = peer;
+  fields[comm::Nranks] = nranks;
+  fields[comm::Dtype] = dtype;
+  fields[comm::Seq] = seq;
+  size_t bytes = static_cast<size_t>(comm::dtypeBytes(dtype));
+  size_t inBytes = static_cast<size_t>(inCount) * bytes,
+         outBytes = static_cast<size_t>(outCount) * bytes;
+  if (kind == comm::Shard) {
+    // This rank's rows: the rank (checked against the job and the batch),
+    // then a copy on the device.
+    fields[comm::Kind] = comm::Rank;
+    int64_t rank = 0;
+    if (const char *err = runCollective(fields, devicePtr(in), &rank, inCount, 1, inRows)) {
+      ctx->error = err;
+      return;
+    }
+    if (outBytes * static_cast<size_t>(nranks) != inBytes) {
+      ctx->error = "shard_batch: a part of " + std::to_string(outCount) + " elements is not 1/" +
+                   std::to_string(nranks) + " of " + std::to_string(inCount);
+      return;
+    }
+    if (CUresult r = d.cuMemcpyDtoDAsync(static_cast<CUdeviceptr>(out),
+                                         static_cast<CUdeviceptr>(in) + rank * outBytes, outBytes,
+                                         ctx->stream))
+      fail("shard_batch: copying this rank's part (cuMemcpyDtoDAsync)", r);
+    return;
+  }
+  const char *backend = theCommunicator.backend();
+  if (backend && std::string(backend) == "nccl") {
+    if (int mine = pdcu_local_device(); mine != ctx->device) {
+      ctx->error = "the instance runs on cuda:" + std::to_string(ctx->device) +
+                   ", but the NCCL backend of this rank uses cuda:" + std::to_string(mine) +
+                   " (the local rank modulo the device count): leave --device out, or give "
+                   "cuda:" +
+                   std::to_string(mine);
+      return;
+    }
+    // NCCL takes device buffers. Broadcast and barrier work in place on
+    // the destination, which starts as X.
+    const void *src = devicePtr(in);
+    if ((kind == comm::Broadcast || kind == comm::Barrier) && in && in != out) {
+      if (CUresult r = d.cuMemcpyDtoDAsync(static_cast<CUdeviceptr>(out),
+                                           static_cast<CUdeviceptr>(in), outBytes, ctx->stream))
+        return fail("copying a collective's input (cuMemcpyDtoDAsync)", r);
+      if (CUresult r = d.cuStreamSynchronize(ctx->stream))
+        return fail("copying a collective's input (cuStreamSynchronize)", r);
+      src = devicePtr(out);
+    }
+    fields[comm::Kind] |= comm::OnDevice;
+    if (const char *err = runCollective(fields, src, devicePtr(out), inCount, outCount, inRows))
+      ctx->error = err;
+    return;
+  }
+  // MPI (and one rank without a backend) works on host memory.
+  ctx->stageIn.resize(inBytes);
+  ctx->stageOut.resize(outBytes ? outBytes : 1);
+  if (in && inBytes) {
+    if (CUresult r = d.cuMemcpyDtoHAsync(ctx->stageIn.data(), static_cast<CUdeviceptr>(in), inBytes,
+                                         ctx->stream))
+      return fail("copying a collective's input to the host", r);
+    if (CUresult r = d.cuStreamSynchronize(ctx->stream))
+      return fail("copying a collective's input to the host (cuStreamSynchronize)", r);
+  }
+  if (const char *err = runCollective(fields, in ? ctx->stageIn.data() : nullptr,
+                                      ctx->stageOut.data(), inCount, outCount, inRows)) {
+    ctx->error = err;
+    return;
+  }
+  if (kind != comm::Send && outBytes)
+    if (CUresult r = d.cuMemcpyHtoDAsync(static_cast<CUdeviceptr>(out), ctx->stageOut.data(),
+                                         outBytes, ctx->stream))
+      fail("copying a collective's result to the device", r);
 }
 } // extern "C"

@@ -155,6 +155,7 @@ std::string opName(int64_t kind, int64_t reduce) {
   case comm::Recv:
     return "recv_v2";
   case comm::Rank:
+  case comm::Shard:
     return "shard_batch";
   case comm::Stage:
     return "is_stage";
@@ -183,18 +184,33 @@ extern "C" PDK_EXPORT const char *pdk_comm_world(int64_t *rank, int64_t *size) {
   return c.error.empty() ? nullptr : c.error.c_str();
 }
 
+/// The name of the communicator's backend ("mpi", "nccl"), or null for a
+/// job of one rank without one (or a communicator that cannot start).
+extern "C" PDK_EXPORT const char *pdk_comm_backend() {
+  std::lock_guard<std::mutex> lock(commMutex);
+  Communicator &c = communicator();
+  start(c);
+  return c.backend ? c.backend->name : nullptr;
+}
+
 extern "C" PDK_EXPORT void pdk_collective(const int64_t *ptrs, const int64_t *ints, const float *) {
   const void *in = ptrAt(ptrs, comm::Input);
   void *out = ptrAt(ptrs, comm::NumSlots);
   Dims dims(ints + comm::NumInts);
   const int64_t *id = in ? dims.next() : nullptr, *od = dims.next();
-  int64_t kind = ints[comm::Kind], dtype = ints[comm::Dtype], peer = ints[comm::Peer];
+  bool onDevice = (ints[comm::Kind] & comm::OnDevice) != 0;
+  int64_t kind = ints[comm::Kind] & ~comm::OnDevice, dtype = ints[comm::Dtype],
+          peer = ints[comm::Peer];
   int64_t nranks = ints[comm::Nranks];
   // A failed op leaves zeros: the code after it may index with what it
   // received (a rank, token ids) before the runtime reports the error.
-  bool rankQuery = kind == comm::Rank || kind == comm::Stage;
-  int64_t outBytes = numel(od) * (rankQuery ? 8 : comm::dtypeBytes(dtype));
-  auto clear = [&] { std::memset(out, 0, static_cast<size_t>(outBytes)); };
+  bool rankQuery = kind == comm::Rank || kind == comm::Stage || kind == comm::Shard;
+  int64_t outBytes =
+      numel(od) * (kind == comm::Rank || kind == comm::Stage ? 8 : comm::dtypeBytes(dtype));
+  auto clear = [&] {
+    if (!onDevice)
+      std::memset(out, 0, static_cast<size_t>(outBytes));
+  };
   if (!kernelError.empty())
     return clear();
   std::string what = opName(kind, ints[comm::ReduceOp]);
@@ -217,16 +233,25 @@ extern "C" PDK_EXPORT void pdk_collective(const int64_t *ptrs, const int64_t *in
     // pd.is_stage (one rank per pipeline stage).
     std::string n = std::to_string(nranks);
     if (nranks != c.size)
-      return fail((kind == comm::Rank
+      return fail((kind != comm::Stage
                        ? "the artifact was compiled for " + n +
                              " devices (--partition data --devices " + n + ")"
                        : "the artifact is a pipeline of " + n +
                              " stages (--partition pipeline --devices " + n + "), one per rank") +
                   ", but the job has " + std::to_string(c.size) + " rank" +
                   (c.size > 1 ? "s" : "") + " (run it with mpirun -np " + n + ")");
-    if (kind == comm::Rank && (id[-1] < 1 || id[0] % nranks != 0))
+    if (kind != comm::Stage && (id[-1] < 1 || id[0] % nranks != 0))
       return fail("a batch of " + std::to_string(id[-1] ? id[0] : 0) +
                   " does not split evenly among " + n + " ranks");
+    if (kind == comm::Shard) {
+      // The destination holds one part: B / n rows.
+      int64_t part = numel(id) / nranks * comm::dtypeBytes(dtype);
+      if (outBytes != part)
+        return fail("the destination holds " + std::to_string(outBytes) + " bytes, not a part of " +
+                    std::to_string(part));
+      std::memcpy(out, static_cast<const char *>(in) + c.rank * part, static_cast<size_t>(part));
+      return;
+    }
     *static_cast<int64_t *>(out) = c.rank;
     return;
   }
@@ -282,8 +307,11 @@ extern "C" PDK_EXPORT void pdk_collective(const int64_t *ptrs, const int64_t *in
   case comm::Broadcast:
   case comm::Barrier:
     op.count = outCount;
-    if (kind != comm::AllReduce && in != out)
+    if (kind != comm::AllReduce && in != out) {
+      if (onDevice)
+        return fail("device buffers must be in place (X is the destination)");
       std::memcpy(out, in, static_cast<size_t>(outCount * bytes));
+    }
     if (kind == comm::Broadcast)
       op.in = out;
     break;
@@ -307,6 +335,8 @@ extern "C" PDK_EXPORT void pdk_collective(const int64_t *ptrs, const int64_t *in
     return fail("unknown collective kind " + std::to_string(kind));
   }
   if (!c.backend) {
+    if (onDevice)
+      return fail("device buffers need the NCCL backend");
     // One rank: every collective leaves X as it is.
     if (kind == comm::AllReduce || kind == comm::AllGather || kind == comm::ReduceScatter)
       if (in != out)

@@ -15,14 +15,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-static long modules, functions, launches, allocs, toDevice, toHost;
+static long modules, functions, launches, allocs, toDevice, toHost, onDevice;
 static unsigned long long allocated;
 static int launchedSinceSync;
 
 __attribute__((destructor)) static void report(void) {
   fprintf(stderr,
-          "fake-cuda: modules=%ld functions=%ld launches=%ld allocs=%ld h2d=%ld d2h=%ld\n",
-          modules, functions, launches, allocs, toDevice, toHost);
+          "fake-cuda: modules=%ld functions=%ld launches=%ld allocs=%ld h2d=%ld d2h=%ld d2d=%ld\n",
+          modules, functions, launches, allocs, toDevice, toHost, onDevice);
 }
 
 static long env(const char *name, long fallback) {
@@ -99,6 +99,11 @@ int cuMemcpyDtoHAsync_v2(void *dst, unsigned long long src, size_t n, void *s) {
   return 0;
 }
 static int stream;
+int cuMemcpyDtoDAsync_v2(unsigned long long dst, unsigned long long src, size_t n, void *s) {
+  memmove((void *)(uintptr_t)dst, (const void *)(uintptr_t)src, n);
+  ++onDevice;
+  return 0;
+}
 int cuStreamCreate(void **s, unsigned flags) {
   *s = &stream;
   return 0;

@@ -1,0 +1,149 @@
+"""Collective ops in cuda artifacts (paddle-compile --target cuda
+[--partition data]): compiled on every machine with the CUDA toolkit, and
+run under mpirun through the fake CUDA driver (test/e2e/Inputs/
+fake_libcuda.c: device memory is host memory, copies are copies, kernels
+are counted, not run), so what the host side moves is checked without a
+GPU: the part of the batch each rank copies on the device, the MPI
+collectives staged through host memory, and the outputs of rank 0. The
+programs compute nothing on the device (views and collectives only), since
+the fake driver runs no kernel. On a GPU the same artifacts run for real
+(scripts/gpu-check.sh)."""
+import json
+import os
+import re
+import subprocess
+
+import numpy as np
+import pytest
+
+import paddle_mlir
+from paddle_mlir.builder import ProgramBuilder
+from test_collectives import (collectives_program, mpirun, needs_mpi, rank_inputs,
+                              run_and_check_ranks)
+from test_cuda_artifact import ROOT, TOOLKIT
+from test_reductions import tool
+
+pytestmark = pytest.mark.skipif(not os.access(os.path.join(TOOLKIT, "bin", "ptxas"), os.X_OK),
+                                reason="no CUDA toolkit (ptxas) at %s" % TOOLKIT)
+
+
+@pytest.fixture(scope="module")
+def fake_driver(tmp_path_factory):
+    lib = str(tmp_path_factory.mktemp("fake") / "libfakecuda.so")
+    subprocess.run(["cc", "-shared", "-fPIC", "-O1", "-o", lib,
+                    os.path.join(ROOT, "test", "e2e", "Inputs", "fake_libcuda.c")], check=True)
+    return lib
+
+
+def view_program(path, batch):
+    """x [batch, 6] -> reshape2 to [batch, 2, 3] (a view: no kernel)."""
+    b = ProgramBuilder()
+    x = b.feed("x", [batch, 6])
+    b.fetch(b.reshape2(x, [0, 2, 3]))
+    b.save(str(path))
+
+
+def run_job(n, art, inputs, out, *extra):
+    """paddle-run ART under mpirun on n ranks (alone: n = 0)."""
+    args = [tool("paddle-run"), str(art), "--output-dir", str(out)]
+    for name, value in inputs.items():
+        np.save(out / (name + ".npy"), value)
+        args += ["--input", "%s=%s" % (name, out / (name + ".npy"))]
+    args += list(extra)
+    if n == 0:
+        return subprocess.run(args, capture_output=True, text=True, timeout=120)
+    return mpirun(n, *args)
+
+
+@needs_mpi
+@pytest.mark.parametrize("n", [2, 4])
+def test_data_parallel_cuda_artifact(tmp_path, fake_driver, monkeypatch, n):
+    """--target cuda --partition data: each rank copies its rows on the
+    device (one device-to-device copy), the allgather is staged through
+    host memory, and rank 0's output is the whole batch in order."""
+    view_program(tmp_path / "m", 8)
+    art = tmp_path / "art"
+    paddle_mlir.compile(str(tmp_path / "m"), target="cuda", partition="data", devices=n,
+                        output_dir=str(art))
+    manifest = json.load(open(art / "manifest.json"))
+    assert manifest["partition"] == {"mode": "data", "devices": n}
+    assert manifest["communication"] == {"collectives": 2, "backend": "libpdrt_mpi.so"}
+    assert manifest["kernels"]["calls"] == {"shard_batch -> pdk_collective": 1,
+                                            "c_allgather -> pdk_collective": 1}
+    for lib in ("libpdrt_cuda.so", "libpdrt_kernels.so", "libpdrt_mpi.so"):
+        assert (art / lib).exists(), lib
+    deps = subprocess.run(["ldd", str(art / "libmodel.so")], capture_output=True, text=True).stdout
+    assert "libpdrt_kernels.so" in deps and "libpdrt_cuda.so" in deps, deps
+
+    x = np.arange(48, dtype=np.float32).reshape(8, 6) * 0.5 - 3
+    out = tmp_path / "out"
+    out.mkdir()
+    monkeypatch.setenv("PADDLE_MLIR_CUDA_DRIVER", fake_driver)
+    r = run_job(n, art, {"x": x}, out)
+    assert r.returncode == 0, r.stdout + r.stderr
+    [name] = [o["name"] for o in manifest["outputs"]]
+    np.testing.assert_array_equal(np.load(out / (name + ".npy")), x.reshape(8, 2, 3))
+    counts = re.findall(r"fake-cuda: .* d2d=(\d+)", r.stderr)
+    assert counts == ["1"] * n, r.stderr  # one part copied on each rank's device
+
+
+@needs_mpi
+@pytest.mark.parametrize("n", [2, 3])
+def test_collectives_in_a_cuda_artifact(tmp_path, fake_driver, monkeypatch, n):
+    """test_collectives' program (allreduces of every kind, a broadcast, an
+    allgather, a reducescatter, an int64 sum, a barrier) compiled for cuda:
+    each rank feeds inputs of its own through the Python API on the default
+    device, and gets what NumPy computes from all ranks' inputs."""
+    collectives_program(tmp_path / "m", n, relu_before_barrier=False)  # no kernel to run
+    art = tmp_path / "art"
+    paddle_mlir.compile(str(tmp_path / "m"), target="cuda", output_dir=str(art))
+    assert json.load(open(art / "manifest.json"))["target"]["kind"] == "cuda"
+    out = tmp_path / "out"
+    out.mkdir()
+    monkeypatch.setenv("PADDLE_MLIR_CUDA_DRIVER", fake_driver)
+    run_and_check_ranks(art, out, n)
+
+
+def test_cuda_artifact_alone_is_refused(tmp_path, fake_driver, monkeypatch):
+    """Run as one process, the data-parallel artifact says how to launch it
+    and writes nothing; a program written for 2 ranks names the op."""
+    view_program(tmp_path / "m", 8)
+    paddle_mlir.compile(str(tmp_path / "m"), target="cuda", partition="data", devices=2,
+                        output_dir=str(tmp_path / "art"))
+    out = tmp_path / "out"
+    out.mkdir()
+    monkeypatch.setenv("PADDLE_MLIR_CUDA_DRIVER", fake_driver)
+    r = run_job(0, tmp_path / "art", {"x": np.zeros((8, 6), np.float32)}, out)
+    assert 0 < r.returncode < 128
+    assert ("shard_batch: the artifact was compiled for 2 devices (--partition data --devices 2), "
+            "but the job has 1 rank (run it with mpirun -np 2)") in r.stderr, r.stderr
+    assert sorted(p.name for p in out.iterdir()) == ["x.npy"]  # no output written
+
+    collectives_program(tmp_path / "c", 2)
+    paddle_mlir.compile(str(tmp_path / "c"), target="cuda", output_dir=str(tmp_path / "cart"))
+    with pytest.raises(RuntimeError, match=r"c_broadcast \(collective 4 of the program\): root 1 is "
+                                           r"not a rank of this 1-rank job"):
+        paddle_mlir.load(str(tmp_path / "cart"))(*rank_inputs(0))
+
+
+def test_nccl_without_a_gpu_fails_clearly(tmp_path, fake_driver, monkeypatch):
+    """PADDLE_MLIR_COMM_BACKEND=nccl: the NCCL backend needs the CUDA
+    runtime and a GPU; without them the run fails naming why."""
+    collectives_program(tmp_path / "c", 1)
+    paddle_mlir.compile(str(tmp_path / "c"), target="cuda", output_dir=str(tmp_path / "art"))
+    monkeypatch.setenv("PADDLE_MLIR_CUDA_DRIVER", fake_driver)
+    monkeypatch.setenv("PADDLE_MLIR_COMM_BACKEND", "nccl")
+    out = tmp_path / "out"
+    out.mkdir()
+    x, ids = rank_inputs(0)
+    r = run_job(0, tmp_path / "art", {"x": x, "ids": ids}, out)  # a process of its own
+    assert 0 < r.returncode < 128
+    assert "starting NCCL: NCCL backend, rank 0: " in r.stderr, r.stderr
+
+
+def test_partition_options_for_cuda(tmp_path):
+    """Pipelines and training stay CPU-only, said at compile time."""
+    view_program(tmp_path / "m", 8)
+    with pytest.raises(RuntimeError, match=r"--partition pipeline builds CPU artifacts only for now "
+                                           r"\(--target cuda takes --partition data\)"):
+        paddle_mlir.compile(str(tmp_path / "m"), target="cuda", partition="pipeline", devices=2)
