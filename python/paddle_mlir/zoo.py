@@ -5,7 +5,7 @@ PyTorch module, that module, so it can serve as a numerical oracle):
 
     resnet50(seed)        torchvision ResNet-50, weights copied from it
     mobilenet_v2(seed)    torchvision MobileNetV2, weights copied from it
-    bert_base(seed, layers=12, hidden=768, heads=12)
+    bert_base(seed, layers=12, hidden=768, heads=12, vocab=30522)
                           BERT encoder as Paddle exports it (embeddings +
                           layer_norm + matmul_v2 attention); dynamic batch and
                           sequence length; weights copied from TorchBert
@@ -183,8 +183,10 @@ def make_torch_bert(seed=0, layers=12, hidden=768, heads=12, inter=None, vocab=3
             self.cls = nn.Linear(hidden, classes) if classes else None
 
         def forward(self, input_ids, token_type_ids):
-            seq = input_ids.shape[1]
-            pos = torch.arange(seq, dtype=torch.int64).unsqueeze(0)
+            # Position ids as the Paddle program computes them, on the ids'
+            # device (a traced model then runs on a GPU too).
+            ones = torch.ones_like(input_ids)
+            pos = torch.cumsum(ones, 1) - ones
             x = self.ln(self.word(input_ids) + self.pos(pos) + self.tok_type(token_type_ids))
             mask = ((input_ids == 0).float() * -1e4)[:, None, None, :]
             for layer in self.layers:
@@ -195,8 +197,8 @@ def make_torch_bert(seed=0, layers=12, hidden=768, heads=12, inter=None, vocab=3
     return TorchBert().eval()
 
 
-def bert_base(seed=0, layers=12, hidden=768, heads=12, classes=None):
-    m = make_torch_bert(seed, layers, hidden, heads, classes=classes)
+def bert_base(seed=0, layers=12, hidden=768, heads=12, classes=None, vocab=30522):
+    m = make_torch_bert(seed, layers, hidden, heads, vocab=vocab, classes=classes)
     b = ProgramBuilder()
     w = _TorchWeights(b, m)
     hd = hidden // heads

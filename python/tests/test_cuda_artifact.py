@@ -60,9 +60,12 @@ def test_cuda_artifact_runs_where_a_device_is(tmp_path):
 
 def test_gpu_check_folder(tmp_path):
     """scripts/gpu-check.sh's halves: prepare (here) writes a folder that
-    runs with the runtime and NumPy only; run compares each case on the
-    device, or reports the runtime's reason for each and fails without
-    one."""
+    fits a device call (64 MiB) and runs with the runtime and NumPy only;
+    run compares each case on the device, or reports the runtime's reason
+    for each and fails without one. The zoo cases' traced PyTorch models
+    (timed beside them on the device) compute the reference here too, so
+    the timing compares the same weights."""
+    import json
     import subprocess
     import sys
 
@@ -71,16 +74,39 @@ def test_gpu_check_folder(tmp_path):
     p = subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "gpu-check", "prepare.py"),
                         str(out), "sm_90"], capture_output=True, text=True, env=env, timeout=900)
     assert p.returncode == 0, p.stdout[-2000:] + p.stderr[-2000:]
-    assert "prepared" in p.stdout and "4 cases" in p.stdout, p.stdout
+    assert "prepared" in p.stdout and "6 cases" in p.stdout, p.stdout
+    size = sum(f.stat().st_size for f in out.rglob("*") if f.is_file())
+    assert size < 60 * 2**20, size
+    cases = json.load(open(out / "cases.json"))
+    assert [c["name"] for c in cases] == ["mlp", "tiny_cnn", "mobilenet_v2_b1", "mobilenet_v2_b8",
+                                          "bert_2x128_b1", "bert_2x128_b8"]
+    # The batch-8 artifacts read the batch-1 weights (one copy carried).
+    for name in ("mobilenet_v2_b8", "bert_2x128_b8"):
+        m = json.load(open(out / name / "artifact" / "manifest.json"))
+        assert (out / name / "artifact" / m["weights_file"]).resolve() == \
+            (out / name.replace("_b8", "_b1") / "artifact" / "model.weights").resolve()
+    sys.path.insert(0, str(out))
+    try:
+        import check
+        for c in cases:
+            if "torch" not in c:
+                continue
+            ms, err = check.torch_eager(str(out), c, "cpu", runs=1)
+            assert ms is not None, err
+            ref = np.load(out / c["name"] / "ref0.npy")
+            assert err <= c["atol"] + c["rtol"] * float(np.max(np.abs(ref))), (c["name"], err)
+    finally:
+        sys.path.remove(str(out))
+        sys.modules.pop("check", None)
     p = subprocess.run([sys.executable, str(out / "check.py"), str(out)], capture_output=True,
                        text=True, timeout=900)
     why = visible_device()
     if why is None:
         assert p.returncode == 0, p.stdout + p.stderr
-        assert "0 of 4 cases failed" in p.stdout, p.stdout
+        assert "0 of 6 cases failed" in p.stdout, p.stdout
     else:
-        assert p.returncode == 1 and "4 of 4 cases failed" in p.stdout, p.stdout + p.stderr
-        assert p.stdout.count("model 'model' (cuda, sm_90): ") == 4, p.stdout
+        assert p.returncode == 1 and "6 of 6 cases failed" in p.stdout, p.stdout + p.stderr
+        assert p.stdout.count("model 'model' (cuda, sm_90): ") == 6, p.stdout
         pytest.skip("GPU execution skipped: %s; every case failed with the runtime's reason" % why)
 
 

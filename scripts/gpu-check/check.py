@@ -1,6 +1,9 @@
 """Runs every case of a gpu-check folder on the device and compares it with
 the reference outputs computed when the folder was prepared (NumPy for the
-MLP, the CPU artifact for the others). Needs python3 and NumPy only.
+MLP, the CPU artifact for the others). Needs python3 and NumPy; where
+PyTorch is installed, the zoo cases' PyTorch originals (same weights) run in
+eager mode on the same device beside them: their time, the speedup
+(PyTorch's time over ours) and their own error against the reference.
 
 Usage: python3 check.py DIR [DEVICE]"""
 import glob
@@ -8,6 +11,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 
 import numpy as np
 
@@ -29,6 +33,42 @@ def find_library(variable, pattern, wheel_dirs):
     return None
 
 
+def torch_eager(root, case, device, runs=20):
+    """Runs the case's PyTorch model (traced with its weights when the
+    folder was prepared) in eager mode on `device`, in fp32 (no TF32), each
+    run copying the inputs in and the output out as the runner does.
+    Returns (median ms, max abs error against the reference), or (None,
+    why not)."""
+    try:
+        import torch
+    except ImportError as e:
+        return None, "no PyTorch (%s)" % e
+    if device.startswith("cuda") and not torch.cuda.is_available():
+        return None, "PyTorch sees no CUDA device"
+    torch.backends.cuda.matmul.allow_tf32 = False
+    torch.backends.cudnn.allow_tf32 = False
+    work = os.path.join(root, case["name"])
+    model = torch.jit.load(os.path.join(root, case["torch"]), map_location=device).eval()
+    inputs = [torch.from_numpy(np.fromfile(os.path.join(work, "in%d.bin" % i), dtype=d["dtype"])
+                               .reshape(d["shape"])) for i, d in enumerate(case["inputs"])]
+
+    def run():
+        with torch.no_grad():
+            out = model(*[x.to(device) for x in inputs]).cpu()
+        return out
+
+    for _ in range(3):
+        out = run()
+    times = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        run()
+        times.append((time.perf_counter() - start) * 1e3)
+    want = np.load(os.path.join(work, "ref0.npy"))
+    err = float(np.max(np.abs(out.numpy().astype(np.float64) - want)))
+    return float(np.median(times)), err
+
+
 def main():
     root = os.path.abspath(sys.argv[1])
     env = dict(os.environ)
@@ -43,14 +83,16 @@ def main():
     cases = json.load(open(os.path.join(root, "cases.json")))
     runner = os.path.join(root, "runner")
     failed = 0
-    print("%-14s %-8s %12s %12s  %s" % ("case", "result", "max abs err", "tolerance", "ms"))
+    print("%-16s %-8s %12s %14s %9s %9s %8s %12s" % (
+        "case", "result", "max abs err", "tolerance", "ours ms", "torch ms", "speedup",
+        "torch err"))
     for case in cases:
         work = os.path.join(root, case["name"])
         p = subprocess.run([runner, os.path.join(work, "artifact"), device, work],
                            capture_output=True, text=True, timeout=600, env=env)
         if p.returncode != 0:
             failed += 1
-            print("%-14s %-8s %s" % (case["name"], "ERROR", p.stderr.strip()))
+            print("%-16s %-8s %s" % (case["name"], "ERROR", p.stderr.strip()))
             continue
         worst, ok = 0.0, True
         for i, out in enumerate(case["outputs"]):
@@ -61,9 +103,15 @@ def main():
             worst = max(worst, err)
             ok = ok and np.allclose(got, want, rtol=case["rtol"], atol=case["atol"])
         failed += not ok
-        print("%-14s %-8s %12.3g %12s  %s" % (case["name"], "ok" if ok else "MISMATCH", worst,
-                                              "%g+%g*|ref|" % (case["atol"], case["rtol"]),
-                                              p.stdout.strip()))
+        ours = float(p.stdout.strip())
+        eager, torch_err = (None, "") if "torch" not in case else torch_eager(root, case, device)
+        if eager is None and torch_err:
+            print("  (PyTorch eager not timed: %s)" % torch_err)
+        print("%-16s %-8s %12.3g %14s %9.3f %9s %8s %12s" % (
+            case["name"], "ok" if ok else "MISMATCH", worst,
+            "%g+%g*|ref|" % (case["atol"], case["rtol"]), ours,
+            "%.3f" % eager if eager else "-", "%.2fx" % (eager / ours) if eager else "-",
+            "%.3g" % torch_err if eager else "-"))
     print("%d of %d cases failed" % (failed, len(cases)))
     return 1 if failed else 0
 

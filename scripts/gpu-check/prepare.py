@@ -1,8 +1,11 @@
 """Prepares a gpu-check folder on the build machine (which needs no GPU):
 cuda artifacts of a few models, their inputs, reference outputs (NumPy for
 the MLP; the CPU artifact, itself checked against PyTorch by the tests, for
-the others), the runtime and a runner that needs nothing else. check.py
-runs them on the device machine. Usage: python3 prepare.py DIR CUDA_ARCH"""
+the others), the runtime and a runner that needs nothing else, and the zoo
+models' PyTorch originals (traced, with their weights) for check.py to time
+beside them. check.py runs them on the device machine. Usage: python3
+prepare.py DIR CUDA_ARCH"""
+import filecmp
 import json
 import os
 import shutil
@@ -38,6 +41,30 @@ def mlp(path):
     return reference
 
 
+def same_weights(artifact, first):
+    """Points `artifact`'s manifest at the weights file of `first` (the same
+    program at another batch: the same bytes, checked) and drops its own
+    copy, so that both batches fit the folder's size limit."""
+    mine, theirs = os.path.join(artifact, "model.weights"), os.path.join(first, "model.weights")
+    if not filecmp.cmp(mine, theirs, shallow=False):
+        raise RuntimeError("%s and %s differ" % (mine, theirs))
+    manifest = os.path.join(artifact, "manifest.json")
+    m = json.load(open(manifest))
+    m["weights_file"] = os.path.relpath(theirs, artifact)
+    json.dump(m, open(manifest, "w"), indent=2)
+    os.remove(mine)
+
+
+def trace(model, inputs, path):
+    """The PyTorch model the program's weights came from, traced with its
+    weights into a file that needs only PyTorch to run (check.py times it
+    in eager mode on the device, beside the artifact)."""
+    import torch
+    with torch.no_grad():
+        traced = torch.jit.trace(model, tuple(torch.from_numpy(v) for v in inputs.values()))
+    traced.save(path)
+
+
 def main():
     out, arch = os.path.abspath(sys.argv[1]), sys.argv[2]
     shutil.rmtree(out, ignore_errors=True)
@@ -45,13 +72,16 @@ def main():
     rng = np.random.default_rng(0)
     cases = []
 
-    def case(name, path, inputs, reference=None, rtol=1e-4, atol=1e-5):
+    def case(name, path, inputs, reference=None, rtol=1e-4, atol=1e-5, torch_model=None,
+             weights_of=None):
         work = os.path.join(out, name)
         os.makedirs(work, exist_ok=True)
         shapes = {k: list(v.shape) for k, v in inputs.items()}
         print("compiling %s for %s ..." % (name, arch), flush=True)
         gpu = paddle_mlir.compile(path, target="cuda", cuda_arch=arch, input_shapes=shapes)
         gpu.save(os.path.join(work, "artifact"))
+        if weights_of:
+            same_weights(os.path.join(work, "artifact"), os.path.join(out, weights_of, "artifact"))
         if reference is None:
             cpu = paddle_mlir.compile(path, input_shapes=shapes)
             refs = cpu(**inputs)
@@ -65,7 +95,13 @@ def main():
         for i, r in enumerate(refs):
             np.save(os.path.join(work, "ref%d.npy" % i), r)
             outs.append({"dtype": str(r.dtype), "shape": list(r.shape)})
-        cases.append({"name": name, "outputs": outs, "rtol": rtol, "atol": atol})
+        record = {"name": name, "outputs": outs, "rtol": rtol, "atol": atol,
+                  "inputs": [{"dtype": str(inputs[n].dtype), "shape": list(inputs[n].shape)}
+                             for n in order]}
+        if torch_model:
+            # Positional in the manifest's input order, as traced.
+            record["torch"] = torch_model
+        cases.append(record)
 
     ref = mlp(os.path.join(out, "src-mlp"))
     case("mlp", os.path.join(out, "src-mlp"),
@@ -74,16 +110,30 @@ def main():
                     os.path.join(out, "src-tiny")], check=True)
     case("tiny_cnn", os.path.join(out, "src-tiny"),
          {"x": rng.standard_normal((2, 3, 16, 16)).astype(np.float32)})
-    b, _ = zoo.build("mobilenet_v2")
+
+    # The zoo models at batch 1 and 8, each beside the PyTorch model its
+    # weights came from.
+    b, torch_mobilenet = zoo.build("mobilenet_v2")
     b.save(os.path.join(out, "src-mobilenet"))
-    case("mobilenet_v2", os.path.join(out, "src-mobilenet"),
-         {"image": rng.standard_normal((1, 3, 224, 224)).astype(np.float32)})
-    b, _ = zoo.build("bert_base", layers=2, hidden=128, heads=2)
+    for batch in (1, 8):
+        image = rng.standard_normal((batch, 3, 224, 224)).astype(np.float32)
+        if batch == 1:
+            trace(torch_mobilenet, {"image": image}, os.path.join(out, "torch-mobilenet_v2.pt"))
+        case("mobilenet_v2_b%d" % batch, os.path.join(out, "src-mobilenet"), {"image": image},
+             torch_model="torch-mobilenet_v2.pt",
+             weights_of="mobilenet_v2_b1" if batch > 1 else None)
+    # BERT with 2 layers of width 128 and a 4096-word vocabulary (the
+    # embedding of 30522 words alone would take 15 MiB).
+    b, torch_bert = zoo.build("bert_base", layers=2, hidden=128, heads=2, vocab=4096)
     b.save(os.path.join(out, "src-bert"))
-    ids = rng.integers(1, 30522, (2, 64)).astype(np.int64)
-    ids[1, 48:] = 0  # padding, masked
-    case("bert_2x128", os.path.join(out, "src-bert"),
-         {"input_ids": ids, "token_type_ids": np.zeros((2, 64), np.int64)})
+    for batch in (1, 8):
+        ids = rng.integers(1, 4096, (batch, 64)).astype(np.int64)
+        ids[0, 48:] = 0  # padding, masked
+        feeds = {"input_ids": ids, "token_type_ids": np.zeros((batch, 64), np.int64)}
+        if batch == 1:
+            trace(torch_bert, feeds, os.path.join(out, "torch-bert_2x128.pt"))
+        case("bert_2x128_b%d" % batch, os.path.join(out, "src-bert"), feeds,
+             torch_model="torch-bert_2x128.pt", weights_of="bert_2x128_b1" if batch > 1 else None)
     for d in os.listdir(out):
         if d.startswith("src-"):
             shutil.rmtree(os.path.join(out, d))
