@@ -9,7 +9,8 @@
 #   bash scripts/gpu-check.sh run [DEVICE]     on a machine with the GPU ($PYTHON or python3, with
 #       NumPy): runs each case on DEVICE (default cuda:0), compares it
 #       with the reference, times it beside PyTorch eager where PyTorch is
-#       installed and prints a table; exits 1 on any mismatch or error
+#       installed and prints a table, then runs the NCCL backend's
+#       collectives on the GPU; exits 1 on any mismatch or error
 set -euo pipefail
 cd "$(dirname "$0")/.."
 OUT=gpu-check-out
@@ -21,7 +22,7 @@ run)
   "${PYTHON:-python3}" "$OUT/check.py" "$OUT" "${2:-cuda:0}"
   ;;
 *)
-  sed -n '2,14p' "$0" >&2
+  sed -n '2,13p' "$0" >&2
   exit 2
   ;;
 esac

@@ -98,6 +98,14 @@ def test_gpu_check_folder(tmp_path):
     finally:
         sys.path.remove(str(out))
         sys.modules.pop("check", None)
+    # The NCCL check through stand-ins of the CUDA runtime and NCCL: every
+    # collective on host buffers, with no MPI.
+    from test_nccl import stand_ins
+    p = subprocess.run([sys.executable, str(out / "nccl_check.py"), str(out)],
+                       capture_output=True, text=True, timeout=300,
+                       env=dict(os.environ, **stand_ins(tmp_path)))
+    assert p.returncode == 0 and "nccl: 0 checks failed" in p.stdout, p.stdout + p.stderr
+    assert p.stdout.count(" ok\n") == 16, p.stdout  # 8 collectives x 2 dtypes, host buffers
     p = subprocess.run([sys.executable, str(out / "check.py"), str(out)], capture_output=True,
                        text=True, timeout=900)
     why = visible_device()
@@ -107,6 +115,7 @@ def test_gpu_check_folder(tmp_path):
     else:
         assert p.returncode == 1 and "6 of 6 cases failed" in p.stdout, p.stdout + p.stderr
         assert p.stdout.count("model 'model' (cuda, sm_90): ") == 6, p.stdout
+        assert "nccl: ERROR starting: NCCL backend, rank 0: " in p.stdout, p.stdout
         pytest.skip("GPU execution skipped: %s; every case failed with the runtime's reason" % why)
 
 

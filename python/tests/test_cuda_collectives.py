@@ -12,6 +12,7 @@ import json
 import os
 import re
 import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -121,9 +122,11 @@ def test_cuda_artifact_alone_is_refused(tmp_path, fake_driver, monkeypatch):
 
     collectives_program(tmp_path / "c", 2)
     paddle_mlir.compile(str(tmp_path / "c"), target="cuda", output_dir=str(tmp_path / "cart"))
-    with pytest.raises(RuntimeError, match=r"c_broadcast \(collective 4 of the program\): root 1 is "
-                                           r"not a rank of this 1-rank job"):
-        paddle_mlir.load(str(tmp_path / "cart"))(*rank_inputs(0))
+    x, ids = rank_inputs(0)
+    r = run_job(0, tmp_path / "cart", {"x": x, "ids": ids}, out)  # a process of its own
+    assert 0 < r.returncode < 128
+    assert "c_broadcast (collective 4 of the program): root 1 is not a rank of this 1-rank job" \
+        in r.stderr, r.stderr
 
 
 def test_nccl_without_a_gpu_fails_clearly(tmp_path, fake_driver, monkeypatch):
@@ -139,6 +142,33 @@ def test_nccl_without_a_gpu_fails_clearly(tmp_path, fake_driver, monkeypatch):
     r = run_job(0, tmp_path / "art", {"x": x, "ids": ids}, out)  # a process of its own
     assert 0 < r.returncode < 128
     assert "starting NCCL: NCCL backend, rank 0: " in r.stderr, r.stderr
+
+
+def test_nccl_takes_the_device_buffers(tmp_path, fake_driver, monkeypatch):
+    """With the NCCL backend a cuda artifact's collectives go to NCCL on
+    its device buffers (stand-ins of the CUDA runtime and NCCL, one rank:
+    the runtime's buffers count as device memory): nothing is staged
+    through the host, a broadcast and a barrier start from a copy on the
+    device, and every output is what one rank gets."""
+    from test_collectives import HERE, expected
+    from test_nccl import stand_ins
+    collectives_program(tmp_path / "m", 1, relu_before_barrier=False)
+    art = tmp_path / "art"
+    paddle_mlir.compile(str(tmp_path / "m"), target="cuda", output_dir=str(art))
+    out = tmp_path / "out"
+    out.mkdir()
+    env = dict(os.environ, PADDLE_MLIR_COMM_BACKEND="nccl", PADDLE_MLIR_CUDA_DRIVER=fake_driver,
+               FAKE_CUDART_ALL_DEVICE="1", **stand_ins(tmp_path))
+    r = subprocess.run([sys.executable, os.path.join(HERE, "mpi", "comm_worker.py"), str(art),
+                        str(out), "run"], capture_output=True, text=True, timeout=120, env=env)
+    assert r.returncode == 0, r.stdout + r.stderr
+    got = np.load(out / "rank0.npz")
+    x, ids = rank_inputs(0)
+    for i, w in enumerate(expected([x], [ids], 0)):
+        np.testing.assert_array_equal(got["out%d" % i], w, err_msg="output %d" % i)
+    assert "fake-nccl: comms=1 allreduce=6 broadcast=1 allgather=1 reducescatter=1" in r.stderr
+    assert re.search(r"fake-cudart: mallocs=\d+ copies=0\b", r.stderr), r.stderr
+    assert re.search(r"fake-cuda: .* d2d=2\b", r.stderr), r.stderr
 
 
 def test_partition_options_for_cuda(tmp_path):

@@ -4,6 +4,7 @@ MLP, the CPU artifact for the others). Needs python3 and NumPy; where
 PyTorch is installed, the zoo cases' PyTorch originals (same weights) run in
 eager mode on the same device beside them: their time, the speedup
 (PyTorch's time over ours) and their own error against the reference.
+Then nccl_check.py runs the NCCL backend's collectives on the GPU.
 
 Usage: python3 check.py DIR [DEVICE]"""
 import glob
@@ -74,7 +75,10 @@ def main():
     env = dict(os.environ)
     for variable, pattern, dirs in [
             ("PADDLE_MLIR_CUBLASLT", "libcublasLt.so.1[23]", ["nvidia/cublas/lib", "torch/lib"]),
-            ("PADDLE_MLIR_CUDNN", "libcudnn.so.9", ["nvidia/cudnn/lib", "torch/lib"])]:
+            ("PADDLE_MLIR_CUDNN", "libcudnn.so.9", ["nvidia/cudnn/lib", "torch/lib"]),
+            ("PADDLE_MLIR_NCCL_LIBRARY", "libnccl.so.2", ["nvidia/nccl/lib", "torch/lib"]),
+            ("PADDLE_MLIR_CUDART_LIBRARY", "libcudart.so.1[23]",
+             ["nvidia/cuda_runtime/lib", "torch/lib"])]:
         found = find_library(variable, pattern, dirs)
         if found:
             env[variable] = found
@@ -113,7 +117,11 @@ def main():
             "%.3f" % eager if eager else "-", "%.2fx" % (eager / ours) if eager else "-",
             "%.3g" % torch_err if eager else "-"))
     print("%d of %d cases failed" % (failed, len(cases)))
-    return 1 if failed else 0
+    # The NCCL backend on this GPU, one rank, in a process of its own.
+    p = subprocess.run([sys.executable, os.path.join(root, "nccl_check.py"), root],
+                       capture_output=True, text=True, timeout=600, env=env)
+    print((p.stdout + p.stderr).strip())
+    return 1 if failed or p.returncode else 0
 
 
 if __name__ == "__main__":

@@ -3,7 +3,8 @@ cuda artifacts of a few models, their inputs, reference outputs (NumPy for
 the MLP; the CPU artifact, itself checked against PyTorch by the tests, for
 the others), the runtime and a runner that needs nothing else, and the zoo
 models' PyTorch originals (traced, with their weights) for check.py to time
-beside them. check.py runs them on the device machine. Usage: python3
+beside them, and the NCCL backend with nccl_check.py. check.py runs them
+on the device machine. Usage: python3
 prepare.py DIR CUDA_ARCH"""
 import filecmp
 import json
@@ -140,6 +141,8 @@ def main():
     json.dump(cases, open(os.path.join(out, "cases.json"), "w"), indent=1)
     shutil.copy(os.path.join(BUILD, "lib", "libpdrt.so"), out)
     shutil.copy(os.path.join(HERE, "check.py"), out)
+    shutil.copy(os.path.join(HERE, "nccl_check.py"), out)
+    shutil.copy(os.path.join(BUILD, "lib", "libpdrt_nccl.so"), out)
     subprocess.run(["cc", "-O2", "-I", os.path.join(ROOT, "include", "PaddleMLIR", "Runtime"),
                     os.path.join(HERE, "runner.c"), "-o", os.path.join(out, "runner"),
                     "-L", out, "-lpdrt", "-Wl,-rpath,$ORIGIN"], check=True)

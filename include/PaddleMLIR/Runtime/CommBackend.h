@@ -52,6 +52,26 @@ typedef struct pdcomm_backend {
 /* Exported by libpdrt_mpi.so. */
 const pdcomm_backend *pdcomm_mpi_backend(void);
 
+/* How a backend that moves data by other means (NCCL) starts a job of
+ * several ranks over MPI: libpdrt_mpi.so exports it, and libpdrt_nccl.so
+ * loads it with dlopen only when the launcher started several ranks, so
+ * that one process on one GPU needs no MPI installed. */
+typedef struct pdcomm_bootstrap {
+  int64_t abi; /* PDCOMM_ABI_VERSION */
+  /* Joins the job (initializing MPI unless the process did): rank and
+   * size; 0 on success, else a message in err. */
+  int (*init)(int *rank, int *size, char *err, size_t errLen);
+  /* Whether every rank passed a non-zero `ok` (a collective: all call it). */
+  int (*all)(int ok);
+  /* Rank `root`'s `bytes` at `data` on every rank. */
+  void (*broadcast)(void *data, size_t bytes, int root);
+  /* Ends MPI if `init` started it and it is not ended yet. */
+  void (*finish)(void);
+} pdcomm_bootstrap;
+
+/* Exported by libpdrt_mpi.so. */
+const pdcomm_bootstrap *pdcomm_mpi_bootstrap(void);
+
 #ifdef __cplusplus
 }
 #endif

@@ -379,3 +379,47 @@ const pdcomm_backend kBackend = {PDCOMM_ABI_VERSION, "mpi", init, run, start, wa
 extern "C" __attribute__((visibility("default"))) const pdcomm_backend *pdcomm_mpi_backend(void) {
   return &kBackend;
 }
+
+// The bootstrap of the NCCL backend (CommBackend.h): plain blocking MPI
+// calls on MPI_COMM_WORLD, made once while the job starts.
+namespace {
+bool bootstrapInitialized = false; // MPI_Init_thread called here
+
+int bootstrapInit(int *rank, int *size, char *err, size_t n) {
+  int initialized = 0;
+  MPI_Initialized(&initialized);
+  if (!initialized) {
+    int provided = 0;
+    if (int rc = MPI_Init_thread(nullptr, nullptr, MPI_THREAD_SERIALIZED, &provided))
+      return fail(err, n, "MPI_Init_thread failed: " + mpiError(rc));
+    bootstrapInitialized = true;
+  }
+  MPI_Comm_rank(MPI_COMM_WORLD, rank);
+  MPI_Comm_size(MPI_COMM_WORLD, size);
+  return 0;
+}
+
+int bootstrapAll(int ok) {
+  int mine = ok ? 1 : 0, all = 0;
+  MPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+  return all;
+}
+
+void bootstrapBroadcast(void *data, size_t bytes, int root) {
+  MPI_Bcast(data, static_cast<int>(bytes), MPI_BYTE, root, MPI_COMM_WORLD);
+}
+
+void bootstrapFinish() {
+  int finalized = 0;
+  if (bootstrapInitialized && (MPI_Finalized(&finalized), !finalized))
+    MPI_Finalize();
+}
+
+const pdcomm_bootstrap kBootstrap = {PDCOMM_ABI_VERSION, bootstrapInit, bootstrapAll,
+                                     bootstrapBroadcast, bootstrapFinish};
+} // namespace
+
+extern "C" __attribute__((visibility("default"))) const pdcomm_bootstrap *
+pdcomm_mpi_bootstrap(void) {
+  return &kBootstrap;
+}

@@ -5,8 +5,10 @@
 // collectives run by NCCL on the GPU of the process's local rank. NCCL and
 // the CUDA runtime are loaded with dlopen, so this library builds and
 // loads on every machine and says what is missing where they or a GPU are
-// not there. MPI only bootstraps the job: rank, size and the NCCL unique
-// id, which rank 0 creates and broadcasts (a job of one rank needs none).
+// not there. MPI only bootstraps a job of several ranks: rank, size and
+// the NCCL unique id, which rank 0 creates and broadcasts, through the
+// bootstrap of libpdrt_mpi.so, loaded with dlopen only then: a process on
+// one GPU needs no MPI installed.
 //
 // Buffers may be device memory (cuda artifacts) or host memory (CPU
 // artifacts, whose collectives then go through the GPUs' links): host
@@ -21,10 +23,6 @@
 #include "BackendSupport.h"
 #include "CommBackend.h"
 #include "KernelABI.h"
-
-#define OMPI_SKIP_MPICXX 1
-#define MPICH_SKIP_MPICXX 1
-#include <mpi.h>
 
 #include <chrono>
 #include <cstdio>
@@ -85,7 +83,8 @@ struct Api {
 
 struct State {
   Api api{};
-  bool ready = false, broken = false, mpiHere = false;
+  bool ready = false, broken = false;
+  const pdcomm_bootstrap *mpi = nullptr; // several ranks: their bootstrap
   int rank = 0, size = 1, device = 0;
   ncclComm comm = nullptr;
   cudaStream stream = nullptr;
@@ -191,9 +190,39 @@ void finish() {
   State &s = state();
   if (s.comm && !s.broken)
     s.api.commDestroy(s.comm);
-  int finalized = 0;
-  if (s.mpiHere && (MPI_Finalized(&finalized), !finalized) && !s.broken)
-    MPI_Finalize();
+  if (s.mpi && !s.broken)
+    s.mpi->finish();
+}
+
+/// libpdrt_mpi.so's bootstrap, from beside this library (or
+/// $PADDLE_MLIR_MPI_BACKEND); "" or why it cannot be loaded.
+std::string loadBootstrap(State &s) {
+  std::string path;
+  if (const char *p = std::getenv("PADDLE_MLIR_MPI_BACKEND"))
+    path = p;
+  Dl_info info;
+  if (path.empty() && dladdr(reinterpret_cast<void *>(&launcherSize), &info) && info.dli_fname) {
+    path = info.dli_fname;
+    size_t slash = path.rfind('/');
+    path = slash == std::string::npos ? std::string() : path.substr(0, slash + 1);
+    path += "libpdrt_mpi.so";
+  }
+  // Global: Open MPI's own plugins resolve libmpi's symbols through it.
+  void *lib = dlopen(path.c_str(), RTLD_NOW | RTLD_GLOBAL);
+  if (!lib) {
+    const char *e = dlerror();
+    return "a job of several ranks starts over MPI, but " + path +
+           " cannot be loaded: " + (e ? e : "unknown error") +
+           " (Open MPI's libmpi.so.40 is needed: libopenmpi3)";
+  }
+  auto get = reinterpret_cast<const pdcomm_bootstrap *(*)()>(dlsym(lib, "pdcomm_mpi_bootstrap"));
+  s.mpi = get ? get() : nullptr;
+  if (!s.mpi || s.mpi->abi != PDCOMM_ABI_VERSION) {
+    s.mpi = nullptr;
+    return path + " has no MPI bootstrap of this version (communication ABI " +
+           std::to_string(PDCOMM_ABI_VERSION) + ")";
+  }
+  return "";
 }
 
 /// This process's part of starting: the libraries and a GPU; "" when
@@ -219,24 +248,18 @@ int init(int64_t *rank, int64_t *size, char *err, size_t n) {
   if (!s.ready) {
     int ranks = launcherSize();
     if (ranks > 1) {
-      int initialized = 0;
-      MPI_Initialized(&initialized);
-      if (!initialized) {
-        int provided = 0;
-        if (MPI_Init_thread(nullptr, nullptr, MPI_THREAD_SERIALIZED, &provided) != MPI_SUCCESS)
-          return fail(err, n, "NCCL backend: MPI_Init_thread failed (MPI starts the job)");
-        s.mpiHere = true;
-      }
-      MPI_Comm_rank(MPI_COMM_WORLD, &s.rank);
-      MPI_Comm_size(MPI_COMM_WORLD, &s.size);
+      if (std::string why = loadBootstrap(s); !why.empty())
+        return fail(err, n, "NCCL backend: " + why);
+      char why[512] = {0};
+      if (s.mpi->init(&s.rank, &s.size, why, sizeof why) != 0)
+        return fail(err, n, std::string("NCCL backend: starting the job over MPI: ") + why);
     }
     std::string why = prepare(s);
     ncclUniqueId id{};
     if (s.size > 1) {
       // Every rank learns whether all could start before NCCL's own
       // start, which would wait for a rank that cannot come.
-      int ok = why.empty() ? 1 : 0, all = 0;
-      MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+      int all = s.mpi->all(why.empty());
       if (why.empty() && !all)
         why = "another rank of the job could not start NCCL (its error says why)";
       if (why.empty() && s.rank == 0) {
@@ -246,8 +269,8 @@ int init(int64_t *rank, int64_t *size, char *err, size_t n) {
       // Rank 0's outcome travels with the id.
       int status = why.empty() ? 0 : 1;
       if (all) {
-        MPI_Bcast(&status, 1, MPI_INT, 0, MPI_COMM_WORLD);
-        MPI_Bcast(&id, sizeof id, MPI_BYTE, 0, MPI_COMM_WORLD);
+        s.mpi->broadcast(&status, sizeof status, 0);
+        s.mpi->broadcast(&id, sizeof id, 0);
         if (status && why.empty())
           why = "rank 0 could not create the NCCL id";
       }
