@@ -18,10 +18,11 @@ namespace mlir::pd {
 /// The start every target shares: weights become @main's arguments, pd ->
 /// linalg (`kernels`: "onednn" or "none"), `perFunction` (passes on each
 /// function, before the elementwise fusion), one-shot bufferization across
-/// function boundaries and the memory plan (`place`: buffers into the
-/// arena; `report`: print the plan).
+/// function boundaries, the passes of `beforePlan` (a target's) and the
+/// memory plan (`place`: buffers into the arena; `report`: print the
+/// plan).
 std::string bufferizedLinalgPipeline(llvm::StringRef kernels, llvm::StringRef perFunction,
-                                     bool place, bool report);
+                                     bool place, bool report, llvm::StringRef beforePlan = "");
 
 /// Parses `text` with each key of `values` replaced by its value into `pm`.
 /// A key that is not in the text, or text that does not parse, is a bug of

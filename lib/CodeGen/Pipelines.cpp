@@ -9,7 +9,7 @@
 using namespace mlir;
 
 std::string mlir::pd::bufferizedLinalgPipeline(StringRef kernels, StringRef perFunction, bool place,
-                                               bool report) {
+                                               bool report, StringRef beforePlan) {
   std::string text = "pd-externalize-weights,convert-pd-to-linalg{kernels=" + kernels.str() +
                      "},canonicalize,resolve-ranked-shaped-type-result-dims,canonicalize,cse,"
                      "func.func(";
@@ -18,7 +18,10 @@ std::string mlir::pd::bufferizedLinalgPipeline(StringRef kernels, StringRef perF
   text += "pd-fuse-elementwise,pd-split-init-tensors),"
           "one-shot-bufferize{bufferize-function-boundaries allow-return-allocs-from-loops "
           "function-boundary-type-conversion=identity-layout-map},"
-          "canonicalize,cse,pd-plan-memory{place=";
+          "canonicalize,cse,";
+  if (!beforePlan.empty())
+    text += beforePlan.str() + ",";
+  text += "pd-plan-memory{place=";
   text += place ? "true" : "false";
   text += " report=";
   text += report ? "true" : "false";

@@ -274,11 +274,6 @@ LogicalResult checkOptions(ModuleOp module, const CompileOptions &opts) {
   if (!opts.partition.empty()) {
     if (opts.devices < 2)
       return fail(module, "--partition " + opts.partition + " needs --devices N with N >= 2");
-    if (opts.target != Target::CPU && opts.partition != "data")
-      return fail(module, "--partition " + opts.partition +
-                              " builds CPU artifacts only for now "
-                              "(--target " +
-                              stringify(opts.target) + " takes --partition data)");
     if (opts.train && opts.partition == "pipeline" && opts.keepGradients)
       return fail(module, "--keep-gradients does not combine with --partition pipeline --train "
                           "(each rank holds the gradients of its stage)");

@@ -171,9 +171,52 @@ def test_nccl_takes_the_device_buffers(tmp_path, fake_driver, monkeypatch):
     assert re.search(r"fake-cuda: .* d2d=2\b", r.stderr), r.stderr
 
 
+@needs_mpi
+def test_pipeline_cuda_artifact(tmp_path, fake_driver, monkeypatch):
+    """--target cuda --partition pipeline --devices 2: each rank runs its
+    stage (its kernels launched, the activations sent and received through
+    the communicator) and rank 0 writes the output; alone, the artifact
+    says how to launch it. The fake driver runs no kernel, so the values
+    are not checked here (the host code is, in pd-gpu-collectives.mlir)."""
+    b = ProgramBuilder()
+    y = b.feed("x", [4, 16])
+    for k in range(4):
+        y = b.relu(b.scale(y, 0.5 + k, 0.1))
+    b.fetch(y)
+    b.save(str(tmp_path / "m"))
+    art = tmp_path / "art"
+    paddle_mlir.compile(str(tmp_path / "m"), target="cuda", partition="pipeline", devices=2,
+                        output_dir=str(art))
+    manifest = json.load(open(art / "manifest.json"))
+    assert manifest["partition"]["mode"] == "pipeline"
+    assert [st["stage"] for st in manifest["partition"]["stages"]] == [0, 1]
+    assert manifest["kernels"]["calls"]["is_stage -> pdk_collective"] == 2
+    out = tmp_path / "out"
+    out.mkdir()
+    monkeypatch.setenv("PADDLE_MLIR_CUDA_DRIVER", fake_driver)
+    x = np.ones((4, 16), np.float32)
+    r = run_job(2, art, {"x": x}, out)
+    assert r.returncode == 0, r.stdout + r.stderr
+    [name] = [o["name"] for o in manifest["outputs"]]
+    assert np.load(out / (name + ".npy")).shape == (4, 16)
+    launches = sorted(int(n) for n in re.findall(r"fake-cuda: .* launches=(\d+)", r.stderr))
+    assert len(launches) == 2 and launches[0] > 0, r.stderr  # both stages ran kernels
+
+    out2 = tmp_path / "alone"
+    out2.mkdir()
+    r = run_job(0, art, {"x": x}, out2)
+    assert 0 < r.returncode < 128
+    assert "is_stage: the artifact is a pipeline of 2 stages (--partition pipeline --devices 2), " \
+           "one per rank, but the job has 1 rank (run it with mpirun -np 2)" in r.stderr, r.stderr
+
+
 def test_partition_options_for_cuda(tmp_path):
-    """Pipelines and training stay CPU-only, said at compile time."""
+    """Training stays CPU-only, said at compile time."""
     view_program(tmp_path / "m", 8)
-    with pytest.raises(RuntimeError, match=r"--partition pipeline builds CPU artifacts only for now "
-                                           r"\(--target cuda takes --partition data\)"):
-        paddle_mlir.compile(str(tmp_path / "m"), target="cuda", partition="pipeline", devices=2)
+    r = subprocess.run([tool("paddle-compile"), str(tmp_path / "m"), "--target", "cuda", "--train",
+                        "--loss-op", "softmax_with_cross_entropy",
+                        "--partition", "data", "--devices", "2", "-o", str(tmp_path / "t")],
+                       capture_output=True, text=True, timeout=120)
+    assert 0 < r.returncode < 128
+    assert "--train builds CPU train steps only (not --target cuda)" in r.stderr, r.stderr
+    assert not (tmp_path / "t").exists()

@@ -289,6 +289,25 @@ def PdCheckCudaTargetPass : Pass<"pd-check-cuda-target", "::mlir::ModuleOp"> {
   ];
 }
 
+def PdGpuRegionBuffersPass : Pass<"pd-gpu-region-buffers", "::mlir::func::FuncOp"> {
+  let summary = "Give the buffers of @main's branches (pipeline stages) arena slots on the GPU";
+  let description = [{
+    Runs in --pd-lower-to-gpu between bufferization and pd-plan-memory,
+    which places the buffers allocated in @main's entry block. On the CPU
+    the buffers allocated inside an scf.if (a pipeline stage's
+    conditional_block) stay on the heap; on the GPU every buffer must be
+    device memory of the arena. So each static memref.alloc inside an
+    scf.if of the entry block moves to just before that scf.if, and each
+    memref result of such an scf.if becomes a buffer allocated before it,
+    which each branch fills before it ends: a copy of what it yielded, or
+    a linalg.fill when that is a splat constant (a stage that does not
+    compute the output yields zeros), so that no branch hands the host a
+    constant in host memory. Dynamic shapes are refused.
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect", "::mlir::memref::MemRefDialect",
+                           "::mlir::scf::SCFDialect", "::mlir::arith::ArithDialect"];
+}
+
 def PdGpuCollectivesPass : Pass<"pd-gpu-collectives", "::mlir::ModuleOp"> {
   let summary = "Collective ops of the CUDA target as host calls into libpdrt_cuda";
   let description = [{
@@ -302,9 +321,11 @@ def PdGpuCollectivesPass : Pass<"pd-gpu-collectives", "::mlir::ModuleOp"> {
     with the buffers' device addresses (in = 0 where the op has no input;
     counts in elements; in_rows the input's dim 0). libpdrt_cuda runs it
     on the job's communicator between the model's kernels: with NCCL on
-    the device buffers, otherwise through host copies. pd.is_stage
-    (pipeline stages) and the gradient buckets of training are refused
-    with an error naming the op: they run on CPUs only for now. The module
+    the device buffers, otherwise through host copies. pd.is_stage (a
+    pipeline stage) becomes `pdcu_comm_rank(stage, stages)`, whose result
+    replaces the loads of its rank, so the stage's scf.if branches on the
+    host. The gradient buckets of training are refused with an error
+    naming the op: they run on CPUs only for now. The module
     gets a `pd.kernel_calls` count per op ("c_allgather -> pdk_collective"),
     as pd-lower-kernel-calls writes on the CPU, for the manifest.
   }];

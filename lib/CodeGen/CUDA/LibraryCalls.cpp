@@ -512,7 +512,7 @@ struct PdGpuLibraryCallsPass : impl::PdGpuLibraryCallsPassBase<PdGpuLibraryCalls
   }
 };
 
-constexpr StringLiteral kCollective = "pdcu_collective";
+constexpr StringLiteral kCollective = "pdcu_collective", kStageRank = "pdcu_comm_rank";
 
 /// pdk_collective calls (pd collectives, send/recv, shard_batch) as host
 /// calls into libpdrt_cuda on the buffers' device addresses.
@@ -537,13 +537,43 @@ struct PdGpuCollectivesPass : impl::PdGpuCollectivesPassBase<PdGpuCollectivesPas
       StringRef name = from ? from.getValue() : StringRef("collective");
       ArrayRef<int64_t> ints = k.getInts();
       int64_t kind = ints[pdk::comm::Kind];
-      if (kind == pdk::comm::Stage || kind == pdk::comm::AllReduceStart ||
-          kind == pdk::comm::AllReduceWait || kind == pdk::comm::Rank) {
+      if (kind == pdk::comm::AllReduceStart || kind == pdk::comm::AllReduceWait ||
+          kind == pdk::comm::Rank) {
         k.emitError("the cuda target cannot run '")
-            << name
-            << "' yet (pipeline stages and training's gradient buckets run on CPUs only for "
-               "now; docs/MultiDevice.md)";
+            << name << "' yet (training's gradient buckets run on CPUs only for now; "
+            << "docs/MultiDevice.md)";
         return signalPassFailure();
+      }
+      if (kind == pdk::comm::Stage) {
+        // The host compares the rank with the stage: a call that returns it,
+        // read where the CPU code loads it from the destination.
+        Value rankBuffer = k.getInit();
+        for (Operation *user : rankBuffer.getUsers())
+          if (user != k && !isa<memref::LoadOp>(user)) {
+            k.emitError("the rank of 'is_stage' is read by '")
+                << user->getName() << "', not only loaded";
+            return signalPassFailure();
+          }
+        OpBuilder b(k);
+        Location loc = k.getLoc();
+        if (!module.lookupSymbol<func::FuncOp>(kStageRank))
+          func::FuncOp::create(mb, module.getLoc(), kStageRank,
+                               mb.getFunctionType({i64, i64}, {i64}))
+              .setPrivate();
+        Value rank =
+            func::CallOp::create(
+                b, loc, kStageRank, TypeRange{i64},
+                ValueRange{arith::ConstantIntOp::create(b, loc, ints[pdk::comm::Peer], 64),
+                           arith::ConstantIntOp::create(b, loc, ints[pdk::comm::Nranks], 64)})
+                .getResult(0);
+        for (Operation *user : llvm::make_early_inc_range(rankBuffer.getUsers()))
+          if (auto load = dyn_cast<memref::LoadOp>(user)) {
+            load.replaceAllUsesWith(rank);
+            load.erase();
+          }
+        ++counts[(name + " -> pdk_collective").str()];
+        k.erase();
+        continue;
       }
       Value in = k.getSlots()[0] >= 0 ? k.getInputs()[k.getSlots()[0]] : Value();
       Value out = k.getInit();

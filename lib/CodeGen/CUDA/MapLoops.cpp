@@ -40,6 +40,8 @@
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/IRMapping.h"
 
+#include <functional>
+
 using namespace mlir;
 
 namespace mlir::pd {
@@ -307,7 +309,9 @@ struct PdGpuMapLoopsPass : impl::PdGpuMapLoopsPassBase<PdGpuMapLoopsPass> {
     for (memref::CopyOp c : copies)
       copyAsLoops(c);
     SmallVector<Operation *> nests;
-    for (Block &block : fn.getBody())
+    // The host code: @main's blocks and the branches of its scf.if ops (a
+    // pipeline stage runs on the host when the rank is its own).
+    std::function<bool(Block &)> scan = [&](Block &block) {
       for (Operation &op : block) {
         // A store at the top level is the loop-free lowering of a rank-0
         // fill (a full reduction's initial value): one thread.
@@ -315,12 +319,24 @@ struct PdGpuMapLoopsPass : impl::PdGpuMapLoopsPassBase<PdGpuMapLoopsPass> {
           nests.push_back(&op);
           continue;
         }
-        if (!staysOnHost(&op)) {
+        if (auto branch = dyn_cast<scf::IfOp>(op)) {
+          for (Region *r : {&branch.getThenRegion(), &branch.getElseRegion()})
+            for (Block &b : *r)
+              if (!scan(b))
+                return false;
+          continue;
+        }
+        if (!staysOnHost(&op) && !isa<scf::YieldOp>(op)) {
           op.emitError("the cuda target cannot run '")
               << op.getName() << "' yet (only generated loop nests and buffer views)";
           return false;
         }
       }
+      return true;
+    };
+    for (Block &block : fn.getBody())
+      if (!scan(block))
+        return false;
     for (Operation *nest : nests) {
       if (indexBitwidth == 32 && !fitsIn32Bits(nest))
         return false;

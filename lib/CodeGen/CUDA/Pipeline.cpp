@@ -50,7 +50,8 @@ void mlir::pd::addGPUCodegenPasses(OpPassManager &pm, const LowerToGPUOptions &o
     ptx = "+ptx" + std::to_string(std::max(80, minimumPtxVersion(options.chip)));
   addPipelineText(pm, "GPU", kGPUPipeline,
                   {{"%start", bufferizedLinalgPipeline("none", "", /*place=*/true,
-                                                       /*report=*/false)},
+                                                       /*report=*/false,
+                                                       "func.func(pd-gpu-region-buffers)")},
                    {"%x", options.allowTf32 ? "true" : "false"},
                    {"%n", std::to_string(options.threads)},
                    {"%n", std::to_string(options.threads)},

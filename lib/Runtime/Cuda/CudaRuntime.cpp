@@ -978,6 +978,33 @@ pdcu_set_communicator(void (*collective)(const int64_t *, const int64_t *, const
   theCommunicator = {collective, takeError, backend};
 }
 
+/// pd.is_stage of a pipeline (pd-gpu-collectives emits the calls): this
+/// process's rank, which the host code compares with the stage, checked
+/// against the job's size (`stages` ranks). -1, with the run's error set,
+/// when the job does not fit: no stage runs and the run reports why.
+__attribute__((visibility("default"))) int64_t pdcu_comm_rank(int64_t stage, int64_t stages) {
+  namespace comm = pdk::comm;
+  Context *ctx = current;
+  if (!ctx || !ctx->error.empty())
+    return -1;
+  if (!theCommunicator.collective) {
+    ctx->error = "the model has collective ops, but the runtime gave this library no "
+                 "communicator (libpdrt_kernels.so beside the model library?)";
+    return -1;
+  }
+  int64_t fields[comm::NumInts] = {};
+  fields[comm::Kind] = comm::Stage;
+  fields[comm::Peer] = stage;
+  fields[comm::Nranks] = stages;
+  fields[comm::Seq] = -1;
+  int64_t rank = -1;
+  if (const char *err = runCollective(fields, nullptr, &rank, 0, 1, 0)) {
+    ctx->error = err;
+    return -1;
+  }
+  return rank;
+}
+
 /// A collective op of the model between its kernels (pd-gpu-collectives
 /// emits the calls): kind, ring, reduce, peer, nranks, dtype and seq as
 /// pdk::comm's fields; `in` (0: none) and `out` device addresses; counts in

@@ -64,11 +64,74 @@ module {
 
 // -----
 
-// Pipeline stages run on CPUs only for now: named, not miscompiled.
+// A pipeline of 2 stages (what pd-partition-devices{mode=pipeline
+// devices=2} writes, 2 micro-batches): each stage branches on the host on
+// the rank pdcu_comm_rank returns (checked against the job's size), its
+// buffers are arena views made before the branch (pd-gpu-region-buffers),
+// its kernels launch inside it, its sends (kind 4) and receives (kind 5)
+// are host calls in program order; the output is filled with zeros on the
+// other rank (a kernel, not a host constant).
+// CHECK-LABEL: func.func @main(
+// CHECK:         %[[R0:.*]] = call @pdcu_comm_rank(%c0_i64, %c2_i64) : (i64, i64) -> i64
+// CHECK:         %[[S0:.*]] = arith.cmpi eq, %[[R0]], %c0_i64 : i64
+// CHECK:         cf.cond_br %[[S0]], ^[[STAGE0:bb[0-9]+]], ^[[OTHER:bb[0-9]+]]
+// CHECK:       ^[[STAGE0]]:
+// CHECK:         gpu.launch_func
+// CHECK:         call @pdcu_collective(%c4_i64, %c0_i64, %c0_i64, %c1_i64, %c0_i64, %c0_i64, %c0_i64,
+// CHECK:         gpu.launch_func
+// CHECK:         call @pdcu_collective(%c4_i64, %c0_i64, %c0_i64, %c1_i64, %c0_i64, %c0_i64, %c1_i64,
+// CHECK:         call @pdcu_collective(%c5_i64, %c0_i64, %c0_i64, %c1_i64, %c0_i64, %c0_i64, %c2_i64,
+// CHECK:         gpu.launch_func
+// CHECK:       ^[[OTHER]]:
+// CHECK-NEXT:    gpu.launch_func
+// CHECK:         %[[R1:.*]] = call @pdcu_comm_rank(%c1_i64, %c2_i64) : (i64, i64) -> i64
+// CHECK:         arith.cmpi eq, %[[R1]], %c1_i64 : i64
+// CHECK:         call @pdcu_collective(%c5_i64, %c0_i64, %c0_i64, %c0_i64, %c0_i64, %c0_i64, %c3_i64,
+// CHECK:         call @pdcu_collective(%c5_i64, %c0_i64, %c0_i64, %c0_i64, %c0_i64, %c0_i64, %c4_i64,
+// CHECK:         call @pdcu_collective(%c4_i64, %c0_i64, %c0_i64, %c0_i64, %c0_i64, %c0_i64, %c5_i64,
+// CHECK-NOT:     memref.alloc
+// CHECK:       func.func private @pdcu_comm_rank(i64, i64) -> i64
+module attributes {pd.partition = {devices = 2 : i64, micro_batches = 2 : i64, mode = "pipeline", stages = [{bytes = 2304 : i64, flops = 128 : i64, ops = 2 : i64, sends_bytes = 256 : i64, stage = 0 : i64, weights = []}, {bytes = 2048 : i64, flops = 128 : i64, ops = 2 : i64, sends_bytes = 256 : i64, stage = 1 : i64, weights = []}]}} {
+  func.func @main(%arg0: tensor<4x16xf32> {pd.name = "x"}) -> (tensor<4x16xf32> {pd.name = "y"}) {
+    %0 = pd.fill_constant {shape = array<i64: 4, 16>} : () -> tensor<4x16xf32>
+    %1 = pd.is_stage {stage = 0 : i32, stages = 2 : i32} : () -> tensor<1xi1>
+    %2 = pd.conditional_block[%1] (%0) : (tensor<1xi1>, tensor<4x16xf32>) -> tensor<4x16xf32> {
+      %4 = pd.slice %arg0 {axes = array<i32: 0>, ends = array<i32: 2>, starts = array<i32: 0>} : (tensor<4x16xf32>) -> tensor<2x16xf32>
+      %5 = pd.relu %4 : (tensor<2x16xf32>) -> tensor<2x16xf32>
+      %6 = pd.sigmoid %5 : (tensor<2x16xf32>) -> tensor<2x16xf32>
+      pd.send_v2 %6 {peer = 1 : i32} : (tensor<2x16xf32>) -> ()
+      %7 = pd.slice %arg0 {axes = array<i32: 0>, ends = array<i32: 4>, starts = array<i32: 2>} : (tensor<4x16xf32>) -> tensor<2x16xf32>
+      %8 = pd.relu %7 : (tensor<2x16xf32>) -> tensor<2x16xf32>
+      %9 = pd.sigmoid %8 : (tensor<2x16xf32>) -> tensor<2x16xf32>
+      pd.send_v2 %9 {peer = 1 : i32} : (tensor<2x16xf32>) -> ()
+      %10 = pd.recv_v2 {out_shape = array<i32: 4, 16>, peer = 1 : i32} : () -> tensor<4x16xf32>
+      pd.yield %10 : tensor<4x16xf32>
+    }
+    %3 = pd.is_stage {stage = 1 : i32, stages = 2 : i32} : () -> tensor<1xi1>
+    pd.conditional_block[%3] () : (tensor<1xi1>) -> () {
+      %4 = pd.recv_v2 {out_shape = array<i32: 2, 16>} : () -> tensor<2x16xf32>
+      %5 = pd.tanh %4 : (tensor<2x16xf32>) -> tensor<2x16xf32>
+      %6 = pd.exp %5 : (tensor<2x16xf32>) -> tensor<2x16xf32>
+      %7 = pd.recv_v2 {out_shape = array<i32: 2, 16>} : () -> tensor<2x16xf32>
+      %8 = pd.tanh %7 : (tensor<2x16xf32>) -> tensor<2x16xf32>
+      %9 = pd.exp %8 : (tensor<2x16xf32>) -> tensor<2x16xf32>
+      %10 = pd.concat [%6, %9] : (tensor<2x16xf32>, tensor<2x16xf32>) -> tensor<4x16xf32>
+      pd.send_v2 %10 : (tensor<4x16xf32>) -> ()
+      pd.yield
+    }
+    return %2 : tensor<4x16xf32>
+  }
+}
+
+// -----
+
+// Training's gradient buckets run on CPUs only for now: named, not
+// miscompiled.
 module {
-  func.func @main(%x: tensor<4xf32> {pd.name = "x"}) -> (tensor<1xi1> {pd.name = "s"}) {
-    // expected-error @+1 {{the cuda target cannot run 'is_stage' yet (pipeline stages and training's gradient buckets run on CPUs only for now; docs/MultiDevice.md)}}
-    %s = pd.is_stage {stage = 1 : i32, stages = 2 : i32} : () -> tensor<1xi1>
-    return %s : tensor<1xi1>
+  func.func @main(%g: tensor<4xf32> {pd.name = "g"}) -> (tensor<4xf32> {pd.name = "s"}) {
+    // expected-error @+1 {{the cuda target cannot run 'allreduce_start' yet (training's gradient buckets run on CPUs only for now; docs/MultiDevice.md)}}
+    %h = pd.allreduce_start %g {bucket = 0 : i64} : (tensor<4xf32>) -> tensor<4xf32>
+    %s = pd.allreduce_wait %h {bucket = 0 : i64} : (tensor<4xf32>) -> tensor<4xf32>
+    return %s : tensor<4xf32>
   }
 }
