@@ -966,6 +966,16 @@ const char *runCollective(const int64_t *fields, const void *in, void *out, int6
   theCommunicator.collective(ptrs, ints, nullptr);
   return theCommunicator.takeError();
 }
+
+/// Whether the runtime handed over the communicator; if not, the run's
+/// error says so.
+bool hasCommunicator(Context *ctx) {
+  if (theCommunicator.collective)
+    return true;
+  ctx->error = "the model has collective ops, but the runtime gave this library no "
+               "communicator (libpdrt_kernels.so beside the model library?)";
+  return false;
+}
 } // namespace
 
 extern "C" {
@@ -987,11 +997,8 @@ __attribute__((visibility("default"))) int64_t pdcu_comm_rank(int64_t stage, int
   Context *ctx = current;
   if (!ctx || !ctx->error.empty())
     return -1;
-  if (!theCommunicator.collective) {
-    ctx->error = "the model has collective ops, but the runtime gave this library no "
-                 "communicator (libpdrt_kernels.so beside the model library?)";
+  if (!hasCommunicator(ctx))
     return -1;
-  }
   int64_t fields[comm::NumInts] = {};
   fields[comm::Kind] = comm::Stage;
   fields[comm::Peer] = stage;
@@ -1022,11 +1029,8 @@ pdcu_collective(int64_t kind, int64_t ringId, int64_t reduce, int64_t peer, int6
   Context *ctx = current;
   if (!ctx || !ctx->error.empty())
     return;
-  if (!theCommunicator.collective) {
-    ctx->error = "the model has collective ops, but the runtime gave this library no "
-                 "communicator (libpdrt_kernels.so beside the model library?)";
+  if (!hasCommunicator(ctx))
     return;
-  }
   Driver &d = driver();
   auto fail = [&](const char *what, CUresult r) { ctx->error = describe(what, r); };
   // Its input is the kernels' output.
