@@ -10,6 +10,7 @@
 #include "PaddleMLIR/Dialect/Pd/IR/PdOps.h"
 #include "PaddleMLIR/Runtime/KernelABI.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -318,6 +319,20 @@ void Planner::analyze() {
         buf.uses.push_back({position[top], user, values[k]});
         buf.start = std::min(buf.start, position[top]);
         buf.end = std::max(buf.end, position[top]);
+        // The buffer's address (a library call's argument, on the cuda
+        // target) keeps it alive until the last op that takes the address.
+        if (isa<memref::ExtractAlignedPointerAsIndexOp>(user)) {
+          SmallVector<Value> addresses = {user->getResult(0)};
+          while (!addresses.empty()) {
+            Value a = addresses.pop_back_val();
+            for (Operation *reader : a.getUsers()) {
+              if (Operation *at = entry.findAncestorOpInBlock(*reader))
+                buf.end = std::max(buf.end, position[at]);
+              if (isa<arith::IndexCastOp, arith::IndexCastUIOp>(reader))
+                addresses.push_back(reader->getResult(0));
+            }
+          }
+        }
         // Anything producing a memref from the buffer may alias it.
         for (Value r : user->getResults())
           if (isa<BaseMemRefType>(r.getType()))

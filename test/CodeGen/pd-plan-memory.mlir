@@ -207,3 +207,29 @@ func.func @main(%x: memref<1x8x4x4xf32>, %w: memref<8x8x1x1xf32>) -> memref<1x8x
   pd.kernel_call "pdk_conv2d"(%x, %w, %e) init(%f) {slots = array<i64: 0, 1, -1, 2>, ints = array<i64: 1, 1, 0, 0, 0, 0, 1, 1, 1, 0, 1, 0, -1, 0>, floats = array<f32: 0.0, 0.0>} : (memref<1x8x4x4xf32>, memref<8x8x1x1xf32>, memref<1x8x4x4xf32>, memref<1x8x4x4xf32>) -> ()
   return %f : memref<1x8x4x4xf32>
 }
+
+// -----
+
+// A buffer whose address a call takes (a cuda library call, formed before
+// the plan) lives until that call, not until the address is taken: %a's
+// address is taken before %c is first used, but the call that reads it
+// comes after, so %c does not get %a's bytes.
+// CHECK-LABEL: func.func private @use(i64, i64)
+// CHECK-DAG: %[[C0:.*]] = arith.constant 0 : index
+// CHECK-DAG: %[[C256:.*]] = arith.constant 256 : index
+// CHECK: memref.view %{{.*}}[%[[C0]]][] {pd.arena_slot = 0 : i64} : memref<?xi8> to memref<4x16xf32>
+// CHECK: memref.view %{{.*}}[%[[C256]]][] {pd.arena_slot = 1 : i64} : memref<?xi8> to memref<4x16xf32>
+// CHECK: call @use(
+func.func private @use(i64, i64)
+func.func @main() {
+  %cst = arith.constant 1.0 : f32
+  %a = memref.alloc() : memref<4x16xf32>
+  linalg.fill ins(%cst : f32) outs(%a : memref<4x16xf32>)
+  %pa = memref.extract_aligned_pointer_as_index %a : memref<4x16xf32> -> index
+  %ia = arith.index_cast %pa : index to i64
+  %c = memref.alloc() : memref<4x16xf32>
+  %pc = memref.extract_aligned_pointer_as_index %c : memref<4x16xf32> -> index
+  %ic = arith.index_cast %pc : index to i64
+  call @use(%ia, %ic) : (i64, i64) -> ()
+  return
+}

@@ -336,8 +336,10 @@ def PdGpuCollectivesPass : Pass<"pd-gpu-collectives", "::mlir::ModuleOp"> {
 def PdGpuLibraryCallsPass : Pass<"pd-gpu-library-calls", "::mlir::ModuleOp"> {
   let summary = "Matrix products and convolutions of the CUDA target as cuBLASLt and cuDNN calls";
   let description = [{
-    Runs on bufferized, planned linalg in --pd-lower-to-gpu, before the
-    kernels are formed. A linalg.generic that is a matrix product
+    Runs on bufferized linalg in --pd-lower-to-gpu, before the memory plan
+    (which places the buffers whose addresses the calls take, and keeps
+    each alive until its call) and before the kernels are formed. A
+    linalg.generic that is a matrix product
     (multiply-accumulate body; one reduced dim k; batch dims leading in
     every operand that has them, all or none of them per input; the m dims
     then k, or k then the m dims, in the left input; k then the n dims, or
@@ -365,8 +367,9 @@ def PdGpuLibraryCallsPass : Pass<"pd-gpu-library-calls", "::mlir::ModuleOp"> {
     with the same zero-fill rule for beta. The input comes padded (a zero
     fill and a copy into a larger buffer); where the pads are symmetric and
     the copied buffer still holds its data at the convolution (an argument,
-    or an arena view no buffer used in between overlaps), the call reads it
-    with those pads and the fill and copy are erased.
+    a buffer nothing in between writes, or, after a plan, an arena view no
+    buffer used in between overlaps), the call reads it with those pads and
+    the fill and copy are erased.
 
     A public function pd_plan_library_calls() repeats each call's problem
     without its addresses (pdcu_plan_matmul, pdcu_plan_conv2d): the

@@ -45,8 +45,10 @@ struct Product {
 };
 
 /// Whether `v` is a static row-major buffer in device memory: @main's
-/// argument (inputs and weights, copied to the device by the runtime) or a
-/// view of the arena, not a constant (constants stay in host memory).
+/// argument (inputs and weights, copied to the device by the runtime), a
+/// view of the arena, or (before the memory plan) a static buffer that
+/// @main's entry block allocates, which the plan puts in the arena; not a
+/// constant (constants stay in host memory).
 bool deviceRowMajor(Value v) {
   auto type = dyn_cast<MemRefType>(v.getType());
   if (!type || !type.hasStaticShape() || !type.getLayout().isIdentity())
@@ -57,6 +59,9 @@ bool deviceRowMajor(Value v) {
     Operation *def = v.getDefiningOp();
     if (isa_and_nonnull<memref::ViewOp>(def))
       return true; // of the arena
+    if (auto alloc = dyn_cast_or_null<memref::AllocOp>(def))
+      return alloc.getDynamicSizes().empty() && alloc->getParentOp() &&
+             isa<func::FuncOp>(alloc->getParentOp());
     if (!isa_and_nonnull<memref::CollapseShapeOp, memref::ExpandShapeOp, memref::ReshapeOp,
                          memref::CastOp>(def))
       return false;
@@ -231,8 +236,31 @@ std::optional<std::pair<int64_t, int64_t>> arenaRange(Value v) {
 /// its data when `conv` runs: an argument, or an arena view that no buffer
 /// used from just after `copy` to `conv` (its output included) overlaps.
 bool stillHolds(Value source, Operation *copy, Operation *conv) {
-  if (isa<BlockArgument>(rootBuffer(source)))
+  Value root = rootBuffer(source);
+  if (isa<BlockArgument>(root))
     return true;
+  if (root.getDefiningOp<memref::AllocOp>()) {
+    // Before the plan a buffer is its own memory: it holds its data unless
+    // an op in between writes it (conservatively: uses it other than as a
+    // linalg input).
+    if (copy->getBlock() != conv->getBlock() || !copy->isBeforeInBlock(conv))
+      return false;
+    for (Operation *op = copy->getNextNode(); op && op != conv; op = op->getNextNode()) {
+      WalkResult writes = op->walk([&](Operation *inner) {
+        for (OpOperand &use : inner->getOpOperands()) {
+          if (rootBuffer(use.get()) != root)
+            continue;
+          auto linalgOp = dyn_cast<linalg::LinalgOp>(inner);
+          if (!linalgOp || !linalgOp.isDpsInput(&use))
+            return WalkResult::interrupt();
+        }
+        return WalkResult::advance();
+      });
+      if (writes.wasInterrupted())
+        return false;
+    }
+    return true;
+  }
   std::optional<std::pair<int64_t, int64_t>> mine = arenaRange(source);
   if (!mine || copy->getBlock() != conv->getBlock() || !copy->isBeforeInBlock(conv))
     return false;
@@ -262,7 +290,8 @@ bool stillHolds(Value source, Operation *copy, Operation *conv) {
 void unpadded(Convolution &cv) {
   Value padded = rootBuffer(cv.x);
   auto type = cast<MemRefType>(padded.getType());
-  if (type.getRank() != 4 || !isa_and_nonnull<memref::ViewOp>(padded.getDefiningOp()))
+  if (type.getRank() != 4 ||
+      !isa_and_nonnull<memref::ViewOp, memref::AllocOp>(padded.getDefiningOp()))
     return;
   Operation *fill = nullptr;
   memref::SubViewOp interior;

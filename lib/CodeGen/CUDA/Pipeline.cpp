@@ -20,7 +20,7 @@ using namespace mlir;
 // index in `index-bitwidth` bits.
 static const char *kGPUPipeline =
     "pd-check-cuda-target{chip=%c "
-    "ptx=%f},%start,pd-gpu-collectives,pd-gpu-library-calls{allow-tf32=%x},"
+    "ptx=%f},%start,pd-gpu-collectives,"
     "pd-gpu-block-reductions{threads=%n},"
     "convert-linalg-to-parallel-loops,canonicalize,"
     "pd-gpu-map-loops{threads=%n index-bitwidth=%i},convert-parallel-loops-to-gpu,"
@@ -51,7 +51,8 @@ void mlir::pd::addGPUCodegenPasses(OpPassManager &pm, const LowerToGPUOptions &o
   addPipelineText(pm, "GPU", kGPUPipeline,
                   {{"%start", bufferizedLinalgPipeline("none", "", /*place=*/true,
                                                        /*report=*/false,
-                                                       "func.func(pd-gpu-region-buffers)")},
+                                                       "func.func(pd-gpu-region-buffers),"
+                                                       "pd-gpu-library-calls{allow-tf32=%x}")},
                    {"%x", options.allowTf32 ? "true" : "false"},
                    {"%n", std::to_string(options.threads)},
                    {"%n", std::to_string(options.threads)},
