@@ -2,8 +2,9 @@
 # GPU check of cuda artifacts, in two halves (docs/GPU.md):
 #   bash scripts/gpu-check.sh prepare [ARCH]   on the build machine (no GPU needed):
 #       writes gpu-check-out/ (git-ignored, under 64 MiB to carry to a device
-#       machine): cuda artifacts of an MLP, a small CNN, MobileNetV2 and a
-#       2-layer BERT (these two at batch 1 and 8) for ARCH (default sm_90),
+#       machine): cuda artifacts of an MLP, a small CNN, collectives (one
+#       rank, host copies and NCCL), MobileNetV2 and a 2-layer BERT (these
+#       two at batch 1 and 8) for ARCH (default sm_90),
 #       inputs, reference outputs, the runtime, a runner that needs nothing
 #       else and the zoo models' PyTorch originals, traced with their weights
 #   bash scripts/gpu-check.sh run [DEVICE]     on a machine with the GPU ($PYTHON or python3, with
@@ -22,7 +23,7 @@ run)
   "${PYTHON:-python3}" "$OUT/check.py" "$OUT" "${2:-cuda:0}"
   ;;
 *)
-  sed -n '2,13p' "$0" >&2
+  sed -n '2,14p' "$0" >&2
   exit 2
   ;;
 esac

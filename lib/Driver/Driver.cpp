@@ -845,7 +845,8 @@ std::string manifestJson(const CompileOptions &opts, Interface &io, CodegenRepor
                                {"ops", std::move(report.precision.ops)}};
   if (opts.precision == Precision::BF16)
     precision["bf16"] = mixedPrecisionSummary(opts, report.precision.bf16Ops);
-  bool usesKernels = report.usesKernels();
+  // A cuda artifact's calls (collectives) run in libpdrt_cuda.
+  bool usesKernels = report.usesKernels() && opts.target == Target::CPU;
   int64_t collectives = report.collectives(); // before kernelCalls moves
   addStageChecksums(report.partition, io);
   llvm::json::Object manifest{

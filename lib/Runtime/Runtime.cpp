@@ -645,19 +645,6 @@ pdrt_status pdrt_model_load(const char *dirArg, pdrt_model **out) {
                                        "' is a cuda artifact's library without libpdrt_cuda's "
                                        "functions (is libpdrt_cuda.so beside it?)");
     get(cu.planLibraryCalls, "pd_plan_library_calls");
-    if (model->collectives > 0) {
-      // Its collectives run on the kernel library's communicator.
-      void (*setComm)(decltype(model->collective), const char *(*)(), const char *(*)()) = nullptr;
-      const char *(*takeError)() = nullptr;
-      const char *(*backend)() = nullptr;
-      if (!get(setComm, "pdcu_set_communicator") || !get(takeError, "pdk_take_error") ||
-          !get(backend, "pdk_comm_backend") || !model->collective)
-        return fail(PDRT_ERR_FORMAT, "'" + libPath +
-                                         "' has collective ops, but libpdrt_cuda.so or "
-                                         "libpdrt_kernels.so beside it lacks the communicator's "
-                                         "functions (an older copy?)");
-      setComm(model->collective, takeError, backend);
-    }
   }
   if (*fp != libFp)
     return fail(PDRT_ERR_FORMAT, "'" + libPath + "' was compiled for another model (fingerprint " +

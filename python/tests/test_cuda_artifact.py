@@ -74,12 +74,13 @@ def test_gpu_check_folder(tmp_path):
     p = subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "gpu-check", "prepare.py"),
                         str(out), "sm_90"], capture_output=True, text=True, env=env, timeout=900)
     assert p.returncode == 0, p.stdout[-2000:] + p.stderr[-2000:]
-    assert "prepared" in p.stdout and "6 cases" in p.stdout, p.stdout
+    assert "prepared" in p.stdout and "8 cases" in p.stdout, p.stdout
     size = sum(f.stat().st_size for f in out.rglob("*") if f.is_file())
     assert size < 60 * 2**20, size
     cases = json.load(open(out / "cases.json"))
-    assert [c["name"] for c in cases] == ["mlp", "tiny_cnn", "mobilenet_v2_b1", "mobilenet_v2_b8",
-                                          "bert_2x128_b1", "bert_2x128_b8"]
+    assert [c["name"] for c in cases] == ["mlp", "tiny_cnn", "collectives", "collectives_nccl",
+                                          "mobilenet_v2_b1", "mobilenet_v2_b8", "bert_2x128_b1",
+                                          "bert_2x128_b8"]
     # The batch-8 artifacts read the batch-1 weights (one copy carried).
     for name in ("mobilenet_v2_b8", "bert_2x128_b8"):
         m = json.load(open(out / name / "artifact" / "manifest.json"))
@@ -98,9 +99,23 @@ def test_gpu_check_folder(tmp_path):
     finally:
         sys.path.remove(str(out))
         sys.modules.pop("check", None)
+    # The collectives cases run to the end on the fake driver (whose kernels
+    # do not run, so their values are not checked here): one rank through
+    # host copies, and through NCCL's stand-in on the device buffers.
+    from test_nccl import stand_ins
+    fake = str(tmp_path / "libfakecuda.so")
+    subprocess.run(["cc", "-shared", "-fPIC", "-O1", "-o", fake,
+                    os.path.join(ROOT, "test", "e2e", "Inputs", "fake_libcuda.c")], check=True)
+    for c in cases[2:4]:
+        p = subprocess.run([str(out / "runner"), str(out / c["name"] / "artifact"), "cuda:0",
+                            str(out / c["name"]), "2"], capture_output=True, text=True, timeout=300,
+                           env=dict(os.environ, PADDLE_MLIR_CUDA_DRIVER=fake,
+                                    FAKE_CUDART_ALL_DEVICE="1", **stand_ins(tmp_path),
+                                    **c.get("env", {})))
+        assert p.returncode == 0, p.stdout + p.stderr
+        assert ("fake-nccl: comms=1" in p.stderr) == ("env" in c), p.stderr
     # The NCCL check through stand-ins of the CUDA runtime and NCCL: every
     # collective on host buffers, with no MPI.
-    from test_nccl import stand_ins
     p = subprocess.run([sys.executable, str(out / "nccl_check.py"), str(out)],
                        capture_output=True, text=True, timeout=300,
                        env=dict(os.environ, **stand_ins(tmp_path)))
@@ -111,10 +126,10 @@ def test_gpu_check_folder(tmp_path):
     why = visible_device()
     if why is None:
         assert p.returncode == 0, p.stdout + p.stderr
-        assert "0 of 6 cases failed" in p.stdout, p.stdout
+        assert "0 of 8 cases failed" in p.stdout, p.stdout
     else:
-        assert p.returncode == 1 and "6 of 6 cases failed" in p.stdout, p.stdout + p.stderr
-        assert p.stdout.count("model 'model' (cuda, sm_90): ") == 6, p.stdout
+        assert p.returncode == 1 and "8 of 8 cases failed" in p.stdout, p.stdout + p.stderr
+        assert p.stdout.count("model 'model' (cuda, sm_90): ") == 8, p.stdout
         assert "nccl: ERROR starting: NCCL backend, rank 0: " in p.stdout, p.stdout
         pytest.skip("GPU execution skipped: %s; every case failed with the runtime's reason" % why)
 

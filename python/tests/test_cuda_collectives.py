@@ -71,10 +71,13 @@ def test_data_parallel_cuda_artifact(tmp_path, fake_driver, monkeypatch, n):
     assert manifest["communication"] == {"collectives": 2, "backend": "libpdrt_mpi.so"}
     assert manifest["kernels"]["calls"] == {"shard_batch -> pdk_collective": 1,
                                             "c_allgather -> pdk_collective": 1}
-    for lib in ("libpdrt_cuda.so", "libpdrt_kernels.so", "libpdrt_mpi.so"):
+    # libpdrt_cuda runs the collectives itself: no kernel library, no oneDNN.
+    assert manifest["kernels"]["library"] is None
+    for lib in ("libpdrt_cuda.so", "libpdrt_mpi.so", "libpdrt_nccl.so"):
         assert (art / lib).exists(), lib
+    assert not (art / "libpdrt_kernels.so").exists()
     deps = subprocess.run(["ldd", str(art / "libmodel.so")], capture_output=True, text=True).stdout
-    assert "libpdrt_kernels.so" in deps and "libpdrt_cuda.so" in deps, deps
+    assert "libpdrt_cuda.so" in deps and "libpdrt_kernels" not in deps and "dnnl" not in deps, deps
 
     x = np.arange(48, dtype=np.float32).reshape(8, 6) * 0.5 - 3
     out = tmp_path / "out"

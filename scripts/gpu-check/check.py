@@ -93,7 +93,8 @@ def main():
     for case in cases:
         work = os.path.join(root, case["name"])
         p = subprocess.run([runner, os.path.join(work, "artifact"), device, work],
-                           capture_output=True, text=True, timeout=600, env=env)
+                           capture_output=True, text=True, timeout=600,
+                           env=dict(env, **case.get("env", {})))
         if p.returncode != 0:
             failed += 1
             print("%-16s %-8s %s" % (case["name"], "ERROR", p.stderr.strip()))

@@ -42,6 +42,28 @@ def mlp(path):
     return reference
 
 
+def collectives(path):
+    """x [4, 3] -> relu -> each collective of one rank (sum and max
+    allreduces, a broadcast, an allgather, a reducescatter, a barrier),
+    then a scale of the sum: kernels before and after collectives, whose
+    order on the device the run checks."""
+    b = ProgramBuilder()
+    y = b.relu(b.feed("x", [4, 3]))
+
+    def comm(kind, x, attrs, shape):
+        out = b.tmp(kind, shape)
+        b.op(kind, {"X": [x]}, {"Out": [out]}, attrs)
+        return out
+    s = comm("c_allreduce_sum", y, {}, [4, 3])
+    b.fetch(b.scale(s, 2.0))
+    b.fetch(comm("c_allreduce_max", y, {}, [4, 3]))
+    b.fetch(comm("c_broadcast", y, {"root": 0}, [4, 3]))
+    b.fetch(comm("c_allgather", y, {"nranks": 1}, [4, 3]))
+    b.fetch(comm("c_reducescatter", y, {"nranks": 1}, [4, 3]))
+    b.fetch(comm("barrier", y, {}, [4, 3]))
+    b.save(path)
+
+
 def same_weights(artifact, first):
     """Points `artifact`'s manifest at the weights file of `first` (the same
     program at another batch: the same bytes, checked) and drops its own
@@ -74,7 +96,7 @@ def main():
     cases = []
 
     def case(name, path, inputs, reference=None, rtol=1e-4, atol=1e-5, torch_model=None,
-             weights_of=None):
+             weights_of=None, env=None):
         work = os.path.join(out, name)
         os.makedirs(work, exist_ok=True)
         shapes = {k: list(v.shape) for k, v in inputs.items()}
@@ -102,6 +124,8 @@ def main():
         if torch_model:
             # Positional in the manifest's input order, as traced.
             record["torch"] = torch_model
+        if env:
+            record["env"] = env
         cases.append(record)
 
     ref = mlp(os.path.join(out, "src-mlp"))
@@ -111,6 +135,14 @@ def main():
                     os.path.join(out, "src-tiny")], check=True)
     case("tiny_cnn", os.path.join(out, "src-tiny"),
          {"x": rng.standard_normal((2, 3, 16, 16)).astype(np.float32)})
+
+    # A cuda artifact's collectives as one rank (no MPI needed): through
+    # host copies, and through NCCL on the device buffers.
+    collectives(os.path.join(out, "src-comm"))
+    x = rng.standard_normal((4, 3)).astype(np.float32)
+    case("collectives", os.path.join(out, "src-comm"), {"x": x})
+    case("collectives_nccl", os.path.join(out, "src-comm"), {"x": x},
+         env={"PADDLE_MLIR_COMM_BACKEND": "nccl"})
 
     # The zoo models at batch 1 and 8, each beside the PyTorch model its
     # weights came from.

@@ -58,18 +58,15 @@ public:
   }
 
   LogicalResult writeLibrary(ModuleOp lowered, const CodegenOptions &options, StringRef outDir,
-                             StringRef name, StringRef fingerprint, bool linkKernels,
+                             StringRef name, StringRef fingerprint, bool,
                              llvm::json::Object &record) const override {
     // The kernels, by the name of the gpu.binary that holds each.
     llvm::json::Array kernels;
     lowered.walk([&](gpu::BinaryOp b) { kernels.push_back(b.getSymName().str()); });
     std::string cpu;
-    // Collectives run on the kernel library's communicator
-    // (pd-gpu-collectives counts them as its calls).
-    std::vector<std::string> runtimes = {cudaRuntimeLibraryPath()};
-    if (linkKernels)
-      runtimes.push_back(kernelsLibraryPath());
-    if (failed(host::buildLibrary(lowered, outDir, name, fingerprint, options.cpu, runtimes, cpu)))
+    // libpdrt_cuda runs the collectives too (its communicator is built in).
+    if (failed(host::buildLibrary(lowered, outDir, name, fingerprint, options.cpu,
+                                  {cudaRuntimeLibraryPath()}, cpu)))
       return failure();
     // The library call per matrix product and convolution
     // (pd-gpu-library-calls' record).

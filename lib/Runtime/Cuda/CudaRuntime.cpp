@@ -14,9 +14,9 @@
 // models that use it need it.
 //
 // Collective ops (pdcu_collective, emitted by pd-gpu-collectives) run on
-// the communicator of libpdrt_kernels, whose entry points the runtime hands
-// over at load (pdcu_set_communicator): on the device buffers with NCCL,
-// through host copies with MPI.
+// the communicator of Kernels/Comm.cpp, compiled into this library too (a
+// cuda artifact needs no kernel library, and no oneDNN): on the device
+// buffers with NCCL, through host copies with MPI.
 //
 // Errors: the mgpu* and pdcu_matmul calls return nothing, so the first failure of a run is
 // kept in the run's context and later launches are skipped; pdcu_end_run
@@ -24,6 +24,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "../Kernels/Operands.h"
 #include "PaddleMLIR/Runtime/KernelABI.h"
 
 #include <array>
@@ -937,14 +938,11 @@ mgpuLaunchKernel(void *function, intptr_t gridX, intptr_t gridY, intptr_t gridZ,
 }
 } // extern "C"
 
-namespace {
-/// libpdrt_kernels' communicator (pdcu_set_communicator).
-struct Communicator {
-  void (*collective)(const int64_t *, const int64_t *, const float *) = nullptr;
-  const char *(*takeError)() = nullptr;
-  const char *(*backend)() = nullptr;
-} theCommunicator;
+// The communicator (Kernels/Comm.cpp, compiled in).
+extern "C" void pdk_collective(const int64_t *ptrs, const int64_t *ints, const float *);
+extern "C" const char *pdk_comm_backend();
 
+namespace {
 /// Runs pdk_collective on `in` / `out` with the given fields and the
 /// operands' dims (`in`: rows x the rest; `out`: flat); null or its error.
 const char *runCollective(const int64_t *fields, const void *in, void *out, int64_t inCount,
@@ -963,31 +961,13 @@ const char *runCollective(const int64_t *fields, const void *in, void *out, int6
   ints[n++] = outCount;
   int64_t ptrs[comm::NumSlots + 1] = {reinterpret_cast<int64_t>(in),
                                       reinterpret_cast<int64_t>(out)};
-  theCommunicator.collective(ptrs, ints, nullptr);
-  return theCommunicator.takeError();
+  pdk_collective(ptrs, ints, nullptr);
+  return pdk_comm_take_error();
 }
 
-/// Whether the runtime handed over the communicator; if not, the run's
-/// error says so.
-bool hasCommunicator(Context *ctx) {
-  if (theCommunicator.collective)
-    return true;
-  ctx->error = "the model has collective ops, but the runtime gave this library no "
-               "communicator (libpdrt_kernels.so beside the model library?)";
-  return false;
-}
 } // namespace
 
 extern "C" {
-/// The kernel library's pdk_collective, pdk_take_error and
-/// pdk_comm_backend, which the runtime finds in a model library with
-/// collective ops (it links libpdrt_kernels.so too) and hands over at load.
-__attribute__((visibility("default"))) void
-pdcu_set_communicator(void (*collective)(const int64_t *, const int64_t *, const float *),
-                      const char *(*takeError)(), const char *(*backend)()) {
-  theCommunicator = {collective, takeError, backend};
-}
-
 /// pd.is_stage of a pipeline (pd-gpu-collectives emits the calls): this
 /// process's rank, which the host code compares with the stage, checked
 /// against the job's size (`stages` ranks). -1, with the run's error set,
@@ -996,8 +976,6 @@ __attribute__((visibility("default"))) int64_t pdcu_comm_rank(int64_t stage, int
   namespace comm = pdk::comm;
   Context *ctx = current;
   if (!ctx || !ctx->error.empty())
-    return -1;
-  if (!hasCommunicator(ctx))
     return -1;
   int64_t fields[comm::NumInts] = {};
   fields[comm::Kind] = comm::Stage;
@@ -1028,8 +1006,6 @@ pdcu_collective(int64_t kind, int64_t ringId, int64_t reduce, int64_t peer, int6
   namespace comm = pdk::comm;
   Context *ctx = current;
   if (!ctx || !ctx->error.empty())
-    return;
-  if (!hasCommunicator(ctx))
     return;
   Driver &d = driver();
   auto fail = [&](const char *what, CUresult r) { ctx->error = describe(what, r); };
@@ -1067,7 +1043,7 @@ pdcu_collective(int64_t kind, int64_t ringId, int64_t reduce, int64_t peer, int6
       fail("shard_batch: copying this rank's part (cuMemcpyDtoDAsync)", r);
     return;
   }
-  const char *backend = theCommunicator.backend();
+  const char *backend = pdk_comm_backend();
   if (backend && std::string(backend) == "nccl") {
     if (int mine = pdcu_local_device(); mine != ctx->device) {
       ctx->error = "the instance runs on cuda:" + std::to_string(ctx->device) +

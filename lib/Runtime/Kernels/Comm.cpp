@@ -9,10 +9,13 @@
 // Each operation waits at most $PADDLE_MLIR_COMM_TIMEOUT seconds (default
 // 300; paddle-run --comm-timeout) for the other ranks; a failure is the
 // run's error and names the op and, where it can, the rank at fault.
+// Built into libpdrt_kernels and, for cuda artifacts (which need no
+// oneDNN), into libpdrt_cuda.
 //
 //===----------------------------------------------------------------------===//
 
-#include "Common.h"
+#include "Operands.h"
+#include "PaddleMLIR/Runtime/KernelABI.h"
 
 #include "PaddleMLIR/Runtime/CommBackend.h"
 
@@ -26,6 +29,11 @@
 using namespace pdk;
 
 namespace {
+/// The first failure of the communicator's ops since pdk_comm_take_error
+/// last took it, on this thread (empty: none). After one, later ops skip
+/// their work (and clear their destinations).
+thread_local std::string commError;
+
 struct Communicator {
   bool started = false;
   std::string error; // why it cannot run (set once, at start)
@@ -175,6 +183,15 @@ int64_t numel(const int64_t *d) {
 }
 } // namespace
 
+extern "C" PDK_EXPORT const char *pdk_comm_take_error() {
+  thread_local std::string taken;
+  if (commError.empty())
+    return nullptr;
+  taken.swap(commError);
+  commError.clear();
+  return taken.c_str();
+}
+
 extern "C" PDK_EXPORT const char *pdk_comm_world(int64_t *rank, int64_t *size) {
   std::lock_guard<std::mutex> lock(commMutex);
   Communicator &c = communicator();
@@ -211,7 +228,7 @@ extern "C" PDK_EXPORT void pdk_collective(const int64_t *ptrs, const int64_t *in
     if (!onDevice)
       std::memset(out, 0, static_cast<size_t>(outBytes));
   };
-  if (!kernelError.empty())
+  if (!commError.empty())
     return clear();
   std::string what = opName(kind, ints[comm::ReduceOp]);
   if (kind == comm::AllReduceStart || kind == comm::AllReduceWait)
@@ -219,7 +236,7 @@ extern "C" PDK_EXPORT void pdk_collective(const int64_t *ptrs, const int64_t *in
   else if (ints[comm::Seq] >= 0)
     what += " (collective " + std::to_string(ints[comm::Seq]) + " of the program)";
   auto fail = [&](const std::string &why) {
-    kernelError = what + ": " + why;
+    commError = what + ": " + why;
     clear();
   };
 
@@ -282,7 +299,7 @@ extern "C" PDK_EXPORT void pdk_collective(const int64_t *ptrs, const int64_t *in
       pdcomm_op op{comm::AllReduce, dtype, ints[comm::ReduceOp], 0, out, out, outCount};
       void *handle = nullptr;
       if (c.backend->start(&op, &handle, err, sizeof err) != 0) {
-        kernelError = "rank " + std::to_string(c.rank) + ": " + what + ": " + err;
+        commError = "rank " + std::to_string(c.rank) + ": " + what + ": " + err;
         return clear();
       }
       pending[peer] = {handle, out};
@@ -296,7 +313,7 @@ extern "C" PDK_EXPORT void pdk_collective(const int64_t *ptrs, const int64_t *in
     if (s.buffer != out)
       return fail("waited for on another buffer than the one it reduces");
     if (c.backend->wait(s.handle, c.timeout, err, sizeof err) != 0) {
-      kernelError = "rank " + std::to_string(c.rank) + ": " + what + ": " + err;
+      commError = "rank " + std::to_string(c.rank) + ": " + what + ": " + err;
       clear();
     }
     return;
@@ -345,7 +362,7 @@ extern "C" PDK_EXPORT void pdk_collective(const int64_t *ptrs, const int64_t *in
   }
   char err[512] = {0};
   if (c.backend->run(&op, c.timeout, err, sizeof err) != 0) {
-    kernelError = "rank " + std::to_string(c.rank) + ": " + what + ": " + err;
+    commError = "rank " + std::to_string(c.rank) + ": " + what + ": " + err;
     clear();
   }
 }

@@ -283,15 +283,16 @@ using namespace pdk;
 
 extern "C" {
 
-/// The first kernel error since the last call on this thread, or null; the
-/// runtime calls it after every run and fails the run with the message.
 /// The kernel operand layout this library implements (kKernelAbiVersion).
 PDK_EXPORT int64_t pdk_abi_version() { return kKernelAbiVersion; }
 
+/// The first kernel error since the last call on this thread, or null; the
+/// runtime calls it after every run and fails the run with the message.
+/// Without a kernel error, the communicator's (pdk_collective's).
 PDK_EXPORT const char *pdk_take_error() {
   thread_local std::string taken;
   if (kernelError.empty())
-    return nullptr;
+    return pdk_comm_take_error();
   taken.swap(kernelError);
   kernelError.clear();
   return taken.c_str();

@@ -23,6 +23,7 @@
 #ifndef PADDLEMLIR_RUNTIME_KERNELS_COMMON_H
 #define PADDLEMLIR_RUNTIME_KERNELS_COMMON_H
 
+#include "Operands.h"
 #include "PaddleMLIR/Runtime/KernelABI.h"
 
 #include "oneapi/dnnl/dnnl.hpp"
@@ -36,8 +37,6 @@
 #include <mutex>
 #include <string>
 #include <vector>
-
-#define PDK_EXPORT __attribute__((visibility("default")))
 
 extern "C" {
 PDK_EXPORT void pdk_conv2d(const int64_t *ptrs, const int64_t *ints, const float *floats);
@@ -215,18 +214,6 @@ const std::vector<int64_t> &makeKey(int64_t kind, const int64_t *ints, size_t n,
 
 Prim makeReorder(const memory::desc &from, const memory::desc &to);
 
-/// Reads the rank-prefixed operand dims that follow a kernel's parameters.
-struct Dims {
-  const int64_t *p;
-  explicit Dims(const int64_t *start) : p(start) {}
-  /// The dims of the next operand (its rank is at [-1]).
-  const int64_t *next() {
-    const int64_t *d = p + 1;
-    p += 1 + *p;
-    return d;
-  }
-};
-
 /// oneDNN's data type of a qtype:: code (f32, s8, u8).
 inline dt qtypeOf(int64_t code) {
   return code == qtype::U8 ? dt::u8 : code == qtype::S8 ? dt::s8 : dt::f32;
@@ -250,8 +237,6 @@ inline const int64_t *activationDims(const int64_t *d, int64_t *nchw) {
   nchw[3] = d[3];
   return nchw;
 }
-
-inline void *ptrAt(const int64_t *ptrs, int64_t i) { return reinterpret_cast<void *>(ptrs[i]); }
 
 /// The operands of a pdk_conv2d-style call (see conv:: in KernelABI.h).
 struct ConvOperands {
