@@ -141,7 +141,9 @@ void release(void *p) {
 
 bool run(Budget &budget, void (*entry)(void **), void **args) {
   budget.fromEnv = false;
-  size_t envLimit = std::getenv("PADDLE_MLIR_MEMORY_LIMIT_MB") ? available(budget.fromEnv) : 0;
+  if (budget.envLimitSet < 0)
+    budget.envLimitSet = std::getenv("PADDLE_MLIR_MEMORY_LIMIT_MB") ? 1 : 0;
+  size_t envLimit = budget.envLimitSet ? available(budget.fromEnv) : 0;
   budget.limit = budget.fromEnv ? envLimit : kCheckpoint;
   budget.final = budget.fromEnv;
   budget.error.clear();

@@ -32,6 +32,9 @@ struct Budget {
   size_t limit = 0;         // the bytes the run may hold before the next check
   bool final = false;       // limit is the budget itself, not a checkpoint
   bool fromEnv = false;     // the budget is PADDLE_MLIR_MEMORY_LIMIT_MB
+  /// Whether PADDLE_MLIR_MEMORY_LIMIT_MB is set, read at the first run
+  /// (-1: not read yet): a getenv per run was a fifth of a tiny model's run.
+  int envLimitSet = -1;
   std::jmp_buf stop;
   /// Whether the allocating thread runs a parallel region (pdk_in_parallel;
   /// null: the artifact has none), where the run cannot stop.
