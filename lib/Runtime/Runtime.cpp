@@ -640,11 +640,13 @@ pdrt_status pdrt_model_load(const char *dirArg, pdrt_model **out) {
         !get(cu.alloc, "pdcu_alloc") || !get(cu.free, "pdcu_free") || !get(cu.copy, "pdcu_copy") ||
         !get(cu.beginRun, "pdcu_begin_run") || !get(cu.endRun, "pdcu_end_run") ||
         !get(cu.workspaceBytes, "pdcu_workspace_bytes") ||
-        !get(cu.setWorkspace, "pdcu_set_workspace") || !get(cu.localDevice, "pdcu_local_device"))
+        !get(cu.setWorkspace, "pdcu_set_workspace"))
       return fail(PDRT_ERR_FORMAT, "'" + libPath +
                                        "' is a cuda artifact's library without libpdrt_cuda's "
                                        "functions (is libpdrt_cuda.so beside it?)");
     get(cu.planLibraryCalls, "pd_plan_library_calls");
+    // Absent from the libpdrt_cuda of artifacts older than multi-GPU jobs.
+    get(cu.localDevice, "pdcu_local_device");
   }
   if (*fp != libFp)
     return fail(PDRT_ERR_FORMAT, "'" + libPath + "' was compiled for another model (fingerprint " +
@@ -774,7 +776,7 @@ pdrt_status pdrt_instance_create_on(const pdrt_model *model, const char *deviceA
   std::string device = deviceArg;
   int ordinal = -1;
   if (device == "cuda") // this rank's device in a job (cuda:0 alone)
-    ordinal = model->cuda ? model->cu.localDevice() : 0;
+    ordinal = model->cuda && model->cu.localDevice ? model->cu.localDevice() : 0;
   else if (device.rfind("cuda:", 0) == 0 && device.size() > 5 &&
            device.find_first_not_of("0123456789", 5) == std::string::npos && device.size() < 12)
     ordinal = std::stoi(device.substr(5));
