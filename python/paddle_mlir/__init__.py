@@ -248,7 +248,9 @@ def compile(model, params=None, *, target="cpu", cuda_arch="sm_90", allow_tf32=F
     returns the outputs. stage_memory_mb=X (paddle-compile
     --stage-memory-mb) keeps each stage's weights (in training with their
     optimizer state) within X MiB, taking the fastest cut that does (0: no
-    limit).
+    limit). Both partitions work with target="cuda" too (collectives run
+    in libpdrt_cuda; NCCL on the device buffers with
+    PADDLE_MLIR_COMM_BACKEND=nccl).
     """
     from . import _compiler
     model = os.fspath(model)
