@@ -213,6 +213,31 @@ def test_pipeline_cuda_artifact(tmp_path, fake_driver, monkeypatch):
            "one per rank, but the job has 1 rank (run it with mpirun -np 2)" in r.stderr, r.stderr
 
 
+def test_nccl_on_another_gpu_is_refused(tmp_path, fake_driver, monkeypatch):
+    """An instance opened on another GPU than the one the NCCL backend of
+    its rank uses (local rank 0 of 2 fake GPUs: cuda:0) fails its first
+    collective saying which GPU to give, instead of handing NCCL another
+    device's buffers."""
+    from test_nccl import stand_ins
+    collectives_program(tmp_path / "m", 1, relu_before_barrier=False)
+    art = tmp_path / "art"
+    paddle_mlir.compile(str(tmp_path / "m"), target="cuda", output_dir=str(art))
+    out = tmp_path / "out"
+    out.mkdir()
+    x, ids = rank_inputs(0)
+    for var, value in dict(PADDLE_MLIR_COMM_BACKEND="nccl", PADDLE_MLIR_CUDA_DRIVER=fake_driver,
+                           FAKE_CUDA_DEVICES="2", FAKE_CUDART_ALL_DEVICE="1",
+                           **stand_ins(tmp_path)).items():
+        monkeypatch.setenv(var, value)
+    r = run_job(0, art, {"x": x, "ids": ids}, out, "--device", "cuda:1")
+    assert 0 < r.returncode < 128
+    assert "the instance runs on cuda:1, but the NCCL backend of this rank uses cuda:0 (the " \
+           "local rank modulo the device count): leave --device out, or give cuda:0" in r.stderr, \
+        r.stderr
+    r = run_job(0, art, {"x": x, "ids": ids}, out)  # the default device: cuda:0
+    assert r.returncode == 0, r.stdout + r.stderr
+
+
 def test_partition_options_for_cuda(tmp_path):
     """Training stays CPU-only, said at compile time."""
     view_program(tmp_path / "m", 8)

@@ -10,6 +10,7 @@
 
 #include <cstddef>
 #include <cstdio>
+#include <cstdlib>
 #include <string>
 
 namespace pdcomm {
@@ -18,6 +19,18 @@ namespace pdcomm {
 inline int fail(char *err, size_t n, const std::string &msg) {
   std::snprintf(err, n, "%s", msg.c_str());
   return 1;
+}
+
+/// This process's rank on its node as the launcher gives it (Open MPI's
+/// OMPI_COMM_WORLD_LOCAL_RANK, an MPICH-style launcher's MPI_LOCALRANKID),
+/// else `fallback`. A rank uses the GPU of its local rank modulo the GPU
+/// count: the NCCL backend and libpdrt_cuda (which opens the instance's
+/// GPU) both choose it with this, so that they agree.
+inline int launcherLocalRank(int fallback) {
+  for (const char *name : {"OMPI_COMM_WORLD_LOCAL_RANK", "MPI_LOCALRANKID"})
+    if (const char *v = std::getenv(name))
+      return std::atoi(v);
+  return fallback;
 }
 
 /// A duration for a message ("2.5 s").

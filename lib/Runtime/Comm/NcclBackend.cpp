@@ -179,13 +179,6 @@ int launcherSize() {
   return 1;
 }
 
-int localRank(int rank) {
-  for (const char *name : {"OMPI_COMM_WORLD_LOCAL_RANK", "MPI_LOCALRANKID"})
-    if (const char *v = std::getenv(name))
-      return std::atoi(v);
-  return rank;
-}
-
 void finish() {
   State &s = state();
   if (s.comm && !s.broken)
@@ -235,7 +228,7 @@ std::string prepare(State &s) {
     return "no CUDA device: " + cudaError(s, "cudaGetDeviceCount", rc);
   if (count == 0)
     return "no CUDA device is visible";
-  s.device = localRank(s.rank) % count;
+  s.device = pdcomm::launcherLocalRank(s.rank) % count;
   if (int rc = s.api.setDevice(s.device); rc != cudaSuccess)
     return cudaError(s, "cudaSetDevice", rc);
   if (int rc = s.api.streamCreate(&s.stream); rc != cudaSuccess)

@@ -24,6 +24,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "../Comm/BackendSupport.h"
 #include "../Kernels/Operands.h"
 #include "PaddleMLIR/Runtime/KernelABI.h"
 
@@ -439,6 +440,8 @@ struct Context {
   // Host copies of a collective's buffers (the MPI backend reads host
   // memory), kept between runs.
   std::vector<char> stageIn, stageOut;
+  // Whether its device was checked against the NCCL backend's (once).
+  bool ncclDeviceChecked = false;
 };
 
 thread_local Context *current = nullptr; // the context of the run on this thread
@@ -582,17 +585,18 @@ __attribute__((visibility("default"))) const char *pdcu_open(int ordinal, void *
   return nullptr;
 }
 
-/// The device of this process in a job: the launcher's local rank (Open
-/// MPI's, or an MPICH-style launcher's) modulo the device count, as the
-/// NCCL backend chooses it; 0 outside a job or without a driver (opening
-/// it then says why).
+/// The device of this process in a job: its local rank modulo the device
+/// count, chosen as the NCCL backend chooses it (launcherLocalRank, with
+/// the launcher's global rank where no local one is given); 0 outside a
+/// job or without a driver (opening it then says why).
 __attribute__((visibility("default"))) int pdcu_local_device() {
-  int local = 0;
-  for (const char *name : {"OMPI_COMM_WORLD_LOCAL_RANK", "MPI_LOCALRANKID"})
+  int rank = 0;
+  for (const char *name : {"OMPI_COMM_WORLD_RANK", "PMI_RANK"})
     if (const char *v = std::getenv(name)) {
-      local = std::atoi(v);
+      rank = std::atoi(v);
       break;
     }
+  int local = pdcomm::launcherLocalRank(rank);
   Driver &d = driver();
   int count = 0;
   if (local <= 0 || !d.error.empty() || d.cuDeviceGetCount(&count) || count <= 0)
@@ -1045,13 +1049,16 @@ pdcu_collective(int64_t kind, int64_t ringId, int64_t reduce, int64_t peer, int6
   }
   const char *backend = pdk_comm_backend();
   if (backend && std::string(backend) == "nccl") {
-    if (int mine = pdcu_local_device(); mine != ctx->device) {
-      ctx->error = "the instance runs on cuda:" + std::to_string(ctx->device) +
-                   ", but the NCCL backend of this rank uses cuda:" + std::to_string(mine) +
-                   " (the local rank modulo the device count): leave --device out, or give "
-                   "cuda:" +
-                   std::to_string(mine);
-      return;
+    if (!ctx->ncclDeviceChecked) {
+      if (int mine = pdcu_local_device(); mine != ctx->device) {
+        ctx->error = "the instance runs on cuda:" + std::to_string(ctx->device) +
+                     ", but the NCCL backend of this rank uses cuda:" + std::to_string(mine) +
+                     " (the local rank modulo the device count): leave --device out, or give "
+                     "cuda:" +
+                     std::to_string(mine);
+        return;
+      }
+      ctx->ncclDeviceChecked = true;
     }
     // NCCL takes device buffers. Broadcast and barrier work in place on
     // the destination, which starts as X.

@@ -53,3 +53,19 @@ module {
     return
   }
 }
+
+// -----
+
+// So is a branch result of dynamic size (no buffer can be made for it in
+// front of the branch).
+module {
+  func.func @main(%a: memref<?xf32>, %b: memref<?xf32>, %c: i1) -> memref<?xf32> {
+    // expected-error @+1 {{the cuda target needs branch results with static shapes and identity layouts, not 'memref<?xf32>'}}
+    %r = scf.if %c -> (memref<?xf32>) {
+      scf.yield %a : memref<?xf32>
+    } else {
+      scf.yield %b : memref<?xf32>
+    }
+    return %r : memref<?xf32>
+  }
+}

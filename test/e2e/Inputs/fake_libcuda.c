@@ -9,7 +9,8 @@
  * Faults on request (environment): FAKE_CUDA_CC=80 (the compute capability
  * reported, default 90), FAKE_CUDA_MEM=N (fail allocations beyond N bytes
  * in total with CUDA_ERROR_OUT_OF_MEMORY), FAKE_CUDA_FAULT=1 (the stream
- * reports CUDA_ERROR_ILLEGAL_ADDRESS at the first sync after a launch). */
+ * reports CUDA_ERROR_ILLEGAL_ADDRESS at the first sync after a launch),
+ * FAKE_CUDA_DEVICES=N (the device count, default 1). */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -50,12 +51,12 @@ int cuDriverGetVersion(int *v) {
   return 0;
 }
 int cuDeviceGetCount(int *n) {
-  *n = 1;
+  *n = (int)env("FAKE_CUDA_DEVICES", 1);
   return 0;
 }
 int cuDeviceGet(int *d, int ordinal) {
   *d = ordinal;
-  return ordinal == 0 ? 0 : 101;
+  return ordinal >= 0 && ordinal < env("FAKE_CUDA_DEVICES", 1) ? 0 : 101;
 }
 int cuDeviceGetName(char *name, int n, int d) {
   snprintf(name, n, "fake GPU");
