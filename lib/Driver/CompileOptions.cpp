@@ -194,6 +194,13 @@ llvm::Error mlir::pd::setCompileOption(CompileOptions &options, StringRef flag, 
     options.allowTf32 = value == "true";
     return llvm::Error::success();
   }
+  if (flag == "cuda-emulate") {
+    if (value != "true" && value != "false")
+      return llvm::createStringError("--cuda-emulate must be true or false, not '" + value.str() +
+                                     "'");
+    options.cudaEmulate = value == "true";
+    return llvm::Error::success();
+  }
   if (flag == "partition") {
     if (value != "" && value != "none" && value != "data" && value != "pipeline")
       return llvm::createStringError("--partition must be data or pipeline, not '" + value.str() +

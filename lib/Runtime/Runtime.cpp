@@ -189,6 +189,9 @@ struct pdrt_model {
   // device functions (found through the model library, which links it).
   bool cuda = false;
   std::string arch;
+  // Compiled with --cuda-emulate: the kernels are host loops over device
+  // buffers, so only a driver whose device memory is host memory runs it.
+  bool emulated = false;
   struct Cuda {
     const char *(*open)(int, void **, char *, int);
     int (*arch)(void *);
@@ -204,6 +207,7 @@ struct pdrt_model {
     size_t (*workspaceBytes)(void *);
     void (*setWorkspace)(void *, void *);
     int (*localDevice)();
+    int (*deviceMemoryIsHost)();
     const char *(*endRun)(void *);
   } cu{};
   // The weights in each device's memory, uploaded by the first instance on
@@ -446,6 +450,8 @@ pdrt_status pdrt_model_load(const char *dirArg, pdrt_model **out) {
     model->cuda = *kind == "cuda";
     if (arch)
       model->arch = *arch;
+    if (const Json *e = target->is_object() ? member(*target, "emulated") : nullptr)
+      model->emulated = e->is_boolean() && e->get<bool>();
   }
   if (const Json *c = member(m, "communication"))
     if (!c->is_object() || !countMember(*c, "collectives", model->collectives))
@@ -647,6 +653,7 @@ pdrt_status pdrt_model_load(const char *dirArg, pdrt_model **out) {
     get(cu.planLibraryCalls, "pd_plan_library_calls");
     // Absent from the libpdrt_cuda of artifacts older than multi-GPU jobs.
     get(cu.localDevice, "pdcu_local_device");
+    get(cu.deviceMemoryIsHost, "pdcu_device_memory_is_host");
   }
   if (*fp != libFp)
     return fail(PDRT_ERR_FORMAT, "'" + libPath + "' was compiled for another model (fingerprint " +
@@ -726,6 +733,12 @@ static pdrt_status openDevice(pdrt_instance *inst, int ordinal) {
   char name[256] = {};
   if (const char *err = cu.open(ordinal, &inst->device, name, sizeof(name)))
     return fail(PDRT_ERR_DEVICE, "model '" + m->name + "' (cuda, " + m->arch + "): " + err);
+  if (m->emulated && (!cu.deviceMemoryIsHost || !cu.deviceMemoryIsHost()))
+    return fail(PDRT_ERR_DEVICE, "model '" + m->name +
+                                     "' was compiled with --cuda-emulate: its kernels are host "
+                                     "code that needs a CUDA driver whose device memory is host "
+                                     "memory (the tests' stand-in); recompile without "
+                                     "--cuda-emulate to run it on a GPU");
   int cc = cu.arch(inst->device);
   std::string have = "sm_" + std::to_string(cc);
   // A cubin runs on its own architecture (sm_90a's on sm_90 only).

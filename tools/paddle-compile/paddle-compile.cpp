@@ -109,6 +109,13 @@ static cl::opt<bool> allowTf32(
     cl::desc("With --target cuda: let cuBLASLt round the inputs of fp32 matrix products to TF32 "
              "(tensor cores; about 1e-3 relative error). Default: fp32 math"),
     cl::cat(category));
+static cl::opt<bool> cudaEmulate(
+    "cuda-emulate",
+    cl::desc("Tests only, with --target cuda: run the kernels as loops in the host code instead "
+             "of building them, so that the artifact runs (slowly) on a CUDA driver whose device "
+             "memory is host memory, like the tests' stand-in; such an artifact refuses a real "
+             "GPU"),
+    cl::cat(category));
 static cl::opt<std::string>
     partition("partition",
               cl::desc("Split the program among the ranks of an mpirun job: data (data-parallel "
@@ -315,6 +322,7 @@ int main(int argc, char **argv) {
       {"target", target},
       {"cuda-arch", cudaArch},
       {"allow-tf32", allowTf32 ? "true" : "false"},
+      {"cuda-emulate", cudaEmulate ? "true" : "false"},
       {"partition", partition},
       {"devices", devices},
       {"micro-batches", microBatches},

@@ -97,6 +97,11 @@ struct LowerToGPUOptions : public PassPipelineOptions<LowerToGPUOptions> {
                          llvm::cl::desc("Let cuBLASLt round fp32 matrix products' inputs to TF32 "
                                         "(default false: fp32 math)"),
                          llvm::cl::init(false)};
+  Option<bool> emulate{*this, "emulate",
+                       llvm::cl::desc("Test only: run the launches' bodies as host loops "
+                                      "(pd-gpu-emulate-launches) instead of building kernels, "
+                                      "for the tests' host-memory CUDA driver"),
+                       llvm::cl::init(false)};
 };
 
 /// pd (after --pd-optimize) -> CUDA kernels and library calls
@@ -120,7 +125,7 @@ void addGPUCodegenPasses(OpPassManager &pm, const LowerToGPUOptions &options);
 
 /// After addGPUCodegenPasses: the host code (launches, views) to the LLVM
 /// dialect, launches as MLIR's mgpu* runtime calls.
-void addCUDAHostPasses(OpPassManager &pm);
+void addCUDAHostPasses(OpPassManager &pm, bool emulated = false);
 
 /// pd (after --pd-optimize) -> LLVM dialect for the host CPU: externalize
 /// weights, pd -> linalg, one-shot bufferization with function boundaries,

@@ -445,6 +445,24 @@ def PdGpuEmulateBlockReductionsPass : Pass<"pd-gpu-emulate-block-reductions",
                            "::mlir::arith::ArithDialect"];
 }
 
+def PdGpuEmulateLaunchesPass : Pass<"pd-gpu-emulate-launches", "::mlir::ModuleOp"> {
+  let summary = "Test only: run every gpu.launch on the host (--cuda-emulate)";
+  let description = [{
+    For checking whole cuda artifacts on a machine without a GPU. Launches
+    holding gpu.all_reduce ops run as pd-gpu-emulate-block-reductions runs
+    them; every other launch becomes loops over its blocks and, in each,
+    its threads (z, y, x), each running the launch body. The launch bodies
+    of the CUDA pipeline synchronize only through gpu.all_reduce, so this
+    order computes what the GPU computes; a launch with a barrier, a
+    shuffle or workgroup memory is refused. The host code then reads and
+    writes device buffers directly: the artifact runs only on a driver whose
+    device memory is host memory (the tests' stand-in), which the runtime
+    checks at load.
+  }];
+  let dependentDialects = ["::mlir::scf::SCFDialect", "::mlir::memref::MemRefDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
 def PdGpuMapLoopsPass : Pass<"pd-gpu-map-loops", "::mlir::ModuleOp"> {
   let summary = "Give each top-level loop nest a 1-D grid of CUDA thread blocks";
   let description = [{

@@ -58,6 +58,9 @@ struct CodegenOptions {
   std::string cudaToolkit = "/usr/local/cuda";
   /// CUDA: let cuBLASLt use TF32 for fp32 matrix products (--allow-tf32).
   bool allowTf32 = false;
+  /// CUDA, tests only (--cuda-emulate): the launches run as host loops, for
+  /// the tests' CUDA driver whose device memory is host memory.
+  bool cudaEmulate = false;
 };
 
 /// One code generation target.

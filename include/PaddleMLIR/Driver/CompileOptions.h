@@ -83,6 +83,11 @@ struct CompileOptions {
   /// fp32 matrix products to TF32 (faster on tensor cores, ~1e-3 relative
   /// error); fp32 math by default.
   bool allowTf32 = false;
+  /// --cuda-emulate (tests only): with --target cuda, the kernels run as
+  /// loops in the host code instead of on a GPU; the artifact loads only
+  /// on a CUDA driver whose device memory is host memory (the tests'
+  /// stand-in), so that whole cuda artifacts are checked without a GPU.
+  bool cudaEmulate = false;
   /// --partition / --devices: run the program on a job of `devices` ranks
   /// (docs/MultiDevice.md). "" (one process), "data" (data-parallel
   /// inference) or "pipeline" (pipeline inference).

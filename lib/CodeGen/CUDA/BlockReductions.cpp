@@ -44,6 +44,7 @@ using gpu::AllReduceOperation;
 namespace mlir::pd {
 #define GEN_PASS_DEF_PDGPUBLOCKREDUCTIONSPASS
 #define GEN_PASS_DEF_PDGPUEMULATEBLOCKREDUCTIONSPASS
+#define GEN_PASS_DEF_PDGPUEMULATELAUNCHESPASS
 #include "PaddleMLIR/CodeGen/Passes.h.inc"
 
 namespace {
@@ -361,124 +362,190 @@ Value combineKind(OpBuilder &b, Location loc, AllReduceOperation kind, Value x, 
   llvm_unreachable("unknown all-reduce operation");
 }
 
+/// Replaces `launch` (a 1-D grid of 1-D blocks of constant size) by host
+/// loops: over its blocks, and in each block over its threads three
+/// times: the code before the reductions, the reductions, after them.
+LogicalResult emulateReductions(gpu::LaunchOp launch) {
+  Location loc = launch.getLoc();
+  Block *body = &launch.getBody().front();
+  gpu::KernelDim3 grid = launch.getGridSizeOperandValues();
+  gpu::KernelDim3 size = launch.getBlockSizeOperandValues();
+  for (Value v : {grid.y, grid.z, size.y, size.z})
+    if (getConstantIntValue(v) != 1)
+      return launch.emitError("emulation needs a 1-D grid of 1-D blocks");
+  Value bid = launch.getBlockIds().x, tid = launch.getThreadIds().x;
+  // Code before the reductions that does not depend on the thread runs
+  // once per block; the rest once per thread.
+  SmallVector<Operation *> uniform, varying, after;
+  SmallVector<gpu::AllReduceOp> reductions;
+  llvm::SmallPtrSet<Operation *, 16> varyingSet;
+  for (Operation &o : body->without_terminator()) {
+    if (auto ar = dyn_cast<gpu::AllReduceOp>(o)) {
+      if (!after.empty() || !ar.getOp())
+        return ar.emitError("emulation needs gpu.all_reduce ops with an operation attribute, "
+                            "one after the other");
+      reductions.push_back(ar);
+      continue;
+    }
+    if (!reductions.empty()) {
+      after.push_back(&o);
+      continue;
+    }
+    bool dependsOnThread = false;
+    o.walk([&](Operation *inner) {
+      for (Value v : inner->getOperands())
+        dependsOnThread |=
+            v == tid || (v.getDefiningOp() && varyingSet.contains(v.getDefiningOp()));
+    });
+    if (dependsOnThread) {
+      varying.push_back(&o);
+      varyingSet.insert(&o);
+    } else {
+      uniform.push_back(&o);
+    }
+  }
+  for (Operation *o : after) {
+    WalkResult w = o->walk([&](Operation *inner) {
+      for (Value v : inner->getOperands())
+        if (v.getDefiningOp() && varyingSet.contains(v.getDefiningOp()))
+          return WalkResult::interrupt();
+      return WalkResult::advance();
+    });
+    if (w.wasInterrupted())
+      return o->emitError("emulation: this op after gpu.all_reduce uses a per-thread value "
+                          "computed before it");
+  }
+  OpBuilder b(launch);
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  Value one = arith::ConstantIndexOp::create(b, loc, 1);
+  scf::ForOp::create(
+      b, loc, zero, grid.x, one, ValueRange{},
+      [&](OpBuilder &bb, Location l, Value blockIndex, ValueRange) {
+        IRMapping block;
+        block.map(bid, blockIndex);
+        for (Operation *o : uniform)
+          bb.clone(*o, block);
+        SmallVector<Value> buffers;
+        for (gpu::AllReduceOp ar : reductions)
+          buffers.push_back(memref::AllocaOp::create(
+              bb, l, MemRefType::get({ShapedType::kDynamic}, ar.getType()), ValueRange{size.x}));
+        // Each thread's partial values.
+        scf::ForOp::create(bb, l, zero, size.x, one, ValueRange{},
+                           [&](OpBuilder &fb, Location fl, Value t, ValueRange) {
+                             IRMapping m = block;
+                             m.map(tid, t);
+                             for (Operation *o : varying)
+                               fb.clone(*o, m);
+                             for (auto [ar, buf] : llvm::zip(reductions, buffers))
+                               memref::StoreOp::create(fb, fl, m.lookupOrDefault(ar.getValue()),
+                                                       buf, ValueRange{t});
+                             scf::YieldOp::create(fb, fl);
+                           });
+        // The block's reductions, in thread order (from thread 0's).
+        IRMapping results = block;
+        for (auto [ar, buf] : llvm::zip(reductions, buffers)) {
+          AllReduceOperation kind = *ar.getOp();
+          Value start = memref::LoadOp::create(bb, l, buf, ValueRange{zero});
+          auto fold = scf::ForOp::create(
+              bb, l, one, size.x, one, ValueRange{start},
+              [&](OpBuilder &fb, Location fl, Value t, ValueRange acc) {
+                Value v = memref::LoadOp::create(fb, fl, buf, ValueRange{t});
+                scf::YieldOp::create(fb, fl, combineKind(fb, fl, kind, acc[0], v));
+              });
+          results.map(ar.getResult(), fold.getResult(0));
+        }
+        // What each thread does with them.
+        scf::ForOp::create(bb, l, zero, size.x, one, ValueRange{},
+                           [&](OpBuilder &fb, Location fl, Value t, ValueRange) {
+                             IRMapping m = results;
+                             m.map(tid, t);
+                             for (Operation *o : after)
+                               fb.clone(*o, m);
+                             scf::YieldOp::create(fb, fl);
+                           });
+        scf::YieldOp::create(bb, l);
+      });
+  launch.erase();
+  return success();
+}
+
+bool hasReductions(gpu::LaunchOp launch) {
+  return llvm::any_of(launch.getBody().front(),
+                      [](Operation &o) { return isa<gpu::AllReduceOp>(o); });
+}
+
+/// Replaces `launch`, whose threads do not synchronize, by loops over its
+/// blocks and their threads (z outermost, x innermost) around its body.
+LogicalResult emulatePlain(gpu::LaunchOp launch) {
+  Region &body = launch.getBody();
+  if (!body.hasOneBlock())
+    return launch.emitError("emulation needs a launch body of one block");
+  if (!launch.getWorkgroupAttributions().empty() || !launch.getPrivateAttributions().empty())
+    return launch.emitError("emulation cannot run a launch with workgroup or private memory");
+  WalkResult sync = body.walk([](Operation *o) {
+    if (isa<gpu::BarrierOp, gpu::ShuffleOp, gpu::SubgroupReduceOp, gpu::AllReduceOp>(o)) {
+      o->emitError("emulation runs a block's threads one after the other and cannot run '")
+          << o->getName() << "' between them";
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  if (sync.wasInterrupted())
+    return failure();
+  Location loc = launch.getLoc();
+  OpBuilder b(launch);
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  Value one = arith::ConstantIndexOp::create(b, loc, 1);
+  gpu::KernelDim3 grid = launch.getGridSizeOperandValues();
+  gpu::KernelDim3 size = launch.getBlockSizeOperandValues();
+  gpu::KernelDim3 bid = launch.getBlockIds(), tid = launch.getThreadIds();
+  gpu::KernelDim3 gridIn = launch.getGridSize(), sizeIn = launch.getBlockSize();
+  IRMapping m;
+  m.map(gridIn.x, grid.x);
+  m.map(gridIn.y, grid.y);
+  m.map(gridIn.z, grid.z);
+  m.map(sizeIn.x, size.x);
+  m.map(sizeIn.y, size.y);
+  m.map(sizeIn.z, size.z);
+  // One loop per dimension of more than one; the ids of the others are 0.
+  std::pair<Value, Value> dims[] = {{bid.z, grid.z}, {bid.y, grid.y}, {bid.x, grid.x},
+                                    {tid.z, size.z}, {tid.y, size.y}, {tid.x, size.x}};
+  OpBuilder inner = b;
+  for (auto [id, count] : dims) {
+    if (getConstantIntValue(count) == 1) {
+      m.map(id, zero);
+      continue;
+    }
+    auto loop = scf::ForOp::create(inner, loc, zero, count, one);
+    m.map(id, loop.getInductionVar());
+    inner.setInsertionPoint(loop.getBody()->getTerminator());
+  }
+  for (Operation &o : body.front().without_terminator())
+    inner.clone(o, m);
+  launch.erase();
+  return success();
+}
+
 struct PdGpuEmulateBlockReductionsPass
     : impl::PdGpuEmulateBlockReductionsPassBase<PdGpuEmulateBlockReductionsPass> {
-  /// Replaces `launch` (a 1-D grid of 1-D blocks of constant size) by host
-  /// loops: over its blocks, and in each block over its threads three
-  /// times: the code before the reductions, the reductions, after them.
-  LogicalResult emulate(gpu::LaunchOp launch) {
-    Location loc = launch.getLoc();
-    Block *body = &launch.getBody().front();
-    gpu::KernelDim3 grid = launch.getGridSizeOperandValues();
-    gpu::KernelDim3 size = launch.getBlockSizeOperandValues();
-    for (Value v : {grid.y, grid.z, size.y, size.z})
-      if (getConstantIntValue(v) != 1)
-        return launch.emitError("emulation needs a 1-D grid of 1-D blocks");
-    Value bid = launch.getBlockIds().x, tid = launch.getThreadIds().x;
-    // Code before the reductions that does not depend on the thread runs
-    // once per block; the rest once per thread.
-    SmallVector<Operation *> uniform, varying, after;
-    SmallVector<gpu::AllReduceOp> reductions;
-    llvm::SmallPtrSet<Operation *, 16> varyingSet;
-    for (Operation &o : body->without_terminator()) {
-      if (auto ar = dyn_cast<gpu::AllReduceOp>(o)) {
-        if (!after.empty() || !ar.getOp())
-          return ar.emitError("emulation needs gpu.all_reduce ops with an operation attribute, "
-                              "one after the other");
-        reductions.push_back(ar);
-        continue;
-      }
-      if (!reductions.empty()) {
-        after.push_back(&o);
-        continue;
-      }
-      bool dependsOnThread = false;
-      o.walk([&](Operation *inner) {
-        for (Value v : inner->getOperands())
-          dependsOnThread |=
-              v == tid || (v.getDefiningOp() && varyingSet.contains(v.getDefiningOp()));
-      });
-      if (dependsOnThread) {
-        varying.push_back(&o);
-        varyingSet.insert(&o);
-      } else {
-        uniform.push_back(&o);
-      }
-    }
-    for (Operation *o : after) {
-      WalkResult w = o->walk([&](Operation *inner) {
-        for (Value v : inner->getOperands())
-          if (v.getDefiningOp() && varyingSet.contains(v.getDefiningOp()))
-            return WalkResult::interrupt();
-        return WalkResult::advance();
-      });
-      if (w.wasInterrupted())
-        return o->emitError("emulation: this op after gpu.all_reduce uses a per-thread value "
-                            "computed before it");
-    }
-    OpBuilder b(launch);
-    Value zero = arith::ConstantIndexOp::create(b, loc, 0);
-    Value one = arith::ConstantIndexOp::create(b, loc, 1);
-    scf::ForOp::create(
-        b, loc, zero, grid.x, one, ValueRange{},
-        [&](OpBuilder &bb, Location l, Value blockIndex, ValueRange) {
-          IRMapping block;
-          block.map(bid, blockIndex);
-          for (Operation *o : uniform)
-            bb.clone(*o, block);
-          SmallVector<Value> buffers;
-          for (gpu::AllReduceOp ar : reductions)
-            buffers.push_back(memref::AllocaOp::create(
-                bb, l, MemRefType::get({ShapedType::kDynamic}, ar.getType()), ValueRange{size.x}));
-          // Each thread's partial values.
-          scf::ForOp::create(bb, l, zero, size.x, one, ValueRange{},
-                             [&](OpBuilder &fb, Location fl, Value t, ValueRange) {
-                               IRMapping m = block;
-                               m.map(tid, t);
-                               for (Operation *o : varying)
-                                 fb.clone(*o, m);
-                               for (auto [ar, buf] : llvm::zip(reductions, buffers))
-                                 memref::StoreOp::create(fb, fl, m.lookupOrDefault(ar.getValue()),
-                                                         buf, ValueRange{t});
-                               scf::YieldOp::create(fb, fl);
-                             });
-          // The block's reductions, in thread order (from thread 0's).
-          IRMapping results = block;
-          for (auto [ar, buf] : llvm::zip(reductions, buffers)) {
-            AllReduceOperation kind = *ar.getOp();
-            Value start = memref::LoadOp::create(bb, l, buf, ValueRange{zero});
-            auto fold = scf::ForOp::create(
-                bb, l, one, size.x, one, ValueRange{start},
-                [&](OpBuilder &fb, Location fl, Value t, ValueRange acc) {
-                  Value v = memref::LoadOp::create(fb, fl, buf, ValueRange{t});
-                  scf::YieldOp::create(fb, fl, combineKind(fb, fl, kind, acc[0], v));
-                });
-            results.map(ar.getResult(), fold.getResult(0));
-          }
-          // What each thread does with them.
-          scf::ForOp::create(bb, l, zero, size.x, one, ValueRange{},
-                             [&](OpBuilder &fb, Location fl, Value t, ValueRange) {
-                               IRMapping m = results;
-                               m.map(tid, t);
-                               for (Operation *o : after)
-                                 fb.clone(*o, m);
-                               scf::YieldOp::create(fb, fl);
-                             });
-          scf::YieldOp::create(bb, l);
-        });
-    launch.erase();
-    return success();
-  }
-
   void runOnOperation() override {
     SmallVector<gpu::LaunchOp> launches;
     getOperation().walk([&](gpu::LaunchOp launch) {
-      if (llvm::any_of(launch.getBody().front(),
-                       [](Operation &o) { return isa<gpu::AllReduceOp>(o); }))
+      if (hasReductions(launch))
         launches.push_back(launch);
     });
     for (gpu::LaunchOp launch : launches)
-      if (failed(emulate(launch)))
+      if (failed(emulateReductions(launch)))
+        return signalPassFailure();
+  }
+};
+
+struct PdGpuEmulateLaunchesPass : impl::PdGpuEmulateLaunchesPassBase<PdGpuEmulateLaunchesPass> {
+  void runOnOperation() override {
+    SmallVector<gpu::LaunchOp> launches;
+    getOperation().walk([&](gpu::LaunchOp launch) { launches.push_back(launch); });
+    for (gpu::LaunchOp launch : launches)
+      if (failed(hasReductions(launch) ? emulateReductions(launch) : emulatePlain(launch)))
         return signalPassFailure();
   }
 };

@@ -29,6 +29,15 @@ static const char *kGPUPipeline =
     "gpu.module(convert-gpu-to-nvvm{index-bitwidth=%i use-bare-ptr-memref-call-conv=true}),"
     "gpu-module-to-binary{format=%b toolkit=%t}";
 
+// --cuda-emulate: the same up to the launches, which then become host
+// loops (the artifact runs on the tests' host-memory driver only).
+static const char *kEmulatedGPUPipeline =
+    "pd-check-cuda-target{chip=%c ptx=%f},%start,pd-gpu-collectives,"
+    "pd-gpu-block-reductions{threads=%n},"
+    "convert-linalg-to-parallel-loops,canonicalize,"
+    "pd-gpu-map-loops{threads=%n index-bitwidth=%i},convert-parallel-loops-to-gpu,"
+    "pd-gpu-emulate-launches,lower-affine,canonicalize,cse,convert-scf-to-cf";
+
 int mlir::pd::minimumPtxVersion(StringRef chip) {
   // LLVM's NVPTX backend: the PTX ISA version that introduced each target.
   static const std::pair<const char *, int> kFirstPtx[] = {
@@ -48,12 +57,24 @@ void mlir::pd::addGPUCodegenPasses(OpPassManager &pm, const LowerToGPUOptions &o
   std::string ptx = options.ptx;
   if (ptx.empty())
     ptx = "+ptx" + std::to_string(std::max(80, minimumPtxVersion(options.chip)));
+  std::string start =
+      bufferizedLinalgPipeline("none", "", /*place=*/true,
+                               /*report=*/false,
+                               "func.func(pd-gpu-region-buffers),"
+                               "pd-gpu-library-calls{allow-tf32=" +
+                                   std::string(options.allowTf32 ? "true" : "false") + "}");
+  if (options.emulate) {
+    addPipelineText(pm, "GPU (emulated)", kEmulatedGPUPipeline,
+                    {{"%c", options.chip},
+                     {"%f", ptx},
+                     {"%start", start},
+                     {"%n", std::to_string(options.threads)},
+                     {"%n", std::to_string(options.threads)},
+                     {"%i", std::to_string(options.indexBitwidth)}});
+    return;
+  }
   addPipelineText(pm, "GPU", kGPUPipeline,
-                  {{"%start", bufferizedLinalgPipeline("none", "", /*place=*/true,
-                                                       /*report=*/false,
-                                                       "func.func(pd-gpu-region-buffers),"
-                                                       "pd-gpu-library-calls{allow-tf32=%x}")},
-                   {"%x", options.allowTf32 ? "true" : "false"},
+                  {{"%start", start},
                    {"%n", std::to_string(options.threads)},
                    {"%n", std::to_string(options.threads)},
                    {"%i", std::to_string(options.indexBitwidth)},
@@ -74,8 +95,18 @@ static const char *kCUDAHostPipeline =
     "convert-arith-to-llvm,finalize-memref-to-llvm,convert-cf-to-llvm,convert-func-to-llvm,"
     "convert-index-to-llvm,reconcile-unrealized-casts";
 
-void mlir::pd::addCUDAHostPasses(OpPassManager &pm) {
-  addPipelineText(pm, "CUDA host", kCUDAHostPipeline, {});
+// The same for --cuda-emulate, whose host code also holds the kernels'
+// vector and math ops (libm calls unrolled over vector lanes into vector
+// ops, so the vector conversion comes after).
+static const char *kEmulatedCUDAHostPipeline =
+    "gpu-to-llvm{use-bare-pointers-for-kernels=true},expand-strided-metadata,lower-affine,"
+    "convert-math-to-llvm,convert-math-to-libm,convert-vector-to-llvm,convert-arith-to-llvm,"
+    "finalize-memref-to-llvm,convert-cf-to-llvm,convert-func-to-llvm,"
+    "convert-index-to-llvm,reconcile-unrealized-casts";
+
+void mlir::pd::addCUDAHostPasses(OpPassManager &pm, bool emulated) {
+  addPipelineText(pm, emulated ? "CUDA host (emulated)" : "CUDA host",
+                  emulated ? kEmulatedCUDAHostPipeline : kCUDAHostPipeline, {});
 }
 
 void mlir::pd::buildLowerToGPUPipeline(OpPassManager &pm, const LowerToGPUOptions &options) {

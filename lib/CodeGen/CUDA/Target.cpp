@@ -47,8 +47,9 @@ public:
     gpu.chip = options.cudaArch;
     gpu.toolkit = options.cudaToolkit;
     gpu.allowTf32 = options.allowTf32;
+    gpu.emulate = options.cudaEmulate;
     addGPUCodegenPasses(pm, gpu);
-    addCUDAHostPasses(pm);
+    addCUDAHostPasses(pm, options.cudaEmulate);
     return pm.run(module);
   }
 
@@ -89,6 +90,10 @@ public:
                                 {"host_cpu", cpu},
                                 {"kernels", std::move(kernels)},
                                 {"library_calls", std::move(calls)}};
+    // Kernels run by the host code: the runtime loads such an artifact on
+    // the tests' host-memory driver only.
+    if (options.cudaEmulate)
+      record["emulated"] = true;
     return success();
   }
 };

@@ -604,6 +604,15 @@ __attribute__((visibility("default"))) int pdcu_local_device() {
   return local % count;
 }
 
+/// Whether the loaded driver's device memory is host memory: only the
+/// tests' stand-in (which says so by exporting pd_fake_cuda_host_memory)
+/// can run an artifact compiled with --cuda-emulate, whose host code reads
+/// and writes device buffers itself.
+__attribute__((visibility("default"))) int pdcu_device_memory_is_host() {
+  Driver &d = driver();
+  return d.handle && dlsym(d.handle, "pd_fake_cuda_host_memory") != nullptr;
+}
+
 /// The compute capability of the instance's device (major * 10 + minor).
 __attribute__((visibility("default"))) int pdcu_arch(void *handle) {
   auto *c = static_cast<Context *>(handle);

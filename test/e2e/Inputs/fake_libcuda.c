@@ -10,7 +10,13 @@
  * reported, default 90), FAKE_CUDA_MEM=N (fail allocations beyond N bytes
  * in total with CUDA_ERROR_OUT_OF_MEMORY), FAKE_CUDA_FAULT=1 (the stream
  * reports CUDA_ERROR_ILLEGAL_ADDRESS at the first sync after a launch),
- * FAKE_CUDA_DEVICES=N (the device count, default 1). */
+ * FAKE_CUDA_DEVICES=N (the device count, default 1).
+ *
+ * Because device memory is host memory, artifacts compiled with
+ * --cuda-emulate (kernels as host loops) run on it and compute; it says
+ * so by exporting pd_fake_cuda_host_memory, which libpdrt_cuda looks for
+ * before running one (not when built with -DFAKE_CUDA_DEVICE_MEMORY, to
+ * pose as a real driver). */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -45,6 +51,9 @@ int cuGetErrorString(int r, const char **text) {
   }
   return 1;
 }
+#ifndef FAKE_CUDA_DEVICE_MEMORY /* built with it: poses as a real driver */
+int pd_fake_cuda_host_memory(void) { return 1; }
+#endif
 int cuInit(unsigned flags) { return 0; }
 int cuDriverGetVersion(int *v) {
   *v = 12040;
@@ -77,9 +86,12 @@ int cuCtxSetCurrent(void *ctx) { return ctx == &context ? 0 : 201; }
 int cuMemAlloc_v2(unsigned long long *p, size_t n) {
   if (allocated + n > (unsigned long long)env("FAKE_CUDA_MEM", 1L << 40))
     return 2;
-  void *m = calloc(1, n);
+  /* Aligned like the driver's allocations (256 bytes): code that relies
+   * on that (aligned vector loads) runs here as it would on a GPU. */
+  void *m = aligned_alloc(256, (n + 255) / 256 * 256);
   if (!m)
     return 2;
+  memset(m, 0, n);
   allocated += n;
   ++allocs;
   *p = (unsigned long long)(uintptr_t)m;

@@ -1,0 +1,193 @@
+"""Whole cuda artifacts computed without a GPU (paddle-compile --target cuda
+--cuda-emulate): the generated kernels run as host loops over the device
+buffers (pd-gpu-emulate-launches), on the tests' stand-ins of the CUDA
+driver (device memory is host memory), cuDNN and cuBLASLt (which compute
+as the libraries define their calls). So everything of the CUDA target but
+the kernels' NVVM lowering and the libraries themselves is checked against
+an independent oracle: the grid mapping and block reductions of every op of
+the zoo models, the library calls' descriptors, the device arena and its
+memory plan, the weights' upload, the copies in and out, and, under
+mpirun, the collectives and stages of data-parallel and pipeline jobs. On a
+GPU, scripts/gpu-check.sh runs the real kernels."""
+import json
+import os
+import re
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+import paddle_mlir
+from paddle_mlir import zoo
+from test_collectives import needs_mpi
+from test_cuda_artifact import ROOT, TOOLKIT
+from test_cuda_collectives import run_job
+from test_reductions import tool
+
+pytestmark = pytest.mark.skipif(not os.access(os.path.join(TOOLKIT, "bin", "ptxas"), os.X_OK),
+                                reason="no CUDA toolkit (ptxas) at %s" % TOOLKIT)
+INPUTS = os.path.join(ROOT, "test", "e2e", "Inputs")
+
+
+@pytest.fixture(scope="module")
+def stand_ins(tmp_path_factory):
+    """The driver, cuDNN and cuBLASLt stand-ins as environment variables,
+    and a driver that hides that its memory is host memory (as a real one
+    does not have it)."""
+    d = tmp_path_factory.mktemp("stand_ins")
+    built = {}
+    for var, src, flags in [("PADDLE_MLIR_CUDA_DRIVER", "fake_libcuda.c", []),
+                            ("PADDLE_MLIR_CUDNN", "fake_cudnn.c", ["-O2"]),
+                            ("PADDLE_MLIR_CUBLASLT", "fake_cublaslt.c", ["-O2"]),
+                            ("real_driver", "fake_libcuda.c", ["-DFAKE_CUDA_DEVICE_MEMORY"])]:
+        lib = str(d / ("lib%s.so" % var.lower()))
+        subprocess.run(["cc", "-shared", "-fPIC", "-O1", *flags, "-o", lib,
+                        os.path.join(INPUTS, src)], check=True)
+        built[var] = lib
+    return built
+
+
+def fakes(stand_ins):
+    return {k: v for k, v in stand_ins.items() if k.startswith("PADDLE_MLIR_")}
+
+
+def zoo_model(tmp_path, name, **kw):
+    b, _ = zoo.build(name, **kw)
+    b.save(str(tmp_path / name))
+    return str(tmp_path / name)
+
+
+@pytest.mark.parametrize("name,shapes,zoo_args", [
+    ("mobilenet_v2", ["image=2x3x224x224"], []),
+    ("resnet50", ["image=1x3x224x224"], []),
+    ("bert_base", ["input_ids=2x20:int64:30522", "token_type_ids=2x20:int64:2"], ["layers=2"]),
+])
+def test_zoo_model_matches_pytorch(tmp_path, stand_ins, name, shapes, zoo_args):
+    """Each zoo model's cuda artifact, kernels emulated, gives what the
+    PyTorch module it was built from gives (fp32 within 1e-4)."""
+    kw = {k: int(v) for k, v in (a.split("=") for a in zoo_args)}
+    model = zoo_model(tmp_path, name, **kw)
+    art = str(tmp_path / "art")
+    input_shapes = {s.split("=")[0]: [int(d) for d in s.split("=")[1].split(":")[0].split("x")]
+                    for s in shapes}
+    paddle_mlir.compile(model, target="cuda", input_shapes=input_shapes, output_dir=art,
+                        _extra_options={"cuda-emulate": "true"})
+    target = json.load(open(os.path.join(art, "manifest.json")))["target"]
+    assert target["kind"] == "cuda" and target["emulated"] is True
+    assert target["kernels"] == []  # none built: the host code runs them
+    cmd = [sys.executable, os.path.join(INPUTS, "compare.py"), art, "--torch", name]
+    for s in shapes:
+        cmd += ["--shape", s]
+    for a in zoo_args:
+        cmd += ["--zoo-arg", a]
+    env = dict(os.environ, PATH=os.path.dirname(tool("paddle-run")) + os.pathsep +
+               os.environ.get("PATH", ""), **fakes(stand_ins))
+    r = subprocess.run(cmd, capture_output=True, text=True, timeout=600, env=env)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert re.search(r": shape .* OK$", r.stdout, re.M), r.stdout
+    # The library calls ran on the stand-ins, nothing was launched.
+    assert re.search(r"fake-cuda: modules=0 functions=0 launches=0 ", r.stderr), r.stderr
+    if name == "bert_base":
+        assert "fake-cublaslt: handles=1 plans=8 matmuls=8 tf32=0" in r.stderr, r.stderr
+    else:
+        assert re.search(r"fake-cudnn: handles=1 plans=(\d+) convs=\1 fma=\1", r.stderr), r.stderr
+
+
+@needs_mpi
+@pytest.mark.parametrize("stages", [2, 3])
+def test_pipeline_stages_compute(tmp_path, stand_ins, monkeypatch, stages):
+    """MobileNetV2 as a cuda pipeline of 2 and 3 stages, kernels emulated:
+    each rank computes its stage on its device, the activations pass
+    through the communicator, and rank 0's output equals the
+    single-process CPU artifact's within 1e-5."""
+    model = zoo_model(tmp_path, "mobilenet_v2")
+    shapes = {"image": [2, 3, 224, 224]}
+    x = np.random.RandomState(3).standard_normal((2, 3, 224, 224)).astype(np.float32)
+    art = tmp_path / "art"
+    paddle_mlir.compile(model, target="cuda", input_shapes=shapes, partition="pipeline",
+                        devices=stages, output_dir=str(art),
+                        _extra_options={"cuda-emulate": "true"})
+    manifest = json.load(open(art / "manifest.json"))
+    assert len(manifest["partition"]["stages"]) == stages
+    out = tmp_path / "out"
+    out.mkdir()
+    for var, value in fakes(stand_ins).items():
+        monkeypatch.setenv(var, value)
+    r = run_job(stages, art, {"image": x}, out)
+    assert r.returncode == 0, r.stdout + r.stderr
+    # Every rank ran convolutions, and together each of the 52 once per
+    # micro-batch (the batch of 2 goes through in 2 by default).
+    micro = manifest["partition"].get("micro_batches", 1)
+    convs = sorted(int(n) for n in re.findall(r"fake-cudnn: .* convs=(\d+)", r.stderr))
+    assert len(convs) == stages and convs[0] > 0 and sum(convs) == 52 * micro, r.stderr
+    [name] = [o["name"] for o in manifest["outputs"]]
+    want = paddle_mlir.compile(model, input_shapes=shapes)(image=x, return_dict=True)[name]
+    np.testing.assert_allclose(np.load(out / (name + ".npy")), want, rtol=1e-5, atol=1e-5)
+
+
+@needs_mpi
+def test_data_parallel_bert(tmp_path, stand_ins, monkeypatch):
+    """A 2-layer BERT data-parallel on 2 ranks as a cuda artifact, kernels
+    emulated: each rank computes its half of the batch and rank 0's
+    gathered output equals the single-process CPU artifact's within 1e-5."""
+    model = zoo_model(tmp_path, "bert_base", layers=2)
+    shapes = {"input_ids": [4, 16], "token_type_ids": [4, 16]}
+    rs = np.random.RandomState(4)
+    inputs = {"input_ids": rs.randint(0, 30522, (4, 16)).astype(np.int64),
+              "token_type_ids": rs.randint(0, 2, (4, 16)).astype(np.int64)}
+    art = tmp_path / "art"
+    paddle_mlir.compile(model, target="cuda", input_shapes=shapes, partition="data", devices=2,
+                        output_dir=str(art), _extra_options={"cuda-emulate": "true"})
+    out = tmp_path / "out"
+    out.mkdir()
+    for var, value in fakes(stand_ins).items():
+        monkeypatch.setenv(var, value)
+    r = run_job(2, art, inputs, out)
+    assert r.returncode == 0, r.stdout + r.stderr
+    # Each rank multiplied its own rows: 8 products each.
+    assert r.stderr.count("fake-cublaslt: handles=1 plans=8 matmuls=8 tf32=0") == 2, r.stderr
+    [name] = [o["name"] for o in json.load(open(art / "manifest.json"))["outputs"]]
+    want = paddle_mlir.compile(model, input_shapes=shapes)(**inputs, return_dict=True)[name]
+    np.testing.assert_allclose(np.load(out / (name + ".npy")), want, rtol=1e-5, atol=1e-5)
+
+
+def test_emulated_artifact_refuses_a_real_driver(tmp_path, stand_ins):
+    """On a driver whose device memory is not host memory (here the stand-in
+    built without its marker, as a real driver is), an emulated artifact
+    fails at load saying why, instead of its host code reading device
+    addresses; the same driver runs the artifact built for the GPU."""
+    from paddle_mlir.builder import ProgramBuilder
+    b = ProgramBuilder()
+    b.fetch(b.relu(b.feed("x", [4, 8])))
+    b.save(str(tmp_path / "m"))
+    paddle_mlir.compile(str(tmp_path / "m"), target="cuda", output_dir=str(tmp_path / "em"),
+                        _extra_options={"cuda-emulate": "true"})
+    paddle_mlir.compile(str(tmp_path / "m"), target="cuda", output_dir=str(tmp_path / "gpu"))
+    np.save(tmp_path / "x.npy", np.ones((4, 8), np.float32))
+    env = dict(os.environ, PADDLE_MLIR_CUDA_DRIVER=stand_ins["real_driver"])
+    for art, ok in [("em", False), ("gpu", True)]:
+        out = tmp_path / ("out_" + art)
+        r = subprocess.run([tool("paddle-run"), str(tmp_path / art), "--output-dir", str(out),
+                            "--input", "x=%s" % (tmp_path / "x.npy")],
+                           capture_output=True, text=True, timeout=120, env=env)
+        if ok:
+            assert r.returncode == 0, r.stderr
+            continue
+        assert 0 < r.returncode < 128
+        assert "was compiled with --cuda-emulate: its kernels are host code that needs a CUDA " \
+               "driver whose device memory is host memory (the tests' stand-in); recompile " \
+               "without --cuda-emulate to run it on a GPU" in r.stderr, r.stderr
+        assert not out.exists() or not any(out.iterdir())
+
+
+def test_cuda_emulate_needs_the_cuda_target(tmp_path):
+    from paddle_mlir.builder import ProgramBuilder
+    b = ProgramBuilder()
+    b.fetch(b.relu(b.feed("x", [4, 8])))
+    b.save(str(tmp_path / "m"))
+    r = subprocess.run([tool("paddle-compile"), str(tmp_path / "m"), "--cuda-emulate", "-o",
+                        str(tmp_path / "a")], capture_output=True, text=True, timeout=120)
+    assert 0 < r.returncode < 128
+    assert "--cuda-emulate applies to --target cuda only" in r.stderr, r.stderr
+    assert not (tmp_path / "a").exists()
