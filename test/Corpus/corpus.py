@@ -302,8 +302,9 @@ def check_program(folder, family, args):
     if args.dynamic:
         shapes = []  # one artifact for every size: the program's own dims
     art = os.path.join(work, "artifact")
-    if not stage("compile", [tool("paddle-compile"), prog_path] + params + shapes + ["-o", art],
-                 timeout=args.compile_timeout):
+    target = ["--target", "cuda", "--cuda-emulate"] if args.target == "cuda-emulated" else []
+    if not stage("compile", [tool("paddle-compile"), prog_path] + params + shapes + target +
+                 ["-o", art], timeout=args.compile_timeout):
         return _done(row, t0)
     if "run" not in stages:
         return _done(row, t0)
@@ -395,6 +396,20 @@ def _done(row, t0):
     return row
 
 
+def stand_ins(workdir):
+    """Builds test/e2e/Inputs' stand-ins of the CUDA driver, cuDNN and
+    cuBLASLt into `workdir` and points this process's environment (which
+    paddle-run inherits) at them."""
+    inputs = os.path.join(ROOT, "test", "e2e", "Inputs")
+    for var, src in [("PADDLE_MLIR_CUDA_DRIVER", "fake_libcuda.c"),
+                     ("PADDLE_MLIR_CUDNN", "fake_cudnn.c"),
+                     ("PADDLE_MLIR_CUBLASLT", "fake_cublaslt.c")]:
+        lib = os.path.join(workdir, "lib%s.so" % var.lower())
+        subprocess.run(["cc", "-shared", "-fPIC", "-O2", "-o", lib, os.path.join(inputs, src)],
+                       check=True)
+        os.environ[var] = lib
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--corpus", default=os.path.join(ROOT, "..", "shared", "corpus"))
@@ -413,6 +428,10 @@ def main():
                          "every size), then run at the sample sizes")
     ap.add_argument("--expect", help="fail on any program whose last stage differs from FILE's")
     ap.add_argument("--write-expect", help="write each program's last stage and error to FILE")
+    ap.add_argument("--target", choices=("cpu", "cuda-emulated"), default="cpu",
+                    help="cuda-emulated: cuda artifacts whose kernels run as host loops "
+                         "(paddle-compile --target cuda --cuda-emulate), run on the tests' "
+                         "stand-ins of the CUDA driver, cuDNN and cuBLASLt (built with cc)")
     args = ap.parse_args()
     args.stages = args.stages.split(",")
     sys.path.insert(0, os.path.join(build_dir(), "python"))
@@ -431,6 +450,8 @@ def main():
     tmp = None
     if not args.workdir:
         tmp = args.workdir = tempfile.mkdtemp(prefix="paddle-corpus-")
+    if args.target == "cuda-emulated":
+        stand_ins(args.workdir)
     rows = []
     with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
         def one(folder):

@@ -301,6 +301,105 @@ struct PdGpuMapLoopsPass : impl::PdGpuMapLoopsPassBase<PdGpuMapLoopsPass> {
     copy.erase();
   }
 
+  /// Loop-free scalar code in `block` (an op on rank-0 or all-ones shapes
+  /// whose one-iteration loops canonicalization removed: loads, scalar
+  /// arithmetic, a store) becomes a one-iteration parallel loop, which runs
+  /// as one thread on the device. The run taken is the loads and
+  /// side-effect-free arithmetic right before each store, so no other
+  /// write comes between a load and its new place.
+  void wrapScalarCode(Block &block) {
+    SmallVector<memref::StoreOp> stores;
+    for (Operation &op : block)
+      if (auto store = dyn_cast<memref::StoreOp>(op))
+        stores.push_back(store);
+    for (memref::StoreOp store : stores) {
+      SmallVector<Operation *> run; // nearest first
+      for (Operation *o = store->getPrevNode(); o; o = o->getPrevNode()) {
+        bool scalar = isa<memref::LoadOp>(o) ||
+                      (o->getNumRegions() == 0 &&
+                       isa_and_nonnull<arith::ArithDialect, math::MathDialect>(o->getDialect()) &&
+                       isMemoryEffectFree(o));
+        if (!scalar)
+          break;
+        run.push_back(o);
+      }
+      OpBuilder b(store);
+      Location loc = store.getLoc();
+      Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+      Value one = arith::ConstantIndexOp::create(b, loc, 1);
+      scf::ParallelOp::create(b, loc, ValueRange{zero}, ValueRange{one}, ValueRange{one},
+                              [&](OpBuilder &pb, Location, ValueRange) {
+                                IRMapping m;
+                                for (Operation *o : llvm::reverse(run))
+                                  pb.clone(*o, m);
+                                pb.clone(*store, m);
+                              });
+      store.erase();
+      // Users before their operands: what only the store used goes.
+      for (Operation *o : run)
+        if (o->use_empty())
+          o->erase();
+    }
+  }
+
+  /// Whether `memref` is never written by the program: a view of one of
+  /// `fn`'s inputs or weights (not of its arena, whose slots the memory
+  /// plan hands to other buffers after their last use) or of a constant.
+  static bool readOnly(Value memref, func::FuncOp fn) {
+    while (Operation *def = memref.getDefiningOp()) {
+      if (isa<memref::GetGlobalOp>(def))
+        return true;
+      if (!isa<memref::ViewOp, memref::SubViewOp, memref::CollapseShapeOp, memref::ExpandShapeOp,
+               memref::ReinterpretCastOp, memref::ReshapeOp, memref::CastOp>(def))
+        return false;
+      memref = def->getOperand(0);
+    }
+    auto arg = dyn_cast<BlockArgument>(memref);
+    return arg && arg.getOwner()->isEntryBlock() && arg.getOwner()->getParentOp() == fn &&
+           !fn.getArgAttr(arg.getArgNumber(), "pd.arena");
+  }
+
+  /// Scalars that loop-invariant code motion left in front of the nests
+  /// that use them (the load of a quantizer's one-element scale, float
+  /// arithmetic on it) move into each of those nests, since host code
+  /// cannot read device memory: a load only from a buffer the program never
+  /// writes (readOnly), so that where it runs does not change what it reads.
+  void sinkScalars(Block &block, func::FuncOp fn) {
+    SmallVector<Operation *> candidates;
+    for (Operation &op : block) {
+      bool scalar =
+          (isa<memref::LoadOp>(op) && readOnly(cast<memref::LoadOp>(op).getMemRef(), fn)) ||
+          (op.getNumRegions() == 0 && !staysOnHost(&op) &&
+           isa_and_nonnull<arith::ArithDialect, math::MathDialect>(op.getDialect()) &&
+           isMemoryEffectFree(&op));
+      if (scalar)
+        candidates.push_back(&op);
+    }
+    // Users first, so that a chain moves whole.
+    for (Operation *op : llvm::reverse(candidates)) {
+      llvm::SmallSetVector<Operation *, 4> nests;
+      bool inNests = !op->use_empty();
+      for (Operation *user : op->getUsers()) {
+        Operation *top = block.findAncestorOpInBlock(*user);
+        if (!top || top == user || !isa<scf::ParallelOp, scf::ForOp>(top)) {
+          inNests = false;
+          break;
+        }
+        nests.insert(top);
+      }
+      if (!inNests)
+        continue;
+      for (Operation *nest : nests) {
+        OpBuilder b = OpBuilder::atBlockBegin(&nest->getRegion(0).front());
+        Operation *copy = b.clone(*op);
+        op->replaceUsesWithIf(copy->getResults(), [&](OpOperand &use) {
+          return nest->isProperAncestor(use.getOwner());
+        });
+      }
+      op->erase();
+    }
+  }
+
   /// Maps the loop nests of `fn`; false (with an error) when it holds a
   /// host op that is neither a nest nor a view.
   bool mapFunction(func::FuncOp fn) {
@@ -312,10 +411,11 @@ struct PdGpuMapLoopsPass : impl::PdGpuMapLoopsPassBase<PdGpuMapLoopsPass> {
     // The host code: @main's blocks and the branches of its scf.if ops (a
     // pipeline stage runs on the host when the rank is its own).
     std::function<bool(Block &)> scan = [&](Block &block) {
+      wrapScalarCode(block);
+      sinkScalars(block, fn);
       for (Operation &op : block) {
-        // A store at the top level is the loop-free lowering of a rank-0
-        // fill (a full reduction's initial value): one thread.
-        if (isa<scf::ParallelOp, scf::ForOp, gpu::LaunchOp, memref::StoreOp>(op)) {
+        // (Top-level stores are in one-iteration loops now.)
+        if (isa<scf::ParallelOp, scf::ForOp, gpu::LaunchOp>(op)) {
           nests.push_back(&op);
           continue;
         }

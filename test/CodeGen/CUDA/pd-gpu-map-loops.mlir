@@ -186,3 +186,87 @@ func.func @host_constant(%out: memref<2x4xf32>) {
   }
   return
 }
+
+// -----
+
+// Loop-free scalar code (a 1x1 elementwise add whose one-iteration loops
+// canonicalization removed) runs as one thread: the loads and the add
+// right before the store move into a one-iteration nest with it; a load
+// before a library call that may write its buffer stays where it is.
+// CHECK-LABEL: func.func @scalar_code
+// CHECK:         call @pdcu_matmul
+// CHECK-NOT:     memref.load
+// CHECK:         scf.parallel
+// CHECK-NEXT:      scf.parallel
+// CHECK:             scf.if
+// CHECK:               %[[A:.*]] = memref.load %arg0[%{{.*}}, %{{.*}}] : memref<1x1xf32>
+// CHECK-NEXT:          %[[B:.*]] = memref.load %arg1[%{{.*}}] : memref<1xf32>
+// CHECK-NEXT:          %[[S:.*]] = arith.addf %[[A]], %[[B]] : f32
+// CHECK-NEXT:          memref.store %[[S]], %arg0[%{{.*}}, %{{.*}}] : memref<1x1xf32>
+// CHECK-NOT:     memref.load
+// CHECK:         return
+func.func @scalar_code(%y: memref<1x1xf32>, %bias: memref<1xf32>) {
+  %c0 = arith.constant 0 : index
+  func.call @pdcu_matmul(%c0) : (index) -> ()
+  %a = memref.load %y[%c0, %c0] : memref<1x1xf32>
+  %b = memref.load %bias[%c0] : memref<1xf32>
+  %s = arith.addf %a, %b : f32
+  memref.store %s, %y[%c0, %c0] : memref<1x1xf32>
+  return
+}
+func.func private @pdcu_matmul(index)
+
+// -----
+
+// A scalar that loop-invariant code motion hoisted out of the nests (a
+// quantizer's one-element scale, arithmetic on it) moves into each nest
+// that uses it when it reads an input or weight. A load from the arena
+// stays (the plan may give its slot to the nest's output) and is named.
+// CHECK-LABEL: func.func @hoisted_scale
+// CHECK-NOT:     memref.load
+// CHECK:         scf.parallel
+// CHECK:           scf.parallel
+// CHECK:             scf.if
+// CHECK:               %[[S:.*]] = memref.load %arg1[%{{.*}}] : memref<1xf32>
+// CHECK-NEXT:          %[[N:.*]] = arith.negf %[[S]] : f32
+// CHECK:               %[[NV:.*]] = vector.broadcast %[[N]] : f32 to vector<4xf32>
+// CHECK:               arith.maximumf %{{.*}}, %[[NV]] : vector<4xf32>
+// CHECK:         scf.parallel
+// CHECK:           scf.parallel
+// CHECK:             scf.if
+// CHECK:               %[[S2:.*]] = memref.load %arg1[%{{.*}}] : memref<1xf32>
+// CHECK:               vector.broadcast %[[S2]]
+func.func @hoisted_scale(%x: memref<8xf32>, %scale: memref<1xf32> {pd.weight = "s"},
+                         %y: memref<8xf32>, %z: memref<8xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %s = memref.load %scale[%c0] : memref<1xf32>
+  %n = arith.negf %s : f32
+  scf.parallel (%i) = (%c0) to (%c8) step (%c1) {
+    %v = memref.load %x[%i] : memref<8xf32>
+    %m = arith.maximumf %v, %n : f32
+    memref.store %m, %y[%i] : memref<8xf32>
+  }
+  scf.parallel (%i) = (%c0) to (%c8) step (%c1) {
+    %v = memref.load %y[%i] : memref<8xf32>
+    %m = arith.mulf %v, %s : f32
+    memref.store %m, %z[%i] : memref<8xf32>
+  }
+  return
+}
+
+// -----
+
+func.func @arena_scalar(%x: memref<8xf32>, %arena: memref<?xi8> {pd.arena}) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %t = memref.view %arena[%c0][] : memref<?xi8> to memref<1xf32>
+  // expected-error @+1 {{the cuda target cannot run 'memref.load' yet (only generated loop nests and buffer views)}}
+  %s = memref.load %t[%c0] : memref<1xf32>
+  scf.parallel (%i) = (%c0) to (%c8) step (%c1) {
+    memref.store %s, %x[%i] : memref<8xf32>
+  }
+  return
+}
