@@ -134,6 +134,26 @@ def test_gpu_check_folder(tmp_path):
         pytest.skip("GPU execution skipped: %s; every case failed with the runtime's reason" % why)
 
 
+def test_gpu_check_dry_run(tmp_path):
+    """`scripts/gpu-check.sh dry-run`: the device check's cases compiled with
+    their kernels emulated on the host and run through the runner and
+    check.py on the stand-ins of the CUDA libraries, so the script and every
+    case's artifact, inputs and references are checked end to end, with
+    real values, before a GPU session runs them."""
+    import subprocess
+    import sys
+
+    env = dict(os.environ, GPU_CHECK_DRY_RUN_DIR=str(tmp_path / "dry"),
+               PYTHONPATH=os.pathsep.join(sys.path))
+    p = subprocess.run(["bash", os.path.join(ROOT, "scripts", "gpu-check.sh"), "dry-run"],
+                       capture_output=True, text=True, env=env, timeout=900)
+    assert p.returncode == 0, p.stdout[-3000:] + p.stderr[-3000:]
+    assert "prepared %s: 8 cases (kernels emulated)" % (tmp_path / "dry") in p.stdout, p.stdout
+    assert "DRY RUN: kernels emulated on the host" in p.stdout, p.stdout
+    assert "0 of 8 cases failed" in p.stdout and "nccl: 0 checks failed" in p.stdout, p.stdout
+    assert len(re.findall(r"^\S+ +ok +\S+ ", p.stdout, re.M)) == 8, p.stdout
+
+
 def test_instances_on_one_device_share_its_weights(tmp_path):
     """Through a fake CUDA driver (test/e2e/Inputs/fake_libcuda.c: host
     memory, launches counted): two instances (two threads) of one cuda

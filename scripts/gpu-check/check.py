@@ -6,7 +6,11 @@ eager mode on the same device beside them: their time, the speedup
 (PyTorch's time over ours) and their own error against the reference.
 Then nccl_check.py runs the NCCL backend's collectives on the GPU.
 
-Usage: python3 check.py DIR [DEVICE]"""
+A folder prepared with --emulate (kernels as host loops) runs only on the
+tests' stand-ins of the CUDA libraries (gpu-check.sh dry-run): it checks
+this script and the artifacts' host side, not a GPU, and says so.
+
+Usage: python3 check.py DIR [DEVICE [RUNS]]"""
 import glob
 import json
 import os
@@ -84,7 +88,13 @@ def main():
             env[variable] = found
         print("%s: %s" % (variable, found or "the runtime's own search"))
     device = sys.argv[2] if len(sys.argv) > 2 else "cuda:0"
+    runs = sys.argv[3] if len(sys.argv) > 3 else "20"
     cases = json.load(open(os.path.join(root, "cases.json")))
+    target = json.load(open(os.path.join(root, cases[0]["name"], "artifact",
+                                         "manifest.json")))["target"]
+    if target.get("emulated"):
+        print("DRY RUN: kernels emulated on the host (prepare.py --emulate); the times are not "
+              "GPU times")
     runner = os.path.join(root, "runner")
     failed = 0
     print("%-16s %-8s %12s %14s %9s %9s %8s %12s" % (
@@ -92,7 +102,7 @@ def main():
         "torch err"))
     for case in cases:
         work = os.path.join(root, case["name"])
-        p = subprocess.run([runner, os.path.join(work, "artifact"), device, work],
+        p = subprocess.run([runner, os.path.join(work, "artifact"), device, work, runs],
                            capture_output=True, text=True, timeout=600,
                            env=dict(env, **case.get("env", {})))
         if p.returncode != 0:

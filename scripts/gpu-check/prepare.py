@@ -90,6 +90,12 @@ def trace(model, inputs, path):
 
 def main():
     out, arch = os.path.abspath(sys.argv[1]), sys.argv[2]
+    # --emulate: kernels as host loops (paddle-compile --cuda-emulate), for
+    # a dry run of the check on the tests' stand-ins of the CUDA libraries.
+    emulate = sys.argv[3:] == ["--emulate"]
+    if sys.argv[3:] and not emulate:
+        sys.exit("usage: prepare.py OUT ARCH [--emulate]")
+    extra = {"cuda-emulate": "true"} if emulate else None
     shutil.rmtree(out, ignore_errors=True)
     os.makedirs(out)
     rng = np.random.default_rng(0)
@@ -101,7 +107,8 @@ def main():
         os.makedirs(work, exist_ok=True)
         shapes = {k: list(v.shape) for k, v in inputs.items()}
         print("compiling %s for %s ..." % (name, arch), flush=True)
-        gpu = paddle_mlir.compile(path, target="cuda", cuda_arch=arch, input_shapes=shapes)
+        gpu = paddle_mlir.compile(path, target="cuda", cuda_arch=arch, input_shapes=shapes,
+                                  _extra_options=extra)
         gpu.save(os.path.join(work, "artifact"))
         if weights_of:
             same_weights(os.path.join(work, "artifact"), os.path.join(out, weights_of, "artifact"))
@@ -179,7 +186,9 @@ def main():
                     os.path.join(HERE, "runner.c"), "-o", os.path.join(out, "runner"),
                     "-L", out, "-lpdrt", "-Wl,-rpath,$ORIGIN"], check=True)
     size = sum(os.path.getsize(os.path.join(d, f)) for d, _, fs in os.walk(out) for f in fs)
-    print("prepared %s: %d cases, %.1f MiB" % (out, len(cases), size / 2**20))
+    print("prepared %s: %d cases%s, %.1f MiB" % (out, len(cases),
+                                                 " (kernels emulated)" if emulate else "",
+                                                 size / 2**20))
 
 
 if __name__ == "__main__":
