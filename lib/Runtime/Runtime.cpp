@@ -267,6 +267,9 @@ struct pdrt_instance {
   size_t workspaceBytes = 0; // the library calls', at the arena's end
   std::vector<void *> deviceInputs;
   std::vector<size_t> deviceInputBytes;
+  // A train step's trained weights in device memory, the instance's own
+  // (params holds their host copies, kept equal after every step).
+  std::vector<void *> deviceParams;
   std::vector<char> staging;
   ~pdrt_instance() {
     if (device) {
@@ -281,6 +284,8 @@ struct pdrt_instance {
       }
       cu.free(device, deviceArena);
       for (void *p : deviceInputs)
+        cu.free(device, p);
+      for (void *p : deviceParams)
         cu.free(device, p);
       cu.close(device);
     }
@@ -767,6 +772,19 @@ static pdrt_status openDevice(pdrt_instance *inst, int ordinal) {
   }
   inst->deviceInputs.assign(m->inputs.size(), nullptr);
   inst->deviceInputBytes.assign(m->inputs.size(), 0);
+  // A train step's trained weights: the instance's own device copies.
+  inst->deviceParams.assign(m->weights.size(), nullptr);
+  for (size_t w = 0; w < m->weights.size(); ++w) {
+    if (!inst->params[w])
+      continue;
+    const TensorDesc &d = m->weights[w];
+    const char *err = cu.alloc(inst->device, d.nbytes + 64, &inst->deviceParams[w]);
+    if (!err)
+      err = cu.copy(inst->device, inst->deviceParams[w], inst->params[w], d.nbytes, 1);
+    if (err)
+      return fail(PDRT_ERR_DEVICE,
+                  "model '" + m->name + "': trained weight '" + d.name + "': " + err);
+  }
   // The library calls' algorithms are chosen now, so that a missing or
   // failing cuBLASLt / cuDNN shows at load, and their workspace is known
   // before the arena is allocated.
@@ -1031,6 +1049,8 @@ static pdrt_status runOnDevice(pdrt_instance *inst) {
     appendDescriptor(words, inst->deviceInputs[i], shape.data(), shape.size());
   }
   int64_t need = bindArguments(inst, [&](size_t w) -> const void * {
+    if (inst->deviceParams[w])
+      return inst->deviceParams[w];
     return static_cast<char *>(inst->deviceWeights) + m->weights[w].offset;
   });
   std::vector<int64_t> &results = inst->results;
@@ -1058,6 +1078,7 @@ static pdrt_status runOnDevice(pdrt_instance *inst) {
   inst->outputShapes.resize(m->outputs.size());
   inst->outputInPlace.assign(m->outputs.size(), 0);
   size_t word = 0;
+  bool updated = false;
   for (size_t i = 0; i < m->outputs.size(); ++i) {
     const TensorDesc &d = m->outputs[i];
     size_t r = d.shape.size();
@@ -1082,7 +1103,18 @@ static pdrt_status runOnDevice(pdrt_instance *inst) {
                                   extent * esize, 0))
       return deviceError(("output '" + d.name + "'").c_str(), err);
     copyDense(buf.data(), inst->staging.data(), sizes, strides, r, esize, numel);
+    // A train step's update: the weight of the next step, in the host copy
+    // and on the device (unless the step wrote it there in place).
+    if (d.updates >= 0) {
+      size_t w = d.updates, bytes = std::min<size_t>(m->weights[w].nbytes, buf.size());
+      std::memcpy(inst->params[w], buf.data(), bytes);
+      if (aligned + offset * esize != inst->deviceParams[w])
+        if (const char *err = cu.copy(inst->device, inst->deviceParams[w], buf.data(), bytes, 1))
+          return deviceError(("trained weight '" + m->weights[w].name + "'").c_str(), err);
+      updated = true;
+    }
   }
+  inst->steps += updated;
   inst->ran = true;
   return PDRT_OK;
 }
@@ -1582,6 +1614,10 @@ pdrt_status pdrt_set_weight(pdrt_instance *inst, const char *name, pdrt_dtype dt
                       shapeStr(d.shape.data(), (int64_t)d.shape.size()) + ", got " +
                       pdrt_dtype_name(dtype) + shapeStr(shape, rank));
     std::memcpy(inst->params[w], data, d.nbytes);
+    if (m->cuda && inst->device && inst->deviceParams[w])
+      if (const char *err = m->cu.copy(inst->device, inst->deviceParams[w], data, d.nbytes, 1))
+        return fail(PDRT_ERR_DEVICE, "weight '" + d.name + "' of model '" + m->name +
+                                         "': copying it to the device: " + err);
     return PDRT_OK;
   }
   return fail(PDRT_ERR_INVALID_ARGUMENT,

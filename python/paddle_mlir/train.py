@@ -180,6 +180,7 @@ def compile(model, params=None, *, loss=None, loss_op=None, label="label", optim
         extra["loss"] = loss
     else:
         extra["loss-op"] = loss_op
+    extra.update(options.pop("_extra_options", None) or {})
     compiled = _compile(model, params, input_shapes=input_shapes, output_dir=output_dir, name=name,
                         _extra_options=extra, **options)
     # Hand the (possibly temporary) directory over to the train step.

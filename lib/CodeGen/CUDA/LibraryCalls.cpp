@@ -569,7 +569,8 @@ struct PdGpuCollectivesPass : impl::PdGpuCollectivesPassBase<PdGpuCollectivesPas
       if (kind == pdk::comm::AllReduceStart || kind == pdk::comm::AllReduceWait ||
           kind == pdk::comm::Rank) {
         k.emitError("the cuda target cannot run '")
-            << name << "' yet (training's gradient buckets run on CPUs only for now; "
+            << name << "' yet (--overlap-buckets is CPU-only for now; without it a cuda "
+            << "train step allreduces each gradient bucket once its last gradient exists: "
             << "docs/MultiDevice.md)";
         return signalPassFailure();
       }
