@@ -240,16 +240,12 @@ def test_nccl_on_another_gpu_is_refused(tmp_path, fake_driver, monkeypatch):
 
 def test_partition_options_for_cuda(tmp_path):
     """What cuda train steps cannot do yet is said at compile time:
-    pipeline training, and buckets overlapped with the backward pass."""
+    pipeline training."""
     from test_dp_train import digits_cnn
     model = digits_cnn(tmp_path / "cnn")
     for flags, message in [
             (["--partition", "pipeline"],
-             "--train --partition pipeline builds CPU train steps only (not --target cuda)"),
-            (["--partition", "data", "--overlap-buckets"],
-             "the cuda target cannot run 'allreduce_start' yet (--overlap-buckets is CPU-only "
-             "for now; without it a cuda train step allreduces each gradient bucket once its "
-             "last gradient exists: docs/MultiDevice.md)")]:
+             "--train --partition pipeline builds CPU train steps only (not --target cuda)")]:
         r = subprocess.run([tool("paddle-compile"), str(model), "--target", "cuda", "--train",
                             "--loss-op", "softmax_with_cross_entropy", "--input-shape",
                             "x=16x1x8x8", "--devices", "2", *flags, "-o", str(tmp_path / "t")],

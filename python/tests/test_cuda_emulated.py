@@ -243,23 +243,63 @@ np.savez(sys.argv[3], losses=np.array(losses), **step.parameters())
 
 
 @needs_mpi
-@pytest.mark.parametrize("n,strategy", [(2, "allreduce"), (4, "allreduce"), (2, "reduce")])
-def test_data_parallel_training_on_cuda(tmp_path, stand_ins, monkeypatch, n, strategy):
+@pytest.mark.parametrize("n,strategy,overlap", [(2, "allreduce", False), (4, "allreduce", True),
+                                                (2, "allreduce", True), (2, "reduce", False)])
+def test_data_parallel_training_on_cuda(tmp_path, stand_ins, monkeypatch, n, strategy, overlap):
     """Data-parallel training of the digits CNN on 2 and 4 ranks as a cuda
     artifact (kernels emulated; gradients averaged by allreduce buckets
-    through the communicator, or reduce-scattered with the optimizer state
-    sharded and the parameters gathered back): after 20 steps every rank's
-    parameters equal single-process CPU training on the same global
-    batches within 1e-5."""
+    through the communicator, started as soon as a bucket is complete and
+    waited for before the optimizer reads it (--overlap-buckets: small
+    buckets, so that there are several), or reduce-scattered with the
+    optimizer state sharded and the parameters gathered back): after 20
+    steps every rank's parameters equal single-process CPU training on the
+    same global batches within 1e-5."""
     from test_dp_train import train_both
     for var, value in fakes(stand_ins).items():
         monkeypatch.setenv(var, value)
     (losses, want), ranks, manifest = train_both(
-        tmp_path, n, "sgd", 0.1, target="cuda", reduce_strategy=strategy,
-        _extra_options={"cuda-emulate": "true"})
+        tmp_path, n, "sgd", 0.1, target="cuda", reduce_strategy=strategy, overlap=overlap,
+        bucket_mb=0.002 if overlap else None, _extra_options={"cuda-emulate": "true"})
     assert manifest["target"]["kind"] == "cuda" and manifest["partition"]["mode"] == "data"
-    assert manifest["partition"]["buckets"], manifest["partition"]
+    buckets = manifest["partition"]["buckets"]
+    assert len(buckets) > (1 if overlap else 0), manifest["partition"]
     for r, got in enumerate(ranks):
         for name, value in want.items():
             np.testing.assert_allclose(got[name], value, rtol=1e-5, atol=1e-5,
                                        err_msg="rank %d: %s" % (r, name))
+
+
+def test_started_bucket_on_nccl_device_buffers(tmp_path, stand_ins):
+    """An overlapped gradient bucket with the NCCL backend (stand-ins of the
+    CUDA runtime and of one-rank NCCL, kernels emulated): the allreduce
+    starts on the bucket's device buffer in place while softmax's kernels
+    run, its wait comes before the add that reads it, nothing is staged
+    through the host, and the output is relu(g) + softmax(g) (one rank's
+    sum is its own)."""
+    from test_nccl import stand_ins as nccl_stand_ins
+    program = """
+func.func @main(%g: tensor<4xf32> {pd.name = "g"}) -> (tensor<4xf32> {pd.name = "y"}) {
+  %r = pd.relu %g : (tensor<4xf32>) -> tensor<4xf32>
+  %h = pd.allreduce_start %r {bucket = 0 : i64} : (tensor<4xf32>) -> tensor<4xf32>
+  %e = pd.softmax %g {axis = -1 : i32} : (tensor<4xf32>) -> tensor<4xf32>
+  %s = pd.allreduce_wait %h {bucket = 0 : i64} : (tensor<4xf32>) -> tensor<4xf32>
+  %y = pd.elementwise_add %s, %e : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  return %y : tensor<4xf32>
+}
+"""
+    art = tmp_path / "art"
+    paddle_mlir.compile(program, target="cuda", output_dir=str(art),
+                        _extra_options={"cuda-emulate": "true"})
+    g = np.array([-1.0, 0.5, 2.0, -3.0], np.float32)
+    np.save(tmp_path / "g.npy", g)
+    env = dict(os.environ, PADDLE_MLIR_COMM_BACKEND="nccl", FAKE_CUDART_ALL_DEVICE="1",
+               **fakes(stand_ins), **nccl_stand_ins(tmp_path))
+    r = subprocess.run([tool("paddle-run"), str(art), "--input", "g=%s" % (tmp_path / "g.npy"),
+                        "--output-dir", str(tmp_path / "out")],
+                       capture_output=True, text=True, timeout=120, env=env)
+    assert r.returncode == 0, r.stdout + r.stderr
+    e = np.exp(g - g.max())
+    np.testing.assert_allclose(np.load(tmp_path / "out" / "y.npy"),
+                               np.maximum(g, 0) + e / e.sum(), rtol=1e-6)
+    assert "fake-nccl: comms=1 allreduce=1 " in r.stderr, r.stderr
+    assert re.search(r"fake-cudart: mallocs=\d+ copies=0\b", r.stderr), r.stderr

@@ -440,6 +440,9 @@ struct Context {
   // Host copies of a collective's buffers (the MPI backend reads host
   // memory), kept between runs.
   std::vector<char> stageIn, stageOut;
+  // Gradient buckets whose allreduce runs on host copies (MPI) between
+  // pd.allreduce_start and pd.allreduce_wait, by bucket.
+  std::map<int64_t, std::vector<char>> startedBuckets;
   // Whether its device was checked against the NCCL backend's (once).
   bool ncclDeviceChecked = false;
 };
@@ -1069,6 +1072,15 @@ pdcu_collective(int64_t kind, int64_t ringId, int64_t reduce, int64_t peer, int6
       }
       ctx->ncclDeviceChecked = true;
     }
+    // A gradient bucket's allreduce starts on NCCL's stream, in place on
+    // the device buffer, while the kernels after it run; its wait drains
+    // that stream.
+    if (kind == comm::AllReduceStart || kind == comm::AllReduceWait) {
+      fields[comm::Kind] |= comm::OnDevice;
+      if (const char *err = runCollective(fields, nullptr, devicePtr(out), 0, outCount, 0))
+        ctx->error = err;
+      return;
+    }
     // NCCL takes device buffers. Broadcast and barrier work in place on
     // the destination, which starts as X.
     const void *src = devicePtr(in);
@@ -1085,7 +1097,28 @@ pdcu_collective(int64_t kind, int64_t ringId, int64_t reduce, int64_t peer, int6
       ctx->error = err;
     return;
   }
-  // MPI (and one rank without a backend) works on host memory.
+  // MPI (and one rank without a backend) works on host memory. A started
+  // bucket's host copy stays until its wait, which copies the sum back.
+  if (kind == comm::AllReduceStart || kind == comm::AllReduceWait) {
+    std::vector<char> &host = ctx->startedBuckets[peer];
+    if (kind == comm::AllReduceStart) {
+      host.resize(outBytes ? outBytes : 1);
+      if (CUresult r = d.cuMemcpyDtoHAsync(host.data(), static_cast<CUdeviceptr>(out), outBytes,
+                                           ctx->stream))
+        return fail("copying a gradient bucket to the host", r);
+      if (CUresult r = d.cuStreamSynchronize(ctx->stream))
+        return fail("copying a gradient bucket to the host (cuStreamSynchronize)", r);
+    }
+    if (const char *err = runCollective(fields, nullptr, host.data(), 0, outCount, 0)) {
+      ctx->error = err;
+      return;
+    }
+    if (kind == comm::AllReduceWait && outBytes)
+      if (CUresult r = d.cuMemcpyHtoDAsync(static_cast<CUdeviceptr>(out), host.data(), outBytes,
+                                           ctx->stream))
+        fail("copying a gradient bucket's sum to the device", r);
+    return;
+  }
   ctx->stageIn.resize(inBytes);
   ctx->stageOut.resize(outBytes ? outBytes : 1);
   if (in && inBytes) {

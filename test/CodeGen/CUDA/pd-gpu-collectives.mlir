@@ -125,13 +125,28 @@ module attributes {pd.partition = {devices = 2 : i64, micro_batches = 2 : i64, m
 
 // -----
 
-// Training's gradient buckets run on CPUs only for now: named, not
-// miscompiled.
+// A gradient bucket overlapped with the backward pass: its allreduce starts
+// (kind 9, bucket 0 as the peer, in place: no input) after relu's kernel,
+// softmax's kernel runs while it advances, and the wait (kind 10) comes
+// before the add that reads the sum.
+// CHECK-LABEL: func.func @main(
+// CHECK-DAG:     %[[C9:.*]] = arith.constant 9 : i64
+// CHECK-DAG:     %[[C10:.*]] = arith.constant 10 : i64
+// CHECK:         gpu.launch_func @main_kernel::@main_kernel
+// CHECK:         %[[HP:.*]] = memref.extract_aligned_pointer_as_index %[[H:.*]] :
+// CHECK:         %[[HA:.*]] = arith.index_cast %[[HP]] : index to i64
+// CHECK:         call @pdcu_collective(%[[C9]], {{.*}}, %[[HA]], {{.*}})
+// CHECK:         gpu.launch_func @main_kernel_0::@main_kernel
+// CHECK:         gpu.launch_func @main_kernel_4::@main_kernel
+// CHECK-NEXT:    call @pdcu_collective(%[[C10]], {{.*}}, %[[HA]], {{.*}})
+// CHECK-NEXT:    gpu.launch_func @main_kernel_5::@main_kernel
 module {
   func.func @main(%g: tensor<4xf32> {pd.name = "g"}) -> (tensor<4xf32> {pd.name = "s"}) {
-    // expected-error @+1 {{the cuda target cannot run 'allreduce_start' yet (training's gradient buckets run on CPUs only for now; docs/MultiDevice.md)}}
-    %h = pd.allreduce_start %g {bucket = 0 : i64} : (tensor<4xf32>) -> tensor<4xf32>
+    %r = pd.relu %g : (tensor<4xf32>) -> tensor<4xf32>
+    %h = pd.allreduce_start %r {bucket = 0 : i64} : (tensor<4xf32>) -> tensor<4xf32>
+    %e = pd.softmax %g {axis = -1 : i32} : (tensor<4xf32>) -> tensor<4xf32>
     %s = pd.allreduce_wait %h {bucket = 0 : i64} : (tensor<4xf32>) -> tensor<4xf32>
-    return %s : tensor<4xf32>
+    %y = pd.elementwise_add %s, %e : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+    return %y : tensor<4xf32>
   }
 }
