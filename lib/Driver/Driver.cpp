@@ -268,11 +268,6 @@ LogicalResult checkOptions(ModuleOp module, const CompileOptions &opts) {
       return fail(module, "--target " + stringify(opts.target) +
                               " builds fp32 only (not --precision " + stringify(opts.precision) +
                               ")");
-    // A stage's share of the trained weights is CPU-only so far.
-    if (opts.train && opts.partition == "pipeline")
-      return fail(module,
-                  "--train --partition pipeline builds CPU train steps only (not --target " +
-                      stringify(opts.target) + ")");
   }
   if (!opts.partition.empty()) {
     if (opts.devices < 2)

@@ -236,20 +236,3 @@ def test_nccl_on_another_gpu_is_refused(tmp_path, fake_driver, monkeypatch):
         r.stderr
     r = run_job(0, art, {"x": x, "ids": ids}, out)  # the default device: cuda:0
     assert r.returncode == 0, r.stdout + r.stderr
-
-
-def test_partition_options_for_cuda(tmp_path):
-    """What cuda train steps cannot do yet is said at compile time:
-    pipeline training."""
-    from test_dp_train import digits_cnn
-    model = digits_cnn(tmp_path / "cnn")
-    for flags, message in [
-            (["--partition", "pipeline"],
-             "--train --partition pipeline builds CPU train steps only (not --target cuda)")]:
-        r = subprocess.run([tool("paddle-compile"), str(model), "--target", "cuda", "--train",
-                            "--loss-op", "softmax_with_cross_entropy", "--input-shape",
-                            "x=16x1x8x8", "--devices", "2", *flags, "-o", str(tmp_path / "t")],
-                           capture_output=True, text=True, timeout=300)
-        assert 0 < r.returncode < 128
-        assert message in r.stderr, r.stderr
-        assert not (tmp_path / "t").exists()

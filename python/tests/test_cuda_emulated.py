@@ -303,3 +303,34 @@ func.func @main(%g: tensor<4xf32> {pd.name = "g"}) -> (tensor<4xf32> {pd.name = 
                                np.maximum(g, 0) + e / e.sum(), rtol=1e-6)
     assert "fake-nccl: comms=1 allreduce=1 " in r.stderr, r.stderr
     assert re.search(r"fake-cudart: mallocs=\d+ copies=0\b", r.stderr), r.stderr
+
+
+@needs_mpi
+@pytest.mark.parametrize("n,micro,optimizer,lr,tol", [(2, 2, "sgd", 0.1, 1e-5),
+                                                      (3, 4, "adam", 0.01, 1e-4)])
+def test_pipeline_training_on_cuda(tmp_path, stand_ins, monkeypatch, n, micro, optimizer, lr,
+                                   tol):
+    """Pipeline training of the digits CNN as a cuda artifact (kernels
+    emulated): N stages in the 1F1B order over M micro-batches, each rank
+    updating the parameters its stage owns on its device. After 20 steps
+    rank 0's losses and gathered parameters, and each rank's own
+    parameters, equal single-process CPU training within 1e-5 (SGD) and
+    1e-4 (Adam)."""
+    from test_dp_train import train_both
+    from test_pipeline_train import owned
+    for var, value in fakes(stand_ins).items():
+        monkeypatch.setenv(var, value)
+    (want_losses, want), ranks, manifest = train_both(
+        tmp_path, n, optimizer, lr, partition="pipeline", micro_batches=micro, target="cuda",
+        _extra_options={"cuda-emulate": "true"})
+    part = manifest["partition"]
+    assert part["mode"] == "pipeline" and len(part["stages"]) == n
+    assert manifest["target"]["kind"] == "cuda"
+    np.testing.assert_allclose(ranks[0]["losses"], want_losses, rtol=tol, atol=1e-6)
+    for name, value in want.items():
+        np.testing.assert_allclose(ranks[0][name], value, rtol=tol, atol=1e-6,
+                                   err_msg="rank 0: " + name)
+    for r, names in owned(manifest, want).items():
+        for name in names:
+            np.testing.assert_allclose(ranks[r][name], want[name], rtol=tol, atol=1e-6,
+                                       err_msg="rank %d: %s" % (r, name))

@@ -342,36 +342,106 @@ struct PdGpuMapLoopsPass : impl::PdGpuMapLoopsPassBase<PdGpuMapLoopsPass> {
     }
   }
 
-  /// Whether `memref` is never written by the program: a view of one of
-  /// `fn`'s inputs or weights (not of its arena, whose slots the memory
-  /// plan hands to other buffers after their last use) or of a constant.
-  static bool readOnly(Value memref, func::FuncOp fn) {
+  /// What `memref` views: a constant's get_global, an argument of `fn`,
+  /// or null (anything else).
+  static Value root(Value memref) {
     while (Operation *def = memref.getDefiningOp()) {
       if (isa<memref::GetGlobalOp>(def))
-        return true;
+        return memref;
       if (!isa<memref::ViewOp, memref::SubViewOp, memref::CollapseShapeOp, memref::ExpandShapeOp,
                memref::ReinterpretCastOp, memref::ReshapeOp, memref::CastOp>(def))
-        return false;
+        return {};
       memref = def->getOperand(0);
     }
-    auto arg = dyn_cast<BlockArgument>(memref);
-    return arg && arg.getOwner()->isEntryBlock() && arg.getOwner()->getParentOp() == fn &&
-           !fn.getArgAttr(arg.getArgNumber(), "pd.arena");
+    return memref;
+  }
+
+  /// The bytes of the arena that `memref` (a view of `arena`, possibly
+  /// through reshapes and subviews) lies in: its memref.view's whole range;
+  /// none when its offset is not a constant.
+  static std::optional<std::pair<int64_t, int64_t>> arenaBytes(Value memref) {
+    while (Operation *def = memref.getDefiningOp()) {
+      if (auto view = dyn_cast<memref::ViewOp>(def)) {
+        std::optional<int64_t> shift = getConstantIntValue(view.getByteShift());
+        auto type = view.getType();
+        if (!shift || !type.hasStaticShape())
+          return std::nullopt;
+        int64_t bytes = type.getNumElements() * type.getElementTypeBitWidth() / 8;
+        return std::make_pair(*shift, *shift + bytes);
+      }
+      if (def->getNumOperands() == 0)
+        return std::nullopt;
+      memref = def->getOperand(0);
+    }
+    return std::nullopt;
+  }
+
+  /// Whether `op` may write what a load from `memref` (whose root is
+  /// `base`) reads: a store in it, or a library call given an address, into
+  /// a view of `base`; for the arena, only into bytes that overlap
+  /// `memref`'s (the memory plan gives live buffers disjoint bytes).
+  static bool mayWrite(Operation *op, Value memref, Value base, bool arena) {
+    std::optional<std::pair<int64_t, int64_t>> read;
+    if (arena && !(read = arenaBytes(memref)))
+      return true;
+    WalkResult w = op->walk([&](Operation *inner) {
+      Value target;
+      if (auto store = dyn_cast<memref::StoreOp>(inner))
+        target = store.getMemRef();
+      else if (auto store = dyn_cast<vector::StoreOp>(inner))
+        target = store.getBase();
+      else if (auto ptr = dyn_cast<memref::ExtractAlignedPointerAsIndexOp>(inner))
+        target = ptr.getSource(); // an address for a call
+      if (!target || root(target) != base)
+        return WalkResult::advance();
+      if (!arena)
+        return WalkResult::interrupt();
+      std::optional<std::pair<int64_t, int64_t>> written = arenaBytes(target);
+      return !written || (written->first < read->second && read->first < written->second)
+                 ? WalkResult::interrupt()
+                 : WalkResult::advance();
+    });
+    return w.wasInterrupted();
+  }
+
+  /// Whether a load from `memref` at `load` reads the same wherever it
+  /// runs up to `last` (an op after it in its block): `memref` views a
+  /// constant, or an argument of `fn` (an input, a weight, a trained weight,
+  /// the arena) that nothing from `load` through `last` writes where the
+  /// load reads (a train step updates its trained weights in place; the
+  /// memory plan hands a buffer's arena bytes to another after its last
+  /// use, which the load may have been).
+  static bool stableUntil(Value memref, Operation *load, Operation *last, func::FuncOp fn) {
+    Value base = root(memref);
+    if (!base)
+      return false;
+    if (base.getDefiningOp())
+      return true; // a constant
+    auto arg = dyn_cast<BlockArgument>(base);
+    if (!arg || !arg.getOwner()->isEntryBlock() || arg.getOwner()->getParentOp() != fn)
+      return false;
+    bool arena = static_cast<bool>(fn.getArgAttr(arg.getArgNumber(), "pd.arena"));
+    for (Operation *o = load->getNextNode(); o; o = o->getNextNode()) {
+      if (mayWrite(o, memref, base, arena))
+        return false;
+      if (o == last)
+        return true;
+    }
+    return false;
   }
 
   /// Scalars that loop-invariant code motion left in front of the nests
-  /// that use them (the load of a quantizer's one-element scale, float
-  /// arithmetic on it) move into each of those nests, since host code
-  /// cannot read device memory: a load only from a buffer the program never
-  /// writes (readOnly), so that where it runs does not change what it reads.
+  /// that use them (the load of a quantizer's one-element scale or of
+  /// Adam's power of beta, float arithmetic on it) move into each of those
+  /// nests, since host code cannot read device memory: a load only when it
+  /// reads the same there (stableUntil).
   void sinkScalars(Block &block, func::FuncOp fn) {
     SmallVector<Operation *> candidates;
     for (Operation &op : block) {
-      bool scalar =
-          (isa<memref::LoadOp>(op) && readOnly(cast<memref::LoadOp>(op).getMemRef(), fn)) ||
-          (op.getNumRegions() == 0 && !staysOnHost(&op) &&
-           isa_and_nonnull<arith::ArithDialect, math::MathDialect>(op.getDialect()) &&
-           isMemoryEffectFree(&op));
+      bool scalar = isa<memref::LoadOp>(op) ||
+                    (op.getNumRegions() == 0 && !staysOnHost(&op) &&
+                     isa_and_nonnull<arith::ArithDialect, math::MathDialect>(op.getDialect()) &&
+                     isMemoryEffectFree(&op));
       if (scalar)
         candidates.push_back(&op);
     }
@@ -379,6 +449,7 @@ struct PdGpuMapLoopsPass : impl::PdGpuMapLoopsPassBase<PdGpuMapLoopsPass> {
     for (Operation *op : llvm::reverse(candidates)) {
       llvm::SmallSetVector<Operation *, 4> nests;
       bool inNests = !op->use_empty();
+      Operation *last = nullptr;
       for (Operation *user : op->getUsers()) {
         Operation *top = block.findAncestorOpInBlock(*user);
         if (!top || top == user || !isa<scf::ParallelOp, scf::ForOp>(top)) {
@@ -386,9 +457,14 @@ struct PdGpuMapLoopsPass : impl::PdGpuMapLoopsPassBase<PdGpuMapLoopsPass> {
           break;
         }
         nests.insert(top);
+        if (!last || last->isBeforeInBlock(top))
+          last = top;
       }
       if (!inNests)
         continue;
+      if (auto load = dyn_cast<memref::LoadOp>(op))
+        if (!stableUntil(load.getMemRef(), op, last, fn))
+          continue;
       for (Operation *nest : nests) {
         OpBuilder b = OpBuilder::atBlockBegin(&nest->getRegion(0).front());
         Operation *copy = b.clone(*op);
