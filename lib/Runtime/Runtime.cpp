@@ -182,6 +182,11 @@ struct pdrt_model {
   // In a pipeline's job: which weights this rank's stage uses (empty
   // otherwise). An instance does not copy the others from the file.
   std::vector<bool> stageUses;
+  // A cuda pipeline's rank: where each weight of its stage lies in its
+  // device block, the stage's weights packed (-1: another stage's); empty
+  // otherwise (the block is the weights file).
+  std::vector<int64_t> deviceAt;
+  size_t deviceBytes = 0;
   MappedWeights weightFile;
   unsigned char *weightData = nullptr; // weightFile.data
   size_t weightBytes = 0;
@@ -637,6 +642,13 @@ pdrt_status pdrt_model_load(const char *dirArg, pdrt_model **out) {
         if (!mine[w])
           model->weightFile.release(model->weights[w].offset, model->weights[w].nbytes);
       model->stageUses = std::move(mine);
+      // On a GPU the rank's device block holds its stage's weights only.
+      model->deviceAt.assign(model->weights.size(), -1);
+      for (size_t w = 0; w < model->weights.size(); ++w)
+        if (model->stageUses[w]) {
+          model->deviceAt[w] = static_cast<int64_t>(model->deviceBytes);
+          model->deviceBytes += (model->weights[w].nbytes + 255) / 256 * 256;
+        }
     }
   }
   if (!model->entry || !model->arenaBytes || !libFp)
@@ -756,9 +768,18 @@ static pdrt_status openDevice(pdrt_instance *inst, int ordinal) {
     std::lock_guard<std::mutex> lock(m->deviceWeightsMutex);
     auto &shared = m->deviceWeights[ordinal];
     if (!shared.ptr) {
+      // The weights file, or a pipeline stage's weights packed.
+      bool packed = !m->deviceAt.empty();
       void *ptr = nullptr;
-      const char *err = cu.alloc(inst->device, m->weightBytes + 64, &ptr);
-      if (!err && (err = cu.copy(inst->device, ptr, m->weightData, m->weightBytes, 1)))
+      const char *err =
+          cu.alloc(inst->device, (packed ? m->deviceBytes : m->weightBytes) + 64, &ptr);
+      if (!err && !packed)
+        err = cu.copy(inst->device, ptr, m->weightData, m->weightBytes, 1);
+      for (size_t w = 0; !err && packed && w < m->weights.size(); ++w)
+        if (m->deviceAt[w] >= 0)
+          err = cu.copy(inst->device, static_cast<char *>(ptr) + m->deviceAt[w],
+                        m->weightData + m->weights[w].offset, m->weights[w].nbytes, 1);
+      if (err && ptr)
         cu.free(inst->device, ptr);
       if (err) {
         m->deviceWeights.erase(ordinal);
@@ -775,6 +796,8 @@ static pdrt_status openDevice(pdrt_instance *inst, int ordinal) {
   // A train step's trained weights: the instance's own device copies.
   inst->deviceParams.assign(m->weights.size(), nullptr);
   for (size_t w = 0; w < m->weights.size(); ++w) {
+    // (Another pipeline stage's are zeros, as on the CPU: the step hands
+    // them back through a copy.)
     if (!inst->params[w])
       continue;
     const TensorDesc &d = m->weights[w];
@@ -1051,6 +1074,9 @@ static pdrt_status runOnDevice(pdrt_instance *inst) {
   int64_t need = bindArguments(inst, [&](size_t w) -> const void * {
     if (inst->deviceParams[w])
       return inst->deviceParams[w];
+    if (!m->deviceAt.empty()) // a pipeline stage's: null for the others'
+      return m->deviceAt[w] < 0 ? nullptr
+                                : static_cast<char *>(inst->deviceWeights) + m->deviceAt[w];
     return static_cast<char *>(inst->deviceWeights) + m->weights[w].offset;
   });
   std::vector<int64_t> &results = inst->results;

@@ -40,8 +40,18 @@ class TrainStep:
         self._outputs = [o["name"] for o in manifest["outputs"]]
         self._updates = [bool(o.get("updates")) for o in manifest["outputs"]]
         self._fetch = [i for i, upd in enumerate(self._updates) if not upd]
-        self._inst = self._compiled._instance()
         self.last_gradients = {}
+        self._instance = None
+
+    @property
+    def _inst(self):
+        # One instance (the trained weights live in it), made at first use,
+        # so that a train step compiled for a device this machine lacks
+        # (target="cuda" on a build machine) is still written and returned;
+        # using it then says why it cannot run here.
+        if self._instance is None:
+            self._instance = self._compiled._instance()
+        return self._instance
 
     @property
     def inputs(self):

@@ -98,9 +98,9 @@ def test_zoo_model_matches_pytorch(tmp_path, stand_ins, name, shapes, zoo_args):
 @pytest.mark.parametrize("stages", [2, 3])
 def test_pipeline_stages_compute(tmp_path, stand_ins, monkeypatch, stages):
     """MobileNetV2 as a cuda pipeline of 2 and 3 stages, kernels emulated:
-    each rank computes its stage on its device, the activations pass
-    through the communicator, and rank 0's output equals the
-    single-process CPU artifact's within 1e-5."""
+    each rank uploads only its stage's weights to its device, computes its
+    stage there, the activations pass through the communicator, and rank
+    0's output equals the single-process CPU artifact's within 1e-5."""
     model = zoo_model(tmp_path, "mobilenet_v2")
     shapes = {"image": [2, 3, 224, 224]}
     x = np.random.RandomState(3).standard_normal((2, 3, 224, 224)).astype(np.float32)
@@ -114,8 +114,19 @@ def test_pipeline_stages_compute(tmp_path, stand_ins, monkeypatch, stages):
     out.mkdir()
     for var, value in fakes(stand_ins).items():
         monkeypatch.setenv(var, value)
+    monkeypatch.setenv("FAKE_CUDA_LOG_ALLOCS", "1")
     r = run_job(stages, art, {"image": x}, out)
     assert r.returncode == 0, r.stdout + r.stderr
+    # Each rank's first device allocation is its weights: its stage's,
+    # packed (256-byte aligned), not the whole file.
+    first = {}
+    for size, pid in re.findall(r"fake-cuda: alloc (\d+) pid (\d+)", r.stderr):
+        first.setdefault(pid, int(size))
+    nbytes = {w["name"]: 4 * int(np.prod(w["shape"])) for w in manifest["weights"]}
+    want = sorted(sum((nbytes[n] + 255) // 256 * 256 for n in st["weights"]) + 64
+                  for st in manifest["partition"]["stages"])
+    assert sorted(first.values()) == want, (first, want)
+    assert max(want) < manifest["weights_bytes"]
     # Every rank ran convolutions, and together each of the 52 once per
     # micro-batch (the batch of 2 goes through in 2 by default).
     micro = manifest["partition"].get("micro_batches", 1)
@@ -334,3 +345,32 @@ def test_pipeline_training_on_cuda(tmp_path, stand_ins, monkeypatch, n, micro, o
         for name in names:
             np.testing.assert_allclose(ranks[r][name], want[name], rtol=tol, atol=1e-6,
                                        err_msg="rank %d: %s" % (r, name))
+
+
+def test_cuda_train_step_compiles_without_a_gpu(tmp_path):
+    """paddle_mlir.train.compile(target="cuda") on a machine without a GPU
+    writes and returns the train step (its instance is made at first use);
+    a step then fails with the runtime's reason, in a process of its own."""
+    import paddle_mlir.train
+    from test_dp_train import BATCH, digits_cnn
+    step = paddle_mlir.train.compile(digits_cnn(tmp_path / "cnn"), target="cuda",
+                                     loss_op="softmax_with_cross_entropy",
+                                     input_shapes={"x": [BATCH, 1, 8, 8]},
+                                     output_dir=str(tmp_path / "art"))
+    assert json.load(open(tmp_path / "art" / "manifest.json"))["target"]["kind"] == "cuda"
+    assert step.trainable == ["conv1.w", "conv2.w", "fc.b", "fc.w"]
+    script = """
+import sys, numpy as np, paddle_mlir.train
+step = paddle_mlir.train.TrainStep(sys.argv[1])
+try:
+    step.step(x=np.zeros((16, 1, 8, 8), np.float32), label=np.zeros((16, 1), np.int64))
+except RuntimeError as e:
+    print("refused:", e)
+"""
+    r = subprocess.run([sys.executable, "-c", script, str(tmp_path / "art")], capture_output=True,
+                       text=True, timeout=120,
+                       env=dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path),
+                                PADDLE_MLIR_CUDA_DRIVER=str(tmp_path / "no-such-driver.so")))
+    assert r.returncode == 0, r.stderr
+    assert "refused: model 'train_step' (cuda, sm_90): no CUDA driver: cannot load" in r.stdout, \
+        r.stdout

@@ -46,7 +46,8 @@ if mode == "instance_rss":
         with open("/proc/self/status") as f:
             return next(int(line.split()[1]) for line in f if line.startswith("VmRSS:"))
 
-    trainer = TrainStep(artifact)  # joins the job
+    trainer = TrainStep(artifact)
+    trainer._inst  # its instance (made at first use) joins the job
     before = rss_kb()
     second = _pdrt.Instance(trainer._compiled._model, trainer._compiled._device)
     with open(os.path.join(out, "rank%d.txt" % rank), "w") as f:

@@ -10,7 +10,8 @@
  * reported, default 90), FAKE_CUDA_MEM=N (fail allocations beyond N bytes
  * in total with CUDA_ERROR_OUT_OF_MEMORY), FAKE_CUDA_FAULT=1 (the stream
  * reports CUDA_ERROR_ILLEGAL_ADDRESS at the first sync after a launch),
- * FAKE_CUDA_DEVICES=N (the device count, default 1).
+ * FAKE_CUDA_DEVICES=N (the device count, default 1). FAKE_CUDA_LOG_ALLOCS=1
+ * prints "fake-cuda: alloc N pid P" for each allocation of N bytes.
  *
  * Because device memory is host memory, artifacts compiled with
  * --cuda-emulate (kernels as host loops) run on it and compute; it says
@@ -21,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static long modules, functions, launches, allocs, toDevice, toHost, onDevice;
 static unsigned long long allocated;
@@ -94,6 +96,8 @@ int cuMemAlloc_v2(unsigned long long *p, size_t n) {
   memset(m, 0, n);
   allocated += n;
   ++allocs;
+  if (env("FAKE_CUDA_LOG_ALLOCS", 0))
+    fprintf(stderr, "fake-cuda: alloc %zu pid %ld\n", n, (long)getpid());
   *p = (unsigned long long)(uintptr_t)m;
   return 0;
 }
