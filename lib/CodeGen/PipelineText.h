@@ -20,9 +20,10 @@ namespace mlir::pd {
 /// function, before the elementwise fusion), one-shot bufferization across
 /// function boundaries, the passes of `beforePlan` (a target's) and the
 /// memory plan (`place`: buffers into the arena; `report`: print the
-/// plan).
+/// plan). `parallelGradients`: convert-pd-to-linalg's option.
 std::string bufferizedLinalgPipeline(llvm::StringRef kernels, llvm::StringRef perFunction,
-                                     bool place, bool report, llvm::StringRef beforePlan = "");
+                                     bool place, bool report, llvm::StringRef beforePlan = "",
+                                     bool parallelGradients = false);
 
 /// Parses `text` with each key of `values` replaced by its value into `pm`.
 /// A key that is not in the text, or text that does not parse, is a bug of

@@ -9,8 +9,10 @@
 using namespace mlir;
 
 std::string mlir::pd::bufferizedLinalgPipeline(StringRef kernels, StringRef perFunction, bool place,
-                                               bool report, StringRef beforePlan) {
+                                               bool report, StringRef beforePlan,
+                                               bool parallelGradients) {
   std::string text = "pd-externalize-weights,convert-pd-to-linalg{kernels=" + kernels.str() +
+                     (parallelGradients ? " parallel-gradients=true" : "") +
                      "},canonicalize,resolve-ranked-shaped-type-result-dims,canonicalize,cse,"
                      "func.func(";
   if (!perFunction.empty())

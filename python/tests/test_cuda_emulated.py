@@ -374,3 +374,42 @@ except RuntimeError as e:
     assert r.returncode == 0, r.stderr
     assert "refused: model 'train_step' (cuda, sm_90): no CUDA driver: cannot load" in r.stdout, \
         r.stdout
+
+
+POOL_CASES = ["max_pool", "max_pool_overlap_pad", "avg_pool_exclusive_pad",
+              "avg_pool_inclusive_pad", "global_avg_pool", "global_max_pool",
+              "adaptive_avg_pool", "max_pool_nhwc", "max_pool_same", "max_pool_ceil",
+              "avg_pool_ceil"]
+
+
+@pytest.mark.parametrize("name", POOL_CASES)
+def test_pool_gradients_on_cuda(tmp_path, stand_ins, name):
+    """pool2d_grad in a cuda train step is a parallel gather (each input
+    cell sums the windows that hold it; for max pooling a first pass finds
+    each window's first maximum), unlike the CPU's serial scatter: with the
+    kernels emulated, test_train's pooling cases (max and average,
+    overlapping, padded, inclusive, global, adaptive, NHWC, SAME, ceil mode)
+    give PyTorch's gradients."""
+    import test_train
+    case = test_train.CASES[name]
+    trainer, r = test_train._trainer(case, tmp_path, target="cuda",
+                                     _extra_options={"cuda-emulate": "true"})
+    np.save(tmp_path / "r.npy", r)
+    script = """
+import sys, numpy as np, paddle_mlir.train
+step = paddle_mlir.train.TrainStep(sys.argv[1])
+loss = step.step(np.load(sys.argv[2]))
+np.savez(sys.argv[3], loss=np.array(loss), **step.last_gradients)
+"""
+    p = subprocess.run([sys.executable, "-c", script, trainer.artifact_dir,
+                        str(tmp_path / "r.npy"), str(tmp_path / "got.npz")],
+                       capture_output=True, text=True, timeout=300,
+                       env=dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path),
+                                **fakes(stand_ins)))
+    assert p.returncode == 0, p.stdout + p.stderr
+    got = np.load(tmp_path / "got.npz")
+    t_loss, want = test_train._torch_grads(case, r)
+    assert abs(float(got["loss"]) - t_loss) <= 1e-4 * abs(t_loss) + 1e-5
+    for k in case["params"]:
+        np.testing.assert_allclose(got[k], want[k], rtol=1e-4, atol=1e-5,
+                                   err_msg="%s: d/d%s" % (name, k))

@@ -44,8 +44,9 @@ void populatePdCollectiveToKernelCallPatterns(RewritePatternSet &patterns);
 /// Numbers the collective ops under `root` in program order (attribute
 /// pd.comm_seq), which their kernel calls report in errors.
 void numberCollectives(Operation *root);
-/// one_hot_v2, sgd, softmax_with_cross_entropy (PdToLinalg/Train.cpp).
-void populatePdTrainToLinalgPatterns(RewritePatternSet &patterns);
+/// one_hot_v2, sgd, softmax_with_cross_entropy (PdToLinalg/Train.cpp);
+/// `parallelGradients`: pool2d_grad as a parallel gather.
+void populatePdTrainToLinalgPatterns(RewritePatternSet &patterns, bool parallelGradients = false);
 /// pd ops on bf16 / f16 tensors (other than copies) computed in f32
 /// between casts.
 void populatePdLowPrecisionToF32Patterns(RewritePatternSet &patterns);

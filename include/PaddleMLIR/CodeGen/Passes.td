@@ -34,6 +34,11 @@ def ConvertPdToLinalgPass : Pass<"convert-pd-to-linalg", "::mlir::ModuleOp"> {
            "Library kernels for heavy ops: 'none' (everything to linalg) or 'onednn' "
            "(fp32 NCHW conv2d/depthwise/fused_conv2d, fc and matmul_v2 become "
            "pd.kernel_call of the runtime's oneDNN kernels)">,
+    Option<"parallelGradients", "parallel-gradients", "bool", "false",
+           "Gradients that a serial scatter computes best on a few cores "
+           "(pool2d_grad) as parallel gathers instead: one element of the "
+           "result per iteration (the GPU pipeline's choice, where a serial "
+           "loop is one thread)">,
   ];
   let dependentDialects = [
     "::mlir::linalg::LinalgDialect", "::mlir::tensor::TensorDialect",

@@ -62,7 +62,8 @@ void mlir::pd::addGPUCodegenPasses(OpPassManager &pm, const LowerToGPUOptions &o
                                /*report=*/false,
                                "func.func(pd-gpu-region-buffers),"
                                "pd-gpu-library-calls{allow-tf32=" +
-                                   std::string(options.allowTf32 ? "true" : "false") + "}");
+                                   std::string(options.allowTf32 ? "true" : "false") + "}",
+                               /*parallelGradients=*/true);
   if (options.emulate) {
     addPipelineText(pm, "GPU (emulated)", kEmulatedGPUPipeline,
                     {{"%c", options.chip},

@@ -50,7 +50,7 @@ struct ConvertPdToLinalgPass : impl::ConvertPdToLinalgPassBase<ConvertPdToLinalg
       populatePdSamplingToLinalgPatterns(patterns);
       populatePdSequenceToLinalgPatterns(patterns);
       populatePdRecurrentToLinalgPatterns(patterns);
-      populatePdTrainToLinalgPatterns(patterns);
+      populatePdTrainToLinalgPatterns(patterns, parallelGradients);
       populatePdControlFlowToScfPatterns(patterns);
       populatePdCollectiveToKernelCallPatterns(patterns);
       populatePdLowPrecisionToF32Patterns(patterns);

@@ -314,15 +314,18 @@ struct SoftmaxWithCrossEntropyLowering : OpConversionPattern<SoftmaxWithCrossEnt
     return success();
   }
 };
-/// pool2d_grad (NCHW, static shapes): a loop over the output positions
-/// that adds each one's gradient to its window, shared by the cells an
-/// average counted, or to the window's first maximum (Paddle's rule, which
-/// PyTorch shares), read from X and Out. Windows are those of the forward
+/// pool2d_grad (NCHW, static shapes): each input cell gathers, from the
+/// output positions whose window holds it, the gradient's share an average
+/// gave it, or the whole gradient where it is the window's first maximum
+/// (Paddle's rule, which PyTorch shares), read from X and Out. Windows are those of the forward
 /// lowering: explicit (or SAME-resolved) padding clamped to the input, so
 /// ceil_mode's last partial window too, adaptive windows
 /// [floor(i * H / OH), ceil((i + 1) * H / OH)), global pooling one window.
 struct Pool2dGradLowering : OpConversionPattern<Pool2dGradOp> {
-  using OpConversionPattern::OpConversionPattern;
+  /// `parallel`: the gather form (convert-pd-to-linalg{parallel-gradients}).
+  Pool2dGradLowering(MLIRContext *ctx, bool parallel)
+      : OpConversionPattern(ctx), parallel(parallel) {}
+  bool parallel;
   LogicalResult matchAndRewrite(Pool2dGradOp op, OpAdaptor a,
                                 ConversionPatternRewriter &r) const override {
     auto xt = cast<RankedTensorType>(a.getX().getType());
@@ -362,93 +365,244 @@ struct Pool2dGradLowering : OpConversionPattern<Pool2dGradOp> {
               arith::MinSIOp::create(b, l, end, cst(b, l, in))};
     };
 
-    Value init = filled(r, loc, xt, {}, 0.0);
-    Value zero = cst(r, loc, 0), one = cst(r, loc, 1);
-    auto loop = [&](OpBuilder &b, Location l, int64_t n, Value acc,
-                    function_ref<Value(OpBuilder &, Location, Value, Value)> body) {
-      return scf::ForOp::create(b, l, cst(b, l, 0), cst(b, l, n), cst(b, l, 1), ValueRange{acc},
+    // The serial scatter: each output position adds its gradient to its
+    // window (its first maximum, or each cell's share).
+    auto scatter = [&]() -> Value {
+      Value init = filled(r, loc, xt, {}, 0.0);
+      Value zero = cst(r, loc, 0), one = cst(r, loc, 1);
+      auto loop = [&](OpBuilder &b, Location l, int64_t n, Value acc,
+                      function_ref<Value(OpBuilder &, Location, Value, Value)> body) {
+        return scf::ForOp::create(b, l, cst(b, l, 0), cst(b, l, n), cst(b, l, 1), ValueRange{acc},
+                                  [&](OpBuilder &nb, Location nl, Value iv, ValueRange args) {
+                                    scf::YieldOp::create(nb, nl, body(nb, nl, iv, args[0]));
+                                  })
+            .getResult(0);
+      };
+      Value result = loop(
+          r, loc, xt.getDimSize(0), init, [&](OpBuilder &b0, Location l0, Value n, Value acc0) {
+            return loop(
+                b0, l0, xt.getDimSize(1), acc0,
+                [&](OpBuilder &b1, Location l1, Value c, Value acc1) {
+                  return loop(
+                      b1, l1, OH, acc1, [&](OpBuilder &b2, Location l2, Value i, Value acc2) {
+                        auto [h0, h1] = window(b2, l2, i, H, OH, kh, st[0], pads[0]);
+                        return loop(
+                            b2, l2, OW, acc2,
+                            [&, h0 = h0, h1 = h1](OpBuilder &b, Location l, Value j,
+                                                  Value acc) -> Value {
+                              auto [w0, w1] = window(b, l, j, W, OW, kw, st[1], pads[2]);
+                              Value g =
+                                  tensor::ExtractOp::create(b, l, dOut, ValueRange{n, c, i, j});
+                              if (!isMax) {
+                                Value count = exclusive
+                                                  ? arith::MulIOp::create(
+                                                        b, l, arith::SubIOp::create(b, l, h1, h0),
+                                                        arith::SubIOp::create(b, l, w1, w0))
+                                                        .getResult()
+                                                  : cst(b, l, kh * kw);
+                                Value countF = arith::SIToFPOp::create(
+                                    b, l, elem,
+                                    arith::IndexCastOp::create(b, l, b.getI64Type(), count));
+                                Value share = arith::DivFOp::create(b, l, g, countF);
+                                auto rows = scf::ForOp::create(
+                                    b, l, h0, h1, one, ValueRange{acc},
+                                    [&](OpBuilder &rb, Location rl, Value h, ValueRange ra) {
+                                      auto cols = scf::ForOp::create(
+                                          rb, rl, w0, w1, one, ValueRange{ra[0]},
+                                          [&](OpBuilder &cb, Location cl, Value w, ValueRange ca) {
+                                            Value old = tensor::ExtractOp::create(
+                                                cb, cl, ca[0], ValueRange{n, c, h, w});
+                                            Value sum = arith::AddFOp::create(cb, cl, old, share);
+                                            scf::YieldOp::create(
+                                                cb, cl,
+                                                tensor::InsertOp::create(cb, cl, sum, ca[0],
+                                                                         ValueRange{n, c, h, w})
+                                                    .getResult());
+                                          });
+                                      scf::YieldOp::create(rb, rl, cols.getResult(0));
+                                    });
+                                return rows.getResult(0);
+                              }
+                              // The first (row-major) cell of the window equal to the maximum.
+                              Value m =
+                                  tensor::ExtractOp::create(b, l, out, ValueRange{n, c, i, j});
+                              Value no = arith::ConstantIntOp::create(b, l, 0, 1);
+                              auto rows = scf::ForOp::create(
+                                  b, l, h0, h1, one, ValueRange{no, zero, zero},
+                                  [&](OpBuilder &rb, Location rl, Value h, ValueRange ra) {
+                                    auto cols = scf::ForOp::create(
+                                        rb, rl, w0, w1, one, ra,
+                                        [&](OpBuilder &cb, Location cl, Value w, ValueRange ca) {
+                                          Value v = tensor::ExtractOp::create(
+                                              cb, cl, x, ValueRange{n, c, h, w});
+                                          Value eq = arith::CmpFOp::create(
+                                              cb, cl, arith::CmpFPredicate::OEQ, v, m);
+                                          Value yes = arith::ConstantIntOp::create(cb, cl, 1, 1);
+                                          Value take = arith::AndIOp::create(
+                                              cb, cl, eq,
+                                              arith::XOrIOp::create(cb, cl, ca[0], yes));
+                                          scf::YieldOp::create(
+                                              cb, cl,
+                                              ValueRange{
+                                                  arith::OrIOp::create(cb, cl, ca[0], take),
+                                                  arith::SelectOp::create(cb, cl, take, h, ca[1]),
+                                                  arith::SelectOp::create(cb, cl, take, w, ca[2])});
+                                        });
+                                    scf::YieldOp::create(rb, rl, cols.getResults());
+                                  });
+                              Value found = rows.getResult(0), ah = rows.getResult(1),
+                                    aw = rows.getResult(2);
+                              Value old =
+                                  tensor::ExtractOp::create(b, l, acc, ValueRange{n, c, ah, aw});
+                              Value add =
+                                  arith::SelectOp::create(b, l, found, g, scalar(b, l, elem, 0.0));
+                              Value sum = arith::AddFOp::create(b, l, old, add);
+                              return tensor::InsertOp::create(b, l, sum, acc,
+                                                              ValueRange{n, c, ah, aw})
+                                  .getResult();
+                            });
+                      });
+                });
+          });
+      return result;
+    };
+    if (!parallel) {
+      // On the CPU, a serial scatter over the output positions: less work
+      // than the gather below, which a few cores do not win back.
+      r.replaceOp(op, scatter());
+      return success();
+    }
+    // One element of dX per parallel iteration: the sum, over the windows
+    // that hold it (output rows i in [iLo, iHi], columns likewise; every
+    // window for adaptive pooling, which checks), of their share of the
+    // gradient, in the order the windows come (as a scatter would add
+    // them). No two iterations write the same element, so the nest runs in
+    // parallel (a GPU grid, the CPU's threads).
+    auto range = [&](OpBuilder &b, Location l, Value at, int64_t in, int64_t outSize, int64_t k,
+                     int64_t s, int64_t p) -> std::pair<Value, Value> {
+      if (global || adaptive)
+        return {cst(b, l, 0), cst(b, l, outSize)};
+      // at in [i * s - p, i * s - p + k): i from ceil((at + p - k + 1) / s)
+      // to floor((at + p) / s).
+      Value lo = arith::CeilDivSIOp::create(
+          b, l, arith::AddIOp::create(b, l, at, cst(b, l, p - k + 1)), cst(b, l, s));
+      Value hi = arith::FloorDivSIOp::create(b, l, arith::AddIOp::create(b, l, at, cst(b, l, p)),
+                                             cst(b, l, s));
+      return {arith::MaxSIOp::create(b, l, lo, cst(b, l, 0)),
+              arith::MinSIOp::create(b, l, arith::AddIOp::create(b, l, hi, cst(b, l, 1)),
+                                     cst(b, l, outSize))};
+    };
+    Value one = cst(r, loc, 1);
+    auto sumOver = [&](OpBuilder &b, Location l, Value lo, Value hi, Value acc,
+                       function_ref<Value(OpBuilder &, Location, Value, Value)> body) {
+      return scf::ForOp::create(b, l, lo, hi, one, ValueRange{acc},
                                 [&](OpBuilder &nb, Location nl, Value iv, ValueRange args) {
                                   scf::YieldOp::create(nb, nl, body(nb, nl, iv, args[0]));
                                 })
           .getResult(0);
     };
-    Value result =
-        loop(r, loc, xt.getDimSize(0), init, [&](OpBuilder &b0, Location l0, Value n, Value acc0) {
-          return loop(
-              b0, l0, xt.getDimSize(1), acc0, [&](OpBuilder &b1, Location l1, Value c, Value acc1) {
-                return loop(b1, l1, OH, acc1, [&](OpBuilder &b2, Location l2, Value i, Value acc2) {
-                  auto [h0, h1] = window(b2, l2, i, H, OH, kh, st[0], pads[0]);
-                  return loop(
-                      b2, l2, OW, acc2,
-                      [&, h0 = h0, h1 = h1](OpBuilder &b, Location l, Value j, Value acc) -> Value {
-                        auto [w0, w1] = window(b, l, j, W, OW, kw, st[1], pads[2]);
-                        Value g = tensor::ExtractOp::create(b, l, dOut, ValueRange{n, c, i, j});
-                        if (!isMax) {
-                          Value count =
-                              exclusive
-                                  ? arith::MulIOp::create(b, l, arith::SubIOp::create(b, l, h1, h0),
-                                                          arith::SubIOp::create(b, l, w1, w0))
-                                        .getResult()
-                                  : cst(b, l, kh * kw);
-                          Value countF = arith::SIToFPOp::create(
-                              b, l, elem, arith::IndexCastOp::create(b, l, b.getI64Type(), count));
-                          Value share = arith::DivFOp::create(b, l, g, countF);
-                          auto rows = scf::ForOp::create(
-                              b, l, h0, h1, one, ValueRange{acc},
-                              [&](OpBuilder &rb, Location rl, Value h, ValueRange ra) {
-                                auto cols = scf::ForOp::create(
-                                    rb, rl, w0, w1, one, ValueRange{ra[0]},
-                                    [&](OpBuilder &cb, Location cl, Value w, ValueRange ca) {
-                                      Value old = tensor::ExtractOp::create(cb, cl, ca[0],
-                                                                            ValueRange{n, c, h, w});
-                                      Value sum = arith::AddFOp::create(cb, cl, old, share);
-                                      scf::YieldOp::create(
-                                          cb, cl,
-                                          tensor::InsertOp::create(cb, cl, sum, ca[0],
-                                                                   ValueRange{n, c, h, w})
-                                              .getResult());
-                                    });
-                                scf::YieldOp::create(rb, rl, cols.getResult(0));
-                              });
-                          return rows.getResult(0);
-                        }
-                        // The first (row-major) cell of the window equal to the maximum.
-                        Value m = tensor::ExtractOp::create(b, l, out, ValueRange{n, c, i, j});
-                        Value no = arith::ConstantIntOp::create(b, l, 0, 1);
-                        auto rows = scf::ForOp::create(
-                            b, l, h0, h1, one, ValueRange{no, zero, zero},
-                            [&](OpBuilder &rb, Location rl, Value h, ValueRange ra) {
-                              auto cols = scf::ForOp::create(
-                                  rb, rl, w0, w1, one, ra,
-                                  [&](OpBuilder &cb, Location cl, Value w, ValueRange ca) {
-                                    Value v = tensor::ExtractOp::create(cb, cl, x,
-                                                                        ValueRange{n, c, h, w});
-                                    Value eq = arith::CmpFOp::create(
-                                        cb, cl, arith::CmpFPredicate::OEQ, v, m);
-                                    Value yes = arith::ConstantIntOp::create(cb, cl, 1, 1);
-                                    Value take = arith::AndIOp::create(
-                                        cb, cl, eq, arith::XOrIOp::create(cb, cl, ca[0], yes));
-                                    scf::YieldOp::create(
-                                        cb, cl,
-                                        ValueRange{
-                                            arith::OrIOp::create(cb, cl, ca[0], take),
-                                            arith::SelectOp::create(cb, cl, take, h, ca[1]),
-                                            arith::SelectOp::create(cb, cl, take, w, ca[2])});
-                                  });
-                              scf::YieldOp::create(rb, rl, cols.getResults());
-                            });
-                        Value found = rows.getResult(0), ah = rows.getResult(1),
-                              aw = rows.getResult(2);
-                        Value old = tensor::ExtractOp::create(b, l, acc, ValueRange{n, c, ah, aw});
-                        Value add =
-                            arith::SelectOp::create(b, l, found, g, scalar(b, l, elem, 0.0));
-                        Value sum = arith::AddFOp::create(b, l, old, add);
-                        return tensor::InsertOp::create(b, l, sum, acc, ValueRange{n, c, ah, aw})
-                            .getResult();
-                      });
-                });
+    // Max pooling, first pass (parallel over the windows): the position
+    // h * W + w of each window's first maximum (row-major), -1 where none
+    // equals the maximum (NaN).
+    Value firstMax;
+    if (isMax) {
+      auto type = RankedTensorType::get(ot.getShape(), r.getI32Type());
+      Value empty = tensor::EmptyOp::create(r, loc, type.getShape(), type.getElementType());
+      auto idMap = r.getMultiDimIdentityMap(4);
+      firstMax =
+          linalg::GenericOp::create(
+              r, loc, TypeRange{type}, ValueRange{}, ValueRange{empty}, ArrayRef<AffineMap>{idMap},
+              SmallVector<utils::IteratorType>(4, utils::IteratorType::parallel),
+              [&](OpBuilder &b, Location l, ValueRange) {
+                Value n = linalg::IndexOp::create(b, l, 0), c = linalg::IndexOp::create(b, l, 1),
+                      i = linalg::IndexOp::create(b, l, 2), j = linalg::IndexOp::create(b, l, 3);
+                auto [h0, h1] = window(b, l, i, H, OH, kh, st[0], pads[0]);
+                auto [w0, w1] = window(b, l, j, W, OW, kw, st[1], pads[2]);
+                Value m = tensor::ExtractOp::create(b, l, out, ValueRange{n, c, i, j});
+                Value none = arith::ConstantIntOp::create(b, l, -1, 32);
+                auto rows = scf::ForOp::create(
+                    b, l, h0, h1, one, ValueRange{none},
+                    [&](OpBuilder &rb, Location rl, Value y, ValueRange ra) {
+                      auto cols = scf::ForOp::create(
+                          rb, rl, w0, w1, one, ra,
+                          [&](OpBuilder &cb, Location cl, Value xi, ValueRange ca) {
+                            Value v = tensor::ExtractOp::create(cb, cl, x, ValueRange{n, c, y, xi});
+                            Value eq =
+                                arith::CmpFOp::create(cb, cl, arith::CmpFPredicate::OEQ, v, m);
+                            // Not found yet: still -1.
+                            Value unset =
+                                arith::CmpIOp::create(cb, cl, arith::CmpIPredicate::slt, ca[0],
+                                                      arith::ConstantIntOp::create(cb, cl, 0, 32));
+                            Value pos = arith::IndexCastOp::create(
+                                cb, cl, cb.getI32Type(),
+                                arith::AddIOp::create(
+                                    cb, cl, arith::MulIOp::create(cb, cl, y, cst(cb, cl, W)), xi));
+                            Value take = arith::AndIOp::create(cb, cl, eq, unset);
+                            scf::YieldOp::create(
+                                cb, cl,
+                                arith::SelectOp::create(cb, cl, take, pos, ca[0]).getResult());
+                          });
+                      scf::YieldOp::create(rb, rl, cols.getResults());
+                    });
+                linalg::YieldOp::create(b, l, rows.getResult(0));
+              })
+              .getResult(0);
+    }
+    auto contribution = [&](OpBuilder &b, Location l, Value n, Value c, Value h, Value w, Value i,
+                            Value j) -> Value {
+      Value g = tensor::ExtractOp::create(b, l, dOut, ValueRange{n, c, i, j});
+      Value zeroF = scalar(b, l, elem, 0.0);
+      if (!isMax) {
+        // (Adaptive windows are all visited: those that hold the cell count.)
+        auto [h0, h1] = window(b, l, i, H, OH, kh, st[0], pads[0]);
+        auto [w0, w1] = window(b, l, j, W, OW, kw, st[1], pads[2]);
+        Value inside = arith::AndIOp::create(
+            b, l,
+            arith::AndIOp::create(b, l,
+                                  arith::CmpIOp::create(b, l, arith::CmpIPredicate::sge, h, h0),
+                                  arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, h, h1)),
+            arith::AndIOp::create(b, l,
+                                  arith::CmpIOp::create(b, l, arith::CmpIPredicate::sge, w, w0),
+                                  arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, w, w1)));
+        Value count = exclusive ? arith::MulIOp::create(b, l, arith::SubIOp::create(b, l, h1, h0),
+                                                        arith::SubIOp::create(b, l, w1, w0))
+                                      .getResult()
+                                : cst(b, l, kh * kw);
+        Value countF = arith::SIToFPOp::create(
+            b, l, elem, arith::IndexCastOp::create(b, l, b.getI64Type(), count));
+        return arith::SelectOp::create(b, l, inside, arith::DivFOp::create(b, l, g, countF), zeroF);
+      }
+      // The window's first maximum (row-major, found by the first pass)
+      // takes its gradient.
+      Value at = tensor::ExtractOp::create(b, l, firstMax, ValueRange{n, c, i, j});
+      Value mine = arith::IndexCastOp::create(
+          b, l, b.getI32Type(),
+          arith::AddIOp::create(b, l, arith::MulIOp::create(b, l, h, cst(b, l, W)), w));
+      return arith::SelectOp::create(
+          b, l, arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq, at, mine), g, zeroF);
+    };
+    Value init = tensor::EmptyOp::create(r, loc, xt.getShape(), elem);
+    auto idMap = r.getMultiDimIdentityMap(4);
+    auto generic = linalg::GenericOp::create(
+        r, loc, TypeRange{xt}, ValueRange{}, ValueRange{init}, ArrayRef<AffineMap>{idMap},
+        SmallVector<utils::IteratorType>(4, utils::IteratorType::parallel),
+        [&](OpBuilder &b, Location l, ValueRange) {
+          Value n = linalg::IndexOp::create(b, l, 0), c = linalg::IndexOp::create(b, l, 1),
+                h = linalg::IndexOp::create(b, l, 2), w = linalg::IndexOp::create(b, l, 3);
+          auto [i0, i1] = range(b, l, h, H, OH, kh, st[0], pads[0]);
+          auto [j0, j1] = range(b, l, w, W, OW, kw, st[1], pads[2]);
+          Value sum = sumOver(
+              b, l, i0, i1, scalar(b, l, elem, 0.0),
+              [&, j0 = j0, j1 = j1](OpBuilder &ib, Location il, Value i, Value acc) {
+                return sumOver(ib, il, j0, j1, acc,
+                               [&](OpBuilder &jb, Location jl, Value j, Value acc2) -> Value {
+                                 return arith::AddFOp::create(
+                                     jb, jl, acc2, contribution(jb, jl, n, c, h, w, i, j));
+                               });
               });
+          linalg::YieldOp::create(b, l, sum);
         });
+    Value result = generic.getResult(0);
     r.replaceOp(op, result);
     return success();
   }
@@ -713,10 +867,10 @@ struct BatchNormTrainGradLowering : OpConversionPattern<BatchNormTrainGradOp> {
 };
 } // namespace
 
-void mlir::pd::populatePdTrainToLinalgPatterns(RewritePatternSet &p) {
+void mlir::pd::populatePdTrainToLinalgPatterns(RewritePatternSet &p, bool parallelGradients) {
   p.add<DropoutTrainLowering>(p.getContext());
+  p.add<Pool2dGradLowering>(p.getContext(), parallelGradients);
   p.add<OneHotV2Lowering, SgdLowering, MomentumLowering, AdamLowering<AdamOp>,
-        AdamLowering<AdamwOp>, SoftmaxWithCrossEntropyLowering, Pool2dGradLowering,
-        LookupTableV2GradLowering, LookupTableLowering, BatchNormTrainLowering,
-        BatchNormTrainGradLowering>(p.getContext());
+        AdamLowering<AdamwOp>, SoftmaxWithCrossEntropyLowering, LookupTableV2GradLowering,
+        LookupTableLowering, BatchNormTrainLowering, BatchNormTrainGradLowering>(p.getContext());
 }
