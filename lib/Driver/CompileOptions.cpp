@@ -194,6 +194,13 @@ llvm::Error mlir::pd::setCompileOption(CompileOptions &options, StringRef flag, 
     options.allowTf32 = value == "true";
     return llvm::Error::success();
   }
+  if (flag == "cuda-index-bitwidth") {
+    if (value != "32" && value != "64")
+      return llvm::createStringError("--cuda-index-bitwidth must be 32 or 64, not '" + value.str() +
+                                     "'");
+    options.cudaIndexBitwidth = value == "64" ? 64 : 32;
+    return llvm::Error::success();
+  }
   if (flag == "cuda-emulate") {
     if (value != "true" && value != "false")
       return llvm::createStringError("--cuda-emulate must be true or false, not '" + value.str() +

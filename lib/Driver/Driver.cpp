@@ -252,6 +252,7 @@ CodegenOptions codegenOptions(const CompileOptions &opts, bool measure) {
   o.cudaArch = opts.cudaArch;
   o.allowTf32 = opts.allowTf32;
   o.cudaEmulate = opts.cudaEmulate;
+  o.cudaIndexBitwidth = opts.cudaIndexBitwidth;
   // The toolkit the lit tests also take from the environment.
   if (const char *toolkit = std::getenv("PADDLE_MLIR_CUDA_TOOLKIT"))
     o.cudaToolkit = toolkit;
@@ -300,6 +301,8 @@ LogicalResult checkOptions(ModuleOp module, const CompileOptions &opts) {
     return fail(module, "--allow-tf32 applies to --target cuda only (the CPU target has no TF32)");
   if (opts.cudaEmulate && opts.target != Target::CUDA)
     return fail(module, "--cuda-emulate applies to --target cuda only");
+  if (opts.cudaIndexBitwidth != 32 && opts.target != Target::CUDA)
+    return fail(module, "--cuda-index-bitwidth applies to --target cuda only");
   if (failed(codegenTarget(opts).checkOptions(module, codegenOptions(opts, false))))
     return failure();
   if (failed(checkMixedPrecisionOptions(module, opts)))

@@ -187,6 +187,7 @@ def default_num_threads():
 
 
 def compile(model, params=None, *, target="cpu", cuda_arch="sm_90", allow_tf32=False,
+            cuda_index_bitwidth=32,
             precision="fp32", input_shapes=None, optimize=True, output_dir=None, name="model",
             memory_plan=True, kernels="onednn", cpu="host", parallel=True, conv_layout="auto",
             conv_algorithm="auto", threads=None,
@@ -203,7 +204,9 @@ def compile(model, params=None, *, target="cpu", cuda_arch="sm_90", allow_tf32=F
     target: "cpu", or "cuda" (fp32 inference on an NVIDIA GPU, not yet run on
     one; docs/GPU.md) with cuda_arch the GPU architecture ("sm_90",
     paddle-compile --cuda-arch); allow_tf32 lets cuBLASLt round fp32 matrix
-    products' inputs to TF32 (paddle-compile --allow-tf32).
+    products' inputs to TF32 (paddle-compile --allow-tf32);
+    cuda_index_bitwidth 64 lets kernels address buffers of 2^31 elements or
+    more (paddle-compile --cuda-index-bitwidth).
     input_shapes: {input name: static shape} to fix dynamic dims.
     memory_plan: intermediate buffers in one arena per instance (paddle-compile
     --memory-plan); kernels: "onednn" (conv/matmul in oneDNN) or "none"
@@ -289,6 +292,7 @@ def compile(model, params=None, *, target="cpu", cuda_arch="sm_90", allow_tf32=F
         # Named by their paddle-compile flags, and parsed by the same code.
         options = {"target": target, "cuda-arch": cuda_arch,
                    "allow-tf32": "true" if allow_tf32 else "false", "precision": precision,
+                   "cuda-index-bitwidth": str(cuda_index_bitwidth),
                    "kernels": kernels,
                    "conv-layout": conv_layout, "conv-algorithm": conv_algorithm,
                    "quantize-exclude": ",".join(quantize_exclude),

@@ -413,3 +413,26 @@ np.savez(sys.argv[3], loss=np.array(loss), **step.last_gradients)
     for k in case["params"]:
         np.testing.assert_allclose(got[k], want[k], rtol=1e-4, atol=1e-5,
                                    err_msg="%s: d/d%s" % (name, k))
+
+
+def test_index_bitwidth_for_large_buffers(tmp_path):
+    """A buffer of 2^31 elements or more cannot be indexed by the default
+    32-bit kernels: the compile fails naming the flag that fixes it, and
+    with cuda_index_bitwidth=64 (paddle-compile --cuda-index-bitwidth 64)
+    the artifact is written. (Compiled only: it needs 8 GiB.)"""
+    from paddle_mlir.builder import ProgramBuilder
+    b = ProgramBuilder()
+    b.fetch(b.relu(b.feed("x", [32768, 65536])))
+    b.save(str(tmp_path / "m"))
+    with pytest.raises(RuntimeError) as e:
+        paddle_mlir.compile(str(tmp_path / "m"), target="cuda", output_dir=str(tmp_path / "a"))
+    assert "cannot address 'memref<32768x65536xf32>' (2147483648 elements); compile with " \
+           "--cuda-index-bitwidth 64" in str(e.value), str(e.value)
+    paddle_mlir.compile(str(tmp_path / "m"), target="cuda", cuda_index_bitwidth=64,
+                        output_dir=str(tmp_path / "b"))
+    assert json.load(open(tmp_path / "b" / "manifest.json"))["target"]["kind"] == "cuda"
+    r = subprocess.run([tool("paddle-compile"), str(tmp_path / "m"), "--cuda-index-bitwidth", "16",
+                        "--target", "cuda", "-o", str(tmp_path / "c")],
+                       capture_output=True, text=True, timeout=120)
+    assert 0 < r.returncode < 128 and "--cuda-index-bitwidth must be 32 or 64, not '16'" in \
+        r.stderr, r.stderr

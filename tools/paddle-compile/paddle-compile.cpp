@@ -109,6 +109,11 @@ static cl::opt<bool> allowTf32(
     cl::desc("With --target cuda: let cuBLASLt round the inputs of fp32 matrix products to TF32 "
              "(tensor cores; about 1e-3 relative error). Default: fp32 math"),
     cl::cat(category));
+static cl::opt<std::string> cudaIndexBitwidth(
+    "cuda-index-bitwidth",
+    cl::desc("With --target cuda: the kernels' index arithmetic, 32 (default; every buffer must "
+             "have fewer than 2^31 elements) or 64 (larger buffers, slower indexing)"),
+    cl::value_desc("32|64"), cl::init("32"), cl::cat(category));
 static cl::opt<bool> cudaEmulate(
     "cuda-emulate",
     cl::desc("Tests only, with --target cuda: run the kernels as loops in the host code instead "
@@ -323,6 +328,7 @@ int main(int argc, char **argv) {
       {"cuda-arch", cudaArch},
       {"allow-tf32", allowTf32 ? "true" : "false"},
       {"cuda-emulate", cudaEmulate ? "true" : "false"},
+      {"cuda-index-bitwidth", cudaIndexBitwidth},
       {"partition", partition},
       {"devices", devices},
       {"micro-batches", microBatches},

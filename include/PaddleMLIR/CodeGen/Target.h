@@ -61,6 +61,9 @@ struct CodegenOptions {
   /// CUDA, tests only (--cuda-emulate): the launches run as host loops, for
   /// the tests' CUDA driver whose device memory is host memory.
   bool cudaEmulate = false;
+  /// CUDA: the kernels' index arithmetic, 32 or 64 bits
+  /// (--cuda-index-bitwidth).
+  int64_t cudaIndexBitwidth = 32;
 };
 
 /// One code generation target.

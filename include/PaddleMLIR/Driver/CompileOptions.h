@@ -88,6 +88,9 @@ struct CompileOptions {
   /// on a CUDA driver whose device memory is host memory (the tests'
   /// stand-in), so that whole cuda artifacts are checked without a GPU.
   bool cudaEmulate = false;
+  /// --cuda-index-bitwidth: 32 (default: faster kernels; every buffer under
+  /// 2^31 elements) or 64.
+  int64_t cudaIndexBitwidth = 32;
   /// --partition / --devices: run the program on a job of `devices` ranks
   /// (docs/MultiDevice.md). "" (one process), "data" (data-parallel
   /// inference) or "pipeline" (pipeline inference).

@@ -616,7 +616,7 @@ struct PdGpuMapLoopsPass : impl::PdGpuMapLoopsPassBase<PdGpuMapLoopsPass> {
           continue;
         op->emitError("32-bit kernel indexing (index-bitwidth=32) cannot address ")
             << type << (known ? " (" + std::to_string(extent) + " elements)" : std::string())
-            << "; use index-bitwidth=64";
+            << "; compile with --cuda-index-bitwidth 64 (index-bitwidth=64)";
         return WalkResult::interrupt();
       }
       return WalkResult::advance();

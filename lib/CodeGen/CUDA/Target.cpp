@@ -48,6 +48,7 @@ public:
     gpu.toolkit = options.cudaToolkit;
     gpu.allowTf32 = options.allowTf32;
     gpu.emulate = options.cudaEmulate;
+    gpu.indexBitwidth = options.cudaIndexBitwidth;
     addGPUCodegenPasses(pm, gpu);
     addCUDAHostPasses(pm, options.cudaEmulate);
     return pm.run(module);

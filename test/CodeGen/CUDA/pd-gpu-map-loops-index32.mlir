@@ -25,7 +25,7 @@ func.func @too_large(%in: memref<32768x65536xf32>) {
   %c1 = arith.constant 1 : index
   %c32768 = arith.constant 32768 : index
   scf.parallel (%i) = (%c0) to (%c32768) step (%c1) {
-    // expected-error @+1 {{32-bit kernel indexing (index-bitwidth=32) cannot address 'memref<32768x65536xf32>' (2147483648 elements); use index-bitwidth=64}}
+    // expected-error @+1 {{32-bit kernel indexing (index-bitwidth=32) cannot address 'memref<32768x65536xf32>' (2147483648 elements); compile with --cuda-index-bitwidth 64 (index-bitwidth=64)}}
     %v = memref.load %in[%i, %c0] : memref<32768x65536xf32>
     memref.store %v, %in[%i, %c1] : memref<32768x65536xf32>
   }
