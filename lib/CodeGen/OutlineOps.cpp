@@ -11,6 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ArenaViews.h"
 #include "PaddleMLIR/CodeGen/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -47,33 +48,6 @@ bool differentBuffers(Value out, Value in) {
     return isa_and_nonnull<memref::AllocOp, memref::AllocaOp>(r.getDefiningOp());
   };
   return isAlloc(a) || isAlloc(b) || (isa<BlockArgument>(a) && isa<BlockArgument>(b));
-}
-
-/// Byte range of a memref.view result at a constant shift with a static size.
-std::optional<std::pair<int64_t, int64_t>> viewRange(Value v) {
-  auto view = v.getDefiningOp<memref::ViewOp>();
-  if (!view)
-    return std::nullopt;
-  std::optional<int64_t> shift = getConstantIntValue(view.getByteShift());
-  auto type = view.getType();
-  if (!shift || !type.hasStaticShape())
-    return std::nullopt;
-  int64_t bytes = type.getNumElements() * type.getElementTypeBitWidth() / 8;
-  return std::make_pair(*shift, *shift + bytes);
-}
-
-/// The memref.view of an arena that `v` is or lies within (through reshapes,
-/// casts and subviews, which stay inside the memory they view).
-Value arenaView(Value v) {
-  while (Operation *def = v.getDefiningOp()) {
-    if (isa<memref::ViewOp>(def))
-      return v;
-    if (!isa<memref::CollapseShapeOp, memref::ExpandShapeOp, memref::CastOp, memref::SubViewOp>(
-            def))
-      return nullptr;
-    v = def->getOperand(0);
-  }
-  return nullptr;
 }
 
 bool provablyDisjoint(Value out, Value in) {

@@ -26,6 +26,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "../ArenaViews.h"
 #include "PaddleMLIR/CodeGen/Passes.h"
 #include "PaddleMLIR/Dialect/Pd/IR/PdOps.h"
 
@@ -356,24 +357,11 @@ struct PdGpuMapLoopsPass : impl::PdGpuMapLoopsPassBase<PdGpuMapLoopsPass> {
     return memref;
   }
 
-  /// The bytes of the arena that `memref` (a view of `arena`, possibly
-  /// through reshapes and subviews) lies in: its memref.view's whole range;
-  /// none when its offset is not a constant.
+  /// The bytes of the arena that `memref` lies in (its memref.view's);
+  /// none when unknown.
   static std::optional<std::pair<int64_t, int64_t>> arenaBytes(Value memref) {
-    while (Operation *def = memref.getDefiningOp()) {
-      if (auto view = dyn_cast<memref::ViewOp>(def)) {
-        std::optional<int64_t> shift = getConstantIntValue(view.getByteShift());
-        auto type = view.getType();
-        if (!shift || !type.hasStaticShape())
-          return std::nullopt;
-        int64_t bytes = type.getNumElements() * type.getElementTypeBitWidth() / 8;
-        return std::make_pair(*shift, *shift + bytes);
-      }
-      if (def->getNumOperands() == 0)
-        return std::nullopt;
-      memref = def->getOperand(0);
-    }
-    return std::nullopt;
+    Value view = arenaView(memref);
+    return view ? viewRange(view) : std::nullopt;
   }
 
   /// Whether `op` may write what a load from `memref` (whose root is

@@ -501,52 +501,61 @@ struct Pool2dGradLowering : OpConversionPattern<Pool2dGradOp> {
                                 })
           .getResult(0);
     };
+    // A result of `type` computed by `body` at each (n, c, row, column),
+    // every iteration on its own: a linalg.generic of four parallel loops.
+    auto eachElement =
+        [&](RankedTensorType type,
+            function_ref<Value(OpBuilder &, Location, Value, Value, Value, Value)> body) {
+          Value empty = tensor::EmptyOp::create(r, loc, type.getShape(), type.getElementType());
+          auto idMap = r.getMultiDimIdentityMap(4);
+          return linalg::GenericOp::create(
+                     r, loc, TypeRange{type}, ValueRange{}, ValueRange{empty},
+                     ArrayRef<AffineMap>{idMap},
+                     SmallVector<utils::IteratorType>(4, utils::IteratorType::parallel),
+                     [&](OpBuilder &b, Location l, ValueRange) {
+                       Value v = body(
+                           b, l, linalg::IndexOp::create(b, l, 0), linalg::IndexOp::create(b, l, 1),
+                           linalg::IndexOp::create(b, l, 2), linalg::IndexOp::create(b, l, 3));
+                       linalg::YieldOp::create(b, l, v);
+                     })
+              .getResult(0);
+        };
     // Max pooling, first pass (parallel over the windows): the position
     // h * W + w of each window's first maximum (row-major), -1 where none
     // equals the maximum (NaN).
     Value firstMax;
     if (isMax) {
-      auto type = RankedTensorType::get(ot.getShape(), r.getI32Type());
-      Value empty = tensor::EmptyOp::create(r, loc, type.getShape(), type.getElementType());
-      auto idMap = r.getMultiDimIdentityMap(4);
-      firstMax =
-          linalg::GenericOp::create(
-              r, loc, TypeRange{type}, ValueRange{}, ValueRange{empty}, ArrayRef<AffineMap>{idMap},
-              SmallVector<utils::IteratorType>(4, utils::IteratorType::parallel),
-              [&](OpBuilder &b, Location l, ValueRange) {
-                Value n = linalg::IndexOp::create(b, l, 0), c = linalg::IndexOp::create(b, l, 1),
-                      i = linalg::IndexOp::create(b, l, 2), j = linalg::IndexOp::create(b, l, 3);
-                auto [h0, h1] = window(b, l, i, H, OH, kh, st[0], pads[0]);
-                auto [w0, w1] = window(b, l, j, W, OW, kw, st[1], pads[2]);
-                Value m = tensor::ExtractOp::create(b, l, out, ValueRange{n, c, i, j});
-                Value none = arith::ConstantIntOp::create(b, l, -1, 32);
-                auto rows = scf::ForOp::create(
-                    b, l, h0, h1, one, ValueRange{none},
-                    [&](OpBuilder &rb, Location rl, Value y, ValueRange ra) {
-                      auto cols = scf::ForOp::create(
-                          rb, rl, w0, w1, one, ra,
-                          [&](OpBuilder &cb, Location cl, Value xi, ValueRange ca) {
-                            Value v = tensor::ExtractOp::create(cb, cl, x, ValueRange{n, c, y, xi});
-                            Value eq =
-                                arith::CmpFOp::create(cb, cl, arith::CmpFPredicate::OEQ, v, m);
-                            // Not found yet: still -1.
-                            Value unset =
-                                arith::CmpIOp::create(cb, cl, arith::CmpIPredicate::slt, ca[0],
-                                                      arith::ConstantIntOp::create(cb, cl, 0, 32));
-                            Value pos = arith::IndexCastOp::create(
-                                cb, cl, cb.getI32Type(),
-                                arith::AddIOp::create(
-                                    cb, cl, arith::MulIOp::create(cb, cl, y, cst(cb, cl, W)), xi));
-                            Value take = arith::AndIOp::create(cb, cl, eq, unset);
-                            scf::YieldOp::create(
-                                cb, cl,
-                                arith::SelectOp::create(cb, cl, take, pos, ca[0]).getResult());
-                          });
-                      scf::YieldOp::create(rb, rl, cols.getResults());
-                    });
-                linalg::YieldOp::create(b, l, rows.getResult(0));
-              })
-              .getResult(0);
+      firstMax = eachElement(
+          RankedTensorType::get(ot.getShape(), r.getI32Type()),
+          [&](OpBuilder &b, Location l, Value n, Value c, Value i, Value j) -> Value {
+            auto [h0, h1] = window(b, l, i, H, OH, kh, st[0], pads[0]);
+            auto [w0, w1] = window(b, l, j, W, OW, kw, st[1], pads[2]);
+            Value m = tensor::ExtractOp::create(b, l, out, ValueRange{n, c, i, j});
+            Value none = arith::ConstantIntOp::create(b, l, -1, 32);
+            auto rows = scf::ForOp::create(
+                b, l, h0, h1, one, ValueRange{none},
+                [&](OpBuilder &rb, Location rl, Value y, ValueRange ra) {
+                  auto cols = scf::ForOp::create(
+                      rb, rl, w0, w1, one, ra,
+                      [&](OpBuilder &cb, Location cl, Value xi, ValueRange ca) {
+                        Value v = tensor::ExtractOp::create(cb, cl, x, ValueRange{n, c, y, xi});
+                        Value eq = arith::CmpFOp::create(cb, cl, arith::CmpFPredicate::OEQ, v, m);
+                        // Not found yet: still -1.
+                        Value unset =
+                            arith::CmpIOp::create(cb, cl, arith::CmpIPredicate::slt, ca[0],
+                                                  arith::ConstantIntOp::create(cb, cl, 0, 32));
+                        Value pos = arith::IndexCastOp::create(
+                            cb, cl, cb.getI32Type(),
+                            arith::AddIOp::create(
+                                cb, cl, arith::MulIOp::create(cb, cl, y, cst(cb, cl, W)), xi));
+                        Value take = arith::AndIOp::create(cb, cl, eq, unset);
+                        scf::YieldOp::create(
+                            cb, cl, arith::SelectOp::create(cb, cl, take, pos, ca[0]).getResult());
+                      });
+                  scf::YieldOp::create(rb, rl, cols.getResults());
+                });
+            return rows.getResult(0);
+          });
     }
     auto contribution = [&](OpBuilder &b, Location l, Value n, Value c, Value h, Value w, Value i,
                             Value j) -> Value {
@@ -581,14 +590,8 @@ struct Pool2dGradLowering : OpConversionPattern<Pool2dGradOp> {
       return arith::SelectOp::create(
           b, l, arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq, at, mine), g, zeroF);
     };
-    Value init = tensor::EmptyOp::create(r, loc, xt.getShape(), elem);
-    auto idMap = r.getMultiDimIdentityMap(4);
-    auto generic = linalg::GenericOp::create(
-        r, loc, TypeRange{xt}, ValueRange{}, ValueRange{init}, ArrayRef<AffineMap>{idMap},
-        SmallVector<utils::IteratorType>(4, utils::IteratorType::parallel),
-        [&](OpBuilder &b, Location l, ValueRange) {
-          Value n = linalg::IndexOp::create(b, l, 0), c = linalg::IndexOp::create(b, l, 1),
-                h = linalg::IndexOp::create(b, l, 2), w = linalg::IndexOp::create(b, l, 3);
+    Value result =
+        eachElement(xt, [&](OpBuilder &b, Location l, Value n, Value c, Value h, Value w) -> Value {
           auto [i0, i1] = range(b, l, h, H, OH, kh, st[0], pads[0]);
           auto [j0, j1] = range(b, l, w, W, OW, kw, st[1], pads[2]);
           Value sum = sumOver(
@@ -600,9 +603,8 @@ struct Pool2dGradLowering : OpConversionPattern<Pool2dGradOp> {
                                      jb, jl, acc2, contribution(jb, jl, n, c, h, w, i, j));
                                });
               });
-          linalg::YieldOp::create(b, l, sum);
+          return sum;
         });
-    Value result = generic.getResult(0);
     r.replaceOp(op, result);
     return success();
   }
