@@ -382,14 +382,18 @@ POOL_CASES = ["max_pool", "max_pool_overlap_pad", "avg_pool_exclusive_pad",
               "avg_pool_ceil"]
 
 
-@pytest.mark.parametrize("name", POOL_CASES)
+@pytest.mark.parametrize("name", POOL_CASES + ["lookup_table_v2", "lookup_table_v2_padding",
+                                              "lookup_table_padding"])
 def test_pool_gradients_on_cuda(tmp_path, stand_ins, name):
-    """pool2d_grad in a cuda train step is a parallel gather (each input
-    cell sums the windows that hold it; for max pooling a first pass finds
-    each window's first maximum), unlike the CPU's serial scatter: with the
-    kernels emulated, test_train's pooling cases (max and average,
-    overlapping, padded, inclusive, global, adaptive, NHWC, SAME, ceil mode)
-    give PyTorch's gradients."""
+    """pool2d_grad and lookup_table_v2_grad in a cuda train step are
+    parallel gathers, unlike the CPU's serial scatters (one GPU thread):
+    each input cell of a pooling sums the windows that hold it (for max
+    pooling a first pass finds each window's first maximum); each element
+    of an embedding's gradient sums its row's ids, linked in order by one
+    pass over the ids. With the kernels emulated, test_train's pooling
+    cases (max and average, overlapping, padded, inclusive, global,
+    adaptive, NHWC, SAME, ceil mode) and embedding cases (repeated ids,
+    padding_idx, lookup_table v1) give PyTorch's gradients."""
     import test_train
     case = test_train.CASES[name]
     trainer, r = test_train._trainer(case, tmp_path, target="cuda",

@@ -45,7 +45,8 @@ void populatePdCollectiveToKernelCallPatterns(RewritePatternSet &patterns);
 /// pd.comm_seq), which their kernel calls report in errors.
 void numberCollectives(Operation *root);
 /// one_hot_v2, sgd, softmax_with_cross_entropy (PdToLinalg/Train.cpp);
-/// `parallelGradients`: pool2d_grad as a parallel gather.
+/// `parallelGradients`: pool2d_grad and lookup_table_v2_grad as parallel
+/// gathers.
 void populatePdTrainToLinalgPatterns(RewritePatternSet &patterns, bool parallelGradients = false);
 /// pd ops on bf16 / f16 tensors (other than copies) computed in f32
 /// between casts.

@@ -36,7 +36,7 @@ def ConvertPdToLinalgPass : Pass<"convert-pd-to-linalg", "::mlir::ModuleOp"> {
            "pd.kernel_call of the runtime's oneDNN kernels)">,
     Option<"parallelGradients", "parallel-gradients", "bool", "false",
            "Gradients that a serial scatter computes best on a few cores "
-           "(pool2d_grad) as parallel gathers instead: one element of the "
+           "(pool2d_grad, lookup_table_v2_grad) as parallel gathers instead: one element of the "
            "result per iteration (the GPU pipeline's choice, where a serial "
            "loop is one thread)">,
   ];

@@ -615,7 +615,10 @@ struct Pool2dGradLowering : OpConversionPattern<Pool2dGradOp> {
 /// clamped into [0, V) as the forward lowering reads them; padding_idx rows
 /// get nothing.
 struct LookupTableV2GradLowering : OpConversionPattern<LookupTableV2GradOp> {
-  using OpConversionPattern::OpConversionPattern;
+  /// `parallel`: the gather form (convert-pd-to-linalg{parallel-gradients}).
+  LookupTableV2GradLowering(MLIRContext *ctx, bool parallel)
+      : OpConversionPattern(ctx), parallel(parallel) {}
+  bool parallel;
   LogicalResult matchAndRewrite(LookupTableV2GradOp op, OpAdaptor a,
                                 ConversionPatternRewriter &r) const override {
     auto wt = cast<RankedTensorType>(a.getW().getType());
@@ -645,16 +648,14 @@ struct LookupTableV2GradLowering : OpConversionPattern<LookupTableV2GradOp> {
       return arith::ConstantIndexOp::create(b, l, v);
     };
     Value init = filled(r, loc, wt, {}, 0.0);
+    if (parallel) {
+      r.replaceOp(op, gather(r, loc, ids, dOut, init, n, rows, cols, hasPad, pad));
+      return success();
+    }
     auto outer = scf::ForOp::create(
         r, loc, cst(r, loc, 0), cst(r, loc, n), cst(r, loc, 1), ValueRange{init},
         [&](OpBuilder &b, Location l, Value i, ValueRange acc) {
-          Value id = tensor::ExtractOp::create(b, l, ids, ValueRange{i});
-          Value row = clampedIndex(b, l, id, init, 0, /*wrapNegative=*/false);
-          Value skip = arith::ConstantIntOp::create(b, l, 0, 1);
-          if (hasPad)
-            skip = arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq,
-                                         arith::IndexCastOp::create(b, l, b.getIndexType(), id),
-                                         cst(b, l, pad));
+          auto [row, skip] = rowOf(b, l, ids, i, init, hasPad, pad);
           auto inner = scf::ForOp::create(
               b, l, cst(b, l, 0), cst(b, l, cols), cst(b, l, 1), acc,
               [&](OpBuilder &ib, Location il, Value j, ValueRange table) {
@@ -671,6 +672,90 @@ struct LookupTableV2GradLowering : OpConversionPattern<LookupTableV2GradOp> {
         });
     r.replaceOp(op, outer.getResult(0));
     return success();
+  }
+
+  /// Id `i`'s row of the table (clamped into it as the forward lowering
+  /// reads it) and whether it is the padding row, which gets nothing.
+  static std::pair<Value, Value> rowOf(OpBuilder &b, Location l, Value ids, Value i, Value table,
+                                       bool hasPad, int64_t pad) {
+    Value id = tensor::ExtractOp::create(b, l, ids, ValueRange{i});
+    Value row = clampedIndex(b, l, id, table, 0, /*wrapNegative=*/false);
+    Value padding = arith::ConstantIntOp::create(b, l, 0, 1);
+    if (hasPad)
+      padding = arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq,
+                                      arith::IndexCastOp::create(b, l, b.getIndexType(), id),
+                                      arith::ConstantIndexOp::create(b, l, pad));
+    return {row, padding};
+  }
+
+  /// The gather form: a serial pass over the ids, last to first, links
+  /// each to the next id of the same row (`next`, with `head` the first of
+  /// each row; padding ids are left out), then each element (row, j) of
+  /// the table, in parallel, sums Out@GRAD[i, j] over its row's ids in
+  /// order (as the scatter adds them). The serial pass touches N ids, not
+  /// N x D elements.
+  Value gather(ConversionPatternRewriter &r, Location loc, Value ids, Value dOut, Value init,
+               int64_t n, int64_t rows, int64_t cols, bool hasPad, int64_t pad) const {
+    Type i32 = r.getI32Type();
+    auto cst = [&](OpBuilder &b, Location l, int64_t v) -> Value {
+      return arith::ConstantIndexOp::create(b, l, v);
+    };
+    Value none = arith::ConstantIntOp::create(r, loc, -1, 32);
+    Value head0 = linalg::FillOp::create(r, loc, ValueRange{none},
+                                         ValueRange{tensor::EmptyOp::create(r, loc, rows, i32)})
+                      .getResult(0);
+    Value next0 = linalg::FillOp::create(r, loc, ValueRange{none},
+                                         ValueRange{tensor::EmptyOp::create(r, loc, n, i32)})
+                      .getResult(0);
+    auto links = scf::ForOp::create(
+        r, loc, cst(r, loc, 0), cst(r, loc, n), cst(r, loc, 1), ValueRange{head0, next0},
+        [&](OpBuilder &b, Location l, Value k, ValueRange acc) {
+          // i = n - 1 - k: last to first, so each row's list runs first to last.
+          Value i = arith::SubIOp::create(b, l, cst(b, l, n - 1), k);
+          auto [row, padding] = rowOf(b, l, ids, i, init, hasPad, pad);
+          auto linked = scf::IfOp::create(
+              b, l, padding, [&](OpBuilder &eb, Location el) { scf::YieldOp::create(eb, el, acc); },
+              [&](OpBuilder &tb, Location tl) {
+                Value first = tensor::ExtractOp::create(tb, tl, acc[0], ValueRange{row});
+                Value next = tensor::InsertOp::create(tb, tl, first, acc[1], ValueRange{i});
+                Value head = tensor::InsertOp::create(
+                    tb, tl, arith::IndexCastOp::create(tb, tl, tb.getI32Type(), i), acc[0],
+                    ValueRange{row});
+                scf::YieldOp::create(tb, tl, ValueRange{head, next});
+              });
+          scf::YieldOp::create(b, l, linked.getResults());
+        });
+    Value head = links.getResult(0), next = links.getResult(1);
+    auto type = cast<RankedTensorType>(init.getType());
+    Type elem = type.getElementType();
+    auto idMap = r.getMultiDimIdentityMap(2);
+    return linalg::GenericOp::create(
+               r, loc, TypeRange{type}, ValueRange{},
+               ValueRange{tensor::EmptyOp::create(r, loc, type.getShape(), elem)},
+               ArrayRef<AffineMap>{idMap},
+               SmallVector<utils::IteratorType>(2, utils::IteratorType::parallel),
+               [&](OpBuilder &b, Location l, ValueRange) {
+                 Value row = linalg::IndexOp::create(b, l, 0), j = linalg::IndexOp::create(b, l, 1);
+                 Value first = tensor::ExtractOp::create(b, l, head, ValueRange{row});
+                 Value zero = scalar(b, l, elem, 0.0);
+                 auto walk = scf::WhileOp::create(
+                     b, l, TypeRange{i32, elem}, ValueRange{first, zero},
+                     [&](OpBuilder &cb, Location cl, ValueRange args) {
+                       Value more =
+                           arith::CmpIOp::create(cb, cl, arith::CmpIPredicate::sge, args[0],
+                                                 arith::ConstantIntOp::create(cb, cl, 0, 32));
+                       scf::ConditionOp::create(cb, cl, more, args);
+                     },
+                     [&](OpBuilder &wb, Location wl, ValueRange args) {
+                       Value i = arith::IndexCastOp::create(wb, wl, wb.getIndexType(), args[0]);
+                       Value g = tensor::ExtractOp::create(wb, wl, dOut, ValueRange{i, j});
+                       Value sum = arith::AddFOp::create(wb, wl, args[1], g);
+                       Value after = tensor::ExtractOp::create(wb, wl, next, ValueRange{i});
+                       scf::YieldOp::create(wb, wl, ValueRange{after, sum});
+                     });
+                 linalg::YieldOp::create(b, l, walk.getResult(1));
+               })
+        .getResult(0);
   }
 };
 
@@ -871,8 +956,8 @@ struct BatchNormTrainGradLowering : OpConversionPattern<BatchNormTrainGradOp> {
 
 void mlir::pd::populatePdTrainToLinalgPatterns(RewritePatternSet &p, bool parallelGradients) {
   p.add<DropoutTrainLowering>(p.getContext());
-  p.add<Pool2dGradLowering>(p.getContext(), parallelGradients);
+  p.add<Pool2dGradLowering, LookupTableV2GradLowering>(p.getContext(), parallelGradients);
   p.add<OneHotV2Lowering, SgdLowering, MomentumLowering, AdamLowering<AdamOp>,
-        AdamLowering<AdamwOp>, SoftmaxWithCrossEntropyLowering, LookupTableV2GradLowering,
-        LookupTableLowering, BatchNormTrainLowering, BatchNormTrainGradLowering>(p.getContext());
+        AdamLowering<AdamwOp>, SoftmaxWithCrossEntropyLowering, LookupTableLowering,
+        BatchNormTrainLowering, BatchNormTrainGradLowering>(p.getContext());
 }
