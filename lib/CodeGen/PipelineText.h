@@ -9,6 +9,7 @@
 #define PADDLEMLIR_LIB_CODEGEN_PIPELINETEXT_H
 
 #include "mlir/Pass/PassManager.h"
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 
 #include <string>
@@ -29,7 +30,7 @@ std::string bufferizedLinalgPipeline(llvm::StringRef kernels, llvm::StringRef pe
 /// A key that is not in the text, or text that does not parse, is a bug of
 /// the built-in pipeline `what`: a fatal error.
 void addPipelineText(OpPassManager &pm, llvm::StringRef what, std::string text,
-                     std::initializer_list<std::pair<llvm::StringRef, std::string>> values);
+                     llvm::ArrayRef<std::pair<llvm::StringRef, std::string>> values);
 } // namespace mlir::pd
 
 #endif // PADDLEMLIR_LIB_CODEGEN_PIPELINETEXT_H

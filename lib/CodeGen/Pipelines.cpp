@@ -31,7 +31,7 @@ std::string mlir::pd::bufferizedLinalgPipeline(StringRef kernels, StringRef perF
 }
 
 void mlir::pd::addPipelineText(OpPassManager &pm, StringRef what, std::string text,
-                               std::initializer_list<std::pair<StringRef, std::string>> values) {
+                               ArrayRef<std::pair<StringRef, std::string>> values) {
   for (const auto &[key, value] : values) {
     size_t at = text.find(key.str());
     if (at == std::string::npos)

@@ -201,13 +201,6 @@ llvm::Error mlir::pd::setCompileOption(CompileOptions &options, StringRef flag, 
     options.cudaIndexBitwidth = value == "64" ? 64 : 32;
     return llvm::Error::success();
   }
-  if (flag == "cuda-emulate") {
-    if (value != "true" && value != "false")
-      return llvm::createStringError("--cuda-emulate must be true or false, not '" + value.str() +
-                                     "'");
-    options.cudaEmulate = value == "true";
-    return llvm::Error::success();
-  }
   if (flag == "partition") {
     if (value != "" && value != "none" && value != "data" && value != "pipeline")
       return llvm::createStringError("--partition must be data or pipeline, not '" + value.str() +
@@ -260,7 +253,7 @@ llvm::Error mlir::pd::setCompileOption(CompileOptions &options, StringRef flag, 
     options.allowEmulatedBf16 = value == "true";
     return llvm::Error::success();
   }
-  // Training (docs/Training.md).
+  // Flags that are true or false.
   auto boolean = [&](bool &out) -> llvm::Error {
     if (value != "true" && value != "false")
       return llvm::createStringError("--" + flag.str() + " must be true or false, not '" +
@@ -268,6 +261,9 @@ llvm::Error mlir::pd::setCompileOption(CompileOptions &options, StringRef flag, 
     out = value == "true";
     return llvm::Error::success();
   };
+  if (flag == "cuda-emulate")
+    return boolean(options.cudaEmulate);
+  // Training (docs/Training.md).
   if (flag == "train")
     return boolean(options.train);
   if (flag == "keep-gradients")

@@ -197,11 +197,14 @@ def test_cuda_emulate_needs_the_cuda_target(tmp_path):
     b = ProgramBuilder()
     b.fetch(b.relu(b.feed("x", [4, 8])))
     b.save(str(tmp_path / "m"))
-    r = subprocess.run([tool("paddle-compile"), str(tmp_path / "m"), "--cuda-emulate", "-o",
-                        str(tmp_path / "a")], capture_output=True, text=True, timeout=120)
-    assert 0 < r.returncode < 128
-    assert "--cuda-emulate applies to --target cuda only" in r.stderr, r.stderr
-    assert not (tmp_path / "a").exists()
+    for flags, message in [(["--cuda-emulate"], "--cuda-emulate applies to --target cuda only"),
+                           (["--cuda-index-bitwidth", "64"],
+                            "--cuda-index-bitwidth applies to --target cuda only")]:
+        r = subprocess.run([tool("paddle-compile"), str(tmp_path / "m"), *flags, "-o",
+                            str(tmp_path / "a")], capture_output=True, text=True, timeout=120)
+        assert 0 < r.returncode < 128
+        assert message in r.stderr, r.stderr
+        assert not (tmp_path / "a").exists()
 
 
 @pytest.mark.parametrize("optimizer,lr,model,tol", [("sgd", 0.1, "plain", 1e-5),
@@ -232,8 +235,13 @@ def test_train_step_equals_cpu(tmp_path, stand_ins, monkeypatch, optimizer, lr, 
 import sys, numpy as np, paddle_mlir.train
 step = paddle_mlir.train.TrainStep(sys.argv[1])
 b = np.load(sys.argv[2])
+initial = step.parameters()
 losses = [step.step(x=x, label=y) for x, y in zip(b["x"], b["label"])]
-np.savez(sys.argv[3], losses=np.array(losses), **step.parameters())
+trained = step.parameters()
+# set_parameters reaches the device copies: the first batch's loss again.
+step.set_parameters(initial)
+again = step.step(x=b["x"][0], label=b["label"][0])
+np.savez(sys.argv[3], losses=np.array(losses), again=np.array(again), **trained)
 """
     r = subprocess.run([sys.executable, "-c", script, str(art), str(tmp_path / "batches.npz"),
                         str(tmp_path / "gpu.npz")], capture_output=True, text=True, timeout=600,
@@ -242,6 +250,7 @@ np.savez(sys.argv[3], losses=np.array(losses), **step.parameters())
     got = np.load(tmp_path / "gpu.npz")
     want_losses = [cpu.step(x=x, label=y) for x, y in zip(xs, ys)]
     np.testing.assert_allclose(got["losses"], want_losses, rtol=tol, atol=tol)
+    assert float(got["again"]) == float(got["losses"][0])
     for name, value in cpu.parameters().items():
         np.testing.assert_allclose(got[name], value, rtol=tol, atol=tol, err_msg=name)
     # The trained weights stay on the device: uploaded once (the inputs and
@@ -250,7 +259,9 @@ np.savez(sys.argv[3], losses=np.array(losses), **step.parameters())
     m = re.search(r"fake-cuda: .* h2d=(\d+)", r.stderr)
     weights = json.load(open(art / "manifest.json"))["weights"]
     trained = sum(1 for w in weights if w.get("trainable"))
-    assert int(m.group(1)) == 2 * len(xs) + trained + 1, r.stderr
+    # (+ the repeated batch and the restored parameters.)
+    restored = len(cpu.parameters())
+    assert int(m.group(1)) == 2 * (len(xs) + 1) + trained + restored + 1, r.stderr
 
 
 @needs_mpi

@@ -15,27 +15,25 @@ using namespace mlir;
 // (pd-gpu-collectives), matrix products as cuBLASLt calls
 // (pd-gpu-library-calls), row reductions one block per output element
 // (pd-gpu-block-reductions), parallel loops, one grid per other top-level
-// nest (pd-gpu-map-loops), outlined kernels, NVVM, and the kernels assembled.
-// Kernels take their buffers as bare pointers (shapes are static) and
-// index in `index-bitwidth` bits.
+// nest (pd-gpu-map-loops), then %kernels: the launches' kernels.
 static const char *kGPUPipeline =
-    "pd-check-cuda-target{chip=%c "
-    "ptx=%f},%start,pd-gpu-collectives,"
+    "pd-check-cuda-target{chip=%c ptx=%f},%start,pd-gpu-collectives,"
     "pd-gpu-block-reductions{threads=%n},"
     "convert-linalg-to-parallel-loops,canonicalize,"
-    "pd-gpu-map-loops{threads=%n index-bitwidth=%i},convert-parallel-loops-to-gpu,"
+    "pd-gpu-map-loops{threads=%n index-bitwidth=%i},convert-parallel-loops-to-gpu,%kernels";
+
+// The kernels for a GPU: outlined, NVVM, assembled. They take their
+// buffers as bare pointers (shapes are static) and index in
+// `index-bitwidth` bits.
+static const char *kNVVMKernels =
     "gpu-launch-sink-index-computations,gpu-kernel-outlining,lower-affine,canonicalize,cse,"
     "convert-scf-to-cf,nvvm-attach-target{chip=%c features=%f O=3},"
     "gpu.module(convert-gpu-to-nvvm{index-bitwidth=%i use-bare-ptr-memref-call-conv=true}),"
     "gpu-module-to-binary{format=%b toolkit=%t}";
 
-// --cuda-emulate: the same up to the launches, which then become host
-// loops (the artifact runs on the tests' host-memory driver only).
-static const char *kEmulatedGPUPipeline =
-    "pd-check-cuda-target{chip=%c ptx=%f},%start,pd-gpu-collectives,"
-    "pd-gpu-block-reductions{threads=%n},"
-    "convert-linalg-to-parallel-loops,canonicalize,"
-    "pd-gpu-map-loops{threads=%n index-bitwidth=%i},convert-parallel-loops-to-gpu,"
+// --cuda-emulate: the launches become host loops instead (the artifact
+// runs on the tests' host-memory driver only).
+static const char *kEmulatedKernels =
     "pd-gpu-emulate-launches,lower-affine,canonicalize,cse,convert-scf-to-cf";
 
 int mlir::pd::minimumPtxVersion(StringRef chip) {
@@ -64,50 +62,38 @@ void mlir::pd::addGPUCodegenPasses(OpPassManager &pm, const LowerToGPUOptions &o
                                "pd-gpu-library-calls{allow-tf32=" +
                                    std::string(options.allowTf32 ? "true" : "false") + "}",
                                /*parallelGradients=*/true);
-  if (options.emulate) {
-    addPipelineText(pm, "GPU (emulated)", kEmulatedGPUPipeline,
-                    {{"%c", options.chip},
-                     {"%f", ptx},
-                     {"%start", start},
-                     {"%n", std::to_string(options.threads)},
-                     {"%n", std::to_string(options.threads)},
-                     {"%i", std::to_string(options.indexBitwidth)}});
-    return;
-  }
-  addPipelineText(pm, "GPU", kGPUPipeline,
-                  {{"%start", start},
-                   {"%n", std::to_string(options.threads)},
-                   {"%n", std::to_string(options.threads)},
-                   {"%i", std::to_string(options.indexBitwidth)},
-                   {"%i", std::to_string(options.indexBitwidth)},
-                   {"%c", options.chip},
+  SmallVector<std::pair<StringRef, std::string>> values = {
+      {"%c", options.chip},
+      {"%f", ptx},
+      {"%start", start},
+      {"%n", std::to_string(options.threads)},
+      {"%n", std::to_string(options.threads)},
+      {"%i", std::to_string(options.indexBitwidth)},
+      {"%kernels", options.emulate ? kEmulatedKernels : kNVVMKernels}};
+  if (!options.emulate)
+    values.append({{"%c", options.chip},
                    {"%f", ptx},
-                   {"%c", options.chip},
-                   {"%f", ptx},
+                   {"%i", std::to_string(options.indexBitwidth)},
                    {"%b", options.format},
                    {"%t", options.toolkit}});
+  addPipelineText(pm, options.emulate ? "GPU (emulated)" : "GPU", kGPUPipeline, values);
 }
 
 // The host code of a cuda artifact: launches become mgpu* calls (kernel
 // arguments as bare pointers, as the kernels take them) and everything
-// else the LLVM dialect.
+// else the LLVM dialect. %math: with --cuda-emulate, the kernels' math and
+// vector ops, which the host code then holds (libm calls unrolled over
+// vector lanes into vector ops, so the vector conversion comes after).
 static const char *kCUDAHostPipeline =
     "gpu-to-llvm{use-bare-pointers-for-kernels=true},expand-strided-metadata,lower-affine,"
-    "convert-arith-to-llvm,finalize-memref-to-llvm,convert-cf-to-llvm,convert-func-to-llvm,"
-    "convert-index-to-llvm,reconcile-unrealized-casts";
-
-// The same for --cuda-emulate, whose host code also holds the kernels'
-// vector and math ops (libm calls unrolled over vector lanes into vector
-// ops, so the vector conversion comes after).
-static const char *kEmulatedCUDAHostPipeline =
-    "gpu-to-llvm{use-bare-pointers-for-kernels=true},expand-strided-metadata,lower-affine,"
-    "convert-math-to-llvm,convert-math-to-libm,convert-vector-to-llvm,convert-arith-to-llvm,"
-    "finalize-memref-to-llvm,convert-cf-to-llvm,convert-func-to-llvm,"
+    "%mathconvert-arith-to-llvm,finalize-memref-to-llvm,convert-cf-to-llvm,convert-func-to-llvm,"
     "convert-index-to-llvm,reconcile-unrealized-casts";
 
 void mlir::pd::addCUDAHostPasses(OpPassManager &pm, bool emulated) {
-  addPipelineText(pm, emulated ? "CUDA host (emulated)" : "CUDA host",
-                  emulated ? kEmulatedCUDAHostPipeline : kCUDAHostPipeline, {});
+  addPipelineText(pm, emulated ? "CUDA host (emulated)" : "CUDA host", kCUDAHostPipeline,
+                  {{"%math", emulated ? "convert-math-to-llvm,convert-math-to-libm,"
+                                        "convert-vector-to-llvm,"
+                                      : ""}});
 }
 
 void mlir::pd::buildLowerToGPUPipeline(OpPassManager &pm, const LowerToGPUOptions &options) {
