@@ -18,11 +18,16 @@ inputs, printed with the result:
 
 A ring allreduce of S bytes on N GPUs takes S * 2 (N - 1) / N / busbw
 (nccl-tests' definition of bus bandwidth). The step time is the compute
-plus the communication not hidden: with no overlap all of it (each
-allreduce blocks today), with full overlap only what exceeds backward
-(2/3 of the compute). Scaling efficiency = compute / step time; speedup =
-N x efficiency, beside PyTorch DDP's published 7.7x on 8 A100s for
-ResNet-50.
+plus the communication not hidden: with no overlap all of it (blocking
+buckets, the default), with full overlap (the best --overlap-buckets can
+do) only what exceeds backward (2/3 of the compute). Scaling efficiency =
+compute / step time; speedup = N x efficiency, beside PyTorch DDP's
+published 7.7x on 8 A100s for ResNet-50.
+
+Nothing here is measured on a GPU: cuda train steps and data-parallel
+training (--target cuda --train --partition data) compile, but have run
+only with their kernels emulated on the host against stand-ins of the
+CUDA driver and libraries, never on a real GPU.
 
 Usage: PYTHONPATH=build/python /usr/bin/python3 benchmarks/dp_scaling.py
            [--tflops 400] [--busbw 370] [--busbw-64 370] [--json FILE]

@@ -20,6 +20,7 @@
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Transforms/Passes.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Support/MemoryBuffer.h"
 
 #include "llvm/Config/llvm-config.h"
@@ -960,10 +961,20 @@ static llvm::json::Object costSummary(ModuleOp module) {
       OpCost c = estimateCost(op);
       flops += c.flops;
       bytes += c.bytes;
-      ops.push_back(llvm::json::Object{{"name", computeOpName(op, index++)},
-                                       {"type", op->getName().stripDialect()},
-                                       {"flops", c.flops},
-                                       {"bytes", c.bytes}});
+      llvm::json::Object record{{"name", computeOpName(op, index++)},
+                                {"type", op->getName().stripDialect()},
+                                {"flops", c.flops},
+                                {"bytes", c.bytes}};
+      // The pipeline stage that runs it (pd-partition-devices puts each
+      // stage's ops in a conditional_block on its pd.is_stage).
+      for (auto block = op->getParentOfType<ConditionalBlockOp>(); block;
+           block = block->getParentOfType<ConditionalBlockOp>())
+        if (block.getConds().size() == 1)
+          if (auto stage = block.getConds()[0].getDefiningOp<IsStageOp>()) {
+            record["stage"] = static_cast<int64_t>(stage.getStage());
+            break;
+          }
+      ops.push_back(std::move(record));
     });
   return llvm::json::Object{
       {"flops", flops}, {"bytes", bytes}, {"dynamic_dims_as", 1}, {"ops", std::move(ops)}};
@@ -1000,6 +1011,23 @@ LogicalResult mlir::pd::driver::writeArtifact(ModuleOp module, const CompileOpti
     partition = attrToJson(p);
   if (failed(lowerGraph(module, opts, measure, quiet, io, report)))
     return failure();
+  // Each pipeline stage lists its ops by name, as the cost records say.
+  if (auto *stages =
+          partition.getAsObject() ? partition.getAsObject()->getArray("stages") : nullptr)
+    for (llvm::json::Value &stage : *stages) {
+      llvm::json::Object *record = stage.getAsObject();
+      std::optional<int64_t> k = record ? record->getInteger("stage") : std::nullopt;
+      if (!k)
+        continue;
+      // (Once each: the ops of every micro-batch have the same names.)
+      llvm::json::Array names;
+      llvm::StringSet<> seen;
+      for (const llvm::json::Value &op : *cost.getArray("ops"))
+        if (op.getAsObject()->getInteger("stage") == k)
+          if (StringRef name = *op.getAsObject()->getString("name"); seen.insert(name).second)
+            names.push_back(name);
+      (*record)["op_names"] = std::move(names);
+    }
   report.cost = std::move(cost);
   report.partition = std::move(partition);
   std::string fingerprint = fingerprintOf(module, opts.name);

@@ -107,12 +107,14 @@ def test_sgd_equals_one_process(tmp_path, n, overlap):
 
 
 @needs_mpi
-def test_adam_small_buckets_equal_one_process(tmp_path):
+@pytest.mark.parametrize("n", [2, 4])
+def test_adam_small_buckets_equal_one_process(tmp_path, n):
     """Adam, buckets of at most 2048 bytes, filled in the order backward
     computes the gradients (the last layer first): fc.w and fc.b (1320
     bytes) together; conv2.w (1728) does not fit beside them and starts a
-    bucket, which conv1.w (216) joins."""
-    (want_losses, want), ranks, manifest = train_both(tmp_path, 2, "adam", 0.01,
+    bucket, which conv1.w (216) joins. The buckets do not depend on the
+    rank count; the bytes each rank sends per step do."""
+    (want_losses, want), ranks, manifest = train_both(tmp_path, n, "adam", 0.01,
                                                       bucket_mb=2048 / 2**20)
     for got in ranks:
         np.testing.assert_allclose(got["losses"], want_losses, rtol=1e-4, atol=1e-6)
@@ -121,6 +123,7 @@ def test_adam_small_buckets_equal_one_process(tmp_path):
     buckets = [sorted(b["gradients"]) for b in manifest["partition"]["buckets"]]
     assert buckets == [["fc.b", "fc.w"], ["conv1.w", "conv2.w"]], buckets
     assert [b["bytes"] for b in manifest["partition"]["buckets"]] == [1320, 1944]
+    assert manifest["partition"]["allreduce_bytes_per_step"] == (1320 + 1944) * 2 * (n - 1) // n
 
 
 @needs_mpi

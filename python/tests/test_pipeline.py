@@ -86,6 +86,21 @@ def test_pipeline_cnn(tmp_path, n, micro):
     stages = partition["stages"]
     assert [s["stage"] for s in stages] == list(range(n))
     assert all(s["ops"] >= 1 for s in stages)
+    # Each stage names its ops (once each, though every micro-batch runs
+    # them), as the cost model's records do, which say the stage of each
+    # op; no op is in two stages, and the convolutions and the softmax are
+    # among them.
+    named = {}
+    for s in stages:
+        assert s["op_names"] and len(set(s["op_names"])) == len(s["op_names"]), s
+        for op in s["op_names"]:
+            assert op not in named, op
+            named[op] = s["stage"]
+    recorded = {o["name"]: o["stage"] for o in manifest["cost"]["ops"] if "stage" in o}
+    assert named == recorded, (named, recorded)
+    types = {o["type"] for o in manifest["cost"]["ops"] if "stage" in o}
+    assert "softmax" in types and any("conv2d" in t for t in types), types
+    assert partition["sends_bytes_per_run"] == sum(s["sends_bytes"] for s in stages) > 0
     # The stages read every weight of the artifact (batch_norm folded into
     # the first convolution's); the last stage sends the softmax (6 x 5
     # floats) to rank 0.

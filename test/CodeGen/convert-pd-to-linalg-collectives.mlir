@@ -105,3 +105,16 @@ func.func @recv_dynamic() -> tensor<2x?xf32> {
   %y = pd.recv_v2 {peer = 1 : i32, out_shape = array<i32: 2, -1>} : () -> tensor<2x?xf32>
   return %y : tensor<2x?xf32>
 }
+
+// -----
+
+// Tests that collectives disagreeing on the ring are refused at compile
+// time (only ring 0, the whole job, exists), naming the op and its ring,
+// instead of failing or hanging at run time.
+func.func @mismatched_rings(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %a = pd.c_allreduce_sum %x {ring_id = 0 : i32} : (tensor<4xf32>) -> tensor<4xf32>
+  // expected-error @+2 {{'pd.c_allreduce_sum' op uses ring_id 1, but only ring 0 (every rank of the job) exists: communicators over other groups of ranks are not supported}}
+  // expected-error @+1 {{code generation cannot compile 'pd.c_allreduce_sum'}}
+  %b = pd.c_allreduce_sum %a {ring_id = 1 : i32} : (tensor<4xf32>) -> tensor<4xf32>
+  return %b : tensor<4xf32>
+}

@@ -99,6 +99,15 @@ template <typename OpT> struct CollectiveLowering : OpConversionPattern<OpT> {
     Operation *raw = op.getOperation();
     CommSpec s = *specOf(raw);
     StringRef name = raw->getName().stripDialect();
+    // The runtime has one communicator, every rank of the job (Paddle's
+    // ring 0). Other rings (the groups Paddle's startup program makes with
+    // c_comm_init) are refused here, so a program whose ops disagree on
+    // the ring fails to compile instead of deadlocking at run time.
+    if (s.ringId != 0)
+      return op.emitOpError("uses ring_id ")
+             << s.ringId
+             << ", but only ring 0 (every rank of the job) exists: communicators "
+                "over other groups of ranks are not supported";
     auto seq = raw->template getAttrOfType<IntegerAttr>("pd.comm_seq");
     Value x = raw->getNumOperands() ? a.getOperands()[0] : Value();
     Type elem = x ? cast<RankedTensorType>(x.getType()).getElementType()

@@ -530,6 +530,11 @@ static StringRef unsupportedKind(StringRef type) {
     return "a recurrent op";
   if (type == "nonzero")
     return "an op whose output size depends on the data";
+  if (llvm::is_contained({"c_gen_nccl_id", "c_comm_init", "c_comm_init_all", "c_gen_bkcl_id",
+                          "c_comm_init_multitrainer"},
+                         type))
+    return "a communicator set-up op of Paddle's startup program (the runtime makes the job's "
+           "communicator; import the main program)";
   return "";
 }
 
@@ -760,6 +765,24 @@ FailureOr<bool> Importer::importLegacyOp(const pdp::OpDesc &op, int index) {
     pdp::OpDesc d = op;
     d.set_type(it->second.str());
     return importAs(d);
+  }
+  // Fleet's stream synchronizations around collectives (Out is X, in
+  // place): the runtime orders each collective with the computation
+  // around it already, so each Out names its X's value.
+  if (op.type() == "c_sync_calc_stream" || op.type() == "c_sync_comm_stream") {
+    Location loc = opLoc(op, index);
+    const pdp::OpDesc::Var *x = findSlot(op.inputs(), "X");
+    const pdp::OpDesc::Var *out = findSlot(op.outputs(), "Out");
+    if (!x || !out || x->arguments_size() != out->arguments_size())
+      return fail(loc, "op '" + op.type() + "' #" + std::to_string(index) +
+                           " needs as many Out variables as X variables");
+    for (int i = 0; i < x->arguments_size(); ++i) {
+      auto v = lookup(x->arguments(i), loc, op, index);
+      if (failed(v))
+        return failure();
+      env[out->arguments(i)] = *v;
+    }
+    return true;
   }
   if (op.type() != "crop" && op.type() != "crop_tensor" && op.type() != "one_hot")
     return false;

@@ -3,10 +3,12 @@ inputs and saves its outputs as OUT/rank<r>.npz, for test_collectives.py.
 
 Usage: comm_worker.py ARTIFACT OUT MODE [INPUTS.npz]
 MODE: "run" (each rank runs ARTIFACT once, on INPUTS if given, else on
-inputs of its own), "p2p" (rank r runs
-ARTIFACT_r<r>), "stall" (rank 1 joins the job, then stops answering),
-"die" (rank 1 joins the job, then is killed), "short" (rank 1 runs
-ARTIFACT_r1, which has fewer collectives than rank 0's), "load" (each rank
+inputs of its own), "p2p" (rank r runs ARTIFACT_r<r>), "stall" (rank 1
+joins the job, then stops answering), "die_after_first" (every rank runs
+ARTIFACT once; when rank 0's run is done too, which it says by writing
+OUT/rank0.first, rank 1 is killed while rank 0 runs it a second time),
+"short" (rank 1 runs ARTIFACT_r1, which has fewer collectives than rank
+0's), "load" (each rank
 only loads ARTIFACT and writes OUT/rank<r>.txt: "ok" or the load error),
 "train" (ARTIFACT is a train step: each rank runs one step per batch of
 INPUTS, whose arrays hold the batches stacked along a leading dim, and
@@ -70,9 +72,7 @@ if mode in ("train", "train_stall"):
 model = paddle_mlir.load(artifact)
 got_rank, size = model.ranks
 assert got_rank == rank, (got_rank, rank)
-if mode in ("stall", "die") and rank == 1:
-    if mode == "die":
-        os.kill(os.getpid(), signal.SIGKILL)
+if mode == "stall" and rank == 1:
     time.sleep(600)
 inputs = {}
 given = np.load(sys.argv[4]) if len(sys.argv) > 4 else None
@@ -85,6 +85,16 @@ for spec in model.inputs:
     # sums and products are exact in float32.
     base = np.arange(int(np.prod(shape)), dtype=np.float64).reshape(shape) % 5 + 1
     inputs[spec.name] = (base + rank).astype(spec.dtype)
+if mode == "die_after_first":
+    model(**inputs)  # the first run's collectives complete on every rank
+    first = os.path.join(out, "rank0.first")
+    if rank == 0:
+        with open(first, "w") as f:
+            f.write("done")
+    else:
+        while not os.path.exists(first):
+            time.sleep(0.01)
+        os.kill(os.getpid(), signal.SIGKILL)
 outs = model(**inputs)
 np.savez(os.path.join(out, "rank%d.npz" % rank), size=size,
          **{"out%d" % i: v for i, v in enumerate(outs)})

@@ -1,7 +1,10 @@
 // RUN: paddle-opt %s --split-input-file --pd-partition-devices="mode=data devices=2" --verify-diagnostics | FileCheck %s
 
 // Each input is split along its batch, the types follow the part, and each
-// output is gathered back: the interface keeps the whole batch.
+// output is gathered back: the interface keeps the whole batch. Gathering
+// the 8x4 f32 output, each rank sends the half it does not start with
+// (64 of 128 bytes) per run.
+// CHECK-LABEL: module attributes {pd.partition = {allgather_bytes_per_run = 64 : i64, devices = 2 : i64, mode = "data"}}
 // CHECK-LABEL: func.func @main(%arg0: tensor<8x16xf32> {pd.name = "x"}, %arg1: tensor<8x1xi64>) -> tensor<8x4xf32>
 // CHECK: %[[X:.*]] = pd.shard_batch %arg0 {devices = 2 : i32} : (tensor<8x16xf32>) -> tensor<4x16xf32>
 // CHECK: %[[I:.*]] = pd.shard_batch %arg1 {devices = 2 : i32} : (tensor<8x1xi64>) -> tensor<4x1xi64>
@@ -21,7 +24,8 @@ module {
 
 // -----
 
-// A dynamic batch splits at run time.
+// A dynamic batch splits at run time (the bytes gathered depend on it).
+// CHECK-LABEL: module attributes {pd.partition = {devices = 2 : i64, mode = "data"}}
 // CHECK-LABEL: func.func @main(%arg0: tensor<?x3xf32>) -> tensor<?x3xf32>
 // CHECK: pd.shard_batch %arg0 {devices = 2 : i32} : (tensor<?x3xf32>) -> tensor<?x3xf32>
 // CHECK: pd.c_allgather %{{.*}} {nranks = 2 : i32} : (tensor<?x3xf32>) -> tensor<?x3xf32>

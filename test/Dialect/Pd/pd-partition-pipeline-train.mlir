@@ -30,7 +30,7 @@
 // The stages, in the 1F1B order. Stage 0 (w1): forward of both
 // micro-batches, each sent on at once, then the backward of each as its
 // gradient arrives, the update of w1, and the loss from stage 1.
-// CHECK: module attributes {pd.partition = {devices = 2 : i64, micro_batches = 2 : i64, mode = "pipeline", schedule = "1F1B", stages = [{bytes = {{.*}}, owns = ["w1"], {{.*}}stage = 0 : i64, weights = ["w1"]}, {{{.*}}owns = ["w2"], {{.*}}stage = 1 : i64, weights = ["w2"]}]}}
+// CHECK: module attributes {pd.partition = {devices = 2 : i64, micro_batches = 2 : i64, mode = "pipeline", schedule = "1F1B", sends_bytes_per_run = {{[1-9][0-9]*}} : i64, stages = [{bytes = {{.*}}, owns = ["w1"], {{.*}}stage = 0 : i64, weights = ["w1"]}, {{{.*}}owns = ["w2"], {{.*}}stage = 1 : i64, weights = ["w2"]}]}}
 // CHECK: %[[S0:.*]] = pd.is_stage {stage = 0 : i32, stages = 2 : i32}
 // CHECK-NEXT: %[[B0:.*]]:2 = pd.conditional_block[%[[S0]]] (%{{.*}}, %w1)
 // CHECK-NEXT: %[[X0:.*]] = pd.slice %arg0 {{.*}}ends = array<i32: 2>

@@ -8,7 +8,7 @@
 // Weights stay outside the stages. The record: `ops`, the program's ops in
 // the stage; flops and bytes of every op it runs (slices, sends, receives
 // and the concatenation too); the weights it reads.
-// CHECK-LABEL: module attributes {pd.partition = {devices = 2 : i64, micro_batches = 2 : i64, mode = "pipeline", stages = [{bytes = 6656 : i64, flops = 4224 : i64, ops = 2 : i64, sends_bytes = 512 : i64, stage = 0 : i64, weights = ["w1"]}, {bytes = 6144 : i64, flops = 4224 : i64, ops = 2 : i64, sends_bytes = 512 : i64, stage = 1 : i64, weights = ["w2"]}]}}
+// CHECK-LABEL: module attributes {pd.partition = {devices = 2 : i64, micro_batches = 2 : i64, mode = "pipeline", sends_bytes_per_run = 1024 : i64, stages = [{bytes = 6656 : i64, flops = 4224 : i64, ops = 2 : i64, sends_bytes = 512 : i64, stage = 0 : i64, weights = ["w1"]}, {bytes = 6144 : i64, flops = 4224 : i64, ops = 2 : i64, sends_bytes = 512 : i64, stage = 1 : i64, weights = ["w2"]}]}}
 // CHECK: %[[W1:.*]] = ml_program.global_load_const @w1
 // CHECK: %[[W2:.*]] = ml_program.global_load_const @w2
 // CHECK: %[[Z:.*]] = pd.fill_constant {shape = array<i64: 8, 16>} : () -> tensor<8x16xf32>
@@ -38,7 +38,7 @@
 // CHECK: return %[[OUT]]
 // In three stages: the first matmul, the relu, the rest (the cheapest
 // largest stage).
-// THREE-LABEL: module attributes {pd.partition = {devices = 3 : i64, micro_batches = 1 : i64, mode = "pipeline", stages = [{{.*}}ops = 1 : i64, sends_bytes = 512 : i64, stage = 0 : i64, weights = ["w1"]}, {{.*}}ops = 1 : i64, sends_bytes = 512 : i64, stage = 1 : i64, weights = []}, {{.*}}ops = 2 : i64, sends_bytes = 512 : i64, stage = 2 : i64, weights = ["w2"]}]}}
+// THREE-LABEL: module attributes {pd.partition = {devices = 3 : i64, micro_batches = 1 : i64, mode = "pipeline", sends_bytes_per_run = 1536 : i64, stages = [{{.*}}ops = 1 : i64, sends_bytes = 512 : i64, stage = 0 : i64, weights = ["w1"]}, {{.*}}ops = 1 : i64, sends_bytes = 512 : i64, stage = 1 : i64, weights = []}, {{.*}}ops = 2 : i64, sends_bytes = 512 : i64, stage = 2 : i64, weights = ["w2"]}]}}
 module {
   ml_program.global private @w1(dense<1.0> : tensor<16x16xf32>) : tensor<16x16xf32>
   ml_program.global private @w2(dense<2.0> : tensor<16x16xf32>) : tensor<16x16xf32>

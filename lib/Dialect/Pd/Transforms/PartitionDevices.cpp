@@ -358,6 +358,12 @@ struct PdPartitionDevicesPass : impl::PdPartitionDevicesPassBase<PdPartitionDevi
                << nameOf(main, i, true) << "' (" << before
                << ") does not keep the batch along dim 0 (its part is " << o.get().getType()
                << "), so the ranks' parts cannot be gathered";
+      // A ring allgather: each rank sends the n - 1 parts it does not
+      // start with, (n - 1) / n of the whole output.
+      if (before.hasStaticShape())
+        gatherBytes += tensorBytes(before) / n * (n - 1);
+      else
+        gatherBytes = std::numeric_limits<int64_t>::min();
       auto gather = CAllgatherOp::create(
           b, ret.getLoc(), before, o.get(), /*ring_id=*/b.getI32IntegerAttr(0),
           /*nranks=*/b.getI32IntegerAttr(static_cast<int32_t>(n)), b.getBoolAttr(false));
@@ -592,6 +598,9 @@ struct PdPartitionDevicesPass : impl::PdPartitionDevicesPassBase<PdPartitionDevi
 
   ArrayAttr pipelineReport;
   int64_t usedMicroBatches = 0;
+  // Data-parallel inference: the bytes each rank sends to gather the
+  // outputs per run (negative: they depend on dynamic dims).
+  int64_t gatherBytes = 0;
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
@@ -646,6 +655,15 @@ struct PdPartitionDevicesPass : impl::PdPartitionDevicesPassBase<PdPartitionDevi
         attrs.push_back(b.getNamedAttr("schedule", b.getStringAttr("1F1B")));
       attrs.push_back(b.getNamedAttr("micro_batches", b.getI64IntegerAttr(usedMicroBatches)));
       attrs.push_back(b.getNamedAttr("stages", pipelineReport));
+      // What the whole job sends per run (or train step): every stage's
+      // activations (and, in training, gradients) to its neighbour.
+      int64_t sends = 0;
+      for (auto stage : pipelineReport.getAsRange<DictionaryAttr>())
+        if (auto bytes = stage.getAs<IntegerAttr>("sends_bytes"))
+          sends += bytes.getInt();
+      attrs.push_back(b.getNamedAttr("sends_bytes_per_run", b.getI64IntegerAttr(sends)));
+    } else if (mode == "data" && gatherOutputs && gatherBytes >= 0) {
+      attrs.push_back(b.getNamedAttr("allgather_bytes_per_run", b.getI64IntegerAttr(gatherBytes)));
     }
     module->setAttr("pd.partition", b.getDictionaryAttr(attrs));
   }

@@ -1,8 +1,10 @@
 """Writes Paddle programs with the collective and point-to-point ops of
 distributed programs (c_allreduce_*, c_broadcast, c_allgather,
 c_reducescatter, send_v2, recv_v2, barrier), as Fleet writes them: the
-allreduce in place (X and Out the same variable), a send whose result
-nothing reads. Also two broken ones for the error tests.
+allreduce in place (X and Out the same variable) between Fleet's stream
+synchronizations, a send whose result nothing reads; once with an op on
+a second ring and once all on ring 0. Also a startup program's
+communicator set-up and two broken ones for the error tests.
 
 Usage: make_collective_models.py OUTDIR
 """
@@ -20,23 +22,40 @@ def comm(b, type, x, attrs, shape, dtype="float32", inplace=False):
     return y
 
 
+def comm_program(name, other_ring):
+    """The collectives in one program; `other_ring`: the ring of the
+    c_allreduce_max (1: a ring no other op uses). Fleet's stream
+    synchronizations surround the in-place allreduce."""
+    b = ProgramBuilder()
+    x = b.feed("x", [4, 8])
+    h = b.relu(x)
+    b.op("c_sync_calc_stream", {"X": [h]}, {"Out": [h]}, {})
+    h = comm(b, "c_allreduce_sum", h, {"ring_id": 0, "use_calc_stream": True}, None, inplace=True)
+    b.op("c_sync_comm_stream", {"X": [h]}, {"Out": [h]}, {"ring_id": 0})
+    h = comm(b, "c_broadcast", h, {"ring_id": 0, "root": 1}, [4, 8])
+    g = comm(b, "c_allgather", h, {"ring_id": 0, "nranks": 2}, [8, 8])
+    r = comm(b, "c_reducescatter", g, {"ring_id": 0, "nranks": 2}, [4, 8])
+    m = comm(b, "c_allreduce_max", r, {"ring_id": other_ring}, [4, 8])
+    m = comm(b, "c_allreduce_min", m, {}, [4, 8])
+    m = comm(b, "c_allreduce_prod", m, {}, [4, 8])
+    b.op("send_v2", {"X": [m]}, {}, {"ring_id": 0, "peer": 1, "use_calc_stream": True})
+    y = b.tmp("recv", [4, 8])
+    b.op("recv_v2", {}, {"Out": [y]}, {"ring_id": 0, "peer": 1, "dtype": 5, "out_shape": [4, 8]})
+    z = comm(b, "barrier", y, {"ring_id": 0}, [4, 8])
+    b.fetch(z)
+    b.fetch(m)
+    b.save(os.path.join(out, name))
+
+
+comm_program("comm", 1)
+comm_program("comm_ring0", 0)
+
+# a startup program's communicator set-up (not a program to run)
 b = ProgramBuilder()
-x = b.feed("x", [4, 8])
-h = b.relu(x)
-h = comm(b, "c_allreduce_sum", h, {"ring_id": 0, "use_calc_stream": True}, None, inplace=True)
-h = comm(b, "c_broadcast", h, {"ring_id": 0, "root": 1}, [4, 8])
-g = comm(b, "c_allgather", h, {"ring_id": 0, "nranks": 2}, [8, 8])
-r = comm(b, "c_reducescatter", g, {"ring_id": 0, "nranks": 2}, [4, 8])
-m = comm(b, "c_allreduce_max", r, {"ring_id": 1}, [4, 8])
-m = comm(b, "c_allreduce_min", m, {}, [4, 8])
-m = comm(b, "c_allreduce_prod", m, {}, [4, 8])
-b.op("send_v2", {"X": [m]}, {}, {"ring_id": 0, "peer": 1, "use_calc_stream": True})
-y = b.tmp("recv", [4, 8])
-b.op("recv_v2", {}, {"Out": [y]}, {"ring_id": 0, "peer": 1, "dtype": 5, "out_shape": [4, 8]})
-z = comm(b, "barrier", y, {"ring_id": 0}, [4, 8])
-b.fetch(z)
-b.fetch(m)
-b.save(os.path.join(out, "comm"))
+x = b.feed("x", [4])
+b.op("c_comm_init", {"X": [x]}, {}, {"nranks": 2, "rank": 0, "ring_id": 0})
+b.fetch(b.relu(x))
+b.save(os.path.join(out, "startup"))
 
 # a plain model to partition: x [-1, 8] -> relu
 b = ProgramBuilder()
