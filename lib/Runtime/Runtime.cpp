@@ -197,6 +197,9 @@ struct pdrt_model {
   // Compiled with --cuda-emulate: the kernels are host loops over device
   // buffers, so only a driver whose device memory is host memory runs it.
   bool emulated = false;
+  // The CUDA release whose ptxas assembled the kernels ("13.0"; empty in
+  // artifacts before it was recorded).
+  std::string cudaVersion;
   struct Cuda {
     const char *(*open)(int, void **, char *, int);
     int (*arch)(void *);
@@ -213,6 +216,7 @@ struct pdrt_model {
     void (*setWorkspace)(void *, void *);
     int (*localDevice)();
     int (*deviceMemoryIsHost)();
+    int (*driverVersion)();
     const char *(*endRun)(void *);
   } cu{};
   // The weights in each device's memory, uploaded by the first instance on
@@ -462,6 +466,9 @@ pdrt_status pdrt_model_load(const char *dirArg, pdrt_model **out) {
       model->arch = *arch;
     if (const Json *e = target->is_object() ? member(*target, "emulated") : nullptr)
       model->emulated = e->is_boolean() && e->get<bool>();
+    if (const std::string *v =
+            target->is_object() ? stringMember(*target, "cuda_version") : nullptr)
+      model->cudaVersion = *v;
   }
   if (const Json *c = member(m, "communication"))
     if (!c->is_object() || !countMember(*c, "collectives", model->collectives))
@@ -643,8 +650,9 @@ pdrt_status pdrt_model_load(const char *dirArg, pdrt_model **out) {
           model->weightFile.release(model->weights[w].offset, model->weights[w].nbytes);
       model->stageUses = std::move(mine);
       // On a GPU the rank's device block holds its stage's weights only.
-      model->deviceAt.assign(model->weights.size(), -1);
-      for (size_t w = 0; w < model->weights.size(); ++w)
+      if (model->cuda)
+        model->deviceAt.assign(model->weights.size(), -1);
+      for (size_t w = 0; model->cuda && w < model->weights.size(); ++w)
         if (model->stageUses[w]) {
           model->deviceAt[w] = static_cast<int64_t>(model->deviceBytes);
           model->deviceBytes += (model->weights[w].nbytes + 255) / 256 * 256;
@@ -671,6 +679,7 @@ pdrt_status pdrt_model_load(const char *dirArg, pdrt_model **out) {
     // Absent from the libpdrt_cuda of artifacts older than multi-GPU jobs.
     get(cu.localDevice, "pdcu_local_device");
     get(cu.deviceMemoryIsHost, "pdcu_device_memory_is_host");
+    get(cu.driverVersion, "pdcu_driver_version");
   }
   if (*fp != libFp)
     return fail(PDRT_ERR_FORMAT, "'" + libPath + "' was compiled for another model (fingerprint " +
@@ -756,6 +765,22 @@ static pdrt_status openDevice(pdrt_instance *inst, int ordinal) {
                                      "code that needs a CUDA driver whose device memory is host "
                                      "memory (the tests' stand-in); recompile without "
                                      "--cuda-emulate to run it on a GPU");
+  // A driver runs cubins of its own CUDA major version or older ones
+  // (NVIDIA's minor version compatibility); a newer toolkit's fail to load
+  // at the first launch, so they are refused here, saying why.
+  if (int driverVersion = cu.driverVersion ? cu.driverVersion() : 0;
+      driverVersion > 0 && !m->cudaVersion.empty() &&
+      driverVersion / 1000 < std::atoi(m->cudaVersion.c_str())) {
+    std::string driverRelease =
+        std::to_string(driverVersion / 1000) + "." + std::to_string(driverVersion % 1000 / 10);
+    return fail(PDRT_ERR_DEVICE, "model '" + m->name + "' has kernels assembled by the CUDA " +
+                                     m->cudaVersion +
+                                     " toolkit, but the CUDA driver supports CUDA " +
+                                     driverRelease + " only: install a driver for CUDA " +
+                                     m->cudaVersion.substr(0, m->cudaVersion.find('.')) +
+                                     " or later, or recompile with an older toolkit "
+                                     "(PADDLE_MLIR_CUDA_TOOLKIT)");
+  }
   int cc = cu.arch(inst->device);
   std::string have = "sm_" + std::to_string(cc);
   // A cubin runs on its own architecture (sm_90a's on sm_90 only).

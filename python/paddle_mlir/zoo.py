@@ -3,7 +3,10 @@
 Each builder returns a ProgramBuilder (and, where the weights come from a
 PyTorch module, that module, so it can serve as a numerical oracle):
 
-    resnet50(seed)        torchvision ResNet-50, weights copied from it
+    resnet50(seed, width=64, classes=1000)
+                          torchvision ResNet-50, weights copied from it; a
+                          smaller `width` (the first stage's planes) keeps
+                          its 16 bottleneck blocks with fewer channels
     mobilenet_v2(seed)    torchvision MobileNetV2, weights copied from it
     bert_base(seed, layers=12, hidden=768, heads=12, vocab=30522)
                           BERT encoder as Paddle exports it (embeddings +
@@ -64,19 +67,36 @@ def _conv_bn(b, w, x, conv, bn, cname, bname, act=None):
     return b.act(act, y) if act else y
 
 
-def make_torch_resnet50(seed=0):
+def make_torch_resnet50(seed=0, width=64, classes=1000):
     """torchvision's ResNet-50 with seeded weights and random running
-    statistics: the module resnet50() exports."""
+    statistics: the module resnet50() exports. `width` (64 in ResNet-50)
+    is the stem's channels and the first stage's planes, doubled at each
+    stage (expansion 4 as in ResNet-50): a narrower network of the same
+    depth and shape, still a torchvision ResNet (same forward)."""
     torch = _torch()
     import torchvision
+    from torchvision.models.resnet import Bottleneck
     torch.manual_seed(seed)
-    m = torchvision.models.resnet50(weights=None).eval()
+    m = torchvision.models.resnet50(weights=None, num_classes=classes).eval()
+    if width != 64:
+        nn = torch.nn
+        m.inplanes = width
+        m.conv1 = nn.Conv2d(3, width, kernel_size=7, stride=2, padding=3, bias=False)
+        m.bn1 = nn.BatchNorm2d(width)
+        for i, blocks in enumerate((3, 4, 6, 3)):
+            setattr(m, "layer%d" % (i + 1),
+                    m._make_layer(Bottleneck, width << i, blocks, stride=1 if i == 0 else 2))
+        m.fc = nn.Linear(8 * width * Bottleneck.expansion, classes)
+        for mod in m.modules():  # torchvision's initialization of the new layers
+            if isinstance(mod, nn.Conv2d):
+                nn.init.kaiming_normal_(mod.weight, mode="fan_out", nonlinearity="relu")
+        m.eval()
     _randomize_bn(m, torch, torch.Generator().manual_seed(seed))
     return m
 
 
-def resnet50(seed=0):
-    m = make_torch_resnet50(seed)
+def resnet50(seed=0, width=64, classes=1000):
+    m = make_torch_resnet50(seed, width, classes)
     b = ProgramBuilder()
     w = _TorchWeights(b, m)
     x = b.feed("image", [-1, 3, 224, 224])

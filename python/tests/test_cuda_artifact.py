@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 import paddle_mlir
+import stand_ins as cuda_stand_ins
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 TOOLKIT = os.environ.get("PADDLE_MLIR_CUDA_TOOLKIT", "/usr/local/cuda")
@@ -63,8 +64,10 @@ def test_gpu_check_folder(tmp_path):
     fits a device call (64 MiB) and runs with the runtime and NumPy only;
     run compares each case on the device, or reports the runtime's reason
     for each and fails without one. The zoo cases' traced PyTorch models
-    (timed beside them on the device) compute the reference here too, so
-    the timing compares the same weights."""
+    (timed beside them on the device) read their weights from the
+    artifacts' weights files (carried once) and compute the reference here
+    too, so the timing compares the same weights. The real Paddle models of
+    shared/models are cases where that folder is there."""
     import json
     import subprocess
     import sys
@@ -74,24 +77,41 @@ def test_gpu_check_folder(tmp_path):
     p = subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "gpu-check", "prepare.py"),
                         str(out), "sm_90"], capture_output=True, text=True, env=env, timeout=900)
     assert p.returncode == 0, p.stdout[-2000:] + p.stderr[-2000:]
-    assert "prepared" in p.stdout and "8 cases" in p.stdout, p.stdout
+    real = os.path.isdir(os.path.join(ROOT, "..", "shared", "models", "paddle"))
+    names = ["mlp", "tiny_cnn", "collectives", "collectives_nccl", "mobilenet_v2_b1",
+             "mobilenet_v2_b8", "resnet50_w16_b1", "resnet50_w16_b8", "bert_2x128_b1",
+             "bert_2x128_b8"] + (["mobilenet_v1_b1", "mobilenet_v1_b8", "simple_model_b1"]
+                                 if real else [])
+    assert "prepared" in p.stdout and "%d cases" % len(names) in p.stdout, p.stdout
+    assert real or "skipping the real Paddle models" in p.stdout, p.stdout
     size = sum(f.stat().st_size for f in out.rglob("*") if f.is_file())
     assert size < 60 * 2**20, size
     cases = json.load(open(out / "cases.json"))
-    assert [c["name"] for c in cases] == ["mlp", "tiny_cnn", "collectives", "collectives_nccl",
-                                          "mobilenet_v2_b1", "mobilenet_v2_b8", "bert_2x128_b1",
-                                          "bert_2x128_b8"]
+    assert [c["name"] for c in cases] == names
+    # Every case is compared within 1e-3 of its reference's largest value.
+    assert all(c["rtol"] == 1e-3 and c["atol"] == 0 for c in cases)
     # The batch-8 artifacts read the batch-1 weights (one copy carried).
-    for name in ("mobilenet_v2_b8", "bert_2x128_b8"):
+    for name in [n for n in names if n.endswith("_b8")]:
         m = json.load(open(out / name / "artifact" / "manifest.json"))
         assert (out / name / "artifact" / m["weights_file"]).resolve() == \
             (out / name.replace("_b8", "_b1") / "artifact" / "model.weights").resolve()
+    # The image models share their images; the others have no PyTorch
+    # original and say why.
+    for c in cases:
+        assert all((out / c.get("inputs_of", c["name"]) / ("in%d.bin" % i)).is_file()
+                   for i in range(len(c["inputs"]))), c["name"]
+        assert ("torch" in c) != ("no_torch" in c), c["name"]
+    assert all("Paddle model" in c["no_torch"] for c in cases if c["name"].startswith(
+        ("mobilenet_v1", "simple_model")))
     sys.path.insert(0, str(out))
     try:
         import check
         for c in cases:
             if "torch" not in c:
                 continue
+            # The traced model's weights are placeholders, read back from
+            # the artifact's weights file.
+            assert c["torch_weights"]["tensors"] and (out / c["torch"]).stat().st_size < 2**20
             ms, err = check.torch_eager(str(out), c, "cpu", runs=1)
             assert ms is not None, err
             ref = np.load(out / c["name"] / "ref0.npy")
@@ -103,9 +123,7 @@ def test_gpu_check_folder(tmp_path):
     # do not run, so their values are not checked here): one rank through
     # host copies, and through NCCL's stand-in on the device buffers.
     from test_nccl import stand_ins
-    fake = str(tmp_path / "libfakecuda.so")
-    subprocess.run(["cc", "-shared", "-fPIC", "-O1", "-o", fake,
-                    os.path.join(ROOT, "test", "e2e", "Inputs", "fake_libcuda.c")], check=True)
+    fake = cuda_stand_ins.library(tmp_path, "driver")
     for c in cases[2:4]:
         p = subprocess.run([str(out / "runner"), str(out / c["name"] / "artifact"), "cuda:0",
                             str(out / c["name"]), "2"], capture_output=True, text=True, timeout=300,
@@ -126,10 +144,11 @@ def test_gpu_check_folder(tmp_path):
     why = visible_device()
     if why is None:
         assert p.returncode == 0, p.stdout + p.stderr
-        assert "0 of 8 cases failed" in p.stdout, p.stdout
+        assert "0 of %d cases failed" % len(names) in p.stdout, p.stdout
     else:
-        assert p.returncode == 1 and "8 of 8 cases failed" in p.stdout, p.stdout + p.stderr
-        assert p.stdout.count("model 'model' (cuda, sm_90): ") == 8, p.stdout
+        assert p.returncode == 1 and "%d of %d cases failed" % (len(names), len(names)) \
+            in p.stdout, p.stdout + p.stderr
+        assert p.stdout.count("model 'model' (cuda, sm_90): ") == len(names), p.stdout
         assert "nccl: ERROR starting: NCCL backend, rank 0: " in p.stdout, p.stdout
         pytest.skip("GPU execution skipped: %s; every case failed with the runtime's reason" % why)
 
@@ -148,10 +167,13 @@ def test_gpu_check_dry_run(tmp_path):
     p = subprocess.run(["bash", os.path.join(ROOT, "scripts", "gpu-check.sh"), "dry-run"],
                        capture_output=True, text=True, env=env, timeout=900)
     assert p.returncode == 0, p.stdout[-3000:] + p.stderr[-3000:]
-    assert "prepared %s: 8 cases (kernels emulated)" % (tmp_path / "dry") in p.stdout, p.stdout
+    n = 13 if os.path.isdir(os.path.join(ROOT, "..", "shared", "models", "paddle")) else 10
+    assert "prepared %s: %d cases (kernels emulated)" % (tmp_path / "dry", n) in p.stdout, p.stdout
     assert "DRY RUN: kernels emulated on the host" in p.stdout, p.stdout
-    assert "0 of 8 cases failed" in p.stdout and "nccl: 0 checks failed" in p.stdout, p.stdout
-    assert len(re.findall(r"^\S+ +ok +\S+ ", p.stdout, re.M)) == 8, p.stdout
+    assert "0 of %d cases failed" % n in p.stdout and "nccl: 0 checks failed" in p.stdout, p.stdout
+    assert len(re.findall(r"^\S+ +ok +\S+ ", p.stdout, re.M)) == n, p.stdout
+    # The cases with no PyTorch original say so on their line.
+    assert len(re.findall(r" n/a +\(not timed beside PyTorch: ", p.stdout)) == n - 6, p.stdout
 
 
 def test_instances_on_one_device_share_its_weights(tmp_path):
@@ -162,13 +184,9 @@ def test_instances_on_one_device_share_its_weights(tmp_path):
     import subprocess
     import sys
 
-    fake = str(tmp_path / "libfakecuda.so")
-    subprocess.run(["cc", "-shared", "-fPIC", "-O1", "-o", fake,
-                    os.path.join(ROOT, "test", "e2e", "Inputs", "fake_libcuda.c")], check=True)
+    fake = cuda_stand_ins.library(tmp_path, "driver")
     # The MLP's products are cuBLASLt calls: a stand-in on host memory too.
-    fake_blas = str(tmp_path / "libfakecublaslt.so")
-    subprocess.run(["cc", "-shared", "-fPIC", "-O1", "-o", fake_blas,
-                    os.path.join(ROOT, "test", "e2e", "Inputs", "fake_cublaslt.c")], check=True)
+    fake_blas = cuda_stand_ins.library(tmp_path, "cublaslt")
     path, _ = mlp(tmp_path)
     paddle_mlir.compile(path, target="cuda", input_shapes={"x": [8, 16]}).save(
         str(tmp_path / "artifact"))
@@ -198,3 +216,6 @@ runs = [threading.Thread(target=work) for _ in range(2)]
     assert "fake-cublaslt: handles=2 " in p.stderr, p.stderr
     assert stats["h2d"] == str(1 + 2), p.stderr
     assert stats["d2h"] == "2", p.stderr
+    # A stream per instance, and each instance's launches on its own.
+    assert int(stats["launches"]) > 0 and stats["streams"] == "2", p.stderr
+    assert stats["launch-streams"] == "2", p.stderr

@@ -18,10 +18,11 @@ import numpy as np
 import pytest
 
 import paddle_mlir
+import stand_ins as cuda_stand_ins
 from paddle_mlir.builder import ProgramBuilder
 from test_collectives import (collectives_program, mpirun, needs_mpi, rank_inputs,
                               run_and_check_ranks)
-from test_cuda_artifact import ROOT, TOOLKIT
+from test_cuda_artifact import TOOLKIT
 from test_reductions import tool
 
 pytestmark = pytest.mark.skipif(not os.access(os.path.join(TOOLKIT, "bin", "ptxas"), os.X_OK),
@@ -30,10 +31,7 @@ pytestmark = pytest.mark.skipif(not os.access(os.path.join(TOOLKIT, "bin", "ptxa
 
 @pytest.fixture(scope="module")
 def fake_driver(tmp_path_factory):
-    lib = str(tmp_path_factory.mktemp("fake") / "libfakecuda.so")
-    subprocess.run(["cc", "-shared", "-fPIC", "-O1", "-o", lib,
-                    os.path.join(ROOT, "test", "e2e", "Inputs", "fake_libcuda.c")], check=True)
-    return lib
+    return cuda_stand_ins.library(tmp_path_factory.mktemp("fake"), "driver")
 
 
 def view_program(path, batch):
@@ -67,7 +65,10 @@ def test_data_parallel_cuda_artifact(tmp_path, fake_driver, monkeypatch, n):
     paddle_mlir.compile(str(tmp_path / "m"), target="cuda", partition="data", devices=n,
                         output_dir=str(art))
     manifest = json.load(open(art / "manifest.json"))
-    assert manifest["partition"] == {"mode": "data", "devices": n}
+    # Each rank sends the parts it did not compute of the 8x2x3 f32 output
+    # (192 bytes) to gather it: (n - 1) / n of it per run.
+    assert manifest["partition"] == {"mode": "data", "devices": n,
+                                     "allgather_bytes_per_run": 192 // n * (n - 1)}
     assert manifest["communication"] == {"collectives": 2, "backend": "libpdrt_mpi.so"}
     assert manifest["kernels"]["calls"] == {"shard_batch -> pdk_collective": 1,
                                             "c_allgather -> pdk_collective": 1}

@@ -19,6 +19,7 @@ import numpy as np
 import pytest
 
 import paddle_mlir
+import stand_ins as cuda_stand_ins
 from paddle_mlir import zoo
 from test_collectives import needs_mpi
 from test_cuda_artifact import ROOT, TOOLKIT
@@ -36,15 +37,8 @@ def stand_ins(tmp_path_factory):
     and a driver that hides that its memory is host memory (as a real one
     does not have it)."""
     d = tmp_path_factory.mktemp("stand_ins")
-    built = {}
-    for var, src, flags in [("PADDLE_MLIR_CUDA_DRIVER", "fake_libcuda.c", []),
-                            ("PADDLE_MLIR_CUDNN", "fake_cudnn.c", ["-O2"]),
-                            ("PADDLE_MLIR_CUBLASLT", "fake_cublaslt.c", ["-O2"]),
-                            ("real_driver", "fake_libcuda.c", ["-DFAKE_CUDA_DEVICE_MEMORY"])]:
-        lib = str(d / ("lib%s.so" % var.lower()))
-        subprocess.run(["cc", "-shared", "-fPIC", "-O1", *flags, "-o", lib,
-                        os.path.join(INPUTS, src)], check=True)
-        built[var] = lib
+    built = cuda_stand_ins.build(d, ["driver", "cudnn", "cublaslt"])
+    built["real_driver"] = cuda_stand_ins.library(d, "driver-device")
     return built
 
 
@@ -262,6 +256,52 @@ np.savez(sys.argv[3], losses=np.array(losses), again=np.array(again), **trained)
     # (+ the repeated batch and the restored parameters.)
     restored = len(cpu.parameters())
     assert int(m.group(1)) == 2 * (len(xs) + 1) + trained + restored + 1, r.stderr
+
+
+def test_train_step_out_of_device_memory_for_a_trained_weight(tmp_path, stand_ins, monkeypatch):
+    """A cuda train step whose device has room for the shared weights but
+    not for the instance's own copy of a trained weight: the first step
+    fails with the runtime's error naming that weight (an exception, no
+    crash), and a later instance on a device with room works."""
+    import paddle_mlir.train
+    from test_dp_train import BATCH, digits_batches, digits_cnn
+    path = digits_cnn(tmp_path / "cnn")
+    for var, value in fakes(stand_ins).items():
+        monkeypatch.setenv(var, value)
+    art = tmp_path / "gpu"
+    paddle_mlir.train.compile(path, target="cuda", output_dir=str(art), optimizer="sgd", lr=0.1,
+                              loss_op="softmax_with_cross_entropy",
+                              input_shapes={"x": [BATCH, 1, 8, 8]},
+                              _extra_options={"cuda-emulate": "true"})
+    xs, ys = digits_batches()
+    np.savez(tmp_path / "batch.npz", x=xs[0], label=ys[0])
+    script = """
+import sys, numpy as np, paddle_mlir.train
+b = np.load(sys.argv[2])
+try:
+    loss = paddle_mlir.train.TrainStep(sys.argv[1]).step(x=b["x"], label=b["label"])
+except Exception as e:
+    print("ERROR", type(e).__name__, e)
+    sys.exit(3)
+print("loss", loss)
+"""
+    def run(**env):
+        return subprocess.run([sys.executable, "-c", script, str(art), str(tmp_path / "batch.npz")],
+                              capture_output=True, text=True, timeout=300,
+                              env=dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path), **env))
+    r = run(FAKE_CUDA_LOG_ALLOCS="1")
+    assert r.returncode == 0, r.stdout + r.stderr
+    sizes = [int(n) for n in re.findall(r"fake-cuda: alloc (\d+) pid", r.stderr)]
+    weights = json.load(open(art / "manifest.json"))["weights"]
+    trained = [w for w in weights if w.get("trainable")]
+    # The shared weights first, then one block per trained weight.
+    assert len(sizes) > len(trained) >= 1, (sizes, len(trained))
+    r = run(FAKE_CUDA_MEM=str(sizes[0]))
+    assert r.returncode == 3, r.stdout + r.stderr
+    assert re.search(r"ERROR \w+ .*model '\w+': trained weight '[^']+': ", r.stdout), r.stdout
+    assert "bytes on the device failed: CUDA_ERROR_OUT_OF_MEMORY" in r.stdout, r.stdout
+    r = run(FAKE_CUDA_MEM=str(sum(sizes)))
+    assert r.returncode == 0 and r.stdout.startswith("loss"), r.stdout + r.stderr
 
 
 @needs_mpi

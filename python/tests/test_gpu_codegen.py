@@ -2,18 +2,25 @@
 models of shared/models (MobileNetV1, simple_model; custom_gap holds a
 custom op no target has) through
 `paddle-opt --pd-lower-to-gpu`: every op compiles to generated CUDA kernels
-for sm_90, cuBLASLt calls or cuDNN calls (PTX always; cubins assembled by the CUDA
-toolkit's ptxas where it is installed). Nothing runs on a GPU here
-(docs/GPU.md). Shapes are fixed (batch 2, sequence 128) because
+for sm_90, cuBLASLt calls or cuDNN calls (PTX always); where the CUDA
+toolkit's ptxas is installed, each also becomes the cuda artifact a user
+gets, whose library embeds an sm_90 cubin per kernel and whose manifest
+names the kernels, the library calls and the ops of each. Nothing runs on
+a GPU here (docs/GPU.md). Shapes are fixed (batch 2, sequence 128) because
 the cuda target needs static shapes for now; weights are elided, since
 code generation does not read their values."""
+import json
 import os
 import re
+import struct
 import subprocess
 
+import numpy as np
 import pytest
 
+import paddle_mlir
 from paddle_mlir import ir, zoo
+from paddle_mlir.builder import ProgramBuilder
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 BUILD = os.environ.get("PADDLE_MLIR_BUILD_DIR", os.path.join(ROOT, "build"))
@@ -100,7 +107,93 @@ def test_model_compiles_for_sm90(name, tmp_path):
     if not HAVE_PTXAS:
         pytest.skip("PTX checked; no ptxas under %s to assemble cubins (set PADDLE_MLIR_CUDA_TOOLKIT)"
                     % TOOLKIT)
-    cubin = lower(text, tmp_path, "format=bin chip=sm_90 toolkit=" + TOOLKIT)
-    elves = re.findall(r'gpu\.binary @\w+\s+\[#gpu\.object<[^>]*>, properties = \{[^}]*\}, bin = "\\7FELF',
-                       cubin)
-    assert len(elves) == len(binaries), (len(elves), len(binaries))
+    # The artifact a user gets (paddle_mlir.compile(target="cuda"), with
+    # the model's weights): its manifest names the target, the chip, every
+    # kernel and every library call, and its library embeds one sm_90 cubin
+    # per kernel (cuobjdump -lelf would list them; the toolkit here has
+    # none, so the ELF headers are read).
+    art = tmp_path / "artifact"
+    model, shapes = model_folder(name, tmp_path, text)
+    paddle_mlir.compile(model, target="cuda", input_shapes=shapes, output_dir=str(art))
+    target = json.load(open(art / "manifest.json"))["target"]
+    assert target["kind"] == "cuda" and target["arch"] == "sm_90" and "emulated" not in target
+    assert len(target["kernels"]) == len(binaries), (len(target["kernels"]), len(binaries))
+    library = target["library_calls"]
+    assert [c["op"] for c in library].count("conv2d") == {"resnet50": 53, "mobilenet_v2": 52,
+                                                           "bert_base": 0}.get(name, convs)
+    # With its weights BERT's Q, K and V projections fuse into one product
+    # and the attention's two products stay in the fused attention's
+    # kernels: 4 per layer (16 from the elided text above).
+    assert [c["op"] for c in library].count("matmul") == {"resnet50": 1, "mobilenet_v2": 1,
+                                                           "bert_base": 8}.get(name, calls)
+    # Each kernel and each library call names the Paddle ops it computes
+    # ("relu #12 -> relu_3.tmp_0"); together they cover every conv and
+    # product of the program.
+    assert set(target["kernel_ops"]) == set(target["kernels"])
+    for kernel, ops in target["kernel_ops"].items():
+        assert ops and all(re.match(r"\w+ #\d+ -> ", o) for o in ops), (kernel, ops)
+    for call in library:
+        assert call["from"] and all(re.match(r"\w+ #\d+ -> ", f) for f in call["from"]), call
+        if call["op"] == "conv2d":
+            assert any(re.match(r"\w*conv2d #", f) for f in call["from"]), call
+    cubins = embedded_cubins((art / "libmodel.so").read_bytes())
+    assert len(cubins) == len(binaries), (len(cubins), len(binaries))
+    assert set(cubins) == {("EM_CUDA", "sm_90")}, set(cubins)
+
+
+def model_folder(name, tmp_path, text):
+    """The model's folder (with its weights) and the static input shapes
+    of `text` (its @main's arguments by pd.name)."""
+    if name.startswith("shared/"):
+        path = os.path.join(SHARED_MODELS, name[len("shared/"):])
+    else:
+        path = str(tmp_path / name)
+    signature = text.partition("func.func @main(")[2].partition(")")[0]
+    shapes = {n: [int(d) for d in dims.split("x") if d]
+              for dims, n in re.findall(r'tensor<((?:\d+x)+)[a-z]\w*>\s*\{[^}]*pd\.name = "([^"]+)"',
+                                        signature)}
+    assert shapes, signature
+    return path, shapes
+
+
+def embedded_cubins(data):
+    """(machine, chip) of each ELF object embedded in a shared library's
+    bytes (the library's own header, at offset 0, excluded): EM_CUDA (190)
+    and the sm_XY its flags name (bits 8..15 of e_flags in the ABI the
+    CUDA 12+ ptxas writes)."""
+    found = []
+    at = data.find(b"\x7fELF", 1)
+    while at > 0:
+        machine, = struct.unpack_from("<H", data, at + 18)
+        flags, = struct.unpack_from("<I", data, at + 48)
+        if data[at + 4] == 2:  # ELFCLASS64: a whole header (not a stray match)
+            found.append(("EM_CUDA" if machine == 190 else "machine %d" % machine,
+                          "sm_%d" % ((flags >> 8) & 0xFF)))
+        at = data.find(b"\x7fELF", at + 1)
+    return found
+
+
+def test_runtime_links_no_cuda_library(tmp_path):
+    """The runtime libraries and a cuda artifact's library load the CUDA
+    driver, cuBLASLt, cuDNN, the CUDA runtime and NCCL with dlopen only:
+    none is a link-time dependency (ldd), so they load on machines without
+    CUDA."""
+    path = tmp_path / "mlp"
+    b = ProgramBuilder()
+    x = b.feed("x", [4, 8])
+    w = b.param("w", np.ones((8, 3), np.float32))
+    b.fetch(b.relu(b.matmul_v2(x, w)))
+    b.save(str(path))
+    art = tmp_path / "art"
+    paddle_mlir.compile(str(path), target="cuda", output_dir=str(art))
+    libs = [os.path.join(BUILD, "lib", n) for n in ("libpdrt.so", "libpdrt_cuda.so")]
+    libs += [str(p) for p in sorted(art.glob("*.so"))]
+    assert str(art / "libmodel.so") in libs and str(art / "libpdrt_cuda.so") in libs, libs
+    for lib in libs:
+        r = subprocess.run(["ldd", lib], capture_output=True, text=True)
+        assert r.returncode == 0, r.stderr
+        for name in ("libcuda.", "libcudart", "libcublas", "libcudnn", "libnccl", "libnvrtc"):
+            assert name not in r.stdout, (lib, r.stdout)
+        # What each does link: libc's own libraries, the project's, oneDNN's
+        # and OpenMP's (not every library needs every one).
+        assert "not found" not in r.stdout, (lib, r.stdout)

@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 
 import paddle_mlir
+import stand_ins as cuda_stand_ins
 from test_collectives import HERE, collectives_program, expected, mpirun, needs_mpi, rank_inputs
 from test_cuda_artifact import visible_device
 
@@ -23,14 +24,7 @@ def stand_ins(tmp_path):
     """Environment naming the CUDA runtime and NCCL stand-ins of
     test/e2e/Inputs (one device of host memory, one-rank NCCL: every
     collective a copy), compiled into tmp_path."""
-    env = {}
-    for name, var in (("fake_cudart", "PADDLE_MLIR_CUDART_LIBRARY"),
-                      ("fake_nccl", "PADDLE_MLIR_NCCL_LIBRARY")):
-        lib = str(tmp_path / ("lib%s.so" % name))
-        subprocess.run(["cc", "-shared", "-fPIC", "-O1", "-o", lib,
-                        os.path.join(ROOT, "test", "e2e", "Inputs", name + ".c")], check=True)
-        env[var] = lib
-    return env
+    return cuda_stand_ins.build(tmp_path, ["cudart", "nccl"])
 
 
 def artifact(tmp_path, n):

@@ -400,14 +400,9 @@ def stand_ins(workdir):
     """Builds test/e2e/Inputs' stand-ins of the CUDA driver, cuDNN and
     cuBLASLt into `workdir` and points this process's environment (which
     paddle-run inherits) at them."""
-    inputs = os.path.join(ROOT, "test", "e2e", "Inputs")
-    for var, src in [("PADDLE_MLIR_CUDA_DRIVER", "fake_libcuda.c"),
-                     ("PADDLE_MLIR_CUDNN", "fake_cudnn.c"),
-                     ("PADDLE_MLIR_CUBLASLT", "fake_cublaslt.c")]:
-        lib = os.path.join(workdir, "lib%s.so" % var.lower())
-        subprocess.run(["cc", "-shared", "-fPIC", "-O2", "-o", lib, os.path.join(inputs, src)],
-                       check=True)
-        os.environ[var] = lib
+    sys.path.insert(0, os.path.join(ROOT, "test", "e2e", "Inputs"))
+    import stand_ins as cuda_stand_ins
+    os.environ.update(cuda_stand_ins.build(workdir, ["driver", "cudnn", "cublaslt"]))
 
 
 def main():

@@ -121,6 +121,11 @@ void buildLowerToGPUPipeline(OpPassManager &pm, const LowerToGPUOptions &options
 /// this compiler does not know.
 int minimumPtxVersion(llvm::StringRef chip);
 
+/// The Paddle ops a location names: the importer's op locations ("relu #12
+/// -> relu_3.tmp_0") inside it, in program order (the index after '#'),
+/// without repeats.
+llvm::SmallVector<llvm::StringRef> sourceOpsOf(Location loc);
+
 /// The part of the GPU pipeline after the graph passes (what the CUDA
 /// target's lower runs).
 void addGPUCodegenPasses(OpPassManager &pm, const LowerToGPUOptions &options);

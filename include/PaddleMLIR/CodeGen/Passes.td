@@ -468,6 +468,18 @@ def PdGpuEmulateLaunchesPass : Pass<"pd-gpu-emulate-launches", "::mlir::ModuleOp
                            "::mlir::arith::ArithDialect"];
 }
 
+def PdGpuKernelSourcesPass : Pass<"pd-gpu-kernel-sources", "::mlir::ModuleOp"> {
+  let summary = "Record the Paddle ops each outlined CUDA kernel computes";
+  let description = [{
+    Runs after gpu-kernel-outlining in --pd-lower-to-gpu. The module gets
+    `pd.kernel_sources`, a dictionary from each gpu.module (one kernel) to
+    the Paddle ops its body came from: the importer's op locations
+    ("relu #12 -> relu_3.tmp_0") on the kernel's ops, in program order
+    (the index after '#'), without repeats (a fused elementwise chain names each op of the chain). The
+    artifact's manifest lists them as `target.kernel_ops`.
+  }];
+}
+
 def PdGpuMapLoopsPass : Pass<"pd-gpu-map-loops", "::mlir::ModuleOp"> {
   let summary = "Give each top-level loop nest a 1-D grid of CUDA thread blocks";
   let description = [{

@@ -456,6 +456,10 @@ struct PdGpuLibraryCallsPass : impl::PdGpuLibraryCallsPassBase<PdGpuLibraryCalls
       NamedAttrList record;
       auto field = [&](StringRef name, int64_t v) { record.append(name, b.getI64IntegerAttr(v)); };
       field("site", site);
+      // The Paddle ops the call computes (a product and the bias add fused
+      // into it name both; none for IR written by hand).
+      if (SmallVector<StringRef> from = sourceOpsOf(op->getLoc()); !from.empty())
+        record.append("from", b.getStrArrayAttr(from));
       if (auto g = dyn_cast<linalg::GenericOp>(op)) {
         Product p = *analyze(g);
         declare(kMatmul,
@@ -606,8 +610,7 @@ struct PdGpuCollectivesPass : impl::PdGpuCollectivesPassBase<PdGpuCollectivesPas
       for (Value v : {in, out})
         if (v && !deviceRowMajor(v)) {
           k.emitError("the cuda target runs '")
-              << name << "' on static contiguous device buffers only, not on '" << v.getType()
-              << "'";
+              << name << "' on static contiguous device buffers only, not on " << v.getType();
           return signalPassFailure();
         }
       OpBuilder b(k);

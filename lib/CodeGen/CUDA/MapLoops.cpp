@@ -175,21 +175,23 @@ void cloneWidened(OpBuilder &ib, scf::ParallelOp par, IRMapping &ivs, int64_t wi
     };
     if (auto load = dyn_cast<memref::LoadOp>(op)) {
       if (llvm::is_contained(load.getIndices(), inner)) {
-        Value v = vector::LoadOp::create(ib, loc, vecOf(load.getType()), load.getMemRef(),
+        Value v = vector::LoadOp::create(ib, load.getLoc(), vecOf(load.getType()), load.getMemRef(),
                                          mapped(load.getIndices()), /*nontemporal=*/false,
                                          align(load.getMemRef()));
         ivs.map(load.getResult(), v);
         continue;
       }
     } else if (auto store = dyn_cast<memref::StoreOp>(op)) {
-      vector::StoreOp::create(ib, loc, widen(ivs.lookupOrDefault(store.getValueToStore())),
+      vector::StoreOp::create(ib, store.getLoc(),
+                              widen(ivs.lookupOrDefault(store.getValueToStore())),
                               store.getMemRef(), mapped(store.getIndices()),
                               /*nontemporal=*/false, align(store.getMemRef()));
       continue;
     } else {
       SmallVector<Value> operands = mapped(op.getOperands());
       if (llvm::any_of(operands, [](Value v) { return isa<VectorType>(v.getType()); })) {
-        OperationState state(loc, op.getName());
+        // (Each op keeps its location: the manifest's kernel_ops reads it.)
+        OperationState state(op.getLoc(), op.getName());
         state.addOperands(llvm::map_to_vector(operands, widen));
         state.addTypes(llvm::map_to_vector(op.getResultTypes(), vecOf));
         state.addAttributes(op.getAttrs());

@@ -1,7 +1,7 @@
 //===- Pipeline.cpp - the CUDA target's pipeline (--pd-lower-to-gpu) -----===//
 //
-// Matrix products are cuBLASLt calls; everything else, convolutions
-// included (until the cuDNN calls exist), is generated code.
+// Matrix products are cuBLASLt calls, convolutions cuDNN calls, collectives
+// calls into libpdrt_cuda; everything else is generated code.
 //
 //===----------------------------------------------------------------------===//
 
@@ -26,7 +26,8 @@ static const char *kGPUPipeline =
 // buffers as bare pointers (shapes are static) and index in
 // `index-bitwidth` bits.
 static const char *kNVVMKernels =
-    "gpu-launch-sink-index-computations,gpu-kernel-outlining,lower-affine,canonicalize,cse,"
+    "gpu-launch-sink-index-computations,gpu-kernel-outlining,pd-gpu-kernel-sources,lower-affine,"
+    "canonicalize,cse,"
     "convert-scf-to-cf,nvvm-attach-target{chip=%c features=%f O=3},"
     "gpu.module(convert-gpu-to-nvvm{index-bitwidth=%i use-bare-ptr-memref-call-conv=true}),"
     "gpu-module-to-binary{format=%b toolkit=%t}";

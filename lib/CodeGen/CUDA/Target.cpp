@@ -15,12 +15,35 @@
 #include "mlir/Pass/PassManager.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/Regex.h"
 
 using namespace mlir;
 using namespace mlir::pd;
 
 namespace {
+/// The CUDA release of the toolkit's ptxas ("13.0" from "Cuda compilation
+/// tools, release 13.0, V13.0.48"), or "" when it cannot be told. A driver
+/// runs the cubins of its own CUDA major version or an older one only.
+std::string ptxasRelease(StringRef toolkit) {
+  llvm::SmallString<128> ptxas(toolkit);
+  llvm::sys::path::append(ptxas, "bin", "ptxas");
+  llvm::SmallString<128> out;
+  if (llvm::sys::fs::createTemporaryFile("ptxas-version", "txt", out))
+    return "";
+  std::optional<StringRef> redirects[] = {std::nullopt, StringRef(out), StringRef(out)};
+  int rc = llvm::sys::ExecuteAndWait(ptxas, {ptxas, "--version"}, std::nullopt, redirects);
+  auto text = llvm::MemoryBuffer::getFile(out);
+  llvm::sys::fs::remove(out);
+  SmallVector<StringRef> match;
+  if (rc != 0 || !text ||
+      !llvm::Regex("release ([0-9]+\\.[0-9]+)").match((*text)->getBuffer(), &match))
+    return "";
+  return match[1].str();
+}
+
 class CUDATarget final : public CodegenTarget {
 public:
   StringRef kind() const override { return "cuda"; }
@@ -83,18 +106,38 @@ public:
             call[field.getName().strref()] = i.getInt();
           else if (auto s = dyn_cast<StringAttr>(field.getValue()))
             call[field.getName().strref()] = s.getValue().str();
+          else if (auto list = dyn_cast<ArrayAttr>(field.getValue())) {
+            llvm::json::Array strings;
+            for (auto item : list.getAsRange<StringAttr>())
+              strings.push_back(item.getValue().str());
+            call[field.getName().strref()] = std::move(strings);
+          }
         }
         calls.push_back(std::move(call));
+      }
+    // The Paddle ops each kernel computes (pd-gpu-kernel-sources).
+    llvm::json::Object kernelOps;
+    if (auto sources = lowered->getAttrOfType<DictionaryAttr>("pd.kernel_sources"))
+      for (NamedAttribute kernel : sources) {
+        llvm::json::Array ops;
+        for (auto name : cast<ArrayAttr>(kernel.getValue()).getAsRange<StringAttr>())
+          ops.push_back(name.getValue().str());
+        kernelOps[kernel.getName().strref()] = std::move(ops);
       }
     record = llvm::json::Object{{"kind", kind()},
                                 {"arch", options.cudaArch},
                                 {"host_cpu", cpu},
                                 {"kernels", std::move(kernels)},
+                                {"kernel_ops", std::move(kernelOps)},
                                 {"library_calls", std::move(calls)}};
     // Kernels run by the host code: the runtime loads such an artifact on
     // the tests' host-memory driver only.
     if (options.cudaEmulate)
       record["emulated"] = true;
+    // The release whose ptxas assembled the cubins: the runtime refuses a
+    // driver of an older CUDA major version by name.
+    else if (std::string release = ptxasRelease(options.cudaToolkit); !release.empty())
+      record["cuda_version"] = release;
     return success();
   }
 };

@@ -616,6 +616,16 @@ __attribute__((visibility("default"))) int pdcu_device_memory_is_host() {
   return d.handle && dlsym(d.handle, "pd_fake_cuda_host_memory") != nullptr;
 }
 
+/// The CUDA version the driver supports (1000 * major + 10 * minor, as
+/// cuDriverGetVersion says), or 0 when it cannot say.
+__attribute__((visibility("default"))) int pdcu_driver_version() {
+  Driver &d = driver();
+  int version = 0;
+  if (!d.error.empty() || !d.cuDriverGetVersion || d.cuDriverGetVersion(&version))
+    return 0;
+  return version;
+}
+
 /// The compute capability of the instance's device (major * 10 + minor).
 __attribute__((visibility("default"))) int pdcu_arch(void *handle) {
   auto *c = static_cast<Context *>(handle);

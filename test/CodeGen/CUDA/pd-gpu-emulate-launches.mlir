@@ -76,3 +76,42 @@ func.func @barrier(%b: memref<8xf32>) {
   }
   return
 }
+
+// -----
+
+// Workgroup memory is shared by a block's threads: no host loop gives each
+// thread the same buffer at the right moment, so the launch is refused.
+func.func @workgroup(%b: memref<8xf32>) {
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  // expected-error @below {{emulation cannot run a launch with workgroup or private memory}}
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c8, %sy = %c1, %sz = %c1)
+             workgroup(%w : memref<8xf32, #gpu.address_space<workgroup>>) {
+    %f = memref.load %w[%tx] : memref<8xf32, #gpu.address_space<workgroup>>
+    memref.store %f, %b[%tx] : memref<8xf32>
+    gpu.terminator
+  }
+  return
+}
+
+// -----
+
+// A body of several blocks (a branch inside the kernel) is not cloned
+// piecewise into loops: refused by name.
+func.func @branches(%b: memref<8xf32>, %c: i1) {
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  // expected-error @below {{emulation needs a launch body of one block}}
+  gpu.launch blocks(%bx, %by, %bz) in (%gx = %c1, %gy = %c1, %gz = %c1)
+             threads(%tx, %ty, %tz) in (%sx = %c8, %sy = %c1, %sz = %c1) {
+    cf.cond_br %c, ^store, ^done
+  ^store:
+    %f = arith.constant 1.0 : f32
+    memref.store %f, %b[%tx] : memref<8xf32>
+    cf.br ^done
+  ^done:
+    gpu.terminator
+  }
+  return
+}

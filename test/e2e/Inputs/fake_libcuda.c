@@ -12,6 +12,8 @@
  * reports CUDA_ERROR_ILLEGAL_ADDRESS at the first sync after a launch),
  * FAKE_CUDA_DEVICES=N (the device count, default 1). FAKE_CUDA_LOG_ALLOCS=1
  * prints "fake-cuda: alloc N pid P" for each allocation of N bytes.
+ * FAKE_CUDA_DRIVER_VERSION=N: the CUDA version the driver says it supports
+ * (1000 * major + 10 * minor, default 13000: CUDA 13.0).
  *
  * Because device memory is host memory, artifacts compiled with
  * --cuda-emulate (kernels as host loops) run on it and compute; it says
@@ -27,11 +29,20 @@
 static long modules, functions, launches, allocs, toDevice, toHost, onDevice;
 static unsigned long long allocated;
 static int launchedSinceSync;
+/* Each cuStreamCreate gets a stream of its own; a launch must name a live
+ * one. The report counts the streams created and those launched on. */
+#define MAX_STREAMS 64
+static int alive[MAX_STREAMS], launchedOn[MAX_STREAMS];
+static long streams;
 
 __attribute__((destructor)) static void report(void) {
+  long launchStreams = 0;
+  for (long i = 0; i < streams && i < MAX_STREAMS; ++i)
+    launchStreams += launchedOn[i];
   fprintf(stderr,
-          "fake-cuda: modules=%ld functions=%ld launches=%ld allocs=%ld h2d=%ld d2h=%ld d2d=%ld\n",
-          modules, functions, launches, allocs, toDevice, toHost, onDevice);
+          "fake-cuda: modules=%ld functions=%ld launches=%ld allocs=%ld h2d=%ld d2h=%ld d2d=%ld "
+          "streams=%ld launch-streams=%ld\n",
+          modules, functions, launches, allocs, toDevice, toHost, onDevice, streams, launchStreams);
 }
 
 static long env(const char *name, long fallback) {
@@ -58,7 +69,7 @@ int pd_fake_cuda_host_memory(void) { return 1; }
 #endif
 int cuInit(unsigned flags) { return 0; }
 int cuDriverGetVersion(int *v) {
-  *v = 12040;
+  *v = (int)env("FAKE_CUDA_DRIVER_VERSION", 13000);
   return 0;
 }
 int cuDeviceGetCount(int *n) {
@@ -115,14 +126,21 @@ int cuMemcpyDtoHAsync_v2(void *dst, unsigned long long src, size_t n, void *s) {
   ++toHost;
   return 0;
 }
-static int stream;
+static int streamIndex(void *s) {
+  long i = (int *)s - alive;
+  return i >= 0 && i < streams && alive[i] ? (int)i : -1;
+}
 int cuMemcpyDtoDAsync_v2(unsigned long long dst, unsigned long long src, size_t n, void *s) {
   memmove((void *)(uintptr_t)dst, (const void *)(uintptr_t)src, n);
   ++onDevice;
   return 0;
 }
 int cuStreamCreate(void **s, unsigned flags) {
-  *s = &stream;
+  long i = __atomic_fetch_add(&streams, 1, __ATOMIC_SEQ_CST);
+  if (i >= MAX_STREAMS)
+    return 2; /* CUDA_ERROR_OUT_OF_MEMORY */
+  alive[i] = 1;
+  *s = &alive[i];
   return 0;
 }
 int cuStreamSynchronize(void *s) {
@@ -130,7 +148,13 @@ int cuStreamSynchronize(void *s) {
   launchedSinceSync = 0;
   return fault ? 700 : 0;
 }
-int cuStreamDestroy_v2(void *s) { return 0; }
+int cuStreamDestroy_v2(void *s) {
+  int i = streamIndex(s);
+  if (i < 0)
+    return 400; /* CUDA_ERROR_INVALID_HANDLE */
+  alive[i] = 0;
+  return 0;
+}
 int cuModuleLoadData(void **m, const void *image) {
   const unsigned char *e = image;
   /* ELF, and e_machine (bytes 18-19) EM_CUDA = 190. */
@@ -149,8 +173,10 @@ int cuModuleGetFunction(void **f, void *m, const char *name) {
 }
 int cuLaunchKernel(void *f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by,
                    unsigned bz, unsigned smem, void *s, void **params, void **extra) {
-  if (!f || !gx || !gy || !gz || !bx || !by || !bz || s != &stream || !params)
+  int i = streamIndex(s);
+  if (!f || !gx || !gy || !gz || !bx || !by || !bz || i < 0 || !params)
     return 1; /* CUDA_ERROR_INVALID_VALUE */
+  launchedOn[i] = 1;
   ++launches;
   launchedSinceSync = 1;
   return 0;
