@@ -141,6 +141,36 @@ struct MappedWeights {
 };
 } // namespace
 
+namespace {
+/// What differs between the targets at run time. A model's manifest names
+/// its target ("cpu", "cuda"); from then on the model and its instances
+/// reach their target's code through this interface only (the targets are
+/// at the end of this file).
+class RuntimeTarget {
+public:
+  virtual ~RuntimeTarget() = default;
+  /// The manifest's target kind, and the device an instance takes when
+  /// none is named (pdrt_instance_create).
+  virtual const char *kind() const = 0;
+  /// Reads the manifest's target record (null: an artifact from before
+  /// targets were recorded, a CPU one).
+  virtual pdrt_status readTarget(pdrt_model *m, const nlohmann::json *target,
+                                 const std::string &manifestPath) const = 0;
+  /// Finds the target's functions in the opened model library.
+  virtual pdrt_status bindLibrary(pdrt_model *m, const std::string &libPath) const = 0;
+  /// Prepares a new instance on device `ordinal` (-1: the default one).
+  virtual pdrt_status open(pdrt_instance *inst, int ordinal) const = 0;
+  /// Releases what open acquired (the instance is being freed).
+  virtual void close(pdrt_instance *inst) const = 0;
+  /// pdrt_run once the inputs are checked.
+  virtual pdrt_status run(pdrt_instance *inst) const = 0;
+  /// Trained weight `w` was set to `data` (its host copy already holds it).
+  virtual pdrt_status weightSet(pdrt_instance *inst, size_t w, const void *data) const = 0;
+};
+/// The target of a manifest's kind, or null.
+const RuntimeTarget *runtimeTarget(const std::string &kind);
+} // namespace
+
 struct pdrt_model {
   std::string dir, name, fingerprint;
   // A train step's forward program as a Paddle inference model (files in
@@ -190,9 +220,10 @@ struct pdrt_model {
   MappedWeights weightFile;
   unsigned char *weightData = nullptr; // weightFile.data
   size_t weightBytes = 0;
-  // A cuda artifact: the architecture of its kernels and libpdrt_cuda's
+  // The target the artifact was compiled for.
+  const RuntimeTarget *target = runtimeTarget("cpu");
+  // The CUDA target's: the architecture of its kernels and libpdrt_cuda's
   // device functions (found through the model library, which links it).
-  bool cuda = false;
   std::string arch;
   // Compiled with --cuda-emulate: the kernels are host loops over device
   // buffers, so only a driver whose device memory is host memory runs it.
@@ -281,23 +312,7 @@ struct pdrt_instance {
   std::vector<void *> deviceParams;
   std::vector<char> staging;
   ~pdrt_instance() {
-    if (device) {
-      const auto &cu = model->cu;
-      if (ordinal >= 0) {
-        std::lock_guard<std::mutex> lock(model->deviceWeightsMutex);
-        auto &shared = model->deviceWeights[ordinal];
-        if (--shared.instances == 0) {
-          cu.free(device, shared.ptr);
-          model->deviceWeights.erase(ordinal);
-        }
-      }
-      cu.free(device, deviceArena);
-      for (void *p : deviceInputs)
-        cu.free(device, p);
-      for (void *p : deviceParams)
-        cu.free(device, p);
-      cu.close(device);
-    }
+    model->target->close(this);
     std::free(arena);
     for (size_t w = 0; w < params.size(); ++w) {
       if (w < mappedParams.size() && mappedParams[w])
@@ -456,19 +471,13 @@ pdrt_status pdrt_model_load(const char *dirArg, pdrt_model **out) {
   if (const Json *target = member(m, "target")) {
     const std::string *kind = target->is_string() ? target->get_ptr<const Json::string_t *>()
                                                   : stringMember(*target, "kind");
-    const std::string *arch = target->is_object() ? stringMember(*target, "arch") : nullptr;
-    if (!kind || (*kind != "cpu" && *kind != "cuda") || (*kind == "cuda" && !arch))
+    model->target = kind ? runtimeTarget(*kind) : nullptr;
+    if (!model->target)
       return fail(PDRT_ERR_FORMAT, "'" + manifestPath +
                                        "': the target is not {\"kind\": \"cpu\"} or "
                                        "{\"kind\": \"cuda\", \"arch\": ...}");
-    model->cuda = *kind == "cuda";
-    if (arch)
-      model->arch = *arch;
-    if (const Json *e = target->is_object() ? member(*target, "emulated") : nullptr)
-      model->emulated = e->is_boolean() && e->get<bool>();
-    if (const std::string *v =
-            target->is_object() ? stringMember(*target, "cuda_version") : nullptr)
-      model->cudaVersion = *v;
+    if (pdrt_status st = model->target->readTarget(model.get(), target, manifestPath))
+      return st;
   }
   if (const Json *c = member(m, "communication"))
     if (!c->is_object() || !countMember(*c, "collectives", model->collectives))
@@ -649,38 +658,12 @@ pdrt_status pdrt_model_load(const char *dirArg, pdrt_model **out) {
         if (!mine[w])
           model->weightFile.release(model->weights[w].offset, model->weights[w].nbytes);
       model->stageUses = std::move(mine);
-      // On a GPU the rank's device block holds its stage's weights only.
-      if (model->cuda)
-        model->deviceAt.assign(model->weights.size(), -1);
-      for (size_t w = 0; model->cuda && w < model->weights.size(); ++w)
-        if (model->stageUses[w]) {
-          model->deviceAt[w] = static_cast<int64_t>(model->deviceBytes);
-          model->deviceBytes += (model->weights[w].nbytes + 255) / 256 * 256;
-        }
     }
   }
   if (!model->entry || !model->arenaBytes || !libFp)
     return fail(PDRT_ERR_FORMAT, "'" + libPath + "' is not a paddle-mlir model library");
-  if (model->cuda) {
-    auto &cu = model->cu;
-    auto get = [&](auto &fn, const char *sym) {
-      fn = reinterpret_cast<std::remove_reference_t<decltype(fn)>>(dlsym(model->library, sym));
-      return fn != nullptr;
-    };
-    if (!get(cu.open, "pdcu_open") || !get(cu.arch, "pdcu_arch") || !get(cu.close, "pdcu_close") ||
-        !get(cu.alloc, "pdcu_alloc") || !get(cu.free, "pdcu_free") || !get(cu.copy, "pdcu_copy") ||
-        !get(cu.beginRun, "pdcu_begin_run") || !get(cu.endRun, "pdcu_end_run") ||
-        !get(cu.workspaceBytes, "pdcu_workspace_bytes") ||
-        !get(cu.setWorkspace, "pdcu_set_workspace"))
-      return fail(PDRT_ERR_FORMAT, "'" + libPath +
-                                       "' is a cuda artifact's library without libpdrt_cuda's "
-                                       "functions (is libpdrt_cuda.so beside it?)");
-    get(cu.planLibraryCalls, "pd_plan_library_calls");
-    // Absent from the libpdrt_cuda of artifacts older than multi-GPU jobs.
-    get(cu.localDevice, "pdcu_local_device");
-    get(cu.deviceMemoryIsHost, "pdcu_device_memory_is_host");
-    get(cu.driverVersion, "pdcu_driver_version");
-  }
+  if (pdrt_status st = model->target->bindLibrary(model.get(), libPath))
+    return st;
   if (*fp != libFp)
     return fail(PDRT_ERR_FORMAT, "'" + libPath + "' was compiled for another model (fingerprint " +
                                      libFp + ", manifest " + *fp + ")");
@@ -745,10 +728,10 @@ PDRT_ACCESSORS(input, inputs)
 PDRT_ACCESSORS(output, outputs)
 #undef PDRT_ACCESSORS
 
-const char *pdrt_model_target(const pdrt_model *m) { return m && m->cuda ? "cuda" : "cpu"; }
+const char *pdrt_model_target(const pdrt_model *m) { return m ? m->target->kind() : "cpu"; }
 
 pdrt_status pdrt_instance_create(const pdrt_model *model, pdrt_instance **out) {
-  return pdrt_instance_create_on(model, model && model->cuda ? "cuda" : "cpu", out);
+  return pdrt_instance_create_on(model, model ? model->target->kind() : "cpu", out);
 }
 
 /// Opens device `ordinal` for a cuda artifact's instance and uploads the
@@ -852,21 +835,20 @@ pdrt_status pdrt_instance_create_on(const pdrt_model *model, const char *deviceA
   if (!model || !out || !deviceArg)
     return fail(PDRT_ERR_INVALID_ARGUMENT, "pdrt_instance_create: null argument");
   *out = nullptr;
-  std::string device = deviceArg;
+  // "cpu", "cuda" (this rank's device in a job, cuda:0 alone) or "cuda:N".
+  std::string device = deviceArg, kind = device.substr(0, device.find(':'));
   int ordinal = -1;
-  if (device == "cuda") // this rank's device in a job (cuda:0 alone)
-    ordinal = model->cuda && model->cu.localDevice ? model->cu.localDevice() : 0;
-  else if (device.rfind("cuda:", 0) == 0 && device.size() > 5 &&
-           device.find_first_not_of("0123456789", 5) == std::string::npos && device.size() < 12)
+  if (kind == "cuda" && device.size() > 5 &&
+      device.find_first_not_of("0123456789", 5) == std::string::npos && device.size() < 12)
     ordinal = std::stoi(device.substr(5));
-  else if (device != "cpu")
+  else if (device != "cpu" && device != "cuda")
     return fail(PDRT_ERR_INVALID_ARGUMENT,
                 "device '" + device + "' is not 'cpu', 'cuda' or 'cuda:N'");
-  if ((ordinal >= 0) != model->cuda)
-    return fail(PDRT_ERR_INVALID_ARGUMENT,
-                "model '" + model->name + "' is a " + (model->cuda ? "cuda" : "cpu") +
-                    " artifact; it cannot run on '" + device + "' (recompile with --target " +
-                    (ordinal >= 0 ? "cuda" : "cpu") + ")");
+  if (kind != model->target->kind())
+    return fail(PDRT_ERR_INVALID_ARGUMENT, "model '" + model->name + "' is a " +
+                                               model->target->kind() +
+                                               " artifact; it cannot run on '" + device +
+                                               "' (recompile with --target " + kind + ")");
   auto *inst = new (std::nothrow) pdrt_instance{model, {}, {}, {}, {}, false, nullptr, 0};
   if (!inst)
     return fail(PDRT_ERR_INTERNAL, "out of memory");
@@ -900,11 +882,10 @@ pdrt_status pdrt_instance_create_on(const pdrt_model *model, const char *deviceA
     }
     model->weightFile.release(d.offset, d.nbytes);
   }
-  if (model->cuda)
-    if (pdrt_status st = openDevice(inst, ordinal)) {
-      delete inst;
-      return st;
-    }
+  if (pdrt_status st = model->target->open(inst, ordinal)) {
+    delete inst;
+    return st;
+  }
   *out = inst;
   return PDRT_OK;
 }
@@ -1181,10 +1162,13 @@ pdrt_status pdrt_run(pdrt_instance *inst) {
   for (const auto &o : m->outputs)
     if (o.shape.size() > 16)
       return fail(PDRT_ERR_INTERNAL, "output '" + o.name + "' has more than 16 dims");
-  if (m->cuda) {
-    inst->ran = false;
-    return runOnDevice(inst);
-  }
+  inst->ran = false;
+  return m->target->run(inst);
+}
+
+/// pdrt_run of a CPU artifact: @main on the host, its outputs copied out.
+static pdrt_status runOnHost(pdrt_instance *inst) {
+  const pdrt_model *m = inst->model;
   // Every buffer below belongs to the instance and keeps its capacity, so
   // runs after the first allocate nothing here. Descriptors go into one
   // word buffer; their addresses are taken once it is complete.
@@ -1665,14 +1649,133 @@ pdrt_status pdrt_set_weight(pdrt_instance *inst, const char *name, pdrt_dtype dt
                       shapeStr(d.shape.data(), (int64_t)d.shape.size()) + ", got " +
                       pdrt_dtype_name(dtype) + shapeStr(shape, rank));
     std::memcpy(inst->params[w], data, d.nbytes);
-    if (m->cuda && inst->device && inst->deviceParams[w])
-      if (const char *err = m->cu.copy(inst->device, inst->deviceParams[w], data, d.nbytes, 1))
-        return fail(PDRT_ERR_DEVICE, "weight '" + d.name + "' of model '" + m->name +
-                                         "': copying it to the device: " + err);
-    return PDRT_OK;
+    return m->target->weightSet(inst, w, data);
   }
   return fail(PDRT_ERR_INVALID_ARGUMENT,
               "model '" + m->name + "' has no weight named '" + std::string(name) + "'");
 }
 
 } // extern "C"
+
+namespace {
+/// CPU artifacts: @main runs on the host over the weights file's memory.
+class CpuTarget final : public RuntimeTarget {
+public:
+  const char *kind() const override { return "cpu"; }
+  pdrt_status readTarget(pdrt_model *, const Json *, const std::string &) const override {
+    return PDRT_OK;
+  }
+  pdrt_status bindLibrary(pdrt_model *, const std::string &) const override { return PDRT_OK; }
+  pdrt_status open(pdrt_instance *, int) const override { return PDRT_OK; }
+  void close(pdrt_instance *) const override {}
+  pdrt_status run(pdrt_instance *inst) const override { return runOnHost(inst); }
+  pdrt_status weightSet(pdrt_instance *, size_t, const void *) const override { return PDRT_OK; }
+};
+
+/// CUDA artifacts: libpdrt_cuda's device memory, copies and launches
+/// (through the model library, which links it), the weights uploaded once
+/// per device, an instance's own arena, inputs and trained weights there.
+class CudaTarget final : public RuntimeTarget {
+public:
+  const char *kind() const override { return "cuda"; }
+
+  pdrt_status readTarget(pdrt_model *m, const Json *target,
+                         const std::string &manifestPath) const override {
+    const std::string *arch = target->is_object() ? stringMember(*target, "arch") : nullptr;
+    if (!arch)
+      return fail(PDRT_ERR_FORMAT, "'" + manifestPath +
+                                       "': the target is not {\"kind\": \"cpu\"} or "
+                                       "{\"kind\": \"cuda\", \"arch\": ...}");
+    m->arch = *arch;
+    if (const Json *e = member(*target, "emulated"))
+      m->emulated = e->is_boolean() && e->get<bool>();
+    if (const std::string *v = stringMember(*target, "cuda_version"))
+      m->cudaVersion = *v;
+    return PDRT_OK;
+  }
+
+  pdrt_status bindLibrary(pdrt_model *m, const std::string &libPath) const override {
+    auto &cu = m->cu;
+    auto get = [&](auto &fn, const char *sym) {
+      fn = reinterpret_cast<std::remove_reference_t<decltype(fn)>>(dlsym(m->library, sym));
+      return fn != nullptr;
+    };
+    if (!get(cu.open, "pdcu_open") || !get(cu.arch, "pdcu_arch") || !get(cu.close, "pdcu_close") ||
+        !get(cu.alloc, "pdcu_alloc") || !get(cu.free, "pdcu_free") || !get(cu.copy, "pdcu_copy") ||
+        !get(cu.beginRun, "pdcu_begin_run") || !get(cu.endRun, "pdcu_end_run") ||
+        !get(cu.workspaceBytes, "pdcu_workspace_bytes") ||
+        !get(cu.setWorkspace, "pdcu_set_workspace"))
+      return fail(PDRT_ERR_FORMAT, "'" + libPath +
+                                       "' is a cuda artifact's library without libpdrt_cuda's "
+                                       "functions (is libpdrt_cuda.so beside it?)");
+    get(cu.planLibraryCalls, "pd_plan_library_calls");
+    // Absent from the libpdrt_cuda of artifacts older than multi-GPU jobs.
+    get(cu.localDevice, "pdcu_local_device");
+    get(cu.deviceMemoryIsHost, "pdcu_device_memory_is_host");
+    get(cu.driverVersion, "pdcu_driver_version");
+    // A pipeline rank's device block holds its stage's weights only,
+    // packed (256-byte aligned).
+    if (!m->stageUses.empty()) {
+      m->deviceAt.assign(m->weights.size(), -1);
+      for (size_t w = 0; w < m->weights.size(); ++w)
+        if (m->stageUses[w]) {
+          m->deviceAt[w] = static_cast<int64_t>(m->deviceBytes);
+          m->deviceBytes += (m->weights[w].nbytes + 255) / 256 * 256;
+        }
+    }
+    return PDRT_OK;
+  }
+
+  pdrt_status open(pdrt_instance *inst, int ordinal) const override {
+    const pdrt_model *m = inst->model;
+    // "cuda": this rank's device in a job (cuda:0 alone).
+    if (ordinal < 0)
+      ordinal = m->cu.localDevice ? m->cu.localDevice() : 0;
+    return openDevice(inst, ordinal);
+  }
+
+  void close(pdrt_instance *inst) const override {
+    if (!inst->device)
+      return;
+    const pdrt_model *m = inst->model;
+    const auto &cu = m->cu;
+    if (inst->ordinal >= 0) {
+      std::lock_guard<std::mutex> lock(m->deviceWeightsMutex);
+      auto &shared = m->deviceWeights[inst->ordinal];
+      if (--shared.instances == 0) {
+        cu.free(inst->device, shared.ptr);
+        m->deviceWeights.erase(inst->ordinal);
+      }
+    }
+    cu.free(inst->device, inst->deviceArena);
+    for (void *p : inst->deviceInputs)
+      cu.free(inst->device, p);
+    for (void *p : inst->deviceParams)
+      cu.free(inst->device, p);
+    cu.close(inst->device);
+  }
+
+  pdrt_status run(pdrt_instance *inst) const override { return runOnDevice(inst); }
+
+  pdrt_status weightSet(pdrt_instance *inst, size_t w, const void *data) const override {
+    const pdrt_model *m = inst->model;
+    if (!inst->device || !inst->deviceParams[w])
+      return PDRT_OK;
+    const TensorDesc &d = m->weights[w];
+    if (const char *err = m->cu.copy(inst->device, inst->deviceParams[w], data, d.nbytes, 1))
+      return fail(PDRT_ERR_DEVICE, "weight '" + d.name + "' of model '" + m->name +
+                                       "': copying it to the device: " + err);
+    return PDRT_OK;
+  }
+};
+
+const RuntimeTarget *runtimeTarget(const std::string &kind) {
+  static const CpuTarget cpu;
+  static const CudaTarget cuda;
+  if (kind == cpu.kind())
+    return &cpu;
+  if (kind == cuda.kind())
+    return &cuda;
+  return nullptr;
+}
+} // namespace

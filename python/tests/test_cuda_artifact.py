@@ -219,3 +219,36 @@ runs = [threading.Thread(target=work) for _ in range(2)]
     # A stream per instance, and each instance's launches on its own.
     assert int(stats["launches"]) > 0 and stats["streams"] == "2", p.stderr
     assert stats["launch-streams"] == "2", p.stderr
+
+
+def test_runtime_target_from_the_manifest(tmp_path):
+    """The runtime picks the target's code from the manifest's target kind:
+    an unknown kind, or a cuda one without its architecture, is refused at
+    load naming what the record should be; a cpu artifact refuses a cuda
+    device and a cuda artifact the cpu, each naming the --target to
+    recompile with."""
+    import json
+    import shutil
+
+    path, _ = mlp(tmp_path)
+    cpu = paddle_mlir.compile(path)
+    cpu_dir = cpu.artifact_dir
+    x = np.ones((8, 16), np.float32)
+    with pytest.raises(ValueError, match=r"is a cpu artifact; it cannot run on 'cuda:0' "
+                                           r"\(recompile with --target cuda\)"):
+        paddle_mlir.load(cpu_dir, device="cuda:0")(x)
+    for target in ({"kind": "tpu"}, {"kind": "cuda"}, "gpu"):
+        bad = tmp_path / ("bad_%s" % json.dumps(target).replace('"', "").replace(" ", "")
+                          .replace(":", "_").replace("{", "").replace("}", "").replace(",", "_"))
+        shutil.copytree(cpu_dir, bad)
+        manifest = json.load(open(bad / "manifest.json"))
+        manifest["target"] = target
+        json.dump(manifest, open(bad / "manifest.json", "w"))
+        with pytest.raises(RuntimeError, match=r"the target is not \{\"kind\": \"cpu\"\} or "
+                                               r"\{\"kind\": \"cuda\", \"arch\": \.\.\.\}"):
+            paddle_mlir.load(str(bad))
+    art = tmp_path / "cuda"
+    paddle_mlir.compile(path, target="cuda", input_shapes={"x": [8, 16]}, output_dir=str(art))
+    with pytest.raises(ValueError, match=r"is a cuda artifact; it cannot run on 'cpu' "
+                                           r"\(recompile with --target cpu\)"):
+        paddle_mlir.load(str(art), device="cpu")(x)

@@ -1,6 +1,6 @@
 //===- KernelABI.h - Operand layout of the pd.kernel_call kernels --------===//
 //
-// The one description of what the compiler (lib/CodeGen/PdToLibraryCalls,
+// The one description of what the compiler (lib/CodeGen/CPU,
 // lib/CodeGen/MemoryPlan.cpp) writes into a `pd.kernel_call` and what the
 // kernel library (lib/Runtime/Kernels) reads back. Plain C++ constants, no
 // MLIR and no oneDNN, so both sides include it.

@@ -11,7 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "ArenaViews.h"
+#include "../ArenaViews.h"
 #include "PaddleMLIR/CodeGen/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"

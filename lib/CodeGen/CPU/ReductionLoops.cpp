@@ -18,7 +18,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "LoopUtils.h"
+#include "../LoopUtils.h"
 #include "PaddleMLIR/CodeGen/Passes.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
