@@ -45,6 +45,13 @@ pdrt_status fail(pdrt_status s, const std::string &msg) {
   return s;
 }
 
+/// A manifest whose target record no target of this runtime reads.
+pdrt_status badTarget(const std::string &manifestPath) {
+  return fail(PDRT_ERR_FORMAT, "'" + manifestPath +
+                                   "': the target is not {\"kind\": \"cpu\"} or "
+                                   "{\"kind\": \"cuda\", \"arch\": ...}");
+}
+
 struct TensorDesc {
   std::string name;
   pdrt_dtype dtype = PDRT_DTYPE_INVALID;
@@ -473,9 +480,7 @@ pdrt_status pdrt_model_load(const char *dirArg, pdrt_model **out) {
                                                   : stringMember(*target, "kind");
     model->target = kind ? runtimeTarget(*kind) : nullptr;
     if (!model->target)
-      return fail(PDRT_ERR_FORMAT, "'" + manifestPath +
-                                       "': the target is not {\"kind\": \"cpu\"} or "
-                                       "{\"kind\": \"cuda\", \"arch\": ...}");
+      return badTarget(manifestPath);
     if (pdrt_status st = model->target->readTarget(model.get(), target, manifestPath))
       return st;
   }
@@ -1683,9 +1688,7 @@ public:
                          const std::string &manifestPath) const override {
     const std::string *arch = target->is_object() ? stringMember(*target, "arch") : nullptr;
     if (!arch)
-      return fail(PDRT_ERR_FORMAT, "'" + manifestPath +
-                                       "': the target is not {\"kind\": \"cpu\"} or "
-                                       "{\"kind\": \"cuda\", \"arch\": ...}");
+      return badTarget(manifestPath);
     m->arch = *arch;
     if (const Json *e = member(*target, "emulated"))
       m->emulated = e->is_boolean() && e->get<bool>();

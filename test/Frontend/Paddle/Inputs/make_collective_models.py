@@ -62,6 +62,13 @@ b = ProgramBuilder()
 b.fetch(b.relu(b.feed("x", [-1, 8])))
 b.save(os.path.join(out, "plain"))
 
+# a stream sync whose Out list does not match its X list
+b = ProgramBuilder()
+x = b.feed("x", [4])
+b.op("c_sync_comm_stream", {"X": [x]}, {"Out": []}, {"ring_id": 0})
+b.fetch(b.relu(x))
+b.save(os.path.join(out, "bad_sync"))
+
 # dim 0 (5) does not split among 2 ranks
 b = ProgramBuilder()
 x = b.feed("x", [5, 8])
